@@ -1,0 +1,54 @@
+/**
+ * Operational error codes: the interface's codes plus the ones decisions §7 adds.
+ * Each carries its default message so that a job's `error` is readable without a lookup table elsewhere.
+ */
+export const OPERATIONAL_CODES = {
+  ERR_WEBHOOK_INVALID_SIGNATURE: 'Webhook signature verification failed',
+  ERR_WEBHOOK_TIMEOUT: 'Webhook processing exceeded timeout',
+  ERR_CONNECTION_REFUSED: 'Cannot connect to host:port',
+  ERR_TLS_CERTIFICATE_INVALID: 'TLS certificate verification failed',
+  ERR_GIT_CLONE_FAILED: 'Failed to clone repository',
+  ERR_GIT_CLONE_TIMEOUT: 'Cloning the repository exceeded the clone timeout',
+  ERR_REPOSITORY_TOO_LARGE: 'Repository exceeds maximum size',
+  ERR_NO_COMMITS_FOUND: 'Repository has no commits or branch not found',
+  ERR_AI_API_KEY_INVALID: 'Invalid API key for AI provider',
+  ERR_AI_RATE_LIMIT: 'API rate limit exceeded',
+  ERR_AI_PROVIDER_UNAVAILABLE: 'AI provider service is unavailable',
+  ERR_DATABASE_CONNECTION_FAILED: 'Cannot connect to database',
+  ERR_DATABASE_QUERY_TIMEOUT: 'Database query timed out',
+  ERR_OUT_OF_MEMORY: 'Out of memory, process killed',
+  ERR_CPU_THROTTLED: 'CPU quota exceeded',
+  ERR_DNS_LOOKUP_FAILED: 'The host name could not be resolved',
+  ERR_FETCH_TIMEOUT: 'Fetching the page exceeded the timeout',
+  ERR_PAGE_TOO_LARGE: 'The page exceeds the maximum page size',
+  ERR_UNSUPPORTED_CONTENT_TYPE: 'The page is not HTML or plain text',
+  ERR_TOO_MANY_REDIRECTS: 'The page redirected more than 5 times',
+  ERR_HTTP_STATUS: 'The page answered with an error status',
+  ERR_PRIVATE_ADDRESS: 'The target resolves to a private, loopback or link-local address',
+  ERR_JOB_TIMEOUT: 'The job exceeded the job timeout',
+  ERR_CANCELLED: 'The job was cancelled',
+  ERR_SHUTTING_DOWN: 'The server is shutting down',
+  ERR_INVALID_SOURCE: 'The source is not a valid repository URL, website URL or path',
+  ERR_INTERNAL: 'Internal error',
+} as const;
+
+export type OperationalCode = keyof typeof OPERATIONAL_CODES;
+
+export function isOperationalCode(value: unknown): value is OperationalCode {
+  return typeof value === 'string' && Object.hasOwn(OPERATIONAL_CODES, value);
+}
+
+/** Error codes of HTTP error bodies (decisions §7). */
+export type HttpErrorCode =
+  | 'invalid_request'
+  | 'invalid_signature'
+  | 'invalid_token'
+  | 'unauthorized'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'overloaded'
+  | 'internal_error';

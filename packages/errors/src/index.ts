@@ -1,0 +1,3 @@
+export { OPERATIONAL_CODES, isOperationalCode, type OperationalCode, type HttpErrorCode } from './codes.js';
+export { CadenceError, toCadenceError, type CadenceErrorOptions } from './cadence-error.js';
+export { HttpError } from './http-error.js';

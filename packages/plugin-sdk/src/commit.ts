@@ -1,0 +1,75 @@
+/** One file of a commit as `git log --numstat` reports it, after the exclude globs were applied. */
+export interface CommitFileChange {
+  readonly path: string;
+  readonly additions: number;
+  readonly deletions: number;
+  /** numstat prints `-` for binary files: they count as zero lines. */
+  readonly binary: boolean;
+  /** Matched `exclude_files` (lock files, vendored and generated paths): not counted in the commit's totals. */
+  readonly excluded: boolean;
+}
+
+/**
+ * A commit as strategies see it. Times are Unix seconds. Sizes exclude files matched by `exclude_files`.
+ * Kept compact on purpose: a 100,000-commit history is held as these records, never as text.
+ */
+export interface CommitRecord {
+  readonly hash: string;
+  readonly shortHash: string;
+  readonly parents: readonly string[];
+  readonly authorName: string;
+  readonly authorEmail: string;
+  /** Author date: what time deltas use (decisions §4). */
+  readonly authorTime: number;
+  readonly committerName: string;
+  readonly committerEmail: string;
+  readonly committerTime: number;
+  /** First line of the message. */
+  readonly subject: string;
+  /** The rest of the message (trailers included), cut at a bounded length. */
+  readonly body: string;
+  /** Lines added and deleted, excluded files left out. */
+  readonly additions: number;
+  readonly deletions: number;
+  /** Lines added and deleted in excluded files. */
+  readonly excludedAdditions: number;
+  readonly excludedDeletions: number;
+  /** Number of files the commit touches (all of them, excluded ones included). */
+  readonly filesChanged: number;
+  /** The files, at most a bounded number of them (see `filesTruncated`). */
+  readonly files: readonly CommitFileChange[];
+  readonly filesTruncated: boolean;
+  /** More than one parent. Merges carry no size or velocity finding (decisions §4). */
+  readonly isMerge: boolean;
+  /** The boundary commit of a shallow clone: its parents are missing, so it looks like it adds the whole tree. */
+  readonly isBoundary: boolean;
+  /** Author date of the same author's previous commit in the history, or null for their first. */
+  readonly previousAuthorTime: number | null;
+}
+
+/** Repository-wide statistics, for strategies that judge a commit against its repository's baseline. */
+export interface RepositoryStats {
+  /** Commits in the history that was read (the analyzed ones and, for a push, the history before them). */
+  readonly historyCommits: number;
+  /** Commits analyzed (for a push, those in `before..after`). */
+  readonly analyzedCommits: number;
+  readonly authors: number;
+  readonly firstCommitTime: number | null;
+  readonly lastCommitTime: number | null;
+  readonly totalAdditions: number;
+  readonly totalDeletions: number;
+  /** Of non-merge, non-boundary analyzed commits. */
+  readonly medianAdditions: number;
+  readonly p90Additions: number;
+  /** Median seconds between an author's consecutive commits, null when nobody committed twice. */
+  readonly medianAuthorIntervalSeconds: number | null;
+}
+
+/** The effective thresholds (configuration `thresholds.*`, CLI flags applied). */
+export interface Thresholds {
+  readonly suspicious_additions: number;
+  readonly suspicious_deletions: number;
+  readonly max_additions_per_min: number;
+  readonly max_deletions_per_min: number;
+  readonly min_time_delta_seconds: number;
+}

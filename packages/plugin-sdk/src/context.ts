@@ -1,0 +1,58 @@
+import type { CommitRecord, RepositoryStats, Thresholds } from './commit.js';
+import type { PluginConfigView } from './config-view.js';
+import type { PageDocument } from './document.js';
+import type { EventChannel } from './events.js';
+import type { PluginLogger } from './logger.js';
+
+interface ContextBase {
+  /** Aborted when the job is cancelled, times out or the server shuts down: stop work and reject. */
+  readonly signal: AbortSignal;
+  readonly logger: PluginLogger;
+  readonly events: EventChannel;
+  readonly config: PluginConfigView;
+  /** Room for plugins to share per-job state, keyed by plugin name. */
+  readonly scratch: Map<string, unknown>;
+}
+
+export interface RepositorySourceInfo {
+  /** The URL or path the job was asked to analyze. */
+  readonly url: string;
+  /** `owner/repo` where the URL says it, else the URL or the folder name. */
+  readonly repo: string;
+  readonly branch: string | null;
+  /** The commit the analysis read history from. */
+  readonly headCommit: string;
+  /** For a push: the pushed range. */
+  readonly range: { readonly before: string | null; readonly after: string } | null;
+  readonly shallow: boolean;
+}
+
+export interface RepositoryContext extends ContextBase {
+  readonly kind: 'repository';
+  readonly source: RepositorySourceInfo;
+  /** The analyzed commits, oldest first. */
+  readonly commits: readonly CommitRecord[];
+  readonly stats: RepositoryStats;
+  readonly thresholds: Thresholds;
+  /**
+   * A bounded excerpt of one commit's diff (excluded files left out), for strategies and plugins that
+   * need content. The clone lives until the job's last hook, so this works in every hook.
+   */
+  diffExcerpt(hash: string, maxBytes?: number): Promise<string>;
+}
+
+export interface WebsiteSourceInfo {
+  readonly url: string;
+  /** The URL after redirects. */
+  readonly finalUrl: string;
+  readonly contentType: string;
+  readonly bytes: number;
+}
+
+export interface WebsiteContext extends ContextBase {
+  readonly kind: 'website';
+  readonly source: WebsiteSourceInfo;
+  readonly document: PageDocument;
+}
+
+export type AnalysisContext = RepositoryContext | WebsiteContext;

@@ -1,0 +1,28 @@
+/**
+ * Events of a running analysis (decisions §6). The engine mirrors `event` into `type` when it
+ * emits, so a plugin only names `event`. The host's SSE streams write these as they come.
+ */
+export type AnalysisEvent =
+  | { event: 'start'; repo?: string; url?: string }
+  | { event: 'fetch'; message: string }
+  | { event: 'parse'; elements: number }
+  | {
+      event: 'progress';
+      commits_analyzed: number;
+      total_commits: number;
+      /** Set when a strategy just finished: its name and how many detections it made. */
+      strategy?: string;
+      detections?: number;
+    }
+  | { event: 'detection'; commit?: string; element?: string; suspicion: string; strategy: string; severity: string }
+  | { event: 'strategy'; name: string; score: number }
+  | { event: 'ai_analysis'; in_progress: boolean; items?: number; error?: string }
+  | { event: 'complete'; job_id?: string; suspicious_count?: number; strategies_triggered?: number; overall_score: number; result: unknown }
+  | { event: 'error'; error: string; message: string };
+
+export type AnalysisEventName = AnalysisEvent['event'];
+
+/** Where a plugin sends events; the host turns them into stream messages. */
+export interface EventChannel {
+  emit(event: AnalysisEvent): void;
+}

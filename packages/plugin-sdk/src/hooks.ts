@@ -1,0 +1,30 @@
+import type { AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
+import type { AnalysisContext } from './context.js';
+import type { Detection, AnalysisResult, StrategyResult } from './result.js';
+import type { Strategy } from './strategy.js';
+
+/** What `registerStrategies` hands a plugin. */
+export interface StrategyRegistrar {
+  /** Adds a strategy; a second strategy of the same name is refused with an error. */
+  add(strategy: Strategy): void;
+}
+
+/**
+ * Every hook a plugin can tap, in the order of a job's life (the engine declares them in one place).
+ *
+ * - `registerStrategies` (sync): once, when the engine starts: add strategies.
+ * - `beforeAnalysis` (async series): the context is ready (source fetched, commits read), before any strategy.
+ * - `strategyResult` (sync): after each strategy, with its entry of `strategy_results`.
+ * - `detection` (sync): each detection as it is found.
+ * - `refineResult` (async series waterfall): after all strategies; each tap returns the (possibly changed)
+ *   result. This is the one place a plugin may change other strategies' findings (the AI plugin does).
+ * - `report` (async series): the final result, read-only; for side effects such as notifications.
+ */
+export interface EngineHooks {
+  readonly registerStrategies: SyncHook<[StrategyRegistrar]>;
+  readonly beforeAnalysis: AsyncSeriesHook<[AnalysisContext]>;
+  readonly strategyResult: SyncHook<[StrategyResult, AnalysisContext]>;
+  readonly detection: SyncHook<[Detection, AnalysisContext]>;
+  readonly refineResult: AsyncSeriesWaterfallHook<[AnalysisResult, AnalysisContext]>;
+  readonly report: AsyncSeriesHook<[AnalysisResult, AnalysisContext]>;
+}

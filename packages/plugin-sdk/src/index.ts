@@ -1,0 +1,41 @@
+export { PLUGIN_API_VERSION } from './version.js';
+export { severityFromScore, clampScore, type SourceKind, type Severity } from './source.js';
+export type { CommitRecord, CommitFileChange, RepositoryStats, Thresholds } from './commit.js';
+export type { PageDocument, TextBlock, Heading, ListBlock, LinkRef, ImageRef } from './document.js';
+export type { AnalysisEvent, AnalysisEventName, EventChannel } from './events.js';
+export type { PluginLogger } from './logger.js';
+export type { AiSettings, PluginConfigView } from './config-view.js';
+export type {
+  AnalysisContext,
+  RepositoryContext,
+  WebsiteContext,
+  RepositorySourceInfo,
+  WebsiteSourceInfo,
+} from './context.js';
+export {
+  defineStrategy,
+  toOutcome,
+  type Strategy,
+  type RepositoryStrategy,
+  type WebsiteStrategy,
+  type StrategyMeta,
+  type Finding,
+  type StrategyOutcome,
+  type StrategyReturn,
+} from './strategy.js';
+export type {
+  Detection,
+  StrategyResult,
+  Suspicion,
+  TimelineBucket,
+  AiVerdict,
+  AiReport,
+  RepositoryAssessment,
+  WebsiteAssessment,
+  RepositoryResult,
+  WebsiteResult,
+  AnalysisResult,
+} from './result.js';
+export type { EngineHooks, StrategyRegistrar } from './hooks.js';
+export { definePlugin, type CadencePlugin, type PluginEnvironment } from './plugin.js';
+export { CadenceError, type OperationalCode } from '@cadence/errors';

@@ -1,0 +1,99 @@
+import type { Severity } from './source.js';
+
+/** One strategy hit (Form B `detections[]`, decisions §4). */
+export interface Detection {
+  strategy: string;
+  category: string;
+  severity: Severity;
+  /** score × the strategy's weight, adjusted by refine hooks (e.g. AI verdicts). */
+  confidence: number;
+  score: number;
+  message: string;
+  /** Abbreviated hash (repository detections). */
+  commit?: string;
+  /** Element path and excerpt (website detections). */
+  element?: string;
+}
+
+/** One strategy run (Form B `strategy_results[]`). */
+export interface StrategyResult {
+  name: string;
+  category: string;
+  detected: boolean;
+  /** How many detections it made; the detections themselves are in `detections[]`. */
+  detections: number;
+  score: number;
+  duration_ms: number;
+  error: string | null;
+}
+
+/** Form A suspicion: one per suspicious commit. */
+export interface Suspicion {
+  commit_hash: string;
+  message: string;
+  severity: Severity;
+  confidence: number;
+  reasons: string[];
+}
+
+export interface AiVerdict {
+  /** Commit hash (abbreviated) or element the verdict is about. */
+  item: string;
+  assessment: 'ai_generated' | 'human' | 'uncertain';
+  confidence: number;
+  reasoning: string;
+  indicators: string[];
+}
+
+export interface AiReport {
+  provider: string;
+  model: string;
+  verdicts: AiVerdict[];
+  items_sent: number;
+  tokens?: { input: number; output: number };
+  /** Set when AI analysis was skipped or failed; the heuristic result stands. */
+  error?: { code: string; message: string };
+}
+
+export type RepositoryAssessment = 'clean' | 'suspicious' | 'likely_ai_generated';
+export type WebsiteAssessment = 'Likely AI-Generated' | 'Suspicious Activity' | 'Likely Human-Written';
+
+interface ResultCommon {
+  source_id: string;
+  detections: Detection[];
+  strategy_results: StrategyResult[];
+  metrics: Record<string, number>;
+  suspicion_score: number;
+  overall_score: number;
+  ai?: AiReport;
+}
+
+/** Commits over time, aggregated into at most a few hundred buckets (the HTML report's chart). */
+export interface TimelineBucket {
+  /** Bucket start, Unix seconds. */
+  t: number;
+  commits: number;
+  flagged: number;
+}
+
+export interface RepositoryResult extends ResultCommon {
+  source_type: 'git';
+  repo: string;
+  branch: string | null;
+  head_commit: string;
+  total_commits: number;
+  suspicious_commits: number;
+  suspicions: Suspicion[];
+  assessment: RepositoryAssessment;
+  timeline: TimelineBucket[];
+}
+
+export interface WebsiteResult extends ResultCommon {
+  source_type: 'web';
+  url: string;
+  final_url: string;
+  assessment: WebsiteAssessment;
+  strategies_triggered: number;
+}
+
+export type AnalysisResult = RepositoryResult | WebsiteResult;

@@ -1,0 +1,65 @@
+import type { RepositoryContext, WebsiteContext } from './context.js';
+import type { SourceKind } from './source.js';
+
+/**
+ * What a strategy says about itself, readable without running it (like an ESLint rule's `meta`):
+ * `/api/plugins` and `cadence plugins` list this.
+ */
+export interface StrategyMeta<K extends SourceKind = SourceKind> {
+  /** Unique across all plugins; `strategies.disabled` names it. Lower-case, dash-separated. */
+  readonly name: string;
+  /** A family, e.g. `velocity`, `timing`, `size`, `website-signature`, `ai`. */
+  readonly category: string;
+  /** One line. */
+  readonly description: string;
+  readonly appliesTo: K;
+  /** How much a finding of this strategy counts, 0 to 1: the confidence of a detection is its score times this. */
+  readonly weight: number;
+  readonly docsUrl?: string;
+}
+
+/** One thing a strategy found. */
+export interface Finding {
+  /** How strongly this indicates machine generation, 0 to 1. */
+  readonly score: number;
+  /** A human-readable reason that names the measured value and the threshold. */
+  readonly message: string;
+  /** Full hash of the commit the finding is about (repository strategies). */
+  readonly commit?: string;
+  /** The element or passage the finding is about (website strategies): a path and a bounded excerpt. */
+  readonly element?: string;
+  /** The numbers behind the finding, for reports. */
+  readonly measured?: Readonly<Record<string, number>>;
+}
+
+/** A strategy may return findings alone, or findings with its own score and metrics. */
+export interface StrategyOutcome {
+  readonly findings: readonly Finding[];
+  /** The strategy's score, 0 to 1; when absent, the highest finding score (0 with no findings). */
+  readonly score?: number;
+  /** Numbers merged into `result.metrics`, prefixed with the strategy name. */
+  readonly metrics?: Readonly<Record<string, number>>;
+}
+
+export type StrategyReturn = readonly Finding[] | StrategyOutcome;
+
+export interface RepositoryStrategy {
+  readonly meta: StrategyMeta<'repository'>;
+  analyze(context: RepositoryContext): StrategyReturn | Promise<StrategyReturn>;
+}
+
+export interface WebsiteStrategy {
+  readonly meta: StrategyMeta<'website'>;
+  analyze(context: WebsiteContext): StrategyReturn | Promise<StrategyReturn>;
+}
+
+export type Strategy = RepositoryStrategy | WebsiteStrategy;
+
+export function defineStrategy<S extends Strategy>(strategy: S): S {
+  return strategy;
+}
+
+/** Normalizes what a strategy returned. */
+export function toOutcome(value: StrategyReturn): StrategyOutcome {
+  return Array.isArray(value) ? { findings: value as readonly Finding[] } : (value as StrategyOutcome);
+}

@@ -1,0 +1,13 @@
+export { runGit } from './run-git.js';
+export { makeTempDir, type TempDir } from './temp-dir.js';
+export {
+  createRepository,
+  humanHistory,
+  burstHistory,
+  DEFAULT_AUTHOR,
+  type FixtureAuthor,
+  type FixtureCommit,
+  type FixtureRepository,
+} from './git-repository.js';
+export { startGitDaemon, exportRepository, freePort, waitForPort, type GitDaemon } from './git-daemon.js';
+export { startHttpServer, type TestHttpServer } from './http-server.js';

@@ -1,0 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface TempDir {
+  readonly path: string;
+  remove(): Promise<void>;
+}
+
+export async function makeTempDir(prefix = 'cadence-test-'): Promise<TempDir> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
