@@ -15,7 +15,7 @@ export type AnalysisEvent =
       detections?: number;
     }
   | { event: 'detection'; commit?: string; element?: string; suspicion: string; strategy: string; severity: string }
-  | { event: 'strategy'; name: string; score: number }
+  | { event: 'strategy'; name: string; score: number; strategy?: string; detections?: number }
   | { event: 'ai_analysis'; in_progress: boolean; items?: number; error?: string }
   | { event: 'complete'; job_id?: string; suspicious_count?: number; strategies_triggered?: number; overall_score: number; result: unknown }
   | { event: 'error'; error: string; message: string };

@@ -39,3 +39,10 @@ export type {
 export type { EngineHooks, StrategyRegistrar } from './hooks.js';
 export { definePlugin, type CadencePlugin, type PluginEnvironment } from './plugin.js';
 export { CadenceError, type OperationalCode } from '@cadence/errors';
+export {
+  exceedanceScore,
+  isMeasurableCommit,
+  isSquashOrForgeMerge,
+  isRootImport,
+  sizeEvidenceFactor,
+} from './scoring-helpers.js';

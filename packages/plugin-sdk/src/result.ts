@@ -34,6 +34,9 @@ export interface Suspicion {
   severity: Severity;
   confidence: number;
   reasons: string[];
+  /** The commit's author and author date (ISO 8601), for reports. */
+  author?: string;
+  date?: string;
 }
 
 export interface AiVerdict {

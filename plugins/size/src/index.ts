@@ -1,1 +1,57 @@
-export {};
+import {
+  defineStrategy,
+  definePlugin,
+  exceedanceScore,
+  isMeasurableCommit,
+  sizeEvidenceFactor,
+  type CommitRecord,
+  type Finding,
+  type RepositoryContext,
+} from '@cadence/plugin-sdk';
+
+export const sizeStrategy = defineStrategy({
+  meta: {
+    name: 'size',
+    category: 'size',
+    description: 'Lines added or deleted in one commit (excluded files left out), against suspicious_additions / suspicious_deletions.',
+    appliesTo: 'repository',
+    weight: 0.7,
+  },
+  analyze(context: RepositoryContext) {
+    const { suspicious_additions: maxAdd, suspicious_deletions: maxDel } = context.thresholds;
+    const findings: Finding[] = [];
+    for (const commit of context.commits) {
+      const finding = judgeCommit(commit, maxAdd, maxDel);
+      if (finding) findings.push(finding);
+    }
+    return findings;
+  },
+});
+
+function judgeCommit(commit: CommitRecord, maxAdd: number, maxDel: number): Finding | null {
+  if (!isMeasurableCommit(commit)) return null;
+  const addScore = exceedanceScore(commit.additions, maxAdd);
+  // Large deletions are mostly clean-ups: weaker evidence than large additions.
+  const delScore = exceedanceScore(commit.deletions, maxDel) * 0.6;
+  const factor = sizeEvidenceFactor(commit);
+  const score = Math.max(addScore, delScore) * factor;
+  if (score <= 0) return null;
+  const note = factor < 1 ? ' (discounted: initial import or squash merge)' : '';
+  const message =
+    addScore >= delScore
+      ? `${commit.additions} lines added exceeds suspicious_additions ${maxAdd}${note}`
+      : `${commit.deletions} lines deleted exceeds suspicious_deletions ${maxDel}${note}`;
+  return {
+    commit: commit.hash,
+    score,
+    message,
+    measured: { additions: commit.additions, deletions: commit.deletions },
+  };
+}
+
+export default definePlugin({
+  name: 'size',
+  apply(hooks) {
+    hooks.registerStrategies.tap('size', (registrar) => registrar.add(sizeStrategy));
+  },
+});

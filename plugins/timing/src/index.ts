@@ -1,1 +1,58 @@
-export {};
+import {
+  defineStrategy,
+  definePlugin,
+  isMeasurableCommit,
+  type CommitRecord,
+  type Finding,
+  type RepositoryContext,
+} from '@cadence/plugin-sdk';
+
+/**
+ * Below this many changed lines a quick follow-up commit (a typo fix, a forgotten file) is ordinary
+ * human behaviour, so such commits are weighted down in proportion to their size.
+ */
+const SIZE_FOR_FULL_WEIGHT = 80;
+
+export const timingStrategy = defineStrategy({
+  meta: {
+    name: 'timing',
+    category: 'timing',
+    description: 'Time since the same author\u2019s previous commit, against min_time_delta_seconds; larger commits made that quickly count more.',
+    appliesTo: 'repository',
+    weight: 0.6,
+  },
+  analyze(context: RepositoryContext) {
+    const threshold = context.thresholds.min_time_delta_seconds;
+    const findings: Finding[] = [];
+    for (const commit of context.commits) {
+      const finding = judgeCommit(commit, threshold);
+      if (finding) findings.push(finding);
+    }
+    return findings;
+  },
+});
+
+function judgeCommit(commit: CommitRecord, threshold: number): Finding | null {
+  if (!isMeasurableCommit(commit) || commit.previousAuthorTime === null || threshold <= 0) return null;
+  const delta = commit.authorTime - commit.previousAuthorTime;
+  if (delta >= threshold) return null;
+  const lines = commit.additions + commit.deletions;
+  if (lines === 0) return null;
+  // A negative delta (clock skew, rebased history) is treated as simultaneous.
+  const closeness = 1 - Math.max(delta, 0) / threshold;
+  const sizeWeight = Math.min(1, 0.25 + lines / SIZE_FOR_FULL_WEIGHT);
+  const score = (0.4 + 0.6 * closeness) * sizeWeight;
+  return {
+    commit: commit.hash,
+    score,
+    message: `committed ${Math.max(delta, 0)}s after the author's previous commit (${lines} lines), under min_time_delta_seconds ${threshold}`,
+    measured: { seconds_since_previous: delta, lines },
+  };
+}
+
+export default definePlugin({
+  name: 'timing',
+  apply(hooks) {
+    hooks.registerStrategies.tap('timing', (registrar) => registrar.add(timingStrategy));
+  },
+});

@@ -1,1 +1,77 @@
-export {};
+import {
+  defineStrategy,
+  definePlugin,
+  exceedanceScore,
+  isMeasurableCommit,
+  sizeEvidenceFactor,
+  type CommitRecord,
+  type Finding,
+  type RepositoryContext,
+} from '@cadence/plugin-sdk';
+
+/**
+ * A commit's lines per minute are measured over the time since the same author's previous commit.
+ * Below this floor the interval says more about clock granularity than typing speed, so it is
+ * raised to the floor: 600 lines in 5 seconds and in 30 seconds both read as "under a minute".
+ */
+const MIN_INTERVAL_SECONDS = 30;
+
+export const velocityStrategy = defineStrategy({
+  meta: {
+    name: 'velocity',
+    category: 'velocity',
+    description: 'Lines added or deleted per minute since the same author\u2019s previous commit, against max_additions_per_min / max_deletions_per_min.',
+    appliesTo: 'repository',
+    weight: 0.9,
+  },
+  analyze(context: RepositoryContext) {
+    const { max_additions_per_min: maxAdd, max_deletions_per_min: maxDel } = context.thresholds;
+    const findings: Finding[] = [];
+    for (const commit of context.commits) {
+      const finding = judgeCommit(commit, maxAdd, maxDel);
+      if (finding) findings.push(finding);
+    }
+    return findings;
+  },
+});
+
+function judgeCommit(commit: CommitRecord, maxAdd: number, maxDel: number): Finding | null {
+  if (!isMeasurableCommit(commit) || commit.previousAuthorTime === null) return null;
+  const seconds = Math.max(commit.authorTime - commit.previousAuthorTime, MIN_INTERVAL_SECONDS);
+  const minutes = seconds / 60;
+  const addRate = commit.additions / minutes;
+  const delRate = commit.deletions / minutes;
+  // Deletions are weaker evidence than additions: removing a folder is fast for anyone.
+  const addScore = exceedanceScore(addRate, maxAdd);
+  const delScore = exceedanceScore(delRate, maxDel) * 0.6;
+  const score = Math.max(addScore, delScore) * sizeEvidenceFactor(commit);
+  if (score <= 0) return null;
+  const interval = formatInterval(commit.authorTime - commit.previousAuthorTime);
+  const message =
+    addScore >= delScore
+      ? `${round(addRate)} additions/min (${commit.additions} lines ${interval} after the author's previous commit) exceeds max_additions_per_min ${maxAdd}`
+      : `${round(delRate)} deletions/min (${commit.deletions} lines ${interval} after the author's previous commit) exceeds max_deletions_per_min ${maxDel}`;
+  return {
+    commit: commit.hash,
+    score,
+    message,
+    measured: { additions_per_min: round(addRate), deletions_per_min: round(delRate), interval_seconds: seconds },
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+function formatInterval(seconds: number): string {
+  if (seconds < 120) return `${Math.max(0, seconds)}s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)}min`;
+  return `${Math.round(seconds / 360) / 10}h`;
+}
+
+export default definePlugin({
+  name: 'velocity',
+  apply(hooks) {
+    hooks.registerStrategies.tap('velocity', (registrar) => registrar.add(velocityStrategy));
+  },
+});

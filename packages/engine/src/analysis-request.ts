@@ -1,0 +1,30 @@
+import type { AnalysisEvent, AnalysisResult, Thresholds } from '@cadence/plugin-sdk';
+import type { NetworkPolicy } from '@cadence/network-guard';
+
+export type AnalysisRequest =
+  | {
+      readonly kind: 'repository';
+      readonly url: string;
+      readonly branch?: string | null;
+      /** A push: analyze `before..after`, judged against the history before it. */
+      readonly range?: { readonly before: string | null; readonly after: string };
+      readonly thresholds?: Partial<Thresholds>;
+    }
+  | { readonly kind: 'website'; readonly url: string };
+
+export type EmittedEvent = AnalysisEvent & { readonly type: AnalysisEvent['event'] };
+
+export interface ResultCache {
+  get(key: string): AnalysisResult | undefined;
+  set(key: string, result: AnalysisResult): void;
+}
+
+export interface AnalyzeOptions {
+  readonly signal?: AbortSignal;
+  /** Every event of the analysis, `type` mirroring `event` (decisions §6). */
+  readonly onEvent?: (event: EmittedEvent) => void;
+  /** null: no network guard (the CLI runs as its user, decisions §8). */
+  readonly network: NetworkPolicy | null;
+  readonly allowLocalPaths: boolean;
+  readonly cache?: ResultCache;
+}

@@ -1,0 +1,15 @@
+/**
+ * The part of the effective configuration the engine reads besides the plugin view.
+ * @cadence/config's CadenceConfig has this shape; the engine takes it structurally so that it
+ * depends on the configuration's keys, not on how they were loaded.
+ */
+export interface EngineConfig {
+  readonly limits: {
+    readonly clone_timeout_seconds: number;
+    readonly max_repo_size_mb: number;
+    readonly max_page_bytes: number;
+    readonly fetch_timeout_seconds: number;
+    readonly strategy_timeout_seconds: number;
+  };
+  readonly git: { readonly depth: number };
+}

@@ -1,0 +1,247 @@
+import { createHash } from 'node:crypto';
+import {
+  PLUGIN_API_VERSION,
+  clampScore,
+  type AnalysisContext,
+  type AnalysisEvent,
+  type AnalysisResult,
+  type EngineHooks,
+  type PluginConfigView,
+  type Thresholds,
+} from '@cadence/plugin-sdk';
+import type { AnalysisRequest, AnalyzeOptions, EmittedEvent } from './analysis-request.js';
+import { assessRepository, assessWebsite } from './assessment.js';
+import { asJobError, throwIfCancelled } from './cancellation.js';
+import type { EngineConfig } from './engine-config.js';
+import type { EngineLogger } from './engine-logger.js';
+import { createHooks } from './hooks.js';
+import type { LoadedPlugin } from './plugin-record.js';
+import type { PreparedRepository, PreparedSource, PreparedWebsite } from './prepared-source.js';
+import { buildRepositoryResult, buildWebsiteResult } from './result-assembly.js';
+import { acquireRepository } from './sources/repository-source.js';
+import { acquireWebsite } from './sources/website-source.js';
+import { reportStrategyRun, type StrategyReport } from './strategy-outcomes.js';
+import { applyPlugins, type RegisteredStrategy, type StrategyInfo } from './strategy-registry.js';
+import { runStrategy } from './strategy-runner.js';
+
+export interface EngineOptions {
+  readonly config: EngineConfig;
+  /** The configuration as plugins see it (`toPluginConfigView` of @cadence/config). */
+  readonly pluginConfig: PluginConfigView;
+  readonly logger: EngineLogger;
+  readonly plugins: readonly LoadedPlugin[];
+}
+
+export interface Engine {
+  readonly hooks: EngineHooks;
+  /** Every registered strategy with its plugin (disabled ones included, flagged). */
+  strategies(): (StrategyInfo & { readonly enabled: boolean })[];
+  plugins(): readonly LoadedPlugin[];
+  /** Acquires the source (clone or fetch), runs every enabled strategy and the hooks, returns the result. */
+  analyze(request: AnalysisRequest, options: AnalyzeOptions): Promise<AnalysisResult>;
+  /** Runs the analysis on a source made ready by hand (the plugin testkit); disposes it at the end. */
+  analyzeSource(source: PreparedSource, options: Omit<AnalyzeOptions, 'network' | 'allowLocalPaths'>, thresholds?: Partial<Thresholds>): Promise<AnalysisResult>;
+}
+
+/** At most this many `detection` events per job: a long history can have thousands of hits. */
+const MAX_DETECTION_EVENTS = 500;
+const DEFAULT_DIFF_EXCERPT_BYTES = 16 * 1024;
+
+export function createEngine(options: EngineOptions): Engine {
+  const { config, pluginConfig, logger } = options;
+  const log = logger.child('engine');
+  const hooks = createHooks();
+  const registered = applyPlugins(hooks, options.plugins, (loaded) => {
+    loaded.plugin.apply(hooks, {
+      apiVersion: PLUGIN_API_VERSION,
+      config: pluginConfig,
+      logger: logger.child(`plugin:${loaded.plugin.name}`),
+    });
+  });
+  const disabled = new Set(pluginConfig.strategies.disabled);
+  const enabled = registered.filter((r) => !disabled.has(r.info.name));
+  const fingerprint = configFingerprint(pluginConfig, enabled);
+  const budgetMs = config.limits.strategy_timeout_seconds * 1000;
+
+  async function analyzeSource(
+    source: PreparedSource,
+    opts: Omit<AnalyzeOptions, 'network' | 'allowLocalPaths'>,
+    thresholdOverrides?: Partial<Thresholds>,
+    cacheKey?: string,
+  ): Promise<AnalysisResult> {
+    const signal = opts.signal ?? new AbortController().signal;
+    const emit = eventEmitter(opts.onEvent);
+    try {
+      throwIfCancelled(signal);
+      const thresholds: Thresholds = { ...pluginConfig.thresholds, ...definedOnly(thresholdOverrides) };
+      const view: PluginConfigView = { ...pluginConfig, thresholds };
+      const context = buildContext(source, { signal, view, thresholds, emit, logger: log });
+      await hooks.beforeAnalysis.promise(context);
+      const reports = await runAll(source, context, emit);
+      let result =
+        source.kind === 'repository'
+          ? buildRepositoryResult(source, reports)
+          : buildWebsiteResult(source, reports);
+      result = await refine(result, context);
+      throwIfCancelled(signal);
+      await hooks.report.promise(result, context);
+      if (cacheKey) opts.cache?.set(cacheKey, result);
+      return result;
+    } catch (error) {
+      throw asJobError(error, signal);
+    } finally {
+      await source.dispose().catch((error: unknown) => log.warn('could not remove a source', { error: String(error) }));
+    }
+  }
+
+  async function runAll(source: PreparedSource, context: AnalysisContext, emit: (e: AnalysisEvent) => void): Promise<StrategyReport[]> {
+    const applicable = enabled.filter((r) => r.info.appliesTo === source.kind);
+    const shortHashes = source.kind === 'repository' ? shortHashLookup(source) : (hash: string) => hash;
+    const total = source.kind === 'repository' ? source.commits.length : 0;
+    const reports: StrategyReport[] = [];
+    let detectionEvents = 0;
+    for (const [index, strategy] of applicable.entries()) {
+      throwIfCancelled(context.signal);
+      const run = await runStrategy(strategy.strategy, context, budgetMs);
+      if (!run.ok) log.warn('strategy failed', { strategy: strategy.info.name, error: run.error, duration_ms: run.durationMs });
+      const report = reportStrategyRun(strategy, run, shortHashes);
+      reports.push(report);
+      for (const detection of report.detections) {
+        hooks.detection.call(Object.freeze({ ...detection }), context);
+        if (detectionEvents++ < MAX_DETECTION_EVENTS) {
+          emit({
+            event: 'detection',
+            ...(detection.commit !== undefined ? { commit: detection.commit } : {}),
+            ...(detection.element !== undefined ? { element: detection.element } : {}),
+            suspicion: detection.message,
+            strategy: detection.strategy,
+            severity: detection.severity,
+          });
+        }
+      }
+      hooks.strategyResult.call(Object.freeze({ ...report.result }), context);
+      if (source.kind === 'repository') {
+        emit({
+          event: 'progress',
+          commits_analyzed: Math.round((total * (index + 1)) / applicable.length),
+          total_commits: total,
+          strategy: strategy.info.name,
+          detections: report.result.detections,
+        });
+      } else {
+        emit({ event: 'strategy', name: strategy.info.name, score: report.result.score, strategy: strategy.info.name, detections: report.result.detections });
+      }
+    }
+    return reports;
+  }
+
+  /** The one place plugins change other strategies' findings; scores stay consistent afterwards. */
+  async function refine(result: AnalysisResult, context: AnalysisContext): Promise<AnalysisResult> {
+    const refined = await hooks.refineResult.promise(result, context);
+    const score = clampScore(refined.overall_score);
+    if (refined.source_type === 'git') {
+      return { ...refined, overall_score: score, suspicion_score: score, assessment: assessRepository(score) };
+    }
+    return { ...refined, overall_score: score, suspicion_score: score, assessment: assessWebsite(score) };
+  }
+
+  async function analyze(request: AnalysisRequest, opts: AnalyzeOptions): Promise<AnalysisResult> {
+    const signal = opts.signal ?? new AbortController().signal;
+    const emit = eventEmitter(opts.onEvent);
+    let source: PreparedSource;
+    try {
+      if (request.kind === 'repository') {
+        source = await acquireRepository(request, { ...opts, signal, emit, config, excludeFiles: pluginConfig.exclude_files, logger: log });
+      } else {
+        source = await acquireWebsite(request, { ...opts, signal, emit, config, logger: log });
+      }
+    } catch (error) {
+      throw asJobError(error, signal);
+    }
+    const key = cacheKeyOf(request, source, fingerprint);
+    const cached = opts.cache?.get(key);
+    if (cached) {
+      await source.dispose().catch(() => undefined);
+      return cached;
+    }
+    const thresholds = request.kind === 'repository' ? request.thresholds : undefined;
+    return analyzeSource(source, { ...opts, signal }, thresholds, key);
+  }
+
+  return {
+    hooks,
+    strategies: () => registered.map((r) => ({ ...r.info, enabled: !disabled.has(r.info.name) })),
+    plugins: () => options.plugins,
+    analyze,
+    analyzeSource: (source, opts, thresholds) => analyzeSource(source, opts, thresholds),
+  };
+}
+
+interface ContextParts {
+  signal: AbortSignal;
+  view: PluginConfigView;
+  thresholds: Thresholds;
+  emit: (event: AnalysisEvent) => void;
+  logger: EngineLogger;
+}
+
+function buildContext(source: PreparedSource, parts: ContextParts): AnalysisContext {
+  const common = {
+    signal: parts.signal,
+    logger: parts.logger,
+    events: { emit: parts.emit },
+    config: parts.view,
+    scratch: new Map<string, unknown>(),
+  };
+  if (source.kind === 'repository') {
+    return Object.freeze({
+      ...common,
+      kind: 'repository' as const,
+      source: source.info,
+      commits: source.commits,
+      stats: source.stats,
+      thresholds: parts.thresholds,
+      diffExcerpt: (hash: string, maxBytes = DEFAULT_DIFF_EXCERPT_BYTES) => source.diffExcerpt(hash, maxBytes, parts.signal),
+    });
+  }
+  return Object.freeze({ ...common, kind: 'website' as const, source: source.info, document: source.document });
+}
+
+function eventEmitter(onEvent: ((event: EmittedEvent) => void) | undefined): (event: AnalysisEvent) => void {
+  if (!onEvent) return () => undefined;
+  return (event) => onEvent({ ...event, type: event.event } as EmittedEvent);
+}
+
+function shortHashLookup(source: PreparedRepository): (hash: string) => string {
+  const short = new Map(source.commits.map((c) => [c.hash, c.shortHash]));
+  return (hash) => short.get(hash) ?? hash.slice(0, 7);
+}
+
+function definedOnly<T extends object>(value: Partial<T> | undefined): Partial<T> {
+  if (!value) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+}
+
+/** Anything that changes a result changes the fingerprint: thresholds, globs, AI settings, strategies. */
+function configFingerprint(view: PluginConfigView, strategies: readonly RegisteredStrategy[]): string {
+  const material = JSON.stringify({
+    thresholds: view.thresholds,
+    exclude: view.exclude_files,
+    ai: { ...view.ai, key: view.ai.key ? sha256(view.ai.key) : null },
+    strategies: strategies.map((s) => `${s.info.package}@${s.info.version}:${s.info.name}`),
+  });
+  return sha256(material);
+}
+
+function cacheKeyOf(request: AnalysisRequest, source: PreparedSource, fingerprint: string): string {
+  if (source.kind === 'repository' && request.kind === 'repository') {
+    const s: PreparedRepository = source;
+    return sha256(JSON.stringify(['repository', s.info.url, s.info.branch, s.info.headCommit, s.info.range, request.thresholds ?? null, fingerprint]));
+  }
+  const w = source as PreparedWebsite;
+  return sha256(JSON.stringify(['website', w.info.finalUrl, w.contentDigest, fingerprint]));
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

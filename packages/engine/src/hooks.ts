@@ -1,0 +1,25 @@
+import { AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
+import type {
+  AnalysisContext,
+  AnalysisResult,
+  Detection,
+  EngineHooks,
+  StrategyRegistrar,
+  StrategyResult,
+} from '@cadence/plugin-sdk';
+
+/**
+ * Every hook of a job, declared in one place and frozen (as webpack's Compiler does): reading this
+ * function tells a plugin author everything they can tap. The argument names document each hook;
+ * packages/plugin-sdk/src/hooks.ts says when each one runs.
+ */
+export function createHooks(): EngineHooks {
+  return Object.freeze({
+    registerStrategies: new SyncHook<[StrategyRegistrar]>(['registrar']),
+    beforeAnalysis: new AsyncSeriesHook<[AnalysisContext]>(['context']),
+    strategyResult: new SyncHook<[StrategyResult, AnalysisContext]>(['strategyResult', 'context']),
+    detection: new SyncHook<[Detection, AnalysisContext]>(['detection', 'context']),
+    refineResult: new AsyncSeriesWaterfallHook<[AnalysisResult, AnalysisContext]>(['result', 'context']),
+    report: new AsyncSeriesHook<[AnalysisResult, AnalysisContext]>(['result', 'context']),
+  });
+}

@@ -1,0 +1,33 @@
+import type {
+  CommitRecord,
+  PageDocument,
+  RepositorySourceInfo,
+  RepositoryStats,
+  WebsiteSourceInfo,
+} from '@cadence/plugin-sdk';
+
+/**
+ * A source made ready for the strategies: a clone's history read, or a page fetched and parsed.
+ * `engine.analyze` acquires one from a request; the plugin testkit builds one by hand, so a plugin
+ * runs through exactly the same engine in its unit tests.
+ */
+export interface PreparedRepository {
+  readonly kind: 'repository';
+  readonly info: RepositorySourceInfo;
+  readonly commits: readonly CommitRecord[];
+  readonly stats: RepositoryStats;
+  diffExcerpt(hash: string, maxBytes: number, signal: AbortSignal): Promise<string>;
+  /** Removes what acquiring created (the clone); called after the job's last hook. */
+  dispose(): Promise<void>;
+}
+
+export interface PreparedWebsite {
+  readonly kind: 'website';
+  readonly info: WebsiteSourceInfo;
+  readonly document: PageDocument;
+  /** A digest of the page body: part of the cache key, so a changed page misses. */
+  readonly contentDigest: string;
+  dispose(): Promise<void>;
+}
+
+export type PreparedSource = PreparedRepository | PreparedWebsite;

@@ -1,0 +1,126 @@
+import type { Detection, RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
+import { assessRepository, assessWebsite } from './assessment.js';
+import type { PreparedRepository, PreparedWebsite } from './prepared-source.js';
+import {
+  buildTimeline,
+  isScoredCommit,
+  judgeCommits,
+  overallRepositoryScore,
+  toSuspicions,
+} from './repository-scoring.js';
+import { round, type StrategyReport } from './strategy-outcomes.js';
+import { overallWebsiteScore } from './website-scoring.js';
+
+/** Both published forms of a repository result (decisions §4), from the strategies' reports. */
+export function buildRepositoryResult(source: PreparedRepository, reports: readonly StrategyReport[]): RepositoryResult {
+  const fullHash = new Map(source.commits.map((c) => [c.shortHash, c.hash]));
+  const byHash = new Map<string, Detection[]>();
+  const detections: Detection[] = [];
+  for (const report of reports) {
+    for (const detection of report.detections) {
+      detections.push(detection);
+      const hash = detection.commit !== undefined ? fullHash.get(detection.commit) : undefined;
+      if (hash === undefined) continue;
+      const list = byHash.get(hash);
+      if (list) list.push(detection);
+      else byHash.set(hash, [detection]);
+    }
+  }
+  const judged = judgeCommits(source.commits, byHash);
+  const suspicions = toSuspicions(judged);
+  const score = overallRepositoryScore(source.commits, judged);
+  const flagged = new Set(judged.filter((j) => j.confidence >= 0.25).map((j) => j.commit.hash));
+  return {
+    source_id: source.info.url,
+    source_type: 'git',
+    repo: source.info.repo,
+    branch: source.info.branch,
+    head_commit: source.info.headCommit,
+    total_commits: source.commits.length,
+    suspicious_commits: suspicions.length,
+    suspicions,
+    overall_score: score,
+    suspicion_score: score,
+    assessment: assessRepository(score),
+    detections,
+    strategy_results: reports.map((r) => r.result),
+    metrics: { ...repositoryMetrics(source, suspicions.length), ...strategyMetrics(reports) },
+    timeline: buildTimeline(source.commits, flagged),
+  };
+}
+
+function repositoryMetrics(source: PreparedRepository, suspicious: number): Record<string, number> {
+  const { commits, stats } = source;
+  let additions = 0;
+  let deletions = 0;
+  let excludedAdditions = 0;
+  let merges = 0;
+  let boundary = 0;
+  let scored = 0;
+  const authors = new Set<string>();
+  let first = Infinity;
+  let last = -Infinity;
+  for (const c of commits) {
+    additions += c.additions;
+    deletions += c.deletions;
+    excludedAdditions += c.excludedAdditions;
+    if (c.isMerge) merges++;
+    if (c.isBoundary) boundary++;
+    if (isScoredCommit(c)) scored++;
+    authors.add(c.authorEmail.toLowerCase());
+    first = Math.min(first, c.authorTime);
+    last = Math.max(last, c.authorTime);
+  }
+  const span = commits.length > 0 ? last - first : 0;
+  return {
+    commits: commits.length,
+    history_commits: stats.historyCommits,
+    scored_commits: scored,
+    merge_commits: merges,
+    boundary_commits: boundary,
+    suspicious_commits: suspicious,
+    additions,
+    deletions,
+    excluded_additions: excludedAdditions,
+    authors: authors.size,
+    time_span_seconds: span,
+    commits_per_day: span > 0 ? round((commits.length * 86400) / span) : commits.length,
+    additions_per_commit: commits.length > 0 ? round(additions / commits.length, 1) : 0,
+    median_additions: stats.medianAdditions,
+    p90_additions: stats.p90Additions,
+    median_author_interval_seconds: stats.medianAuthorIntervalSeconds ?? 0,
+  };
+}
+
+function strategyMetrics(reports: readonly StrategyReport[]): Record<string, number> {
+  return Object.assign({}, ...reports.map((r) => r.metrics)) as Record<string, number>;
+}
+
+export function buildWebsiteResult(source: PreparedWebsite, reports: readonly StrategyReport[]): WebsiteResult {
+  const detections = reports.flatMap((r) => r.detections);
+  const score = overallWebsiteScore(reports);
+  const doc = source.document;
+  return {
+    source_id: source.info.url,
+    source_type: 'web',
+    url: source.info.url,
+    final_url: source.info.finalUrl,
+    overall_score: score,
+    suspicion_score: score,
+    assessment: assessWebsite(score),
+    strategies_triggered: reports.filter((r) => r.result.detected).length,
+    detections,
+    strategy_results: reports.map((r) => r.result),
+    metrics: {
+      words: doc.words,
+      sentences: doc.sentences.length,
+      headings: doc.headings.length,
+      lists: doc.lists.length,
+      links: doc.links.length,
+      images: doc.images.length,
+      elements: doc.elements,
+      bytes: source.info.bytes,
+      ...strategyMetrics(reports),
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { CadenceError } from '@cadence/errors';
+import { diffExcerpt, openRepository, parseRepositoryUrl, readHistory } from '@cadence/git-source';
+import type { AnalysisEvent } from '@cadence/plugin-sdk';
+import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
+import type { EngineConfig } from '../engine-config.js';
+import type { EngineLogger } from '../engine-logger.js';
+import type { PreparedRepository } from '../prepared-source.js';
+import { redactUrl } from './redact-url.js';
+
+interface AcquireOptions extends AnalyzeOptions {
+  readonly signal: AbortSignal;
+  readonly emit: (event: AnalysisEvent) => void;
+  readonly config: EngineConfig;
+  readonly excludeFiles: readonly string[];
+  readonly logger: EngineLogger;
+}
+
+/** Say how far reading has got every this many commits (a large history takes seconds). */
+const READ_PROGRESS_EVERY = 10_000;
+
+/** Clones (or opens) the repository and reads its history: the source the strategies run on. */
+export async function acquireRepository(
+  request: Extract<AnalysisRequest, { kind: 'repository' }>,
+  options: AcquireOptions,
+): Promise<PreparedRepository> {
+  const { signal, emit, config, excludeFiles } = options;
+  const locator = parseRepositoryUrl(request.url, { allowLocalPaths: options.allowLocalPaths });
+  emit({ event: 'start', repo: locator.repo });
+  emit({ event: 'fetch', message: locator.kind === 'local' ? `reading ${locator.path}` : `cloning ${redactUrl(request.url)}` });
+  const range = request.range ?? null;
+  const clone = await openRepository(locator, {
+    ...(request.branch ? { branch: request.branch } : {}),
+    depth: config.git.depth,
+    timeoutMs: config.limits.clone_timeout_seconds * 1000,
+    maxSizeBytes: config.limits.max_repo_size_mb * 1024 * 1024,
+    signal,
+    policy: options.network,
+    logger: options.logger.child('git-source'),
+    onProgress: (message: string) => emit({ event: 'fetch', message }),
+    ...(range ? { fetchCommit: range.after } : {}),
+  });
+  try {
+    const rev = range?.after ?? clone.headCommit;
+    let nextReport = READ_PROGRESS_EVERY;
+    const { commits, stats } = await readHistory(clone.dir, {
+      rev,
+      before: range?.before ?? null,
+      excludeFiles,
+      signal,
+      onProgress: (read: number) => {
+        if (read < nextReport) return;
+        nextReport += READ_PROGRESS_EVERY;
+        emit({ event: 'fetch', message: `read ${read} commits` });
+      },
+    });
+    if (commits.length === 0) {
+      throw new CadenceError('ERR_NO_COMMITS_FOUND', {
+        message: range ? `No commits in the pushed range of ${locator.repo}` : `${locator.repo} has no commits on the analyzed branch`,
+      });
+    }
+    emit({ event: 'fetch', message: `read ${commits.length} commits` });
+    return {
+      kind: 'repository',
+      info: {
+        url: request.url,
+        repo: locator.repo,
+        branch: clone.branch,
+        headCommit: rev,
+        range,
+        shallow: clone.shallow,
+      },
+      commits,
+      stats,
+      diffExcerpt: (hash, maxBytes, excerptSignal) => diffExcerpt(clone.dir, hash, { maxBytes, excludeFiles, signal: excerptSignal }),
+      dispose: () => clone.dispose(),
+    };
+  } catch (error) {
+    await clone.dispose().catch(() => undefined);
+    throw error;
+  }
+}

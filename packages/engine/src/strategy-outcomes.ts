@@ -1,0 +1,72 @@
+import { clampScore, severityFromScore, type Detection, type Finding, type StrategyResult } from '@cadence/plugin-sdk';
+import type { RegisteredStrategy } from './strategy-registry.js';
+import type { StrategyRun } from './strategy-runner.js';
+
+/** One strategy's run turned into the published shapes. */
+export interface StrategyReport {
+  readonly strategy: RegisteredStrategy;
+  readonly result: StrategyResult;
+  readonly detections: readonly Detection[];
+  readonly metrics: Readonly<Record<string, number>>;
+}
+
+export function reportStrategyRun(
+  strategy: RegisteredStrategy,
+  run: StrategyRun,
+  shortHash: (hash: string) => string,
+): StrategyReport {
+  const { name, category, weight } = strategy.info;
+  if (!run.ok) {
+    return {
+      strategy,
+      result: { name, category, detected: false, detections: 0, score: 0, duration_ms: run.durationMs, error: run.error },
+      detections: [],
+      metrics: {},
+    };
+  }
+  const detections = run.outcome.findings.map((finding) => toDetection(finding, name, category, weight, shortHash));
+  const highest = detections.reduce((max, d) => Math.max(max, d.score), 0);
+  const score = clampScore(run.outcome.score ?? highest);
+  const metrics: Record<string, number> = {};
+  for (const [key, value] of Object.entries(run.outcome.metrics ?? {})) metrics[`${name}_${key}`] = value;
+  return {
+    strategy,
+    result: {
+      name,
+      category,
+      detected: detections.length > 0,
+      detections: detections.length,
+      score: round(score),
+      duration_ms: run.durationMs,
+      error: null,
+    },
+    detections,
+    metrics,
+  };
+}
+
+function toDetection(
+  finding: Finding,
+  strategy: string,
+  category: string,
+  weight: number,
+  shortHash: (hash: string) => string,
+): Detection {
+  const score = clampScore(finding.score);
+  const detection: Detection = {
+    strategy,
+    category,
+    severity: severityFromScore(score),
+    confidence: round(score * weight),
+    score: round(score),
+    message: finding.message,
+  };
+  if (finding.commit !== undefined) detection.commit = shortHash(finding.commit);
+  if (finding.element !== undefined) detection.element = finding.element;
+  return detection;
+}
+
+export function round(value: number, digits = 3): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

@@ -1,0 +1,52 @@
+import { performance } from 'node:perf_hooks';
+import type { AnalysisContext, Strategy, StrategyOutcome } from '@cadence/plugin-sdk';
+import { validateOutcome } from './strategy-validation.js';
+import { throwIfCancelled } from './cancellation.js';
+
+export type StrategyRun =
+  | { readonly ok: true; readonly outcome: StrategyOutcome; readonly durationMs: number }
+  | { readonly ok: false; readonly error: string; readonly durationMs: number };
+
+/**
+ * Runs one strategy with a time budget. A throw, a rejected promise, an invalid return value or an
+ * overrun becomes the strategy's error; only the job's own cancellation propagates.
+ *
+ * The budget stops waiting for an asynchronous strategy; it cannot interrupt one stuck in
+ * synchronous code on this thread (docs/plugins.md says so).
+ */
+export async function runStrategy(strategy: Strategy, context: AnalysisContext, budgetMs: number): Promise<StrategyRun> {
+  const started = performance.now();
+  const elapsed = (): number => Math.round(performance.now() - started);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const work = Promise.resolve().then(() => (strategy.analyze as (c: AnalysisContext) => unknown)(context));
+    const overrun = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new BudgetExceeded(budgetMs)), budgetMs);
+    });
+    const value = await Promise.race([work, overrun, abortPromise(context.signal)]);
+    return { ok: true, outcome: validateOutcome(value), durationMs: elapsed() };
+  } catch (error) {
+    throwIfCancelled(context.signal);
+    return { ok: false, error: describe(error), durationMs: elapsed() };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+class BudgetExceeded extends Error {
+  constructor(budgetMs: number) {
+    super(`exceeded its time budget of ${budgetMs} ms`);
+  }
+}
+
+function abortPromise(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return `threw a non-error value (${typeof error})`;
+}

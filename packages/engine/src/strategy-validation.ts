@@ -1,0 +1,48 @@
+import Type from 'typebox';
+import Value from 'typebox/value';
+import { CadenceError } from '@cadence/errors';
+import type { Strategy, StrategyOutcome } from '@cadence/plugin-sdk';
+
+const MetaSchema = Type.Object({
+  name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 64 }),
+  category: Type.String({ minLength: 1, maxLength: 64 }),
+  description: Type.String({ minLength: 1, maxLength: 500 }),
+  appliesTo: Type.Union([Type.Literal('repository'), Type.Literal('website')]),
+  weight: Type.Number({ minimum: 0, maximum: 1 }),
+});
+
+const FindingSchema = Type.Object({
+  score: Type.Number({ minimum: 0, maximum: 1 }),
+  message: Type.String({ minLength: 1 }),
+  commit: Type.Optional(Type.String()),
+  element: Type.Optional(Type.String()),
+  measured: Type.Optional(Type.Record(Type.String(), Type.Number())),
+});
+
+const OutcomeSchema = Type.Object({
+  findings: Type.Array(FindingSchema),
+  score: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  metrics: Type.Optional(Type.Record(Type.String(), Type.Number())),
+});
+
+/** Refuses a strategy whose metadata is incomplete: tooling reads the metadata without running it. */
+export function validateStrategyMeta(strategy: Strategy, owner: string): void {
+  const meta: unknown = strategy?.meta;
+  if (typeof strategy?.analyze !== 'function' || !Value.Check(MetaSchema, meta)) {
+    const first = Value.Check(MetaSchema, meta) ? undefined : Value.Errors(MetaSchema, meta)[0];
+    const where = first ? `meta${first.instancePath.replaceAll('/', '.')}: ${first.message}` : 'analyze is not a function';
+    throw new CadenceError('ERR_INTERNAL', { message: `${owner} registered an invalid strategy (${where})` });
+  }
+}
+
+/**
+ * A strategy's return value comes from third-party code: it is checked before anything reads it,
+ * so garbage becomes that strategy's recorded error instead of a broken result.
+ */
+export function validateOutcome(value: unknown): StrategyOutcome {
+  const outcome = Array.isArray(value) ? { findings: value } : value;
+  if (Value.Check(OutcomeSchema, outcome)) return outcome as StrategyOutcome;
+  const first = Value.Errors(OutcomeSchema, outcome)[0];
+  const where = first ? `${first.instancePath || '(root)'}: ${first.message}` : 'not an outcome';
+  throw new Error(`returned an invalid result (${where})`);
+}

@@ -1,0 +1,128 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { LoadedPlugin } from '@cadence/engine';
+import type { CadencePlugin, PluginLogger } from '@cadence/plugin-sdk';
+import { incompatibility, targetedRange } from './compatibility.js';
+import { discoverPluginPackages, nearestNodeModules } from './discovery.js';
+import { entryFile, isPathSpecifier, locatePackage } from './package-location.js';
+
+export type PluginOrigin = LoadedPlugin['source'];
+
+/** What `cadence plugins` prints: every candidate, whether it loads, and why not. */
+export interface PluginLoadEntry {
+  readonly specifier: string;
+  readonly source: PluginOrigin;
+  readonly packageName: string | null;
+  readonly version: string | null;
+  readonly path: string | null;
+  readonly status: 'loaded' | 'failed' | 'incompatible' | 'duplicate';
+  readonly reason: string | null;
+}
+
+/** A plugin named by the host or the configuration did not load: start-up stops (exit code 2). */
+export class PluginLoadError extends Error {
+  readonly exitCode = 2;
+  constructor(readonly entry: PluginLoadEntry) {
+    super(`plugin ${entry.specifier} (${entry.source}) could not be loaded: ${entry.reason ?? entry.status}`);
+    this.name = 'PluginLoadError';
+  }
+}
+
+export interface LoadPluginsOptions {
+  /** Built-in plugin packages, resolved from `hostDir`. */
+  readonly builtins: readonly string[];
+  readonly hostDir: string;
+  /** The configuration's `plugins:` list, resolved from `configDir`. */
+  readonly configured: readonly string[];
+  readonly configDir: string;
+  /** Where discovery looks for the nearest node_modules (the working directory); null turns it off. */
+  readonly discoverFrom: string | null;
+  readonly logger?: PluginLogger;
+  /** `cadence plugins` wants the whole report even when a named plugin fails. */
+  readonly throwOnRequiredFailure?: boolean;
+}
+
+export interface LoadPluginsResult {
+  readonly plugins: LoadedPlugin[];
+  readonly entries: PluginLoadEntry[];
+}
+
+export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadPluginsResult> {
+  const throwOnRequired = options.throwOnRequiredFailure ?? true;
+  const plugins: LoadedPlugin[] = [];
+  const entries: PluginLoadEntry[] = [];
+  const seen = new Map<string, PluginOrigin>();
+
+  const candidates: { specifier: string; source: PluginOrigin; fromDir: string }[] = [
+    ...options.builtins.map((specifier) => ({ specifier, source: 'builtin' as const, fromDir: options.hostDir })),
+    ...options.configured.map((specifier) => ({ specifier, source: 'config' as const, fromDir: options.configDir })),
+  ];
+  const modules = options.discoverFrom ? nearestNodeModules(options.discoverFrom) : null;
+  if (modules) {
+    for (const name of await discoverPluginPackages(modules)) {
+      candidates.push({ specifier: name, source: 'discovered', fromDir: path.dirname(modules) });
+    }
+  }
+
+  for (const candidate of candidates) {
+    const outcome = await loadOne(candidate.specifier, candidate.source, candidate.fromDir);
+    if (outcome.plugin) {
+      const key = outcome.plugin.packageName;
+      const earlier = seen.get(key);
+      if (earlier) {
+        entries.push({ ...outcome.entry, status: 'duplicate', reason: `already loaded (${earlier})` });
+        continue;
+      }
+      seen.set(key, candidate.source);
+      plugins.push(outcome.plugin);
+      entries.push(outcome.entry);
+      continue;
+    }
+    entries.push(outcome.entry);
+    if (candidate.source === 'discovered') {
+      options.logger?.error('discovered plugin skipped', { plugin: candidate.specifier, reason: outcome.entry.reason });
+    } else if (throwOnRequired) {
+      throw new PluginLoadError(outcome.entry);
+    }
+  }
+  return { plugins, entries };
+}
+
+async function loadOne(
+  specifier: string,
+  source: PluginOrigin,
+  fromDir: string,
+): Promise<{ entry: PluginLoadEntry; plugin?: LoadedPlugin }> {
+  const base = { specifier, source, packageName: null, version: null, path: null };
+  const located = await locatePackage(specifier, fromDir);
+  if (!located) {
+    const where = isPathSpecifier(specifier) ? path.resolve(fromDir, specifier) : `node_modules from ${fromDir}`;
+    return { entry: { ...base, status: 'failed', reason: `not found (looked in ${where})` } };
+  }
+  const packageName = located.manifest.name ?? path.basename(located.dir);
+  const described = { ...base, packageName, version: located.manifest.version ?? null, path: located.dir };
+  let plugin: unknown;
+  try {
+    const module = (await import(pathToFileURL(entryFile(located)).href)) as { default?: unknown };
+    plugin = module.default;
+  } catch (error) {
+    return { entry: { ...described, status: 'failed', reason: `import failed: ${error instanceof Error ? error.message : String(error)}` } };
+  }
+  const shapeProblem = checkShape(plugin);
+  if (shapeProblem) return { entry: { ...described, status: 'failed', reason: shapeProblem } };
+  const valid = plugin as CadencePlugin;
+  const problem = incompatibility(targetedRange(valid.apiVersion, located.manifest.peerDependencies));
+  if (problem) return { entry: { ...described, status: 'incompatible', reason: problem } };
+  return {
+    entry: { ...described, status: 'loaded', reason: null },
+    plugin: { plugin: valid, packageName, version: located.manifest.version ?? '0.0.0', source, path: located.dir },
+  };
+}
+
+function checkShape(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return 'its default export is not a plugin object (expected { name, apply })';
+  const candidate = value as { name?: unknown; apply?: unknown };
+  if (typeof candidate.name !== 'string' || candidate.name.length === 0) return 'its default export has no name';
+  if (typeof candidate.apply !== 'function') return 'its default export has no apply(hooks) method';
+  return null;
+}

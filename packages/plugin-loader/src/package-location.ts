@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+export interface PackageManifest {
+  readonly name?: string;
+  readonly version?: string;
+  readonly main?: string;
+  readonly exports?: unknown;
+  readonly keywords?: readonly string[];
+  readonly peerDependencies?: Readonly<Record<string, string>>;
+}
+
+export interface LocatedPackage {
+  readonly dir: string;
+  readonly manifest: PackageManifest;
+}
+
+/**
+ * Finds a package folder the way Node would from `fromDir` (node_modules upwards), or a path.
+ * Resolving the folder rather than the entry works for ESM-only packages whose `exports` hide
+ * `./package.json`.
+ */
+export async function locatePackage(specifier: string, fromDir: string): Promise<LocatedPackage | null> {
+  if (isPathSpecifier(specifier)) {
+    const dir = path.resolve(fromDir, specifier);
+    return readManifest(dir);
+  }
+  const candidates = createRequire(path.join(fromDir, 'noop.js')).resolve.paths(specifier) ?? [];
+  for (const modules of candidates) {
+    const dir = path.join(modules, specifier);
+    if (existsSync(path.join(dir, 'package.json'))) return readManifest(dir);
+  }
+  return null;
+}
+
+export function isPathSpecifier(specifier: string): boolean {
+  return specifier.startsWith('.') || path.isAbsolute(specifier);
+}
+
+async function readManifest(dir: string): Promise<LocatedPackage | null> {
+  try {
+    const manifest = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as PackageManifest;
+    return { dir, manifest };
+  } catch {
+    return null;
+  }
+}
+
+/** The file `import(name)` would load: `exports['.']` (import, then default), else `main`, else index.js. */
+export function entryFile(located: LocatedPackage): string {
+  const fromExports = exportsEntry(located.manifest.exports);
+  return path.resolve(located.dir, fromExports ?? located.manifest.main ?? 'index.js');
+}
+
+function exportsEntry(exportsField: unknown): string | null {
+  if (typeof exportsField === 'string') return exportsField;
+  if (!exportsField || typeof exportsField !== 'object') return null;
+  const record = exportsField as Record<string, unknown>;
+  const root = '.' in record ? record['.'] : record;
+  if (typeof root === 'string') return root;
+  if (!root || typeof root !== 'object') return null;
+  const conditions = root as Record<string, unknown>;
+  for (const condition of ['import', 'node', 'default']) {
+    const value = conditions[condition];
+    if (typeof value === 'string') return value;
+    const nested = exportsEntry(value);
+    if (nested) return nested;
+  }
+  return null;
+}

@@ -1,0 +1,50 @@
+import type { CommitRecord } from './commit.js';
+import { clampScore } from './source.js';
+
+/**
+ * How far a measured value goes past its threshold, as a score: 0.4 at the threshold (a `medium`
+ * finding), 0.7 at twice the threshold (`high`), 1 at four times. Logarithmic because a commit ten
+ * times over a threshold is not ten times as telling as one just over it.
+ * Returns 0 when the value does not exceed the threshold.
+ */
+export function exceedanceScore(measured: number, threshold: number): number {
+  if (!(threshold > 0) || !(measured > threshold)) return 0;
+  return clampScore(0.4 + 0.3 * Math.log2(measured / threshold));
+}
+
+/**
+ * Whether a commit's size says anything about how it was written. Merge commits replay other
+ * commits' changes, and the boundary commit of a shallow clone looks like it adds the whole tree
+ * (decisions §4): neither carries a size, velocity or timing finding.
+ */
+export function isMeasurableCommit(commit: CommitRecord): boolean {
+  return !commit.isMerge && !commit.isBoundary;
+}
+
+const WEB_COMMITTER = /^noreply@github\.com$|^noreply@gitlab\.com$|^gitlab@/i;
+const SQUASH_SUBJECT = /\(#\d+\)\s*$|^Squashed commit|^Merge (branch|pull request|remote-tracking)/i;
+
+/**
+ * A squash merge or a commit made by a forge's web UI on someone's behalf: it folds many commits
+ * of hours or days of work into one, so its size and speed are weak evidence. Strategies discount
+ * such commits rather than ignore them.
+ */
+export function isSquashOrForgeMerge(commit: CommitRecord): boolean {
+  if (SQUASH_SUBJECT.test(commit.subject)) return true;
+  return WEB_COMMITTER.test(commit.committerEmail) && commit.committerEmail !== commit.authorEmail;
+}
+
+/**
+ * The first commit of a repository (no parents, not a shallow boundary) usually imports an existing
+ * tree: large by nature, so it is discounted too.
+ */
+export function isRootImport(commit: CommitRecord): boolean {
+  return commit.parents.length === 0 && !commit.isBoundary;
+}
+
+/** Discount for commits whose size is weak evidence (see the predicates above); 1 when none applies. */
+export function sizeEvidenceFactor(commit: CommitRecord): number {
+  if (isRootImport(commit)) return 0.3;
+  if (isSquashOrForgeMerge(commit)) return 0.5;
+  return 1;
+}

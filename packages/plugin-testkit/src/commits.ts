@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { CommitFileChange, CommitRecord, RepositoryStats } from '@cadence/plugin-sdk';
+
+/** A commit described by what a test cares about; everything else gets a plausible default. */
+export interface CommitSpec {
+  /** Author date: a Date, an ISO string or Unix seconds. */
+  readonly at: Date | string | number;
+  readonly additions?: number;
+  readonly deletions?: number;
+  readonly author?: string;
+  readonly email?: string;
+  readonly subject?: string;
+  readonly body?: string;
+  readonly committer?: string;
+  readonly committerEmail?: string;
+  readonly files?: readonly CommitFileChange[];
+  readonly merge?: boolean;
+  readonly boundary?: boolean;
+  /** A root commit (no parents). The first commit is a root unless `root: false`. */
+  readonly root?: boolean;
+  readonly hash?: string;
+}
+
+export function toUnixSeconds(at: Date | string | number): number {
+  if (typeof at === 'number') return at;
+  const ms = (at instanceof Date ? at : new Date(at)).getTime();
+  if (Number.isNaN(ms)) throw new TypeError(`not a date: ${String(at)}`);
+  return Math.floor(ms / 1000);
+}
+
+/**
+ * Builds CommitRecords in the order given (oldest first), linking parents and computing each
+ * author's previous commit time exactly as the git source does.
+ */
+export function makeCommits(specs: readonly CommitSpec[]): CommitRecord[] {
+  const lastByAuthor = new Map<string, number>();
+  const commits: CommitRecord[] = [];
+  specs.forEach((spec, index) => {
+    const authorTime = toUnixSeconds(spec.at);
+    const author = spec.author ?? 'Ada Lovelace';
+    const email = spec.email ?? `${author.toLowerCase().replace(/\s+/g, '.')}@example.com`;
+    const hash = spec.hash ?? createHash('sha1').update(`${index}:${author}:${authorTime}:${spec.subject ?? ''}`).digest('hex');
+    const previous = commits[commits.length - 1];
+    const isRoot = spec.root ?? index === 0;
+    const parents = isRoot || !previous ? [] : spec.merge ? [previous.hash, '0'.repeat(40)] : [previous.hash];
+    const additions = spec.additions ?? 10;
+    const deletions = spec.deletions ?? 0;
+    const files = spec.files ?? [{ path: `src/file-${index}.ts`, additions, deletions, binary: false, excluded: false }];
+    commits.push({
+      hash,
+      shortHash: hash.slice(0, 7),
+      parents,
+      authorName: author,
+      authorEmail: email,
+      authorTime,
+      committerName: spec.committer ?? author,
+      committerEmail: spec.committerEmail ?? email,
+      committerTime: authorTime,
+      subject: spec.subject ?? `commit ${index + 1}`,
+      body: spec.body ?? '',
+      additions,
+      deletions,
+      excludedAdditions: 0,
+      excludedDeletions: 0,
+      filesChanged: files.length,
+      files,
+      filesTruncated: false,
+      isMerge: spec.merge ?? false,
+      isBoundary: spec.boundary ?? false,
+      previousAuthorTime: lastByAuthor.get(email) ?? null,
+    });
+    lastByAuthor.set(email, authorTime);
+  });
+  return commits;
+}
+
+/** The repository-wide statistics the git source would compute for these commits. */
+export function statsOf(commits: readonly CommitRecord[]): RepositoryStats {
+  const measurable = commits.filter((c) => !c.isMerge && !c.isBoundary).map((c) => c.additions).sort((a, b) => a - b);
+  const intervals = commits
+    .filter((c) => c.previousAuthorTime !== null)
+    .map((c) => c.authorTime - (c.previousAuthorTime ?? 0))
+    .sort((a, b) => a - b);
+  const times = commits.map((c) => c.authorTime);
+  return {
+    historyCommits: commits.length,
+    analyzedCommits: commits.length,
+    authors: new Set(commits.map((c) => c.authorEmail)).size,
+    firstCommitTime: times.length ? Math.min(...times) : null,
+    lastCommitTime: times.length ? Math.max(...times) : null,
+    totalAdditions: commits.reduce((s, c) => s + c.additions, 0),
+    totalDeletions: commits.reduce((s, c) => s + c.deletions, 0),
+    medianAdditions: quantile(measurable, 0.5),
+    p90Additions: quantile(measurable, 0.9),
+    medianAuthorIntervalSeconds: intervals.length ? quantile(intervals, 0.5) : null,
+  };
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}

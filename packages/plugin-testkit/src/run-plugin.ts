@@ -1,0 +1,119 @@
+import {
+  createEngine,
+  silentEngineLogger,
+  type EmittedEvent,
+  type EngineLogger,
+  type LoadedPlugin,
+  type PreparedSource,
+} from '@cadence/engine';
+import type {
+  AnalysisResult,
+  CadencePlugin,
+  CommitRecord,
+  Detection,
+  RepositoryResult,
+  StrategyResult,
+  WebsiteResult,
+} from '@cadence/plugin-sdk';
+import { parseDocument } from '@cadence/web-source';
+import { statsOf } from './commits.js';
+import { engineConfig, pluginConfigView, type TestConfig } from './defaults.js';
+
+export type TestSource =
+  /** Hand-made commits (see makeCommits), oldest first. */
+  | { readonly commits: readonly CommitRecord[]; readonly diffs?: Readonly<Record<string, string>> }
+  /** A real git repository on disk (e.g. made with @cadence/test-support's createRepository). */
+  | { readonly repository: string; readonly branch?: string }
+  /** A page, parsed by the real document model. */
+  | { readonly html: string; readonly url?: string; readonly contentType?: string };
+
+export interface PluginRun<R extends AnalysisResult = AnalysisResult> {
+  readonly result: R;
+  readonly detections: readonly Detection[];
+  readonly strategyResults: readonly StrategyResult[];
+  readonly events: readonly EmittedEvent[];
+  /** Detections of one strategy. */
+  detectionsOf(strategy: string): Detection[];
+  /** The strategy_results entry of one strategy (throws when it did not run). */
+  strategy(name: string): StrategyResult;
+}
+
+export interface RunOptions extends TestConfig {
+  readonly signal?: AbortSignal;
+  readonly logger?: EngineLogger;
+  /** Other plugins to load beside the one under test (their strategies run too). */
+  readonly alongside?: readonly CadencePlugin[];
+}
+
+/**
+ * Runs one plugin through the real engine (hooks, strategy runner, validation, scoring) on the
+ * given source, as ESLint's RuleTester runs one rule: nothing is mocked but the source's origin.
+ */
+export async function runPlugin(plugin: CadencePlugin, source: { commits: readonly CommitRecord[]; diffs?: Readonly<Record<string, string>> }, options?: RunOptions): Promise<PluginRun<RepositoryResult>>;
+export async function runPlugin(plugin: CadencePlugin, source: { repository: string; branch?: string }, options?: RunOptions): Promise<PluginRun<RepositoryResult>>;
+export async function runPlugin(plugin: CadencePlugin, source: { html: string; url?: string; contentType?: string }, options?: RunOptions): Promise<PluginRun<WebsiteResult>>;
+export async function runPlugin(plugin: CadencePlugin, source: TestSource, options: RunOptions = {}): Promise<PluginRun> {
+  const plugins: LoadedPlugin[] = [plugin, ...(options.alongside ?? [])].map((p) => ({
+    plugin: p,
+    packageName: p.name,
+    version: '0.0.0-test',
+    source: 'config' as const,
+  }));
+  const engine = createEngine({
+    config: engineConfig(options),
+    pluginConfig: pluginConfigView(options),
+    logger: options.logger ?? silentEngineLogger(),
+    plugins,
+  });
+  const events: EmittedEvent[] = [];
+  const onEvent = (event: EmittedEvent): void => {
+    events.push(event);
+  };
+  const signal = options.signal ?? new AbortController().signal;
+  let result: AnalysisResult;
+  if ('repository' in source) {
+    result = await engine.analyze(
+      { kind: 'repository', url: source.repository, branch: source.branch ?? null, thresholds: options.thresholds ?? {} },
+      { signal, onEvent, network: null, allowLocalPaths: true },
+    );
+  } else {
+    result = await engine.analyzeSource(prepare(source), { signal, onEvent }, options.thresholds);
+  }
+  return {
+    result,
+    detections: result.detections,
+    strategyResults: result.strategy_results,
+    events,
+    detectionsOf: (strategy) => result.detections.filter((d) => d.strategy === strategy),
+    strategy: (name) => {
+      const found = result.strategy_results.find((s) => s.name === name);
+      if (!found) throw new Error(`strategy "${name}" did not run (ran: ${result.strategy_results.map((s) => s.name).join(', ') || 'none'})`);
+      return found;
+    },
+  };
+}
+
+function prepare(source: Exclude<TestSource, { repository: string }>): PreparedSource {
+  if ('commits' in source) {
+    const commits = source.commits;
+    const last = commits[commits.length - 1];
+    return {
+      kind: 'repository',
+      info: { url: 'testkit://commits', repo: 'testkit/commits', branch: 'main', headCommit: last?.hash ?? '', range: null, shallow: false },
+      commits,
+      stats: statsOf(commits),
+      diffExcerpt: async (hash, maxBytes) => (source.diffs?.[hash] ?? '').slice(0, maxBytes),
+      dispose: async () => undefined,
+    };
+  }
+  const url = source.url ?? 'https://testkit.invalid/page';
+  const contentType = source.contentType ?? 'text/html';
+  const document = parseDocument(source.html, { url, contentType });
+  return {
+    kind: 'website',
+    info: { url, finalUrl: url, contentType, bytes: Buffer.byteLength(source.html) },
+    document,
+    contentDigest: '',
+    dispose: async () => undefined,
+  };
+}
