@@ -1,0 +1,8 @@
+import { toPluginConfigView, type CadenceConfig } from '@cadence/config';
+import { createEngine, type Engine, type LoadedPlugin } from '@cadence/engine';
+import type { Logger } from '@cadence/logger';
+
+/** The one way the CLI, the server and the streams build the engine from the configuration. */
+export function engineFromConfig(config: CadenceConfig, logger: Logger, plugins: readonly LoadedPlugin[]): Engine {
+  return createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins });
+}

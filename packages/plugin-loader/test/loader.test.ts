@@ -1,0 +1,138 @@
+import { expect } from 'chai';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { makeTempDir } from '@cadence/test-support';
+import { loadPlugins, PluginLoadError } from '../src/index.js';
+
+interface FixtureOptions {
+  readonly keywords?: string[];
+  readonly peer?: string | null;
+  readonly source?: string;
+  readonly name?: string;
+}
+
+const GOOD_SOURCE = (name: string): string => `
+export default {
+  name: ${JSON.stringify(name)},
+  apply(hooks) {
+    hooks.registerStrategies.tap(${JSON.stringify(name)}, (registrar) => registrar.add({
+      meta: { name: ${JSON.stringify(name)}, category: 'test', description: 'fixture', appliesTo: 'repository', weight: 0.5 },
+      analyze: () => [],
+    }));
+  },
+};
+`;
+
+async function writePackage(dir: string, name: string, options: FixtureOptions = {}): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const manifest: Record<string, unknown> = {
+    name: options.name ?? name,
+    version: '1.2.3',
+    type: 'module',
+    exports: { '.': { default: './index.js' } },
+    keywords: options.keywords ?? ['cadence-plugin'],
+  };
+  if (options.peer !== null) manifest.peerDependencies = { '@cadence/plugin-sdk': options.peer ?? '^1.0.0' };
+  await writeFile(path.join(dir, 'package.json'), JSON.stringify(manifest));
+  await writeFile(path.join(dir, 'index.js'), options.source ?? GOOD_SOURCE(name.replace(/^@[^/]+\//, '')));
+  return dir;
+}
+
+interface LoggedError {
+  message: string;
+  fields: Record<string, unknown> | undefined;
+}
+
+function recordingLogger(): { logger: { debug(): void; info(): void; warn(): void; error(m: string, f?: Record<string, unknown>): void }; errors: LoggedError[] } {
+  const errors: LoggedError[] = [];
+  return {
+    errors,
+    logger: { debug() {}, info() {}, warn() {}, error: (message, fields) => errors.push({ message, fields }) },
+  };
+}
+
+describe('plugin loader', () => {
+  let root: string;
+  let removeRoot: () => Promise<void>;
+  beforeEach(async () => {
+    const dir = await makeTempDir('cadence-loader-');
+    root = dir.path;
+    removeRoot = dir.remove;
+  });
+  afterEach(() => removeRoot());
+
+  const load = (configured: string[], extra: Partial<Parameters<typeof loadPlugins>[0]> = {}) =>
+    loadPlugins({ builtins: [], hostDir: root, configured, configDir: root, discoverFrom: null, ...extra });
+
+  it('loads a plugin named by path, relative to the configuration folder', async () => {
+    await writePackage(path.join(root, 'local-plugin'), 'local-plugin');
+    const { plugins, entries } = await load(['./local-plugin']);
+    expect(plugins.map((p) => [p.packageName, p.version, p.source])).to.deep.equal([['local-plugin', '1.2.3', 'config']]);
+    expect(entries[0]).to.include({ status: 'loaded', reason: null });
+  });
+
+  it('loads a plugin named by package, from node_modules, and discovers keyword packages there', async () => {
+    await writePackage(path.join(root, 'node_modules', 'named-plugin'), 'named-plugin');
+    await writePackage(path.join(root, 'node_modules', '@acme', 'cadence-plugin-x'), '@acme/cadence-plugin-x');
+    await writePackage(path.join(root, 'node_modules', 'not-a-plugin'), 'not-a-plugin', { keywords: ['other'] });
+    const { plugins } = await load(['named-plugin'], { discoverFrom: path.join(root, 'some', 'sub', 'dir') });
+    expect(plugins.map((p) => `${p.packageName}:${p.source}`)).to.deep.equal([
+      'named-plugin:config',
+      '@acme/cadence-plugin-x:discovered',
+    ]);
+  });
+
+  it('stops with a clear error when a named plugin is missing', async () => {
+    const error = await load(['./nowhere']).then(() => null, (e: unknown) => e);
+    expect(error).to.be.instanceOf(PluginLoadError);
+    expect((error as PluginLoadError).exitCode).to.equal(2);
+    expect((error as Error).message).to.match(/plugin \.\/nowhere \(config\) could not be loaded: not found/);
+  });
+
+  it('refuses a named plugin whose module throws while loading, or exports no plugin', async () => {
+    await writePackage(path.join(root, 'throws'), 'throws', { source: 'throw new Error("boom at import");' });
+    await writePackage(path.join(root, 'shapeless'), 'shapeless', { source: 'export default { name: "shapeless" };' });
+    const thrown = await load(['./throws']).then(() => null, (e: Error) => e);
+    expect(thrown?.message).to.contain('import failed: boom at import');
+    const shapeless = await load(['./shapeless']).then(() => null, (e: Error) => e);
+    expect(shapeless?.message).to.contain('has no apply(hooks) method');
+  });
+
+  it('skips a broken discovered plugin with an error log and loads the rest', async () => {
+    await writePackage(path.join(root, 'node_modules', 'broken-plugin'), 'broken-plugin', { source: 'export default 42;' });
+    await writePackage(path.join(root, 'node_modules', 'fine-plugin'), 'fine-plugin');
+    const { logger, errors } = recordingLogger();
+    const { plugins, entries } = await load([], { discoverFrom: root, logger });
+    expect(plugins.map((p) => p.packageName)).to.deep.equal(['fine-plugin']);
+    expect(entries.find((e) => e.packageName === 'broken-plugin')).to.include({ status: 'failed' });
+    expect(errors).to.have.length(1);
+    expect(errors[0]!.fields).to.include({ plugin: 'broken-plugin' });
+  });
+
+  it('refuses a plugin built for another plugin API version and says which versions fit', async () => {
+    await writePackage(path.join(root, 'future'), 'future', { peer: '^2.0.0' });
+    const error = await load(['./future']).then(() => null, (e: PluginLoadError) => e);
+    expect(error?.entry.status).to.equal('incompatible');
+    expect(error?.message).to.match(/targets plugin API \^2\.0\.0, but this host provides 1\.0\.0: .*\^1\.0\.0/);
+  });
+
+  it('refuses a plugin that declares no API version at all', async () => {
+    await writePackage(path.join(root, 'undeclared'), 'undeclared', { peer: null });
+    const error = await load(['./undeclared']).then(() => null, (e: Error) => e);
+    expect(error?.message).to.contain('declares no plugin API version');
+  });
+
+  it('reports every candidate without throwing when asked (cadence plugins)', async () => {
+    await writePackage(path.join(root, 'future'), 'future', { peer: '^2.0.0' });
+    const { plugins, entries } = await load(['./future', './missing'], { throwOnRequiredFailure: false });
+    expect(plugins).to.have.length(0);
+    expect(entries.map((e) => e.status)).to.deep.equal(['incompatible', 'failed']);
+  });
+
+  it('loads a package found twice only once', async () => {
+    await writePackage(path.join(root, 'node_modules', 'twice'), 'twice');
+    const { plugins, entries } = await load(['twice'], { discoverFrom: root });
+    expect(plugins).to.have.length(1);
+    expect(entries.map((e) => e.status)).to.deep.equal(['loaded', 'duplicate']);
+  });
+});
