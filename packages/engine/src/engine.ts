@@ -107,7 +107,8 @@ export function createEngine(options: EngineOptions): Engine {
       const report = reportStrategyRun(strategy, run, shortHashes);
       reports.push(report);
       for (const detection of report.detections) {
-        hooks.detection.call(Object.freeze({ ...detection }), context);
+        // A copy: a plugin that edits what it is shown changes nothing (refineResult is the one place for that).
+        hooks.detection.call({ ...detection }, context);
         if (detectionEvents++ < MAX_DETECTION_EVENTS) {
           emit({
             event: 'detection',
@@ -119,7 +120,7 @@ export function createEngine(options: EngineOptions): Engine {
           });
         }
       }
-      hooks.strategyResult.call(Object.freeze({ ...report.result }), context);
+      hooks.strategyResult.call({ ...report.result }, context);
       if (source.kind === 'repository') {
         emit({
           event: 'progress',
