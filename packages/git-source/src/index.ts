@@ -1,1 +1,5 @@
-export {};
+export { parseRepositoryUrl, type RepositoryLocator } from './repository-url.js';
+export { openRepository, redactCredentials, type OpenOptions, type ClonedRepository } from './clone.js';
+export { readHistory, type ReadHistoryOptions, type History } from './history.js';
+export { diffExcerpt, type DiffExcerptOptions } from './diff-excerpt.js';
+export { excludeMatcher } from './exclude-matcher.js';

@@ -1,0 +1,196 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { simpleGit, type SimpleGitProgressEvent } from 'simple-git';
+import { CadenceError } from '@cadence/errors';
+import { resolveAndCheck, type NetworkPolicy } from '@cadence/network-guard';
+import type { PluginLogger } from '@cadence/plugin-sdk';
+import { watchDirectorySize } from './directory-size.js';
+import { runGitCommand } from './git-process.js';
+import type { RepositoryLocator } from './repository-url.js';
+
+export interface OpenOptions {
+  readonly branch?: string;
+  /** 0: full history; n > 0: a shallow clone of the last n commits (GIT_DEPTH). */
+  readonly depth?: number;
+  readonly timeoutMs: number;
+  readonly maxSizeBytes: number;
+  readonly signal?: AbortSignal;
+  /** null: no network guard (the CLI). */
+  readonly policy: NetworkPolicy | null;
+  readonly logger?: PluginLogger;
+  readonly onProgress?: (message: string) => void;
+  /** A commit the analysis needs (a push's `after`): fetched when the clone lacks it. */
+  readonly fetchCommit?: string;
+}
+
+export interface ClonedRepository {
+  /** Where git commands run: the bare clone, or the local repository. */
+  readonly dir: string;
+  readonly headCommit: string;
+  readonly branch: string | null;
+  readonly shallow: boolean;
+  /** Removes the clone (nothing for a local repository). Safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/i;
+
+/** Opens a repository for reading: clones a remote into a temporary folder, or reads a local one in place. */
+export function openRepository(locator: RepositoryLocator, options: OpenOptions): Promise<ClonedRepository> {
+  if (options.branch !== undefined) checkBranchName(options.branch);
+  if (options.fetchCommit !== undefined && !COMMIT_ID.test(options.fetchCommit)) {
+    throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${JSON.stringify(options.fetchCommit)}` });
+  }
+  return locator.kind === 'local' ? openLocal(locator.path, options) : cloneRemote(locator, options);
+}
+
+function checkBranchName(branch: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (!branch || branch.startsWith('-') || /[\s\x00-\x1f\x7f~^:?*[\\]|\.\.|@\{/.test(branch) || branch.length > 255) {
+    throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a valid branch name: ${JSON.stringify(branch.slice(0, 100))}`, details: { field: 'branch', reason: 'not a valid branch name' } });
+  }
+}
+
+async function openLocal(dir: string, options: OpenOptions): Promise<ClonedRepository> {
+  const isRepo = await runGitCommand(dir, ['rev-parse', '--git-dir'], options.signal);
+  if (isRepo.code !== 0) throw new CadenceError('ERR_GIT_CLONE_FAILED', { message: `Not a git repository: ${dir}` });
+  const rev = options.branch ?? 'HEAD';
+  const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], options.signal);
+  if (head.code !== 0) {
+    throw new CadenceError('ERR_NO_COMMITS_FOUND', {
+      message: options.branch ? `Branch not found: ${options.branch}` : `The repository at ${dir} has no commits`,
+    });
+  }
+  const branch = options.branch ?? (await currentBranch(dir, options.signal));
+  const shallow = await runGitCommand(dir, ['rev-parse', '--is-shallow-repository'], options.signal);
+  return {
+    dir,
+    headCommit: head.stdout.trim(),
+    branch,
+    shallow: shallow.stdout.trim() === 'true',
+    dispose: async () => undefined,
+  };
+}
+
+async function currentBranch(dir: string, signal?: AbortSignal): Promise<string | null> {
+  const result = await runGitCommand(dir, ['symbolic-ref', '--short', '-q', 'HEAD'], signal);
+  return result.code === 0 ? result.stdout.trim() || null : null;
+}
+
+async function cloneRemote(locator: Extract<RepositoryLocator, { kind: 'remote' }>, options: OpenOptions): Promise<ClonedRepository> {
+  const { url, config } = await pinnedTarget(locator, options);
+  const workDir = await mkdtemp(path.join(tmpdir(), 'cadence-clone-'));
+  const dir = path.join(workDir, 'repo.git');
+  const dispose = (): Promise<void> => rm(workDir, { recursive: true, force: true });
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const timer = setTimeout(() => stop.abort(new CadenceError('ERR_GIT_CLONE_TIMEOUT', {
+    message: `Cloning took longer than ${Math.round(options.timeoutMs / 1000)} s`,
+  })), options.timeoutMs);
+  const stopWatching = watchDirectorySize(workDir, options.maxSizeBytes, (bytes) =>
+    stop.abort(new CadenceError('ERR_REPOSITORY_TOO_LARGE', {
+      message: `The clone passed ${Math.round(options.maxSizeBytes / 1048576)} MB (${Math.round(bytes / 1048576)} MB so far)`,
+    })),
+  );
+  try {
+    const git = simpleGit({
+      baseDir: workDir,
+      abort: signal,
+      // Ours, not the caller's: redirects could lead a guarded clone to another host.
+      config: ['http.followRedirects=false', ...config],
+      progress: progressReporter(options.onProgress),
+    });
+    const args = ['--bare', '--single-branch', '--no-tags'];
+    if (options.branch) args.push('--branch', options.branch);
+    if (options.depth && options.depth > 0) args.push('--depth', String(options.depth));
+    options.logger?.info('cloning', { url: redactCredentials(locator.url), branch: options.branch ?? null, depth: options.depth ?? 0 });
+    try {
+      // `--` ends the options: the URL is never read as one (our URL check already refused a leading "-").
+      await git.raw(['clone', ...args, '--', url, dir]);
+    } catch (error) {
+      throw cloneError(error, signal, locator.url);
+    }
+    const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], signal);
+    if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
+    if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url);
+    const branch = options.branch ?? (await currentBranch(dir, signal));
+    return { dir, headCommit: head.stdout.trim(), branch, shallow: existsSync(path.join(dir, 'shallow')), dispose };
+  } catch (error) {
+    await dispose();
+    if (signal.aborted) throw abortReason(signal);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    stopWatching();
+  }
+}
+
+async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, commit: string, signal: AbortSignal, url: string): Promise<void> {
+  const present = await runGitCommand(dir, ['cat-file', '-e', `${commit}^{commit}`], signal);
+  if (present.code === 0) return;
+  try {
+    await git.cwd(dir).raw(['fetch', '--no-tags', '--', 'origin', commit]);
+  } catch (error) {
+    if (signal.aborted) throw abortReason(signal);
+    throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `The pushed commit ${commit.slice(0, 12)} is not in ${redactCredentials(url)}`, cause: error });
+  }
+}
+
+/**
+ * Decisions §8: resolve and check the host, then make git connect to the address that was checked:
+ * over http(s) curl's resolve option pins it (TLS still verifies the name), over git:// the IP goes
+ * in the URL. ssh and scp-style URLs are checked but cannot be pinned (docs/git-source.md).
+ */
+async function pinnedTarget(
+  locator: Extract<RepositoryLocator, { kind: 'remote' }>,
+  options: OpenOptions,
+): Promise<{ url: string; config: string[] }> {
+  if (!options.policy) return { url: locator.url, config: [] };
+  const checked = await resolveAndCheck(locator.host, options.policy, options.signal);
+  const literal = checked.family === 6 ? `[${checked.address}]` : checked.address;
+  if (locator.scheme === 'https' || locator.scheme === 'http') {
+    return { url: locator.url, config: [`http.curloptResolve=${locator.host}:${locator.port}:${literal}`] };
+  }
+  if (locator.scheme === 'git') {
+    const url = new URL(locator.url);
+    url.hostname = literal;
+    return { url: url.toString(), config: [] };
+  }
+  return { url: locator.url, config: [] };
+}
+
+function progressReporter(onProgress: ((message: string) => void) | undefined): ((event: SimpleGitProgressEvent) => void) | undefined {
+  if (!onProgress) return undefined;
+  let last = '';
+  return (event) => {
+    const step = Math.floor(event.progress / 25) * 25;
+    const message = `${event.stage} ${step}%`;
+    if (message !== last) {
+      last = message;
+      onProgress(message);
+    }
+  };
+}
+
+function abortReason(signal: AbortSignal): CadenceError {
+  return signal.reason instanceof CadenceError ? signal.reason : new CadenceError('ERR_CANCELLED');
+}
+
+function cloneError(error: unknown, signal: AbortSignal, url: string): CadenceError {
+  if (signal.aborted) return abortReason(signal);
+  const text = error instanceof Error ? error.message : String(error);
+  if (/Remote branch .* not found|couldn't find remote ref/i.test(text)) {
+    return new CadenceError('ERR_NO_COMMITS_FOUND', { message: `Branch not found in ${redactCredentials(url)}` });
+  }
+  const detail = redactCredentials(text).split('\n').map((l) => l.trim()).filter((l) => /^(fatal|error):/.test(l)).join(' ');
+  return new CadenceError('ERR_GIT_CLONE_FAILED', {
+    message: `Failed to clone ${redactCredentials(url)}${detail ? `: ${detail}` : ''}`,
+  });
+}
+
+/** https://user:token@host → https://host: clone errors and logs never carry credentials. */
+export function redactCredentials(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1');
+}

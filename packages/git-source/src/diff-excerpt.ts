@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { CadenceError } from '@cadence/errors';
+import { excludeMatcher } from './exclude-matcher.js';
+import { gitEnvironment } from './git-process.js';
+
+export interface DiffExcerptOptions {
+  readonly maxBytes: number;
+  readonly excludeFiles: readonly string[];
+  readonly signal?: AbortSignal;
+}
+
+const COMMIT_ID = /^[0-9a-f]{7,64}$/i;
+const FILE_HEADER = /^diff --git a\/(.*) b\/(.*)$/;
+
+/**
+ * The start of one commit's patch, excluded files left out, cut at `maxBytes`: git is stopped as
+ * soon as the excerpt is full, so a huge commit costs no more than a small one.
+ */
+export function diffExcerpt(dir: string, hash: string, options: DiffExcerptOptions): Promise<string> {
+  if (!COMMIT_ID.test(hash)) return Promise.reject(new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${hash}` }));
+  const isExcluded = excludeMatcher(options.excludeFiles);
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['show', '--format=', '--patch', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', hash, '--'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: gitEnvironment(),
+    });
+    let excerpt = '';
+    let pending = '';
+    let skipping = false;
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      child.kill('SIGKILL');
+      resolve(excerpt);
+    };
+    const onAbort = (): void => {
+      done = true;
+      child.kill('SIGKILL');
+      reject(options.signal?.reason instanceof CadenceError ? options.signal.reason : new CadenceError('ERR_CANCELLED'));
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      if (done) return;
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const header = FILE_HEADER.exec(line);
+        if (header) skipping = isExcluded(header[2] ?? '');
+        if (skipping) continue;
+        if (Buffer.byteLength(excerpt) + Buffer.byteLength(line) + 1 > options.maxBytes) {
+          excerpt += '\n[… truncated]';
+          finish();
+          return;
+        }
+        excerpt += `${line}\n`;
+      }
+    });
+    child.on('error', (error) => {
+      if (!done) reject(new CadenceError('ERR_INTERNAL', { message: `git show failed: ${error.message}` }));
+    });
+    child.on('close', () => {
+      options.signal?.removeEventListener('abort', onAbort);
+      if (!done && pending && !skipping) excerpt += pending;
+      finish();
+    });
+  });
+}
