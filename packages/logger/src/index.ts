@@ -1,2 +1,83 @@
-// CONTRACT (to be implemented): see docs/architecture.md
+import bunyan from 'bunyan';
+import { redact, redactString } from './redaction.js';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+type RecordLevel = LogLevel | 'fatal';
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+  fatal(message: string, fields?: Record<string, unknown>): void;
+  /** A logger for one component; `fields` are added to each of its lines. */
+  child(component: string, fields?: Record<string, unknown>): Logger;
+}
+
+export interface LoggerOptions {
+  readonly level: LogLevel;
+  readonly component?: string;
+  /** Where lines go (stdout by default): anything with write(string). */
+  readonly stream?: { write(chunk: string): unknown };
+  /** Values to scrub from every line wherever they appear (the webhook secret, API keys, tokens). */
+  readonly secrets?: readonly string[];
+}
+
+const LEVEL_NAMES: Record<number, RecordLevel> = { 10: 'debug', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+/** bunyan's own record fields, replaced by the record of decisions §11. */
+const BUNYAN_FIELDS = new Set(['name', 'hostname', 'pid', 'level', 'msg', 'time', 'v', 'component']);
+
+/**
+ * bunyan does the levels, children and serialization; a raw stream reshapes each record to
+ * decisions §11 (`timestamp`, `level` as a word, `component`, `message`, `duration_ms`) and
+ * redacts secrets before the line is written.
+ */
+export function createLogger(options: LoggerOptions): Logger {
+  const output = options.stream ?? process.stdout;
+  const secrets = (options.secrets ?? []).filter((s) => typeof s === 'string' && s.length > 0);
+  const reshape = {
+    write(record: Record<string, unknown>): void {
+      const fields: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(record)) if (!BUNYAN_FIELDS.has(key)) fields[key] = value;
+      const line: Record<string, unknown> = {
+        timestamp: record.time instanceof Date ? record.time.toISOString() : new Date().toISOString(),
+        level: LEVEL_NAMES[Number(record.level)] ?? 'info',
+        component: record.component ?? 'cadence',
+        message: redactString(String(record.msg ?? ''), secrets),
+      };
+      if (typeof fields.duration_ms === 'number') fields.duration_ms = Math.round(fields.duration_ms);
+      Object.assign(line, redact(fields, secrets));
+      output.write(`${JSON.stringify(line)}\n`);
+    },
+  };
+  const root = bunyan.createLogger({
+    name: 'cadence',
+    component: options.component ?? 'cadence',
+    streams: [{ type: 'raw', stream: reshape as unknown as NodeJS.WritableStream, level: options.level }],
+  });
+  return wrap(root);
+}
+
+function wrap(inner: bunyan): Logger {
+  const log = (level: RecordLevel) => (message: string, fields?: Record<string, unknown>) => {
+    if (fields) inner[level](fields, message);
+    else inner[level](message);
+  };
+  return {
+    debug: log('debug'),
+    info: log('info'),
+    warn: log('warn'),
+    error: log('error'),
+    fatal: log('fatal'),
+    child: (component, fields) => wrap(inner.child({ ...fields, component }, false)),
+  };
+}
+
+/** A logger that writes nothing (tests, embedding). */
+export function silentLogger(): Logger {
+  const noop = (): void => undefined;
+  const logger: Logger = { debug: noop, info: noop, warn: noop, error: noop, fatal: noop, child: () => logger };
+  return logger;
+}
+
+export { redact, redactString, REDACTED } from './redaction.js';

@@ -1,0 +1,127 @@
+import { stringify } from 'yaml';
+import type { PluginConfigView } from '@cadence/plugin-sdk';
+import { SECRET_KEYS, type CadenceConfig } from './schema.js';
+import { parseDuration } from './units.js';
+
+export const MASK = '****';
+
+/** A copy with every secret replaced by `****` (unset secrets stay null). */
+export function maskSecrets(config: CadenceConfig): CadenceConfig {
+  const copy = structuredClone(config) as unknown as Record<string, Record<string, unknown>>;
+  for (const key of SECRET_KEYS) {
+    const [section, name] = key.split('.') as [string, string];
+    if (copy[section]?.[name]) copy[section][name] = MASK;
+  }
+  return copy as unknown as CadenceConfig;
+}
+
+/** What `cadence config` prints: the effective configuration as YAML, secrets masked. */
+export function renderConfigYaml(config: CadenceConfig): string {
+  return stringify(maskSecrets(config), { lineWidth: 0 });
+}
+
+/** The read-only view plugins get (PluginConfigView of the plugin SDK). */
+export function toPluginConfigView(config: CadenceConfig): PluginConfigView {
+  return Object.freeze({
+    thresholds: { ...config.thresholds },
+    exclude_files: [...config.exclude_files],
+    strategies: { disabled: [...config.strategies.disabled] },
+    ai: {
+      enabled: config.ai.enabled,
+      provider: config.ai.provider,
+      key: config.ai.key,
+      baseUrl: config.ai.baseUrl,
+      model: config.ai.model,
+      batch_size: config.ai.batch_size,
+      retry_count: config.ai.retry_count,
+      retry_backoff_initial_ms: parseDuration(config.ai.retry_backoff_initial),
+      timeout_ms: Math.round(config.ai.timeout_seconds * 1000),
+      max_items_per_job: config.ai.max_items_per_job,
+      max_chars_per_job: config.ai.max_chars_per_job,
+    },
+  });
+}
+
+/** The commented `.cadence.yaml` that `cadence config init` writes; every key at its default. */
+export function configInitTemplate(): string {
+  return `# Cadence configuration (docs/configuration.md has every key).
+# Precedence: command-line flags > environment (CADENCE_*) > this file > defaults.
+# YAML or JSON only: a configuration never runs code.
+
+# Commit-pattern thresholds (decisions §10 defaults).
+thresholds:
+  suspicious_additions: 500      # lines added in one commit
+  suspicious_deletions: 1000     # lines deleted in one commit
+  max_additions_per_min: 100     # lines added per minute since the author's previous commit
+  max_deletions_per_min: 500
+  min_time_delta_seconds: 60     # seconds between an author's commits
+
+# Files left out of every line count (lock files, vendored and generated paths by default).
+# Setting this list replaces the defaults.
+# exclude_files: ["package-lock.json", "yarn.lock", "**/vendor/**", "**/node_modules/**"]
+
+webhook:
+  enabled: true
+  host: 0.0.0.0
+  port: 8000
+  # secret: set CADENCE_WEBHOOK_SECRET instead of writing it here (64+ random characters)
+  maxWorkers: 4
+  read_timeout_seconds: 30       # per request (--timeout); streams are exempt
+  write_timeout_seconds: 30
+
+ai:
+  enabled: false
+  provider: openai               # openai | anthropic
+  # key: set CADENCE_AI_KEY instead
+  # baseUrl: https://api.openai.com/v1   (anthropic: https://api.anthropic.com)
+  # model: provider default
+  batch_size: 10
+  retry_count: 3
+  retry_backoff_initial: 1s
+  timeout_seconds: 30
+  max_items_per_job: 50          # flagged commits or passages sent per job, at most
+  max_chars_per_job: 60000       # characters sent per job, at most
+
+logging:
+  level: info                    # debug | info | warn | error
+  format: json
+  output: stdout                 # stdout | stderr
+
+limits:
+  job_timeout_seconds: 300
+  clone_timeout_seconds: 120
+  queue_capacity: 1000           # waiting jobs before 503 overloaded
+  max_jobs: 10000                # jobs kept in memory
+  max_repo_size_mb: 2048
+  max_page_bytes: 10485760
+  shutdown_grace_seconds: 25
+  fetch_timeout_seconds: 20
+  strategy_timeout_seconds: 30
+
+rate_limits:
+  webhooks_per_minute: 100
+  job_queries_per_minute: 1000
+  metrics_per_minute: 10000
+
+security:
+  allow_local_paths: false       # let API requests analyze paths on this server
+  allow_private_networks: false  # let API requests reach private, loopback and link-local addresses
+  allowed_networks: []           # CIDRs allowed anyway, e.g. ["10.1.2.3/32"]
+
+api:
+  # token: set CADENCE_API_TOKEN to require "Authorization: Bearer <token>"
+  public_metrics: false
+  trust_proxy: false             # take the client address from X-Forwarded-For
+
+cache:
+  max_size: 500m
+
+git:
+  depth: 0                       # 0: full history; n: shallow clones of n commits
+
+plugins: []                      # package names or paths, besides discovered cadence-plugin packages
+
+strategies:
+  disabled: []                   # strategy names to skip
+`;
+}

@@ -1,0 +1,128 @@
+import Type, { type Static, type TSchema } from 'typebox';
+
+/**
+ * Every configuration key (the interface's table and decisions §10), with its type and default.
+ * Keys in the interface keep its spelling (`webhook.maxWorkers`, `ai.baseUrl`); ours are snake_case.
+ */
+const NonNegativeInt = (defaultValue: number) => Type.Integer({ minimum: 0, default: defaultValue });
+const PositiveInt = (defaultValue: number) => Type.Integer({ minimum: 1, default: defaultValue });
+const PositiveNumber = (defaultValue: number) => Type.Number({ exclusiveMinimum: 0, default: defaultValue });
+const OptionalSecret = Type.Union([Type.String(), Type.Null()], { default: null });
+const OptionalString = Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null });
+const Strings = (defaults: readonly string[]) => Type.Array(Type.String({ minLength: 1 }), { default: [...defaults] });
+
+/** Lock files, dependency and vendored folders, build output, minified and generated files. */
+export const DEFAULT_EXCLUDE_FILES: readonly string[] = Object.freeze([
+  'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'bun.lock',
+  'Cargo.lock', 'go.sum', 'composer.lock', 'poetry.lock', 'Pipfile.lock', 'uv.lock', 'Gemfile.lock',
+  'mix.lock', 'pubspec.lock', 'Podfile.lock', 'packages.lock.json', 'flake.lock', 'gradle.lockfile',
+  '**/node_modules/**', '**/vendor/**', '**/third_party/**', '**/third-party/**', '**/bower_components/**',
+  '**/dist/**', '**/build/**', '**/out/**', '**/target/**', '**/.next/**', '**/coverage/**',
+  '*.min.js', '*.min.css', '*.map', '*.snap', '*.pb.go', '*_pb2.py', '*.generated.*', '*.g.dart', '*.designer.cs',
+]);
+
+export const ConfigSchema = Type.Object(
+  {
+    ai: Type.Object({
+      enabled: Type.Boolean({ default: false }),
+      provider: Type.Union([Type.Literal('openai'), Type.Literal('anthropic')], { default: 'openai' }),
+      key: OptionalSecret,
+      baseUrl: OptionalString,
+      model: OptionalString,
+      batch_size: PositiveInt(10),
+      retry_count: NonNegativeInt(3),
+      retry_backoff_initial: Type.Union([Type.String(), Type.Number({ minimum: 0 })], { default: '1s' }),
+      timeout_seconds: PositiveNumber(30),
+      max_items_per_job: PositiveInt(50),
+      max_chars_per_job: PositiveInt(60_000),
+    }, { additionalProperties: false, default: {} }),
+    webhook: Type.Object({
+      enabled: Type.Boolean({ default: true }),
+      host: Type.String({ minLength: 1, default: '0.0.0.0' }),
+      port: Type.Integer({ minimum: 0, maximum: 65535, default: 8000 }),
+      secret: OptionalSecret,
+      maxWorkers: PositiveInt(4),
+      read_timeout_seconds: PositiveNumber(30),
+      write_timeout_seconds: PositiveNumber(30),
+    }, { additionalProperties: false, default: {} }),
+    thresholds: Type.Object({
+      suspicious_additions: NonNegativeInt(500),
+      suspicious_deletions: NonNegativeInt(1000),
+      max_additions_per_min: NonNegativeInt(100),
+      max_deletions_per_min: NonNegativeInt(500),
+      min_time_delta_seconds: NonNegativeInt(60),
+    }, { additionalProperties: false, default: {} }),
+    exclude_files: Strings(DEFAULT_EXCLUDE_FILES),
+    logging: Type.Object({
+      level: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')], { default: 'info' }),
+      format: Type.Literal('json', { default: 'json' }),
+      output: Type.Union([Type.Literal('stdout'), Type.Literal('stderr')], { default: 'stdout' }),
+    }, { additionalProperties: false, default: {} }),
+    limits: Type.Object({
+      job_timeout_seconds: PositiveNumber(300),
+      clone_timeout_seconds: PositiveNumber(120),
+      queue_capacity: NonNegativeInt(1000),
+      max_jobs: PositiveInt(10_000),
+      max_repo_size_mb: PositiveNumber(2048),
+      max_page_bytes: PositiveInt(10_485_760),
+      shutdown_grace_seconds: Type.Number({ minimum: 0, default: 25 }),
+      fetch_timeout_seconds: PositiveNumber(20),
+      strategy_timeout_seconds: PositiveNumber(30),
+    }, { additionalProperties: false, default: {} }),
+    rate_limits: Type.Object({
+      webhooks_per_minute: PositiveInt(100),
+      job_queries_per_minute: PositiveInt(1000),
+      metrics_per_minute: PositiveInt(10_000),
+    }, { additionalProperties: false, default: {} }),
+    security: Type.Object({
+      allow_local_paths: Type.Boolean({ default: false }),
+      allow_private_networks: Type.Boolean({ default: false }),
+      allowed_networks: Strings([]),
+    }, { additionalProperties: false, default: {} }),
+    api: Type.Object({
+      token: OptionalSecret,
+      public_metrics: Type.Boolean({ default: false }),
+      trust_proxy: Type.Boolean({ default: false }),
+    }, { additionalProperties: false, default: {} }),
+    cache: Type.Object({
+      max_size: Type.Union([Type.String(), Type.Integer({ minimum: 0 })], { default: '500m' }),
+    }, { additionalProperties: false, default: {} }),
+    git: Type.Object({ depth: NonNegativeInt(0) }, { additionalProperties: false, default: {} }),
+    plugins: Strings([]),
+    strategies: Type.Object({ disabled: Strings([]) }, { additionalProperties: false, default: {} }),
+  },
+  { additionalProperties: false },
+);
+
+export type CadenceConfig = Static<typeof ConfigSchema>;
+
+/** Keys whose values are secrets: masked by `cadence config`, scrubbed from logs. */
+export const SECRET_KEYS = ['ai.key', 'webhook.secret', 'api.token'] as const;
+
+export type LeafKind = 'boolean' | 'integer' | 'number' | 'string' | 'strings' | 'string-or-number';
+
+/** Every leaf key path with the kind of value it takes (what environment parsing needs). */
+export function leafKeys(schema: TSchema = ConfigSchema, prefix = ''): { path: string; kind: LeafKind }[] {
+  const out: { path: string; kind: LeafKind }[] = [];
+  const properties = (schema as { properties?: Record<string, TSchema> }).properties ?? {};
+  for (const [name, child] of Object.entries(properties)) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    const kind = leafKind(child);
+    if (kind) out.push({ path, kind });
+    else out.push(...leafKeys(child, path));
+  }
+  return out;
+}
+
+function leafKind(schema: TSchema): LeafKind | null {
+  const s = schema as { type?: string; anyOf?: { type?: string; const?: unknown }[]; items?: unknown; const?: unknown };
+  if (s.type === 'object') return null;
+  if (s.type === 'array') return 'strings';
+  if (s.type === 'boolean') return 'boolean';
+  if (s.type === 'integer') return 'integer';
+  if (s.type === 'number') return 'number';
+  if (s.type === 'string' || typeof s.const === 'string') return 'string';
+  const types = new Set((s.anyOf ?? []).map((v) => v.type ?? typeof v.const));
+  if (types.has('string') && (types.has('number') || types.has('integer'))) return 'string-or-number';
+  return 'string';
+}

@@ -1,0 +1,152 @@
+import { expect } from 'chai';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { makeTempDir, type TempDir } from '@cadence/test-support';
+import {
+  ConfigError,
+  configInitTemplate,
+  loadConfig,
+  parseDuration,
+  parseSize,
+  renderConfigYaml,
+  toPluginConfigView,
+} from '../src/index.js';
+
+describe('configuration', () => {
+  let dir: TempDir;
+  beforeEach(async () => {
+    dir = await makeTempDir('cadence-config-');
+  });
+  afterEach(() => dir.remove());
+
+  const write = (name: string, text: string): Promise<void> => writeFile(path.join(dir.path, name), text);
+  const failure = (promise: Promise<unknown>): Promise<ConfigError> =>
+    promise.then(() => { throw new Error('expected a ConfigError'); }, (e: unknown) => e as ConfigError);
+
+  it('applies the defaults of decisions §10 when nothing is set', async () => {
+    const { config, filepath } = await loadConfig({ cwd: dir.path, env: {} });
+    expect(filepath).to.equal(null);
+    expect(config.thresholds).to.deep.equal({ suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 });
+    expect(config.limits).to.include({ job_timeout_seconds: 300, clone_timeout_seconds: 120, queue_capacity: 1000, max_jobs: 10000, max_repo_size_mb: 2048, max_page_bytes: 10485760, shutdown_grace_seconds: 25 });
+    expect(config.rate_limits).to.deep.equal({ webhooks_per_minute: 100, job_queries_per_minute: 1000, metrics_per_minute: 10000 });
+    expect(config.webhook).to.include({ port: 8000, host: '0.0.0.0', maxWorkers: 4, enabled: true });
+    expect(config.exclude_files).to.include('package-lock.json');
+    expect(config.cache.max_size).to.equal('500m');
+  });
+
+  it('finds .cadence.yaml from the working directory upwards', async () => {
+    await write('.cadence.yaml', 'thresholds:\n  suspicious_additions: 42\n');
+    const sub = path.join(dir.path, 'a', 'b');
+    await mkdir(sub, { recursive: true });
+    const { config, filepath } = await loadConfig({ cwd: sub, env: {} });
+    expect(filepath).to.equal(path.join(dir.path, '.cadence.yaml'));
+    expect(config.thresholds.suspicious_additions).to.equal(42);
+  });
+
+  it('takes flags over environment over file (file < env < flag)', async () => {
+    await write('.cadence.yaml', 'thresholds:\n  suspicious_additions: 1\n  suspicious_deletions: 2\n  min_time_delta_seconds: 3\n');
+    const env = { CADENCE_THRESHOLDS_SUSPICIOUS_ADDITIONS: '10', CADENCE_THRESHOLDS_SUSPICIOUS_DELETIONS: '20' };
+    const { config } = await loadConfig({ cwd: dir.path, env, flags: { thresholds: { suspicious_additions: 100 } } });
+    expect(config.thresholds).to.include({ suspicious_additions: 100, suspicious_deletions: 20, min_time_delta_seconds: 3 });
+  });
+
+  it('reads the bare aliases, and the CADENCE_ name wins where both are set', async () => {
+    const { config } = await loadConfig({ cwd: dir.path, env: { LOG_LEVEL: 'debug', MAX_WORKERS: '7', GIT_DEPTH: '50', CADENCE_GIT_DEPTH: '5', CACHE_MAX_SIZE: '1g', BATCH_SIZE: '3', RETRY_COUNT: '0', RETRY_BACKOFF_INITIAL: '250ms' } });
+    expect(config.logging.level).to.equal('debug');
+    expect(config.webhook.maxWorkers).to.equal(7);
+    expect(config.git.depth).to.equal(5);
+    expect(config.cache.max_size).to.equal('1g');
+    expect(config.ai).to.include({ batch_size: 3, retry_count: 0, retry_backoff_initial: '250ms' });
+  });
+
+  it('parses interface spellings, booleans and comma-separated lists from the environment', async () => {
+    const { config } = await loadConfig({
+      cwd: dir.path,
+      env: {
+        CADENCE_AI_ENABLED: 'true', CADENCE_AI_PROVIDER: 'anthropic', CADENCE_AI_BASE_URL: 'http://127.0.0.1:9/', CADENCE_WEBHOOK_READ_TIMEOUT: '12',
+        CADENCE_SECURITY_ALLOWED_NETWORKS: '127.0.0.2/32, 10.0.0.0/8', CADENCE_EXCLUDE_FILES: '*.lock,dist/**',
+      },
+    });
+    expect(config.ai).to.include({ enabled: true, provider: 'anthropic', baseUrl: 'http://127.0.0.1:9/' });
+    expect(config.webhook.read_timeout_seconds).to.equal(12);
+    expect(config.security.allowed_networks).to.deep.equal(['127.0.0.2/32', '10.0.0.0/8']);
+    expect(config.exclude_files).to.deep.equal(['*.lock', 'dist/**']);
+  });
+
+  it('accepts a file with an ai: section and every other section (the whole schema from the start)', async () => {
+    await write('.cadence.yaml', configInitTemplate().replace('enabled: false\n  provider: openai', 'enabled: true\n  provider: anthropic\n  key: sk-test-1234567\n  model: claude-x'));
+    const { config } = await loadConfig({ cwd: dir.path, env: {} });
+    expect(config.ai).to.include({ enabled: true, provider: 'anthropic', model: 'claude-x' });
+  });
+
+  it('stops on an unknown key with one message naming the key and the file', async () => {
+    await write('.cadence.yaml', 'thresholds:\n  suspicious_additons: 5\n');
+    const error = await failure(loadConfig({ cwd: dir.path, env: {} }));
+    expect(error).to.be.instanceOf(ConfigError);
+    expect(error.exitCode).to.equal(2);
+    expect(error.message).to.contain('thresholds.suspicious_additons').and.contain(path.join(dir.path, '.cadence.yaml'));
+  });
+
+  it('stops on a wrong type or a negative threshold, naming the key', async () => {
+    await write('.cadence.yaml', 'thresholds:\n  suspicious_additions: -3\n');
+    expect((await failure(loadConfig({ cwd: dir.path, env: {} }))).key).to.equal('thresholds.suspicious_additions');
+    await write('.cadence.yaml', 'webhook:\n  port: eighty\n');
+    const error = await failure(loadConfig({ cwd: dir.path, env: {} }));
+    expect(error.message).to.contain('webhook.port');
+  });
+
+  it('stops on a malformed YAML file and on a bad environment value, naming the source', async () => {
+    await write('bad.yaml', 'thresholds: [unclosed\n');
+    expect((await failure(loadConfig({ cwd: dir.path, configPath: 'bad.yaml', env: {} }))).message).to.contain('not valid YAML');
+    const envError = await failure(loadConfig({ cwd: dir.path, env: { CADENCE_WEBHOOK_PORT: 'abc' } }));
+    expect(envError.message).to.contain('CADENCE_WEBHOOK_PORT');
+  });
+
+  it('refuses a JavaScript file named by --config and ignores one found by the search, with a warning', async () => {
+    await write('cadence.config.js', 'throw new Error("must never run")');
+    expect((await failure(loadConfig({ cwd: dir.path, configPath: 'cadence.config.js', env: {} }))).message).to.contain('JavaScript configuration files are not allowed');
+    const { warnings, filepath } = await loadConfig({ cwd: dir.path, env: {} });
+    expect(filepath).to.equal(null);
+    expect(warnings.join('\n')).to.contain('cadence.config.js');
+  });
+
+  it('reads JSON files and a missing --config file is an error', async () => {
+    await write('custom.json', JSON.stringify({ git: { depth: 3 } }));
+    expect((await loadConfig({ cwd: dir.path, configPath: 'custom.json', env: {} })).config.git.depth).to.equal(3);
+    expect((await failure(loadConfig({ cwd: dir.path, configPath: 'missing.yaml', env: {} }))).message).to.contain('not found');
+  });
+
+  it('prints the effective configuration as YAML with secrets masked', async () => {
+    const { config } = await loadConfig({ cwd: dir.path, env: { CADENCE_AI_KEY: 'sk-very-secret', CADENCE_WEBHOOK_SECRET: 'hook-secret-value', CADENCE_API_TOKEN: 'tok-123456' } });
+    const text = renderConfigYaml(config);
+    for (const secret of ['sk-very-secret', 'hook-secret-value', 'tok-123456']) expect(text).to.not.contain(secret);
+    const printed = parse(text) as { ai: { key: string }; webhook: { secret: string } };
+    expect(printed.ai.key).to.equal('****');
+    expect(printed.webhook.secret).to.equal('****');
+  });
+
+  it('writes an init template that loads as a valid configuration equal to the defaults', async () => {
+    await write('.cadence.yaml', configInitTemplate());
+    const fromTemplate = (await loadConfig({ cwd: dir.path, env: {} })).config;
+    await write('.cadence.yaml', '{}');
+    const defaults = (await loadConfig({ cwd: dir.path, env: {} })).config;
+    expect(fromTemplate).to.deep.equal(defaults);
+  });
+
+  it('gives plugins a read-only view with durations in milliseconds', async () => {
+    const { config } = await loadConfig({ cwd: dir.path, env: { RETRY_BACKOFF_INITIAL: '2s' } });
+    const view = toPluginConfigView(config);
+    expect(view.ai.retry_backoff_initial_ms).to.equal(2000);
+    expect(view.ai.timeout_ms).to.equal(30000);
+    expect(Object.isFrozen(view)).to.equal(true);
+  });
+
+  it('parses durations and sizes, refusing malformed ones', async () => {
+    expect([parseDuration('500ms'), parseDuration('2s'), parseDuration('1m')]).to.deep.equal([500, 2000, 60000]);
+    expect([parseSize('500m'), parseSize('1g'), parseSize('64k'), parseSize('100')]).to.deep.equal([500 * 1048576, 1073741824, 65536, 100]);
+    expect(Number.isNaN(parseDuration('soon'))).to.equal(true);
+    const error = await failure(loadConfig({ cwd: dir.path, env: { CACHE_MAX_SIZE: 'lots' } }));
+    expect(error.key).to.equal('cache.max_size');
+  });
+});

@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { createLogger } from '../src/index.js';
+
+function capture(): { stream: { write(chunk: string): void }; lines: () => Record<string, unknown>[] } {
+  const chunks: string[] = [];
+  return {
+    stream: { write: (chunk: string) => void chunks.push(chunk) },
+    lines: () => chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+describe('logger', () => {
+  it('writes one JSON object a line in the record of decisions §11', () => {
+    const out = capture();
+    const logger = createLogger({ level: 'info', stream: out.stream });
+    logger.child('jobs').info('job finished', { job_id: 'abc', duration_ms: 12.6 });
+    const [line] = out.lines();
+    expect(Object.keys(line!)).to.include.members(['timestamp', 'level', 'component', 'message', 'duration_ms', 'job_id']);
+    expect(line).to.include({ level: 'info', component: 'jobs', message: 'job finished', duration_ms: 13, job_id: 'abc' });
+    expect(new Date(String(line!.timestamp)).toISOString()).to.equal(line!.timestamp);
+    expect(line).to.not.have.any.keys('msg', 'hostname', 'pid', 'v', 'name', 'time');
+  });
+
+  it('filters by level and names levels as words', () => {
+    const out = capture();
+    const logger = createLogger({ level: 'warn', stream: out.stream });
+    logger.debug('hidden');
+    logger.info('hidden');
+    logger.warn('shown');
+    logger.fatal('shown too');
+    expect(out.lines().map((l) => l.level)).to.deep.equal(['warn', 'fatal']);
+  });
+
+  it('never writes a secret: secret-named fields, configured secret values and URL credentials', () => {
+    const out = capture();
+    const logger = createLogger({ level: 'debug', stream: out.stream, secrets: ['s3cr3t-webhook-value'] });
+    logger.info('signature checked with s3cr3t-webhook-value', {
+      headers: { authorization: 'Bearer abcdef123456', 'x-api-key': 'sk-live-000' },
+      ai: { key: 'sk-test-123456', model: 'gpt' },
+      url: 'https://user:ghp_tokenvalue@github.com/o/r.git',
+    });
+    const text = JSON.stringify(out.lines());
+    for (const secret of ['s3cr3t-webhook-value', 'abcdef123456', 'sk-live-000', 'sk-test-123456', 'ghp_tokenvalue']) {
+      expect(text).to.not.contain(secret);
+    }
+    expect(text).to.contain('gpt');
+    expect(text).to.contain('github.com/o/r.git');
+  });
+});
