@@ -6,6 +6,8 @@ import { main } from '../dist/cli/main.js';
 main(process.argv).then(
   (code) => {
     process.exitCode = code;
+    // Leave once output is flushed even if a library left a handle open; unref'd so a clean exit is not delayed.
+    setTimeout(() => process.exit(code), 200).unref();
   },
   (error) => {
     process.stderr.write(`cadence: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,5 +1,43 @@
-// Placeholder entry point: the CLI commands are added by the CLI work.
-export async function main(_argv: string[]): Promise<number> {
-  process.stdout.write('cadence v0.1.0\n');
-  return 0;
+import { Command, CommanderError } from 'commander';
+import { HOST_VERSION } from './host-version.js';
+import { CliExit, type CliIo } from './io.js';
+import { register as registerAnalyze } from './commands/analyze.js';
+import { register as registerConfig } from './commands/config.js';
+import { register as registerPlugins } from './commands/plugins.js';
+import { register as registerVersion } from './commands/version.js';
+
+/** Every command, one file each; adding a command is one line here. */
+const COMMANDS = [registerAnalyze, registerConfig, registerPlugins, registerVersion];
+
+/** Runs the CLI and returns its exit code (0 done, 1 failed, 2 bad usage or configuration). */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const program = new Command('cadence')
+    .description('Tells when code or web content looks machine-generated.')
+    .version(`cadence v${HOST_VERSION}`, '-V, --version', 'print the version')
+    .exitOverride()
+    .showHelpAfterError('(run cadence --help for usage)')
+    .configureOutput({
+      writeOut: (text) => void io.stdout.write(text),
+      writeErr: (text) => void io.stderr.write(text),
+    });
+  for (const register of COMMANDS) register(program, io);
+  for (const command of program.commands) command.exitOverride();
+  try {
+    await program.parseAsync([...argv], { from: 'node' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CliExit) {
+      io.stderr.write(`cadence: ${error.message}\n`);
+      return error.exitCode;
+    }
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; every parse error is bad usage.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    throw error;
+  }
+}
+
+function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }

@@ -3,3 +3,4 @@ export { openRepository, redactCredentials, type OpenOptions, type ClonedReposit
 export { readHistory, type ReadHistoryOptions, type History } from './history.js';
 export { diffExcerpt, type DiffExcerptOptions } from './diff-excerpt.js';
 export { excludeMatcher } from './exclude-matcher.js';
+export { answersAsRepository } from './probe.js';

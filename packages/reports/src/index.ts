@@ -1,1 +1,22 @@
-export {};
+import { stringify } from 'yaml';
+import type { AnalysisResult } from '@cadence/plugin-sdk';
+import { renderHtml } from './html-report.js';
+import type { ReportFormat } from './report-format.js';
+import { renderText } from './text-report.js';
+
+export { reportFormatFromPath, UsageError, type ReportFormat } from './report-format.js';
+export { escapeHtml, aggregateTimeline } from './html-report.js';
+
+/** A result as a report in one of the four formats. */
+export function renderReport(result: AnalysisResult, format: ReportFormat): string {
+  switch (format) {
+    case 'json':
+      return `${JSON.stringify(result, null, 2)}\n`;
+    case 'yaml':
+      return stringify(result, { lineWidth: 0 });
+    case 'html':
+      return renderHtml(result);
+    default:
+      return renderText(result);
+  }
+}

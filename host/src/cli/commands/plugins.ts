@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import { createLogger } from '@cadence/logger';
+import { loadCliConfig } from '../load-config.js';
+import type { CliIo } from '../io.js';
+import { loadHostPlugins } from '../../plugins.js';
+import { engineFromConfig } from '../../engine-setup.js';
+
+export function register(program: Command, io: CliIo): void {
+  program
+    .command('plugins')
+    .description('list the plugins that would load, from where, and why not')
+    .option('--config <path>', 'configuration file (YAML or JSON)')
+    .action(async (options: { config?: string }) => {
+      const { config, filepath } = await loadCliConfig(io, options.config);
+      const logger = createLogger({ level: 'error', stream: io.stderr });
+      const { plugins, entries } = await loadHostPlugins({ configured: config.plugins, configPath: filepath, cwd: io.cwd, throwOnRequiredFailure: false });
+      const engine = engineFromConfig(config, logger, plugins);
+      const strategies = engine.strategies();
+      for (const entry of entries) {
+        const where = entry.path ?? entry.specifier;
+        io.stdout.write(`${entry.status.padEnd(12)} ${(entry.packageName ?? entry.specifier).padEnd(36)} ${(entry.version ?? '-').padEnd(8)} ${entry.source.padEnd(10)} ${where}\n`);
+        if (entry.reason) io.stdout.write(`             ${entry.reason}\n`);
+        if (entry.status !== 'loaded') continue;
+        for (const s of strategies.filter((x) => x.package === entry.packageName)) {
+          io.stdout.write(`             - ${s.name} (${s.category}, ${s.appliesTo}, weight ${s.weight})${s.enabled ? '' : ' [disabled by strategies.disabled]'}: ${s.description}\n`);
+        }
+      }
+    });
+}

@@ -1,0 +1,42 @@
+import type { EmittedEvent } from '@cadence/engine';
+
+/**
+ * One status line on a terminal's stderr, rewritten in place as the analysis goes (never in piped
+ * output: decisions §12). Indeterminate work — a clone, a fetch — has no bar to fill, so a line
+ * that says what is happening serves better than a progress-bar library here.
+ */
+export function progressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }): { onEvent(event: EmittedEvent): void; clear(): void } {
+  if (!stream.isTTY) return { onEvent: () => undefined, clear: () => undefined };
+  let shown = false;
+  const show = (text: string): void => {
+    shown = true;
+    const width = (stream as { columns?: number }).columns ?? 80;
+    stream.write(`\r\x1b[K${text.slice(0, Math.max(10, width - 1))}`);
+  };
+  return {
+    onEvent(event) {
+      switch (event.event) {
+        case 'start':
+          show(`analyzing ${event.repo ?? event.url ?? ''}`);
+          break;
+        case 'fetch':
+          show(event.message);
+          break;
+        case 'progress':
+          show(`${event.strategy ? `${event.strategy}: ` : ''}${event.commits_analyzed}/${event.total_commits} commits`);
+          break;
+        case 'strategy':
+          show(`${event.name}: score ${event.score.toFixed(2)}`);
+          break;
+        case 'ai_analysis':
+          show(event.in_progress ? 'asking the AI provider…' : 'AI analysis done');
+          break;
+        default:
+          break;
+      }
+    },
+    clear() {
+      if (shown) stream.write('\r\x1b[K');
+    },
+  };
+}

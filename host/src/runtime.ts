@@ -1,0 +1,42 @@
+import type { CadenceConfig } from '@cadence/config';
+import type { Engine, LoadedPlugin } from '@cadence/engine';
+import { createLogger, type Logger, type LogLevel } from '@cadence/logger';
+import { PluginLoadError, type PluginLoadEntry } from '@cadence/plugin-loader';
+import { CliExit, type CliIo } from './cli/io.js';
+import { loadCliConfig } from './cli/load-config.js';
+import { engineFromConfig } from './engine-setup.js';
+import { loadHostPlugins } from './plugins.js';
+
+export interface Runtime {
+  readonly config: CadenceConfig;
+  readonly configPath: string | null;
+  readonly logger: Logger;
+  readonly plugins: readonly LoadedPlugin[];
+  readonly pluginEntries: readonly PluginLoadEntry[];
+  readonly engine: Engine;
+}
+
+export interface RuntimeOptions {
+  readonly configPath?: string;
+  readonly flags?: Record<string, unknown>;
+  /** Where log lines go: the server logs to the configured output, the CLI to stderr. */
+  readonly logStream?: NodeJS.WritableStream;
+  readonly logLevel?: LogLevel;
+}
+
+/** Configuration, logger, plugins and engine: what every command that analyzes needs, built one way. */
+export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
+  const { config, filepath } = await loadCliConfig(io, options.configPath, options.flags);
+  const secrets = [config.webhook.secret, config.ai.key, config.api.token].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  const stream = options.logStream ?? (config.logging.output === 'stderr' ? io.stderr : io.stdout);
+  const logger = createLogger({ level: options.logLevel ?? config.logging.level, stream, secrets });
+  let loaded;
+  try {
+    loaded = await loadHostPlugins({ configured: config.plugins, configPath: filepath, cwd: io.cwd, logger: logger.child('plugins') });
+  } catch (error) {
+    if (error instanceof PluginLoadError) throw new CliExit(2, error.message);
+    throw error;
+  }
+  const engine = engineFromConfig(config, logger, loaded.plugins);
+  return { config, configPath: filepath, logger, plugins: loaded.plugins, pluginEntries: loaded.entries, engine };
+}

@@ -1,0 +1,58 @@
+import type { AnalysisResult, RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
+
+/** The readable report `cadence analyze` prints without -o. */
+export function renderText(result: AnalysisResult): string {
+  const lines = result.source_type === 'git' ? repositoryLines(result) : websiteLines(result);
+  lines.push('', 'Strategies:');
+  for (const s of result.strategy_results) {
+    const status = s.error ? `error: ${s.error}` : `${s.detections} detection${s.detections === 1 ? '' : 's'}, score ${s.score.toFixed(2)}`;
+    lines.push(`  ${s.name.padEnd(24)} ${status} (${s.duration_ms} ms)`);
+  }
+  if (result.ai) {
+    lines.push('', `AI analysis (${result.ai.provider}, ${result.ai.model}):`);
+    if (result.ai.error) lines.push(`  skipped: ${result.ai.error.code}: ${result.ai.error.message}`);
+    for (const v of result.ai.verdicts) lines.push(`  ${v.item}: ${v.assessment} (${v.confidence.toFixed(2)}) ${oneLine(v.reasoning)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function repositoryLines(r: RepositoryResult): string[] {
+  const m = r.metrics;
+  const lines = [
+    `Repository: ${oneLine(r.repo)}${r.branch ? ` (${oneLine(r.branch)})` : ''} at ${r.head_commit.slice(0, 12)}`,
+    `Assessment: ${r.assessment}  (overall score ${r.overall_score.toFixed(2)})`,
+    `Commits: ${r.total_commits} analyzed, ${r.suspicious_commits} suspicious; ${m.additions ?? 0} additions, ${m.deletions ?? 0} deletions, ${m.authors ?? 0} authors`,
+  ];
+  if (r.suspicions.length > 0) {
+    lines.push('', 'Suspicious commits:');
+    const shown = [...r.suspicions].sort((a, b) => b.confidence - a.confidence).slice(0, 50);
+    for (const s of shown) {
+      lines.push(`  ${s.commit_hash}  ${s.severity.padEnd(6)} ${s.confidence.toFixed(2)}  ${oneLine(s.message)}`);
+      for (const reason of s.reasons) lines.push(`      - ${oneLine(reason)}`);
+    }
+    if (r.suspicions.length > shown.length) lines.push(`  … and ${r.suspicions.length - shown.length} more (see the JSON report)`);
+  }
+  return lines;
+}
+
+function websiteLines(r: WebsiteResult): string[] {
+  const lines = [
+    `Website: ${oneLine(r.url)}${r.final_url !== r.url ? ` (→ ${oneLine(r.final_url)})` : ''}`,
+    `Assessment: ${r.assessment}  (overall score ${r.overall_score.toFixed(2)})`,
+    `Text: ${r.metrics.words ?? 0} words, ${r.metrics.sentences ?? 0} sentences; ${r.strategies_triggered} strategies triggered`,
+  ];
+  if (r.detections.length > 0) {
+    lines.push('', 'Detections:');
+    for (const d of r.detections.slice(0, 50)) {
+      lines.push(`  ${d.strategy.padEnd(24)} ${d.severity.padEnd(6)} ${oneLine(d.message)}`);
+      if (d.element) lines.push(`      at ${oneLine(d.element)}`);
+    }
+  }
+  return lines;
+}
+
+/** Text from a repository or a page on one line, without terminal control characters. */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\x00-\x1f\x7f\u009b]+/g, ' ').trim();
+}
