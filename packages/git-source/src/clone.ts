@@ -6,7 +6,7 @@ import { simpleGit, type SimpleGitProgressEvent } from 'simple-git';
 import { CadenceError } from '@cadence/errors';
 import { resolveAndCheck, type NetworkPolicy } from '@cadence/network-guard';
 import type { PluginLogger } from '@cadence/plugin-sdk';
-import { watchDirectorySize } from './directory-size.js';
+import { directorySize, watchDirectorySize } from './directory-size.js';
 import { runGitCommand } from './git-process.js';
 import type { RepositoryLocator } from './repository-url.js';
 
@@ -111,6 +111,11 @@ async function cloneRemote(locator: Extract<RepositoryLocator, { kind: 'remote' 
       await git.raw(['clone', ...args, '--', url, dir]);
     } catch (error) {
       throw cloneError(error, signal, locator.url);
+    }
+    // The watcher polls; a clone that finished between two polls is measured once more here.
+    const finalSize = await directorySize(workDir);
+    if (finalSize > options.maxSizeBytes) {
+      throw new CadenceError('ERR_REPOSITORY_TOO_LARGE', { message: `The clone is ${Math.round(finalSize / 1048576)} MB, above ${Math.round(options.maxSizeBytes / 1048576)} MB` });
     }
     const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], signal);
     if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });

@@ -25,7 +25,7 @@ export async function directorySize(dir: string): Promise<number> {
  * Calls `onExceeded` once when the folder grows past `maxBytes`, checking every `intervalMs`
  * while a clone runs (decisions §7: the cap is enforced during the clone, not after it).
  */
-export function watchDirectorySize(dir: string, maxBytes: number, onExceeded: (bytes: number) => void, intervalMs = 200): () => void {
+export function watchDirectorySize(dir: string, maxBytes: number, onExceeded: (bytes: number) => void, intervalMs = 100): () => void {
   let stopped = false;
   let running = false;
   const timer = setInterval(() => {
