@@ -11,3 +11,4 @@ export {
 } from './git-repository.js';
 export { startGitDaemon, exportRepository, freePort, waitForPort, type GitDaemon } from './git-daemon.js';
 export { startHttpServer, type TestHttpServer } from './http-server.js';
+export { runCadence, CADENCE_BIN, type CliRun } from './cli-process.js';

@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { AnalysisRequest } from '@cadence/engine';
 import { CadenceError } from '@cadence/errors';
-import { answersAsRepository } from '@cadence/git-source';
+import { answersAsRepository, parseRepositoryUrl } from '@cadence/git-source';
 import { renderReport, reportFormatFromPath, UsageError, type ReportFormat } from '@cadence/reports';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';
@@ -101,20 +100,19 @@ async function buildRequest(target: string, options: AnalyzeOptions, io: CliIo):
 }
 
 function isUrlLike(target: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(target) || /^[^/\s]+@[^/\s]+:/.test(target);
+  return /^[a-z][a-z0-9+.-]*:/i.test(target) || /^[^/\s]+@[^/\s]+:/.test(target);
 }
 
 async function guessKind(target: string, io: CliIo): Promise<'repository' | 'website'> {
-  if (!/^https?:\/\//i.test(target)) {
-    if (!isUrlLike(target) && !existsSync(path.resolve(io.cwd, target))) {
-      throw new CliExit(1, `ERR_GIT_CLONE_FAILED: No such path: ${path.resolve(io.cwd, target)}`);
-    }
-    return 'repository';
-  }
   try {
+    if (!/^https?:\/\//i.test(target)) {
+      // Refuses hostile input (exit 2) and a path that does not exist (exit 1) before any work.
+      parseRepositoryUrl(isUrlLike(target) ? target : path.resolve(io.cwd, target), { allowLocalPaths: true });
+      return 'repository';
+    }
     return (await answersAsRepository(target, PROBE_TIMEOUT_MS)) ? 'repository' : 'website';
   } catch (error) {
-    if (error instanceof CadenceError) throw new CliExit(2, `${error.code}: ${error.message}`);
+    if (error instanceof CadenceError) throw new CliExit(error.code === 'ERR_INVALID_SOURCE' ? 2 : 1, `${error.code}: ${error.message}`);
     throw error;
   }
 }

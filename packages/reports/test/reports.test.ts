@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import type { RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
+import { aggregateTimeline, renderReport, reportFormatFromPath, UsageError } from '../src/index.js';
+
+const HOSTILE = `<script>alert("x")</script> & 'quotes' </style><img src=x onerror=alert(1)>`;
+
+function repositoryResult(): RepositoryResult {
+  return {
+    source_id: `https://example.test/${HOSTILE}`,
+    source_type: 'git',
+    repo: `acme/${HOSTILE}`,
+    branch: HOSTILE,
+    head_commit: 'a'.repeat(40),
+    total_commits: 2,
+    suspicious_commits: 1,
+    suspicions: [{ commit_hash: 'abcdef1', message: HOSTILE, severity: 'high', confidence: 0.9, reasons: [`size: ${HOSTILE}`], author: HOSTILE, date: '2020-01-01T00:00:00.000Z' }],
+    overall_score: 0.75,
+    suspicion_score: 0.75,
+    assessment: 'likely_ai_generated',
+    detections: [{ strategy: 'size', category: 'size', severity: 'high', confidence: 0.7, score: 1, message: HOSTILE, commit: 'abcdef1' }],
+    strategy_results: [{ name: 'size', category: 'size', detected: true, detections: 1, score: 1, duration_ms: 1, error: HOSTILE }],
+    metrics: { additions: 10, authors: 1 },
+    timeline: Array.from({ length: 1000 }, (_, i) => ({ t: 1_600_000_000 + i * 3600, commits: 1 + (i % 3), flagged: i % 10 === 0 ? 1 : 0 })),
+    ai: { provider: 'openai', model: HOSTILE, verdicts: [{ item: 'abcdef1', assessment: 'ai_generated', confidence: 0.8, reasoning: HOSTILE, indicators: [] }], items_sent: 1 },
+  };
+}
+
+describe('reports', () => {
+  it('picks the format from the extension and refuses unknown ones', () => {
+    expect(['a.json', 'a.TXT', 'a.html', 'a.htm', 'a.yaml', 'a.yml'].map(reportFormatFromPath)).to.deep.equal(['json', 'text', 'html', 'html', 'yaml', 'yaml']);
+    expect(() => reportFormatFromPath('a.pdf')).to.throw(UsageError, /unknown report extension "\.pdf"/);
+    expect(() => reportFormatFromPath('report')).to.throw(UsageError);
+  });
+
+  it('escapes every text from the repository in the HTML report, which loads nothing and runs nothing', () => {
+    const html = renderReport(repositoryResult(), 'html');
+    expect(html).to.not.contain('<script');
+    expect(html).to.not.contain('<img');
+    expect(html).to.not.contain('</style><');
+    expect(html).to.contain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quotes&#39;');
+    expect(html).to.not.match(/<[^>]+\s(src|href)=/);
+    expect(html).to.contain("default-src 'none'");
+  });
+
+  it('aggregates a long timeline to at most 400 points, keeping the counts', () => {
+    const buckets = repositoryResult().timeline;
+    const points = aggregateTimeline(buckets);
+    expect(points.length).to.be.at.most(400);
+    expect(points.reduce((s, p) => s + p.commits, 0)).to.equal(buckets.reduce((s, p) => s + p.commits, 0));
+    expect(points.reduce((s, p) => s + p.flagged, 0)).to.equal(100);
+  });
+
+  it('strips terminal control characters from the text report', () => {
+    const result = repositoryResult();
+    result.suspicions[0]!.message = 'evil\u001b[2Jmessage\r';
+    const text = renderReport(result, 'text');
+    expect(text).to.not.contain('\u001b');
+    expect(text).to.contain('Assessment: likely_ai_generated');
+  });
+
+  it('renders website results in every format', () => {
+    const site: WebsiteResult = {
+      source_id: 'https://example.test/', source_type: 'web', url: 'https://example.test/', final_url: 'https://example.test/',
+      overall_score: 0.2, suspicion_score: 0.2, assessment: 'Likely Human-Written', strategies_triggered: 0,
+      detections: [], strategy_results: [], metrics: { words: 120 },
+    };
+    expect(renderReport(site, 'text')).to.contain('Assessment: Likely Human-Written');
+    expect(JSON.parse(renderReport(site, 'json'))).to.deep.equal(site);
+    expect(renderReport(site, 'yaml')).to.contain('assessment: Likely Human-Written');
+    expect(renderReport(site, 'html')).to.contain('Likely Human-Written');
+  });
+});

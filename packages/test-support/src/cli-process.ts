@@ -1,0 +1,33 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The committed bin of the host package (what `pnpm exec cadence` runs). */
+export const CADENCE_BIN = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../host/bin/cadence.js');
+
+/**
+ * Runs the real `cadence` CLI as a process. `process.execPath` on purpose: under the Node 22 CI run
+ * the CLI runs on Node 22 too.
+ */
+export function runCadence(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CADENCE_BIN, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: options.timeoutMs ?? 60_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

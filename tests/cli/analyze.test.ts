@@ -1,0 +1,182 @@
+import { expect } from 'chai';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { burstHistory, createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
+
+interface JsonReport {
+  overall_score: number;
+  assessment: string;
+  total_commits: number;
+  suspicious_commits: number;
+  suspicions: { commit_hash: string; reasons: string[] }[];
+  strategy_results: { name: string; error: string | null }[];
+}
+
+describe('cadence analyze (the real CLI process)', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+  let human: string;
+  let burst: string;
+
+  before(async () => {
+    work = await makeTempDir('cadence-cli-');
+    human = path.join(work.path, 'human');
+    burst = path.join(work.path, 'burst');
+    await mkdir(human);
+    await mkdir(burst);
+    await createRepository(human, humanHistory(30));
+    await createRepository(burst, burstHistory(8));
+  });
+  after(() => work.remove());
+
+  const analyze = (args: string[], env: NodeJS.ProcessEnv = {}) => runCadence(['analyze', ...args], { cwd: work.path, env });
+
+  it('scores a burst history clearly above a human one', async () => {
+    const humanRun = await analyze([human, '--json']);
+    const burstRun = await analyze([burst, '--json']);
+    expect(humanRun.code, humanRun.stderr).to.equal(0);
+    expect(burstRun.code, burstRun.stderr).to.equal(0);
+    const h = JSON.parse(humanRun.stdout) as JsonReport;
+    const b = JSON.parse(burstRun.stdout) as JsonReport;
+    expect(h.total_commits).to.equal(30);
+    expect(h.assessment).to.equal('clean');
+    expect(h.overall_score).to.be.below(0.2);
+    expect(b.overall_score).to.be.at.least(0.7);
+    expect(b.assessment).to.equal('likely_ai_generated');
+    expect(b.suspicions[0]!.reasons.join(' ')).to.match(/exceeds (max_additions_per_min|suspicious_additions)/);
+  });
+
+  it('prints a readable text report to stdout, with no progress in piped output', async () => {
+    const run = await analyze([burst]);
+    expect(run.code).to.equal(0);
+    expect(run.stdout).to.match(/^Repository: burst/);
+    expect(run.stdout).to.contain('Suspicious commits:');
+    expect(run.stderr).to.not.contain('\r');
+  });
+
+  it('writes JSON, YAML, text and HTML reports chosen by the -o extension', async () => {
+    for (const name of ['r.json', 'r.yaml', 'r.yml', 'r.txt', 'r.html']) {
+      const run = await analyze([burst, '-o', name]);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(run.stdout).to.equal('');
+    }
+    const json = JSON.parse(await readFile(path.join(work.path, 'r.json'), 'utf8')) as JsonReport;
+    const yaml = parseYaml(await readFile(path.join(work.path, 'r.yaml'), 'utf8')) as JsonReport;
+    expect(yaml.overall_score).to.equal(json.overall_score);
+    expect(await readFile(path.join(work.path, 'r.txt'), 'utf8')).to.contain('Assessment: likely_ai_generated');
+    const html = await readFile(path.join(work.path, 'r.html'), 'utf8');
+    expect(html).to.match(/^<!doctype html>/);
+    expect(html).to.contain('<svg');
+    expect(html).to.not.match(/<script|src=|href="http/);
+  });
+
+  it('follows --suspicious-additions over the file and the environment (file < env < flag)', async () => {
+    const dir = path.join(work.path, 'precedence');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, '.cadence.yaml'), 'thresholds:\n  suspicious_additions: 100000\n  max_additions_per_min: 100000\n');
+    const score = async (args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> => {
+      const run = await runCadence(['analyze', burst, '--json', ...args], { cwd: dir, env });
+      expect(run.code, run.stderr).to.equal(0);
+      return (JSON.parse(run.stdout) as JsonReport).suspicious_commits;
+    };
+    expect(await score([])).to.equal(0);
+    expect(await score([], { CADENCE_THRESHOLDS_SUSPICIOUS_ADDITIONS: '500' })).to.be.above(0);
+    expect(await score(['--suspicious-additions', '100000'], { CADENCE_THRESHOLDS_SUSPICIOUS_ADDITIONS: '500' })).to.equal(0);
+  });
+
+  it('exits 2 on an invalid configuration file, naming the key and the file', async () => {
+    const dir = path.join(work.path, 'invalid');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, '.cadence.yaml'), 'thresholds:\n  suspicious_additions: -1\n');
+    const run = await runCadence(['analyze', burst], { cwd: dir });
+    expect(run.code).to.equal(2);
+    expect(run.stderr.trim().split('\n')).to.have.length(1);
+    expect(run.stderr).to.contain('thresholds.suspicious_additions').and.contain(path.join(dir, '.cadence.yaml'));
+  });
+
+  it('exits 2 on bad usage: unknown report extension, bad flag value, refused URL', async () => {
+    expect((await analyze([burst, '-o', 'report.pdf'])).code).to.equal(2);
+    expect((await analyze([burst, '--suspicious-additions', 'many'])).code).to.equal(2);
+    const refused = await analyze(['ext::sh -c touch% /tmp/x']);
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr).to.contain('ERR_INVALID_SOURCE');
+  });
+
+  it('exits 1 when the analysis fails: missing path, unknown branch, empty repository, unreachable URL', async () => {
+    const missing = await analyze([path.join(work.path, 'nowhere')]);
+    expect(missing.code).to.equal(1);
+    expect(missing.stderr.trim().split('\n')).to.have.length(1);
+    const branch = await analyze([human, '--branch', 'no-such-branch']);
+    expect(branch.code).to.equal(1);
+    expect(branch.stderr).to.contain('ERR_NO_COMMITS_FOUND');
+    const emptyDir = path.join(work.path, 'empty');
+    await mkdir(emptyDir);
+    await createRepository(emptyDir, []);
+    const empty = await analyze([emptyDir]);
+    expect(empty.code).to.equal(1);
+    expect(empty.stderr).to.contain('ERR_NO_COMMITS_FOUND');
+    const unreachable = await analyze(['git://127.0.0.1:1/acme/none.git']);
+    expect(unreachable.code).to.equal(1);
+    expect(unreachable.stderr).to.contain('ERR_GIT_CLONE_FAILED');
+  });
+
+  it('leaves excluded files out of the counts', async () => {
+    const dir = path.join(work.path, 'vendored');
+    await mkdir(dir);
+    await createRepository(dir, [
+      { message: 'init', date: Date.UTC(2019, 0, 1) / 1000, addLines: 5 },
+      { message: 'Vendor a library', date: Date.UTC(2019, 0, 1) / 1000 + 120, files: { 'vendor/big.js': 'x\n'.repeat(5000) }, addLines: 2 },
+    ]);
+    const run = await analyze([dir, '--json']);
+    const report = JSON.parse(run.stdout) as JsonReport;
+    expect(report.suspicious_commits).to.equal(0);
+    const config = path.join(work.path, 'no-excludes.yaml');
+    await writeFile(config, 'exclude_files: []\n');
+    const unexcluded = JSON.parse((await analyze([dir, '--json', '--config', config])).stdout) as JsonReport;
+    expect(unexcluded.suspicious_commits).to.equal(1);
+  });
+});
+
+describe('cadence version, config and plugins', function () {
+  this.timeout(30_000);
+  let work: TempDir;
+  before(async () => {
+    work = await makeTempDir('cadence-cli-cmd-');
+  });
+  after(() => work.remove());
+
+  it('prints cadence v<major>.<minor>.<patch>', async () => {
+    const run = await runCadence(['version'], { cwd: work.path });
+    expect(run.code).to.equal(0);
+    expect(run.stdout).to.match(/^cadence v\d+\.\d+\.\d+\n$/);
+  });
+
+  it('prints the effective configuration with secrets masked', async () => {
+    const run = await runCadence(['config'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'super-secret-value', CADENCE_GIT_DEPTH: '7' } });
+    expect(run.code).to.equal(0);
+    expect(run.stdout).to.not.contain('super-secret-value');
+    expect(run.stdout).to.contain('secret: "****"');
+    expect(run.stdout).to.contain('depth: 7');
+  });
+
+  it('writes a commented .cadence.yaml and refuses to overwrite it without --force', async () => {
+    expect((await runCadence(['config', 'init'], { cwd: work.path })).code).to.equal(0);
+    const text = await readFile(path.join(work.path, '.cadence.yaml'), 'utf8');
+    expect(text).to.contain('# Cadence configuration');
+    expect((await runCadence(['config', 'init'], { cwd: work.path })).code).to.equal(2);
+    expect((await runCadence(['config', 'init', '--force'], { cwd: work.path })).code).to.equal(0);
+    expect((await runCadence(['config'], { cwd: work.path })).code).to.equal(0);
+  });
+
+  it('lists the built-in plugins and their strategies', async () => {
+    const run = await runCadence(['plugins'], { cwd: work.path });
+    expect(run.code).to.equal(0);
+    for (const name of ['velocity', 'timing', 'size']) expect(run.stdout).to.match(new RegExp(`loaded\\s+@cadence/plugin-${name}`));
+  });
+
+  it('exits 2 on an unknown command or option', async () => {
+    expect((await runCadence(['frobnicate'], { cwd: work.path })).code).to.equal(2);
+    expect((await runCadence(['analyze', '--nope', '.'], { cwd: work.path })).code).to.equal(2);
+  });
+});
