@@ -1,0 +1,58 @@
+// One measured side of bench/history.mjs, in a process of its own. Prints JSON on stdout.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const [mode, repo] = process.argv.slice(2);
+
+function childPeak(pid) {
+  let peak = 0;
+  const sample = () => {
+    try {
+      const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (match) peak = Math.max(peak, Number(match[1]) * 1024);
+    } catch {
+      // exited
+    }
+  };
+  const timer = setInterval(sample, 10);
+  return () => (clearInterval(timer), peak);
+}
+
+if (mode === 'git-log') {
+  const child = spawn('git', ['log', '--numstat', '--format=%H %P %an %ae %at %s', 'HEAD'], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
+  const stop = childPeak(child.pid);
+  let bytes = 0;
+  child.stdout.on('data', (c) => (bytes += c.length));
+  await new Promise((resolve) => child.on('close', resolve));
+  const gitPeak = stop();
+  const nodePeak = process.resourceUsage().maxRSS * 1024;
+  process.stdout.write(JSON.stringify({ bytes, peakBytes: gitPeak + nodePeak, gitPeakBytes: gitPeak, nodePeakBytes: nodePeak }));
+} else {
+  const { createEngine } = await import('@cadence/engine');
+  const { loadConfig, toPluginConfigView } = await import('@cadence/config');
+  const { silentLogger } = await import('@cadence/logger');
+  const plugins = await Promise.all(['velocity', 'timing', 'size'].map(async (name) => ({
+    plugin: (await import(`@cadence/plugin-${name}`)).default,
+    packageName: `@cadence/plugin-${name}`,
+    version: '0',
+    source: 'builtin',
+  })));
+  const { config } = await loadConfig({ cwd: repo, env: {} });
+  const engine = createEngine({ config, pluginConfig: toPluginConfigView(config), logger: silentLogger(), plugins });
+  // git log runs as our child: sample its peak the same way as the baseline's.
+  let gitPeak = 0;
+  const watcher = setInterval(() => {
+    try {
+      for (const pid of readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+        if (match) gitPeak = Math.max(gitPeak, Number(match[1]) * 1024);
+      }
+    } catch {
+      // a child exited between the two reads
+    }
+  }, 10);
+  const result = await engine.analyze({ kind: 'repository', url: repo }, { network: null, allowLocalPaths: true });
+  clearInterval(watcher);
+  const nodePeak = process.resourceUsage().maxRSS * 1024;
+  process.stdout.write(JSON.stringify({ commits: result.total_commits, score: result.overall_score, peakBytes: nodePeak + gitPeak, nodePeakBytes: nodePeak, gitPeakBytes: gitPeak }));
+}

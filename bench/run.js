@@ -1,0 +1,16 @@
+// `pnpm bench`: every benchmark in turn. Figures are ratios against a baseline measured in the same run.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const BENCHMARKS = ['history.mjs', 'website.mjs', 'webhook-load.mjs'];
+const only = process.argv[2];
+let failed = false;
+for (const name of BENCHMARKS) {
+  if (only && !name.startsWith(only)) continue;
+  console.log(`\n== ${name}`);
+  const result = spawnSync(process.execPath, [path.join(here, name)], { stdio: 'inherit' });
+  if (result.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);
