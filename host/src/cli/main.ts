@@ -5,9 +5,10 @@ import { register as registerAnalyze } from './commands/analyze.js';
 import { register as registerConfig } from './commands/config.js';
 import { register as registerPlugins } from './commands/plugins.js';
 import { register as registerVersion } from './commands/version.js';
+import { register as registerWebhook } from './commands/webhook.js';
 
 /** Every command, one file each; adding a command is one line here. */
-const COMMANDS = [registerAnalyze, registerConfig, registerPlugins, registerVersion];
+const COMMANDS = [registerAnalyze, registerConfig, registerPlugins, registerVersion, registerWebhook];
 
 /** Runs the CLI and returns its exit code (0 done, 1 failed, 2 bad usage or configuration). */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {

@@ -97,6 +97,7 @@ limits:
   shutdown_grace_seconds: 25
   fetch_timeout_seconds: 20
   strategy_timeout_seconds: 30
+  stream_keepalive_seconds: 15   # a ": keep-alive" comment on quiet streams
 
 rate_limits:
   webhooks_per_minute: 100

@@ -68,6 +68,7 @@ export const ConfigSchema = Type.Object(
       shutdown_grace_seconds: Type.Number({ minimum: 0, default: 25 }),
       fetch_timeout_seconds: PositiveNumber(20),
       strategy_timeout_seconds: PositiveNumber(30),
+      stream_keepalive_seconds: PositiveNumber(15),
     }, { additionalProperties: false, default: {} }),
     rate_limits: Type.Object({
       webhooks_per_minute: PositiveInt(100),

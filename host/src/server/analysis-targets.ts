@@ -1,0 +1,19 @@
+import type { AnalysisRequest } from '@cadence/engine';
+import { parseRepositoryUrl } from '@cadence/git-source';
+import { parseWebsiteUrl } from '@cadence/web-source';
+import type { NewJob } from './jobs/job-manager.js';
+
+/**
+ * Turns an analyze or stream request into a job, checking the URL rules up front (a refused URL
+ * is a 400, not a failed job). Private addresses are checked later, after DNS, by the job.
+ */
+export function repositoryJob(url: string, branch: string | null | undefined, allowLocalPaths: boolean, source: NewJob['source']): NewJob {
+  const locator = parseRepositoryUrl(url, { allowLocalPaths });
+  const request: AnalysisRequest = { kind: 'repository', url, branch: branch ?? null };
+  return { request, source, repo: locator.repo, branch: branch ?? null };
+}
+
+export function websiteJob(url: string, allowLocalPaths: boolean, source: NewJob['source']): NewJob {
+  parseWebsiteUrl(url, { allowLocalPaths });
+  return { request: { kind: 'website', url }, source, repo: url, branch: null };
+}

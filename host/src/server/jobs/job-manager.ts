@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import type { AnalysisRequest, Engine, EmittedEvent } from '@cadence/engine';
+import { CadenceError, HttpError, toCadenceError } from '@cadence/errors';
+import type { Logger } from '@cadence/logger';
+import type { NetworkPolicy } from '@cadence/network-guard';
+import type { ServerMetrics } from '../metrics.js';
+import type { SizedResultCache } from '../result-cache.js';
+import { isFinal, type Job, type JobSource } from './job.js';
+import type { JobEvent, JobEventChannel } from './job-events.js';
+import type { JobQueue } from './job-queue.js';
+import type { JobStore } from './job-store.js';
+import { retainedResult } from './retained-result.js';
+
+export interface JobManagerOptions {
+  readonly engine: Engine;
+  readonly store: JobStore;
+  readonly queue: JobQueue;
+  readonly events: JobEventChannel;
+  readonly cache: SizedResultCache;
+  readonly metrics: ServerMetrics;
+  readonly logger: Logger;
+  readonly workers: number;
+  readonly jobTimeoutMs: number;
+  readonly network: NetworkPolicy | null;
+  readonly allowLocalPaths: boolean;
+}
+
+export interface NewJob {
+  readonly request: AnalysisRequest;
+  readonly source: JobSource;
+  readonly repo: string;
+  readonly branch: string | null;
+}
+
+/**
+ * The state machine of decisions §2 and the worker pool: jobs wait in the queue, at most `workers`
+ * run at once, each with an AbortController that cancel, the job timeout and shutdown trip: the
+ * clone, git, fetches and AI calls all listen to its signal.
+ */
+export class JobManager {
+  private readonly running = new Map<string, AbortController>();
+  private readonly startedAt = Date.now();
+  private processed = 0;
+  private accepting = true;
+  private readonly idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly options: JobManagerOptions) {}
+
+  /** Creates a queued job, or answers 503 overloaded and creates nothing. */
+  async submit(spec: NewJob, beforeStart?: (job: Job) => void): Promise<Job> {
+    if (!this.accepting) throw new HttpError(503, 'overloaded', 'The server is shutting down', { extra: { retry_after: 30 }, headers: { 'Retry-After': '30' } });
+    if (!(await this.options.queue.hasRoom())) throw overloaded();
+    const now = new Date().toISOString();
+    const job: Job = {
+      id: randomUUID(),
+      status: 'queued',
+      kind: spec.request.kind,
+      source: spec.source,
+      repo: spec.repo,
+      branch: spec.branch,
+      url: spec.request.url,
+      created_at: now,
+      started_at: null,
+      finished_at: null,
+      error: null,
+      error_code: null,
+      request: spec.request,
+    };
+    await this.options.store.create(job);
+    // A stream subscribes here, before a worker can emit the job's first event.
+    beforeStart?.(job);
+    if (!(await this.options.queue.offer(job.id))) {
+      await this.options.store.update(job.id, (j) => this.finish(j, 'cancelled', new CadenceError('ERR_INTERNAL', { message: 'overloaded' })));
+      throw overloaded();
+    }
+    this.options.metrics.queueDepth.set(await this.options.queue.depth());
+    this.options.logger.child('jobs').info('job queued', { job_id: job.id, kind: job.kind, source: job.source, repo: job.repo });
+    void this.pump();
+    return job;
+  }
+
+  /** Decisions §2: 200 with the cancelled job; 409 when final; 404 when unknown. */
+  async cancel(id: string, reason: CadenceError = new CadenceError('ERR_CANCELLED')): Promise<Job> {
+    const job = await this.options.store.get(id);
+    if (!job) throw HttpError.notFound(`No job ${id}`);
+    if (isFinal(job.status)) throw new HttpError(409, 'conflict', `Job ${id} is already ${job.status}`);
+    if (await this.options.queue.remove(id)) {
+      this.options.metrics.queueDepth.set(await this.options.queue.depth());
+      const cancelled = await this.options.store.update(id, (j) => this.finish(j, 'cancelled', reason));
+      this.publishEnd(cancelled!);
+      return cancelled!;
+    }
+    this.running.get(id)?.abort(reason);
+    // The worker records the final state when the analysis unwinds; wait for it briefly.
+    for (let i = 0; i < 100; i++) {
+      const current = await this.options.store.get(id);
+      if (!current || isFinal(current.status)) return current ?? job;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return (await this.options.store.get(id)) ?? job;
+  }
+
+  async health(): Promise<{ jobs_processed: number; active_jobs: number; queue_depth: number; uptime_seconds: number }> {
+    return {
+      jobs_processed: this.processed,
+      active_jobs: this.running.size,
+      queue_depth: await this.options.queue.depth(),
+      uptime_seconds: Math.floor((Date.now() - this.startedAt) / 1000),
+    };
+  }
+
+  /** Stops taking jobs; lets running ones finish within `graceMs`, then cancels them with ERR_SHUTTING_DOWN. */
+  async shutdown(graceMs: number): Promise<void> {
+    this.accepting = false;
+    const shuttingDown = new CadenceError('ERR_SHUTTING_DOWN');
+    for (let id = await this.options.queue.take(); id; id = await this.options.queue.take()) {
+      const job = await this.options.store.update(id, (j) => this.finish(j, 'cancelled', shuttingDown));
+      if (job) this.publishEnd(job);
+    }
+    const idle = this.whenIdle();
+    const timer = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([idle, timer]);
+    for (const controller of this.running.values()) controller.abort(shuttingDown);
+    await Promise.race([this.whenIdle(), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+  }
+
+  private whenIdle(): Promise<void> {
+    if (this.running.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private async pump(): Promise<void> {
+    while (this.accepting && this.running.size < this.options.workers) {
+      const id = await this.options.queue.take();
+      if (!id) break;
+      this.options.metrics.queueDepth.set(await this.options.queue.depth());
+      const controller = new AbortController();
+      this.running.set(id, controller);
+      this.options.metrics.jobsActive.set(this.running.size);
+      void this.run(id, controller).finally(() => {
+        this.running.delete(id);
+        this.options.metrics.jobsActive.set(this.running.size);
+        if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+        void this.pump();
+      });
+    }
+  }
+
+  private async run(id: string, controller: AbortController): Promise<void> {
+    const job = await this.options.store.update(id, (j) => {
+      j.status = 'running';
+      j.started_at = new Date().toISOString();
+    });
+    if (!job) return;
+    const log = this.options.logger.child('jobs', { job_id: id });
+    const started = performance.now();
+    const timeout = setTimeout(() => controller.abort(new CadenceError('ERR_JOB_TIMEOUT', {
+      message: `The job exceeded ${Math.round(this.options.jobTimeoutMs / 1000)} s`,
+    })), this.options.jobTimeoutMs);
+    try {
+      const result = await this.options.engine.analyze(job.request, {
+        signal: controller.signal,
+        onEvent: (event: EmittedEvent) => this.options.events.publish(id, event as unknown as JobEvent),
+        network: this.options.network,
+        allowLocalPaths: this.options.allowLocalPaths,
+        cache: this.options.cache,
+      });
+      const done = await this.options.store.update(id, (j) => {
+        j.status = 'completed';
+        j.finished_at = new Date().toISOString();
+        j.result = retainedResult(result);
+      });
+      this.options.metrics.jobsTotal.inc({ status: 'completed' });
+      log.info('job completed', { duration_ms: performance.now() - started, overall_score: result.overall_score });
+      if (done) this.options.events.publish(id, completeEvent(id, result));
+    } catch (error) {
+      const failure = toCadenceError(error);
+      const status = failure.code === 'ERR_JOB_TIMEOUT' ? 'timeout' : failure.code === 'ERR_CANCELLED' || failure.code === 'ERR_SHUTTING_DOWN' ? 'cancelled' : 'failed';
+      const ended = await this.options.store.update(id, (j) => this.finish(j, status, failure));
+      if (status === 'failed') this.options.metrics.analysisErrors.inc();
+      log.warn(`job ${status}`, { error_code: failure.code, error: failure.message, duration_ms: performance.now() - started });
+      if (ended) this.publishEnd(ended);
+    } finally {
+      clearTimeout(timeout);
+      this.processed++;
+      this.options.metrics.jobDuration.observe((performance.now() - started) / 1000);
+    }
+  }
+
+  private finish(job: Job, status: 'failed' | 'cancelled' | 'timeout', error: CadenceError): void {
+    job.status = status;
+    job.finished_at = new Date().toISOString();
+    job.error = error.message;
+    job.error_code = error.code;
+    this.options.metrics.jobsTotal.inc({ status });
+  }
+
+  private publishEnd(job: Job): void {
+    this.options.events.publish(job.id, { event: 'error', type: 'error', error: job.error_code ?? 'ERR_INTERNAL', message: job.error ?? 'failed', job_id: job.id, status: job.status });
+  }
+}
+
+function overloaded(): HttpError {
+  return new HttpError(503, 'overloaded', 'Too many jobs are waiting; retry later', { extra: { retry_after: 30 }, headers: { 'Retry-After': '30' } });
+}
+
+function completeEvent(jobId: string, result: import('@cadence/plugin-sdk').AnalysisResult): JobEvent {
+  const counts = result.source_type === 'git' ? { suspicious_count: result.suspicious_commits } : { strategies_triggered: result.strategies_triggered };
+  return { event: 'complete', type: 'complete', job_id: jobId, ...counts, overall_score: result.overall_score, result };
+}

@@ -1,0 +1,76 @@
+import { isFinal, type Job, type JobStatus } from './job.js';
+
+export interface JobQuery {
+  readonly limit: number;
+  readonly offset: number;
+  readonly status?: JobStatus;
+  readonly repo?: string;
+}
+
+/**
+ * Where jobs live. In memory today; a Redis-backed store shares jobs between server processes
+ * later, so every method is asynchronous and nothing above this interface may hold a Job between
+ * calls expecting it to change by itself.
+ */
+export interface JobStore {
+  create(job: Job): Promise<void>;
+  get(id: string): Promise<Job | undefined>;
+  /** Applies a change to a stored job; returns it, or undefined when the job is gone. */
+  update(id: string, change: (job: Job) => void): Promise<Job | undefined>;
+  /** Most recent first. */
+  list(query: JobQuery): Promise<Job[]>;
+  size(): Promise<number>;
+}
+
+/**
+ * Keeps the most recent `maxJobs` jobs; when full, the oldest *final* job goes first (a queued or
+ * running job is never dropped). Results are capped before they get here (see retained-result.ts),
+ * so memory stays bounded however large the analyzed repositories are.
+ */
+export class InMemoryJobStore implements JobStore {
+  private readonly jobs = new Map<string, Job>();
+
+  constructor(private readonly maxJobs: number) {}
+
+  async create(job: Job): Promise<void> {
+    this.jobs.set(job.id, job);
+    this.evict();
+  }
+
+  async get(id: string): Promise<Job | undefined> {
+    return this.jobs.get(id);
+  }
+
+  async update(id: string, change: (job: Job) => void): Promise<Job | undefined> {
+    const job = this.jobs.get(id);
+    if (!job) return undefined;
+    change(job);
+    return job;
+  }
+
+  async list(query: JobQuery): Promise<Job[]> {
+    const matches: Job[] = [];
+    const all = [...this.jobs.values()];
+    let skipped = 0;
+    for (let i = all.length - 1; i >= 0 && matches.length < query.limit; i--) {
+      const job = all[i]!;
+      if (query.status && job.status !== query.status) continue;
+      if (query.repo && job.repo !== query.repo) continue;
+      if (skipped++ < query.offset) continue;
+      matches.push(job);
+    }
+    return matches;
+  }
+
+  async size(): Promise<number> {
+    return this.jobs.size;
+  }
+
+  private evict(): void {
+    if (this.jobs.size <= this.maxJobs) return;
+    for (const [id, job] of this.jobs) {
+      if (this.jobs.size <= this.maxJobs) break;
+      if (isFinal(job.status)) this.jobs.delete(id);
+    }
+  }
+}

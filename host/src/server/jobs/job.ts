@@ -1,0 +1,60 @@
+import type { AnalysisRequest } from '@cadence/engine';
+import type { OperationalCode } from '@cadence/errors';
+import type { AnalysisResult } from '@cadence/plugin-sdk';
+
+/** Decisions §2. */
+export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'timeout';
+export type JobSource = 'webhook:github' | 'webhook:gitlab' | 'api' | 'stream';
+
+export const FINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled', 'timeout']);
+
+export function isFinal(status: JobStatus): boolean {
+  return FINAL_STATUSES.has(status);
+}
+
+export interface Job {
+  readonly id: string;
+  status: JobStatus;
+  readonly kind: 'repository' | 'website';
+  readonly source: JobSource;
+  /** `owner/repo` for repositories, the URL for websites. */
+  readonly repo: string;
+  readonly branch: string | null;
+  readonly url: string;
+  readonly created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  error: string | null;
+  error_code: OperationalCode | null;
+  result?: AnalysisResult;
+  /** What the worker runs. Not shown. */
+  readonly request: AnalysisRequest;
+}
+
+/** Decisions §3: the job as `GET /jobs/:id` shows it (full result) or as a list item (short result). */
+export function jobView(job: Job, form: 'full' | 'list'): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    id: job.id,
+    job_id: job.id,
+    status: job.status,
+    kind: job.kind,
+    source: job.source,
+    repo: job.repo,
+    branch: job.branch,
+    url: job.url,
+    timestamp: job.created_at,
+    created_at: job.created_at,
+    started_at: job.started_at,
+    finished_at: job.finished_at,
+    error: job.error,
+    error_code: job.error_code,
+  };
+  if (job.status === 'completed' && job.result) view.result = form === 'full' ? job.result : shortResult(job.result);
+  return view;
+}
+
+/** Decisions §4: list items carry `suspicious_commits` and `overall_score` (websites: `overall_score` and `assessment`). */
+export function shortResult(result: AnalysisResult): Record<string, unknown> {
+  if (result.source_type === 'git') return { suspicious_commits: result.suspicious_commits, overall_score: result.overall_score };
+  return { overall_score: result.overall_score, assessment: result.assessment };
+}

@@ -1,0 +1,34 @@
+import type { Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import { HttpError } from '@cadence/errors';
+
+export const UNPARSED = Symbol.for('unparsedBody');
+/** Decisions §7: 25 MiB for webhooks (GitHub's own cap, form-encoded pushes included), 1 MiB elsewhere. */
+export const WEBHOOK_BODY_LIMIT = 25 * 1024 * 1024;
+export const API_BODY_LIMIT = 1024 * 1024;
+
+/** Only these bodies are read; anything else is 415 before a byte is parsed. */
+export function requireContentType(types: readonly string[]): Middleware {
+  return async (ctx, next) => {
+    if (!ctx.is(...types)) {
+      throw new HttpError(415, 'unsupported_media_type', `Content-Type must be ${types.join(' or ')}`);
+    }
+    await next();
+  };
+}
+
+export function jsonBody(limit: number, options: { urlencoded?: boolean; keepRaw?: boolean } = {}): Middleware {
+  return koaBody({
+    json: true,
+    jsonStrict: true,
+    urlencoded: options.urlencoded ?? false,
+    text: false,
+    multipart: false,
+    jsonLimit: limit,
+    formLimit: limit,
+    includeUnparsed: options.keepRaw ?? false,
+    onError: (error) => {
+      throw error;
+    },
+  });
+}

@@ -1,0 +1,47 @@
+import { LRUCache } from 'lru-cache';
+import type { ResultCache } from '@cadence/engine';
+import type { AnalysisResult } from '@cadence/plugin-sdk';
+import type { ServerMetrics } from './metrics.js';
+
+/**
+ * Analysis results by key (the engine builds keys so that a new commit or a changed configuration
+ * misses), bounded in bytes by `cache.max_size`: an entry's size is its JSON length.
+ */
+export class SizedResultCache implements ResultCache {
+  private readonly cache: LRUCache<string, AnalysisResult>;
+  hits = 0;
+  misses = 0;
+
+  constructor(maxBytes: number, private readonly metrics: ServerMetrics) {
+    this.cache = new LRUCache<string, AnalysisResult>({
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: (value) => Math.max(1, JSON.stringify(value).length),
+    });
+  }
+
+  get(key: string): AnalysisResult | undefined {
+    const value = this.cache.get(key);
+    if (value) {
+      this.hits++;
+      this.metrics.cacheHits.inc();
+    } else {
+      this.misses++;
+      this.metrics.cacheMisses.inc();
+    }
+    return value;
+  }
+
+  set(key: string, result: AnalysisResult): void {
+    // An entry larger than the whole cache is simply not kept.
+    if (JSON.stringify(result).length > this.cache.maxSize) return;
+    this.cache.set(key, result);
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+
+  stats(): { hits: number; misses: number; size: number; bytes: number; max_bytes: number } {
+    return { hits: this.hits, misses: this.misses, size: this.cache.size, bytes: this.cache.calculatedSize, max_bytes: this.cache.maxSize };
+  }
+}

@@ -1,0 +1,24 @@
+import Router from '@koa/router';
+import type { JobManager } from '../jobs/job-manager.js';
+import { API_BODY_LIMIT, jsonBody, requireContentType } from '../middleware/body.js';
+import { repositoryJob, websiteJob } from '../analysis-targets.js';
+import { RepositoryBody, WebsiteBody, validated } from '../request-validation.js';
+
+/** On-demand analysis: 202 with the queued job (decisions §3). */
+export function analyzeRoutes(jobs: JobManager, allowLocalPaths: boolean): Router {
+  const router = new Router();
+  const body = [requireContentType(['application/json']), jsonBody(API_BODY_LIMIT)];
+  router.post('/api/analyze/repository', ...body, async (ctx) => {
+    const { url, branch } = validated(RepositoryBody, ctx.request.body);
+    const job = await jobs.submit(repositoryJob(url, branch, allowLocalPaths, 'api'));
+    ctx.status = 202;
+    ctx.body = { id: job.id, job_id: job.id, status: 'queued', message: `Analysis of ${job.repo} queued; poll GET /jobs/${job.id}` };
+  });
+  router.post('/api/analyze/website', ...body, async (ctx) => {
+    const { url } = validated(WebsiteBody, ctx.request.body);
+    const job = await jobs.submit(websiteJob(url, allowLocalPaths, 'api'));
+    ctx.status = 202;
+    ctx.body = { id: job.id, job_id: job.id, status: 'queued', message: `Analysis of ${url} queued; poll GET /jobs/${job.id}` };
+  });
+  return router;
+}

@@ -1,0 +1,55 @@
+import Router from '@koa/router';
+import { HttpError } from '@cadence/errors';
+import type { JobManager } from '../jobs/job-manager.js';
+import type { JobStore } from '../jobs/job-store.js';
+import { jobView, type JobStatus } from '../jobs/job.js';
+
+const STATUS_ALIASES: Record<string, JobStatus> = {
+  queued: 'queued', pending: 'queued', running: 'running', processing: 'running',
+  completed: 'completed', failed: 'failed', cancelled: 'cancelled', timeout: 'timeout',
+};
+
+function integerParam(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw HttpError.invalidRequest(name, 'must be a non-negative integer');
+  return Number(value);
+}
+
+/** Reading jobs (decisions §2, §3, §7). */
+export function jobRoutes(store: JobStore, jobs: JobManager): Router {
+  const router = new Router();
+  router.get('/jobs', async (ctx) => {
+    const limit = Math.min(100, integerParam(ctx.query.limit, 'limit', 10));
+    const offset = integerParam(ctx.query.offset, 'offset', 0);
+    const statusParam = ctx.query.status;
+    let status: JobStatus | undefined;
+    if (statusParam !== undefined) {
+      status = typeof statusParam === 'string' ? STATUS_ALIASES[statusParam] : undefined;
+      if (!status) throw HttpError.invalidRequest('status', `must be one of ${Object.keys(STATUS_ALIASES).join(', ')}`);
+    }
+    const repo = typeof ctx.query.repo === 'string' && ctx.query.repo ? ctx.query.repo : undefined;
+    const list = await store.list({ limit, offset, ...(status ? { status } : {}), ...(repo ? { repo } : {}) });
+    ctx.body = list.map((job) => jobView(job, 'list'));
+  });
+  router.get('/jobs/:id', async (ctx) => {
+    const job = await store.get(ctx.params.id!);
+    if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
+    ctx.body = jobView(job, 'full');
+  });
+  router.post('/jobs/:id/cancel', async (ctx) => {
+    ctx.body = jobView(await jobs.cancel(ctx.params.id!), 'full');
+  });
+  router.get('/api/results/:id', async (ctx) => {
+    const job = await store.get(ctx.params.id!);
+    if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
+    if (job.status === 'completed' && job.result) {
+      ctx.body = job.result;
+      return;
+    }
+    const why = job.status === 'queued' || job.status === 'running'
+      ? `Job ${job.id} is ${job.status}: no result yet`
+      : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no result`;
+    throw HttpError.notFound(why);
+  });
+  return router;
+}

@@ -1,0 +1,58 @@
+import Router from '@koa/router';
+import type { Engine } from '@cadence/engine';
+import type { JobManager } from '../jobs/job-manager.js';
+import type { ServerMetrics } from '../metrics.js';
+import type { SizedResultCache } from '../result-cache.js';
+
+/** /health, /api/cache/*, /api/plugins (decisions §11). */
+export function operationRoutes(jobs: JobManager, cache: SizedResultCache, engine: Engine): Router {
+  const router = new Router();
+  router.get('/health', async (ctx) => {
+    const now = new Date().toISOString();
+    ctx.body = { status: 'ok', timestamp: now, time: now, ...(await jobs.health()) };
+  });
+  router.get('/api/cache/stats', (ctx) => {
+    ctx.body = cache.stats();
+  });
+  router.post('/api/cache/clear', (ctx) => {
+    cache.clear();
+    ctx.body = { cleared: true };
+  });
+  router.get('/api/plugins', (ctx) => {
+    ctx.body = engine.strategies().map((s) => ({
+      name: s.name,
+      category: s.category,
+      description: s.description,
+      applies_to: s.appliesTo,
+      weight: s.weight,
+      enabled: s.enabled,
+      plugin: s.plugin,
+      package: s.package,
+      version: s.version,
+    }));
+  });
+  return router;
+}
+
+/** /metrics (Prometheus text) and /api/metrics (JSON). */
+export function metricRoutes(metrics: ServerMetrics, jobs: JobManager, cache: SizedResultCache): Router {
+  const router = new Router();
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
+  router.get('/api/metrics', async (ctx) => {
+    const health = await jobs.health();
+    const total = async (status: string): Promise<number> => metrics.countOf(metrics.jobsTotal, { status });
+    ctx.body = {
+      jobs_total: { completed: await total('completed'), failed: await total('failed'), cancelled: await total('cancelled'), timeout: await total('timeout') },
+      jobs_active: health.active_jobs,
+      queue_depth: health.queue_depth,
+      cache_hits: cache.hits,
+      cache_misses: cache.misses,
+      cache_size: cache.stats().size,
+      uptime_seconds: health.uptime_seconds,
+    };
+  });
+  return router;
+}

@@ -1,0 +1,70 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { HttpError } from '@cadence/errors';
+import type { JobEventChannel } from '../jobs/job-events.js';
+import type { JobManager, NewJob } from '../jobs/job-manager.js';
+import { API_BODY_LIMIT, jsonBody, requireContentType } from '../middleware/body.js';
+import { repositoryJob, websiteJob } from '../analysis-targets.js';
+import { RepositoryBody, WebsiteBody, validated } from '../request-validation.js';
+import { SseStream } from '../streams/sse-stream.js';
+
+export interface StreamRouteOptions {
+  readonly jobs: JobManager;
+  readonly events: JobEventChannel;
+  readonly allowLocalPaths: boolean;
+  readonly keepAliveMs: number;
+}
+
+/** Decisions §6: GET with query parameters (Form A) and POST with the analyze body (Form B). */
+export function streamRoutes(options: StreamRouteOptions): Router {
+  const router = new Router();
+  const body = [requireContentType(['application/json']), jsonBody(API_BODY_LIMIT)];
+  const repository = (input: unknown): NewJob => {
+    const { url, branch } = validated(RepositoryBody, input);
+    return repositoryJob(url, branch, options.allowLocalPaths, 'stream');
+  };
+  const website = (input: unknown): NewJob => websiteJob(validated(WebsiteBody, input).url, options.allowLocalPaths, 'stream');
+
+  router.get('/api/stream/repository', (ctx) => stream(ctx, repository(queryObject(ctx)), options));
+  router.post('/api/stream/repository', ...body, (ctx) => stream(ctx, repository(ctx.request.body), options));
+  router.get('/api/stream/website', (ctx) => stream(ctx, website(queryObject(ctx)), options));
+  router.post('/api/stream/website', ...body, (ctx) => stream(ctx, website(ctx.request.body), options));
+  return router;
+}
+
+function queryObject(ctx: Context): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(ctx.query)) {
+    if (Array.isArray(value)) throw HttpError.invalidRequest(key, 'given more than once');
+    if (typeof value === 'string') out[key] = value;
+  }
+  return out;
+}
+
+async function stream(ctx: Context, spec: NewJob, options: StreamRouteOptions): Promise<void> {
+  let sse: SseStream | null = null;
+  let unsubscribe: (() => void) | null = null;
+  let jobId: string | null = null;
+  // Errors before this point (validation, overload) are ordinary error responses.
+  await options.jobs.submit(spec, (job) => {
+    jobId = job.id;
+    sse = new SseStream(ctx, options.keepAliveMs);
+    const out = sse;
+    unsubscribe = options.events.subscribe(job.id, (event) => {
+      out.send(event);
+      if (event.event === 'complete' || event.event === 'error') {
+        unsubscribe?.();
+        out.end();
+      }
+    });
+  });
+  // A client that goes away cancels the analysis it started (decisions §2).
+  // (The response's close, not the request's: a request closes as soon as its body was read.)
+  ctx.res.on('close', () => {
+    if (sse && !ctx.res.writableFinished && jobId) {
+      unsubscribe?.();
+      sse.end();
+      void options.jobs.cancel(jobId).catch(() => undefined);
+    }
+  });
+}

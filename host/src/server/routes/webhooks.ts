@@ -1,0 +1,123 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { HttpError } from '@cadence/errors';
+import { parseRepositoryUrl } from '@cadence/git-source';
+import type { JobManager } from '../jobs/job-manager.js';
+import { jsonBody, requireContentType, UNPARSED, WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
+import { rateLimit, type RateLimitCounter } from '../middleware/rate-limit.js';
+import { constantTimeEqual, verifyHubSignature } from '../webhooks/constant-time.js';
+import type { DeliveryMemory } from '../webhooks/delivery-memory.js';
+import { githubPush, gitlabPush, type PushOutcome } from '../webhooks/push-payload.js';
+
+export interface WebhookRouteOptions {
+  readonly secret: string | null;
+  readonly jobs: JobManager;
+  readonly deliveries: DeliveryMemory;
+  readonly counter: RateLimitCounter;
+  readonly perMinute: number;
+  readonly allowLocalPaths: boolean;
+}
+
+/** Decisions §5: GitHub and GitLab pushes become jobs; the request never waits for the clone. */
+export function webhookRoutes(options: WebhookRouteOptions): Router {
+  const router = new Router();
+  // Counted before the signature check: a flood of bad signatures is cheap to refuse.
+  const limit = rateLimit('webhooks', options.perMinute, options.counter);
+  const body = [requireContentType(['application/json', 'application/x-www-form-urlencoded']), jsonBody(WEBHOOK_BODY_LIMIT, { urlencoded: true, keepRaw: true })];
+
+  router.post('/webhooks/github', limit, ...body, async (ctx) => {
+    if (options.secret !== null && !verifyHubSignature(rawBody(ctx), ctx.get('x-hub-signature-256') || undefined, options.secret)) {
+      throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
+    }
+    const event = ctx.get('x-github-event');
+    if (event === 'ping') {
+      ctx.status = 200;
+      ctx.body = { ok: true, event: 'ping' };
+      return;
+    }
+    if (event !== 'push') {
+      ctx.status = 200;
+      ctx.body = { ignored: true, event: event || null };
+      return;
+    }
+    const payload = githubPayload(ctx);
+    await answerPush(ctx, githubPush(payload), 'webhook:github', ctx.get('x-github-delivery'), options);
+  });
+
+  router.post('/webhooks/gitlab', limit, ...body, async (ctx) => {
+    const signature = ctx.get('x-hub-signature-256');
+    if (options.secret !== null) {
+      if (signature) {
+        if (!verifyHubSignature(rawBody(ctx), signature, options.secret)) throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
+      } else if (!constantTimeEqual(ctx.get('x-gitlab-token'), options.secret)) {
+        throw new HttpError(403, 'invalid_token', 'The X-Gitlab-Token header does not match the configured secret');
+      }
+    }
+    const event = ctx.get('x-gitlab-event');
+    const payload = parsedBody(ctx);
+    const kind = (payload as { object_kind?: unknown }).object_kind;
+    if (!/^push hook$/i.test(event) && kind !== 'push') {
+      ctx.status = 200;
+      ctx.body = { ignored: true, event: event || null };
+      return;
+    }
+    const delivery = ctx.get('idempotency-key') || ctx.get('x-gitlab-event-uuid');
+    await answerPush(ctx, gitlabPush(payload), 'webhook:gitlab', delivery, options);
+  });
+  return router;
+}
+
+async function answerPush(ctx: Context, outcome: PushOutcome, source: 'webhook:github' | 'webhook:gitlab', delivery: string, options: WebhookRouteOptions): Promise<void> {
+  if (outcome.kind === 'ignored') {
+    ctx.status = 200;
+    ctx.body = { ignored: true, reason: outcome.reason };
+    return;
+  }
+  const { push } = outcome;
+  // The clone URL comes from the payload: the same URL rules as an API request.
+  const locator = parseRepositoryUrl(push.cloneUrl, { allowLocalPaths: options.allowLocalPaths });
+  const create = async (): Promise<string> => {
+    const job = await options.jobs.submit({
+      request: { kind: 'repository', url: push.cloneUrl, branch: push.branch, range: { before: push.before, after: push.after } },
+      source,
+      repo: locator.repo || push.repo,
+      branch: push.branch,
+    });
+    return job.id;
+  };
+  const { jobId, duplicate } = delivery ? await options.deliveries.claim(`${source}:${delivery}`, create) : { jobId: await create(), duplicate: false };
+  ctx.status = 202;
+  ctx.body = {
+    id: jobId,
+    job_id: jobId,
+    status: 'queued',
+    message: duplicate ? `Delivery ${delivery} was already received; this is its job` : 'Push received; analysis queued',
+    ...(duplicate ? { duplicate: true } : {}),
+  };
+}
+
+function rawBody(ctx: Context): string {
+  const body = ctx.request.body as Record<symbol, unknown> | undefined;
+  const raw = body?.[UNPARSED];
+  return typeof raw === 'string' ? raw : '';
+}
+
+function parsedBody(ctx: Context): unknown {
+  const body = ctx.request.body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw HttpError.invalidRequest('body', 'must be a JSON object');
+  return body;
+}
+
+/** GitHub's form content type sends `payload=<json>`; the signature covers the form body as received. */
+function githubPayload(ctx: Context): unknown {
+  if (ctx.is('application/x-www-form-urlencoded')) {
+    const payload = (ctx.request.body as Record<string, unknown> | undefined)?.payload;
+    if (typeof payload !== 'string') throw HttpError.invalidRequest('payload', 'missing');
+    try {
+      return JSON.parse(payload) as unknown;
+    } catch {
+      throw HttpError.invalidRequest('payload', 'not valid JSON');
+    }
+  }
+  return parsedBody(ctx);
+}

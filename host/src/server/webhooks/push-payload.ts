@@ -1,0 +1,63 @@
+import { HttpError } from '@cadence/errors';
+
+const ZERO = /^0+$/;
+
+/** What a push asks for: which repository, which branch, which commits (decisions §5). */
+export interface PushRequest {
+  readonly cloneUrl: string;
+  readonly repo: string;
+  readonly branch: string | null;
+  readonly before: string | null;
+  readonly after: string;
+}
+
+export type PushOutcome = { kind: 'push'; push: PushRequest } | { kind: 'ignored'; reason: string };
+
+function field(payload: unknown, ...path: string[]): unknown {
+  let value = payload;
+  for (const key of path) {
+    if (!value || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+function text(payload: unknown, ...path: string[]): string | undefined {
+  const value = field(payload, ...path);
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/i;
+
+/** The shared part of GitHub and GitLab pushes: ref, before, after. */
+function pushRange(payload: unknown): { branch: string | null; before: string | null; after: string } | { ignored: string } {
+  const after = text(payload, 'after');
+  if (!after || !COMMIT_ID.test(after)) throw HttpError.invalidRequest('after', 'must be a commit id');
+  if (ZERO.test(after)) return { ignored: 'branch deleted' };
+  const before = text(payload, 'before');
+  if (before !== undefined && !COMMIT_ID.test(before)) throw HttpError.invalidRequest('before', 'must be a commit id');
+  const ref = text(payload, 'ref') ?? '';
+  const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
+  if (ref.startsWith('refs/tags/')) return { ignored: 'tag push' };
+  return { branch, before: before && !ZERO.test(before) ? before : null, after };
+}
+
+/** GitHub: `repository.clone_url`, else `repository.url`. */
+export function githubPush(payload: unknown): PushOutcome {
+  const range = pushRange(payload);
+  if ('ignored' in range) return { kind: 'ignored', reason: range.ignored };
+  const cloneUrl = text(payload, 'repository', 'clone_url') ?? text(payload, 'repository', 'url');
+  if (!cloneUrl) throw HttpError.invalidRequest('repository.clone_url', 'missing');
+  const repo = text(payload, 'repository', 'full_name') ?? cloneUrl;
+  return { kind: 'push', push: { cloneUrl, repo, ...range } };
+}
+
+/** GitLab: `project.git_http_url`, else `repository.git_http_url`, else `project.web_url`. */
+export function gitlabPush(payload: unknown): PushOutcome {
+  const range = pushRange(payload);
+  if ('ignored' in range) return { kind: 'ignored', reason: range.ignored };
+  const cloneUrl = text(payload, 'project', 'git_http_url') ?? text(payload, 'repository', 'git_http_url') ?? text(payload, 'project', 'web_url');
+  if (!cloneUrl) throw HttpError.invalidRequest('project.git_http_url', 'missing');
+  const repo = text(payload, 'project', 'path_with_namespace') ?? cloneUrl;
+  return { kind: 'push', push: { cloneUrl, repo, ...range } };
+}
