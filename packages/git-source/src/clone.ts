@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { simpleGit, type SimpleGitProgressEvent } from 'simple-git';
+import { simpleGit } from 'simple-git';
 import { CadenceError } from '@cadence/errors';
 import { resolveAndCheck, type NetworkPolicy } from '@cadence/network-guard';
 import type { PluginLogger } from '@cadence/plugin-sdk';
@@ -100,7 +100,6 @@ async function cloneRemote(locator: Extract<RepositoryLocator, { kind: 'remote' 
       abort: signal,
       // Ours, not the caller's: redirects could lead a guarded clone to another host.
       config: ['http.followRedirects=false', ...config],
-      progress: progressReporter(options.onProgress),
     });
     const args = ['--bare', '--single-branch', '--no-tags'];
     if (options.branch) args.push('--branch', options.branch);
@@ -108,7 +107,9 @@ async function cloneRemote(locator: Extract<RepositoryLocator, { kind: 'remote' 
     options.logger?.info('cloning', { url: redactCredentials(locator.url), branch: options.branch ?? null, depth: options.depth ?? 0 });
     try {
       // `--` ends the options: the URL is never read as one (our URL check already refused a leading "-").
+      // simple-git's progress option would append --progress after `--`, where git reads it as a path.
       await git.raw(['clone', ...args, '--', url, dir]);
+      options.onProgress?.('clone complete');
     } catch (error) {
       throw cloneError(error, signal, locator.url);
     }
@@ -164,19 +165,6 @@ async function pinnedTarget(
     return { url: url.toString(), config: [] };
   }
   return { url: locator.url, config: [] };
-}
-
-function progressReporter(onProgress: ((message: string) => void) | undefined): ((event: SimpleGitProgressEvent) => void) | undefined {
-  if (!onProgress) return undefined;
-  let last = '';
-  return (event) => {
-    const step = Math.floor(event.progress / 25) * 25;
-    const message = `${event.stage} ${step}%`;
-    if (message !== last) {
-      last = message;
-      onProgress(message);
-    }
-  };
 }
 
 function abortReason(signal: AbortSignal): CadenceError {

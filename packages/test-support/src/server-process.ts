@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { CADENCE_BIN } from './cli-process.js';
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  /** Every JSON log line so far. */
+  readonly logs: Record<string, unknown>[];
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  request(pathname: string, init?: RequestInit): Promise<Response>;
+  json<T = unknown>(pathname: string, init?: RequestInit): Promise<{ status: number; body: T; headers: Headers }>;
+}
+
+export interface ServerOptions {
+  /** Written to <cwd>/.cadence.yaml. */
+  readonly config?: Record<string, unknown>;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly args?: readonly string[];
+  readonly cwd: string;
+  readonly secret?: string | null;
+}
+
+/** Starts the real `cadence webhook` process on 127.0.0.1 and a free port. */
+export async function startCadenceServer(options: ServerOptions): Promise<ServerProcess> {
+  if (options.config) await writeFile(path.join(options.cwd, '.cadence.yaml'), stringify(options.config));
+  const secret = options.secret === undefined ? 'test-webhook-secret-0123456789' : options.secret;
+  const child = spawn(process.execPath, [CADENCE_BIN, 'webhook', '--port', '0', '--host', '127.0.0.1', ...(options.args ?? [])], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(secret ? { CADENCE_WEBHOOK_SECRET: secret } : {}), ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  let buffered = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        try {
+          const record = JSON.parse(line) as Record<string, unknown>;
+          logs.push(record);
+          if (record.message === 'listening') {
+            clearTimeout(timer);
+            resolve(Number(record.port));
+          }
+        } catch {
+          // not a log line
+        }
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${stderr}`));
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    port,
+    child,
+    logs,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+    request: (pathname, init) => fetch(`${url}${pathname}`, init),
+    json: async <T>(pathname: string, init?: RequestInit) => {
+      const response = await fetch(`${url}${pathname}`, init);
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON
+      }
+      return { status: response.status, body: body as T, headers: response.headers };
+    },
+  };
+}
+
+/** Polls GET /jobs/:id until the job reaches a final state. */
+export async function waitForJob<T extends { status: string }>(server: ServerProcess, id: string, timeoutMs = 20_000, headers: Record<string, string> = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await server.json<T>(`/jobs/${id}`, { headers });
+    if (['completed', 'failed', 'cancelled', 'timeout'].includes(body.status)) return body;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${body.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A TCP server that accepts connections and never answers: a stalled git or HTTP server. */
+export async function startStalledServer(host = '127.0.0.1'): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
+  const { createServer } = await import('node:net');
+  const sockets = new Set<import('node:net').Socket>();
+  let count = 0;
+  const server = createServer((socket) => {
+    count++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    connections: () => count,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,244 @@
+import { expect } from 'chai';
+import { EventSource } from 'eventsource';
+import { makeTempDir, startCadenceServer, startStalledServer, waitForJob, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { serveRepositories, type GitFixtures } from './fixtures.js';
+
+interface JobBody {
+  id: string;
+  job_id: string;
+  status: string;
+  source: string;
+  repo: string;
+  error_code: string | null;
+  result?: { total_commits: number; suspicious_commits: number; overall_score: number; assessment: string; source_type: string; strategy_results: unknown[] };
+}
+
+const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('server: on-demand analysis, jobs, streams, errors', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+  let git: GitFixtures;
+  let server: ServerProcess;
+
+  before(async () => {
+    work = await makeTempDir('cadence-server-');
+    git = await serveRepositories(work.path);
+    server = await startCadenceServer({
+      cwd: work.path,
+      config: { security: { allowed_networks: ['127.0.0.0/8'] }, limits: { stream_keepalive_seconds: 0.2, job_timeout_seconds: 30 } },
+    });
+  });
+  after(async () => {
+    await server?.stop();
+    await git?.close();
+    await work?.remove();
+  });
+
+  it('answers /health with the health record', async () => {
+    const { status, body } = await server.json<Record<string, unknown>>('/health');
+    expect(status).to.equal(200);
+    expect(body).to.include.all.keys('status', 'timestamp', 'time', 'uptime_seconds', 'jobs_processed', 'active_jobs', 'queue_depth');
+    expect(body.status).to.equal('ok');
+  });
+
+  it('analyzes a repository on demand: 202, then the job completes with both result forms', async () => {
+    const accepted = await server.json<JobBody & { message: string }>('/api/analyze/repository', json({ url: git.daemon.url('acme/burst.git') }));
+    expect(accepted.status).to.equal(202);
+    expect(accepted.body).to.include({ status: 'queued' });
+    expect(accepted.body.id).to.equal(accepted.body.job_id);
+    const job = await waitForJob<JobBody>(server, accepted.body.id);
+    expect(job.status, JSON.stringify(job)).to.equal('completed');
+    expect(job).to.include({ source: 'api', repo: 'acme/burst', error_code: null });
+    expect(job.result).to.include({ total_commits: 6, source_type: 'git', assessment: 'likely_ai_generated' });
+    expect(job.result).to.include.all.keys('suspicions', 'detections', 'strategy_results', 'metrics', 'suspicion_score', 'source_id');
+    const result = await server.json<{ overall_score: number }>(`/api/results/${job.id}`);
+    expect(result.status).to.equal(200);
+    expect(result.body.overall_score).to.equal(job.result!.overall_score);
+    const list = await server.json<JobBody[]>('/jobs?status=completed&repo=acme/burst');
+    expect(list.body[0]!.result).to.deep.equal({ suspicious_commits: job.result!.suspicious_commits, overall_score: job.result!.overall_score });
+  });
+
+  it('serves the second identical analysis from the cache, and clears it', async () => {
+    const before = await server.json<{ hits: number; misses: number }>('/api/cache/stats');
+    const again = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/burst.git') }));
+    await waitForJob(server, again.body.id);
+    const after = await server.json<{ hits: number; misses: number; size: number }>('/api/cache/stats');
+    expect(after.body.hits).to.equal(before.body.hits + 1);
+    expect(after.body.size).to.be.at.least(1);
+    expect((await server.json('/api/cache/clear', { method: 'POST' })).body).to.deep.equal({ cleared: true });
+    expect((await server.json<{ size: number }>('/api/cache/stats')).body.size).to.equal(0);
+  });
+
+  it('records a failed job with its operational code: unreachable repository and unknown branch', async () => {
+    const unreachable = await server.json<JobBody>('/api/analyze/repository', json({ url: 'git://127.0.0.1:1/acme/none.git' }));
+    expect((await waitForJob<JobBody>(server, unreachable.body.id))).to.include({ status: 'failed', error_code: 'ERR_GIT_CLONE_FAILED' });
+    const branch = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git'), branch: 'nope' }));
+    const failed = await waitForJob<JobBody>(server, branch.body.id);
+    expect(failed).to.include({ status: 'failed', error_code: 'ERR_NO_COMMITS_FOUND' });
+    const noResult = await server.json<{ error: string; message: string }>(`/api/results/${failed.id}`);
+    expect(noResult.status).to.equal(404);
+    expect(noResult.body.message).to.contain('failed');
+  });
+
+  it('refuses bad input with the error body of the contract', async () => {
+    const malformed = await server.json<{ error: string }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"url": ' });
+    expect(malformed.status).to.equal(400);
+    expect(malformed.body.error).to.equal('invalid_request');
+    const missing = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', json({ branch: 'main' }));
+    expect(missing.status).to.equal(400);
+    expect(missing.body.details.field).to.equal('url');
+    const wrongType = await server.json<{ details: { field: string } }>('/api/analyze/repository', json({ url: 42 }));
+    expect(wrongType.body.details.field).to.equal('url');
+    const hostile = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', json({ url: 'ext::sh -c id' }));
+    expect(hostile.status).to.equal(400);
+    const local = await server.json('/api/analyze/repository', json({ url: '/etc' }));
+    expect(local.status).to.equal(400);
+    const website = await server.json('/api/analyze/website', json({ url: 'ftp://example.test/' }));
+    expect(website.status).to.equal(400);
+    const text = await server.json<{ error: string }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'url' });
+    expect(text.status).to.equal(415);
+    expect(text.body.error).to.equal('unsupported_media_type');
+    const huge = await server.json<{ error: string }>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git'), pad: 'x'.repeat(1_100_000) }));
+    expect(huge.status).to.equal(413);
+    expect(huge.body.error).to.equal('payload_too_large');
+    const unknownRoute = await server.json<{ error: string }>('/api/nothing');
+    expect([unknownRoute.status, unknownRoute.body.error]).to.deep.equal([404, 'not_found']);
+    const wrongMethod = await server.json<{ error: string }>('/api/analyze/repository');
+    expect([wrongMethod.status, wrongMethod.body.error]).to.deep.equal([405, 'method_not_allowed']);
+    const unknownJob = await server.json<{ error: string }>('/jobs/00000000-0000-0000-0000-000000000000');
+    expect([unknownJob.status, unknownJob.body.error]).to.deep.equal([404, 'not_found']);
+  });
+
+  it('validates GET /jobs parameters: caps limit at 100, refuses negative or non-integer values, knows the aliases', async () => {
+    expect((await server.json<unknown[]>('/jobs?limit=1000')).status).to.equal(200);
+    for (const query of ['limit=-1', 'limit=abc', 'offset=1.5', 'status=done']) {
+      const { status, body } = await server.json<{ error: string; details: { field: string } }>(`/jobs?${query}`);
+      expect(status, query).to.equal(400);
+      expect(body.error).to.equal('invalid_request');
+    }
+    const pending = await server.json<JobBody[]>('/jobs?status=pending');
+    expect(pending.status).to.equal(200);
+    const page = await server.json<JobBody[]>('/jobs?limit=1&offset=1');
+    expect(page.body).to.have.length(1);
+  });
+
+  it('streams a repository analysis over GET with Form A events, `type` mirrored, ending in complete', async () => {
+    const events = await readStream(`${server.url}/api/stream/repository?url=${encodeURIComponent(git.daemon.url('acme/human.git'))}`);
+    const names = events.map((e) => e.event);
+    expect(names[0]).to.equal('start');
+    expect(names).to.include.members(['fetch', 'progress', 'complete']);
+    for (const event of events) expect(event.type).to.equal(event.event);
+    const complete = events.at(-1)!;
+    expect(complete).to.include.keys('job_id', 'result', 'overall_score', 'suspicious_count');
+    const progress = events.filter((e) => e.event === 'progress');
+    expect(progress.some((e) => typeof e.strategy === 'string' && typeof e.detections === 'number')).to.equal(true);
+    const job = await server.json<JobBody>(`/jobs/${String(complete.job_id)}`);
+    expect(job.body.source).to.equal('stream');
+  });
+
+  it('streams over POST with the analyze body, and reports a failure as one error event', async () => {
+    const events = await readStream(`${server.url}/api/stream/repository`, { url: 'git://127.0.0.1:1/acme/none.git' });
+    expect(events.at(-1)).to.include({ event: 'error', type: 'error', error: 'ERR_GIT_CLONE_FAILED' });
+  });
+
+  it('cancels a job waiting on a stalled server, and refuses to cancel it twice', async () => {
+    const stalled = await startStalledServer();
+    try {
+      const accepted = await server.json<JobBody>('/api/analyze/repository', json({ url: `git://127.0.0.1:${stalled.port}/acme/stall.git` }));
+      await waitUntil(async () => (await server.json<JobBody>(`/jobs/${accepted.body.id}`)).body.status === 'running' && stalled.connections() > 0);
+      const cancelled = await server.json<JobBody>(`/jobs/${accepted.body.id}/cancel`, { method: 'POST' });
+      expect(cancelled.status).to.equal(200);
+      expect(cancelled.body).to.include({ status: 'cancelled', error_code: 'ERR_CANCELLED' });
+      const again = await server.json<{ error: string }>(`/jobs/${accepted.body.id}/cancel`, { method: 'POST' });
+      expect([again.status, again.body.error]).to.deep.equal([409, 'conflict']);
+      expect((await server.json('/jobs/00000000-0000-0000-0000-000000000000/cancel', { method: 'POST' })).status).to.equal(404);
+    } finally {
+      await stalled.close();
+    }
+  });
+
+  it('cancels the analysis when a stream client disconnects', async () => {
+    const stalled = await startStalledServer();
+    try {
+      const source = new EventSource(`${server.url}/api/stream/repository?url=${encodeURIComponent(`git://127.0.0.1:${stalled.port}/acme/stall.git`)}`);
+      const jobId = await new Promise<string>((resolve) => {
+        source.onmessage = (message) => {
+          const event = JSON.parse(message.data) as { event: string };
+          if (event.event === 'fetch') {
+            source.close();
+            resolve('');
+          }
+        };
+      });
+      void jobId;
+      await waitUntil(async () => {
+        const jobs = await server.json<JobBody[]>('/jobs?limit=5');
+        const job = jobs.body.find((j) => j.source === 'stream' && j.repo === 'acme/stall');
+        return job?.status === 'cancelled';
+      });
+    } finally {
+      await stalled.close();
+    }
+  });
+
+  it('lists the plugins\u2019 strategies and exposes metrics in both forms', async () => {
+    const plugins = await server.json<{ name: string; category: string; description: string; package: string }[]>('/api/plugins');
+    expect(plugins.body.map((p) => p.name)).to.include.members(['velocity', 'timing', 'size']);
+    expect(plugins.body[0]).to.include.all.keys('name', 'category', 'description', 'package', 'version');
+    const text = await (await server.request('/metrics')).text();
+    for (const line of [
+      '# TYPE cadence_jobs_total counter',
+      '# TYPE cadence_jobs_active gauge',
+      '# TYPE cadence_queue_depth gauge',
+      '# TYPE cadence_jobs_duration_seconds histogram',
+      '# TYPE cadence_analysis_errors_total counter',
+      '# TYPE cadence_cache_hits_total counter',
+      '# TYPE cadence_cache_misses_total counter',
+      'cadence_jobs_duration_seconds_bucket{le="0.1"}',
+      'cadence_jobs_duration_seconds_bucket{le="5"}',
+      'cadence_jobs_duration_seconds_bucket{le="+Inf"}',
+      'cadence_jobs_total{status="completed"}',
+      'process_cpu_user_seconds_total',
+    ]) expect(text).to.contain(line);
+    const api = await server.json<{ jobs_total: Record<string, number> }>('/api/metrics');
+    expect(api.body).to.include.all.keys('jobs_total', 'jobs_active', 'queue_depth', 'cache_hits', 'cache_misses', 'cache_size', 'uptime_seconds');
+    expect(api.body.jobs_total.completed).to.be.at.least(1);
+    expect(api.body.jobs_total.failed).to.be.at.least(1);
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Reads a stream to its end with a real SSE client (GET), or posts a body (POST). */
+export async function readStream(url: string, body?: unknown): Promise<Record<string, unknown>[]> {
+  const events: Record<string, unknown>[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const source = new EventSource(url, body === undefined ? {} : {
+      fetch: (input, init) => fetch(input, { ...init, method: 'POST', body: JSON.stringify(body), headers: { ...(init?.headers as Record<string, string>), 'content-type': 'application/json' } }),
+    });
+    const timer = setTimeout(() => {
+      source.close();
+      reject(new Error(`stream did not end: ${JSON.stringify(events)}`));
+    }, 30_000);
+    source.onmessage = (message) => {
+      const event = JSON.parse(message.data) as Record<string, unknown>;
+      events.push(event);
+      if (event.event === 'complete' || event.event === 'error') {
+        clearTimeout(timer);
+        source.close();
+        resolve();
+      }
+    };
+    source.onerror = () => {
+      if (events.length > 0 && (events.at(-1)!.event === 'complete' || events.at(-1)!.event === 'error')) return;
+    };
+  });
+  return events;
+}

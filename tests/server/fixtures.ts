@@ -1,0 +1,77 @@
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import {
+  burstHistory,
+  createRepository,
+  exportRepository,
+  humanHistory,
+  startGitDaemon,
+  type FixtureRepository,
+  type GitDaemon,
+} from '@cadence/test-support';
+
+export const SECRET = 'test-webhook-secret-0123456789';
+
+export interface GitFixtures {
+  readonly daemon: GitDaemon;
+  readonly human: FixtureRepository;
+  readonly served: string;
+  /** Hashes of the served `acme/human.git` in commit order. */
+  readonly hashes: string[];
+  close(): Promise<void>;
+}
+
+/** A human history and a burst history served over git:// on `host`. */
+export async function serveRepositories(root: string, host = '127.0.0.1'): Promise<GitFixtures> {
+  const served = path.join(root, `served-${host}`);
+  await mkdir(served, { recursive: true });
+  const humanDir = path.join(root, `human-${host}`);
+  await mkdir(humanDir);
+  const human = await createRepository(humanDir, humanHistory(10));
+  await exportRepository(served, 'acme/human.git', humanDir);
+  const burstDir = path.join(root, `burst-${host}`);
+  await mkdir(burstDir);
+  await createRepository(burstDir, burstHistory(6));
+  await exportRepository(served, 'acme/burst.git', burstDir);
+  const daemon = await startGitDaemon(served, host);
+  return { daemon, human, served, hashes: [...human.hashes], close: () => daemon.close() };
+}
+
+interface PushExample {
+  ref: string;
+  before: string;
+  after: string;
+  repository: { clone_url: string; url: string; full_name: string };
+  [key: string]: unknown;
+}
+
+/** One of GitHub's own documented push payloads, pointed at our repository and range. */
+export function githubPushPayload(cloneUrl: string, before: string, after: string, ref = 'refs/heads/main'): PushExample {
+  const require = createRequire(import.meta.url);
+  const events = require('@octokit/webhooks-examples') as { name: string; examples: PushExample[] }[];
+  const example = structuredClone(events.find((e) => e.name === 'push')!.examples[0]!);
+  example.ref = ref;
+  example.before = before;
+  example.after = after;
+  example.repository.clone_url = cloneUrl;
+  example.repository.full_name = 'acme/human';
+  return example;
+}
+
+/** A GitLab push hook body (GitLab's documented shape, trimmed to what matters). */
+export function gitlabPushPayload(cloneUrl: string, before: string, after: string, ref = 'refs/heads/main'): Record<string, unknown> {
+  return {
+    object_kind: 'push',
+    event_name: 'push',
+    before,
+    after,
+    ref,
+    checkout_sha: after,
+    user_name: 'Ada',
+    project: { id: 15, name: 'human', path_with_namespace: 'acme/human', web_url: 'http://127.0.0.1/acme/human', git_http_url: cloneUrl },
+    repository: { name: 'human', git_http_url: cloneUrl },
+    commits: [],
+    total_commits_count: 0,
+  };
+}
