@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { HttpError } from '@cadence/errors';
 import { parseRepositoryUrl } from '@cadence/git-source';
 import type { JobManager } from '../jobs/job-manager.js';
-import { jsonBody, requireContentType, UNPARSED, WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
+import { jsonBody, requireContentType, WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
 import { rateLimit, type RateLimitCounter } from '../middleware/rate-limit.js';
 import { constantTimeEqual, verifyHubSignature } from '../webhooks/constant-time.js';
 import type { DeliveryMemory } from '../webhooks/delivery-memory.js';
@@ -96,9 +96,9 @@ async function answerPush(ctx: Context, outcome: PushOutcome, source: 'webhook:g
   };
 }
 
+/** The body as received (koa-body keeps it with includeUnparsed): what the signature covers. */
 function rawBody(ctx: Context): string {
-  const body = ctx.request.body as Record<symbol, unknown> | undefined;
-  const raw = body?.[UNPARSED];
+  const raw = (ctx.request as { rawBody?: unknown }).rawBody;
   return typeof raw === 'string' ? raw : '';
 }
 
