@@ -75,7 +75,8 @@ export class JobManager {
     }
     this.options.metrics.queueDepth.set(await this.options.queue.depth());
     this.options.logger.child('jobs').info('job queued', { job_id: job.id, kind: job.kind, source: job.source, repo: job.repo });
-    void this.pump();
+    // Started after the current I/O callbacks: the 202 goes out before the job's work begins.
+    setImmediate(() => void this.pump());
     return job;
   }
 

@@ -1,0 +1,128 @@
+// Signed GitHub webhooks per second and p99 latency of the Cadence server against a bare Koa app
+// answering 202, on this machine in the same run; then checks that no accepted webhook was lost.
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import Koa from 'koa';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SECRET = 'bench-secret-0123456789abcdef';
+const CONNECTIONS = 32;
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const AFTER = 'a'.repeat(40);
+// A private address the network guard refuses at once: jobs fail without cloning, so the workers
+// do not compete with the HTTP server for the CPU.
+const payload = JSON.stringify({
+  ref: 'refs/heads/main',
+  before: '0'.repeat(40),
+  after: AFTER,
+  repository: { full_name: 'bench/repo', clone_url: 'https://10.255.255.1/bench/repo.git' },
+  commits: [],
+  pusher: { name: 'bench' },
+});
+const signature = `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}`;
+
+let delivery = 0;
+function run(url) {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({
+      url,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      requests: [{
+        method: 'POST',
+        path: '/webhooks/github',
+        // A distinct delivery id each time: de-duplication must not turn the load into no-ops.
+        setupRequest: (request) => ({
+          ...request,
+          headers: {
+            'content-type': 'application/json',
+            'x-github-event': 'push',
+            'x-github-delivery': `bench-${process.pid}-${++delivery}`,
+            'x-hub-signature-256': signature,
+          },
+          body: payload,
+        }),
+      }],
+    }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+  });
+}
+
+async function bareApp() {
+  const app = new Koa();
+  app.use((ctx) => {
+    ctx.status = 202;
+    ctx.body = { status: 'queued' };
+  });
+  const server = http.createServer(app.callback());
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+async function cadenceServer() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cadence-load-'));
+  writeFileSync(path.join(dir, '.cadence.yaml'), [
+    'rate_limits: { webhooks_per_minute: 100000000, job_queries_per_minute: 100000000 }',
+    'limits: { queue_capacity: 1000000, max_jobs: 10000000 }',
+    'logging: { level: error }',
+  ].join('\n'));
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(here, '..', 'host', 'bin', 'cadence.js'), 'webhook', '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: dir,
+    env: { ...process.env, CADENCE_WEBHOOK_SECRET: SECRET, CADENCE_LOGGING_LEVEL: 'error' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) break;
+    } catch {
+      if (i > 200) throw new Error('the server did not start');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { child.on('exit', r); child.kill('SIGTERM'); }) };
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const probe = http.createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function countJobs(url) {
+  const ids = new Set();
+  for (let offset = 0; ; offset += 100) {
+    const response = await fetch(`${url}/jobs?limit=100&offset=${offset}`);
+    const page = await response.json();
+    for (const job of page) ids.add(job.id);
+    if (page.length < 100) return ids.size;
+  }
+}
+
+const bare = await bareApp();
+const bareResult = await run(bare.url);
+await bare.close();
+const server = await cadenceServer();
+const result = await run(server.url);
+const accepted = result.statusCodeStats?.['202']?.count ?? 0;
+const jobs = await countJobs(server.url);
+await server.close();
+
+const ratio = result.requests.average / bareResult.requests.average;
+console.log(`bare Koa 202:   ${bareResult.requests.average.toFixed(0)} req/s, p99 ${bareResult.latency.p99} ms`);
+console.log(`cadence server: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms (${CONNECTIONS} connections, ${DURATION} s, signed, distinct delivery ids)`);
+console.log(`throughput ratio: ${ratio.toFixed(2)} (target >= 0.8) ${ratio >= 0.8 ? 'OK' : 'MISSED'}; p99 ${result.latency.p99} ms (target < 20 ms) ${result.latency.p99 < 20 ? 'OK' : 'MISSED'}`);
+// autocannon counts only responses that arrived within the run; requests still in flight at the end
+// may have created jobs too, so jobs listed can exceed the 202s counted.
+const lost = Math.max(0, accepted - jobs);
+console.log(`accepted (202): ${accepted}, jobs listed: ${jobs}, lost: ${lost} ${lost === 0 ? 'OK' : 'MISSED'}; non-2xx: ${result.non2xx}`);
