@@ -11,6 +11,7 @@ export const BUILTIN_PLUGINS: readonly string[] = [
   '@cadence/plugin-velocity',
   '@cadence/plugin-timing',
   '@cadence/plugin-size',
+  '@cadence/plugin-website-signature',
 ];
 
 const HOST_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');

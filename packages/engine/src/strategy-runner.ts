@@ -18,18 +18,20 @@ export async function runStrategy(strategy: Strategy, context: AnalysisContext, 
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   let timer: NodeJS.Timeout | undefined;
+  const aborted = abortPromise(context.signal);
   try {
     const work = Promise.resolve().then(() => (strategy.analyze as (c: AnalysisContext) => unknown)(context));
     const overrun = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new BudgetExceeded(budgetMs)), budgetMs);
     });
-    const value = await Promise.race([work, overrun, abortPromise(context.signal)]);
+    const value = await Promise.race([work, overrun, aborted.promise]);
     return { ok: true, outcome: validateOutcome(value), durationMs: elapsed() };
   } catch (error) {
     throwIfCancelled(context.signal);
     return { ok: false, error: describe(error), durationMs: elapsed() };
   } finally {
     clearTimeout(timer);
+    aborted.release();
   }
 }
 
@@ -39,11 +41,18 @@ class BudgetExceeded extends Error {
   }
 }
 
-function abortPromise(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
+/** Rejects when the job is cancelled; `release` removes the listener (a job runs many strategies on one signal). */
+function abortPromise(signal: AbortSignal): { promise: Promise<never>; release(): void } {
+  let listener: (() => void) | undefined;
+  const promise = new Promise<never>((_, reject) => {
     if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    else {
+      listener = () => reject(signal.reason);
+      signal.addEventListener('abort', listener, { once: true });
+    }
   });
+  promise.catch(() => undefined);
+  return { promise, release: () => listener && signal.removeEventListener('abort', listener) };
 }
 
 function describe(error: unknown): string {

@@ -1,0 +1,38 @@
+import { definePlugin } from '@cadence/plugin-sdk';
+import { humanVoice, textLength } from './human-voice.js';
+import { aiVocabulary, placeholderText, stockPhrases, transitionDensity } from './lexical-signals.js';
+import { websiteOverallScore } from './page-score.js';
+import { repetitiveOpenings, sentenceUniformity, unhedgedClaims } from './rhythm-signals.js';
+import { pageStructure, structureDensity } from './structure-signals.js';
+
+export const STRATEGIES = [
+  textLength,
+  stockPhrases,
+  aiVocabulary,
+  transitionDensity,
+  sentenceUniformity,
+  repetitiveOpenings,
+  unhedgedClaims,
+  structureDensity,
+  placeholderText,
+  pageStructure,
+  humanVoice,
+] as const;
+
+export { websiteOverallScore, SIGNAL_WEIGHTS } from './page-score.js';
+export { stockPhrases, aiVocabulary, transitionDensity, placeholderText, sentenceUniformity, repetitiveOpenings, unhedgedClaims, structureDensity, pageStructure, humanVoice, textLength };
+
+export default definePlugin({
+  name: 'website-signature',
+  apply(hooks) {
+    hooks.registerStrategies.tap('website-signature', (registrar) => {
+      for (const strategy of STRATEGIES) registrar.add(strategy);
+    });
+    // The page score combines these signals with their own calibration (the engine's default is a plain mean).
+    hooks.refineResult.tap('website-signature', (result) => {
+      if (result.source_type !== 'web') return result;
+      const score = websiteOverallScore(result.strategy_results);
+      return score === null ? result : { ...result, overall_score: score, suspicion_score: score };
+    });
+  },
+});

@@ -1,0 +1,80 @@
+import { defineStrategy, type Finding, type WebsiteContext } from '@cadence/plugin-sdk';
+import { LEXICON } from './lexicon.js';
+import { clamp01, countPhrase, locate, MIN_WORDS, perThousand, prose, round, words } from './text-tools.js';
+
+const MAX_FINDINGS = 8;
+const CATEGORY = 'website-signature';
+
+function tooShort(context: WebsiteContext): boolean {
+  return context.document.words < MIN_WORDS;
+}
+
+/** Phrases language models reach for ("delve into", "it's important to note", "in today's fast-paced world"). */
+export const stockPhrases = defineStrategy({
+  meta: { name: 'stock-phrases', category: CATEGORY, description: 'Overused stock phrases of generated text, per 1000 words.', appliesTo: 'website', weight: 0.9 },
+  analyze(context: WebsiteContext) {
+    if (tooShort(context)) return { findings: [], score: 0 };
+    const text = prose(context.document).toLowerCase();
+    const hits = LEXICON.stockPhrases.map((phrase) => ({ phrase, count: countPhrase(text, phrase) })).filter((h) => h.count > 0);
+    const total = hits.reduce((sum, h) => sum + h.count, 0);
+    const density = perThousand(total, context.document.words);
+    const score = clamp01(density / 6);
+    const findings: Finding[] = hits
+      .sort((a, b) => b.count - a.count)
+      .slice(0, MAX_FINDINGS)
+      .map((h) => ({ score, message: `stock phrase "${h.phrase}" (${total} stock phrases, ${round(density)} per 1000 words; 6 per 1000 scores 1)`, element: locate(context.document, h.phrase) }));
+    return { findings: score >= 0.2 ? findings : [], score: round(score), metrics: { count: total, per_1000_words: round(density) } };
+  },
+});
+
+/** Words whose frequency jumps in generated text ("tapestry", "seamless", "leverage", "realm"). */
+export const aiVocabulary = defineStrategy({
+  meta: { name: 'ai-vocabulary', category: CATEGORY, description: 'Density of vocabulary characteristic of language models.', appliesTo: 'website', weight: 0.7 },
+  analyze(context: WebsiteContext) {
+    if (tooShort(context)) return { findings: [], score: 0 };
+    const tokens = words(prose(context.document));
+    const counts = new Map<string, number>();
+    for (const token of tokens) if (LEXICON.vocabulary.has(token)) counts.set(token, (counts.get(token) ?? 0) + 1);
+    const total = [...counts.values()].reduce((a, b) => a + b, 0);
+    const density = perThousand(total, tokens.length);
+    // Human prose uses a few of these words too (about 2 to 6 per 1000): only the excess counts.
+    const score = clamp01((density - 6) / 20);
+    const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
+    const findings: Finding[] = score >= 0.2 ? top.map(([word, n]) => ({ score, message: `"${word}" ×${n} (${total} characteristic words, ${round(density)} per 1000; above 6 per 1000 counts)`, element: locate(context.document, word) })) : [];
+    return { findings, score: round(score), metrics: { count: total, per_1000_words: round(density) } };
+  },
+});
+
+/** Sentences opening with "Moreover", "Furthermore", "Additionally", "Ultimately"… */
+export const transitionDensity = defineStrategy({
+  meta: { name: 'transition-density', category: CATEGORY, description: 'Share of sentences that open with a transition word.', appliesTo: 'website', weight: 0.6 },
+  analyze(context: WebsiteContext) {
+    const sentences = context.document.sentences;
+    if (tooShort(context) || sentences.length < 5) return { findings: [], score: 0 };
+    const opening = sentences.filter((s) => {
+      const start = s.toLowerCase().replace(/^[^\p{L}]+/u, '');
+      return LEXICON.transitions.some((t) => start.startsWith(`${t},`) || start.startsWith(`${t} `));
+    });
+    const share = opening.length / sentences.length;
+    const score = clamp01((share - 0.08) / 0.17);
+    const findings: Finding[] = score >= 0.2 ? opening.slice(0, MAX_FINDINGS).map((s) => ({ score, message: `${opening.length} of ${sentences.length} sentences open with a transition word (${Math.round(share * 100)}%; above 8% counts)`, element: locate(context.document, s.slice(0, 60)) })) : [];
+    return { findings, score: round(score), metrics: { share: round(share) } };
+  },
+});
+
+/** "As an AI language model", "lorem ipsum", "[Your Name]": text nobody meant to publish. */
+export const placeholderText = defineStrategy({
+  meta: { name: 'placeholder-text', category: CATEGORY, description: 'Boilerplate and placeholder text, and chat-assistant leftovers.', appliesTo: 'website', weight: 1 },
+  analyze(context: WebsiteContext) {
+    const text = prose(context.document).toLowerCase();
+    const hits = LEXICON.placeholders.filter((p) => text.includes(p));
+    if (hits.length === 0) return { findings: [], score: 0 };
+    const assistant = hits.some((h) => /ai|language model|knowledge|certainly|sure!|regenerate|browse|personal/.test(h));
+    const score = assistant ? 0.95 : 0.6;
+    return {
+      findings: hits.slice(0, MAX_FINDINGS).map((h) => ({ score, message: `placeholder or assistant text "${h}"`, element: locate(context.document, h) })),
+      score,
+      metrics: { count: hits.length },
+    };
+  },
+});
