@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { EventSource } from 'eventsource';
 import { makeTempDir, startCadenceServer, startStalledServer, waitForJob, type ServerProcess, type TempDir } from '@cadence/test-support';
-import { serveRepositories, type GitFixtures } from './fixtures.js';
+import { readStream, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface JobBody {
   id: string;
@@ -216,29 +216,3 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 15_000): Pro
   }
 }
 
-/** Reads a stream to its end with a real SSE client (GET), or posts a body (POST). */
-export async function readStream(url: string, body?: unknown): Promise<Record<string, unknown>[]> {
-  const events: Record<string, unknown>[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const source = new EventSource(url, body === undefined ? {} : {
-      fetch: (input, init) => fetch(input, { ...init, method: 'POST', body: JSON.stringify(body), headers: { ...(init?.headers as Record<string, string>), 'content-type': 'application/json' } }),
-    });
-    const timer = setTimeout(() => {
-      source.close();
-      reject(new Error(`stream did not end: ${JSON.stringify(events)}`));
-    }, 30_000);
-    source.onmessage = (message) => {
-      const event = JSON.parse(message.data) as Record<string, unknown>;
-      events.push(event);
-      if (event.event === 'complete' || event.event === 'error') {
-        clearTimeout(timer);
-        source.close();
-        resolve();
-      }
-    };
-    source.onerror = () => {
-      if (events.length > 0 && (events.at(-1)!.event === 'complete' || events.at(-1)!.event === 'error')) return;
-    };
-  });
-  return events;
-}

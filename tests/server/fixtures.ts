@@ -1,3 +1,4 @@
+import { EventSource } from 'eventsource';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -74,4 +75,31 @@ export function gitlabPushPayload(cloneUrl: string, before: string, after: strin
     commits: [],
     total_commits_count: 0,
   };
+}
+
+/** Reads a stream to its end with a real SSE client (GET), or posts a body (POST). */
+export async function readStream(url: string, body?: unknown): Promise<Record<string, unknown>[]> {
+  const events: Record<string, unknown>[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const source = new EventSource(url, body === undefined ? {} : {
+      fetch: (input, init) => fetch(input, { ...init, method: 'POST', body: JSON.stringify(body), headers: { ...(init?.headers as Record<string, string>), 'content-type': 'application/json' } }),
+    });
+    const timer = setTimeout(() => {
+      source.close();
+      reject(new Error(`stream did not end: ${JSON.stringify(events)}`));
+    }, 30_000);
+    source.onmessage = (message) => {
+      const event = JSON.parse(message.data) as Record<string, unknown>;
+      events.push(event);
+      if (event.event === 'complete' || event.event === 'error') {
+        clearTimeout(timer);
+        source.close();
+        resolve();
+      }
+    };
+    source.onerror = () => {
+      if (events.length > 0 && (events.at(-1)!.event === 'complete' || events.at(-1)!.event === 'error')) return;
+    };
+  });
+  return events;
 }

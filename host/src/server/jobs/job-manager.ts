@@ -164,7 +164,8 @@ export class JobManager {
         onEvent: (event: EmittedEvent) => this.options.events.publish(id, event as unknown as JobEvent),
         network: this.options.network,
         allowLocalPaths: this.options.allowLocalPaths,
-        cache: this.options.cache,
+        // A stream shows the analysis as it happens, so it always runs it rather than replaying a cached result.
+        ...(job.source === 'stream' ? {} : { cache: this.options.cache }),
       });
       const done = await this.options.store.update(id, (j) => {
         j.status = 'completed';
