@@ -18,7 +18,25 @@ export function splitSentences(text: string): string[] {
   return sentences;
 }
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * Words: runs that start with a letter or digit. A character loop with an ASCII fast path; a Unicode
+ * regular expression over a multi-megabyte page costs more than parsing it.
+ */
 export function countWords(text: string): number {
-  const matches = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu);
-  return matches ? matches.length : 0;
+  let count = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let wordChar: boolean;
+    if (code < 128) {
+      wordChar = (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (inWord && (code === 39 || code === 45));
+    } else {
+      wordChar = code === 0x2019 ? inWord : LETTER_OR_DIGIT.test(text[i]!);
+    }
+    if (wordChar && !inWord) count++;
+    inWord = wordChar;
+  }
+  return count;
 }

@@ -1,5 +1,5 @@
 import { defineStrategy, type WebsiteContext } from '@cadence/plugin-sdk';
-import { clamp01, MIN_WORDS, prose, round, words } from './text-tools.js';
+import { clamp01, MIN_WORDS, round, textViews } from './text-tools.js';
 
 const CONTRACTION = /\b[\p{L}]+'(s|t|re|ve|ll|d|m)\b/giu;
 const FIRST_PERSON = new Set(['i', "i'm", "i've", "i'd", "i'll", 'my', 'me', 'mine', 'myself']);
@@ -13,8 +13,7 @@ export const humanVoice = defineStrategy({
   meta: { name: 'human-voice', category: 'website-signature', description: 'Signals of human writing (contractions, first person, specifics); lowers the page score.', appliesTo: 'website', weight: 0 },
   analyze(context: WebsiteContext) {
     if (context.document.words < MIN_WORDS) return { findings: [], score: 0 };
-    const text = prose(context.document);
-    const tokens = words(text);
+    const { prose: text, tokens } = textViews(context.document);
     const per100 = (n: number): number => (n * 100) / Math.max(tokens.length, 1);
     const contractions = per100(text.match(CONTRACTION)?.length ?? 0);
     const firstPerson = per100(tokens.filter((t) => FIRST_PERSON.has(t)).length);

@@ -1,6 +1,6 @@
 import { defineStrategy, type Finding, type WebsiteContext } from '@cadence/plugin-sdk';
 import { LEXICON } from './lexicon.js';
-import { clamp01, countPhrase, locate, MIN_WORDS, perThousand, prose, round, words } from './text-tools.js';
+import { clamp01, countPhrase, locate, MIN_WORDS, perThousand, round, textViews } from './text-tools.js';
 
 const MAX_FINDINGS = 8;
 const CATEGORY = 'website-signature';
@@ -14,7 +14,7 @@ export const stockPhrases = defineStrategy({
   meta: { name: 'stock-phrases', category: CATEGORY, description: 'Overused stock phrases of generated text, per 1000 words.', appliesTo: 'website', weight: 0.9 },
   analyze(context: WebsiteContext) {
     if (tooShort(context)) return { findings: [], score: 0 };
-    const text = prose(context.document).toLowerCase();
+    const text = textViews(context.document).lower;
     const hits = LEXICON.stockPhrases.map((phrase) => ({ phrase, count: countPhrase(text, phrase) })).filter((h) => h.count > 0);
     const total = hits.reduce((sum, h) => sum + h.count, 0);
     const density = perThousand(total, context.document.words);
@@ -32,7 +32,7 @@ export const aiVocabulary = defineStrategy({
   meta: { name: 'ai-vocabulary', category: CATEGORY, description: 'Density of vocabulary characteristic of language models.', appliesTo: 'website', weight: 0.7 },
   analyze(context: WebsiteContext) {
     if (tooShort(context)) return { findings: [], score: 0 };
-    const tokens = words(prose(context.document));
+    const tokens = textViews(context.document).tokens;
     const counts = new Map<string, number>();
     for (const token of tokens) if (LEXICON.vocabulary.has(token)) counts.set(token, (counts.get(token) ?? 0) + 1);
     const total = [...counts.values()].reduce((a, b) => a + b, 0);
@@ -49,7 +49,7 @@ export const aiVocabulary = defineStrategy({
 export const transitionDensity = defineStrategy({
   meta: { name: 'transition-density', category: CATEGORY, description: 'Share of sentences that open with a transition word.', appliesTo: 'website', weight: 0.6 },
   analyze(context: WebsiteContext) {
-    const sentences = context.document.sentences;
+    const sentences = textViews(context.document).sentences;
     if (tooShort(context) || sentences.length < 5) return { findings: [], score: 0 };
     const opening = sentences.filter((s) => {
       const start = s.toLowerCase().replace(/^[^\p{L}]+/u, '');
@@ -66,7 +66,7 @@ export const transitionDensity = defineStrategy({
 export const placeholderText = defineStrategy({
   meta: { name: 'placeholder-text', category: CATEGORY, description: 'Boilerplate and placeholder text, and chat-assistant leftovers.', appliesTo: 'website', weight: 1 },
   analyze(context: WebsiteContext) {
-    const text = prose(context.document).toLowerCase();
+    const text = textViews(context.document).lower;
     const hits = LEXICON.placeholders.filter((p) => text.includes(p));
     if (hits.length === 0) return { findings: [], score: 0 };
     const assistant = hits.some((h) => /ai|language model|knowledge|certainly|sure!|regenerate|browse|personal/.test(h));

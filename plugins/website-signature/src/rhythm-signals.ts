@@ -1,6 +1,6 @@
 import { defineStrategy, type Finding, type WebsiteContext } from '@cadence/plugin-sdk';
 import { LEXICON } from './lexicon.js';
-import { clamp01, countPhrase, locate, MIN_WORDS, perThousand, prose, round, words } from './text-tools.js';
+import { clamp01, countPhrase, locate, MIN_WORDS, perThousand, round, textViews, words } from './text-tools.js';
 
 const CATEGORY = 'website-signature';
 /** Openings too common in any English prose to mean anything. */
@@ -10,7 +10,7 @@ const COMMON_OPENINGS = new Set(['the', 'a', 'an', 'i', 'it', 'in', 'this', 'we'
 export const sentenceUniformity = defineStrategy({
   meta: { name: 'sentence-uniformity', category: CATEGORY, description: 'Low variation of sentence length (coefficient of variation).', appliesTo: 'website', weight: 0.6 },
   analyze(context: WebsiteContext) {
-    const lengths = context.document.sentences.map((s) => words(s).length).filter((n) => n >= 3);
+    const lengths = textViews(context.document).sentences.map((s) => words(s).length).filter((n) => n >= 3);
     if (context.document.words < MIN_WORDS || lengths.length < 8) return { findings: [], score: 0 };
     const mean = lengths.reduce((a, b) => a + b, 0) / lengths.length;
     const sd = Math.sqrt(lengths.reduce((a, b) => a + (b - mean) ** 2, 0) / lengths.length);
@@ -26,7 +26,7 @@ export const sentenceUniformity = defineStrategy({
 export const repetitiveOpenings = defineStrategy({
   meta: { name: 'repetitive-openings', category: CATEGORY, description: 'Repetition of sentence openings.', appliesTo: 'website', weight: 0.5 },
   analyze(context: WebsiteContext) {
-    const openings = context.document.sentences.map((s) => words(s)[0]).filter((w): w is string => w !== undefined);
+    const openings = textViews(context.document).sentences.map((s) => words(s)[0]).filter((w): w is string => w !== undefined);
     if (context.document.words < MIN_WORDS || openings.length < 8) return { findings: [], score: 0 };
     const counts = new Map<string, number>();
     for (const word of openings) if (!COMMON_OPENINGS.has(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
@@ -43,8 +43,7 @@ export const unhedgedClaims = defineStrategy({
   meta: { name: 'unhedged-claims', category: CATEGORY, description: 'Absolute claims without hedging.', appliesTo: 'website', weight: 0.4 },
   analyze(context: WebsiteContext) {
     if (context.document.words < MIN_WORDS) return { findings: [], score: 0 };
-    const text = prose(context.document).toLowerCase();
-    const tokens = words(text);
+    const { lower: text, tokens } = textViews(context.document);
     const absolutes = tokens.filter((t) => LEXICON.absolutes.has(t)).length;
     const hedges = LEXICON.hedges.reduce((sum, h) => sum + countPhrase(text, h), 0);
     const absoluteDensity = perThousand(absolutes, tokens.length);
