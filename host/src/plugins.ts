@@ -12,6 +12,7 @@ export const BUILTIN_PLUGINS: readonly string[] = [
   '@cadence/plugin-timing',
   '@cadence/plugin-size',
   '@cadence/plugin-website-signature',
+  '@cadence/plugin-ai-assist',
 ];
 
 const HOST_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');

@@ -54,6 +54,8 @@ export interface AiReport {
   verdicts: AiVerdict[];
   items_sent: number;
   tokens?: { input: number; output: number };
+  /** Items whose verdict was missing or malformed in the model's answer. */
+  malformed_answers?: number;
   /** Set when AI analysis was skipped or failed; the heuristic result stands. */
   error?: { code: string; message: string };
 }
