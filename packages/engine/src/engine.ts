@@ -85,7 +85,8 @@ export function createEngine(options: EngineOptions): Engine {
       result = await refine(result, context);
       throwIfCancelled(signal);
       await hooks.report.promise(result, context);
-      if (cacheKey) opts.cache?.set(cacheKey, result);
+      // A result whose AI step failed is not kept: the failure is usually transient.
+      if (cacheKey && !result.ai?.error) opts.cache?.set(cacheKey, result);
       return result;
     } catch (error) {
       throw asJobError(error, signal);
