@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import {
+  createRepository,
+  exportRepository,
+  makeTempDir,
+  runCadence,
+  startCadenceServer,
+  startGitDaemon,
+  waitForJob,
+  type GitDaemon,
+  type ServerProcess,
+  type TempDir,
+} from '@cadence/test-support';
+
+const run = promisify(execFile);
+const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+interface Job {
+  status: string;
+  result?: { detections: { strategy: string; commit?: string; message: string }[]; strategy_results: { name: string }[] };
+}
+
+/**
+ * The published-plugin path, as a third party would take it: pack the SDK and the example with the
+ * package managers, install the tarballs with npm into a project of their own (offline: every
+ * dependency is one of the tarballs), and start the built server there.
+ */
+describe('a third-party plugin installed from packed tarballs', function () {
+  this.timeout(120_000);
+  let work: TempDir;
+  let project: string;
+  let daemon: GitDaemon;
+  let trailerCommit: string;
+
+  before(async () => {
+    work = await makeTempDir('cadence-published-');
+    const tarballs = path.join(work.path, 'tarballs');
+    await mkdir(tarballs);
+    for (const pkg of ['packages/errors', 'packages/plugin-sdk']) {
+      await run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: path.join(root, pkg) });
+    }
+    // The SDK's one third-party dependency (tapable, for its hook types), packed from the installed copy.
+    const sdkRequire = createRequire(path.join(root, 'packages/plugin-sdk/package.json'));
+    const tapableDir = path.dirname(sdkRequire.resolve('tapable/package.json'));
+    await run('npm', ['pack', tapableDir, '--pack-destination', tarballs], { cwd: work.path });
+    await run('npm', ['pack', path.join(root, 'examples/cadence-plugin-ai-trailers'), '--pack-destination', tarballs], { cwd: work.path });
+    project = path.join(work.path, 'deployment');
+    await mkdir(project);
+    await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'my-cadence-deployment', private: true }));
+    const files = (await readdir(tarballs)).map((f) => path.join(tarballs, f));
+    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...files], { cwd: project });
+
+    const repoDir = path.join(work.path, 'repo');
+    await mkdir(repoDir);
+    const repo = await createRepository(repoDir, [
+      { message: 'Initial import', date: Date.UTC(2025, 0, 1) / 1000, addLines: 10 },
+      { message: 'Add the parser\n\nCo-authored-by: Claude <noreply@anthropic.com>', date: Date.UTC(2025, 0, 2) / 1000, addLines: 30 },
+      { message: 'Fix typo', date: Date.UTC(2025, 0, 3) / 1000, addLines: 1 },
+    ]);
+    trailerCommit = repo.hashes[1]!.slice(0, 7);
+    const served = path.join(work.path, 'served');
+    await mkdir(served);
+    await exportRepository(served, 'acme/assisted.git', repoDir);
+    daemon = await startGitDaemon(served);
+  });
+  after(async () => {
+    await daemon?.close();
+    await work?.remove();
+  });
+
+  it('is discovered by its keyword and listed by cadence plugins', async () => {
+    const listing = await runCadence(['plugins'], { cwd: project });
+    expect(listing.code).to.equal(0);
+    expect(listing.stdout).to.match(/loaded\s+cadence-plugin-ai-trailers\s+1\.0\.0\s+discovered/);
+    expect(listing.stdout).to.contain('- ai-trailers (attribution, repository');
+  });
+
+  it('shows in /api/plugins and runs in a job through the real server', async () => {
+    let server: ServerProcess | null = null;
+    try {
+      server = await startCadenceServer({ cwd: project, config: { security: { allowed_networks: ['127.0.0.0/8'] } } });
+      const plugins = await server.json<{ name: string; package: string; version: string }[]>('/api/plugins');
+      expect(plugins.body.find((p) => p.name === 'ai-trailers')).to.include({ package: 'cadence-plugin-ai-trailers', version: '1.0.0' });
+      const accepted = await server.json<{ id: string }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: daemon.url('acme/assisted.git') }) });
+      const job = await waitForJob<Job>(server, accepted.body.id);
+      expect(job.status).to.equal('completed');
+      const detections = job.result!.detections.filter((d) => d.strategy === 'ai-trailers');
+      expect(detections.map((d) => d.commit)).to.deep.equal([trailerCommit]);
+      expect(detections[0]!.message).to.contain('Co-authored-by: Claude');
+    } finally {
+      await server?.stop();
+    }
+  });
+
+  it('is skipped when strategies.disabled names its strategy', async () => {
+    await writeFile(path.join(project, '.cadence.yaml'), 'strategies:\n  disabled: [ai-trailers]\n');
+    const listing = await runCadence(['plugins'], { cwd: project });
+    expect(listing.stdout).to.contain('ai-trailers (attribution, repository, weight 1) [disabled by strategies.disabled]');
+  });
+});
