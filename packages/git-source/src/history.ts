@@ -221,7 +221,8 @@ async function shallowBoundary(dir: string): Promise<Set<string>> {
   }
 }
 
-function computeStats(history: readonly CommitRecord[], analyzed: readonly CommitRecord[]): RepositoryStats {
+/** Repository-wide statistics of a history (all commits read) and the analyzed part of it. */
+export function computeStats(history: readonly CommitRecord[], analyzed: readonly CommitRecord[]): RepositoryStats {
   const sizes = analyzed.filter((c) => !c.isMerge && !c.isBoundary).map((c) => c.additions).sort((a, b) => a - b);
   const intervals = analyzed
     .filter((c) => c.previousAuthorTime !== null)

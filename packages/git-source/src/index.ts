@@ -1,6 +1,6 @@
 export { parseRepositoryUrl, type RepositoryLocator } from './repository-url.js';
 export { openRepository, redactCredentials, type OpenOptions, type ClonedRepository } from './clone.js';
-export { readHistory, type ReadHistoryOptions, type History } from './history.js';
+export { readHistory, computeStats, type ReadHistoryOptions, type History } from './history.js';
 export { diffExcerpt, type DiffExcerptOptions } from './diff-excerpt.js';
 export { excludeMatcher } from './exclude-matcher.js';
 export { answersAsRepository } from './probe.js';

@@ -45,4 +45,5 @@ export {
   isSquashOrForgeMerge,
   isRootImport,
   sizeEvidenceFactor,
+  judgeEachCommit,
 } from './scoring-helpers.js';

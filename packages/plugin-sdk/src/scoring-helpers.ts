@@ -1,4 +1,5 @@
 import type { CommitRecord } from './commit.js';
+import type { Finding } from './strategy.js';
 import { clampScore } from './source.js';
 
 /**
@@ -47,4 +48,14 @@ export function sizeEvidenceFactor(commit: CommitRecord): number {
   if (isRootImport(commit)) return 0.3;
   if (isSquashOrForgeMerge(commit)) return 0.5;
   return 1;
+}
+
+/** The findings of a strategy that judges each commit on its own: one judgement per commit, nulls dropped. */
+export function judgeEachCommit(commits: readonly CommitRecord[], judge: (commit: CommitRecord) => Finding | null): Finding[] {
+  const findings: Finding[] = [];
+  for (const commit of commits) {
+    const finding = judge(commit);
+    if (finding) findings.push(finding);
+  }
+  return findings;
 }

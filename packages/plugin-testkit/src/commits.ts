@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { computeStats } from '@cadence/git-source';
 import type { CommitFileChange, CommitRecord, RepositoryStats } from '@cadence/plugin-sdk';
 
 /** A commit described by what a test cares about; everything else gets a plausible default. */
@@ -74,29 +75,7 @@ export function makeCommits(specs: readonly CommitSpec[]): CommitRecord[] {
   return commits;
 }
 
-/** The repository-wide statistics the git source would compute for these commits. */
+/** The repository-wide statistics the git source computes for these commits. */
 export function statsOf(commits: readonly CommitRecord[]): RepositoryStats {
-  const measurable = commits.filter((c) => !c.isMerge && !c.isBoundary).map((c) => c.additions).sort((a, b) => a - b);
-  const intervals = commits
-    .filter((c) => c.previousAuthorTime !== null)
-    .map((c) => c.authorTime - (c.previousAuthorTime ?? 0))
-    .sort((a, b) => a - b);
-  const times = commits.map((c) => c.authorTime);
-  return {
-    historyCommits: commits.length,
-    analyzedCommits: commits.length,
-    authors: new Set(commits.map((c) => c.authorEmail)).size,
-    firstCommitTime: times.length ? Math.min(...times) : null,
-    lastCommitTime: times.length ? Math.max(...times) : null,
-    totalAdditions: commits.reduce((s, c) => s + c.additions, 0),
-    totalDeletions: commits.reduce((s, c) => s + c.deletions, 0),
-    medianAdditions: quantile(measurable, 0.5),
-    p90Additions: quantile(measurable, 0.9),
-    medianAuthorIntervalSeconds: intervals.length ? quantile(intervals, 0.5) : null,
-  };
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return computeStats(commits, commits);
 }

@@ -3,6 +3,7 @@ import {
   definePlugin,
   exceedanceScore,
   isMeasurableCommit,
+  judgeEachCommit,
   sizeEvidenceFactor,
   type CommitRecord,
   type Finding,
@@ -19,12 +20,7 @@ export const sizeStrategy = defineStrategy({
   },
   analyze(context: RepositoryContext) {
     const { suspicious_additions: maxAdd, suspicious_deletions: maxDel } = context.thresholds;
-    const findings: Finding[] = [];
-    for (const commit of context.commits) {
-      const finding = judgeCommit(commit, maxAdd, maxDel);
-      if (finding) findings.push(finding);
-    }
-    return findings;
+    return judgeEachCommit(context.commits, (commit) => judgeCommit(commit, maxAdd, maxDel));
   },
 });
 

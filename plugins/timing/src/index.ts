@@ -2,6 +2,7 @@ import {
   defineStrategy,
   definePlugin,
   isMeasurableCommit,
+  judgeEachCommit,
   type CommitRecord,
   type Finding,
   type RepositoryContext,
@@ -23,12 +24,7 @@ export const timingStrategy = defineStrategy({
   },
   analyze(context: RepositoryContext) {
     const threshold = context.thresholds.min_time_delta_seconds;
-    const findings: Finding[] = [];
-    for (const commit of context.commits) {
-      const finding = judgeCommit(commit, threshold);
-      if (finding) findings.push(finding);
-    }
-    return findings;
+    return judgeEachCommit(context.commits, (commit) => judgeCommit(commit, threshold));
   },
 });
 

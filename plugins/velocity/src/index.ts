@@ -3,6 +3,7 @@ import {
   definePlugin,
   exceedanceScore,
   isMeasurableCommit,
+  judgeEachCommit,
   sizeEvidenceFactor,
   type CommitRecord,
   type Finding,
@@ -26,12 +27,7 @@ export const velocityStrategy = defineStrategy({
   },
   analyze(context: RepositoryContext) {
     const { max_additions_per_min: maxAdd, max_deletions_per_min: maxDel } = context.thresholds;
-    const findings: Finding[] = [];
-    for (const commit of context.commits) {
-      const finding = judgeCommit(commit, maxAdd, maxDel);
-      if (finding) findings.push(finding);
-    }
-    return findings;
+    return judgeEachCommit(context.commits, (commit) => judgeCommit(commit, maxAdd, maxDel));
   },
 });
 
