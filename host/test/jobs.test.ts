@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import type { AnalysisResult } from '@cadence/plugin-sdk';
+import { InMemoryJobQueue } from '../src/server/jobs/job-queue.js';
+import { InMemoryJobStore } from '../src/server/jobs/job-store.js';
+import { retainedResult, MAX_RETAINED_ITEMS } from '../src/server/jobs/retained-result.js';
+import type { Job, JobStatus } from '../src/server/jobs/job.js';
+import { InMemoryRateLimitCounter } from '../src/server/middleware/rate-limit.js';
+import { constantTimeEqual, verifyHubSignature } from '../src/server/webhooks/constant-time.js';
+import { InMemoryDeliveryMemory } from '../src/server/webhooks/delivery-memory.js';
+import { createHmac } from 'node:crypto';
+
+let counter = 0;
+function job(status: JobStatus, repo = 'acme/widget'): Job {
+  const id = `job-${++counter}`;
+  return { id, status, kind: 'repository', source: 'api', repo, branch: null, url: `https://x.test/${repo}`, created_at: new Date().toISOString(), started_at: null, finished_at: null, error: null, error_code: null, request: { kind: 'repository', url: `https://x.test/${repo}` } };
+}
+
+describe('job store, queue and limits (in-memory implementations)', () => {
+  it('keeps the most recent max_jobs, dropping the oldest final jobs first and never an active one', async () => {
+    const store = new InMemoryJobStore(3);
+    const running = job('running');
+    const done1 = job('completed');
+    const done2 = job('failed');
+    for (const j of [running, done1, done2, job('queued'), job('completed')]) await store.create(j);
+    expect(await store.size()).to.equal(3);
+    expect(await store.get(running.id)).to.equal(running);
+    expect(await store.get(done1.id)).to.equal(undefined);
+    expect(await store.get(done2.id)).to.equal(undefined);
+  });
+
+  it('lists most recent first with status, repo, limit and offset', async () => {
+    const store = new InMemoryJobStore(100);
+    const jobs = [job('completed', 'a/a'), job('failed', 'b/b'), job('completed', 'a/a'), job('completed', 'b/b')];
+    for (const j of jobs) await store.create(j);
+    expect((await store.list({ limit: 10, offset: 0 })).map((j) => j.id)).to.deep.equal(jobs.map((j) => j.id).reverse());
+    expect((await store.list({ limit: 10, offset: 0, status: 'completed', repo: 'a/a' })).map((j) => j.id)).to.deep.equal([jobs[2]!.id, jobs[0]!.id]);
+    expect((await store.list({ limit: 1, offset: 1 })).map((j) => j.id)).to.deep.equal([jobs[2]!.id]);
+  });
+
+  it('caps what a retained result keeps in full while keeping exact counts', () => {
+    const detections = Array.from({ length: 5000 }, (_, i) => ({ strategy: 's', category: 'c', severity: 'low' as const, confidence: i / 5000, score: 0.1, message: 'm', commit: `c${i}` }));
+    const suspicions = Array.from({ length: 3000 }, (_, i) => ({ commit_hash: `c${i}`, message: 'm', severity: 'low' as const, confidence: i / 3000, reasons: [] }));
+    const result = { source_type: 'git', detections, suspicions, suspicious_commits: 3000, total_commits: 9000, strategy_results: [{ name: 's', detections: 5000 }] } as unknown as AnalysisResult;
+    const kept = retainedResult(result) as AnalysisResult & { suspicions: unknown[]; truncated: { detections: number; suspicions: number } };
+    expect(kept.detections).to.have.length(MAX_RETAINED_ITEMS);
+    expect(kept.suspicions).to.have.length(MAX_RETAINED_ITEMS);
+    expect(kept.truncated).to.include({ detections: 5000, suspicions: 3000 });
+    expect((kept as unknown as { suspicious_commits: number }).suspicious_commits).to.equal(3000);
+    expect(kept.detections[0]!.confidence).to.be.above(0.99);
+  });
+
+  it('refuses offers beyond the queue capacity and removes waiting ids', async () => {
+    const queue = new InMemoryJobQueue(2);
+    expect(await queue.offer('a')).to.equal(true);
+    expect(await queue.offer('b')).to.equal(true);
+    expect(await queue.hasRoom()).to.equal(false);
+    expect(await queue.offer('c')).to.equal(false);
+    expect(await queue.remove('a')).to.equal(true);
+    expect(await queue.take()).to.equal('b');
+    expect(await queue.depth()).to.equal(0);
+  });
+
+  it('counts rate-limit hits in fixed windows per key', async () => {
+    const limits = new InMemoryRateLimitCounter();
+    const first = await limits.hit('k', 60_000);
+    const second = await limits.hit('k', 60_000);
+    const other = await limits.hit('other', 60_000);
+    expect([first.count, second.count, other.count]).to.deep.equal([1, 2, 1]);
+    expect(first.resetAt % 60_000).to.equal(0);
+    expect(first.resetAt).to.be.above(Date.now());
+  });
+
+  it('remembers a delivery once and forgets one whose job could not be created', async () => {
+    const memory = new InMemoryDeliveryMemory();
+    expect(await memory.claim('d1', async () => 'job-a')).to.deep.equal({ jobId: 'job-a', duplicate: false });
+    expect(await memory.claim('d1', async () => 'job-b')).to.deep.equal({ jobId: 'job-a', duplicate: true });
+    await memory.claim('d2', async () => { throw new Error('overloaded'); }).catch(() => undefined);
+    expect(await memory.claim('d2', async () => 'job-c')).to.deep.equal({ jobId: 'job-c', duplicate: false });
+  });
+
+  it('compares secrets and signatures in constant time, any length, never throwing', () => {
+    expect(constantTimeEqual('secret', 'secret')).to.equal(true);
+    expect(constantTimeEqual('secret', 'secreT')).to.equal(false);
+    expect(constantTimeEqual('', 'secret')).to.equal(false);
+    expect(constantTimeEqual('a'.repeat(10_000), 'secret')).to.equal(false);
+    const body = '{"a":1}';
+    const good = `sha256=${createHmac('sha256', 'k').update(body).digest('hex')}`;
+    expect(verifyHubSignature(body, good, 'k')).to.equal(true);
+    expect(verifyHubSignature(body, good.toUpperCase().replace('SHA256', 'sha256'), 'k')).to.equal(true);
+    for (const bad of [undefined, '', 'sha256=', 'sha256=00', good.slice(0, -1), `sha1=${good.slice(7)}`]) expect(verifyHubSignature(body, bad, 'k')).to.equal(false);
+  });
+});
