@@ -104,3 +104,34 @@ describe('a third-party plugin installed from packed tarballs', function () {
     expect(listing.stdout).to.contain('ai-trailers (attribution, repository, weight 1) [disabled by strategies.disabled]');
   });
 });
+
+describe('a plugin named in the configuration that does not load', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+  before(async () => {
+    work = await makeTempDir('cadence-named-plugin-');
+  });
+  after(() => work.remove());
+
+  it('stops the server and the CLI with one clear message and exit code 2', async () => {
+    await writeFile(path.join(work.path, '.cadence.yaml'), 'plugins: [./plugins/missing-plugin]\n');
+    const server = await runCadence(['webhook', '--port', '0'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' } });
+    expect(server.code).to.equal(2);
+    expect(server.stderr).to.contain('plugin ./plugins/missing-plugin (config) could not be loaded: not found');
+    const analyze = await runCadence(['analyze', root], { cwd: work.path });
+    expect(analyze.code).to.equal(2);
+    const listing = await runCadence(['plugins'], { cwd: work.path });
+    expect(listing.stdout).to.match(/failed\s+\.\/plugins\/missing-plugin/);
+  });
+
+  it('refuses a plugin built for another plugin API version, saying which versions fit', async () => {
+    const dir = path.join(work.path, 'plugins', 'future');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'cadence-plugin-future', version: '3.0.0', type: 'module', main: 'index.js', peerDependencies: { '@cadence/plugin-sdk': '^2.0.0' } }));
+    await writeFile(path.join(dir, 'index.js'), 'export default { name: "future", apply() {} };');
+    await writeFile(path.join(work.path, '.cadence.yaml'), 'plugins: [./plugins/future]\n');
+    const server = await runCadence(['webhook', '--port', '0'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' } });
+    expect(server.code).to.equal(2);
+    expect(server.stderr).to.contain('targets plugin API ^2.0.0, but this host provides 1.0.0');
+  });
+});
