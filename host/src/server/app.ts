@@ -1,4 +1,5 @@
 import http from 'node:http';
+import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { HttpError } from '@cadence/errors';
 import { parseSize } from '@cadence/config';
@@ -74,24 +75,22 @@ export function createServer(runtime: Runtime, backends: ServerBackends = inMemo
   app.use(groupLimit(/^\/(jobs(\/|$)|api\/results\/)/, rateLimit('job_queries', config.rate_limits.job_queries_per_minute, backends.rateLimits)));
   app.use(groupLimit(/^\/(metrics|api\/metrics)$/, rateLimit('metrics', config.rate_limits.metrics_per_minute, backends.rateLimits)));
 
-  const routers = [
-    ...(config.webhook.enabled
-      ? [webhookRoutes({ secret: config.webhook.secret, jobs, deliveries: backends.deliveries, counter: backends.rateLimits, perMinute: config.rate_limits.webhooks_per_minute, allowLocalPaths: config.security.allow_local_paths })]
-      : []),
-    analyzeRoutes(jobs, config.security.allow_local_paths),
-    streamRoutes({ jobs, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000 }),
-    jobRoutes(backends.store, jobs),
-    operationRoutes(jobs, cache, engine),
-    metricRoutes(metrics, jobs, cache),
-  ];
-  for (const router of routers) {
-    app.use(router.routes());
-    app.use(router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new HttpError(405, 'method_not_allowed', 'This method is not allowed on this path'),
-      notImplemented: () => new HttpError(405, 'method_not_allowed', 'This method is not supported'),
-    }));
+  // One router for every resource: one match per request.
+  const router = new Router();
+  if (config.webhook.enabled) {
+    webhookRoutes(router, { secret: config.webhook.secret, jobs, deliveries: backends.deliveries, counter: backends.rateLimits, perMinute: config.rate_limits.webhooks_per_minute, allowLocalPaths: config.security.allow_local_paths });
   }
+  analyzeRoutes(router, jobs, config.security.allow_local_paths);
+  streamRoutes(router, { jobs, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000 });
+  jobRoutes(router, backends.store, jobs);
+  operationRoutes(router, jobs, cache, engine);
+  metricRoutes(router, metrics, jobs, cache);
+  app.use(router.routes());
+  app.use(router.allowedMethods({
+    throw: true,
+    methodNotAllowed: () => new HttpError(405, 'method_not_allowed', 'This method is not allowed on this path'),
+    notImplemented: () => new HttpError(405, 'method_not_allowed', 'This method is not supported'),
+  }));
 
   let server: http.Server | null = null;
   return {

@@ -50,6 +50,7 @@ const DEFAULT_DIFF_EXCERPT_BYTES = 16 * 1024;
 export function createEngine(options: EngineOptions): Engine {
   const { config, pluginConfig, logger } = options;
   const log = logger.child('engine');
+  const gitLog = logger.child('git-source');
   const hooks = createHooks();
   const registered = applyPlugins(hooks, options.plugins, (loaded) => {
     loaded.plugin.apply(hooks, {
@@ -153,7 +154,7 @@ export function createEngine(options: EngineOptions): Engine {
     let source: PreparedSource;
     try {
       if (request.kind === 'repository') {
-        source = await acquireRepository(request, { ...opts, signal, emit, config, excludeFiles: pluginConfig.exclude_files, logger: log });
+        source = await acquireRepository(request, { ...opts, signal, emit, config, excludeFiles: pluginConfig.exclude_files, logger: gitLog });
       } else {
         source = await acquireWebsite(request, { ...opts, signal, emit, config, logger: log });
       }

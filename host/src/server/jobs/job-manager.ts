@@ -43,8 +43,12 @@ export class JobManager {
   private processed = 0;
   private accepting = true;
   private readonly idleWaiters: (() => void)[] = [];
+  /** One child logger for all jobs (each line carries job_id): a child per job is garbage per request. */
+  private readonly log: Logger;
 
-  constructor(private readonly options: JobManagerOptions) {}
+  constructor(private readonly options: JobManagerOptions) {
+    this.log = options.logger.child('jobs');
+  }
 
   /** Creates a queued job, or answers 503 overloaded and creates nothing. */
   async submit(spec: NewJob, beforeStart?: (job: Job) => void): Promise<Job> {
@@ -74,7 +78,7 @@ export class JobManager {
       throw overloaded();
     }
     this.options.metrics.queueDepth.set(await this.options.queue.depth());
-    this.options.logger.child('jobs').info('job queued', { job_id: job.id, kind: job.kind, source: job.source, repo: job.repo });
+    this.log.info('job queued', { job_id: job.id, kind: job.kind, source: job.source, repo: job.repo });
     // Started after the current I/O callbacks: the 202 goes out before the job's work begins.
     setImmediate(() => void this.pump());
     return job;
@@ -153,7 +157,6 @@ export class JobManager {
       j.started_at = new Date().toISOString();
     });
     if (!job) return;
-    const log = this.options.logger.child('jobs', { job_id: id });
     const started = performance.now();
     const timeout = setTimeout(() => controller.abort(new CadenceError('ERR_JOB_TIMEOUT', {
       message: `The job exceeded ${Math.round(this.options.jobTimeoutMs / 1000)} s`,
@@ -173,14 +176,14 @@ export class JobManager {
         j.result = retainedResult(result);
       });
       this.options.metrics.jobsTotal.inc({ status: 'completed' });
-      log.info('job completed', { duration_ms: performance.now() - started, overall_score: result.overall_score });
+      this.log.info('job completed', { job_id: id, duration_ms: performance.now() - started, overall_score: result.overall_score });
       if (done) this.options.events.publish(id, completeEvent(id, result));
     } catch (error) {
       const failure = toCadenceError(error);
       const status = failure.code === 'ERR_JOB_TIMEOUT' ? 'timeout' : failure.code === 'ERR_CANCELLED' || failure.code === 'ERR_SHUTTING_DOWN' ? 'cancelled' : 'failed';
       const ended = await this.options.store.update(id, (j) => this.finish(j, status, failure));
       if (status === 'failed') this.options.metrics.analysisErrors.inc();
-      log.warn(`job ${status}`, { error_code: failure.code, error: failure.message, duration_ms: performance.now() - started });
+      this.log.warn(`job ${status}`, { job_id: id, error_code: failure.code, error: failure.message, duration_ms: performance.now() - started });
       if (ended) this.publishEnd(ended);
     } finally {
       clearTimeout(timeout);

@@ -5,8 +5,7 @@ import { repositoryJob, websiteJob } from '../analysis-targets.js';
 import { RepositoryBody, WebsiteBody, validated } from '../request-validation.js';
 
 /** On-demand analysis: 202 with the queued job (decisions §3). */
-export function analyzeRoutes(jobs: JobManager, allowLocalPaths: boolean): Router {
-  const router = new Router();
+export function analyzeRoutes(router: Router, jobs: JobManager, allowLocalPaths: boolean): void {
   const body = [requireContentType(['application/json']), jsonBody(API_BODY_LIMIT)];
   router.post('/api/analyze/repository', ...body, async (ctx) => {
     const { url, branch } = validated(RepositoryBody, ctx.request.body);
@@ -20,5 +19,4 @@ export function analyzeRoutes(jobs: JobManager, allowLocalPaths: boolean): Route
     ctx.status = 202;
     ctx.body = { id: job.id, job_id: job.id, status: 'queued', message: `Analysis of ${url} queued; poll GET /jobs/${job.id}` };
   });
-  return router;
 }

@@ -16,8 +16,7 @@ function integerParam(value: unknown, name: string, fallback: number): number {
 }
 
 /** Reading jobs (decisions §2, §3, §7). */
-export function jobRoutes(store: JobStore, jobs: JobManager): Router {
-  const router = new Router();
+export function jobRoutes(router: Router, store: JobStore, jobs: JobManager): void {
   router.get('/jobs', async (ctx) => {
     const limit = Math.min(100, integerParam(ctx.query.limit, 'limit', 10));
     const offset = integerParam(ctx.query.offset, 'offset', 0);
@@ -51,5 +50,4 @@ export function jobRoutes(store: JobStore, jobs: JobManager): Router {
       : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no result`;
     throw HttpError.notFound(why);
   });
-  return router;
 }

@@ -5,8 +5,7 @@ import type { ServerMetrics } from '../metrics.js';
 import type { SizedResultCache } from '../result-cache.js';
 
 /** /health, /api/cache/*, /api/plugins (decisions §11). */
-export function operationRoutes(jobs: JobManager, cache: SizedResultCache, engine: Engine): Router {
-  const router = new Router();
+export function operationRoutes(router: Router, jobs: JobManager, cache: SizedResultCache, engine: Engine): void {
   router.get('/health', async (ctx) => {
     const now = new Date().toISOString();
     ctx.body = { status: 'ok', timestamp: now, time: now, ...(await jobs.health()) };
@@ -31,12 +30,10 @@ export function operationRoutes(jobs: JobManager, cache: SizedResultCache, engin
       version: s.version,
     }));
   });
-  return router;
 }
 
 /** /metrics (Prometheus text) and /api/metrics (JSON). */
-export function metricRoutes(metrics: ServerMetrics, jobs: JobManager, cache: SizedResultCache): Router {
-  const router = new Router();
+export function metricRoutes(router: Router, metrics: ServerMetrics, jobs: JobManager, cache: SizedResultCache): void {
   router.get('/metrics', async (ctx) => {
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
@@ -54,5 +51,4 @@ export function metricRoutes(metrics: ServerMetrics, jobs: JobManager, cache: Si
       uptime_seconds: health.uptime_seconds,
     };
   });
-  return router;
 }

@@ -16,8 +16,7 @@ export interface StreamRouteOptions {
 }
 
 /** Decisions §6: GET with query parameters (Form A) and POST with the analyze body (Form B). */
-export function streamRoutes(options: StreamRouteOptions): Router {
-  const router = new Router();
+export function streamRoutes(router: Router, options: StreamRouteOptions): void {
   const body = [requireContentType(['application/json']), jsonBody(API_BODY_LIMIT)];
   const repository = (input: unknown): NewJob => {
     const { url, branch } = validated(RepositoryBody, input);
@@ -29,7 +28,6 @@ export function streamRoutes(options: StreamRouteOptions): Router {
   router.post('/api/stream/repository', ...body, (ctx) => stream(ctx, repository(ctx.request.body), options));
   router.get('/api/stream/website', (ctx) => stream(ctx, website(queryObject(ctx)), options));
   router.post('/api/stream/website', ...body, (ctx) => stream(ctx, website(ctx.request.body), options));
-  return router;
 }
 
 function queryObject(ctx: Context): Record<string, string> {

@@ -19,8 +19,7 @@ export interface WebhookRouteOptions {
 }
 
 /** Decisions §5: GitHub and GitLab pushes become jobs; the request never waits for the clone. */
-export function webhookRoutes(options: WebhookRouteOptions): Router {
-  const router = new Router();
+export function webhookRoutes(router: Router, options: WebhookRouteOptions): void {
   // Counted before the signature check: a flood of bad signatures is cheap to refuse.
   const limit = rateLimit('webhooks', options.perMinute, options.counter);
   const body = [requireContentType(['application/json', 'application/x-www-form-urlencoded']), jsonBody(WEBHOOK_BODY_LIMIT, { urlencoded: true, keepRaw: true })];
@@ -64,7 +63,6 @@ export function webhookRoutes(options: WebhookRouteOptions): Router {
     const delivery = ctx.get('idempotency-key') || ctx.get('x-gitlab-event-uuid');
     await answerPush(ctx, gitlabPush(payload), 'webhook:gitlab', delivery, options);
   });
-  return router;
 }
 
 async function answerPush(ctx: Context, outcome: PushOutcome, source: 'webhook:github' | 'webhook:gitlab', delivery: string, options: WebhookRouteOptions): Promise<void> {

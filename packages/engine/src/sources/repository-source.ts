@@ -35,7 +35,7 @@ export async function acquireRepository(
     maxSizeBytes: config.limits.max_repo_size_mb * 1024 * 1024,
     signal,
     policy: options.network,
-    logger: options.logger.child('git-source'),
+    logger: options.logger,
     onProgress: (message: string) => emit({ event: 'fetch', message }),
     ...(range ? { fetchCommit: range.after } : {}),
   });
