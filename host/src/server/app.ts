@@ -70,7 +70,7 @@ export function createServer(runtime: Runtime, backends: ServerBackends = inMemo
   const app = new Koa({ proxy: config.api.trust_proxy });
   app.silent = true;
   app.use(errorBody(log));
-  app.use(requestLog(log));
+  if (config.logging.level === 'debug') app.use(requestLog(log));
   app.use(authentication(config.api.token, config.api.public_metrics));
   app.use(groupLimit(/^\/(jobs(\/|$)|api\/results\/)/, rateLimit('job_queries', config.rate_limits.job_queries_per_minute, backends.rateLimits)));
   app.use(groupLimit(/^\/(metrics|api\/metrics)$/, rateLimit('metrics', config.rate_limits.metrics_per_minute, backends.rateLimits)));
