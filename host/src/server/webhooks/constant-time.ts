@@ -1,13 +1,15 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Compares secrets in constant time. Both sides are hashed first, so inputs of different lengths
- * compare in the same time too (and never throw, as timingSafeEqual would on unequal lengths).
+ * Compares secrets in constant time (timingSafeEqual over equal-length buffers). A different length
+ * answers false at once, never throws: what leaks is only the length of the expected value, which
+ * for signatures is public (sha256= and 64 hex digits).
  */
 export function constantTimeEqual(presented: string, expected: string): boolean {
-  const a = createHash('sha256').update(presented).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b) && presented.length === expected.length;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  if (a.length !== b.length) return false;
+  return timingSafeEqual(a, b);
 }
 
 /** `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>`; any malformed value is simply false. */

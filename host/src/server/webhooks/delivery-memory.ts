@@ -10,19 +10,22 @@ export interface DeliveryMemory {
 }
 
 export class InMemoryDeliveryMemory implements DeliveryMemory {
-  private readonly seen = new LRUCache<string, Promise<string>>({ max: 100_000 });
+  private readonly seen = new LRUCache<string, string>({ max: 100_000 });
+  /** Deliveries whose job is being created: a redelivery arriving meanwhile waits for the same job. */
+  private readonly pending = new Map<string, Promise<string>>();
 
   async claim(deliveryId: string, createJob: () => Promise<string>): Promise<{ jobId: string; duplicate: boolean }> {
-    const earlier = this.seen.get(deliveryId);
-    if (earlier) return { jobId: await earlier, duplicate: true };
-    const pending = createJob();
-    this.seen.set(deliveryId, pending);
+    const earlier = this.seen.get(deliveryId) ?? (await this.pending.get(deliveryId)?.catch(() => undefined));
+    if (earlier) return { jobId: earlier, duplicate: true };
+    const creating = createJob();
+    this.pending.set(deliveryId, creating);
     try {
-      return { jobId: await pending, duplicate: false };
-    } catch (error) {
-      // No job was created (overload): a redelivery may try again.
-      this.seen.delete(deliveryId);
-      throw error;
+      const jobId = await creating;
+      this.seen.set(deliveryId, jobId);
+      return { jobId, duplicate: false };
+    } finally {
+      // A job that could not be created (overload) is not remembered: a redelivery may try again.
+      this.pending.delete(deliveryId);
     }
   }
 }
