@@ -123,6 +123,26 @@ describe('server: limits, guard, authentication, shutdown', function () {
     }, ['--api-token', 'api-token-123']);
   });
 
+  it('leaves /metrics open with api.public_metrics while the rest needs the token', async () => {
+    await withServer({ api: { public_metrics: true } }, async (server) => {
+      expect((await server.json('/metrics')).status).to.equal(200);
+      expect((await server.json('/api/metrics')).status).to.equal(401);
+    }, ['--api-token', 'api-token-123']);
+  });
+
+  it('counts rate limits per X-Forwarded-For client only when api.trust_proxy is set', async () => {
+    const forwarded = (ip: string) => ({ headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } });
+    await withServer({ api: { trust_proxy: true }, rate_limits: { job_queries_per_minute: 1 } }, async (server) => {
+      expect((await server.json('/jobs', forwarded('203.0.113.1'))).status).to.equal(200);
+      expect((await server.json('/jobs', forwarded('203.0.113.2'))).status).to.equal(200);
+      expect((await server.json('/jobs', forwarded('203.0.113.1'))).status).to.equal(429);
+    });
+    await withServer({ rate_limits: { job_queries_per_minute: 1 } }, async (server) => {
+      expect((await server.json('/jobs', forwarded('203.0.113.1'))).status).to.equal(200);
+      expect((await server.json('/jobs', forwarded('203.0.113.2'))).status).to.equal(429);
+    });
+  });
+
   it('turns the webhook routes off with webhook.enabled: false while the API keeps serving', async () => {
     await withServer({ webhook: { enabled: false } }, async (server) => {
       expect((await server.json('/webhooks/github', json({}))).status).to.equal(404);
