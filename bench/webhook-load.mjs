@@ -8,24 +8,25 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import Koa from 'koa';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECRET = 'bench-secret-0123456789abcdef';
 const CONNECTIONS = 32;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const AFTER = 'a'.repeat(40);
 // A private address the network guard refuses at once: jobs fail without cloning, so the workers
-// do not compete with the HTTP server for the CPU.
-const payload = JSON.stringify({
-  ref: 'refs/heads/main',
-  before: '0'.repeat(40),
-  after: AFTER,
-  repository: { full_name: 'bench/repo', clone_url: 'https://10.255.255.1/bench/repo.git' },
-  commits: [],
-  pusher: { name: 'bench' },
-});
-const signature = `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}`;
+// do not compete with the HTTP server for the CPU. Each request pushes a different commit, so each
+// carries its own body, signature and delivery id: nothing can be answered from a cache.
+function signedPush(n) {
+  const payload = JSON.stringify({
+    ref: 'refs/heads/main',
+    before: '0'.repeat(40),
+    after: n.toString(16).padStart(40, '0'),
+    repository: { full_name: 'bench/repo', clone_url: 'https://10.255.255.1/bench/repo.git' },
+    commits: [],
+    pusher: { name: 'bench' },
+  });
+  return { payload, signature: `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}` };
+}
 
 let delivery = 0;
 function run(url) {
@@ -38,31 +39,33 @@ function run(url) {
         method: 'POST',
         path: '/webhooks/github',
         // A distinct delivery id each time: de-duplication must not turn the load into no-ops.
-        setupRequest: (request) => ({
-          ...request,
-          headers: {
-            'content-type': 'application/json',
-            'x-github-event': 'push',
-            'x-github-delivery': `bench-${process.pid}-${++delivery}`,
-            'x-hub-signature-256': signature,
-          },
-          body: payload,
-        }),
+        setupRequest: (request) => {
+          const { payload, signature } = signedPush(++delivery);
+          return {
+            ...request,
+            headers: {
+              'content-type': 'application/json',
+              'x-github-event': 'push',
+              'x-github-delivery': `bench-${process.pid}-${delivery}`,
+              'x-hub-signature-256': signature,
+            },
+            body: payload,
+          };
+        },
       }],
     }, (error, result) => (error ? reject(error) : resolve(result)));
     autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
   });
 }
 
-async function bareApp() {
-  const app = new Koa();
-  app.use((ctx) => {
-    ctx.status = 202;
-    ctx.body = { status: 'queued' };
+/** A reference app of reference-app.mjs in its own process, like the server it is compared with. */
+async function referenceApp(mode) {
+  const child = spawn(process.execPath, [path.join(here, 'reference-app.mjs'), mode, SECRET], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (data) => resolve(Number(String(data).trim())));
+    child.once('exit', () => reject(new Error(`the ${mode} reference app exited`)));
   });
-  const server = http.createServer(app.callback());
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { child.on('exit', r); child.kill('SIGTERM'); }) };
 }
 
 async function cadenceServer() {
@@ -109,9 +112,12 @@ async function countJobs(url) {
   }
 }
 
-const bare = await bareApp();
+const bare = await referenceApp('bare');
 const bareResult = await run(bare.url);
 await bare.close();
+const receiver = await referenceApp('receiver');
+const receiverResult = await run(receiver.url);
+await receiver.close();
 const server = await cadenceServer();
 const result = await run(server.url);
 const accepted = result.statusCodeStats?.['202']?.count ?? 0;
@@ -119,9 +125,11 @@ const jobs = await countJobs(server.url);
 await server.close();
 
 const ratio = result.requests.average / bareResult.requests.average;
-console.log(`bare Koa 202:   ${bareResult.requests.average.toFixed(0)} req/s, p99 ${bareResult.latency.p99} ms`);
-console.log(`cadence server: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms (${CONNECTIONS} connections, ${DURATION} s, signed, distinct delivery ids)`);
-console.log(`throughput ratio: ${ratio.toFixed(2)} (target >= 0.8) ${ratio >= 0.8 ? 'OK' : 'MISSED'}; p99 ${result.latency.p99} ms (target < 20 ms) ${result.latency.p99 < 20 ? 'OK' : 'MISSED'}`);
+const receiverRatio = receiverResult.requests.average / bareResult.requests.average;
+console.log(`bare Koa 202:           ${bareResult.requests.average.toFixed(0)} req/s, p99 ${bareResult.latency.p99} ms`);
+console.log(`minimal receiver:       ${receiverResult.requests.average.toFixed(0)} req/s, p99 ${receiverResult.latency.p99} ms (${receiverRatio.toFixed(2)}x bare: reads the body, checks the HMAC, parses the JSON)`);
+console.log(`cadence server:         ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms (${CONNECTIONS} connections, ${DURATION} s, signed, distinct bodies and delivery ids)`);
+console.log(`throughput ratio: ${ratio.toFixed(2)}x bare, ${(result.requests.average / receiverResult.requests.average).toFixed(2)}x minimal receiver (target >= 0.8x bare) ${ratio >= 0.8 ? 'OK' : 'MISSED'}; p99 ${result.latency.p99} ms (target < 20 ms) ${result.latency.p99 < 20 ? 'OK' : 'MISSED'}`);
 // autocannon counts only responses that arrived within the run; requests still in flight at the end
 // may have created jobs too, so jobs listed can exceed the 202s counted.
 const lost = Math.max(0, accepted - jobs);

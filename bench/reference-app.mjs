@@ -1,0 +1,32 @@
+// The reference servers of the webhook load benchmark, each in its own process like the Cadence server:
+//   bare      a Koa app answering 202 without reading the request (the issue's baseline);
+//   receiver  a Koa app doing the least any correct webhook receiver must do: read the body, check
+//             its HMAC in constant time, parse the JSON, answer 202. It shows how much of the gap to
+//             `bare` no implementation can close on this machine.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import Koa from 'koa';
+
+const [mode, secret = ''] = process.argv.slice(2);
+const app = new Koa();
+if (mode === 'receiver') {
+  app.use(async (ctx) => {
+    const chunks = [];
+    for await (const chunk of ctx.req) chunks.push(chunk);
+    const body = Buffer.concat(chunks);
+    const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(body).digest('hex')}`);
+    const given = Buffer.from(ctx.get('x-hub-signature-256'));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) ctx.throw(401);
+    JSON.parse(body.toString('utf8'));
+    ctx.status = 202;
+    ctx.body = { status: 'queued' };
+  });
+} else {
+  app.use((ctx) => {
+    ctx.status = 202;
+    ctx.body = { status: 'queued' };
+  });
+}
+const server = http.createServer(app.callback());
+server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
