@@ -60,6 +60,18 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     expect(await queue.depth()).to.equal(0);
   });
 
+  it('hands out waiting ids first in, first out, with removals in between', async () => {
+    const queue = new InMemoryJobQueue(100_000);
+    for (let i = 0; i < 50_000; i++) await queue.offer(`id-${i}`);
+    for (let i = 0; i < 50_000; i += 3) await queue.remove(`id-${i}`);
+    await queue.offer('late');
+    const taken: string[] = [];
+    for (let id = await queue.take(); id; id = await queue.take()) taken.push(id);
+    const expected = Array.from({ length: 50_000 }, (_, i) => i).filter((i) => i % 3 !== 0).map((i) => `id-${i}`);
+    expect(taken).to.deep.equal([...expected, 'late']);
+    expect(await queue.take()).to.equal(null);
+  });
+
   it('counts rate-limit hits in fixed windows per key', async () => {
     const limits = new InMemoryRateLimitCounter();
     const first = await limits.hit('k', 60_000);

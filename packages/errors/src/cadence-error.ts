@@ -16,7 +16,16 @@ export class CadenceError extends Error {
   readonly details: Record<string, unknown> | undefined;
 
   constructor(code: OperationalCode, options: CadenceErrorOptions = {}) {
-    super(options.message ?? OPERATIONAL_CODES[code], options.cause === undefined ? undefined : { cause: options.cause });
+    // An operational error is an expected outcome (a refused address, a cancelled job) whose stack
+    // nobody reads; capturing it was the costliest step of a job refused at once. ERR_INTERNAL, a bug,
+    // keeps its stack, and a wrapped failure keeps the stack of its `cause`.
+    const limit = Error.stackTraceLimit;
+    if (code !== 'ERR_INTERNAL') Error.stackTraceLimit = 0;
+    try {
+      super(options.message ?? OPERATIONAL_CODES[code], options.cause === undefined ? undefined : { cause: options.cause });
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.name = 'CadenceError';
     this.code = code;
     this.details = options.details;

@@ -14,32 +14,34 @@ export interface JobQueue {
 }
 
 export class InMemoryJobQueue implements JobQueue {
-  private readonly waiting: string[] = [];
+  /** A Set keeps insertion order and makes take and remove O(1): an array's shift copies the whole queue once it is long. */
+  private readonly waiting = new Set<string>();
 
   constructor(private readonly capacity: number) {}
 
   async offer(id: string): Promise<boolean> {
-    if (this.waiting.length >= this.capacity) return false;
-    this.waiting.push(id);
+    if (this.waiting.size >= this.capacity) return false;
+    this.waiting.add(id);
     return true;
   }
 
   async take(): Promise<string | null> {
-    return this.waiting.shift() ?? null;
+    for (const id of this.waiting) {
+      this.waiting.delete(id);
+      return id;
+    }
+    return null;
   }
 
   async remove(id: string): Promise<boolean> {
-    const index = this.waiting.indexOf(id);
-    if (index < 0) return false;
-    this.waiting.splice(index, 1);
-    return true;
+    return this.waiting.delete(id);
   }
 
   async depth(): Promise<number> {
-    return this.waiting.length;
+    return this.waiting.size;
   }
 
   async hasRoom(): Promise<boolean> {
-    return this.waiting.length < this.capacity;
+    return this.waiting.size < this.capacity;
   }
 }
