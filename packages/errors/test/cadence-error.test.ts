@@ -1,0 +1,34 @@
+import { expect } from 'chai';
+import { CadenceError, toCadenceError } from '@cadence/errors';
+
+describe('CadenceError', () => {
+  it('carries its code, the default message and details', () => {
+    const error = new CadenceError('ERR_CANCELLED', { details: { job: 'j1' } });
+    expect(error).to.be.instanceOf(Error);
+    expect(error.name).to.equal('CadenceError');
+    expect(error.code).to.equal('ERR_CANCELLED');
+    expect(error.message).to.equal('The job was cancelled');
+    expect(error.details).to.deep.equal({ job: 'j1' });
+    expect(CadenceError.is(error, 'ERR_CANCELLED')).to.equal(true);
+    expect(CadenceError.is(error, 'ERR_JOB_TIMEOUT')).to.equal(false);
+  });
+
+  it('captures no stack frames for an operational outcome, and leaves the global limit as it was', () => {
+    const before = Error.stackTraceLimit;
+    const error = new CadenceError('ERR_PRIVATE_ADDRESS');
+    expect(Error.stackTraceLimit).to.equal(before);
+    expect(String(error.stack)).not.to.match(/\n\s+at /);
+    expect(String(new Error('plain').stack)).to.match(/\n\s+at /);
+  });
+
+  it('keeps the stack of an internal error, and the cause of a wrapped failure', () => {
+    const internal = new CadenceError('ERR_INTERNAL', { message: 'a bug' });
+    expect(String(internal.stack)).to.match(/\n\s+at /);
+    const cause = new TypeError('boom');
+    const wrapped = toCadenceError(cause);
+    expect(wrapped.code).to.equal('ERR_INTERNAL');
+    expect(wrapped.message).to.equal('boom');
+    expect(wrapped.cause).to.equal(cause);
+    expect(toCadenceError(wrapped)).to.equal(wrapped);
+  });
+});
