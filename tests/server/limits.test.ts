@@ -57,6 +57,9 @@ describe('server: limits, guard, authentication, shutdown', function () {
         expect((await server.json('/api/analyze/repository', json({ url }))).status).to.equal(202);
         expect((await server.json('/api/analyze/repository', json({ url }))).status).to.equal(202);
         const before = (await server.json<unknown[]>('/jobs')).body.length;
+        const gauges = await (await server.request('/metrics')).text();
+        expect(gauges).to.match(/^cadence_jobs_active 1$/m);
+        expect(gauges).to.match(/^cadence_queue_depth 1$/m);
         const overloaded = await server.json<{ error: string; retry_after: number }>('/api/analyze/repository', json({ url }));
         expect(overloaded.status).to.equal(503);
         expect(overloaded.body.error).to.equal('overloaded');

@@ -48,6 +48,7 @@ export class JobManager {
 
   constructor(private readonly options: JobManagerOptions) {
     this.log = options.logger.child('jobs');
+    options.metrics.readJobGaugesFrom({ activeJobs: () => this.running.size, queueDepth: () => options.queue.depth() });
   }
 
   /** Creates a queued job, or answers 503 overloaded and creates nothing. */
@@ -77,7 +78,6 @@ export class JobManager {
       await this.options.store.update(job.id, (j) => this.finish(j, 'cancelled', new CadenceError('ERR_INTERNAL', { message: 'overloaded' })));
       throw overloaded();
     }
-    this.options.metrics.queueDepth.set(await this.options.queue.depth());
     this.log.info('job queued', { job_id: job.id, kind: job.kind, source: job.source, repo: job.repo });
     // Started after the current I/O callbacks: the 202 goes out before the job's work begins.
     setImmediate(() => void this.pump());
@@ -90,7 +90,6 @@ export class JobManager {
     if (!job) throw HttpError.notFound(`No job ${id}`);
     if (isFinal(job.status)) throw new HttpError(409, 'conflict', `Job ${id} is already ${job.status}`);
     if (await this.options.queue.remove(id)) {
-      this.options.metrics.queueDepth.set(await this.options.queue.depth());
       const cancelled = await this.options.store.update(id, (j) => this.finish(j, 'cancelled', reason));
       this.publishEnd(cancelled!);
       return cancelled!;
@@ -138,13 +137,10 @@ export class JobManager {
     while (this.accepting && this.running.size < this.options.workers) {
       const id = await this.options.queue.take();
       if (!id) break;
-      this.options.metrics.queueDepth.set(await this.options.queue.depth());
       const controller = new AbortController();
       this.running.set(id, controller);
-      this.options.metrics.jobsActive.set(this.running.size);
       void this.run(id, controller).finally(() => {
         this.running.delete(id);
-        this.options.metrics.jobsActive.set(this.running.size);
         if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
         void this.pump();
       });
