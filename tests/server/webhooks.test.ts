@@ -115,6 +115,38 @@ describe('server: GitHub and GitLab webhooks', function () {
     expect(notJson.status).to.equal(400);
   });
 
+  it('checks the signature before parsing anything: an unsigned malformed body is 401, not 400', async () => {
+    const before = await jobCount();
+    for (const body of ['{not json', 'payload=%7Bnot', '']) {
+      const { status, body: answer } = await github(body, {}, 'sha256=' + '0'.repeat(64));
+      expect(status, body).to.equal(401);
+      expect(answer.error).to.equal('invalid_signature');
+    }
+    const gitlab = await server.json<{ error: string }>('/webhooks/gitlab', { method: 'POST', headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'wrong' }, body: '{not json' });
+    expect([gitlab.status, gitlab.body.error]).to.deep.equal([403, 'invalid_token']);
+    expect(await jobCount()).to.equal(before);
+  });
+
+  it('reads form-encoded pushes far above the API limit, refuses bodies over 25 MiB with 413, and other charsets with 415', async () => {
+    const push = githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[8]!, git.hashes[9]!);
+    // GitHub's form-encoded pushes of large commits run to megabytes: 3 MiB of commit messages here.
+    const large = JSON.stringify({ ...push, commits: Array.from({ length: 3 }, (_, i) => ({ id: String(i), message: 'm'.repeat(1024 * 1024) })) });
+    const form = `payload=${encodeURIComponent(large)}`;
+    const accepted = await github(form, { 'content-type': 'application/x-www-form-urlencoded' }, await sign(SECRET, form));
+    expect(accepted.status).to.equal(202);
+    const huge = 'x'.repeat(25 * 1024 * 1024 + 1);
+    const tooLarge = await github(huge, {}, 'sha256=' + '0'.repeat(64));
+    expect([tooLarge.status, tooLarge.body.error]).to.deep.equal([413, 'payload_too_large']);
+    const payload = JSON.stringify(push);
+    const latin1 = await github(payload, { 'content-type': 'application/json; charset=iso-8859-1' });
+    expect([latin1.status, latin1.body.error]).to.deep.equal([415, 'unsupported_media_type']);
+    const utf8 = await github(payload, { 'content-type': 'application/json; charset=UTF-8', 'x-github-delivery': 'charset-utf8' });
+    expect(utf8.status).to.equal(202);
+    const missingPayload = 'other=1';
+    const noPayload = await github(missingPayload, { 'content-type': 'application/x-www-form-urlencoded' }, await sign(SECRET, missingPayload));
+    expect([noPayload.status, noPayload.body.error]).to.deep.equal([400, 'invalid_request']);
+  });
+
   it('turns a GitLab push with the right token into a job, and refuses a wrong or missing token with 403', async () => {
     const payload = JSON.stringify(gitlabPushPayload(git.daemon.url('acme/human.git'), git.hashes[5]!, git.hashes[9]!));
     const send = (headers: Record<string, string>) => server.json<Accepted & { error?: string }>('/webhooks/gitlab', { method: 'POST', headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Push Hook', ...headers }, body: payload });

@@ -18,7 +18,15 @@ export class HttpError extends Error {
     message: string,
     options: { details?: Record<string, unknown>; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
   ) {
-    super(message);
+    // Always an expected outcome rendered as a response body (a bad signature, a missing field): its
+    // stack is never read, and capturing one per refused request is what a flood would cost most.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.name = 'HttpError';
     this.status = status;
     this.error = error;

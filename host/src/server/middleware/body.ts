@@ -16,16 +16,15 @@ export function requireContentType(types: readonly string[]): Middleware {
   };
 }
 
-export function jsonBody(limit: number, options: { urlencoded?: boolean; keepRaw?: boolean } = {}): Middleware {
+/** JSON bodies of the API routes (objects and arrays only). The webhooks read bytes instead: webhooks/webhook-body.ts. */
+export function jsonBody(limit: number): Middleware {
   return koaBody({
     json: true,
     jsonStrict: true,
-    urlencoded: options.urlencoded ?? false,
+    urlencoded: false,
     text: false,
     multipart: false,
     jsonLimit: limit,
-    formLimit: limit,
-    includeUnparsed: options.keepRaw ?? false,
     onError: (error) => {
       throw error;
     },

@@ -3,11 +3,12 @@ import type { Context } from 'koa';
 import { HttpError } from '@cadence/errors';
 import { parseRepositoryUrl } from '@cadence/git-source';
 import type { JobManager } from '../jobs/job-manager.js';
-import { jsonBody, requireContentType, WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
+import { requireContentType, WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
 import { rateLimit, type RateLimitCounter } from '../middleware/rate-limit.js';
 import { constantTimeEqual, verifyHubSignature } from '../webhooks/constant-time.js';
 import type { DeliveryMemory } from '../webhooks/delivery-memory.js';
 import { githubPush, gitlabPush, type PushOutcome } from '../webhooks/push-payload.js';
+import { rawWebhookBody, webhookBytes, webhookPayload } from '../webhooks/webhook-body.js';
 
 export interface WebhookRouteOptions {
   readonly secret: string | null;
@@ -22,10 +23,10 @@ export interface WebhookRouteOptions {
 export function webhookRoutes(router: Router, options: WebhookRouteOptions): void {
   // Counted before the signature check: a flood of bad signatures is cheap to refuse.
   const limit = rateLimit('webhooks', options.perMinute, options.counter);
-  const body = [requireContentType(['application/json', 'application/x-www-form-urlencoded']), jsonBody(WEBHOOK_BODY_LIMIT, { urlencoded: true, keepRaw: true })];
+  const body = [requireContentType(['application/json', 'application/x-www-form-urlencoded']), rawWebhookBody(WEBHOOK_BODY_LIMIT)];
 
   router.post('/webhooks/github', limit, ...body, async (ctx) => {
-    if (options.secret !== null && !verifyHubSignature(rawBody(ctx), ctx.get('x-hub-signature-256') || undefined, options.secret)) {
+    if (options.secret !== null && !verifyHubSignature(webhookBytes(ctx), ctx.get('x-hub-signature-256') || undefined, options.secret)) {
       throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
     }
     const event = ctx.get('x-github-event');
@@ -39,22 +40,21 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): voi
       ctx.body = { ignored: true, event: event || null };
       return;
     }
-    const payload = githubPayload(ctx);
-    await answerPush(ctx, githubPush(payload), 'webhook:github', ctx.get('x-github-delivery'), options);
+    await answerPush(ctx, githubPush(webhookPayload(ctx)), 'webhook:github', ctx.get('x-github-delivery'), options);
   });
 
   router.post('/webhooks/gitlab', limit, ...body, async (ctx) => {
     const signature = ctx.get('x-hub-signature-256');
     if (options.secret !== null) {
       if (signature) {
-        if (!verifyHubSignature(rawBody(ctx), signature, options.secret)) throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
+        if (!verifyHubSignature(webhookBytes(ctx), signature, options.secret)) throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
       } else if (!constantTimeEqual(ctx.get('x-gitlab-token'), options.secret)) {
         throw new HttpError(403, 'invalid_token', 'The X-Gitlab-Token header does not match the configured secret');
       }
     }
     const event = ctx.get('x-gitlab-event');
-    const payload = parsedBody(ctx);
-    const kind = (payload as { object_kind?: unknown }).object_kind;
+    const payload = webhookPayload(ctx);
+    const kind = payload.object_kind;
     if (!/^push hook$/i.test(event) && kind !== 'push') {
       ctx.status = 200;
       ctx.body = { ignored: true, event: event || null };
@@ -92,30 +92,4 @@ async function answerPush(ctx: Context, outcome: PushOutcome, source: 'webhook:g
     message: duplicate ? `Delivery ${delivery} was already received; this is its job` : 'Push received; analysis queued',
     ...(duplicate ? { duplicate: true } : {}),
   };
-}
-
-/** The body as received (koa-body keeps it with includeUnparsed): what the signature covers. */
-function rawBody(ctx: Context): string {
-  const raw = (ctx.request as { rawBody?: unknown }).rawBody;
-  return typeof raw === 'string' ? raw : '';
-}
-
-function parsedBody(ctx: Context): unknown {
-  const body = ctx.request.body;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw HttpError.invalidRequest('body', 'must be a JSON object');
-  return body;
-}
-
-/** GitHub's form content type sends `payload=<json>`; the signature covers the form body as received. */
-function githubPayload(ctx: Context): unknown {
-  if (ctx.is('application/x-www-form-urlencoded')) {
-    const payload = (ctx.request.body as Record<string, unknown> | undefined)?.payload;
-    if (typeof payload !== 'string') throw HttpError.invalidRequest('payload', 'missing');
-    try {
-      return JSON.parse(payload) as unknown;
-    } catch {
-      throw HttpError.invalidRequest('payload', 'not valid JSON');
-    }
-  }
-  return parsedBody(ctx);
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CadenceError, toCadenceError } from '@cadence/errors';
+import { CadenceError, HttpError, toCadenceError } from '@cadence/errors';
 
 describe('CadenceError', () => {
   it('carries its code, the default message and details', () => {
@@ -30,5 +30,13 @@ describe('CadenceError', () => {
     expect(wrapped.message).to.equal('boom');
     expect(wrapped.cause).to.equal(cause);
     expect(toCadenceError(wrapped)).to.equal(wrapped);
+  });
+
+  it('renders an HttpError without a stack: it is always an answer, never a bug', () => {
+    const before = Error.stackTraceLimit;
+    const error = HttpError.invalidRequest('url', 'missing');
+    expect(Error.stackTraceLimit).to.equal(before);
+    expect([error.status, error.error, error.message]).to.deep.equal([400, 'invalid_request', 'Invalid url: missing']);
+    expect(String(error.stack)).not.to.match(/\n\s+at /);
   });
 });

@@ -1,0 +1,55 @@
+import type { Context, Middleware } from 'koa';
+import getRawBody from 'raw-body';
+import { HttpError } from '@cadence/errors';
+
+const RAW_BODY = Symbol('cadence.webhookBody');
+/** The charsets a webhook body may declare; GitHub and GitLab send UTF-8 (ASCII is a subset). */
+const READABLE_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
+
+/**
+ * Reads a webhook body as the bytes sent, up to `limit`, and parses nothing: the signature covers
+ * those bytes, and it is checked before any parser sees what an unauthenticated sender wrote.
+ * (koa-body, which the other routes use, always parses first.) A body over the limit is 413, a
+ * body shorter or longer than its Content-Length is 400, both from raw-body's status.
+ */
+export function rawWebhookBody(limit: number): Middleware {
+  return async (ctx, next) => {
+    const charset = ctx.request.charset.toLowerCase();
+    if (charset && !READABLE_CHARSETS.has(charset)) {
+      throw new HttpError(415, 'unsupported_media_type', `The body must be UTF-8, not ${charset}`);
+    }
+    const body = await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || null });
+    (ctx.state as Record<symbol, Buffer>)[RAW_BODY] = body;
+    await next();
+  };
+}
+
+/** The bytes rawWebhookBody read: what the signature is computed over. */
+export function webhookBytes(ctx: Context): Buffer {
+  return (ctx.state as Record<symbol, Buffer | undefined>)[RAW_BODY] ?? Buffer.alloc(0);
+}
+
+/**
+ * The JSON object a webhook carries, once its sender is authenticated: the body itself, or the
+ * `payload` field of GitHub's form encoding. The push handlers read named fields from it and never
+ * merge it into another object, so a `__proto__` key stays an inert own property.
+ */
+export function webhookPayload(ctx: Context): Record<string, unknown> {
+  const text = webhookBytes(ctx).toString('utf8');
+  let json = text;
+  let field = 'body';
+  if (ctx.is('application/x-www-form-urlencoded')) {
+    const payload = new URLSearchParams(text).get('payload');
+    if (payload === null) throw HttpError.invalidRequest('payload', 'missing');
+    json = payload;
+    field = 'payload';
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw HttpError.invalidRequest(field, `not valid JSON (${(error as Error).message})`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw HttpError.invalidRequest(field, 'must be a JSON object');
+  return value as Record<string, unknown>;
+}
