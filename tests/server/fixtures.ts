@@ -8,14 +8,18 @@ import {
   exportRepository,
   humanHistory,
   startGitDaemon,
+  startGitHttpServer,
   type FixtureRepository,
   type GitDaemon,
+  type GitHttpServer,
 } from '@cadence/test-support';
 
 export const SECRET = 'test-webhook-secret-0123456789';
 
 export interface GitFixtures {
   readonly daemon: GitDaemon;
+  /** The same repositories over smart HTTP (git http-backend), as GitHub and GitLab serve them. */
+  readonly http: GitHttpServer;
   readonly human: FixtureRepository;
   readonly served: string;
   /** Hashes of the served `acme/human.git` in commit order. */
@@ -23,7 +27,7 @@ export interface GitFixtures {
   close(): Promise<void>;
 }
 
-/** A human history and a burst history served over git:// on `host`. */
+/** A human history and a burst history served over git:// and http:// on `host`. */
 export async function serveRepositories(root: string, host = '127.0.0.1'): Promise<GitFixtures> {
   const served = path.join(root, `served-${host}`);
   await mkdir(served, { recursive: true });
@@ -36,7 +40,18 @@ export async function serveRepositories(root: string, host = '127.0.0.1'): Promi
   await createRepository(burstDir, burstHistory(6));
   await exportRepository(served, 'acme/burst.git', burstDir);
   const daemon = await startGitDaemon(served, host);
-  return { daemon, human, served, hashes: [...human.hashes], close: () => daemon.close() };
+  const http = await startGitHttpServer(served, host);
+  return {
+    daemon,
+    http,
+    human,
+    served,
+    hashes: [...human.hashes],
+    close: async () => {
+      await daemon.close();
+      await http.close();
+    },
+  };
 }
 
 interface PushExample {

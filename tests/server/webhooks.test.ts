@@ -60,6 +60,15 @@ describe('server: GitHub and GitLab webhooks', function () {
     expect(job.result!.total_commits).to.equal(3);
   });
 
+  it('clones a push over smart HTTP, as GitHub serves repositories, analyzing exactly the pushed commits', async () => {
+    const payload = JSON.stringify(githubPushPayload(git.http.repoUrl('acme/human.git'), git.hashes[4]!, git.hashes[9]!));
+    const { status, body } = await github(payload, {});
+    expect(status).to.equal(202);
+    const job = await waitForJob<JobBody>(server, body.id);
+    expect(job, JSON.stringify(job)).to.include({ status: 'completed', repo: 'acme/human' });
+    expect(job.result!.total_commits).to.equal(5);
+  });
+
   it('accepts the form-encoded content type, signed over the raw form body', async () => {
     const payload = JSON.stringify(githubPushPayload(git.daemon.url('acme/human.git'), '0'.repeat(40), git.hashes[9]!));
     const form = `payload=${encodeURIComponent(payload)}`;

@@ -11,5 +11,6 @@ export {
 } from './git-repository.js';
 export { startGitDaemon, exportRepository, freePort, waitForPort, type GitDaemon } from './git-daemon.js';
 export { startHttpServer, type TestHttpServer } from './http-server.js';
+export { startGitHttpServer, type GitHttpServer } from './git-http.js';
 export { runCadence, CADENCE_BIN, type CliRun } from './cli-process.js';
 export { startCadenceServer, waitForJob, startStalledServer, type ServerProcess, type ServerOptions } from './server-process.js';
