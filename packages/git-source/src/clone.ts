@@ -8,6 +8,7 @@ import { resolveAndCheck, type NetworkPolicy } from '@cadence/network-guard';
 import type { PluginLogger } from '@cadence/plugin-sdk';
 import { directorySize, watchDirectorySize } from './directory-size.js';
 import { runGitCommand } from './git-process.js';
+import { atLeast, HTTP_PINNING_SINCE, installedGitVersion } from './git-version.js';
 import type { RepositoryLocator } from './repository-url.js';
 
 export interface OpenOptions {
@@ -157,6 +158,13 @@ async function pinnedTarget(
   const checked = await resolveAndCheck(locator.host, options.policy, options.signal);
   const literal = checked.family === 6 ? `[${checked.address}]` : checked.address;
   if (locator.scheme === 'https' || locator.scheme === 'http') {
+    // An older git ignores the unknown key and would resolve the name again itself: refuse instead.
+    const version = await installedGitVersion();
+    if (!version || !atLeast(version, HTTP_PINNING_SINCE)) {
+      throw new CadenceError('ERR_GIT_CLONE_FAILED', {
+        message: `Cloning http(s) URLs under the network guard needs git ${HTTP_PINNING_SINCE.slice(0, 2).join('.')} or later (found ${version ? version.join('.') : 'no version'}): it pins the connection to the checked address`,
+      });
+    }
     return { url: locator.url, config: [`http.curloptResolve=${locator.host}:${locator.port}:${literal}`] };
   }
   if (locator.scheme === 'git') {

@@ -4,3 +4,4 @@ export { readHistory, computeStats, type ReadHistoryOptions, type History } from
 export { diffExcerpt, type DiffExcerptOptions } from './diff-excerpt.js';
 export { excludeMatcher } from './exclude-matcher.js';
 export { answersAsRepository } from './probe.js';
+export { parseGitVersion, atLeast, installedGitVersion, HTTP_PINNING_SINCE, type GitVersion } from './git-version.js';
