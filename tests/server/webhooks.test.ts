@@ -69,6 +69,19 @@ describe('server: GitHub and GitLab webhooks', function () {
     expect(job.result!.total_commits).to.equal(5);
   });
 
+  it('keeps credentials of a clone URL out of the job, its list item and its result', async () => {
+    const secretUrl = git.http.repoUrl('acme/human.git').replace('http://', 'http://deploy:tok-5ecret-value@');
+    const pushed = await github(JSON.stringify(githubPushPayload(secretUrl, git.hashes[7]!, git.hashes[9]!)), {});
+    const asked = await server.json<Accepted>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: secretUrl }) });
+    for (const id of [pushed.body.id, asked.body.id]) {
+      const job = await waitForJob<JobBody & { url: string }>(server, id);
+      expect(job.status, JSON.stringify(job)).to.equal('completed');
+      expect(job.url).to.equal(git.http.repoUrl('acme/human.git'));
+      const views = [JSON.stringify(job), await (await server.request(`/api/results/${id}`)).text(), await (await server.request('/jobs?limit=100')).text()];
+      for (const view of views) expect(view).not.to.contain('tok-5ecret-value');
+    }
+  });
+
   it('accepts the form-encoded content type, signed over the raw form body', async () => {
     const payload = JSON.stringify(githubPushPayload(git.daemon.url('acme/human.git'), '0'.repeat(40), git.hashes[9]!));
     const form = `payload=${encodeURIComponent(payload)}`;

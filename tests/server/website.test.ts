@@ -71,6 +71,13 @@ describe('server: website analysis', function () {
     expect(await analyze(site.url('/missing'))).to.include({ status: 'failed', error_code: 'ERR_HTTP_STATUS' });
   });
 
+  it('keeps credentials of a page URL out of the job and its result', async () => {
+    const job = await analyze(site.url('/generated').replace('http://', 'http://reader:pa55-5ecret@'));
+    expect(job.status, JSON.stringify(job)).to.be.oneOf(['completed', 'failed']);
+    const views = [JSON.stringify(job), await (await server.request('/jobs?limit=100')).text()];
+    for (const view of views) expect(view).not.to.contain('pa55-5ecret');
+  });
+
   it('streams start, fetch, parse, strategy… and complete with strategies_triggered', async () => {
     const events = await readStream(`${server.url}/api/stream/website?url=${encodeURIComponent(site.url('/generated'))}`);
     const names = events.map((e) => e.event);

@@ -1,4 +1,4 @@
-import type { AnalysisRequest } from '@cadence/engine';
+import { redactUrl, type AnalysisRequest } from '@cadence/engine';
 import { parseRepositoryUrl } from '@cadence/git-source';
 import { parseWebsiteUrl } from '@cadence/web-source';
 import type { NewJob } from './jobs/job-manager.js';
@@ -15,5 +15,5 @@ export function repositoryJob(url: string, branch: string | null | undefined, al
 
 export function websiteJob(url: string, allowLocalPaths: boolean, source: NewJob['source']): NewJob {
   parseWebsiteUrl(url, { allowLocalPaths });
-  return { request: { kind: 'website', url }, source, repo: url, branch: null };
+  return { request: { kind: 'website', url }, source, repo: redactUrl(url), branch: null };
 }

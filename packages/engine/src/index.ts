@@ -7,3 +7,4 @@ export type { PreparedSource, PreparedRepository, PreparedWebsite } from './prep
 export type { StrategyInfo } from './strategy-registry.js';
 export { assessRepository, assessWebsite } from './assessment.js';
 export { createHooks } from './hooks.js';
+export { redactUrl } from './sources/redact-url.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AnalysisRequest, Engine, EmittedEvent } from '@cadence/engine';
+import { redactUrl, type AnalysisRequest, type Engine, type EmittedEvent } from '@cadence/engine';
 import { CadenceError, HttpError, toCadenceError } from '@cadence/errors';
 import type { Logger } from '@cadence/logger';
 import type { NetworkPolicy } from '@cadence/network-guard';
@@ -63,7 +63,8 @@ export class JobManager {
       source: spec.source,
       repo: spec.repo,
       branch: spec.branch,
-      url: spec.request.url,
+      // Shown by every job view; the request, which the worker clones with, keeps the credentials.
+      url: redactUrl(spec.request.url),
       created_at: now,
       started_at: null,
       finished_at: null,

@@ -62,7 +62,8 @@ export async function acquireRepository(
     return {
       kind: 'repository',
       info: {
-        url: request.url,
+        // What results, reports and job views show: a token in the clone URL stays with the clone.
+        url: redactUrl(request.url),
         repo: locator.repo,
         branch: clone.branch,
         headCommit: rev,

@@ -21,7 +21,7 @@ export async function acquireWebsite(
 ): Promise<PreparedWebsite> {
   const { signal, emit, config } = options;
   const url = parseWebsiteUrl(request.url, { allowLocalPaths: options.allowLocalPaths });
-  emit({ event: 'start', url: request.url });
+  emit({ event: 'start', url: redactUrl(request.url) });
   emit({ event: 'fetch', message: `fetching ${redactUrl(url.toString())}` });
   const page = await fetchPage(url, {
     policy: options.network,
@@ -34,7 +34,7 @@ export async function acquireWebsite(
   emit({ event: 'parse', elements: document.elements });
   return {
     kind: 'website',
-    info: { url: request.url, finalUrl: page.finalUrl, contentType: page.contentType, bytes: page.bytes },
+    info: { url: redactUrl(request.url), finalUrl: redactUrl(page.finalUrl), contentType: page.contentType, bytes: page.bytes },
     document,
     contentDigest: createHash('sha256').update(page.body).digest('hex'),
     dispose: async () => undefined,
