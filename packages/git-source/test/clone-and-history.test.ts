@@ -16,10 +16,8 @@ import {
   type TempDir,
 } from '@cadence/test-support';
 import { diffExcerpt, openRepository, parseRepositoryUrl, readHistory } from '../src/index.js';
+import { base, loopbackAllowed, strict } from './clone-options.js';
 
-const base = { timeoutMs: 20_000, maxSizeBytes: 512 * 1024 * 1024, policy: null };
-const loopbackAllowed = { allowPrivateNetworks: false, allowedNetworks: ['127.0.0.0/8'] };
-const strict = { allowPrivateNetworks: false, allowedNetworks: [] };
 
 async function cloneDirsNow(): Promise<string[]> {
   return (await readdir(tmpdir())).filter((name) => name.startsWith('cadence-clone-'));

@@ -13,10 +13,8 @@ import {
   type TestHttpServer,
 } from '@cadence/test-support';
 import { openRepository, parseRepositoryUrl, readHistory } from '../src/index.js';
+import { base, loopbackAllowed, strict } from './clone-options.js';
 
-const base = { timeoutMs: 20_000, maxSizeBytes: 512 * 1024 * 1024, policy: null };
-const loopbackAllowed = { allowPrivateNetworks: false, allowedNetworks: ['127.0.0.0/8'] };
-const strict = { allowPrivateNetworks: false, allowedNetworks: [] };
 const remote = (url: string) => parseRepositoryUrl(url, { allowLocalPaths: false });
 
 describe('git source over smart HTTP (git http-backend)', function () {
