@@ -18,6 +18,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 // the job machinery rather than git. Each request pushes a different commit, so each carries its own
 // body, signature and delivery id: nothing can be answered from a cache.
 function signedPush(n) {
+  const delivery = `bench-${process.pid}-${n}`;
   const payload = JSON.stringify({
     ref: 'refs/heads/main',
     before: '0'.repeat(40),
@@ -26,7 +27,13 @@ function signedPush(n) {
     commits: [],
     pusher: { name: 'bench' },
   });
-  return { payload, signature: `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}` };
+  const headers = {
+    'content-type': 'application/json',
+    'x-github-event': 'push',
+    'x-github-delivery': delivery,
+    'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}`,
+  };
+  return { payload, headers };
 }
 
 let delivery = 0;
@@ -42,17 +49,8 @@ function run(url) {
         path: '/webhooks/github',
         // A distinct delivery id each time: de-duplication must not turn the load into no-ops.
         setupRequest: (request) => {
-          const { payload, signature } = signedPush(++delivery);
-          return {
-            ...request,
-            headers: {
-              'content-type': 'application/json',
-              'x-github-event': 'push',
-              'x-github-delivery': `bench-${process.pid}-${delivery}`,
-              'x-hub-signature-256': signature,
-            },
-            body: payload,
-          };
+          const { payload, headers } = signedPush(++delivery);
+          return { ...request, headers, body: payload };
         },
       }],
     }, (error, result) => (error ? reject(error) : resolve(result)));
@@ -72,19 +70,9 @@ async function paced(url, rate) {
   const statuses = new Map();
   const inFlight = new Set();
   const send = () => {
-    const { payload, signature } = signedPush(++delivery);
+    const { payload, headers } = signedPush(++delivery);
     const started = performance.now();
-    const request = http.request(target, {
-      method: 'POST',
-      agent,
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(payload),
-        'x-github-event': 'push',
-        'x-github-delivery': `bench-${process.pid}-${delivery}`,
-        'x-hub-signature-256': signature,
-      },
-    });
+    const request = http.request(target, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(payload) } });
     const done = new Promise((resolve) => {
       request.on('response', (response) => {
         response.resume();

@@ -1,4 +1,5 @@
 import { OPERATIONAL_CODES, type OperationalCode } from './codes.js';
+import { ExpectedError } from './expected-error.js';
 
 export interface CadenceErrorOptions {
   message?: string;
@@ -11,21 +12,13 @@ export interface CadenceErrorOptions {
  * The one error type every layer throws for an expected failure: a job's `error_code`,
  * a stream's `error` event and the CLI's exit message all come from its `code`.
  */
-export class CadenceError extends Error {
+export class CadenceError extends ExpectedError {
   readonly code: OperationalCode;
   readonly details: Record<string, unknown> | undefined;
 
   constructor(code: OperationalCode, options: CadenceErrorOptions = {}) {
-    // An operational error is an expected outcome (a refused address, a cancelled job) whose stack
-    // nobody reads; capturing it was the costliest step of a job refused at once. ERR_INTERNAL, a bug,
-    // keeps its stack, and a wrapped failure keeps the stack of its `cause`.
-    const limit = Error.stackTraceLimit;
-    if (code !== 'ERR_INTERNAL') Error.stackTraceLimit = 0;
-    try {
-      super(options.message ?? OPERATIONAL_CODES[code], options.cause === undefined ? undefined : { cause: options.cause });
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    // ERR_INTERNAL, a bug, keeps its stack; a wrapped failure keeps the stack of its `cause`.
+    super(options.message ?? OPERATIONAL_CODES[code], options.cause === undefined ? undefined : { cause: options.cause }, code === 'ERR_INTERNAL');
     this.name = 'CadenceError';
     this.code = code;
     this.details = options.details;

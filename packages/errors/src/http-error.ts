@@ -1,10 +1,11 @@
 import type { HttpErrorCode } from './codes.js';
+import { ExpectedError } from './expected-error.js';
 
 /**
  * An error that the HTTP layer renders as the contract's body `{error, message, details?}`.
  * Handlers throw it; one middleware renders it.
  */
-export class HttpError extends Error {
+export class HttpError extends ExpectedError {
   readonly status: number;
   readonly error: HttpErrorCode;
   readonly details: Record<string, unknown> | undefined;
@@ -18,15 +19,8 @@ export class HttpError extends Error {
     message: string,
     options: { details?: Record<string, unknown>; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
   ) {
-    // Always an expected outcome rendered as a response body (a bad signature, a missing field): its
-    // stack is never read, and capturing one per refused request is what a flood would cost most.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      super(message);
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    // Always an answer rendered as a response body, never a bug: no stack.
+    super(message, undefined, false);
     this.name = 'HttpError';
     this.status = status;
     this.error = error;

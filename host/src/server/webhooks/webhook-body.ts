@@ -36,14 +36,10 @@ export function webhookBytes(ctx: Context): Buffer {
  */
 export function webhookPayload(ctx: Context): Record<string, unknown> {
   const text = webhookBytes(ctx).toString('utf8');
-  let json = text;
-  let field = 'body';
-  if (ctx.is('application/x-www-form-urlencoded')) {
-    const payload = new URLSearchParams(text).get('payload');
-    if (payload === null) throw HttpError.invalidRequest('payload', 'missing');
-    json = payload;
-    field = 'payload';
-  }
+  const form = Boolean(ctx.is('application/x-www-form-urlencoded'));
+  const field = form ? 'payload' : 'body';
+  const json = form ? new URLSearchParams(text).get('payload') : text;
+  if (json === null) throw HttpError.invalidRequest('payload', 'missing');
   let value: unknown;
   try {
     value = JSON.parse(json);
