@@ -7,9 +7,9 @@ import { CadenceError } from '@cadence/errors';
 import { resolveAndCheck, type NetworkPolicy } from '@cadence/network-guard';
 import type { PluginLogger } from '@cadence/plugin-sdk';
 import { directorySize, watchDirectorySize } from './directory-size.js';
-import { runGitCommand } from './git-process.js';
+import { cloneEnvironment, runGitCommand } from './git-process.js';
 import { atLeast, HTTP_PINNING_SINCE, installedGitVersion } from './git-version.js';
-import type { RepositoryLocator } from './repository-url.js';
+import { serializeRemote, type RemoteRepository, type RepositoryLocator } from './repository-url.js';
 
 export interface OpenOptions {
   readonly branch?: string;
@@ -80,8 +80,8 @@ async function currentBranch(dir: string, signal?: AbortSignal): Promise<string 
   return result.code === 0 ? result.stdout.trim() || null : null;
 }
 
-async function cloneRemote(locator: Extract<RepositoryLocator, { kind: 'remote' }>, options: OpenOptions): Promise<ClonedRepository> {
-  const { url, config } = await pinnedTarget(locator, options);
+async function cloneRemote(locator: RemoteRepository, options: OpenOptions): Promise<ClonedRepository> {
+  const { url, config, env } = await pinnedTarget(locator, options);
   const workDir = await mkdtemp(path.join(tmpdir(), 'cadence-clone-'));
   const dir = path.join(workDir, 'repo.git');
   const dispose = (): Promise<void> => rm(workDir, { recursive: true, force: true });
@@ -101,7 +101,10 @@ async function cloneRemote(locator: Extract<RepositoryLocator, { kind: 'remote' 
       abort: signal,
       // Ours, not the caller's: redirects could lead a guarded clone to another host.
       config: ['http.followRedirects=false', ...config],
-    });
+      // simple-git refuses guarded variables unless named: the only ones passed are ours (cloneEnvironment).
+      allowEnvironment: Object.keys(env),
+      unsafe: { allowUnsafeSshCommand: env.GIT_SSH_COMMAND !== undefined },
+    }).env(cloneEnvironment(env));
     const args = ['--bare', '--single-branch', '--no-tags'];
     if (options.branch) args.push('--branch', options.branch);
     if (options.depth && options.depth > 0) args.push('--depth', String(options.depth));
@@ -145,18 +148,25 @@ async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, comm
   }
 }
 
+/** What git is started with for one remote: the URL serialized from checked parts, config and environment. */
+interface PinnedTarget {
+  readonly url: string;
+  readonly config: string[];
+  readonly env: Record<string, string>;
+}
+
 /**
- * Decisions §8: resolve and check the host, then make git connect to the address that was checked:
- * over http(s) curl's resolve option pins it (TLS still verifies the name), over git:// the IP goes
- * in the URL. ssh and scp-style URLs are checked but cannot be pinned (docs/git-source.md).
+ * Decisions §8: resolve and check the host, then make git connect to the address that was checked,
+ * whatever the name resolves to a moment later: over http(s) curl's resolve option pins it (TLS still
+ * verifies the name), over git:// the IP goes in the URL, over ssh OpenSSH is told the address as its
+ * HostName while host keys are still checked under the name (HostKeyAlias). Only the URL's own
+ * protocol is allowed, so nothing git does afterwards can switch to another transport.
  */
-async function pinnedTarget(
-  locator: Extract<RepositoryLocator, { kind: 'remote' }>,
-  options: OpenOptions,
-): Promise<{ url: string; config: string[] }> {
-  if (!options.policy) return { url: locator.url, config: [] };
+async function pinnedTarget(locator: RemoteRepository, options: OpenOptions): Promise<PinnedTarget> {
+  const protocol = locator.scheme === 'scp' ? 'ssh' : locator.scheme;
+  const env: Record<string, string> = { GIT_ALLOW_PROTOCOL: protocol, GIT_TERMINAL_PROMPT: '0' };
+  if (!options.policy) return { url: locator.url, config: [], env };
   const checked = await resolveAndCheck(locator.host, options.policy, options.signal);
-  const literal = checked.family === 6 ? `[${checked.address}]` : checked.address;
   if (locator.scheme === 'https' || locator.scheme === 'http') {
     // An older git ignores the unknown key and would resolve the name again itself: refuse instead.
     const version = await installedGitVersion();
@@ -165,14 +175,14 @@ async function pinnedTarget(
         message: `Cloning http(s) URLs under the network guard needs git ${HTTP_PINNING_SINCE.slice(0, 2).join('.')} or later (found ${version ? version.join('.') : 'no version'}): it pins the connection to the checked address`,
       });
     }
-    return { url: locator.url, config: [`http.curloptResolve=${locator.host}:${locator.port}:${literal}`] };
+    const literal = checked.family === 6 ? `[${checked.address}]` : checked.address;
+    return { url: locator.url, config: [`http.curloptResolve=${locator.host}:${locator.port}:${literal}`], env };
   }
-  if (locator.scheme === 'git') {
-    const url = new URL(locator.url);
-    url.hostname = literal;
-    return { url: url.toString(), config: [] };
-  }
-  return { url: locator.url, config: [] };
+  if (locator.scheme === 'git') return { url: serializeRemote(locator, checked.address), config: [], env };
+  // git runs GIT_SSH_COMMAND through a shell: both values passed the URL grammar or are IP literals
+  // (letters, digits, '.', ':' and '-' not in first place), so no shell word can be formed from them.
+  const ssh = ['ssh', '-o', `HostName=${checked.address}`, '-o', `HostKeyAlias=${locator.host}`, '-o', 'BatchMode=yes'];
+  return { url: locator.url, config: [], env: { ...env, GIT_SSH_COMMAND: ssh.join(' ') } };
 }
 
 function abortReason(signal: AbortSignal): CadenceError {

@@ -35,3 +35,19 @@ export function gitEnvironment(): NodeJS.ProcessEnv {
   env.LC_ALL = 'C';
   return env;
 }
+
+/** Variables that make git (or ssh) run a program of the caller's choosing. */
+const PROGRAM_VARIABLES = new Set(['EDITOR', 'VISUAL', 'PAGER', 'SSH_ASKPASS', 'PREFIX']);
+
+/**
+ * The environment of a clone or fetch run through simple-git: the caller's environment without GIT_*
+ * variables or programs, plus our own GIT_* settings (`own`), which are the only guarded names passed.
+ */
+export function cloneEnvironment(own: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    const upper = key.toUpperCase();
+    if (value !== undefined && !upper.startsWith('GIT_') && !PROGRAM_VARIABLES.has(upper)) env[key] = value;
+  }
+  return { ...env, ...own };
+}

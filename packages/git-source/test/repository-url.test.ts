@@ -34,6 +34,51 @@ describe('parseRepositoryUrl', () => {
     });
   }
 
+  it('hands git a URL serialized from the checked parts, never the caller\'s string', () => {
+    expect(parseRepositoryUrl('HTTPS://GitHub.COM/acme/widget', remote)).to.include({ url: 'https://github.com/acme/widget', host: 'github.com', explicitPort: false });
+    expect(parseRepositoryUrl('https://x-access-token:ghs_abc123@github.com/acme/widget.git', remote)).to.include({
+      url: 'https://x-access-token:ghs_abc123@github.com/acme/widget.git', user: 'x-access-token', password: 'ghs_abc123',
+    });
+    expect(parseRepositoryUrl('ssh://git@[2001:db8::1]:2222/acme/widget.git', remote)).to.include({ host: '2001:db8::1', port: 2222, url: 'ssh://git@[2001:db8::1]:2222/acme/widget.git' });
+    expect(parseRepositoryUrl('git@GitHub.com:acme/widget.git', remote)).to.include({ url: 'git@github.com:acme/widget.git', port: null });
+  });
+
+  for (const [ambiguous, why] of [
+    ['http://8.8.8.8\\@127.0.0.1:39001/r.git', 'backslash'],
+    ['git://127.0.0.1:39006%2F@8.8.8.8/r.git', 'percent-encoded user part'],
+    ['ssh://127.0.0.1:2222%2F@8.8.8.8/x.git', 'percent-encoded user part'],
+    ['git://user@example.com/r.git', 'user part on git://'],
+    ['git://user:secret@example.com/r.git', 'credentials on git://'],
+    ['ssh://%2Dohost/x.git', 'a host that decodes to "-…"'],
+    ['ssh://-oProxyCommand=x/x.git', 'a host that starts with "-"'],
+    ['https://a@b@example.com/r.git', 'two "@"'],
+    ['https://exämple.com/r.git', 'non-ASCII host'],
+    ['https://2130706433/r.git', 'an integer IPv4 address'],
+    ['https://0x7f.0.0.1/r.git', 'a hex IPv4 address'],
+    ['https://0177.0.0.1/r.git', 'an octal IPv4 address'],
+    ['https://127.1/r.git', 'a short IPv4 address'],
+    ['https://[fe80::1%25eth0]/r.git', 'an IPv6 zone id'],
+    ['https://example.com:0/r.git', 'port 0'],
+    ['https://example.com:99999/r.git', 'a port above 65535'],
+    ['https://example.com:/r.git', 'an empty port'],
+    ['https://example.com/r.git?x=1', 'a query'],
+    ['https://example.com/r.git#frag', 'a fragment'],
+    ['https://example.com/r%2Egit', 'percent-encoding in the path'],
+    ['https://example.com/a@127.0.0.1/r.git', '"@" in the path'],
+    ['https://example.com', 'no path'],
+    ['https://ex_ample.com/r.git', 'an underscore in the host'],
+    ['git@host:-oProxyCommand=x', 'an scp path that starts with "-"'],
+    ['-oProxyCommand=x@host:x', 'an scp user that starts with "-"'],
+  ] as const) {
+    it(`refuses ${why}: ${JSON.stringify(ambiguous)}`, () => {
+      expect(() => parseRepositoryUrl(ambiguous, remote)).to.throw().with.property('code', 'ERR_INVALID_SOURCE');
+    });
+  }
+
+  it('keeps credentials out of the refusal message', () => {
+    expect(() => parseRepositoryUrl('https://user:hunter2hunter2@exa mple.com/r.git', remote)).to.throw().that.satisfies((error: Error) => !error.message.includes('hunter2'));
+  });
+
   it('accepts local paths and file:// only when allowed, and a missing path fails to open', () => {
     expect(parseRepositoryUrl(process.cwd(), { allowLocalPaths: true })).to.include({ kind: 'local', path: process.cwd() });
     expect(parseRepositoryUrl(`file://${process.cwd()}`, { allowLocalPaths: true })).to.include({ kind: 'local' });
