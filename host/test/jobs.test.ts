@@ -4,7 +4,7 @@ import { InMemoryJobQueue } from '../src/server/jobs/job-queue.js';
 import { InMemoryJobStore } from '../src/server/jobs/job-store.js';
 import { retainedResult, MAX_RETAINED_ITEMS } from '../src/server/jobs/retained-result.js';
 import type { Job, JobStatus } from '../src/server/jobs/job.js';
-import { InMemoryRateLimitCounter } from '../src/server/middleware/rate-limit.js';
+import { UnverifiedBytes } from '../src/server/webhooks/unverified-bytes.js';
 import { constantTimeEqual, verifyHubSignature } from '../src/server/webhooks/constant-time.js';
 import { InMemoryDeliveryMemory } from '../src/server/webhooks/delivery-memory.js';
 import { createHmac } from 'node:crypto';
@@ -72,14 +72,14 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     expect(await queue.take()).to.equal(null);
   });
 
-  it('counts rate-limit hits in fixed windows per key', async () => {
-    const limits = new InMemoryRateLimitCounter();
-    const first = await limits.hit('k', 60_000);
-    const second = await limits.hit('k', 60_000);
-    const other = await limits.hit('other', 60_000);
-    expect([first.count, second.count, other.count]).to.deep.equal([1, 2, 1]);
-    expect(first.resetAt % 60_000).to.equal(0);
-    expect(first.resetAt).to.be.above(Date.now());
+  it('bounds the bytes unauthenticated webhook bodies hold together', () => {
+    const budget = new UnverifiedBytes(100);
+    expect(budget.tryReserve(60)).to.equal(true);
+    expect(budget.tryReserve(50)).to.equal(false);
+    expect(budget.tryReserve(40)).to.equal(true);
+    budget.release(60);
+    expect(budget.tryReserve(50)).to.equal(true);
+    expect(budget.tryReserve(20)).to.equal(false);
   });
 
   it('remembers a delivery once and forgets one whose job could not be created', async () => {

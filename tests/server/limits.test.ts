@@ -133,16 +133,43 @@ describe('server: limits, guard, authentication, shutdown', function () {
     }, ['--api-token', 'api-token-123']);
   });
 
-  it('counts rate limits per X-Forwarded-For client only when api.trust_proxy is set', async () => {
-    const forwarded = (ip: string) => ({ headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } });
+  it('keys rate limits by the rightmost X-Forwarded-For entry that is not a trusted proxy, only when api.trust_proxy is set', async () => {
+    const forwarded = (chain: string) => ({ headers: { 'x-forwarded-for': chain } });
     await withServer({ api: { trust_proxy: true }, rate_limits: { job_queries_per_minute: 1 } }, async (server) => {
-      expect((await server.json('/jobs', forwarded('203.0.113.1'))).status).to.equal(200);
+      // The peer (127.0.0.1) is a trusted proxy; the entry it appended is the client; what the client wrote before it is ignored.
+      expect((await server.json('/jobs', forwarded('198.51.100.7, 203.0.113.1'))).status).to.equal(200);
       expect((await server.json('/jobs', forwarded('203.0.113.2'))).status).to.equal(200);
-      expect((await server.json('/jobs', forwarded('203.0.113.1'))).status).to.equal(429);
+      expect((await server.json('/jobs', forwarded('198.51.100.8, 203.0.113.1'))).status, 'a spoofed leftmost entry must not give a fresh limit').to.equal(429);
+    });
+    await withServer({ api: { trust_proxy: true, trusted_proxies: ['127.0.0.0/8', '10.0.0.0/8'] }, rate_limits: { job_queries_per_minute: 1 } }, async (server) => {
+      // Two proxies: 10.0.0.1 is trusted too, so the client is the entry left of it.
+      expect((await server.json('/jobs', forwarded('203.0.113.1, 10.0.0.1'))).status).to.equal(200);
+      expect((await server.json('/jobs', forwarded('203.0.113.2, 10.0.0.1'))).status).to.equal(200);
+      expect((await server.json('/jobs', forwarded('9.9.9.9, 203.0.113.1, 10.0.0.1'))).status).to.equal(429);
     });
     await withServer({ rate_limits: { job_queries_per_minute: 1 } }, async (server) => {
       expect((await server.json('/jobs', forwarded('203.0.113.1'))).status).to.equal(200);
       expect((await server.json('/jobs', forwarded('203.0.113.2'))).status).to.equal(429);
+    });
+  });
+
+  it('limits a route group whatever the path\'s letter case (the router matches case-insensitively)', async () => {
+    await withServer({ rate_limits: { job_queries_per_minute: 2 } }, async (server) => {
+      expect((await server.json('/jobs')).status).to.equal(200);
+      const upper = await server.json('/JOBS');
+      expect(upper.status).to.equal(200);
+      expect(upper.headers.get('x-ratelimit-remaining')).to.equal('0');
+      expect((await server.json('/Jobs')).status).to.equal(429);
+    });
+  });
+
+  it('answers 400 to /jobs?status=__proto__ and other inherited names', async () => {
+    await withServer({}, async (server) => {
+      for (const status of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+        const answer = await server.json<{ error: string }>(`/jobs?status=${status}`);
+        expect(answer.status, status).to.equal(400);
+        expect(answer.body.error).to.equal('invalid_request');
+      }
     });
   });
 

@@ -11,7 +11,9 @@ import { InMemoryJobStore, type JobStore } from './jobs/job-store.js';
 import { ServerMetrics } from './metrics.js';
 import { requireApiToken } from './middleware/api-token.js';
 import { errorBody } from './middleware/error-body.js';
-import { InMemoryRateLimitCounter, rateLimit, type RateLimitCounter } from './middleware/rate-limit.js';
+import { clientAddress } from './middleware/client-address.js';
+import { inMemoryRateLimiters, rateLimit, type RateLimiterFactory } from './middleware/rate-limit.js';
+import { refuseCrossSite } from './middleware/same-origin.js';
 import { SizedResultCache } from './result-cache.js';
 import { analyzeRoutes } from './routes/analyze.js';
 import { jobRoutes } from './routes/jobs.js';
@@ -19,13 +21,14 @@ import { metricRoutes, operationRoutes } from './routes/operations.js';
 import { streamRoutes } from './routes/streams.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { InMemoryDeliveryMemory, type DeliveryMemory } from './webhooks/delivery-memory.js';
+import { UnverifiedBytes } from './webhooks/unverified-bytes.js';
 
 /** The shared state behind small interfaces; in-memory today, Redis-backed implementations later. */
 export interface ServerBackends {
   readonly store: JobStore;
   readonly queue: JobQueue;
   readonly events: JobEventChannel;
-  readonly rateLimits: RateLimitCounter;
+  readonly rateLimiters: RateLimiterFactory;
   readonly deliveries: DeliveryMemory;
 }
 
@@ -34,7 +37,7 @@ export function inMemoryBackends(runtime: Runtime): ServerBackends {
     store: new InMemoryJobStore(runtime.config.limits.max_jobs),
     queue: new InMemoryJobQueue(runtime.config.limits.queue_capacity),
     events: new InMemoryJobEventChannel(),
-    rateLimits: new InMemoryRateLimitCounter(),
+    rateLimiters: inMemoryRateLimiters,
     deliveries: new InMemoryDeliveryMemory(),
   };
 }
@@ -67,24 +70,34 @@ export function createServer(runtime: Runtime, backends: ServerBackends = inMemo
     allowLocalPaths: config.security.allow_local_paths,
   });
 
+  // The client address is ours to compute (clientAddress): Koa's proxy mode trusts the leftmost X-Forwarded-For entry.
   const app = new Koa({ proxy: config.api.trust_proxy });
   app.silent = true;
   app.use(errorBody(log));
   if (config.logging.level === 'debug') app.use(requestLog(log));
+  app.use(clientAddress(config.api.trust_proxy, config.api.trusted_proxies));
   app.use(authentication(config.api.token, config.api.public_metrics));
-  app.use(groupLimit(/^\/(jobs(\/|$)|api\/results\/)/, rateLimit('job_queries', config.rate_limits.job_queries_per_minute, backends.rateLimits)));
-  app.use(groupLimit(/^\/(metrics|api\/metrics)$/, rateLimit('metrics', config.rate_limits.metrics_per_minute, backends.rateLimits)));
+  const limit = (group: string, perMinute: number) => rateLimit(backends.rateLimiters(group, perMinute));
+  // Routes that start jobs: refused to other sites' pages, then counted per client (decisions §9).
+  const startsJobs = [refuseCrossSite(config.api.allowed_origins), limit('analyses', config.rate_limits.analyses_per_minute)];
 
   // One router for every resource: one match per request.
   const router = new Router();
   if (config.webhook.enabled) {
-    webhookRoutes(router, { secret: config.webhook.secret, jobs, deliveries: backends.deliveries, counter: backends.rateLimits, perMinute: config.rate_limits.webhooks_per_minute, allowLocalPaths: config.security.allow_local_paths });
+    webhookRoutes(router, {
+      secret: config.webhook.secret,
+      jobs,
+      deliveries: backends.deliveries,
+      limiter: backends.rateLimiters('webhooks', config.rate_limits.webhooks_per_minute),
+      unverifiedBytes: new UnverifiedBytes(config.limits.max_unverified_webhook_bytes),
+      allowLocalPaths: config.security.allow_local_paths,
+    });
   }
-  analyzeRoutes(router, jobs, config.security.allow_local_paths);
-  streamRoutes(router, { jobs, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000 });
-  jobRoutes(router, backends.store, jobs);
+  analyzeRoutes(router, jobs, config.security.allow_local_paths, startsJobs);
+  streamRoutes(router, { jobs, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000, guards: startsJobs, maxOpenStreams: config.limits.max_open_streams });
+  jobRoutes(router, backends.store, jobs, limit('job_queries', config.rate_limits.job_queries_per_minute));
   operationRoutes(router, jobs, cache, engine);
-  metricRoutes(router, metrics, jobs, cache);
+  metricRoutes(router, metrics, jobs, cache, limit('metrics', config.rate_limits.metrics_per_minute));
   app.use(router.routes());
   app.use(router.allowedMethods({
     throw: true,
@@ -120,10 +133,6 @@ export function createServer(runtime: Runtime, backends: ServerBackends = inMemo
       await closing;
     },
   };
-}
-
-function groupLimit(paths: RegExp, limiter: Middleware): Middleware {
-  return (ctx, next) => (paths.test(ctx.path) ? limiter(ctx, next) : next());
 }
 
 /** Decisions §8: /health and the two webhooks never need the token; /metrics may be public. */

@@ -98,11 +98,14 @@ limits:
   fetch_timeout_seconds: 20
   strategy_timeout_seconds: 30
   stream_keepalive_seconds: 15   # a ": keep-alive" comment on quiet streams
+  max_open_streams: 100          # SSE streams open at once; 503 beyond
+  max_unverified_webhook_bytes: 104857600  # webhook bodies buffered before their signature is checked, all together
 
 rate_limits:
   webhooks_per_minute: 100
   job_queries_per_minute: 1000
   metrics_per_minute: 10000
+  analyses_per_minute: 60        # /api/analyze/* and /api/stream/*, per client address
 
 security:
   allow_local_paths: false       # let API requests analyze paths on this server
@@ -113,6 +116,8 @@ api:
   # token: set CADENCE_API_TOKEN to require "Authorization: Bearer <token>"
   public_metrics: false
   trust_proxy: false             # take the client address from X-Forwarded-For
+  trusted_proxies: ["127.0.0.0/8", "::1/128"]  # proxies whose X-Forwarded-For entries are believed
+  allowed_origins: []            # browser origins (besides the server's own) that may start analyses
 
 cache:
   max_size: 500m

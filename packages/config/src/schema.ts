@@ -69,11 +69,15 @@ export const ConfigSchema = Type.Object(
       fetch_timeout_seconds: PositiveNumber(20),
       strategy_timeout_seconds: PositiveNumber(30),
       stream_keepalive_seconds: PositiveNumber(15),
+      max_open_streams: PositiveInt(100),
+      /** Bytes that webhook bodies not yet authenticated may hold in memory together (each is still capped at 25 MiB). */
+      max_unverified_webhook_bytes: PositiveInt(104_857_600),
     }, { additionalProperties: false, default: {} }),
     rate_limits: Type.Object({
       webhooks_per_minute: PositiveInt(100),
       job_queries_per_minute: PositiveInt(1000),
       metrics_per_minute: PositiveInt(10_000),
+      analyses_per_minute: PositiveInt(60),
     }, { additionalProperties: false, default: {} }),
     security: Type.Object({
       allow_local_paths: Type.Boolean({ default: false }),
@@ -84,6 +88,8 @@ export const ConfigSchema = Type.Object(
       token: OptionalSecret,
       public_metrics: Type.Boolean({ default: false }),
       trust_proxy: Type.Boolean({ default: false }),
+      trusted_proxies: Strings(['127.0.0.0/8', '::1/128']),
+      allowed_origins: Strings([]),
     }, { additionalProperties: false, default: {} }),
     cache: Type.Object({
       max_size: Type.Union([Type.String(), Type.Integer({ minimum: 0 })], { default: '500m' }),

@@ -44,6 +44,7 @@ export type HttpErrorCode =
   | 'invalid_signature'
   | 'invalid_token'
   | 'unauthorized'
+  | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'

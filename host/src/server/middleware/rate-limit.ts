@@ -1,51 +1,43 @@
 import type { Middleware } from 'koa';
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { HttpError } from '@cadence/errors';
 
-/** Fixed-window counters (decisions §9). In memory today; Redis later so limits hold across processes. */
-export interface RateLimitCounter {
-  /** Counts one hit of `key` in the current window and returns the count and the window's end (ms). */
-  hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
-}
+/**
+ * Makes the limiter of one route group (decisions §9). rate-limiter-flexible has memory and Redis
+ * stores behind the same class; the in-memory one counts within this process.
+ */
+export type RateLimiterFactory = (group: string, perMinute: number) => RateLimiterAbstract;
 
-export class InMemoryRateLimitCounter implements RateLimitCounter {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-
-  async hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }> {
-    const now = Date.now();
-    let window = this.windows.get(key);
-    if (!window || window.resetAt <= now) {
-      window = { count: 0, resetAt: Math.floor(now / windowMs) * windowMs + windowMs };
-      this.windows.set(key, window);
-      if (this.windows.size > 100_000) this.sweep(now);
-    }
-    window.count++;
-    return { ...window };
-  }
-
-  /** Drops finished windows: the map never grows past the clients of one window. */
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
-  }
-}
-
-const WINDOW_MS = 60_000;
+export const inMemoryRateLimiters: RateLimiterFactory = (group, perMinute) =>
+  new RateLimiterMemory({ keyPrefix: group, points: perMinute, duration: 60 });
 
 /**
  * Limits one group of routes per client address; every response of the group carries the
- * X-RateLimit-* headers, and past the limit the answer is 429 with `retry_after`.
+ * X-RateLimit-* headers, and past the limit the answer is 429 with `retry_after`. A group's routes
+ * carry this middleware themselves, so the router's matching (case-insensitive) decides what is
+ * limited, never a second path pattern that could disagree with it.
  */
-export function rateLimit(group: string, limit: number, counter: RateLimitCounter): Middleware {
+export function rateLimit(limiter: RateLimiterAbstract): Middleware {
   return async (ctx, next) => {
-    const { count, resetAt } = await counter.hit(`${group}:${ctx.ip}`, WINDOW_MS);
+    let outcome: RateLimiterRes;
+    let limited = false;
+    try {
+      outcome = await limiter.consume(ctx.ip);
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      outcome = error;
+      limited = true;
+    }
+    const resetAt = Date.now() + outcome.msBeforeNext;
     const headers = {
-      'X-RateLimit-Limit': String(limit),
-      'X-RateLimit-Remaining': String(Math.max(0, limit - count)),
+      'X-RateLimit-Limit': String(limiter.points),
+      'X-RateLimit-Remaining': String(Math.max(0, outcome.remainingPoints)),
       'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
     };
     ctx.set(headers);
-    if (count > limit) {
-      const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-      throw new HttpError(429, 'rate_limited', `Rate limit of ${limit} requests per minute exceeded`, {
+    if (limited) {
+      const retryAfter = Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
+      throw new HttpError(429, 'rate_limited', `Rate limit of ${limiter.points} requests per minute exceeded`, {
         extra: { retry_after: retryAfter },
         headers: { ...headers, 'Retry-After': String(retryAfter) },
       });

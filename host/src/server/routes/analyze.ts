@@ -1,12 +1,14 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import type { JobManager } from '../jobs/job-manager.js';
 import { API_BODY_LIMIT, jsonBody, requireContentType } from '../middleware/body.js';
 import { repositoryJob, websiteJob } from '../analysis-targets.js';
 import { RepositoryBody, WebsiteBody, validated } from '../request-validation.js';
 
 /** On-demand analysis: 202 with the queued job (decisions §3). */
-export function analyzeRoutes(router: Router, jobs: JobManager, allowLocalPaths: boolean): void {
-  const body = [requireContentType(['application/json']), jsonBody(API_BODY_LIMIT)];
+/** `guards`: the cross-site check and the analyses rate limit, shared with the stream routes. */
+export function analyzeRoutes(router: Router, jobs: JobManager, allowLocalPaths: boolean, guards: readonly Middleware[]): void {
+  const body = [...guards, requireContentType(['application/json']), jsonBody(API_BODY_LIMIT)];
   router.post('/api/analyze/repository', ...body, async (ctx) => {
     const { url, branch } = validated(RepositoryBody, ctx.request.body);
     const job = await jobs.submit(repositoryJob(url, branch, allowLocalPaths, 'api'));

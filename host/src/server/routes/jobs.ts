@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import { HttpError } from '@cadence/errors';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { JobStore } from '../jobs/job-store.js';
@@ -16,29 +17,30 @@ function integerParam(value: unknown, name: string, fallback: number): number {
 }
 
 /** Reading jobs (decisions §2, §3, §7). */
-export function jobRoutes(router: Router, store: JobStore, jobs: JobManager): void {
-  router.get('/jobs', async (ctx) => {
+export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, limit: Middleware): void {
+  router.get('/jobs', limit, async (ctx) => {
     const limit = Math.min(100, integerParam(ctx.query.limit, 'limit', 10));
     const offset = integerParam(ctx.query.offset, 'offset', 0);
     const statusParam = ctx.query.status;
     let status: JobStatus | undefined;
     if (statusParam !== undefined) {
-      status = typeof statusParam === 'string' ? STATUS_ALIASES[statusParam] : undefined;
+      // Own keys only: `__proto__` or `constructor` must not find Object.prototype's.
+      status = typeof statusParam === 'string' && Object.hasOwn(STATUS_ALIASES, statusParam) ? STATUS_ALIASES[statusParam] : undefined;
       if (!status) throw HttpError.invalidRequest('status', `must be one of ${Object.keys(STATUS_ALIASES).join(', ')}`);
     }
     const repo = typeof ctx.query.repo === 'string' && ctx.query.repo ? ctx.query.repo : undefined;
     const list = await store.list({ limit, offset, ...(status ? { status } : {}), ...(repo ? { repo } : {}) });
     ctx.body = list.map((job) => jobView(job, 'list'));
   });
-  router.get('/jobs/:id', async (ctx) => {
+  router.get('/jobs/:id', limit, async (ctx) => {
     const job = await store.get(ctx.params.id!);
     if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
     ctx.body = jobView(job, 'full');
   });
-  router.post('/jobs/:id/cancel', async (ctx) => {
+  router.post('/jobs/:id/cancel', limit, async (ctx) => {
     ctx.body = jobView(await jobs.cancel(ctx.params.id!), 'full');
   });
-  router.get('/api/results/:id', async (ctx) => {
+  router.get('/api/results/:id', limit, async (ctx) => {
     const job = await store.get(ctx.params.id!);
     if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
     if (job.status === 'completed' && job.result) {

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import type { Engine } from '@cadence/engine';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { ServerMetrics } from '../metrics.js';
@@ -33,12 +34,12 @@ export function operationRoutes(router: Router, jobs: JobManager, cache: SizedRe
 }
 
 /** /metrics (Prometheus text) and /api/metrics (JSON). */
-export function metricRoutes(router: Router, metrics: ServerMetrics, jobs: JobManager, cache: SizedResultCache): void {
-  router.get('/metrics', async (ctx) => {
+export function metricRoutes(router: Router, metrics: ServerMetrics, jobs: JobManager, cache: SizedResultCache, limit: Middleware): void {
+  router.get('/metrics', limit, async (ctx) => {
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
   });
-  router.get('/api/metrics', async (ctx) => {
+  router.get('/api/metrics', limit, async (ctx) => {
     const health = await jobs.health();
     const total = async (status: string): Promise<number> => metrics.countOf(metrics.jobsTotal, { status });
     ctx.body = {

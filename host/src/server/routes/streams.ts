@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { HttpError } from '@cadence/errors';
 import type { JobEventChannel } from '../jobs/job-events.js';
 import type { JobManager, NewJob } from '../jobs/job-manager.js';
@@ -13,10 +13,15 @@ export interface StreamRouteOptions {
   readonly events: JobEventChannel;
   readonly allowLocalPaths: boolean;
   readonly keepAliveMs: number;
+  /** The cross-site check and the analyses rate limit, shared with the analyze routes. */
+  readonly guards: readonly Middleware[];
+  /** `limits.max_open_streams`: 503 beyond. */
+  readonly maxOpenStreams: number;
 }
 
 /** Decisions §6: GET with query parameters (Form A) and POST with the analyze body (Form B). */
 export function streamRoutes(router: Router, options: StreamRouteOptions): void {
+  const open = openStreamCap(options.maxOpenStreams);
   const body = [requireContentType(['application/json']), jsonBody(API_BODY_LIMIT)];
   const repository = (input: unknown): NewJob => {
     const { url, branch } = validated(RepositoryBody, input);
@@ -24,10 +29,42 @@ export function streamRoutes(router: Router, options: StreamRouteOptions): void 
   };
   const website = (input: unknown): NewJob => websiteJob(validated(WebsiteBody, input).url, options.allowLocalPaths, 'stream');
 
-  router.get('/api/stream/repository', (ctx) => stream(ctx, repository(queryObject(ctx)), options));
-  router.post('/api/stream/repository', ...body, (ctx) => stream(ctx, repository(ctx.request.body), options));
-  router.get('/api/stream/website', (ctx) => stream(ctx, website(queryObject(ctx)), options));
-  router.post('/api/stream/website', ...body, (ctx) => stream(ctx, website(ctx.request.body), options));
+  router.get('/api/stream/repository', ...options.guards, open, (ctx) => stream(ctx, repository(queryObject(ctx)), options));
+  router.post('/api/stream/repository', ...options.guards, open, ...body, (ctx) => stream(ctx, repository(ctx.request.body), options));
+  router.get('/api/stream/website', ...options.guards, open, (ctx) => stream(ctx, website(queryObject(ctx)), options));
+  router.post('/api/stream/website', ...options.guards, open, ...body, (ctx) => stream(ctx, website(ctx.request.body), options));
+}
+
+/**
+ * Each open stream holds a socket and a job's subscription for as long as the job runs: past
+ * `max` at once the answer is 503 (decisions §9). A slot is held from the request's start to the
+ * response's close, whatever ended it.
+ */
+function openStreamCap(max: number): Middleware {
+  let open = 0;
+  return async (ctx, next) => {
+    if (open >= max) {
+      throw new HttpError(503, 'overloaded', `${max} streams are open; retry later or poll POST /api/analyze/* instead`, {
+        extra: { retry_after: 5 },
+        headers: { 'Retry-After': '5' },
+      });
+    }
+    open++;
+    let released = false;
+    const release = (): void => {
+      if (!released) {
+        released = true;
+        open--;
+      }
+    };
+    ctx.res.once('close', release);
+    try {
+      await next();
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
 }
 
 function queryObject(ctx: Context): Record<string, string> {

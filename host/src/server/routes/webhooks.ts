@@ -4,7 +4,9 @@ import { HttpError } from '@cadence/errors';
 import { parseRepositoryUrl } from '@cadence/git-source';
 import type { JobManager } from '../jobs/job-manager.js';
 import { requireContentType, WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
-import { rateLimit, type RateLimitCounter } from '../middleware/rate-limit.js';
+import { rateLimit } from '../middleware/rate-limit.js';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { UnverifiedBytes } from '../webhooks/unverified-bytes.js';
 import { constantTimeEqual, verifyHubSignature } from '../webhooks/constant-time.js';
 import type { DeliveryMemory } from '../webhooks/delivery-memory.js';
 import { githubPush, gitlabPush, type PushOutcome } from '../webhooks/push-payload.js';
@@ -14,16 +16,17 @@ export interface WebhookRouteOptions {
   readonly secret: string | null;
   readonly jobs: JobManager;
   readonly deliveries: DeliveryMemory;
-  readonly counter: RateLimitCounter;
-  readonly perMinute: number;
+  readonly limiter: RateLimiterAbstract;
+  /** What unauthenticated bodies may buffer, all together. */
+  readonly unverifiedBytes: UnverifiedBytes;
   readonly allowLocalPaths: boolean;
 }
 
 /** Decisions §5: GitHub and GitLab pushes become jobs; the request never waits for the clone. */
 export function webhookRoutes(router: Router, options: WebhookRouteOptions): void {
   // Counted before the signature check: a flood of bad signatures is cheap to refuse.
-  const limit = rateLimit('webhooks', options.perMinute, options.counter);
-  const body = [requireContentType(['application/json', 'application/x-www-form-urlencoded']), rawWebhookBody(WEBHOOK_BODY_LIMIT)];
+  const limit = rateLimit(options.limiter);
+  const body = [requireContentType(['application/json', 'application/x-www-form-urlencoded']), rawWebhookBody(WEBHOOK_BODY_LIMIT, options.unverifiedBytes)];
 
   router.post('/webhooks/github', limit, ...body, async (ctx) => {
     if (options.secret !== null && !verifyHubSignature(webhookBytes(ctx), ctx.get('x-hub-signature-256') || undefined, options.secret)) {

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { HttpError } from '@cadence/errors';
+import type { UnverifiedBytes } from './unverified-bytes.js';
 
 const RAW_BODY = Symbol('cadence.webhookBody');
 /** The charsets a webhook body may declare; GitHub and GitLab send UTF-8 (ASCII is a subset). */
@@ -12,15 +13,31 @@ const READABLE_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
  * (koa-body, which the other routes use, always parses first.) A body over the limit is 413, a
  * body shorter or longer than its Content-Length is 400, both from raw-body's status.
  */
-export function rawWebhookBody(limit: number): Middleware {
+export function rawWebhookBody(limit: number, budget: UnverifiedBytes): Middleware {
   return async (ctx, next) => {
     const charset = ctx.request.charset.toLowerCase();
     if (charset && !READABLE_CHARSETS.has(charset)) {
       throw new HttpError(415, 'unsupported_media_type', `The body must be UTF-8, not ${charset}`);
     }
-    const body = await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || null });
-    (ctx.state as Record<symbol, Buffer>)[RAW_BODY] = body;
-    await next();
+    const declared = Number(ctx.get('content-length'));
+    if (Number.isFinite(declared) && declared > limit) {
+      throw new HttpError(413, 'payload_too_large', `The body is ${declared} bytes; webhook bodies may be at most ${limit} bytes`);
+    }
+    // A body without a length may grow to the limit: it holds that much of the budget.
+    const reserved = ctx.get('content-length') && Number.isFinite(declared) ? declared : limit;
+    if (!budget.tryReserve(reserved)) {
+      throw new HttpError(503, 'overloaded', 'Too many webhook bodies are being received at once; retry shortly', {
+        extra: { retry_after: 1 },
+        headers: { 'Retry-After': '1' },
+      });
+    }
+    try {
+      const body = await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || null });
+      (ctx.state as Record<symbol, Buffer>)[RAW_BODY] = body;
+      await next();
+    } finally {
+      budget.release(reserved);
+    }
   };
 }
 
