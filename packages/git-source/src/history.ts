@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CadenceError } from '@cadence/errors';
-import type { CommitFileChange, CommitRecord, RepositoryStats } from '@cadence/plugin-sdk';
+import type { CommitRecord, RepositoryStats } from '@cadence/plugin-sdk';
+import { commitRecordSink, type MutableCommit, type ReadCommit } from './commit-record.js';
 import { excludeMatcher } from './exclude-matcher.js';
 import { gitEnvironment, runGitCommand } from './git-process.js';
-import { numstatPath } from './numstat-path.js';
+import { createLogStreamParser, LOG_FORMAT } from './log-stream.js';
 
 export interface ReadHistoryOptions {
   /** The commit (or branch) to read history from. */
@@ -24,20 +25,11 @@ export interface History {
   readonly stats: RepositoryStats;
 }
 
-/** Kept per commit: enough for strategies and reports, bounded for 100,000-commit histories. */
-const MAX_FILES_KEPT = 20;
-const MAX_BODY_CHARS = 2000;
-const RECORD = '\x1e';
-const FIELD = '\x1f';
-const HEADER_END = '\x1d';
-const FORMAT = `--format=${RECORD}%H${FIELD}%P${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%cn${FIELD}%ce${FIELD}%ct${FIELD}%B${HEADER_END}`;
 const REV = /^[A-Za-z0-9._/-]+$/;
 
-type MutableCommit = { -readonly [K in keyof CommitRecord]: CommitRecord[K] };
-
 /**
- * Reads the history in ONE streaming `git log --numstat` process: its output is parsed record by
- * record as it arrives and kept only as compact CommitRecords, never as text.
+ * Reads the history in ONE streaming `git log -z --numstat` process: its output is parsed token by
+ * token as it arrives (log-stream.ts) and kept only as compact CommitRecords, never as text.
  */
 export async function readHistory(dir: string, options: ReadHistoryOptions): Promise<History> {
   if (!REV.test(options.rev) || options.rev.startsWith('-')) {
@@ -46,43 +38,41 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   const inRange = options.before ? await rangeMembers(dir, options.before, options.rev, options.signal) : null;
   const boundary = await shallowBoundary(dir);
   const isExcluded = excludeMatcher(options.excludeFiles);
-  const newestFirst = await streamLog(dir, options, (record) => parseRecord(record, isExcluded, boundary));
-  const all = newestFirst.reverse();
-  linkAuthorIntervals(all);
+  const read = (await streamLog(dir, options, isExcluded, boundary)).reverse();
+  fillUnknownTimes(read);
+  linkAuthorIntervals(read.filter((c) => !c.authorTimeUnknown).map((c) => c.record));
+  const all = read.map((c) => c.record);
   const commits = inRange ? all.filter((c) => inRange.has(c.hash)) : all;
   return { commits, stats: computeStats(all, commits) };
 }
 
-function streamLog(dir: string, options: ReadHistoryOptions, parse: (record: string) => MutableCommit | null): Promise<MutableCommit[]> {
+function streamLog(
+  dir: string,
+  options: ReadHistoryOptions,
+  isExcluded: (path: string) => boolean,
+  boundary: ReadonlySet<string>,
+): Promise<ReadCommit[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       'git',
-      ['-c', 'core.quotePath=false', 'log', '--numstat', '--no-color', '--no-ext-diff', FORMAT, '--end-of-options', options.rev, '--'],
+      ['log', '-z', '--numstat', '--no-color', '--no-ext-diff', '--no-show-signature', LOG_FORMAT, '--end-of-options', options.rev, '--'],
       { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnvironment() },
     );
-    const commits: MutableCommit[] = [];
-    let buffer = '';
+    const commits: ReadCommit[] = [];
     let stderr = '';
     const onAbort = (): void => {
       child.kill('SIGKILL');
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    const take = (record: string): void => {
-      const commit = parse(record);
-      if (!commit) return;
-      commits.push(commit);
-      if (commits.length % 1000 === 0) options.onProgress?.(commits.length);
-    };
+    const parser = createLogStreamParser(
+      commitRecordSink(isExcluded, boundary, (commit) => {
+        commits.push(commit);
+        if (commits.length % 1000 === 0) options.onProgress?.(commits.length);
+      }),
+    );
+    // Decoded here so that a character split across two chunks reaches the parser whole.
     child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      buffer += chunk;
-      let next = buffer.indexOf(RECORD, 1);
-      while (next > 0) {
-        take(buffer.slice(0, next));
-        buffer = buffer.slice(next);
-        next = buffer.indexOf(RECORD, 1);
-      }
-    });
+    child.stdout.on('data', (chunk: string) => parser.push(chunk));
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       if (stderr.length < 4096) stderr += chunk;
@@ -103,88 +93,42 @@ function streamLog(dir: string, options: ReadHistoryOptions, parse: (record: str
         }
         return;
       }
-      if (buffer.length > 0) take(buffer);
+      parser.finish();
       options.onProgress?.(commits.length);
       resolve(commits);
     });
   });
 }
 
-function parseRecord(record: string, isExcluded: (path: string) => boolean, boundary: ReadonlySet<string>): MutableCommit | null {
-  const headerEnd = record.indexOf(HEADER_END);
-  if (!record.startsWith(RECORD) || headerEnd < 0) return null;
-  const fields = record.slice(1, headerEnd).split(FIELD);
-  if (fields.length < 9) return null;
-  const [hash = '', parentList = '', authorName = '', authorEmail = '', authorTime = '0', committerName = '', committerEmail = '', committerTime = '0'] = fields;
-  const message = fields.slice(8).join(FIELD);
-  const newline = message.indexOf('\n');
-  const subject = (newline < 0 ? message : message.slice(0, newline)).trim();
-  const body = boundedBody(newline < 0 ? '' : message.slice(newline + 1).trim());
-  const parents = parentList ? parentList.split(' ') : [];
-
-  let additions = 0;
-  let deletions = 0;
-  let excludedAdditions = 0;
-  let excludedDeletions = 0;
-  let filesChanged = 0;
-  const files: CommitFileChange[] = [];
-  for (const line of record.slice(headerEnd + 1).split('\n')) {
-    if (!line) continue;
-    const firstTab = line.indexOf('\t');
-    const secondTab = line.indexOf('\t', firstTab + 1);
-    if (firstTab < 0 || secondTab < 0) continue;
-    const added = line.slice(0, firstTab);
-    const deleted = line.slice(firstTab + 1, secondTab);
-    const binary = added === '-' || deleted === '-';
-    const fileAdditions = binary ? 0 : Number(added) || 0;
-    const fileDeletions = binary ? 0 : Number(deleted) || 0;
-    const filePath = numstatPath(line.slice(secondTab + 1));
-    const excluded = isExcluded(filePath);
-    filesChanged++;
-    if (excluded) {
-      excludedAdditions += fileAdditions;
-      excludedDeletions += fileDeletions;
+/**
+ * A commit with neither date usable takes the time of its nearest neighbour in history order
+ * (oldest first), so that spans and timelines stay those of the real history; 0 when no commit
+ * has a usable date.
+ */
+function fillUnknownTimes(commits: readonly ReadCommit[]): void {
+  let last: number | null = null;
+  const waiting: MutableCommit[] = [];
+  for (const { record, timeUnknown } of commits) {
+    if (timeUnknown) {
+      if (last === null) waiting.push(record);
+      else setTime(record, last);
     } else {
-      additions += fileAdditions;
-      deletions += fileDeletions;
+      last = record.authorTime;
     }
-    if (files.length < MAX_FILES_KEPT) files.push({ path: filePath, additions: fileAdditions, deletions: fileDeletions, binary, excluded });
   }
-  return {
-    hash,
-    shortHash: hash.slice(0, 7),
-    parents,
-    authorName,
-    authorEmail,
-    authorTime: Number(authorTime),
-    committerName,
-    committerEmail,
-    committerTime: Number(committerTime),
-    subject,
-    body,
-    additions,
-    deletions,
-    excludedAdditions,
-    excludedDeletions,
-    filesChanged,
-    files,
-    filesTruncated: filesChanged > files.length,
-    isMerge: parents.length > 1,
-    isBoundary: boundary.has(hash),
-    previousAuthorTime: null,
-  };
+  const first = commits.find((c) => !c.timeUnknown)?.record.authorTime ?? 0;
+  for (const record of waiting) setTime(record, first);
 }
 
-/** Long bodies keep their start and their end: trailers (Co-authored-by, Signed-off-by) sit at the end. */
-function boundedBody(body: string): string {
-  if (body.length <= MAX_BODY_CHARS) return body;
-  const half = MAX_BODY_CHARS / 2;
-  return `${body.slice(0, half)}\n…\n${body.slice(-half)}`;
+function setTime(record: MutableCommit, seconds: number): void {
+  record.authorTime = seconds;
+  record.committerTime = seconds;
 }
 
 /**
  * Each commit's `previousAuthorTime`: the same author's closest earlier author date. Ordering by
  * date rather than by graph keeps rebased and cherry-picked histories from producing negative gaps.
+ * Commits whose author date is unknown are left out: they have no interval and end none.
  */
 function linkAuthorIntervals(commits: MutableCommit[]): void {
   const byAuthor = new Map<string, MutableCommit[]>();

@@ -1,0 +1,148 @@
+import type { CommitFileChange, CommitRecord } from '@cadence/plugin-sdk';
+import type { LogHeader, LogSink } from './log-stream.js';
+
+export type MutableCommit = { -readonly [K in keyof CommitRecord]: CommitRecord[K] };
+
+/** A commit as read, with what the reader knows about its dates before the history is complete. */
+export interface ReadCommit {
+  readonly record: MutableCommit;
+  /** The author date was unusable: the record's authorTime is a stand-in, not a measurement. */
+  readonly authorTimeUnknown: boolean;
+  /** Neither date was usable: the record's times are placeholders until the history fills them. */
+  readonly timeUnknown: boolean;
+}
+
+/**
+ * Caps on what is kept per commit. A repository can hold megabyte subjects and identities; every
+ * job view, report and AI prompt carries these strings, so they are cut where they are read.
+ */
+export const LIMITS = {
+  files: 20,
+  bodyChars: 2000,
+  subjectChars: 500,
+  identityChars: 200,
+  pathChars: 500,
+} as const;
+
+/**
+ * 9999-12-31T23:59:59Z. Git accepts any 64-bit time; past this one a date has no four-digit year,
+ * and past year 275760 JavaScript cannot represent it at all (`toISOString` throws).
+ */
+export const LATEST_TIME = 253402300799;
+
+const ELLIPSIS = '…';
+
+/** `value` cut to at most `max` characters, the last one an ellipsis; never splits a surrogate pair. */
+export function capped(value: string, max: number): string {
+  if (value.length <= max) return value;
+  return `${headOf(value, max - ELLIPSIS.length)}${ELLIPSIS}`;
+}
+
+function headOf(value: string, length: number): string {
+  const end = isHighSurrogate(value.charCodeAt(length - 1)) ? length - 1 : length;
+  return value.slice(0, end);
+}
+
+function tailOf(value: string, length: number): string {
+  const start = value.length - length;
+  return value.slice(isLowSurrogate(value.charCodeAt(start)) ? start + 1 : start);
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** Long bodies keep their start and their end: trailers (Co-authored-by, Signed-off-by) sit at the end. */
+export function boundedBody(body: string): string {
+  if (body.length <= LIMITS.bodyChars) return body;
+  const gap = `\n${ELLIPSIS}\n`;
+  const head = Math.floor((LIMITS.bodyChars - gap.length) / 2);
+  return `${headOf(body, head)}${gap}${tailOf(body, LIMITS.bodyChars - gap.length - head)}`;
+}
+
+/** Unix seconds from git, or null when outside 1970..9999 (git prints what the commit says). */
+export function saneTime(raw: string): number | null {
+  if (!/^\d{1,16}$/.test(raw)) return null;
+  const seconds = Number(raw);
+  return seconds <= LATEST_TIME ? seconds : null;
+}
+
+/**
+ * Builds compact records from the log parser's events: counts every file, keeps a bounded few,
+ * and hands each finished commit to `done`.
+ */
+export function commitRecordSink(
+  isExcluded: (path: string) => boolean,
+  boundary: ReadonlySet<string>,
+  done: (commit: ReadCommit) => void,
+): LogSink {
+  let current: ReadCommit | null = null;
+  return {
+    commit(header) {
+      current = fromHeader(header, boundary);
+    },
+    file(added, deleted, path) {
+      if (current) addFile(current.record, added, deleted, path, isExcluded);
+    },
+    end() {
+      if (current) done(current);
+      current = null;
+    },
+  };
+}
+
+function fromHeader(header: LogHeader, boundary: ReadonlySet<string>): ReadCommit {
+  const [hash, parentList, authorName, authorEmail, authorTime, committerName, committerEmail, committerTime, message] = header;
+  const newline = message.indexOf('\n');
+  const parents = parentList ? parentList.split(' ') : [];
+  const author = saneTime(authorTime);
+  const committer = saneTime(committerTime);
+  const record: MutableCommit = {
+    hash,
+    shortHash: hash.slice(0, 7),
+    parents,
+    authorName: capped(authorName, LIMITS.identityChars),
+    authorEmail: capped(authorEmail, LIMITS.identityChars),
+    // An unusable author date stands in as the committer date: close to it in nearly every history.
+    authorTime: author ?? committer ?? 0,
+    committerName: capped(committerName, LIMITS.identityChars),
+    committerEmail: capped(committerEmail, LIMITS.identityChars),
+    committerTime: committer ?? author ?? 0,
+    subject: capped((newline < 0 ? message : message.slice(0, newline)).trim(), LIMITS.subjectChars),
+    body: boundedBody(newline < 0 ? '' : message.slice(newline + 1).trim()),
+    additions: 0,
+    deletions: 0,
+    excludedAdditions: 0,
+    excludedDeletions: 0,
+    filesChanged: 0,
+    files: [],
+    filesTruncated: false,
+    isMerge: parents.length > 1,
+    isBoundary: boundary.has(hash),
+    previousAuthorTime: null,
+  };
+  return { record, authorTimeUnknown: author === null, timeUnknown: author === null && committer === null };
+}
+
+function addFile(commit: MutableCommit, added: string, deleted: string, path: string, isExcluded: (path: string) => boolean): void {
+  // numstat prints `-` for binary files.
+  const binary = added === '-' || deleted === '-';
+  const additions = binary ? 0 : Number(added) || 0;
+  const deletions = binary ? 0 : Number(deleted) || 0;
+  const excluded = isExcluded(path);
+  commit.filesChanged++;
+  if (excluded) {
+    commit.excludedAdditions += additions;
+    commit.excludedDeletions += deletions;
+  } else {
+    commit.additions += additions;
+    commit.deletions += deletions;
+  }
+  const files = commit.files as CommitFileChange[];
+  if (files.length < LIMITS.files) files.push({ path: capped(path, LIMITS.pathChars), additions, deletions, binary, excluded });
+  else commit.filesTruncated = true;
+}
