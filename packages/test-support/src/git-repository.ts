@@ -35,7 +35,9 @@ export const DEFAULT_AUTHOR: FixtureAuthor = { name: 'Ada Example', email: 'ada@
 
 function gitDate(value: Date | number): string {
   const seconds = value instanceof Date ? Math.floor(value.getTime() / 1000) : value;
-  return `${seconds} +0000`;
+  // `@` makes git take the number as Unix seconds whatever its size: without it, git's date
+  // parser refuses a 14-digit value such as the far-future dates the tests need.
+  return `@${seconds} +0000`;
 }
 
 let lineCounter = 0;
