@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createRepository, makeTempDir, runGit, type FixtureRepository, type TempDir } from '@cadence/test-support';
 import type { CommitRecord } from '@cadence/plugin-sdk';
 import { readHistory } from '../src/index.js';
+import { createLogStreamParser, LOG_FORMAT, type LogHeader } from '../src/log-stream.js';
 
 /**
  * Commit data is attacker-controlled: messages and identities may hold any byte but NUL. These
@@ -24,6 +25,19 @@ async function newRepository(work: TempDir, name: string): Promise<FixtureReposi
   const dir = path.join(work.path, name);
   await mkdir(dir);
   return createRepository(dir);
+}
+
+/** The parser's events over `text` delivered in pieces of `size` characters, as one list. */
+function parseInPieces(text: string, size: number): unknown[] {
+  const events: unknown[] = [];
+  const parser = createLogStreamParser({
+    commit: (header: LogHeader) => events.push(['commit', ...header]),
+    file: (added, deleted, file) => events.push(['file', added, deleted, file]),
+    end: () => events.push(['end']),
+  });
+  for (let i = 0; i < text.length; i += size) parser.push(text.slice(i, i + size));
+  parser.finish();
+  return events;
 }
 
 function byHash(commits: readonly CommitRecord[]): Map<string, CommitRecord> {
@@ -73,6 +87,21 @@ describe('history framing: commit data cannot forge, hide or drop records', func
     expect(commits.some((c) => c.hash === FAKE_HASH)).to.equal(false);
     expect(commits.flatMap((c) => c.files.map((f) => f.path))).to.not.include('forged.txt');
     expect(stats.totalAdditions).to.equal(10 + 3000 + 5000 + 12 + 7 + 4);
+  });
+
+  it('parses the same events whatever the chunk boundaries', async () => {
+    const repo = await newRepository(work, 'chunks');
+    await repo.commit({ message: 'First', date: T0, addLines: 3 });
+    await repo.commit({ message: FORGED_MESSAGE, date: T0 + 60, files: { 'a\tb.txt': 'x\n', 'c.txt': 'y\n' } });
+    await repo.commit({ message: 'Move', date: T0 + 120, files: { 'c.txt': null, 'd/c.txt': 'y\n' } });
+    await repo.commit({ message: 'Empty', date: T0 + 180 });
+    const text = await runGit(repo.dir, ['log', '-z', '--numstat', LOG_FORMAT]);
+
+    const whole = parseInPieces(text, text.length);
+
+    expect(whole.filter((e) => (e as string[])[0] === 'commit')).to.have.length(4);
+    expect(whole).to.deep.include(['file', '0', '0', 'd/c.txt']);
+    for (const size of [1, 2, 3, 7, 41]) expect(parseInPieces(text, size), `pieces of ${size}`).to.deep.equal(whole);
   });
 
   it('reads paths with a tab and a newline, and keeps the new path of a rename', async () => {
