@@ -47,6 +47,10 @@ type State =
   | { readonly kind: 'rename-new'; readonly added: string; readonly deleted: string }
   | { readonly kind: 'idle' };
 
+// Shared: most tokens are files, and a new state object for each would be garbage per token.
+const FILES: State = { kind: 'files' };
+const IDLE: State = { kind: 'idle' };
+
 export interface LogStreamParser {
   /** Text as it arrives (decoded: a chunk never ends inside a character). */
   push(chunk: string): void;
@@ -55,7 +59,7 @@ export interface LogStreamParser {
 }
 
 export function createLogStreamParser(sink: LogSink): LogStreamParser {
-  let state: State = { kind: 'idle' };
+  let state: State = IDLE;
   let pending = '';
 
   const token = (value: string): void => {
@@ -84,7 +88,7 @@ export function createLogStreamParser(sink: LogSink): LogStreamParser {
       // Every token is NUL-terminated under -z: anything left over is not a whole token.
       pending = '';
       if (state.kind === 'files') sink.end();
-      state = { kind: 'idle' };
+      state = IDLE;
     },
   };
 }
@@ -97,7 +101,7 @@ function step(state: State, value: string, sink: LogSink): State {
       return { kind: 'rename-new', added: state.added, deleted: state.deleted };
     case 'rename-new':
       sink.file(state.added, state.deleted, value);
-      return { kind: 'files' };
+      return FILES;
     case 'files':
       return fileOrNextCommit(value, sink);
     case 'idle':
@@ -109,7 +113,7 @@ function headerField(fields: string[], value: string, sink: LogSink): State {
   fields.push(value);
   if (fields.length < HEADER_FIELDS) return { kind: 'header', fields };
   sink.commit(fields as unknown as LogHeader);
-  return { kind: 'files' };
+  return FILES;
 }
 
 function fileOrNextCommit(value: string, sink: LogSink): State {
@@ -121,11 +125,11 @@ function fileOrNextCommit(value: string, sink: LogSink): State {
   const firstTab = entry.indexOf('\t');
   const secondTab = entry.indexOf('\t', firstTab + 1);
   // Not a numstat entry: nothing git prints here, but skipping keeps the stream in step.
-  if (firstTab < 0 || secondTab < 0) return { kind: 'files' };
+  if (firstTab < 0 || secondTab < 0) return FILES;
   const added = entry.slice(0, firstTab);
   const deleted = entry.slice(firstTab + 1, secondTab);
   const path = entry.slice(secondTab + 1);
   if (path === '') return { kind: 'rename-old', added, deleted };
   sink.file(added, deleted, path);
-  return { kind: 'files' };
+  return FILES;
 }

@@ -19,7 +19,10 @@ export interface CommitRecord {
   readonly parents: readonly string[];
   readonly authorName: string;
   readonly authorEmail: string;
-  /** Author date: what time deltas use (decisions §4). */
+  /**
+   * Author date: what time deltas use (decisions §4). Always within 1970..9999: the git source reads
+   * a date outside that range as unknown and puts the committer date (or a neighbour's) in its place.
+   */
   readonly authorTime: number;
   readonly committerName: string;
   readonly committerEmail: string;
@@ -43,7 +46,10 @@ export interface CommitRecord {
   readonly isMerge: boolean;
   /** The boundary commit of a shallow clone: its parents are missing, so it looks like it adds the whole tree. */
   readonly isBoundary: boolean;
-  /** Author date of the same author's previous commit in the history, or null for their first. */
+  /**
+   * Author date of the same author's previous commit in the history; null for their first, and for
+   * a commit whose own author date was unknown (no interval can be measured from a stand-in).
+   */
   readonly previousAuthorTime: number | null;
 }
 
