@@ -29,7 +29,9 @@ describe('configuration', () => {
     expect(filepath).to.equal(null);
     expect(config.thresholds).to.deep.equal({ suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 });
     expect(config.limits).to.include({ job_timeout_seconds: 300, clone_timeout_seconds: 120, queue_capacity: 1000, max_jobs: 10000, max_repo_size_mb: 2048, max_page_bytes: 10485760, shutdown_grace_seconds: 25 });
-    expect(config.rate_limits).to.deep.equal({ webhooks_per_minute: 100, job_queries_per_minute: 1000, metrics_per_minute: 10000 });
+    expect(config.rate_limits).to.deep.equal({ webhooks_per_minute: 100, job_queries_per_minute: 1000, metrics_per_minute: 10000, analyses_per_minute: 60 });
+    expect(config.limits).to.include({ max_open_streams: 100, max_unverified_webhook_bytes: 104_857_600 });
+    expect(config.api).to.deep.include({ trust_proxy: false, trusted_proxies: ['127.0.0.0/8', '::1/128'], allowed_origins: [] });
     expect(config.webhook).to.include({ port: 8000, host: '0.0.0.0', maxWorkers: 4, enabled: true });
     expect(config.exclude_files).to.include('package-lock.json');
     expect(config.cache.max_size).to.equal('500m');
