@@ -10,6 +10,7 @@ interface JobBody {
   source: string;
   repo: string;
   error_code: string | null;
+  branch: string | null;
   result?: { total_commits: number; suspicious_commits: number; overall_score: number; assessment: string; source_type: string; strategy_results: unknown[] };
 }
 
@@ -50,6 +51,7 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     const job = await waitForJob<JobBody>(server, accepted.body.id);
     expect(job.status, JSON.stringify(job)).to.equal('completed');
     expect(job).to.include({ source: 'api', repo: 'acme/burst', error_code: null });
+    expect(job.branch, 'a request that named no branch shows the branch analyzed').to.equal('main');
     expect(job.result).to.include({ total_commits: 6, source_type: 'git', assessment: 'likely_ai_generated' });
     expect(job.result).to.include.all.keys('suspicions', 'detections', 'strategy_results', 'metrics', 'suspicion_score', 'source_id');
     const result = await server.json<{ overall_score: number }>(`/api/results/${job.id}`);
@@ -102,10 +104,21 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     const huge = await server.json<{ error: string }>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git'), pad: 'x'.repeat(1_100_000) }));
     expect(huge.status).to.equal(413);
     expect(huge.body.error).to.equal('payload_too_large');
+    expect((huge.body as unknown as { message: string }).message, 'a 413 names the limit').to.contain('1048576');
     const unknownRoute = await server.json<{ error: string }>('/api/nothing');
     expect([unknownRoute.status, unknownRoute.body.error]).to.deep.equal([404, 'not_found']);
     const wrongMethod = await server.json<{ error: string }>('/api/analyze/repository');
     expect([wrongMethod.status, wrongMethod.body.error]).to.deep.equal([405, 'method_not_allowed']);
+    expect(wrongMethod.headers.get('allow'), 'a 405 says what is allowed').to.equal('POST');
+    const empty = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect([empty.status, empty.body.error, empty.body.details?.field], 'an empty JSON body is a 400 naming the missing field').to.deep.equal([400, 'invalid_request', 'url']);
+    for (const branch of ['--upload-pack=touch /tmp/x', '-x', 'a..b', 'main@{1}', 'a b']) {
+      const refused = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git'), branch }));
+      expect([refused.status, refused.body.details?.field], `branch ${JSON.stringify(branch)} is refused at request time`).to.deep.equal([400, 'branch']);
+      const streamed = await server.request(`/api/stream/repository?url=${encodeURIComponent(git.daemon.url('acme/human.git'))}&branch=${encodeURIComponent(branch)}`);
+      expect(streamed.status).to.equal(400);
+      await streamed.text();
+    }
     const unknownJob = await server.json<{ error: string }>('/jobs/00000000-0000-0000-0000-000000000000');
     expect([unknownJob.status, unknownJob.body.error]).to.deep.equal([404, 'not_found']);
   });

@@ -1,5 +1,5 @@
 import { redactUrl, type AnalysisRequest } from '@cadence/engine';
-import { parseRepositoryUrl } from '@cadence/git-source';
+import { checkBranchName, parseRepositoryUrl } from '@cadence/git-source';
 import { parseWebsiteUrl } from '@cadence/web-source';
 import type { NewJob } from './jobs/job-manager.js';
 
@@ -9,6 +9,8 @@ import type { NewJob } from './jobs/job-manager.js';
  */
 export function repositoryJob(url: string, branch: string | null | undefined, allowLocalPaths: boolean, source: NewJob['source']): NewJob {
   const locator = parseRepositoryUrl(url, { allowLocalPaths });
+  // Refused here, as a 400, rather than as a job that fails when the clone starts.
+  if (branch !== null && branch !== undefined) checkBranchName(branch);
   const request: AnalysisRequest = { kind: 'repository', url, branch: branch ?? null };
   return { request, source, repo: locator.repo, branch: branch ?? null };
 }

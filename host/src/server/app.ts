@@ -99,11 +99,8 @@ export function createServer(runtime: Runtime, backends: ServerBackends = inMemo
   operationRoutes(router, jobs, cache, engine);
   metricRoutes(router, metrics, jobs, cache, limit('metrics', config.rate_limits.metrics_per_minute));
   app.use(router.routes());
-  app.use(router.allowedMethods({
-    throw: true,
-    methodNotAllowed: () => new HttpError(405, 'method_not_allowed', 'This method is not allowed on this path'),
-    notImplemented: () => new HttpError(405, 'method_not_allowed', 'This method is not supported'),
-  }));
+  // Not thrown: the router then sets the Allow header, and errorBody gives the 405 the contract's body.
+  app.use(router.allowedMethods());
 
   let server: http.Server | null = null;
   return {

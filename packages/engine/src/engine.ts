@@ -14,7 +14,9 @@ import { assessRepository, assessWebsite } from './assessment.js';
 import { asJobError, throwIfCancelled } from './cancellation.js';
 import type { EngineConfig } from './engine-config.js';
 import type { EngineLogger } from './engine-logger.js';
+import { frozenCopy } from './frozen-view.js';
 import { createHooks } from './hooks.js';
+import { pluginEventEmitter } from './plugin-events.js';
 import type { LoadedPlugin } from './plugin-record.js';
 import type { PreparedRepository, PreparedSource, PreparedWebsite } from './prepared-source.js';
 import { buildRepositoryResult, buildWebsiteResult } from './result-assembly.js';
@@ -48,7 +50,9 @@ const MAX_DETECTION_EVENTS = 500;
 const DEFAULT_DIFF_EXCERPT_BYTES = 16 * 1024;
 
 export function createEngine(options: EngineOptions): Engine {
-  const { config, pluginConfig, logger } = options;
+  const { config, logger } = options;
+  // Frozen through and through: a plugin's apply() or a tap cannot change what later jobs read.
+  const pluginConfig = frozenCopy(options.pluginConfig);
   const log = logger.child('engine');
   const gitLog = logger.child('git-source');
   const hooks = createHooks();
@@ -75,8 +79,9 @@ export function createEngine(options: EngineOptions): Engine {
     try {
       throwIfCancelled(signal);
       const thresholds: Thresholds = { ...pluginConfig.thresholds, ...definedOnly(thresholdOverrides) };
-      const view: PluginConfigView = { ...pluginConfig, thresholds };
-      const context = buildContext(source, { signal, view, thresholds, emit, logger: log });
+      // Per job and deep: nothing a plugin writes reaches the next job or the cache key.
+      const view: PluginConfigView = frozenCopy({ ...pluginConfig, thresholds });
+      const context = buildContext(source, { signal, view, thresholds: view.thresholds, emit: pluginEventEmitter(emit, (message, fields) => log.warn(message, fields)), logger: log });
       await hooks.beforeAnalysis.promise(context);
       const reports = await runAll(source, context, emit);
       let result =

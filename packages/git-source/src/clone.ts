@@ -47,7 +47,8 @@ export function openRepository(locator: RepositoryLocator, options: OpenOptions)
   return locator.kind === 'local' ? openLocal(locator.path, options) : cloneRemote(locator, options);
 }
 
-function checkBranchName(branch: string): void {
+/** Refuses a branch git could read as an option or a revision expression (ERR_INVALID_SOURCE, field `branch`). */
+export function checkBranchName(branch: string): void {
   // eslint-disable-next-line no-control-regex
   if (!branch || branch.startsWith('-') || /[\s\x00-\x1f\x7f~^:?*[\\]|\.\.|@\{/.test(branch) || branch.length > 255) {
     throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a valid branch name: ${JSON.stringify(branch.slice(0, 100))}`, details: { field: 'branch', reason: 'not a valid branch name' } });

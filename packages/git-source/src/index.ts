@@ -1,4 +1,5 @@
 export { parseRepositoryUrl, type RepositoryLocator } from './repository-url.js';
+export { checkBranchName } from './clone.js';
 export { openRepository, redactCredentials, type OpenOptions, type ClonedRepository } from './clone.js';
 export { readHistory, computeStats, type ReadHistoryOptions, type History } from './history.js';
 export { diffExcerpt, type DiffExcerptOptions } from './diff-excerpt.js';

@@ -4,7 +4,7 @@
  */
 export type AnalysisEvent =
   | { event: 'start'; repo?: string; url?: string }
-  | { event: 'fetch'; message: string }
+  | { event: 'fetch'; message: string; branch?: string }
   | { event: 'parse'; elements: number }
   | {
       event: 'progress';

@@ -76,7 +76,8 @@ export class JobManager {
     // A stream subscribes here, before a worker can emit the job's first event.
     beforeStart?.(job);
     if (!(await this.options.queue.offer(job.id))) {
-      await this.options.store.update(job.id, (j) => this.finish(j, 'cancelled', new CadenceError('ERR_INTERNAL', { message: 'overloaded' })));
+      // The queue filled between the check and the offer: the job never existed for anyone.
+      await this.options.store.delete(job.id);
       throw overloaded();
     }
     this.log.info('job queued', { job_id: job.id, kind: job.kind, source: job.source, repo: job.repo });
@@ -95,14 +96,28 @@ export class JobManager {
       this.publishEnd(cancelled!);
       return cancelled!;
     }
+    // The worker records the final state when the analysis unwinds, then publishes the job's end:
+    // wait for that event (subscribed before the abort, so it cannot be missed), at most CANCEL_WAIT_MS.
+    const ended = this.endOf(id, CANCEL_WAIT_MS);
     this.running.get(id)?.abort(reason);
-    // The worker records the final state when the analysis unwinds; wait for it briefly.
-    for (let i = 0; i < 100; i++) {
-      const current = await this.options.store.get(id);
-      if (!current || isFinal(current.status)) return current ?? job;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await ended;
     return (await this.options.store.get(id)) ?? job;
+  }
+
+  /** Resolves when the job's `complete` or `error` event is published, or after `timeoutMs`. */
+  private endOf(id: string, timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      let unsubscribe = (): void => undefined;
+      const done = (): void => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      unsubscribe = this.options.events.subscribe(id, (event) => {
+        if (event.event === 'complete' || event.event === 'error') done();
+      });
+    });
   }
 
   async health(): Promise<{ jobs_processed: number; active_jobs: number; queue_depth: number; uptime_seconds: number }> {
@@ -161,7 +176,10 @@ export class JobManager {
     try {
       const result = await this.options.engine.analyze(job.request, {
         signal: controller.signal,
-        onEvent: (event: EmittedEvent) => this.options.events.publish(id, event as unknown as JobEvent),
+        onEvent: (event: EmittedEvent) => {
+          this.options.events.publish(id, event as unknown as JobEvent);
+          if (job.branch === null && event.event === 'fetch' && event.branch !== undefined) void this.recordBranch(id, event.branch);
+        },
         network: this.options.network,
         allowLocalPaths: this.options.allowLocalPaths,
         // A stream shows the analysis as it happens, so it always runs it rather than replaying a cached result.
@@ -171,6 +189,7 @@ export class JobManager {
         j.status = 'completed';
         j.finished_at = new Date().toISOString();
         j.result = retainedResult(result);
+        if (j.branch === null && result.source_type === 'git') j.branch = result.branch;
       });
       this.options.metrics.jobsTotal.inc({ status: 'completed' });
       this.log.info('job completed', { job_id: id, duration_ms: performance.now() - started, overall_score: result.overall_score });
@@ -189,6 +208,13 @@ export class JobManager {
     }
   }
 
+  /** A request that named no branch shows the one the clone checked out, as soon as it is known. */
+  private async recordBranch(id: string, branch: string): Promise<void> {
+    await this.options.store.update(id, (j) => {
+      if (j.branch === null) j.branch = branch;
+    }).catch((error: unknown) => this.log.warn('could not record the branch', { job_id: id, error: String(error) }));
+  }
+
   private finish(job: Job, status: 'failed' | 'cancelled' | 'timeout', error: CadenceError): void {
     job.status = status;
     job.finished_at = new Date().toISOString();
@@ -201,6 +227,9 @@ export class JobManager {
     this.options.events.publish(job.id, { event: 'error', type: 'error', error: job.error_code ?? 'ERR_INTERNAL', message: job.error ?? 'failed', job_id: job.id, status: job.status });
   }
 }
+
+/** How long a cancel waits for a running job to unwind before answering with what the store holds. */
+const CANCEL_WAIT_MS = 2000;
 
 function overloaded(): HttpError {
   return new HttpError(503, 'overloaded', 'Too many jobs are waiting; retry later', { extra: { retry_after: 30 }, headers: { 'Retry-After': '30' } });

@@ -17,6 +17,8 @@ export interface JobStore {
   get(id: string): Promise<Job | undefined>;
   /** Applies a change to a stored job; returns it, or undefined when the job is gone. */
   update(id: string, change: (job: Job) => void): Promise<Job | undefined>;
+  /** Forgets a job that never started (a submit refused after its record was made). */
+  delete(id: string): Promise<void>;
   /** Most recent first. */
   list(query: JobQuery): Promise<Job[]>;
   size(): Promise<number>;
@@ -35,6 +37,10 @@ export class InMemoryJobStore implements JobStore {
   async create(job: Job): Promise<void> {
     this.jobs.set(job.id, job);
     this.evict();
+  }
+
+  async delete(id: string): Promise<void> {
+    this.jobs.delete(id);
   }
 
   async get(id: string): Promise<Job | undefined> {

@@ -19,7 +19,8 @@ export interface Job {
   readonly source: JobSource;
   /** `owner/repo` for repositories, the URL for websites. */
   readonly repo: string;
-  readonly branch: string | null;
+  /** Null until known: a request that names no branch gets the one the clone checked out. */
+  branch: string | null;
   readonly url: string;
   readonly created_at: string;
   started_at: string | null;

@@ -9,11 +9,16 @@ export const API_BODY_LIMIT = 1024 * 1024;
 /** Only these bodies are read; anything else is 415 before a byte is parsed. */
 export function requireContentType(types: readonly string[]): Middleware {
   return async (ctx, next) => {
-    if (!ctx.is(...types)) {
+    // An empty body has no type to check (ctx.is answers null): the schema then says what is missing.
+    if (hasBody(ctx) && !ctx.is(...types)) {
       throw new HttpError(415, 'unsupported_media_type', `Content-Type must be ${types.join(' or ')}`);
     }
     await next();
   };
+}
+
+function hasBody(ctx: Parameters<Middleware>[0]): boolean {
+  return ctx.get('transfer-encoding') !== '' || Number(ctx.get('content-length') || 0) > 0;
 }
 
 /** JSON bodies of the API routes (objects and arrays only). The webhooks read bytes instead: webhooks/webhook-body.ts. */

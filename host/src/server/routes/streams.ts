@@ -81,7 +81,8 @@ async function stream(ctx: Context, spec: NewJob, options: StreamRouteOptions): 
   let unsubscribe: (() => void) | null = null;
   let jobId: string | null = null;
   // Errors before this point (validation, overload) are ordinary error responses.
-  await options.jobs.submit(spec, (job) => {
+  try {
+    await options.jobs.submit(spec, (job) => {
     jobId = job.id;
     sse = new SseStream(ctx, options.keepAliveMs);
     const out = sse;
@@ -92,7 +93,13 @@ async function stream(ctx: Context, spec: NewJob, options: StreamRouteOptions): 
         out.end();
       }
     });
-  });
+    });
+  } catch (error) {
+    // Refused after subscribing (the queue filled meanwhile): no job, no subscription or stream left behind.
+    (unsubscribe as (() => void) | null)?.();
+    (sse as SseStream | null)?.end();
+    throw error;
+  }
   // A client that goes away cancels the analysis it started (decisions §2).
   // (The response's close, not the request's: a request closes as soon as its body was read.)
   ctx.res.on('close', () => {

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { HttpError } from '@cadence/errors';
-import { parseRepositoryUrl } from '@cadence/git-source';
+import { checkBranchName, parseRepositoryUrl } from '@cadence/git-source';
 import type { JobManager } from '../jobs/job-manager.js';
 import { requireContentType, WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
@@ -77,6 +77,7 @@ async function answerPush(ctx: Context, outcome: PushOutcome, source: 'webhook:g
   const { push } = outcome;
   // The clone URL comes from the payload: the same URL rules as an API request.
   const locator = parseRepositoryUrl(push.cloneUrl, { allowLocalPaths: options.allowLocalPaths });
+  if (push.branch !== null) checkBranchName(push.branch);
   const create = async (): Promise<string> => {
     const job = await options.jobs.submit({
       request: { kind: 'repository', url: push.cloneUrl, branch: push.branch, range: { before: push.before, after: push.after } },

@@ -39,6 +39,8 @@ export async function acquireRepository(
     onProgress: (message: string) => emit({ event: 'fetch', message }),
     ...(range ? { fetchCommit: range.after } : {}),
   });
+  // The branch is known from here on: a job that named none shows it now, not only in its result.
+  emit({ event: 'fetch', message: 'cloned', ...(clone.branch ? { branch: clone.branch } : {}) });
   try {
     const rev = range?.after ?? clone.headCommit;
     let nextReport = READ_PROGRESS_EVERY;

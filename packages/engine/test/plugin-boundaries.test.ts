@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { definePlugin, type AnalysisContext, type PluginConfigView } from '@cadence/plugin-sdk';
+import { createEngine, silentEngineLogger, type EmittedEvent, type PreparedRepository } from '../src/index.js';
+
+const CONFIG_VIEW: PluginConfigView = {
+  thresholds: { suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 },
+  exclude_files: [],
+  strategies: { disabled: [] },
+  ai: {
+    enabled: false, provider: 'openai', key: null, baseUrl: null, model: null, batch_size: 10, retry_count: 3,
+    retry_backoff_initial_ms: 1000, timeout_ms: 30_000, max_items_per_job: 50, max_chars_per_job: 60_000,
+  },
+};
+
+function emptyRepository(): PreparedRepository {
+  return {
+    kind: 'repository',
+    info: { url: 'test://empty', repo: 'test/empty', branch: 'main', headCommit: '', range: null, shallow: false },
+    commits: [],
+    stats: { historyCommits: 0, analyzedCommits: 0, authors: 0, firstCommitTime: null, lastCommitTime: null, totalAdditions: 0, totalDeletions: 0, medianAdditions: 0, p90Additions: 0, medianAuthorIntervalSeconds: null },
+    diffExcerpt: async () => '',
+    dispose: async () => undefined,
+  };
+}
+
+function engineWith(tap: (context: AnalysisContext) => void) {
+  const plugin = definePlugin({
+    name: 'meddler',
+    apply(hooks) {
+      hooks.beforeAnalysis.tapPromise('meddler', async (context) => tap(context));
+    },
+  });
+  return createEngine({
+    config: { limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30 }, git: { depth: 0 } },
+    pluginConfig: structuredClone(CONFIG_VIEW),
+    logger: silentEngineLogger(),
+    plugins: [{ plugin, packageName: 'meddler', version: '0.0.0', source: 'config' }],
+  });
+}
+
+describe('engine: what plugins cannot reach', () => {
+  it('gives each job a deeply frozen configuration: a tap cannot change what later jobs read', async () => {
+    const seen: Array<{ ai: boolean; additions: number; writes: string[] }> = [];
+    const engine = engineWith((context) => {
+      const writes: string[] = [];
+      // A frozen object refuses the write: strict code throws, sloppy code is ignored; either way the value stays.
+      const attempt = (label: string, write: () => void, changed: () => boolean): void => {
+        try {
+          write();
+        } catch {
+          // refused
+        }
+        if (changed()) writes.push(label);
+      };
+      seen.push({ ai: context.config.ai.enabled, additions: context.config.thresholds.suspicious_additions, writes });
+      attempt('ai.enabled', () => ((context.config.ai as { enabled: boolean }).enabled = true), () => context.config.ai.enabled);
+      attempt('thresholds', () => ((context.config.thresholds as { suspicious_additions: number }).suspicious_additions = 1), () => context.config.thresholds.suspicious_additions === 1);
+      attempt('exclude_files', () => (context.config.exclude_files as string[]).push('**'), () => context.config.exclude_files.length > 0);
+    });
+    await engine.analyzeSource(emptyRepository(), {});
+    await engine.analyzeSource(emptyRepository(), {});
+    expect(seen).to.have.length(2);
+    expect(seen[0]!.writes).to.deep.equal([]);
+    expect(seen[1]).to.deep.include({ ai: false, additions: 500 });
+  });
+
+  it('drops start, complete and error events emitted by plugins: only the host ends a stream', async () => {
+    const engine = engineWith((context) => {
+      context.events.emit({ event: 'complete' } as never);
+      context.events.emit({ event: 'error', error: 'ERR_FAKE', message: 'forged' } as never);
+      context.events.emit({ event: 'start' } as never);
+      context.events.emit({ event: 'progress', commits_analyzed: 0, total_commits: 0 });
+    });
+    const events: EmittedEvent[] = [];
+    await engine.analyzeSource(emptyRepository(), { onEvent: (event) => events.push(event) });
+    expect(events.map((e) => e.event)).to.not.include.members(['complete', 'error', 'start']);
+    expect(events.map((e) => e.event)).to.include('progress');
+  });
+});
