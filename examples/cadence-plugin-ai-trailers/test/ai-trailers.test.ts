@@ -14,7 +14,7 @@ describe('cadence-plugin-ai-trailers', () => {
       { at: hours(3), subject: 'Refactor', body: 'Co-Authored-By: GitHub Copilot <copilot@github.com>' },
     ]);
     const run = await runPlugin(plugin, { commits });
-    expect(run.detectionsOf('ai-trailers').map((d) => d.commit)).to.deep.equal([commits[1]!.shortHash, commits[3]!.shortHash]);
+    expect(run.detectionsOf('ai-trailers').map((d) => d.commit)).to.deep.equal([commits[1]!.hash, commits[3]!.hash]);
     expect(run.strategy('ai-trailers')).to.include({ detected: true, detections: 2, error: null });
   });
 

@@ -103,7 +103,6 @@ export function createEngine(options: EngineOptions): Engine {
 
   async function runAll(source: PreparedSource, context: AnalysisContext, emit: (e: AnalysisEvent) => void): Promise<StrategyReport[]> {
     const applicable = enabled.filter((r) => r.info.appliesTo === source.kind);
-    const shortHashes = source.kind === 'repository' ? shortHashLookup(source) : (hash: string) => hash;
     const total = source.kind === 'repository' ? source.commits.length : 0;
     const reports: StrategyReport[] = [];
     let detectionEvents = 0;
@@ -111,7 +110,7 @@ export function createEngine(options: EngineOptions): Engine {
       throwIfCancelled(context.signal);
       const run = await runStrategy(strategy.strategy, context, budgetMs);
       if (!run.ok) log.warn('strategy failed', { strategy: strategy.info.name, error: run.error, duration_ms: run.durationMs });
-      const report = reportStrategyRun(strategy, run, shortHashes);
+      const report = reportStrategyRun(strategy, run);
       reports.push(report);
       for (const detection of report.detections) {
         // A copy: a plugin that edits what it is shown changes nothing (refineResult is the one place for that).
@@ -218,11 +217,6 @@ function buildContext(source: PreparedSource, parts: ContextParts): AnalysisCont
 function eventEmitter(onEvent: ((event: EmittedEvent) => void) | undefined): (event: AnalysisEvent) => void {
   if (!onEvent) return () => undefined;
   return (event) => onEvent({ ...event, type: event.event } as EmittedEvent);
-}
-
-function shortHashLookup(source: PreparedRepository): (hash: string) => string {
-  const short = new Map(source.commits.map((c) => [c.hash, c.shortHash]));
-  return (hash) => short.get(hash) ?? hash.slice(0, 7);
 }
 
 function definedOnly<T extends object>(value: Partial<T> | undefined): Partial<T> {

@@ -66,6 +66,7 @@ export function toSuspicions(judged: readonly CommitJudgement[]): Suspicion[] {
       const strategies = [...new Set(j.detections.map((d) => d.strategy))];
       return {
         commit_hash: j.commit.shortHash,
+        commit: j.commit.hash,
         message: `${strategies.length} pattern${strategies.length === 1 ? '' : 's'} detected (${strategies.join(', ')}): ${j.commit.subject}`,
         severity: severityFromScore(j.confidence),
         confidence: j.confidence,

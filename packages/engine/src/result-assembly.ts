@@ -13,14 +13,14 @@ import { overallWebsiteScore } from './website-scoring.js';
 
 /** Both published forms of a repository result (decisions §4), from the strategies' reports. */
 export function buildRepositoryResult(source: PreparedRepository, reports: readonly StrategyReport[]): RepositoryResult {
-  const fullHash = new Map(source.commits.map((c) => [c.shortHash, c.hash]));
+  const known = new Set(source.commits.map((c) => c.hash));
   const byHash = new Map<string, Detection[]>();
   const detections: Detection[] = [];
   for (const report of reports) {
     for (const detection of report.detections) {
       detections.push(detection);
-      const hash = detection.commit !== undefined ? fullHash.get(detection.commit) : undefined;
-      if (hash === undefined) continue;
+      const hash = detection.commit;
+      if (hash === undefined || !known.has(hash)) continue;
       const list = byHash.get(hash);
       if (list) list.push(detection);
       else byHash.set(hash, [detection]);

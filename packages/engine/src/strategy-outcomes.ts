@@ -10,11 +10,7 @@ export interface StrategyReport {
   readonly metrics: Readonly<Record<string, number>>;
 }
 
-export function reportStrategyRun(
-  strategy: RegisteredStrategy,
-  run: StrategyRun,
-  shortHash: (hash: string) => string,
-): StrategyReport {
+export function reportStrategyRun(strategy: RegisteredStrategy, run: StrategyRun): StrategyReport {
   const { name, category, weight } = strategy.info;
   if (!run.ok) {
     return {
@@ -24,7 +20,7 @@ export function reportStrategyRun(
       metrics: {},
     };
   }
-  const detections = run.outcome.findings.map((finding) => toDetection(finding, name, category, weight, shortHash));
+  const detections = run.outcome.findings.map((finding) => toDetection(finding, name, category, weight));
   const highest = detections.reduce((max, d) => Math.max(max, d.score), 0);
   const score = clampScore(run.outcome.score ?? highest);
   const metrics: Record<string, number> = {};
@@ -50,7 +46,6 @@ function toDetection(
   strategy: string,
   category: string,
   weight: number,
-  shortHash: (hash: string) => string,
 ): Detection {
   const score = clampScore(finding.score);
   const detection: Detection = {
@@ -61,7 +56,8 @@ function toDetection(
     score: round(score),
     message: finding.message,
   };
-  if (finding.commit !== undefined) detection.commit = shortHash(finding.commit);
+  // The full hash, as the strategy reported it: abbreviations are for display only (suspicions[].commit_hash).
+  if (finding.commit !== undefined) detection.commit = finding.commit;
   if (finding.element !== undefined) detection.element = finding.element;
   return detection;
 }

@@ -103,6 +103,7 @@ function fromHeader(header: LogHeader, boundary: ReadonlySet<string>): ReadCommi
   const committer = saneTime(committerTime);
   const record: MutableCommit = {
     hash,
+    // Lengthened where the history makes it ambiguous (abbreviations.ts, once the whole history is read).
     shortHash: hash.slice(0, 7),
     parents,
     authorName: capped(authorName, LIMITS.identityChars),

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CadenceError } from '@cadence/errors';
+import { uniqueAbbreviations } from './abbreviations.js';
 import type { CommitRecord, RepositoryStats } from '@cadence/plugin-sdk';
 import { commitRecordSink, type MutableCommit, type ReadCommit } from './commit-record.js';
 import { excludeMatcher } from './exclude-matcher.js';
@@ -41,6 +42,8 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   const read = (await streamLog(dir, options, isExcluded, boundary)).reverse();
   fillUnknownTimes(read);
   linkAuthorIntervals(read.filter((c) => !c.authorTimeUnknown).map((c) => c.record));
+  const abbreviations = uniqueAbbreviations(read.map((c) => c.record.hash));
+  for (const commit of read) commit.record.shortHash = abbreviations.get(commit.record.hash) ?? commit.record.shortHash;
   const all = read.map((c) => c.record);
   const commits = inRange ? all.filter((c) => inRange.has(c.hash)) : all;
   return { commits, stats: computeStats(all, commits) };

@@ -4,5 +4,6 @@ export { openRepository, redactCredentials, type OpenOptions, type ClonedReposit
 export { readHistory, computeStats, type ReadHistoryOptions, type History } from './history.js';
 export { diffExcerpt, type DiffExcerptOptions } from './diff-excerpt.js';
 export { excludeMatcher } from './exclude-matcher.js';
+export { uniqueAbbreviations, MIN_ABBREVIATION } from './abbreviations.js';
 export { answersAsRepository } from './probe.js';
 export { parseGitVersion, atLeast, installedGitVersion, HTTP_PINNING_SINCE, type GitVersion } from './git-version.js';

@@ -9,7 +9,7 @@ export interface Detection {
   confidence: number;
   score: number;
   message: string;
-  /** Abbreviated hash (repository detections). */
+  /** The full commit hash (repository detections): never abbreviated, so it cannot name two commits. */
   commit?: string;
   /** Element path and excerpt (website detections). */
   element?: string;
@@ -29,7 +29,10 @@ export interface StrategyResult {
 
 /** Form A suspicion: one per suspicious commit. */
 export interface Suspicion {
+  /** Abbreviated for display, and unique in the analyzed history (lengthened past 7 characters where needed, as git does). */
   commit_hash: string;
+  /** The full hash: what the suspicion is about, for anything that needs to find the commit again. */
+  commit: string;
   message: string;
   severity: Severity;
   confidence: number;
@@ -40,7 +43,7 @@ export interface Suspicion {
 }
 
 export interface AiVerdict {
-  /** Commit hash (abbreviated) or element the verdict is about. */
+  /** The item id sent to the model: a commit's unique abbreviation, or `p1`, `p2`… for passages. */
   item: string;
   assessment: 'ai_generated' | 'human' | 'uncertain';
   confidence: number;

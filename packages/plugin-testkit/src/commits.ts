@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { computeStats } from '@cadence/git-source';
+import { computeStats, uniqueAbbreviations } from '@cadence/git-source';
 import type { CommitFileChange, CommitRecord, RepositoryStats } from '@cadence/plugin-sdk';
 
 /** A commit described by what a test cares about; everything else gets a plausible default. */
@@ -72,7 +72,8 @@ export function makeCommits(specs: readonly CommitSpec[]): CommitRecord[] {
     });
     lastByAuthor.set(email, authorTime);
   });
-  return commits;
+  const abbreviations = uniqueAbbreviations(commits.map((c) => c.hash));
+  return commits.map((c) => ({ ...c, shortHash: abbreviations.get(c.hash) ?? c.shortHash }));
 }
 
 /** The repository-wide statistics the git source computes for these commits. */

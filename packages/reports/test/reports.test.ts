@@ -13,7 +13,7 @@ function repositoryResult(): RepositoryResult {
     head_commit: 'a'.repeat(40),
     total_commits: 2,
     suspicious_commits: 1,
-    suspicions: [{ commit_hash: 'abcdef1', message: HOSTILE, severity: 'high', confidence: 0.9, reasons: [`size: ${HOSTILE}`], author: HOSTILE, date: '2020-01-01T00:00:00.000Z' }],
+    suspicions: [{ commit_hash: 'abcdef1', commit: 'abcdef1'.padEnd(40, '0'), message: HOSTILE, severity: 'high', confidence: 0.9, reasons: [`size: ${HOSTILE}`], author: HOSTILE, date: '2020-01-01T00:00:00.000Z' }],
     overall_score: 0.75,
     suspicion_score: 0.75,
     assessment: 'likely_ai_generated',

@@ -26,13 +26,15 @@ export function applyVerdicts(result: AnalysisResult, items: readonly FlaggedIte
   const shift = verdicts.reduce((sum, v) => sum + v.confidence * (verdictValue(v) - 0.5) * 2, 0) / verdicts.length;
   const overall = clampScore(result.overall_score + OVERALL_WEIGHT * shift);
   if (result.source_type === 'git') {
+    // Verdicts name the item ids the model was shown; each maps back to its item's full hash.
+    const byCommit = new Map(items.filter((i) => i.commit).map((i) => [i.commit!, byItem.get(i.id)]));
     const suspicions = result.suspicions.map((s) => {
-      const verdict = byItem.get(s.commit_hash);
+      const verdict = byCommit.get(s.commit);
       if (!verdict) return s;
       const confidence = blend(s.confidence, verdict);
       return { ...s, confidence, severity: severityFromScore(confidence), reasons: [...s.reasons, `ai: ${verdict.assessment} (${verdict.confidence}): ${verdict.reasoning}`] };
     });
-    const detections = result.detections.map((d) => adjustDetection(d, d.commit ? byItem.get(d.commit) : undefined));
+    const detections = result.detections.map((d) => adjustDetection(d, d.commit ? byCommit.get(d.commit) : undefined));
     return { ...result, suspicions, detections, overall_score: overall, suspicion_score: overall };
   }
   const byElement = new Map(items.filter((i) => i.element).map((i) => [i.element!, byItem.get(i.id)]));

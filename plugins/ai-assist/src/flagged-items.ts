@@ -2,8 +2,10 @@ import type { AnalysisContext, AnalysisResult } from '@cadence/plugin-sdk';
 
 /** One thing sent for a verdict: a suspicious commit, or a flagged passage of a page. */
 export interface FlaggedItem {
-  /** The short commit hash, or `p1`, `p2`… for passages. */
+  /** What the model sees: the commit's unique abbreviation, or `p1`, `p2`… for passages. */
   readonly id: string;
+  /** For commits: the full hash the verdict maps back to. */
+  readonly commit?: string;
   readonly text: string;
   /** For passages: the detection `element` the verdict maps back to. */
   readonly element?: string;
@@ -30,9 +32,9 @@ export async function collectItems(result: AnalysisResult, context: AnalysisCont
     return true;
   };
   if (result.source_type === 'git' && context.kind === 'repository') {
-    const byShort = new Map(context.commits.map((c) => [c.shortHash, c]));
+    const byHash = new Map(context.commits.map((c) => [c.hash, c]));
     for (const suspicion of [...result.suspicions].sort((a, b) => b.confidence - a.confidence)) {
-      const commit = byShort.get(suspicion.commit_hash);
+      const commit = byHash.get(suspicion.commit);
       if (!commit) continue;
       const diff = await context.diffExcerpt(commit.hash, DIFF_EXCERPT_BYTES);
       const text = [
@@ -43,7 +45,7 @@ export async function collectItems(result: AnalysisResult, context: AnalysisCont
         'diff excerpt:',
         diff,
       ].join('\n');
-      if (!take({ id: commit.shortHash, text })) break;
+      if (!take({ id: commit.shortHash, commit: commit.hash, text })) break;
     }
   } else if (result.source_type === 'web') {
     const seen = new Set<string>();

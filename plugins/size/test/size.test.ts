@@ -11,7 +11,7 @@ describe('size plugin', () => {
     const run = await runPlugin(size, { commits });
     const detections = run.detectionsOf('size');
     expect(detections).to.have.length(1);
-    expect(detections[0]).to.include({ commit: commits[1]!.shortHash, message: '1000 lines added exceeds suspicious_additions 500', severity: 'high' });
+    expect(detections[0]).to.include({ commit: commits[1]!.hash, message: '1000 lines added exceeds suspicious_additions 500', severity: 'high' });
   });
 
   it('flags deletions over suspicious_deletions, weighted below additions', async () => {
@@ -35,7 +35,7 @@ describe('size plugin', () => {
       { at: days(3), additions: 5000 },
     ]);
     const detections = (await runPlugin(size, { commits })).detectionsOf('size');
-    expect(detections.map((d) => d.commit)).to.deep.equal([commits[0]!.shortHash, commits[3]!.shortHash]);
+    expect(detections.map((d) => d.commit)).to.deep.equal([commits[0]!.hash, commits[3]!.hash]);
     expect(detections[0]!.message).to.contain('discounted');
     expect(detections[0]!.score).to.be.below(detections[1]!.score);
   });

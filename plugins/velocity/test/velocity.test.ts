@@ -14,7 +14,7 @@ describe('velocity plugin', () => {
     const run = await runPlugin(velocity, { commits });
     const [detection, ...rest] = run.detectionsOf('velocity');
     expect(rest).to.have.length(0);
-    expect(detection?.commit).to.equal(commits[1]!.shortHash);
+    expect(detection?.commit).to.equal(commits[1]!.hash);
     expect(detection?.message).to.match(/^450 additions\/min .* exceeds max_additions_per_min 100$/);
     expect(detection?.severity).to.equal('high');
     expect(run.strategy('velocity')).to.include({ detected: true, detections: 1, error: null });
