@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { parseAddress, type ParsedAddress } from './address.js';
 
 export interface Cidr {
@@ -26,12 +27,16 @@ export function isValidCidr(text: string): boolean {
   }
 }
 
+function toIpaddr(address: ParsedAddress): ipaddr.IPv4 | ipaddr.IPv6 {
+  return ipaddr.fromByteArray(Array.from(address.bytes));
+}
+
+/** Whether `address` lies in `cidr`; families never match across (mapped forms are unwrapped by the caller). */
 export function cidrContains(cidr: Cidr, address: ParsedAddress): boolean {
   if (cidr.family !== address.family) return false;
-  let bits = cidr.prefix;
-  for (let i = 0; bits > 0; i++, bits -= 8) {
-    const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff;
-    if (((cidr.bytes[i] ?? 0) & mask) !== ((address.bytes[i] ?? 0) & mask)) return false;
-  }
-  return true;
+  const range = toIpaddr(cidr);
+  const candidate = toIpaddr(address);
+  return candidate.kind() === 'ipv4'
+    ? (candidate as ipaddr.IPv4).match(range as ipaddr.IPv4, cidr.prefix)
+    : (candidate as ipaddr.IPv6).match(range as ipaddr.IPv6, cidr.prefix);
 }
