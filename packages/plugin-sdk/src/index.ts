@@ -22,6 +22,7 @@ export {
   type Finding,
   type StrategyOutcome,
   type StrategyReturn,
+  type ContextOf,
 } from './strategy.js';
 export type {
   Detection,

@@ -55,8 +55,19 @@ export interface WebsiteStrategy {
 
 export type Strategy = RepositoryStrategy | WebsiteStrategy;
 
-export function defineStrategy<S extends Strategy>(strategy: S): S {
-  return strategy;
+/** The context a strategy of kind `K` is given. */
+export type ContextOf<K extends SourceKind> = K extends 'repository' ? RepositoryContext : WebsiteContext;
+
+/**
+ * Declares a strategy. `K` is inferred from `meta.appliesTo` before the `analyze` function is
+ * typed (context-sensitive functions are inferred last), so `analyze(context)` needs no annotation:
+ * `context` is a RepositoryContext or a WebsiteContext accordingly.
+ */
+export function defineStrategy<K extends SourceKind>(strategy: {
+  readonly meta: StrategyMeta<K>;
+  analyze(context: ContextOf<K>): StrategyReturn | Promise<StrategyReturn>;
+}): K extends 'repository' ? RepositoryStrategy : WebsiteStrategy {
+  return strategy as unknown as K extends 'repository' ? RepositoryStrategy : WebsiteStrategy;
 }
 
 /** Normalizes what a strategy returned. */
