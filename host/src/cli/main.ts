@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { displayLine } from '@cadence/reports';
 import { HOST_VERSION } from './host-version.js';
 import { CliExit, type CliIo } from './io.js';
 import { register as registerAnalyze } from './commands/analyze.js';
@@ -28,7 +29,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     return 0;
   } catch (error) {
     if (error instanceof CliExit) {
-      io.stderr.write(`cadence: ${error.message}\n`);
+      // Messages can quote a branch, path or URL from the repository: one line, nothing a terminal acts on.
+      io.stderr.write(`cadence: ${displayLine(error.message)}\n`);
       return error.exitCode;
     }
     if (error instanceof CommanderError) {

@@ -1,8 +1,12 @@
 import type { AnalysisResult, RepositoryResult, TimelineBucket, WebsiteResult } from '@cadence/plugin-sdk';
+import { displayText } from './display-text.js';
 
-/** Escapes text for HTML content and attribute values: every string from a repository or page goes through it. */
+/**
+ * Escapes text for HTML content and attribute values: every string from a repository or page goes
+ * through it, so it also drops the control and bidirectional characters a browser would act on.
+ */
 export function escapeHtml(value: unknown): string {
-  return String(value)
+  return displayText(value)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -6,6 +6,7 @@ import { renderText } from './text-report.js';
 
 export { reportFormatFromPath, UsageError, type ReportFormat } from './report-format.js';
 export { escapeHtml, aggregateTimeline } from './html-report.js';
+export { displayLine, displayText } from './display-text.js';
 
 /** A result as a report in one of the four formats. */
 export function renderReport(result: AnalysisResult, format: ReportFormat): string {

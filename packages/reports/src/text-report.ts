@@ -1,19 +1,21 @@
 import type { AnalysisResult, RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
+import { displayLine as oneLine, displayText } from './display-text.js';
 
 /** The readable report `cadence analyze` prints without -o. */
 export function renderText(result: AnalysisResult): string {
   const lines = result.source_type === 'git' ? repositoryLines(result) : websiteLines(result);
   lines.push('', 'Strategies:');
   for (const s of result.strategy_results) {
-    const status = s.error ? `error: ${s.error}` : `${s.detections} detection${s.detections === 1 ? '' : 's'}, score ${s.score.toFixed(2)}`;
-    lines.push(`  ${s.name.padEnd(24)} ${status} (${s.duration_ms} ms)`);
+    const status = s.error ? `error: ${oneLine(s.error)}` : `${s.detections} detection${s.detections === 1 ? '' : 's'}, score ${s.score.toFixed(2)}`;
+    lines.push(`  ${oneLine(s.name).padEnd(24)} ${status} (${s.duration_ms} ms)`);
   }
   if (result.ai) {
-    lines.push('', `AI analysis (${result.ai.provider}, ${result.ai.model}):`);
-    if (result.ai.error) lines.push(`  skipped: ${result.ai.error.code}: ${result.ai.error.message}`);
-    for (const v of result.ai.verdicts) lines.push(`  ${v.item}: ${v.assessment} (${v.confidence.toFixed(2)}) ${oneLine(v.reasoning)}`);
+    lines.push('', `AI analysis (${oneLine(result.ai.provider)}, ${oneLine(result.ai.model)}):`);
+    if (result.ai.error) lines.push(`  skipped: ${oneLine(result.ai.error.code)}: ${oneLine(result.ai.error.message)}`);
+    for (const v of result.ai.verdicts) lines.push(`  ${oneLine(v.item)}: ${oneLine(v.assessment)} (${v.confidence.toFixed(2)}) ${oneLine(v.reasoning)}`);
   }
-  return `${lines.join('\n')}\n`;
+  // Each field above is already one clean line; this pass keeps a field a future edit forgets safe.
+  return `${displayText(lines.join('\n'))}\n`;
 }
 
 function repositoryLines(r: RepositoryResult): string[] {
@@ -44,15 +46,9 @@ function websiteLines(r: WebsiteResult): string[] {
   if (r.detections.length > 0) {
     lines.push('', 'Detections:');
     for (const d of r.detections.slice(0, 50)) {
-      lines.push(`  ${d.strategy.padEnd(24)} ${d.severity.padEnd(6)} ${oneLine(d.message)}`);
+      lines.push(`  ${oneLine(d.strategy).padEnd(24)} ${d.severity.padEnd(6)} ${oneLine(d.message)}`);
       if (d.element) lines.push(`      at ${oneLine(d.element)}`);
     }
   }
   return lines;
-}
-
-/** Text from a repository or a page on one line, without terminal control characters. */
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\x00-\x1f\x7f\u009b]+/g, ' ').trim();
 }

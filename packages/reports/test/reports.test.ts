@@ -58,6 +58,62 @@ describe('reports', () => {
     expect(text).to.contain('Assessment: likely_ai_generated');
   });
 
+  describe('control and bidirectional characters from a repository or page', () => {
+    // Each one makes a terminal or a browser do something other than show it (decisions: reports).
+    const FORBIDDEN: readonly [string, string][] = [
+      ['U+0000 NUL', '\u0000'], ['U+0007 BEL', '\u0007'], ['U+0008 BS', '\u0008'], ['U+000D CR', '\r'],
+      ['U+001B ESC', '\u001b'], ['U+001F US', '\u001f'], ['U+007F DEL', '\u007f'], ['U+0080', '\u0080'],
+      ['U+0085 NEL', '\u0085'], ['U+009B CSI', '\u009b'], ['U+009D OSC', '\u009d'], ['U+009F APC', '\u009f'],
+      ['U+061C ALM', '\u061c'], ['U+200E LRM', '\u200e'], ['U+200F RLM', '\u200f'],
+      ['U+202A LRE', '\u202a'], ['U+202B RLE', '\u202b'], ['U+202C PDF', '\u202c'], ['U+202D LRO', '\u202d'], ['U+202E RLO', '\u202e'],
+      ['U+2066 LRI', '\u2066'], ['U+2067 RLI', '\u2067'], ['U+2068 FSI', '\u2068'], ['U+2069 PDI', '\u2069'],
+    ];
+
+    function hostile(character: string): RepositoryResult {
+      const result = repositoryResult();
+      result.repo = `acme/repo${character}name`;
+      result.source_id = `https://example.test/acme/repo${character}name`;
+      result.branch = `main${character}`;
+      result.suspicions[0]!.message = `Add the parser${character}]8;;https://evil.test${character}\\ now`;
+      result.suspicions[0]!.author = `Mallory${character}Example`;
+      result.suspicions[0]!.reasons = [`size: src/a${character}b.ts`];
+      result.strategy_results[0]!.error = `failed on ${character}x`;
+      result.ai = undefined;
+      return result;
+    }
+
+    for (const [name, character] of FORBIDDEN) {
+      for (const format of ['text', 'html'] as const) {
+        it(`leaves no ${name} in the ${format} report`, () => {
+          const report = renderReport(hostile(character), format);
+          expect(report.includes(character), `${name} in the ${format} report`).to.equal(false);
+          // The surrounding words still show: the character is dropped, not the text.
+          expect(report).to.contain('Add the parser');
+          if (format === 'html') expect(report).to.contain('Mallory');
+        });
+      }
+    }
+
+    it('strips them from website reports too (page text and URLs)', () => {
+      const site: WebsiteResult = {
+        source_id: 'https://example.test/\u202e', source_type: 'web', url: 'https://example.test/\u202egpj.exe', final_url: 'https://example.test/\u009d',
+        overall_score: 0.5, suspicion_score: 0.5, assessment: 'Mixed', strategies_triggered: 1,
+        detections: [{ strategy: 'website-signature', category: 'content', severity: 'medium', confidence: 0.5, score: 0.5, message: 'phrase \u0085"delve\u2066"', element: 'p\u001b[2J' }],
+        strategy_results: [], metrics: { words: 120 },
+      };
+      for (const format of ['text', 'html'] as const) {
+        const report = renderReport(site, format);
+        expect(report).to.not.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+        expect(report).to.contain('delve');
+      }
+    });
+
+    it('keeps line feeds in the HTML report and nothing else of the kind', () => {
+      expect(renderReport(hostile('\n'), 'html')).to.contain('Add the parser\n]8;;');
+      expect(renderReport(hostile('\n'), 'text')).to.contain('Add the parser ]8;;');
+    });
+  });
+
   it('renders website results in every format', () => {
     const site: WebsiteResult = {
       source_id: 'https://example.test/', source_type: 'web', url: 'https://example.test/', final_url: 'https://example.test/',
