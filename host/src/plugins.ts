@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadPlugins, type LoadPluginsResult } from '@cadence/plugin-loader';
+import { installationNodeModules, loadPlugins, type LoadPluginsResult } from '@cadence/plugin-loader';
 import type { PluginLogger } from '@cadence/plugin-sdk';
 
 /**
@@ -18,24 +18,26 @@ export const BUILTIN_PLUGINS: readonly string[] = [
 const HOST_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 
 export interface HostPluginOptions {
-  /** The configuration's `plugins:` list. */
+  /** The configuration's `plugins:` list: only ever from a file the user chose (see @cadence/config). */
   readonly configured: readonly string[];
-  /** The configuration file's path (its folder resolves relative `plugins:` entries), or null. */
-  readonly configPath: string | null;
-  /** The working directory: relative entries without a file, and where discovery starts. */
-  readonly cwd: string;
+  /** The folder of the file that set `plugins:` (relative entries resolve from it), or null. */
+  readonly pluginBase: string | null;
   readonly logger?: PluginLogger;
   readonly throwOnRequiredFailure?: boolean;
 }
 
-/** Every plugin the host runs: built-ins, `plugins:` entries and discovered `cadence-plugin` packages. */
+/**
+ * Every plugin the host runs: built-ins, `plugins:` entries and `cadence-plugin` packages discovered
+ * in the installation the host runs from. Nothing depends on the working directory: `cadence
+ * analyze .` in a cloned repository must not import that repository's code.
+ */
 export function loadHostPlugins(options: HostPluginOptions): Promise<LoadPluginsResult> {
   return loadPlugins({
     builtins: BUILTIN_PLUGINS,
     hostDir: HOST_DIR,
     configured: options.configured,
-    configDir: options.configPath ? path.dirname(options.configPath) : options.cwd,
-    discoverFrom: options.cwd,
+    configDir: options.pluginBase ?? HOST_DIR,
+    discoverIn: installationNodeModules(HOST_DIR),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.throwOnRequiredFailure !== undefined ? { throwOnRequiredFailure: options.throwOnRequiredFailure } : {}),
   });

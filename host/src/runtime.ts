@@ -22,17 +22,20 @@ export interface RuntimeOptions {
   /** Where log lines go: the server logs to the configured output, the CLI to stderr. */
   readonly logStream?: NodeJS.WritableStream;
   readonly logLevel?: LogLevel;
+  /** The server logs configuration warnings (a warn line); the CLI prints them on stderr. */
+  readonly logWarnings?: boolean;
 }
 
 /** Configuration, logger, plugins and engine: what every command that analyzes needs, built one way. */
 export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
-  const { config, filepath } = await loadCliConfig(io, options.configPath, options.flags);
+  const { config, filepath, pluginBase, warnings } = await loadCliConfig(io, options.configPath, { flags: options.flags ?? {}, printWarnings: !options.logWarnings });
   const secrets = [config.webhook.secret, config.ai.key, config.api.token].filter((s): s is string => typeof s === 'string' && s.length > 0);
   const stream = options.logStream ?? (config.logging.output === 'stderr' ? io.stderr : io.stdout);
   const logger = createLogger({ level: options.logLevel ?? config.logging.level, stream, secrets });
+  if (options.logWarnings) for (const warning of warnings) logger.child('config').warn(warning);
   let loaded;
   try {
-    loaded = await loadHostPlugins({ configured: config.plugins, configPath: filepath, cwd: io.cwd, logger: logger.child('plugins') });
+    loaded = await loadHostPlugins({ configured: config.plugins, pluginBase, logger: logger.child('plugins') });
   } catch (error) {
     if (error instanceof PluginLoadError) throw new CliExit(2, error.message);
     throw error;

@@ -1,14 +1,36 @@
 import { ConfigError, loadConfig, type LoadedConfig } from '@cadence/config';
+import { isValidCidr } from '@cadence/network-guard';
+import { displayLine } from '@cadence/reports';
 import { CliExit, type CliIo } from './io.js';
 
+export interface CliConfigOptions {
+  /** Values from flags (highest precedence). */
+  readonly flags?: Record<string, unknown>;
+  /** The CLI prints warnings as one stderr line each; the server logs them instead. */
+  readonly printWarnings?: boolean;
+}
+
 /** Loads the configuration for a command; an invalid one ends it with exit code 2 (decisions §10). */
-export async function loadCliConfig(io: CliIo, configPath: string | undefined, flags: Record<string, unknown> = {}): Promise<LoadedConfig> {
+export async function loadCliConfig(io: CliIo, configPath: string | undefined, options: CliConfigOptions = {}): Promise<LoadedConfig> {
+  let loaded: LoadedConfig;
   try {
-    const loaded = await loadConfig({ cwd: io.cwd, configPath: configPath ?? null, env: io.env, flags });
-    for (const warning of loaded.warnings) io.stderr.write(`cadence: warning: ${warning}\n`);
-    return loaded;
+    loaded = await loadConfig({ cwd: io.cwd, configPath: configPath ?? null, env: io.env, flags: options.flags ?? {} });
   } catch (error) {
     if (error instanceof ConfigError) throw new CliExit(2, error.message);
     throw error;
+  }
+  checkNetworks(loaded);
+  if (options.printWarnings ?? true) {
+    // A warning names paths from the working directory, which a cloned repository names.
+    for (const warning of loaded.warnings) io.stderr.write(`cadence: warning: ${displayLine(warning)}\n`);
+  }
+  return loaded;
+}
+
+/** Checked at start-up, not on the first request that needs it (where it would fail every job). */
+function checkNetworks({ config, filepath }: LoadedConfig): void {
+  const bad = config.security.allowed_networks.find((text) => !isValidCidr(text));
+  if (bad !== undefined) {
+    throw new CliExit(2, `Invalid configuration in ${filepath ?? 'the configuration'}: security.allowed_networks has ${JSON.stringify(bad)}, which is not a CIDR (such as 10.1.2.3/32 or fd00::/8)`);
   }
 }

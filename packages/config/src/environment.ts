@@ -16,6 +16,11 @@ const PRIMARY_OVERRIDES: Record<string, string> = {
   'webhook.read_timeout_seconds': 'CADENCE_WEBHOOK_READ_TIMEOUT',
   'webhook.write_timeout_seconds': 'CADENCE_WEBHOOK_WRITE_TIMEOUT',
 };
+/**
+ * Set but empty is refused for these rather than read as unset: an empty API token would silently
+ * run the API without authentication, which is not what setting it asks for.
+ */
+const EMPTY_REFUSED = new Set(['api.token']);
 /** Lists that only the configuration file sets. */
 const FILE_ONLY = new Set(['plugins', 'strategies.disabled']);
 
@@ -36,6 +41,9 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv): Record<string, un
   for (const { path, kind } of leafKeys()) {
     for (const name of environmentNames(path)) {
       const raw = env[name];
+      if (raw === '' && EMPTY_REFUSED.has(path)) {
+        throw new ConfigError(`Invalid configuration: ${path} (from the environment variable ${name}) is set but empty; unset it to run without a token, or give a token`, path);
+      }
       if (raw === undefined || raw === '') continue;
       setPath(out, path, parseValue(raw, kind, name, path));
       break;

@@ -1,16 +1,14 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { cosmiconfig, type Loader } from 'cosmiconfig';
 import Value from 'typebox/value';
-import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.js';
+import { findProjectFile, findUserFile, readNamedFile, userConfigDir, type ConfigFile } from './config-files.js';
 import { configFromEnvironment, environmentNames } from './environment.js';
 import { ConfigSchema, type CadenceConfig } from './schema.js';
-import { parseDuration, parseSize } from './units.js';
+import { checkValues } from './value-checks.js';
 
 export interface LoadConfigOptions {
   readonly cwd?: string;
-  /** `--config`: this file only, no search. */
+  /** `--config`: this file only, neither the user's file nor the search. */
   readonly configPath?: string | null;
   readonly env?: NodeJS.ProcessEnv;
   /** Values from command-line flags, as a partial configuration (highest precedence). */
@@ -18,85 +16,77 @@ export interface LoadConfigOptions {
 }
 
 export interface LoadedConfig {
+  /** The effective configuration; its `plugins` come from a file the user chose only. */
   readonly config: CadenceConfig;
+  /** The file with the highest precedence that was read, or null. */
   readonly filepath: string | null;
+  /** Every file read, lowest precedence first. */
+  readonly files: readonly string[];
+  /** The folder relative `plugins:` entries resolve from: the chosen file's; null when none set plugins. */
+  readonly pluginBase: string | null;
   readonly warnings: string[];
 }
 
-const DATA_PLACES = ['.cadence.yaml', '.cadence.yml', '.cadence.json', '.cadencerc', '.cadencerc.yaml', '.cadencerc.yml', '.cadencerc.json', 'package.json'];
-/** Found, never loaded: a configuration must never run code (decisions §10). */
-const SCRIPT_PLACES = ['.cadence.js', '.cadence.cjs', '.cadence.mjs', '.cadence.ts', '.cadencerc.js', '.cadencerc.cjs', '.cadencerc.mjs', '.cadencerc.ts', 'cadence.config.js', 'cadence.config.cjs', 'cadence.config.mjs', 'cadence.config.ts'];
-const SCRIPT_EXTENSION = /\.(c|m)?(j|t)s$/i;
-
-const yamlLoader: Loader = (filepath, content) => {
-  try {
-    return parseYaml(content) as unknown;
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration file ${filepath}: not valid YAML (${firstLine(error)})`, undefined, filepath);
-  }
-};
-const jsonLoader: Loader = (filepath, content) => {
-  try {
-    return JSON.parse(content) as unknown;
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration file ${filepath}: not valid JSON (${firstLine(error)})`, undefined, filepath);
-  }
-};
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+/** A file and whether the user chose it (`--config`, their configuration folder) or it was found. */
+interface Layer extends ConfigFile {
+  readonly chosen: boolean;
 }
 
-/** Effective configuration: flags > environment > file > defaults, validated as a whole. */
+/**
+ * Effective configuration: flags > environment > project file found from the working directory >
+ * the user's file (`$XDG_CONFIG_HOME/cadence/config.yaml`) > defaults; `--config` replaces both
+ * files. Validated as a whole.
+ */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const warnings: string[] = [];
-  const { data, filepath } = await readFile(cwd, options.configPath ?? null, warnings);
-  if (data !== null) checkShape(data, filepath ?? 'the configuration file', 'file');
+  const layers = readLayers(cwd, options.configPath ?? null, env, warnings);
+  let merged: Record<string, unknown> = {};
+  let pluginBase: string | null = null;
+  for (const layer of layers) {
+    if (layer.data === null) continue;
+    checkShape(layer.data, layer.filepath, 'file');
+    const data = { ...(layer.data as Record<string, unknown>) };
+    if ('plugins' in data) {
+      if (layer.chosen) {
+        pluginBase = path.dirname(layer.filepath);
+      } else {
+        if (Array.isArray(data.plugins) && data.plugins.length > 0) warnings.push(ignoredPlugins(layer.filepath, env));
+        delete data.plugins;
+      }
+    }
+    merged = deepMerge(merged, data);
+  }
   const fromEnv = configFromEnvironment(env);
   checkShape(fromEnv, 'the environment', 'env');
   const flags = options.flags ?? {};
   checkShape(flags, 'the command line', 'flags');
-  const merged = deepMerge(deepMerge(deepMerge({}, data ?? {}), fromEnv), flags);
+  merged = deepMerge(deepMerge(merged, fromEnv), flags);
+  const filepath = layers.at(-1)?.filepath ?? null;
   const config = Value.Default(ConfigSchema, merged) as CadenceConfig;
   checkShape(config, filepath ?? 'the configuration', 'effective');
-  checkUnits(config, filepath);
-  return { config, filepath, warnings };
+  checkValues(config, filepath);
+  return { config, filepath, files: layers.map((l) => l.filepath), pluginBase, warnings };
 }
 
-async function readFile(cwd: string, configPath: string | null, warnings: string[]): Promise<{ data: unknown; filepath: string | null }> {
-  const explorer = cosmiconfig('cadence', {
-    searchPlaces: DATA_PLACES,
-    loaders: { '.yaml': yamlLoader, '.yml': yamlLoader, '.json': jsonLoader, noExt: yamlLoader },
-    searchStrategy: 'global',
-    cache: false,
-  });
-  if (configPath) {
-    const file = path.resolve(cwd, configPath);
-    if (SCRIPT_EXTENSION.test(file)) {
-      throw new ConfigError(`Refused configuration file ${file}: JavaScript configuration files are not allowed (use YAML or JSON)`, undefined, file);
-    }
-    if (!existsSync(file)) throw new ConfigError(`Configuration file not found: ${file}`, undefined, file);
-    const result = await explorer.load(file);
-    return { data: result?.config ?? {}, filepath: file };
-  }
-  const result = await explorer.search(cwd);
-  warnAboutScripts(cwd, result?.filepath ?? null, warnings);
-  if (!result || result.isEmpty) return { data: null, filepath: result?.filepath ?? null };
-  return { data: result.config, filepath: result.filepath };
+function readLayers(cwd: string, configPath: string | null, env: NodeJS.ProcessEnv, warnings: string[]): Layer[] {
+  if (configPath) return [{ ...readNamedFile(cwd, configPath), chosen: true }];
+  const layers: Layer[] = [];
+  const user = findUserFile(env, warnings);
+  if (user) layers.push({ ...user, chosen: true });
+  const project = findProjectFile(cwd, env, warnings);
+  // The same file twice (a home folder that is its own configuration folder) is read once, as the user's.
+  if (project && project.filepath !== user?.filepath) layers.push({ ...project, chosen: false });
+  return layers;
 }
 
-/** A JavaScript configuration near the working directory is ignored, and said so. */
-function warnAboutScripts(cwd: string, found: string | null, warnings: string[]): void {
-  const stop = found ? path.dirname(found) : path.parse(cwd).root;
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    for (const name of SCRIPT_PLACES) {
-      const file = path.join(dir, name);
-      if (existsSync(file)) warnings.push(`Ignored ${file}: JavaScript configuration files are never loaded (use .cadence.yaml)`);
-    }
-    if (dir === stop || dir === path.dirname(dir)) break;
-  }
+/**
+ * A file found by searching from the working directory may be a cloned repository's: it sets data,
+ * never code (decisions §10 as amended, docs/plugins.md).
+ */
+function ignoredPlugins(file: string, env: NodeJS.ProcessEnv): string {
+  return `Ignored the plugins: list in ${file}: a configuration found from the working directory never loads code (name plugins in ${path.join(userConfigDir(env), 'config.yaml')} or in a file given with --config)`;
 }
 
 function checkShape(data: unknown, source: string, origin: 'file' | 'env' | 'flags' | 'effective'): void {
@@ -142,16 +132,6 @@ function makePartial(schema: Record<string, unknown>): never {
   const next: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(properties)) next[key] = makePartial(value);
   return { ...schema, required: [], properties: next } as never;
-}
-
-function checkUnits(config: CadenceConfig, file: string | null): void {
-  const where = file ?? 'the configuration';
-  if (Number.isNaN(parseDuration(config.ai.retry_backoff_initial))) {
-    throw new ConfigError(`Invalid configuration in ${where}: ai.retry_backoff_initial must be a duration such as 500ms, 1s or 2m`, 'ai.retry_backoff_initial', file ?? undefined);
-  }
-  if (Number.isNaN(parseSize(config.cache.max_size))) {
-    throw new ConfigError(`Invalid configuration in ${where}: cache.max_size must be a size such as 500m, 1g or 65536`, 'cache.max_size', file ?? undefined);
-  }
 }
 
 function deepMerge(base: Record<string, unknown>, over: unknown): Record<string, unknown> {

@@ -5,15 +5,20 @@ import type { PackageManifest } from './package-location.js';
 
 export const PLUGIN_KEYWORD = 'cadence-plugin';
 
-/** The nearest node_modules folder from `dir` upwards, or null. */
-export function nearestNodeModules(dir: string): string | null {
-  let current = path.resolve(dir);
-  for (;;) {
-    const candidate = path.join(current, 'node_modules');
-    if (existsSync(candidate)) return candidate;
-    const parent = path.dirname(current);
-    if (parent === current) return null;
-    current = parent;
+/**
+ * The node_modules folders Node searches from a package's folder, nearest first, those that exist:
+ * for the host package, the installation it runs from (its own node_modules, the folder it was
+ * installed into, and that folder's parents), never the working directory's.
+ */
+export function installationNodeModules(packageDir: string): string[] {
+  const found: string[] = [];
+  for (let dir = path.resolve(packageDir); ; dir = path.dirname(dir)) {
+    // As Node does: no node_modules/node_modules.
+    if (path.basename(dir) !== 'node_modules') {
+      const candidate = path.join(dir, 'node_modules');
+      if (existsSync(candidate)) found.push(candidate);
+    }
+    if (dir === path.dirname(dir)) return found;
   }
 }
 

@@ -1,3 +1,3 @@
 export { loadPlugins, PluginLoadError, type LoadPluginsOptions, type LoadPluginsResult, type PluginLoadEntry, type PluginOrigin } from './loader.js';
-export { discoverPluginPackages, nearestNodeModules, PLUGIN_KEYWORD } from './discovery.js';
+export { discoverPluginPackages, installationNodeModules, PLUGIN_KEYWORD } from './discovery.js';
 export { incompatibility, targetedRange, SDK_PACKAGE } from './compatibility.js';

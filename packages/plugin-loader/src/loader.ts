@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { LoadedPlugin } from '@cadence/engine';
 import type { CadencePlugin, PluginLogger } from '@cadence/plugin-sdk';
 import { incompatibility, targetedRange } from './compatibility.js';
-import { discoverPluginPackages, nearestNodeModules } from './discovery.js';
+import { discoverPluginPackages } from './discovery.js';
 import { entryFile, isPathSpecifier, locatePackage } from './package-location.js';
 
 export type PluginOrigin = LoadedPlugin['source'];
@@ -35,8 +35,12 @@ export interface LoadPluginsOptions {
   /** The configuration's `plugins:` list, resolved from `configDir`. */
   readonly configured: readonly string[];
   readonly configDir: string;
-  /** Where discovery looks for the nearest node_modules (the working directory); null turns it off. */
-  readonly discoverFrom: string | null;
+  /**
+   * node_modules folders to discover `cadence-plugin` packages in (the installation's: see
+   * installationNodeModules); empty turns discovery off. Never the working directory's, whose
+   * packages a cloned repository chooses.
+   */
+  readonly discoverIn: readonly string[];
   readonly logger?: PluginLogger;
   /** `cadence plugins` wants the whole report even when a named plugin fails. */
   readonly throwOnRequiredFailure?: boolean;
@@ -57,9 +61,12 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadPlug
     ...options.builtins.map((specifier) => ({ specifier, source: 'builtin' as const, fromDir: options.hostDir })),
     ...options.configured.map((specifier) => ({ specifier, source: 'config' as const, fromDir: options.configDir })),
   ];
-  const modules = options.discoverFrom ? nearestNodeModules(options.discoverFrom) : null;
-  if (modules) {
+  // A built-in found again by discovery is the same package: not imported twice, not listed twice.
+  const known = new Set(options.builtins);
+  for (const modules of options.discoverIn) {
     for (const name of await discoverPluginPackages(modules)) {
+      if (known.has(name)) continue;
+      known.add(name);
       candidates.push({ specifier: name, source: 'discovered', fromDir: path.dirname(modules) });
     }
   }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeTempDir } from '@cadence/test-support';
-import { loadPlugins, PluginLoadError } from '../src/index.js';
+import { installationNodeModules, loadPlugins, PluginLoadError } from '../src/index.js';
 
 interface FixtureOptions {
   readonly keywords?: string[];
@@ -62,7 +62,7 @@ describe('plugin loader', () => {
   afterEach(() => removeRoot());
 
   const load = (configured: string[], extra: Partial<Parameters<typeof loadPlugins>[0]> = {}) =>
-    loadPlugins({ builtins: [], hostDir: root, configured, configDir: root, discoverFrom: null, ...extra });
+    loadPlugins({ builtins: [], hostDir: root, configured, configDir: root, discoverIn: [], ...extra });
 
   it('loads a plugin named by path, relative to the configuration folder', async () => {
     await writePackage(path.join(root, 'local-plugin'), 'local-plugin');
@@ -75,7 +75,7 @@ describe('plugin loader', () => {
     await writePackage(path.join(root, 'node_modules', 'named-plugin'), 'named-plugin');
     await writePackage(path.join(root, 'node_modules', '@acme', 'cadence-plugin-x'), '@acme/cadence-plugin-x');
     await writePackage(path.join(root, 'node_modules', 'not-a-plugin'), 'not-a-plugin', { keywords: ['other'] });
-    const { plugins } = await load(['named-plugin'], { discoverFrom: path.join(root, 'some', 'sub', 'dir') });
+    const { plugins } = await load(['named-plugin'], { discoverIn: [path.join(root, 'node_modules')] });
     expect(plugins.map((p) => `${p.packageName}:${p.source}`)).to.deep.equal([
       'named-plugin:config',
       '@acme/cadence-plugin-x:discovered',
@@ -102,7 +102,7 @@ describe('plugin loader', () => {
     await writePackage(path.join(root, 'node_modules', 'broken-plugin'), 'broken-plugin', { source: 'export default 42;' });
     await writePackage(path.join(root, 'node_modules', 'fine-plugin'), 'fine-plugin');
     const { logger, errors } = recordingLogger();
-    const { plugins, entries } = await load([], { discoverFrom: root, logger });
+    const { plugins, entries } = await load([], { discoverIn: [path.join(root, 'node_modules')], logger });
     expect(plugins.map((p) => p.packageName)).to.deep.equal(['fine-plugin']);
     expect(entries.find((e) => e.packageName === 'broken-plugin')).to.include({ status: 'failed' });
     expect(errors).to.have.length(1);
@@ -131,8 +131,26 @@ describe('plugin loader', () => {
 
   it('loads a package found twice only once', async () => {
     await writePackage(path.join(root, 'node_modules', 'twice'), 'twice');
-    const { plugins, entries } = await load(['twice'], { discoverFrom: root });
+    const { plugins, entries } = await load(['twice'], { discoverIn: [path.join(root, 'node_modules')] });
     expect(plugins).to.have.length(1);
     expect(entries.map((e) => e.status)).to.deep.equal(['loaded', 'duplicate']);
+  });
+
+  it('discovers in the installation: the node_modules Node searches from the host package, nearest first', async () => {
+    // A host installed into <root>/node_modules/@cadence/host with a nested node_modules of its own.
+    const host = path.join(root, 'node_modules', '@cadence', 'host');
+    await mkdir(path.join(host, 'node_modules'), { recursive: true });
+    await mkdir(path.join(root, 'elsewhere', 'node_modules'), { recursive: true });
+    const folders = installationNodeModules(host);
+    expect(folders.slice(0, 2)).to.deep.equal([path.join(host, 'node_modules'), path.join(root, 'node_modules')]);
+    expect(folders).to.not.include(path.join(root, 'elsewhere', 'node_modules'));
+    expect(folders).to.not.include(path.join(root, 'node_modules', 'node_modules'));
+  });
+
+  it('does not discover a built-in again', async () => {
+    await writePackage(path.join(root, 'node_modules', 'builtin-plugin'), 'builtin-plugin');
+    const { plugins, entries } = await load([], { builtins: ['builtin-plugin'], hostDir: root, discoverIn: [path.join(root, 'node_modules')] });
+    expect(plugins.map((p) => `${p.packageName}:${p.source}`)).to.deep.equal(['builtin-plugin:builtin']);
+    expect(entries).to.have.length(1);
   });
 });

@@ -97,7 +97,7 @@ describe('reports', () => {
     it('strips them from website reports too (page text and URLs)', () => {
       const site: WebsiteResult = {
         source_id: 'https://example.test/\u202e', source_type: 'web', url: 'https://example.test/\u202egpj.exe', final_url: 'https://example.test/\u009d',
-        overall_score: 0.5, suspicion_score: 0.5, assessment: 'Mixed', strategies_triggered: 1,
+        overall_score: 0.5, suspicion_score: 0.5, assessment: 'Likely Human-Written', strategies_triggered: 1,
         detections: [{ strategy: 'website-signature', category: 'content', severity: 'medium', confidence: 0.5, score: 0.5, message: 'phrase \u0085"delve\u2066"', element: 'p\u001b[2J' }],
         strategy_results: [], metrics: { words: 120 },
       };

@@ -12,8 +12,8 @@ export function register(program: Command, io: CliIo): void {
     .description('print the effective configuration (secrets masked)')
     .option('--config <path>', 'configuration file (YAML or JSON)')
     .action(async (options: { config?: string }) => {
-      const { config: effective, filepath } = await loadCliConfig(io, options.config);
-      io.stdout.write(`# effective configuration${filepath ? ` (file: ${filepath})` : ' (no configuration file)'}\n`);
+      const { config: effective, files } = await loadCliConfig(io, options.config);
+      io.stdout.write(`# effective configuration${files.length > 0 ? ` (${files.length > 1 ? 'files' : 'file'}: ${files.join(', ')})` : ' (no configuration file)'}\n`);
       io.stdout.write(renderConfigYaml(effective));
     });
   config

@@ -11,9 +11,9 @@ export function register(program: Command, io: CliIo): void {
     .description('list the plugins that would load, from where, and why not')
     .option('--config <path>', 'configuration file (YAML or JSON)')
     .action(async (options: { config?: string }) => {
-      const { config, filepath } = await loadCliConfig(io, options.config);
+      const { config, pluginBase } = await loadCliConfig(io, options.config);
       const logger = createLogger({ level: 'error', stream: io.stderr });
-      const { plugins, entries } = await loadHostPlugins({ configured: config.plugins, configPath: filepath, cwd: io.cwd, throwOnRequiredFailure: false });
+      const { plugins, entries } = await loadHostPlugins({ configured: config.plugins, pluginBase, throwOnRequiredFailure: false });
       const engine = engineFromConfig(config, logger, plugins);
       const strategies = engine.strategies();
       for (const entry of entries) {

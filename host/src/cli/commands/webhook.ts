@@ -53,7 +53,7 @@ export function register(program: Command, io: CliIo): void {
       if (options.timeout !== undefined) webhook.read_timeout_seconds = options.timeout;
       const flags: Record<string, unknown> = { webhook };
       if (options.apiToken !== undefined) flags.api = { token: options.apiToken };
-      const runtime = await createRuntime(io, { ...(options.config ? { configPath: options.config } : {}), flags });
+      const runtime = await createRuntime(io, { ...(options.config ? { configPath: options.config } : {}), flags, logWarnings: true });
       const { config, logger } = runtime;
       const log = logger.child('server');
       if (!config.webhook.secret) {

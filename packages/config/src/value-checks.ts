@@ -1,0 +1,48 @@
+import { ConfigError } from './config-error.js';
+import type { CadenceConfig } from './schema.js';
+import { parseDuration, parseSize } from './units.js';
+
+/** The longest delay a Node timer holds (2^31 - 1 ms, about 24.8 days); a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Every key in seconds that becomes a timer (setTimeout, a socket or server timeout). */
+const TIMER_SECONDS_KEYS = [
+  'ai.timeout_seconds',
+  'webhook.read_timeout_seconds',
+  'webhook.write_timeout_seconds',
+  'limits.job_timeout_seconds',
+  'limits.clone_timeout_seconds',
+  'limits.shutdown_grace_seconds',
+  'limits.fetch_timeout_seconds',
+  'limits.strategy_timeout_seconds',
+  'limits.stream_keepalive_seconds',
+] as const;
+
+/** What the schema cannot say: units, timer ranges, a secret set to nothing. */
+export function checkValues(config: CadenceConfig, file: string | null): void {
+  const fail = (key: string, text: string): never => {
+    throw new ConfigError(`Invalid configuration in ${file ?? 'the configuration'}: ${key} ${text}`, key, file ?? undefined);
+  };
+  const backoffMs = parseDuration(config.ai.retry_backoff_initial);
+  if (Number.isNaN(backoffMs)) fail('ai.retry_backoff_initial', 'must be a duration such as 500ms, 1s or 2m');
+  if (Number.isNaN(parseSize(config.cache.max_size))) fail('cache.max_size', 'must be a size such as 500m, 1g or 65536');
+  const maxSeconds = Math.floor(MAX_TIMER_MS / 1000);
+  for (const key of TIMER_SECONDS_KEYS) {
+    if (Math.round(valueAt(config, key) * 1000) > MAX_TIMER_MS) {
+      fail(key, `must be at most ${maxSeconds} seconds (about 24 days: the longest a timer holds), got ${valueAt(config, key)}`);
+    }
+  }
+  if (backoffMs > MAX_TIMER_MS) fail('ai.retry_backoff_initial', `must be at most ${maxSeconds}s (the longest a timer holds)`);
+  // The back-off doubles on each retry: the last one must fit a timer too.
+  if (backoffMs * 2 ** Math.max(config.ai.retry_count - 1, 0) > MAX_TIMER_MS) {
+    fail('ai.retry_count', `is too large for ai.retry_backoff_initial ${config.ai.retry_backoff_initial}: the back-off doubles per retry and the last one would exceed ${maxSeconds} seconds (the longest a timer holds)`);
+  }
+  // An empty token would either turn authentication off or be a password of nothing: both silent.
+  if (config.api.token === '') fail('api.token', 'is set but empty (unset it to run without a token, or give a token)');
+}
+
+function valueAt(config: CadenceConfig, key: string): number {
+  let node: unknown = config;
+  for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
+  return node as number;
+}
