@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +29,7 @@ interface Job {
 /**
  * The published-plugin path, as a third party would take it: pack the SDK and the example with the
  * package managers, install the tarballs with npm into a project of their own (offline: every
- * dependency is one of the tarballs), and start the built server there.
+ * dependency is one of the tarballs), install the host there too, and start that host.
  */
 describe('a third-party plugin installed from packed tarballs', function () {
   this.timeout(120_000);
@@ -37,6 +37,8 @@ describe('a third-party plugin installed from packed tarballs', function () {
   let project: string;
   let daemon: GitDaemon;
   let trailerCommit: string;
+  /** The deployment's own `cadence`: discovery looks in the installation the bin runs from. */
+  let deployedBin: string;
 
   before(async () => {
     work = await makeTempDir('cadence-published-');
@@ -55,6 +57,14 @@ describe('a third-party plugin installed from packed tarballs', function () {
     await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'my-cadence-deployment', private: true }));
     const files = (await readdir(tarballs)).map((f) => path.join(tarballs, f));
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...files], { cwd: project });
+    // The host as `npm install @cadence/host` would place it: its built files in the deployment's
+    // node_modules. Its own dependencies are linked from the workspace (packing them all offline
+    // would be most of the monorepo); they live in the host's node_modules, not the deployment's.
+    const hostCopy = path.join(project, 'node_modules', '@cadence', 'host');
+    await mkdir(hostCopy, { recursive: true });
+    for (const entry of ['package.json', 'bin', 'dist']) await cp(path.join(root, 'host', entry), path.join(hostCopy, entry), { recursive: true });
+    await symlink(path.join(root, 'host', 'node_modules'), path.join(hostCopy, 'node_modules'), 'dir');
+    deployedBin = path.join(hostCopy, 'bin', 'cadence.js');
 
     const repoDir = path.join(work.path, 'repo');
     await mkdir(repoDir);
@@ -74,17 +84,23 @@ describe('a third-party plugin installed from packed tarballs', function () {
     await work?.remove();
   });
 
-  it('is discovered by its keyword and listed by cadence plugins', async () => {
-    const listing = await runCadence(['plugins'], { cwd: project });
+  it('is discovered by its keyword in the installation and listed by cadence plugins, from any working directory', async () => {
+    const listing = await runCadence(['plugins'], { cwd: work.path, bin: deployedBin });
     expect(listing.code).to.equal(0);
     expect(listing.stdout).to.match(/loaded\s+cadence-plugin-ai-trailers\s+1\.0\.0\s+discovered/);
     expect(listing.stdout).to.contain('- ai-trailers (attribution, repository');
   });
 
+  it('is not discovered by another installation run with the deployment as working directory', async () => {
+    const listing = await runCadence(['plugins'], { cwd: project });
+    expect(listing.code).to.equal(0);
+    expect(listing.stdout).to.not.contain('ai-trailers');
+  });
+
   it('shows in /api/plugins and runs in a job through the real server', async () => {
     let server: ServerProcess | null = null;
     try {
-      server = await startCadenceServer({ cwd: project, config: { security: { allowed_networks: ['127.0.0.0/8'] } } });
+      server = await startCadenceServer({ cwd: project, bin: deployedBin, config: { security: { allowed_networks: ['127.0.0.0/8'] } } });
       const plugins = await server.json<{ name: string; package: string; version: string }[]>('/api/plugins');
       expect(plugins.body.find((p) => p.name === 'ai-trailers')).to.include({ package: 'cadence-plugin-ai-trailers', version: '1.0.0' });
       const accepted = await server.json<{ id: string }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: daemon.url('acme/assisted.git') }) });
@@ -100,7 +116,7 @@ describe('a third-party plugin installed from packed tarballs', function () {
 
   it('is skipped when strategies.disabled names its strategy', async () => {
     await writeFile(path.join(project, '.cadence.yaml'), 'strategies:\n  disabled: [ai-trailers]\n');
-    const listing = await runCadence(['plugins'], { cwd: project });
+    const listing = await runCadence(['plugins'], { cwd: project, bin: deployedBin });
     expect(listing.stdout).to.contain('ai-trailers (attribution, repository, weight 1) [disabled by strategies.disabled]');
   });
 });
@@ -114,13 +130,14 @@ describe('a plugin named in the configuration that does not load', function () {
   after(() => work.remove());
 
   it('stops the server and the CLI with one clear message and exit code 2', async () => {
-    await writeFile(path.join(work.path, '.cadence.yaml'), 'plugins: [./plugins/missing-plugin]\n');
-    const server = await runCadence(['webhook', '--port', '0'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' } });
+    // Named in a file the user chose (--config): a found .cadence.yaml loads no plugins at all.
+    await writeFile(path.join(work.path, 'cadence.yaml'), 'plugins: [./plugins/missing-plugin]\n');
+    const server = await runCadence(['webhook', '--port', '0', '--config', 'cadence.yaml'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' } });
     expect(server.code).to.equal(2);
     expect(server.stderr).to.contain('plugin ./plugins/missing-plugin (config) could not be loaded: not found');
-    const analyze = await runCadence(['analyze', root], { cwd: work.path });
+    const analyze = await runCadence(['analyze', root, '--config', 'cadence.yaml'], { cwd: work.path });
     expect(analyze.code).to.equal(2);
-    const listing = await runCadence(['plugins'], { cwd: work.path });
+    const listing = await runCadence(['plugins', '--config', 'cadence.yaml'], { cwd: work.path });
     expect(listing.stdout).to.match(/failed\s+\.\/plugins\/missing-plugin/);
   });
 
@@ -129,8 +146,8 @@ describe('a plugin named in the configuration that does not load', function () {
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'cadence-plugin-future', version: '3.0.0', type: 'module', main: 'index.js', peerDependencies: { '@cadence/plugin-sdk': '^2.0.0' } }));
     await writeFile(path.join(dir, 'index.js'), 'export default { name: "future", apply() {} };');
-    await writeFile(path.join(work.path, '.cadence.yaml'), 'plugins: [./plugins/future]\n');
-    const server = await runCadence(['webhook', '--port', '0'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' } });
+    await writeFile(path.join(work.path, 'cadence.yaml'), 'plugins: [./plugins/future]\n');
+    const server = await runCadence(['webhook', '--port', '0', '--config', 'cadence.yaml'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' } });
     expect(server.code).to.equal(2);
     expect(server.stderr).to.contain('targets plugin API ^2.0.0, but this host provides 1.0.0');
   });

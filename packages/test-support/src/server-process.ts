@@ -23,13 +23,15 @@ export interface ServerOptions {
   readonly args?: readonly string[];
   readonly cwd: string;
   readonly secret?: string | null;
+  /** Another installation's bin (a deployment's copy); the workspace's by default. */
+  readonly bin?: string;
 }
 
 /** Starts the real `cadence webhook` process on 127.0.0.1 and a free port. */
 export async function startCadenceServer(options: ServerOptions): Promise<ServerProcess> {
   if (options.config) await writeFile(path.join(options.cwd, '.cadence.yaml'), stringify(options.config));
   const secret = options.secret === undefined ? 'test-webhook-secret-0123456789' : options.secret;
-  const child = spawn(process.execPath, [CADENCE_BIN, 'webhook', '--port', '0', '--host', '127.0.0.1', ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [options.bin ?? CADENCE_BIN, 'webhook', '--port', '0', '--host', '127.0.0.1', ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(secret ? { CADENCE_WEBHOOK_SECRET: secret } : {}), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
