@@ -3,6 +3,9 @@ import { createServer } from '../../server/app.js';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';
 
+/** A shorter webhook secret can be guessed offline from one signed delivery. */
+export const MIN_SECRET_LENGTH = 16;
+
 interface WebhookOptions {
   port?: number;
   host?: string;
@@ -61,6 +64,8 @@ export function register(program: Command, io: CliIo): void {
           throw new CliExit(2, 'no webhook secret: set CADENCE_WEBHOOK_SECRET (or webhook.secret, or --secret), or pass --insecure-no-secret');
         }
         log.warn('starting WITHOUT a webhook secret (--insecure-no-secret): anyone can trigger analyses through the webhooks');
+      } else if (config.webhook.secret.length < MIN_SECRET_LENGTH) {
+        throw new CliExit(2, `Invalid configuration: webhook.secret must be at least ${MIN_SECRET_LENGTH} characters, got ${config.webhook.secret.length} (CADENCE_WEBHOOK_SECRET, webhook.secret or --secret)`);
       }
       for (const entry of runtime.pluginEntries.filter((e) => e.status === 'failed' || e.status === 'incompatible')) {
         log.warn('plugin not loaded', { plugin: entry.specifier, status: entry.status, reason: entry.reason });
