@@ -125,7 +125,8 @@ cache:
 git:
   depth: 0                       # 0: full history; n: shallow clones of n commits
 
-plugins: []                      # package names or paths, besides discovered cadence-plugin packages
+plugins: []                      # package names or paths; read only from ~/.config/cadence/config.yaml
+                                 # or a --config file, ignored in a .cadence.yaml found from the working directory
 
 strategies:
   disabled: []                   # strategy names to skip

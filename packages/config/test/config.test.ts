@@ -151,4 +151,47 @@ describe('configuration', () => {
     const error = await failure(loadConfig({ cwd: dir.path, env: { CACHE_MAX_SIZE: 'lots' } }));
     expect(error.key).to.equal('cache.max_size');
   });
+
+  describe('the user\u2019s file, the project file and --config', () => {
+    const env = (): NodeJS.ProcessEnv => ({ HOME: dir.path, XDG_CONFIG_HOME: path.join(dir.path, 'xdg') });
+    const writeUser = async (text: string): Promise<string> => {
+      await mkdir(path.join(dir.path, 'xdg', 'cadence'), { recursive: true });
+      const file = path.join(dir.path, 'xdg', 'cadence', 'config.yaml');
+      await writeFile(file, text);
+      return file;
+    };
+
+    it('puts the project file over the user\u2019s file, and takes plugins from the user\u2019s only', async () => {
+      const user = await writeUser('plugins: [./mine]\nthresholds:\n  suspicious_additions: 1\n  suspicious_deletions: 2\n');
+      const project = path.join(dir.path, 'repo');
+      await mkdir(project);
+      await writeFile(path.join(project, '.cadence.yaml'), 'plugins: [./evil]\nthresholds:\n  suspicious_additions: 10\n');
+      const loaded = await loadConfig({ cwd: project, env: env() });
+      expect(loaded.files).to.deep.equal([user, path.join(project, '.cadence.yaml')]);
+      expect(loaded.config.thresholds).to.include({ suspicious_additions: 10, suspicious_deletions: 2 });
+      expect(loaded.config.plugins).to.deep.equal(['./mine']);
+      expect(loaded.pluginBase).to.equal(path.dirname(user));
+      expect(loaded.warnings).to.have.length(1);
+      expect(loaded.warnings[0]).to.contain(path.join(project, '.cadence.yaml')).and.contain('never loads code');
+    });
+
+    it('reads only the --config file, whose plugins load', async () => {
+      await writeUser('thresholds:\n  suspicious_deletions: 2\n');
+      await write('chosen.yaml', 'plugins: [./chosen]\n');
+      const loaded = await loadConfig({ cwd: dir.path, configPath: 'chosen.yaml', env: env() });
+      expect(loaded.files).to.deep.equal([path.join(dir.path, 'chosen.yaml')]);
+      expect(loaded.config.plugins).to.deep.equal(['./chosen']);
+      expect(loaded.config.thresholds.suspicious_deletions).to.equal(1000);
+      expect(loaded.warnings).to.deep.equal([]);
+    });
+
+    it('never runs a JavaScript file in the working directory, cosmiconfig\u2019s meta configuration included', async () => {
+      await mkdir(path.join(dir.path, '.config'));
+      await write('.config/config.js', 'throw new Error("must never run")');
+      await write('package.json', JSON.stringify({ cosmiconfig: { searchPlaces: ['evil.js'] } }));
+      await write('evil.js', 'throw new Error("must never run")');
+      const loaded = await loadConfig({ cwd: dir.path, env: env() });
+      expect(loaded.files).to.deep.equal([]);
+    });
+  });
 });
