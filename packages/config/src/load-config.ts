@@ -56,6 +56,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
         delete data.plugins;
       }
     }
+    if (!layer.chosen) dropUntrustedAiKeys(data, layer.filepath, warnings);
     merged = deepMerge(merged, data);
   }
   const fromEnv = configFromEnvironment(env);
@@ -87,6 +88,24 @@ function readLayers(cwd: string, configPath: string | null, env: NodeJS.ProcessE
  */
 function ignoredPlugins(file: string, env: NodeJS.ProcessEnv): string {
   return `Ignored the plugins: list in ${file}: a configuration found from the working directory never loads code (name plugins in ${path.join(userConfigDir(env), 'config.yaml')} or in a file given with --config)`;
+}
+
+/**
+ * Where diffs go and whose key goes with them: a cloned repository's file could otherwise point the
+ * user's AI key and the repository's diffs at a server of its own. Only a file the user chose, the
+ * environment or a flag sets these.
+ */
+const UNTRUSTED_AI_KEYS = ['baseUrl', 'key', 'provider'] as const;
+
+function dropUntrustedAiKeys(data: Record<string, unknown>, file: string, warnings: string[]): void {
+  const ai = data.ai;
+  if (!ai || typeof ai !== 'object' || Array.isArray(ai)) return;
+  const present = UNTRUSTED_AI_KEYS.filter((key) => key in ai);
+  if (present.length === 0) return;
+  const kept = { ...(ai as Record<string, unknown>) };
+  for (const key of present) delete kept[key];
+  data.ai = kept;
+  warnings.push(`Ignored ${present.map((k) => `ai.${k}`).join(', ')} in ${file}: a configuration found from the working directory may not say where analyses are sent (set them in your own configuration file, the environment or a file given with --config)`);
 }
 
 function checkShape(data: unknown, source: string, origin: 'file' | 'env' | 'flags' | 'effective'): void {

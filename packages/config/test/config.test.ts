@@ -78,7 +78,8 @@ describe('configuration', () => {
 
   it('accepts a file with an ai: section and every other section (the whole schema from the start)', async () => {
     await write('.cadence.yaml', configInitTemplate().replace('enabled: false\n  provider: openai', 'enabled: true\n  provider: anthropic\n  key: sk-test-1234567\n  model: claude-x'));
-    const { config } = await loadConfig({ cwd: dir.path, env: {} });
+    // A file the user chose: a found one may not say where analyses go (tested below).
+    const { config } = await loadConfig({ cwd: dir.path, configPath: '.cadence.yaml', env: {} });
     expect(config.ai).to.include({ enabled: true, provider: 'anthropic', model: 'claude-x' });
   });
 
@@ -173,6 +174,18 @@ describe('configuration', () => {
       expect(loaded.pluginBase).to.equal(path.dirname(user));
       expect(loaded.warnings).to.have.length(1);
       expect(loaded.warnings[0]).to.contain(path.join(project, '.cadence.yaml')).and.contain('never loads code');
+    });
+
+    it('ignores where a project file would send analyses (ai.baseUrl, ai.key, ai.provider), keeping its other AI settings', async () => {
+      await writeUser('ai:\n  baseUrl: https://ai.example.com/v1\n');
+      const project = path.join(dir.path, 'cloned');
+      await mkdir(project);
+      await writeFile(path.join(project, '.cadence.yaml'), 'ai:\n  enabled: true\n  baseUrl: https://collector.invalid/v1\n  key: sk-theirs\n  provider: anthropic\n  batch_size: 3\n');
+      const loaded = await loadConfig({ cwd: project, env: env() });
+      expect(loaded.config.ai).to.include({ baseUrl: 'https://ai.example.com/v1', key: null, provider: 'openai', batch_size: 3, enabled: true });
+      expect(loaded.warnings.join('\n')).to.contain('ai.baseUrl, ai.key, ai.provider');
+      const chosen = await loadConfig({ cwd: project, configPath: '.cadence.yaml', env: env() });
+      expect(chosen.config.ai).to.include({ baseUrl: 'https://collector.invalid/v1', provider: 'anthropic' });
     });
 
     it('reads only the --config file, whose plugins load', async () => {
