@@ -76,10 +76,15 @@ async function requestOnce(url: URL, options: FetchOptions, signal: AbortSignal)
   let lookup: LookupFunction | undefined;
   if (options.policy) {
     const checked = await resolveAndCheck(url.hostname.replace(/^\[|\]$/g, ''), options.policy, signal);
-    // Connect to the address that was checked, whatever the name resolves to a moment later.
+    // Connect to the address that was checked, whatever the name resolves to a moment later. Answered
+    // on a later turn, as dns.lookup does: answered at once, a connect that fails synchronously
+    // (ENETUNREACH, EPERM) emits the socket's 'error' before http has attached its listener, and an
+    // unhandled 'error' ends the process.
     lookup = ((_host: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-      if (lookupOptions?.all) callback(null, [{ address: checked.address, family: checked.family }]);
-      else callback(null, checked.address, checked.family);
+      setImmediate(() => {
+        if (lookupOptions?.all) callback(null, [{ address: checked.address, family: checked.family }]);
+        else callback(null, checked.address, checked.family);
+      });
     }) as unknown as LookupFunction;
   }
   const client = url.protocol === 'https:' ? https : http;
@@ -98,6 +103,8 @@ async function requestOnce(url: URL, options: FetchOptions, signal: AbortSignal)
       },
       resolve,
     );
+    // Attached before anything can emit: request errors (socket errors included, once http has taken
+    // the socket on the next tick) always arrive on a later turn.
     request.on('error', reject);
     request.end();
   });

@@ -1,0 +1,46 @@
+// Runs inside a network namespace that has only loopback (see ../unreachable-target.test.ts): starts
+// the real server, submits website jobs whose targets cannot be routed to, and prints what happened
+// as one JSON line. It refuses to run anywhere a packet could leave the machine.
+import { networkInterfaces } from 'node:os';
+import { makeTempDir, startCadenceServer, waitForJob } from '@cadence/test-support';
+
+export interface TargetOutcome {
+  readonly url: string;
+  readonly status: string | null;
+  readonly errorCode: string | null;
+  readonly healthStatus: number | null;
+  readonly serverExitCode: number | null;
+  readonly failure: string | null;
+}
+
+const interfaces = Object.keys(networkInterfaces());
+if (interfaces.some((name) => name !== 'lo')) {
+  console.log(JSON.stringify({ refused: `not isolated: interfaces ${interfaces.join(', ')}` }));
+  process.exit(2);
+}
+
+const urls = process.argv.slice(2);
+const work = await makeTempDir('cadence-netns-');
+const server = await startCadenceServer({ cwd: work.path });
+const outcomes: TargetOutcome[] = [];
+for (const url of urls) {
+  let status: string | null = null;
+  let errorCode: string | null = null;
+  let healthStatus: number | null = null;
+  let failure: string | null = null;
+  try {
+    const accepted = await server.json<{ id: string }>('/api/analyze/website', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+    const job = await waitForJob<{ status: string; error_code: string | null }>(server, accepted.body.id, 15_000);
+    status = job.status;
+    errorCode = job.error_code;
+  } catch (error) {
+    failure = String(error);
+  }
+  // The process may die a moment after the job's record was written: give it that moment.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  healthStatus = await server.request('/health').then((r) => r.status, () => null);
+  outcomes.push({ url, status, errorCode, healthStatus, serverExitCode: server.child.exitCode, failure });
+}
+await server.stop();
+await work.remove();
+console.log(JSON.stringify({ outcomes }));
