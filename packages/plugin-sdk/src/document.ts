@@ -48,4 +48,10 @@ export interface PageDocument {
   readonly images: readonly ImageRef[];
   /** Count of elements in the parsed tree (the `parse` stream event's `elements`). */
   readonly elements: number;
+  /**
+   * Elements nested deeper than the document model's depth cap (256 levels): counted in `elements`,
+   * their text part of the enclosing block, but no blocks, headings, lists, links or images of their
+   * own. 0 on pages people write.
+   */
+  readonly deepElements: number;
 }
