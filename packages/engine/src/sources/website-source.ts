@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AnalysisEvent } from '@cadence/plugin-sdk';
-import { fetchPage, parseDocument, parseWebsiteUrl } from '@cadence/web-source';
+import { fetchPage, parseDocumentInWorker, parseWebsiteUrl } from '@cadence/web-source';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EngineLogger } from '../engine-logger.js';
@@ -30,7 +30,8 @@ export async function acquireWebsite(
     signal,
   });
   emit({ event: 'fetch', message: `fetched ${page.bytes} bytes (${page.status}, ${page.contentType})` });
-  const document = parseDocument(page.body, { url: page.finalUrl, contentType: page.contentType });
+  // Off the event loop: a large or deeply nested page parses for hundreds of milliseconds.
+  const document = await parseDocumentInWorker(page.body, { url: page.finalUrl, contentType: page.contentType, signal });
   emit({ event: 'parse', elements: document.elements });
   return {
     kind: 'website',

@@ -1,0 +1,40 @@
+import { expect } from 'chai';
+import { CadenceError } from '@cadence/errors';
+import { parseDocument, parseDocumentInWorker } from '../src/index.js';
+
+const options = { url: 'http://x.test/', contentType: 'text/html' };
+const page = (body: string): string => `<!doctype html><html lang="en"><head><title>T</title></head><body>${body}</body></html>`;
+const deepPage = page(('<div>'.repeat(2_500) + 'Deep text.' + '</div>'.repeat(2_500)).repeat(20));
+const workerRunning = (): boolean => process.getActiveResourcesInfo().includes('MessagePort');
+
+describe('parseDocumentInWorker', function () {
+  this.timeout(60_000);
+
+  it('returns, as plain data, the document parseDocument makes on the calling thread', async () => {
+    const html = page('<main><h1>Title</h1><p>One. Two!</p><ul><li>a</li><li>b <a href="/x">x</a></li></ul><img src="i.png"></main>');
+    expect(await parseDocumentInWorker(html, options)).to.deep.equal(parseDocument(html, options));
+    expect(await parseDocumentInWorker(deepPage, options)).to.deep.equal(parseDocument(deepPage, options));
+    const plain = { ...options, contentType: 'text/plain' };
+    expect(await parseDocumentInWorker('One.\n\nTwo.', plain)).to.deep.equal(parseDocument('One.\n\nTwo.', plain));
+  });
+
+  it('stops the worker when the signal aborts, rejecting with the signal\'s CadenceError', async () => {
+    const controller = new AbortController();
+    const parsing = parseDocumentInWorker(deepPage, { ...options, signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(workerRunning(), 'the worker runs while it parses').to.equal(true);
+    controller.abort(new CadenceError('ERR_JOB_TIMEOUT'));
+    const error = await parsing.catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(CadenceError).with.property('code', 'ERR_JOB_TIMEOUT');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(workerRunning(), 'the worker is gone').to.equal(false);
+    const cancelled = await parseDocumentInWorker('<p>x</p>', { ...options, signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect(cancelled).to.be.instanceOf(CadenceError).with.property('code', 'ERR_CANCELLED');
+  });
+
+  it('turns a worker that dies (here: out of its heap) into a CadenceError, and the next parse works', async () => {
+    const error = await parseDocumentInWorker(deepPage, { ...options, maxHeapMb: 4 }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(CadenceError).with.property('code', 'ERR_OUT_OF_MEMORY');
+    expect((await parseDocumentInWorker(page('<p>after</p>'), options)).text).to.equal('after');
+  });
+});
