@@ -1,8 +1,8 @@
 import { parse } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
-import type { PageDocument } from '@cadence/plugin-sdk';
+import type { PageDocument, TextBlock } from '@cadence/plugin-sdk';
 import { attribute, walkDocument } from './document-walk.js';
-import { splitSentences, countWords } from './sentences.js';
+import { fromWire, toWire, type WireDocument } from './document-wire.js';
 import { normalize } from './text-sink.js';
 
 type Element = DefaultTreeAdapterMap['element'];
@@ -18,6 +18,11 @@ export interface ParseOptions {
  * thread. The server parses in a worker (parseDocumentInWorker); this is for tools and tests.
  */
 export function parseDocument(body: string, options: ParseOptions): PageDocument {
+  return fromWire(parseToWire(body, options));
+}
+
+/** parseDocument in the form a worker sends back (see WireDocument). */
+export function parseToWire(body: string, options: ParseOptions): WireDocument {
   if (options.contentType === 'text/plain') return plainTextDocument(body, options.url);
   const root = parse(body);
   const html = root.childNodes.find((n) => isElement(n, 'html')) as Element | undefined;
@@ -26,46 +31,17 @@ export function parseDocument(body: string, options: ParseOptions): PageDocument
   // A title holds only text (parse5 reads it as RCDATA).
   const title = titleElement ? normalize(titleElement.childNodes.map((n) => (n.nodeName === '#text' ? (n as DefaultTreeAdapterMap['textNode']).value : '')).join('')) : '';
   const walk = walkDocument(root);
-  const text = walk.blocks.map((b) => b.text).join('\n\n');
-  const prose = walk.blocks.filter((b) => !/^h[1-6]$/.test(b.tag)).map((b) => b.text);
-  return {
-    url: options.url,
-    title,
-    lang: html ? attribute(html, 'lang') : null,
-    blocks: walk.blocks,
-    text,
-    sentences: prose.flatMap(splitSentences),
-    words: countWords(text),
-    headings: walk.headings,
-    lists: walk.lists,
-    links: walk.links,
-    images: walk.images,
-    elements: walk.elements,
-    deepElements: walk.deepElements,
-  };
+  return toWire({ url: options.url, title, lang: html ? attribute(html, 'lang') : null, ...walk, isProse: (block) => !HEADING_TAG.test(block.tag) });
 }
+
+const HEADING_TAG = /^h[1-6]$/;
 
 function isElement(node: Node, tag: string): boolean {
   return 'tagName' in node && node.tagName === tag;
 }
 
-function plainTextDocument(body: string, url: string): PageDocument {
+function plainTextDocument(body: string, url: string): WireDocument {
   const paragraphs = body.split(/\n\s*\n/).map(normalize).filter(Boolean);
-  const blocks = paragraphs.map((text, i) => ({ tag: 'p', text, path: `text > p:nth-of-type(${i + 1})` }));
-  const text = paragraphs.join('\n\n');
-  return {
-    url,
-    title: '',
-    lang: null,
-    blocks,
-    text,
-    sentences: paragraphs.flatMap(splitSentences),
-    words: countWords(text),
-    headings: [],
-    lists: [],
-    links: [],
-    images: [],
-    elements: 0,
-    deepElements: 0,
-  };
+  const blocks: TextBlock[] = paragraphs.map((text, i) => ({ tag: 'p', text, path: `text > p:nth-of-type(${i + 1})` }));
+  return toWire({ url, title: '', lang: null, blocks, headings: [], lists: [], links: [], images: [], elements: 0, deepElements: 0, isProse: () => true });
 }

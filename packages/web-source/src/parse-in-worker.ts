@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { CadenceError } from '@cadence/errors';
 import type { PageDocument } from '@cadence/plugin-sdk';
+import { fromWire, type WireDocument } from './document-wire.js';
 import type { ParseOptions } from './parse-document.js';
 
 export interface WorkerInput {
@@ -51,7 +52,7 @@ export function parseDocumentInWorker(body: string, options: WorkerParseOptions)
     };
     const onAbort = (): void => settle(() => reject(abortError(signal!)));
     signal?.addEventListener('abort', onAbort, { once: true });
-    worker.once('message', (document: PageDocument) => settle(() => resolve(document)));
+    worker.once('message', (wire: WireDocument) => settle(() => resolve(fromWire(wire))));
     worker.once('error', (error) => settle(() => reject(workerFailure(error))));
     worker.once('exit', (code) => settle(() => reject(new CadenceError('ERR_INTERNAL', { message: `The page parser stopped (exit code ${code}) without a document` }))));
   });

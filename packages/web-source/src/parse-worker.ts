@@ -1,8 +1,11 @@
 // Worker entry (see parse-in-worker.ts): parses the page it was started with and posts the document
-// back as plain data. A throw here ends only this worker; the caller turns it into a CadenceError.
+// back in its compact form, its offset arrays moved rather than copied. A throw here ends only this
+// worker; the caller turns it into a CadenceError.
 import { parentPort, workerData } from 'node:worker_threads';
-import { parseDocument } from './parse-document.js';
+import { transferables } from './document-wire.js';
+import { parseToWire } from './parse-document.js';
 import type { WorkerInput } from './parse-in-worker.js';
 
 const input = workerData as WorkerInput;
-parentPort!.postMessage(parseDocument(input.body, { url: input.url, contentType: input.contentType }));
+const wire = parseToWire(input.body, { url: input.url, contentType: input.contentType });
+parentPort!.postMessage(wire, transferables(wire));

@@ -4,18 +4,30 @@ const ABBREVIATIONS = /\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|sr|jr|st|no|fig|i
 /** Splits prose into sentences: ., ! or ? followed by space and a capital, a digit or a quote. */
 export function splitSentences(text: string): string[] {
   const sentences: string[] = [];
+  forEachSentence(text, (start, end) => sentences.push(text.slice(start, end)));
+  return sentences;
+}
+
+/** The sentences of splitSentences as [start, end) offsets into the text, trimmed, in order. */
+export function forEachSentence(text: string, onSentence: (start: number, end: number) => void): void {
   const pattern = /[.!?]+["')\]]*\s+(?=["'(\[]?[A-Z0-9])/g;
   let start = 0;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
     const end = match.index + match[0].trimEnd().length;
     const candidate = text.slice(start, end).trim();
     if (ABBREVIATIONS.test(candidate) || /\b[A-Z]\.$/.test(candidate)) continue;
-    if (candidate) sentences.push(candidate);
+    if (candidate) emitTrimmed(text, start, end, onSentence);
     start = match.index + match[0].length;
   }
-  const rest = text.slice(start).trim();
-  if (rest) sentences.push(rest);
-  return sentences;
+  emitTrimmed(text, start, text.length, onSentence);
+}
+
+const SPACE = /\s/;
+
+function emitTrimmed(text: string, start: number, end: number, onSentence: (start: number, end: number) => void): void {
+  while (start < end && SPACE.test(text[start]!)) start++;
+  while (end > start && SPACE.test(text[end - 1]!)) end--;
+  if (end > start) onSentence(start, end);
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseDocument } from '../src/index.js';
+import { countWords, parseDocument, splitSentences } from '../src/index.js';
 import { MAX_DEPTH } from '../src/document-walk.js';
 import { MAX_TEXT_PER_BLOCK } from '../src/text-sink.js';
 
@@ -30,6 +30,14 @@ describe('parseDocument', () => {
     expect(doc.images.map((i) => i.alt)).to.deep.equal([null, '']);
     expect(doc.elements).to.be.above(15);
     expect(doc.blocks.every((b) => b.path.length > 0)).to.equal(true);
+  });
+
+  it('keeps text, sentences and words consistent with the blocks (they travel as offsets into the text)', () => {
+    expect(doc.text).to.equal(doc.blocks.map((b) => b.text).join('\n\n'));
+    const prose = doc.blocks.filter((b) => !/^h[1-6]$/.test(b.tag));
+    expect(doc.sentences).to.deep.equal(prose.flatMap((b) => splitSentences(b.text)));
+    expect(doc.sentences).to.not.include('Title');
+    expect(doc.words).to.equal(countWords(doc.text));
   });
 
   it('reads plain text as paragraphs', () => {
