@@ -1,11 +1,22 @@
 import { expect } from 'chai';
+import diagnostics from 'node:diagnostics_channel';
+import type { Worker } from 'node:worker_threads';
 import { CadenceError } from '@cadence/errors';
 import { parseDocument, parseDocumentInWorker } from '../src/index.js';
 
 const options = { url: 'http://x.test/', contentType: 'text/html' };
 const page = (body: string): string => `<!doctype html><html lang="en"><head><title>T</title></head><body>${body}</body></html>`;
 const deepPage = page(('<div>'.repeat(2_500) + 'Deep text.' + '</div>'.repeat(2_500)).repeat(20));
-const workerRunning = (): boolean => process.getActiveResourcesInfo().includes('MessagePort');
+/** The next worker thread this process starts (Node publishes each on the worker_threads channel). */
+function nextWorker(): Promise<Worker> {
+  return new Promise((resolve) => {
+    const onWorker = (message: unknown): void => {
+      diagnostics.unsubscribe('worker_threads', onWorker);
+      resolve((message as { worker: Worker }).worker);
+    };
+    diagnostics.subscribe('worker_threads', onWorker);
+  });
+}
 
 describe('parseDocumentInWorker', function () {
   this.timeout(60_000);
@@ -20,14 +31,20 @@ describe('parseDocumentInWorker', function () {
 
   it('stops the worker when the signal aborts, rejecting with the signal\'s CadenceError', async () => {
     const controller = new AbortController();
+    const started = nextWorker();
     const parsing = parseDocumentInWorker(deepPage, { ...options, signal: controller.signal });
+    const worker = await started;
+    let answered = false;
+    worker.on('message', () => (answered = true));
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // Abort mid-parse rather than before the thread is up: the page takes far longer to parse.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(workerRunning(), 'the worker runs while it parses').to.equal(true);
     controller.abort(new CadenceError('ERR_JOB_TIMEOUT'));
     const error = await parsing.catch((e: unknown) => e);
     expect(error).to.be.instanceOf(CadenceError).with.property('code', 'ERR_JOB_TIMEOUT');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(workerRunning(), 'the worker is gone').to.equal(false);
+    // Left running, the worker would post its document before it exits.
+    await exited;
+    expect(answered, 'the worker was stopped before it answered').to.equal(false);
     const cancelled = await parseDocumentInWorker('<p>x</p>', { ...options, signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect(cancelled).to.be.instanceOf(CadenceError).with.property('code', 'ERR_CANCELLED');
   });
