@@ -73,7 +73,7 @@ describe('a third-party plugin installed from packed tarballs', function () {
       { message: 'Add the parser\n\nCo-authored-by: Claude <noreply@anthropic.com>', date: Date.UTC(2025, 0, 2) / 1000, addLines: 30 },
       { message: 'Fix typo', date: Date.UTC(2025, 0, 3) / 1000, addLines: 1 },
     ]);
-    trailerCommit = repo.hashes[1]!.slice(0, 7);
+    trailerCommit = repo.hashes[1]!;
     const served = path.join(work.path, 'served');
     await mkdir(served);
     await exportRepository(served, 'acme/assisted.git', repoDir);
