@@ -8,6 +8,7 @@ import {
   startGitDaemon,
   startGitHttpServer,
   type ConnectionRecorder,
+  type RecorderBehaviour,
 } from '@cadence/test-support';
 
 /** Addresses the probes listen on inside the namespace: the ones a hostile URL aims at. */
@@ -40,18 +41,18 @@ export async function startProbeListeners(root: string): Promise<ProbeListeners>
   await exportRepository(served, 'x.git', source);
   const daemon = await startGitDaemon(served, '127.0.0.1');
   const http = await startGitHttpServer(served, '127.0.0.1');
-  const targets: Record<ListenerKind, { host: string; port: number } | undefined> = {
-    git: { host: '127.0.0.1', port: daemon.port },
-    http: { host: '127.0.0.1', port: http.port },
-    ssh: undefined,
+  const behaviours: Record<ListenerKind, RecorderBehaviour> = {
+    git: { forwardTo: { host: '127.0.0.1', port: daemon.port } },
+    http: { forwardTo: { host: '127.0.0.1', port: http.port } },
+    ssh: 'hang-up',
   };
   const recorders: ConnectionRecorder[] = [];
   const ports = {} as Record<ListenerKind, number>;
   for (const kind of ['git', 'http', 'ssh'] as const) {
-    const first = await startConnectionRecorder(LISTEN_ADDRESSES[0], targets[kind]);
+    const first = await startConnectionRecorder(LISTEN_ADDRESSES[0], behaviours[kind]);
     recorders.push(first);
     ports[kind] = first.port;
-    for (const address of LISTEN_ADDRESSES.slice(1)) recorders.push(await startConnectionRecorder(address, targets[kind], first.port));
+    for (const address of LISTEN_ADDRESSES.slice(1)) recorders.push(await startConnectionRecorder(address, behaviours[kind], first.port));
   }
   return {
     ports,

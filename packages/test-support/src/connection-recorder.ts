@@ -8,12 +8,16 @@ export interface ConnectionRecorder {
   close(): Promise<void>;
 }
 
+/** What a recorder does with a connection once counted. */
+export type RecorderBehaviour = { readonly forwardTo: { host: string; port: number } } | 'hang-up' | 'stall';
+
 /**
- * A TCP listener that counts every connection it accepts and, when given a target, forwards the
- * bytes to it (a git daemon or http-backend behind it keeps working, so a clone that reaches it
- * really succeeds); without one it hangs up at once (a stand-in for an sshd: the client fails fast, the connection is counted).
+ * A TCP listener that counts every connection it accepts, then forwards the bytes to a real server
+ * (a git daemon or http-backend behind it keeps working, so a clone that reaches it really
+ * succeeds), hangs up at once (a stand-in for an sshd: the client fails fast) or stalls (a server
+ * that never answers).
  */
-export async function startConnectionRecorder(host: string, target?: { host: string; port: number }, port = 0): Promise<ConnectionRecorder> {
+export async function startConnectionRecorder(host: string, behaviour: RecorderBehaviour, port = 0): Promise<ConnectionRecorder> {
   const sockets = new Set<Socket>();
   let count = 0;
   const server = createServer((socket) => {
@@ -21,10 +25,12 @@ export async function startConnectionRecorder(host: string, target?: { host: str
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
-    if (!target) {
+    if (behaviour === 'stall') return;
+    if (behaviour === 'hang-up') {
       socket.end();
       return;
     }
+    const target = behaviour.forwardTo;
     const upstream = connect(target.port, target.host);
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));

@@ -15,4 +15,4 @@ export { startGitHttpServer, type GitHttpServer } from './git-http.js';
 export { runCadence, CADENCE_BIN, type CliRun } from './cli-process.js';
 export { startCadenceServer, waitForJob, startStalledServer, type ServerProcess, type ServerOptions } from './server-process.js';
 export { loopbackNamespaceUnavailable, runInLoopbackNamespace, assertLoopbackOnly, type NamespaceRun } from './network-namespace.js';
-export { startConnectionRecorder, type ConnectionRecorder } from './connection-recorder.js';
+export { startConnectionRecorder, type ConnectionRecorder, type RecorderBehaviour } from './connection-recorder.js';

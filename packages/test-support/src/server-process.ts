@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { CADENCE_BIN } from './cli-process.js';
+import { startConnectionRecorder } from './connection-recorder.js';
 
 export interface ServerProcess {
   readonly url: string;
@@ -103,23 +104,5 @@ export async function waitForJob<T extends { status: string }>(server: ServerPro
 
 /** A TCP server that accepts connections and never answers: a stalled git or HTTP server. */
 export async function startStalledServer(host = '127.0.0.1'): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
-  const { createServer } = await import('node:net');
-  const sockets = new Set<import('node:net').Socket>();
-  let count = 0;
-  const server = createServer((socket) => {
-    count++;
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return {
-    port: (server.address() as { port: number }).port,
-    connections: () => count,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return startConnectionRecorder(host, 'stall');
 }
