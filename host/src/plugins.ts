@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installationNodeModules, loadPlugins, type LoadPluginsResult } from '@cadence/plugin-loader';
+import type { CadenceConfig } from '@cadence/config';
+import { installationNodeModules, loadPlugins, resolvePluginOptions, type LoadPluginsResult } from '@cadence/plugin-loader';
 import type { PluginLogger } from '@cadence/plugin-sdk';
 
 /**
@@ -19,7 +20,9 @@ const HOST_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..'
 
 export interface HostPluginOptions {
   /** The configuration's `plugins:` list: only ever from a file the user chose (see @cadence/config). */
-  readonly configured: readonly string[];
+  readonly configured: CadenceConfig['plugins'];
+  /** `plugin_options`: checked against each plugin's schema (PluginOptionsError, exit 2). */
+  readonly pluginOptions?: CadenceConfig['plugin_options'];
   /** The folder of the file that set `plugins:` (relative entries resolve from it), or null. */
   readonly pluginBase: string | null;
   readonly logger?: PluginLogger;
@@ -31,14 +34,17 @@ export interface HostPluginOptions {
  * in the installation the host runs from. Nothing depends on the working directory: `cadence
  * analyze .` in a cloned repository must not import that repository's code.
  */
-export function loadHostPlugins(options: HostPluginOptions): Promise<LoadPluginsResult> {
-  return loadPlugins({
+export async function loadHostPlugins(options: HostPluginOptions): Promise<LoadPluginsResult> {
+  const specifiers = options.configured.map((entry) => (typeof entry === 'string' ? entry : entry.name));
+  const inline = new Map(options.configured.flatMap((entry) => (typeof entry === 'object' && entry.options ? [[entry.name, entry.options] as const] : [])));
+  const loaded = await loadPlugins({
     builtins: BUILTIN_PLUGINS,
     hostDir: HOST_DIR,
-    configured: options.configured,
+    configured: specifiers,
     configDir: options.pluginBase ?? HOST_DIR,
     discoverIn: installationNodeModules(HOST_DIR),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.throwOnRequiredFailure !== undefined ? { throwOnRequiredFailure: options.throwOnRequiredFailure } : {}),
   });
+  return { ...loaded, plugins: resolvePluginOptions(loaded.plugins, { sections: options.pluginOptions ?? {}, inline }) };
 }

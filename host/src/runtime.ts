@@ -1,7 +1,7 @@
 import type { CadenceConfig } from '@cadence/config';
 import type { Engine, LoadedPlugin } from '@cadence/engine';
 import { createLogger, type Logger, type LogLevel } from '@cadence/logger';
-import { PluginLoadError, type PluginLoadEntry } from '@cadence/plugin-loader';
+import { PluginLoadError, PluginOptionsError, type PluginLoadEntry } from '@cadence/plugin-loader';
 import { CliExit, type CliIo } from './cli/io.js';
 import { loadCliConfig } from './cli/load-config.js';
 import { engineFromConfig } from './engine-setup.js';
@@ -35,9 +35,9 @@ export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Pr
   if (options.logWarnings) for (const warning of warnings) logger.child('config').warn(warning);
   let loaded;
   try {
-    loaded = await loadHostPlugins({ configured: config.plugins, pluginBase, logger: logger.child('plugins') });
+    loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: config.plugin_options, pluginBase, logger: logger.child('plugins') });
   } catch (error) {
-    if (error instanceof PluginLoadError) throw new CliExit(2, error.message);
+    if (error instanceof PluginLoadError || error instanceof PluginOptionsError) throw new CliExit(2, error.message);
     throw error;
   }
   const engine = engineFromConfig(config, logger, loaded.plugins);

@@ -56,7 +56,14 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
         delete data.plugins;
       }
     }
-    if (!layer.chosen) dropUntrustedAiKeys(data, layer.filepath, warnings);
+    if (!layer.chosen) {
+      dropUntrustedAiKeys(data, layer.filepath, warnings);
+      // Options steer plugins (where they send things, what they run): like plugins:, a chosen file's only.
+      if ('plugin_options' in data) {
+        warnings.push(`Ignored plugin_options in ${layer.filepath}: a configuration found from the working directory never configures plugins (set them in your own configuration file or one given with --config)`);
+        delete data.plugin_options;
+      }
+    }
     merged = deepMerge(merged, data);
   }
   const fromEnv = configFromEnvironment(env);
@@ -134,7 +141,8 @@ function unknownKey(data: Record<string, unknown>, schema: SchemaNode, prefix: s
     const child = properties[key];
     const keyPath = prefix ? `${prefix}.${key}` : key;
     if (!child) return keyPath;
-    if (child.type === 'object' && value && typeof value === 'object' && !Array.isArray(value)) {
+    // Maps with free keys (plugin_options) have no `properties`: their plugins' own schemas check them.
+    if (child.type === 'object' && child.properties && value && typeof value === 'object' && !Array.isArray(value)) {
       const nested = unknownKey(value as Record<string, unknown>, child, keyPath);
       if (nested) return nested;
     }
@@ -146,7 +154,8 @@ function unknownKey(data: Record<string, unknown>, schema: SchemaNode, prefix: s
 const partialSchema = makePartial(ConfigSchema as unknown as Record<string, unknown>);
 
 function makePartial(schema: Record<string, unknown>): never {
-  if (schema.type !== 'object') return schema as never;
+  // Maps with free keys (plugin_options) have no properties to loosen.
+  if (schema.type !== 'object' || !schema.properties) return schema as never;
   const properties = schema.properties as Record<string, Record<string, unknown>>;
   const next: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(properties)) next[key] = makePartial(value);

@@ -95,7 +95,16 @@ export const ConfigSchema = Type.Object(
       max_size: Type.Union([Type.String(), Type.Integer({ minimum: 0 })], { default: '500m' }),
     }, { additionalProperties: false, default: {} }),
     git: Type.Object({ depth: NonNegativeInt(0) }, { additionalProperties: false, default: {} }),
-    plugins: Strings([]),
+    /** Package names or paths, or `{ name, options }` to give one its options. */
+    plugins: Type.Array(
+      Type.Union([
+        Type.String({ minLength: 1 }),
+        Type.Object({ name: Type.String({ minLength: 1 }), options: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: false }),
+      ]),
+      { default: [] },
+    ),
+    /** Options by plugin name (the name a plugin declares, or its package name), checked against the plugin's own schema. */
+    plugin_options: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), { default: {} }),
     strategies: Type.Object({ disabled: Strings([]) }, { additionalProperties: false, default: {} }),
   },
   { additionalProperties: false },

@@ -45,6 +45,8 @@ export interface Engine {
   analyzeSource(source: PreparedSource, options: Omit<AnalyzeOptions, 'network' | 'allowLocalPaths'>, thresholds?: Partial<Thresholds>): Promise<AnalysisResult>;
 }
 
+const NO_OPTIONS: Readonly<Record<string, unknown>> = Object.freeze({});
+
 /** At most this many `detection` events per job: a long history can have thousands of hits. */
 const MAX_DETECTION_EVENTS = 500;
 const DEFAULT_DIFF_EXCERPT_BYTES = 16 * 1024;
@@ -56,11 +58,14 @@ export function createEngine(options: EngineOptions): Engine {
   const log = logger.child('engine');
   const gitLog = logger.child('git-source');
   const hooks = createHooks();
+  // One child logger per plugin (component = its name), for apply and for its strategies' contexts.
+  const pluginLoggers = new Map(options.plugins.map((loaded) => [loaded, logger.child(loaded.plugin.name)]));
   const registered = applyPlugins(hooks, options.plugins, (loaded) => {
     loaded.plugin.apply(hooks, {
       apiVersion: PLUGIN_API_VERSION,
       config: pluginConfig,
-      logger: logger.child(`plugin:${loaded.plugin.name}`),
+      logger: pluginLoggers.get(loaded)!,
+      options: loaded.options ?? NO_OPTIONS,
     });
   });
   const disabled = new Set(pluginConfig.strategies.disabled);
@@ -108,7 +113,10 @@ export function createEngine(options: EngineOptions): Engine {
     let detectionEvents = 0;
     for (const [index, strategy] of applicable.entries()) {
       throwIfCancelled(context.signal);
-      const run = await runStrategy(strategy.strategy, context, budgetMs);
+      // The strategy sees its own plugin's options and logger; the rest of the context is the job's.
+      const own = strategy.owner;
+      const strategyContext = Object.freeze({ ...context, options: own?.options ?? NO_OPTIONS, logger: own ? pluginLoggers.get(own) ?? context.logger : context.logger }) as AnalysisContext;
+      const run = await runStrategy(strategy.strategy, strategyContext, budgetMs);
       if (!run.ok) log.warn('strategy failed', { strategy: strategy.info.name, error: run.error, duration_ms: run.durationMs });
       const report = reportStrategyRun(strategy, run);
       reports.push(report);
@@ -198,6 +206,7 @@ function buildContext(source: PreparedSource, parts: ContextParts): AnalysisCont
     logger: parts.logger,
     events: { emit: parts.emit },
     config: parts.view,
+    options: NO_OPTIONS,
     scratch: new Map<string, unknown>(),
   };
   if (source.kind === 'repository') {

@@ -8,3 +8,4 @@ export type { StrategyInfo } from './strategy-registry.js';
 export { assessRepository, assessWebsite } from './assessment.js';
 export { createHooks } from './hooks.js';
 export { redactUrl } from './sources/redact-url.js';
+export { deepFreeze } from './frozen-view.js';

@@ -7,4 +7,8 @@ export interface LoadedPlugin {
   readonly version: string;
   readonly source: 'builtin' | 'config' | 'discovered';
   readonly path?: string;
+  /** How the configuration named it (a package name or a path); absent for discovered ones. */
+  readonly specifier?: string;
+  /** Its options, checked against its own schema and frozen (see @cadence/plugin-loader's resolvePluginOptions). */
+  readonly options?: Readonly<Record<string, unknown>>;
 }

@@ -14,6 +14,8 @@ export interface StrategyInfo extends StrategyMeta {
 export interface RegisteredStrategy {
   readonly strategy: Strategy;
   readonly info: StrategyInfo;
+  /** The plugin that registered it: its options and logger go with the strategy's context. */
+  readonly owner: LoadedPlugin | null;
 }
 
 /**
@@ -60,6 +62,7 @@ export function applyPlugins(
       names.add(strategy.meta.name);
       registered.push({
         strategy,
+        owner,
         info: Object.freeze({
           ...strategy.meta,
           plugin: owner?.plugin.name ?? 'unknown',

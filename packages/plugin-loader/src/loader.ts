@@ -122,7 +122,7 @@ async function loadOne(
   if (problem) return { entry: { ...described, status: 'incompatible', reason: problem } };
   return {
     entry: { ...described, status: 'loaded', reason: null },
-    plugin: { plugin: valid, packageName, version: located.manifest.version ?? '0.0.0', source, path: located.dir },
+    plugin: { plugin: valid, packageName, version: located.manifest.version ?? '0.0.0', source, path: located.dir, specifier },
   };
 }
 

@@ -10,6 +10,11 @@ interface ContextBase {
   readonly logger: PluginLogger;
   readonly events: EventChannel;
   readonly config: PluginConfigView;
+  /**
+   * In a strategy's `analyze`: the options of the plugin that registered it (API 1.1). In hook taps
+   * it is `{}`: a plugin reads its own there from `environment.options`, captured in `apply`.
+   */
+  readonly options: Readonly<Record<string, unknown>>;
   /** Room for plugins to share per-job state, keyed by plugin name. */
   readonly scratch: Map<string, unknown>;
 }

@@ -38,7 +38,7 @@ export type {
   AnalysisResult,
 } from './result.js';
 export type { EngineHooks, StrategyRegistrar } from './hooks.js';
-export { definePlugin, type CadencePlugin, type PluginEnvironment } from './plugin.js';
+export { definePlugin, type CadencePlugin, type PluginEnvironment, type PluginMeta } from './plugin.js';
 export { CadenceError, type OperationalCode } from '@cadence/errors';
 export {
   exceedanceScore,

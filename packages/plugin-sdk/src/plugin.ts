@@ -7,7 +7,22 @@ export interface PluginEnvironment {
   /** The plugin API version of the host (see PLUGIN_API_VERSION). */
   readonly apiVersion: string;
   readonly config: PluginConfigView;
+  /** This plugin's own child logger (`component` is the plugin's name). */
   readonly logger: PluginLogger;
+  /** This plugin's options (API 1.1): the user's `plugin_options.<name>` or `plugins: [{ name, options }]`, checked against `meta.options` with its defaults applied, frozen. `{}` when none. */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** What a plugin says about itself, readable without running it (API 1.1). */
+export interface PluginMeta {
+  /**
+   * A JSON Schema of the plugin's options, e.g. a typebox `Type.Object(...)`: the host checks the
+   * user's options against it at start-up (exit 2 naming the plugin and the key) and applies its defaults.
+   * A plugin without one takes no options.
+   */
+  readonly options?: object;
+  readonly description?: string;
+  readonly docsUrl?: string;
 }
 
 /**
@@ -18,6 +33,7 @@ export interface CadencePlugin {
   readonly name: string;
   /** The plugin API range it targets, e.g. `^1.0.0`; the peer dependency on @cadence/plugin-sdk is read when absent. */
   readonly apiVersion?: string;
+  readonly meta?: PluginMeta;
   apply(hooks: EngineHooks, environment: PluginEnvironment): void;
 }
 

@@ -15,6 +15,8 @@ import type {
   StrategyResult,
   WebsiteResult,
 } from '@cadence/plugin-sdk';
+import { incompatibility, resolvePluginOptions, targetedRange } from '@cadence/plugin-loader';
+import { PLUGIN_API_VERSION } from '@cadence/plugin-sdk';
 import { parseDocument } from '@cadence/web-source';
 import { statsOf } from './commits.js';
 import { engineConfig, pluginConfigView, type TestConfig } from './defaults.js';
@@ -43,6 +45,8 @@ export interface RunOptions extends TestConfig {
   readonly logger?: EngineLogger;
   /** Other plugins to load beside the one under test (their strategies run too). */
   readonly alongside?: readonly CadencePlugin[];
+  /** Options of the plugin under test, checked against its `meta.options` schema as the host does (API 1.1). */
+  readonly options?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -53,12 +57,16 @@ export async function runPlugin(plugin: CadencePlugin, source: { commits: readon
 export async function runPlugin(plugin: CadencePlugin, source: { repository: string; branch?: string }, options?: RunOptions): Promise<PluginRun<RepositoryResult>>;
 export async function runPlugin(plugin: CadencePlugin, source: { html: string; url?: string; contentType?: string }, options?: RunOptions): Promise<PluginRun<WebsiteResult>>;
 export async function runPlugin(plugin: CadencePlugin, source: TestSource, options: RunOptions = {}): Promise<PluginRun> {
-  const plugins: LoadedPlugin[] = [plugin, ...(options.alongside ?? [])].map((p) => ({
+  // The host's own checks: a plugin built for another API version, or options its schema refuses, fail here too.
+  const problem = incompatibility(targetedRange(plugin.apiVersion, undefined) ?? `^${PLUGIN_API_VERSION}`);
+  if (problem) throw new Error(`plugin ${plugin.name} ${problem}`);
+  const loaded: LoadedPlugin[] = [plugin, ...(options.alongside ?? [])].map((p) => ({
     plugin: p,
     packageName: p.name,
     version: '0.0.0-test',
     source: 'config' as const,
   }));
+  const plugins = resolvePluginOptions(loaded, { sections: options.options ? { [plugin.name]: options.options } : {}, inline: new Map() });
   const engine = createEngine({
     config: engineConfig(options),
     pluginConfig: pluginConfigView(options),

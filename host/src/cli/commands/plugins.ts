@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { createLogger } from '@cadence/logger';
+import { PluginOptionsError } from '@cadence/plugin-loader';
+import { CliExit } from '../io.js';
 import { loadCliConfig } from '../load-config.js';
 import type { CliIo } from '../io.js';
 import { loadHostPlugins } from '../../plugins.js';
@@ -13,7 +15,14 @@ export function register(program: Command, io: CliIo): void {
     .action(async (options: { config?: string }) => {
       const { config, pluginBase } = await loadCliConfig(io, options.config);
       const logger = createLogger({ level: 'error', stream: io.stderr });
-      const { plugins, entries } = await loadHostPlugins({ configured: config.plugins, pluginBase, throwOnRequiredFailure: false });
+      let loaded;
+      try {
+        loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: config.plugin_options, pluginBase, throwOnRequiredFailure: false });
+      } catch (error) {
+        if (error instanceof PluginOptionsError) throw new CliExit(2, error.message);
+        throw error;
+      }
+      const { plugins, entries } = loaded;
       const engine = engineFromConfig(config, logger, plugins);
       const strategies = engine.strategies();
       for (const entry of entries) {

@@ -1,0 +1,72 @@
+import Value from 'typebox/value';
+import { deepFreeze, type LoadedPlugin } from '@cadence/engine';
+
+/** A plugin's options were refused at start-up: exit code 2, the plugin and the key named. */
+export class PluginOptionsError extends Error {
+  readonly exitCode = 2;
+  constructor(message: string) {
+    super(message);
+    this.name = 'PluginOptionsError';
+  }
+}
+
+export interface PluginOptionSources {
+  /** `plugin_options`: by plugin name (what the plugin declares) or package name. */
+  readonly sections: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** `plugins: [{ name, options }]`: by the specifier the entry named. */
+  readonly inline: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+}
+
+/**
+ * Gives each loaded plugin its options (API 1.1): the `plugin_options` section under its name (or
+ * package name), overlaid by the options of its `plugins:` entry, checked against the schema the
+ * plugin declares in `meta.options` with the schema's defaults applied, then frozen. Options for a
+ * plugin that is not loaded, or for one that declares no schema, are refused: a typo must not pass
+ * silently as "no options".
+ */
+export function resolvePluginOptions(plugins: readonly LoadedPlugin[], sources: PluginOptionSources): LoadedPlugin[] {
+  const claimed = new Set<string>();
+  const resolved = plugins.map((loaded) => {
+    const keys = [loaded.plugin.name, loaded.packageName].filter((k, i, all) => all.indexOf(k) === i);
+    const fromSections = keys.filter((key) => sources.sections[key] !== undefined);
+    fromSections.forEach((key) => claimed.add(`plugin_options.${key}`));
+    const inline = loaded.specifier !== undefined ? sources.inline.get(loaded.specifier) : undefined;
+    if (inline && loaded.specifier !== undefined) claimed.add(`plugins:${loaded.specifier}`);
+    const given = fromSections.length > 0 || inline !== undefined;
+    const raw: Record<string, unknown> = Object.assign({}, ...fromSections.map((key) => sources.sections[key]), inline ?? {});
+    const schema = loaded.plugin.meta?.options;
+    const where = `plugin_options.${loaded.plugin.name}`;
+    if (!schema) {
+      if (given && Object.keys(raw).length > 0) throw new PluginOptionsError(`Invalid configuration: ${where}: the plugin ${loaded.plugin.name} (${loaded.packageName}) takes no options`);
+      return loaded;
+    }
+    const options = withDefaults(schema, Value.Default(schema as never, structuredClone(raw))) as Record<string, unknown>;
+    const first = Value.Errors(schema as never, options)[0];
+    if (first) {
+      const key = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      throw new PluginOptionsError(`Invalid configuration: ${where}${key ? `.${key}` : ''} ${first.message} (options of the plugin ${loaded.plugin.name}, ${loaded.packageName})`);
+    }
+    return { ...loaded, options: deepFreeze(options) };
+  });
+  for (const key of Object.keys(sources.sections)) {
+    if (!claimed.has(`plugin_options.${key}`)) throw new PluginOptionsError(`Invalid configuration: plugin_options.${key}: no loaded plugin is named ${key}`);
+  }
+  return resolved;
+}
+
+
+/**
+ * The `default`s of a plain JSON Schema's object properties, filled where the value has none.
+ * typebox's Value.Default reads only schemas built with typebox itself; a plugin written in plain
+ * JavaScript declares a plain JSON Schema, and its defaults must apply all the same.
+ */
+function withDefaults(schema: object, value: unknown): unknown {
+  const node = schema as { type?: unknown; properties?: Record<string, object> };
+  if (node.type !== 'object' || !node.properties || !value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out = value as Record<string, unknown>;
+  for (const [key, child] of Object.entries(node.properties)) {
+    if (out[key] === undefined && 'default' in child) out[key] = structuredClone((child as { default: unknown }).default);
+    if (out[key] !== undefined) out[key] = withDefaults(child, out[key]);
+  }
+  return out;
+}
