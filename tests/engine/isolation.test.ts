@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { definePlugin, defineStrategy, type CadencePlugin, type Finding, type RepositoryContext } from '@cadence/plugin-sdk';
+import { definePlugin, defineStrategy, REFINE_STAGE, type CadencePlugin, type Finding, type RepositoryContext } from '@cadence/plugin-sdk';
 import { makeCommits, runPlugin } from '@cadence/plugin-testkit';
 import size from '@cadence/plugin-size';
 
@@ -71,18 +71,35 @@ describe('engine isolation of strategies', () => {
     const meddler = definePlugin({
       name: 'meddler',
       apply(hooks) {
+        // The arguments are typed read-only; a plain-JavaScript plugin could write anyway.
         hooks.detection.tap('meddler', (detection) => {
-          detection.score = 0;
-          detection.message = 'edited';
+          const writable = detection as { score: number; message: string };
+          writable.score = 0;
+          writable.message = 'edited';
         });
         hooks.strategyResult.tap('meddler', (result) => {
-          result.detections = 99;
+          (result as { detections: number }).detections = 99;
         });
       },
     });
     const run = await runPlugin(size, { commits }, { alongside: [meddler] });
     expect(run.detectionsOf('size')[0]!.message).to.contain('lines added exceeds');
     expect(run.strategy('size').detections).to.equal(1);
+  });
+
+  it('runs refineResult taps by their documented stage, whatever the order plugins were loaded in', async () => {
+    const order: string[] = [];
+    const tapAt = (name: string, stage?: number) => definePlugin({
+      name,
+      apply(hooks) {
+        hooks.refineResult.tapPromise(stage === undefined ? name : { name, stage }, async (result) => {
+          order.push(name);
+          return result;
+        });
+      },
+    });
+    await runPlugin(tapAt('second-opinion', REFINE_STAGE.SECOND_OPINION), { commits }, { alongside: [tapAt('adjuster', REFINE_STAGE.ADJUST), tapAt('scorer')] });
+    expect(order).to.deep.equal(['scorer', 'adjuster', 'second-opinion']);
   });
 
   it('lets refineResult change the score and keeps score, suspicion_score and assessment in step', async () => {

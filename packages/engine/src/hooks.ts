@@ -17,8 +17,8 @@ export function createHooks(): EngineHooks {
   return Object.freeze({
     registerStrategies: new SyncHook<[StrategyRegistrar]>(['registrar']),
     beforeAnalysis: new AsyncSeriesHook<[AnalysisContext]>(['context']),
-    strategyResult: new SyncHook<[StrategyResult, AnalysisContext]>(['strategyResult', 'context']),
-    detection: new SyncHook<[Detection, AnalysisContext]>(['detection', 'context']),
+    strategyResult: new SyncHook<[Readonly<StrategyResult>, AnalysisContext]>(['strategyResult', 'context']),
+    detection: new SyncHook<[Readonly<Detection>, AnalysisContext]>(['detection', 'context']),
     refineResult: new AsyncSeriesWaterfallHook<[AnalysisResult, AnalysisContext]>(['result', 'context']),
     report: new AsyncSeriesHook<[AnalysisResult, AnalysisContext]>(['result', 'context']),
   });

@@ -10,6 +10,16 @@ export interface StrategyRegistrar {
 }
 
 /**
+ * The documented order of `refineResult` taps (tapable's `stage`; give it as
+ * `hooks.refineResult.tapPromise({ name, stage: REFINE_STAGE.ADJUST }, fn)`):
+ * - SCORE (0, the default): whoever computes a score from the strategies' findings (the website
+ *   page score) runs first;
+ * - ADJUST (100): plugins that adjust findings or scores from evidence of their own;
+ * - SECOND_OPINION (1000): the AI second opinion, which reads the result every other tap made.
+ */
+export const REFINE_STAGE = Object.freeze({ SCORE: 0, ADJUST: 100, SECOND_OPINION: 1000 });
+
+/**
  * Every hook a plugin can tap, in the order of a job's life (the engine declares them in one place).
  *
  * - `registerStrategies` (sync): once, when the engine starts: add strategies.
@@ -18,13 +28,16 @@ export interface StrategyRegistrar {
  * - `detection` (sync): each detection as it is found.
  * - `refineResult` (async series waterfall): after all strategies; each tap returns the (possibly changed)
  *   result. This is the one place a plugin may change other strategies' findings (the AI plugin does).
+ *   Taps run by tapable `stage`, lowest first (registration order within a stage): see REFINE_STAGE.
  * - `report` (async series): the final result, read-only; for side effects such as notifications.
  */
 export interface EngineHooks {
   readonly registerStrategies: SyncHook<[StrategyRegistrar]>;
   readonly beforeAnalysis: AsyncSeriesHook<[AnalysisContext]>;
-  readonly strategyResult: SyncHook<[StrategyResult, AnalysisContext]>;
-  readonly detection: SyncHook<[Detection, AnalysisContext]>;
+  /** A copy, typed read-only: only `refineResult` changes findings. */
+  readonly strategyResult: SyncHook<[Readonly<StrategyResult>, AnalysisContext]>;
+  /** A copy, typed read-only: only `refineResult` changes findings. */
+  readonly detection: SyncHook<[Readonly<Detection>, AnalysisContext]>;
   readonly refineResult: AsyncSeriesWaterfallHook<[AnalysisResult, AnalysisContext]>;
   readonly report: AsyncSeriesHook<[AnalysisResult, AnalysisContext]>;
 }

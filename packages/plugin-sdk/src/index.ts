@@ -37,7 +37,7 @@ export type {
   WebsiteResult,
   AnalysisResult,
 } from './result.js';
-export type { EngineHooks, StrategyRegistrar } from './hooks.js';
+export { REFINE_STAGE, type EngineHooks, type StrategyRegistrar } from './hooks.js';
 export { definePlugin, type CadencePlugin, type PluginEnvironment, type PluginMeta } from './plugin.js';
 export { CadenceError, type OperationalCode } from '@cadence/errors';
 export {

@@ -1,4 +1,4 @@
-import { CadenceError, definePlugin, type AiReport, type AiVerdict, type AnalysisContext, type AnalysisResult } from '@cadence/plugin-sdk';
+import { CadenceError, definePlugin, REFINE_STAGE, type AiReport, type AiVerdict, type AnalysisContext, type AnalysisResult } from '@cadence/plugin-sdk';
 import { applyVerdicts } from './adjustment.js';
 import { collectItems, type FlaggedItem } from './flagged-items.js';
 import { createProvider, DEFAULT_MODELS } from './provider.js';
@@ -17,7 +17,8 @@ export { DEFAULT_MODELS, DEFAULT_BASE_URLS } from './provider.js';
 export default definePlugin({
   name: 'ai-assist',
   apply(hooks) {
-    hooks.refineResult.tapPromise('ai-assist', async (result, context) => {
+    // Last: the second opinion reads the result every other refiner made.
+    hooks.refineResult.tapPromise({ name: 'ai-assist', stage: REFINE_STAGE.SECOND_OPINION }, async (result, context) => {
       const ai = context.config.ai;
       if (!ai.enabled) return result;
       const model = ai.model ?? DEFAULT_MODELS[ai.provider];
