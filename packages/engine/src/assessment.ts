@@ -1,15 +1,13 @@
-import type { RepositoryAssessment, WebsiteAssessment } from '@cadence/plugin-sdk';
+import { severityFromScore, type RepositoryAssessment, type Severity, type WebsiteAssessment } from '@cadence/plugin-sdk';
 
-/** Decisions §4: `clean` < 0.4 <= `suspicious` < 0.7 <= `likely_ai_generated`. */
+/** Decisions §4: the assessments use the severity bands (one place: severityFromScore). */
+const REPOSITORY: Record<Severity, RepositoryAssessment> = { low: 'clean', medium: 'suspicious', high: 'likely_ai_generated' };
+const WEBSITE: Record<Severity, WebsiteAssessment> = { low: 'Likely Human-Written', medium: 'Suspicious Activity', high: 'Likely AI-Generated' };
+
 export function assessRepository(score: number): RepositoryAssessment {
-  if (score >= 0.7) return 'likely_ai_generated';
-  if (score >= 0.4) return 'suspicious';
-  return 'clean';
+  return REPOSITORY[severityFromScore(score)];
 }
 
-/** The interface's website assessment, same thresholds. */
 export function assessWebsite(score: number): WebsiteAssessment {
-  if (score >= 0.7) return 'Likely AI-Generated';
-  if (score >= 0.4) return 'Suspicious Activity';
-  return 'Likely Human-Written';
+  return WEBSITE[severityFromScore(score)];
 }

@@ -1,14 +1,7 @@
-import { CadenceError, isOperationalCode } from '@cadence/errors';
+import { abortError, CadenceError, isOperationalCode } from '@cadence/errors';
 
-/**
- * The error a cancelled job rejects with: the signal's reason when the host gave one (a job timeout,
- * a shutdown), else ERR_CANCELLED.
- */
-export function cancellationError(signal: AbortSignal): CadenceError {
-  const reason: unknown = signal.reason;
-  if (reason instanceof CadenceError) return reason;
-  return new CadenceError('ERR_CANCELLED');
-}
+/** The error a cancelled job rejects with (one implementation: @cadence/errors' abortError). */
+export const cancellationError: (signal: AbortSignal) => CadenceError = abortError;
 
 export function throwIfCancelled(signal: AbortSignal): void {
   if (signal.aborted) throw cancellationError(signal);

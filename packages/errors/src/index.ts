@@ -1,3 +1,5 @@
 export { OPERATIONAL_CODES, isOperationalCode, type OperationalCode, type HttpErrorCode } from './codes.js';
 export { CadenceError, toCadenceError, type CadenceErrorOptions } from './cadence-error.js';
 export { HttpError } from './http-error.js';
+export { redactCredentials } from './redact-credentials.js';
+export { abortError } from './abort-error.js';

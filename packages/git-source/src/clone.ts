@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
-import { CadenceError } from '@cadence/errors';
+import { abortError, CadenceError, redactCredentials } from '@cadence/errors';
 import { resolveAndCheck, type NetworkPolicy } from '@cadence/network-guard';
 import type { PluginLogger } from '@cadence/plugin-sdk';
 import { directorySize, watchDirectorySize } from './directory-size.js';
@@ -130,7 +130,7 @@ async function cloneRemote(locator: RemoteRepository, options: OpenOptions): Pro
     return { dir, headCommit: head.stdout.trim(), branch, shallow: existsSync(path.join(dir, 'shallow')), dispose };
   } catch (error) {
     await dispose();
-    if (signal.aborted) throw abortReason(signal);
+    if (signal.aborted) throw abortError(signal);
     throw error;
   } finally {
     clearTimeout(timer);
@@ -144,7 +144,7 @@ async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, comm
   try {
     await git.cwd(dir).raw(['fetch', '--no-tags', '--', 'origin', commit]);
   } catch (error) {
-    if (signal.aborted) throw abortReason(signal);
+    if (signal.aborted) throw abortError(signal);
     throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `The pushed commit ${commit.slice(0, 12)} is not in ${redactCredentials(url)}`, cause: error });
   }
 }
@@ -186,12 +186,9 @@ async function pinnedTarget(locator: RemoteRepository, options: OpenOptions): Pr
   return { url: locator.url, config: [], env: { ...env, GIT_SSH_COMMAND: ssh.join(' ') } };
 }
 
-function abortReason(signal: AbortSignal): CadenceError {
-  return signal.reason instanceof CadenceError ? signal.reason : new CadenceError('ERR_CANCELLED');
-}
 
 function cloneError(error: unknown, signal: AbortSignal, url: string): CadenceError {
-  if (signal.aborted) return abortReason(signal);
+  if (signal.aborted) return abortError(signal);
   const text = error instanceof Error ? error.message : String(error);
   if (/Remote branch .* not found|couldn't find remote ref/i.test(text)) {
     return new CadenceError('ERR_NO_COMMITS_FOUND', { message: `Branch not found in ${redactCredentials(url)}` });
@@ -200,9 +197,4 @@ function cloneError(error: unknown, signal: AbortSignal, url: string): CadenceEr
   return new CadenceError('ERR_GIT_CLONE_FAILED', {
     message: `Failed to clone ${redactCredentials(url)}${detail ? `: ${detail}` : ''}`,
   });
-}
-
-/** https://user:token@host → https://host: clone errors and logs never carry credentials. */
-export function redactCredentials(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1');
 }

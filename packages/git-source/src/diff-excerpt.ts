@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { CadenceError } from '@cadence/errors';
+import { abortError, CadenceError } from '@cadence/errors';
 import { excludeMatcher } from './exclude-matcher.js';
 import { gitEnvironment } from './git-process.js';
 
@@ -38,7 +38,7 @@ export function diffExcerpt(dir: string, hash: string, options: DiffExcerptOptio
     const onAbort = (): void => {
       done = true;
       child.kill('SIGKILL');
-      reject(options.signal?.reason instanceof CadenceError ? options.signal.reason : new CadenceError('ERR_CANCELLED'));
+      reject(options.signal ? abortError(options.signal) : new CadenceError('ERR_CANCELLED'));
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.setEncoding('utf8');

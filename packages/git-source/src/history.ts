@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CadenceError } from '@cadence/errors';
+import { abortError, CadenceError } from '@cadence/errors';
 import { uniqueAbbreviations } from './abbreviations.js';
 import type { CommitRecord, RepositoryStats } from '@cadence/plugin-sdk';
 import { commitRecordSink, type MutableCommit, type ReadCommit } from './commit-record.js';
@@ -84,8 +84,7 @@ function streamLog(
     child.on('close', (code) => {
       options.signal?.removeEventListener('abort', onAbort);
       if (options.signal?.aborted) {
-        const reason: unknown = options.signal.reason;
-        reject(reason instanceof CadenceError ? reason : new CadenceError('ERR_CANCELLED'));
+        reject(abortError(options.signal));
         return;
       }
       if (code !== 0) {

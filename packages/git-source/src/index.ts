@@ -1,6 +1,8 @@
 export { parseRepositoryUrl, type RepositoryLocator } from './repository-url.js';
 export { checkBranchName } from './clone.js';
-export { openRepository, redactCredentials, type OpenOptions, type ClonedRepository } from './clone.js';
+export { openRepository, type OpenOptions, type ClonedRepository } from './clone.js';
+/** Kept for callers of 1.0: the one implementation lives in @cadence/errors. */
+export { redactCredentials } from '@cadence/errors';
 export { readHistory, computeStats, type ReadHistoryOptions, type History } from './history.js';
 export { diffExcerpt, type DiffExcerptOptions } from './diff-excerpt.js';
 export { excludeMatcher } from './exclude-matcher.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CadenceError } from '@cadence/errors';
+import { CadenceError, redactCredentials } from '@cadence/errors';
 
 export type RemoteScheme = 'https' | 'http' | 'ssh' | 'git' | 'scp';
 
@@ -52,7 +52,7 @@ const REMOTE_HELPER = /^[A-Za-z][A-Za-z0-9+.-]*::/;
 
 function refuse(input: string, reason: string): never {
   throw new CadenceError('ERR_INVALID_SOURCE', {
-    message: `Refused repository ${JSON.stringify(redactForMessage(truncate(input)))}: ${reason}`,
+    message: `Refused repository ${JSON.stringify(redactCredentials(truncate(input)))}: ${reason}`,
     details: { field: 'url', reason },
   });
 }
@@ -61,10 +61,6 @@ function truncate(value: string): string {
   return value.length > 200 ? `${value.slice(0, 200)}…` : value;
 }
 
-/** A refused URL's credentials stay out of the error (it reaches logs and the client). */
-function redactForMessage(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, '$1***@');
-}
 
 /**
  * Decisions §8: only https, http, ssh, git and scp-style URLs; never a remote helper (`ext::`),

@@ -1,3 +1,4 @@
+import { redactCredentials } from '@cadence/errors';
 /** Field names whose values are secrets wherever they appear (nested too). */
 const SECRET_NAME = /(^|[_-])(key|api[_-]?key|apikey|token|secret|password|passwd|authorization|auth|cookie|signature|credentials?)$/i;
 export const REDACTED = '[redacted]';
@@ -22,5 +23,5 @@ export function redactString(text: string, secrets: readonly string[]): string {
     if (secret.length >= 6) result = result.split(secret).join(REDACTED);
   }
   // Credentials in URLs (https://user:token@host) never reach a log line.
-  return result.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s:]*:[^/@\s]+@/gi, '$1[redacted]@');
+  return redactCredentials(result);
 }

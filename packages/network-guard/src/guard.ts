@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { CadenceError } from '@cadence/errors';
+import { abortError, CadenceError } from '@cadence/errors';
 import { parseAddress, formatIPv4, type ParsedAddress } from './address.js';
 import { cidrContains, parseCidr } from './cidr.js';
 import { embeddedIPv4, isPrivateParsed } from './private-ranges.js';
@@ -28,10 +28,6 @@ function refuse(host: string, address: string): CadenceError {
   });
 }
 
-function abortReason(signal: AbortSignal): CadenceError {
-  return signal.reason instanceof CadenceError ? signal.reason : new CadenceError('ERR_CANCELLED');
-}
-
 /**
  * Resolves `host` and checks every address it resolves to against the policy (a name with one private
  * address among public ones is refused: the resolver may hand out either). Returns the address to connect
@@ -46,14 +42,14 @@ export async function resolveAndCheck(host: string, policy: NetworkPolicy | null
     if (policy && !isAddressAllowed(address, policy)) throw refuse(host, address);
     return { host: bare, address, family: literal.family };
   }
-  if (signal?.aborted) throw abortReason(signal);
+  if (signal?.aborted) throw abortError(signal);
   let results: Array<{ address: string; family: number }>;
   try {
     const pending = lookup(bare, { all: true, verbatim: true });
     results = signal
       ? await Promise.race([
           pending,
-          new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(abortReason(signal)), { once: true })),
+          new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(abortError(signal)), { once: true })),
         ])
       : await pending;
   } catch (error) {

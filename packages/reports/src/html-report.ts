@@ -1,4 +1,4 @@
-import type { AnalysisResult, RepositoryResult, TimelineBucket, WebsiteResult } from '@cadence/plugin-sdk';
+import { severityFromScore, type AnalysisResult, type RepositoryResult, type TimelineBucket, type WebsiteResult } from '@cadence/plugin-sdk';
 import { displayText } from './display-text.js';
 
 /**
@@ -47,10 +47,6 @@ ${aiSection(result)}
 `;
 }
 
-function band(score: number): string {
-  return score >= 0.7 ? 'high' : score >= 0.4 ? 'medium' : 'low';
-}
-
 function repositorySections(r: RepositoryResult): string {
   const rows = [...r.suspicions]
     .sort((a, b) => b.confidence - a.confidence)
@@ -61,7 +57,7 @@ function repositorySections(r: RepositoryResult): string {
     .join('\n');
   return `<h1>${escapeHtml(r.repo)}</h1>
 <p class="muted">${escapeHtml(r.source_id)}${r.branch ? ` · branch ${escapeHtml(r.branch)}` : ''} · head <code>${escapeHtml(r.head_commit.slice(0, 12))}</code></p>
-<p><span class="score ${band(r.overall_score)}">${escapeHtml(r.assessment)} · ${r.overall_score.toFixed(2)}</span></p>
+<p><span class="score ${severityFromScore(r.overall_score)}">${escapeHtml(r.assessment)} · ${r.overall_score.toFixed(2)}</span></p>
 <p>${r.total_commits} commits analyzed, ${r.suspicious_commits} suspicious · ${escapeHtml(r.metrics.additions ?? 0)} additions · ${escapeHtml(r.metrics.authors ?? 0)} authors</p>
 <h2>Commits over time</h2>
 ${timelineChart(r.timeline)}
@@ -121,7 +117,7 @@ function websiteSections(r: WebsiteResult): string {
     .join('\n');
   return `<h1>${escapeHtml(r.url)}</h1>
 <p class="muted">final URL ${escapeHtml(r.final_url)} · ${escapeHtml(r.metrics.words ?? 0)} words</p>
-<p><span class="score ${band(r.overall_score)}">${escapeHtml(r.assessment)} · ${r.overall_score.toFixed(2)}</span></p>
+<p><span class="score ${severityFromScore(r.overall_score)}">${escapeHtml(r.assessment)} · ${r.overall_score.toFixed(2)}</span></p>
 <h2>Detections</h2>
 ${rows ? `<table><thead><tr><th>Strategy</th><th>Severity</th><th>Score</th><th>Finding</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p>None.</p>'}`;
 }

@@ -4,7 +4,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { CadenceError, type OperationalCode } from '@cadence/errors';
+import { abortError, CadenceError, type OperationalCode } from '@cadence/errors';
 import { resolveAndCheck, type NetworkPolicy } from '@cadence/network-guard';
 import { decode, detectCharset } from './charset.js';
 
@@ -194,10 +194,7 @@ async function readLocalPage(url: URL, maxBytes: number): Promise<FetchedPage> {
 }
 
 function mapError(error: unknown, signal: AbortSignal): CadenceError {
-  if (signal.aborted) {
-    const reason: unknown = signal.reason;
-    return reason instanceof CadenceError ? reason : new CadenceError('ERR_CANCELLED');
-  }
+  if (signal.aborted) return abortError(signal);
   if (error instanceof CadenceError) return error;
   const code = String((error as { code?: unknown })?.code ?? '');
   const message = error instanceof Error ? error.message : String(error);

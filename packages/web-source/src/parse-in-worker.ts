@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { CadenceError } from '@cadence/errors';
+import { abortError, CadenceError } from '@cadence/errors';
 import type { PageDocument } from '@cadence/plugin-sdk';
 import { fromWire, type WireDocument } from './document-wire.js';
 import type { ParseOptions } from './parse-document.js';
@@ -56,11 +56,6 @@ export function parseDocumentInWorker(body: string, options: WorkerParseOptions)
     worker.once('error', (error) => settle(() => reject(workerFailure(error))));
     worker.once('exit', (code) => settle(() => reject(new CadenceError('ERR_INTERNAL', { message: `The page parser stopped (exit code ${code}) without a document` }))));
   });
-}
-
-function abortError(signal: AbortSignal): CadenceError {
-  const reason: unknown = signal.reason;
-  return reason instanceof CadenceError ? reason : new CadenceError('ERR_CANCELLED');
 }
 
 function workerFailure(error: unknown): CadenceError {
