@@ -1,3 +1,4 @@
+import semver from 'semver';
 import { tmpdir } from 'node:os';
 import { runGitCommand } from './git-process.js';
 
@@ -7,6 +8,7 @@ export type GitVersion = readonly [major: number, minor: number, patch: number];
 export const HTTP_PINNING_SINCE: GitVersion = [2, 37, 0];
 
 /** `git version 2.39.5`, `git version 2.37.0.windows.1`, `git version 2.39.3 (Apple Git-146)` → numbers; null otherwise. */
+// git's version line is not semver (`2.37.0.windows.1`): the numbers are read here, compared by semver.
 export function parseGitVersion(output: string): GitVersion | null {
   const match = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(output);
   if (!match) return null;
@@ -14,10 +16,7 @@ export function parseGitVersion(output: string): GitVersion | null {
 }
 
 export function atLeast(version: GitVersion, wanted: GitVersion): boolean {
-  for (let i = 0; i < 3; i++) {
-    if (version[i]! !== wanted[i]!) return version[i]! > wanted[i]!;
-  }
-  return true;
+  return semver.gte(version.join('.'), wanted.join('.'));
 }
 
 let installed: Promise<GitVersion | null> | null = null;

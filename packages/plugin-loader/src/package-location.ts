@@ -1,3 +1,4 @@
+import { exports as resolveExports } from 'resolve.exports';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -48,25 +49,10 @@ async function readManifest(dir: string): Promise<LocatedPackage | null> {
   }
 }
 
-/** The file `import(name)` would load: `exports['.']` (import, then default), else `main`, else index.js. */
+/** The file `import(name)` would load: the package's `exports` for `.` under Node's ESM conditions, else `main`, else index.js. */
 export function entryFile(located: LocatedPackage): string {
-  const fromExports = exportsEntry(located.manifest.exports);
+  const fromExports = located.manifest.exports === undefined
+    ? undefined
+    : resolveExports(located.manifest as Parameters<typeof resolveExports>[0], '.', { conditions: ['node', 'import'], unsafe: false })?.[0];
   return path.resolve(located.dir, fromExports ?? located.manifest.main ?? 'index.js');
-}
-
-function exportsEntry(exportsField: unknown): string | null {
-  if (typeof exportsField === 'string') return exportsField;
-  if (!exportsField || typeof exportsField !== 'object') return null;
-  const record = exportsField as Record<string, unknown>;
-  const root = '.' in record ? record['.'] : record;
-  if (typeof root === 'string') return root;
-  if (!root || typeof root !== 'object') return null;
-  const conditions = root as Record<string, unknown>;
-  for (const condition of ['import', 'node', 'default']) {
-    const value = conditions[condition];
-    if (typeof value === 'string') return value;
-    const nested = exportsEntry(value);
-    if (nested) return nested;
-  }
-  return null;
 }
