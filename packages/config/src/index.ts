@@ -1,5 +1,5 @@
 export { ConfigSchema, DEFAULT_EXCLUDE_FILES, SECRET_KEYS, leafKeys, type CadenceConfig } from './schema.js';
-export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load-config.js';
+export { loadConfig, defaultConfig, type LoadConfigOptions, type LoadedConfig } from './load-config.js';
 export { ConfigError } from './config-error.js';
 export { environmentName, environmentNames } from './environment.js';
 export { maskSecrets, renderConfigYaml, toPluginConfigView, configInitTemplate, MASK } from './presentation.js';

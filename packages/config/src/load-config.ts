@@ -176,3 +176,8 @@ function deepMerge(base: Record<string, unknown>, over: unknown): Record<string,
   }
   return out;
 }
+
+/** The configuration when nothing is set: the schema's defaults (what the plugin testkit starts from). */
+export function defaultConfig(): CadenceConfig {
+  return Value.Default(ConfigSchema, {}) as CadenceConfig;
+}

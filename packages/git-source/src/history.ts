@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { abortError, CadenceError } from '@cadence/errors';
 import { uniqueAbbreviations } from './abbreviations.js';
+import { linkAuthorIntervals } from './author-intervals.js';
 import type { CommitRecord, RepositoryStats } from '@cadence/plugin-sdk';
 import { commitRecordSink, type MutableCommit, type ReadCommit } from './commit-record.js';
 import { excludeMatcher } from './exclude-matcher.js';
@@ -125,25 +126,6 @@ function fillUnknownTimes(commits: readonly ReadCommit[]): void {
 function setTime(record: MutableCommit, seconds: number): void {
   record.authorTime = seconds;
   record.committerTime = seconds;
-}
-
-/**
- * Each commit's `previousAuthorTime`: the same author's closest earlier author date. Ordering by
- * date rather than by graph keeps rebased and cherry-picked histories from producing negative gaps.
- * Commits whose author date is unknown are left out: they have no interval and end none.
- */
-function linkAuthorIntervals(commits: MutableCommit[]): void {
-  const byAuthor = new Map<string, MutableCommit[]>();
-  for (const commit of commits) {
-    const key = commit.authorEmail.toLowerCase();
-    const list = byAuthor.get(key);
-    if (list) list.push(commit);
-    else byAuthor.set(key, [commit]);
-  }
-  for (const list of byAuthor.values()) {
-    list.sort((a, b) => a.authorTime - b.authorTime);
-    for (let i = 1; i < list.length; i++) list[i]!.previousAuthorTime = list[i - 1]!.authorTime;
-  }
 }
 
 async function rangeMembers(dir: string, before: string, rev: string, signal?: AbortSignal): Promise<Set<string> | null> {

@@ -9,3 +9,4 @@ export { excludeMatcher } from './exclude-matcher.js';
 export { uniqueAbbreviations, MIN_ABBREVIATION } from './abbreviations.js';
 export { answersAsRepository } from './probe.js';
 export { parseGitVersion, atLeast, installedGitVersion, HTTP_PINNING_SINCE, type GitVersion } from './git-version.js';
+export { linkAuthorIntervals, type IntervalCommit } from './author-intervals.js';

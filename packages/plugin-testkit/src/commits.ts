@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { computeStats, uniqueAbbreviations } from '@cadence/git-source';
+import { computeStats, linkAuthorIntervals, uniqueAbbreviations } from '@cadence/git-source';
 import type { CommitFileChange, CommitRecord, RepositoryStats } from '@cadence/plugin-sdk';
 
 /** A commit described by what a test cares about; everything else gets a plausible default. */
@@ -30,12 +30,11 @@ export function toUnixSeconds(at: Date | string | number): number {
 }
 
 /**
- * Builds CommitRecords in the order given (oldest first), linking parents and computing each
- * author's previous commit time exactly as the git source does.
+ * Builds CommitRecords in the order given (oldest first), linking parents; each author's previous
+ * commit time and the unique abbreviations come from the git source's own functions.
  */
 export function makeCommits(specs: readonly CommitSpec[]): CommitRecord[] {
-  const lastByAuthor = new Map<string, number>();
-  const commits: CommitRecord[] = [];
+  const commits: Array<CommitRecord & { previousAuthorTime: number | null }> = [];
   specs.forEach((spec, index) => {
     const authorTime = toUnixSeconds(spec.at);
     const author = spec.author ?? 'Ada Lovelace';
@@ -68,10 +67,11 @@ export function makeCommits(specs: readonly CommitSpec[]): CommitRecord[] {
       filesTruncated: false,
       isMerge: spec.merge ?? false,
       isBoundary: spec.boundary ?? false,
-      previousAuthorTime: lastByAuthor.get(email) ?? null,
+      previousAuthorTime: null,
     });
-    lastByAuthor.set(email, authorTime);
   });
+  // The git source's own rule, not a copy: the same author's closest earlier author date.
+  linkAuthorIntervals(commits);
   const abbreviations = uniqueAbbreviations(commits.map((c) => c.hash));
   return commits.map((c) => ({ ...c, shortHash: abbreviations.get(c.hash) ?? c.shortHash }));
 }

@@ -1,47 +1,28 @@
+import { defaultConfig, toPluginConfigView } from '@cadence/config';
 import type { PluginConfigView, Thresholds } from '@cadence/plugin-sdk';
 import type { EngineConfig } from '@cadence/engine';
 
+/** The configuration's own defaults, from its schema (never a hand copy that could drift). */
+const DEFAULTS = defaultConfig();
+
 /** Decisions §10's threshold defaults: what a plugin sees when a test does not say otherwise. */
-export const DEFAULT_THRESHOLDS: Thresholds = Object.freeze({
-  suspicious_additions: 500,
-  suspicious_deletions: 1000,
-  max_additions_per_min: 100,
-  max_deletions_per_min: 500,
-  min_time_delta_seconds: 60,
-});
+export const DEFAULT_THRESHOLDS: Thresholds = Object.freeze({ ...DEFAULTS.thresholds });
 
 export function pluginConfigView(overrides: TestConfig = {}): PluginConfigView {
+  const view = toPluginConfigView(DEFAULTS);
   return {
-    thresholds: { ...DEFAULT_THRESHOLDS, ...overrides.thresholds },
-    exclude_files: overrides.exclude_files ?? [],
-    strategies: { disabled: overrides.disabled ?? [] },
-    ai: {
-      enabled: false,
-      provider: 'openai',
-      key: null,
-      baseUrl: null,
-      model: null,
-      batch_size: 10,
-      retry_count: 3,
-      retry_backoff_initial_ms: 1000,
-      timeout_ms: 30_000,
-      max_items_per_job: 50,
-      max_chars_per_job: 60_000,
-      ...overrides.ai,
-    },
+    ...view,
+    thresholds: { ...view.thresholds, ...overrides.thresholds },
+    exclude_files: overrides.exclude_files ?? view.exclude_files,
+    strategies: { disabled: overrides.disabled ?? view.strategies.disabled },
+    ai: { ...view.ai, ...overrides.ai },
   };
 }
 
 export function engineConfig(overrides: TestConfig = {}): EngineConfig {
   return {
-    limits: {
-      clone_timeout_seconds: 120,
-      max_repo_size_mb: 2048,
-      max_page_bytes: 10 * 1024 * 1024,
-      fetch_timeout_seconds: 20,
-      strategy_timeout_seconds: overrides.strategyTimeoutSeconds ?? 30,
-    },
-    git: { depth: 0 },
+    limits: { ...DEFAULTS.limits, strategy_timeout_seconds: overrides.strategyTimeoutSeconds ?? DEFAULTS.limits.strategy_timeout_seconds },
+    git: { ...DEFAULTS.git },
   };
 }
 

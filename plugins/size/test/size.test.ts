@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { makeCommits, runPlugin } from '@cadence/plugin-testkit';
+import { makeCommits, runPlugin, testStrategy } from '@cadence/plugin-testkit';
 import size from '../src/index.js';
 
 const T0 = Date.parse('2017-01-10T08:00:00Z') / 1000;
@@ -39,4 +39,16 @@ describe('size plugin', () => {
     expect(detections[0]!.message).to.contain('discounted');
     expect(detections[0]!.score).to.be.below(detections[1]!.score);
   });
+});
+
+// The same rules as data, through the testkit's table form.
+const big = makeCommits([{ at: days(0) }, { at: days(1), additions: 1000 }]);
+testStrategy('size', size, {
+  valid: [
+    { name: 'commits under both thresholds', source: { commits: makeCommits([{ at: days(0) }, { at: days(1), additions: 499, deletions: 999 }]) } },
+    { name: 'a large commit under a raised threshold', source: { commits: big }, run: { thresholds: { suspicious_additions: 2000 } } },
+  ],
+  invalid: [
+    { name: 'a commit over suspicious_additions', source: { commits: big }, detections: [{ commit: big[1]!.hash, message: '1000 lines added exceeds suspicious_additions 500', severity: 'high' }] },
+  ],
 });

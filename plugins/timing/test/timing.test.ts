@@ -37,7 +37,10 @@ describe('timing plugin', () => {
   });
 
   it('treats a negative delta (rebased or skewed clocks) as simultaneous, and skips merges', async () => {
-    const commits = makeCommits([{ at: T0 + 100 }, { at: T0, additions: 200 }, { at: T0 + 101, merge: true, additions: 200 }]);
+    // The git source orders an author's commits by date, so it never gives a negative delta; a
+    // record built by other means (a plugin's own source) still may, and must not break the strategy.
+    const made = makeCommits([{ at: T0 + 100 }, { at: T0, additions: 200 }, { at: T0 + 101, merge: true, additions: 200 }]);
+    const commits = [made[0]!, { ...made[1]!, previousAuthorTime: T0 + 100 }, made[2]!];
     const detections = (await runPlugin(timing, { commits })).detectionsOf('timing');
     expect(detections).to.have.length(1);
     expect(detections[0]?.message).to.contain('committed 0s after');
