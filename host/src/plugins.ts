@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CadenceConfig } from '@cadence/config';
+import { toPluginConfigView, type CadenceConfig } from '@cadence/config';
 import { installationNodeModules, loadPlugins, resolvePluginOptions, type LoadPluginsResult } from '@cadence/plugin-loader';
 import type { PluginLogger } from '@cadence/plugin-sdk';
 
@@ -27,6 +27,15 @@ export interface HostPluginOptions {
   readonly pluginBase: string | null;
   readonly logger?: PluginLogger;
   readonly throwOnRequiredFailure?: boolean;
+}
+
+/**
+ * Options by plugin name: `plugin_options`, plus the `ai:` section (CADENCE_AI_* in the environment),
+ * which keeps its keys and goes to the AI plugin through the same mechanism as any plugin's options.
+ */
+export function hostPluginOptions(config: CadenceConfig): CadenceConfig['plugin_options'] {
+  const ai = { ...toPluginConfigView(config).ai, ...config.plugin_options['ai-assist'] };
+  return { ...config.plugin_options, 'ai-assist': ai };
 }
 
 /**

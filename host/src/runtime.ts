@@ -5,7 +5,7 @@ import { PluginLoadError, PluginOptionsError, type PluginLoadEntry } from '@cade
 import { CliExit, type CliIo } from './cli/io.js';
 import { loadCliConfig } from './cli/load-config.js';
 import { engineFromConfig } from './engine-setup.js';
-import { loadHostPlugins } from './plugins.js';
+import { hostPluginOptions, loadHostPlugins } from './plugins.js';
 
 export interface Runtime {
   readonly config: CadenceConfig;
@@ -35,7 +35,7 @@ export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Pr
   if (options.logWarnings) for (const warning of warnings) logger.child('config').warn(warning);
   let loaded;
   try {
-    loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: config.plugin_options, pluginBase, logger: logger.child('plugins') });
+    loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), pluginBase, logger: logger.child('plugins') });
   } catch (error) {
     if (error instanceof PluginLoadError || error instanceof PluginOptionsError) throw new CliExit(2, error.message);
     throw error;

@@ -78,6 +78,7 @@ describe('per-plugin options (plugin API 1.1)', function () {
     ['an unknown option', 'plugin_options:\n  echo-options: { colour: red }\n', /plugin_options\.echo-options/],
     ['options for a plugin that is not loaded', 'plugin_options:\n  echo-optoins: { threshold: 2 }\n', /plugin_options\.echo-optoins: no loaded plugin/],
     ['options for a plugin that takes none', 'plugin_options:\n  size: { threshold: 2 }\n', /takes no options/],
+    ['an AI option out of range (the ai: section goes through the same mechanism)', 'plugin_options:\n  ai-assist: { batch_size: 0 }\n', /plugin_options\.ai-assist\.batch_size/],
   ] as const) {
     it(`refuses ${label} at start-up with exit 2, naming the plugin and the key`, async () => {
       const run = await analyze(`plugins: [${JSON.stringify(path.join(dir.path, 'echo-options'))}]\n${yaml}`);

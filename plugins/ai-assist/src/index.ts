@@ -1,6 +1,7 @@
 import { CadenceError, definePlugin, REFINE_STAGE, type AiReport, type AiVerdict, type AnalysisContext, type AnalysisResult } from '@cadence/plugin-sdk';
 import { applyVerdicts } from './adjustment.js';
 import { collectItems, type FlaggedItem } from './flagged-items.js';
+import { AI_OPTIONS, type AiOptions } from './options.js';
 import { createProvider, DEFAULT_MODELS } from './provider.js';
 import { withRetries } from './retry.js';
 import { buildPrompt, parseVerdicts } from './verdicts.js';
@@ -8,6 +9,7 @@ import { buildPrompt, parseVerdicts } from './verdicts.js';
 export { applyVerdicts, blend, ITEM_WEIGHT, OVERALL_WEIGHT } from './adjustment.js';
 export { parseVerdicts, buildPrompt } from './verdicts.js';
 export { DEFAULT_MODELS, DEFAULT_BASE_URLS } from './provider.js';
+export { AI_OPTIONS, type AiOptions } from './options.js';
 
 /**
  * Refines the result after all strategies: sends what they flagged to the configured provider in
@@ -16,20 +18,25 @@ export { DEFAULT_MODELS, DEFAULT_BASE_URLS } from './provider.js';
  */
 export default definePlugin({
   name: 'ai-assist',
-  apply(hooks) {
+  meta: {
+    description: 'A second opinion from a language model on what the strategies flagged.',
+    options: AI_OPTIONS,
+  },
+  apply(hooks, environment) {
+    // Checked against AI_OPTIONS by the host (or the testkit) before apply runs.
+    const ai = environment.options as unknown as AiOptions;
     // Last: the second opinion reads the result every other refiner made.
     hooks.refineResult.tapPromise({ name: 'ai-assist', stage: REFINE_STAGE.SECOND_OPINION }, async (result, context) => {
-      const ai = context.config.ai;
       if (!ai.enabled) return result;
       const model = ai.model ?? DEFAULT_MODELS[ai.provider];
       const report: AiReport = { provider: ai.provider, model, verdicts: [], items_sent: 0 };
-      const items = await collectItems(result, context);
+      const items = await collectItems(result, context, ai);
       if (items.length === 0) return { ...result, ai: report };
       const scrub = (text: string): string => (ai.key ? text.split(ai.key).join('****') : text);
       context.events.emit({ event: 'ai_analysis', in_progress: true, items: items.length });
       try {
         if (!ai.key) throw new CadenceError('ERR_AI_API_KEY_INVALID', { message: 'AI analysis is enabled but no key is configured (ai.key / CADENCE_AI_KEY)' });
-        const { verdicts, tokens, malformed } = await judge(items, context, scrub);
+        const { verdicts, tokens, malformed } = await judge(items, context, ai, scrub);
         const refined = applyVerdicts(result, items, verdicts);
         context.events.emit({ event: 'ai_analysis', in_progress: false, items: items.length });
         return { ...refined, ai: { ...report, verdicts, items_sent: items.length, ...(tokens ? { tokens } : {}), ...(malformed > 0 ? { malformed_answers: malformed } : {}) } };
@@ -47,9 +54,9 @@ export default definePlugin({
 async function judge(
   items: readonly FlaggedItem[],
   context: AnalysisContext,
+  ai: AiOptions,
   scrub: (text: string) => string,
 ): Promise<{ verdicts: AiVerdict[]; tokens: { input: number; output: number } | null; malformed: number }> {
-  const ai = context.config.ai;
   const provider = createProvider(ai);
   const verdicts: AiVerdict[] = [];
   let tokens = null as { input: number; output: number } | null;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { makeCommits, runPlugin, type RunOptions } from '@cadence/plugin-testkit';
 import size from '@cadence/plugin-size';
-import aiAssist, { OVERALL_WEIGHT } from '../src/index.js';
+import aiAssist, { OVERALL_WEIGHT, type AiOptions } from '../src/index.js';
 import { anthropicAnswer, askedIds, fakeProvider, openaiAnswer, status, verdictsJson } from './fake-providers.js';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z') / 1000;
@@ -9,8 +9,9 @@ const T0 = Date.parse('2025-01-01T00:00:00Z') / 1000;
 const commits = makeCommits(Array.from({ length: 10 }, (_, i) => ({ at: T0 + i * 7200, additions: i % 2 === 1 ? 1200 : 20, subject: `change ${i}` })));
 const KEY = 'sk-test-secret-key-123456';
 
-function options(baseUrl: string, ai: Partial<NonNullable<RunOptions['ai']>> = {}): RunOptions {
-  return { alongside: [size], ai: { enabled: true, provider: 'openai', key: KEY, baseUrl, model: 'gpt-test', batch_size: 2, retry_count: 2, retry_backoff_initial_ms: 10, timeout_ms: 5000, ...ai } };
+function options(baseUrl: string, ai: Partial<AiOptions> = {}): RunOptions {
+  // The plugin's own options (API 1.1), checked against AI_OPTIONS by the testkit as by the host.
+  return { alongside: [size], options: { enabled: true, provider: 'openai', key: KEY, baseUrl, model: 'gpt-test', batch_size: 2, retry_count: 2, retry_backoff_initial_ms: 10, timeout_ms: 5000, ...ai } };
 }
 
 describe('ai-assist plugin against fake providers', function () {
@@ -143,7 +144,7 @@ describe('ai-assist plugin against fake providers', function () {
     const fake = await fakeProvider((req, _i, res) => openaiAnswer(res, verdictsJson(askedIds(req))));
     const saved = { ...process.env };
     try {
-      const disabled = await runPlugin(aiAssist, { commits }, { alongside: [size], ai: { enabled: false, key: KEY, baseUrl: fake.server.url('/v1') } });
+      const disabled = await runPlugin(aiAssist, { commits }, { alongside: [size], options: { enabled: false, key: KEY, baseUrl: fake.server.url('/v1') } });
       expect(fake.requests).to.have.length(0);
       expect(disabled.result.ai).to.equal(undefined);
       process.env.OPENAI_API_KEY = 'sk-from-environment';

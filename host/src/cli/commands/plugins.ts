@@ -4,7 +4,7 @@ import { PluginOptionsError } from '@cadence/plugin-loader';
 import { CliExit } from '../io.js';
 import { loadCliConfig } from '../load-config.js';
 import type { CliIo } from '../io.js';
-import { loadHostPlugins } from '../../plugins.js';
+import { hostPluginOptions, loadHostPlugins } from '../../plugins.js';
 import { engineFromConfig } from '../../engine-setup.js';
 
 export function register(program: Command, io: CliIo): void {
@@ -17,7 +17,7 @@ export function register(program: Command, io: CliIo): void {
       const logger = createLogger({ level: 'error', stream: io.stderr });
       let loaded;
       try {
-        loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: config.plugin_options, pluginBase, throwOnRequiredFailure: false });
+        loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), pluginBase, throwOnRequiredFailure: false });
       } catch (error) {
         if (error instanceof PluginOptionsError) throw new CliExit(2, error.message);
         throw error;
