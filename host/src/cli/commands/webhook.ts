@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { createServer } from '../../server/app.js';
+import { createServer } from '@cadence/server';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';
 
@@ -70,7 +70,7 @@ export function register(program: Command, io: CliIo): void {
       for (const entry of runtime.pluginEntries.filter((e) => e.status === 'failed' || e.status === 'incompatible')) {
         log.warn('plugin not loaded', { plugin: entry.specifier, status: entry.status, reason: entry.reason });
       }
-      const server = createServer(runtime);
+      const server = createServer({ config: runtime.config, engine: runtime.engine, logger: runtime.logger });
       try {
         const listening = await server.listen(config.webhook.port, config.webhook.host);
         const address = listening.address();

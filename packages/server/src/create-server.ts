@@ -3,7 +3,9 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { HttpError } from '@cadence/errors';
 import { parseSize } from '@cadence/config';
-import type { Runtime } from '../runtime.js';
+import type { CadenceConfig } from '@cadence/config';
+import type { Engine } from '@cadence/engine';
+import type { Logger } from '@cadence/logger';
 import { InMemoryJobEventChannel, type JobEventChannel } from './jobs/job-events.js';
 import { JobManager } from './jobs/job-manager.js';
 import { InMemoryJobQueue, type JobQueue } from './jobs/job-queue.js';
@@ -17,7 +19,7 @@ import { refuseCrossSite } from './middleware/same-origin.js';
 import { SizedResultCache } from './result-cache.js';
 import { analyzeRoutes } from './routes/analyze.js';
 import { jobRoutes } from './routes/jobs.js';
-import { metricRoutes, operationRoutes } from './routes/operations.js';
+import { healthRoutes, metricRoutes, operationRoutes, prometheusRoutes } from './routes/operations.js';
 import { streamRoutes } from './routes/streams.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { InMemoryDeliveryMemory, type DeliveryMemory } from './webhooks/delivery-memory.js';
@@ -32,10 +34,19 @@ export interface ServerBackends {
   readonly deliveries: DeliveryMemory;
 }
 
-export function inMemoryBackends(runtime: Runtime): ServerBackends {
+/** What a server needs: the validated configuration, the engine (with its plugins) and a logger. */
+export interface ServerOptions {
+  readonly config: CadenceConfig;
+  readonly engine: Engine;
+  readonly logger: Logger;
+  /** The shared state; in memory unless given (Redis-backed ones come with scale-out). */
+  readonly backends?: ServerBackends;
+}
+
+export function inMemoryBackends(config: CadenceConfig): ServerBackends {
   return {
-    store: new InMemoryJobStore(runtime.config.limits.max_jobs),
-    queue: new InMemoryJobQueue(runtime.config.limits.queue_capacity),
+    store: new InMemoryJobStore(config.limits.max_jobs),
+    queue: new InMemoryJobQueue(config.limits.queue_capacity),
     events: new InMemoryJobEventChannel(),
     rateLimiters: inMemoryRateLimiters,
     deliveries: new InMemoryDeliveryMemory(),
@@ -44,14 +55,23 @@ export function inMemoryBackends(runtime: Runtime): ServerBackends {
 
 export interface CadenceServer {
   readonly app: Koa;
+  /** A Node request listener: mount the server in an http(s) server of your own. */
+  readonly listener: http.RequestListener;
+  /** Every route, and whether it needs the API token (what a test or an operator can check). */
+  readonly routes: ReadonlyArray<{ readonly path: string; readonly methods: readonly string[]; readonly guarded: boolean }>;
   readonly jobs: JobManager;
   listen(port: number, host: string): Promise<http.Server>;
   /** Stops accepting, lets running jobs finish within the grace period, then closes. */
   shutdown(): Promise<void>;
 }
 
-export function createServer(runtime: Runtime, backends: ServerBackends = inMemoryBackends(runtime)): CadenceServer {
-  const { config, engine, logger } = runtime;
+/**
+ * The Cadence HTTP server as a library: the Koa app, a request listener, the job machinery, and
+ * listen/shutdown. The `cadence webhook` command is one caller; an embedding program is another.
+ */
+export function createServer(options: ServerOptions): CadenceServer {
+  const { config, engine, logger } = options;
+  const backends = options.backends ?? inMemoryBackends(config);
   const log = logger.child('server');
   const metrics = new ServerMetrics();
   const cache = new SizedResultCache(parseSize(config.cache.max_size), metrics);
@@ -76,15 +96,18 @@ export function createServer(runtime: Runtime, backends: ServerBackends = inMemo
   app.use(errorBody(log));
   if (config.logging.level === 'debug') app.use(requestLog(log));
   app.use(clientAddress(config.api.trust_proxy, config.api.trusted_proxies));
-  app.use(authentication(config.api.token, config.api.public_metrics));
   const limit = (group: string, perMinute: number) => rateLimit(backends.rateLimiters(group, perMinute));
   // Routes that start jobs: refused to other sites' pages, then counted per client (decisions §9).
   const startsJobs = [refuseCrossSite(config.api.allowed_origins), limit('analyses', config.rate_limits.analyses_per_minute)];
 
-  // One router for every resource: one match per request.
-  const router = new Router();
+  // Two routers, each carrying its own checks: a route added to `guarded` cannot be public by accident,
+  // and only what is registered on `open` is (decisions §8: /health, the webhooks, /metrics if public).
+  const open = new Router();
+  const guarded = new Router();
+  guarded.use(requireApiToken(config.api.token));
+  healthRoutes(open, jobs);
   if (config.webhook.enabled) {
-    webhookRoutes(router, {
+    webhookRoutes(open, {
       secret: config.webhook.secret,
       jobs,
       deliveries: backends.deliveries,
@@ -93,22 +116,30 @@ export function createServer(runtime: Runtime, backends: ServerBackends = inMemo
       allowLocalPaths: config.security.allow_local_paths,
     });
   }
-  analyzeRoutes(router, jobs, config.security.allow_local_paths, startsJobs);
-  streamRoutes(router, { jobs, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000, guards: startsJobs, maxOpenStreams: config.limits.max_open_streams });
-  jobRoutes(router, backends.store, jobs, limit('job_queries', config.rate_limits.job_queries_per_minute));
-  operationRoutes(router, jobs, cache, engine);
-  metricRoutes(router, metrics, jobs, cache, limit('metrics', config.rate_limits.metrics_per_minute));
-  app.use(router.routes());
-  // Not thrown: the router then sets the Allow header, and errorBody gives the 405 the contract's body.
-  app.use(router.allowedMethods());
+  const metricsLimit = limit('metrics', config.rate_limits.metrics_per_minute);
+  prometheusRoutes(config.api.public_metrics ? open : guarded, metrics, metricsLimit);
+  analyzeRoutes(guarded, jobs, config.security.allow_local_paths, startsJobs);
+  streamRoutes(guarded, { jobs, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000, guards: startsJobs, maxOpenStreams: config.limits.max_open_streams });
+  jobRoutes(guarded, backends.store, jobs, limit('job_queries', config.rate_limits.job_queries_per_minute));
+  operationRoutes(guarded, cache, engine);
+  metricRoutes(guarded, metrics, jobs, cache, metricsLimit);
+  for (const router of [open, guarded]) {
+    app.use(router.routes());
+    // Not thrown: the router then sets the Allow header, and errorBody gives the 405 the contract's body.
+    app.use(router.allowedMethods());
+  }
+  const routes = [...routeTable(open, false), ...routeTable(guarded, config.api.token !== null)];
 
   let server: http.Server | null = null;
+  const listener = app.callback();
   return {
     app,
+    listener,
+    routes,
     jobs,
     listen(port, host) {
       return new Promise((resolve, reject) => {
-        const created = http.createServer(app.callback());
+        const created = http.createServer(listener);
         // --timeout: how long a request may take to arrive; streams send keep-alives and clear their socket timeout.
         created.requestTimeout = config.webhook.read_timeout_seconds * 1000;
         created.headersTimeout = Math.min(created.requestTimeout, 60_000);
@@ -132,16 +163,12 @@ export function createServer(runtime: Runtime, backends: ServerBackends = inMemo
   };
 }
 
-/** Decisions §8: /health and the two webhooks never need the token; /metrics may be public. */
-function authentication(token: string | null, publicMetrics: boolean): Middleware {
-  const check = requireApiToken(token);
-  return (ctx, next) => {
-    if (!token || ctx.path === '/health' || ctx.path.startsWith('/webhooks/') || (publicMetrics && ctx.path === '/metrics')) return next();
-    return check(ctx, next);
-  };
+function routeTable(router: Router, guarded: boolean): Array<{ path: string; methods: string[]; guarded: boolean }> {
+  // Layers without methods are the router's own middleware (the token check), not routes.
+  return router.stack.filter((layer) => layer.methods.length > 0).map((layer) => ({ path: String(layer.path), methods: [...layer.methods], guarded }));
 }
 
-function requestLog(log: Runtime['logger']): Middleware {
+function requestLog(log: Logger): Middleware {
   return async (ctx, next) => {
     const started = performance.now();
     try {

@@ -5,12 +5,16 @@ import type { JobManager } from '../jobs/job-manager.js';
 import type { ServerMetrics } from '../metrics.js';
 import type { SizedResultCache } from '../result-cache.js';
 
-/** /health, /api/cache/*, /api/plugins (decisions §11). */
-export function operationRoutes(router: Router, jobs: JobManager, cache: SizedResultCache, engine: Engine): void {
+/** /health (decisions §11): never behind the token, for load balancers and probes. */
+export function healthRoutes(router: Router, jobs: JobManager): void {
   router.get('/health', async (ctx) => {
     const now = new Date().toISOString();
     ctx.body = { status: 'ok', timestamp: now, time: now, ...(await jobs.health()) };
   });
+}
+
+/** /api/cache/*, /api/plugins. */
+export function operationRoutes(router: Router, cache: SizedResultCache, engine: Engine): void {
   router.get('/api/cache/stats', (ctx) => {
     ctx.body = cache.stats();
   });
@@ -29,16 +33,21 @@ export function operationRoutes(router: Router, jobs: JobManager, cache: SizedRe
       plugin: s.plugin,
       package: s.package,
       version: s.version,
+      ...(s.docsUrl ? { docs_url: s.docsUrl } : {}),
     }));
   });
 }
 
-/** /metrics (Prometheus text) and /api/metrics (JSON). */
-export function metricRoutes(router: Router, metrics: ServerMetrics, jobs: JobManager, cache: SizedResultCache, limit: Middleware): void {
+/** /metrics (Prometheus text): behind the token unless api.public_metrics puts it on the open router. */
+export function prometheusRoutes(router: Router, metrics: ServerMetrics, limit: Middleware): void {
   router.get('/metrics', limit, async (ctx) => {
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
   });
+}
+
+/** /api/metrics (JSON). */
+export function metricRoutes(router: Router, metrics: ServerMetrics, jobs: JobManager, cache: SizedResultCache, limit: Middleware): void {
   router.get('/api/metrics', limit, async (ctx) => {
     const health = await jobs.health();
     const total = async (status: string): Promise<number> => metrics.countOf(metrics.jobsTotal, { status });

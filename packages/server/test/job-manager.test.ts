@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
-import { loadConfig } from '@cadence/config';
+import { loadConfig, toPluginConfigView } from '@cadence/config';
+import { createEngine } from '@cadence/engine';
 import { createLogger } from '@cadence/logger';
 import { makeTempDir, startStalledServer } from '@cadence/test-support';
-import { engineFromConfig } from '../src/engine-setup.js';
-import { InMemoryJobEventChannel } from '../src/server/jobs/job-events.js';
-import { JobManager } from '../src/server/jobs/job-manager.js';
-import { InMemoryJobQueue } from '../src/server/jobs/job-queue.js';
-import { InMemoryJobStore } from '../src/server/jobs/job-store.js';
-import { ServerMetrics } from '../src/server/metrics.js';
-import { SizedResultCache } from '../src/server/result-cache.js';
+import { InMemoryJobEventChannel } from '../src/jobs/job-events.js';
+import { JobManager } from '../src/jobs/job-manager.js';
+import { InMemoryJobQueue } from '../src/jobs/job-queue.js';
+import { InMemoryJobStore } from '../src/jobs/job-store.js';
+import { ServerMetrics } from '../src/metrics.js';
+import { SizedResultCache } from '../src/result-cache.js';
 
 async function manager(options: { workers: number; queueCapacity: number }) {
   const dir = await makeTempDir('cadence-jobs-');
@@ -18,7 +18,7 @@ async function manager(options: { workers: number; queueCapacity: number }) {
   const metrics = new ServerMetrics();
   const store = new InMemoryJobStore(100);
   const jobs = new JobManager({
-    engine: engineFromConfig(config, logger, []),
+    engine: createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [] }),
     store,
     queue: new InMemoryJobQueue(options.queueCapacity),
     events: new InMemoryJobEventChannel(),

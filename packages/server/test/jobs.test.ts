@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import type { AnalysisResult } from '@cadence/plugin-sdk';
-import { InMemoryJobQueue } from '../src/server/jobs/job-queue.js';
-import { InMemoryJobStore } from '../src/server/jobs/job-store.js';
-import { retainedResult, MAX_RETAINED_ITEMS } from '../src/server/jobs/retained-result.js';
-import type { Job, JobStatus } from '../src/server/jobs/job.js';
-import { UnverifiedBytes } from '../src/server/webhooks/unverified-bytes.js';
-import { constantTimeEqual, verifyHubSignature } from '../src/server/webhooks/constant-time.js';
-import { InMemoryDeliveryMemory } from '../src/server/webhooks/delivery-memory.js';
+import { InMemoryJobQueue } from '../src/jobs/job-queue.js';
+import { InMemoryJobStore } from '../src/jobs/job-store.js';
+import { retainedResult, MAX_RETAINED_ITEMS } from '../src/jobs/retained-result.js';
+import type { Job, JobStatus } from '../src/jobs/job.js';
+import { UnverifiedBytes } from '../src/webhooks/unverified-bytes.js';
+import { constantTimeEqual, verifyHubSignature } from '../src/webhooks/constant-time.js';
+import { InMemoryDeliveryMemory } from '../src/webhooks/delivery-memory.js';
 import { createHmac } from 'node:crypto';
 
 let counter = 0;

@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { loadConfig, toPluginConfigView } from '@cadence/config';
+import { createEngine } from '@cadence/engine';
+import { createLogger } from '@cadence/logger';
+import size from '@cadence/plugin-size';
+import { burstHistory, createRepository, exportRepository, makeTempDir, startGitDaemon, type GitDaemon, type TempDir } from '@cadence/test-support';
+import { createServer, type CadenceServer } from '../src/index.js';
+
+const TOKEN = 'embedded-test-token-0123456789';
+
+/** The server as a library, in this process: what an embedding program does with @cadence/server. */
+describe('@cadence/server embedded in another program', function () {
+  this.timeout(30_000);
+  let work: TempDir;
+  let daemon: GitDaemon;
+  let cadence: CadenceServer;
+  let host: http.Server;
+  let base: string;
+
+  before(async () => {
+    work = await makeTempDir('cadence-embedded-');
+    const source = `${work.path}/source`;
+    await import('node:fs/promises').then((fs) => fs.mkdir(source));
+    await createRepository(source, burstHistory(6));
+    await exportRepository(`${work.path}/served`, 'acme/burst.git', source);
+    daemon = await startGitDaemon(`${work.path}/served`);
+    const { config } = await loadConfig({
+      cwd: work.path,
+      env: {},
+      flags: { security: { allowed_networks: ['127.0.0.0/8'] }, api: { token: TOKEN }, webhook: { secret: 'embedded-secret-0123456789' } },
+    });
+    const logger = createLogger({ level: 'error', stream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+    const engine = createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [{ plugin: size, packageName: '@cadence/plugin-size', version: '0.0.0', source: 'builtin' }] });
+    cadence = createServer({ config, engine, logger });
+    // The embedding program's own http server, with Cadence's request listener mounted in it.
+    host = http.createServer(cadence.listener);
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await cadence?.shutdown();
+    await new Promise((resolve) => host?.close(resolve));
+    await daemon?.close();
+    await work?.remove();
+  });
+
+  const get = async (path: string, token: string | null = TOKEN) => {
+    const response = await fetch(`${base}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  it('answers /health without the token and the contract\u2019s 404 body', async () => {
+    expect((await get('/health', null)).body).to.include({ status: 'ok' });
+    expect(await get('/nothing/here')).to.deep.include({ status: 404, body: { error: 'not_found', message: 'No route for GET /nothing/here' } });
+  });
+
+  it('requires the API token on the job routes', async () => {
+    expect((await get('/jobs', null)).status).to.equal(401);
+    expect((await get('/JOBS', 'wrong-token')).status).to.equal(401);
+    expect((await get('/jobs')).status).to.equal(200);
+  });
+
+  it('puts only /health and the webhooks on the open router, and every other route behind the token', async () => {
+    const open = cadence.routes.filter((r) => !r.guarded).map((r) => r.path).sort();
+    expect(open).to.deep.equal(['/health', '/webhooks/github', '/webhooks/gitlab']);
+    const guarded = cadence.routes.filter((r) => r.guarded);
+    expect(guarded.length).to.be.greaterThan(10);
+    for (const route of guarded) {
+      for (const method of route.methods.filter((m) => m !== 'HEAD')) {
+        const path = route.path.replace(':id', '00000000-0000-0000-0000-000000000000');
+        const response = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) });
+        expect(response.status, `${method} ${path}`).to.equal(401);
+        await response.body?.cancel();
+      }
+    }
+  });
+
+  it('runs an analysis against a repository over git://, through the engine it was given', async () => {
+    const response = await fetch(`${base}/api/analyze/repository`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ url: daemon.url('acme/burst.git') }),
+    });
+    expect(response.status).to.equal(202);
+    const { id } = (await response.json()) as { id: string };
+    let job: Record<string, unknown> = {};
+    for (let i = 0; i < 200 && !['completed', 'failed'].includes(String(job.status)); i++) {
+      job = (await get(`/jobs/${id}`)).body;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(job.status, JSON.stringify(job)).to.equal('completed');
+    const result = job.result as { total_commits: number; strategy_results: Array<{ name: string }> };
+    expect(result.total_commits).to.equal(6);
+    expect(result.strategy_results.map((s) => s.name)).to.deep.equal(['size']);
+    expect((await cadence.jobs.health()).jobs_processed).to.be.at.least(1);
+  });
+});
