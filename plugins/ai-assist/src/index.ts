@@ -57,7 +57,7 @@ async function judge(
   ai: AiOptions,
   scrub: (text: string) => string,
 ): Promise<{ verdicts: AiVerdict[]; tokens: { input: number; output: number } | null; malformed: number }> {
-  const provider = createProvider(ai);
+  const provider = await createProvider(ai);
   const verdicts: AiVerdict[] = [];
   let tokens = null as { input: number; output: number } | null;
   let malformed = 0;

@@ -1,5 +1,3 @@
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
 import type { AiSettings } from '@cadence/plugin-sdk';
 
 export interface Completion {
@@ -27,12 +25,15 @@ const MAX_OUTPUT_TOKENS = 2048;
 /**
  * Builds the provider client with everything passed explicitly (key, base URL, organization…):
  * the SDKs' own environment variables (OPENAI_API_KEY, ANTHROPIC_BASE_URL, …) are never read.
+ * The SDK is imported here, when AI analysis runs: loading both at start-up cost every command
+ * (even `cadence version`) most of a second.
  */
-export function createProvider(settings: AiSettings): AiProvider {
+export async function createProvider(settings: AiSettings): Promise<AiProvider> {
   const model = settings.model ?? DEFAULT_MODELS[settings.provider];
   const baseURL = settings.baseUrl ?? DEFAULT_BASE_URLS[settings.provider];
   const common = { apiKey: settings.key ?? '', baseURL, maxRetries: 0, timeout: settings.timeout_ms };
   if (settings.provider === 'anthropic') {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
     const client = new Anthropic({ ...common, authToken: null });
     return {
       name: 'anthropic',
@@ -47,6 +48,7 @@ export function createProvider(settings: AiSettings): AiProvider {
       },
     };
   }
+  const { default: OpenAI } = await import('openai');
   const client = new OpenAI({ ...common, organization: null, project: null, webhookSecret: null });
   return {
     name: 'openai',
