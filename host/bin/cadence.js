@@ -3,6 +3,14 @@
 // so the bin itself must exist in the repository and only import the built code.
 import { main } from '../dist/cli/main.js';
 
+// `cadence plugins | head`: a reader that stops early is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 main(process.argv).then(
   (code) => {
     process.exitCode = code;

@@ -173,6 +173,12 @@ describe('cadence version, config and plugins', function () {
     const run = await runCadence(['plugins'], { cwd: work.path });
     expect(run.code).to.equal(0);
     for (const name of ['velocity', 'timing', 'size']) expect(run.stdout).to.match(new RegExp(`loaded\\s+@cadence/plugin-${name}`));
+    expect(run.stdout.split('\n')[0]).to.match(/^STATUS\s+PACKAGE\s+VERSION\s+SOURCE\s+WHERE$/);
+    const rows = run.stdout.split('\n').filter((line) => /^\S/.test(line)).slice(1);
+    expect(rows.length, 'one row per package, none listed twice').to.equal(new Set(rows.map((line) => line.split(/\s+/)[1])).size);
+    expect(run.stdout).to.match(/@cadence\/plugin-ai-assist[^\n]*\n\s+inactive: ai\.enabled is false/);
+    const enabled = await runCadence(['plugins'], { cwd: work.path, env: { CADENCE_AI_ENABLED: 'true' } });
+    expect(enabled.stdout).to.not.contain('inactive');
   });
 
   it('exits 2 on an unknown command or option', async () => {

@@ -1,3 +1,4 @@
+import type { LoadedPlugin } from '@cadence/engine';
 import { createLogger } from '@cadence/logger';
 import { PluginOptionsError } from '@cadence/plugin-loader';
 import { CliExit } from '../io.js';
@@ -20,13 +21,24 @@ export async function runPlugins(options: { config?: string }, io: CliIo): Promi
   const { plugins, entries } = loaded;
   const engine = engineFromConfig(config, logger, plugins);
   const strategies = engine.strategies();
+  const row = (status: string, name: string, version: string, source: string, where: string): string =>
+    `${status.padEnd(12)} ${name.padEnd(36)} ${version.padEnd(8)} ${source.padEnd(10)} ${where}\n`;
+  io.stdout.write(row('STATUS', 'PACKAGE', 'VERSION', 'SOURCE', 'WHERE'));
   for (const entry of entries) {
     const where = entry.path ?? entry.specifier;
-    io.stdout.write(`${entry.status.padEnd(12)} ${(entry.packageName ?? entry.specifier).padEnd(36)} ${(entry.version ?? '-').padEnd(8)} ${entry.source.padEnd(10)} ${where}\n`);
+    io.stdout.write(row(entry.status, entry.packageName ?? entry.specifier, entry.version ?? '-', entry.source, where));
     if (entry.reason) io.stdout.write(`             ${entry.reason}\n`);
     if (entry.status !== 'loaded') continue;
+    const inactive = inactiveReason(plugins.find((p) => p.packageName === entry.packageName));
+    if (inactive) io.stdout.write(`             inactive: ${inactive}\n`);
     for (const s of strategies.filter((x) => x.package === entry.packageName)) {
-      io.stdout.write(`             - ${s.name} (${s.category}, ${s.appliesTo}, weight ${s.weight})${s.enabled ? '' : ' [disabled by strategies.disabled]'}: ${s.description}\n`);
+      io.stdout.write(`             - ${s.name} (${s.category}, ${s.appliesTo}, weight ${s.weight})${s.enabled ? '' : ' [disabled by strategies.disabled]'}: ${s.description}${s.docsUrl ? ` (${s.docsUrl})` : ''}\n`);
     }
   }
+}
+
+/** A loaded plugin that does nothing as configured: its options say `enabled: false` (the AI plugin while ai.enabled is false). */
+function inactiveReason(loaded: LoadedPlugin | undefined): string | null {
+  if (!loaded || loaded.options?.enabled !== false) return null;
+  return loaded.plugin.name === 'ai-assist' ? 'ai.enabled is false' : `plugin_options.${loaded.plugin.name}.enabled is false`;
 }
