@@ -61,6 +61,7 @@ describe('configuration refused at start-up (the real CLI process)', function ()
     expectRefused(await webhook(['--config', await configFile('security:\n  allowed_networks: ["10.0.0.0/33"]\n')], {}), 'security.allowed_networks');
     expectRefused(await webhook([], { CADENCE_SECURITY_ALLOWED_NETWORKS: '127.0.0.2/32,not-a-network' }), 'security.allowed_networks');
     expectRefused(await runCadence(['config'], { cwd: work.path, env: { CADENCE_SECURITY_ALLOWED_NETWORKS: '300.1.1.1' } }), 'security.allowed_networks');
+    expectRefused(await webhook([], { CADENCE_API_TRUSTED_PROXIES: '10.0.0.0/8,proxy.example' }), 'api.trusted_proxies');
   });
 
   it('refuses CADENCE_API_TOKEN set but empty, and an empty api.token in a file', async () => {

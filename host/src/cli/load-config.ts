@@ -29,8 +29,11 @@ export async function loadCliConfig(io: CliIo, configPath: string | undefined, o
 
 /** Checked at start-up, not on the first request that needs it (where it would fail every job). */
 function checkNetworks({ config, filepath }: LoadedConfig): void {
-  const bad = config.security.allowed_networks.find((text) => !isValidCidr(text));
-  if (bad !== undefined) {
-    throw new CliExit(2, `Invalid configuration in ${filepath ?? 'the configuration'}: security.allowed_networks has ${JSON.stringify(bad)}, which is not a CIDR (such as 10.1.2.3/32 or fd00::/8)`);
+  const lists = { 'security.allowed_networks': config.security.allowed_networks, 'api.trusted_proxies': config.api.trusted_proxies };
+  for (const [key, list] of Object.entries(lists)) {
+    const bad = list.find((text) => !isValidCidr(text));
+    if (bad !== undefined) {
+      throw new CliExit(2, `Invalid configuration in ${filepath ?? 'the configuration'}: ${key} has ${JSON.stringify(bad)}, which is not a CIDR (such as 10.1.2.3/32 or fd00::/8)`);
+    }
   }
 }
