@@ -1,18 +1,12 @@
-import type { Heading, ImageRef, LinkRef, ListBlock, PageDocument, TextBlock } from '@cadence/plugin-sdk';
+import type { PageDocument, TextBlock } from '@cadence/plugin-sdk';
 import { countWords, forEachSentence } from './sentences.js';
 
+/** The fields a document shares with its parts and its wire form. */
+type Shared = Pick<PageDocument, 'url' | 'title' | 'lang' | 'headings' | 'lists' | 'links' | 'images' | 'elements' | 'deepElements'>;
+
 /** What the walk (or the plain-text reader) produced: the document before its text is joined. */
-export interface DocumentParts {
-  readonly url: string;
-  readonly title: string;
-  readonly lang: string | null;
+export interface DocumentParts extends Shared {
   readonly blocks: readonly TextBlock[];
-  readonly headings: readonly Heading[];
-  readonly lists: readonly ListBlock[];
-  readonly links: readonly LinkRef[];
-  readonly images: readonly ImageRef[];
-  readonly elements: number;
-  readonly deepElements: number;
   /** Headings are blocks but not prose: no sentences. */
   readonly isProse: (block: TextBlock) => boolean;
 }
@@ -23,24 +17,13 @@ export interface DocumentParts {
  * worker's answer costs the receiving thread one string copy instead of a clone of a hundred
  * thousand small strings and objects, which on a 10 MiB page held the event loop for half a second.
  */
-export interface WireDocument {
-  readonly url: string;
-  readonly title: string;
-  readonly lang: string | null;
-  readonly text: string;
-  readonly words: number;
+export interface WireDocument extends Shared, Pick<PageDocument, 'text' | 'words'> {
   readonly tags: readonly string[];
   readonly paths: readonly string[];
   /** Per block: tag index, path index, text length; blocks are joined in `text` by a blank line. */
   readonly blocks: Int32Array;
   /** Per sentence: start and end offsets in `text`. */
   readonly sentences: Int32Array;
-  readonly headings: readonly Heading[];
-  readonly lists: readonly ListBlock[];
-  readonly links: readonly LinkRef[];
-  readonly images: readonly ImageRef[];
-  readonly elements: number;
-  readonly deepElements: number;
 }
 
 const BLOCK_SEPARATOR = '\n\n';
