@@ -57,6 +57,14 @@ describe('configuration refused at start-up (the real CLI process)', function ()
     expectRefused(await runCadence(['config'], { cwd: work.path, env: { CADENCE_AI_RETRY_COUNT: '40' } }), 'ai.retry_count');
   });
 
+  it('reads --timeout with the configuration\'s duration parser (a bare number is seconds) and refuses others with exit 2', async () => {
+    for (const bad of ['abc', '0', '10x', '-5s']) {
+      const run = await webhook(['--timeout', bad], {});
+      expect(run.code, `--timeout ${bad}: ${run.stderr}`).to.equal(2);
+      expect(run.stderr).to.contain('--timeout');
+    }
+  });
+
   it('refuses a security.allowed_networks entry that is not a CIDR, from a file and from the environment', async () => {
     expectRefused(await webhook(['--config', await configFile('security:\n  allowed_networks: ["10.0.0.0/33"]\n')], {}), 'security.allowed_networks');
     expectRefused(await webhook([], { CADENCE_SECURITY_ALLOWED_NETWORKS: '127.0.0.2/32,not-a-network' }), 'security.allowed_networks');

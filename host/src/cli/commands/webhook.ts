@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { parseDuration } from '@cadence/config/units';
 import type { CliIo } from '../io.js';
 
 /** A shorter webhook secret can be guessed offline from one signed delivery. */
@@ -22,15 +23,13 @@ function integer(min: number, max: number) {
   };
 }
 
-/** `--timeout 30s`, `--timeout 30` (seconds). */
+/** `--timeout 30s`, `--timeout 30` (a bare number is seconds here): the configuration's one duration parser. */
 function seconds(value: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
-  if (!match) throw new InvalidArgumentError('must be a duration such as 30s or 1m');
-  const amount = Number(match[1]);
-  const unit = match[2] ?? 's';
-  const result = unit === 'ms' ? amount / 1000 : unit === 'm' ? amount * 60 : amount;
-  if (result <= 0) throw new InvalidArgumentError('must be positive');
-  return result;
+  const text = /^\s*\d+(?:\.\d+)?\s*$/.test(value) ? `${value.trim()}s` : value;
+  const milliseconds = parseDuration(text);
+  if (Number.isNaN(milliseconds)) throw new InvalidArgumentError('must be a duration such as 30s or 1m');
+  if (milliseconds <= 0) throw new InvalidArgumentError('must be positive');
+  return milliseconds / 1000;
 }
 
 export function register(program: Command, io: CliIo): void {
