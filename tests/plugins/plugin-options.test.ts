@@ -25,6 +25,7 @@ export default {
     },
   },
   apply(hooks, environment) {
+    environment.logger.error('echo-options applied', { threshold: environment.options.threshold });
     hooks.registerStrategies.tap('echo-options', (registrar) => registrar.add(strategy));
   },
 };
@@ -64,6 +65,9 @@ describe('per-plugin options (plugin API 1.1)', function () {
     const run = await analyze(`plugins: [${JSON.stringify(path.join(dir.path, 'echo-options'))}]\n`);
     expect(run.code, run.stderr).to.equal(0);
     expect(echoed(run.stdout)).to.equal('options {"threshold":5,"label":"x"} frozen=true');
+    // Its own child logger: the log line names the plugin as its component.
+    const line = run.stderr.split('\n').find((l) => l.includes('echo-options applied'));
+    expect(JSON.parse(line ?? '{}')).to.include({ component: 'echo-options', message: 'echo-options applied', threshold: 5 });
   });
 
   it('reads options from plugins: [{ name, options }] over plugin_options.<name>', async () => {
