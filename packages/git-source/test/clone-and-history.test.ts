@@ -28,9 +28,15 @@ describe('git source over git://', function () {
   let work: TempDir;
   let daemon: GitDaemon;
   let humanHashes: string[];
+  const sharedTmp = process.env.TMPDIR;
 
   before(async () => {
     work = await makeTempDir('cadence-git-');
+    // Clones of this suite go to a temporary folder of its own: a clone folder another process makes
+    // in the shared one must not count as one this suite left behind.
+    const { mkdir: makeDir } = await import('node:fs/promises');
+    await makeDir(path.join(work.path, 'tmp'));
+    process.env.TMPDIR = path.join(work.path, 'tmp');
     const served = path.join(work.path, 'served');
     const human = path.join(work.path, 'human');
     const { mkdir } = await import('node:fs/promises');
@@ -60,6 +66,8 @@ describe('git source over git://', function () {
     daemon = await startGitDaemon(served);
   });
   after(async () => {
+    if (sharedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = sharedTmp;
     await daemon?.close();
     await work?.remove();
   });
