@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LoadedPlugin } from '@cadence/engine';
@@ -55,7 +56,8 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadPlug
   const throwOnRequired = options.throwOnRequiredFailure ?? true;
   const plugins: LoadedPlugin[] = [];
   const entries: PluginLoadEntry[] = [];
-  const seen = new Map<string, PluginOrigin>();
+  /** Each loaded package name: where it came from and its real folder (symlinks resolved, as Node's module cache does). */
+  const seen = new Map<string, { source: PluginOrigin; path: string; realDir: string }>();
 
   const candidates: { specifier: string; source: PluginOrigin; fromDir: string }[] = [
     ...options.builtins.map((specifier) => ({ specifier, source: 'builtin' as const, fromDir: options.hostDir })),
@@ -75,12 +77,17 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadPlug
     const outcome = await loadOne(candidate.specifier, candidate.source, candidate.fromDir);
     if (outcome.plugin) {
       const key = outcome.plugin.packageName;
+      const dir = outcome.entry.path ?? candidate.specifier;
+      const realDir = await realpath(dir);
       const earlier = seen.get(key);
+      // The same folder again (a `plugins:` entry naming a built-in, or a configured package that
+      // discovery also finds) is one package: one row, the first. Only another copy is a duplicate.
+      if (earlier?.realDir === realDir) continue;
       if (earlier) {
-        entries.push({ ...outcome.entry, status: 'duplicate', reason: `already loaded (${earlier})` });
+        entries.push({ ...outcome.entry, status: 'duplicate', reason: `another copy is already loaded (${earlier.source}, ${earlier.path})` });
         continue;
       }
-      seen.set(key, candidate.source);
+      seen.set(key, { source: candidate.source, path: dir, realDir });
       plugins.push(outcome.plugin);
       entries.push(outcome.entry);
       continue;

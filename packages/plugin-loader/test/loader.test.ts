@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeTempDir } from '@cadence/test-support';
 import { installationNodeModules, loadPlugins, PluginLoadError } from '../src/index.js';
@@ -129,11 +129,21 @@ describe('plugin loader', () => {
     expect(entries.map((e) => e.status)).to.deep.equal(['incompatible', 'failed']);
   });
 
-  it('loads a package found twice only once', async () => {
+  it('loads and lists a package found twice (named and discovered, one through a symlink) once', async () => {
     await writePackage(path.join(root, 'node_modules', 'twice'), 'twice');
-    const { plugins, entries } = await load(['twice'], { discoverIn: [path.join(root, 'node_modules')] });
+    await symlink(path.join(root, 'node_modules', 'twice'), path.join(root, 'linked-twice'), 'dir');
+    const { plugins, entries } = await load(['twice', './linked-twice'], { discoverIn: [path.join(root, 'node_modules')] });
+    expect(plugins).to.have.length(1);
+    expect(entries.map((e) => [e.status, e.source])).to.deep.equal([['loaded', 'config']]);
+  });
+
+  it('reports another copy of a loaded package as a duplicate, naming the copy that loaded', async () => {
+    const first = await writePackage(path.join(root, 'first', 'copy'), 'copy');
+    await writePackage(path.join(root, 'second', 'copy'), 'copy');
+    const { plugins, entries } = await load(['./first/copy', './second/copy']);
     expect(plugins).to.have.length(1);
     expect(entries.map((e) => e.status)).to.deep.equal(['loaded', 'duplicate']);
+    expect(entries[1]!.reason).to.equal(`another copy is already loaded (config, ${first})`);
   });
 
   it('discovers in the installation: the node_modules Node searches from the host package, nearest first', async () => {

@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
+
+const checkout = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+/** The package rows of `cadence plugins` (the header and the indented detail lines left out). */
+function rows(stdout: string): { status: string; name: string; source: string }[] {
+  return stdout
+    .split('\n')
+    .slice(1)
+    .filter((line) => /^\S/.test(line))
+    .map((line) => {
+      const [status, name, , source] = line.split(/\s+/);
+      return { status: status!, name: name!, source: source! };
+    });
+}
+
+/**
+ * A package reached twice — a `plugins:` entry naming a built-in's folder, which the host loads
+ * through a symlink of its node_modules — is one package and one row; a second copy elsewhere with
+ * the same name is a real conflict and stays listed as a duplicate.
+ */
+describe('cadence plugins lists each package once (the real CLI process)', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+
+  before(async () => {
+    work = await makeTempDir('cadence-plugins-listing-');
+  });
+  after(() => work.remove());
+
+  it('shows a built-in also named in plugins: once, as the built-in', async () => {
+    const config = path.join(work.path, 'same.yaml');
+    await writeFile(config, `plugins:\n  - ${JSON.stringify(path.join(checkout, 'plugins', 'size'))}\n`);
+    const run = await runCadence(['plugins', '--config', config], { cwd: work.path });
+    expect(run.code, run.stderr).to.equal(0);
+    const size = rows(run.stdout).filter((row) => row.name === '@cadence/plugin-size');
+    expect(size).to.deep.equal([{ status: 'loaded', name: '@cadence/plugin-size', source: 'builtin' }]);
+    expect(run.stdout).to.not.contain('duplicate');
+  });
+
+  it('lists another copy of a built-in as a duplicate, naming the folder of the one that loaded', async () => {
+    const copy = path.join(work.path, 'copy-of-size');
+    await mkdir(copy);
+    await writeFile(path.join(copy, 'package.json'), JSON.stringify({ name: '@cadence/plugin-size', version: '9.9.9', type: 'module', main: 'index.js', peerDependencies: { '@cadence/plugin-sdk': '^1.0.0' } }));
+    await writeFile(path.join(copy, 'index.js'), "export default { name: 'size', apply() {} };\n");
+    const config = path.join(work.path, 'copy.yaml');
+    await writeFile(config, 'plugins: [./copy-of-size]\n');
+    const run = await runCadence(['plugins', '--config', config], { cwd: work.path });
+    expect(run.code, run.stderr).to.equal(0);
+    const size = rows(run.stdout).filter((row) => row.name === '@cadence/plugin-size');
+    expect(size).to.deep.equal([
+      { status: 'loaded', name: '@cadence/plugin-size', source: 'builtin' },
+      { status: 'duplicate', name: '@cadence/plugin-size', source: 'config' },
+    ]);
+    expect(run.stdout).to.match(/another copy is already loaded \(builtin, \S*host\/node_modules\/@cadence\/plugin-size\)/);
+  });
+});
