@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { spawn, spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir, type TempDir } from '@cadence/test-support';
+import { loopbackNamespaceUnavailable, makeTempDir, runInLoopbackNamespace, type TempDir } from '@cadence/test-support';
 import type { TargetOutcome } from './netns/unreachable-target.js';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -11,37 +10,14 @@ const script = fileURLToPath(new URL('./netns/unreachable-target.ts', import.met
 // A name for a public address, answered by the namespace's own /etc/hosts: the pinned-address lookup
 // only runs for names (an address literal is connected to without a lookup).
 const HOSTS = '127.0.0.1 localhost\n8.8.8.8 unreachable.cadence.test\n';
-// `unshare -rnm`: a user, network and mount namespace whose network is loopback only, so 8.8.8.8 has no
-// route (ENETUNREACH at connect time) and nothing can leave the machine.
-const ISOLATE = 'mount --bind "$0" /etc/hosts && ip link set lo up && exec "$@"';
-
-function runIsolated(hostsFile: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('unshare', ['-rnm', 'sh', '-c', ISOLATE, hostsFile, process.execPath, '--import', 'tsx', ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 90_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('server: a website target that cannot be routed to', function () {
   this.timeout(120_000);
   let work: TempDir;
 
   before(async function () {
-    const probe = spawnSync('unshare', ['-rnm', 'sh', '-c', 'ip link set lo up'], { encoding: 'utf8' });
-    if (probe.status !== 0) {
-      // Failing rather than skipping: without the namespace this test would need the real network.
-      throw new Error(`this test needs user, network and mount namespaces (unshare -rnm) and iproute2: ${probe.error?.message ?? probe.stderr.trim()}`);
-    }
+    // Failing rather than skipping: without the namespace this test would need the real network.
+    const unavailable = loopbackNamespaceUnavailable(true);
+    if (unavailable) throw new Error(`this test needs user, network and mount namespaces and iproute2: ${unavailable}`);
     work = await makeTempDir('cadence-unreachable-');
   });
   after(async () => {
@@ -52,7 +28,8 @@ describe('server: a website target that cannot be routed to', function () {
     const hostsFile = path.join(work.path, 'hosts');
     await writeFile(hostsFile, HOSTS);
     const urls = ['http://unreachable.cadence.test:9/', 'http://8.8.8.8:9/'];
-    const run = await runIsolated(hostsFile, [script, ...urls]);
+    // Loopback only, so 8.8.8.8 has no route (ENETUNREACH at connect time) and nothing can leave the machine.
+    const run = await runInLoopbackNamespace([process.execPath, '--import', 'tsx', script, ...urls], { hostsFile, cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME }, timeoutMs: 90_000 });
     const last = run.stdout.trim().split('\n').pop() ?? '';
     let report: { outcomes?: TargetOutcome[]; refused?: string };
     try {

@@ -12,22 +12,36 @@ export interface NamespaceRun {
  * try addresses off loopback (decoys beside a loopback listener) run only there: a wrong fix then
  * meets "network unreachable" instead of the real network.
  */
-export function loopbackNamespaceUnavailable(): string | null {
-  const probe = spawnSync('unshare', ['--net', '--map-root-user', 'ip', 'link', 'set', 'lo', 'up'], { encoding: 'utf8', timeout: 10_000 });
+export function loopbackNamespaceUnavailable(withMounts = false): string | null {
+  const flags = ['--net', '--map-root-user', ...(withMounts ? ['--mount'] : [])];
+  const probe = spawnSync('unshare', [...flags, 'ip', 'link', 'set', 'lo', 'up'], { encoding: 'utf8', timeout: 10_000 });
   if (probe.error) return `unshare could not run: ${probe.error.message}`;
-  if (probe.status !== 0) return `unshare --net --map-root-user failed: ${probe.stderr.trim() || `exit ${probe.status}`}`;
+  if (probe.status !== 0) return `unshare ${flags.join(' ')} failed: ${probe.stderr.trim() || `exit ${probe.status}`}`;
   return null;
+}
+
+export interface NamespaceOptions {
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+  /** A file mounted over the namespace's /etc/hosts (a mount namespace too): names for addresses without DNS. */
+  readonly hostsFile?: string;
 }
 
 /**
  * Runs `command` in a new network namespace whose only interface is loopback (brought up first).
  * The command is an argument array: the fixed `sh -c` below only brings `lo` up and execs it.
  */
-export function runInLoopbackNamespace(command: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<NamespaceRun> {
-  const unavailable = loopbackNamespaceUnavailable();
+export function runInLoopbackNamespace(command: readonly string[], options: NamespaceOptions = {}): Promise<NamespaceRun> {
+  const withMounts = options.hostsFile !== undefined;
+  const unavailable = loopbackNamespaceUnavailable(withMounts);
   if (unavailable) return Promise.reject(new Error(`No loopback-only network namespace (refusing to fall back to the real network): ${unavailable}`));
+  // Fixed scripts; the command and the hosts file travel as arguments ("$@", "$0"), never in the script text.
+  const setup = withMounts
+    ? ['--net', '--map-root-user', '--mount', 'sh', '-c', 'mount --bind "$0" /etc/hosts && ip link set lo up && exec "$@"', options.hostsFile!]
+    : ['--net', '--map-root-user', 'sh', '-c', 'ip link set lo up && exec "$@"', 'loopback-namespace'];
   return new Promise((resolve, reject) => {
-    const child = spawn('unshare', ['--net', '--map-root-user', 'sh', '-c', 'ip link set lo up && exec "$@"', 'loopback-namespace', ...command], {
+    const child = spawn('unshare', [...setup, ...command], {
       cwd: options.cwd,
       env: options.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
