@@ -21,7 +21,8 @@ function time(args, cwd) {
   const seconds = [];
   for (let i = 0; i < RUNS; i++) {
     const started = process.hrtime.bigint();
-    const result = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    // PATH and HOME only: an inherited NODE_OPTIONS or NODE_EXTRA_CA_CERTS slows every start alike and flatters the ratios.
+    const result = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
     if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
     seconds.push(Number(process.hrtime.bigint() - started) / 1e9);
   }
