@@ -7,8 +7,9 @@ import { renderText } from './text-report.js';
 export { reportFormatFromPath, UsageError, type ReportFormat } from './report-format.js';
 export { escapeHtml, aggregateTimeline } from './html-report.js';
 export { displayLine, displayText } from './display-text.js';
+export { renderReportLazily } from './render.js';
 
-/** A result as a report in one of the four formats. */
+/** A result as a report in one of the four formats (renderReportLazily in `./render` loads only the one it writes). */
 export function renderReport(result: AnalysisResult, format: ReportFormat): string {
   switch (format) {
     case 'json':

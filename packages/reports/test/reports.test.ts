@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
 import { aggregateTimeline, renderReport, reportFormatFromPath, UsageError } from '../src/index.js';
+import { renderReportLazily } from '../src/render.js';
 
 const HOSTILE = `<script>alert("x")</script> & 'quotes' </style><img src=x onerror=alert(1)>`;
 
@@ -124,5 +125,12 @@ describe('reports', () => {
     expect(JSON.parse(renderReport(site, 'json'))).to.deep.equal(site);
     expect(renderReport(site, 'yaml')).to.contain('assessment: Likely Human-Written');
     expect(renderReport(site, 'html')).to.contain('Likely Human-Written');
+  });
+
+  // The CLI renders through the lazy entry: it must write the very report renderReport writes.
+  it('renders the same report lazily, in every format', async () => {
+    for (const format of ['text', 'json', 'yaml', 'html'] as const) {
+      expect(await renderReportLazily(repositoryResult(), format), format).to.equal(renderReport(repositoryResult(), format));
+    }
   });
 });

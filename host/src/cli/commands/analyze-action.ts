@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AnalysisRequest } from '@cadence/engine';
 import { CadenceError } from '@cadence/errors';
 import { answersAsRepository, parseRepositoryUrl } from '@cadence/git-source';
-import { renderReport, reportFormatFromPath, UsageError, type ReportFormat } from '@cadence/reports';
+import { renderReportLazily, reportFormatFromPath, UsageError, type ReportFormat } from '@cadence/reports/render';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';
 import { progressLine } from '../progress-line.js';
@@ -36,11 +36,11 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
     progress.clear();
     if (options.output && format) {
       const file = path.resolve(io.cwd, options.output);
-      await writeFile(file, renderReport(result, format));
+      await writeFile(file, await renderReportLazily(result, format));
       io.stderr.write(`report written to ${file}\n`);
     }
-    if (options.json) io.stdout.write(renderReport(result, 'json'));
-    else if (!options.output) io.stdout.write(renderReport(result, 'text'));
+    if (options.json) io.stdout.write(await renderReportLazily(result, 'json'));
+    else if (!options.output) io.stdout.write(await renderReportLazily(result, 'text'));
   } catch (error) {
     progress.clear();
     if (error instanceof CadenceError) {
