@@ -1,0 +1,88 @@
+import { expect } from 'chai';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { burstHistory, createRepository, makeTempDir, runCadence, type CliRun, type TempDir } from '@cadence/test-support';
+
+/**
+ * What each command imports, seen from inside the real CLI process: a module hook (loaded with
+ * NODE_OPTIONS=--import) appends every URL the process resolves to a file. Start-up time is a
+ * benchmark's business (bench/cli-startup.mjs); this test keeps the reason for it from regressing:
+ * a static import of the engine, a plugin, an AI SDK, Koa or the HTML report where it is not needed.
+ */
+describe('each command imports only what it uses (the real CLI process)', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+  let repo: string;
+  let log: string;
+  let register: string;
+
+  before(async () => {
+    work = await makeTempDir('cadence-lazy-imports-');
+    const hooks = path.join(work.path, 'record-hooks.mjs');
+    await writeFile(
+      hooks,
+      "import { appendFileSync } from 'node:fs';\nlet log;\nexport function initialize(data) { log = data.log; }\n" +
+        'export async function resolve(specifier, context, next) {\n  const resolved = await next(specifier, context);\n  appendFileSync(log, `${resolved.url}\\n`);\n  return resolved;\n}\n',
+    );
+    register = path.join(work.path, 'record-imports.mjs');
+    await writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { log: process.env.IMPORT_LOG } });\n`);
+    repo = path.join(work.path, 'repo');
+    await mkdir(repo);
+    await createRepository(repo, burstHistory(6));
+    log = path.join(work.path, 'imports.log');
+  });
+  after(() => work.remove());
+
+  /** Runs the CLI and returns the URLs it imported. */
+  async function imports(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ run: CliRun; urls: string[] }> {
+    await rm(log, { force: true });
+    const run = await runCadence(args, { cwd: work.path, env: { ...env, IMPORT_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(register).href}` } });
+    expect(run.code, run.stderr).to.equal(0);
+    return { run, urls: (await readFile(log, 'utf8')).split('\n').filter(Boolean) };
+  }
+
+  const matching = (urls: string[], pattern: RegExp): string[] => [...new Set(urls.filter((url) => pattern.test(url)))];
+  const AI_SDKS = /\/(openai|@anthropic-ai\/sdk)\//;
+  const SERVER = /\/(koa|@koa\/router|koa-body|packages\/server)\//;
+  const HTML_REPORT = /\/reports\/dist\/html-report\.js$/;
+
+  for (const args of [['version'], ['--help'], ['analyze', '--help']]) {
+    it(`cadence ${args.join(' ')} imports no plugin, engine, configuration schema, AI SDK or server`, async () => {
+      const { urls } = await imports(args);
+      expect(matching(urls, /\/host\/dist\/cli\/main\.js$/), 'the recorder saw the CLI').to.have.length(1);
+      expect(matching(urls, /\/plugins\/[^/]+\/dist\/|\/packages\/engine\/|\/typebox\//)).to.deep.equal([]);
+      expect(matching(urls, AI_SDKS)).to.deep.equal([]);
+      expect(matching(urls, SERVER)).to.deep.equal([]);
+    });
+  }
+
+  it('cadence analyze with a text report runs the plugins without the AI SDKs, the server or the HTML report', async () => {
+    const { run, urls } = await imports(['analyze', repo]);
+    expect(run.stdout).to.match(/^Repository: repo/);
+    expect(matching(urls, /\/plugins\/size\/dist\/index\.js$/)).to.have.length(1);
+    expect(matching(urls, /\/plugins\/ai-assist\/dist\/index\.js$/)).to.have.length(1);
+    expect(matching(urls, AI_SDKS)).to.deep.equal([]);
+    expect(matching(urls, SERVER)).to.deep.equal([]);
+    expect(matching(urls, HTML_REPORT)).to.deep.equal([]);
+  });
+
+  it('imports the HTML report to write one', async () => {
+    const { urls } = await imports(['analyze', repo, '-o', path.join(work.path, 'report.html')]);
+    expect(matching(urls, HTML_REPORT)).to.have.length(1);
+  });
+
+  it('imports the configured provider\u2019s SDK, and only it, when AI analysis runs', async () => {
+    // Nothing listens on port 9 of the loopback: the call fails at once, after the SDK was loaded.
+    const { run, urls } = await imports(['analyze', repo, '--json'], {
+      CADENCE_AI_ENABLED: 'true',
+      CADENCE_AI_PROVIDER: 'anthropic',
+      CADENCE_AI_KEY: 'sk-lazy-import-test',
+      CADENCE_AI_BASE_URL: 'http://127.0.0.1:9',
+      CADENCE_AI_RETRY_COUNT: '0',
+    });
+    expect((JSON.parse(run.stdout) as { ai?: { items_sent: number } }).ai?.items_sent, 'the AI step ran').to.be.above(0);
+    expect(matching(urls, /\/@anthropic-ai\/sdk\//)).to.not.deep.equal([]);
+    expect(matching(urls, /\/openai\//)).to.deep.equal([]);
+  });
+});
