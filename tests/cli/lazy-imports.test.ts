@@ -57,7 +57,7 @@ describe('each command imports only what it uses (the real CLI process)', functi
     });
   }
 
-  it('cadence analyze with a text report runs the plugins without the AI SDKs, the server or the HTML report', async () => {
+  it('cadence analyze of a repository with a text report runs the plugins without the AI SDKs, the server, the HTML report or the page parser', async () => {
     const { run, urls } = await imports(['analyze', repo]);
     expect(run.stdout).to.match(/^Repository: repo/);
     expect(matching(urls, /\/plugins\/size\/dist\/index\.js$/)).to.have.length(1);
@@ -65,6 +65,8 @@ describe('each command imports only what it uses (the real CLI process)', functi
     expect(matching(urls, AI_SDKS)).to.deep.equal([]);
     expect(matching(urls, SERVER)).to.deep.equal([]);
     expect(matching(urls, HTML_REPORT)).to.deep.equal([]);
+    // The page fetcher and the HTML parser are a website's; a repository analysis never needs them.
+    expect(matching(urls, /\/(parse5|packages\/web-source)\//)).to.deep.equal([]);
   });
 
   it('imports the HTML report to write one', async () => {

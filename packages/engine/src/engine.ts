@@ -21,7 +21,6 @@ import type { LoadedPlugin } from './plugin-record.js';
 import type { PreparedRepository, PreparedSource, PreparedWebsite } from './prepared-source.js';
 import { buildRepositoryResult, buildWebsiteResult } from './result-assembly.js';
 import { acquireRepository } from './sources/repository-source.js';
-import { acquireWebsite } from './sources/website-source.js';
 import { reportStrategyRun, type StrategyReport } from './strategy-outcomes.js';
 import { applyPlugins, type RegisteredStrategy, type StrategyInfo } from './strategy-registry.js';
 import { runStrategy } from './strategy-runner.js';
@@ -168,6 +167,8 @@ export function createEngine(options: EngineOptions): Engine {
       if (request.kind === 'repository') {
         source = await acquireRepository(request, { ...opts, signal, emit, config, excludeFiles: pluginConfig.exclude_files, logger: gitLog });
       } else {
+        // Imported for a website only: the HTML parser and the page fetcher are no repository's cost.
+        const { acquireWebsite } = await import('./sources/website-source.js');
         source = await acquireWebsite(request, { ...opts, signal, emit, config, logger: log });
       }
     } catch (error) {
