@@ -2,15 +2,14 @@
 // answering 202, on this machine in the same run; then checks that no accepted webhook was lost.
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BENCH_SECRET, freePort, startCadenceServer } from './cadence-server.mjs';
 import autocannon from 'autocannon';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SECRET = 'bench-secret-0123456789abcdef';
+const SECRET = BENCH_SECRET;
 const CONNECTIONS = 32;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 // A private address the network guard refuses at once: each job runs (queued, started, refused by the
@@ -118,40 +117,6 @@ async function referenceApp(mode) {
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { child.on('exit', r); child.kill('SIGTERM'); }) };
 }
 
-async function cadenceServer() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'cadence-load-'));
-  writeFileSync(path.join(dir, '.cadence.yaml'), [
-    'rate_limits: { webhooks_per_minute: 100000000, job_queries_per_minute: 100000000 }',
-    'limits: { queue_capacity: 1000000, max_jobs: 10000000 }',
-    'logging: { level: error }',
-  ].join('\n'));
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(here, '..', 'host', 'bin', 'cadence.js'), 'webhook', '--port', String(port), '--host', '127.0.0.1'], {
-    cwd: dir,
-    env: { ...process.env, CADENCE_WEBHOOK_SECRET: SECRET, CADENCE_LOGGING_LEVEL: 'error' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) break;
-    } catch {
-      if (i > 200) throw new Error('the server did not start');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { child.on('exit', r); child.kill('SIGTERM'); }) };
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const probe = http.createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 async function countJobs(url) {
   const ids = new Set();
   for (let offset = 0; ; offset += 100) {
@@ -168,7 +133,10 @@ await bare.close();
 const receiver = await referenceApp('receiver');
 const receiverResult = await run(receiver.url);
 await receiver.close();
-const server = await cadenceServer();
+const server = await startCadenceServer({
+  prefix: 'cadence-load-',
+  config: ['rate_limits: { webhooks_per_minute: 100000000, job_queries_per_minute: 100000000 }', 'limits: { queue_capacity: 1000000, max_jobs: 10000000 }'],
+});
 const result = await run(server.url);
 // Below saturation: half the rate the server sustained, sent open loop (webhook senders do not wait
 // for each other as a closed loop does), to the server and to the minimal receiver.

@@ -3,12 +3,11 @@
 // while /health is polled every 50 ms; the worst /health latency of each is compared with the worst
 // on the idle server in the same run. Targets: within 250 ms of idle for the nested page, within 1 s
 // for the 10 MiB page. BENCH_PROF=<dir> writes the server's CPU profile there.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startCadenceServer } from './cadence-server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const POLL_MS = 50;
@@ -55,56 +54,6 @@ async function startPageServer(pages) {
   return { url: (name) => `http://127.0.0.1:${server.address().port}/${name}`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-async function startCadence() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'cadence-responsiveness-'));
-  // The pages are served on loopback, which the network guard refuses unless allowed.
-  writeFileSync(path.join(dir, '.cadence.yaml'), [
-    'security: { allowed_networks: ["127.0.0.1/32"] }',
-    'rate_limits: { job_queries_per_minute: 100000000 }',
-    'logging: { level: error }',
-  ].join('\n'));
-  const port = await freePort();
-  let stopping = false;
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []), path.join(here, '..', 'host', 'bin', 'cadence.js'), 'webhook', '--port', String(port), '--host', '127.0.0.1'], {
-    cwd: dir,
-    env: { ...process.env, CADENCE_WEBHOOK_SECRET: 'bench-secret-0123456789abcdef', CADENCE_LOGGING_LEVEL: 'error' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  child.once('exit', (code, signal) => {
-    if (!stopping) {
-      console.error(`the server exited (${code ?? signal}) during the run`);
-      process.exit(1);
-    }
-  });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) break;
-    } catch {
-      if (i > 200) throw new Error('the server did not start');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => {
-      stopping = true;
-      child.on('exit', resolve);
-      child.kill('SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
-    }),
-  };
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const probe = http.createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /** Polls /health every POLL_MS (a request at most every POLL_MS, one at a time) until `done()`. */
 async function pollHealth(url, done) {
   const latencies = [];
@@ -138,7 +87,12 @@ async function analyze(server, pageUrl) {
 
 const pages = { nested: nestedPage(), capped: cappedPage() };
 const site = await startPageServer(pages);
-const server = await startCadence();
+const server = await startCadenceServer({
+  prefix: 'cadence-responsiveness-',
+  // The pages are served on loopback, which the network guard refuses unless allowed.
+  config: ['security: { allowed_networks: ["127.0.0.1/32"] }', 'rate_limits: { job_queries_per_minute: 100000000 }'],
+  nodeArgs: process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [],
+});
 let missed = false;
 try {
   // The first requests on a fresh connection and a cold server are not what idle costs.

@@ -1,0 +1,60 @@
+// The real `cadence webhook` process for a benchmark: its own folder and configuration, a free
+// loopback port, ready once /health answers. Shared by the benchmarks that load the server.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'host', 'bin', 'cadence.js');
+export const BENCH_SECRET = 'bench-secret-0123456789abcdef';
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const probe = http.createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `config`: lines of .cadence.yaml; `nodeArgs`: flags for node (a CPU profile, say). A server that
+ * exits before `close()` ends the benchmark: its figures would mean nothing.
+ */
+export async function startCadenceServer({ prefix, config, nodeArgs = [] }) {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  writeFileSync(path.join(dir, '.cadence.yaml'), [...config, 'logging: { level: error }'].join('\n'));
+  const port = await freePort();
+  let stopping = false;
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'webhook', '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: dir,
+    env: { ...process.env, CADENCE_WEBHOOK_SECRET: BENCH_SECRET, CADENCE_LOGGING_LEVEL: 'error' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  child.once('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`the server exited (${code ?? signal}) during the run`);
+      process.exit(1);
+    }
+  });
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) break;
+    } catch {
+      if (i > 200) throw new Error('the server did not start');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => {
+      stopping = true;
+      child.on('exit', resolve);
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }),
+  };
+}
