@@ -9,6 +9,7 @@ import type { PluginLogger } from '@cadence/plugin-sdk';
  * ones (resolved from the host package, as its dependencies).
  */
 export const BUILTIN_PLUGINS: readonly string[] = [
+  '@cadence/plugin-attribution',
   '@cadence/plugin-velocity',
   '@cadence/plugin-timing',
   '@cadence/plugin-size',

@@ -1,4 +1,5 @@
 import Type, { type Static, type TSchema } from 'typebox';
+import { DEFAULT_THRESHOLDS } from '@cadence/plugin-sdk';
 
 /**
  * Every configuration key (the interface's table and decisions §10), with its type and default.
@@ -46,11 +47,16 @@ export const ConfigSchema = Type.Object(
       write_timeout_seconds: PositiveNumber(30),
     }, { additionalProperties: false, default: {} }),
     thresholds: Type.Object({
-      suspicious_additions: NonNegativeInt(500),
-      suspicious_deletions: NonNegativeInt(1000),
-      max_additions_per_min: NonNegativeInt(100),
-      max_deletions_per_min: NonNegativeInt(500),
-      min_time_delta_seconds: NonNegativeInt(60),
+      suspicious_additions: NonNegativeInt(DEFAULT_THRESHOLDS.suspicious_additions),
+      suspicious_deletions: NonNegativeInt(DEFAULT_THRESHOLDS.suspicious_deletions),
+      max_additions_per_min: NonNegativeInt(DEFAULT_THRESHOLDS.max_additions_per_min),
+      max_deletions_per_min: NonNegativeInt(DEFAULT_THRESHOLDS.max_deletions_per_min),
+      min_time_delta_seconds: NonNegativeInt(DEFAULT_THRESHOLDS.min_time_delta_seconds),
+    }, { additionalProperties: false, default: {} }),
+    /** Where the repository's ai_share turns into an assessment (docs/scoring.md). */
+    assessment: Type.Object({
+      suspicious: Type.Number({ minimum: 0, maximum: 1, default: 0.15 }),
+      likely_ai_generated: Type.Number({ minimum: 0, maximum: 1, default: 0.5 }),
     }, { additionalProperties: false, default: {} }),
     exclude_files: Strings(DEFAULT_EXCLUDE_FILES),
     logging: Type.Object({

@@ -1,12 +1,17 @@
-import { severityFromScore, type RepositoryAssessment, type Severity, type WebsiteAssessment } from '@cadence/plugin-sdk';
+import { severityFromScore, type AssessmentBands, type RepositoryAssessment, type Severity, type WebsiteAssessment } from '@cadence/plugin-sdk';
 
-/** Decisions §4: the assessments use the severity bands (one place: severityFromScore). */
-const REPOSITORY: Record<Severity, RepositoryAssessment> = { low: 'clean', medium: 'suspicious', high: 'likely_ai_generated' };
-const WEBSITE: Record<Severity, WebsiteAssessment> = { low: 'Likely Human-Written', medium: 'Suspicious Activity', high: 'Likely AI-Generated' };
+/** The default repository bands over ai_share (configuration `assessment.*`, docs/scoring.md). */
+export const DEFAULT_ASSESSMENT_BANDS: Readonly<AssessmentBands> = Object.freeze({ suspicious: 0.15, likely_ai_generated: 0.5 });
 
-export function assessRepository(score: number): RepositoryAssessment {
-  return REPOSITORY[severityFromScore(score)];
+/** A repository's assessment from its overall score (ai_share, moved by the AI second opinion if any). */
+export function assessRepository(score: number, bands: AssessmentBands = DEFAULT_ASSESSMENT_BANDS): RepositoryAssessment {
+  if (score >= bands.likely_ai_generated) return 'likely_ai_generated';
+  if (score >= bands.suspicious) return 'suspicious';
+  return 'clean';
 }
+
+/** Decisions §4: the website assessment uses the severity bands (one place: severityFromScore). */
+const WEBSITE: Record<Severity, WebsiteAssessment> = { low: 'Likely Human-Written', medium: 'Suspicious Activity', high: 'Likely AI-Generated' };
 
 export function assessWebsite(score: number): WebsiteAssessment {
   return WEBSITE[severityFromScore(score)];

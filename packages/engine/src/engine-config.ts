@@ -12,4 +12,6 @@ export interface EngineConfig {
     readonly strategy_timeout_seconds: number;
   };
   readonly git: { readonly depth: number };
+  /** Where ai_share turns into an assessment; the defaults when absent. */
+  readonly assessment?: { readonly suspicious: number; readonly likely_ai_generated: number };
 }

@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
 import {
   PLUGIN_API_VERSION,
+  DEFAULT_THRESHOLDS,
   clampScore,
   type AnalysisContext,
   type AnalysisEvent,
   type AnalysisResult,
+  type AssessmentBands,
   type EngineHooks,
   type PluginConfigView,
   type Thresholds,
 } from '@cadence/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions, EmittedEvent } from './analysis-request.js';
-import { assessRepository, assessWebsite } from './assessment.js';
+import { assessRepository, assessWebsite, DEFAULT_ASSESSMENT_BANDS } from './assessment.js';
 import { asJobError, throwIfCancelled } from './cancellation.js';
 import type { EngineConfig } from './engine-config.js';
 import type { EngineLogger } from './engine-logger.js';
@@ -45,6 +47,7 @@ export interface Engine {
 }
 
 const NO_OPTIONS: Readonly<Record<string, unknown>> = Object.freeze({});
+const NO_NOTES: ReadonlyMap<string, string> = new Map();
 
 /** At most this many `detection` events per job: a long history can have thousands of hits. */
 const MAX_DETECTION_EVENTS = 500;
@@ -69,8 +72,9 @@ export function createEngine(options: EngineOptions): Engine {
   });
   const disabled = new Set(pluginConfig.strategies.disabled);
   const enabled = registered.filter((r) => !disabled.has(r.info.name));
-  const fingerprint = configFingerprint(pluginConfig, enabled);
   const budgetMs = config.limits.strategy_timeout_seconds * 1000;
+  const bands = { ...(config.assessment ?? DEFAULT_ASSESSMENT_BANDS) };
+  const fingerprint = configFingerprint(pluginConfig, enabled, bands);
 
   async function analyzeSource(
     source: PreparedSource,
@@ -90,7 +94,7 @@ export function createEngine(options: EngineOptions): Engine {
       const reports = await runAll(source, context, emit);
       let result =
         source.kind === 'repository'
-          ? buildRepositoryResult(source, reports)
+          ? buildRepositoryResult(source, reports, { bands, thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS) })
           : buildWebsiteResult(source, reports);
       result = await refine(result, context);
       throwIfCancelled(signal);
@@ -154,7 +158,7 @@ export function createEngine(options: EngineOptions): Engine {
     const refined = await hooks.refineResult.promise(result, context);
     const score = clampScore(refined.overall_score);
     if (refined.source_type === 'git') {
-      return { ...refined, overall_score: score, suspicion_score: score, assessment: assessRepository(score) };
+      return { ...refined, overall_score: score, suspicion_score: score, assessment: assessRepository(score, bands) };
     }
     return { ...refined, overall_score: score, suspicion_score: score, assessment: assessWebsite(score) };
   }
@@ -218,6 +222,7 @@ function buildContext(source: PreparedSource, parts: ContextParts): AnalysisCont
       commits: source.commits,
       stats: source.stats,
       thresholds: parts.thresholds,
+      aiNotes: source.aiNotes ?? NO_NOTES,
       diffExcerpt: (hash: string, maxBytes = DEFAULT_DIFF_EXCERPT_BYTES) => source.diffExcerpt(hash, maxBytes, parts.signal),
     });
   }
@@ -229,15 +234,20 @@ function eventEmitter(onEvent: ((event: EmittedEvent) => void) | undefined): (ev
   return (event) => onEvent({ ...event, type: event.event } as EmittedEvent);
 }
 
+function sameThresholds(a: Thresholds, b: Thresholds): boolean {
+  return (Object.keys(b) as (keyof Thresholds)[]).every((key) => a[key] === b[key]);
+}
+
 function definedOnly<T extends object>(value: Partial<T> | undefined): Partial<T> {
   if (!value) return {};
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
 }
 
 /** Anything that changes a result changes the fingerprint: thresholds, globs, AI settings, strategies. */
-function configFingerprint(view: PluginConfigView, strategies: readonly RegisteredStrategy[]): string {
+function configFingerprint(view: PluginConfigView, strategies: readonly RegisteredStrategy[], bands: AssessmentBands): string {
   const material = JSON.stringify({
     thresholds: view.thresholds,
+    bands,
     exclude: view.exclude_files,
     ai: { ...view.ai, key: view.ai.key ? sha256(view.ai.key) : null },
     strategies: strategies.map((s) => `${s.info.package}@${s.info.version}:${s.info.name}`),

@@ -16,6 +16,8 @@ export interface PreparedRepository {
   readonly info: RepositorySourceInfo;
   readonly commits: readonly CommitRecord[];
   readonly stats: RepositoryStats;
+  /** Notes under refs/notes/ai by full commit hash; none when absent. */
+  readonly aiNotes?: ReadonlyMap<string, string>;
   diffExcerpt(hash: string, maxBytes: number, signal: AbortSignal): Promise<string>;
   /** Removes what acquiring created (the clone); called after the job's last hook. */
   dispose(): Promise<void>;

@@ -1,79 +1,173 @@
 import {
   isMeasurableCommit,
   severityFromScore,
+  type AssessmentBands,
+  type AuthorBreakdown,
   type CommitRecord,
   type Detection,
   type Suspicion,
   type TimelineBucket,
 } from '@cadence/plugin-sdk';
-import { round } from './strategy-outcomes.js';
+import { round, type StrategyReport } from './strategy-outcomes.js';
 
 /**
  * Repository scoring (docs/scoring.md is the reference; keep the two in step).
  *
- * - A commit's confidence combines its detections' confidences (score x strategy weight) as
- *   independent evidence: 1 - prod(1 - c). Two patterns on one commit count more than either.
- * - Only measurable commits (not merges, not a shallow boundary) that change counted lines (files
- *   matched by exclude_files left out) take part: lock-file bumps and vendored imports add nothing.
- * - overall = shrink(N) x (0.5 x mean commit confidence + 0.5 x share of commits at medium or above),
- *   with shrink(N) = N / (N + 1) so that one or two commits cannot reach a strong verdict, and every
- *   commit counting at most 1/N: no single commit dominates.
+ * Each commit gets a probability of having been made with an assistant:
+ * - 1 when the history says so outright (an `explicit` finding: a trailer, an agent account, a note);
+ * - else the calibrated strategy's probability (the learned commit model) when one is enabled; the
+ *   other strategies' findings are then the commit's reasons, and count only where the user set
+ *   thresholds of their own (`thresholdsOverridden`): the commit takes the higher of the two;
+ * - else (no calibrated strategy) the heuristic combination 1 - prod(1 - confidence) of its findings.
+ *
+ * `ai_share` is the mean of those probabilities over scored commits (measurable commits that change
+ * counted lines, and every explicitly attributed commit); `overall_score` starts from it, and the
+ * assessment follows from the bands (configuration `assessment.*`).
  */
-export const SUSPICION_FLOOR = 0.25;
-const FLAGGED = 0.4;
+
+/** Without a calibrated strategy, a commit at or above this heuristic confidence is a suspicion. */
+export const HEURISTIC_FLAG = 0.25;
+/** Where a user's own thresholds flag a commit the model does not: the `medium` band. */
+const OVERRIDE_FLAG = 0.4;
+const MAX_AUTHORS = 50;
 
 export interface CommitJudgement {
   readonly commit: CommitRecord;
+  /** The commit's probability (see above). */
   readonly confidence: number;
+  readonly flagged: boolean;
+  readonly explicit: boolean;
+  readonly assistants: readonly string[];
   readonly detections: readonly Detection[];
 }
 
-export function judgeCommits(commits: readonly CommitRecord[], detectionsByHash: ReadonlyMap<string, Detection[]>): CommitJudgement[] {
-  const judged: CommitJudgement[] = [];
-  for (const commit of commits) {
-    const detections = detectionsByHash.get(commit.hash);
-    if (!detections || detections.length === 0) continue;
-    const confidence = 1 - detections.reduce((product, d) => product * (1 - d.confidence), 1);
-    judged.push({ commit, confidence: round(confidence), detections });
-  }
-  return judged;
+export interface ScoringPolicy {
+  readonly bands: AssessmentBands;
+  /** The effective thresholds differ from the defaults: heuristic findings can flag on their own. */
+  readonly thresholdsOverridden: boolean;
+}
+
+export interface RepositoryScores {
+  readonly judged: readonly CommitJudgement[];
+  readonly aiShare: number;
+  readonly scoredCommits: number;
+  readonly attributedCommits: number;
+  readonly assistants: Record<string, number>;
+  readonly authors: AuthorBreakdown[];
+  readonly scoring: 'model' | 'heuristic';
 }
 
 export function isScoredCommit(commit: CommitRecord): boolean {
   return isMeasurableCommit(commit) && commit.additions + commit.deletions > 0;
 }
 
-export function overallRepositoryScore(commits: readonly CommitRecord[], judged: readonly CommitJudgement[]): number {
-  const scored = commits.filter(isScoredCommit);
-  const n = scored.length;
-  if (n === 0) return 0;
-  const confidenceOf = new Map(judged.map((j) => [j.commit.hash, j.confidence]));
+export function scoreRepository(
+  commits: readonly CommitRecord[],
+  reports: readonly StrategyReport[],
+  policy: ScoringPolicy,
+): RepositoryScores {
+  const known = new Set(commits.map((c) => c.hash));
+  const byHash = groupByCommit(reports, known);
+  const model = reports.find((r) => r.calibration !== undefined)?.calibration;
+  const calibratedNames = new Set(reports.filter((r) => r.calibration !== undefined).map((r) => r.result.name));
+
+  const judged: CommitJudgement[] = [];
+  const assistants: Record<string, number> = {};
+  const authors = new Map<string, { author: string; email: string; commits: number; attributed: number; flagged: number; sum: number; scored: number }>();
   let sum = 0;
-  let flagged = 0;
-  for (const commit of scored) {
-    const confidence = confidenceOf.get(commit.hash) ?? 0;
-    sum += confidence;
-    if (confidence >= FLAGGED) flagged++;
+  let scored = 0;
+  let attributed = 0;
+  for (const commit of commits) {
+    const detections = byHash.get(commit.hash) ?? [];
+    const named = [...new Set(detections.filter((d) => d.evidence === 'explicit').map((d) => d.assistant ?? 'unnamed assistant'))];
+    const explicit = detections.some((d) => d.evidence === 'explicit');
+    const heuristic = 1 - detections.filter((d) => d.evidence !== 'explicit' && !calibratedNames.has(d.strategy)).reduce((product, d) => product * (1 - d.confidence), 1);
+    let confidence: number;
+    let flagged: boolean;
+    if (explicit) {
+      confidence = 1;
+      flagged = true;
+    } else if (model) {
+      const p = model.probabilities.get(commit.hash) ?? 0;
+      const override = policy.thresholdsOverridden && heuristic >= OVERRIDE_FLAG;
+      confidence = override ? Math.max(p, heuristic) : p;
+      flagged = p >= model.flagAt || override;
+    } else {
+      confidence = heuristic;
+      flagged = heuristic >= HEURISTIC_FLAG;
+    }
+    confidence = round(confidence);
+    const counts = explicit || isScoredCommit(commit);
+    if (counts) {
+      sum += confidence;
+      scored++;
+    }
+    if (explicit) {
+      attributed++;
+      for (const name of named) assistants[name] = (assistants[name] ?? 0) + 1;
+    }
+    const key = commit.authorEmail.toLowerCase();
+    const entry = authors.get(key) ?? { author: commit.authorName, email: commit.authorEmail, commits: 0, attributed: 0, flagged: 0, sum: 0, scored: 0 };
+    entry.commits++;
+    if (explicit) entry.attributed++;
+    if (flagged) entry.flagged++;
+    if (counts) {
+      entry.sum += confidence;
+      entry.scored++;
+    }
+    authors.set(key, entry);
+    if (detections.length > 0 || flagged) judged.push({ commit, confidence, flagged, explicit, assistants: named, detections });
   }
-  const raw = 0.5 * (sum / n) + 0.5 * (flagged / n);
-  return round((n / (n + 1)) * raw);
+  const breakdown = [...authors.values()]
+    .sort((a, b) => b.commits - a.commits || a.email.localeCompare(b.email))
+    .slice(0, MAX_AUTHORS)
+    .map((a) => ({ author: a.author, email: a.email, commits: a.commits, attributed: a.attributed, flagged: a.flagged, share: a.scored > 0 ? round(a.sum / a.scored) : 0 }));
+  return {
+    judged,
+    aiShare: scored > 0 ? round(sum / scored) : 0,
+    scoredCommits: scored,
+    attributedCommits: attributed,
+    assistants,
+    authors: breakdown,
+    scoring: model ? 'model' : 'heuristic',
+  };
+}
+
+function groupByCommit(reports: readonly StrategyReport[], known: ReadonlySet<string>): Map<string, Detection[]> {
+  const byHash = new Map<string, Detection[]>();
+  for (const report of reports) {
+    for (const detection of report.detections) {
+      const hash = detection.commit;
+      if (hash === undefined || !known.has(hash)) continue;
+      const list = byHash.get(hash);
+      if (list) list.push(detection);
+      else byHash.set(hash, [detection]);
+    }
+  }
+  return byHash;
 }
 
 export function toSuspicions(judged: readonly CommitJudgement[]): Suspicion[] {
   return judged
-    .filter((j) => j.confidence >= SUSPICION_FLOOR)
+    .filter((j) => j.flagged)
     .map((j) => {
       const strategies = [...new Set(j.detections.map((d) => d.strategy))];
-      return {
+      const what = j.explicit
+        ? `attributed to ${j.assistants.join(', ')}`
+        : `${strategies.length} pattern${strategies.length === 1 ? '' : 's'} detected (${strategies.join(', ')})`;
+      const suspicion: Suspicion = {
         commit_hash: j.commit.shortHash,
         commit: j.commit.hash,
-        message: `${strategies.length} pattern${strategies.length === 1 ? '' : 's'} detected (${strategies.join(', ')}): ${j.commit.subject}`,
+        message: `${what}: ${j.commit.subject}`,
         severity: severityFromScore(j.confidence),
         confidence: j.confidence,
-        reasons: j.detections.map((d) => `${d.strategy}: ${d.message}`),
+        reasons: j.detections.map((d) => `${d.strategy} (${d.evidence}): ${d.message}`),
+        evidence: j.explicit ? 'explicit' : 'inferred',
         author: j.commit.authorName,
         date: new Date(j.commit.authorTime * 1000).toISOString(),
       };
+      if (j.explicit) suspicion.assistants = [...j.assistants];
+      return suspicion;
     });
 }
 

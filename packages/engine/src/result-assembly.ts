@@ -1,35 +1,16 @@
-import type { Detection, RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
+import type { RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
 import { assessRepository, assessWebsite } from './assessment.js';
 import type { PreparedRepository, PreparedWebsite } from './prepared-source.js';
-import {
-  buildTimeline,
-  isScoredCommit,
-  judgeCommits,
-  overallRepositoryScore,
-  toSuspicions,
-} from './repository-scoring.js';
+import { buildTimeline, isScoredCommit, scoreRepository, toSuspicions, type ScoringPolicy } from './repository-scoring.js';
 import { round, type StrategyReport } from './strategy-outcomes.js';
 import { overallWebsiteScore } from './website-scoring.js';
 
 /** Both published forms of a repository result (decisions §4), from the strategies' reports. */
-export function buildRepositoryResult(source: PreparedRepository, reports: readonly StrategyReport[]): RepositoryResult {
-  const known = new Set(source.commits.map((c) => c.hash));
-  const byHash = new Map<string, Detection[]>();
-  const detections: Detection[] = [];
-  for (const report of reports) {
-    for (const detection of report.detections) {
-      detections.push(detection);
-      const hash = detection.commit;
-      if (hash === undefined || !known.has(hash)) continue;
-      const list = byHash.get(hash);
-      if (list) list.push(detection);
-      else byHash.set(hash, [detection]);
-    }
-  }
-  const judged = judgeCommits(source.commits, byHash);
-  const suspicions = toSuspicions(judged);
-  const score = overallRepositoryScore(source.commits, judged);
-  const flagged = new Set(judged.filter((j) => j.confidence >= 0.25).map((j) => j.commit.hash));
+export function buildRepositoryResult(source: PreparedRepository, reports: readonly StrategyReport[], policy: ScoringPolicy): RepositoryResult {
+  const scores = scoreRepository(source.commits, reports, policy);
+  const suspicions = toSuspicions(scores.judged);
+  const score = scores.aiShare;
+  const flagged = new Set(scores.judged.filter((j) => j.flagged).map((j) => j.commit.hash));
   return {
     source_id: source.info.url,
     source_type: 'git',
@@ -41,8 +22,15 @@ export function buildRepositoryResult(source: PreparedRepository, reports: reado
     suspicions,
     overall_score: score,
     suspicion_score: score,
-    assessment: assessRepository(score),
-    detections,
+    assessment: assessRepository(score, policy.bands),
+    ai_share: scores.aiShare,
+    scored_commits: scores.scoredCommits,
+    attributed_commits: scores.attributedCommits,
+    assistants: scores.assistants,
+    authors: scores.authors,
+    assessment_bands: { ...policy.bands },
+    scoring: scores.scoring,
+    detections: reports.flatMap((r) => r.detections),
     strategy_results: reports.map((r) => r.result),
     metrics: { ...repositoryMetrics(source, suspicions.length), ...strategyMetrics(reports) },
     timeline: buildTimeline(source.commits, flagged),

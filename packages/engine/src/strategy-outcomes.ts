@@ -8,6 +8,8 @@ export interface StrategyReport {
   readonly result: StrategyResult;
   readonly detections: readonly Detection[];
   readonly metrics: Readonly<Record<string, number>>;
+  /** A calibrated strategy's per-commit probabilities and flag cut-off (meta.calibrated only). */
+  readonly calibration?: { readonly probabilities: ReadonlyMap<string, number>; readonly flagAt: number };
 }
 
 export function reportStrategyRun(strategy: RegisteredStrategy, run: StrategyRun): StrategyReport {
@@ -25,8 +27,11 @@ export function reportStrategyRun(strategy: RegisteredStrategy, run: StrategyRun
   const score = clampScore(run.outcome.score ?? highest);
   const metrics: Record<string, number> = {};
   for (const [key, value] of Object.entries(run.outcome.metrics ?? {})) metrics[`${name}_${key}`] = value;
+  const { probabilities, flagAt } = run.outcome;
+  const calibration = strategy.info.calibrated && probabilities ? { probabilities, flagAt: clampScore(flagAt ?? 0.5) } : undefined;
   return {
     strategy,
+    ...(calibration ? { calibration } : {}),
     result: {
       name,
       category,
@@ -55,7 +60,9 @@ function toDetection(
     confidence: round(score * weight),
     score: round(score),
     message: finding.message,
+    evidence: finding.evidence === 'explicit' ? 'explicit' : 'inferred',
   };
+  if (finding.assistant !== undefined) detection.assistant = finding.assistant;
   // The full hash, as the strategy reported it: abbreviations are for display only (suspicions[].commit_hash).
   if (finding.commit !== undefined) detection.commit = finding.commit;
   if (finding.element !== undefined) detection.element = finding.element;

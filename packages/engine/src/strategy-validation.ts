@@ -9,6 +9,7 @@ const MetaSchema = Type.Object({
   description: Type.String({ minLength: 1, maxLength: 500 }),
   appliesTo: Type.Union([Type.Literal('repository'), Type.Literal('website')]),
   weight: Type.Number({ minimum: 0, maximum: 1 }),
+  calibrated: Type.Optional(Type.Boolean()),
 });
 
 const FindingSchema = Type.Object({
@@ -17,12 +18,15 @@ const FindingSchema = Type.Object({
   commit: Type.Optional(Type.String()),
   element: Type.Optional(Type.String()),
   measured: Type.Optional(Type.Record(Type.String(), Type.Number())),
+  evidence: Type.Optional(Type.Union([Type.Literal('explicit'), Type.Literal('inferred')])),
+  assistant: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 });
 
 const OutcomeSchema = Type.Object({
   findings: Type.Array(FindingSchema),
   score: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   metrics: Type.Optional(Type.Record(Type.String(), Type.Number())),
+  flagAt: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
 });
 
 /** Refuses a strategy whose metadata is incomplete: tooling reads the metadata without running it. */
@@ -41,8 +45,22 @@ export function validateStrategyMeta(strategy: Strategy, owner: string): void {
  */
 export function validateOutcome(value: unknown): StrategyOutcome {
   const outcome = Array.isArray(value) ? { findings: value } : value;
-  if (Value.Check(OutcomeSchema, outcome)) return outcome as StrategyOutcome;
+  if (Value.Check(OutcomeSchema, outcome)) {
+    checkProbabilities((outcome as StrategyOutcome).probabilities);
+    return outcome as StrategyOutcome;
+  }
   const first = Value.Errors(OutcomeSchema, outcome)[0];
   const where = first ? `${first.instancePath || '(root)'}: ${first.message}` : 'not an outcome';
   throw new Error(`returned an invalid result (${where})`);
+}
+
+/** Probabilities are a Map (a 50,000-commit history would make a slow schema check): checked by hand. */
+function checkProbabilities(probabilities: unknown): void {
+  if (probabilities === undefined) return;
+  if (!(probabilities instanceof Map)) throw new Error('returned an invalid result (/probabilities: not a Map)');
+  for (const [hash, p] of probabilities as Map<unknown, unknown>) {
+    if (typeof hash !== 'string' || typeof p !== 'number' || !(p >= 0 && p <= 1)) {
+      throw new Error(`returned an invalid result (/probabilities: ${String(hash).slice(0, 40)} is not a probability)`);
+    }
+  }
 }

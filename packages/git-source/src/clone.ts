@@ -8,6 +8,7 @@ import { resolveAndCheck, type NetworkPolicy } from '@cadence/network-guard';
 import type { PluginLogger } from '@cadence/plugin-sdk';
 import { directorySize, watchDirectorySize } from './directory-size.js';
 import { cloneEnvironment, runGitCommand } from './git-process.js';
+import { AI_NOTES_REF } from './notes.js';
 import { atLeast, HTTP_PINNING_SINCE, installedGitVersion } from './git-version.js';
 import { serializeRemote, type RemoteRepository, type RepositoryLocator } from './repository-url.js';
 
@@ -126,6 +127,7 @@ async function cloneRemote(locator: RemoteRepository, options: OpenOptions): Pro
     const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], signal);
     if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
     if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url);
+    await fetchAiNotes(git, dir, signal, options.logger);
     const branch = options.branch ?? (await currentBranch(dir, signal));
     return { dir, headCommit: head.stdout.trim(), branch, shallow: existsSync(path.join(dir, 'shallow')), dispose };
   } catch (error) {
@@ -146,6 +148,23 @@ async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, comm
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
     throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `The pushed commit ${commit.slice(0, 12)} is not in ${redactCredentials(url)}`, cause: error });
+  }
+}
+
+/**
+ * The Git AI Standard's authorship notes travel apart from branches: fetched when the remote has
+ * them. Most repositories do not, so a missing ref is not worth a word; any other failure is logged
+ * and the analysis goes on without notes.
+ */
+async function fetchAiNotes(git: ReturnType<typeof simpleGit>, dir: string, signal: AbortSignal, logger: OpenOptions['logger']): Promise<void> {
+  try {
+    await git.cwd(dir).raw(['fetch', '--no-tags', '--', 'origin', `+${AI_NOTES_REF}:${AI_NOTES_REF}`]);
+  } catch (error) {
+    if (signal.aborted) throw abortError(signal);
+    const text = error instanceof Error ? error.message : String(error);
+    if (!/couldn't find remote ref|no such ref|not our ref/i.test(text)) {
+      logger?.warn('could not fetch AI notes', { ref: AI_NOTES_REF, error: redactCredentials(text).slice(0, 300) });
+    }
   }
 }
 

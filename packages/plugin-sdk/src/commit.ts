@@ -79,3 +79,12 @@ export interface Thresholds {
   readonly max_deletions_per_min: number;
   readonly min_time_delta_seconds: number;
 }
+
+/** The defaults of `thresholds.*` (the configuration schema uses these). */
+export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = Object.freeze({
+  suspicious_additions: 500,
+  suspicious_deletions: 1000,
+  max_additions_per_min: 100,
+  max_deletions_per_min: 500,
+  min_time_delta_seconds: 60,
+});

@@ -40,6 +40,11 @@ export interface RepositoryContext extends ContextBase {
   readonly stats: RepositoryStats;
   readonly thresholds: Thresholds;
   /**
+   * API 1.2: git notes under `refs/notes/ai` (the Git AI Standard authorship log), by full commit
+   * hash, each cut at a bounded length. Empty when the repository has none, which is the usual case.
+   */
+  readonly aiNotes: ReadonlyMap<string, string>;
+  /**
    * A bounded excerpt of one commit's diff (excluded files left out), for strategies and plugins that
    * need content. The clone lives until the job's last hook, so this works in every hook.
    */

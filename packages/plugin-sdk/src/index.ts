@@ -1,6 +1,6 @@
 export { PLUGIN_API_VERSION } from './version.js';
 export { severityFromScore, clampScore, type SourceKind, type Severity } from './source.js';
-export type { CommitRecord, CommitFileChange, RepositoryStats, Thresholds } from './commit.js';
+export { DEFAULT_THRESHOLDS, type CommitRecord, type CommitFileChange, type RepositoryStats, type Thresholds } from './commit.js';
 export type { PageDocument, TextBlock, Heading, ListBlock, LinkRef, ImageRef } from './document.js';
 export type { AnalysisEvent, AnalysisEventName, EventChannel } from './events.js';
 export type { PluginLogger } from './logger.js';
@@ -23,6 +23,7 @@ export {
   type StrategyOutcome,
   type StrategyReturn,
   type ContextOf,
+  type Evidence,
 } from './strategy.js';
 export type {
   Detection,
@@ -36,6 +37,8 @@ export type {
   RepositoryResult,
   WebsiteResult,
   AnalysisResult,
+  AuthorBreakdown,
+  AssessmentBands,
 } from './result.js';
 export { REFINE_STAGE, type EngineHooks, type StrategyRegistrar } from './hooks.js';
 export { definePlugin, type CadencePlugin, type PluginEnvironment, type PluginMeta } from './plugin.js';

@@ -1,4 +1,5 @@
 import type { Severity } from './source.js';
+import type { Evidence } from './strategy.js';
 
 /** One strategy hit (Form B `detections[]`, decisions §4). */
 export interface Detection {
@@ -13,6 +14,10 @@ export interface Detection {
   commit?: string;
   /** Element path and excerpt (website detections). */
   element?: string;
+  /** API 1.2: `explicit` (the history says so) or `inferred` (read from how the commit looks). */
+  evidence: Evidence;
+  /** The assistant an explicit finding names. */
+  assistant?: string;
 }
 
 /** One strategy run (Form B `strategy_results[]`). */
@@ -37,6 +42,10 @@ export interface Suspicion {
   severity: Severity;
   confidence: number;
   reasons: string[];
+  /** `explicit` when any finding on the commit is explicit attribution, else `inferred`. */
+  evidence: Evidence;
+  /** The assistants explicit findings name, if any. */
+  assistants?: string[];
   /** The commit's author and author date (ISO 8601), for reports. */
   author?: string;
   date?: string;
@@ -84,6 +93,25 @@ export interface TimelineBucket {
   flagged: number;
 }
 
+/** One author's part of a repository result (by author email). */
+export interface AuthorBreakdown {
+  author: string;
+  email: string;
+  commits: number;
+  /** Commits with explicit attribution. */
+  attributed: number;
+  /** Commits flagged (a suspicion). */
+  flagged: number;
+  /** The author's ai_share: mean probability over their scored commits. */
+  share: number;
+}
+
+/** Where `ai_share` turns into an assessment (configuration `assessment.*`). */
+export interface AssessmentBands {
+  suspicious: number;
+  likely_ai_generated: number;
+}
+
 export interface RepositoryResult extends ResultCommon {
   source_type: 'git';
   repo: string;
@@ -94,6 +122,22 @@ export interface RepositoryResult extends ResultCommon {
   suspicions: Suspicion[];
   assessment: RepositoryAssessment;
   timeline: TimelineBucket[];
+  /**
+   * Mean over scored commits of each commit's probability of being made with an assistant
+   * (an explicitly attributed commit counts 1). `overall_score` starts from it.
+   */
+  ai_share: number;
+  /** Commits that `ai_share` averages over. */
+  scored_commits: number;
+  /** Commits with explicit attribution, and per assistant. */
+  attributed_commits: number;
+  assistants: Record<string, number>;
+  /** Per author, most commits first (at most 50). */
+  authors: AuthorBreakdown[];
+  /** The bands in force when the assessment was made. */
+  assessment_bands: AssessmentBands;
+  /** How commit confidence was decided: `model` (a calibrated strategy) or `heuristic` (none enabled). */
+  scoring: 'model' | 'heuristic';
 }
 
 export interface WebsiteResult extends ResultCommon {

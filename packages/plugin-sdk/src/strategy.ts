@@ -16,7 +16,19 @@ export interface StrategyMeta<K extends SourceKind = SourceKind> {
   /** How much a finding of this strategy counts, 0 to 1: the confidence of a detection is its score times this. */
   readonly weight: number;
   readonly docsUrl?: string;
+  /**
+   * API 1.2: the strategy's per-commit probabilities (`StrategyOutcome.probabilities`) are calibrated
+   * probabilities that a commit was made with an assistant. The engine then takes a commit's
+   * confidence from them, and the other strategies' findings become its reasons (docs/scoring.md).
+   */
+  readonly calibrated?: boolean;
 }
+
+/**
+ * How a finding knows what it says (API 1.2): `explicit` when the history says so outright (a
+ * trailer, an agent account, a note), `inferred` when it is read from how the commit looks.
+ */
+export type Evidence = 'explicit' | 'inferred';
 
 /** One thing a strategy found. */
 export interface Finding {
@@ -30,6 +42,10 @@ export interface Finding {
   readonly element?: string;
   /** The numbers behind the finding, for reports. */
   readonly measured?: Readonly<Record<string, number>>;
+  /** Defaults to `inferred`. */
+  readonly evidence?: Evidence;
+  /** The assistant the finding names (explicit attribution), e.g. `Claude Code`. */
+  readonly assistant?: string;
 }
 
 /** A strategy may return findings alone, or findings with its own score and metrics. */
@@ -39,6 +55,17 @@ export interface StrategyOutcome {
   readonly score?: number;
   /** Numbers merged into `result.metrics`, prefixed with the strategy name. */
   readonly metrics?: Readonly<Record<string, number>>;
+  /**
+   * A calibrated strategy's probability for every commit it scored (full hash to 0..1), flagged or
+   * not: the repository's `ai_share` is their mean. Read only from strategies whose meta says
+   * `calibrated: true`.
+   */
+  readonly probabilities?: ReadonlyMap<string, number>;
+  /**
+   * The probability at or above which a commit counts as flagged (a suspicion). Frozen with the
+   * model that produced the probabilities.
+   */
+  readonly flagAt?: number;
 }
 
 export type StrategyReturn = readonly Finding[] | StrategyOutcome;

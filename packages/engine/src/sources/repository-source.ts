@@ -1,5 +1,5 @@
 import { CadenceError } from '@cadence/errors';
-import { diffExcerpt, openRepository, parseRepositoryUrl, readHistory } from '@cadence/git-source';
+import { AI_NOTES_REF, diffExcerpt, openRepository, parseRepositoryUrl, readHistory, readNotes } from '@cadence/git-source';
 import type { AnalysisEvent } from '@cadence/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
@@ -61,6 +61,7 @@ export async function acquireRepository(
       });
     }
     emit({ event: 'fetch', message: `read ${commits.length} commits` });
+    const aiNotes = await readNotes(clone.dir, AI_NOTES_REF, signal);
     return {
       kind: 'repository',
       info: {
@@ -74,6 +75,7 @@ export async function acquireRepository(
       },
       commits,
       stats,
+      aiNotes,
       diffExcerpt: (hash, maxBytes, excerptSignal) => diffExcerpt(clone.dir, hash, { maxBytes, excludeFiles, signal: excerptSignal }),
       dispose: () => clone.dispose(),
     };

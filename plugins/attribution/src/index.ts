@@ -1,0 +1,117 @@
+import { defineStrategy, definePlugin, type CommitRecord, type Finding, type RepositoryContext } from '@cadence/plugin-sdk';
+import { readAuthorshipLog } from './git-ai-notes.js';
+import { attributeCommit, hit, type Attribution } from './match.js';
+import { compileRules, type AttributionRuleSpec, type BranchRuleSpec, type RuleSet } from './rules.js';
+
+export { readAuthorshipLog, type NoteAttribution } from './git-ai-notes.js';
+export { attributeCommit, type Attribution } from './match.js';
+export { compileRules, builtInRuleIds, RULES_FILE, type AttributionRuleSpec, type BranchRuleSpec, type RuleSet } from './rules.js';
+export { trailersOf, type Trailer } from './trailers.js';
+
+const RULE = {
+  type: 'object',
+  required: ['id', 'assistant', 'kind', 'pattern'],
+  properties: {
+    id: { type: 'string', minLength: 1, maxLength: 80 },
+    assistant: { type: 'string', minLength: 1, maxLength: 60 },
+    kind: { enum: ['trailer', 'line', 'subject', 'identity'] },
+    key: { type: 'string', minLength: 1, maxLength: 200 },
+    pattern: { type: 'string', minLength: 1, maxLength: 500 },
+  },
+  additionalProperties: false,
+} as const;
+
+/** `plugin_options.attribution`: rules of the data file's shape, added after the built-in ones. */
+export const ATTRIBUTION_OPTIONS = {
+  type: 'object',
+  properties: {
+    rules: { type: 'array', items: RULE, default: [] },
+    branches: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['prefix', 'assistant'],
+        properties: { prefix: { type: 'string', minLength: 1, maxLength: 100 }, assistant: { type: 'string', minLength: 1, maxLength: 60 } },
+        additionalProperties: false,
+      },
+      default: [],
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+/** Compiled once per distinct options object (the engine hands the same frozen options to every job). */
+const compiled = new WeakMap<object, RuleSet>();
+
+function rulesFor(options: Readonly<Record<string, unknown>>): RuleSet {
+  let set = compiled.get(options);
+  if (!set) {
+    set = compileRules((options.rules ?? []) as AttributionRuleSpec[], (options.branches ?? []) as BranchRuleSpec[]);
+    compiled.set(options, set);
+  }
+  return set;
+}
+
+export const attributionStrategy = defineStrategy({
+  meta: {
+    name: 'attribution',
+    category: 'attribution',
+    description: 'What the history says outright: assistant trailers and footers, agent accounts, Git AI notes (refs/notes/ai), agent branches of a push.',
+    appliesTo: 'repository',
+    weight: 1,
+  },
+  analyze(context: RepositoryContext) {
+    const rules = rulesFor(context.options);
+    const branch = agentBranch(context, rules);
+    const findings: Finding[] = [];
+    for (const commit of context.commits) {
+      const found = attributeCommit(commit, rules);
+      const note = context.aiNotes.get(commit.hash);
+      const fromNote = note === undefined ? null : noteAttribution(note, rules);
+      if (fromNote) found.push(fromNote);
+      if (branch) found.push(branch);
+      if (found.length > 0) findings.push(toFinding(commit, found));
+    }
+    return { findings, metrics: { attributed_commits: findings.length } };
+  },
+});
+
+function toFinding(commit: CommitRecord, found: readonly Attribution[]): Finding {
+  const [first, ...others] = found;
+  const also = others.length > 0 ? `; also ${others.map((a) => `${a.where} ${JSON.stringify(a.quote)}`).join('; ')}` : '';
+  return {
+    commit: commit.hash,
+    score: 1,
+    evidence: 'explicit',
+    assistant: first!.assistant,
+    message: `${first!.assistant}: ${first!.where} ${JSON.stringify(first!.quote)} (rule ${first!.rule})${also}`,
+  };
+}
+
+function agentBranch(context: RepositoryContext, rules: RuleSet): Attribution | null {
+  const { branch, range } = context.source;
+  // Only a push names the branch its commits were made on; a whole history's branch says nothing of each commit.
+  if (range === null || branch === null) return null;
+  const rule = rules.branches.find((b) => branch.startsWith(b.prefix));
+  return rule ? hit(`branch:${rule.prefix}`, rule.assistant, 'branch', branch) : null;
+}
+
+function noteAttribution(note: string, rules: RuleSet): Attribution | null {
+  const log = readAuthorshipLog(note);
+  if (!log) return null;
+  const tool = log.tools[0];
+  const assistant = tool === undefined ? 'unnamed assistant' : rules.notesTools[tool.toLowerCase()] ?? tool;
+  const model = log.models.length > 0 ? ` (${log.models.join(', ')})` : '';
+  return hit('git-ai-note', assistant, 'note', `refs/notes/ai: ${log.aiLines} lines in ${log.files} file${log.files === 1 ? '' : 's'} by ${log.tools.join(', ') || 'an AI session'}${model}`);
+}
+
+export default definePlugin({
+  name: 'attribution',
+  meta: {
+    description: 'Explicit attribution: what commits, accounts, notes and branches say about assistants.',
+    options: ATTRIBUTION_OPTIONS,
+  },
+  apply(hooks) {
+    hooks.registerStrategies.tap('attribution', (registrar) => registrar.add(attributionStrategy));
+  },
+});

@@ -1,0 +1,80 @@
+import type { CommitRecord } from '@cadence/plugin-sdk';
+import type { CompiledRule, RuleSet } from './rules.js';
+import { trailersOf } from './trailers.js';
+
+/** What one rule found on one commit. */
+export interface Attribution {
+  readonly assistant: string;
+  readonly rule: string;
+  /** Where it was found, e.g. `trailer`, `author`, `committer`, `subject`, `note`, `branch`. */
+  readonly where: string;
+  /** What matched, as written (bounded). */
+  readonly quote: string;
+}
+
+const MAX_QUOTE = 160;
+const UNNAMED = 'unnamed assistant';
+const AFFIRMATIVE = /^(?:yes|true|y|1)$/i;
+
+/** Every rule that fires on the commit, at most one attribution per rule. */
+export function attributeCommit(commit: CommitRecord, rules: RuleSet): Attribution[] {
+  const found: Attribution[] = [];
+  const trailers = trailersOf(commit.body);
+  const lines = commit.body.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  const identities = [
+    { where: 'author', values: [commit.authorName, commit.authorEmail], quote: `${commit.authorName} <${commit.authorEmail}>` },
+    { where: 'committer', values: [commit.committerName, commit.committerEmail], quote: `${commit.committerName} <${commit.committerEmail}>` },
+  ];
+  for (const rule of rules.rules) {
+    const hit = matchRule(rule, commit, trailers, lines, identities);
+    if (hit) found.push(hit);
+  }
+  return found;
+}
+
+function matchRule(
+  rule: CompiledRule,
+  commit: CommitRecord,
+  trailers: ReturnType<typeof trailersOf>,
+  lines: readonly string[],
+  identities: readonly { where: string; values: readonly string[]; quote: string }[],
+): Attribution | null {
+  const { spec, pattern } = rule;
+  switch (spec.kind) {
+    case 'trailer':
+      for (const trailer of trailers) {
+        if (!rule.key!.test(trailer.key)) continue;
+        const match = pattern.exec(trailer.value);
+        if (match) return hit(spec.id, assistantName(spec.assistant, match), 'trailer', trailer.line);
+      }
+      return null;
+    case 'line':
+      for (const line of lines) {
+        const match = pattern.exec(line);
+        if (match) return hit(spec.id, assistantName(spec.assistant, match), 'message', line);
+      }
+      return null;
+    case 'subject': {
+      const match = pattern.exec(commit.subject);
+      return match ? hit(spec.id, assistantName(spec.assistant, match), 'subject', commit.subject) : null;
+    }
+    case 'identity':
+      for (const identity of identities) {
+        for (const value of identity.values) {
+          const match = pattern.exec(value);
+          if (match) return hit(spec.id, assistantName(spec.assistant, match), identity.where, identity.quote);
+        }
+      }
+      return null;
+  }
+}
+
+function assistantName(template: string, match: RegExpExecArray): string {
+  if (template !== '$1') return template;
+  const named = (match[1] ?? '').trim();
+  return named.length === 0 || AFFIRMATIVE.test(named) ? UNNAMED : named.slice(0, 60);
+}
+
+export function hit(rule: string, assistant: string, where: string, quote: string): Attribution {
+  return { rule, assistant, where, quote: quote.length > MAX_QUOTE ? `${quote.slice(0, MAX_QUOTE - 1)}…` : quote };
+}

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+
+/** Where a rule looks. */
+export type RuleKind = 'trailer' | 'line' | 'subject' | 'identity';
+
+/** One rule as written in the data file or in `plugin_options.attribution.rules`. */
+export interface AttributionRuleSpec {
+  readonly id: string;
+  /** The assistant's display name, or `$1` to take it from the pattern's first group. */
+  readonly assistant: string;
+  readonly kind: RuleKind;
+  /** For `trailer` rules: the trailer key, itself a pattern (`co-authored-by`, `ai-(?:assisted|generated)`). */
+  readonly key?: string;
+  /** Case-insensitive; matched against the trailer value, a body line, the subject or an identity. */
+  readonly pattern: string;
+}
+
+export interface BranchRuleSpec {
+  readonly prefix: string;
+  readonly assistant: string;
+}
+
+export interface RuleSet {
+  readonly rules: readonly CompiledRule[];
+  readonly branches: readonly BranchRuleSpec[];
+  /** Git AI Standard `agent_id.tool` values to display names. */
+  readonly notesTools: Readonly<Record<string, string>>;
+}
+
+export interface CompiledRule {
+  readonly spec: AttributionRuleSpec;
+  readonly key: RegExp | null;
+  readonly pattern: RegExp;
+}
+
+interface RulesFile {
+  readonly rules: readonly AttributionRuleSpec[];
+  readonly branches: readonly BranchRuleSpec[];
+  readonly notesTools: Readonly<Record<string, string>>;
+}
+
+/** The file the plugin ships: data, not code, so that rules change without a release of the logic. */
+export const RULES_FILE = new URL('../rules/attribution-rules.json', import.meta.url);
+
+let builtIn: RulesFile | null = null;
+
+function builtInRules(): RulesFile {
+  builtIn ??= JSON.parse(readFileSync(RULES_FILE, 'utf8')) as RulesFile;
+  return builtIn;
+}
+
+/** The built-in rules followed by the user's own (each user rule is checked, its regex compiled once). */
+export function compileRules(extra: readonly AttributionRuleSpec[] = [], extraBranches: readonly BranchRuleSpec[] = []): RuleSet {
+  const file = builtInRules();
+  return {
+    rules: [...file.rules, ...extra].map(compileRule),
+    branches: [...file.branches, ...extraBranches],
+    notesTools: file.notesTools,
+  };
+}
+
+export function compileRule(spec: AttributionRuleSpec): CompiledRule {
+  try {
+    return {
+      spec,
+      key: spec.kind === 'trailer' ? new RegExp(`^(?:${spec.key ?? 'co-authored-by'})$`, 'i') : null,
+      pattern: new RegExp(spec.pattern, 'iu'),
+    };
+  } catch (error) {
+    throw new Error(`attribution rule "${spec.id}": ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The rule ids of the built-in set, for documentation and tests. */
+export function builtInRuleIds(): string[] {
+  return builtInRules().rules.map((r) => r.id);
+}
