@@ -10,6 +10,7 @@ import type { PluginLogger } from '@cadence/plugin-sdk';
  */
 export const BUILTIN_PLUGINS: readonly string[] = [
   '@cadence/plugin-attribution',
+  '@cadence/plugin-commit-model',
   '@cadence/plugin-velocity',
   '@cadence/plugin-timing',
   '@cadence/plugin-size',

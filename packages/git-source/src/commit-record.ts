@@ -81,16 +81,65 @@ export function commitRecordSink(
   done: (commit: ReadCommit) => void,
 ): LogSink {
   let current: ReadCommit | null = null;
+  const trees = importedTreeTracker();
   return {
     commit(header) {
       current = fromHeader(header, boundary);
+      trees.reset();
     },
     file(added, deleted, path) {
-      if (current) addFile(current.record, added, deleted, path, isExcluded);
+      if (!current) return;
+      addFile(current.record, added, deleted, path, isExcluded);
+      trees.add(added, deleted, path, isExcluded);
     },
     end() {
-      if (current) done(current);
+      if (current) {
+        current.record.importedTree = trees.result();
+        done(current);
+      }
       current = null;
+    },
+  };
+}
+
+/** A file that marks the root of a project of its own: a licence, a readme or a package manifest. */
+const PROJECT_ROOT_FILE = /^(?:licen[cs]e|copying|notice|readme|authors|changelog)(?:[._-][^/]*)?$|^(?:package\.json|setup\.py|setup\.cfg|pyproject\.toml|cargo\.toml|go\.mod|composer\.json|gemfile|[^/]+\.gemspec|pom\.xml|build\.gradle(?:\.kts)?|cmakelists\.txt|meson\.build|[^/]+\.cabal|mix\.exs|pubspec\.yaml|[^/]+\.podspec|deno\.json)$/i;
+/** Below this many lines a folder with its own readme is a new module, not an imported project. */
+const IMPORTED_TREE_MIN_LINES = 100;
+
+/**
+ * Finds the folder a commit adds as a whole project (it brings its own licence, readme or manifest):
+ * a vendored or copied library. Additions are summed per ancestor folder while the commit's files
+ * stream by; only the commit being read is held.
+ */
+function importedTreeTracker() {
+  const roots = new Set<string>();
+  const additionsUnder = new Map<string, number>();
+  return {
+    reset(): void {
+      roots.clear();
+      additionsUnder.clear();
+    },
+    add(added: string, deleted: string, path: string, isExcluded: (path: string) => boolean): void {
+      const additions = Number(added) || 0;
+      if (isExcluded(path)) return;
+      const parts = path.split('/');
+      if (parts.length > 1 && additions > 0 && deleted === '0' && PROJECT_ROOT_FILE.test(parts[parts.length - 1]!)) {
+        roots.add(parts.slice(0, -1).join('/'));
+      }
+      let folder = '';
+      for (let i = 0; i < parts.length - 1 && i < 8; i++) {
+        folder = i === 0 ? parts[0]! : `${folder}/${parts[i]}`;
+        additionsUnder.set(folder, (additionsUnder.get(folder) ?? 0) + additions);
+      }
+    },
+    result(): { path: string; additions: number } | null {
+      let best: { path: string; additions: number } | null = null;
+      for (const root of roots) {
+        const additions = additionsUnder.get(root) ?? 0;
+        if (additions >= IMPORTED_TREE_MIN_LINES && (!best || additions > best.additions)) best = { path: capped(root, LIMITS.pathChars), additions };
+      }
+      return best;
     },
   };
 }
@@ -125,6 +174,7 @@ function fromHeader(header: LogHeader, boundary: ReadonlySet<string>): ReadCommi
     isMerge: parents.length > 1,
     isBoundary: boundary.has(hash),
     previousAuthorTime: null,
+    importedTree: null,
   };
   return { record, authorTimeUnknown: author === null, timeUnknown: author === null && committer === null };
 }

@@ -51,6 +51,12 @@ export interface CommitRecord {
    * a commit whose own author date was unknown (no interval can be measured from a stand-in).
    */
   readonly previousAuthorTime: number | null;
+  /**
+   * API 1.2: the folder this commit adds as a project of its own (it brings its own licence, readme
+   * or package manifest, at least 100 counted lines under it), with the lines added under it: a
+   * vendored or copied library. Null for most commits. Absent from records made by older hosts.
+   */
+  readonly importedTree?: { readonly path: string; readonly additions: number } | null;
 }
 
 /** Repository-wide statistics, for strategies that judge a commit against its repository's baseline. */

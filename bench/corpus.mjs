@@ -1,0 +1,47 @@
+// `pnpm bench corpus`: rebuilds the development corpus from local mirrors (CADENCE_MIRRORS, default
+// /work/.mirror; repositories in bench/corpus/repositories.yaml), validates the commit model leave
+// one repository out, and prints precision, recall and AUC. With --write it also refits the shipped
+// model (plugins/commit-model/model/commit-model.json). Needs the mirrors: never run in CI.
+import { existsSync, writeFileSync } from 'node:fs';
+import { buildCorpus, loadCorpusConfig, mirrorOf } from './corpus/build.mjs';
+import { finalModel, validate, PREVALENCE, CALIBRATION_PRIOR } from './corpus/train.mjs';
+
+const present = loadCorpusConfig().repositories.filter((r) => existsSync(mirrorOf(r.repo)));
+if (present.length < 3) {
+  console.log(`corpus: ${present.length} of the configured mirrors are present; nothing to measure (this benchmark needs the mirrors).`);
+  process.exit(0);
+}
+console.log('building the corpus (attribution stripped):');
+const corpus = await buildCorpus();
+const rows = corpus.rows;
+const assistant = rows.filter((r) => r.label === 'assistant').length;
+console.log(`${rows.length} labeled commits from ${corpus.repositories.length} repositories: ${assistant} assistant, ${rows.length - assistant} human`);
+console.log(`attribution rules firing after stripping (must be 0): ${corpus.leftAfterStripping}`);
+const labels = Object.values(corpus.ruleCounts).length ? Object.entries(corpus.ruleCounts).map(([id, n]) => `${id} ${n}`).join(', ') : 'none';
+console.log(`label rules (commits each labeled, a commit can match several): ${labels}`);
+console.log('leave-one-repository-out:');
+const validation = validate(rows);
+const pct = (v) => (v === null || v === undefined ? '-' : v.toFixed(3));
+const show = (name, f) => console.log(`${name}: precision ${pct(f.precision)} (at 1:3.2 prevalence ${pct(f.precision_at_prevalence)}), recall ${pct(f.recall)}, false-positive rate ${pct(f.false_positive_rate)}`);
+console.log(`AUC (inferred signals alone): ${pct(validation.auc)}`);
+show('inferred signals alone (attributions stripped)', validation.inferred);
+show('attribution alone', validation.attribution_alone);
+show('with attribution', validation.with_attribution);
+console.log('per repository (mean probability on assistant / human commits, recall, false-positive rate):');
+for (const r of validation.by_repository) {
+  console.log(`  ${r.repo.padEnd(40)} a=${String(r.assistant).padStart(4)} h=${String(r.human).padStart(4)}  p_a ${pct(r.mean_p_assistant)}  p_h ${pct(r.mean_p_human)}  recall ${pct(r.recall)}  fpr ${pct(r.false_positive_rate)}`);
+}
+console.log(`(calibration prior ${CALIBRATION_PRIOR}, prevalence for precision ${PREVALENCE.toFixed(3)})`);
+if (process.argv.includes('--write')) {
+  const model = finalModel(rows, corpus.features, {
+    method: 'leave-one-repository-out',
+    repositories: corpus.repositories,
+    label_rules: corpus.ruleCounts,
+    auc: validation.auc,
+    inferred: validation.inferred,
+    with_attribution: validation.with_attribution,
+  });
+  const file = new URL('../plugins/commit-model/model/commit-model.json', import.meta.url);
+  writeFileSync(file, `${JSON.stringify(model, null, 1)}\n`);
+  console.log(`wrote ${file.pathname} (flag at ${model.flagAt})`);
+}

@@ -1,0 +1,98 @@
+// Builds the development corpus from local bare mirrors: reads each repository's history with the
+// engine's own reader, labels commits (label-rules.yaml), strips every attribution, and extracts the
+// commit model's features from the stripped records. Writes one JSON dataset (not committed).
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { DEFAULT_EXCLUDE_FILES } from '@cadence/config';
+import { linkAuthorIntervals, readHistory } from '@cadence/git-source';
+import { compileRules, attributeCommit } from '@cadence/plugin-attribution';
+import { extractFeatures, FEATURE_NAMES, isImportedTree } from '@cadence/plugin-commit-model';
+import { labelOf, labelRulesOf, loadLabelRules, stripAttribution } from './corpus-labels.mjs';
+
+export const MIRRORS = process.env.CADENCE_MIRRORS ?? '/work/.mirror';
+const CONFIG = new URL('./repositories.yaml', import.meta.url);
+/** No repository may dominate: at most this many labeled commits per class and repository. */
+const PER_CLASS_CAP = Number(process.env.CORPUS_CAP ?? 400);
+
+export function mirrorOf(repo) {
+  return path.join(MIRRORS, repo.replace('/', '+'), 'repo');
+}
+
+export function loadCorpusConfig() {
+  return parse(readFileSync(CONFIG, 'utf8'));
+}
+
+/** Deterministic pseudo-random order (the same corpus every run). */
+function shuffled(items, seed) {
+  let state = seed >>> 0 || 1;
+  const next = () => ((state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy;
+}
+
+function seedOf(text) {
+  let h = 2166136261;
+  for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  return h >>> 0;
+}
+
+export async function buildCorpus({ log = console.log } = {}) {
+  const config = loadCorpusConfig();
+  const labelRules = loadLabelRules();
+  const pluginRules = compileRules();
+  const rows = [];
+  const repositories = [];
+  const ruleCounts = {};
+  let leftAfterStripping = 0;
+  for (const entry of config.repositories) {
+    const mirror = mirrorOf(entry.repo);
+    if (!existsSync(mirror)) {
+      log(`  skipped ${entry.repo}: no mirror at ${mirror}`);
+      continue;
+    }
+    const humanBefore = Date.parse(entry.human_before ?? '2021-01-01') / 1000;
+    let commits;
+    try {
+      ({ commits } = await readHistory(mirror, { rev: entry.rev ?? 'HEAD', excludeFiles: DEFAULT_EXCLUDE_FILES }));
+    } catch (error) {
+      log(`  skipped ${entry.repo}: ${error.message.slice(0, 200)}`);
+      continue;
+    }
+    const labels = commits.map((c) => labelOf(c, labelRules, humanBefore));
+    commits.forEach((c, i) => {
+      if (labels[i] !== 'assistant') return;
+      for (const id of labelRulesOf(c, labelRules)) ruleCounts[id] = (ruleCounts[id] ?? 0) + 1;
+    });
+    const stripped = commits.map((c) => ({ ...stripAttribution(c, labelRules), previousAuthorTime: null }));
+    linkAuthorIntervals(stripped);
+    for (const c of stripped) if (attributeCommit(c, pluginRules).length > 0) leftAfterStripping++;
+    const explicit = commits.map((c) => attributeCommit(c, pluginRules).length > 0);
+    const features = extractFeatures(stripped);
+    const byClass = { assistant: [], human: [] };
+    stripped.forEach((c, i) => {
+      const label = labels[i];
+      if (!label || c.isMerge || c.isBoundary || c.additions + c.deletions === 0 || isImportedTree(c)) return;
+      byClass[label].push({ repo: entry.repo, label, hash: c.hash, explicit: explicit[i], features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
+    });
+    const kept = [];
+    for (const label of ['assistant', 'human']) kept.push(...shuffled(byClass[label], seedOf(entry.repo + label)).slice(0, PER_CLASS_CAP));
+    rows.push(...kept);
+    const counts = { repo: entry.repo, commits: commits.length, assistant: byClass.assistant.length, human: byClass.human.length, kept_assistant: kept.filter((r) => r.label === 'assistant').length, kept_human: kept.filter((r) => r.label === 'human').length };
+    repositories.push(counts);
+    log(`  ${entry.repo}: ${commits.length} commits, assistant ${counts.assistant} (kept ${counts.kept_assistant}), human ${counts.human} (kept ${counts.kept_human})`);
+  }
+  return { features: [...FEATURE_NAMES], rows, repositories, ruleCounts, leftAfterStripping };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const corpus = await buildCorpus();
+  const out = process.argv[2] ?? path.join(process.env.TMPDIR ?? '/tmp', 'cadence-corpus.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(corpus));
+  console.log(`wrote ${corpus.rows.length} commits to ${out}; attribution left after stripping: ${corpus.leftAfterStripping}`);
+}

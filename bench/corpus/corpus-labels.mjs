@@ -1,0 +1,80 @@
+// Label rules and stripping for the development corpus (label-rules.yaml). Plain functions over
+// commit records, so that a unit test can check them on hand-written commits.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+export const LABEL_RULES_FILE = new URL('./label-rules.yaml', import.meta.url);
+
+const TRAILER = /^([A-Za-z][A-Za-z0-9-]{0,40}):[ \t]*(\S.*)$/;
+const BOT = /\[bot\]$|\[bot\]@|^(?:dependabot|renovate|github-actions)/i;
+
+export function loadLabelRules(file = LABEL_RULES_FILE) {
+  const { rules } = parse(readFileSync(file, 'utf8'));
+  return rules.map((rule) => ({
+    id: rule.id,
+    where: rule.where,
+    key: rule.key ? new RegExp(`^(?:${rule.key})$`, 'i') : null,
+    pattern: new RegExp(rule.pattern, 'i'),
+    unless: rule.unless ? new RegExp(rule.unless, 'i') : null,
+  }));
+}
+
+function lineMatches(rule, line) {
+  if (rule.where === 'line') return rule.pattern.test(line);
+  if (rule.where !== 'trailer') return false;
+  const trailer = TRAILER.exec(line);
+  return trailer !== null && rule.key.test(trailer[1]) && rule.pattern.test(trailer[2]);
+}
+
+function identityMatches(rule, name, email) {
+  if (rule.where !== 'identity') return false;
+  if (rule.unless && (rule.unless.test(name) || rule.unless.test(email))) return false;
+  return rule.pattern.test(name) || rule.pattern.test(email);
+}
+
+/** The ids of the label rules a commit matches. */
+export function labelRulesOf(commit, rules) {
+  const hits = new Set();
+  const lines = commit.body.split('\n').map((l) => l.trim());
+  for (const rule of rules) {
+    if (rule.where === 'subject' && rule.pattern.test(commit.subject)) hits.add(rule.id);
+    if (identityMatches(rule, commit.authorName, commit.authorEmail) || identityMatches(rule, commit.committerName, commit.committerEmail)) hits.add(rule.id);
+    if (lines.some((line) => lineMatches(rule, line))) hits.add(rule.id);
+  }
+  return [...hits];
+}
+
+/** `assistant`, `human` (before the repository's cut-off date, no rule, no bot) or null (unlabeled). */
+export function labelOf(commit, rules, humanBefore) {
+  if (labelRulesOf(commit, rules).length > 0) return 'assistant';
+  if (BOT.test(commit.authorName) || BOT.test(commit.authorEmail)) return null;
+  return commit.authorTime < humanBefore ? 'human' : null;
+}
+
+const NEUTRAL = { name: 'Developer', email: 'developer@example.invalid' };
+
+/**
+ * The commit with every attribution the label rules see removed: matching lines, a matching
+ * subject prefix, and agent identities (the committer stands in for an agent author when the
+ * committer is a person; else a neutral identity).
+ */
+export function stripAttribution(commit, rules) {
+  const bodyLines = commit.body.split('\n').filter((raw) => !rules.some((rule) => lineMatches(rule, raw.trim())));
+  let subject = commit.subject;
+  for (const rule of rules) {
+    if (rule.where === 'subject') subject = subject.replace(rule.pattern, '');
+  }
+  const agent = (name, email) => rules.some((rule) => identityMatches(rule, name, email));
+  const committerIsAgent = agent(commit.committerName, commit.committerEmail);
+  const committer = committerIsAgent ? NEUTRAL : { name: commit.committerName, email: commit.committerEmail };
+  const author = agent(commit.authorName, commit.authorEmail) ? committer : { name: commit.authorName, email: commit.authorEmail };
+  return {
+    ...commit,
+    subject: subject.trim(),
+    body: bodyLines.join('\n').trim(),
+    authorName: author.name,
+    authorEmail: author.email,
+    committerName: committer.name,
+    committerEmail: committer.email,
+  };
+}

@@ -1,0 +1,139 @@
+// Leave-one-repository-out validation of the commit model, and the final fit that ships.
+// Everything chosen from data (standardization, weights, calibration, flag cut-off) is chosen inside
+// each fold from that fold's training repositories only; the cut-off rule is fixed in advance.
+import { auc, chooseCutoff, figures, fitLogistic, fitPlatt, sigmoid, standardizer } from './logistic.mjs';
+
+/** The held-out set's balance: about 1 assistant commit to 3.2 human ones. */
+export const PREVALENCE = 1 / 4.2;
+/** Calibrated probabilities are for this share of assistant commits (docs/scoring.md). */
+export const CALIBRATION_PRIOR = Number(process.env.CORPUS_PRIOR ?? 0.15);
+/** The flag cut-off: the lowest probability whose precision at PREVALENCE reaches this, inside the fold. */
+export const PRECISION_TARGET = 0.85;
+export const LAMBDA = Number(process.env.CORPUS_LAMBDA ?? 10);
+
+function classWeights(labels) {
+  const pos = labels.filter((l) => l === 1).length;
+  const neg = labels.length - pos;
+  return labels.map((l) => (l === 1 ? labels.length / (2 * pos) : labels.length / (2 * neg)));
+}
+
+/** Fits standardization and weights on `rows`; returns a raw scorer (the linear score). */
+export function fitRaw(rows) {
+  const xs = rows.map((r) => r.features);
+  const labels = rows.map((r) => (r.label === 'assistant' ? 1 : 0));
+  const { mean, scale } = standardizer(xs);
+  const z = xs.map((x) => x.map((v, j) => (v - mean[j]) / scale[j]));
+  const { weights, bias } = fitLogistic(z, labels, classWeights(labels), LAMBDA);
+  const raw = (x) => bias + x.reduce((sum, v, j) => sum + weights[j] * ((v - mean[j]) / scale[j]), 0);
+  return { mean, scale, weights, bias, raw };
+}
+
+function groupByRepo(rows) {
+  const groups = new Map();
+  for (const r of rows) {
+    if (!groups.has(r.repo)) groups.set(r.repo, []);
+    groups.get(r.repo).push(r);
+  }
+  return groups;
+}
+
+/** Out-of-fold raw scores, leaving each repository out in turn. */
+function outOfFoldScores(rows) {
+  const groups = groupByRepo(rows);
+  const scores = new Map();
+  for (const [repo, test] of groups) {
+    const train = rows.filter((r) => r.repo !== repo);
+    if (!train.some((r) => r.label === 'assistant') || !train.some((r) => r.label === 'human')) continue;
+    const model = fitRaw(train);
+    for (const r of test) scores.set(r, model.raw(r.features));
+  }
+  return scores;
+}
+
+/** Calibration and cut-off from a training set, by an inner leave-one-repository-out. */
+function calibrate(rows) {
+  const inner = outOfFoldScores(rows);
+  const scored = [...inner.keys()];
+  const labels = scored.map((r) => (r.label === 'assistant' ? 1 : 0));
+  const platt = fitPlatt(scored.map((r) => inner.get(r)), labels, CALIBRATION_PRIOR);
+  const probabilities = scored.map((r) => sigmoid(platt.slope * inner.get(r) + platt.intercept));
+  return { platt, flagAt: chooseCutoff(probabilities, labels, PREVALENCE, PRECISION_TARGET) };
+}
+
+export function validate(rows, { log = console.log } = {}) {
+  const groups = groupByRepo(rows);
+  const results = [];
+  for (const [repo, test] of groups) {
+    const train = rows.filter((r) => r.repo !== repo);
+    const model = fitRaw(train);
+    const { platt, flagAt } = calibrate(train);
+    for (const r of test) {
+      const p = sigmoid(platt.slope * model.raw(r.features) + platt.intercept);
+      results.push({ row: r, p, flagAt });
+    }
+    log(`  fold ${repo}: flag at ${flagAt.toFixed(2)}`);
+  }
+  return summarize(results);
+}
+
+export function summarize(results) {
+  const labels = results.map((x) => (x.row.label === 'assistant' ? 1 : 0));
+  const inferred = results.map((x) => x.p >= x.flagAt);
+  const withAttribution = results.map((x, i) => inferred[i] || x.row.explicit);
+  const byRepo = [...groupByRepo(results.map((x) => ({ ...x, repo: x.row.repo }))).entries()].map(([repo, list]) => {
+    const mean = (label) => {
+      const items = list.filter((x) => x.row.label === label);
+      return items.length ? items.reduce((s, x) => s + x.p, 0) / items.length : null;
+    };
+    const assistant = list.filter((x) => x.row.label === 'assistant');
+    const human = list.filter((x) => x.row.label === 'human');
+    return {
+      repo,
+      assistant: assistant.length,
+      human: human.length,
+      mean_p_assistant: mean('assistant'),
+      mean_p_human: mean('human'),
+      recall: assistant.length ? assistant.filter((x) => x.p >= x.flagAt).length / assistant.length : null,
+      false_positive_rate: human.length ? human.filter((x) => x.p >= x.flagAt).length / human.length : null,
+    };
+  });
+  return {
+    commits: results.length,
+    auc: auc(results.map((x) => x.p), labels),
+    inferred: figures(inferred, labels, PREVALENCE),
+    with_attribution: figures(withAttribution, labels, PREVALENCE),
+    attribution_alone: figures(results.map((x) => x.row.explicit), labels, PREVALENCE),
+    by_repository: byRepo,
+  };
+}
+
+/** The shipped model: fitted on every repository; calibration and cut-off from the outer out-of-fold scores. */
+export function finalModel(rows, featureNames, validation) {
+  const model = fitRaw(rows);
+  const { platt, flagAt } = calibrate(rows);
+  return {
+    version: 1,
+    kind: 'logistic-regression',
+    features: featureNames,
+    mean: model.mean.map(round),
+    scale: model.scale.map(round),
+    weights: model.weights.map(round),
+    bias: round(model.bias),
+    calibration: { slope: round(platt.slope), intercept: round(platt.intercept), prior: platt.prior },
+    flagAt,
+    trained: {
+      commits: rows.length,
+      assistant: rows.filter((r) => r.label === 'assistant').length,
+      human: rows.filter((r) => r.label === 'human').length,
+      repositories: new Set(rows.map((r) => r.repo)).size,
+      lambda: LAMBDA,
+      precision_target: PRECISION_TARGET,
+      prevalence: round(PREVALENCE),
+    },
+    validation,
+  };
+}
+
+function round(v) {
+  return Math.round(v * 1e6) / 1e6;
+}

@@ -1,0 +1,198 @@
+import type { CommitRecord } from '@cadence/plugin-sdk';
+
+/**
+ * The commit model's inputs: what a commit's size, pace, files and message look like, each against
+ * the same author's other commits where a baseline makes sense. No date, repository or identity
+ * feature: those would learn which projects and years the development corpus came from, not how
+ * assistant-made commits look (docs/scoring.md, "Honest measurement").
+ */
+export const FEATURE_NAMES = [
+  'log_additions',
+  'log_deletions',
+  'log_files',
+  'addition_share',
+  'size_vs_author',
+  'log_interval',
+  'first_of_author',
+  'log_lines_per_minute',
+  'pace_vs_author',
+  'session_position',
+  'log_dirs',
+  'test_file_share',
+  'doc_file_share',
+  'code_with_tests',
+  'code_with_docs',
+  'subject_length',
+  'subject_words',
+  'body_length',
+  'body_lines',
+  'bullet_lines',
+  'markdown_headings',
+  'summary_section',
+  'test_plan_section',
+  'conventional_prefix',
+  'subject_backticks',
+  'body_backticks',
+  'subject_capitalized',
+  'subject_period',
+  'pr_number',
+  'forge_committed',
+  'assistant_words',
+  'author_bullet_rate',
+  'author_body_rate',
+  'author_conventional_rate',
+] as const;
+
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+export type FeatureVector = Float64Array;
+
+const SESSION_GAP_SECONDS = 2 * 3600;
+const WEEK = 7 * 86400;
+const MIN_INTERVAL_SECONDS = 30;
+
+const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec|specs|testing|testdata|fixtures)\/|(?:^|[/_.-])(?:test|tests|spec)[_.-][^/]*$|[._-](?:test|spec)\.[a-z0-9]+$|_test\.go$|Tests?\.[a-z]+$/i;
+const DOC_PATH = /\.(?:md|mdx|rst|txt|adoc)$|(?:^|\/)docs?\//i;
+const BULLET = /^\s*(?:[-*•]|\d+[.)])\s+\S/;
+const HEADING = /^\s*#{1,4}\s+\S/;
+const SUMMARY = /^\s*(?:#{1,4}\s*)?(?:\*\*)?(?:summary|overview|changes(?: made)?|what changed|key changes|motivation|description)(?:\*\*)?:?\s*$/im;
+const TEST_PLAN = /^\s*(?:#{1,4}\s*)?(?:\*\*)?(?:test plan|testing|tests|how to test|verification)(?:\*\*)?:?\s*$/im;
+const CONVENTIONAL = /^(?:feat|fix|chore|docs|refactor|test|tests|perf|ci|build|style|revert)(?:\([^)]{1,40}\))?!?:\s/i;
+const PR_NUMBER = /\(#\d+\)\s*$/;
+const FORGE_COMMITTER = /^noreply@github\.com$|^noreply@gitlab\.com$/i;
+/** Words assistant-written messages lean on; counted, not trusted alone. */
+const ASSISTANT_WORDS = /\b(?:comprehensive|enhance[sd]?|enhancements?|ensur(?:e|es|ing)|robust|streamlin(?:e|es|ed|ing)|leverag(?:e|es|ing)|seamless(?:ly)?|improved?|implement(?:s|ed|ation)?|additionally|utilit(?:y|ies)|functionality|properly|correctly|handling)\b/gi;
+
+interface AuthorBaseline {
+  readonly medianLogLines: number;
+  readonly medianLogPace: number;
+  readonly bulletRate: number;
+  readonly bodyRate: number;
+  readonly conventionalRate: number;
+}
+
+/** The feature vector of every commit (in `commits` order); merges and boundary commits get one too. */
+export function extractFeatures(commits: readonly CommitRecord[]): FeatureVector[] {
+  const baselines = authorBaselines(commits);
+  const sessions = sessionPositions(commits);
+  return commits.map((commit, index) => featuresOf(commit, baselines.get(authorKey(commit))!, sessions[index]!));
+}
+
+function featuresOf(commit: CommitRecord, author: AuthorBaseline, sessionPosition: number): FeatureVector {
+  const lines = commit.additions + commit.deletions;
+  const interval = intervalOf(commit);
+  const pace = paceOf(commit);
+  const files = commit.files.filter((f) => !f.excluded);
+  const tests = files.filter((f) => TEST_PATH.test(f.path)).length;
+  const docs = files.filter((f) => DOC_PATH.test(f.path)).length;
+  const code = files.length - tests - docs;
+  const body = commit.body;
+  const bodyLines = body.length === 0 ? [] : body.split('\n').filter((l) => l.trim().length > 0);
+  const message = `${commit.subject}\n${body}`;
+  const values: Record<FeatureName, number> = {
+    log_additions: Math.log1p(commit.additions),
+    log_deletions: Math.log1p(commit.deletions),
+    log_files: Math.log1p(commit.filesChanged),
+    addition_share: commit.additions / (lines + 1),
+    size_vs_author: Math.log1p(lines) - author.medianLogLines,
+    log_interval: Math.log1p(interval ?? WEEK),
+    first_of_author: interval === null ? 1 : 0,
+    log_lines_per_minute: pace,
+    pace_vs_author: pace - author.medianLogPace,
+    session_position: Math.log1p(sessionPosition),
+    log_dirs: Math.log1p(new Set(files.map((f) => topFolder(f.path))).size),
+    test_file_share: files.length > 0 ? tests / files.length : 0,
+    doc_file_share: files.length > 0 ? docs / files.length : 0,
+    code_with_tests: code > 0 && tests > 0 ? 1 : 0,
+    code_with_docs: code > 0 && docs > 0 ? 1 : 0,
+    subject_length: Math.log1p(commit.subject.length),
+    subject_words: Math.log1p(commit.subject.split(/\s+/).filter(Boolean).length),
+    body_length: Math.log1p(body.length),
+    body_lines: Math.log1p(bodyLines.length),
+    bullet_lines: Math.log1p(bodyLines.filter((l) => BULLET.test(l)).length),
+    markdown_headings: Math.log1p(bodyLines.filter((l) => HEADING.test(l)).length),
+    summary_section: SUMMARY.test(body) ? 1 : 0,
+    test_plan_section: TEST_PLAN.test(body) ? 1 : 0,
+    conventional_prefix: CONVENTIONAL.test(commit.subject) ? 1 : 0,
+    subject_backticks: commit.subject.includes('`') ? 1 : 0,
+    body_backticks: Math.log1p(countOf(body, '`') / 2),
+    subject_capitalized: /^[A-Z]/.test(commit.subject) ? 1 : 0,
+    subject_period: /\.\s*$/.test(commit.subject) ? 1 : 0,
+    pr_number: PR_NUMBER.test(commit.subject) ? 1 : 0,
+    forge_committed: FORGE_COMMITTER.test(commit.committerEmail) && commit.committerEmail !== commit.authorEmail ? 1 : 0,
+    assistant_words: Math.log1p((message.match(ASSISTANT_WORDS) ?? []).length),
+    author_bullet_rate: author.bulletRate,
+    author_body_rate: author.bodyRate,
+    author_conventional_rate: author.conventionalRate,
+  };
+  return Float64Array.from(FEATURE_NAMES, (name) => values[name]);
+}
+
+function intervalOf(commit: CommitRecord): number | null {
+  if (commit.previousAuthorTime === null) return null;
+  return Math.min(Math.max(commit.authorTime - commit.previousAuthorTime, 0), WEEK);
+}
+
+/** log(1 + lines per minute) since the author's previous commit, the interval floored at 30 s; 0 for a first commit. */
+function paceOf(commit: CommitRecord): number {
+  const interval = intervalOf(commit);
+  if (interval === null) return 0;
+  return Math.log1p((commit.additions + commit.deletions) / (Math.max(interval, MIN_INTERVAL_SECONDS) / 60));
+}
+
+function authorKey(commit: CommitRecord): string {
+  return commit.authorEmail.toLowerCase();
+}
+
+function authorBaselines(commits: readonly CommitRecord[]): Map<string, AuthorBaseline> {
+  const groups = new Map<string, CommitRecord[]>();
+  for (const commit of commits) {
+    const key = authorKey(commit);
+    const list = groups.get(key);
+    if (list) list.push(commit);
+    else groups.set(key, [commit]);
+  }
+  const baselines = new Map<string, AuthorBaseline>();
+  for (const [key, list] of groups) {
+    const n = list.length;
+    baselines.set(key, {
+      medianLogLines: median(list.map((c) => Math.log1p(c.additions + c.deletions))),
+      medianLogPace: median(list.map(paceOf)),
+      bulletRate: list.filter((c) => c.body.split('\n').some((l) => BULLET.test(l))).length / n,
+      bodyRate: list.filter((c) => c.body.trim().length > 0).length / n,
+      conventionalRate: list.filter((c) => CONVENTIONAL.test(c.subject)).length / n,
+    });
+  }
+  return baselines;
+}
+
+/** How many of the author's commits came before this one in the same working session (gaps under two hours). */
+function sessionPositions(commits: readonly CommitRecord[]): number[] {
+  const positions = new Array<number>(commits.length).fill(0);
+  const last = new Map<string, { time: number; position: number }>();
+  commits.forEach((commit, index) => {
+    const key = authorKey(commit);
+    const previous = last.get(key);
+    const position = previous && commit.authorTime - previous.time <= SESSION_GAP_SECONDS ? previous.position + 1 : 0;
+    positions[index] = position;
+    last.set(key, { time: commit.authorTime, position });
+  });
+  return positions;
+}
+
+function topFolder(path: string): string {
+  const slash = path.indexOf('/');
+  return slash < 0 ? '.' : path.slice(0, slash);
+}
+
+function countOf(text: string, char: string): number {
+  let count = 0;
+  for (let i = text.indexOf(char); i >= 0; i = text.indexOf(char, i + 1)) count++;
+  return count;
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

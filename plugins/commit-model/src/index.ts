@@ -1,0 +1,75 @@
+import { defineStrategy, definePlugin, isMeasurableCommit, type Finding, type RepositoryContext } from '@cadence/plugin-sdk';
+import { extractFeatures, FEATURE_NAMES } from './features.js';
+import { isImportedTree } from './imported-tree.js';
+import { score, shippedModel, type CommitModel } from './model.js';
+
+export { extractFeatures, FEATURE_NAMES, type FeatureName, type FeatureVector } from './features.js';
+export { isImportedTree } from './imported-tree.js';
+export { checkModel, score, shippedModel, sigmoid, MODEL_FILE, type CommitModel } from './model.js';
+
+/** How a feature reads in a reason; the names of the rest are shown as they are. */
+const READABLE: Partial<Record<(typeof FEATURE_NAMES)[number], string>> = {
+  bullet_lines: 'bulleted message body',
+  markdown_headings: 'Markdown headings in the message',
+  summary_section: 'a summary section in the message',
+  test_plan_section: 'a test-plan section in the message',
+  body_length: 'a long message body',
+  conventional_prefix: 'a conventional-commit prefix',
+  assistant_words: 'words assistant-written messages lean on',
+  code_with_tests: 'code and tests added together',
+  code_with_docs: 'code and documentation changed together',
+  size_vs_author: 'larger than the author\u2019s usual commit',
+  pace_vs_author: 'faster than the author\u2019s usual pace',
+  log_lines_per_minute: 'lines per minute since the author\u2019s previous commit',
+  session_position: 'deep into a working session',
+  author_bullet_rate: 'the author\u2019s messages are uniformly bulleted',
+};
+
+export const commitModelStrategy = defineStrategy({
+  meta: {
+    name: 'commit-model',
+    category: 'model',
+    description: 'A learned model of assistant-made commits (size and pace against the author\u2019s baseline, session, files, message shape); its calibrated probability decides each commit\u2019s confidence.',
+    appliesTo: 'repository',
+    weight: 1,
+    calibrated: true,
+  },
+  analyze(context: RepositoryContext) {
+    const model = shippedModel();
+    const features = extractFeatures(context.commits);
+    const probabilities = new Map<string, number>();
+    const findings: Finding[] = [];
+    let imported = 0;
+    context.commits.forEach((commit, index) => {
+      if (!isMeasurableCommit(commit) || commit.additions + commit.deletions === 0) return;
+      if (isImportedTree(commit)) {
+        // A vendored or copied library says nothing about how its author writes: it gets nothing.
+        probabilities.set(commit.hash, 0);
+        imported++;
+        return;
+      }
+      const { probability, contributions } = score(model, features[index]!);
+      const p = Math.round(probability * 1000) / 1000;
+      probabilities.set(commit.hash, p);
+      if (p >= model.flagAt) findings.push({ commit: commit.hash, score: p, message: reason(model, p, contributions), evidence: 'inferred' });
+    });
+    return { findings, probabilities, flagAt: model.flagAt, metrics: { scored: probabilities.size, imported_trees: imported } };
+  },
+});
+
+function reason(model: CommitModel, p: number, contributions: Float64Array): string {
+  const top = [...contributions.entries()]
+    .filter(([, c]) => c > 0.15)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([i]) => READABLE[FEATURE_NAMES[i]!] ?? FEATURE_NAMES[i]!.replaceAll('_', ' '));
+  return `model probability ${p.toFixed(2)} (flagged from ${model.flagAt.toFixed(2)})${top.length > 0 ? `: ${top.join(', ')}` : ''}`;
+}
+
+export default definePlugin({
+  name: 'commit-model',
+  meta: { description: 'The learned commit model (docs/scoring.md): calibrated per-commit probabilities.' },
+  apply(hooks) {
+    hooks.registerStrategies.tap('commit-model', (registrar) => registrar.add(commitModelStrategy));
+  },
+});
