@@ -83,7 +83,7 @@ describe('engine isolation of strategies', () => {
       },
     });
     const run = await runPlugin(size, { commits }, { alongside: [meddler] });
-    expect(run.detectionsOf('size')[0]!.message).to.contain('lines added exceeds');
+    expect(run.detectionsOf('size')[0]!.message).to.contain('additions exceeds');
     expect(run.strategy('size').detections).to.equal(1);
   });
 

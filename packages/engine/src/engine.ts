@@ -94,7 +94,7 @@ export function createEngine(options: EngineOptions): Engine {
       const reports = await runAll(source, context, emit);
       let result =
         source.kind === 'repository'
-          ? buildRepositoryResult(source, reports, { bands, thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS) })
+          ? buildRepositoryResult(source, reports, { bands, thresholds, thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS) })
           : buildWebsiteResult(source, reports);
       result = await refine(result, context);
       throwIfCancelled(signal);

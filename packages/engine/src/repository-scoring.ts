@@ -6,6 +6,7 @@ import {
   type CommitRecord,
   type Detection,
   type Suspicion,
+  type Thresholds,
   type TimelineBucket,
 } from '@cadence/plugin-sdk';
 import { round, type StrategyReport } from './strategy-outcomes.js';
@@ -43,6 +44,7 @@ export interface CommitJudgement {
 
 export interface ScoringPolicy {
   readonly bands: AssessmentBands;
+  readonly thresholds: Thresholds;
   /** The effective thresholds differ from the defaults: heuristic findings can flag on their own. */
   readonly thresholdsOverridden: boolean;
 }
@@ -55,6 +57,7 @@ export interface RepositoryScores {
   readonly assistants: Record<string, number>;
   readonly authors: AuthorBreakdown[];
   readonly scoring: 'model' | 'heuristic';
+  readonly flagAt: number | null;
 }
 
 export function isScoredCommit(commit: CommitRecord): boolean {
@@ -130,6 +133,7 @@ export function scoreRepository(
     assistants,
     authors: breakdown,
     scoring: model ? 'model' : 'heuristic',
+    flagAt: model ? model.flagAt : null,
   };
 }
 

@@ -30,6 +30,8 @@ export function buildRepositoryResult(source: PreparedRepository, reports: reado
     authors: scores.authors,
     assessment_bands: { ...policy.bands },
     scoring: scores.scoring,
+    flag_at: scores.flagAt,
+    thresholds: { ...policy.thresholds },
     detections: reports.flatMap((r) => r.detections),
     strategy_results: reports.map((r) => r.result),
     metrics: { ...repositoryMetrics(source, suspicions.length), ...strategyMetrics(reports) },

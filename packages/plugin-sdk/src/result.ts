@@ -1,5 +1,6 @@
 import type { Severity } from './source.js';
 import type { Evidence } from './strategy.js';
+import type { Thresholds } from './commit.js';
 
 /** One strategy hit (Form B `detections[]`, decisions §4). */
 export interface Detection {
@@ -138,6 +139,10 @@ export interface RepositoryResult extends ResultCommon {
   assessment_bands: AssessmentBands;
   /** How commit confidence was decided: `model` (a calibrated strategy) or `heuristic` (none enabled). */
   scoring: 'model' | 'heuristic';
+  /** The probability from which the model flags a commit (null for heuristic scoring). */
+  flag_at: number | null;
+  /** The thresholds in force (configuration, then flags). */
+  thresholds: Thresholds;
 }
 
 export interface WebsiteResult extends ResultCommon {

@@ -22,12 +22,23 @@ import { statsOf } from './commits.js';
 import { engineConfig, pluginConfigView, type TestConfig } from './defaults.js';
 
 export type TestSource =
-  /** Hand-made commits (see makeCommits), oldest first. */
-  | { readonly commits: readonly CommitRecord[]; readonly diffs?: Readonly<Record<string, string>> }
+  /** Hand-made commits (see makeCommits), oldest first; optionally git notes under refs/notes/ai, and a push (`branch` and `push`). */
+  | HandMadeCommits
   /** A real git repository on disk (e.g. made with @cadence/test-support's createRepository). */
   | { readonly repository: string; readonly branch?: string }
   /** A page, parsed by the real document model. */
   | { readonly html: string; readonly url?: string; readonly contentType?: string };
+
+export interface HandMadeCommits {
+  readonly commits: readonly CommitRecord[];
+  readonly diffs?: Readonly<Record<string, string>>;
+  /** Notes under refs/notes/ai by full commit hash (API 1.2). */
+  readonly aiNotes?: Readonly<Record<string, string>>;
+  /** The analyzed branch (default `main`). */
+  readonly branch?: string;
+  /** Analyze the commits as a push to `branch` (the pushed range is all of them). */
+  readonly push?: boolean;
+}
 
 export interface PluginRun<R extends AnalysisResult = AnalysisResult> {
   readonly result: R;
@@ -53,7 +64,7 @@ export interface RunOptions extends TestConfig {
  * Runs one plugin through the real engine (hooks, strategy runner, validation, scoring) on the
  * given source, as ESLint's RuleTester runs one rule: nothing is mocked but the source's origin.
  */
-export async function runPlugin(plugin: CadencePlugin, source: { commits: readonly CommitRecord[]; diffs?: Readonly<Record<string, string>> }, options?: RunOptions): Promise<PluginRun<RepositoryResult>>;
+export async function runPlugin(plugin: CadencePlugin, source: HandMadeCommits, options?: RunOptions): Promise<PluginRun<RepositoryResult>>;
 export async function runPlugin(plugin: CadencePlugin, source: { repository: string; branch?: string }, options?: RunOptions): Promise<PluginRun<RepositoryResult>>;
 export async function runPlugin(plugin: CadencePlugin, source: { html: string; url?: string; contentType?: string }, options?: RunOptions): Promise<PluginRun<WebsiteResult>>;
 export async function runPlugin(plugin: CadencePlugin, source: TestSource, options: RunOptions = {}): Promise<PluginRun> {
@@ -105,11 +116,20 @@ function prepare(source: Exclude<TestSource, { repository: string }>): PreparedS
   if ('commits' in source) {
     const commits = source.commits;
     const last = commits[commits.length - 1];
+    const head = last?.hash ?? '';
     return {
       kind: 'repository',
-      info: { url: 'testkit://commits', repo: 'testkit/commits', branch: 'main', headCommit: last?.hash ?? '', range: null, shallow: false },
+      info: {
+        url: 'testkit://commits',
+        repo: 'testkit/commits',
+        branch: source.branch ?? 'main',
+        headCommit: head,
+        range: source.push ? { before: commits[0]?.parents[0] ?? null, after: head } : null,
+        shallow: false,
+      },
       commits,
       stats: statsOf(commits),
+      aiNotes: new Map(Object.entries(source.aiNotes ?? {})),
       diffExcerpt: async (hash, maxBytes) => (source.diffs?.[hash] ?? '').slice(0, maxBytes),
       dispose: async () => undefined,
     };

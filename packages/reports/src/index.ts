@@ -7,18 +7,20 @@ import { renderText } from './text-report.js';
 export { reportFormatFromPath, UsageError, type ReportFormat } from './report-format.js';
 export { escapeHtml, aggregateTimeline } from './html-report.js';
 export { displayLine, displayText } from './display-text.js';
-export { renderReportLazily } from './render.js';
+export { renderReportLazily, jsonReport, type ReportContext } from './render.js';
+import { jsonReport, type ReportContext } from './render.js';
+export { assessmentSeverity, scoreMeaning } from './explain.js';
 
 /** A result as a report in one of the four formats (renderReportLazily in `./render` loads only the one it writes). */
-export function renderReport(result: AnalysisResult, format: ReportFormat): string {
+export function renderReport(result: AnalysisResult, format: ReportFormat, context?: ReportContext): string {
   switch (format) {
     case 'json':
-      return `${JSON.stringify(result, null, 2)}\n`;
+      return jsonReport(result, context);
     case 'yaml':
-      return stringify(result, { lineWidth: 0 });
+      return stringify(context ? { report: context, ...result } : result, { lineWidth: 0 });
     case 'html':
-      return renderHtml(result);
+      return renderHtml(result, context);
     default:
-      return renderText(result);
+      return renderText(result, context);
   }
 }

@@ -1,6 +1,21 @@
 import type { AnalysisResult } from '@cadence/plugin-sdk';
 import type { ReportFormat } from './report-format.js';
 
+/** Who made a report, when, and with which settings: the JSON report carries it as `report`. */
+export interface ReportContext {
+  readonly tool: string;
+  readonly version: string;
+  /** ISO 8601. */
+  readonly generated_at: string;
+  /** The effective configuration the analysis ran with (secrets masked). */
+  readonly configuration: Readonly<Record<string, unknown>>;
+}
+
+/** The JSON report: the result, with the report's context first when there is one. */
+export function jsonReport(result: AnalysisResult, context?: ReportContext): string {
+  return `${JSON.stringify(context ? { report: context, ...result } : result, null, 2)}\n`;
+}
+
 export { reportFormatFromPath, UsageError, type ReportFormat } from './report-format.js';
 export { displayLine, displayText } from './display-text.js';
 
@@ -8,17 +23,17 @@ export { displayLine, displayText } from './display-text.js';
  * renderReport, loading only the chosen format's code: a CLI that prints text need not load the
  * HTML report or the YAML library at every start (`@cadence/reports/render` imports neither).
  */
-export async function renderReportLazily(result: AnalysisResult, format: ReportFormat): Promise<string> {
+export async function renderReportLazily(result: AnalysisResult, format: ReportFormat, context?: ReportContext): Promise<string> {
   switch (format) {
     case 'json':
-      return `${JSON.stringify(result, null, 2)}\n`;
+      return jsonReport(result, context);
     case 'yaml': {
       const { stringify } = await import('yaml');
-      return stringify(result, { lineWidth: 0 });
+      return stringify(context ? { report: context, ...result } : result, { lineWidth: 0 });
     }
     case 'html':
-      return (await import('./html-report.js')).renderHtml(result);
+      return (await import('./html-report.js')).renderHtml(result, context);
     default:
-      return (await import('./text-report.js')).renderText(result);
+      return (await import('./text-report.js')).renderText(result, context);
   }
 }

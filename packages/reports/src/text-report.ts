@@ -1,8 +1,10 @@
 import type { AnalysisResult, RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
+import type { ReportContext } from './render.js';
 import { displayLine as oneLine, displayText } from './display-text.js';
+import { assistantsLine, evidenceLabel, scoreMeaning, thresholdsLine } from './explain.js';
 
 /** The readable report `cadence analyze` prints without -o. */
-export function renderText(result: AnalysisResult): string {
+export function renderText(result: AnalysisResult, context?: ReportContext): string {
   const lines = result.source_type === 'git' ? repositoryLines(result) : websiteLines(result);
   lines.push('', 'Strategies:');
   for (const s of result.strategy_results) {
@@ -14,6 +16,7 @@ export function renderText(result: AnalysisResult): string {
     if (result.ai.error) lines.push(`  skipped: ${oneLine(result.ai.error.code)}: ${oneLine(result.ai.error.message)}`);
     for (const v of result.ai.verdicts) lines.push(`  ${oneLine(v.item)}: ${oneLine(v.assessment)} (${v.confidence.toFixed(2)}) ${oneLine(v.reasoning)}`);
   }
+  if (context) lines.push('', `Made by ${oneLine(context.tool)} ${oneLine(context.version)} at ${oneLine(context.generated_at)}.`);
   // Each field above is already one clean line; this pass keeps a field a future edit forgets safe.
   return `${displayText(lines.join('\n'))}\n`;
 }
@@ -22,14 +25,24 @@ function repositoryLines(r: RepositoryResult): string[] {
   const m = r.metrics;
   const lines = [
     `Repository: ${oneLine(r.repo)}${r.branch ? ` (${oneLine(r.branch)})` : ''} at ${r.head_commit.slice(0, 12)}`,
-    `Assessment: ${r.assessment}  (overall score ${r.overall_score.toFixed(2)})`,
-    `Commits: ${r.total_commits} analyzed, ${r.suspicious_commits} suspicious; ${m.additions ?? 0} additions, ${m.deletions ?? 0} deletions, ${m.authors ?? 0} authors`,
+    `Assessment: ${r.assessment}  (overall score ${r.overall_score.toFixed(2)}, ai_share ${r.ai_share.toFixed(2)})`,
+    ...scoreMeaning(r).map((line) => `  ${line}`),
+    `Commits: ${r.total_commits} analyzed, ${r.scored_commits} scored, ${r.suspicious_commits} flagged; ${m.additions ?? 0} additions, ${m.deletions ?? 0} deletions, ${m.authors ?? 0} authors`,
+    oneLine(assistantsLine(r)),
+    thresholdsLine(r.thresholds),
   ];
+  if (r.authors.length > 0) {
+    lines.push('', 'Authors (commits, attributed, flagged, share):');
+    for (const a of r.authors.slice(0, 10)) {
+      lines.push(`  ${oneLine(a.author).slice(0, 40).padEnd(40)} ${String(a.commits).padStart(6)} ${String(a.attributed).padStart(6)} ${String(a.flagged).padStart(6)}  ${a.share.toFixed(2)}`);
+    }
+    if (r.authors.length > 10) lines.push(`  … and ${r.authors.length - 10} more (see the JSON report)`);
+  }
   if (r.suspicions.length > 0) {
-    lines.push('', 'Suspicious commits:');
+    lines.push('', 'Flagged commits (evidence: explicit = the history says so, inferred = how the commit looks):');
     const shown = [...r.suspicions].sort((a, b) => b.confidence - a.confidence).slice(0, 50);
     for (const s of shown) {
-      lines.push(`  ${s.commit_hash}  ${s.severity.padEnd(6)} ${s.confidence.toFixed(2)}  ${oneLine(s.message)}`);
+      lines.push(`  ${s.commit_hash}  ${s.severity.padEnd(6)} ${s.confidence.toFixed(2)}  ${evidenceLabel(s.evidence).padEnd(8)} ${oneLine(s.message)}`);
       for (const reason of s.reasons) lines.push(`      - ${oneLine(reason)}`);
     }
     if (r.suspicions.length > shown.length) lines.push(`  … and ${r.suspicions.length - shown.length} more (see the JSON report)`);

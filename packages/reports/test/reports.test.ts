@@ -25,6 +25,8 @@ function repositoryResult(): RepositoryResult {
     authors: [{ author: HOSTILE, email: HOSTILE, commits: 2, attributed: 1, flagged: 1, share: 0.75 }],
     assessment_bands: { suspicious: 0.15, likely_ai_generated: 0.5 },
     scoring: 'model',
+    flag_at: 0.5,
+    thresholds: { suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 },
     detections: [{ strategy: 'size', category: 'size', severity: 'high', confidence: 0.7, score: 1, message: HOSTILE, commit: 'abcdef1', evidence: 'inferred' }],
     strategy_results: [{ name: 'size', category: 'size', detected: true, detections: 1, score: 1, duration_ms: 1, error: HOSTILE }],
     metrics: { additions: 10, authors: 1 },

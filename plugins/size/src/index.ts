@@ -35,8 +35,8 @@ function judgeCommit(commit: CommitRecord, maxAdd: number, maxDel: number): Find
   const note = factor < 1 ? ' (discounted: initial import or squash merge)' : '';
   const message =
     addScore >= delScore
-      ? `${commit.additions} lines added exceeds suspicious_additions ${maxAdd}${note}`
-      : `${commit.deletions} lines deleted exceeds suspicious_deletions ${maxDel}${note}`;
+      ? `${commit.additions} additions exceeds suspicious_additions ${maxAdd}${note}`
+      : `${commit.deletions} deletions exceeds suspicious_deletions ${maxDel}${note}`;
   return {
     commit: commit.hash,
     score,

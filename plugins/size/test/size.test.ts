@@ -11,13 +11,13 @@ describe('size plugin', () => {
     const run = await runPlugin(size, { commits });
     const detections = run.detectionsOf('size');
     expect(detections).to.have.length(1);
-    expect(detections[0]).to.include({ commit: commits[1]!.hash, message: '1000 lines added exceeds suspicious_additions 500', severity: 'high' });
+    expect(detections[0]).to.include({ commit: commits[1]!.hash, message: '1000 additions exceeds suspicious_additions 500', severity: 'high' });
   });
 
   it('flags deletions over suspicious_deletions, weighted below additions', async () => {
     const commits = makeCommits([{ at: days(0) }, { at: days(1), additions: 0, deletions: 4000 }]);
     const [detection] = (await runPlugin(size, { commits })).detectionsOf('size');
-    expect(detection?.message).to.equal('4000 lines deleted exceeds suspicious_deletions 1000');
+    expect(detection?.message).to.equal('4000 deletions exceeds suspicious_deletions 1000');
     expect(detection!.score).to.be.closeTo(0.6, 0.001);
   });
 
@@ -49,6 +49,6 @@ testStrategy('size', size, {
     { name: 'a large commit under a raised threshold', source: { commits: big }, run: { thresholds: { suspicious_additions: 2000 } } },
   ],
   invalid: [
-    { name: 'a commit over suspicious_additions', source: { commits: big }, detections: [{ commit: big[1]!.hash, message: '1000 lines added exceeds suspicious_additions 500', severity: 'high' }] },
+    { name: 'a commit over suspicious_additions', source: { commits: big }, detections: [{ commit: big[1]!.hash, message: '1000 additions exceeds suspicious_additions 500', severity: 'high' }] },
   ],
 });

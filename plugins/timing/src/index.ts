@@ -41,7 +41,7 @@ function judgeCommit(commit: CommitRecord, threshold: number): Finding | null {
   return {
     commit: commit.hash,
     score,
-    message: `committed ${Math.max(delta, 0)}s after the author's previous commit (${lines} lines), under min_time_delta_seconds ${threshold}`,
+    message: `committed ${Math.max(delta, 0)}s after the author's previous commit (${lines} lines changed: additions plus deletions), under min_time_delta_seconds ${threshold}`,
     measured: { seconds_since_previous: delta, lines },
   };
 }

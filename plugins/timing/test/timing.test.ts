@@ -9,7 +9,7 @@ describe('timing plugin', () => {
     const commits = makeCommits([{ at: T0 }, { at: T0 + 15, additions: 120 }]);
     const run = await runPlugin(timing, { commits });
     const [detection] = run.detectionsOf('timing');
-    expect(detection?.message).to.equal('committed 15s after the author\'s previous commit (120 lines), under min_time_delta_seconds 60');
+    expect(detection?.message).to.equal('committed 15s after the author\'s previous commit (120 lines changed: additions plus deletions), under min_time_delta_seconds 60');
     expect(run.strategy('timing').detected).to.equal(true);
   });
 

@@ -42,11 +42,14 @@ function judgeCommit(commit: CommitRecord, maxAdd: number, maxDel: number): Find
   const delScore = exceedanceScore(delRate, maxDel) * 0.6;
   const score = Math.max(addScore, delScore) * sizeEvidenceFactor(commit);
   if (score <= 0) return null;
-  const interval = formatInterval(commit.authorTime - commit.previousAuthorTime);
+  const actual = commit.authorTime - commit.previousAuthorTime;
+  // Said outright when the floor applied: "600 additions 4s after" alone would not explain the rate.
+  const floored = actual < MIN_INTERVAL_SECONDS ? `, counted as ${MIN_INTERVAL_SECONDS}s (the floor)` : '';
+  const when = `${formatInterval(actual)} after the author's previous commit${floored}`;
   const message =
     addScore >= delScore
-      ? `${round(addRate)} additions/min (${commit.additions} lines ${interval} after the author's previous commit) exceeds max_additions_per_min ${maxAdd}`
-      : `${round(delRate)} deletions/min (${commit.deletions} lines ${interval} after the author's previous commit) exceeds max_deletions_per_min ${maxDel}`;
+      ? `${round(addRate)} additions/min (${commit.additions} additions ${when}) exceeds max_additions_per_min ${maxAdd}`
+      : `${round(delRate)} deletions/min (${commit.deletions} deletions ${when}) exceeds max_deletions_per_min ${maxDel}`;
   return {
     commit: commit.hash,
     score,

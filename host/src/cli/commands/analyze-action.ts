@@ -3,11 +3,14 @@ import path from 'node:path';
 import type { AnalysisRequest } from '@cadence/engine';
 import { CadenceError } from '@cadence/errors';
 import { answersAsRepository, parseRepositoryUrl } from '@cadence/git-source';
-import { renderReportLazily, reportFormatFromPath, UsageError, type ReportFormat } from '@cadence/reports/render';
+import { maskSecrets, type CadenceConfig } from '@cadence/config';
+import type { AnalysisResult } from '@cadence/plugin-sdk';
+import { renderReportLazily, reportFormatFromPath, UsageError, type ReportContext, type ReportFormat } from '@cadence/reports/render';
+import { HOST_VERSION } from '../host-version.js';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';
 import { progressLine } from '../progress-line.js';
-import type { AnalyzeOptions } from './analyze.js';
+import { FAIL_ON_EXIT_CODE, type AnalyzeOptions, type FailOnLevel } from './analyze.js';
 
 const PROBE_TIMEOUT_MS = 8000;
 
@@ -34,13 +37,15 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
       allowLocalPaths: true,
     });
     progress.clear();
+    const context = reportContext(runtime.config);
     if (options.output && format) {
       const file = path.resolve(io.cwd, options.output);
-      await writeFile(file, await renderReportLazily(result, format));
+      await writeFile(file, await renderReportLazily(result, format, context));
       io.stderr.write(`report written to ${file}\n`);
     }
-    if (options.json) io.stdout.write(await renderReportLazily(result, 'json'));
-    else if (!options.output) io.stdout.write(await renderReportLazily(result, 'text'));
+    if (options.json) io.stdout.write(await renderReportLazily(result, 'json', context));
+    else if (!options.output) io.stdout.write(await renderReportLazily(result, 'text', context));
+    verdictGate(result, options.failOn);
   } catch (error) {
     progress.clear();
     if (error instanceof CadenceError) {
@@ -50,6 +55,44 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }
+}
+
+/** Ranks both kinds of verdict on one scale: 0 clean, 1 suspicious, 2 likely AI-generated. */
+function verdictLevel(result: AnalysisResult): number {
+  const assessment: string = result.assessment;
+  if (assessment === 'likely_ai_generated' || assessment === 'Likely AI-Generated') return 2;
+  if (assessment === 'suspicious' || assessment === 'Suspicious Activity') return 1;
+  return 0;
+}
+
+/** `--fail-on`: after the report is out, a verdict at or above the level ends the command with its own code. */
+function verdictGate(result: AnalysisResult, failOn: FailOnLevel | undefined): void {
+  if (!failOn) return;
+  const level = failOn === 'likely_ai_generated' ? 2 : 1;
+  if (verdictLevel(result) >= level) {
+    throw new CliExit(FAIL_ON_EXIT_CODE, `verdict ${result.assessment} reaches --fail-on ${failOn}`);
+  }
+}
+
+/** What the report says about itself: this version, now, and the analysis settings (no server or secret settings). */
+function reportContext(config: CadenceConfig): ReportContext {
+  const masked = maskSecrets(config);
+  return {
+    tool: 'cadence',
+    version: HOST_VERSION,
+    generated_at: new Date().toISOString(),
+    configuration: {
+      thresholds: masked.thresholds,
+      assessment: masked.assessment,
+      exclude_files: masked.exclude_files,
+      strategies: masked.strategies,
+      git: masked.git,
+      plugins: masked.plugins,
+      // Plugin options can hold a plugin's secrets: their names are shown, not their values.
+      plugin_options: Object.keys(masked.plugin_options),
+      ai: { enabled: masked.ai.enabled, provider: masked.ai.provider, model: masked.ai.model, baseUrl: masked.ai.baseUrl },
+    },
+  };
 }
 
 function reportFormat(output: string): ReportFormat {

@@ -8,6 +8,17 @@ export interface AnalyzeOptions {
   suspiciousAdditions?: number;
   json?: boolean;
   kind?: 'repository' | 'website';
+  failOn?: FailOnLevel;
+}
+
+/** `--fail-on`: the verdict level from which `cadence analyze` exits with FAIL_ON_EXIT_CODE. */
+export type FailOnLevel = 'suspicious' | 'likely_ai_generated';
+/** Documented in docs/cli.md: 0 below the level, 1 failure, 2 bad usage or configuration, 3 verdict reached the level. */
+export const FAIL_ON_EXIT_CODE = 3;
+
+function failOnOption(value: string): FailOnLevel {
+  if (value !== 'suspicious' && value !== 'likely_ai_generated') throw new InvalidArgumentError('must be suspicious or likely_ai_generated');
+  return value;
 }
 
 function nonNegativeInteger(value: string): number {
@@ -31,6 +42,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--suspicious-additions <n>', 'override thresholds.suspicious_additions', nonNegativeInteger)
     .option('--json', 'print the JSON report to stdout')
     .option('--kind <kind>', 'repository or website, for URLs that could be either', kindOption)
+    .option('--fail-on <level>', `exit ${FAIL_ON_EXIT_CODE} when the verdict reaches this level: suspicious or likely_ai_generated (for CI gates)`, failOnOption)
     // Loaded when the command runs: `cadence version` and `--help` never load the engine, plugins or reports.
     .action(async (target: string, options: AnalyzeOptions) => (await import('./analyze-action.js')).runAnalyze(target, options, io));
 }

@@ -1,0 +1,189 @@
+import { expect } from 'chai';
+import { makeCommits, runPlugin, type CommitSpec } from '@cadence/plugin-testkit';
+import { createRepository, makeTempDir, type TempDir } from '@cadence/test-support';
+import attribution, { builtInRuleIds, readAuthorshipLog } from '../src/index.js';
+
+const T0 = Date.parse('2025-06-02T09:00:00Z') / 1000;
+
+/** One commit after a plain one, so that the attributed commit is never the root. */
+function pair(spec: Omit<CommitSpec, 'at'>): ReturnType<typeof makeCommits> {
+  return makeCommits([{ at: T0, subject: 'Start' }, { at: T0 + 3600, subject: 'Change', ...spec }]);
+}
+
+async function attributionOf(spec: Omit<CommitSpec, 'at'>) {
+  const commits = pair(spec);
+  const run = await runPlugin(attribution, { commits });
+  return { detections: run.detectionsOf('attribution'), commits, run };
+}
+
+/** Each built-in rule with a commit it must fire on (messages and identities written for these tests). */
+const FIRES: { rule: string; assistant: string; spec: Omit<CommitSpec, 'at'>; quote: string }[] = [
+  { rule: 'claude-code-coauthor', assistant: 'Claude Code', spec: { body: 'Adds the parser.\n\nCo-Authored-By: Claude <noreply@anthropic.com>' }, quote: 'Co-Authored-By: Claude <noreply@anthropic.com>' },
+  { rule: 'claude-code-coauthor', assistant: 'Claude Code', spec: { body: 'Co-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>' }, quote: 'Claude Opus 4.5' },
+  { rule: 'claude-code-footer', assistant: 'Claude Code', spec: { body: 'Tidy up.\n\n\u{1F916} Generated with [Claude Code](https://claude.com/claude-code)' }, quote: 'Generated with [Claude Code]' },
+  { rule: 'claude-code-footer', assistant: 'Claude Code', spec: { body: 'Generated with [Claude Code](https://claude.ai/code)' }, quote: 'claude.ai/code' },
+  { rule: 'claude-session', assistant: 'Claude Code', spec: { body: 'Claude-Session: https://claude.ai/code/session_01abc' }, quote: 'Claude-Session' },
+  { rule: 'claude-account', assistant: 'Claude', spec: { author: 'claude[bot]', email: '41898282+claude[bot]@users.noreply.github.com' }, quote: 'claude[bot]' },
+  { rule: 'copilot-agent-account', assistant: 'GitHub Copilot', spec: { author: 'copilot-swe-agent[bot]', email: '198982749+Copilot@users.noreply.github.com' }, quote: 'copilot-swe-agent[bot]' },
+  { rule: 'copilot-coauthor', assistant: 'GitHub Copilot', spec: { body: 'Co-authored-by: Copilot <175728472+Copilot@users.noreply.github.com>' }, quote: 'Copilot' },
+  { rule: 'cursor-agent', assistant: 'Cursor', spec: { author: 'Cursor Agent', email: 'cursoragent@cursor.com' }, quote: 'cursoragent@cursor.com' },
+  { rule: 'cursor-coauthor', assistant: 'Cursor', spec: { body: 'Co-authored-by: Cursor <cursoragent@cursor.com>' }, quote: 'cursoragent@cursor.com' },
+  { rule: 'cursor-made-with', assistant: 'Cursor', spec: { body: 'Made-with: Cursor' }, quote: 'Made-with: Cursor' },
+  { rule: 'aider-subject', assistant: 'aider', spec: { subject: 'aider: add retry to the fetcher' }, quote: 'aider: add retry' },
+  { rule: 'aider-identity', assistant: 'aider', spec: { author: 'Grace Hopper (aider)', email: 'grace@example.com' }, quote: 'Grace Hopper (aider)' },
+  { rule: 'aider-coauthor', assistant: 'aider', spec: { body: 'Co-authored-by: aider (anthropic/claude-sonnet-4) <aider@aider.chat>' }, quote: 'aider.chat' },
+  { rule: 'codex-account', assistant: 'OpenAI Codex', spec: { author: 'chatgpt-codex-connector[bot]', email: '199175422+chatgpt-codex-connector[bot]@users.noreply.github.com' }, quote: 'chatgpt-codex-connector' },
+  { rule: 'codex-coauthor', assistant: 'OpenAI Codex', spec: { body: 'Co-authored-by: Codex <noreply@openai.com>' }, quote: 'noreply@openai.com' },
+  { rule: 'devin-account', assistant: 'Devin', spec: { author: 'devin-ai-integration[bot]', email: '158243242+devin-ai-integration[bot]@users.noreply.github.com' }, quote: 'devin-ai-integration' },
+  { rule: 'devin-footer', assistant: 'Devin', spec: { body: 'Generated with [Devin](https://devin.ai)' }, quote: 'Devin' },
+  { rule: 'jules-account', assistant: 'Google Jules', spec: { author: 'google-labs-jules[bot]', email: '161369871+google-labs-jules[bot]@users.noreply.github.com' }, quote: 'google-labs-jules' },
+  { rule: 'openhands-account', assistant: 'OpenHands', spec: { author: 'openhands', email: 'openhands@all-hands.dev' }, quote: 'openhands@all-hands.dev' },
+  { rule: 'gemini-coauthor', assistant: 'Gemini', spec: { body: 'Co-authored-by: gemini-code-assist[bot] <176961590+gemini-code-assist[bot]@users.noreply.github.com>' }, quote: 'gemini-code-assist' },
+  { rule: 'amp-coauthor', assistant: 'Amp', spec: { body: 'Co-authored-by: Amp <amp@ampcode.com>' }, quote: 'amp@ampcode.com' },
+  { rule: 'amp-thread', assistant: 'Amp', spec: { body: 'Amp-Thread-ID: https://ampcode.com/threads/T-1234' }, quote: 'ampcode.com/threads' },
+  { rule: 'devin-coauthor', assistant: 'Devin', spec: { body: 'Co-authored-by: devin-ai-integration[bot] <158243242+devin-ai-integration[bot]@users.noreply.github.com>' }, quote: 'devin-ai-integration[bot]' },
+  { rule: 'jules-coauthor', assistant: 'Google Jules', spec: { body: 'Co-authored-by: google-labs-jules[bot] <161369871+google-labs-jules[bot]@users.noreply.github.com>' }, quote: 'google-labs-jules[bot]' },
+  { rule: 'openhands-coauthor', assistant: 'OpenHands', spec: { body: 'Co-authored-by: openhands <openhands@all-hands.dev>' }, quote: 'openhands@all-hands.dev' },
+  { rule: 'gemini-account', assistant: 'Gemini', spec: { author: 'gemini-code-assist[bot]', email: '176961590+gemini-code-assist[bot]@users.noreply.github.com' }, quote: 'gemini-code-assist[bot]' },
+  { rule: 'amazon-q-account', assistant: 'Amazon Q Developer', spec: { author: 'amazon-q-developer[bot]', email: 'q@example.invalid' }, quote: 'amazon-q-developer[bot]' },
+  { rule: 'sweep-account', assistant: 'Sweep', spec: { author: 'sweep-ai[bot]', email: 'sweep@example.invalid' }, quote: 'sweep-ai[bot]' },
+  { rule: 'assisted-by', assistant: 'Claude', spec: { body: 'Signed-off-by: Ada Lovelace <ada@example.com>\nAssisted-by: Claude:claude-3-opus coccinelle sparse' }, quote: 'Assisted-by: Claude:claude-3-opus' },
+  { rule: 'generated-by', assistant: 'ChatGPT', spec: { body: 'Generated-by: ChatGPT' }, quote: 'Generated-by: ChatGPT' },
+  { rule: 'ai-assisted', assistant: 'unnamed assistant', spec: { body: 'AI-assisted: yes' }, quote: 'AI-assisted: yes' },
+];
+
+/** Commits that mention people, tools or templates and must not count as attribution. */
+const NEAR_MISSES: { name: string; spec: Omit<CommitSpec, 'at'> }[] = [
+  { name: 'a human co-author', spec: { body: 'Pairing session.\n\nCo-authored-by: Jane Doe <jane@example.com>' } },
+  { name: '"Claude" as a person\u2019s name, in the subject and as a co-author', spec: { subject: 'Credit Claude Shannon in the entropy docs', body: 'Co-authored-by: Claude Monet <claude.monet@example.org>' } },
+  { name: 'a person named Claude as the author', spec: { author: 'Claude Dupont', email: 'claude@dupont.example' } },
+  { name: 'a PR template that mentions the tools', spec: { body: '## Checklist\n- [ ] If you used Copilot, Cursor or Claude Code, say so in the description\n- [ ] Tests added' } },
+  { name: 'a commit about the footer itself', spec: { subject: 'Document the "Generated with Claude Code" footer', body: 'Explains what the footer means in CONTRIBUTING.' } },
+  { name: 'an AI-assisted trailer that says no', spec: { body: 'AI-assisted: no' } },
+  { name: 'a code generator named in Generated-by', spec: { body: 'Generated-by: scripts/gen-bindings.py' } },
+  { name: 'dependabot', spec: { author: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com', subject: 'Bump lodash from 4.17.20 to 4.17.21' } },
+  { name: 'a human Assisted-by without the AGENT:MODEL form', spec: { body: 'Assisted-by: Jane Doe <jane@example.com>' } },
+];
+
+describe('attribution plugin', () => {
+  for (const { rule, assistant, spec, quote } of FIRES) {
+    it(`fires on ${rule} (${quote}), naming ${assistant} and quoting what matched`, async () => {
+      const { detections, commits } = await attributionOf(spec);
+      expect(detections, JSON.stringify(spec)).to.have.length(1);
+      const [detection] = detections;
+      expect(detection).to.include({ commit: commits[1]!.hash, evidence: 'explicit', assistant });
+      expect(detection!.message).to.contain(`(rule ${rule})`);
+      expect(detection!.message).to.contain(quote);
+    });
+  }
+
+  it('has a firing example for every built-in rule', () => {
+    const covered = new Set(FIRES.map((f) => f.rule));
+    expect(builtInRuleIds().filter((id) => !covered.has(id))).to.deep.equal([]);
+  });
+
+  for (const { name, spec } of NEAR_MISSES) {
+    it(`does not fire on ${name}`, async () => {
+      const { detections } = await attributionOf(spec);
+      expect(detections, detections.map((d) => d.message).join('\n')).to.deep.equal([]);
+    });
+  }
+
+  it('makes an attributed commit count 1 in ai_share and counts commits per assistant', async () => {
+    const commits = makeCommits([
+      { at: T0, subject: 'Start' },
+      { at: T0 + 3600, body: 'Co-Authored-By: Claude <noreply@anthropic.com>' },
+      { at: T0 + 7200, author: 'copilot-swe-agent[bot]', email: '198982749+Copilot@users.noreply.github.com' },
+      { at: T0 + 10800, body: 'Co-Authored-By: Claude <noreply@anthropic.com>' },
+    ]);
+    const { result } = await runPlugin(attribution, { commits });
+    expect(result.attributed_commits).to.equal(3);
+    expect(result.assistants).to.deep.equal({ 'Claude Code': 2, 'GitHub Copilot': 1 });
+    expect(result.suspicions.map((s) => s.evidence)).to.deep.equal(['explicit', 'explicit', 'explicit']);
+    // Without the model, the plain commit scores nothing: 3 of 4 scored commits count 1.
+    expect(result.ai_share).to.equal(0.75);
+    expect(result.assessment).to.equal('likely_ai_generated');
+    const copilot = result.authors.find((a) => a.author === 'copilot-swe-agent[bot]');
+    expect(copilot).to.include({ commits: 1, attributed: 1, flagged: 1, share: 1 });
+  });
+
+  it('takes extra rules from its options, and refuses a rule that is not a valid pattern', async () => {
+    const commits = pair({ body: 'Tool: acme-coder 2.1' });
+    const rules = [{ id: 'acme', assistant: 'Acme Coder', kind: 'trailer', key: 'tool', pattern: '^acme-coder\\b' }];
+    const run = await runPlugin(attribution, { commits }, { options: { rules } });
+    expect(run.detectionsOf('attribution')[0]).to.include({ assistant: 'Acme Coder' });
+    const broken = await runPlugin(attribution, { commits }, { options: { rules: [{ ...rules[0], pattern: '(' }] } });
+    expect(broken.strategy('attribution').error).to.match(/attribution rule "acme"/);
+    await runPlugin(attribution, { commits }, { options: { rules: [{ id: 'x', assistant: 'X', kind: 'nowhere', pattern: 'x' }] } }).then(
+      () => expect.fail('an unknown rule kind was accepted'),
+      (error: Error) => expect(error.message).to.match(/kind/),
+    );
+  });
+
+  describe('agent branches', () => {
+    const commits = makeCommits([{ at: T0 }, { at: T0 + 60 }]);
+
+    it('attributes a push to claude/… to Claude Code', async () => {
+      const { result } = await runPlugin(attribution, { commits, branch: 'claude/issue-12-20250602-0900', push: true });
+      expect(result.attributed_commits).to.equal(2);
+      expect(result.detections[0]!.message).to.contain('branch "claude/issue-12-20250602-0900"');
+    });
+
+    it('says nothing of a branch when the whole history is analyzed, or of a branch without an agent prefix', async () => {
+      expect((await runPlugin(attribution, { commits, branch: 'claude/x' })).result.attributed_commits).to.equal(0);
+      expect((await runPlugin(attribution, { commits, branch: 'feature/claude-docs', push: true })).result.attributed_commits).to.equal(0);
+    });
+  });
+
+  describe('Git AI notes (refs/notes/ai)', () => {
+    const NOTE = [
+      'src/main.rs',
+      '  s_c9883b05a2487d::t_9f8e7d6c5b4a32 1-10,15-20',
+      '  h_31dce776f88375 42-50',
+      'src/lib.rs',
+      '  s_e7f2a90b31cc48::t_deadbeef012345 1-50',
+      '---',
+      JSON.stringify({
+        schema_version: 'authorship/3.0.0',
+        base_commit_sha: 'a'.repeat(40),
+        prompts: {},
+        humans: { h_31dce776f88375: { author: 'Dev <dev@example.com>' } },
+        sessions: {
+          s_c9883b05a2487d: { agent_id: { tool: 'cursor', id: 'x', model: 'claude-sonnet-4-5' } },
+          s_e7f2a90b31cc48: { agent_id: { tool: 'claude', id: 'y', model: 'claude-sonnet-4-5' } },
+        },
+      }),
+    ].join('\n');
+
+    it('reads the attested AI lines and the agents of a note', () => {
+      expect(readAuthorshipLog(NOTE)).to.deep.equal({ tools: ['cursor', 'claude'], models: ['claude-sonnet-4-5'], aiLines: 66, humanLines: 9, files: 2 });
+    });
+
+    it('gives nothing for a note of human lines only, or text that is no authorship log', () => {
+      expect(readAuthorshipLog('src/a.rs\n  h_31dce776f88375 1-5\n---\n{"schema_version":"authorship/3.0.0","prompts":{}}')).to.equal(null);
+      expect(readAuthorshipLog('Reviewed-by: someone')).to.equal(null);
+      expect(readAuthorshipLog('src/a.rs\n  abcd1234abcd1234 1-5\n---\n{"schema_version":"other/1"}')).to.equal(null);
+    });
+
+    let temp: TempDir;
+    beforeEach(async () => {
+      temp = await makeTempDir('cadence-notes-');
+    });
+    afterEach(() => temp.remove());
+
+    it('attributes a commit that has a note in a real repository, and nothing when the repository has no notes', async () => {
+      const repo = await createRepository(temp.path, [
+        { message: 'Start', date: T0, addLines: 5 },
+        { message: 'Add the parser', date: T0 + 3600, addLines: 60 },
+      ]);
+      const plain = await runPlugin(attribution, { repository: repo.dir });
+      expect(plain.result.attributed_commits).to.equal(0);
+      await repo.git(['notes', '--ref=ai', 'add', '-m', NOTE, repo.hashes[1]!]);
+      const noted = await runPlugin(attribution, { repository: repo.dir });
+      expect(noted.result.attributed_commits).to.equal(1);
+      const [detection] = noted.detectionsOf('attribution');
+      expect(detection).to.include({ commit: repo.hashes[1], assistant: 'Cursor', evidence: 'explicit' });
+      expect(detection!.message).to.contain('refs/notes/ai: 66 lines in 2 files by cursor, claude');
+    });
+  });
+});
