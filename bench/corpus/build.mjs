@@ -1,6 +1,7 @@
 // Builds the development corpus from local bare mirrors: reads each repository's history with the
 // engine's own reader, labels commits (label-rules.yaml), strips every attribution, and extracts the
 // commit model's features from the stripped records. Writes one JSON dataset (not committed).
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -17,6 +18,34 @@ const PER_CLASS_CAP = Number(process.env.CORPUS_CAP ?? 400);
 
 export function mirrorOf(repo) {
   return path.join(MIRRORS, repo.replace('/', '+'), 'repo');
+}
+
+/**
+ * Mirrors can lack their largest objects; `git log --numstat` stops at the first one it needs. The
+ * paths whose versions are missing are found from `git log --raw` (which names blobs without
+ * reading them) and left out of the corpus.
+ */
+function pathsWithMissingObjects(mirror, rev) {
+  const git = (args) => execFileSync('git', args, { cwd: mirror, maxBuffer: 1 << 30, encoding: 'utf8' });
+  const missing = new Set(
+    git(['rev-list', '--objects', '--missing=print', rev])
+      .split('\n')
+      .filter((l) => l.startsWith('?'))
+      .map((l) => l.slice(1).trim()),
+  );
+  if (missing.size === 0) return [];
+  const paths = new Set();
+  const raw = git(['log', '--raw', '--no-abbrev', '--no-renames', '-z', '--format=', rev]);
+  const fields = raw.split('\0');
+  for (let i = 0; i < fields.length - 1; i++) {
+    const meta = fields[i].trim();
+    if (!meta.startsWith(':')) continue;
+    const [, , before, after] = meta.slice(1).split(' ');
+    const path = fields[i + 1];
+    if (missing.has(before) || missing.has(after)) paths.add(path);
+    i++;
+  }
+  return [...paths];
 }
 
 export function loadCorpusConfig() {
@@ -58,7 +87,9 @@ export async function buildCorpus({ log = console.log } = {}) {
     const humanBefore = Date.parse(entry.human_before ?? '2021-01-01') / 1000;
     let commits;
     try {
-      ({ commits } = await readHistory(mirror, { rev: entry.rev ?? 'HEAD', excludeFiles: DEFAULT_EXCLUDE_FILES }));
+      const omitPaths = pathsWithMissingObjects(mirror, entry.rev ?? 'HEAD');
+      if (omitPaths.length > 0) log(`  ${entry.repo}: ${omitPaths.length} paths left out (objects missing from the mirror)`);
+      ({ commits } = await readHistory(mirror, { rev: entry.rev ?? 'HEAD', excludeFiles: DEFAULT_EXCLUDE_FILES, omitPaths }));
     } catch (error) {
       log(`  skipped ${entry.repo}: ${error.message.slice(0, 200)}`);
       continue;

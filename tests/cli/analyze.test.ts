@@ -5,6 +5,13 @@ import { parse as parseYaml } from 'yaml';
 import { burstHistory, createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
 
 interface JsonReport {
+  report?: { tool: string; version: string; generated_at: string; configuration: Record<string, unknown> };
+  ai_share: number;
+  scoring: string;
+  attributed_commits: number;
+  assistants: Record<string, number>;
+  metrics: Record<string, number>;
+  detections: { strategy: string; evidence: string }[];
   overall_score: number;
   assessment: string;
   total_commits: number;
@@ -18,40 +25,95 @@ describe('cadence analyze (the real CLI process)', function () {
   let work: TempDir;
   let human: string;
   let burst: string;
+  let attributed: string;
+  /** The heuristic scoring (no calibrated strategy): the threshold strategies alone decide. */
+  let heuristic: string;
 
   before(async () => {
     work = await makeTempDir('cadence-cli-');
     human = path.join(work.path, 'human');
     burst = path.join(work.path, 'burst');
+    attributed = path.join(work.path, 'attributed');
     await mkdir(human);
     await mkdir(burst);
+    await mkdir(attributed);
     await createRepository(human, humanHistory(30));
     await createRepository(burst, burstHistory(8));
+    await createRepository(attributed, [
+      ...humanHistory(4),
+      ...burstHistory(6).map((c) => ({ ...c, message: `${c.message}\n\nCo-Authored-By: Claude <noreply@anthropic.com>` })),
+    ]);
+    heuristic = path.join(work.path, 'heuristic.yaml');
+    await writeFile(heuristic, 'strategies:\n  disabled: [commit-model]\n');
   });
   after(() => work.remove());
 
   const analyze = (args: string[], env: NodeJS.ProcessEnv = {}) => runCadence(['analyze', ...args], { cwd: work.path, env });
 
-  it('scores a burst history clearly above a human one', async () => {
-    const humanRun = await analyze([human, '--json']);
+  it('scores a burst history above a human one, which is clean; the threshold strategies give the reasons', async () => {
+    const h = JSON.parse((await analyze([human, '--json'])).stdout) as JsonReport;
     const burstRun = await analyze([burst, '--json']);
-    expect(humanRun.code, humanRun.stderr).to.equal(0);
     expect(burstRun.code, burstRun.stderr).to.equal(0);
-    const h = JSON.parse(humanRun.stdout) as JsonReport;
     const b = JSON.parse(burstRun.stdout) as JsonReport;
     expect(h.total_commits).to.equal(30);
+    expect(h.scoring).to.equal('model');
     expect(h.assessment).to.equal('clean');
-    expect(h.overall_score).to.be.below(0.2);
+    expect(h.ai_share).to.be.below(0.15);
+    expect(b.ai_share).to.be.above(h.ai_share);
+    expect(b.overall_score).to.equal(b.ai_share);
+    expect(b.detections.some((d) => /^(velocity|size)$/.test(d.strategy))).to.equal(true);
+  });
+
+  it('calls a history whose commits credit an assistant likely_ai_generated, counting them per assistant', async () => {
+    const run = await analyze([attributed, '--json']);
+    expect(run.code, run.stderr).to.equal(0);
+    const report = JSON.parse(run.stdout) as JsonReport;
+    expect(report.attributed_commits).to.equal(6);
+    expect(report.assistants).to.deep.equal({ 'Claude Code': 6 });
+    expect(report.ai_share).to.be.at.least(0.6);
+    expect(report.assessment).to.equal('likely_ai_generated');
+  });
+
+  it('scores the burst history likely_ai_generated with the heuristic scoring (the model disabled)', async () => {
+    const b = JSON.parse((await analyze([burst, '--json', '--config', heuristic])).stdout) as JsonReport;
+    expect(b.scoring).to.equal('heuristic');
     expect(b.overall_score).to.be.at.least(0.7);
     expect(b.assessment).to.equal('likely_ai_generated');
     expect(b.suspicions[0]!.reasons.join(' ')).to.match(/exceeds (max_additions_per_min|suspicious_additions)/);
   });
 
-  it('prints a readable text report to stdout, with no progress in piped output', async () => {
-    const run = await analyze([burst]);
+  it('carries the tool version, the time and the effective configuration in the JSON report', async () => {
+    const before = Date.now();
+    const report = JSON.parse((await analyze([human, '--json'])).stdout) as JsonReport;
+    expect(report.report).to.include({ tool: 'cadence' });
+    expect(report.report!.version).to.match(/^\d+\.\d+\.\d+/);
+    expect(Date.parse(report.report!.generated_at)).to.be.within(before - 1000, Date.now() + 1000);
+    expect(report.report!.configuration).to.have.nested.property('thresholds.suspicious_additions', 500);
+    expect(report.report!.configuration).to.have.nested.property('assessment.suspicious', 0.15);
+    expect(JSON.stringify(report.report!.configuration)).to.not.match(/secret|token/);
+  });
+
+  it('exits 3 with --fail-on when the verdict reaches the level, 0 below it, and refuses an unknown level', async () => {
+    const reached = await analyze([attributed, '--fail-on', 'suspicious']);
+    expect(reached.code).to.equal(3);
+    expect(reached.stdout).to.match(/^Repository: attributed/);
+    expect(reached.stderr.trim()).to.equal('cadence: verdict likely_ai_generated reaches --fail-on suspicious');
+    expect((await analyze([attributed, '--fail-on', 'likely_ai_generated', '--json'])).code).to.equal(3);
+    expect((await analyze([human, '--fail-on', 'suspicious'])).code).to.equal(0);
+    const unknown = await analyze([human, '--fail-on', 'clean']);
+    expect(unknown.code).to.equal(2);
+    expect(unknown.stderr).to.contain('suspicious or likely_ai_generated');
+  });
+
+  it('prints a readable text report to stdout that says what the score means, with no progress in piped output', async () => {
+    const run = await analyze([attributed]);
     expect(run.code).to.equal(0);
-    expect(run.stdout).to.match(/^Repository: burst/);
-    expect(run.stdout).to.contain('Suspicious commits:');
+    expect(run.stdout).to.match(/^Repository: attributed/);
+    expect(run.stdout).to.contain('Flagged commits (evidence');
+    expect(run.stdout).to.contain('Bands: clean below 0.15, suspicious from 0.15, likely_ai_generated from 0.50');
+    expect(run.stdout).to.contain('Attributed commits: 6 (Claude Code 6)');
+    expect(run.stdout).to.contain('Thresholds in force: suspicious_additions 500');
+    expect(run.stdout).to.match(/explicit +attributed to Claude Code/);
     expect(run.stderr).to.not.contain('\r');
   });
 
@@ -64,7 +126,7 @@ describe('cadence analyze (the real CLI process)', function () {
     const json = JSON.parse(await readFile(path.join(work.path, 'r.json'), 'utf8')) as JsonReport;
     const yaml = parseYaml(await readFile(path.join(work.path, 'r.yaml'), 'utf8')) as JsonReport;
     expect(yaml.overall_score).to.equal(json.overall_score);
-    expect(await readFile(path.join(work.path, 'r.txt'), 'utf8')).to.contain('Assessment: likely_ai_generated');
+    expect(await readFile(path.join(work.path, 'r.txt'), 'utf8')).to.contain(`Assessment: ${json.assessment}`);
     const html = await readFile(path.join(work.path, 'r.html'), 'utf8');
     expect(html).to.match(/^<!doctype html>/);
     expect(html).to.contain('<svg');
@@ -78,7 +140,7 @@ describe('cadence analyze (the real CLI process)', function () {
     const score = async (args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> => {
       const run = await runCadence(['analyze', burst, '--json', ...args], { cwd: dir, env });
       expect(run.code, run.stderr).to.equal(0);
-      return (JSON.parse(run.stdout) as JsonReport).suspicious_commits;
+      return (JSON.parse(run.stdout) as JsonReport).detections.filter((d) => d.strategy === 'size').length;
     };
     expect(await score([])).to.equal(0);
     expect(await score([], { CADENCE_THRESHOLDS_SUSPICIOUS_ADDITIONS: '500' })).to.be.above(0);
@@ -130,11 +192,14 @@ describe('cadence analyze (the real CLI process)', function () {
     ]);
     const run = await analyze([dir, '--json']);
     const report = JSON.parse(run.stdout) as JsonReport;
-    expect(report.suspicious_commits).to.equal(0);
+    expect(report.metrics.additions).to.equal(7);
+    expect(report.metrics.excluded_additions).to.equal(5000);
+    expect(report.detections.filter((d) => d.strategy === 'size')).to.have.length(0);
     const config = path.join(work.path, 'no-excludes.yaml');
     await writeFile(config, 'exclude_files: []\n');
     const unexcluded = JSON.parse((await analyze([dir, '--json', '--config', config])).stdout) as JsonReport;
-    expect(unexcluded.suspicious_commits).to.equal(1);
+    expect(unexcluded.metrics.additions).to.equal(5007);
+    expect(unexcluded.detections.filter((d) => d.strategy === 'size')).to.have.length(1);
   });
 });
 

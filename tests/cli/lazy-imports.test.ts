@@ -76,7 +76,10 @@ describe('each command imports only what it uses (the real CLI process)', functi
 
   it('imports the configured provider\u2019s SDK, and only it, when AI analysis runs', async () => {
     // Nothing listens on port 9 of the loopback: the call fails at once, after the SDK was loaded.
-    const { run, urls } = await imports(['analyze', repo, '--json'], {
+    // The heuristic scoring flags the burst commits, so there is something to send.
+    const heuristic = path.join(work.path, 'heuristic.yaml');
+    await writeFile(heuristic, 'strategies:\n  disabled: [commit-model]\n');
+    const { run, urls } = await imports(['analyze', repo, '--json', '--config', heuristic], {
       CADENCE_AI_ENABLED: 'true',
       CADENCE_AI_PROVIDER: 'anthropic',
       CADENCE_AI_KEY: 'sk-lazy-import-test',

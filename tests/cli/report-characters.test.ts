@@ -30,7 +30,8 @@ describe('reports written by cadence analyze leave out control and bidirectional
     // A commit big enough to be reported, so its subject and author reach the report.
     await createRepository(repo, [
       { message: 'Initial import', date: start, addLines: 5 },
-      { message: `Add the parser ${ALL}]0;pwned${ALL} now`, date: start + 30, addLines: 3000, author: { name: `Mallory ${ALL} Example`, email: 'mallory@example.test' } },
+      // The trailer flags it whatever the model says, and its quote reaches the report too.
+      { message: `Add the parser ${ALL}]0;pwned${ALL} now\n\nCo-Authored-By: Claude <noreply@anthropic.com>`, date: start + 30, addLines: 3000, author: { name: `Mallory ${ALL} Example`, email: 'mallory@example.test' } },
     ]);
   });
   after(() => work.remove());

@@ -36,7 +36,7 @@ describe('a third-party plugin installed from packed tarballs', function () {
   let work: TempDir;
   let project: string;
   let daemon: GitDaemon;
-  let trailerCommit: string;
+  let droppedCommit: string;
   /** The deployment's own `cadence`: discovery looks in the installation the bin runs from. */
   let deployedBin: string;
 
@@ -51,7 +51,7 @@ describe('a third-party plugin installed from packed tarballs', function () {
     const sdkRequire = createRequire(path.join(root, 'packages/plugin-sdk/package.json'));
     const tapableDir = path.dirname(sdkRequire.resolve('tapable/package.json'));
     await run('npm', ['pack', tapableDir, '--pack-destination', tarballs], { cwd: work.path });
-    await run('npm', ['pack', path.join(root, 'examples/cadence-plugin-ai-trailers'), '--pack-destination', tarballs], { cwd: work.path });
+    await run('npm', ['pack', path.join(root, 'examples/cadence-plugin-file-drops'), '--pack-destination', tarballs], { cwd: work.path });
     project = path.join(work.path, 'deployment');
     await mkdir(project);
     await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'my-cadence-deployment', private: true }));
@@ -70,10 +70,10 @@ describe('a third-party plugin installed from packed tarballs', function () {
     await mkdir(repoDir);
     const repo = await createRepository(repoDir, [
       { message: 'Initial import', date: Date.UTC(2025, 0, 1) / 1000, addLines: 10 },
-      { message: 'Add the parser\n\nCo-authored-by: Claude <noreply@anthropic.com>', date: Date.UTC(2025, 0, 2) / 1000, addLines: 30 },
+      { message: 'Add the parser', date: Date.UTC(2025, 0, 2) / 1000, addLines: 400, file: 'src/parser.txt' },
       { message: 'Fix typo', date: Date.UTC(2025, 0, 3) / 1000, addLines: 1 },
     ]);
-    trailerCommit = repo.hashes[1]!;
+    droppedCommit = repo.hashes[1]!;
     const served = path.join(work.path, 'served');
     await mkdir(served);
     await exportRepository(served, 'acme/assisted.git', repoDir);
@@ -87,14 +87,14 @@ describe('a third-party plugin installed from packed tarballs', function () {
   it('is discovered by its keyword in the installation and listed by cadence plugins, from any working directory', async () => {
     const listing = await runCadence(['plugins'], { cwd: work.path, bin: deployedBin });
     expect(listing.code).to.equal(0);
-    expect(listing.stdout).to.match(/loaded\s+cadence-plugin-ai-trailers\s+1\.0\.0\s+discovered/);
-    expect(listing.stdout).to.contain('- ai-trailers (attribution, repository');
+    expect(listing.stdout).to.match(/loaded\s+cadence-plugin-file-drops\s+1\.0\.0\s+discovered/);
+    expect(listing.stdout).to.contain('- file-drops (size, repository');
   });
 
   it('is not discovered by another installation run with the deployment as working directory', async () => {
     const listing = await runCadence(['plugins'], { cwd: project });
     expect(listing.code).to.equal(0);
-    expect(listing.stdout).to.not.contain('ai-trailers');
+    expect(listing.stdout).to.not.contain('file-drops');
   });
 
   it('shows in /api/plugins and runs in a job through the real server', async () => {
@@ -102,22 +102,22 @@ describe('a third-party plugin installed from packed tarballs', function () {
     try {
       server = await startCadenceServer({ cwd: project, bin: deployedBin, config: { security: { allowed_networks: ['127.0.0.0/8'] } } });
       const plugins = await server.json<{ name: string; package: string; version: string }[]>('/api/plugins');
-      expect(plugins.body.find((p) => p.name === 'ai-trailers')).to.include({ package: 'cadence-plugin-ai-trailers', version: '1.0.0' });
+      expect(plugins.body.find((p) => p.name === 'file-drops')).to.include({ package: 'cadence-plugin-file-drops', version: '1.0.0' });
       const accepted = await server.json<{ id: string }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: daemon.url('acme/assisted.git') }) });
       const job = await waitForJob<Job>(server, accepted.body.id);
       expect(job.status).to.equal('completed');
-      const detections = job.result!.detections.filter((d) => d.strategy === 'ai-trailers');
-      expect(detections.map((d) => d.commit)).to.deep.equal([trailerCommit]);
-      expect(detections[0]!.message).to.contain('Co-authored-by: Claude');
+      const detections = job.result!.detections.filter((d) => d.strategy === 'file-drops');
+      expect(detections.map((d) => d.commit)).to.deep.equal([droppedCommit]);
+      expect(detections[0]!.message).to.contain('src/parser.txt (400 lines, min_lines 300)');
     } finally {
       await server?.stop();
     }
   });
 
   it('is skipped when strategies.disabled names its strategy', async () => {
-    await writeFile(path.join(project, '.cadence.yaml'), 'strategies:\n  disabled: [ai-trailers]\n');
+    await writeFile(path.join(project, '.cadence.yaml'), 'strategies:\n  disabled: [file-drops]\n');
     const listing = await runCadence(['plugins'], { cwd: project, bin: deployedBin });
-    expect(listing.stdout).to.contain('ai-trailers (attribution, repository, weight 1) [disabled by strategies.disabled]');
+    expect(listing.stdout).to.contain('file-drops (size, repository, weight 0.5) [disabled by strategies.disabled]');
   });
 });
 

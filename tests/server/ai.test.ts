@@ -40,7 +40,8 @@ describe('server: AI-assisted analysis against a fake provider', function () {
     });
     server = await startCadenceServer({
       cwd: work.path,
-      config: { security: { allowed_networks: ['127.0.0.0/8'] }, ai: { retry_count: 1, retry_backoff_initial: '10ms' } },
+      // The heuristic scoring flags the burst fixture's commits, so there is something to send the provider.
+      config: { security: { allowed_networks: ['127.0.0.0/8'] }, strategies: { disabled: ['commit-model'] }, ai: { retry_count: 1, retry_backoff_initial: '10ms' } },
       env: { CADENCE_AI_ENABLED: 'true', CADENCE_AI_PROVIDER: 'openai', CADENCE_AI_KEY: 'sk-server-test-key-987', CADENCE_AI_BASE_URL: provider.url('/v1'), CADENCE_AI_MODEL: 'gpt-fake' },
     });
   });

@@ -19,6 +19,11 @@ export interface ReadHistoryOptions {
   readonly signal?: AbortSignal;
   /** Commits read so far, called as they stream in. */
   readonly onProgress?: (read: number) => void;
+  /**
+   * Paths left out of the log entirely (as `:(exclude,literal)` pathspecs): for tools that read
+   * mirrors with objects missing, such as the development corpus. Never from user input.
+   */
+  readonly omitPaths?: readonly string[];
 }
 
 export interface History {
@@ -50,6 +55,11 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   return { commits, stats: computeStats(all, commits) };
 }
 
+function omitted(paths: readonly string[] | undefined): string[] {
+  if (!paths || paths.length === 0) return [];
+  return ['.', ...paths.map((p) => `:(exclude,literal)${p}`)];
+}
+
 function streamLog(
   dir: string,
   options: ReadHistoryOptions,
@@ -59,7 +69,7 @@ function streamLog(
   return new Promise((resolve, reject) => {
     const child = spawn(
       'git',
-      ['log', '-z', '--numstat', '--no-color', '--no-ext-diff', '--no-show-signature', LOG_FORMAT, '--end-of-options', options.rev, '--'],
+      ['log', '-z', '--numstat', '--no-color', '--no-ext-diff', '--no-show-signature', LOG_FORMAT, '--end-of-options', options.rev, '--', ...omitted(options.omitPaths)],
       { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnvironment() },
     );
     const commits: ReadCommit[] = [];

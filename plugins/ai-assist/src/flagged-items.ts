@@ -34,6 +34,8 @@ export async function collectItems(result: AnalysisResult, context: AnalysisCont
   if (result.source_type === 'git' && context.kind === 'repository') {
     const byHash = new Map(context.commits.map((c) => [c.hash, c]));
     for (const suspicion of [...result.suspicions].sort((a, b) => b.confidence - a.confidence)) {
+      // What the history says outright needs no second opinion: only inferred suspicions are sent.
+      if (suspicion.evidence === 'explicit') continue;
       const commit = byHash.get(suspicion.commit);
       if (!commit) continue;
       const diff = await context.diffExcerpt(commit.hash, DIFF_EXCERPT_BYTES);

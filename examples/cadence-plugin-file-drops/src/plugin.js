@@ -1,0 +1,60 @@
+import { defineStrategy, definePlugin } from '@cadence/plugin-sdk';
+
+/**
+ * The plugin's options (plugin API 1.1): a plain JSON Schema, checked by the host with its defaults
+ * applied. Set them in the configuration as `plugin_options: { file-drops: { min_lines: 400 } }`.
+ */
+export const FILE_DROPS_OPTIONS = {
+  type: 'object',
+  properties: {
+    min_lines: { type: 'integer', minimum: 1, default: 300 },
+  },
+  additionalProperties: false,
+};
+
+/**
+ * The files a commit brings in whole: added with at least `minLines` lines and nothing deleted, not
+ * matched by the configuration's exclude_files. A file that appears complete in one commit was
+ * written elsewhere: pasted, generated or moved in.
+ * @param {import('@cadence/plugin-sdk').CommitRecord} commit
+ * @param {number} minLines
+ */
+export function droppedFiles(commit, minLines) {
+  if (commit.isMerge || commit.isBoundary || commit.parents.length === 0) return [];
+  return commit.files.filter((file) => !file.excluded && !file.binary && file.deletions === 0 && file.additions >= minLines);
+}
+
+export const fileDropsStrategy = defineStrategy({
+  meta: {
+    name: 'file-drops',
+    category: 'size',
+    description: 'Single files that arrive whole in one commit (at least min_lines lines added, none deleted).',
+    appliesTo: 'repository',
+    weight: 0.5,
+  },
+  analyze(context) {
+    const minLines = /** @type {number} */ (context.options.min_lines ?? 300);
+    const findings = [];
+    for (const commit of context.commits) {
+      const dropped = droppedFiles(commit, minLines);
+      if (dropped.length === 0) continue;
+      const largest = dropped.reduce((a, b) => (b.additions > a.additions ? b : a));
+      findings.push({
+        commit: commit.hash,
+        // Twice the minimum is as strong as this evidence gets; a whole file is weaker than an attribution.
+        score: Math.min(1, 0.4 + 0.3 * (largest.additions / minLines - 1)),
+        message: `${dropped.length} file${dropped.length === 1 ? '' : 's'} added whole, the largest ${largest.path} (${largest.additions} lines, min_lines ${minLines})`,
+        measured: { files: dropped.length, largest_additions: largest.additions },
+      });
+    }
+    return findings;
+  },
+});
+
+export default definePlugin({
+  name: 'file-drops',
+  meta: { description: 'Files that arrive whole in one commit.', options: FILE_DROPS_OPTIONS },
+  apply(hooks) {
+    hooks.registerStrategies.tap('file-drops', (registrar) => registrar.add(fileDropsStrategy));
+  },
+});
