@@ -2,7 +2,9 @@
 // /work/.mirror; repositories in bench/corpus/repositories.yaml), validates the commit model leave
 // one repository out, and prints precision, recall and AUC. With --write it also refits the shipped
 // model (plugins/commit-model/model/commit-model.json). Needs the mirrors: never run in CI.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { buildCorpus, loadCorpusConfig, mirrorOf } from './corpus/build.mjs';
 import { finalModel, validate, PREVALENCE, CALIBRATION_PRIOR } from './corpus/train.mjs';
 
@@ -11,12 +13,22 @@ if (present.length < 3) {
   console.log(`corpus: ${present.length} of the configured mirrors are present; nothing to measure (this benchmark needs the mirrors).`);
   process.exit(0);
 }
-console.log('building the corpus (attribution stripped):');
-const corpus = await buildCorpus();
+// --reuse reads the corpus the last run built (a development convenience); by default it is rebuilt.
+const cache = path.join(tmpdir(), 'cadence-corpus.json');
+let corpus;
+if (process.argv.includes('--reuse') && existsSync(cache)) {
+  corpus = JSON.parse(readFileSync(cache, 'utf8'));
+  console.log(`reusing the corpus built at ${statSync(cache).mtime.toISOString()} (${cache})`);
+} else {
+  console.log('building the corpus (attribution stripped):');
+  corpus = await buildCorpus();
+  writeFileSync(cache, JSON.stringify(corpus));
+}
 const rows = corpus.rows;
 const assistant = rows.filter((r) => r.label === 'assistant').length;
 console.log(`${rows.length} labeled commits from ${corpus.repositories.length} repositories: ${assistant} assistant, ${rows.length - assistant} human`);
 console.log(`attribution rules firing after stripping (must be 0): ${corpus.leftAfterStripping}`);
+for (const [rule, quotes] of Object.entries(corpus.leftByRule)) console.log(`  ${rule}: ${quotes.map((q) => JSON.stringify(q)).join(', ')}`);
 const labels = Object.values(corpus.ruleCounts).length ? Object.entries(corpus.ruleCounts).map(([id, n]) => `${id} ${n}`).join(', ') : 'none';
 console.log(`label rules (commits each labeled, a commit can match several): ${labels}`);
 console.log('leave-one-repository-out:');

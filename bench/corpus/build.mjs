@@ -78,6 +78,7 @@ export async function buildCorpus({ log = console.log } = {}) {
   const repositories = [];
   const ruleCounts = {};
   let leftAfterStripping = 0;
+  const leftByRule = {};
   for (const entry of config.repositories) {
     const mirror = mirrorOf(entry.repo);
     if (!existsSync(mirror)) {
@@ -101,7 +102,12 @@ export async function buildCorpus({ log = console.log } = {}) {
     });
     const stripped = commits.map((c) => ({ ...stripAttribution(c, labelRules), previousAuthorTime: null }));
     linkAuthorIntervals(stripped);
-    for (const c of stripped) if (attributeCommit(c, pluginRules).length > 0) leftAfterStripping++;
+    for (const c of stripped) {
+      const left = attributeCommit(c, pluginRules);
+      if (left.length === 0) continue;
+      leftAfterStripping++;
+      for (const a of left) leftByRule[a.rule] = [...(leftByRule[a.rule] ?? []), a.quote].slice(0, 5);
+    }
     const explicit = commits.map((c) => attributeCommit(c, pluginRules).length > 0);
     const features = extractFeatures(stripped);
     const byClass = { assistant: [], human: [] };
@@ -117,7 +123,7 @@ export async function buildCorpus({ log = console.log } = {}) {
     repositories.push(counts);
     log(`  ${entry.repo}: ${commits.length} commits, assistant ${counts.assistant} (kept ${counts.kept_assistant}), human ${counts.human} (kept ${counts.kept_human})`);
   }
-  return { features: [...FEATURE_NAMES], rows, repositories, ruleCounts, leftAfterStripping };
+  return { features: [...FEATURE_NAMES], rows, repositories, ruleCounts, leftAfterStripping, leftByRule };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -6,9 +6,9 @@ import { auc, chooseCutoff, figures, fitLogistic, fitPlatt, sigmoid, standardize
 /** The held-out set's balance: about 1 assistant commit to 3.2 human ones. */
 export const PREVALENCE = 1 / 4.2;
 /** Calibrated probabilities are for this share of assistant commits (docs/scoring.md). */
-export const CALIBRATION_PRIOR = Number(process.env.CORPUS_PRIOR ?? 0.15);
+export const CALIBRATION_PRIOR = Number(process.env.CORPUS_PRIOR ?? 0.05);
 /** The flag cut-off: the lowest probability whose precision at PREVALENCE reaches this, inside the fold. */
-export const PRECISION_TARGET = 0.85;
+export const PRECISION_TARGET = 0.9;
 export const LAMBDA = Number(process.env.CORPUS_LAMBDA ?? 10);
 
 function classWeights(labels) {

@@ -23,6 +23,9 @@ export function checkValues(config: CadenceConfig, file: string | null): void {
   const fail = (key: string, text: string): never => {
     throw new ConfigError(`Invalid configuration in ${file ?? 'the configuration'}: ${key} ${text}`, key, file ?? undefined);
   };
+  if (config.assessment.suspicious > config.assessment.likely_ai_generated) {
+    fail('assessment.suspicious', `must not be above assessment.likely_ai_generated (${config.assessment.likely_ai_generated}), got ${config.assessment.suspicious}`);
+  }
   const backoffMs = parseDuration(config.ai.retry_backoff_initial);
   if (Number.isNaN(backoffMs)) fail('ai.retry_backoff_initial', 'must be a duration such as 500ms, 1s or 2m');
   if (Number.isNaN(parseSize(config.cache.max_size))) fail('cache.max_size', 'must be a size such as 500m, 1g or 65536');

@@ -91,6 +91,16 @@ describe('configuration', () => {
     expect(error.message).to.contain('thresholds.suspicious_additons').and.contain(path.join(dir.path, '.cadence.yaml'));
   });
 
+  it('takes assessment bands from a project file, and refuses bands out of order or out of range', async () => {
+    await write('.cadence.yaml', 'assessment:\n  suspicious: 0.2\n  likely_ai_generated: 0.6\n');
+    expect((await loadConfig({ cwd: dir.path, env: {} })).config.assessment).to.deep.equal({ suspicious: 0.2, likely_ai_generated: 0.6 });
+    await write('.cadence.yaml', 'assessment:\n  suspicious: 0.7\n  likely_ai_generated: 0.6\n');
+    const disordered = await failure(loadConfig({ cwd: dir.path, env: {} }));
+    expect(disordered.message).to.contain('assessment.suspicious').and.contain('must not be above assessment.likely_ai_generated');
+    await write('.cadence.yaml', 'assessment:\n  likely_ai_generated: 1.5\n');
+    expect((await failure(loadConfig({ cwd: dir.path, env: {} }))).message).to.contain('assessment.likely_ai_generated');
+  });
+
   it('stops on a wrong type or a negative threshold, naming the key', async () => {
     await write('.cadence.yaml', 'thresholds:\n  suspicious_additions: -3\n');
     expect((await failure(loadConfig({ cwd: dir.path, env: {} }))).key).to.equal('thresholds.suspicious_additions');

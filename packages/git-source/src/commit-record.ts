@@ -102,13 +102,16 @@ export function commitRecordSink(
   };
 }
 
-/** A file that marks the root of a project of its own: a licence, a readme or a package manifest. */
-const PROJECT_ROOT_FILE = /^(?:licen[cs]e|copying|notice|readme|authors|changelog)(?:[._-][^/]*)?$|^(?:package\.json|setup\.py|setup\.cfg|pyproject\.toml|cargo\.toml|go\.mod|composer\.json|gemfile|[^/]+\.gemspec|pom\.xml|build\.gradle(?:\.kts)?|cmakelists\.txt|meson\.build|[^/]+\.cabal|mix\.exs|pubspec\.yaml|[^/]+\.podspec|deno\.json)$/i;
+/**
+ * A file that marks the root of someone else's project: a licence. A readme or a package manifest
+ * alone does not: new modules of one's own have those too (and assistants add them eagerly).
+ */
+const PROJECT_ROOT_FILE = /^(?:licen[cs]e|copying|notice|unlicense)(?:[._-][^/]*)?$/i;
 /** Below this many lines a folder with its own readme is a new module, not an imported project. */
 const IMPORTED_TREE_MIN_LINES = 100;
 
 /**
- * Finds the folder a commit adds as a whole project (it brings its own licence, readme or manifest):
+ * Finds the folder a commit adds as a whole project (it brings its own licence):
  * a vendored or copied library. Additions are summed per ancestor folder while the commit's files
  * stream by; only the commit being read is held.
  */

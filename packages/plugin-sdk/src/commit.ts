@@ -52,8 +52,8 @@ export interface CommitRecord {
    */
   readonly previousAuthorTime: number | null;
   /**
-   * API 1.2: the folder this commit adds as a project of its own (it brings its own licence, readme
-   * or package manifest, at least 100 counted lines under it), with the lines added under it: a
+   * API 1.2: the folder this commit adds as a project of its own (it brings its own licence file,
+   * at least 100 counted lines under it), with the lines added under it: a
    * vendored or copied library. Null for most commits. Absent from records made by older hosts.
    */
   readonly importedTree?: { readonly path: string; readonly additions: number } | null;

@@ -23,6 +23,7 @@ export function engineConfig(overrides: TestConfig = {}): EngineConfig {
   return {
     limits: { ...DEFAULTS.limits, strategy_timeout_seconds: overrides.strategyTimeoutSeconds ?? DEFAULTS.limits.strategy_timeout_seconds },
     git: { ...DEFAULTS.git },
+    assessment: overrides.assessment ?? { ...DEFAULTS.assessment },
   };
 }
 
@@ -33,4 +34,6 @@ export interface TestConfig {
   readonly disabled?: readonly string[];
   readonly ai?: Partial<PluginConfigView['ai']>;
   readonly strategyTimeoutSeconds?: number;
+  /** Where ai_share turns into an assessment (configuration `assessment.*`). */
+  readonly assessment?: { readonly suspicious: number; readonly likely_ai_generated: number };
 }

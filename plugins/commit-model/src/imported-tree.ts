@@ -7,7 +7,7 @@ const IMPORT_SUBJECT_MIN_LINES = 500;
 
 /**
  * A vendored or imported tree: most of the commit's added lines sit under a folder that brings its
- * own licence, readme or package manifest (the git source finds it), or the subject says it imports
+ * own licence (the git source finds it), or the subject says it imports
  * code and the commit is large. Such a commit says nothing about how its author writes code: the
  * model gives it nothing.
  */

@@ -1,0 +1,140 @@
+import { expect } from 'chai';
+import { makeCommits, runPlugin, type CommitSpec } from '@cadence/plugin-testkit';
+import { createRepository, makeTempDir, type TempDir } from '@cadence/test-support';
+import commitModel, { extractFeatures, FEATURE_NAMES, isImportedTree, score, shippedModel } from '../src/index.js';
+
+const T0 = Date.parse('2024-03-04T09:00:00Z') / 1000;
+const minutes = (n: number): number => T0 + n * 60;
+
+/** A terse human history: short subjects, no bodies, small commits hours apart. */
+function humanSpecs(count: number, offset = 0): CommitSpec[] {
+  return Array.from({ length: count }, (_, i) => ({
+    at: minutes(offset + i * 190 + ((i * 37) % 60)),
+    subject: ['fix typo', 'bump deps', 'tweak parser', 'oops', 'handle empty input'][i % 5]!,
+    additions: 3 + ((i * 7) % 20),
+    deletions: (i * 3) % 6,
+  }));
+}
+
+/** A commit written the way assistant-made ones often are: a summary, bullets, tests with the code. */
+const ASSISTED_BODY = [
+  '## Summary',
+  '',
+  '- Add a comprehensive `RetryPolicy` with exponential backoff',
+  '- Ensure robust handling of transient `ECONNRESET` errors',
+  '- Update the documentation to describe the new options',
+  '',
+  '## Test plan',
+  '',
+  '- Added unit tests for the backoff schedule',
+  '- Ran the full suite locally',
+].join('\n');
+
+function assisted(at: number): CommitSpec {
+  return {
+    at,
+    subject: 'feat: add retry policy with exponential backoff for `fetch`',
+    body: ASSISTED_BODY,
+    additions: 420,
+    deletions: 12,
+    files: [
+      { path: 'src/retry.ts', additions: 260, deletions: 12, binary: false, excluded: false },
+      { path: 'test/retry.test.ts', additions: 140, deletions: 0, binary: false, excluded: false },
+      { path: 'docs/retry.md', additions: 20, deletions: 0, binary: false, excluded: false },
+    ],
+  };
+}
+
+describe('commit-model plugin', () => {
+  it('ships a model whose features are the ones this version extracts, with a frozen flag cut-off', () => {
+    const model = shippedModel();
+    expect(model.features).to.deep.equal([...FEATURE_NAMES]);
+    expect(model.flagAt).to.be.within(0.05, 0.99);
+    expect(model.calibration.prior).to.be.within(0.01, 0.5);
+  });
+
+  it('gives every scored commit a probability, and an assistant-shaped commit a far higher one than the author\u2019s usual', async () => {
+    const commits = makeCommits([...humanSpecs(12), assisted(minutes(12 * 190 + 5))]);
+    const run = await runPlugin(commitModel, { commits });
+    expect(run.result.scoring).to.equal('model');
+    expect(run.result.scored_commits).to.equal(13); // every commit is measurable and changes lines
+    const typical = run.result.authors[0]!.share;
+    const model = shippedModel();
+    const features = extractFeatures(commits);
+    const last = score(model, features[features.length - 1]!).probability;
+    const humans = features.slice(1, -1).map((x) => score(model, x).probability);
+    const meanHuman = humans.reduce((a, b) => a + b, 0) / humans.length;
+    expect(last).to.be.above(meanHuman * 3);
+    expect(last).to.be.above(typical);
+    expect(meanHuman).to.be.below(0.15);
+  });
+
+  it('flags from the model\u2019s cut-off only, and says which signals weighed most', async () => {
+    const commits = makeCommits([...humanSpecs(12), assisted(minutes(12 * 190 + 5))]);
+    const run = await runPlugin(commitModel, { commits });
+    const model = shippedModel();
+    const features = extractFeatures(commits);
+    const flagged = commits.filter((_, i) => i > 0 && score(model, features[i]!).probability >= model.flagAt).map((c) => c.hash);
+    expect(run.detectionsOf('commit-model').map((d) => d.commit)).to.deep.equal(flagged);
+    for (const detection of run.detectionsOf('commit-model')) {
+      expect(detection.evidence).to.equal('inferred');
+      expect(detection.message).to.match(/^model probability 0\.\d\d \(flagged from 0\.\d\d\)/);
+    }
+    expect(run.result.flag_at).to.equal(model.flagAt);
+  });
+
+  it('keeps a human history clean', async () => {
+    const run = await runPlugin(commitModel, { commits: makeCommits(humanSpecs(40)) });
+    expect(run.result.ai_share).to.be.below(0.15);
+    expect(run.result.assessment).to.equal('clean');
+  });
+
+  it('gives an imported tree nothing: a library added under one folder with its own licence and manifest', async () => {
+    const vendored: CommitSpec = {
+      at: minutes(5000),
+      subject: 'Add yaml parser',
+      body: ASSISTED_BODY,
+      additions: 9000,
+      files: [
+        { path: 'app/packages/yaml/LICENSE', additions: 21, deletions: 0, binary: false, excluded: false },
+        { path: 'app/packages/yaml/package.json', additions: 30, deletions: 0, binary: false, excluded: false },
+        { path: 'app/packages/yaml/src/index.js', additions: 8949, deletions: 0, binary: false, excluded: false },
+      ],
+    };
+    const commits = makeCommits([...humanSpecs(6), vendored]).map((c, i) => (i === 6 ? { ...c, importedTree: { path: 'app/packages/yaml', additions: 9000 } } : c));
+    expect(isImportedTree(commits[6]!)).to.equal(true);
+    const run = await runPlugin(commitModel, { commits });
+    expect(run.detectionsOf('commit-model').filter((d) => d.commit === commits[6]!.hash)).to.deep.equal([]);
+    expect(run.result.metrics['commit-model_imported_trees']).to.equal(1);
+  });
+
+  it('treats a large commit whose subject says it vendors code as an import, and a small one as ordinary', () => {
+    const [, big, small] = makeCommits([
+      { at: minutes(0) },
+      { at: minutes(60), subject: 'Vendor upstream copy of zlib 1.3', additions: 4000 },
+      { at: minutes(120), subject: 'Fix vendor detection', additions: 30 },
+    ]);
+    expect(isImportedTree(big!)).to.equal(true);
+    expect(isImportedTree(small!)).to.equal(false);
+  });
+
+  describe('the git source finds imported trees', () => {
+    let temp: TempDir;
+    beforeEach(async () => {
+      temp = await makeTempDir('cadence-imported-');
+    });
+    afterEach(() => temp.remove());
+
+    it('marks the folder a commit adds with its own licence and manifest, and not an ordinary feature', async () => {
+      const library = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`web/packages/chart/src/part${i}.js`, 'x\n'.repeat(80)]));
+      const repo = await createRepository(temp.path, [
+        { message: 'Start', date: T0, addLines: 10 },
+        { message: 'Add chart library', date: T0 + 3600, files: { ...library, 'web/packages/chart/LICENSE': 'MIT\n', 'web/packages/chart/package.json': '{}\n' } },
+        { message: 'Add chart page', date: T0 + 7200, files: { 'web/src/chart-page.js': 'y\n'.repeat(400), 'web/src/README.md': 'notes\n' } },
+      ]);
+      const run = await runPlugin(commitModel, { repository: repo.dir });
+      expect(run.result.metrics['commit-model_imported_trees']).to.equal(1);
+      expect(run.detectionsOf('commit-model').some((d) => d.commit === repo.hashes[1])).to.equal(false);
+    });
+  });
+});
