@@ -62,7 +62,8 @@ export function stripAttribution(commit, rules) {
   const bodyLines = commit.body.split('\n').filter((raw) => !rules.some((rule) => lineMatches(rule, raw.trim())));
   let subject = commit.subject;
   for (const rule of rules) {
-    if (rule.where === 'subject') subject = subject.replace(rule.pattern, '');
+    // Repeatedly: a subject can carry a prefix twice ("aider: aider: …").
+    while (rule.where === 'subject' && rule.pattern.test(subject)) subject = subject.replace(rule.pattern, '');
   }
   const agent = (name, email) => rules.some((rule) => identityMatches(rule, name, email));
   const committerIsAgent = agent(commit.committerName, commit.committerEmail);

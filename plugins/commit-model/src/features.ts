@@ -38,6 +38,14 @@ export const FEATURE_NAMES = [
   'pr_number',
   'forge_committed',
   'assistant_words',
+  'long_body_lines',
+  'bold_markers',
+  'labelled_bullets',
+  'checkbox_lines',
+  'past_tense_subject',
+  'self_reference',
+  'emoji',
+  'body_paragraphs',
   'author_bullet_rate',
   'author_body_rate',
   'author_conventional_rate',
@@ -61,6 +69,14 @@ const PR_NUMBER = /\(#\d+\)\s*$/;
 const FORGE_COMMITTER = /^noreply@github\.com$|^noreply@gitlab\.com$/i;
 /** Words assistant-written messages lean on; counted, not trusted alone. */
 const ASSISTANT_WORDS = /\b(?:comprehensive|enhance[sd]?|enhancements?|ensur(?:e|es|ing)|robust|streamlin(?:e|es|ed|ing)|leverag(?:e|es|ing)|seamless(?:ly)?|improved?|implement(?:s|ed|ation)?|additionally|utilit(?:y|ies)|functionality|properly|correctly|handling)\b/gi;
+
+/** `- **Parser**: handles …` or `- Parser: handles …`: a bullet that opens with a label. */
+const LABELLED_BULLET = /^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*[^*]{1,60}\*\*|`[^`]{1,60}`|[A-Z][\w ./-]{1,40}):\s/;
+/** A pull-request template's checklist. */
+const CHECKBOX = /^\s*[-*]\s+\[[ xX]\]/;
+const PAST_TENSE = /^(?:\w+(?:\([^)]*\))?!?:\s+)?[A-Za-z]+ed\b/;
+const SELF_REFERENCE = /\bthis (?:commit|pr|pull request|change|patch|update|refactor)\b/i;
+const EMOJI = /\p{Extended_Pictographic}/u;
 
 interface AuthorBaseline {
   readonly medianLogLines: number;
@@ -120,6 +136,14 @@ function featuresOf(commit: CommitRecord, author: AuthorBaseline, sessionPositio
     pr_number: PR_NUMBER.test(commit.subject) ? 1 : 0,
     forge_committed: FORGE_COMMITTER.test(commit.committerEmail) && commit.committerEmail !== commit.authorEmail ? 1 : 0,
     assistant_words: Math.log1p((message.match(ASSISTANT_WORDS) ?? []).length),
+    long_body_lines: bodyLines.length > 0 ? bodyLines.filter((l) => l.length > 80).length / bodyLines.length : 0,
+    bold_markers: Math.log1p(countOf(body, '**') / 2),
+    labelled_bullets: Math.log1p(bodyLines.filter((l) => LABELLED_BULLET.test(l)).length),
+    checkbox_lines: Math.log1p(bodyLines.filter((l) => CHECKBOX.test(l)).length),
+    past_tense_subject: PAST_TENSE.test(commit.subject) ? 1 : 0,
+    self_reference: SELF_REFERENCE.test(body) ? 1 : 0,
+    emoji: EMOJI.test(message) ? 1 : 0,
+    body_paragraphs: Math.log1p(body.length === 0 ? 0 : body.split(/\n\s*\n/).filter((p) => p.trim().length > 0).length),
     author_bullet_rate: author.bulletRate,
     author_body_rate: author.bodyRate,
     author_conventional_rate: author.conventionalRate,

@@ -1,0 +1,12 @@
+// Types of corpus-labels.mjs, for the test that checks it (tests/corpus/labels.test.ts).
+import type { CommitRecord } from '@cadence/plugin-sdk';
+
+export interface LabelRule {
+  readonly id: string;
+  readonly where: 'trailer' | 'line' | 'subject' | 'identity';
+}
+export const LABEL_RULES_FILE: URL;
+export function loadLabelRules(file?: URL): LabelRule[];
+export function labelRulesOf(commit: CommitRecord, rules: readonly LabelRule[]): string[];
+export function labelOf(commit: CommitRecord, rules: readonly LabelRule[], humanBefore: number): 'assistant' | 'human' | null;
+export function stripAttribution<C extends CommitRecord>(commit: C, rules: readonly LabelRule[]): C;

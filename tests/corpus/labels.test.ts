@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import { attributeCommit, compileRules } from '@cadence/plugin-attribution';
+import { makeCommits, type CommitSpec } from '@cadence/plugin-testkit';
+import { labelOf, labelRulesOf, loadLabelRules, stripAttribution } from '../../bench/corpus/corpus-labels.mjs';
+
+const CUTOFF = Date.parse('2021-01-01T00:00:00Z') / 1000;
+const rules = loadLabelRules();
+const pluginRules = compileRules();
+
+/** Assistant-made commits in every form the attribution plugin knows (messages written for this test). */
+const ASSISTED: Omit<CommitSpec, 'at'>[] = [
+  { subject: 'Add parser', body: 'Parses the header.\n\n\u{1F916} Generated with [Claude Code](https://claude.com/claude-code)\n\nCo-Authored-By: Claude <noreply@anthropic.com>' },
+  { subject: 'Fix retry', body: 'Co-authored-by: Copilot <175728472+Copilot@users.noreply.github.com>' },
+  { subject: 'Initial plan', author: 'copilot-swe-agent[bot]', email: '198982749+Copilot@users.noreply.github.com', committer: 'GitHub', committerEmail: 'noreply@github.com' },
+  { subject: 'aider: aider: rename the module', author: 'Ada (aider)', email: 'ada@example.com' },
+  { subject: 'Tidy', body: 'Co-authored-by: Cursor <cursoragent@cursor.com>\nMade-with: Cursor' },
+  { subject: 'Speed up', body: 'Assisted-by: Claude:claude-3-opus coccinelle' },
+  { subject: 'Docs', body: 'Co-Authored-By: Crush <crush@charm.land>\n\n\u{1F498} Generated with Crush' },
+  { subject: 'Lint', author: 'Codex', email: 'codex@openai.com' },
+  { subject: 'Cleanup', body: 'Co-authored-by: claude[bot] <209825114+claude[bot]@users.noreply.github.com>' },
+];
+
+describe('development corpus labels (bench/corpus)', () => {
+  it('labels every attributed form assistant, whatever its date', () => {
+    for (const spec of ASSISTED) {
+      const [commit] = makeCommits([{ at: CUTOFF - 86400 * 400, ...spec }]);
+      expect(labelOf(commit!, rules, CUTOFF), JSON.stringify(spec)).to.equal('assistant');
+    }
+  });
+
+  it('strips every attribution, so that the attribution plugin finds nothing in the stripped corpus', () => {
+    for (const spec of ASSISTED) {
+      const [commit] = makeCommits([{ at: CUTOFF + 86400 * 1500, ...spec }]);
+      expect(attributeCommit(commit!, pluginRules), `before stripping: ${JSON.stringify(spec)}`).to.not.deep.equal([]);
+      const stripped = stripAttribution(commit!, rules);
+      expect(attributeCommit(stripped, pluginRules), `after stripping: ${JSON.stringify(spec)}`).to.deep.equal([]);
+      expect(labelRulesOf(stripped, rules)).to.deep.equal([]);
+    }
+  });
+
+  it('keeps the rest of the message, and puts the committer in an agent author\u2019s place', () => {
+    const [commit] = makeCommits([{ at: CUTOFF + 1e7, subject: 'Add parser', body: 'Parses the header.\n\nCo-Authored-By: Claude <noreply@anthropic.com>', author: 'claude[bot]', email: '41898282+claude[bot]@users.noreply.github.com', committer: 'Grace', committerEmail: 'grace@example.com' }]);
+    const stripped = stripAttribution(commit!, rules);
+    expect(stripped).to.include({ subject: 'Add parser', body: 'Parses the header.', authorName: 'Grace', authorEmail: 'grace@example.com' });
+  });
+
+  it('labels human only before the cut-off, never a bot, and a person at an AI company as a person', () => {
+    const [old, recent, bot, person] = makeCommits([
+      { at: CUTOFF - 1000, subject: 'Fix typo' },
+      { at: CUTOFF + 1000, subject: 'Fix typo' },
+      { at: CUTOFF - 2000, subject: 'Bump x', author: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com' },
+      { at: CUTOFF - 3000, subject: 'Fix docs', author: 'Ada', email: 'ada@anthropic.com' },
+    ]);
+    expect(labelOf(old!, rules, CUTOFF)).to.equal('human');
+    expect(labelOf(recent!, rules, CUTOFF)).to.equal(null);
+    expect(labelOf(bot!, rules, CUTOFF)).to.equal(null);
+    expect(labelOf(person!, rules, CUTOFF)).to.equal('human');
+  });
+});
