@@ -25,7 +25,7 @@ export function mirrorOf(repo) {
  * paths whose versions are missing are found from `git log --raw` (which names blobs without
  * reading them) and left out of the corpus.
  */
-function pathsWithMissingObjects(mirror, rev) {
+export function pathsWithMissingObjects(mirror, rev) {
   const git = (args) => execFileSync('git', args, { cwd: mirror, maxBuffer: 1 << 30, encoding: 'utf8' });
   const missing = new Set(
     git(['rev-list', '--objects', '--missing=print', rev])

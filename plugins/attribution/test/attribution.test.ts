@@ -28,6 +28,8 @@ const FIRES: { rule: string; assistant: string; spec: Omit<CommitSpec, 'at'>; qu
   { rule: 'copilot-agent-account', assistant: 'GitHub Copilot', spec: { author: 'copilot-swe-agent[bot]', email: '198982749+Copilot@users.noreply.github.com' }, quote: 'copilot-swe-agent[bot]' },
   { rule: 'copilot-coauthor', assistant: 'GitHub Copilot', spec: { body: 'Co-authored-by: Copilot <175728472+Copilot@users.noreply.github.com>' }, quote: 'Copilot' },
   { rule: 'copilot-autofix-coauthor', assistant: 'GitHub Copilot', spec: { body: 'Co-authored-by: Copilot Autofix powered by AI <62310815+github-advanced-security[bot]@users.noreply.github.com>' }, quote: 'Copilot Autofix' },
+  { rule: 'copilot-session', assistant: 'GitHub Copilot', spec: { body: 'Copilot-Session: 18e70efa-1b2d-4290-ba51-b82998db4ff8' }, quote: 'Copilot-Session' },
+  { rule: 'copilot-coauthor', assistant: 'GitHub Copilot', spec: { body: 'Co-authored-by: Copilot App <223556219+Copilot@users.noreply.github.com>' }, quote: 'Copilot App' },
   { rule: 'cursor-agent', assistant: 'Cursor', spec: { author: 'Cursor Agent', email: 'cursoragent@cursor.com' }, quote: 'cursoragent@cursor.com' },
   { rule: 'cursor-coauthor', assistant: 'Cursor', spec: { body: 'Co-authored-by: Cursor <cursoragent@cursor.com>' }, quote: 'cursoragent@cursor.com' },
   { rule: 'cursor-made-with', assistant: 'Cursor', spec: { body: 'Made-with: Cursor' }, quote: 'Made-with: Cursor' },
@@ -54,6 +56,7 @@ const FIRES: { rule: string; assistant: string; spec: Omit<CommitSpec, 'at'>; qu
   { rule: 'crush-footer', assistant: 'Crush', spec: { body: '\u{1F498} Generated with Crush' }, quote: 'Generated with Crush' },
   { rule: 'crush-coauthor', assistant: 'Crush', spec: { body: 'Co-Authored-By: Crush <crush@charm.land>' }, quote: 'crush@charm.land' },
   { rule: 'assisted-by-named', assistant: 'Claude Sonnet 4', spec: { body: 'Assisted-by: Claude Sonnet 4' }, quote: 'Assisted-by: Claude Sonnet 4' },
+  { rule: 'generated-by', assistant: 'PostHog Code', spec: { body: 'Generated-By: PostHog Code' }, quote: 'PostHog Code' },
   { rule: 'generated-by', assistant: 'ChatGPT', spec: { body: 'Generated-by: ChatGPT' }, quote: 'Generated-by: ChatGPT' },
   { rule: 'ai-assisted', assistant: 'unnamed assistant', spec: { body: 'AI-assisted: yes' }, quote: 'AI-assisted: yes' },
 ];
@@ -68,6 +71,7 @@ const NEAR_MISSES: { name: string; spec: Omit<CommitSpec, 'at'> }[] = [
   { name: 'an AI-assisted trailer that says no', spec: { body: 'AI-assisted: no' } },
   { name: 'a code generator named in Generated-by', spec: { body: 'Generated-by: scripts/gen-bindings.py' } },
   { name: 'dependabot', spec: { author: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com', subject: 'Bump lodash from 4.17.20 to 4.17.21' } },
+  { name: 'a person whose address is at an assistant\u2019s company', spec: { body: 'Co-authored-by: Xavier Wong <xavier@all-hands.dev>\nCo-authored-by: Ann Smith <ann@anthropic.com>' } },
   { name: 'a human Assisted-by without the AGENT:MODEL form', spec: { body: 'Assisted-by: Jane Doe <jane@example.com>' } },
 ];
 
