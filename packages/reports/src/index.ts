@@ -8,7 +8,7 @@ export { reportFormatFromPath, UsageError, type ReportFormat } from './report-fo
 export { escapeHtml, aggregateTimeline } from './html-report.js';
 export { displayLine, displayText } from './display-text.js';
 export { renderReportLazily, jsonReport, type ReportContext } from './render.js';
-import { jsonReport, type ReportContext } from './render.js';
+import { jsonReport, withContext, type ReportContext } from './render.js';
 export { assessmentSeverity, scoreMeaning } from './explain.js';
 
 /** A result as a report in one of the four formats (renderReportLazily in `./render` loads only the one it writes). */
@@ -17,7 +17,7 @@ export function renderReport(result: AnalysisResult, format: ReportFormat, conte
     case 'json':
       return jsonReport(result, context);
     case 'yaml':
-      return stringify(context ? { report: context, ...result } : result, { lineWidth: 0 });
+      return stringify(withContext(result, context), { lineWidth: 0 });
     case 'html':
       return renderHtml(result, context);
     default:

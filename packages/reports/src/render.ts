@@ -1,4 +1,5 @@
 import type { AnalysisResult } from '@cadence/plugin-sdk';
+import { scoreMeaning } from './explain.js';
 import type { ReportFormat } from './report-format.js';
 
 /** Who made a report, when, and with which settings: the JSON report carries it as `report`. */
@@ -13,7 +14,14 @@ export interface ReportContext {
 
 /** The JSON report: the result, with the report's context first when there is one. */
 export function jsonReport(result: AnalysisResult, context?: ReportContext): string {
-  return `${JSON.stringify(context ? { report: context, ...result } : result, null, 2)}\n`;
+  return `${JSON.stringify(withContext(result, context), null, 2)}\n`;
+}
+
+/** The result with `report` (context, and for a repository what its score means) in front. */
+export function withContext(result: AnalysisResult, context?: ReportContext): unknown {
+  if (!context) return result;
+  const explanation = result.source_type === 'git' ? { explanation: scoreMeaning(result) } : {};
+  return { report: { ...context, ...explanation }, ...result };
 }
 
 export { reportFormatFromPath, UsageError, type ReportFormat } from './report-format.js';
@@ -29,7 +37,7 @@ export async function renderReportLazily(result: AnalysisResult, format: ReportF
       return jsonReport(result, context);
     case 'yaml': {
       const { stringify } = await import('yaml');
-      return stringify(context ? { report: context, ...result } : result, { lineWidth: 0 });
+      return stringify(withContext(result, context), { lineWidth: 0 });
     }
     case 'html':
       return (await import('./html-report.js')).renderHtml(result, context);

@@ -52,6 +52,44 @@ describe('reports', () => {
     expect(html).to.contain("default-src 'none'");
   });
 
+  it('says what the score means, the share flagged, the thresholds and each finding\u2019s evidence (text and HTML)', () => {
+    const result = repositoryResult();
+    const text = renderReport(result, 'text');
+    expect(text).to.contain('ai_share 0.75: the mean, over 2 scored commits');
+    expect(text).to.contain('Bands: clean below 0.15, suspicious from 0.15, likely_ai_generated from 0.50');
+    expect(text).to.contain('1 of 2 scored commits flagged (50.0%): 0 by explicit attribution, 1 inferred.');
+    expect(text).to.contain('Thresholds in force: suspicious_additions 500');
+    expect(text).to.match(/abcdef1 +high +0\.90 +inferred/);
+    expect(text).to.contain('Authors (commits, attributed, flagged, share):');
+    const html = renderReport(result, 'html');
+    expect(html).to.contain('<th>Evidence</th>').and.contain('<td>inferred</td>');
+    expect(html).to.contain('Bands: clean below 0.15');
+    expect(html).to.contain('<h2>Authors</h2>');
+  });
+
+  it('colours the badge by the assessment, so a clean verdict is never red', () => {
+    const clean = { ...repositoryResult(), overall_score: 0.1, ai_share: 0.1, assessment: 'clean' as const };
+    expect(renderReport(clean, 'html')).to.contain('<span class="score low">clean');
+    const likely = { ...repositoryResult(), assessment: 'likely_ai_generated' as const };
+    expect(renderReport(likely, 'html')).to.contain('<span class="score high">likely_ai_generated');
+  });
+
+  it('says when the AI second opinion moved the score away from ai_share', () => {
+    const moved = { ...repositoryResult(), overall_score: 0.9 };
+    expect(renderReport(moved, 'text')).to.contain('The AI second opinion moved the overall score from 0.75 to 0.90');
+  });
+
+  it('puts the tool version, the time, the configuration and the explanation in front of the JSON and YAML reports', () => {
+    const context = { tool: 'cadence', version: '9.9.9', generated_at: '2026-01-02T03:04:05.000Z', configuration: { thresholds: { suspicious_additions: 500 } } };
+    const json = JSON.parse(renderReport(repositoryResult(), 'json', context)) as { report: { version: string; explanation: string[] }; ai_share: number };
+    expect(Object.keys(json)[0]).to.equal('report');
+    expect(json.report).to.include({ version: '9.9.9', generated_at: '2026-01-02T03:04:05.000Z' });
+    expect(json.report.explanation[1]).to.contain('Bands: clean below 0.15');
+    expect(json.ai_share).to.equal(0.75);
+    expect(renderReport(repositoryResult(), 'yaml', context)).to.match(/^report:\n  tool: cadence\n  version: 9\.9\.9/);
+    expect(renderReport(repositoryResult(), 'text', context)).to.contain('Made by cadence 9.9.9 at 2026-01-02T03:04:05.000Z.');
+  });
+
   it('aggregates a long timeline to at most 400 points, keeping the counts', () => {
     const buckets = repositoryResult().timeline;
     const points = aggregateTimeline(buckets);
