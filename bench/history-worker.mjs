@@ -31,7 +31,7 @@ if (mode === 'git-log') {
   const { createEngine } = await import('@cadence/engine');
   const { loadConfig, toPluginConfigView } = await import('@cadence/config');
   const { silentLogger } = await import('@cadence/logger');
-  const plugins = await Promise.all(['velocity', 'timing', 'size'].map(async (name) => ({
+  const plugins = await Promise.all(['attribution', 'commit-model', 'velocity', 'timing', 'size'].map(async (name) => ({
     plugin: (await import(`@cadence/plugin-${name}`)).default,
     packageName: `@cadence/plugin-${name}`,
     version: '0',

@@ -64,8 +64,9 @@ export const attributionStrategy = defineStrategy({
     const rules = rulesFor(context.options);
     const branch = agentBranch(context, rules);
     const findings: Finding[] = [];
+    const identities = new Map<string, Attribution[]>();
     for (const commit of context.commits) {
-      const found = attributeCommit(commit, rules);
+      const found = attributeCommit(commit, rules, identities);
       const note = context.aiNotes.get(commit.hash);
       const fromNote = note === undefined ? null : noteAttribution(note, rules);
       if (fromNote) found.push(fromNote);

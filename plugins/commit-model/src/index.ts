@@ -1,11 +1,11 @@
 import { defineStrategy, definePlugin, isMeasurableCommit, type Finding, type RepositoryContext } from '@cadence/plugin-sdk';
 import { extractFeatures, FEATURE_NAMES } from './features.js';
 import { isImportedTree } from './imported-tree.js';
-import { score, shippedModel, type CommitModel } from './model.js';
+import { probabilityOf, score, shippedModel, type CommitModel } from './model.js';
 
 export { extractFeatures, FEATURE_NAMES, type FeatureName, type FeatureVector } from './features.js';
 export { isImportedTree } from './imported-tree.js';
-export { checkModel, score, shippedModel, sigmoid, MODEL_FILE, type CommitModel } from './model.js';
+export { checkModel, probabilityOf, score, shippedModel, sigmoid, MODEL_FILE, type CommitModel } from './model.js';
 
 /** How a feature reads in a reason; the names of the rest are shown as they are. */
 const READABLE: Partial<Record<(typeof FEATURE_NAMES)[number], string>> = {
@@ -48,10 +48,9 @@ export const commitModelStrategy = defineStrategy({
         imported++;
         return;
       }
-      const { probability, contributions } = score(model, features[index]!);
-      const p = Math.round(probability * 1000) / 1000;
+      const p = Math.round(probabilityOf(model, features[index]!) * 1000) / 1000;
       probabilities.set(commit.hash, p);
-      if (p >= model.flagAt) findings.push({ commit: commit.hash, score: p, message: reason(model, p, contributions), evidence: 'inferred' });
+      if (p >= model.flagAt) findings.push({ commit: commit.hash, score: p, message: reason(model, p, score(model, features[index]!).contributions), evidence: 'inferred' });
     });
     return { findings, probabilities, flagAt: model.flagAt, metrics: { scored: probabilities.size, imported_trees: imported } };
   },

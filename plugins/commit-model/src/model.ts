@@ -42,6 +42,13 @@ export interface Scored {
   readonly contributions: Float64Array;
 }
 
+/** The calibrated probability alone: what every commit needs (score() also explains, for flagged ones). */
+export function probabilityOf(model: CommitModel, x: FeatureVector): number {
+  let z = model.bias;
+  for (let i = 0; i < x.length; i++) z += model.weights[i]! * ((x[i]! - model.mean[i]!) / model.scale[i]!);
+  return sigmoid(model.calibration.slope * z + model.calibration.intercept);
+}
+
 export function score(model: CommitModel, x: FeatureVector): Scored {
   const contributions = new Float64Array(x.length);
   let z = model.bias;

@@ -138,3 +138,26 @@ describe('commit-model plugin', () => {
     });
   });
 });
+
+describe('commit-model features', () => {
+  it('writes each feature in its slot of FEATURE_NAMES', () => {
+    const [, commit] = makeCommits([
+      { at: T0 },
+      { at: T0 + 600, subject: 'Fixed `parser`.', body: '- **Parser**: faster\n- [x] tests\n\nThis commit adds \u{1F680}', additions: 99, deletions: 9 },
+    ]);
+    const x = extractFeatures([commit!, commit!])[0]!;
+    const at = (name: (typeof FEATURE_NAMES)[number]): number => x[FEATURE_NAMES.indexOf(name)]!;
+    expect(x.length).to.equal(FEATURE_NAMES.length);
+    expect(at('log_additions')).to.equal(Math.log1p(99));
+    expect(at('log_deletions')).to.equal(Math.log1p(9));
+    expect(at('subject_backticks')).to.equal(1);
+    expect(at('subject_period')).to.equal(1);
+    expect(at('past_tense_subject')).to.equal(1);
+    expect(at('labelled_bullets')).to.equal(Math.log1p(1));
+    expect(at('checkbox_lines')).to.equal(Math.log1p(1));
+    expect(at('self_reference')).to.equal(1);
+    expect(at('emoji')).to.equal(1);
+    expect(at('body_paragraphs')).to.equal(Math.log1p(2));
+    expect(at('author_bullet_rate')).to.equal(1);
+  });
+});
