@@ -1,0 +1,154 @@
+import type { PageDocument } from '@cadence/plugin-sdk';
+
+/**
+ * Measurements of a page's prose for the page model (issue 16): punctuation, address, templates,
+ * rhythm, vocabulary, headings and specificity. Each is a rate or a ratio, so that a page's
+ * length alone says nothing; `PAGE_FEATURE_NAMES` fixes their order in the vector.
+ */
+export const PAGE_FEATURE_NAMES = [
+  'em_dashes_per_sentence',
+  'colons_per_sentence',
+  'semicolons_per_sentence',
+  'parentheses_per_sentence',
+  'term_explanation_items',
+  'second_person_rate',
+  'reader_openers',
+  'contrast_templates',
+  'triads_per_sentence',
+  'sentence_length_cv',
+  'paragraph_length_cv',
+  'mean_sentence_length',
+  'lexical_diversity_mtld',
+  'function_word_rate',
+  'first_person_rate',
+  'contraction_rate',
+  'title_case_headings',
+  'colon_titles',
+  'numbers_per_k',
+  'proper_nouns_per_k',
+  'links_per_k',
+  'code_per_k',
+  'exclamations_per_sentence',
+  'questions_per_sentence',
+] as const;
+
+export type PageFeatureName = (typeof PAGE_FEATURE_NAMES)[number];
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
+const FUNCTION_WORDS = new Set(['the', 'of', 'and', 'to', 'a', 'in', 'that', 'it', 'is', 'was', 'for', 'on', 'with', 'as', 'this', 'but', 'be', 'at', 'by', 'not', 'or', 'from', 'so', 'if']);
+const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', "i'm", "i've", "i'd", "i'll", 'we', 'our', 'us']);
+const SECOND_PERSON = new Set(['you', 'your', 'yours', "you're", "you've", "you'll", "you'd", 'yourself']);
+const READER_OPENER = /^(?:imagine|picture this|if you(?:'ve| have)? ever|here's|here is|let's|let us|ready to|whether you're|have you ever|think about)\b/i;
+const CONTRAST = /\bnot (?:just|only|merely) [^.!?]{1,60}?\b(?:but|—)|\b[\p{L}]+(?:'s| is| are) not (?:about |just |only )?[^.!?]{1,50}?[,;—-] (?:it|this|that|they)(?:'s| is| are)\b|\bisn't just\b|\bmore than just\b|\brather than simply\b/giu;
+const TRIAD = /\b[\p{L}-]+(?: [\p{L}-]+)?, [\p{L}-]+(?: [\p{L}-]+)?,? (?:and|or) [\p{L}-]+/gu;
+const TERM_EXPLANATION = /^(?:\*\*)?[A-Z][\p{L}\p{N} /&+.-]{1,40}(?:\*\*)?:\s+\S/u;
+const CONTRACTION = /\b\p{L}+(?:n't|'re|'ve|'ll|'d|'m|'s)\b/giu;
+const NUMBER = /\b\d[\d,.]*%?\b/g;
+const SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'to', 'for', 'with', 'at', 'by', 'vs', 'is', 'as', 'from', 'into']);
+
+/** The page's feature vector (PAGE_FEATURE_NAMES order). */
+export function pageFeatures(document: PageDocument): Float64Array {
+  const sentences = document.sentences.length > 0 ? document.sentences : [document.text];
+  const n = Math.max(sentences.length, 1);
+  const text = document.text.replace(/[‘’]/g, "'");
+  const tokens = (text.match(WORD) ?? []).map((w) => w.toLowerCase());
+  const k = Math.max(tokens.length, 1) / 1000;
+  const prose = document.blocks.filter((b) => b.tag === 'p' || b.tag === 'li' || b.tag === 'blockquote');
+  const items = document.lists.flatMap((l) => l.items);
+  const sentenceLengths = sentences.map((s) => (s.match(WORD) ?? []).length).filter((l) => l > 0);
+  const paragraphLengths = prose.filter((b) => b.tag === 'p').map((b) => (b.text.match(WORD) ?? []).length).filter((l) => l > 0);
+  const headings = document.headings.filter((h) => h.level > 1 || document.headings.length === 1);
+  const code = document.blocks.filter((b) => b.tag === 'pre' || b.tag === 'code').length;
+  return Float64Array.of(
+    /* em_dashes_per_sentence */ count(text, /—|\s--\s/g) / n,
+    /* colons_per_sentence */ count(text, /:(?=\s)/g) / n,
+    /* semicolons_per_sentence */ count(text, /;/g) / n,
+    /* parentheses_per_sentence */ count(text, /\(/g) / n,
+    /* term_explanation_items */ items.length > 0 ? items.filter((i) => TERM_EXPLANATION.test(i)).length / items.length : 0,
+    /* second_person_rate */ share(tokens, SECOND_PERSON),
+    /* reader_openers */ sentences.filter((s) => READER_OPENER.test(s.trim())).length / n,
+    /* contrast_templates */ count(text, CONTRAST) / n,
+    /* triads_per_sentence */ count(text, TRIAD) / n,
+    /* sentence_length_cv */ coefficientOfVariation(sentenceLengths),
+    /* paragraph_length_cv */ coefficientOfVariation(paragraphLengths),
+    /* mean_sentence_length */ mean(sentenceLengths),
+    /* lexical_diversity_mtld */ mtld(tokens),
+    /* function_word_rate */ share(tokens, FUNCTION_WORDS),
+    /* first_person_rate */ share(tokens, FIRST_PERSON),
+    /* contraction_rate */ count(text, CONTRACTION) / Math.max(tokens.length, 1),
+    /* title_case_headings */ headings.length > 0 ? headings.filter((h) => isTitleCase(h.text)).length / headings.length : 0,
+    /* colon_titles */ headings.length > 0 ? headings.filter((h) => /^[^:]{2,60}: \S/.test(h.text)).length / headings.length : 0,
+    /* numbers_per_k */ count(text, NUMBER) / k,
+    /* proper_nouns_per_k */ properNouns(sentences) / k,
+    /* links_per_k */ document.links.length / k,
+    /* code_per_k */ code / k,
+    /* exclamations_per_sentence */ count(text, /!/g) / n,
+    /* questions_per_sentence */ count(text, /\?/g) / n,
+  );
+}
+
+function count(text: string, pattern: RegExp): number {
+  return (text.match(pattern) ?? []).length;
+}
+
+function share(tokens: readonly string[], set: ReadonlySet<string>): number {
+  if (tokens.length === 0) return 0;
+  let hits = 0;
+  for (const t of tokens) if (set.has(t)) hits++;
+  return hits / tokens.length;
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** Standard deviation over mean: how much lengths vary (burstiness). 0 for fewer than two values. */
+export function coefficientOfVariation(values: readonly number[]): number {
+  if (values.length < 2) return 0;
+  const m = mean(values);
+  if (m === 0) return 0;
+  const variance = values.reduce((s, v) => s + (v - m) ** 2, 0) / values.length;
+  return Math.sqrt(variance) / m;
+}
+
+/**
+ * MTLD (McCarthy and Jarvis, 2010): the mean length of word runs that keep a type-token ratio above
+ * 0.72, averaged forwards and backwards. Unlike a plain type-token ratio it does not fall with length.
+ */
+export function mtld(tokens: readonly string[], threshold = 0.72): number {
+  if (tokens.length < 10) return 0;
+  const pass = (list: readonly string[]): number => {
+    let factors = 0;
+    let types = new Set<string>();
+    let length = 0;
+    for (const token of list) {
+      types.add(token);
+      length++;
+      if (types.size / length <= threshold) {
+        factors++;
+        types = new Set();
+        length = 0;
+      }
+    }
+    if (length > 0) factors += (1 - types.size / length) / (1 - threshold);
+    return factors > 0 ? list.length / factors : list.length;
+  };
+  return (pass(tokens) + pass([...tokens].reverse())) / 2;
+}
+
+function isTitleCase(heading: string): boolean {
+  const words = heading.split(/\s+/).filter((w) => /^\p{L}/u.test(w));
+  if (words.length < 3) return false;
+  const significant = words.slice(1).filter((w) => !SMALL_WORDS.has(w.toLowerCase()));
+  return significant.length > 0 && significant.every((w) => /^\p{Lu}/u.test(w));
+}
+
+/** Capitalized words that do not open a sentence: names, products, places. */
+function properNouns(sentences: readonly string[]): number {
+  let total = 0;
+  for (const sentence of sentences) {
+    const words = sentence.trim().split(/\s+/).slice(1);
+    for (const w of words) if (/^\p{Lu}[\p{Ll}\p{N}]/u.test(w)) total++;
+  }
+  return total;
+}

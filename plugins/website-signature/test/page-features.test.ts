@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { parseDocument } from '@cadence/web-source';
+import { coefficientOfVariation, mtld, PAGE_FEATURE_NAMES, pageFeatures, type PageFeatureName } from '../src/page-features.js';
+
+const doc = (body: string) => parseDocument(`<!doctype html><html><head><title>t</title></head><body><main>${body}</main></body></html>`, { url: 'https://example.test/', contentType: 'text/html' });
+const feature = (body: string, name: PageFeatureName): number => pageFeatures(doc(body))[PAGE_FEATURE_NAMES.indexOf(name)]!;
+const p = (...texts: string[]): string => texts.map((t) => `<p>${t}</p>`).join('');
+
+/** Plain reporting prose written for these tests: it must not fire the template signals. */
+const PLAIN = p(
+  'The station opened in 1911 and closed to passengers in 1966, though freight trains used the line for another decade.',
+  'Its platform was rebuilt twice. Nobody now remembers why the second rebuild moved the ticket office to the north side.',
+);
+
+describe('page features', () => {
+  it('counts em dashes, colons, semicolons and parentheses per sentence', () => {
+    const text = p('The fix is small — one line. The cause: a stale cache; the effect (a crash) was not.');
+    expect(feature(text, 'em_dashes_per_sentence')).to.equal(0.5);
+    expect(feature(text, 'colons_per_sentence')).to.equal(0.5);
+    expect(feature(text, 'semicolons_per_sentence')).to.equal(0.5);
+    expect(feature(text, 'parentheses_per_sentence')).to.equal(0.5);
+    expect(feature(PLAIN, 'em_dashes_per_sentence')).to.equal(0);
+  });
+
+  it('finds "Term: explanation" list items, and not plain items', () => {
+    expect(feature('<ul><li>Speed: builds finish sooner.</li><li>**Safety**: fewer crashes.</li><li>plain item</li><li>another one</li></ul>', 'term_explanation_items')).to.equal(0.5);
+    expect(feature('<ul><li>milk</li><li>eggs</li></ul>', 'term_explanation_items')).to.equal(0);
+  });
+
+  it('measures second-person address and reader-directed openers', () => {
+    const reader = p("Imagine you ship a release on Friday. Here's what your pager does next. Let's look at why.");
+    expect(feature(reader, 'reader_openers')).to.equal(1);
+    expect(feature(reader, 'second_person_rate')).to.be.above(0.05);
+    expect(feature(PLAIN, 'reader_openers')).to.equal(0);
+    expect(feature(PLAIN, 'second_person_rate')).to.equal(0);
+  });
+
+  it('finds contrast templates and triads', () => {
+    const templated = p("It's not just a cache, but a contract. Testing is not about coverage; it's about confidence. It is fast, simple, and reliable.");
+    expect(feature(templated, 'contrast_templates')).to.be.above(0.6);
+    expect(feature(templated, 'triads_per_sentence')).to.be.above(0.3);
+    expect(feature(PLAIN, 'contrast_templates')).to.equal(0);
+    expect(feature(PLAIN, 'triads_per_sentence')).to.equal(0);
+  });
+
+  it('measures burstiness as the spread of sentence and paragraph lengths', () => {
+    expect(coefficientOfVariation([10, 10, 10])).to.equal(0);
+    expect(coefficientOfVariation([2, 30, 4, 25])).to.be.above(0.7);
+    expect(feature(p('One two three four. Five six seven eight. Nine ten eleven twelve.'), 'sentence_length_cv')).to.equal(0);
+  });
+
+  it('gives repetitive text a lower lexical diversity (MTLD) than varied text', () => {
+    const repeated = 'the cat sat on the mat and the cat sat on the mat again and again'.split(' ');
+    const varied = 'a quick brown fox jumps over lazy dogs while seven wizards quietly hex tall jugglers nearby'.split(' ');
+    expect(mtld(repeated)).to.be.below(mtld(varied));
+    expect(mtld(['short'])).to.equal(0);
+  });
+
+  it('reads heading style: Title Case and "X: Y" titles', () => {
+    const headings = '<h1>Page</h1><h2>Why Caching Matters for Teams</h2><h2>Caching: A Practical Guide</h2><h2>what we changed</h2><h2>Notes</h2>';
+    expect(feature(headings + PLAIN, 'title_case_headings')).to.equal(0.5);
+    expect(feature(headings + PLAIN, 'colon_titles')).to.equal(0.25);
+  });
+
+  it('counts specifics per 1,000 words: numbers, proper nouns, links and code', () => {
+    const specific = feature(PLAIN + '<p>See <a href="https://example.test/">the log</a> from Portsmouth.</p><pre><code>make test</code></pre>', 'numbers_per_k');
+    expect(specific).to.be.above(30);
+    expect(feature(p('Nothing here has a figure in it at all, only words about things.'), 'numbers_per_k')).to.equal(0);
+  });
+});
