@@ -10,6 +10,9 @@ export interface StrategyReport {
   readonly metrics: Readonly<Record<string, number>>;
   /** A calibrated strategy's per-commit probabilities and flag cut-off (meta.calibrated only). */
   readonly calibration?: { readonly probabilities: ReadonlyMap<string, number>; readonly flagAt: number };
+  /** Website strategies: what a calibrated one's probability includes, and a floor on the page score. */
+  readonly covers?: readonly string[];
+  readonly floor?: number;
 }
 
 export function reportStrategyRun(strategy: RegisteredStrategy, run: StrategyRun): StrategyReport {
@@ -32,6 +35,8 @@ export function reportStrategyRun(strategy: RegisteredStrategy, run: StrategyRun
   return {
     strategy,
     ...(calibration ? { calibration } : {}),
+    ...(run.outcome.covers ? { covers: run.outcome.covers } : {}),
+    ...(run.outcome.floor !== undefined ? { floor: clampScore(run.outcome.floor) } : {}),
     result: {
       name,
       category,

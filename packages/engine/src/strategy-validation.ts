@@ -27,6 +27,8 @@ const OutcomeSchema = Type.Object({
   score: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   metrics: Type.Optional(Type.Record(Type.String(), Type.Number())),
   flagAt: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  covers: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 })),
+  floor: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
 });
 
 /** Refuses a strategy whose metadata is incomplete: tooling reads the metadata without running it. */

@@ -66,6 +66,14 @@ export interface StrategyOutcome {
    * model that produced the probabilities.
    */
   readonly flagAt?: number;
+  /**
+   * Website strategies (API 1.2): a calibrated strategy's score is the page's probability; `covers`
+   * names the strategies whose evidence that probability already includes (they only explain it).
+   * Every other website strategy moves the page score in log-odds (docs/website-analysis.md).
+   */
+  readonly covers?: readonly string[];
+  /** Website strategies: the page score is at least this (e.g. chat-assistant leftovers on the page). */
+  readonly floor?: number;
 }
 
 export type StrategyReturn = readonly Finding[] | StrategyOutcome;

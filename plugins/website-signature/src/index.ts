@@ -2,6 +2,7 @@ import { definePlugin } from '@cadence/plugin-sdk';
 import { humanVoice, textLength } from './human-voice.js';
 import { aiVocabulary, placeholderText, stockPhrases, transitionDensity } from './lexical-signals.js';
 import { websiteOverallScore } from './page-score.js';
+import { pageModelStrategy, shippedPageModel } from './page-model.js';
 import { repetitiveOpenings, sentenceUniformity, unhedgedClaims } from './rhythm-signals.js';
 import { pageStructure, structureDensity } from './structure-signals.js';
 
@@ -20,19 +21,26 @@ export const STRATEGIES = [
 ] as const;
 
 export { websiteOverallScore, SIGNAL_WEIGHTS } from './page-score.js';
+export { pageModelStrategy, pageProbability, shippedPageModel, checkPageModel, PAGE_MODEL_FILE, type PageModel } from './page-model.js';
+export { pageFeatures, PAGE_FEATURE_NAMES } from './page-features.js';
 export { stockPhrases, aiVocabulary, transitionDensity, placeholderText, sentenceUniformity, repetitiveOpenings, unhedgedClaims, structureDensity, pageStructure, humanVoice, textLength };
 
 export default definePlugin({
   name: 'website-signature',
   apply(hooks) {
+    const model = shippedPageModel();
     hooks.registerStrategies.tap('website-signature', (registrar) => {
       for (const strategy of STRATEGIES) registrar.add(strategy);
+      // The engine takes the model's probability as the page score; these signals explain it.
+      if (model) registrar.add(pageModelStrategy(model, STRATEGIES.map((s) => s.meta.name)));
     });
-    // The page score combines these signals with their own calibration (the engine's default is a plain mean).
-    hooks.refineResult.tap('website-signature', (result) => {
-      if (result.source_type !== 'web') return result;
-      const score = websiteOverallScore(result.strategy_results);
-      return score === null ? result : { ...result, overall_score: score, suspicion_score: score };
-    });
+    if (!model) {
+      // Without a shipped model: the hand-set combination of these signals (the engine's default is a plain mean).
+      hooks.refineResult.tap('website-signature', (result) => {
+        if (result.source_type !== 'web') return result;
+        const score = websiteOverallScore(result.strategy_results);
+        return score === null ? result : { ...result, overall_score: score, suspicion_score: score };
+      });
+    }
   },
 });

@@ -1,4 +1,6 @@
 import type { PageDocument } from '@cadence/plugin-sdk';
+import { LEXICON } from './lexicon.js';
+import { countPhrase } from './text-tools.js';
 
 /**
  * Measurements of a page's prose for the page model (issue 16): punctuation, address, templates,
@@ -30,6 +32,10 @@ export const PAGE_FEATURE_NAMES = [
   'code_per_k',
   'exclamations_per_sentence',
   'questions_per_sentence',
+  'stock_phrases_per_k',
+  'ai_vocabulary_per_k',
+  'transition_openers',
+  'hedges_per_k',
 ] as const;
 
 export type PageFeatureName = (typeof PAGE_FEATURE_NAMES)[number];
@@ -51,6 +57,7 @@ export function pageFeatures(document: PageDocument): Float64Array {
   const sentences = document.sentences.length > 0 ? document.sentences : [document.text];
   const n = Math.max(sentences.length, 1);
   const text = document.text.replace(/[‘’]/g, "'");
+  const lower = text.toLowerCase();
   const tokens = (text.match(WORD) ?? []).map((w) => w.toLowerCase());
   const k = Math.max(tokens.length, 1) / 1000;
   const prose = document.blocks.filter((b) => b.tag === 'p' || b.tag === 'li' || b.tag === 'blockquote');
@@ -84,7 +91,16 @@ export function pageFeatures(document: PageDocument): Float64Array {
     /* code_per_k */ code / k,
     /* exclamations_per_sentence */ count(text, /!/g) / n,
     /* questions_per_sentence */ count(text, /\?/g) / n,
+    /* stock_phrases_per_k */ LEXICON.stockPhrases.reduce((sum, phrase) => sum + countPhrase(lower, phrase), 0) / k,
+    /* ai_vocabulary_per_k */ tokens.filter((t) => LEXICON.vocabulary.has(t)).length / k,
+    /* transition_openers */ sentences.filter((s) => opensWithTransition(s)).length / n,
+    /* hedges_per_k */ LEXICON.hedges.reduce((sum, phrase) => sum + countPhrase(lower, phrase), 0) / k,
   );
+}
+
+function opensWithTransition(sentence: string): boolean {
+  const start = sentence.toLowerCase().replace(/^[^\p{L}]+/u, '');
+  return LEXICON.transitions.some((t) => start.startsWith(`${t},`) || start.startsWith(`${t} `));
 }
 
 function count(text: string, pattern: RegExp): number {
