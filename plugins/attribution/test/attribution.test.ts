@@ -72,6 +72,7 @@ const NEAR_MISSES: { name: string; spec: Omit<CommitSpec, 'at'> }[] = [
   { name: 'a code generator named in Generated-by', spec: { body: 'Generated-by: scripts/gen-bindings.py' } },
   { name: 'dependabot', spec: { author: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com', subject: 'Bump lodash from 4.17.20 to 4.17.21' } },
   { name: 'a person whose address is at an assistant\u2019s company', spec: { body: 'Co-authored-by: Xavier Wong <xavier@all-hands.dev>\nCo-authored-by: Ann Smith <ann@anthropic.com>' } },
+  { name: 'a commit that documents the Assisted-by format with its placeholders', spec: { body: 'Contributors add the trailer:\n\nAssisted-by: AGENT_NAME:MODEL_VERSION' } },
   { name: 'a human Assisted-by without the AGENT:MODEL form', spec: { body: 'Assisted-by: Jane Doe <jane@example.com>' } },
 ];
 
