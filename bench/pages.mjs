@@ -91,9 +91,9 @@ if (process.argv.includes('--write')) {
   const vectorOf = (r) => r.features;
   const model = fitPage(rows, vectorOf);
   const platt = calibrationOf(rawLeaveOneTopicOut(vectorOf));
-  const median = (values) => {
+  const quantile = (values, q) => {
     const sorted = [...values].sort((a, b) => a - b);
-    return sorted.length ? sorted[sorted.length >> 1] : 0;
+    return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0;
   };
   const humans = rows.filter((r) => r.label === 'human');
   const list = [...validation.entries()];
@@ -107,7 +107,7 @@ if (process.argv.includes('--write')) {
     weights: model.weights.map(round6),
     bias: round6(model.bias),
     calibration: { slope: round6(platt.slope), intercept: round6(platt.intercept) },
-    human: { median: humans[0].features.map((_, j) => round6(median(humans.map((r) => r.features[j])))) },
+    human: Object.fromEntries([['median', 0.5], ['p10', 0.1], ['p90', 0.9]].map(([key, q]) => [key, humans[0].features.map((_, j) => round6(quantile(humans.map((r) => r.features[j]), q)))])),
     validation: {
       method: 'leave-one-topic-out',
       pages: rows.length,

@@ -2,7 +2,7 @@ import { definePlugin } from '@cadence/plugin-sdk';
 import { humanVoice, textLength } from './human-voice.js';
 import { aiVocabulary, placeholderText, stockPhrases, transitionDensity } from './lexical-signals.js';
 import { websiteOverallScore } from './page-score.js';
-import { pageModelStrategy, shippedPageModel } from './page-model.js';
+import { pageModelStrategy, shippedPageModel, signalStrategy, SIGNAL_GROUPS } from './page-model.js';
 import { repetitiveOpenings, sentenceUniformity, unhedgedClaims } from './rhythm-signals.js';
 import { pageStructure, structureDensity } from './structure-signals.js';
 
@@ -32,7 +32,11 @@ export default definePlugin({
     hooks.registerStrategies.tap('website-signature', (registrar) => {
       for (const strategy of STRATEGIES) registrar.add(strategy);
       // The engine takes the model's probability as the page score; these signals explain it.
-      if (model) registrar.add(pageModelStrategy(model, STRATEGIES.map((s) => s.meta.name)));
+      if (model) {
+        const signals = Object.entries(SIGNAL_GROUPS).map(([name, features]) => signalStrategy(model, name, features));
+        for (const signal of signals) registrar.add(signal);
+        registrar.add(pageModelStrategy(model, [...STRATEGIES, ...signals].map((s) => s.meta.name)));
+      }
     });
     if (!model) {
       // Without a shipped model: the hand-set combination of these signals (the engine's default is a plain mean).

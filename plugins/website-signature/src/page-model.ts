@@ -14,7 +14,7 @@ export interface PageModel {
   /** p = sigmoid(slope × (w·z + bias) + intercept), fitted on leave-one-topic-out scores of a balanced corpus. */
   readonly calibration: { readonly slope: number; readonly intercept: number };
   /** What human pages of the development corpus show, per feature: for the reasons a result gives. */
-  readonly human: { readonly median: readonly number[] };
+  readonly human: { readonly median: readonly number[]; readonly p10: readonly number[]; readonly p90: readonly number[] };
   readonly validation?: unknown;
 }
 
@@ -74,6 +74,52 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
         .map(({ i }) => `${PAGE_FEATURE_NAMES[i]!.replaceAll('_', ' ')} ${round(x[i]!)} (human pages: median ${round(model.human.median[i]!)})`);
       const findings: Finding[] = p >= 0.4 ? [{ score: p, element: 'page', message: `page model probability ${p.toFixed(2)}${strongest.length ? `; strongest signals: ${strongest.join('; ')}` : ''}` }] : [];
       return { findings, score: p, covers, metrics: { probability: p } };
+    },
+  });
+}
+
+/** The new signals, each a strategy of its own that explains the page model with its measurements. */
+export const SIGNAL_GROUPS: Readonly<Record<string, readonly (typeof PAGE_FEATURE_NAMES)[number][]>> = Object.freeze({
+  'punctuation-profile': ['em_dashes_per_sentence', 'colons_per_sentence', 'semicolons_per_sentence', 'parentheses_per_sentence'],
+  'term-lists': ['term_explanation_items'],
+  'reader-address': ['second_person_rate', 'reader_openers'],
+  'contrast-templates': ['contrast_templates'],
+  'triads': ['triads_per_sentence'],
+  'burstiness': ['sentence_length_cv', 'paragraph_length_cv'],
+  'lexical-diversity': ['lexical_diversity_mtld', 'function_word_rate'],
+  'heading-style': ['title_case_headings', 'colon_titles'],
+  'specificity': ['numbers_per_k', 'proper_nouns_per_k', 'links_per_k', 'code_per_k'],
+});
+
+/**
+ * A signal's strategy: each of its measurements is compared with human pages of the development
+ * corpus, on the side the model's weight says points at machine text (above the human 90th
+ * percentile for a positive weight, below the 10th for a negative one). The score is the share of
+ * its measurements past that line; the message names each value against the human median.
+ */
+export function signalStrategy(model: PageModel, name: string, features: readonly (typeof PAGE_FEATURE_NAMES)[number][]) {
+  return defineStrategy({
+    meta: {
+      name,
+      category: 'website-signature',
+      description: `Page model signal: ${features.map((f) => f.replaceAll('_', ' ')).join(', ')}, against human pages.`,
+      appliesTo: 'website',
+      weight: 0.5,
+    },
+    analyze(context: WebsiteContext) {
+      if (context.document.words < MIN_WORDS) return { findings: [], score: 0 };
+      const x = pageFeatures(context.document);
+      const past: string[] = [];
+      for (const feature of features) {
+        const i = PAGE_FEATURE_NAMES.indexOf(feature);
+        const w = model.weights[i]!;
+        const value = x[i]!;
+        const beyond = w > 0 ? value > model.human.p90[i]! : w < 0 ? value < model.human.p10[i]! : false;
+        if (beyond) past.push(`${feature.replaceAll('_', ' ')} ${round(value)} (human pages: median ${round(model.human.median[i]!)}, ${w > 0 ? '90th percentile' : '10th percentile'} ${round(w > 0 ? model.human.p90[i]! : model.human.p10[i]!)})`);
+      }
+      const score = round(past.length / features.length);
+      const findings: Finding[] = past.length > 0 ? [{ score, element: 'page', message: past.join('; ') }] : [];
+      return { findings, score };
     },
   });
 }
