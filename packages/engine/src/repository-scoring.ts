@@ -171,8 +171,19 @@ export function toSuspicions(judged: readonly CommitJudgement[]): Suspicion[] {
         date: new Date(j.commit.authorTime * 1000).toISOString(),
       };
       if (j.explicit) suspicion.assistants = [...j.assistants];
+      const files = topFiles(j.commit);
+      if (files.length > 0) suspicion.files = files;
       return suspicion;
     });
+}
+
+/** The commit's most-changed counted files (of those the record keeps), most lines first. */
+function topFiles(commit: CommitRecord): string[] {
+  return commit.files
+    .filter((f) => !f.excluded)
+    .sort((a, b) => b.additions + b.deletions - (a.additions + a.deletions))
+    .slice(0, 3)
+    .map((f) => f.path);
 }
 
 const MAX_BUCKETS = 200;

@@ -47,6 +47,8 @@ export interface Suspicion {
   evidence: Evidence;
   /** The assistants explicit findings name, if any. */
   assistants?: string[];
+  /** The files the commit changed most (counted lines, at most 3): where reports such as SARIF point. */
+  files?: string[];
   /** The commit's author and author date (ISO 8601), for reports. */
   author?: string;
   date?: string;

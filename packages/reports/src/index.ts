@@ -1,11 +1,13 @@
 import { stringify } from 'yaml';
 import type { AnalysisResult } from '@cadence/plugin-sdk';
 import { renderHtml } from './html-report.js';
+import { renderSarif } from './sarif-report.js';
 import type { ReportFormat } from './report-format.js';
 import { renderText } from './text-report.js';
 
 export { reportFormatFromPath, UsageError, type ReportFormat } from './report-format.js';
 export { escapeHtml, aggregateTimeline } from './html-report.js';
+export { renderSarif } from './sarif-report.js';
 export { displayLine, displayText } from './display-text.js';
 export { renderReportLazily, jsonReport, type ReportContext } from './render.js';
 import { jsonReport, withContext, type ReportContext } from './render.js';
@@ -20,6 +22,8 @@ export function renderReport(result: AnalysisResult, format: ReportFormat, conte
       return stringify(withContext(result, context), { lineWidth: 0 });
     case 'html':
       return renderHtml(result, context);
+    case 'sarif':
+      return renderSarif(result, context);
     default:
       return renderText(result, context);
   }

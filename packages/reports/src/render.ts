@@ -41,6 +41,8 @@ export async function renderReportLazily(result: AnalysisResult, format: ReportF
     }
     case 'html':
       return (await import('./html-report.js')).renderHtml(result, context);
+    case 'sarif':
+      return (await import('./sarif-report.js')).renderSarif(result, context);
     default:
       return (await import('./text-report.js')).renderText(result, context);
   }

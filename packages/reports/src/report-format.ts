@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-export type ReportFormat = 'text' | 'json' | 'yaml' | 'html';
+export type ReportFormat = 'text' | 'json' | 'yaml' | 'html' | 'sarif';
 
 /** A report path whose extension names no format: bad usage (the CLI exits 2). */
 export class UsageError extends Error {
@@ -19,6 +19,7 @@ const BY_EXTENSION: Record<string, ReportFormat> = {
   '.htm': 'html',
   '.yaml': 'yaml',
   '.yml': 'yaml',
+  '.sarif': 'sarif',
 };
 
 /** The report format a file's extension names (decisions §12). */
@@ -26,7 +27,7 @@ export function reportFormatFromPath(file: string): ReportFormat {
   const extension = path.extname(file).toLowerCase();
   const format = BY_EXTENSION[extension];
   if (!format) {
-    throw new UsageError(`unknown report extension "${extension || '(none)'}" in ${file}: use .json, .txt, .html, .yaml or .yml`);
+    throw new UsageError(`unknown report extension "${extension || '(none)'}" in ${file}: use .json, .txt, .html, .yaml, .yml or .sarif`);
   }
   return format;
 }

@@ -36,7 +36,7 @@ export function register(program: Command, io: CliIo): void {
     .command('analyze')
     .description('analyze a repository (URL or path) or a website, and report')
     .argument('<url-or-path>', 'repository URL, local path, or website URL')
-    .option('-o, --output <report>', 'write a report; the extension picks the format: .json .txt .html .yaml .yml')
+    .option('-o, --output <report>', 'write a report; the extension picks the format: .json .txt .html .yaml .yml .sarif')
     .option('--branch <name>', 'branch to analyze (default: the repository\u2019s default branch)')
     .option('--config <path>', 'configuration file (YAML or JSON)')
     .option('--suspicious-additions <n>', 'override thresholds.suspicious_additions', nonNegativeInteger)
