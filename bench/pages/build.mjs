@@ -21,8 +21,10 @@ export function mirrorOf(repo) {
   return path.join(MIRRORS, repo.replace('/', '+'), 'repo');
 }
 
+/** The human pages' sources; none until the corpus config is written (issue 16). */
 export function loadHumanSources() {
-  return parse(readFileSync(path.join(here, 'human-sources.yaml'), 'utf8')).pages;
+  const file = path.join(here, 'human-sources.yaml');
+  return existsSync(file) ? parse(readFileSync(file, 'utf8')).pages ?? [] : [];
 }
 
 /** The page as it stood before the cut-off: its last version committed before 2020. */
@@ -36,6 +38,7 @@ function humanSource(entry) {
 export function machinePages() {
   const root = path.join(here, 'machine');
   const pages = [];
+  if (!existsSync(root)) return pages;
   for (const brief of readdirSync(root)) {
     for (const file of readdirSync(path.join(root, brief)).filter((f) => f.endsWith('.md')).sort()) {
       const source = readFileSync(path.join(root, brief, file), 'utf8');
