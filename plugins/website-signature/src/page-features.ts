@@ -1,4 +1,5 @@
 import type { PageDocument } from '@cadence/plugin-sdk';
+import { compressionGain } from './compression.js';
 import { LEXICON } from './lexicon.js';
 import { countPhrase } from './text-tools.js';
 
@@ -36,6 +37,7 @@ export const PAGE_FEATURE_NAMES = [
   'ai_vocabulary_per_k',
   'transition_openers',
   'hedges_per_k',
+  'compression_gain',
 ] as const;
 
 export type PageFeatureName = (typeof PAGE_FEATURE_NAMES)[number];
@@ -95,6 +97,7 @@ export function pageFeatures(document: PageDocument): Float64Array {
     /* ai_vocabulary_per_k */ tokens.filter((t) => LEXICON.vocabulary.has(t)).length / k,
     /* transition_openers */ sentences.filter((s) => opensWithTransition(s)).length / n,
     /* hedges_per_k */ LEXICON.hedges.reduce((sum, phrase) => sum + countPhrase(lower, phrase), 0) / k,
+    /* compression_gain */ compressionGain(document.text),
   );
 }
 

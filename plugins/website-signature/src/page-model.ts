@@ -89,6 +89,7 @@ export const SIGNAL_GROUPS: Readonly<Record<string, readonly (typeof PAGE_FEATUR
   'lexical-diversity': ['lexical_diversity_mtld', 'function_word_rate'],
   'heading-style': ['title_case_headings', 'colon_titles'],
   'specificity': ['numbers_per_k', 'proper_nouns_per_k', 'links_per_k', 'code_per_k'],
+  'compression-similarity': ['compression_gain'],
 });
 
 /**
