@@ -29,7 +29,7 @@ export interface RuntimeOptions {
 /** Configuration, logger, plugins and engine: what every command that analyzes needs, built one way. */
 export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
   const { config, filepath, pluginBase, warnings } = await loadCliConfig(io, options.configPath, { flags: options.flags ?? {}, printWarnings: !options.logWarnings });
-  const secrets = [config.webhook.secret, config.ai.key, config.api.token].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  const secrets = [config.webhook.secret, config.ai.key, config.api.token, redisPassword(config.redis.url)].filter((s): s is string => typeof s === 'string' && s.length > 0);
   const stream = options.logStream ?? (config.logging.output === 'stderr' ? io.stderr : io.stdout);
   const logger = createLogger({ level: options.logLevel ?? config.logging.level, stream, secrets });
   if (options.logWarnings) for (const warning of warnings) logger.child('config').warn(warning);
@@ -42,4 +42,14 @@ export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Pr
   }
   const engine = engineFromConfig(config, logger, loaded.plugins);
   return { config, configPath: filepath, logger, plugins: loaded.plugins, pluginEntries: loaded.entries, engine };
+}
+
+/** The password (or token) in a Redis URL: scrubbed from every log line like the other secrets. */
+function redisPassword(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return decodeURIComponent(parsed.password || '') || null;
+  } catch {
+    return null;
+  }
 }

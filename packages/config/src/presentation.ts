@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { redactCredentials } from '@cadence/errors';
 import type { PluginConfigView } from '@cadence/plugin-sdk';
 import { SECRET_KEYS, type CadenceConfig } from './schema.js';
 import { parseDuration } from './units.js';
@@ -12,6 +13,8 @@ export function maskSecrets(config: CadenceConfig): CadenceConfig {
     const [section, name] = key.split('.') as [string, string];
     if (copy[section]?.[name]) copy[section][name] = MASK;
   }
+  // The Redis URL is shown (which Redis is in use matters), its password is not.
+  if (typeof copy.redis?.url === 'string') copy.redis.url = redactCredentials(copy.redis.url);
   return copy as unknown as CadenceConfig;
 }
 
@@ -100,6 +103,15 @@ limits:
   stream_keepalive_seconds: 15   # a ": keep-alive" comment on quiet streams
   max_open_streams: 100          # SSE streams open at once; 503 beyond
   max_unverified_webhook_bytes: 104857600  # webhook bodies buffered before their signature is checked, all together
+  job_ttl_seconds: 604800        # how long a finished job stays in a Redis store (7 days)
+
+queue:
+  backend: memory                # memory (this process) | redis (shared by servers and cadence workers)
+  stall_timeout_seconds: 30      # a worker silent this long loses its job: retried once, then ERR_WORKER_LOST
+
+redis:
+  # url: set CADENCE_REDIS_URL (redis://[user:password@]host:port[/db]; default redis://127.0.0.1:6379)
+  key_prefix: cadence            # every key and queue name starts with it
 
 rate_limits:
   webhooks_per_minute: 100

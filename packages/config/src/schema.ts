@@ -42,7 +42,8 @@ export const ConfigSchema = Type.Object(
       host: Type.String({ minLength: 1, default: '0.0.0.0' }),
       port: Type.Integer({ minimum: 0, maximum: 65535, default: 8000 }),
       secret: OptionalSecret,
-      maxWorkers: PositiveInt(4),
+      /** 0: intake only (needs queue.backend: redis and `cadence worker` processes). */
+      maxWorkers: NonNegativeInt(4),
       read_timeout_seconds: PositiveNumber(30),
       write_timeout_seconds: PositiveNumber(30),
     }, { additionalProperties: false, default: {} }),
@@ -78,6 +79,19 @@ export const ConfigSchema = Type.Object(
       max_open_streams: PositiveInt(100),
       /** Bytes that webhook bodies not yet authenticated may hold in memory together (each is still capped at 25 MiB). */
       max_unverified_webhook_bytes: PositiveInt(104_857_600),
+      /** How long a finished job stays readable in a shared (Redis) store; the in-memory store keeps `max_jobs`. */
+      job_ttl_seconds: PositiveInt(604_800),
+    }, { additionalProperties: false, default: {} }),
+    /** Where jobs wait and live (docs/deploy.md): `memory` in this process, or `redis` shared by servers and workers. */
+    queue: Type.Object({
+      backend: Type.Union([Type.Literal('memory'), Type.Literal('redis')], { default: 'memory' }),
+      /** A job whose worker stops renewing its lock for this long is retried once, then failed with ERR_WORKER_LOST. */
+      stall_timeout_seconds: PositiveNumber(30),
+    }, { additionalProperties: false, default: {} }),
+    redis: Type.Object({
+      url: Type.String({ minLength: 1, default: 'redis://127.0.0.1:6379' }),
+      /** Every key and queue name starts with it: several deployments may share one Redis. */
+      key_prefix: Type.String({ minLength: 1, pattern: '^[A-Za-z0-9_.-]+$', default: 'cadence' }),
     }, { additionalProperties: false, default: {} }),
     rate_limits: Type.Object({
       webhooks_per_minute: PositiveInt(100),

@@ -14,9 +14,10 @@ export type AnalysisRequest =
 
 export type EmittedEvent = AnalysisEvent & { readonly type: AnalysisEvent['event'] };
 
+/** In this process (answers at once) or shared through Redis (answers later). */
 export interface ResultCache {
-  get(key: string): AnalysisResult | undefined;
-  set(key: string, result: AnalysisResult): void;
+  get(key: string): AnalysisResult | undefined | Promise<AnalysisResult | undefined>;
+  set(key: string, result: AnalysisResult): void | Promise<void>;
 }
 
 export interface AnalyzeOptions {

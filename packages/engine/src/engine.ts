@@ -100,7 +100,7 @@ export function createEngine(options: EngineOptions): Engine {
       throwIfCancelled(signal);
       await hooks.report.promise(result, context);
       // A result whose AI step failed is not kept: the failure is usually transient.
-      if (cacheKey && !result.ai?.error) opts.cache?.set(cacheKey, result);
+      if (cacheKey && !result.ai?.error) void Promise.resolve(opts.cache?.set(cacheKey, result)).catch(() => undefined);
       return result;
     } catch (error) {
       throw asJobError(error, signal);
@@ -179,7 +179,8 @@ export function createEngine(options: EngineOptions): Engine {
       throw asJobError(error, signal);
     }
     const key = cacheKeyOf(request, source, fingerprint);
-    const cached = opts.cache?.get(key);
+    // A shared cache that cannot answer (Redis away) is a miss, never a failed analysis.
+    const cached = await Promise.resolve(opts.cache?.get(key)).catch(() => undefined);
     if (cached) {
       await source.dispose().catch(() => undefined);
       return cached;

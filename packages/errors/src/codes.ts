@@ -28,6 +28,7 @@ export const OPERATIONAL_CODES = {
   ERR_JOB_TIMEOUT: 'The job exceeded the job timeout',
   ERR_CANCELLED: 'The job was cancelled',
   ERR_SHUTTING_DOWN: 'The server is shutting down',
+  ERR_WORKER_LOST: 'The worker running the job stopped; the job was retried once',
   ERR_INVALID_SOURCE: 'The source is not a valid repository URL, website URL or path',
   ERR_INTERNAL: 'Internal error',
 } as const;
@@ -52,4 +53,5 @@ export type HttpErrorCode =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'overloaded'
+  | 'unavailable'
   | 'internal_error';

@@ -2,55 +2,31 @@ import http from 'node:http';
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { HttpError } from '@cadence/errors';
-import { parseSize } from '@cadence/config';
 import type { CadenceConfig } from '@cadence/config';
 import type { Engine } from '@cadence/engine';
 import type { Logger } from '@cadence/logger';
-import { InMemoryJobEventChannel, type JobEventChannel } from './jobs/job-events.js';
-import { JobManager } from './jobs/job-manager.js';
-import { InMemoryJobQueue, type JobQueue } from './jobs/job-queue.js';
-import { InMemoryJobStore, type JobStore } from './jobs/job-store.js';
+import { JobManager, jobManagerFor } from './jobs/job-manager.js';
 import { ServerMetrics } from './metrics.js';
 import { requireApiToken } from './middleware/api-token.js';
 import { errorBody } from './middleware/error-body.js';
 import { clientAddress } from './middleware/client-address.js';
-import { inMemoryRateLimiters, rateLimit, type RateLimiterFactory } from './middleware/rate-limit.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { inMemoryBackends, type ServerBackends } from './backends/server-backends.js';
 import { refuseCrossSite } from './middleware/same-origin.js';
-import { SizedResultCache } from './result-cache.js';
 import { analyzeRoutes } from './routes/analyze.js';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, metricRoutes, operationRoutes, prometheusRoutes } from './routes/operations.js';
 import { streamRoutes } from './routes/streams.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import { InMemoryDeliveryMemory, type DeliveryMemory } from './webhooks/delivery-memory.js';
 import { UnverifiedBytes } from './webhooks/unverified-bytes.js';
-
-/** The shared state behind small interfaces; in-memory today, Redis-backed implementations later. */
-export interface ServerBackends {
-  readonly store: JobStore;
-  readonly queue: JobQueue;
-  readonly events: JobEventChannel;
-  readonly rateLimiters: RateLimiterFactory;
-  readonly deliveries: DeliveryMemory;
-}
 
 /** What a server needs: the validated configuration, the engine (with its plugins) and a logger. */
 export interface ServerOptions {
   readonly config: CadenceConfig;
   readonly engine: Engine;
   readonly logger: Logger;
-  /** The shared state; in memory unless given (Redis-backed ones come with scale-out). */
+  /** The shared state (see createBackends); in memory unless given. */
   readonly backends?: ServerBackends;
-}
-
-export function inMemoryBackends(config: CadenceConfig): ServerBackends {
-  return {
-    store: new InMemoryJobStore(config.limits.max_jobs),
-    queue: new InMemoryJobQueue(config.limits.queue_capacity),
-    events: new InMemoryJobEventChannel(),
-    rateLimiters: inMemoryRateLimiters,
-    deliveries: new InMemoryDeliveryMemory(),
-  };
 }
 
 export interface CadenceServer {
@@ -74,21 +50,8 @@ export function createServer(options: ServerOptions): CadenceServer {
   const backends = options.backends ?? inMemoryBackends(config);
   const log = logger.child('server');
   const metrics = new ServerMetrics();
-  const cache = new SizedResultCache(parseSize(config.cache.max_size), metrics);
-  const network = config.security.allow_private_networks ? null : { allowPrivateNetworks: false, allowedNetworks: config.security.allowed_networks };
-  const jobs = new JobManager({
-    engine,
-    store: backends.store,
-    queue: backends.queue,
-    events: backends.events,
-    cache,
-    metrics,
-    logger,
-    workers: config.webhook.maxWorkers,
-    jobTimeoutMs: config.limits.job_timeout_seconds * 1000,
-    network,
-    allowLocalPaths: config.security.allow_local_paths,
-  });
+  const cache = backends.resultCache(metrics);
+  const jobs = jobManagerFor({ config, engine, logger, backends, metrics, cache, workers: config.webhook.maxWorkers });
 
   // The client address is ours to compute (clientAddress): Koa's proxy mode trusts the leftmost X-Forwarded-For entry.
   const app = new Koa({ proxy: config.api.trust_proxy });
@@ -105,7 +68,7 @@ export function createServer(options: ServerOptions): CadenceServer {
   const open = new Router();
   const guarded = new Router();
   guarded.use(requireApiToken(config.api.token));
-  healthRoutes(open, jobs);
+  healthRoutes(open, jobs, backends);
   if (config.webhook.enabled) {
     webhookRoutes(open, {
       secret: config.webhook.secret,
@@ -156,6 +119,7 @@ export function createServer(options: ServerOptions): CadenceServer {
       const closing = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
       server?.closeIdleConnections();
       await jobs.shutdown(config.limits.shutdown_grace_seconds * 1000);
+      await backends.close();
       // Streams ended with their error event; anything still open is cut.
       setTimeout(() => server?.closeAllConnections(), 1000).unref();
       await closing;

@@ -1,4 +1,5 @@
-export { createServer, inMemoryBackends, type CadenceServer, type ServerBackends, type ServerOptions } from './create-server.js';
+export { createServer, type CadenceServer, type ServerOptions } from './create-server.js';
+export { createBackends, inMemoryBackends, type ServerBackends } from './backends/server-backends.js';
 export { JobManager, type JobManagerOptions, type NewJob } from './jobs/job-manager.js';
 export type { Job, JobStatus, JobSource } from './jobs/job.js';
 export type { JobStore, JobQuery } from './jobs/job-store.js';
@@ -6,3 +7,6 @@ export type { JobQueue } from './jobs/job-queue.js';
 export type { JobEventChannel, JobEvent } from './jobs/job-events.js';
 export type { DeliveryMemory } from './webhooks/delivery-memory.js';
 export type { RateLimiterFactory } from './middleware/rate-limit.js';
+export type { JobCancels } from './jobs/job-cancels.js';
+export type { ServerResultCache, CacheStats } from './result-cache.js';
+export { createWorker, type CadenceWorker, type WorkerOptions } from './create-worker.js';

@@ -3,11 +3,25 @@ import type { ResultCache } from '@cadence/engine';
 import type { AnalysisResult } from '@cadence/plugin-sdk';
 import type { ServerMetrics } from './metrics.js';
 
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  size: number;
+  bytes: number;
+  max_bytes: number;
+}
+
+/** The result cache as the server's routes see it: the engine's interface plus stats and clear. */
+export interface ServerResultCache extends ResultCache {
+  stats(): Promise<CacheStats>;
+  clear(): Promise<void>;
+}
+
 /**
  * Analysis results by key (the engine builds keys so that a new commit or a changed configuration
  * misses), bounded in bytes by `cache.max_size`: an entry's size is its JSON length.
  */
-export class SizedResultCache implements ResultCache {
+export class SizedResultCache implements ServerResultCache {
   private readonly cache: LRUCache<string, AnalysisResult>;
   hits = 0;
   misses = 0;
@@ -37,11 +51,11 @@ export class SizedResultCache implements ResultCache {
     this.cache.set(key, result);
   }
 
-  clear(): void {
+  async clear(): Promise<void> {
     this.cache.clear();
   }
 
-  stats(): { hits: number; misses: number; size: number; bytes: number; max_bytes: number } {
+  async stats(): Promise<CacheStats> {
     return { hits: this.hits, misses: this.misses, size: this.cache.size, bytes: this.cache.calculatedSize, max_bytes: this.cache.maxSize };
   }
 }

@@ -4,6 +4,7 @@ import { loadConfig, toPluginConfigView } from '@cadence/config';
 import { createEngine } from '@cadence/engine';
 import { createLogger } from '@cadence/logger';
 import { makeTempDir, startStalledServer } from '@cadence/test-support';
+import { InMemoryJobCancels } from '../src/jobs/job-cancels.js';
 import { InMemoryJobEventChannel } from '../src/jobs/job-events.js';
 import { JobManager } from '../src/jobs/job-manager.js';
 import { InMemoryJobQueue } from '../src/jobs/job-queue.js';
@@ -22,6 +23,7 @@ async function manager(options: { workers: number; queueCapacity: number }) {
     store,
     queue: new InMemoryJobQueue(options.queueCapacity),
     events: new InMemoryJobEventChannel(),
+    cancels: new InMemoryJobCancels(),
     cache: new SizedResultCache(1 << 20, metrics),
     metrics,
     logger,

@@ -56,20 +56,27 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     expect(await queue.hasRoom()).to.equal(false);
     expect(await queue.offer('c')).to.equal(false);
     expect(await queue.remove('a')).to.equal(true);
-    expect(await queue.take()).to.equal('b');
+    expect(await queue.drain()).to.deep.equal(['b']);
     expect(await queue.depth()).to.equal(0);
   });
 
-  it('hands out waiting ids first in, first out, with removals in between', async () => {
+  it('runs waiting ids first in, first out, one at a time, with removals in between', async () => {
     const queue = new InMemoryJobQueue(100_000);
     for (let i = 0; i < 50_000; i++) await queue.offer(`id-${i}`);
     for (let i = 0; i < 50_000; i += 3) await queue.remove(`id-${i}`);
     await queue.offer('late');
     const taken: string[] = [];
-    for (let id = await queue.take(); id; id = await queue.take()) taken.push(id);
     const expected = Array.from({ length: 50_000 }, (_, i) => i).filter((i) => i % 3 !== 0).map((i) => `id-${i}`);
+    await new Promise<void>((resolve) => {
+      queue.consume(1, async (id) => {
+        taken.push(id);
+        if (id === 'late') resolve();
+        return 'done';
+      });
+    });
     expect(taken).to.deep.equal([...expected, 'late']);
-    expect(await queue.take()).to.equal(null);
+    expect(await queue.depth()).to.equal(0);
+    await queue.stop();
   });
 
   it('bounds the bytes unauthenticated webhook bodies hold together', () => {

@@ -1,4 +1,4 @@
-import { createServer } from '@cadence/server';
+import { createBackends, createServer } from '@cadence/server';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';
 import { MIN_SECRET_LENGTH, type WebhookOptions } from './webhook.js';
@@ -27,12 +27,16 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
   for (const entry of runtime.pluginEntries.filter((e) => e.status === 'failed' || e.status === 'incompatible')) {
     log.warn('plugin not loaded', { plugin: entry.specifier, status: entry.status, reason: entry.reason });
   }
-  const server = createServer({ config: runtime.config, engine: runtime.engine, logger: runtime.logger });
+  if (config.webhook.maxWorkers === 0 && config.queue.backend === 'memory') {
+    throw new CliExit(2, '--workers 0 (intake only) needs queue.backend: redis and `cadence worker` processes to run the jobs');
+  }
+  const backends = await createBackends(config, logger);
+  const server = createServer({ config: runtime.config, engine: runtime.engine, logger: runtime.logger, backends });
   try {
     const listening = await server.listen(config.webhook.port, config.webhook.host);
     const address = listening.address();
     const port = typeof address === 'object' && address ? address.port : config.webhook.port;
-    log.info('listening', { host: config.webhook.host, port, workers: config.webhook.maxWorkers, plugins: runtime.plugins.map((p) => p.packageName) });
+    log.info('listening', { host: config.webhook.host, port, workers: config.webhook.maxWorkers, backend: backends.kind, plugins: runtime.plugins.map((p) => p.packageName) });
   } catch (error) {
     const code = (error as { code?: string }).code;
     throw new CliExit(code === 'EADDRINUSE' || code === 'EACCES' ? 1 : 2, `cannot listen on ${config.webhook.host}:${config.webhook.port}: ${(error as Error).message}`);

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { redactUrl, type AnalysisRequest, type Engine, type EmittedEvent } from '@cadence/engine';
+import { redactUrl, type AnalysisRequest, type Engine, type EmittedEvent, type ResultCache } from '@cadence/engine';
 import { CadenceError, HttpError, toCadenceError } from '@cadence/errors';
 import type { Logger } from '@cadence/logger';
+import type { CadenceConfig } from '@cadence/config';
+import type { ServerBackends } from '../backends/server-backends.js';
 import type { NetworkPolicy } from '@cadence/network-guard';
 import type { ServerMetrics } from '../metrics.js';
-import type { SizedResultCache } from '../result-cache.js';
 import { isFinal, type Job, type JobSource } from './job.js';
 import type { JobEvent, JobEventChannel } from './job-events.js';
+import type { JobCancels } from './job-cancels.js';
 import type { JobQueue } from './job-queue.js';
 import type { JobStore } from './job-store.js';
 import { retainedResult } from './retained-result.js';
@@ -16,9 +18,11 @@ export interface JobManagerOptions {
   readonly store: JobStore;
   readonly queue: JobQueue;
   readonly events: JobEventChannel;
-  readonly cache: SizedResultCache;
+  readonly cancels: JobCancels;
+  readonly cache: ResultCache;
   readonly metrics: ServerMetrics;
   readonly logger: Logger;
+  /** Jobs this process runs at once; 0 for an intake-only server (`cadence webhook --workers 0`). */
   readonly workers: number;
   readonly jobTimeoutMs: number;
   readonly network: NetworkPolicy | null;
@@ -42,13 +46,18 @@ export class JobManager {
   private readonly startedAt = Date.now();
   private processed = 0;
   private accepting = true;
-  private readonly idleWaiters: (() => void)[] = [];
   /** One child logger for all jobs (each line carries job_id): a child per job is garbage per request. */
   private readonly log: Logger;
+
+  private readonly stopListening: () => void;
 
   constructor(private readonly options: JobManagerOptions) {
     this.log = options.logger.child('jobs');
     options.metrics.readJobGaugesFrom({ activeJobs: () => this.running.size, queueDepth: () => options.queue.depth() });
+    // A cancel may be asked of any server; the process running the job is the one that aborts it.
+    this.stopListening = options.cancels.listen((id, code) => this.running.get(id)?.abort(new CadenceError(code)));
+    options.queue.onWorkerLost((id) => this.recordWorkerLost(id));
+    if (options.workers > 0) options.queue.consume(options.workers, (id) => this.runJob(id));
   }
 
   /** Creates a queued job, or answers 503 overloaded and creates nothing. */
@@ -81,8 +90,6 @@ export class JobManager {
       throw overloaded();
     }
     this.log.info('job queued', { job_id: job.id, kind: job.kind, source: job.source, repo: job.repo });
-    // Started after the current I/O callbacks: the 202 goes out before the job's work begins.
-    setImmediate(() => void this.pump());
     return job;
   }
 
@@ -99,7 +106,9 @@ export class JobManager {
     // The worker records the final state when the analysis unwinds, then publishes the job's end:
     // wait for that event (subscribed before the abort, so it cannot be missed), at most CANCEL_WAIT_MS.
     const ended = this.endOf(id, CANCEL_WAIT_MS);
-    this.running.get(id)?.abort(reason);
+    const here = this.running.get(id);
+    if (here) here.abort(reason);
+    else await this.options.cancels.request(id, reason.code);
     await ended;
     return (await this.options.store.get(id)) ?? job;
   }
@@ -120,6 +129,11 @@ export class JobManager {
     });
   }
 
+  /** What this process knows without asking the queue (what /health shows while Redis is away). */
+  localHealth(): { jobs_processed: number; active_jobs: number; uptime_seconds: number } {
+    return { jobs_processed: this.processed, active_jobs: this.running.size, uptime_seconds: Math.floor((Date.now() - this.startedAt) / 1000) };
+  }
+
   async health(): Promise<{ jobs_processed: number; active_jobs: number; queue_depth: number; uptime_seconds: number }> {
     return {
       jobs_processed: this.processed,
@@ -129,46 +143,45 @@ export class JobManager {
     };
   }
 
-  /** Stops taking jobs; lets running ones finish within `graceMs`, then cancels them with ERR_SHUTTING_DOWN. */
+  /**
+   * Stops taking jobs; lets running ones finish within `graceMs`, then stops them: handed back to
+   * the shared queue for another worker, or (a queue of this process alone) cancelled with
+   * ERR_SHUTTING_DOWN, like the jobs still waiting in it.
+   */
   async shutdown(graceMs: number): Promise<void> {
     this.accepting = false;
+    this.stopListening();
     const shuttingDown = new CadenceError('ERR_SHUTTING_DOWN');
-    for (let id = await this.options.queue.take(); id; id = await this.options.queue.take()) {
+    const stopped = this.options.queue.stop();
+    for (const id of await this.options.queue.drain()) {
       const job = await this.options.store.update(id, (j) => this.finish(j, 'cancelled', shuttingDown));
       if (job) this.publishEnd(job);
     }
-    const idle = this.whenIdle();
     const timer = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
-    await Promise.race([idle, timer]);
+    await Promise.race([stopped, timer]);
     for (const controller of this.running.values()) controller.abort(shuttingDown);
-    await Promise.race([this.whenIdle(), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
   }
 
-  private whenIdle(): Promise<void> {
-    if (this.running.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
-  }
-
-  private async pump(): Promise<void> {
-    while (this.accepting && this.running.size < this.options.workers) {
-      const id = await this.options.queue.take();
-      if (!id) break;
-      const controller = new AbortController();
-      this.running.set(id, controller);
-      void this.run(id, controller).finally(() => {
-        this.running.delete(id);
-        if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
-        void this.pump();
-      });
+  /** One job, run by the queue's consumer: `hand-back` when shutdown stopped it and the queue is shared. */
+  private async runJob(id: string): Promise<'done' | 'hand-back'> {
+    const controller = new AbortController();
+    this.running.set(id, controller);
+    try {
+      return await this.run(id, controller);
+    } finally {
+      this.running.delete(id);
     }
   }
 
-  private async run(id: string, controller: AbortController): Promise<void> {
+  private async run(id: string, controller: AbortController): Promise<'done' | 'hand-back'> {
     const job = await this.options.store.update(id, (j) => {
+      // A job cancelled or lost while it waited is not run.
+      if (isFinal(j.status)) return;
       j.status = 'running';
       j.started_at = new Date().toISOString();
     });
-    if (!job) return;
+    if (!job || job.status !== 'running') return 'done';
     const started = performance.now();
     const timeout = setTimeout(() => controller.abort(new CadenceError('ERR_JOB_TIMEOUT', {
       message: `The job exceeded ${Math.round(this.options.jobTimeoutMs / 1000)} s`,
@@ -194,17 +207,42 @@ export class JobManager {
       this.options.metrics.jobsTotal.inc({ status: 'completed' });
       this.log.info('job completed', { job_id: id, duration_ms: performance.now() - started, overall_score: result.overall_score });
       if (done) this.options.events.publish(id, completeEvent(id, result));
+      return 'done';
     } catch (error) {
       const failure = toCadenceError(error);
+      if (failure.code === 'ERR_SHUTTING_DOWN' && !this.accepting && this.options.queue.shared) {
+        // Another worker takes it from the start: the job waits again rather than failing.
+        await this.options.store.update(id, (j) => {
+          j.status = 'queued';
+          j.started_at = null;
+        });
+        this.log.info('job handed back', { job_id: id });
+        return 'hand-back';
+      }
       const status = failure.code === 'ERR_JOB_TIMEOUT' ? 'timeout' : failure.code === 'ERR_CANCELLED' || failure.code === 'ERR_SHUTTING_DOWN' ? 'cancelled' : 'failed';
       const ended = await this.options.store.update(id, (j) => this.finish(j, status, failure));
       if (status === 'failed') this.options.metrics.analysisErrors.inc();
       this.log.warn(`job ${status}`, { job_id: id, error_code: failure.code, error: failure.message, duration_ms: performance.now() - started });
       if (ended) this.publishEnd(ended);
+      return 'done';
     } finally {
       clearTimeout(timeout);
       this.processed++;
       this.options.metrics.jobDuration.observe((performance.now() - started) / 1000);
+    }
+  }
+
+  /** The queue gave up on a job whose worker stopped twice: failed with ERR_WORKER_LOST, once, by whichever process hears it first. */
+  private async recordWorkerLost(id: string): Promise<void> {
+    let changed = false;
+    const job = await this.options.store.update(id, (j) => {
+      if (isFinal(j.status)) return;
+      this.finish(j, 'failed', new CadenceError('ERR_WORKER_LOST'));
+      changed = true;
+    }).catch(() => undefined);
+    if (job && changed) {
+      this.log.warn('job failed', { job_id: id, error_code: 'ERR_WORKER_LOST' });
+      this.publishEnd(job);
     }
   }
 
@@ -226,6 +264,33 @@ export class JobManager {
   private publishEnd(job: Job): void {
     this.options.events.publish(job.id, { event: 'error', type: 'error', error: job.error_code ?? 'ERR_INTERNAL', message: job.error ?? 'failed', job_id: job.id, status: job.status });
   }
+}
+
+/** The job manager a server or a worker process runs, built one way from the configuration. */
+export function jobManagerFor(parts: {
+  config: CadenceConfig;
+  engine: Engine;
+  logger: Logger;
+  backends: ServerBackends;
+  metrics: ServerMetrics;
+  cache: ResultCache;
+  workers: number;
+}): JobManager {
+  const { config, backends } = parts;
+  return new JobManager({
+    engine: parts.engine,
+    store: backends.store,
+    queue: backends.queue,
+    events: backends.events,
+    cancels: backends.cancels,
+    cache: parts.cache,
+    metrics: parts.metrics,
+    logger: parts.logger,
+    workers: parts.workers,
+    jobTimeoutMs: config.limits.job_timeout_seconds * 1000,
+    network: config.security.allow_private_networks ? null : { allowPrivateNetworks: false, allowedNetworks: config.security.allowed_networks },
+    allowLocalPaths: config.security.allow_local_paths,
+  });
 }
 
 /** How long a cancel waits for a running job to unwind before answering with what the store holds. */

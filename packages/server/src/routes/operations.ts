@@ -3,23 +3,33 @@ import type { Middleware } from 'koa';
 import type { Engine } from '@cadence/engine';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { ServerMetrics } from '../metrics.js';
-import type { SizedResultCache } from '../result-cache.js';
+import type { ServerResultCache } from '../result-cache.js';
+import type { ServerBackends } from '../backends/server-backends.js';
 
 /** /health (decisions §11): never behind the token, for load balancers and probes. */
-export function healthRoutes(router: Router, jobs: JobManager): void {
+/**
+ * /health: 200 with the health record when the server is ready; with the Redis backend, 503 and
+ * `status: "unavailable"` while Redis does not answer (a load balancer then sends work elsewhere).
+ */
+export function healthRoutes(router: Router, jobs: JobManager, backends: ServerBackends): void {
   router.get('/health', async (ctx) => {
     const now = new Date().toISOString();
-    ctx.body = { status: 'ok', timestamp: now, time: now, ...(await jobs.health()) };
+    const backend = await backends.health();
+    const ready = backend.redis !== 'down';
+    const counts = ready ? await jobs.health().catch(() => null) : null;
+    ctx.status = ready && counts ? 200 : 503;
+    if (ctx.status === 503) ctx.set('Retry-After', '5');
+    ctx.body = { status: ctx.status === 200 ? 'ok' : 'unavailable', timestamp: now, time: now, ...(counts ?? jobs.localHealth()), ...backend };
   });
 }
 
 /** /api/cache/*, /api/plugins. */
-export function operationRoutes(router: Router, cache: SizedResultCache, engine: Engine): void {
-  router.get('/api/cache/stats', (ctx) => {
-    ctx.body = cache.stats();
+export function operationRoutes(router: Router, cache: ServerResultCache, engine: Engine): void {
+  router.get('/api/cache/stats', async (ctx) => {
+    ctx.body = await cache.stats();
   });
-  router.post('/api/cache/clear', (ctx) => {
-    cache.clear();
+  router.post('/api/cache/clear', async (ctx) => {
+    await cache.clear();
     ctx.body = { cleared: true };
   });
   router.get('/api/plugins', (ctx) => {
@@ -47,17 +57,18 @@ export function prometheusRoutes(router: Router, metrics: ServerMetrics, limit: 
 }
 
 /** /api/metrics (JSON). */
-export function metricRoutes(router: Router, metrics: ServerMetrics, jobs: JobManager, cache: SizedResultCache, limit: Middleware): void {
+export function metricRoutes(router: Router, metrics: ServerMetrics, jobs: JobManager, cache: ServerResultCache, limit: Middleware): void {
   router.get('/api/metrics', limit, async (ctx) => {
     const health = await jobs.health();
+    const stats = await cache.stats();
     const total = async (status: string): Promise<number> => metrics.countOf(metrics.jobsTotal, { status });
     ctx.body = {
       jobs_total: { completed: await total('completed'), failed: await total('failed'), cancelled: await total('cancelled'), timeout: await total('timeout') },
       jobs_active: health.active_jobs,
       queue_depth: health.queue_depth,
-      cache_hits: cache.hits,
-      cache_misses: cache.misses,
-      cache_size: cache.stats().size,
+      cache_hits: stats.hits,
+      cache_misses: stats.misses,
+      cache_size: stats.size,
       uptime_seconds: health.uptime_seconds,
     };
   });

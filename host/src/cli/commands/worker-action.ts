@@ -1,0 +1,31 @@
+import { createBackends, createWorker } from '@cadence/server';
+import { createRuntime } from '../../runtime.js';
+import { CliExit, type CliIo } from '../io.js';
+import type { WorkerCommandOptions } from './worker.js';
+
+/** `cadence worker`: runs jobs from the shared queue until SIGTERM or SIGINT, then finishes or hands them back. */
+export async function runWorker(options: WorkerCommandOptions, io: CliIo): Promise<void> {
+  const runtime = await createRuntime(io, { ...(options.config ? { configPath: options.config } : {}), logWarnings: true });
+  const { config, logger } = runtime;
+  const log = logger.child('worker');
+  if (config.queue.backend !== 'redis') throw new CliExit(2, 'cadence worker needs a shared queue: set queue.backend: redis (CADENCE_QUEUE_BACKEND=redis) and redis.url');
+  const concurrency = options.concurrency ?? (config.webhook.maxWorkers || 4);
+  const backends = await createBackends(config, logger);
+  const worker = createWorker({ config, engine: runtime.engine, logger, backends, concurrency });
+  log.info('worker started', { concurrency, backend: backends.kind, plugins: runtime.plugins.map((p) => p.packageName) });
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      process.off('SIGTERM', onTerm);
+      process.off('SIGINT', onInt);
+      log.info('shutting down', { signal, grace_seconds: config.limits.shutdown_grace_seconds });
+      void worker.shutdown().then(() => {
+        log.info('stopped');
+        resolve();
+      });
+    };
+    const onTerm = (): void => stop('SIGTERM');
+    const onInt = (): void => stop('SIGINT');
+    process.on('SIGTERM', onTerm);
+    process.on('SIGINT', onInt);
+  });
+}

@@ -1,0 +1,107 @@
+import { Queue, QueueEvents, WaitingError, Worker } from 'bullmq';
+import type { Logger } from '@cadence/logger';
+import type { JobQueue, JobRunner } from '../../jobs/job-queue.js';
+import { unavailable } from './redis-connection.js';
+
+export interface BullJobQueueOptions {
+  readonly url: string;
+  readonly prefix: string;
+  readonly capacity: number;
+  /** A worker silent this long loses its job (BullMQ's lock duration). */
+  readonly stallTimeoutMs: number;
+  readonly logger: Logger;
+}
+
+const QUEUE_NAME = 'analysis';
+/** The message BullMQ fails a job with once it stalled more often than maxStalledCount allows. */
+const STALLED = /stalled more than allowable limit/i;
+
+/**
+ * The job queue on BullMQ: waiting ids live in Redis, any server or `cadence worker` process runs
+ * them. A worker renews its lock on the job while it runs; when it dies (SIGKILL, lost host), the
+ * stalled-job check puts the job back once (maxStalledCount 1) and fails it the second time, which
+ * the job manager records as ERR_WORKER_LOST. The job's state lives in the job store, not in BullMQ:
+ * its jobs carry only our id and are removed when done.
+ */
+export class BullJobQueue implements JobQueue {
+  readonly shared = true;
+  private readonly queue: Queue;
+  private readonly events: QueueEvents;
+  private worker: Worker | null = null;
+  private readonly log: Logger;
+
+  constructor(private readonly options: BullJobQueueOptions) {
+    this.log = options.logger.child('queue');
+    const prefix = `${options.prefix}:bull`;
+    this.queue = new Queue(QUEUE_NAME, {
+      prefix,
+      connection: { url: options.url, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: 'cadence-queue' },
+      defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: 1000 }, attempts: 1 },
+    });
+    this.queue.on('error', (error) => this.log.warn('queue connection', { error: String(error) }));
+    this.events = new QueueEvents(QUEUE_NAME, { prefix, connection: { url: options.url, maxRetriesPerRequest: null, connectionName: 'cadence-queue-events' } });
+    this.events.on('error', (error) => this.log.warn('queue events connection', { error: String(error) }));
+  }
+
+  async offer(id: string): Promise<boolean> {
+    if (!(await this.hasRoom())) return false;
+    await this.queue.add('analyze', { id }, { jobId: id }).catch(unavailable);
+    return true;
+  }
+
+  async remove(id: string): Promise<boolean> {
+    // 0 when the job is locked by a worker (running) or already gone: then it is not waiting.
+    const removed = await this.queue.remove(id).catch(unavailable);
+    return removed === 1;
+  }
+
+  async depth(): Promise<number> {
+    return this.queue.getWaitingCount().catch(unavailable);
+  }
+
+  async hasRoom(): Promise<boolean> {
+    return (await this.depth()) < this.options.capacity;
+  }
+
+  consume(concurrency: number, run: JobRunner): void {
+    this.worker = new Worker(
+      QUEUE_NAME,
+      async (job, token) => {
+        const outcome = await run(String(job.data.id));
+        if (outcome === 'hand-back') {
+          await job.moveToWait(token);
+          throw new WaitingError();
+        }
+      },
+      {
+        prefix: `${this.options.prefix}:bull`,
+        connection: { url: this.options.url, maxRetriesPerRequest: null, connectionName: 'cadence-worker' },
+        concurrency,
+        lockDuration: this.options.stallTimeoutMs,
+        stalledInterval: Math.max(500, Math.floor(this.options.stallTimeoutMs / 2)),
+        maxStalledCount: 1,
+      },
+    );
+    this.worker.on('error', (error) => this.log.warn('worker connection', { error: String(error) }));
+  }
+
+  async stop(): Promise<void> {
+    // Waits for the running jobs' processors to return (the job manager aborts them after the grace period).
+    await this.worker?.close();
+  }
+
+  async drain(): Promise<string[]> {
+    // Waiting jobs stay in Redis for the other workers.
+    return [];
+  }
+
+  onWorkerLost(listener: (id: string) => void): void {
+    this.events.on('failed', ({ jobId, failedReason }) => {
+      if (STALLED.test(failedReason)) listener(jobId);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.worker?.close(), this.events.close(), this.queue.close()]);
+  }
+}

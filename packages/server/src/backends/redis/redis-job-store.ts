@@ -1,0 +1,162 @@
+import type { Redis } from 'ioredis';
+import { FINAL_STATUSES, type Job } from '../../jobs/job.js';
+import type { JobQuery, JobStore } from '../../jobs/job-store.js';
+import { unavailable } from './redis-connection.js';
+
+/**
+ * Jobs in Redis, shared by every server and worker. A job is a hash (its JSON, a version, its
+ * status, repository and sequence number); sorted sets by sequence index all jobs, each status and
+ * each repository, so `GET /jobs` filters and pages inside Redis. Updates are optimistic: read,
+ * change, and write only if the version is still the one read (a Lua script), else read again.
+ * Retention: at most `maxJobs` (the oldest final jobs go first) and a TTL on every final job.
+ */
+export class RedisJobStore implements JobStore {
+  private readonly finals = [...FINAL_STATUSES];
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly maxJobs: number,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  private jobKey(id: string): string {
+    return `${this.prefix}:job:${id}`;
+  }
+
+  private get allKey(): string {
+    return `${this.prefix}:jobs`;
+  }
+
+  private statusKey(status: string): string {
+    return `${this.prefix}:jobs:status:${status}`;
+  }
+
+  private repoKey(repo: string): string {
+    return `${this.prefix}:jobs:repo:${repo}`;
+  }
+
+  async create(job: Job): Promise<void> {
+    await this.redis
+      .eval(CREATE, 4, this.jobKey(job.id), this.allKey, this.statusKey(job.status), this.repoKey(job.repo), `${this.prefix}:jobs:seq`, JSON.stringify(job), job.status, job.repo, job.id, this.maxJobs, this.prefix, this.finals.join(','))
+      .catch(unavailable);
+  }
+
+  async get(id: string): Promise<Job | undefined> {
+    const data = await this.redis.hget(this.jobKey(id), 'data').catch(unavailable);
+    return data ? (JSON.parse(data) as Job) : undefined;
+  }
+
+  async update(id: string, change: (job: Job) => void): Promise<Job | undefined> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const [data, version] = await this.redis.hmget(this.jobKey(id), 'data', 'v').catch(unavailable);
+      if (!data || !version) return undefined;
+      const job = JSON.parse(data) as Job;
+      const before = job.status;
+      change(job);
+      const ttl = FINAL_STATUSES.has(job.status) ? this.ttlSeconds : 0;
+      const written = await this.redis
+        .eval(UPDATE, 3, this.jobKey(id), this.statusKey(before), this.statusKey(job.status), version, JSON.stringify(job), job.status, id, ttl)
+        .catch(unavailable);
+      if (written === 1) return job;
+      if (written === -1) return undefined;
+    }
+    throw new Error(`job ${id}: too many concurrent updates`);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.redis.eval(DELETE, 1, this.jobKey(id), this.prefix, id).catch(unavailable);
+  }
+
+  async list(query: JobQuery): Promise<Job[]> {
+    const keys = [query.status ? this.statusKey(query.status) : null, query.repo ? this.repoKey(query.repo) : null].filter((k): k is string => k !== null);
+    let index = keys[0] ?? this.allKey;
+    if (keys.length === 2) {
+      // Both filters: their intersection, kept for a few seconds (a client paging through reuses it).
+      index = `${this.prefix}:tmp:${query.status}:${query.repo}`;
+      await this.redis.multi().zinterstore(index, 2, keys[0]!, keys[1]!, 'AGGREGATE', 'MAX').expire(index, 5).exec().catch(unavailable);
+    }
+    const jobs: Job[] = [];
+    let start = query.offset;
+    // Entries whose job expired are dropped from the index as they are met, and the page read on.
+    while (jobs.length < query.limit) {
+      const want = query.limit - jobs.length;
+      const ids = await this.redis.zrevrange(index, start, start + want - 1).catch(unavailable);
+      if (ids.length === 0) break;
+      const pipeline = this.redis.pipeline();
+      for (const id of ids) pipeline.hget(this.jobKey(id), 'data');
+      const answers = (await pipeline.exec().catch(unavailable)) ?? [];
+      const gone: string[] = [];
+      ids.forEach((id, i) => {
+        const data = answers[i]?.[1] as string | null | undefined;
+        if (data) jobs.push(JSON.parse(data) as Job);
+        else gone.push(id);
+      });
+      if (gone.length > 0) await this.redis.zrem(index, ...gone).catch(unavailable);
+      start += ids.length - gone.length;
+      if (ids.length < want) break;
+    }
+    return jobs;
+  }
+
+  async size(): Promise<number> {
+    return this.redis.zcard(this.allKey).catch(unavailable);
+  }
+}
+
+// KEYS: job, all, status index, repo index. ARGV: seq key, json, status, repo, id, max jobs, prefix, final statuses.
+const CREATE = `
+local seq = redis.call('INCR', ARGV[1])
+redis.call('HSET', KEYS[1], 'data', ARGV[2], 'v', 1, 'status', ARGV[3], 'repo', ARGV[4], 'seq', seq)
+redis.call('ZADD', KEYS[2], seq, ARGV[5])
+redis.call('ZADD', KEYS[3], seq, ARGV[5])
+redis.call('ZADD', KEYS[4], seq, ARGV[5])
+local excess = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[6])
+if excess <= 0 then return 0 end
+local final = {}
+for s in string.gmatch(ARGV[8], '[^,]+') do final[s] = true end
+local oldest = redis.call('ZRANGE', KEYS[2], 0, excess + 99)
+local removed = 0
+for _, id in ipairs(oldest) do
+  if removed >= excess then break end
+  local key = ARGV[7] .. ':job:' .. id
+  local fields = redis.call('HMGET', key, 'status', 'repo')
+  if not fields[1] then
+    redis.call('ZREM', KEYS[2], id)
+    removed = removed + 1
+  elseif final[fields[1]] then
+    redis.call('DEL', key)
+    redis.call('ZREM', KEYS[2], id)
+    redis.call('ZREM', ARGV[7] .. ':jobs:status:' .. fields[1], id)
+    redis.call('ZREM', ARGV[7] .. ':jobs:repo:' .. fields[2], id)
+    removed = removed + 1
+  end
+end
+return removed
+`;
+
+// KEYS: job, old status index, new status index. ARGV: version read, json, status, id, ttl (0: none).
+// Returns 1 written, 0 changed meanwhile (read again), -1 gone.
+const UPDATE = `
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return -1 end
+if v ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'data', ARGV[2], 'v', tonumber(v) + 1, 'status', ARGV[3])
+if KEYS[2] ~= KEYS[3] then
+  local seq = redis.call('HGET', KEYS[1], 'seq')
+  redis.call('ZREM', KEYS[2], ARGV[4])
+  redis.call('ZADD', KEYS[3], seq, ARGV[4])
+end
+if tonumber(ARGV[5]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[5]) end
+return 1
+`;
+
+// KEYS: job. ARGV: prefix, id.
+const DELETE = `
+local fields = redis.call('HMGET', KEYS[1], 'status', 'repo')
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', ARGV[1] .. ':jobs', ARGV[2])
+if fields[1] then redis.call('ZREM', ARGV[1] .. ':jobs:status:' .. fields[1], ARGV[2]) end
+if fields[2] then redis.call('ZREM', ARGV[1] .. ':jobs:repo:' .. fields[2], ARGV[2]) end
+return 1
+`;
