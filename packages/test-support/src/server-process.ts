@@ -30,9 +30,18 @@ export interface ServerOptions {
 
 /** Starts the real `cadence webhook` process on 127.0.0.1 and a free port. */
 export async function startCadenceServer(options: ServerOptions): Promise<ServerProcess> {
+  return startCadenceProcess(options, ['webhook', '--port', '0', '--host', '127.0.0.1'], 'listening');
+}
+
+/** Starts the real `cadence worker` process (no HTTP: its `url`, `port`, `request` and `json` are unusable). */
+export async function startCadenceWorker(options: ServerOptions): Promise<ServerProcess> {
+  return startCadenceProcess(options, ['worker'], 'worker started');
+}
+
+async function startCadenceProcess(options: ServerOptions, command: readonly string[], readyMessage: string): Promise<ServerProcess> {
   if (options.config) await writeFile(path.join(options.cwd, '.cadence.yaml'), stringify(options.config));
   const secret = options.secret === undefined ? 'test-webhook-secret-0123456789' : options.secret;
-  const child = spawn(process.execPath, [options.bin ?? CADENCE_BIN, 'webhook', '--port', '0', '--host', '127.0.0.1', ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [options.bin ?? CADENCE_BIN, ...command, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(secret ? { CADENCE_WEBHOOK_SECRET: secret } : {}), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -42,7 +51,7 @@ export async function startCadenceServer(options: ServerOptions): Promise<Server
   let buffered = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`cadence ${command[0]} did not start: ${stderr}`)), 20_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       const lines = buffered.split('\n');
@@ -51,9 +60,9 @@ export async function startCadenceServer(options: ServerOptions): Promise<Server
         try {
           const record = JSON.parse(line) as Record<string, unknown>;
           logs.push(record);
-          if (record.message === 'listening') {
+          if (record.message === readyMessage) {
             clearTimeout(timer);
-            resolve(Number(record.port));
+            resolve(Number(record.port ?? 0));
           }
         } catch {
           // not a log line

@@ -13,6 +13,21 @@ export interface BullJobQueueOptions {
 }
 
 const QUEUE_NAME = 'analysis';
+/** A connection reconnecting to a Redis that just came back can wait for ever on a polite close. */
+const CLOSE_WAIT_MS = 3000;
+
+async function closeWithin(part: Worker | QueueEvents | Queue, ms: number): Promise<void> {
+  if ((await within(part.close(), ms)) === 'late') await within(part.disconnect(), ms);
+}
+
+/** Waits for `work` at most `ms`; a close that never ends must not hold a shutdown. */
+async function within(work: Promise<unknown>, ms: number): Promise<'done' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const outcome = await Promise.race([work.then(() => 'done' as const, () => 'done' as const), late]);
+  clearTimeout(timer);
+  return outcome;
+}
 /** The message BullMQ fails a job with once it stalled more often than maxStalledCount allows. */
 const STALLED = /stalled more than allowable limit/i;
 
@@ -102,6 +117,7 @@ export class BullJobQueue implements JobQueue {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.worker?.close(), this.events.close(), this.queue.close()]);
+    const parts = [this.worker, this.events, this.queue].filter((p): p is Worker | QueueEvents | Queue => p !== null);
+    await Promise.allSettled(parts.map((part) => closeWithin(part, CLOSE_WAIT_MS)));
   }
 }

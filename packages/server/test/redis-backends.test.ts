@@ -1,0 +1,230 @@
+import { expect } from 'chai';
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import { loadConfig, type CadenceConfig } from '@cadence/config';
+import type { HttpError } from '@cadence/errors';
+import { createLogger } from '@cadence/logger';
+import type { AnalysisResult } from '@cadence/plugin-sdk';
+import { makeTempDir, startRedisServer, type RedisServer } from '@cadence/test-support';
+import { createBackends, type ServerBackends } from '../src/backends/server-backends.js';
+import type { Job } from '../src/jobs/job.js';
+import type { JobEvent } from '../src/jobs/job-events.js';
+import { ServerMetrics } from '../src/metrics.js';
+
+const quiet = createLogger({ level: 'error', stream: new Writable({ write: (_c, _e, done) => done() }) });
+let prefixCount = 0;
+
+async function redisConfig(url: string, overrides: Record<string, string> = {}): Promise<CadenceConfig> {
+  const dir = await makeTempDir('cadence-redis-config-');
+  try {
+    const env = { CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: url, CADENCE_REDIS_KEY_PREFIX: `t${++prefixCount}`, ...overrides };
+    return (await loadConfig({ cwd: dir.path, env })).config;
+  } finally {
+    await dir.remove();
+  }
+}
+
+function job(id: string, repo = 'acme/widgets', status: Job['status'] = 'queued'): Job {
+  return {
+    id, status, kind: 'repository', source: 'api', repo, branch: null, url: `https://example.test/${repo}`,
+    created_at: new Date().toISOString(), started_at: null, finished_at: null, error: null, error_code: null,
+    request: { kind: 'repository', url: `https://example.test/${repo}` },
+  };
+}
+
+describe('Redis backends (a redis-server of the test’s own)', function () {
+  this.timeout(30_000);
+  let redis: RedisServer;
+  const opened: ServerBackends[] = [];
+  const open = async (config: CadenceConfig): Promise<ServerBackends> => {
+    const backends = await createBackends(config, quiet);
+    opened.push(backends);
+    return backends;
+  };
+
+  before(async () => {
+    redis = await startRedisServer();
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((b) => b.close()));
+  });
+  after(async () => {
+    await redis.close();
+  });
+
+  it('stores, updates and lists jobs most recent first, filtered and paged inside Redis', async () => {
+    const { store } = await open(await redisConfig(redis.url));
+    for (let i = 0; i < 7; i++) await store.create(job(`j${i}`, i % 2 === 0 ? 'acme/even' : 'acme/odd'));
+    await store.update('j2', (j) => void (j.status = 'completed'));
+    await store.update('j4', (j) => void (j.status = 'completed'));
+    expect((await store.get('j2'))!.status).to.equal('completed');
+    expect(await store.size()).to.equal(7);
+    expect((await store.list({ limit: 3, offset: 0 })).map((j) => j.id)).to.deep.equal(['j6', 'j5', 'j4']);
+    expect((await store.list({ limit: 3, offset: 3 })).map((j) => j.id)).to.deep.equal(['j3', 'j2', 'j1']);
+    expect((await store.list({ limit: 10, offset: 0, repo: 'acme/even' })).map((j) => j.id)).to.deep.equal(['j6', 'j4', 'j2', 'j0']);
+    expect((await store.list({ limit: 10, offset: 0, status: 'completed' })).map((j) => j.id)).to.deep.equal(['j4', 'j2']);
+    expect((await store.list({ limit: 10, offset: 0, status: 'queued', repo: 'acme/even' })).map((j) => j.id)).to.deep.equal(['j6', 'j0']);
+    expect((await store.list({ limit: 10, offset: 0, status: 'queued', repo: 'acme/even' })).map((j) => j.id)).to.deep.equal(['j6', 'j0']);
+    await store.delete('j6');
+    expect(await store.get('j6')).to.equal(undefined);
+    expect((await store.list({ limit: 1, offset: 0, repo: 'acme/even' })).map((j) => j.id)).to.deep.equal(['j4']);
+    expect(await store.update('missing', () => undefined)).to.equal(undefined);
+  });
+
+  it('applies concurrent updates from two servers without losing either', async () => {
+    const config = await redisConfig(redis.url);
+    const a = await open(config);
+    const b = await open(config);
+    await a.store.create(job('shared'));
+    await Promise.all([
+      ...Array.from({ length: 10 }, () => a.store.update('shared', (j) => void (j.error = `${j.error ?? ''}a`))),
+      ...Array.from({ length: 10 }, () => b.store.update('shared', (j) => void (j.error = `${j.error ?? ''}b`))),
+    ]);
+    const error = (await b.store.get('shared'))!.error!;
+    expect(error).to.have.length(20);
+    expect(error.replace(/b/g, '')).to.have.length(10);
+  });
+
+  it('keeps at most max_jobs, dropping the oldest final jobs and never an active one, and gives final jobs a TTL', async () => {
+    const config = await redisConfig(redis.url, { CADENCE_LIMITS_MAX_JOBS: '3', CADENCE_LIMITS_JOB_TTL_SECONDS: '120' });
+    const { store } = await open(config);
+    await store.create(job('active'));
+    await store.create(job('old-final'));
+    await store.update('old-final', (j) => void (j.status = 'failed'));
+    await store.create(job('b'));
+    await store.create(job('c'));
+    expect(await store.get('old-final')).to.equal(undefined);
+    expect(await store.get('active')).to.not.equal(undefined);
+    expect(await store.size()).to.equal(3);
+    await store.update('b', (j) => void (j.status = 'completed'));
+    const raw = new Redis(redis.url);
+    try {
+      const ttl = await raw.ttl(`${config.redis.key_prefix}:job:b`);
+      expect(ttl).to.be.within(100, 120);
+      expect(await raw.ttl(`${config.redis.key_prefix}:job:active`)).to.equal(-1);
+      // An expired job is dropped from the lists as they meet it.
+      await raw.del(`${config.redis.key_prefix}:job:b`);
+    } finally {
+      raw.disconnect();
+    }
+    expect((await store.list({ limit: 10, offset: 0 })).map((j) => j.id)).to.deep.equal(['c', 'active']);
+  });
+
+  it('delivers a job’s events to a subscriber on another server, from the first one, in order', async () => {
+    const config = await redisConfig(redis.url);
+    const worker = await open(config);
+    const server = await open(config);
+    const event = (n: number): JobEvent => ({ event: 'progress', type: 'progress', n });
+    worker.events.publish('job-1', event(1));
+    worker.events.publish('job-1', event(2));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const seen: unknown[] = [];
+    const done = new Promise<void>((resolve) => {
+      server.events.subscribe('job-1', (e) => {
+        seen.push(e.n);
+        if (e.event === 'complete') resolve();
+      });
+    });
+    worker.events.publish('job-1', event(3));
+    worker.events.publish('job-1', { event: 'complete', type: 'complete', n: 4 });
+    await done;
+    expect(seen).to.deep.equal([1, 2, 3, 4]);
+  });
+
+  it('carries a cancel request to every server, and a delivery id to one job across servers', async () => {
+    const config = await redisConfig(redis.url);
+    const a = await open(config);
+    const b = await open(config);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const heard = new Promise<[string, string]>((resolve) => b.cancels.listen((id, code) => resolve([id, code])));
+    await a.cancels.request('job-9', 'ERR_CANCELLED');
+    expect(await heard).to.deep.equal(['job-9', 'ERR_CANCELLED']);
+
+    let created = 0;
+    const create = async (): Promise<string> => {
+      created++;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return 'job-from-first';
+    };
+    const [first, second] = await Promise.all([a.deliveries.claim('delivery-1', create), b.deliveries.claim('delivery-1', create)]);
+    expect(created).to.equal(1);
+    expect([first.jobId, second.jobId]).to.deep.equal(['job-from-first', 'job-from-first']);
+    expect([first.duplicate, second.duplicate].sort()).to.deep.equal([false, true]);
+    // A delivery whose job could not be created is forgotten: a redelivery may try again.
+    await a.deliveries.claim('delivery-2', async () => Promise.reject(new Error('overloaded'))).catch(() => undefined);
+    expect(await b.deliveries.claim('delivery-2', async () => 'job-2')).to.deep.equal({ jobId: 'job-2', duplicate: false });
+  });
+
+  it('counts rate limits in one window for all servers', async () => {
+    const config = await redisConfig(redis.url);
+    const a = (await open(config)).rateLimiters('webhooks', 3);
+    const b = (await open(config)).rateLimiters('webhooks', 3);
+    await a.consume('203.0.113.9');
+    await b.consume('203.0.113.9');
+    await a.consume('203.0.113.9');
+    const refused = await b.consume('203.0.113.9').then(() => null, (outcome: unknown) => outcome);
+    expect(refused).to.have.property('msBeforeNext');
+    await b.consume('198.51.100.1');
+  });
+
+  it('shares results in a cache bounded in bytes, least recently used first out', async () => {
+    const config = await redisConfig(redis.url, { CADENCE_CACHE_MAX_SIZE: '2500' });
+    const a = (await open(config)).resultCache(new ServerMetrics());
+    const b = (await open(config)).resultCache(new ServerMetrics());
+    const result = (n: number) => ({ overall_score: n, padding: 'x'.repeat(1000) }) as unknown as AnalysisResult;
+    await a.set('one', result(1));
+    await a.set('two', result(2));
+    expect((await b.get('one'))!.overall_score).to.equal(1);
+    await a.set('three', result(3));
+    expect(await b.get('two')).to.equal(undefined);
+    expect(await b.get('one')).to.not.equal(undefined);
+    const stats = await b.stats();
+    expect(stats).to.include({ size: 2, hits: 2, misses: 1, max_bytes: 2500 });
+    expect(stats.bytes).to.be.within(2000, 2500);
+    await a.clear();
+    expect((await b.stats()).size).to.equal(0);
+  });
+
+  it('queues ids up to the capacity, removes a waiting one, runs them, and takes a handed-back job again', async () => {
+    const config = await redisConfig(redis.url, { CADENCE_LIMITS_QUEUE_CAPACITY: '2' });
+    const { queue } = await open(config);
+    expect(await queue.offer('q1')).to.equal(true);
+    expect(await queue.offer('q2')).to.equal(true);
+    expect(await queue.hasRoom()).to.equal(false);
+    expect(await queue.offer('q3')).to.equal(false);
+    expect(await queue.remove('q1')).to.equal(true);
+    expect(await queue.depth()).to.equal(1);
+    const runs: string[] = [];
+    const finished = new Promise<void>((resolve) => {
+      queue.consume(1, async (id) => {
+        runs.push(id);
+        if (runs.length === 1) return 'hand-back';
+        resolve();
+        return 'done';
+      });
+    });
+    await finished;
+    expect(runs).to.deep.equal(['q2', 'q2']);
+  });
+
+  it('answers 503 unavailable, quickly, while Redis is away, and works again once it is back', async () => {
+    const own = await startRedisServer({ persistent: true });
+    try {
+      const { store } = await open(await redisConfig(own.url));
+      await store.create(job('kept'));
+      await own.stop();
+      const started = Date.now();
+      const error = await store.get('kept').then(() => null, (e: unknown) => e);
+      expect(error).to.have.property('name', 'HttpError');
+      expect(error).to.include({ status: 503, error: 'unavailable' });
+      expect((error as HttpError).headers).to.have.property('Retry-After');
+      expect(Date.now() - started).to.be.below(3000);
+      await own.restart();
+      for (let i = 0; i < 100 && !(await store.get('kept').catch(() => undefined)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await store.get('kept'))!.id).to.equal('kept');
+    } finally {
+      await Promise.all(opened.splice(0).map((b) => b.close()));
+      await own.close();
+    }
+  });
+});
