@@ -82,8 +82,9 @@ export function createServer(options: ServerOptions): CadenceServer {
   const metricsLimit = limit('metrics', config.rate_limits.metrics_per_minute);
   prometheusRoutes(config.api.public_metrics ? open : guarded, metrics, metricsLimit);
   analyzeRoutes(guarded, jobs, config.security.allow_local_paths, startsJobs);
-  streamRoutes(guarded, { jobs, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000, guards: startsJobs, maxOpenStreams: config.limits.max_open_streams });
-  jobRoutes(guarded, backends.store, jobs, limit('job_queries', config.rate_limits.job_queries_per_minute));
+  const queryLimit = limit('job_queries', config.rate_limits.job_queries_per_minute);
+  streamRoutes(guarded, { jobs, store: backends.store, queryLimit, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000, guards: startsJobs, maxOpenStreams: config.limits.max_open_streams });
+  jobRoutes(guarded, backends.store, jobs, queryLimit);
   operationRoutes(guarded, cache, engine);
   metricRoutes(guarded, metrics, jobs, cache, metricsLimit);
   for (const router of [open, guarded]) {

@@ -6,7 +6,7 @@ import type { CadenceConfig } from '@cadence/config';
 import type { ServerBackends } from '../backends/server-backends.js';
 import type { NetworkPolicy } from '@cadence/network-guard';
 import type { ServerMetrics } from '../metrics.js';
-import { isFinal, type Job, type JobSource } from './job.js';
+import { completeEvent, endEventOf, isFinal, type Job, type JobSource } from './job.js';
 import type { JobEvent, JobEventChannel } from './job-events.js';
 import type { JobCancels } from './job-cancels.js';
 import type { JobQueue } from './job-queue.js';
@@ -182,6 +182,7 @@ export class JobManager {
       j.started_at = new Date().toISOString();
     });
     if (!job || job.status !== 'running') return 'done';
+    this.log.info('job started', { job_id: id, kind: job.kind, repo: job.repo });
     const started = performance.now();
     const timeout = setTimeout(() => controller.abort(new CadenceError('ERR_JOB_TIMEOUT', {
       message: `The job exceeded ${Math.round(this.options.jobTimeoutMs / 1000)} s`,
@@ -262,7 +263,7 @@ export class JobManager {
   }
 
   private publishEnd(job: Job): void {
-    this.options.events.publish(job.id, { event: 'error', type: 'error', error: job.error_code ?? 'ERR_INTERNAL', message: job.error ?? 'failed', job_id: job.id, status: job.status });
+    this.options.events.publish(job.id, endEventOf(job));
   }
 }
 
@@ -300,7 +301,4 @@ function overloaded(): HttpError {
   return new HttpError(503, 'overloaded', 'Too many jobs are waiting; retry later', { extra: { retry_after: 30 }, headers: { 'Retry-After': '30' } });
 }
 
-function completeEvent(jobId: string, result: import('@cadence/plugin-sdk').AnalysisResult): JobEvent {
-  const counts = result.source_type === 'git' ? { suspicious_count: result.suspicious_commits } : { strategies_triggered: result.strategies_triggered };
-  return { event: 'complete', type: 'complete', job_id: jobId, ...counts, overall_score: result.overall_score, result };
-}
+

@@ -1,6 +1,7 @@
 import type { AnalysisRequest } from '@cadence/engine';
 import type { OperationalCode } from '@cadence/errors';
 import type { AnalysisResult } from '@cadence/plugin-sdk';
+import type { JobEvent } from './job-events.js';
 
 /** Decisions §2. */
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'timeout';
@@ -58,4 +59,16 @@ export function jobView(job: Job, form: 'full' | 'list'): Record<string, unknown
 export function shortResult(result: AnalysisResult): Record<string, unknown> {
   if (result.source_type === 'git') return { suspicious_commits: result.suspicious_commits, overall_score: result.overall_score };
   return { overall_score: result.overall_score, assessment: result.assessment };
+}
+
+/** The `complete` event of a job that produced `result`. */
+export function completeEvent(jobId: string, result: AnalysisResult): JobEvent {
+  const counts = result.source_type === 'git' ? { suspicious_count: result.suspicious_commits } : { strategies_triggered: result.strategies_triggered };
+  return { event: 'complete', type: 'complete', job_id: jobId, ...counts, overall_score: result.overall_score, result };
+}
+
+/** A final job's last event: `complete` with its result, or `error` with its code. */
+export function endEventOf(job: Job): JobEvent {
+  if (job.status === 'completed' && job.result) return completeEvent(job.id, job.result);
+  return { event: 'error', type: 'error', error: job.error_code ?? 'ERR_INTERNAL', message: job.error ?? 'failed', job_id: job.id, status: job.status };
 }

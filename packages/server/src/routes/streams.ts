@@ -1,7 +1,9 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { HttpError } from '@cadence/errors';
-import type { JobEventChannel } from '../jobs/job-events.js';
+import { isEndEvent, type JobEventChannel } from '../jobs/job-events.js';
+import type { JobStore } from '../jobs/job-store.js';
+import { endEventOf, isFinal } from '../jobs/job.js';
 import type { JobManager, NewJob } from '../jobs/job-manager.js';
 import { API_BODY_LIMIT, jsonBody, requireContentType } from '../middleware/body.js';
 import { repositoryJob, websiteJob } from '../analysis-targets.js';
@@ -10,7 +12,10 @@ import { SseStream } from '../streams/sse-stream.js';
 
 export interface StreamRouteOptions {
   readonly jobs: JobManager;
+  readonly store: JobStore;
   readonly events: JobEventChannel;
+  /** The job queries rate limit (following a job is reading it). */
+  readonly queryLimit: Middleware;
   readonly allowLocalPaths: boolean;
   readonly keepAliveMs: number;
   /** The cross-site check and the analyses rate limit, shared with the analyze routes. */
@@ -33,6 +38,42 @@ export function streamRoutes(router: Router, options: StreamRouteOptions): void 
   router.post('/api/stream/repository', ...options.guards, open, ...body, (ctx) => stream(ctx, repository(ctx.request.body), options));
   router.get('/api/stream/website', ...options.guards, open, (ctx) => stream(ctx, website(queryObject(ctx)), options));
   router.post('/api/stream/website', ...options.guards, open, ...body, (ctx) => stream(ctx, website(ctx.request.body), options));
+  router.get('/jobs/:id/events', options.queryLimit, open, (ctx) => follow(ctx, ctx.params.id!, options));
+}
+
+/**
+ * GET /jobs/:id/events: follows a job that already exists, wherever it runs: the events it had
+ * so far (those the channel still keeps), then each new one, ending with `complete` or `error`. A
+ * finished job whose events are no longer kept gets its end event from the store. Leaving does not
+ * cancel the job (only the stream that started one does).
+ */
+async function follow(ctx: Context, jobId: string, options: StreamRouteOptions): Promise<void> {
+  const job = await options.store.get(jobId);
+  if (!job) throw HttpError.notFound(`No job ${jobId}`);
+  const sse = new SseStream(ctx, options.keepAliveMs);
+  let ended = false;
+  let unsubscribe: () => void = () => undefined;
+  const end = (): void => {
+    ended = true;
+    unsubscribe();
+    sse.end();
+  };
+  unsubscribe = options.events.subscribe(jobId, (event) => {
+    if (ended) return;
+    sse.send(event);
+    if (isEndEvent(event)) end();
+  });
+  if (ended) return unsubscribe();
+  ctx.res.on('close', end);
+  if (isFinal(job.status)) {
+    // Replayed events arrive first (Redis answers within a moment); without them the store has the end.
+    setTimeout(() => {
+      if (!ended) {
+        sse.send(endEventOf(job));
+        end();
+      }
+    }, 250).unref();
+  }
 }
 
 /**

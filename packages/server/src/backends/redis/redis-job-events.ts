@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '@cadence/logger';
-import type { JobEvent, JobEventChannel } from '../../jobs/job-events.js';
+import { isEndEvent, type JobEvent, type JobEventChannel } from '../../jobs/job-events.js';
 
 /** Events kept per job, and for how long after its last one: enough to follow any job from its start. */
 const MAX_EVENTS = 5000;
@@ -55,7 +55,7 @@ export class RedisJobEventChannel implements JobEventChannel {
     if (!this.reading) void this.readLoop();
     return () => {
       subscription.listeners.delete(listener);
-      if (subscription.listeners.size === 0) this.subscriptions.delete(jobId);
+      if (subscription.listeners.size === 0 && this.subscriptions.get(jobId) === subscription) this.subscriptions.delete(jobId);
     };
   }
 
@@ -94,6 +94,11 @@ export class RedisJobEventChannel implements JobEventChannel {
             subscription.last = entryId;
             const event = JSON.parse(fields[1]!) as JobEvent;
             for (const listener of [...subscription.listeners]) listener(event);
+            // Nothing follows a job's end: its subscription goes.
+            if (isEndEvent(event)) {
+              this.subscriptions.delete(jobId);
+              break;
+            }
           }
         }
       }
