@@ -148,6 +148,27 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     }
   });
 
+  it('hands a running job back to the queue when a worker stops on SIGTERM, and another worker runs it', async () => {
+    const stalled = await startStalledServer();
+    try {
+      const site = await deployment(config(redis.url));
+      const a = await site.server(0);
+      const first = await site.worker();
+      const accepted = await a.json<JobBody>('/api/analyze/repository', json({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
+      await until(() => first.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id));
+      expect(await first.stop('SIGTERM')).to.equal(0);
+      expect(first.logs.some((l) => l.message === 'job handed back' && l.job_id === accepted.body.id)).to.equal(true);
+      expect((await a.json<JobBody>(`/jobs/${accepted.body.id}`)).body.status).to.equal('queued');
+      const second = await site.worker();
+      await until(() => second.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id));
+      await a.json(`/jobs/${accepted.body.id}/cancel`, { method: 'POST' });
+      expect((await waitForJob<JobBody>(a, accepted.body.id)).status).to.equal('cancelled');
+      await site.remove();
+    } finally {
+      await stalled.close();
+    }
+  });
+
   it('holds rate limits across two servers', async () => {
     const site = await deployment(config(redis.url, { rate_limits: { job_queries_per_minute: 3 } }));
     const a = await site.server(0);

@@ -38,12 +38,24 @@ export async function startCadenceWorker(options: ServerOptions): Promise<Server
   return startCadenceProcess(options, ['worker'], 'worker started');
 }
 
+let sharedBackendServers = 0;
+
+/**
+ * With CADENCE_TEST_REDIS_URL set (`.ci/run` sets it for one run of the end-to-end suite), every
+ * server a test starts uses the Redis backend, each under a key prefix of its own.
+ */
+function sharedBackendEnv(): Record<string, string> {
+  const url = process.env.CADENCE_TEST_REDIS_URL;
+  if (!url) return {};
+  return { CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: url, CADENCE_REDIS_KEY_PREFIX: `e2e-${process.pid}-${++sharedBackendServers}` };
+}
+
 async function startCadenceProcess(options: ServerOptions, command: readonly string[], readyMessage: string): Promise<ServerProcess> {
   if (options.config) await writeFile(path.join(options.cwd, '.cadence.yaml'), stringify(options.config));
   const secret = options.secret === undefined ? 'test-webhook-secret-0123456789' : options.secret;
   const child = spawn(process.execPath, [options.bin ?? CADENCE_BIN, ...command, ...(options.args ?? [])], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(secret ? { CADENCE_WEBHOOK_SECRET: secret } : {}), ...options.env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(secret ? { CADENCE_WEBHOOK_SECRET: secret } : {}), ...(command[0] === 'webhook' ? sharedBackendEnv() : {}), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];

@@ -211,8 +211,9 @@ export class JobManager {
       return 'done';
     } catch (error) {
       const failure = toCadenceError(error);
-      if (failure.code === 'ERR_SHUTTING_DOWN' && !this.accepting && this.options.queue.shared) {
-        // Another worker takes it from the start: the job waits again rather than failing.
+      // Another worker takes it from the start: the job waits again rather than failing. Not a
+      // stream's job: it lives for the client of this server's stream, which shutdown ends.
+      if (failure.code === 'ERR_SHUTTING_DOWN' && !this.accepting && this.options.queue.shared && job.source !== 'stream') {
         await this.options.store.update(id, (j) => {
           j.status = 'queued';
           j.started_at = null;

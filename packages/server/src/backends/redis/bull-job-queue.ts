@@ -44,17 +44,23 @@ export class BullJobQueue implements JobQueue {
   private readonly events: QueueEvents;
   private worker: Worker | null = null;
   private readonly log: Logger;
+  private closing = false;
+  /**
+   * For every connection BullMQ makes (its duplicates copy it): reconnect quickly while running,
+   * never once closing, so that no connection outlives `close` retrying a Redis that is gone.
+   */
+  private readonly retryStrategy = (attempt: number): number | null => (this.closing ? null : Math.min(100 * attempt, 2000));
 
   constructor(private readonly options: BullJobQueueOptions) {
     this.log = options.logger.child('queue');
     const prefix = `${options.prefix}:bull`;
     this.queue = new Queue(QUEUE_NAME, {
       prefix,
-      connection: { url: options.url, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: 'cadence-queue' },
+      connection: { url: options.url, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: 'cadence-queue', retryStrategy: this.retryStrategy },
       defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: 1000 }, attempts: 1 },
     });
     this.queue.on('error', (error) => this.log.warn('queue connection', { error: String(error) }));
-    this.events = new QueueEvents(QUEUE_NAME, { prefix, connection: { url: options.url, maxRetriesPerRequest: null, connectionName: 'cadence-queue-events' } });
+    this.events = new QueueEvents(QUEUE_NAME, { prefix, connection: { url: options.url, maxRetriesPerRequest: null, connectionName: 'cadence-queue-events', retryStrategy: this.retryStrategy } });
     this.events.on('error', (error) => this.log.warn('queue events connection', { error: String(error) }));
   }
 
@@ -90,7 +96,7 @@ export class BullJobQueue implements JobQueue {
       },
       {
         prefix: `${this.options.prefix}:bull`,
-        connection: { url: this.options.url, maxRetriesPerRequest: null, connectionName: 'cadence-worker' },
+        connection: { url: this.options.url, maxRetriesPerRequest: null, connectionName: 'cadence-worker', retryStrategy: this.retryStrategy },
         concurrency,
         lockDuration: this.options.stallTimeoutMs,
         stalledInterval: Math.max(500, Math.floor(this.options.stallTimeoutMs / 2)),
@@ -117,6 +123,7 @@ export class BullJobQueue implements JobQueue {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     const parts = [this.worker, this.events, this.queue].filter((p): p is Worker | QueueEvents | Queue => p !== null);
     await Promise.allSettled(parts.map((part) => closeWithin(part, CLOSE_WAIT_MS)));
   }
