@@ -133,6 +133,8 @@ api:
 
 cache:
   max_size: 500m
+  # repositories_dir: /var/cache/cadence   # repository mirrors (default: <OS temp folder>/cadence-mirrors)
+  repositories_max_size: 5g      # mirrors together; least recently used go first; 0: a fresh clone per job
 
 git:
   depth: 0                       # 0: full history; n: shallow clones of n commits

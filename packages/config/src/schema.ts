@@ -113,6 +113,10 @@ export const ConfigSchema = Type.Object(
     }, { additionalProperties: false, default: {} }),
     cache: Type.Object({
       max_size: Type.Union([Type.String(), Type.Integer({ minimum: 0 })], { default: '500m' }),
+      /** Bare mirrors of analyzed repositories, fetched instead of cloned; null: <OS temp folder>/cadence-mirrors. */
+      repositories_dir: OptionalString,
+      /** Together at most this much (least recently used go first); 0: no mirrors, a fresh clone per job. */
+      repositories_max_size: Type.Union([Type.String(), Type.Integer({ minimum: 0 })], { default: '5g' }),
     }, { additionalProperties: false, default: {} }),
     git: Type.Object({ depth: NonNegativeInt(0) }, { additionalProperties: false, default: {} }),
     /** Package names or paths, or `{ name, options }` to give one its options. */

@@ -29,6 +29,7 @@ export function checkValues(config: CadenceConfig, file: string | null): void {
   const backoffMs = parseDuration(config.ai.retry_backoff_initial);
   if (Number.isNaN(backoffMs)) fail('ai.retry_backoff_initial', 'must be a duration such as 500ms, 1s or 2m');
   if (Number.isNaN(parseSize(config.cache.max_size))) fail('cache.max_size', 'must be a size such as 500m, 1g or 65536');
+  if (Number.isNaN(parseSize(config.cache.repositories_max_size))) fail('cache.repositories_max_size', 'must be a size such as 5g, 500m or 0 (no mirrors)');
   const maxSeconds = Math.floor(MAX_TIMER_MS / 1000);
   for (const key of TIMER_SECONDS_KEYS) {
     if (Math.round(valueAt(config, key) * 1000) > MAX_TIMER_MS) {

@@ -12,6 +12,8 @@ export interface EngineConfig {
     readonly strategy_timeout_seconds: number;
   };
   readonly git: { readonly depth: number };
+  /** Repository mirrors (absent: none, a fresh clone per job). */
+  readonly cache?: { readonly repositories_dir: string | null; readonly repositories_max_size: string | number };
   /** Where ai_share turns into an assessment; the defaults when absent. */
   readonly assessment?: { readonly suspicious: number; readonly likely_ai_generated: number };
 }

@@ -9,6 +9,8 @@ import type { PluginLogger } from '@cadence/plugin-sdk';
 import { directorySize, watchDirectorySize } from './directory-size.js';
 import { cloneEnvironment, runGitCommand } from './git-process.js';
 import { AI_NOTES_REF } from './notes.js';
+import { discardMirror, holdMirror, mirrorKey, type MirrorOptions } from './mirrors.js';
+import { mkdir } from 'node:fs/promises';
 import { atLeast, HTTP_PINNING_SINCE, installedGitVersion } from './git-version.js';
 import { serializeRemote, type RemoteRepository, type RepositoryLocator } from './repository-url.js';
 
@@ -25,6 +27,11 @@ export interface OpenOptions {
   readonly onProgress?: (message: string) => void;
   /** A commit the analysis needs (a push's `after`): fetched when the clone lacks it. */
   readonly fetchCommit?: string;
+  /**
+   * Keep a bare mirror per repository and fetch into it instead of cloning (a full history only:
+   * a shallow request clones as before). Null or absent: a fresh clone per job.
+   */
+  readonly mirrors?: MirrorOptions | null;
 }
 
 export interface ClonedRepository {
@@ -45,7 +52,9 @@ export function openRepository(locator: RepositoryLocator, options: OpenOptions)
   if (options.fetchCommit !== undefined && !COMMIT_ID.test(options.fetchCommit)) {
     throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${JSON.stringify(options.fetchCommit)}` });
   }
-  return locator.kind === 'local' ? openLocal(locator.path, options) : cloneRemote(locator, options);
+  if (locator.kind === 'local') return openLocal(locator.path, options);
+  if (options.mirrors && !(options.depth && options.depth > 0)) return openMirrored(locator, options, options.mirrors);
+  return cloneRemote(locator, options);
 }
 
 /** Refuses a branch git could read as an option or a revision expression (ERR_INVALID_SOURCE, field `branch`). */
@@ -140,11 +149,99 @@ async function cloneRemote(locator: RemoteRepository, options: OpenOptions): Pro
   }
 }
 
-async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, commit: string, signal: AbortSignal, url: string): Promise<void> {
+/**
+ * Fetches into the repository's mirror (cloning it the first time) under its cross-process lock,
+ * held until the job disposes of it. The clone's hardening applies unchanged (the pinned address,
+ * the one allowed protocol, no redirects, the size and time limits). The URL is passed to every
+ * fetch and never stored, so the mirror's config and FETCH_HEAD hold no credential.
+ */
+async function openMirrored(locator: RemoteRepository, options: OpenOptions, mirrors: MirrorOptions): Promise<ClonedRepository> {
+  const { url, config, env } = await pinnedTarget(locator, options);
+  await mkdir(mirrors.dir, { recursive: true, mode: 0o700 });
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const timer = setTimeout(() => stop.abort(new CadenceError('ERR_GIT_CLONE_TIMEOUT', {
+    message: `Cloning took longer than ${Math.round(options.timeoutMs / 1000)} s`,
+  })), options.timeoutMs);
+  let held: Awaited<ReturnType<typeof holdMirror>> | null = null;
+  let fresh = false;
+  let stopWatching = (): void => undefined;
+  try {
+    held = await holdMirror(mirrors, mirrorKey(locator.url), signal);
+    const dir = held.dir;
+    fresh = !existsSync(path.join(dir, 'HEAD'));
+    if (fresh) {
+      const init = await runGitCommand(mirrors.dir, ['init', '--bare', '--quiet', '--', dir], signal);
+      if (init.code !== 0) throw new CadenceError('ERR_GIT_CLONE_FAILED', { message: `Cannot create a repository mirror: ${init.stderr.trim()}` });
+    }
+    stopWatching = watchDirectorySize(dir, options.maxSizeBytes, (bytes) =>
+      stop.abort(new CadenceError('ERR_REPOSITORY_TOO_LARGE', {
+        message: `The clone passed ${Math.round(options.maxSizeBytes / 1048576)} MB (${Math.round(bytes / 1048576)} MB so far)`,
+      })),
+    );
+    const git = simpleGit({
+      baseDir: dir,
+      abort: signal,
+      // gc.auto=0: no fetch repacks or prunes a mirror another job may be reading.
+      config: ['http.followRedirects=false', 'gc.auto=0', ...config],
+      allowEnvironment: Object.keys(env),
+      unsafe: { allowUnsafeSshCommand: env.GIT_SSH_COMMAND !== undefined },
+    }).env(cloneEnvironment(env));
+    options.logger?.info(fresh ? 'cloning into a new mirror' : 'fetching into the mirror', { url: redactCredentials(locator.url), branch: options.branch ?? null });
+    let branch = options.branch;
+    try {
+      if (!branch) {
+        const head = await git.raw(['ls-remote', '--symref', '--', url, 'HEAD']);
+        branch = /^ref: refs\/heads\/(\S+)\s+HEAD$/m.exec(head)?.[1];
+        if (!branch) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
+        checkBranchName(branch);
+      }
+      await git.raw(['fetch', '--no-tags', '--no-write-fetch-head', '--', url, `+refs/heads/${branch}:refs/heads/${branch}`]);
+      options.onProgress?.(fresh ? 'clone complete' : 'fetch complete');
+    } catch (error) {
+      if (error instanceof CadenceError) throw error;
+      throw cloneError(error, signal, locator.url);
+    }
+    const finalSize = await directorySize(dir);
+    if (finalSize > options.maxSizeBytes) {
+      throw new CadenceError('ERR_REPOSITORY_TOO_LARGE', { message: `The clone is ${Math.round(finalSize / 1048576)} MB, above ${Math.round(options.maxSizeBytes / 1048576)} MB` });
+    }
+    await runGitCommand(dir, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`], signal);
+    const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], signal);
+    if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
+    if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, url);
+    await fetchAiNotes(git, dir, signal, options.logger, url);
+    const mirror = held;
+    let released = false;
+    return {
+      dir,
+      headCommit: head.stdout.trim(),
+      branch,
+      shallow: false,
+      dispose: async () => {
+        if (released) return;
+        released = true;
+        await mirror.release();
+      },
+    };
+  } catch (error) {
+    if (held) {
+      if (fresh) await discardMirror(held.dir);
+      await held.release();
+    }
+    if (signal.aborted) throw abortError(signal);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    stopWatching();
+  }
+}
+
+async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, commit: string, signal: AbortSignal, url: string, remote = 'origin'): Promise<void> {
   const present = await runGitCommand(dir, ['cat-file', '-e', `${commit}^{commit}`], signal);
   if (present.code === 0) return;
   try {
-    await git.cwd(dir).raw(['fetch', '--no-tags', '--', 'origin', commit]);
+    await git.cwd(dir).raw(['fetch', '--no-tags', ...(remote === 'origin' ? [] : ['--no-write-fetch-head']), '--', remote, commit]);
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
     throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `The pushed commit ${commit.slice(0, 12)} is not in ${redactCredentials(url)}`, cause: error });
@@ -156,9 +253,9 @@ async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, comm
  * them. Most repositories do not, so a missing ref is not worth a word; any other failure is logged
  * and the analysis goes on without notes.
  */
-async function fetchAiNotes(git: ReturnType<typeof simpleGit>, dir: string, signal: AbortSignal, logger: OpenOptions['logger']): Promise<void> {
+async function fetchAiNotes(git: ReturnType<typeof simpleGit>, dir: string, signal: AbortSignal, logger: OpenOptions['logger'], remote = 'origin'): Promise<void> {
   try {
-    await git.cwd(dir).raw(['fetch', '--no-tags', '--', 'origin', `+${AI_NOTES_REF}:${AI_NOTES_REF}`]);
+    await git.cwd(dir).raw(['fetch', '--no-tags', ...(remote === 'origin' ? [] : ['--no-write-fetch-head']), '--', remote, `+${AI_NOTES_REF}:${AI_NOTES_REF}`]);
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
     const text = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 export { parseRepositoryUrl, type RepositoryLocator } from './repository-url.js';
 export { checkBranchName } from './clone.js';
 export { openRepository, type OpenOptions, type ClonedRepository } from './clone.js';
+export { evictMirrors, mirrorKey, type MirrorOptions } from './mirrors.js';
 /** Kept for callers of 1.0: the one implementation lives in @cadence/errors. */
 export { redactCredentials } from '@cadence/errors';
 export { readHistory, computeStats, type ReadHistoryOptions, type History } from './history.js';

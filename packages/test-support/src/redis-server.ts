@@ -20,14 +20,21 @@ export interface RedisServer {
  */
 export async function startRedisServer(options: { persistent?: boolean } = {}): Promise<RedisServer> {
   const dir: TempDir = await makeTempDir('cadence-redis-');
-  const port = await freePort();
+  let port = await freePort();
   let child: ChildProcess | null = null;
-  const start = async (): Promise<void> => {
-    child = spawn('redis-server', [
+  const spawnOn = async (): Promise<boolean> => {
+    const started = spawn('redis-server', [
       '--port', String(port), '--bind', '127.0.0.1', '--dir', dir.path, '--save', '',
       '--appendonly', options.persistent ? 'yes' : 'no', '--appendfsync', 'always', '--daemonize', 'no', '--loglevel', 'warning',
     ], { stdio: ['ignore', 'ignore', 'pipe'] });
-    await waitForPort('127.0.0.1', port, 10_000);
+    const exited = new Promise<boolean>((resolve) => started.once('exit', () => resolve(false)));
+    child = started;
+    const listening = waitForPort('127.0.0.1', port, 10_000).then(() => new Promise<boolean>((resolve) => setTimeout(() => resolve(started.exitCode === null), 100)));
+    return Promise.race([listening, exited]);
+  };
+  const start = async (): Promise<void> => {
+    if (await spawnOn()) return;
+    throw new Error(`redis-server could not listen on 127.0.0.1:${port}`);
   };
   const stop = async (): Promise<void> => {
     const running = child;
@@ -38,7 +45,12 @@ export async function startRedisServer(options: { persistent?: boolean } = {}): 
       running.kill('SIGTERM');
     });
   };
-  await start();
+  // The free port may be taken between the check and the bind (another test run starting its own):
+  // a server that exited is not ours to talk to, so another port is tried.
+  for (let attempt = 0; !(await spawnOn()); attempt++) {
+    if (attempt >= 4) throw new Error('redis-server did not start');
+    port = await freePort();
+  }
   return {
     port,
     url: `redis://127.0.0.1:${port}`,

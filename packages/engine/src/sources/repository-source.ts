@@ -1,5 +1,8 @@
 import { CadenceError } from '@cadence/errors';
-import { AI_NOTES_REF, diffExcerpt, openRepository, parseRepositoryUrl, readHistory, readNotes } from '@cadence/git-source';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseSize } from '@cadence/config/units';
+import { AI_NOTES_REF, diffExcerpt, openRepository, parseRepositoryUrl, readHistory, readNotes, type MirrorOptions } from '@cadence/git-source';
 import type { AnalysisEvent } from '@cadence/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
@@ -13,6 +16,14 @@ interface AcquireOptions extends AnalyzeOptions {
   readonly config: EngineConfig;
   readonly excludeFiles: readonly string[];
   readonly logger: EngineLogger;
+}
+
+/** Where mirrors live and their cap, from `cache.repositories_*`; null when turned off (size 0). */
+function mirrorsOf(config: EngineConfig): MirrorOptions | null {
+  if (!config.cache) return null;
+  const maxBytes = parseSize(config.cache.repositories_max_size);
+  if (!(maxBytes > 0)) return null;
+  return { dir: config.cache.repositories_dir ?? path.join(tmpdir(), 'cadence-mirrors'), maxBytes };
 }
 
 /** Say how far reading has got every this many commits (a large history takes seconds). */
@@ -38,6 +49,7 @@ export async function acquireRepository(
     logger: options.logger,
     onProgress: (message: string) => emit({ event: 'fetch', message }),
     ...(range ? { fetchCommit: range.after } : {}),
+    mirrors: mirrorsOf(config),
   });
   // The branch is known from here on: a job that named none shows it now, not only in its result.
   emit({ event: 'fetch', message: 'cloned', ...(clone.branch ? { branch: clone.branch } : {}) });

@@ -9,6 +9,8 @@ export interface JobCancels {
   request(jobId: string, code: OperationalCode): Promise<void>;
   /** Returns the function that stops listening. */
   listen(listener: (jobId: string, code: OperationalCode) => void): () => void;
+  /** A cancel asked before the job's worker was listening (it checks when it starts the job). */
+  requested(jobId: string): Promise<OperationalCode | null>;
 }
 
 export class InMemoryJobCancels implements JobCancels {
@@ -21,5 +23,10 @@ export class InMemoryJobCancels implements JobCancels {
   listen(listener: (jobId: string, code: OperationalCode) => void): () => void {
     this.emitter.on('cancel', listener);
     return () => this.emitter.off('cancel', listener);
+  }
+
+  /** In one process a cancel finds the job waiting or running: nothing is ever missed. */
+  async requested(): Promise<OperationalCode | null> {
+    return null;
   }
 }

@@ -183,6 +183,9 @@ export class JobManager {
     });
     if (!job || job.status !== 'running') return 'done';
     this.log.info('job started', { job_id: id, kind: job.kind, repo: job.repo });
+    // A cancel asked while no worker of this job was listening (Redis: a late subscription).
+    const asked = await this.options.cancels.requested(id);
+    if (asked) controller.abort(new CadenceError(asked));
     const started = performance.now();
     const timeout = setTimeout(() => controller.abort(new CadenceError('ERR_JOB_TIMEOUT', {
       message: `The job exceeded ${Math.round(this.options.jobTimeoutMs / 1000)} s`,

@@ -25,12 +25,14 @@ export async function createRedisBackends(config: CadenceConfig, logger: Logger)
   if (!(await whenReady(command, 5000))) log.warn('Redis does not answer yet: requests get 503 unavailable until it does');
   const queue = new BullJobQueue({ url, prefix, capacity: config.limits.queue_capacity, stallTimeoutMs: config.queue.stall_timeout_seconds * 1000, logger });
   const events = new RedisJobEventChannel(command, reader, prefix, log);
+  const cancels = new RedisJobCancels(command, subscriber, prefix);
+  await Promise.race([cancels.ready, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
   return {
     kind: 'redis',
     store: new RedisJobStore(command, prefix, config.limits.max_jobs, config.limits.job_ttl_seconds),
     queue,
     events,
-    cancels: new RedisJobCancels(command, subscriber, prefix),
+    cancels,
     deliveries: new RedisDeliveryMemory(command, prefix),
     // Counted in Redis, so every server shares one window; while Redis is away each server counts alone.
     rateLimiters: (group, perMinute) =>

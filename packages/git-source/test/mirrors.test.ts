@@ -1,0 +1,140 @@
+import { expect } from 'chai';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  createRepository,
+  exportRepository,
+  humanHistory,
+  makeTempDir,
+  runGit,
+  startGitDaemon,
+  startGitHttpServer,
+  type GitDaemon,
+  type GitHttpServer,
+  type TempDir,
+} from '@cadence/test-support';
+import { evictMirrors, mirrorKey, openRepository, parseRepositoryUrl, readHistory } from '../src/index.js';
+import { base } from './clone-options.js';
+
+const remote = (url: string) => parseRepositoryUrl(url, { allowLocalPaths: false });
+
+/** Every file under `dir`, as text (a mirror is small here). */
+async function everyFileText(dir: string): Promise<string> {
+  let text = '';
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) text += await readFile(path.join(entry.parentPath, entry.name), 'latin1');
+  }
+  return text;
+}
+
+describe('repository mirrors', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+  let daemon: GitDaemon;
+  let http: GitHttpServer;
+  let source: string;
+  let served: string;
+
+  before(async () => {
+    work = await makeTempDir('cadence-mirrors-');
+    served = path.join(work.path, 'served');
+    source = path.join(work.path, 'human');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(source);
+    await mkdir(served);
+    await createRepository(source, humanHistory(8));
+    await exportRepository(served, 'acme/human.git', source);
+    daemon = await startGitDaemon(served);
+    http = await startGitHttpServer(served);
+  });
+  after(async () => {
+    await daemon?.close();
+    await http?.close();
+    await work?.remove();
+  });
+
+  it('clones into a mirror once, then fetches only what is new', async () => {
+    const mirrors = { dir: path.join(work.path, 'm1'), maxBytes: 1 << 30 };
+    const first = await openRepository(remote(daemon.url('acme/human.git')), { ...base, mirrors });
+    expect((await readHistory(first.dir, { rev: first.headCommit, excludeFiles: [] })).commits).to.have.length(8);
+    expect(first.branch).to.equal('main');
+    await first.dispose();
+
+    // A push to the served repository: the next job fetches it into the same mirror.
+    const repo = path.join(served, 'acme/human.git');
+    const clone = path.join(work.path, 'pusher');
+    await runGit(work.path, ['clone', '--quiet', repo, clone]);
+    await runGit(clone, ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.test', 'commit', '--quiet', '--allow-empty', '-m', 'New work']);
+    await runGit(clone, ['push', '--quiet', 'origin', 'HEAD:main']);
+    const second = await openRepository(remote(daemon.url('acme/human.git')), { ...base, mirrors });
+    expect(second.dir).to.equal(first.dir);
+    expect((await readHistory(second.dir, { rev: second.headCommit, excludeFiles: [] })).commits).to.have.length(9);
+    await second.dispose();
+    await second.dispose();
+    expect((await readdir(mirrors.dir)).filter((n) => n.endsWith('.git'))).to.have.length(1);
+  });
+
+  it('keeps one mirror per credential identity and never writes a credential to disk', async () => {
+    const mirrors = { dir: path.join(work.path, 'm2'), maxBytes: 1 << 30 };
+    const plain = http.repoUrl('acme/human.git');
+    const withToken = plain.replace('http://', 'http://builder:s3cret-token-value@');
+    const withOther = plain.replace('http://', 'http://other:another-token-value@');
+    const keys = new Set([mirrorKey(plain), mirrorKey(withToken), mirrorKey(withOther)]);
+    expect(keys.size).to.equal(3);
+    for (const url of [withToken, withOther, plain]) {
+      const opened = await openRepository(remote(url), { ...base, mirrors });
+      await opened.dispose();
+    }
+    expect((await readdir(mirrors.dir)).filter((n) => n.endsWith('.git'))).to.have.length(3);
+    const everything = await everyFileText(mirrors.dir);
+    expect(everything).to.not.contain('s3cret-token-value');
+    expect(everything).to.not.contain('another-token-value');
+    expect(everything).to.not.contain('builder');
+  });
+
+  it('lets one job at a time hold a repository’s mirror, across callers', async () => {
+    const mirrors = { dir: path.join(work.path, 'm3'), maxBytes: 1 << 30 };
+    const first = await openRepository(remote(daemon.url('acme/human.git')), { ...base, mirrors });
+    let secondOpened = false;
+    const second = openRepository(remote(daemon.url('acme/human.git')), { ...base, mirrors }).then((opened) => {
+      secondOpened = true;
+      return opened;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(secondOpened).to.equal(false);
+    await first.dispose();
+    await (await second).dispose();
+    expect(secondOpened).to.equal(true);
+  });
+
+  it('gives up waiting for a held mirror when the clone time runs out', async () => {
+    const mirrors = { dir: path.join(work.path, 'm4'), maxBytes: 1 << 30 };
+    const held = await openRepository(remote(daemon.url('acme/human.git')), { ...base, mirrors });
+    try {
+      const error = await openRepository(remote(daemon.url('acme/human.git')), { ...base, timeoutMs: 500, mirrors }).catch((e: unknown) => e);
+      expect(error).to.include({ code: 'ERR_GIT_CLONE_TIMEOUT' });
+    } finally {
+      await held.dispose();
+    }
+  });
+
+  it('evicts the least recently used mirrors past the size cap, never one in use', async () => {
+    const dir = path.join(work.path, 'm5');
+    const big = { dir, maxBytes: 1 << 30 };
+    const a = await openRepository(remote(daemon.url('acme/human.git')), { ...base, mirrors: big });
+    await a.dispose();
+    const b = await openRepository(remote(http.repoUrl('acme/human.git')), { ...base, mirrors: big });
+    // b is in use: a cap of one byte evicts a (older, free) and skips b.
+    const evicted = await evictMirrors({ dir, maxBytes: 1 });
+    expect(evicted).to.deep.equal([mirrorKey(daemon.url('acme/human.git'))]);
+    expect((await readdir(dir)).filter((n) => n.endsWith('.git'))).to.deep.equal([`${mirrorKey(http.repoUrl('acme/human.git'))}.git`]);
+    await b.dispose();
+  });
+
+  it('leaves no mirror behind when the first clone fails', async () => {
+    const mirrors = { dir: path.join(work.path, 'm6'), maxBytes: 1 << 30 };
+    const error = await openRepository(remote(daemon.url('acme/missing.git')), { ...base, mirrors }).catch((e: unknown) => e);
+    expect(error).to.have.property('code').that.matches(/ERR_GIT_CLONE_FAILED|ERR_NO_COMMITS_FOUND/);
+    expect((await readdir(mirrors.dir)).filter((n) => n.endsWith('.git'))).to.have.length(0);
+  });
+});
