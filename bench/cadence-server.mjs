@@ -24,7 +24,7 @@ export function freePort() {
  * `config`: lines of .cadence.yaml; `nodeArgs`: flags for node (a CPU profile, say). A server that
  * exits before `close()` ends the benchmark: its figures would mean nothing.
  */
-export async function startCadenceServer({ prefix, config, nodeArgs = [] }) {
+export async function startCadenceServer({ prefix, config, nodeArgs = [], workerProcesses = 0 }) {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   writeFileSync(path.join(dir, '.cadence.yaml'), [...config, 'logging: { level: error }'].join('\n'));
   const port = await freePort();
@@ -40,6 +40,12 @@ export async function startCadenceServer({ prefix, config, nodeArgs = [] }) {
       process.exit(1);
     }
   });
+  // `cadence worker` processes sharing the server's configuration (queue.backend: redis).
+  const workers = Array.from({ length: workerProcesses }, () => spawn(process.execPath, [BIN, 'worker'], {
+    cwd: dir,
+    env: { ...process.env, CADENCE_LOGGING_LEVEL: 'error' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  }));
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) break;
@@ -52,6 +58,7 @@ export async function startCadenceServer({ prefix, config, nodeArgs = [] }) {
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((resolve) => {
       stopping = true;
+      for (const worker of workers) worker.kill('SIGTERM');
       child.on('exit', resolve);
       child.kill('SIGTERM');
       rmSync(dir, { recursive: true, force: true });

@@ -3,13 +3,16 @@
 //   receiver  a Koa app doing the least any correct webhook receiver must do: read the body, check
 //             its HMAC in constant time, parse the JSON, answer 202. It shows how much of the gap to
 //             `bare` no implementation can close on this machine.
+//   receiver-redis  the receiver, enqueueing each push into BullMQ on the Redis at argv[4] first
+//             (the same backend the server then uses).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import Koa from 'koa';
 
-const [mode, secret = ''] = process.argv.slice(2);
+const [mode, secret = '', redisUrl = ''] = process.argv.slice(2);
 const app = new Koa();
-if (mode === 'receiver') {
+const queue = mode === 'receiver-redis' ? new (await import('bullmq')).Queue('bench-receiver', { connection: { url: redisUrl, enableOfflineQueue: false, maxRetriesPerRequest: 1 } }) : null;
+if (mode === 'receiver' || mode === 'receiver-redis') {
   app.use(async (ctx) => {
     const chunks = [];
     for await (const chunk of ctx.req) chunks.push(chunk);
@@ -17,7 +20,8 @@ if (mode === 'receiver') {
     const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(body).digest('hex')}`);
     const given = Buffer.from(ctx.get('x-hub-signature-256'));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) ctx.throw(401);
-    JSON.parse(body.toString('utf8'));
+    const push = JSON.parse(body.toString('utf8'));
+    if (queue) await queue.add('push', { after: push.after }, { jobId: ctx.get('x-github-delivery'), removeOnComplete: true });
     ctx.status = 202;
     ctx.body = { status: 'queued' };
   });

@@ -169,6 +169,21 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     }
   });
 
+  it('serves the queue dashboard at /admin/queues behind the API token, when asked', async () => {
+    const site = await deployment(config(redis.url, { queue: { backend: 'redis', dashboard: true }, api: { token: 'dashboard-token-0123456789' } }));
+    const a = await site.server(0);
+    expect((await a.request('/admin/queues')).status).to.equal(401);
+    expect((await a.request('/admin/queues/api/queues')).status).to.equal(401);
+    const auth = { headers: { authorization: 'Bearer dashboard-token-0123456789' } };
+    const page = await a.request('/admin/queues', auth);
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('content-type')).to.contain('text/html');
+    const queues = await a.json<{ queues: { name: string }[] }>('/admin/queues/api/queues', auth);
+    expect(queues.status).to.equal(200);
+    expect(queues.body.queues.map((q) => q.name)).to.include('analysis');
+    await site.remove();
+  });
+
   it('holds rate limits across two servers', async () => {
     const site = await deployment(config(redis.url, { rate_limits: { job_queries_per_minute: 3 } }));
     const a = await site.server(0);

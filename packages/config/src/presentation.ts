@@ -108,6 +108,7 @@ limits:
 queue:
   backend: memory                # memory (this process) | redis (shared by servers and cadence workers)
   stall_timeout_seconds: 30      # a worker silent this long loses its job: retried once, then ERR_WORKER_LOST
+  dashboard: false               # bull-board at /admin/queues, behind the API token (redis backend)
 
 redis:
   # url: set CADENCE_REDIS_URL (redis://[user:password@]host:port[/db]; default redis://127.0.0.1:6379)

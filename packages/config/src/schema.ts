@@ -87,6 +87,8 @@ export const ConfigSchema = Type.Object(
       backend: Type.Union([Type.Literal('memory'), Type.Literal('redis')], { default: 'memory' }),
       /** A job whose worker stops renewing its lock for this long is retried once, then failed with ERR_WORKER_LOST. */
       stall_timeout_seconds: PositiveNumber(30),
+      /** bull-board at /admin/queues, behind the API token (Redis backend only). */
+      dashboard: Type.Boolean({ default: false }),
     }, { additionalProperties: false, default: {} }),
     redis: Type.Object({
       url: Type.String({ minLength: 1, default: 'redis://127.0.0.1:6379' }),

@@ -11,6 +11,7 @@ import { requireApiToken } from './middleware/api-token.js';
 import { errorBody } from './middleware/error-body.js';
 import { clientAddress } from './middleware/client-address.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { QUEUE_DASHBOARD_PATH } from './backends/redis/queue-dashboard-path.js';
 import { inMemoryBackends, type ServerBackends } from './backends/server-backends.js';
 import { refuseCrossSite } from './middleware/same-origin.js';
 import { analyzeRoutes } from './routes/analyze.js';
@@ -87,6 +88,7 @@ export function createServer(options: ServerOptions): CadenceServer {
   jobRoutes(guarded, backends.store, jobs, queryLimit);
   operationRoutes(guarded, cache, engine);
   metricRoutes(guarded, metrics, jobs, cache, metricsLimit);
+  if (backends.queueDashboard) app.use(dashboardMount(backends.queueDashboard, requireApiToken(config.api.token)));
   for (const router of [open, guarded]) {
     app.use(router.routes());
     // Not thrown: the router then sets the Allow header, and errorBody gives the 405 the contract's body.
@@ -125,6 +127,21 @@ export function createServer(options: ServerOptions): CadenceServer {
       setTimeout(() => server?.closeAllConnections(), 1000).unref();
       await closing;
     },
+  };
+}
+
+/**
+ * The queue dashboard (bull-board, its own Koa app under /admin/queues), behind the API token like
+ * the guarded routes, loaded on its first request.
+ */
+function dashboardMount(load: () => Promise<Middleware>, tokenCheck: Middleware): Middleware {
+  let dashboard: Promise<Middleware> | null = null;
+  return async (ctx, next) => {
+    if (ctx.path !== QUEUE_DASHBOARD_PATH && !ctx.path.startsWith(`${QUEUE_DASHBOARD_PATH}/`)) return next();
+    await tokenCheck(ctx, async () => {
+      dashboard ??= load();
+      await (await dashboard)(ctx, next);
+    });
   };
 }
 

@@ -23,6 +23,8 @@ export interface ServerBackends {
   readonly rateLimiters: RateLimiterFactory;
   readonly deliveries: DeliveryMemory;
   resultCache(metrics: ServerMetrics): ServerResultCache;
+  /** The queue dashboard's middleware (`queue.dashboard` with the Redis backend), served at /admin/queues. */
+  readonly queueDashboard?: (() => Promise<import('koa').Middleware>) | undefined;
   /** What /health shows of the backend. */
   health(): Promise<{ backend: 'memory' | 'redis'; redis?: 'up' | 'down' }>;
   close(): Promise<void>;

@@ -64,6 +64,11 @@ export class BullJobQueue implements JobQueue {
     this.events.on('error', (error) => this.log.warn('queue events connection', { error: String(error) }));
   }
 
+  /** The BullMQ queue itself, for the queue dashboard. */
+  get bullQueue(): Queue {
+    return this.queue;
+  }
+
   async offer(id: string): Promise<boolean> {
     if (!(await this.hasRoom())) return false;
     await this.queue.add('analyze', { id }, { jobId: id }).catch(unavailable);
