@@ -24,11 +24,13 @@ export interface RuntimeOptions {
   readonly logLevel?: LogLevel;
   /** The server logs configuration warnings (a warn line); the CLI prints them on stderr. */
   readonly logWarnings?: boolean;
+  /** An analysis thread: the server already said everything about the configuration. */
+  readonly quietWarnings?: boolean;
 }
 
 /** Configuration, logger, plugins and engine: what every command that analyzes needs, built one way. */
 export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
-  const { config, filepath, pluginBase, warnings } = await loadCliConfig(io, options.configPath, { flags: options.flags ?? {}, printWarnings: !options.logWarnings });
+  const { config, filepath, pluginBase, warnings } = await loadCliConfig(io, options.configPath, { flags: options.flags ?? {}, printWarnings: !options.logWarnings && !options.quietWarnings });
   const secrets = [config.webhook.secret, config.ai.key, config.api.token, redisPassword(config.redis.url)].filter((s): s is string => typeof s === 'string' && s.length > 0);
   const stream = options.logStream ?? (config.logging.output === 'stderr' ? io.stderr : io.stdout);
   const logger = createLogger({ level: options.logLevel ?? config.logging.level, stream, secrets });

@@ -6,6 +6,7 @@ import type { CadenceConfig } from '@cadence/config';
 import type { Engine } from '@cadence/engine';
 import type { Logger } from '@cadence/logger';
 import { JobManager, jobManagerFor } from './jobs/job-manager.js';
+import type { AnalysisThreadsSpec } from './jobs/analysis-threads.js';
 import { ServerMetrics } from './metrics.js';
 import { requireApiToken } from './middleware/api-token.js';
 import { errorBody } from './middleware/error-body.js';
@@ -28,6 +29,11 @@ export interface ServerOptions {
   readonly logger: Logger;
   /** The shared state (see createBackends); in memory unless given. */
   readonly backends?: ServerBackends;
+  /**
+   * With the memory backend, run analyses in worker threads built from this module (the host's
+   * engine-thread): the HTTP event loop then never runs an analysis. Absent: in this thread.
+   */
+  readonly analysisThreads?: AnalysisThreadsSpec;
 }
 
 export interface CadenceServer {
@@ -52,7 +58,7 @@ export function createServer(options: ServerOptions): CadenceServer {
   const log = logger.child('server');
   const metrics = new ServerMetrics();
   const cache = backends.resultCache(metrics);
-  const jobs = jobManagerFor({ config, engine, logger, backends, metrics, cache, workers: config.webhook.maxWorkers });
+  const jobs = jobManagerFor({ config, engine, logger, backends, metrics, cache, workers: config.webhook.maxWorkers, threads: options.analysisThreads });
 
   // The client address is ours to compute (clientAddress): Koa's proxy mode trusts the leftmost X-Forwarded-For entry.
   const app = new Koa({ proxy: config.api.trust_proxy });

@@ -1,4 +1,5 @@
 import { createBackends, createServer } from '@cadence/server';
+import type { EngineThreadData } from '../../engine-thread.js';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';
 import { MIN_SECRET_LENGTH, type WebhookOptions } from './webhook.js';
@@ -31,7 +32,11 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
     throw new CliExit(2, '--workers 0 (intake only) needs queue.backend: redis and `cadence worker` processes to run the jobs');
   }
   const backends = await createBackends(config, logger);
-  const server = createServer({ config: runtime.config, engine: runtime.engine, logger: runtime.logger, backends });
+  // Analyses run in worker threads built like this runtime (same file, flags and folder), so the
+  // HTTP event loop never runs one and a strategy stuck in synchronous code can be stopped.
+  const threadData: EngineThreadData = { configPath: runtime.configPath, flags, cwd: io.cwd };
+  const analysisThreads = { module: new URL('../../engine-thread.js', import.meta.url), data: threadData };
+  const server = createServer({ config: runtime.config, engine: runtime.engine, logger: runtime.logger, backends, analysisThreads });
   try {
     const listening = await server.listen(config.webhook.port, config.webhook.host);
     const address = listening.address();

@@ -3,6 +3,7 @@ import { redactUrl, type AnalysisRequest, type Engine, type EmittedEvent, type R
 import { CadenceError, HttpError, toCadenceError } from '@cadence/errors';
 import type { Logger } from '@cadence/logger';
 import type { CadenceConfig } from '@cadence/config';
+import { AnalysisThreadPool, type AnalysisThreadsSpec, type JobEngine } from './analysis-threads.js';
 import type { ServerBackends } from '../backends/server-backends.js';
 import type { NetworkPolicy } from '@cadence/network-guard';
 import type { ServerMetrics } from '../metrics.js';
@@ -14,7 +15,7 @@ import type { JobStore } from './job-store.js';
 import { retainedResult } from './retained-result.js';
 
 export interface JobManagerOptions {
-  readonly engine: Engine;
+  readonly engine: JobEngine;
   readonly store: JobStore;
   readonly queue: JobQueue;
   readonly events: JobEventChannel;
@@ -161,6 +162,7 @@ export class JobManager {
     await Promise.race([stopped, timer]);
     for (const controller of this.running.values()) controller.abort(shuttingDown);
     await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    if (this.options.engine instanceof AnalysisThreadPool) await this.options.engine.close();
   }
 
   /** One job, run by the queue's consumer: `hand-back` when shutdown stopped it and the queue is shared. */
@@ -280,10 +282,13 @@ export function jobManagerFor(parts: {
   metrics: ServerMetrics;
   cache: ResultCache;
   workers: number;
+  /** With the memory backend, analyses run in this many worker threads built from this module. */
+  threads?: AnalysisThreadsSpec | undefined;
 }): JobManager {
   const { config, backends } = parts;
+  const inThreads = parts.threads && parts.workers > 0 && !backends.queue.shared;
   return new JobManager({
-    engine: parts.engine,
+    engine: inThreads ? new AnalysisThreadPool(parts.threads!, parts.workers, parts.logger.child('threads')) : parts.engine,
     store: backends.store,
     queue: backends.queue,
     events: backends.events,

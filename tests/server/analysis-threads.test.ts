@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { makeTempDir, startCadenceServer, waitForJob, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { serveRepositories, type GitFixtures } from './fixtures.js';
+
+/** A strategy stuck in synchronous code on one repository: it never yields, so only its thread's end stops it. */
+const STUCK_PLUGIN = `
+const strategy = {
+  meta: { name: 'spins', category: 'test', description: 'Never returns on acme/burst.', appliesTo: 'repository', weight: 1 },
+  analyze(context) {
+    if (context.commits.length === 6) for (;;) {}
+    return [];
+  },
+};
+export default { name: 'spins', apiVersion: '^1.0.0', apply(hooks) { hooks.registerStrategies.tap('spins', (r) => r.add(strategy)); } };
+`;
+
+interface JobBody {
+  id: string;
+  status: string;
+  error_code: string | null;
+}
+
+const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('analyses in worker threads (memory backend, the real server)', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+  let git: GitFixtures;
+  let server: ServerProcess;
+
+  before(async () => {
+    work = await makeTempDir('cadence-threads-');
+    git = await serveRepositories(work.path);
+    const plugin = path.join(work.path, 'spins');
+    await mkdir(plugin);
+    await writeFile(path.join(plugin, 'package.json'), JSON.stringify({ name: 'spins', version: '1.0.0', type: 'module', main: 'index.js' }));
+    await writeFile(path.join(plugin, 'index.js'), STUCK_PLUGIN);
+    // Plugins load from a file named with --config, never from one found in the working directory.
+    const configFile = path.join(work.path, 'cadence.json');
+    await writeFile(configFile, JSON.stringify({ plugins: [plugin], security: { allowed_networks: ['127.0.0.0/8'] }, limits: { job_timeout_seconds: 4 } }));
+    // The memory backend's behaviour, in the run whose other servers use Redis too.
+    server = await startCadenceServer({ cwd: work.path, args: ['--workers', '1', '--config', configFile], env: { CADENCE_QUEUE_BACKEND: 'memory' } });
+  });
+  after(async () => {
+    await server?.stop();
+    await git?.close();
+    await work?.remove();
+  });
+
+  it('stops a strategy stuck in synchronous code at the job timeout, answers HTTP meanwhile, and runs the next job', async () => {
+    const stuck = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/burst.git') }));
+    expect(stuck.status).to.equal(202);
+    // The HTTP event loop is not the one spinning.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const started = Date.now();
+    const health = await server.json<{ active_jobs: number }>('/health');
+    expect(Date.now() - started).to.be.below(500);
+    expect(health.body.active_jobs).to.equal(1);
+    const job = await waitForJob<JobBody>(server, stuck.body.id, 15_000);
+    expect(job).to.include({ status: 'timeout', error_code: 'ERR_JOB_TIMEOUT' });
+    // The log line travels its own pipe: it may arrive a moment after the job's record changed.
+    for (let i = 0; i < 40 && !server.logs.some((l) => l.message === 'analysis thread did not stop; terminated'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.logs.map((l) => l.message)).to.include('analysis thread did not stop; terminated');
+    // The pool's one thread was replaced: the next job runs.
+    const next = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git') }));
+    expect((await waitForJob<JobBody>(server, next.body.id, 15_000)).status).to.equal('completed');
+  });
+});
