@@ -36,7 +36,8 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
 
   const config = (redisUrl: string, extra: Record<string, unknown> = {}) => ({
     security: { allowed_networks: ['127.0.0.0/8'] },
-    queue: { backend: 'redis', stall_timeout_seconds: 1 },
+    // Short enough for the lost-worker test, long enough that a loaded machine renews its locks in time.
+    queue: { backend: 'redis', stall_timeout_seconds: 3 },
     redis: { url: redisUrl, key_prefix: `scale${++prefixes}` },
     limits: { stream_keepalive_seconds: 0.5, shutdown_grace_seconds: 2 },
     ...extra,

@@ -167,6 +167,9 @@ export class JobManager {
 
   /** One job, run by the queue's consumer: `hand-back` when shutdown stopped it and the queue is shared. */
   private async runJob(id: string): Promise<'done' | 'hand-back'> {
+    // A shared queue that took this process's lock renewal for a stall hands the job out again; the
+    // run already going here finishes it (and hears its cancel), so a second one is not started.
+    if (this.running.has(id)) return 'done';
     const controller = new AbortController();
     this.running.set(id, controller);
     try {
