@@ -40,6 +40,8 @@ export interface ClonedRepository {
   readonly headCommit: string;
   readonly branch: string | null;
   readonly shallow: boolean;
+  /** A mirror kept between jobs (its history can be cached: see HistoryCache). */
+  readonly mirrored?: boolean;
   /** Removes the clone (nothing for a local repository). Safe to call twice. */
   dispose(): Promise<void>;
 }
@@ -218,6 +220,7 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
       headCommit: head.stdout.trim(),
       branch,
       shallow: false,
+      mirrored: true,
       dispose: async () => {
         if (released) return;
         released = true;

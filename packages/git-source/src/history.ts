@@ -9,6 +9,7 @@ import { commitRecordSink, type MutableCommit, type ReadCommit } from './commit-
 import { excludeMatcher } from './exclude-matcher.js';
 import { gitEnvironment, runGitCommand } from './git-process.js';
 import { createLogStreamParser, LOG_FORMAT } from './log-stream.js';
+import type { HistoryCache } from './history-cache.js';
 
 export interface ReadHistoryOptions {
   /** The commit (or branch) to read history from. */
@@ -24,6 +25,8 @@ export interface ReadHistoryOptions {
    * mirrors with objects missing, such as the development corpus. Never from user input.
    */
   readonly omitPaths?: readonly string[];
+  /** Histories read before from the same (mirror) folder: only commits after the cached head are read. */
+  readonly cache?: HistoryCache;
 }
 
 export interface History {
@@ -45,7 +48,7 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   const inRange = options.before ? await rangeMembers(dir, options.before, options.rev, options.signal) : null;
   const boundary = await shallowBoundary(dir);
   const isExcluded = excludeMatcher(options.excludeFiles);
-  const read = (await streamLog(dir, options, isExcluded, boundary)).reverse();
+  const read = await readCommits(dir, options, isExcluded, boundary);
   fillUnknownTimes(read);
   linkAuthorIntervals(read.filter((c) => !c.authorTimeUnknown).map((c) => c.record));
   const abbreviations = uniqueAbbreviations(read.map((c) => c.record.hash));
@@ -53,6 +56,26 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   const all = read.map((c) => c.record);
   const commits = inRange ? all.filter((c) => inRange.has(c.hash)) : all;
   return { commits, stats: computeStats(all, commits) };
+}
+
+const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** Oldest first; with a cache, the cached history plus what came after its head when `rev` descends from it. */
+async function readCommits(dir: string, options: ReadHistoryOptions, isExcluded: (path: string) => boolean, boundary: ReadonlySet<string>): Promise<ReadCommit[]> {
+  const cache = FULL_HASH.test(options.rev) && boundary.size === 0 ? options.cache : undefined;
+  const key = JSON.stringify([path.resolve(dir), options.excludeFiles, options.omitPaths ?? []]);
+  const cached = cache?.get(key);
+  let read: ReadCommit[];
+  if (cached && cached.head === options.rev) read = cached.read;
+  else if (cached && (await runGitCommand(dir, ['merge-base', '--is-ancestor', cached.head, options.rev], options.signal)).code === 0) {
+    const newer = (await streamLog(dir, { ...options, rev: `${cached.head}..${options.rev}` }, isExcluded, boundary)).reverse();
+    read = [...cached.read, ...newer];
+  } else {
+    read = (await streamLog(dir, options, isExcluded, boundary)).reverse();
+  }
+  // Kept as read, before the history-wide passes below change the records.
+  if (cached?.head !== options.rev) cache?.set(key, options.rev, read);
+  return read;
 }
 
 function omitted(paths: readonly string[] | undefined): string[] {

@@ -12,3 +12,4 @@ export { answersAsRepository } from './probe.js';
 export { parseGitVersion, atLeast, installedGitVersion, HTTP_PINNING_SINCE, type GitVersion } from './git-version.js';
 export { linkAuthorIntervals, type IntervalCommit } from './author-intervals.js';
 export { readNotes, AI_NOTES_REF, NOTE_LIMITS } from './notes.js';
+export { HistoryCache } from './history-cache.js';

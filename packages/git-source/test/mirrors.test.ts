@@ -13,7 +13,7 @@ import {
   type GitHttpServer,
   type TempDir,
 } from '@cadence/test-support';
-import { evictMirrors, mirrorKey, openRepository, parseRepositoryUrl, readHistory } from '../src/index.js';
+import { evictMirrors, HistoryCache, mirrorKey, openRepository, parseRepositoryUrl, readHistory } from '../src/index.js';
 import { base } from './clone-options.js';
 
 const remote = (url: string) => parseRepositoryUrl(url, { allowLocalPaths: false });
@@ -136,5 +136,45 @@ describe('repository mirrors', function () {
     const error = await openRepository(remote(daemon.url('acme/missing.git')), { ...base, mirrors }).catch((e: unknown) => e);
     expect(error).to.have.property('code').that.matches(/ERR_GIT_CLONE_FAILED|ERR_NO_COMMITS_FOUND/);
     expect((await readdir(mirrors.dir)).filter((n) => n.endsWith('.git'))).to.have.length(0);
+  });
+});
+
+describe('history cache (histories read from mirrors)', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+
+  before(async () => {
+    work = await makeTempDir('cadence-history-cache-');
+  });
+  after(async () => {
+    await work?.remove();
+  });
+
+  it('reads only what follows the cached head, and gives the same history as a full read, each reader its own copy', async () => {
+    const dir = path.join(work.path, 'repo');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(dir);
+    const repo = await createRepository(dir, humanHistory(30));
+    const cache = new HistoryCache();
+    const first = await readHistory(dir, { rev: repo.hashes.at(-1)!, excludeFiles: [], cache });
+    expect(first.commits).to.have.length(30);
+    // A plugin that changes what it was given changes nothing for the next reader.
+    (first.commits[0] as unknown as { subject: string }).subject = 'changed by a reader';
+    await repo.commit({ message: 'One more', date: Date.UTC(2019, 5, 1) / 1000, addLines: 12 });
+    await repo.commit({ message: 'And another', date: Date.UTC(2019, 5, 2) / 1000, addLines: 3 });
+    const head = (await runGit(dir, ['rev-parse', 'HEAD'])).trim();
+    let progress = 0;
+    const second = await readHistory(dir, { rev: head, excludeFiles: [], cache, onProgress: (read) => (progress = Math.max(progress, read)) });
+    expect(progress, 'only the two new commits were read from git').to.equal(2);
+    const full = await readHistory(dir, { rev: head, excludeFiles: [] });
+    expect(second.commits).to.deep.equal(full.commits);
+    expect(second.stats).to.deep.equal(full.stats);
+    // A head that does not descend from the cached one (a force push) is read in full.
+    await runGit(dir, ['reset', '--quiet', '--hard', 'HEAD~3']);
+    await repo.commit({ message: 'Rewritten', date: Date.UTC(2019, 6, 1) / 1000, addLines: 5 });
+    const rewritten = (await runGit(dir, ['rev-parse', 'HEAD'])).trim();
+    const third = await readHistory(dir, { rev: rewritten, excludeFiles: [], cache });
+    expect(third.commits).to.have.length(30);
+    expect(third.commits.at(-1)!.subject).to.equal('Rewritten');
   });
 });

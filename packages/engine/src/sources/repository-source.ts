@@ -2,7 +2,7 @@ import { CadenceError } from '@cadence/errors';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence/config/units';
-import { AI_NOTES_REF, diffExcerpt, openRepository, parseRepositoryUrl, readHistory, readNotes, type MirrorOptions } from '@cadence/git-source';
+import { AI_NOTES_REF, diffExcerpt, HistoryCache, openRepository, parseRepositoryUrl, readHistory, readNotes, type MirrorOptions } from '@cadence/git-source';
 import type { AnalysisEvent } from '@cadence/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
@@ -25,6 +25,12 @@ function mirrorsOf(config: EngineConfig): MirrorOptions | null {
   if (!(maxBytes > 0)) return null;
   return { dir: config.cache.repositories_dir ?? path.join(tmpdir(), 'cadence-mirrors'), maxBytes };
 }
+
+/**
+ * Histories read from mirrors in this process: a push to a repository seen before reads only its
+ * new commits. At most 100,000 commits are held (about 100 MB).
+ */
+const mirroredHistories = new HistoryCache(100_000);
 
 /** Say how far reading has got every this many commits (a large history takes seconds). */
 const READ_PROGRESS_EVERY = 10_000;
@@ -58,6 +64,7 @@ export async function acquireRepository(
     let nextReport = READ_PROGRESS_EVERY;
     const { commits, stats } = await readHistory(clone.dir, {
       rev,
+      ...(clone.mirrored ? { cache: mirroredHistories } : {}),
       before: range?.before ?? null,
       excludeFiles,
       signal,

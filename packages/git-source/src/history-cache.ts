@@ -1,0 +1,26 @@
+import { LRUCache } from 'lru-cache';
+import type { ReadCommit } from './commit-record.js';
+
+/**
+ * Histories already read from repository mirrors, so that a push to a repository seen before reads
+ * only its new commits (`git log <last head>..<new head>`) while the baselines still come from the
+ * whole history. Entries are copies, and each reader gets its own copy: nothing one job (or a plugin
+ * in it) changes reaches the next. Bounded by the commits held (least recently used out).
+ */
+export class HistoryCache {
+  private readonly entries: LRUCache<string, { head: string; read: ReadCommit[] }>;
+
+  constructor(maxCommits = 100_000) {
+    this.entries = new LRUCache({ maxSize: maxCommits, sizeCalculation: (entry) => Math.max(1, entry.read.length) });
+  }
+
+  get(key: string): { head: string; read: ReadCommit[] } | undefined {
+    const entry = this.entries.get(key);
+    return entry ? { head: entry.head, read: structuredClone(entry.read) } : undefined;
+  }
+
+  set(key: string, head: string, read: readonly ReadCommit[]): void {
+    if (read.length > this.entries.maxSize) return;
+    this.entries.set(key, { head, read: structuredClone([...read]) });
+  }
+}
