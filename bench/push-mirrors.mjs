@@ -67,7 +67,8 @@ rmSync(baselineDir, { recursive: true, force: true });
 
 const position = Array(REPOSITORIES).fill(BASE_COMMITS - 1);
 const url = (r) => `git://127.0.0.1:${port}/acme/repo-${r}.git`;
-const analyze = (engine, r, before, after) => engine.analyze({ kind: 'repository', url: url(r), range: { before, after } }, { network: null, allowLocalPaths: false });
+// A push names its branch (refs/heads/main), as the webhook intake passes it on.
+const analyze = (engine, r, before, after) => engine.analyze({ kind: 'repository', url: url(r), branch: 'main', range: { before, after } }, { network: null, allowLocalPaths: false });
 
 // Warm the mirrors and the baseline's copies at the starting point (what a first push would clone).
 for (let r = 0; r < REPOSITORIES; r++) {
