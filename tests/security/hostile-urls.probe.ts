@@ -123,7 +123,8 @@ const SECRET = 'probe-webhook-secret-0123456789';
 
 /** The three reported spellings and their forge variants through the real server process. */
 async function server(listeners: ProbeListeners, root: string): Promise<CaseOutcome[]> {
-  const cadence = await startCadenceServer({ cwd: root, secret: SECRET });
+  // The namespace has a loopback of its own: the run's Redis (CADENCE_TEST_REDIS_URL) is not in it.
+  const cadence = await startCadenceServer({ cwd: root, secret: SECRET, env: { CADENCE_QUEUE_BACKEND: 'memory' } });
   const outcomes: CaseOutcome[] = [];
   try {
     for (const url of hostileUrls(listeners.ports).slice(0, 6)) {

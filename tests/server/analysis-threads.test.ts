@@ -25,7 +25,7 @@ interface JobBody {
 const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('analyses in worker threads (memory backend, the real server)', function () {
-  this.timeout(60_000);
+  this.timeout(90_000);
   let work: TempDir;
   let git: GitFixtures;
   let server: ServerProcess;
@@ -39,7 +39,7 @@ describe('analyses in worker threads (memory backend, the real server)', functio
     await writeFile(path.join(plugin, 'index.js'), STUCK_PLUGIN);
     // Plugins load from a file named with --config, never from one found in the working directory.
     const configFile = path.join(work.path, 'cadence.json');
-    await writeFile(configFile, JSON.stringify({ plugins: [plugin], security: { allowed_networks: ['127.0.0.0/8'] }, limits: { job_timeout_seconds: 4 } }));
+    await writeFile(configFile, JSON.stringify({ plugins: [plugin], security: { allowed_networks: ['127.0.0.0/8'] }, limits: { job_timeout_seconds: 6 } }));
     // The memory backend's behaviour, in the run whose other servers use Redis too.
     server = await startCadenceServer({ cwd: work.path, args: ['--workers', '1', '--config', configFile], env: { CADENCE_QUEUE_BACKEND: 'memory' } });
   });
@@ -50,6 +50,9 @@ describe('analyses in worker threads (memory backend, the real server)', functio
   });
 
   it('stops a strategy stuck in synchronous code at the job timeout, answers HTTP meanwhile, and runs the next job', async () => {
+    // A first job warms the pool's thread (it loads the plugins), so the next one spins in the strategy, not in start-up.
+    const warm = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git') }));
+    expect((await waitForJob<JobBody>(server, warm.body.id, 20_000)).status).to.equal('completed');
     const stuck = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/burst.git') }));
     expect(stuck.status).to.equal(202);
     // The HTTP event loop is not the one spinning.
@@ -58,7 +61,7 @@ describe('analyses in worker threads (memory backend, the real server)', functio
     const health = await server.json<{ active_jobs: number }>('/health');
     expect(Date.now() - started).to.be.below(500);
     expect(health.body.active_jobs).to.equal(1);
-    const job = await waitForJob<JobBody>(server, stuck.body.id, 15_000);
+    const job = await waitForJob<JobBody>(server, stuck.body.id, 30_000);
     expect(job).to.include({ status: 'timeout', error_code: 'ERR_JOB_TIMEOUT' });
     // The log line travels its own pipe: it may arrive a moment after the job's record changed.
     for (let i = 0; i < 40 && !server.logs.some((l) => l.message === 'analysis thread did not stop; terminated'); i++) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -46,9 +46,13 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
   const deployment = async (settings: Record<string, unknown>) => {
     const dir = await makeTempDir('cadence-deployment-');
     const cwd = dir.path;
+    const redisSettings = settings.redis as { url: string; key_prefix: string };
+    // Also in the environment, which wins over the file: the run that puts every other test's
+    // servers on a Redis of its own (CADENCE_TEST_REDIS_URL) must not move these.
+    const env = { CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: redisSettings.url, CADENCE_REDIS_KEY_PREFIX: redisSettings.key_prefix };
     let first = true;
     const withConfig = () => {
-      const options = first ? { cwd, config: settings } : { cwd };
+      const options = first ? { cwd, env, config: settings } : { cwd, env };
       first = false;
       return options;
     };

@@ -52,9 +52,10 @@ export class AnalysisThreadPool implements JobEngine {
   private nextId = 0;
   private closed = false;
 
-  constructor(private readonly spec: AnalysisThreadsSpec, size: number, private readonly logger: Logger) {
-    for (let i = 0; i < size; i++) this.idle.push(this.spawn());
-  }
+  /** Threads made so far: one is made when a job needs it (a server that runs no job loads no engine twice). */
+  private created = 0;
+
+  constructor(private readonly spec: AnalysisThreadsSpec, private readonly size: number, private readonly logger: Logger) {}
 
   async analyze(request: AnalysisRequest, options: AnalyzeOptions): Promise<AnalysisResult> {
     const slot = await this.take();
@@ -77,6 +78,10 @@ export class AnalysisThreadPool implements JobEngine {
   private take(): Promise<ThreadSlot> {
     const slot = this.idle.pop();
     if (slot) return Promise.resolve(slot);
+    if (this.created < this.size) {
+      this.created++;
+      return Promise.resolve(this.spawn());
+    }
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
