@@ -198,7 +198,9 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
         if (!branch) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
         checkBranchName(branch);
       }
-      await git.raw(['fetch', '--no-tags', '--no-write-fetch-head', '--', url, `+refs/heads/${branch}:refs/heads/${branch}`]);
+      // The AI notes come in the same fetch: a pattern refspec matching nothing is no error, and a
+      // push's job saves the round trip of a second fetch.
+      await git.raw(['fetch', '--no-tags', '--no-write-fetch-head', '--', url, `+refs/heads/${branch}:refs/heads/${branch}`, `+${AI_NOTES_REF}*:${AI_NOTES_REF}*`]);
       options.onProgress?.(fresh ? 'clone complete' : 'fetch complete');
     } catch (error) {
       if (error instanceof CadenceError) throw error;
@@ -212,7 +214,6 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
     const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], signal);
     if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
     if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, url);
-    await fetchAiNotes(git, dir, signal, options.logger, url);
     const mirror = held;
     let released = false;
     return {
@@ -256,9 +257,9 @@ async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, comm
  * them. Most repositories do not, so a missing ref is not worth a word; any other failure is logged
  * and the analysis goes on without notes.
  */
-async function fetchAiNotes(git: ReturnType<typeof simpleGit>, dir: string, signal: AbortSignal, logger: OpenOptions['logger'], remote = 'origin'): Promise<void> {
+async function fetchAiNotes(git: ReturnType<typeof simpleGit>, dir: string, signal: AbortSignal, logger: OpenOptions['logger']): Promise<void> {
   try {
-    await git.cwd(dir).raw(['fetch', '--no-tags', ...(remote === 'origin' ? [] : ['--no-write-fetch-head']), '--', remote, `+${AI_NOTES_REF}:${AI_NOTES_REF}`]);
+    await git.cwd(dir).raw(['fetch', '--no-tags', '--', 'origin', `+${AI_NOTES_REF}:${AI_NOTES_REF}`]);
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
     const text = error instanceof Error ? error.message : String(error);
