@@ -10,7 +10,7 @@ import { directorySize, watchDirectorySize } from './directory-size.js';
 import { cloneEnvironment, runGitCommand } from './git-process.js';
 import { AI_NOTES_REF } from './notes.js';
 import { discardMirror, holdMirror, mirrorKey, type MirrorOptions } from './mirrors.js';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { atLeast, HTTP_PINNING_SINCE, installedGitVersion } from './git-version.js';
 import { serializeRemote, type RemoteRepository, type RepositoryLocator } from './repository-url.js';
 
@@ -206,11 +206,14 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
       if (error instanceof CadenceError) throw error;
       throw cloneError(error, signal, locator.url);
     }
-    const finalSize = await directorySize(dir);
+    // git's own count of the mirror's objects: a walk of a large mirror's folder would cost more than the fetch.
+    const finalSize = await objectBytes(dir, signal);
     if (finalSize > options.maxSizeBytes) {
       throw new CadenceError('ERR_REPOSITORY_TOO_LARGE', { message: `The clone is ${Math.round(finalSize / 1048576)} MB, above ${Math.round(options.maxSizeBytes / 1048576)} MB` });
     }
-    await runGitCommand(dir, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`], signal);
+    if ((await readFile(path.join(dir, 'HEAD'), 'utf8').catch(() => '')).trim() !== `ref: refs/heads/${branch}`) {
+      await runGitCommand(dir, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`], signal);
+    }
     const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], signal);
     if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
     if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, url);
@@ -239,6 +242,14 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
     clearTimeout(timer);
     stopWatching();
   }
+}
+
+/** Loose objects, packs and garbage, in bytes (`git count-objects -v`). */
+async function objectBytes(dir: string, signal: AbortSignal): Promise<number> {
+  const counted = await runGitCommand(dir, ['count-objects', '-v'], signal);
+  let kib = 0;
+  for (const match of counted.stdout.matchAll(/^(size|size-pack|size-garbage): (\d+)$/gm)) kib += Number(match[2]);
+  return kib * 1024;
 }
 
 async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, commit: string, signal: AbortSignal, url: string, remote = 'origin'): Promise<void> {

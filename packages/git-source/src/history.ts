@@ -64,7 +64,7 @@ const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 async function readCommits(dir: string, options: ReadHistoryOptions, isExcluded: (path: string) => boolean, boundary: ReadonlySet<string>): Promise<ReadCommit[]> {
   const cache = FULL_HASH.test(options.rev) && boundary.size === 0 ? options.cache : undefined;
   const key = JSON.stringify([path.resolve(dir), options.excludeFiles, options.omitPaths ?? []]);
-  const cached = cache?.get(key);
+  const cached = cache?.take(key);
   let read: ReadCommit[];
   if (cached && cached.head === options.rev) read = cached.read;
   else if (cached && (await runGitCommand(dir, ['merge-base', '--is-ancestor', cached.head, options.rev], options.signal)).code === 0) {
@@ -74,7 +74,7 @@ async function readCommits(dir: string, options: ReadHistoryOptions, isExcluded:
     read = (await streamLog(dir, options, isExcluded, boundary)).reverse();
   }
   // Kept as read, before the history-wide passes below change the records.
-  if (cached?.head !== options.rev) cache?.set(key, options.rev, read);
+  cache?.set(key, options.rev, read);
   return read;
 }
 

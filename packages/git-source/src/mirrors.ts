@@ -27,7 +27,7 @@ export function mirrorKey(url: string): string {
 /** A mirror held for one job: other processes wait for it, eviction skips it. */
 export interface HeldMirror {
   readonly dir: string;
-  /** Records the use, releases the lock, and evicts least recently used mirrors past the cap. */
+  /** Releases the lock, then records the use and evicts least recently used mirrors past the cap (in the background). */
   release(): Promise<void>;
 }
 
@@ -55,12 +55,12 @@ export async function holdMirror(options: MirrorOptions, key: string, signal: Ab
   return {
     dir,
     async release() {
-      try {
+      await releaseLock().catch(() => undefined);
+      // The bookkeeping (size, last use, eviction) runs after the job: nothing waits for it.
+      void (async () => {
         await writeFile(path.join(options.dir, `${key}.json`), JSON.stringify({ last_used: Date.now(), bytes: await directorySize(dir).catch(() => 0) }));
-      } finally {
-        await releaseLock().catch(() => undefined);
-      }
-      await evictMirrors(options).catch(() => undefined);
+        await evictMirrors(options);
+      })().catch(() => undefined);
     },
   };
 }

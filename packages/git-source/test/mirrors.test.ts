@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -123,6 +124,9 @@ describe('repository mirrors', function () {
     const big = { dir, maxBytes: 1 << 30 };
     const a = await openRepository(remote(daemon.url('acme/human.git')), { ...base, mirrors: big });
     await a.dispose();
+    // Its size and last use are recorded after the job, in the background.
+    const record = path.join(dir, `${mirrorKey(daemon.url('acme/human.git'))}.json`);
+    for (let i = 0; i < 100 && !existsSync(record); i++) await new Promise((resolve) => setTimeout(resolve, 20));
     const b = await openRepository(remote(http.repoUrl('acme/human.git')), { ...base, mirrors: big });
     // b is in use: a cap of one byte evicts a (older, free) and skips b.
     const evicted = await evictMirrors({ dir, maxBytes: 1 });
