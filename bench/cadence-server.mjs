@@ -24,7 +24,7 @@ export function freePort() {
  * `config`: lines of .cadence.yaml; `nodeArgs`: flags for node (a CPU profile, say). A server that
  * exits before `close()` ends the benchmark: its figures would mean nothing.
  */
-export async function startCadenceServer({ prefix, config, nodeArgs = [], workerProcesses = 0 }) {
+export async function startCadenceServer({ prefix, config, nodeArgs = [], workerProcesses = 0, workerArgs = [] }) {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   writeFileSync(path.join(dir, '.cadence.yaml'), [...config, 'logging: { level: error }'].join('\n'));
   const port = await freePort();
@@ -41,7 +41,7 @@ export async function startCadenceServer({ prefix, config, nodeArgs = [], worker
     }
   });
   // `cadence worker` processes sharing the server's configuration (queue.backend: redis).
-  const workers = Array.from({ length: workerProcesses }, () => spawn(process.execPath, [BIN, 'worker'], {
+  const workers = Array.from({ length: workerProcesses }, () => spawn(process.execPath, [BIN, 'worker', ...workerArgs], {
     cwd: dir,
     env: { ...process.env, CADENCE_LOGGING_LEVEL: 'error' },
     stdio: ['ignore', 'inherit', 'inherit'],

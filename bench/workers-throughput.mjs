@@ -38,6 +38,8 @@ async function measure(workers) {
       'rate_limits: { analyses_per_minute: 100000, job_queries_per_minute: 1000000 }',
     ],
     workerProcesses: workers,
+    // One job at a time per process: the figure is what a second process adds.
+    workerArgs: ['--concurrency', '1'],
   });
   const submit = async (r) => {
     const response = await fetch(`${server.url}/api/analyze/repository`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `git://127.0.0.1:${gitPort}/acme/repo-${r}.git` }) });
@@ -64,6 +66,6 @@ async function measure(workers) {
 const one = await measure(1);
 const two = await measure(2);
 daemon.kill();
-console.log(`${JOBS} analyses of ${REPOSITORIES} repositories of ${COMMITS} commits, warm mirrors, no result cache, one intake-only server:`);
+console.log(`${JOBS} analyses of ${REPOSITORIES} repositories of ${COMMITS} commits, warm mirrors, no result cache, one intake-only server, workers of --concurrency 1:`);
 console.log(`  1 worker process:  ${one.perMinute.toFixed(0)} jobs/min (${one.completed} completed)`);
 console.log(`  2 worker processes: ${two.perMinute.toFixed(0)} jobs/min (${two.completed} completed), ${(two.perMinute / one.perMinute).toFixed(2)}x one worker`);
