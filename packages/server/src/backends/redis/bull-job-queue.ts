@@ -69,8 +69,12 @@ export class BullJobQueue implements JobQueue {
     return this.queue;
   }
 
+  /**
+   * Adds the job. The capacity is checked by the job manager just before (`hasRoom`), once per
+   * submit: with many servers sharing the queue the bound is approximate either way, and a second
+   * count here would cost every webhook another round trip.
+   */
   async offer(id: string): Promise<boolean> {
-    if (!(await this.hasRoom())) return false;
     await this.queue.add('analyze', { id }, { jobId: id }).catch(unavailable);
     return true;
   }
