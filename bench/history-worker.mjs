@@ -28,17 +28,8 @@ if (mode === 'git-log') {
   const nodePeak = process.resourceUsage().maxRSS * 1024;
   process.stdout.write(JSON.stringify({ bytes, peakBytes: gitPeak + nodePeak, gitPeakBytes: gitPeak, nodePeakBytes: nodePeak }));
 } else {
-  const { createEngine } = await import('@cadence/engine');
-  const { loadConfig, toPluginConfigView } = await import('@cadence/config');
-  const { silentLogger } = await import('@cadence/logger');
-  const plugins = await Promise.all(['attribution', 'commit-model', 'velocity', 'timing', 'size'].map(async (name) => ({
-    plugin: (await import(`@cadence/plugin-${name}`)).default,
-    packageName: `@cadence/plugin-${name}`,
-    version: '0',
-    source: 'builtin',
-  })));
-  const { config } = await loadConfig({ cwd: repo, env: {} });
-  const engine = createEngine({ config, pluginConfig: toPluginConfigView(config), logger: silentLogger(), plugins });
+  const { builtinRepositoryEngine } = await import('./builtin-engine.mjs');
+  const engine = await builtinRepositoryEngine(repo);
   // git log runs as our child: sample its peak the same way as the baseline's.
   let gitPeak = 0;
   const watcher = setInterval(() => {

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { builtinRepositoryEngine } from './builtin-engine.mjs';
 import { generateRepository } from './generate-repo.mjs';
 
 const REPOSITORIES = 10;
@@ -44,20 +45,7 @@ const port = 19000 + Math.floor(Math.random() * 1000);
 const daemon = spawn('git', ['daemon', '--reuseaddr', `--base-path=${served}`, '--listen=127.0.0.1', `--port=${port}`, '--export-all', served], { stdio: 'ignore' });
 await new Promise((resolve) => setTimeout(resolve, 500));
 
-const { createEngine } = await import('@cadence/engine');
-const { loadConfig, toPluginConfigView } = await import('@cadence/config');
-const { silentLogger } = await import('@cadence/logger');
-const plugins = await Promise.all(['attribution', 'commit-model', 'velocity', 'timing', 'size'].map(async (name) => ({
-  plugin: (await import(`@cadence/plugin-${name}`)).default,
-  packageName: `@cadence/plugin-${name}`,
-  version: '0',
-  source: 'builtin',
-})));
-const engineWith = async (mirrorsDir) => {
-  const env = mirrorsDir ? { CADENCE_CACHE_REPOSITORIES_DIR: mirrorsDir } : { CADENCE_CACHE_REPOSITORIES_MAX_SIZE: '0' };
-  const { config } = await loadConfig({ cwd: root, env });
-  return createEngine({ config, pluginConfig: toPluginConfigView(config), logger: silentLogger(), plugins });
-};
+const engineWith = (mirrorsDir) => builtinRepositoryEngine(root, mirrorsDir ? { CADENCE_CACHE_REPOSITORIES_DIR: mirrorsDir } : { CADENCE_CACHE_REPOSITORIES_MAX_SIZE: '0' });
 const mirrorsDir = path.join(root, 'mirrors');
 rmSync(mirrorsDir, { recursive: true, force: true });
 const warm = await engineWith(mirrorsDir);

@@ -2,6 +2,7 @@ import { createBackends, createServer } from '@cadence/server';
 import type { EngineThreadData } from '../../engine-thread.js';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';
+import { runUntilStopped } from '../stop-signals.js';
 import { MIN_SECRET_LENGTH, type WebhookOptions } from './webhook.js';
 
 /** `cadence webhook`: the server until SIGTERM or SIGINT. */
@@ -46,19 +47,5 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
     const code = (error as { code?: string }).code;
     throw new CliExit(code === 'EADDRINUSE' || code === 'EACCES' ? 1 : 2, `cannot listen on ${config.webhook.host}:${config.webhook.port}: ${(error as Error).message}`);
   }
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string): void => {
-      process.off('SIGTERM', onTerm);
-      process.off('SIGINT', onInt);
-      log.info('shutting down', { signal, grace_seconds: config.limits.shutdown_grace_seconds });
-      void server.shutdown().then(() => {
-        log.info('stopped');
-        resolve();
-      });
-    };
-    const onTerm = (): void => stop('SIGTERM');
-    const onInt = (): void => stop('SIGINT');
-    process.on('SIGTERM', onTerm);
-    process.on('SIGINT', onInt);
-  });
+  await runUntilStopped(log, config.limits.shutdown_grace_seconds, () => server.shutdown());
 }

@@ -1,6 +1,7 @@
 import { createBackends, createWorker } from '@cadence/server';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';
+import { runUntilStopped } from '../stop-signals.js';
 import type { WorkerCommandOptions } from './worker.js';
 
 /** `cadence worker`: runs jobs from the shared queue until SIGTERM or SIGINT, then finishes or hands them back. */
@@ -13,19 +14,5 @@ export async function runWorker(options: WorkerCommandOptions, io: CliIo): Promi
   const backends = await createBackends(config, logger);
   const worker = createWorker({ config, engine: runtime.engine, logger, backends, concurrency });
   log.info('worker started', { concurrency, backend: backends.kind, plugins: runtime.plugins.map((p) => p.packageName) });
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string): void => {
-      process.off('SIGTERM', onTerm);
-      process.off('SIGINT', onInt);
-      log.info('shutting down', { signal, grace_seconds: config.limits.shutdown_grace_seconds });
-      void worker.shutdown().then(() => {
-        log.info('stopped');
-        resolve();
-      });
-    };
-    const onTerm = (): void => stop('SIGTERM');
-    const onInt = (): void => stop('SIGINT');
-    process.on('SIGTERM', onTerm);
-    process.on('SIGINT', onInt);
-  });
+  await runUntilStopped(log, config.limits.shutdown_grace_seconds, () => worker.shutdown());
 }
