@@ -135,6 +135,23 @@ describe('repository mirrors', function () {
     await b.dispose();
   });
 
+  it('keeps the clone’s limits: a mirror growing past the size cap is refused and not kept, a guarded host is refused', async () => {
+    const mirrors = { dir: path.join(work.path, 'm7'), maxBytes: 1 << 30 };
+    const large = path.join(work.path, 'large');
+    const { mkdir } = await import('node:fs/promises');
+    const { randomBytes } = await import('node:crypto');
+    await mkdir(large);
+    const blobs = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`blob${i}.bin`, randomBytes(2 * 1024 * 1024).toString('base64')]));
+    await createRepository(large, [{ message: 'Large blobs', date: Date.UTC(2020, 0, 1) / 1000, files: blobs }]);
+    await exportRepository(served, 'acme/large.git', large);
+    const tooLarge = await openRepository(remote(daemon.url('acme/large.git')), { ...base, maxSizeBytes: 1024 * 1024, mirrors }).catch((e: unknown) => e);
+    expect(tooLarge).to.have.property('code', 'ERR_REPOSITORY_TOO_LARGE');
+    expect((await readdir(mirrors.dir)).filter((n) => n.endsWith('.git'))).to.have.length(0);
+    // The network guard runs before any mirror is touched: loopback is refused under a strict policy.
+    const guarded = await openRepository(remote(daemon.url('acme/human.git')), { ...base, policy: { allowPrivateNetworks: false, allowedNetworks: [] }, mirrors }).catch((e: unknown) => e);
+    expect(guarded).to.have.property('code', 'ERR_PRIVATE_ADDRESS');
+  });
+
   it('leaves no mirror behind when the first clone fails', async () => {
     const mirrors = { dir: path.join(work.path, 'm6'), maxBytes: 1 << 30 };
     const error = await openRepository(remote(daemon.url('acme/missing.git')), { ...base, mirrors }).catch((e: unknown) => e);
