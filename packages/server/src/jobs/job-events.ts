@@ -20,7 +20,9 @@ export function isEndEvent(event: JobEvent): boolean {
 
 /** Events kept per job for late subscribers, and how long after its end. */
 const KEPT_EVENTS = 1000;
-const KEPT_AFTER_END_MS = 60_000;
+// After its end a job's record has its outcome (what GET /jobs/:id/events sends for a finished job):
+// the events stay only long enough to bridge a follower that read the record just before the end.
+const KEPT_AFTER_END_MS = 5_000;
 
 export class InMemoryJobEventChannel implements JobEventChannel {
   private readonly listeners = new Map<string, Set<(event: JobEvent) => void>>();
@@ -37,7 +39,7 @@ export class InMemoryJobEventChannel implements JobEventChannel {
     list.push(event);
     for (const listener of [...(this.listeners.get(jobId) ?? [])]) listener(event);
     if (isEndEvent(event)) {
-      // Nothing follows a job's end: its listeners go, its events stay a minute for late followers.
+      // Nothing follows a job's end: its listeners go, its events stay a few seconds for late followers.
       this.listeners.delete(jobId);
       setTimeout(() => this.kept.delete(jobId), KEPT_AFTER_END_MS).unref();
     }
