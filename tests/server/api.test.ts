@@ -156,6 +156,32 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     expect(events.at(-1)).to.include({ event: 'error', type: 'error', error: 'ERR_GIT_CLONE_FAILED' });
   });
 
+  it('follows an existing job over GET /jobs/:id/events: live from its first event, a finished one from its record, 404 for none', async () => {
+    const stalled = await startStalledServer();
+    try {
+      // A running job: followed from its first event; it ends (cancelled here) with an error event.
+      const running = await server.json<JobBody>('/api/analyze/repository', json({ url: `git://127.0.0.1:${stalled.port}/acme/follow.git` }));
+      await waitUntil(async () => stalled.connections() > 0);
+      const following = readStream(`${server.url}/jobs/${running.body.id}/events`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await server.json(`/jobs/${running.body.id}/cancel`, { method: 'POST' });
+      const events = await following;
+      expect(events[0]).to.include({ event: 'start' });
+      expect(events.at(-1)).to.include({ event: 'error', error: 'ERR_CANCELLED', job_id: running.body.id });
+    } finally {
+      await stalled.close();
+    }
+    // A finished job, followed later: its complete event, with the result.
+    const done = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/burst.git') }));
+    const finished = await waitForJob<JobBody>(server, done.body.id);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const replay = await readStream(`${server.url}/jobs/${done.body.id}/events`);
+    expect(replay.at(-1)).to.include({ event: 'complete', job_id: done.body.id });
+    expect((replay.at(-1)!.result as { overall_score: number }).overall_score).to.equal(finished.result!.overall_score);
+    const unknown = await server.json<{ error: string }>('/jobs/00000000-0000-0000-0000-000000000000/events');
+    expect([unknown.status, unknown.body.error]).to.deep.equal([404, 'not_found']);
+  });
+
   it('cancels a job waiting on a stalled server, and refuses to cancel it twice', async () => {
     const stalled = await startStalledServer();
     try {

@@ -104,6 +104,8 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     expect(listed.body.map((j) => j.id)).to.include(accepted.body.id);
     // An intake-only server runs nothing itself: the worker did.
     expect(a.logs.some((l) => l.message === 'job started')).to.equal(false);
+    // Its queue gauge is read from Redis.
+    expect(await (await a.request('/metrics')).text()).to.match(/^cadence_queue_depth 0$/m);
 
     // A stream started on one server follows its job on the worker, from the first event.
     const streamed = await readStream(`${a.url}/api/stream/repository`, { url: git.daemon.url('acme/burst.git') });
