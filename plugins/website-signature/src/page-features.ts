@@ -54,8 +54,19 @@ const CONTRACTION = /\b\p{L}+(?:n't|'re|'ve|'ll|'d|'m|'s)\b/giu;
 const NUMBER = /\b\d[\d,.]*%?\b/g;
 const SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'to', 'for', 'with', 'at', 'by', 'vs', 'is', 'as', 'from', 'into']);
 
-/** The page's feature vector (PAGE_FEATURE_NAMES order). */
+const measured = new WeakMap<PageDocument, Float64Array>();
+
+/**
+ * The page's feature vector (PAGE_FEATURE_NAMES order). The page model and each of its signal
+ * strategies read it, so it is measured once per document (a 5 MB page must not be read eleven times).
+ */
 export function pageFeatures(document: PageDocument): Float64Array {
+  let features = measured.get(document);
+  if (!features) measured.set(document, (features = measure(document)));
+  return features;
+}
+
+function measure(document: PageDocument): Float64Array {
   const sentences = document.sentences.length > 0 ? document.sentences : [document.text];
   const n = Math.max(sentences.length, 1);
   const text = document.text.replace(/[‘’]/g, "'");
