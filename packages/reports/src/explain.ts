@@ -1,4 +1,4 @@
-import type { RepositoryAssessment, RepositoryResult, Severity, Thresholds } from '@cadence/plugin-sdk';
+import type { RepositoryAssessment, RepositoryResult, Severity, Thresholds, WebsiteResult } from '@cadence/plugin-sdk';
 
 /**
  * What a repository report says its numbers mean, written once for the text and HTML reports
@@ -50,4 +50,43 @@ export function assistantsLine(r: RepositoryResult): string {
 /** The evidence a finding rests on, as reports show it. */
 export function evidenceLabel(evidence: 'explicit' | 'inferred' | undefined): string {
   return evidence === 'explicit' ? 'explicit' : 'inferred';
+}
+
+/** The page model's numbers as the engine merged them into `result.metrics` (strategy `page-model`). */
+function pageModelMetric(r: WebsiteResult, key: string): number | undefined {
+  const value = r.metrics[`page-model_${key}`];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * What a page's score means: where it came from (the page model's calibrated probability, or the
+ * signals' weighted mean when no model is shipped), how the model was validated, and the bands.
+ */
+export function pageScoreMeaning(r: WebsiteResult): string[] {
+  const lines: string[] = [];
+  const probability = pageModelMetric(r, 'probability');
+  if (probability === undefined) {
+    lines.push(`Page score ${r.overall_score.toFixed(2)}: the weight-averaged score of the website strategies (no calibrated page model ran).`);
+  } else {
+    lines.push(`Page score ${r.overall_score.toFixed(2)}: the page model's calibrated probability that a language model wrote the page is ${probability.toFixed(2)}${Math.abs(probability - r.overall_score) >= 0.005 ? `; other strategies and floors (assistant leftovers, stock phrases) moved it to ${r.overall_score.toFixed(2)}` : ''}.`);
+    const auc = pageModelMetric(r, 'validation_auc');
+    const pages = pageModelMetric(r, 'validation_pages');
+    const humanShare = pageModelMetric(r, 'validation_human_at_0_4');
+    if (auc !== undefined && pages !== undefined) {
+      lines.push(`The model was validated leave one topic out on ${pages} pages of the development corpus: AUC ${auc.toFixed(2)}${humanShare !== undefined ? `, ${(humanShare * 100).toFixed(0)}% of its human pages scored 0.4 or more` : ''}. Short pages, heavily edited text and paraphrased text are beyond it (docs/website-analysis.md).`);
+    }
+    if (pageModelMetric(r, 'too_short') === 1) lines.push('The page is too short for the model to say much: its probability stays low whoever wrote it.');
+  }
+  lines.push('Bands: Likely Human-Written below 0.40, Suspicious Activity from 0.40, Likely AI-Generated from 0.70.');
+  return lines;
+}
+
+/** The page's strongest signals: the signal strategies' detections, strongest first. */
+export function strongestPageSignals(r: WebsiteResult, limit = 5): { strategy: string; message: string; score: number }[] {
+  return r.detections
+    .filter((d) => d.strategy !== 'page-model')
+    .slice()
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
+    .map((d) => ({ strategy: d.strategy, message: d.message, score: d.score }));
 }

@@ -1,7 +1,7 @@
 import { severityFromScore, type AnalysisResult, type RepositoryResult, type TimelineBucket, type WebsiteResult } from '@cadence/plugin-sdk';
 import { displayText } from './display-text.js';
 import type { ReportContext } from './render.js';
-import { assessmentSeverity, assistantsLine, evidenceLabel, scoreMeaning, thresholdsLine } from './explain.js';
+import { assessmentSeverity, assistantsLine, evidenceLabel, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';
 
 /**
  * Escapes text for HTML content and attribute values: every string from a repository or page goes
@@ -137,8 +137,17 @@ function websiteSections(r: WebsiteResult): string {
   return `<h1>${escapeHtml(r.url)}</h1>
 <p class="muted">final URL ${escapeHtml(r.final_url)} · ${escapeHtml(r.metrics.words ?? 0)} words</p>
 <p><span class="score ${severityFromScore(r.overall_score)}">${escapeHtml(r.assessment)} · ${r.overall_score.toFixed(2)}</span></p>
+${pageScoreMeaning(r).map((line) => `<p class="muted">${escapeHtml(line)}</p>`).join('\n')}
+${strongestSignalsList(r)}
 <h2>Detections</h2>
 ${rows ? `<table><thead><tr><th>Strategy</th><th>Severity</th><th>Score</th><th>Finding</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p>None.</p>'}`;
+}
+
+function strongestSignalsList(r: WebsiteResult): string {
+  const strongest = strongestPageSignals(r);
+  if (strongest.length === 0) return '';
+  const items = strongest.map((s) => `<li><strong>${escapeHtml(s.strategy)}</strong> ${s.score.toFixed(2)}: ${escapeHtml(s.message)}</li>`).join('\n');
+  return `<h2>Strongest signals</h2>\n<p class="muted">Each against what the human pages of the development corpus show.</p>\n<ul>\n${items}\n</ul>`;
 }
 
 function strategyTable(result: AnalysisResult): string {

@@ -1,5 +1,5 @@
 import type { AnalysisResult } from '@cadence/plugin-sdk';
-import { scoreMeaning } from './explain.js';
+import { pageScoreMeaning, scoreMeaning, strongestPageSignals } from './explain.js';
 import type { ReportFormat } from './report-format.js';
 
 /** Who made a report, when, and with which settings: the JSON report carries it as `report`. */
@@ -17,10 +17,12 @@ export function jsonReport(result: AnalysisResult, context?: ReportContext): str
   return `${JSON.stringify(withContext(result, context), null, 2)}\n`;
 }
 
-/** The result with `report` (context, and for a repository what its score means) in front. */
+/** The result with `report` (context, and what its score means) in front. */
 export function withContext(result: AnalysisResult, context?: ReportContext): unknown {
   if (!context) return result;
-  const explanation = result.source_type === 'git' ? { explanation: scoreMeaning(result) } : {};
+  const explanation = result.source_type === 'git'
+    ? { explanation: scoreMeaning(result) }
+    : { explanation: pageScoreMeaning(result), strongest_signals: strongestPageSignals(result) };
   return { report: { ...context, ...explanation }, ...result };
 }
 

@@ -1,7 +1,7 @@
 import type { AnalysisResult, RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
 import type { ReportContext } from './render.js';
 import { displayLine as oneLine, displayText } from './display-text.js';
-import { assistantsLine, evidenceLabel, scoreMeaning, thresholdsLine } from './explain.js';
+import { assistantsLine, evidenceLabel, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';
 
 /** The readable report `cadence analyze` prints without -o. */
 export function renderText(result: AnalysisResult, context?: ReportContext): string {
@@ -55,7 +55,14 @@ function websiteLines(r: WebsiteResult): string[] {
     `Website: ${oneLine(r.url)}${r.final_url !== r.url ? ` (→ ${oneLine(r.final_url)})` : ''}`,
     `Assessment: ${r.assessment}  (overall score ${r.overall_score.toFixed(2)})`,
     `Text: ${r.metrics.words ?? 0} words, ${r.metrics.sentences ?? 0} sentences; ${r.strategies_triggered} strategies triggered`,
+    '',
+    ...pageScoreMeaning(r).map(oneLine),
   ];
+  const strongest = strongestPageSignals(r);
+  if (strongest.length > 0) {
+    lines.push('', 'Strongest signals (against what human pages show):');
+    for (const s of strongest) lines.push(`  ${oneLine(s.strategy).padEnd(24)} ${s.score.toFixed(2)}  ${oneLine(s.message)}`);
+  }
   if (r.detections.length > 0) {
     lines.push('', 'Detections:');
     for (const d of r.detections.slice(0, 50)) {

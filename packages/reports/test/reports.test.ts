@@ -174,6 +174,36 @@ describe('reports', () => {
     expect(renderReport(site, 'html')).to.contain('Likely Human-Written');
   });
 
+  it('explains a page score: the model, its validation, the bands and the strongest signals', () => {
+    const site: WebsiteResult = {
+      source_id: 'https://example.test/', source_type: 'web', url: 'https://example.test/', final_url: 'https://example.test/',
+      overall_score: 0.85, suspicion_score: 0.85, assessment: 'Likely AI-Generated', strategies_triggered: 2,
+      detections: [
+        { strategy: 'page-model', category: 'website-signature', severity: 'high', confidence: 0.8, score: 0.8, message: 'page model probability 0.80', element: 'page', evidence: 'inferred' },
+        { strategy: 'triads', category: 'website-signature', severity: 'low', confidence: 1, score: 1, message: 'triads per sentence 0.4 (human pages: median 0.08, 90th percentile 0.2)', element: 'page', evidence: 'inferred' },
+        { strategy: 'stock-phrases', category: 'content', severity: 'high', confidence: 0.85, score: 0.85, message: 'stock phrase "<delve into>"', element: 'p', evidence: 'inferred' },
+      ],
+      strategy_results: [],
+      metrics: { words: 900, 'page-model_probability': 0.8, 'page-model_validation_auc': 0.91, 'page-model_validation_pages': 170, 'page-model_validation_human_at_0_4': 0.06 },
+    };
+    const text = renderReport(site, 'text');
+    expect(text).to.contain("the page model's calibrated probability that a language model wrote the page is 0.80; other strategies and floors");
+    expect(text).to.contain('validated leave one topic out on 170 pages of the development corpus: AUC 0.91, 6% of its human pages scored 0.4 or more');
+    expect(text).to.contain('Bands: Likely Human-Written below 0.40');
+    // Strongest first; the model's own detection is the score, not a signal.
+    const signals = text.slice(text.indexOf('Strongest signals'));
+    expect(signals.indexOf('triads')).to.be.greaterThan(0).and.lessThan(signals.indexOf('stock-phrases'));
+    expect(signals.split('\n').slice(1, 3).join('\n')).not.to.contain('page-model');
+    const html = renderReport(site, 'html');
+    expect(html).to.contain('<h2>Strongest signals</h2>');
+    expect(html).to.contain('&quot;&lt;delve into&gt;&quot;');
+    const json = JSON.parse(renderReport(site, 'json', { tool: 'cadence', version: '0', generated_at: '2026-01-01T00:00:00Z', configuration: {} }));
+    expect(json.report.explanation[0]).to.match(/^Page score 0\.85/);
+    expect(json.report.strongest_signals[0].strategy).to.equal('triads');
+    // Without a model the score is the strategies' mean, and the report says so.
+    expect(renderReport({ ...site, metrics: { words: 900 } }, 'text')).to.contain('the weight-averaged score of the website strategies (no calibrated page model ran)');
+  });
+
   // The CLI renders through the lazy entry: it must write the very report renderReport writes.
   it('renders the same report lazily, in every format', async () => {
     for (const format of ['text', 'json', 'yaml', 'html'] as const) {

@@ -15,7 +15,25 @@ export interface PageModel {
   readonly calibration: { readonly slope: number; readonly intercept: number };
   /** What human pages of the development corpus show, per feature: for the reasons a result gives. */
   readonly human: { readonly median: readonly number[]; readonly p10: readonly number[]; readonly p90: readonly number[] };
-  readonly validation?: unknown;
+  readonly validation?: PageModelValidation;
+}
+
+/** How the shipped model was validated (bench/pages.mjs --write): what reports quote. */
+export interface PageModelValidation {
+  readonly method: string;
+  readonly pages: number;
+  readonly human: number;
+  readonly machine: number;
+  readonly auc: number;
+  readonly human_at_or_above_0_4: number;
+  readonly human_at_or_above_0_7: number;
+}
+
+/** The validation figures as result metrics (numbers only), so every report can say how far to trust the score. */
+function validationMetrics(model: PageModel): Record<string, number> {
+  const v = model.validation;
+  if (!v || !(v.pages > 0) || !(v.human > 0)) return {};
+  return { validation_auc: v.auc, validation_pages: v.pages, validation_human_at_0_4: round(v.human_at_or_above_0_4 / v.human) };
 }
 
 export const PAGE_MODEL_FILE = new URL('../model/page-model.json', import.meta.url);
@@ -50,6 +68,7 @@ export function pageProbability(model: PageModel, x: Float64Array): { probabilit
  * takes as the page score; the other website-signature strategies it `covers` explain it.
  */
 export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
+  const validation = validationMetrics(model);
   return defineStrategy({
     meta: {
       name: 'page-model',
@@ -61,7 +80,7 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
     },
     analyze(context: WebsiteContext) {
       if (context.document.words < MIN_WORDS) {
-        return { findings: [], score: TOO_SHORT_PROBABILITY, covers, metrics: { probability: TOO_SHORT_PROBABILITY } };
+        return { findings: [], score: TOO_SHORT_PROBABILITY, covers, metrics: { probability: TOO_SHORT_PROBABILITY, too_short: 1, ...validation } };
       }
       const x = pageFeatures(context.document);
       const { probability, contributions } = pageProbability(model, x);
@@ -73,7 +92,7 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
         .slice(0, 4)
         .map(({ i }) => `${PAGE_FEATURE_NAMES[i]!.replaceAll('_', ' ')} ${round(x[i]!)} (human pages: median ${round(model.human.median[i]!)})`);
       const findings: Finding[] = p >= 0.4 ? [{ score: p, element: 'page', message: `page model probability ${p.toFixed(2)}${strongest.length ? `; strongest signals: ${strongest.join('; ')}` : ''}` }] : [];
-      return { findings, score: p, covers, metrics: { probability: p } };
+      return { findings, score: p, covers, metrics: { probability: p, ...validation } };
     },
   });
 }
