@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toPluginConfigView, type CadenceConfig } from '@cadence/config';
-import { installationNodeModules, loadPlugins, resolvePluginOptions, type LoadPluginsResult } from '@cadence/plugin-loader';
+import { installationNodeModules, loadPlugins, PluginOptionsError, resolvePluginOptions, type LoadPluginsResult } from '@cadence/plugin-loader';
 import type { PluginLogger } from '@cadence/plugin-sdk';
 
 /**
@@ -25,6 +26,8 @@ export interface HostPluginOptions {
   readonly configured: CadenceConfig['plugins'];
   /** `plugin_options`: checked against each plugin's schema (PluginOptionsError, exit 2). */
   readonly pluginOptions?: CadenceConfig['plugin_options'];
+  /** Built-ins the configuration turns on (the forge reporters). */
+  readonly extraBuiltins?: readonly string[];
   /** The folder of the file that set `plugins:` (relative entries resolve from it), or null. */
   readonly pluginBase: string | null;
   readonly logger?: PluginLogger;
@@ -37,7 +40,40 @@ export interface HostPluginOptions {
  */
 export function hostPluginOptions(config: CadenceConfig): CadenceConfig['plugin_options'] {
   const ai = { ...toPluginConfigView(config).ai, ...config.plugin_options['ai-assist'] };
-  return { ...config.plugin_options, 'ai-assist': ai };
+  const options: CadenceConfig['plugin_options'] = { ...config.plugin_options, 'ai-assist': ai };
+  if (githubReporting(config)) options['report-github'] = { ...githubReportOptions(config), ...config.plugin_options['report-github'] };
+  return options;
+}
+
+/** The forge reporters are plugins like any other, loaded when their forge is configured (docs/forges.md). */
+export function forgeReporterPlugins(config: CadenceConfig): string[] {
+  return githubReporting(config) ? ['@cadence/plugin-report-github'] : [];
+}
+
+function githubReporting(config: CadenceConfig): boolean {
+  const github = config.forges.github;
+  return Boolean(github.token) || (github.app_id !== null && Boolean(github.private_key || github.private_key_path));
+}
+
+/** forges.github and report.fail_on as the GitHub reporter's options; the App's key read from its file when given as a path. */
+function githubReportOptions(config: CadenceConfig): Record<string, unknown> {
+  const github = config.forges.github;
+  return {
+    token: github.token,
+    app_id: github.app_id,
+    private_key: github.private_key ?? (github.private_key_path ? readPrivateKey(github.private_key_path) : null),
+    api_url: github.api_url,
+    fail_on: config.report.fail_on,
+  };
+}
+
+/** The GitHub App's private key, once, at start-up (the message names the path, never the key). */
+export function readPrivateKey(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new PluginOptionsError(`Invalid configuration: forges.github.private_key_path: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
 }
 
 /**
@@ -49,7 +85,7 @@ export async function loadHostPlugins(options: HostPluginOptions): Promise<LoadP
   const specifiers = options.configured.map((entry) => (typeof entry === 'string' ? entry : entry.name));
   const inline = new Map(options.configured.flatMap((entry) => (typeof entry === 'object' && entry.options ? [[entry.name, entry.options] as const] : [])));
   const loaded = await loadPlugins({
-    builtins: BUILTIN_PLUGINS,
+    builtins: [...BUILTIN_PLUGINS, ...(options.extraBuiltins ?? [])],
     hostDir: HOST_DIR,
     configured: specifiers,
     configDir: options.pluginBase ?? HOST_DIR,

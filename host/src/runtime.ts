@@ -5,7 +5,7 @@ import { PluginLoadError, PluginOptionsError, type PluginLoadEntry } from '@cade
 import { CliExit, type CliIo } from './cli/io.js';
 import { loadCliConfig } from './cli/load-config.js';
 import { engineFromConfig } from './engine-setup.js';
-import { hostPluginOptions, loadHostPlugins } from './plugins.js';
+import { forgeReporterPlugins, hostPluginOptions, loadHostPlugins } from './plugins.js';
 
 export interface Runtime {
   readonly config: CadenceConfig;
@@ -31,13 +31,13 @@ export interface RuntimeOptions {
 /** Configuration, logger, plugins and engine: what every command that analyzes needs, built one way. */
 export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
   const { config, filepath, pluginBase, warnings } = await loadCliConfig(io, options.configPath, { flags: options.flags ?? {}, printWarnings: !options.logWarnings && !options.quietWarnings });
-  const secrets = [config.webhook.secret, config.ai.key, config.api.token, redisPassword(config.redis.url)].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  const secrets = [config.webhook.secret, config.ai.key, config.api.token, config.forges.github.token, config.forges.github.private_key, config.forges.gitlab.token, redisPassword(config.redis.url)].filter((s): s is string => typeof s === 'string' && s.length > 0);
   const stream = options.logStream ?? (config.logging.output === 'stderr' ? io.stderr : io.stdout);
   const logger = createLogger({ level: options.logLevel ?? config.logging.level, stream, secrets });
   if (options.logWarnings) for (const warning of warnings) logger.child('config').warn(warning);
   let loaded;
   try {
-    loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), pluginBase, logger: logger.child('plugins') });
+    loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), extraBuiltins: forgeReporterPlugins(config), pluginBase, logger: logger.child('plugins') });
   } catch (error) {
     if (error instanceof PluginLoadError || error instanceof PluginOptionsError) throw new CliExit(2, error.message);
     throw error;

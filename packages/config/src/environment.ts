@@ -15,6 +15,10 @@ const ALIASES: Record<string, string[]> = {
 const PRIMARY_OVERRIDES: Record<string, string> = {
   'webhook.read_timeout_seconds': 'CADENCE_WEBHOOK_READ_TIMEOUT',
   'webhook.write_timeout_seconds': 'CADENCE_WEBHOOK_WRITE_TIMEOUT',
+  'forges.github.token': 'CADENCE_GITHUB_TOKEN',
+  'forges.github.app_id': 'CADENCE_GITHUB_APP_ID',
+  'forges.github.private_key': 'CADENCE_GITHUB_PRIVATE_KEY',
+  'forges.gitlab.token': 'CADENCE_GITLAB_TOKEN',
 };
 /**
  * Set but empty is refused for these rather than read as unset: an empty API token would silently

@@ -10,8 +10,11 @@ export const MASK = '****';
 export function maskSecrets(config: CadenceConfig): CadenceConfig {
   const copy = structuredClone(config) as unknown as Record<string, Record<string, unknown>>;
   for (const key of SECRET_KEYS) {
-    const [section, name] = key.split('.') as [string, string];
-    if (copy[section]?.[name]) copy[section][name] = MASK;
+    const path = key.split('.');
+    const name = path.pop()!;
+    let section: Record<string, unknown> | undefined = copy;
+    for (const part of path) section = section?.[part] as Record<string, unknown> | undefined;
+    if (section?.[name]) section[name] = MASK;
   }
   // The Redis URL is shown (which Redis is in use matters), its password is not.
   if (typeof copy.redis?.url === 'string') copy.redis.url = redactCredentials(copy.redis.url);

@@ -132,6 +132,30 @@ export const ConfigSchema = Type.Object(
     /** Options by plugin name (the name a plugin declares, or its package name), checked against the plugin's own schema. */
     plugin_options: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), { default: {} }),
     strategies: Type.Object({ disabled: Strings([]) }, { additionalProperties: false, default: {} }),
+    /** Where results are reported back (docs/forges.md): commit statuses, check runs, merge request notes. */
+    forges: Type.Object({
+      github: Type.Object({
+        token: OptionalSecret,
+        app_id: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { default: null }),
+        private_key: OptionalSecret,
+        private_key_path: OptionalString,
+        /** Configuration, not user input: exempt from the network guard. */
+        api_url: Type.String({ minLength: 1, default: 'https://api.github.com' }),
+      }, { additionalProperties: false, default: {} }),
+      gitlab: Type.Object({
+        token: OptionalSecret,
+        api_url: Type.String({ minLength: 1, default: 'https://gitlab.com/api/v4' }),
+        merge_request_note: Type.Boolean({ default: false }),
+      }, { additionalProperties: false, default: {} }),
+    }, { additionalProperties: false, default: {} }),
+    report: Type.Object({
+      /** When a status or check fails; otherwise success (neutral for check runs) with the verdict in its description. */
+      fail_on: Type.Union([Type.Literal('never'), Type.Literal('suspicious'), Type.Literal('likely_ai_generated')], { default: 'never' }),
+    }, { additionalProperties: false, default: {} }),
+    server: Type.Object({
+      /** Where people reach this server (https://cadence.example.org): statuses link to the job there. */
+      public_url: OptionalString,
+    }, { additionalProperties: false, default: {} }),
   },
   { additionalProperties: false },
 );
@@ -139,7 +163,7 @@ export const ConfigSchema = Type.Object(
 export type CadenceConfig = Static<typeof ConfigSchema>;
 
 /** Keys whose values are secrets: masked by `cadence config`, scrubbed from logs. */
-export const SECRET_KEYS = ['ai.key', 'webhook.secret', 'api.token'] as const;
+export const SECRET_KEYS = ['ai.key', 'webhook.secret', 'api.token', 'forges.github.token', 'forges.github.private_key', 'forges.gitlab.token'] as const;
 
 export type LeafKind = 'boolean' | 'integer' | 'number' | 'string' | 'strings' | 'string-or-number';
 

@@ -1,4 +1,4 @@
-import type { AnalysisEvent, AnalysisResult, Thresholds } from '@cadence/plugin-sdk';
+import type { AnalysisEvent, AnalysisResult, JobInfo, ReportOutcome, Thresholds } from '@cadence/plugin-sdk';
 import type { NetworkPolicy } from '@cadence/network-guard';
 
 export type AnalysisRequest =
@@ -28,4 +28,8 @@ export interface AnalyzeOptions {
   readonly network: NetworkPolicy | null;
   readonly allowLocalPaths: boolean;
   readonly cache?: ResultCache;
+  /** The server's job this analysis runs for (reporters read it); absent for the CLI. */
+  readonly job?: JobInfo;
+  /** Where reporters' outcomes go (they may arrive after the analysis has returned). */
+  readonly onReport?: (outcome: ReportOutcome) => void;
 }

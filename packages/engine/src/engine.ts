@@ -8,9 +8,14 @@ import {
   type AnalysisResult,
   type AssessmentBands,
   type EngineHooks,
+  type JobFailure,
+  type JobInfo,
+  type JobStart,
   type PluginConfigView,
+  type ReportOutcome,
   type Thresholds,
 } from '@cadence/plugin-sdk';
+import { redactCredentials } from '@cadence/errors';
 import type { AnalysisRequest, AnalyzeOptions, EmittedEvent } from './analysis-request.js';
 import { assessRepository, assessWebsite, DEFAULT_ASSESSMENT_BANDS } from './assessment.js';
 import { asJobError, throwIfCancelled } from './cancellation.js';
@@ -89,7 +94,7 @@ export function createEngine(options: EngineOptions): Engine {
       const thresholds: Thresholds = { ...pluginConfig.thresholds, ...definedOnly(thresholdOverrides) };
       // Per job and deep: nothing a plugin writes reaches the next job or the cache key.
       const view: PluginConfigView = frozenCopy({ ...pluginConfig, thresholds });
-      const context = buildContext(source, { signal, view, thresholds: view.thresholds, emit: pluginEventEmitter(emit, (message, fields) => log.warn(message, fields)), logger: log });
+      const context = buildContext(source, { signal, view, thresholds: view.thresholds, emit: pluginEventEmitter(emit, (message, fields) => log.warn(message, fields)), logger: log, job: opts.job ?? null, recordReport: reportRecorder(opts) });
       await hooks.beforeAnalysis.promise(context);
       const reports = await runAll(source, context, emit);
       let result =
@@ -98,7 +103,7 @@ export function createEngine(options: EngineOptions): Engine {
           : buildWebsiteResult(source, reports);
       result = await refine(result, context);
       throwIfCancelled(signal);
-      await hooks.report.promise(result, context);
+      await runReportHook(result, context);
       // A result whose AI step failed is not kept: the failure is usually transient.
       if (cacheKey && !result.ai?.error) void Promise.resolve(opts.cache?.set(cacheKey, result)).catch(() => undefined);
       return result;
@@ -163,7 +168,50 @@ export function createEngine(options: EngineOptions): Engine {
     return { ...refined, overall_score: score, suspicion_score: score, assessment: assessWebsite(score) };
   }
 
+  /** A job's reporters start (a `pending` status); the analysis does not wait for them. */
+  function startJob(request: AnalysisRequest, opts: AnalyzeOptions): void {
+    if (!opts.job) return;
+    const recordReport = reportRecorder(opts);
+    const start: JobStart = Object.freeze({ job: opts.job, request: Object.freeze({ kind: request.kind, url: redactCredentials(request.url) }), logger: log, recordReport });
+    void hooks.jobStart.promise(start).catch((error: unknown) => {
+      log.warn('a jobStart tap failed', { job_id: opts.job?.id, error: String((error as Error)?.message ?? error) });
+      recordReport(failedTap('jobStart', opts.job ?? null));
+    });
+  }
+
+  /** `report` taps are side effects: one that throws is recorded, and the result stands. */
+  async function runReportHook(result: AnalysisResult, context: AnalysisContext): Promise<void> {
+    try {
+      await hooks.report.promise(result, context);
+    } catch (error) {
+      log.warn('a report tap failed', { job_id: context.job?.id, error: String((error as Error)?.message ?? error) });
+      context.recordReport(failedTap('report', context.job));
+    }
+  }
+
+  /** A job that ends without a result: its reporters turn `pending` into an error. Not awaited. */
+  function failJob(error: unknown, opts: AnalyzeOptions): void {
+    if (!opts.job) return;
+    const recordReport = reportRecorder(opts);
+    const failure = asJobError(error, opts.signal ?? new AbortController().signal);
+    const event: JobFailure = Object.freeze({ job: opts.job, error: Object.freeze({ code: failure.code, message: redactCredentials(failure.message) }), logger: log, recordReport });
+    void hooks.jobFailed.promise(event).catch((tapError: unknown) => {
+      log.warn('a jobFailed tap failed', { job_id: opts.job?.id, error: String((tapError as Error)?.message ?? tapError) });
+      recordReport(failedTap('jobFailed', opts.job ?? null));
+    });
+  }
+
   async function analyze(request: AnalysisRequest, opts: AnalyzeOptions): Promise<AnalysisResult> {
+    startJob(request, opts);
+    try {
+      return await analyzeRequest(request, opts);
+    } catch (error) {
+      failJob(error, opts);
+      throw error;
+    }
+  }
+
+  async function analyzeRequest(request: AnalysisRequest, opts: AnalyzeOptions): Promise<AnalysisResult> {
     const signal = opts.signal ?? new AbortController().signal;
     const emit = eventEmitter(opts.onEvent);
     let source: PreparedSource;
@@ -182,6 +230,11 @@ export function createEngine(options: EngineOptions): Engine {
     // A shared cache that cannot answer (Redis away) is a miss, never a failed analysis.
     const cached = await Promise.resolve(opts.cache?.get(key)).catch(() => undefined);
     if (cached) {
+      // A job answered from the cache is still reported where its forge expects it.
+      if (opts.job) {
+        const view: PluginConfigView = frozenCopy(pluginConfig);
+        await runReportHook(cached, buildContext(source, { signal, view, thresholds: view.thresholds, emit: () => undefined, logger: log, job: opts.job, recordReport: reportRecorder(opts) }));
+      }
       await source.dispose().catch(() => undefined);
       return cached;
     }
@@ -204,6 +257,32 @@ interface ContextParts {
   thresholds: Thresholds;
   emit: (event: AnalysisEvent) => void;
   logger: EngineLogger;
+  job: JobInfo | null;
+  recordReport: (outcome: ReportOutcome) => void;
+}
+
+/** The job's outcome sink, made safe: a reporter's record never throws into it. */
+function reportRecorder(opts: Pick<AnalyzeOptions, 'onReport'>): (outcome: ReportOutcome) => void {
+  return (outcome) => {
+    try {
+      opts.onReport?.(Object.freeze({ ...outcome }));
+    } catch {
+      // The job's record is the server's concern; a reporter cannot fail it.
+    }
+  };
+}
+
+function failedTap(hook: 'jobStart' | 'jobFailed' | 'report', job: JobInfo | null): ReportOutcome {
+  return {
+    reporter: `${hook} tap`,
+    forge: job?.forge?.forge ?? null,
+    kind: hook,
+    target: job?.forge ? `${job.forge.repository}@${job.forge.sha}` : job?.id ?? '',
+    state: 'error',
+    ok: false,
+    error_code: 'ERR_REPORTER_FAILED',
+    at: new Date().toISOString(),
+  };
 }
 
 function buildContext(source: PreparedSource, parts: ContextParts): AnalysisContext {
@@ -214,6 +293,8 @@ function buildContext(source: PreparedSource, parts: ContextParts): AnalysisCont
     config: parts.view,
     options: NO_OPTIONS,
     scratch: new Map<string, unknown>(),
+    job: parts.job,
+    recordReport: parts.recordReport,
   };
   if (source.kind === 'repository') {
     return Object.freeze({

@@ -1,9 +1,11 @@
-import { AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
+import { AsyncParallelHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
 import type {
   AnalysisContext,
   AnalysisResult,
   Detection,
   EngineHooks,
+  JobFailure,
+  JobStart,
   StrategyRegistrar,
   StrategyResult,
 } from '@cadence/plugin-sdk';
@@ -16,6 +18,8 @@ import type {
 export function createHooks(): EngineHooks {
   return Object.freeze({
     registerStrategies: new SyncHook<[StrategyRegistrar]>(['registrar']),
+    jobStart: new AsyncParallelHook<[JobStart]>(['start']),
+    jobFailed: new AsyncParallelHook<[JobFailure]>(['failure']),
     beforeAnalysis: new AsyncSeriesHook<[AnalysisContext]>(['context']),
     strategyResult: new SyncHook<[Readonly<StrategyResult>, AnalysisContext]>(['strategyResult', 'context']),
     detection: new SyncHook<[Readonly<Detection>, AnalysisContext]>(['detection', 'context']),

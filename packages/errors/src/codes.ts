@@ -30,6 +30,10 @@ export const OPERATIONAL_CODES = {
   ERR_SHUTTING_DOWN: 'The server is shutting down',
   ERR_WORKER_LOST: 'The worker running the job stopped; the job was retried once',
   ERR_INVALID_SOURCE: 'The source is not a valid repository URL, website URL or path',
+  ERR_REPORTER_FAILED: 'A reporter failed; the job\u2019s result stands',
+  ERR_FORGE_AUTH: 'The forge refused the credentials (401, 403 or 404)',
+  ERR_FORGE_RATE_LIMIT: 'The forge\u2019s rate limit held past the job\u2019s time',
+  ERR_FORGE_UNAVAILABLE: 'The forge answered with server errors past the job\u2019s time',
   ERR_INTERNAL: 'Internal error',
 } as const;
 

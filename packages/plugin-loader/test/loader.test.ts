@@ -113,7 +113,7 @@ describe('plugin loader', () => {
     await writePackage(path.join(root, 'future'), 'future', { peer: '^2.0.0' });
     const error = await load(['./future']).then(() => null, (e: PluginLoadError) => e);
     expect(error?.entry.status).to.equal('incompatible');
-    expect(error?.message).to.match(/targets plugin API \^2\.0\.0, but this host provides 1\.2\.0: .*\^1\.0\.0/);
+    expect(error?.message).to.match(/targets plugin API \^2\.0\.0, but this host provides 1\.3\.0: .*\^1\.0\.0/);
   });
 
   it('refuses a plugin that declares no API version at all', async () => {

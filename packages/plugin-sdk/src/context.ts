@@ -2,6 +2,7 @@ import type { CommitRecord, RepositoryStats, Thresholds } from './commit.js';
 import type { PluginConfigView } from './config-view.js';
 import type { PageDocument } from './document.js';
 import type { EventChannel } from './events.js';
+import type { JobInfo, ReportOutcome } from './job.js';
 import type { PluginLogger } from './logger.js';
 
 interface ContextBase {
@@ -17,6 +18,13 @@ interface ContextBase {
   readonly options: Readonly<Record<string, unknown>>;
   /** Room for plugins to share per-job state, keyed by plugin name. */
   readonly scratch: Map<string, unknown>;
+  /** API 1.3: the job this analysis runs for, or null (the CLI, the testkit). */
+  readonly job: JobInfo | null;
+  /**
+   * API 1.3: records a reporter's outcome on the job (`result.reports[]`), also after the analysis
+   * has ended: a reporter starts its work in `report` and records when it is done. Never throws.
+   */
+  recordReport(outcome: ReportOutcome): void;
 }
 
 export interface RepositorySourceInfo {

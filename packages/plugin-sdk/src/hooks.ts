@@ -1,4 +1,5 @@
-import type { AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
+import type { AsyncParallelHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
+import type { JobFailure, JobStart } from './job.js';
 import type { AnalysisContext } from './context.js';
 import type { Detection, AnalysisResult, StrategyResult } from './result.js';
 import type { Strategy } from './strategy.js';
@@ -23,6 +24,11 @@ export const REFINE_STAGE = Object.freeze({ SCORE: 0, ADJUST: 100, SECOND_OPINIO
  * Every hook a plugin can tap, in the order of a job's life (the engine declares them in one place).
  *
  * - `registerStrategies` (sync): once, when the engine starts: add strategies.
+ * - `jobStart` (async parallel, API 1.3): a job's analysis begins, before its source is fetched (a
+ *   reporter sets a `pending` status here). The analysis does not wait for it; a tap that throws is
+ *   recorded as a failed report, never a failed job.
+ * - `jobFailed` (async parallel, API 1.3): a job's analysis ended without a result (clone failed,
+ *   timeout, cancel): a reporter turns its `pending` status into an error. Not awaited either.
  * - `beforeAnalysis` (async series): the context is ready (source fetched, commits read), before any strategy.
  * - `strategyResult` (sync): after each strategy, with its entry of `strategy_results`.
  * - `detection` (sync): each detection as it is found.
@@ -30,9 +36,14 @@ export const REFINE_STAGE = Object.freeze({ SCORE: 0, ADJUST: 100, SECOND_OPINIO
  *   result. This is the one place a plugin may change other strategies' findings (the AI plugin does).
  *   Taps run by tapable `stage`, lowest first (registration order within a stage): see REFINE_STAGE.
  * - `report` (async series): the final result, read-only; for side effects such as notifications.
+ *   A tap that throws is recorded as a failed report (`result.reports[]`), never a failed job; a
+ *   reporter that talks to a forge starts its work and returns, recording through
+ *   `context.recordReport`, so that the job's `complete` event does not wait for the forge.
  */
 export interface EngineHooks {
   readonly registerStrategies: SyncHook<[StrategyRegistrar]>;
+  readonly jobStart: AsyncParallelHook<[JobStart]>;
+  readonly jobFailed: AsyncParallelHook<[JobFailure]>;
   readonly beforeAnalysis: AsyncSeriesHook<[AnalysisContext]>;
   /** A copy, typed read-only: only `refineResult` changes findings. */
   readonly strategyResult: SyncHook<[Readonly<StrategyResult>, AnalysisContext]>;

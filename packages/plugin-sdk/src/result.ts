@@ -1,3 +1,4 @@
+import type { ReportOutcome } from './job.js';
 import type { Severity } from './source.js';
 import type { Evidence } from './strategy.js';
 import type { Thresholds } from './commit.js';
@@ -86,6 +87,8 @@ interface ResultCommon {
   suspicion_score: number;
   overall_score: number;
   ai?: AiReport;
+  /** API 1.3: what reporters did with the result (forge statuses, check runs, notes), as they finish. Server jobs only. */
+  reports?: ReportOutcome[];
 }
 
 /** Commits over time, aggregated into at most a few hundred buckets (the HTML report's chart). */

@@ -31,6 +31,7 @@ async function manager(options: { workers: number; queueCapacity: number }) {
     jobTimeoutMs: 60_000,
     network: null,
     allowLocalPaths: false,
+    publicUrl: null,
   });
   return { jobs, store, cleanup: () => dir.remove() };
 }

@@ -2,7 +2,7 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import type { AnalysisRequest, AnalyzeOptions, EmittedEvent, Engine, ResultCache } from '@cadence/engine';
 import { CadenceError, isOperationalCode, toCadenceError } from '@cadence/errors';
 import type { Logger } from '@cadence/logger';
-import type { AnalysisResult } from '@cadence/plugin-sdk';
+import type { AnalysisResult, JobInfo, ReportOutcome } from '@cadence/plugin-sdk';
 
 /** What the job manager needs of an engine: the analysis, wherever it runs. */
 export type JobEngine = Pick<Engine, 'analyze'>;
@@ -21,7 +21,7 @@ export interface AnalysisThreadsSpec {
 const UNWIND_MS = 2000;
 
 type ToThread =
-  | { type: 'analyze'; id: number; request: AnalysisRequest; network: AnalyzeOptions['network']; allowLocalPaths: boolean; cached: boolean }
+  | { type: 'analyze'; id: number; request: AnalysisRequest; network: AnalyzeOptions['network']; allowLocalPaths: boolean; cached: boolean; job: JobInfo | null }
   | { type: 'abort'; id: number; code: string; message: string }
   | { type: 'cache-value'; id: number; result: AnalysisResult | undefined };
 
@@ -31,7 +31,8 @@ type FromThread =
   | { type: 'cache-get'; id: number; key: string }
   | { type: 'cache-set'; key: string; result: AnalysisResult }
   | { type: 'done'; id: number; result: AnalysisResult }
-  | { type: 'failed'; id: number; code: string; message: string };
+  | { type: 'failed'; id: number; code: string; message: string }
+  | { type: 'report'; id: number; outcome: ReportOutcome };
 
 interface Running {
   readonly id: number;
@@ -99,6 +100,7 @@ export class AnalysisThreadPool implements JobEngine {
 class ThreadSlot {
   alive = true;
   private running: Running | null = null;
+  private readonly reportSinks = new Map<number, (outcome: ReportOutcome) => void>();
   private readonly ready: Promise<void>;
 
   constructor(private readonly worker: Worker, private readonly logger: Logger) {
@@ -118,6 +120,13 @@ class ThreadSlot {
   }
 
   async run(id: number, request: AnalysisRequest, options: AnalyzeOptions): Promise<AnalysisResult> {
+    const onReport = options.onReport;
+    if (onReport) {
+      this.reportSinks.set(id, onReport);
+      // Reporters are bounded by the job's time; a sink is dropped a minute after it.
+      const keep = Math.max(0, (options.job?.deadline ?? Date.now()) - Date.now()) + 60_000;
+      setTimeout(() => this.reportSinks.delete(id), keep).unref();
+    }
     await this.ready;
     this.worker.ref();
     try {
@@ -137,7 +146,7 @@ class ThreadSlot {
         };
         if (signal?.aborted) onAbort();
         else signal?.addEventListener('abort', onAbort, { once: true });
-        this.post({ type: 'analyze', id, request, network: options.network, allowLocalPaths: options.allowLocalPaths, cached: options.cache !== undefined });
+        this.post({ type: 'analyze', id, request, network: options.network, allowLocalPaths: options.allowLocalPaths, cached: options.cache !== undefined, job: options.job ?? null });
       });
     } finally {
       this.running = null;
@@ -155,6 +164,11 @@ class ThreadSlot {
   }
 
   private receive(message: FromThread): void {
+    if (message.type === 'report') {
+      // Reporters finish after the analysis: their sink outlives the run.
+      this.reportSinks.get(message.id)?.(message.outcome);
+      return;
+    }
     const running = this.running;
     if (!running) return;
     switch (message.type) {
@@ -222,6 +236,7 @@ export function serveAnalysisThread(port: MessagePort, engine: JobEngine): void 
         network: message.network,
         allowLocalPaths: message.allowLocalPaths,
         onEvent: (event) => port.postMessage({ type: 'event', id, event } satisfies FromThread),
+        ...(message.job ? { job: message.job, onReport: (outcome: ReportOutcome) => port.postMessage({ type: 'report', id, outcome } satisfies FromThread) } : {}),
         ...(cache ? { cache } : {}),
       })
       .then(

@@ -7,7 +7,8 @@ import { AnalysisThreadPool, type AnalysisThreadsSpec, type JobEngine } from './
 import type { ServerBackends } from '../backends/server-backends.js';
 import type { NetworkPolicy } from '@cadence/network-guard';
 import type { ServerMetrics } from '../metrics.js';
-import { completeEvent, endEventOf, isFinal, type Job, type JobSource } from './job.js';
+import type { ForgeTarget, JobInfo, ReportOutcome } from '@cadence/plugin-sdk';
+import { completeEvent, endEventOf, isFinal, MAX_REPORTS_PER_JOB, type Job, type JobSource } from './job.js';
 import type { JobEvent, JobEventChannel } from './job-events.js';
 import type { JobCancels } from './job-cancels.js';
 import type { JobQueue } from './job-queue.js';
@@ -28,6 +29,8 @@ export interface JobManagerOptions {
   readonly jobTimeoutMs: number;
   readonly network: NetworkPolicy | null;
   readonly allowLocalPaths: boolean;
+  /** `server.public_url`: reporters link to the job there. */
+  readonly publicUrl: string | null;
 }
 
 export interface NewJob {
@@ -35,6 +38,8 @@ export interface NewJob {
   readonly source: JobSource;
   readonly repo: string;
   readonly branch: string | null;
+  /** A webhook's job: the forge commit its verdict is reported on. */
+  readonly forge?: ForgeTarget | null;
 }
 
 /**
@@ -81,6 +86,7 @@ export class JobManager {
       error: null,
       error_code: null,
       request: spec.request,
+      ...(spec.forge ? { forge: spec.forge } : {}),
     };
     await this.options.store.create(job);
     // A stream subscribes here, before a worker can emit the job's first event.
@@ -204,6 +210,8 @@ export class JobManager {
         },
         network: this.options.network,
         allowLocalPaths: this.options.allowLocalPaths,
+        job: this.jobInfo(job),
+        onReport: (outcome) => void this.recordReport(id, outcome),
         // A stream shows the analysis as it happens, so it always runs it rather than replaying a cached result.
         ...(job.source === 'stream' ? {} : { cache: this.options.cache }),
       });
@@ -271,6 +279,26 @@ export class JobManager {
     this.options.metrics.jobsTotal.inc({ status });
   }
 
+  private jobInfo(job: Job): JobInfo {
+    const base = this.options.publicUrl?.replace(/\/+$/, '');
+    return { id: job.id, url: base ? `${base}/jobs/${encodeURIComponent(job.id)}` : null, forge: job.forge ?? null, deadline: Date.now() + this.options.jobTimeoutMs };
+  }
+
+  /** A reporter's outcome joins the job's record, also after the job has ended (reporters finish later). */
+  private async recordReport(id: string, outcome: ReportOutcome): Promise<void> {
+    try {
+      await this.options.store.update(id, (j) => {
+        const reports = j.reports ?? [];
+        if (reports.length < MAX_REPORTS_PER_JOB) j.reports = [...reports, outcome];
+      });
+      const fields = { job_id: id, reporter: outcome.reporter, forge: outcome.forge, kind: outcome.kind, target: outcome.target, state: outcome.state, ok: outcome.ok, error_code: outcome.error_code };
+      if (outcome.ok) this.log.info('report sent', fields);
+      else this.log.warn('report failed', fields);
+    } catch (error) {
+      this.log.warn('could not record a report', { job_id: id, error: String((error as Error)?.message ?? error) });
+    }
+  }
+
   private publishEnd(job: Job): void {
     this.options.events.publish(job.id, endEventOf(job));
   }
@@ -303,6 +331,7 @@ export function jobManagerFor(parts: {
     jobTimeoutMs: config.limits.job_timeout_seconds * 1000,
     network: config.security.allow_private_networks ? null : { allowPrivateNetworks: false, allowedNetworks: config.security.allowed_networks },
     allowLocalPaths: config.security.allow_local_paths,
+    publicUrl: config.server.public_url,
   });
 }
 

@@ -1,6 +1,6 @@
 import type { AnalysisRequest } from '@cadence/engine';
 import type { OperationalCode } from '@cadence/errors';
-import type { AnalysisResult } from '@cadence/plugin-sdk';
+import type { AnalysisResult, ForgeTarget, ReportOutcome } from '@cadence/plugin-sdk';
 import type { JobEvent } from './job-events.js';
 
 /** Decisions §2. */
@@ -31,7 +31,14 @@ export interface Job {
   result?: AnalysisResult;
   /** What the worker runs. Not shown. */
   readonly request: AnalysisRequest;
+  /** The forge commit a webhook's job reports on (reporters read it); absent for API jobs. */
+  readonly forge?: ForgeTarget | null;
+  /** What reporters did, in the order they finished (shown as `reports` and `result.reports`). */
+  reports?: ReportOutcome[];
 }
+
+/** At most this many report outcomes per job: a reporter retrying in a loop cannot grow the record. */
+export const MAX_REPORTS_PER_JOB = 50;
 
 /** Decisions §3: the job as `GET /jobs/:id` shows it (full result) or as a list item (short result). */
 export function jobView(job: Job, form: 'full' | 'list'): Record<string, unknown> {
@@ -51,7 +58,9 @@ export function jobView(job: Job, form: 'full' | 'list'): Record<string, unknown
     error: job.error,
     error_code: job.error_code,
   };
-  if (job.status === 'completed' && job.result) view.result = form === 'full' ? job.result : shortResult(job.result);
+  const reports = job.reports ?? [];
+  if (form === 'full') view.reports = reports;
+  if (job.status === 'completed' && job.result) view.result = form === 'full' ? { ...job.result, reports } : shortResult(job.result);
   return view;
 }
 

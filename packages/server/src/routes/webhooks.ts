@@ -84,6 +84,7 @@ async function answerPush(ctx: Context, outcome: PushOutcome, source: 'webhook:g
       source,
       repo: locator.repo || push.repo,
       branch: push.branch,
+      forge: push.forge,
     });
     return job.id;
   };

@@ -1,4 +1,5 @@
 import { HttpError } from '@cadence/errors';
+import type { ForgeTarget } from '@cadence/plugin-sdk';
 
 const ZERO = /^0+$/;
 
@@ -9,6 +10,8 @@ export interface PushRequest {
   readonly branch: string | null;
   readonly before: string | null;
   readonly after: string;
+  /** Where the verdict is reported: the pushed head on the forge that sent the push. */
+  readonly forge: ForgeTarget | null;
 }
 
 export type PushOutcome = { kind: 'push'; push: PushRequest } | { kind: 'ignored'; reason: string };
@@ -25,6 +28,13 @@ function field(payload: unknown, ...path: string[]): unknown {
 function text(payload: unknown, ...path: string[]): string | undefined {
   const value = field(payload, ...path);
   return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/** GitHub's `owner/name`: what a status URL may hold (anything else is not reported on). */
+const OWNER_NAME = /^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/;
+
+function positiveInteger(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
 const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/i;
@@ -48,8 +58,13 @@ export function githubPush(payload: unknown): PushOutcome {
   if ('ignored' in range) return { kind: 'ignored', reason: range.ignored };
   const cloneUrl = text(payload, 'repository', 'clone_url') ?? text(payload, 'repository', 'url');
   if (!cloneUrl) throw HttpError.invalidRequest('repository.clone_url', 'missing');
-  const repo = text(payload, 'repository', 'full_name') ?? cloneUrl;
-  return { kind: 'push', push: { cloneUrl, repo, ...range } };
+  const fullName = text(payload, 'repository', 'full_name');
+  const repo = fullName ?? cloneUrl;
+  const installation = positiveInteger(field(payload, 'installation', 'id'));
+  const forge: ForgeTarget | null = fullName && OWNER_NAME.test(fullName)
+    ? { forge: 'github', repository: fullName, sha: range.after, ...(installation ? { installation_id: installation } : {}) }
+    : null;
+  return { kind: 'push', push: { cloneUrl, repo, ...range, forge } };
 }
 
 /** GitLab: `project.git_http_url`, else `repository.git_http_url`, else `project.web_url`. */
@@ -58,6 +73,9 @@ export function gitlabPush(payload: unknown): PushOutcome {
   if ('ignored' in range) return { kind: 'ignored', reason: range.ignored };
   const cloneUrl = text(payload, 'project', 'git_http_url') ?? text(payload, 'repository', 'git_http_url') ?? text(payload, 'project', 'web_url');
   if (!cloneUrl) throw HttpError.invalidRequest('project.git_http_url', 'missing');
-  const repo = text(payload, 'project', 'path_with_namespace') ?? cloneUrl;
-  return { kind: 'push', push: { cloneUrl, repo, ...range } };
+  const path = text(payload, 'project', 'path_with_namespace');
+  const repo = path ?? cloneUrl;
+  const projectId = positiveInteger(field(payload, 'project_id')) ?? positiveInteger(field(payload, 'project', 'id'));
+  const forge: ForgeTarget | null = path && projectId ? { forge: 'gitlab', repository: path, sha: range.after, project_id: projectId } : null;
+  return { kind: 'push', push: { cloneUrl, repo, ...range, forge } };
 }

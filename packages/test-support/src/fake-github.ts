@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startHttpServer, type TestHttpServer } from './http-server.js';
+
+/** One request the fake forge received. */
+export interface ForgeRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Record<string, unknown> | null;
+  readonly at: number;
+}
+
+/** A scripted answer: taken, in order, by the next requests matching `method` and `path`. */
+export interface ScriptedAnswer {
+  readonly status: number;
+  readonly headers?: Record<string, string>;
+  readonly body?: unknown;
+}
+
+export interface FakeForge {
+  readonly http: TestHttpServer;
+  /** The API base URL to configure (`forges.github.api_url`, `forges.gitlab.api_url`). */
+  readonly apiUrl: string;
+  readonly requests: ForgeRequest[];
+  /** The next requests matching these answer with `answers` first, then normally. */
+  script(method: string, path: RegExp, answers: ScriptedAnswer[]): void;
+  /** Resolves once `count` requests match (or rejects after `timeoutMs`). */
+  waitFor(method: string, path: RegExp, count?: number, timeoutMs?: number): Promise<ForgeRequest[]>;
+  close(): Promise<void>;
+}
+
+type Route = (request: ForgeRequest) => ScriptedAnswer | null;
+
+/**
+ * A forge API on 127.0.0.1 that speaks enough of the wire format for reporters: JSON bodies, the
+ * status codes, rate-limit headers and error bodies the real one sends. It records every request.
+ */
+async function startFakeForge(routes: Route[], prefix: string): Promise<FakeForge> {
+  const requests: ForgeRequest[] = [];
+  const scripts: { method: string; path: RegExp; answers: ScriptedAnswer[] }[] = [];
+  const waiters: (() => void)[] = [];
+  const http = await startHttpServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: Record<string, unknown> | null = null;
+      try {
+        body = text ? (JSON.parse(text) as Record<string, unknown>) : null;
+      } catch {
+        body = null;
+      }
+      const path = (req.url ?? '/').replace(prefix, '') || '/';
+      const request: ForgeRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, at: Date.now() };
+      requests.push(request);
+      const script = scripts.find((s) => s.method === request.method && s.path.test(path) && s.answers.length > 0);
+      const answer = script?.answers.shift() ?? routes.reduce<ScriptedAnswer | null>((found, route) => found ?? route(request), null) ?? { status: 404, body: { message: 'Not Found' } };
+      const headers = { 'content-type': 'application/json; charset=utf-8', 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600), ...answer.headers };
+      res.writeHead(answer.status, headers);
+      res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      for (const wake of waiters.splice(0)) wake();
+    });
+  });
+  const apiUrl = http.url(prefix || '/').replace(/\/$/, '');
+  return {
+    http,
+    apiUrl,
+    requests,
+    script: (method, path, answers) => scripts.push({ method, path, answers: [...answers] }),
+    waitFor: (method, path, count = 1, timeoutMs = 20_000) =>
+      new Promise((resolve, reject) => {
+        const deadline = Date.now() + timeoutMs;
+        const check = (): void => {
+          const matching = requests.filter((r) => r.method === method && path.test(r.path));
+          if (matching.length >= count) return resolve(matching);
+          if (Date.now() > deadline) return reject(new Error(`fake forge: ${matching.length} of ${count} ${method} ${path} after ${timeoutMs} ms; saw ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}`));
+          waiters.push(check);
+          setTimeout(check, 200).unref();
+        };
+        check();
+      }),
+    close: () => http.close(),
+  };
+}
+
+let nextId = 1000;
+
+/** GitHub's REST API: commit statuses, check runs, App installation tokens. */
+export function startFakeGithub(): Promise<FakeForge> {
+  return startFakeForge([
+    (r) => (r.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]{40}$/.test(r.path) ? { status: 201, body: { id: ++nextId, state: r.body?.state, context: r.body?.context, description: r.body?.description } } : null),
+    (r) => (r.method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(r.path) ? { status: 201, body: { token: `ghs_installation${++nextId}`, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: { checks: 'write', statuses: 'write' }, repository_selection: 'all' } } : null),
+    (r) => (r.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/check-runs$/.test(r.path) ? { status: 201, body: { id: ++nextId, head_sha: r.body?.head_sha, status: r.body?.status, name: r.body?.name } } : null),
+    (r) => (r.method === 'PATCH' && /^\/repos\/[^/]+\/[^/]+\/check-runs\/\d+$/.test(r.path) ? { status: 200, body: { id: Number(r.path.split('/').pop()), status: r.body?.status, conclusion: r.body?.conclusion } } : null),
+  ], '');
+}

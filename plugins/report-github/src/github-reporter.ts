@@ -1,0 +1,159 @@
+import type { AnalysisResult, JobInfo, PluginLogger, ReportOutcome, RepositoryResult } from '@cadence/plugin-sdk';
+import { forgeErrorCode, githubClient, usesChecks, type GithubClient } from './github-client.js';
+import type { GithubReportOptions } from './options.js';
+import { checkSummary, verdictOf } from './verdict.js';
+
+const CONTEXT = 'cadence';
+const CHECK_NAME = 'cadence';
+/** GitHub takes at most 50 annotations per request. */
+const MAX_ANNOTATIONS = 50;
+
+type Record_ = (outcome: ReportOutcome) => void;
+
+interface JobState {
+  readonly client: GithubClient;
+  /** The `pending`/`in_progress` call: the final one waits for it, so it cannot be overtaken. */
+  readonly started: Promise<number | null>;
+}
+
+/**
+ * Reports a job's verdict on its commit: a commit status with a token, a check run with a GitHub
+ * App. One job's calls run in order (pending, then the final state); they never throw, each ends
+ * in an outcome recorded on the job.
+ */
+export class GithubReporter {
+  private readonly jobs = new Map<string, JobState>();
+
+  constructor(private readonly options: GithubReportOptions, private readonly logger: PluginLogger) {}
+
+  start(job: JobInfo, record: Record_): void {
+    const client = githubClient(this.options, job);
+    if (!client || !job.forge) return;
+    const started = usesChecks(this.options, job) ? this.createCheck(client, job, record) : this.status(client, job, 'pending', 'Cadence is analyzing this push', record).then(() => null);
+    this.jobs.set(job.id, { client, started });
+    // A job that never ends here (its process stopped) does not keep its state past its time.
+    setTimeout(() => this.jobs.delete(job.id), Math.max(0, job.deadline - Date.now()) + 60_000).unref();
+  }
+
+  async finish(job: JobInfo, result: AnalysisResult, record: Record_): Promise<void> {
+    const state = this.take(job);
+    if (!state || !job.forge) return;
+    const checkId = await state.started;
+    const verdict = verdictOf(result, this.options.fail_on);
+    if (usesChecks(this.options, job)) {
+      await this.completeCheck(state.client, job, checkId, {
+        conclusion: verdict.failing ? 'failure' : 'neutral',
+        title: verdict.description,
+        summary: checkSummary(result, this.options.fail_on, job.url),
+        annotations: result.source_type === 'git' ? annotations(result) : [],
+      }, record);
+    } else {
+      await this.status(state.client, job, verdict.failing ? 'failure' : 'success', verdict.description, record);
+    }
+  }
+
+  async fail(job: JobInfo, error: { code: string; message: string }, record: Record_): Promise<void> {
+    const state = this.take(job);
+    if (!state || !job.forge) return;
+    const checkId = await state.started;
+    const description = `Cadence could not analyze this push: ${error.code}`;
+    if (usesChecks(this.options, job)) await this.completeCheck(state.client, job, checkId, { conclusion: 'action_required', title: description, summary: description, annotations: [] }, record);
+    else await this.status(state.client, job, 'error', description, record);
+  }
+
+  private take(job: JobInfo): JobState | undefined {
+    const state = this.jobs.get(job.id) ?? (() => {
+      // The start was not seen here (a cached result, a restarted worker): report without it.
+      const client = githubClient(this.options, job);
+      return client ? { client, started: Promise.resolve(null) } : undefined;
+    })();
+    this.jobs.delete(job.id);
+    return state;
+  }
+
+  private async status(client: GithubClient, job: JobInfo, state: 'pending' | 'success' | 'failure' | 'error', description: string, record: Record_): Promise<void> {
+    const { repository, sha } = job.forge!;
+    const [owner, repo] = repository.split('/') as [string, string];
+    try {
+      await client.rest.repos.createCommitStatus({ owner, repo, sha, state, context: CONTEXT, description, ...(job.url ? { target_url: job.url } : {}) });
+      record(this.outcome('commit-status', job, state, null));
+    } catch (error) {
+      record(this.outcome('commit-status', job, state, error));
+    }
+  }
+
+  private async createCheck(client: GithubClient, job: JobInfo, record: Record_): Promise<number | null> {
+    const { repository, sha } = job.forge!;
+    const [owner, repo] = repository.split('/') as [string, string];
+    try {
+      const { data } = await client.rest.checks.create({ owner, repo, name: CHECK_NAME, head_sha: sha, status: 'in_progress', external_id: job.id, ...(job.url ? { details_url: job.url } : {}) });
+      record(this.outcome('check-run', job, 'in_progress', null));
+      return data.id;
+    } catch (error) {
+      record(this.outcome('check-run', job, 'in_progress', error));
+      return null;
+    }
+  }
+
+  private async completeCheck(
+    client: GithubClient,
+    job: JobInfo,
+    checkId: number | null,
+    output: { conclusion: 'success' | 'neutral' | 'failure' | 'action_required'; title: string; summary: string; annotations: Annotation[] },
+    record: Record_,
+  ): Promise<void> {
+    const { repository, sha } = job.forge!;
+    const [owner, repo] = repository.split('/') as [string, string];
+    const body = {
+      owner,
+      repo,
+      status: 'completed' as const,
+      conclusion: output.conclusion,
+      completed_at: new Date().toISOString(),
+      output: { title: output.title, summary: output.summary, ...(output.annotations.length > 0 ? { annotations: output.annotations } : {}) },
+      ...(job.url ? { details_url: job.url } : {}),
+    };
+    try {
+      // No run was created (its call failed): one completed run still carries the verdict.
+      if (checkId === null) await client.rest.checks.create({ ...body, name: CHECK_NAME, head_sha: sha, external_id: job.id });
+      else await client.rest.checks.update({ ...body, check_run_id: checkId });
+      record(this.outcome('check-run', job, output.conclusion, null));
+    } catch (error) {
+      record(this.outcome('check-run', job, output.conclusion, error));
+    }
+  }
+
+  private outcome(kind: string, job: JobInfo, state: string, error: unknown): ReportOutcome {
+    const code = error === null ? null : forgeErrorCode(error);
+    if (code) this.logger.warn('GitHub report failed', { job_id: job.id, kind, state, error_code: code, status: (error as { status?: number })?.status ?? null });
+    return { reporter: 'report-github', forge: 'github', kind, target: `${job.forge!.repository}@${job.forge!.sha}`, state, ok: code === null, error_code: code, at: new Date().toISOString() };
+  }
+}
+
+interface Annotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: 'notice' | 'warning' | 'failure';
+  title: string;
+  message: string;
+}
+
+/** A finding with files becomes an annotation on the file the commit changed most. */
+function annotations(result: RepositoryResult): Annotation[] {
+  const out: Annotation[] = [];
+  for (const s of [...result.suspicions].sort((a, b) => b.confidence - a.confidence)) {
+    const path = s.files?.[0];
+    if (!path) continue;
+    out.push({
+      path,
+      start_line: 1,
+      end_line: 1,
+      annotation_level: s.severity === 'high' ? 'failure' : s.severity === 'medium' ? 'warning' : 'notice',
+      title: `${s.commit_hash}: ${s.evidence === 'explicit' ? 'attributed to an assistant' : 'inferred'} (confidence ${s.confidence.toFixed(2)})`.slice(0, 255),
+      message: s.reasons.join('\n').slice(0, 60_000) || s.message.slice(0, 1000),
+    });
+    if (out.length >= MAX_ANNOTATIONS) break;
+  }
+  return out;
+}

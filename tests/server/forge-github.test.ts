@@ -1,0 +1,196 @@
+import { expect } from 'chai';
+import { generateKeyPairSync } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sign } from '@octokit/webhooks-methods';
+import { makeTempDir, runCadence, startCadenceServer, startFakeGithub, waitForJob, type FakeForge, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { githubPushPayload, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
+
+interface Outcome {
+  reporter: string;
+  forge: string;
+  kind: string;
+  target: string;
+  state: string;
+  ok: boolean;
+  error_code: string | null;
+}
+interface JobBody {
+  id: string;
+  status: string;
+  reports: Outcome[];
+  result?: { assessment: string; reports: Outcome[] };
+}
+
+const TOKEN = 'ghp_test0token0never0logged0123456789';
+const STATUS_PATH = /^\/repos\/acme\/human\/statuses\/[0-9a-f]{40}$/;
+let delivery = 0;
+
+/** Waits until the job's record holds `count` report outcomes (reporters finish after the job). */
+async function reportsOf(server: ServerProcess, id: string, count: number): Promise<JobBody> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const job = (await server.json<JobBody>(`/jobs/${id}`)).body;
+    if ((job.reports ?? []).length >= count) return job;
+    if (Date.now() > deadline) throw new Error(`job ${id}: ${JSON.stringify(job.reports)} after 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('server: verdicts reported on GitHub (commit statuses and check runs)', function () {
+  this.timeout(90_000);
+  let work: TempDir;
+  let git: GitFixtures;
+  let github: FakeForge;
+  let server: ServerProcess;
+
+  before(async () => {
+    work = await makeTempDir('cadence-forge-github-');
+    git = await serveRepositories(work.path);
+    github = await startFakeGithub();
+    server = await startCadenceServer({
+      cwd: work.path,
+      config: {
+        security: { allowed_networks: ['127.0.0.0/8'] },
+        forges: { github: { api_url: github.apiUrl } },
+        server: { public_url: 'https://cadence.example.test/' },
+      },
+      env: { CADENCE_GITHUB_TOKEN: TOKEN },
+    });
+  });
+  after(async () => {
+    await server?.stop();
+    await github?.close();
+    await git?.close();
+    await work?.remove();
+  });
+
+  async function push(payload: Record<string, unknown>, target: ServerProcess = server): Promise<string> {
+    const body = JSON.stringify(payload);
+    const { status, body: accepted } = await target.json<{ id: string }>('/webhooks/github', {
+      method: 'POST',
+      headers: { 'x-github-event': 'push', 'x-github-delivery': `forge-${++delivery}`, 'x-hub-signature-256': await sign(SECRET, body), 'content-type': 'application/json' },
+      body,
+    });
+    expect(status, JSON.stringify(accepted)).to.equal(202);
+    return accepted.id;
+  }
+
+  it('sets a pending status on the pushed head when the job starts, then the verdict, linked to the job', async () => {
+    const after = git.hashes[9]!;
+    const seen = github.requests.length;
+    const id = await push(githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[5]!, after));
+    const job = await waitForJob<JobBody>(server, id);
+    expect(job.status, JSON.stringify(job)).to.equal('completed');
+    const withReports = await reportsOf(server, id, 2);
+    const statuses = github.requests.slice(seen).filter((r) => r.method === 'POST' && STATUS_PATH.test(r.path));
+    expect(statuses.map((r) => r.body?.state)).to.deep.equal(['pending', 'success']);
+    for (const request of statuses) {
+      expect(request.path).to.equal(`/repos/acme/human/statuses/${after}`);
+      expect(request.body).to.include({ context: 'cadence', target_url: `https://cadence.example.test/jobs/${id}` });
+      expect(String(request.headers.authorization)).to.equal(`token ${TOKEN}`);
+      expect(String(request.body?.description).length).to.be.at.most(140);
+    }
+    expect(String(statuses[1]!.body?.description)).to.match(new RegExp(`^${job.result!.assessment}: score \\d\\.\\d\\d, \\d+% assistant share, \\d+ of \\d+ commits flagged`));
+    expect(withReports.reports.map((r) => [r.kind, r.state, r.ok])).to.deep.equal([['commit-status', 'pending', true], ['commit-status', 'success', true]]);
+    expect(withReports.reports[0]).to.include({ reporter: 'report-github', forge: 'github', target: `acme/human@${after}`, error_code: null });
+    expect(withReports.result!.reports).to.deep.equal(withReports.reports);
+  });
+
+  it('retries a 500 and succeeds; records a 403 at once without failing the job', async () => {
+    github.script('POST', STATUS_PATH, [{ status: 500, body: { message: 'Server Error' } }]);
+    const first = await push(githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[6]!, git.hashes[9]!));
+    const retried = await reportsOf(server, first, 2);
+    expect(retried.reports.every((r) => r.ok), JSON.stringify(retried.reports)).to.equal(true);
+
+    const seen = github.requests.length;
+    github.script('POST', STATUS_PATH, [
+      { status: 403, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest' } },
+      { status: 403, body: { message: 'Resource not accessible by integration' } },
+    ]);
+    const second = await push(githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[7]!, git.hashes[9]!));
+    const refused = await reportsOf(server, second, 2);
+    expect(refused.status).to.equal('completed');
+    expect(refused.reports.map((r) => [r.state, r.ok, r.error_code])).to.deep.equal([['pending', false, 'ERR_FORGE_AUTH'], ['success', false, 'ERR_FORGE_AUTH']]);
+    // A 403 that is not a rate limit is not retried.
+    expect(github.requests.slice(seen).filter((r) => STATUS_PATH.test(r.path))).to.have.length(2);
+  });
+
+  it('waits out a secondary rate limit that ends within the job, and records one that does not', async () => {
+    github.script('POST', STATUS_PATH, [{ status: 403, headers: { 'retry-after': '1' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } }]);
+    const waited = await push(githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[6]!, git.hashes[9]!));
+    const ok = await reportsOf(server, waited, 2);
+    expect(ok.reports.every((r) => r.ok), JSON.stringify(ok.reports)).to.equal(true);
+
+    // Past the job's 300 s: recorded, not waited for.
+    github.script('POST', STATUS_PATH, [
+      { status: 403, headers: { 'retry-after': '3600' }, body: { message: 'You have exceeded a secondary rate limit.' } },
+      { status: 429, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 7200) }, body: { message: 'API rate limit exceeded' } },
+    ]);
+    const limited = await push(githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[7]!, git.hashes[9]!));
+    const job = await reportsOf(server, limited, 2);
+    expect(job.status).to.equal('completed');
+    expect(job.reports.map((r) => r.error_code)).to.deep.equal(['ERR_FORGE_RATE_LIMIT', 'ERR_FORGE_RATE_LIMIT']);
+  });
+
+  it('turns the pending status into an error when the job fails', async () => {
+    const id = await push(githubPushPayload(git.daemon.url('acme/missing.git'), git.hashes[6]!, git.hashes[9]!));
+    const job = await reportsOf(server, id, 2);
+    expect(job.status).to.equal('failed');
+    expect(job.reports.map((r) => [r.state, r.ok])).to.deep.equal([['pending', true], ['error', true]]);
+    const last = github.requests.filter((r) => STATUS_PATH.test(r.path)).at(-1)!;
+    expect(last.body).to.include({ state: 'error' });
+    expect(String(last.body?.description)).to.match(/^Cadence could not analyze this push: ERR_/);
+  });
+
+  it('never shows the token in a log line, a job view or `cadence config`', async () => {
+    const logs = JSON.stringify(server.logs);
+    expect(logs).to.contain('report sent');
+    expect(logs).not.to.contain(TOKEN);
+    const views = await (await server.request('/jobs?limit=100')).text();
+    expect(views).not.to.contain(TOKEN);
+    const config = await runCadence(['config'], { cwd: work.path, env: { CADENCE_GITHUB_TOKEN: TOKEN, CADENCE_GITLAB_TOKEN: 'glpat-also-secret' } });
+    expect(config.code, config.stderr).to.equal(0);
+    expect(config.stdout).to.match(/github:\n(?:.*\n)*?\s+token: "?\*\*\*\*"?/);
+    expect(config.stdout).not.to.contain(TOKEN);
+    expect(config.stdout).not.to.contain('glpat-also-secret');
+  });
+
+  describe('as a GitHub App', () => {
+    let app: ServerProcess;
+    before(async () => {
+      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+      const keyFile = path.join(work.path, 'app-key.pem');
+      await writeFile(keyFile, privateKey, { mode: 0o600 });
+      const dir = path.join(work.path, 'app');
+      const { mkdir } = await import('node:fs/promises');
+      await mkdir(dir);
+      app = await startCadenceServer({
+        cwd: dir,
+        config: { security: { allowed_networks: ['127.0.0.0/8'] }, forges: { github: { api_url: github.apiUrl, app_id: 4242, private_key_path: keyFile } }, report: { fail_on: 'never' } },
+      });
+    });
+    after(async () => app?.stop());
+
+    it('requests an installation token, creates a check run in progress, then completes it with a summary', async () => {
+      const seen = github.requests.length;
+      const after = git.hashes[9]!;
+      const id = await push({ ...githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[4]!, after), installation: { id: 777, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNzc3' } }, app);
+      const job = await reportsOf(app, id, 2);
+      expect(job.reports.map((r) => [r.kind, r.state, r.ok])).to.deep.equal([['check-run', 'in_progress', true], ['check-run', 'neutral', true]]);
+      const requests = github.requests.slice(seen);
+      const token = requests.find((r) => r.path === '/app/installations/777/access_tokens')!;
+      expect(String(token.headers.authorization)).to.match(/^bearer [\w-]+\.[\w-]+\.[\w-]+$/i);
+      const created = requests.find((r) => r.method === 'POST' && r.path === '/repos/acme/human/check-runs')!;
+      expect(created.body).to.include({ name: 'cadence', head_sha: after, status: 'in_progress', external_id: id });
+      expect(String(created.headers.authorization)).to.match(/^token ghs_installation\d+$/);
+      const completed = requests.find((r) => r.method === 'PATCH' && /^\/repos\/acme\/human\/check-runs\/\d+$/.test(r.path))!;
+      expect(completed.body).to.include({ status: 'completed', conclusion: 'neutral' });
+      const output = completed.body!.output as { title: string; summary: string };
+      expect(output.title).to.match(/^(clean|suspicious|likely_ai_generated): score/);
+      expect(output.summary).to.contain('Assistant share').and.contain('| Author | Commits |');
+      // No commit status when the App reports.
+      expect(requests.filter((r) => STATUS_PATH.test(r.path))).to.have.length(0);
+    });
+  });
+});
