@@ -42,12 +42,16 @@ export function hostPluginOptions(config: CadenceConfig): CadenceConfig['plugin_
   const ai = { ...toPluginConfigView(config).ai, ...config.plugin_options['ai-assist'] };
   const options: CadenceConfig['plugin_options'] = { ...config.plugin_options, 'ai-assist': ai };
   if (githubReporting(config)) options['report-github'] = { ...githubReportOptions(config), ...config.plugin_options['report-github'] };
+  if (config.forges.gitlab.token) {
+    const gitlab = config.forges.gitlab;
+    options['report-gitlab'] = { token: gitlab.token, api_url: gitlab.api_url, merge_request_note: gitlab.merge_request_note, fail_on: config.report.fail_on, ...config.plugin_options['report-gitlab'] };
+  }
   return options;
 }
 
 /** The forge reporters are plugins like any other, loaded when their forge is configured (docs/forges.md). */
 export function forgeReporterPlugins(config: CadenceConfig): string[] {
-  return githubReporting(config) ? ['@cadence/plugin-report-github'] : [];
+  return [...(githubReporting(config) ? ['@cadence/plugin-report-github'] : []), ...(config.forges.gitlab.token ? ['@cadence/plugin-report-gitlab'] : [])];
 }
 
 function githubReporting(config: CadenceConfig): boolean {

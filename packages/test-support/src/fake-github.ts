@@ -35,7 +35,7 @@ type Route = (request: ForgeRequest) => ScriptedAnswer | null;
  * A forge API on 127.0.0.1 that speaks enough of the wire format for reporters: JSON bodies, the
  * status codes, rate-limit headers and error bodies the real one sends. It records every request.
  */
-async function startFakeForge(routes: Route[], prefix: string): Promise<FakeForge> {
+export async function startFakeForge(routes: Route[], prefix: string): Promise<FakeForge> {
   const requests: ForgeRequest[] = [];
   const scripts: { method: string; path: RegExp; answers: ScriptedAnswer[] }[] = [];
   const waiters: (() => void)[] = [];
@@ -93,4 +93,39 @@ export function startFakeGithub(): Promise<FakeForge> {
     (r) => (r.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/check-runs$/.test(r.path) ? { status: 201, body: { id: ++nextId, head_sha: r.body?.head_sha, status: r.body?.status, name: r.body?.name } } : null),
     (r) => (r.method === 'PATCH' && /^\/repos\/[^/]+\/[^/]+\/check-runs\/\d+$/.test(r.path) ? { status: 200, body: { id: Number(r.path.split('/').pop()), status: r.body?.status, conclusion: r.body?.conclusion } } : null),
   ], '');
+}
+
+/**
+ * GitLab's REST API (v4) under /api/v4: commit statuses, a commit's merge requests (one open request,
+ * iid 3, for every commit), and that request's notes, kept in memory and paginated as GitLab does.
+ */
+export function startFakeGitlab(): Promise<FakeForge> {
+  const notes: { id: number; body: string; system: boolean }[] = [{ id: 1, body: 'Looks good to me', system: false }];
+  return startFakeForge([
+    (r) => (r.method === 'POST' && /^\/projects\/\d+\/statuses\/[0-9a-f]{40}$/.test(r.path.split('?')[0]!) ? { status: 201, body: { id: ++nextId, sha: r.path.split('/')[4]!.split('?')[0], status: (r.body?.state ?? new URLSearchParams(r.path.split('?')[1]).get('state')), name: r.body?.name } } : null),
+    (r) => (r.method === 'GET' && /^\/projects\/\d+\/repository\/commits\/[0-9a-f]{40}\/merge_requests/.test(r.path) ? { status: 200, body: [{ id: 90, iid: 3, state: 'opened', title: 'A change' }] } : null),
+    (r) => {
+      if (r.method !== 'GET' || !/^\/projects\/\d+\/merge_requests\/3\/notes/.test(r.path)) return null;
+      const query = new URLSearchParams(r.path.split('?')[1] ?? '');
+      const perPage = Number(query.get('per_page') ?? 20);
+      const page = Number(query.get('page') ?? 1);
+      const slice = notes.slice((page - 1) * perPage, page * perPage);
+      const pages = Math.max(1, Math.ceil(notes.length / perPage));
+      return { status: 200, headers: { 'x-total': String(notes.length), 'x-total-pages': String(pages), 'x-per-page': String(perPage), 'x-page': String(page), 'x-next-page': page < pages ? String(page + 1) : '' }, body: slice };
+    },
+    (r) => {
+      if (r.method !== 'POST' || !/^\/projects\/\d+\/merge_requests\/3\/notes$/.test(r.path)) return null;
+      const note = { id: ++nextId, body: String(r.body?.body ?? ''), system: false };
+      notes.push(note);
+      return { status: 201, body: note };
+    },
+    (r) => {
+      const match = r.method === 'PUT' ? /^\/projects\/\d+\/merge_requests\/3\/notes\/(\d+)$/.exec(r.path) : null;
+      const note = match ? notes.find((n) => n.id === Number(match[1])) : undefined;
+      if (!match) return null;
+      if (!note) return { status: 404, body: { message: '404 Not found' } };
+      note.body = String(r.body?.body ?? note.body);
+      return { status: 200, body: note };
+    },
+  ], '/api/v4');
 }

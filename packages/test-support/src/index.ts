@@ -16,5 +16,5 @@ export { runCadence, CADENCE_BIN, type CliRun } from './cli-process.js';
 export { startCadenceServer, startCadenceWorker, waitForJob, startStalledServer, type ServerProcess, type ServerOptions } from './server-process.js';
 export { loopbackNamespaceUnavailable, runInLoopbackNamespace, assertLoopbackOnly, type NamespaceRun, type NamespaceOptions } from './network-namespace.js';
 export { startRedisServer, type RedisServer } from './redis-server.js';
-export { startFakeGithub, type FakeForge, type ForgeRequest, type ScriptedAnswer } from './fake-github.js';
+export { startFakeGithub, startFakeGitlab, type FakeForge, type ForgeRequest, type ScriptedAnswer } from './fake-github.js';
 export { startConnectionRecorder, type ConnectionRecorder, type RecorderBehaviour } from './connection-recorder.js';

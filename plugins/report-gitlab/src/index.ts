@@ -1,0 +1,32 @@
+import { definePlugin } from '@cadence/plugin-sdk';
+import { GitlabReporter } from './gitlab-reporter.js';
+import { GITLAB_REPORT_OPTIONS, type GitlabReportOptions } from './options.js';
+
+export { GITLAB_REPORT_OPTIONS, type GitlabReportOptions } from './options.js';
+export { noteBody, statusDescription, failsPolicy, NOTE_MARKER } from './verdict.js';
+
+/**
+ * The verdict back on GitLab: a commit status (`running` while the job runs, then `success` or
+ * `failed`) and, optionally, one merge request note kept up to date. Only jobs from GitLab webhooks
+ * are reported. Never fails a job; the `complete` event does not wait for GitLab.
+ */
+export default definePlugin({
+  name: 'report-gitlab',
+  meta: {
+    description: 'Reports each GitLab push job\u2019s verdict as a commit status and, optionally, a merge request note.',
+    options: GITLAB_REPORT_OPTIONS,
+    docsUrl: 'https://github.com/cadence/cadence/blob/main/docs/forges.md',
+  },
+  apply(hooks, environment) {
+    const reporter = new GitlabReporter(environment.options as unknown as GitlabReportOptions, environment.logger);
+    hooks.jobStart.tap('report-gitlab', (start) => {
+      if (start.job.forge?.forge === 'gitlab') reporter.start(start.job, start.recordReport);
+    });
+    hooks.report.tap('report-gitlab', (result, context) => {
+      if (context.job?.forge?.forge === 'gitlab') void reporter.finish(context.job, result, context.recordReport);
+    });
+    hooks.jobFailed.tap('report-gitlab', (failure) => {
+      if (failure.job.forge?.forge === 'gitlab') void reporter.fail(failure.job, failure.error, failure.recordReport);
+    });
+  },
+});
