@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sign } from '@octokit/webhooks-methods';
@@ -141,6 +142,61 @@ describe('server: verdicts reported on GitHub (commit statuses and check runs)',
     const last = github.requests.filter((r) => STATUS_PATH.test(r.path)).at(-1)!;
     expect(last.body).to.include({ state: 'error' });
     expect(String(last.body?.description)).to.match(/^Cadence could not analyze this push: ERR_/);
+  });
+
+  it('analyzes a pull_request over exactly its commits, fetched as refs/pull/N/head, and reports on its head', async () => {
+    // Two commits off hashes[6] that no branch holds: only the request's ref reaches them (a fork's, say).
+    const repo = git.human;
+    await repo.git(['checkout', '-q', '-b', 'feature-12', git.hashes[6]!]);
+    await repo.commit({ message: 'Add the parser', date: 1_700_000_000, addLines: 12 });
+    const head = await repo.commit({ message: 'Test the parser', date: 1_700_000_600, addLines: 8, file: 'test/parser.txt' });
+    await repo.git(['push', '-q', path.join(git.served, 'acme/human.git'), 'feature-12:refs/pull/12/head']);
+    await repo.git(['checkout', '-q', 'main']);
+    await repo.git(['branch', '-q', '-D', 'feature-12']);
+
+    const require = createRequire(import.meta.url);
+    const events = require('@octokit/webhooks-examples') as { name: string; examples: Record<string, any>[] }[];
+    const opened = structuredClone(events.find((e) => e.name === 'pull_request')!.examples.find((e) => e.action === 'opened' && !e.pull_request.draft)!);
+    opened.number = 12;
+    Object.assign(opened.pull_request, { number: 12, state: 'open', draft: false });
+    opened.pull_request.head.sha = head;
+    Object.assign(opened.pull_request.base, { ref: 'main', sha: git.hashes[9]! });
+    Object.assign(opened.pull_request.base.repo, { full_name: 'acme/human', clone_url: git.daemon.url('acme/human.git') });
+    opened.repository.full_name = 'acme/human';
+    const body = JSON.stringify(opened);
+    const answer = await server.json<{ id: string; message: string }>('/webhooks/github', {
+      method: 'POST',
+      headers: { 'x-github-event': 'pull_request', 'x-github-delivery': `forge-${++delivery}`, 'x-hub-signature-256': await sign(SECRET, body), 'content-type': 'application/json' },
+      body,
+    });
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
+    const job = await reportsOf(server, answer.body.id, 2);
+    const done = (await server.json<JobBody & { result: { total_commits: number; head_commit: string; suspicions: unknown[] } }>(`/jobs/${answer.body.id}`)).body;
+    expect(done.status, JSON.stringify(done)).to.equal('completed');
+    expect(done.result.total_commits).to.equal(2);
+    expect(done.result.head_commit).to.equal(head);
+    expect(job.reports.map((r) => [r.state, r.target])).to.deep.equal([['pending', `acme/human@${head}`], ['success', `acme/human@${head}`]]);
+
+    // A draft is acknowledged and skipped; so is an action that changes no commits.
+    for (const [change, reason] of [[{ draft: true }, 'draft pull request'], [{ state: 'closed' }, 'pull request closed']] as const) {
+      const skipped = structuredClone(opened);
+      Object.assign(skipped.pull_request, change);
+      const text = JSON.stringify(skipped);
+      const reply = await server.json<{ ignored: boolean; reason: string }>('/webhooks/github', {
+        method: 'POST',
+        headers: { 'x-github-event': 'pull_request', 'x-github-delivery': `forge-${++delivery}`, 'x-hub-signature-256': await sign(SECRET, text), 'content-type': 'application/json' },
+        body: text,
+      });
+      expect(reply.status).to.equal(200);
+      expect(reply.body).to.deep.include({ ignored: true, reason });
+    }
+    const labeled = JSON.stringify({ ...opened, action: 'labeled' });
+    const reply = await server.json<{ ignored: boolean }>('/webhooks/github', {
+      method: 'POST',
+      headers: { 'x-github-event': 'pull_request', 'x-github-delivery': `forge-${++delivery}`, 'x-hub-signature-256': await sign(SECRET, labeled), 'content-type': 'application/json' },
+      body: labeled,
+    });
+    expect(reply.body).to.include({ ignored: true });
   });
 
   it('never shows the token in a log line, a job view or `cadence config`', async () => {

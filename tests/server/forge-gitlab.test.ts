@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import path from 'node:path';
 import { makeTempDir, startCadenceServer, startFakeGitlab, type FakeForge, type ServerProcess, type TempDir } from '@cadence/test-support';
 import { gitlabPushPayload, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
@@ -103,6 +104,40 @@ describe('server: verdicts reported on GitLab (commit statuses and one merge req
     const failed = await reportsOf(server, await push(git.hashes[6]!, git.hashes[9]!, 'acme/missing.git'), 2);
     expect(failed.status).to.equal('failed');
     expect(failed.reports.map((r) => [r.state, r.ok])).to.deep.equal([['running', true], ['failed', true]]);
+  });
+
+  it('analyzes a merge request over exactly its commits, fetched as refs/merge-requests/N/head, and reports on its head', async () => {
+    const repo = git.human;
+    await repo.git(['checkout', '-q', '-b', 'mr-4', git.hashes[7]!]);
+    const head = await repo.commit({ message: 'Add the exporter', date: 1_700_100_000, addLines: 20 });
+    await repo.git(['push', '-q', path.join(git.served, 'acme/human.git'), 'mr-4:refs/merge-requests/4/head']);
+    await repo.git(['checkout', '-q', 'main']);
+    await repo.git(['branch', '-q', '-D', 'mr-4']);
+    const payload = {
+      object_kind: 'merge_request',
+      event_type: 'merge_request',
+      user: { name: 'Ada', username: 'ada' },
+      project: { id: 15, name: 'human', path_with_namespace: 'acme/human', git_http_url: git.daemon.url('acme/human.git') },
+      object_attributes: { iid: 4, action: 'open', state: 'opened', draft: false, work_in_progress: false, source_branch: 'mr-4', target_branch: 'main', last_commit: { id: head, message: 'Add the exporter' } },
+    };
+    const { status, body } = await server.json<{ id: string }>('/webhooks/gitlab', {
+      method: 'POST',
+      headers: { 'x-gitlab-event': 'Merge Request Hook', 'x-gitlab-token': SECRET, 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+    expect(status, JSON.stringify(body)).to.equal(202);
+    const job = await reportsOf(server, body.id, 2);
+    const done = (await server.json<JobBody & { result: { total_commits: number; head_commit: string } }>(`/jobs/${body.id}`)).body;
+    expect(done.status, JSON.stringify(done)).to.equal('completed');
+    expect(done.result.total_commits).to.equal(1);
+    expect(done.result.head_commit).to.equal(head);
+    expect(job.reports.slice(0, 2).map((r) => [r.state, r.target])).to.deep.equal([['running', `acme/human@${head}`], ['success', `acme/human@${head}`]]);
+    const draft = await server.json<{ ignored: boolean; reason: string }>('/webhooks/gitlab', {
+      method: 'POST',
+      headers: { 'x-gitlab-event': 'Merge Request Hook', 'x-gitlab-token': SECRET, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...payload, object_attributes: { ...payload.object_attributes, draft: true } }),
+    });
+    expect(draft.body).to.deep.include({ ignored: true, reason: 'draft merge request' });
   });
 
   it('keeps the token out of every log line and job view', async () => {

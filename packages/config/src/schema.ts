@@ -147,6 +147,8 @@ export const ConfigSchema = Type.Object(
         api_url: Type.String({ minLength: 1, default: 'https://gitlab.com/api/v4' }),
         merge_request_note: Type.Boolean({ default: false }),
       }, { additionalProperties: false, default: {} }),
+      /** Draft pull and merge requests are acknowledged and skipped unless this is true. */
+      request_drafts: Type.Boolean({ default: false }),
     }, { additionalProperties: false, default: {} }),
     report: Type.Object({
       /** When a status or check fails; otherwise success (neutral for check runs) with the verdict in its description. */

@@ -8,6 +8,12 @@ export type AnalysisRequest =
       readonly branch?: string | null;
       /** A push: analyze `before..after`, judged against the history before it. */
       readonly range?: { readonly before: string | null; readonly after: string };
+      /**
+       * A pull or merge request: its head's ref (`refs/pull/N/head`, `refs/merge-requests/N/head`),
+       * fetched from the base repository; `branch` is the target branch and, without a `before`,
+       * the range starts at the merge base of the two: exactly the request's own commits.
+       */
+      readonly ref?: string;
       readonly thresholds?: Partial<Thresholds>;
     }
   | { readonly kind: 'website'; readonly url: string };

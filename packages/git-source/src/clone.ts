@@ -28,6 +28,11 @@ export interface OpenOptions {
   /** A commit the analysis needs (a push's `after`): fetched when the clone lacks it. */
   readonly fetchCommit?: string;
   /**
+   * Where that commit lives when no branch holds it: a pull request's `refs/pull/N/head` or a
+   * merge request's `refs/merge-requests/N/head` (so a fork's commits come without the fork's URL).
+   */
+  readonly fetchRef?: string;
+  /**
    * Keep a bare mirror per repository and fetch into it instead of cloning (a full history only:
    * a shallow request clones as before). Null or absent: a fresh clone per job.
    */
@@ -47,12 +52,17 @@ export interface ClonedRepository {
 }
 
 const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/i;
+/** The only refs a job may name: a request's head on GitHub or GitLab. */
+export const REQUEST_REF = /^refs\/(?:pull\/[1-9]\d{0,9}\/head|merge-requests\/[1-9]\d{0,9}\/head)$/;
 
 /** Opens a repository for reading: clones a remote into a temporary folder, or reads a local one in place. */
 export function openRepository(locator: RepositoryLocator, options: OpenOptions): Promise<ClonedRepository> {
   if (options.branch !== undefined) checkBranchName(options.branch);
   if (options.fetchCommit !== undefined && !COMMIT_ID.test(options.fetchCommit)) {
     throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${JSON.stringify(options.fetchCommit)}` });
+  }
+  if (options.fetchRef !== undefined && !REQUEST_REF.test(options.fetchRef)) {
+    throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a pull or merge request ref: ${JSON.stringify(options.fetchRef.slice(0, 100))}`, details: { field: 'ref', reason: 'not a request ref' } });
   }
   if (locator.kind === 'local') return openLocal(locator.path, options);
   if (options.mirrors && !(options.depth && options.depth > 0)) return openMirrored(locator, options, options.mirrors);
@@ -137,7 +147,7 @@ async function cloneRemote(locator: RemoteRepository, options: OpenOptions): Pro
     }
     const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], signal);
     if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
-    if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url);
+    if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, 'origin', options.fetchRef);
     await fetchAiNotes(git, dir, signal, options.logger);
     const branch = options.branch ?? (await currentBranch(dir, signal));
     return { dir, headCommit: head.stdout.trim(), branch, shallow: existsSync(path.join(dir, 'shallow')), dispose };
@@ -216,7 +226,7 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
     }
     const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], signal);
     if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
-    if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, url);
+    if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, url, options.fetchRef);
     const mirror = held;
     let released = false;
     return {
@@ -252,11 +262,14 @@ async function objectBytes(dir: string, signal: AbortSignal): Promise<number> {
   return kib * 1024;
 }
 
-async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, commit: string, signal: AbortSignal, url: string, remote = 'origin'): Promise<void> {
+async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, commit: string, signal: AbortSignal, url: string, remote = 'origin', ref?: string): Promise<void> {
   const present = await runGitCommand(dir, ['cat-file', '-e', `${commit}^{commit}`], signal);
   if (present.code === 0) return;
   try {
-    await git.cwd(dir).raw(['fetch', '--no-tags', ...(remote === 'origin' ? [] : ['--no-write-fetch-head']), '--', remote, commit]);
+    // A request's head is fetched by its ref (checked against REQUEST_REF): servers need not serve unadvertised commits.
+    const what = ref ? `+${ref}:${ref}` : commit;
+    await git.cwd(dir).raw(['fetch', '--no-tags', ...(remote === 'origin' ? [] : ['--no-write-fetch-head']), '--', remote, what]);
+    if (ref && (await runGitCommand(dir, ['cat-file', '-e', `${commit}^{commit}`], signal)).code !== 0) throw new Error(`${ref} does not hold ${commit}`);
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
     throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `The pushed commit ${commit.slice(0, 12)} is not in ${redactCredentials(url)}`, cause: error });

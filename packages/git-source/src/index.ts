@@ -1,6 +1,6 @@
 export { parseRepositoryUrl, type RepositoryLocator } from './repository-url.js';
 export { checkBranchName } from './clone.js';
-export { openRepository, type OpenOptions, type ClonedRepository } from './clone.js';
+export { openRepository, REQUEST_REF, type OpenOptions, type ClonedRepository } from './clone.js';
 export { evictMirrors, mirrorKey, type MirrorOptions } from './mirrors.js';
 /** Kept for callers of 1.0: the one implementation lives in @cadence/errors. */
 export { redactCredentials } from '@cadence/errors';
@@ -13,3 +13,4 @@ export { parseGitVersion, atLeast, installedGitVersion, HTTP_PINNING_SINCE, type
 export { linkAuthorIntervals, type IntervalCommit } from './author-intervals.js';
 export { readNotes, AI_NOTES_REF, NOTE_LIMITS } from './notes.js';
 export { HistoryCache } from './history-cache.js';
+export { runGitCommand } from './git-process.js';

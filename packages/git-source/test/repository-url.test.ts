@@ -85,3 +85,21 @@ describe('parseRepositoryUrl', () => {
     expect(() => parseRepositoryUrl('/definitely/not/here', { allowLocalPaths: true })).to.throw().with.property('code', 'ERR_GIT_CLONE_FAILED');
   });
 });
+
+describe('request refs', () => {
+  it('accepts only a pull or merge request head', async () => {
+    const { REQUEST_REF } = await import('../src/index.js');
+    expect(REQUEST_REF.test('refs/pull/12/head')).to.equal(true);
+    expect(REQUEST_REF.test('refs/merge-requests/4/head')).to.equal(true);
+    for (const hostile of ['--upload-pack=x', 'refs/pull/0/head', 'refs/pull/12/merge', 'refs/heads/main', 'refs/pull/12/head:refs/heads/main', '+refs/pull/1/head', 'refs/pull/1/head\n--x', 'refs/pull/-1/head', 'refs/pull/12345678901/head']) {
+      expect(REQUEST_REF.test(hostile), hostile).to.equal(false);
+    }
+  });
+
+  it('refuses any other ref before git runs (ERR_INVALID_SOURCE)', async () => {
+    const { openRepository } = await import('../src/index.js');
+    const locator = parseRepositoryUrl('https://github.com/acme/widget', remote);
+    expect(() => openRepository(locator, { timeoutMs: 1000, maxSizeBytes: 1, policy: null, fetchCommit: 'a'.repeat(40), fetchRef: '--upload-pack=touch /tmp/x' }))
+      .to.throw().with.property('code', 'ERR_INVALID_SOURCE');
+  });
+});

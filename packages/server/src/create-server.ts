@@ -84,6 +84,11 @@ export function createServer(options: ServerOptions): CadenceServer {
       limiter: backends.rateLimiters('webhooks', config.rate_limits.webhooks_per_minute),
       unverifiedBytes: new UnverifiedBytes(config.limits.max_unverified_webhook_bytes),
       allowLocalPaths: config.security.allow_local_paths,
+      requests: {
+        github: Boolean(config.forges.github.token) || (config.forges.github.app_id !== null && Boolean(config.forges.github.private_key || config.forges.github.private_key_path)),
+        gitlab: Boolean(config.forges.gitlab.token),
+        drafts: config.forges.request_drafts,
+      },
     });
   }
   const metricsLimit = limit('metrics', config.rate_limits.metrics_per_minute);

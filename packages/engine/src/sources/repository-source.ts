@@ -2,7 +2,7 @@ import { CadenceError } from '@cadence/errors';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence/config/units';
-import { AI_NOTES_REF, diffExcerpt, HistoryCache, openRepository, parseRepositoryUrl, readHistory, readNotes, type MirrorOptions } from '@cadence/git-source';
+import { AI_NOTES_REF, diffExcerpt, HistoryCache, openRepository, parseRepositoryUrl, readHistory, readNotes, runGitCommand, type MirrorOptions } from '@cadence/git-source';
 import type { AnalysisEvent } from '@cadence/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
@@ -44,7 +44,7 @@ export async function acquireRepository(
   const locator = parseRepositoryUrl(request.url, { allowLocalPaths: options.allowLocalPaths });
   emit({ event: 'start', repo: locator.repo });
   emit({ event: 'fetch', message: locator.kind === 'local' ? `reading ${locator.path}` : `cloning ${redactUrl(request.url)}` });
-  const range = request.range ?? null;
+  let range = request.range ?? null;
   const clone = await openRepository(locator, {
     ...(request.branch ? { branch: request.branch } : {}),
     depth: config.git.depth,
@@ -55,11 +55,13 @@ export async function acquireRepository(
     logger: options.logger,
     onProgress: (message: string) => emit({ event: 'fetch', message }),
     ...(range ? { fetchCommit: range.after } : {}),
+    ...(request.ref ? { fetchRef: request.ref } : {}),
     mirrors: mirrorsOf(config),
   });
   // The branch is known from here on: a job that named none shows it now, not only in its result.
   emit({ event: 'fetch', message: 'cloned', ...(clone.branch ? { branch: clone.branch } : {}) });
   try {
+    if (range && request.ref && range.before === null) range = { ...range, before: await mergeBase(clone.dir, clone.headCommit, range.after, signal) };
     const rev = range?.after ?? clone.headCommit;
     let nextReport = READ_PROGRESS_EVERY;
     const { commits, stats } = await readHistory(clone.dir, {
@@ -102,4 +104,11 @@ export async function acquireRepository(
     await clone.dispose().catch(() => undefined);
     throw error;
   }
+}
+
+/** Where a request's commits begin: the merge base of the target branch's head and the request's head (both full hashes). */
+async function mergeBase(dir: string, targetHead: string, requestHead: string, signal: AbortSignal): Promise<string | null> {
+  const found = await runGitCommand(dir, ['merge-base', targetHead, requestHead], signal);
+  const base = found.stdout.trim();
+  return found.code === 0 && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(base) ? base : null;
 }

@@ -9,7 +9,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { UnverifiedBytes } from '../webhooks/unverified-bytes.js';
 import { constantTimeEqual, verifyHubSignature } from '../webhooks/constant-time.js';
 import type { DeliveryMemory } from '../webhooks/delivery-memory.js';
-import { githubPush, gitlabPush, type PushOutcome } from '../webhooks/push-payload.js';
+import { githubPullRequest, githubPush, gitlabMergeRequest, gitlabPush, type PushOutcome } from '../webhooks/push-payload.js';
 import { rawWebhookBody, webhookBytes, webhookPayload } from '../webhooks/webhook-body.js';
 
 export interface WebhookRouteOptions {
@@ -20,6 +20,8 @@ export interface WebhookRouteOptions {
   /** What unauthenticated bodies may buffer, all together. */
   readonly unverifiedBytes: UnverifiedBytes;
   readonly allowLocalPaths: boolean;
+  /** Pull and merge request events become jobs where their forge's reporting is configured (decisions §5). */
+  readonly requests: { readonly github: boolean; readonly gitlab: boolean; readonly drafts: boolean };
 }
 
 /** Decisions §5: GitHub and GitLab pushes become jobs; the request never waits for the clone. */
@@ -36,6 +38,10 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): voi
     if (event === 'ping') {
       ctx.status = 200;
       ctx.body = { ok: true, event: 'ping' };
+      return;
+    }
+    if (event === 'pull_request' && options.requests.github) {
+      await answerPush(ctx, githubPullRequest(webhookPayload(ctx), options.requests), 'webhook:github', ctx.get('x-github-delivery'), options);
       return;
     }
     if (event !== 'push') {
@@ -58,12 +64,16 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): voi
     const event = ctx.get('x-gitlab-event');
     const payload = webhookPayload(ctx);
     const kind = payload.object_kind;
+    const delivery = ctx.get('idempotency-key') || ctx.get('x-gitlab-event-uuid');
+    if ((/^merge request hook$/i.test(event) || kind === 'merge_request') && options.requests.gitlab) {
+      await answerPush(ctx, gitlabMergeRequest(payload, options.requests), 'webhook:gitlab', delivery, options);
+      return;
+    }
     if (!/^push hook$/i.test(event) && kind !== 'push') {
       ctx.status = 200;
       ctx.body = { ignored: true, event: event || null };
       return;
     }
-    const delivery = ctx.get('idempotency-key') || ctx.get('x-gitlab-event-uuid');
     await answerPush(ctx, gitlabPush(payload), 'webhook:gitlab', delivery, options);
   });
 }
@@ -80,7 +90,7 @@ async function answerPush(ctx: Context, outcome: PushOutcome, source: 'webhook:g
   if (push.branch !== null) checkBranchName(push.branch);
   const create = async (): Promise<string> => {
     const job = await options.jobs.submit({
-      request: { kind: 'repository', url: push.cloneUrl, branch: push.branch, range: { before: push.before, after: push.after } },
+      request: { kind: 'repository', url: push.cloneUrl, branch: push.branch, range: { before: push.before, after: push.after }, ...(push.ref ? { ref: push.ref } : {}) },
       source,
       repo: locator.repo || push.repo,
       branch: push.branch,
@@ -94,7 +104,7 @@ async function answerPush(ctx: Context, outcome: PushOutcome, source: 'webhook:g
     id: jobId,
     job_id: jobId,
     status: 'queued',
-    message: duplicate ? `Delivery ${delivery} was already received; this is its job` : 'Push received; analysis queued',
+    message: duplicate ? `Delivery ${delivery} was already received; this is its job` : push.ref ? 'Request received; analysis of its commits queued' : 'Push received; analysis queued',
     ...(duplicate ? { duplicate: true } : {}),
   };
 }

@@ -12,6 +12,8 @@ export interface PushRequest {
   readonly after: string;
   /** Where the verdict is reported: the pushed head on the forge that sent the push. */
   readonly forge: ForgeTarget | null;
+  /** A pull or merge request: its head's ref in the base repository (the range starts at the merge base). */
+  readonly ref?: string;
 }
 
 export type PushOutcome = { kind: 'push'; push: PushRequest } | { kind: 'ignored'; reason: string };
@@ -78,4 +80,53 @@ export function gitlabPush(payload: unknown): PushOutcome {
   const projectId = positiveInteger(field(payload, 'project_id')) ?? positiveInteger(field(payload, 'project', 'id'));
   const forge: ForgeTarget | null = path && projectId ? { forge: 'gitlab', repository: path, sha: range.after, project_id: projectId } : null;
   return { kind: 'push', push: { cloneUrl, repo, ...range, forge } };
+}
+
+/** GitHub pull_request actions that change what the request holds. */
+const PULL_REQUEST_ACTIONS = new Set(['opened', 'synchronize', 'reopened', 'ready_for_review']);
+
+/**
+ * GitHub `pull_request`: the request's own commits, fetched from the base repository as
+ * refs/pull/N/head (a fork's commits need no fork URL), reported on the head commit.
+ */
+export function githubPullRequest(payload: unknown, options: { drafts: boolean }): PushOutcome {
+  const action = text(payload, 'action') ?? '';
+  if (!PULL_REQUEST_ACTIONS.has(action)) return { kind: 'ignored', reason: `pull_request action ${action || 'missing'}` };
+  const number = positiveInteger(field(payload, 'pull_request', 'number')) ?? positiveInteger(field(payload, 'number'));
+  if (!number) throw HttpError.invalidRequest('pull_request.number', 'missing');
+  if (text(payload, 'pull_request', 'state') === 'closed') return { kind: 'ignored', reason: 'pull request closed' };
+  if (field(payload, 'pull_request', 'draft') === true && !options.drafts) return { kind: 'ignored', reason: 'draft pull request' };
+  const head = text(payload, 'pull_request', 'head', 'sha');
+  if (!head || !COMMIT_ID.test(head)) throw HttpError.invalidRequest('pull_request.head.sha', 'must be a commit id');
+  const base = text(payload, 'pull_request', 'base', 'ref');
+  if (!base) throw HttpError.invalidRequest('pull_request.base.ref', 'missing');
+  const cloneUrl = text(payload, 'pull_request', 'base', 'repo', 'clone_url') ?? text(payload, 'repository', 'clone_url');
+  if (!cloneUrl) throw HttpError.invalidRequest('repository.clone_url', 'missing');
+  const fullName = text(payload, 'pull_request', 'base', 'repo', 'full_name') ?? text(payload, 'repository', 'full_name');
+  const installation = positiveInteger(field(payload, 'installation', 'id'));
+  const forge: ForgeTarget | null = fullName && OWNER_NAME.test(fullName) ? { forge: 'github', repository: fullName, sha: head, ...(installation ? { installation_id: installation } : {}) } : null;
+  return { kind: 'push', push: { cloneUrl, repo: fullName ?? cloneUrl, branch: base, before: null, after: head, forge, ref: `refs/pull/${number}/head` } };
+}
+
+const MERGE_REQUEST_ACTIONS = new Set(['open', 'update', 'reopen']);
+
+/** GitLab `merge_request` hooks: the same, fetched as refs/merge-requests/N/head. */
+export function gitlabMergeRequest(payload: unknown, options: { drafts: boolean }): PushOutcome {
+  const action = text(payload, 'object_attributes', 'action') ?? '';
+  if (!MERGE_REQUEST_ACTIONS.has(action)) return { kind: 'ignored', reason: `merge_request action ${action || 'missing'}` };
+  if (text(payload, 'object_attributes', 'state') !== 'opened') return { kind: 'ignored', reason: 'merge request not open' };
+  const draft = field(payload, 'object_attributes', 'draft') === true || field(payload, 'object_attributes', 'work_in_progress') === true;
+  if (draft && !options.drafts) return { kind: 'ignored', reason: 'draft merge request' };
+  const iid = positiveInteger(field(payload, 'object_attributes', 'iid'));
+  if (!iid) throw HttpError.invalidRequest('object_attributes.iid', 'missing');
+  const head = text(payload, 'object_attributes', 'last_commit', 'id');
+  if (!head || !COMMIT_ID.test(head)) throw HttpError.invalidRequest('object_attributes.last_commit.id', 'must be a commit id');
+  const target = text(payload, 'object_attributes', 'target_branch');
+  if (!target) throw HttpError.invalidRequest('object_attributes.target_branch', 'missing');
+  const cloneUrl = text(payload, 'project', 'git_http_url') ?? text(payload, 'object_attributes', 'target', 'git_http_url');
+  if (!cloneUrl) throw HttpError.invalidRequest('project.git_http_url', 'missing');
+  const path = text(payload, 'project', 'path_with_namespace');
+  const projectId = positiveInteger(field(payload, 'project', 'id')) ?? positiveInteger(field(payload, 'object_attributes', 'target_project_id'));
+  const forge: ForgeTarget | null = path && projectId ? { forge: 'gitlab', repository: path, sha: head, project_id: projectId } : null;
+  return { kind: 'push', push: { cloneUrl, repo: path ?? cloneUrl, branch: target, before: null, after: head, forge, ref: `refs/merge-requests/${iid}/head` } };
 }
