@@ -199,6 +199,43 @@ describe('server: verdicts reported on GitHub (commit statuses and check runs)',
     expect(reply.body).to.include({ ignored: true });
   });
 
+  it('judges a pushed squash commit by its pull request\'s original commits, and by itself when they are gone', async () => {
+    const repo = git.human;
+    const served = path.join(git.served, 'acme/human.git');
+    await repo.git(['checkout', '-q', '-b', 'feature-21', git.hashes[8]!]);
+    for (let i = 0; i < 3; i++) await repo.commit({ message: `Feature step ${i + 1}`, date: 1_700_200_000 + i * 900, addLines: 10 + i });
+    const requestHead = (await repo.git(['rev-parse', 'HEAD'])).trim();
+    await repo.git(['push', '-q', served, 'feature-21:refs/pull/21/head']);
+    await repo.git(['checkout', '-q', 'main']);
+    await repo.git(['branch', '-q', '-D', 'feature-21']);
+    const squash = await repo.commit({ message: 'Add the feature (#21)', date: 1_700_300_000, addLines: 33 });
+    const gone = await repo.commit({ message: 'Add another feature (#22)', date: 1_700_400_000, addLines: 20 });
+    await repo.git(['push', '-q', served, 'main:main']);
+
+    const pushOf = (before: string, after: string, subject: string): Record<string, unknown> => ({
+      ...githubPushPayload(git.daemon.url('acme/human.git'), before, after),
+      commits: [{ id: after, message: subject, timestamp: new Date().toISOString(), author: { name: 'Ada', email: 'ada@example.test' } }],
+    });
+    const mergedAs = (number: number, sha: string, head: string): unknown[] => [{ number, state: 'closed', merged_at: '2026-11-20T10:00:00Z', merge_commit_sha: sha, head: { sha: head, ref: `feature-${number}` }, base: { ref: 'main' } }];
+
+    github.script('GET', new RegExp(`^/repos/acme/human/commits/${squash}/pulls`), [{ status: 200, body: mergedAs(21, squash, requestHead) }]);
+    const judged = await reportsOf(server, await push(pushOf(git.hashes[9]!, squash, 'Add the feature (#21)')), 2);
+    const first = judged as JobBody & { result: { total_commits: number; squash: Record<string, unknown> } };
+    expect(first.status, JSON.stringify(first)).to.equal('completed');
+    expect(first.result.total_commits).to.equal(3);
+    expect(first.result.squash).to.deep.equal({ commit: squash, request: 21, judged_by: 'request' });
+    // Reported where the push landed: the squash commit.
+    expect(first.reports.map((r) => r.target)).to.deep.equal([`acme/human@${squash}`, `acme/human@${squash}`]);
+
+    // Request 22's head is not in the repository any more: the squash commit is judged as itself.
+    github.script('GET', new RegExp(`^/repos/acme/human/commits/${gone}/pulls`), [{ status: 200, body: mergedAs(22, gone, 'f'.repeat(40)) }]);
+    const second = (await reportsOf(server, await push(pushOf(squash, gone, 'Add another feature (#22)')), 2)) as JobBody & { result: { total_commits: number; squash: Record<string, unknown> } };
+    expect(second.status, JSON.stringify(second)).to.equal('completed');
+    expect(second.result.total_commits).to.equal(1);
+    expect(second.result.squash).to.deep.include({ commit: gone, request: 22, judged_by: 'squash' });
+    expect(String(second.result.squash.reason)).to.contain('refs/pull/22/head could not be fetched');
+  });
+
   it('never shows the token in a log line, a job view or `cadence config`', async () => {
     const logs = JSON.stringify(server.logs);
     expect(logs).to.contain('report sent');

@@ -14,6 +14,11 @@ export type AnalysisRequest =
        * the range starts at the merge base of the two: exactly the request's own commits.
        */
       readonly ref?: string;
+      /**
+       * A push whose one commit squashes a request (the forge says so): its original commits, at
+       * `ref` (head `head`), are analyzed instead when they can still be fetched; else the push as is.
+       */
+      readonly squash?: { readonly commit: string; readonly request: number; readonly ref: string; readonly head: string };
       readonly thresholds?: Partial<Thresholds>;
     }
   | { readonly kind: 'website'; readonly url: string };

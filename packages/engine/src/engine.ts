@@ -340,7 +340,7 @@ function configFingerprint(view: PluginConfigView, strategies: readonly Register
 function cacheKeyOf(request: AnalysisRequest, source: PreparedSource, fingerprint: string): string {
   if (source.kind === 'repository' && request.kind === 'repository') {
     const s: PreparedRepository = source;
-    return sha256(JSON.stringify(['repository', s.info.url, s.info.branch, s.info.headCommit, s.info.range, request.thresholds ?? null, fingerprint]));
+    return sha256(JSON.stringify(['repository', s.info.url, s.info.branch, s.info.headCommit, s.info.range, s.info.squash ?? null, request.thresholds ?? null, fingerprint]));
   }
   const w = source as PreparedWebsite;
   return sha256(JSON.stringify(['website', w.info.finalUrl, w.contentDigest, fingerprint]));

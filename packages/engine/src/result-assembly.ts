@@ -36,6 +36,7 @@ export function buildRepositoryResult(source: PreparedRepository, reports: reado
     strategy_results: reports.map((r) => r.result),
     metrics: { ...repositoryMetrics(source, suspicions.length), ...strategyMetrics(reports) },
     timeline: buildTimeline(source.commits, flagged),
+    ...(source.info.squash ? { squash: { ...source.info.squash } } : {}),
   };
 }
 

@@ -32,6 +32,8 @@ export interface OpenOptions {
    * merge request's `refs/merge-requests/N/head` (so a fork's commits come without the fork's URL).
    */
   readonly fetchRef?: string;
+  /** Request refs fetched too if the remote still has them (a squashed request's original commits); a missing one is no error. */
+  readonly optionalRefs?: readonly string[];
   /**
    * Keep a bare mirror per repository and fetch into it instead of cloning (a full history only:
    * a shallow request clones as before). Null or absent: a fresh clone per job.
@@ -47,6 +49,8 @@ export interface ClonedRepository {
   readonly shallow: boolean;
   /** A mirror kept between jobs (its history can be cached: see HistoryCache). */
   readonly mirrored?: boolean;
+  /** Which of `optionalRefs` were fetched. */
+  readonly fetchedRefs?: readonly string[];
   /** Removes the clone (nothing for a local repository). Safe to call twice. */
   dispose(): Promise<void>;
 }
@@ -60,6 +64,9 @@ export function openRepository(locator: RepositoryLocator, options: OpenOptions)
   if (options.branch !== undefined) checkBranchName(options.branch);
   if (options.fetchCommit !== undefined && !COMMIT_ID.test(options.fetchCommit)) {
     throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${JSON.stringify(options.fetchCommit)}` });
+  }
+  for (const ref of options.optionalRefs ?? []) {
+    if (!REQUEST_REF.test(ref)) throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a pull or merge request ref: ${JSON.stringify(ref.slice(0, 100))}`, details: { field: 'ref', reason: 'not a request ref' } });
   }
   if (options.fetchRef !== undefined && !REQUEST_REF.test(options.fetchRef)) {
     throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a pull or merge request ref: ${JSON.stringify(options.fetchRef.slice(0, 100))}`, details: { field: 'ref', reason: 'not a request ref' } });
@@ -148,9 +155,10 @@ async function cloneRemote(locator: RemoteRepository, options: OpenOptions): Pro
     const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], signal);
     if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
     if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, 'origin', options.fetchRef);
+    const fetchedRefs = await fetchOptionalRefs(git, dir, options.optionalRefs ?? [], 'origin', signal);
     await fetchAiNotes(git, dir, signal, options.logger);
     const branch = options.branch ?? (await currentBranch(dir, signal));
-    return { dir, headCommit: head.stdout.trim(), branch, shallow: existsSync(path.join(dir, 'shallow')), dispose };
+    return { dir, headCommit: head.stdout.trim(), branch, shallow: existsSync(path.join(dir, 'shallow')), fetchedRefs, dispose };
   } catch (error) {
     await dispose();
     if (signal.aborted) throw abortError(signal);
@@ -227,6 +235,7 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
     const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], signal);
     if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
     if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, url, options.fetchRef);
+    const fetchedRefs = await fetchOptionalRefs(git, dir, options.optionalRefs ?? [], url, signal);
     const mirror = held;
     let released = false;
     return {
@@ -235,6 +244,7 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
       branch,
       shallow: false,
       mirrored: true,
+      fetchedRefs,
       dispose: async () => {
         if (released) return;
         released = true;
@@ -260,6 +270,20 @@ async function objectBytes(dir: string, signal: AbortSignal): Promise<number> {
   let kib = 0;
   for (const match of counted.stdout.matchAll(/^(size|size-pack|size-garbage): (\d+)$/gm)) kib += Number(match[2]);
   return kib * 1024;
+}
+
+/** Fetches each ref (already checked against REQUEST_REF) the remote still has; returns those it had. */
+async function fetchOptionalRefs(git: ReturnType<typeof simpleGit>, dir: string, refs: readonly string[], remote: string, signal: AbortSignal): Promise<string[]> {
+  const fetched: string[] = [];
+  for (const ref of refs) {
+    try {
+      await git.cwd(dir).raw(['fetch', '--no-tags', ...(remote === 'origin' ? [] : ['--no-write-fetch-head']), '--', remote, `+${ref}:${ref}`]);
+      fetched.push(ref);
+    } catch {
+      if (signal.aborted) throw abortError(signal);
+    }
+  }
+  return fetched;
 }
 
 async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, commit: string, signal: AbortSignal, url: string, remote = 'origin', ref?: string): Promise<void> {

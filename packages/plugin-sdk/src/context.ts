@@ -3,6 +3,7 @@ import type { PluginConfigView } from './config-view.js';
 import type { PageDocument } from './document.js';
 import type { EventChannel } from './events.js';
 import type { JobInfo, ReportOutcome } from './job.js';
+import type { SquashJudgement } from './result.js';
 import type { PluginLogger } from './logger.js';
 
 interface ContextBase {
@@ -38,6 +39,8 @@ export interface RepositorySourceInfo {
   /** For a push: the pushed range. */
   readonly range: { readonly before: string | null; readonly after: string } | null;
   readonly shallow: boolean;
+  /** API 1.3: a push that squashed a request, and whether its original commits are what is analyzed. */
+  readonly squash?: SquashJudgement;
 }
 
 export interface RepositoryContext extends ContextBase {

@@ -35,6 +35,7 @@ export type {
   RepositoryAssessment,
   WebsiteAssessment,
   RepositoryResult,
+  SquashJudgement,
   WebsiteResult,
   AnalysisResult,
   AuthorBreakdown,

@@ -148,6 +148,22 @@ export interface RepositoryResult extends ResultCommon {
   flag_at: number | null;
   /** The thresholds in force (configuration, then flags). */
   thresholds: Thresholds;
+  /**
+   * API 1.3: a pushed commit that squashes a pull or merge request (the forge says so): `request`
+   * when the verdict is the request's original commits', `squash` when they could not be fetched
+   * and the squash commit was judged as itself (with the squash discount).
+   */
+  squash?: SquashJudgement;
+}
+
+export interface SquashJudgement {
+  /** The pushed squash commit (full hash): where the verdict is reported. */
+  commit: string;
+  /** The request's number (GitHub) or iid (GitLab). */
+  request: number;
+  judged_by: 'request' | 'squash';
+  /** Why the request's commits were not used, when they were not. */
+  reason?: string;
 }
 
 export interface WebsiteResult extends ResultCommon {

@@ -25,6 +25,13 @@ export function scoreMeaning(r: RepositoryResult): string[] {
   if (Math.abs(r.overall_score - r.ai_share) >= 0.0005) {
     lines.push(`The AI second opinion moved the overall score from ${r.ai_share.toFixed(2)} to ${r.overall_score.toFixed(2)}; the assessment follows the overall score.`);
   }
+  if (r.squash) {
+    lines.push(
+      r.squash.judged_by === 'request'
+        ? `The pushed commit ${r.squash.commit.slice(0, 12)} squashes request ${r.squash.request}: judged by the request's ${r.total_commits} original commits.`
+        : `The pushed commit ${r.squash.commit.slice(0, 12)} squashes request ${r.squash.request}, whose original commits could not be used (${r.squash.reason ?? 'unavailable'}): judged as itself, with the squash discount.`,
+    );
+  }
   const counts = flaggedCounts(r);
   lines.push(
     `${counts.flagged} of ${r.scored_commits} scored commits flagged (${(counts.share * 100).toFixed(1)}%): ${counts.explicit} by explicit attribution, ${counts.inferred} inferred.`,

@@ -91,6 +91,8 @@ export function startFakeGithub(): Promise<FakeForge> {
     (r) => (r.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]{40}$/.test(r.path) ? { status: 201, body: { id: ++nextId, state: r.body?.state, context: r.body?.context, description: r.body?.description } } : null),
     (r) => (r.method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(r.path) ? { status: 201, body: { token: `ghs_installation${++nextId}`, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: { checks: 'write', statuses: 'write' }, repository_selection: 'all' } } : null),
     (r) => (r.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/check-runs$/.test(r.path) ? { status: 201, body: { id: ++nextId, head_sha: r.body?.head_sha, status: r.body?.status, name: r.body?.name } } : null),
+    // No pull request is associated with a commit unless a test scripts one.
+    (r) => (r.method === 'GET' && /^\/repos\/[^/]+\/[^/]+\/commits\/[0-9a-f]{40}\/pulls/.test(r.path) ? { status: 200, body: [] } : null),
     (r) => (r.method === 'PATCH' && /^\/repos\/[^/]+\/[^/]+\/check-runs\/\d+$/.test(r.path) ? { status: 200, body: { id: Number(r.path.split('/').pop()), status: r.body?.status, conclusion: r.body?.conclusion } } : null),
   ], '');
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence/config/units';
 import { AI_NOTES_REF, diffExcerpt, HistoryCache, openRepository, parseRepositoryUrl, readHistory, readNotes, runGitCommand, type MirrorOptions } from '@cadence/git-source';
-import type { AnalysisEvent } from '@cadence/plugin-sdk';
+import type { AnalysisEvent, SquashJudgement } from '@cadence/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EngineLogger } from '../engine-logger.js';
@@ -56,12 +56,26 @@ export async function acquireRepository(
     onProgress: (message: string) => emit({ event: 'fetch', message }),
     ...(range ? { fetchCommit: range.after } : {}),
     ...(request.ref ? { fetchRef: request.ref } : {}),
+    ...(request.squash ? { optionalRefs: [request.squash.ref] } : {}),
     mirrors: mirrorsOf(config),
   });
   // The branch is known from here on: a job that named none shows it now, not only in its result.
   emit({ event: 'fetch', message: 'cloned', ...(clone.branch ? { branch: clone.branch } : {}) });
   try {
     if (range && request.ref && range.before === null) range = { ...range, before: await mergeBase(clone.dir, clone.headCommit, range.after, signal) };
+    let squash: SquashJudgement | undefined;
+    if (request.squash && range) {
+      // The request's own commits: from where it left the branch the squash landed on, to its head.
+      const usable = clone.fetchedRefs?.includes(request.squash.ref) && (await runGitCommand(clone.dir, ['cat-file', '-e', `${request.squash.head}^{commit}`], signal)).code === 0;
+      const from = usable && range.before ? await mergeBase(clone.dir, range.before, request.squash.head, signal) : null;
+      if (usable && from) {
+        range = { before: from, after: request.squash.head };
+        squash = { commit: request.squash.commit, request: request.squash.request, judged_by: 'request' };
+        emit({ event: 'fetch', message: `judging the squashed request ${request.squash.request} by its ${request.squash.ref} commits` });
+      } else {
+        squash = { commit: request.squash.commit, request: request.squash.request, judged_by: 'squash', reason: usable ? 'no merge base with the branch' : `${request.squash.ref} could not be fetched` };
+      }
+    }
     const rev = range?.after ?? clone.headCommit;
     let nextReport = READ_PROGRESS_EVERY;
     const { commits, stats } = await readHistory(clone.dir, {
@@ -93,6 +107,7 @@ export async function acquireRepository(
         headCommit: rev,
         range,
         shallow: clone.shallow,
+        ...(squash ? { squash } : {}),
       },
       commits,
       stats,

@@ -14,6 +14,7 @@ import type { JobCancels } from './job-cancels.js';
 import type { JobQueue } from './job-queue.js';
 import type { JobStore } from './job-store.js';
 import { retainedResult } from './retained-result.js';
+import { squashLookupFor, type SquashLookup } from '../forges/squash-lookup.js';
 
 export interface JobManagerOptions {
   readonly engine: JobEngine;
@@ -31,6 +32,8 @@ export interface JobManagerOptions {
   readonly allowLocalPaths: boolean;
   /** `server.public_url`: reporters link to the job there. */
   readonly publicUrl: string | null;
+  /** The forge's answer to "does this pushed commit squash a request?" (null: no forge configured). */
+  readonly squashLookup?: SquashLookup | null;
 }
 
 export interface NewJob {
@@ -40,6 +43,8 @@ export interface NewJob {
   readonly branch: string | null;
   /** A webhook's job: the forge commit its verdict is reported on. */
   readonly forge?: ForgeTarget | null;
+  /** A one-commit push onto a branch: asked of the forge whether it squashes a request. */
+  readonly squashCandidate?: boolean;
 }
 
 /**
@@ -87,6 +92,7 @@ export class JobManager {
       error_code: null,
       request: spec.request,
       ...(spec.forge ? { forge: spec.forge } : {}),
+      ...(spec.squashCandidate ? { squash_candidate: true } : {}),
     };
     await this.options.store.create(job);
     // A stream subscribes here, before a worker can emit the job's first event.
@@ -202,7 +208,8 @@ export class JobManager {
       message: `The job exceeded ${Math.round(this.options.jobTimeoutMs / 1000)} s`,
     })), this.options.jobTimeoutMs);
     try {
-      const result = await this.options.engine.analyze(job.request, {
+      const request = await this.squashAware(job, controller.signal);
+      const result = await this.options.engine.analyze(request, {
         signal: controller.signal,
         onEvent: (event: EmittedEvent) => {
           this.options.events.publish(id, event as unknown as JobEvent);
@@ -279,6 +286,25 @@ export class JobManager {
     this.options.metrics.jobsTotal.inc({ status });
   }
 
+  /**
+   * A one-commit push that the forge says squashes a request is judged by the request's original
+   * commits when they can still be fetched (the engine falls back to the push itself otherwise).
+   * A forge that cannot answer within 10 s leaves the push as it is.
+   */
+  private async squashAware(job: Job, signal: AbortSignal): Promise<AnalysisRequest> {
+    const lookup = this.options.squashLookup;
+    if (!lookup || !job.squash_candidate || !job.forge || job.request.kind !== 'repository' || !job.request.range) return job.request;
+    try {
+      const found = await lookup(job.forge, AbortSignal.any([signal, AbortSignal.timeout(10_000)]));
+      if (!found) return job.request;
+      this.log.info('push squashes a request', { job_id: job.id, request: found.number });
+      return { ...job.request, squash: { commit: job.forge.sha, request: found.number, ref: found.ref, head: found.head } };
+    } catch (error) {
+      this.log.warn('squash look-up failed; the push is judged as it is', { job_id: job.id, error: String((error as Error)?.message ?? error).slice(0, 200) });
+      return job.request;
+    }
+  }
+
   private jobInfo(job: Job): JobInfo {
     const base = this.options.publicUrl?.replace(/\/+$/, '');
     return { id: job.id, url: base ? `${base}/jobs/${encodeURIComponent(job.id)}` : null, forge: job.forge ?? null, deadline: Date.now() + this.options.jobTimeoutMs };
@@ -332,6 +358,7 @@ export function jobManagerFor(parts: {
     network: config.security.allow_private_networks ? null : { allowPrivateNetworks: false, allowedNetworks: config.security.allowed_networks },
     allowLocalPaths: config.security.allow_local_paths,
     publicUrl: config.server.public_url,
+    squashLookup: squashLookupFor(config),
   });
 }
 

@@ -35,6 +35,8 @@ export interface Job {
   readonly forge?: ForgeTarget | null;
   /** What reporters did, in the order they finished (shown as `reports` and `result.reports`). */
   reports?: ReportOutcome[];
+  /** A one-commit push onto a branch: the job asks the forge whether it squashes a request. */
+  readonly squash_candidate?: boolean;
 }
 
 /** At most this many report outcomes per job: a reporter retrying in a loop cannot grow the record. */

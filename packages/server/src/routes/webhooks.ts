@@ -95,6 +95,7 @@ async function answerPush(ctx: Context, outcome: PushOutcome, source: 'webhook:g
       repo: locator.repo || push.repo,
       branch: push.branch,
       forge: push.forge,
+      squashCandidate: push.squashCandidate === true,
     });
     return job.id;
   };

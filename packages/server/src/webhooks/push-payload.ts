@@ -14,6 +14,14 @@ export interface PushRequest {
   readonly forge: ForgeTarget | null;
   /** A pull or merge request: its head's ref in the base repository (the range starts at the merge base). */
   readonly ref?: string;
+  /** A push of exactly one new commit onto a branch: the shape a squash merge has (the forge API says whether it is one). */
+  readonly squashCandidate?: boolean;
+}
+
+/** One pushed commit on top of an existing branch head, as the payload's `commits` list says. */
+function singleCommitPush(payload: unknown, before: string | null): boolean {
+  const commits = field(payload, 'commits');
+  return before !== null && Array.isArray(commits) && commits.length === 1;
 }
 
 export type PushOutcome = { kind: 'push'; push: PushRequest } | { kind: 'ignored'; reason: string };
@@ -66,7 +74,7 @@ export function githubPush(payload: unknown): PushOutcome {
   const forge: ForgeTarget | null = fullName && OWNER_NAME.test(fullName)
     ? { forge: 'github', repository: fullName, sha: range.after, ...(installation ? { installation_id: installation } : {}) }
     : null;
-  return { kind: 'push', push: { cloneUrl, repo, ...range, forge } };
+  return { kind: 'push', push: { cloneUrl, repo, ...range, forge, squashCandidate: forge !== null && singleCommitPush(payload, range.before) } };
 }
 
 /** GitLab: `project.git_http_url`, else `repository.git_http_url`, else `project.web_url`. */
@@ -79,7 +87,7 @@ export function gitlabPush(payload: unknown): PushOutcome {
   const repo = path ?? cloneUrl;
   const projectId = positiveInteger(field(payload, 'project_id')) ?? positiveInteger(field(payload, 'project', 'id'));
   const forge: ForgeTarget | null = path && projectId ? { forge: 'gitlab', repository: path, sha: range.after, project_id: projectId } : null;
-  return { kind: 'push', push: { cloneUrl, repo, ...range, forge } };
+  return { kind: 'push', push: { cloneUrl, repo, ...range, forge, squashCandidate: forge !== null && singleCommitPush(payload, range.before) } };
 }
 
 /** GitHub pull_request actions that change what the request holds. */
