@@ -222,12 +222,12 @@ export class JobManager {
         // A stream shows the analysis as it happens, so it always runs it rather than replaying a cached result.
         ...(job.source === 'stream' ? {} : { cache: this.options.cache }),
       });
-      const done = await this.options.store.update(id, (j) => {
+      const done = await this.untilRecorded(id, () => this.options.store.update(id, (j) => {
         j.status = 'completed';
         j.finished_at = new Date().toISOString();
         j.result = retainedResult(result);
         if (j.branch === null && result.source_type === 'git') j.branch = result.branch;
-      });
+      }));
       this.options.metrics.jobsTotal.inc({ status: 'completed' });
       this.log.info('job completed', { job_id: id, duration_ms: performance.now() - started, overall_score: result.overall_score });
       if (done) this.options.events.publish(id, completeEvent(id, result));
@@ -245,7 +245,7 @@ export class JobManager {
         return 'hand-back';
       }
       const status = failure.code === 'ERR_JOB_TIMEOUT' ? 'timeout' : failure.code === 'ERR_CANCELLED' || failure.code === 'ERR_SHUTTING_DOWN' ? 'cancelled' : 'failed';
-      const ended = await this.options.store.update(id, (j) => this.finish(j, status, failure));
+      const ended = await this.untilRecorded(id, () => this.options.store.update(id, (j) => this.finish(j, status, failure)));
       if (status === 'failed') this.options.metrics.analysisErrors.inc();
       this.log.warn(`job ${status}`, { job_id: id, error_code: failure.code, error: failure.message, duration_ms: performance.now() - started });
       if (ended) this.publishEnd(ended);
@@ -284,6 +284,25 @@ export class JobManager {
     job.error = error.message;
     job.error_code = error.code;
     this.options.metrics.jobsTotal.inc({ status });
+  }
+
+  /**
+   * A job's end is written even when the store is away for a while (Redis restarting): the outcome
+   * waits, retried every 2 s for up to 5 minutes, rather than leaving the job `running` for ever.
+   * Other errors (and a store still away after that) propagate as before.
+   */
+  private async untilRecorded<T>(id: string, write: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + RECORD_RETRY_MS;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        const away = error instanceof HttpError && error.error === 'unavailable';
+        if (!away || Date.now() >= deadline) throw error;
+        if (attempt === 0) this.log.warn('job outcome waits for the job store', { job_id: id });
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    }
   }
 
   /**
@@ -361,6 +380,9 @@ export function jobManagerFor(parts: {
     squashLookup: squashLookupFor(config),
   });
 }
+
+/** How long a finished job's outcome waits for an unavailable job store. */
+const RECORD_RETRY_MS = 5 * 60_000;
 
 /** How long a cancel waits for a running job to unwind before answering with what the store holds. */
 const CANCEL_WAIT_MS = 2000;
