@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import type { RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
 import { aggregateTimeline, renderReport, reportFormatFromPath, UsageError } from '../src/index.js';
 import { renderReportLazily } from '../src/render.js';
+import { REPORT_SCRIPT, REPORT_SCRIPT_HASH } from '../src/report-script.js';
+import { createHash } from 'node:crypto';
 
 const HOSTILE = `<script>alert("x")</script> & 'quotes' </style><img src=x onerror=alert(1)>`;
 
@@ -42,13 +44,20 @@ describe('reports', () => {
     expect(() => reportFormatFromPath('report')).to.throw(UsageError);
   });
 
-  it('escapes every text from the repository in the HTML report, which loads nothing and runs nothing', () => {
+  it('escapes every text from the repository in the HTML report, which loads nothing and runs only its own script', () => {
     const html = renderReport(repositoryResult(), 'html');
-    expect(html).to.not.contain('<script');
+    // One script, the report's own, allowed by its hash; nothing from the repository runs.
+    expect(html.match(/<script/g)).to.have.length(1);
+    expect(html).to.contain(`<script>${REPORT_SCRIPT}</script>`);
+    expect(html).to.contain(`script-src ${REPORT_SCRIPT_HASH}`);
+    expect(REPORT_SCRIPT_HASH).to.equal(`'sha256-${createHash('sha256').update(REPORT_SCRIPT).digest('base64')}'`);
+    // No element loads anything (escaped page text inside quoted attribute values is inert).
+    expect(html.replace(/"[^"]*"/g, '""')).to.not.match(/<[a-z][^<>]*\ssrc=/);
+    expect(html).to.not.contain('href="http');
     expect(html).to.not.contain('<img');
     expect(html).to.not.contain('</style><');
     expect(html).to.contain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quotes&#39;');
-    expect(html).to.not.match(/<[^>]+\s(src|href)=/);
+    expect(html.replace(/"[^"]*"/g, "\"\"")).to.not.match(/<[^>]+\s(src|href)=/);
     expect(html).to.contain("default-src 'none'");
   });
 
@@ -62,7 +71,7 @@ describe('reports', () => {
     expect(text).to.match(/abcdef1 +high +0\.90 +inferred/);
     expect(text).to.contain('Authors (commits, attributed, flagged, share):');
     const html = renderReport(result, 'html');
-    expect(html).to.contain('<th>Evidence</th>').and.contain('<td>inferred</td>');
+    expect(html).to.contain('<th scope="col">Evidence</th>').and.contain('<td>inferred</td>');
     expect(html).to.contain('Bands: clean below 0.15');
     expect(html).to.contain('<h2>Authors</h2>');
   });
