@@ -48,6 +48,7 @@ table{border-collapse:collapse;width:100%;margin:1rem 0}td,th{border-bottom:1px 
 th{background:var(--head)}th button{font:inherit;font-weight:600;background:none;border:0;color:inherit;cursor:pointer;padding:0}
 td.when,td.num{white-space:nowrap}code{font-family:ui-monospace,monospace}ul{margin:.2rem 0;padding-left:1.2rem}
 :focus-visible{outline:3px solid var(--link);outline-offset:2px}
+[hidden]{display:none!important}
 #finding-controls{display:flex;flex-wrap:wrap;gap:.8rem;align-items:end;margin:.5rem 0}
 #finding-controls label{display:flex;flex-direction:column;font-size:.9rem}
 select,input,button.more{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:.2rem .4rem}
