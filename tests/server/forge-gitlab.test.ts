@@ -140,6 +140,33 @@ describe('server: verdicts reported on GitLab (commit statuses and one merge req
     expect(draft.body).to.deep.include({ ignored: true, reason: 'draft merge request' });
   });
 
+  it('judges a pushed squash commit by its merge request\'s original commits (the merge request the API says it squashes)', async () => {
+    const repo = git.human;
+    const served = path.join(git.served, 'acme/human.git');
+    await repo.git(['checkout', '-q', '-b', 'mr-9', git.hashes[8]!]);
+    for (let i = 0; i < 2; i++) await repo.commit({ message: `Exporter step ${i + 1}`, date: 1_700_500_000 + i * 600, addLines: 9 + i });
+    const requestHead = (await repo.git(['rev-parse', 'HEAD'])).trim();
+    await repo.git(['push', '-q', served, 'mr-9:refs/merge-requests/9/head']);
+    await repo.git(['checkout', '-q', 'main']);
+    await repo.git(['branch', '-q', '-D', 'mr-9']);
+    const before = (await repo.git(['rev-parse', 'HEAD'])).trim();
+    const squash = await repo.commit({ message: 'Add the exporter', date: 1_700_600_000, addLines: 19 });
+    await repo.git(['push', '-q', served, 'main:main']);
+    gitlab.script('GET', new RegExp(`^/projects/15/repository/commits/${squash}/merge_requests`), [{ status: 200, body: [{ id: 99, iid: 9, state: 'merged', squash: true, squash_commit_sha: squash, merge_commit_sha: null, sha: requestHead }] }]);
+    const payload = { ...gitlabPushPayload(git.daemon.url('acme/human.git'), before, squash), commits: [{ id: squash, message: 'Add the exporter' }], total_commits_count: 1 };
+    const { status, body } = await server.json<{ id: string }>('/webhooks/gitlab', {
+      method: 'POST',
+      headers: { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': SECRET, 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+    expect(status, JSON.stringify(body)).to.equal(202);
+    await reportsOf(server, body.id, 2);
+    const done = (await server.json<JobBody & { result: { total_commits: number; squash: Record<string, unknown> } }>(`/jobs/${body.id}`)).body;
+    expect(done.status, JSON.stringify(done)).to.equal('completed');
+    expect(done.result.total_commits).to.equal(2);
+    expect(done.result.squash).to.deep.equal({ commit: squash, request: 9, judged_by: 'request' });
+  });
+
   it('keeps the token out of every log line and job view', async () => {
     expect(JSON.stringify(server.logs)).not.to.contain(TOKEN);
     expect(await (await server.request('/jobs?limit=100')).text()).not.to.contain(TOKEN);
