@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sign } from '@octokit/webhooks-methods';
-import { makeTempDir, runCadence, startCadenceServer, startFakeGithub, waitForJob, type FakeForge, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { makeTempDir, waitForReports, runCadence, startCadenceServer, startFakeGithub, waitForJob, type FakeForge, type ServerProcess, type TempDir } from '@cadence/test-support';
 import { githubPushPayload, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface Outcome {
@@ -27,16 +27,8 @@ const TOKEN = 'ghp_test0token0never0logged0123456789';
 const STATUS_PATH = /^\/repos\/acme\/human\/statuses\/[0-9a-f]{40}$/;
 let delivery = 0;
 
-/** Waits until the job's record holds `count` report outcomes (reporters finish after the job). */
-async function reportsOf(server: ServerProcess, id: string, count: number): Promise<JobBody> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const job = (await server.json<JobBody>(`/jobs/${id}`)).body;
-    if ((job.reports ?? []).length >= count) return job;
-    if (Date.now() > deadline) throw new Error(`job ${id}: ${JSON.stringify(job.reports)} after 20 s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** The job once its record holds `count` reporter outcomes. */
+const reportsOf = (server: ServerProcess, id: string, count: number): Promise<JobBody> => waitForReports<JobBody>(server, id, count);
 
 describe('server: verdicts reported on GitHub (commit statuses and check runs)', function () {
   this.timeout(90_000);

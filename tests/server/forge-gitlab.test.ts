@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import path from 'node:path';
-import { makeTempDir, startCadenceServer, startFakeGitlab, type FakeForge, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { makeTempDir, waitForReports, startCadenceServer, startFakeGitlab, type FakeForge, type ServerProcess, type TempDir } from '@cadence/test-support';
 import { gitlabPushPayload, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface Outcome {
@@ -21,15 +21,8 @@ const TOKEN = 'glpat-test0token0never0logged01';
 const STATUS_PATH = /^\/projects\/15\/statuses\/[0-9a-f]{40}/;
 const NOTES_PATH = /^\/projects\/15\/merge_requests\/3\/notes/;
 
-async function reportsOf(server: ServerProcess, id: string, count: number): Promise<JobBody> {
-  const deadline = Date.now() + 25_000;
-  for (;;) {
-    const job = (await server.json<JobBody>(`/jobs/${id}`)).body;
-    if ((job.reports ?? []).length >= count) return job;
-    if (Date.now() > deadline) throw new Error(`job ${id}: ${JSON.stringify(job.reports)} after 25 s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** The job once its record holds `count` reporter outcomes. */
+const reportsOf = (server: ServerProcess, id: string, count: number): Promise<JobBody> => waitForReports<JobBody>(server, id, count);
 
 describe('server: verdicts reported on GitLab (commit statuses and one merge request note)', function () {
   this.timeout(90_000);

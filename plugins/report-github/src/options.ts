@@ -1,3 +1,5 @@
+import type { FailOn } from '@cadence/plugin-sdk';
+
 const nullableString = { anyOf: [{ type: 'string', minLength: 1 }, { type: 'null' }], default: null } as const;
 
 /**
@@ -18,7 +20,7 @@ export const GITHUB_REPORT_OPTIONS = {
   additionalProperties: false,
 } as const;
 
-export type FailOn = 'never' | 'suspicious' | 'likely_ai_generated';
+export type { FailOn };
 
 export interface GithubReportOptions {
   readonly token: string | null;

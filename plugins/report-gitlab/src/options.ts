@@ -1,3 +1,5 @@
+import type { FailOn } from '@cadence/plugin-sdk';
+
 /**
  * The reporter's options. The host fills them from `forges.gitlab.*` and `report.fail_on`
  * (docs/forges.md) and loads this plugin only when a token is configured.
@@ -13,7 +15,7 @@ export const GITLAB_REPORT_OPTIONS = {
   additionalProperties: false,
 } as const;
 
-export type FailOn = 'never' | 'suspicious' | 'likely_ai_generated';
+export type { FailOn };
 
 export interface GitlabReportOptions {
   readonly token: string | null;

@@ -1,0 +1,54 @@
+import type { AnalysisResult, RepositoryResult } from './result.js';
+
+/**
+ * What reporters say about a result (API 1.3), written once for every forge: the one-line verdict,
+ * the `report.fail_on` policy, and the Markdown summary (check runs, merge request notes).
+ */
+export type FailOn = 'never' | 'suspicious' | 'likely_ai_generated';
+
+const RANK: Readonly<Record<string, number>> = { clean: 0, suspicious: 1, likely_ai_generated: 2, 'Likely Human-Written': 0, 'Suspicious Activity': 1, 'Likely AI-Generated': 2 };
+
+/** `report.fail_on`: never, or from the assessment named upwards (website assessments rank the same). */
+export function failsPolicy(assessment: string, failOn: FailOn): boolean {
+  return failOn !== 'never' && (RANK[assessment] ?? 0) >= RANK[failOn]!;
+}
+
+/** `suspicious: score 0.22, 22% assistant share, 9 of 41 commits flagged (6 attributed)`, cut at `max` characters. */
+export function verdictLine(result: AnalysisResult, max = 140): string {
+  const text = result.source_type !== 'git'
+    ? `${result.assessment}: page score ${result.overall_score.toFixed(2)}`
+    : (() => {
+        const flagged = result.suspicions.length;
+        const explicit = result.suspicions.filter((s) => s.evidence === 'explicit').length;
+        return `${result.assessment}: score ${result.overall_score.toFixed(2)}, ${(result.ai_share * 100).toFixed(0)}% assistant share, ${flagged} of ${result.scored_commits} commits flagged${explicit > 0 ? ` (${explicit} attributed)` : ''}`;
+      })();
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Text from a repository (messages, author names) cannot open a link, a table cell, a mention or HTML. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+!|<>~@]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ');
+}
+
+/** The Markdown body of a summary: share, per-assistant and per-author tables, the ten strongest findings with their reasons. */
+export function markdownDetails(result: AnalysisResult): string[] {
+  if (result.source_type !== 'git') return [];
+  return repositoryDetails(result);
+}
+
+function repositoryDetails(r: RepositoryResult): string[] {
+  const lines = [`Assistant share (mean probability over ${r.scored_commits} scored commits): **${r.ai_share.toFixed(2)}**; ${r.attributed_commits} commits attributed explicitly.`];
+  if (r.squash) lines.push('', r.squash.judged_by === 'request' ? `Judged by request ${r.squash.request}'s original commits (the push squashed it).` : `The push squashed request ${r.squash.request}, whose commits could not be used: judged as one commit.`);
+  const assistants = Object.entries(r.assistants).sort((a, b) => b[1] - a[1]);
+  if (assistants.length > 0) lines.push('', '| Assistant | Commits |', '|---|---|', ...assistants.map(([name, n]) => `| ${escapeMarkdown(name)} | ${n} |`));
+  if (r.authors.length > 0) {
+    lines.push('', '| Author | Commits | Attributed | Flagged | Share |', '|---|---|---|---|---|');
+    for (const a of r.authors.slice(0, 20)) lines.push(`| ${escapeMarkdown(a.author)} | ${a.commits} | ${a.attributed} | ${a.flagged} | ${a.share.toFixed(2)} |`);
+  }
+  const top = [...r.suspicions].sort((a, b) => b.confidence - a.confidence).slice(0, 10);
+  if (top.length > 0) {
+    lines.push('', '**Top findings**', '');
+    for (const s of top) lines.push(`- \`${s.commit_hash}\` ${escapeMarkdown(s.message.split('\n')[0] ?? '')} (${s.evidence}, confidence ${s.confidence.toFixed(2)}): ${escapeMarkdown(s.reasons.join('; '))}`);
+  }
+  return lines;
+}
