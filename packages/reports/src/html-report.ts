@@ -52,6 +52,7 @@ td.when,td.num{white-space:nowrap}code{font-family:ui-monospace,monospace}ul{mar
 #finding-controls{display:flex;flex-wrap:wrap;gap:.8rem;align-items:end;margin:.5rem 0}
 #finding-controls label{display:flex;flex-direction:column;font-size:.9rem}
 select,input,button.more{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:.2rem .4rem}
+mark{background:#fef0c7;color:#1d2330;padding:0 .1rem}
 svg{width:100%;height:auto;background:var(--chart);border:1px solid var(--line)}svg text{fill:var(--muted)}
 .legend span{display:inline-block;width:.8rem;height:.8rem;margin:0 .3rem 0 1rem;vertical-align:middle}
 </style>
@@ -233,15 +234,32 @@ function barWidthOf(count: number, plotWidth: number): number {
 function websiteSections(r: WebsiteResult): string {
   const rows = r.detections
     .slice(0, 500)
-    .map((d) => `<tr><td>${escapeHtml(d.strategy)}</td><td>${escapeHtml(d.severity)}</td><td>${d.score.toFixed(2)}</td><td>${escapeHtml(d.message)}${d.element ? `<br><span class="muted">${escapeHtml(d.element)}</span>` : ''}</td></tr>`)
+    .map((d) => `<tr><td>${escapeHtml(d.strategy)}</td><td><span class="sev ${escapeHtml(d.severity)}">${escapeHtml(d.severity)}</span></td><td class="num">${d.score.toFixed(2)}</td><td>${escapeHtml(d.message)}${d.element ? `<br><span class="muted">${passageInContext(d.element, d.message)}</span>` : ''}</td></tr>`)
     .join('\n');
+  const severity = severityFromScore(r.overall_score);
   return `<h1>${escapeHtml(r.url)}</h1>
 <p class="muted">final URL ${escapeHtml(r.final_url)} · ${escapeHtml(r.metrics.words ?? 0)} words</p>
-<p><span class="score ${severityFromScore(r.overall_score)}">${escapeHtml(r.assessment)} · ${r.overall_score.toFixed(2)}</span></p>
+<section class="verdict ${severity}" aria-label="Verdict">
+<p><span class="score ${severity}">${escapeHtml(r.assessment)} · ${r.overall_score.toFixed(2)}</span></p>
 ${pageScoreMeaning(r).map((line) => `<p class="muted">${escapeHtml(line)}</p>`).join('\n')}
+</section>
 ${strongestSignalsList(r)}
 <h2>Detections</h2>
-${rows ? `<table><thead><tr><th>Strategy</th><th>Severity</th><th>Score</th><th>Finding</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p>None.</p>'}`;
+${rows ? `<table><thead><tr><th scope="col">Strategy</th><th scope="col">Severity</th><th scope="col">Score</th><th scope="col">Finding and passage</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p>None.</p>'}`;
+}
+
+/**
+ * A detection's passage (`path: "…excerpt…"`) with what it flagged marked: the phrase the message
+ * quotes, when the excerpt holds it. Both are escaped first; only the <mark> is ours.
+ */
+export function passageInContext(element: string, message: string): string {
+  const quoted = /"([^"]{2,80})"/.exec(message)?.[1];
+  const safe = escapeHtml(element);
+  if (!quoted) return safe;
+  const needle = escapeHtml(quoted);
+  const at = safe.toLowerCase().indexOf(needle.toLowerCase(), safe.indexOf('&quot;'));
+  if (at < 0) return safe;
+  return `${safe.slice(0, at)}<mark>${safe.slice(at, at + needle.length)}</mark>${safe.slice(at + needle.length)}`;
 }
 
 function strongestSignalsList(r: WebsiteResult): string {

@@ -213,6 +213,23 @@ describe('reports', () => {
     expect(renderReport({ ...site, metrics: { words: 900 } }, 'text')).to.contain('the weight-averaged score of the website strategies (no calibrated page model ran)');
   });
 
+  it('marks the flagged phrase in its passage on a website report, everything escaped', () => {
+    const site: WebsiteResult = {
+      source_id: 'https://example.test/', source_type: 'web', url: 'https://example.test/', final_url: 'https://example.test/',
+      overall_score: 0.72, suspicion_score: 0.72, assessment: 'Likely AI-Generated', strategies_triggered: 1,
+      detections: [
+        { strategy: 'stock-phrases', category: 'content', severity: 'high', confidence: 0.8, score: 0.8, message: 'stock phrase "delve into" (3 stock phrases)', element: 'article > p:nth(2): "…we Delve into <b>the</b> details…"', evidence: 'inferred' },
+        { strategy: 'placeholder-text', category: 'content', severity: 'high', confidence: 0.9, score: 0.9, message: 'placeholder or assistant text "<script>x</script>"', element: 'p: "… <script>x</script> …"', evidence: 'inferred' },
+      ],
+      strategy_results: [], metrics: { words: 900 },
+    };
+    const html = renderReport(site, 'html');
+    expect(html).to.contain('&quot;…we <mark>Delve into</mark> &lt;b&gt;the&lt;/b&gt; details…&quot;');
+    expect(html).to.contain('<mark>&lt;script&gt;x&lt;/script&gt;</mark>');
+    expect(html).to.contain('<section class="verdict high" aria-label="Verdict">');
+    expect(html.match(/<script/g)).to.have.length(1);
+  });
+
   // The CLI renders through the lazy entry: it must write the very report renderReport writes.
   it('renders the same report lazily, in every format', async () => {
     for (const format of ['text', 'json', 'yaml', 'html'] as const) {
