@@ -4,48 +4,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { RepositoryResult, Suspicion } from '@cadence/plugin-sdk';
+import type { RepositoryResult } from '@cadence/plugin-sdk';
+import { bigResult, CHROMIUM, takeScreenshots } from './report-pages.js';
+
+const require = createRequire(import.meta.url);
 import { renderReport } from '@cadence/reports';
 import { mkdir, readFile } from 'node:fs/promises';
 import { burstHistory, createRepository, makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
-
-/** Debian's Chromium: the tests never download a browser. */
-export const CHROMIUM = process.env.CADENCE_CHROMIUM ?? '/usr/bin/chromium';
-const HOSTILE = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
-const require = createRequire(import.meta.url);
-
-function suspicion(i: number): Suspicion {
-  const severity = i % 3 === 0 ? 'high' : i % 3 === 1 ? 'medium' : 'low';
-  const commit = i.toString(16).padStart(40, 'a');
-  return {
-    commit_hash: commit.slice(0, 9),
-    commit,
-    message: i === 7 ? `Fix ${HOSTILE}` : `Change number ${i}`,
-    severity,
-    confidence: Math.round((0.3 + (i % 70) / 100) * 100) / 100,
-    reasons: [i === 7 ? `reason ${HOSTILE}` : `reason for ${i}`],
-    evidence: i % 5 === 0 ? 'explicit' : 'inferred',
-    ...(i % 5 === 0 ? { assistants: ['Claude'] } : {}),
-    author: i === 7 ? HOSTILE : i % 2 === 0 ? 'Ada Example' : 'Grace Hopper',
-    date: new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString(),
-  };
-}
-
-function bigResult(count: number): RepositoryResult {
-  const suspicions = Array.from({ length: count }, (_, i) => suspicion(i + 1));
-  return {
-    source_id: 'https://github.com/acme/app.git', source_type: 'git', repo: 'acme/app', branch: 'main', head_commit: 'b'.repeat(40),
-    total_commits: count * 2, suspicious_commits: count, suspicions, assessment: 'suspicious',
-    timeline: Array.from({ length: 40 }, (_, i) => ({ t: Date.UTC(2024, 0, 1) / 1000 + i * 86_400, commits: 5 + (i % 7), flagged: i % 3 })),
-    overall_score: 0.31, suspicion_score: 0.31, ai_share: 0.31, scored_commits: count * 2, attributed_commits: Math.floor(count / 5),
-    assistants: { Claude: Math.floor(count / 5) },
-    authors: [{ author: 'Ada Example', email: 'ada@example.test', commits: count, attributed: 3, flagged: count / 2, share: 0.3 }, { author: HOSTILE, email: 'x@example.test', commits: count, attributed: 0, flagged: count / 2, share: 0.2 }],
-    assessment_bands: { suspicious: 0.15, likely_ai_generated: 0.5 }, scoring: 'model', flag_at: 0.42,
-    thresholds: { suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 },
-    detections: suspicions.map((s, i) => ({ strategy: i % 2 === 0 ? 'commit-model' : 'attribution', category: 'x', severity: s.severity, confidence: s.confidence, score: s.confidence, message: 'm', commit: s.commit, evidence: s.evidence })),
-    strategy_results: [], metrics: { additions: 1000, authors: 2 },
-  };
-}
 
 describe('the HTML report in a browser (headless Chromium)', function () {
   this.timeout(60_000);
@@ -159,6 +124,12 @@ describe('the HTML report in a browser (headless Chromium)', function () {
     expect(await page.locator('#findings tbody tr:visible').count()).to.equal(flagged);
     expect(await page.locator('svg[role="img"]').count()).to.equal(1);
     await context.close();
+  });
+
+  it('takes the screenshots docs/ shows (pnpm screenshots refreshes them)', async () => {
+    const written = await takeScreenshots(path.join(work.path, 'shots'), browser);
+    expect(written.map((f) => path.basename(f))).to.deep.equal(['report-repository.png', 'report-repository-dark.png', 'report-website.png']);
+    for (const file of written) expect((await readFile(file)).subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
   });
 
   it('passes an axe-core accessibility check with no serious or critical violation', async () => {

@@ -188,7 +188,7 @@ function timelineChart(buckets: readonly TimelineBucket[]): string {
   const height = 260;
   const left = 48;
   const right = 16;
-  const top = 16;
+  const top = 30;
   const bottom = 40;
   const first = points[0]!.t;
   const last = points[points.length - 1]!.t;
@@ -222,7 +222,7 @@ ${yTicks}
 ${bars}
 ${xTicks}
 <text x="${left}" y="${height - 4}" font-size="12">date (UTC)</text>
-<text x="12" y="${top + 4}" font-size="12">commits</text>
+<text x="12" y="16" font-size="12">commits per bar</text>
 </svg>
 <p class="legend muted"><span style="background:var(--bar)"></span>commits<span style="background:var(--flag)"></span>flagged commits · each bar one period; hover a bar for its dates and counts</p>`;
 }

@@ -1,0 +1,98 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import type { RepositoryResult, Suspicion, WebsiteResult } from '@cadence/plugin-sdk';
+import { renderReport } from '@cadence/reports';
+
+/** Debian's Chromium: the tests never download a browser. */
+export const CHROMIUM = process.env.CADENCE_CHROMIUM ?? '/usr/bin/chromium';
+
+export const HOSTILE = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
+
+function suspicion(i: number): Suspicion {
+  const severity = i % 3 === 0 ? 'high' : i % 3 === 1 ? 'medium' : 'low';
+  const commit = i.toString(16).padStart(40, 'a');
+  return {
+    commit_hash: commit.slice(0, 9),
+    commit,
+    message: i === 7 ? `Fix ${HOSTILE}` : `Change number ${i}`,
+    severity,
+    confidence: Math.round((0.3 + (i % 70) / 100) * 100) / 100,
+    reasons: [i === 7 ? `reason ${HOSTILE}` : `reason for ${i}`],
+    evidence: i % 5 === 0 ? 'explicit' : 'inferred',
+    ...(i % 5 === 0 ? { assistants: ['Claude'] } : {}),
+    author: i === 7 ? HOSTILE : i % 2 === 0 ? 'Ada Example' : 'Grace Hopper',
+    date: new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString(),
+  };
+}
+
+export function bigResult(count: number): RepositoryResult {
+  const suspicions = Array.from({ length: count }, (_, i) => suspicion(i + 1));
+  return {
+    source_id: 'https://github.com/acme/app.git', source_type: 'git', repo: 'acme/app', branch: 'main', head_commit: 'b'.repeat(40),
+    total_commits: count * 2, suspicious_commits: count, suspicions, assessment: 'suspicious',
+    timeline: Array.from({ length: 40 }, (_, i) => ({ t: Date.UTC(2024, 0, 1) / 1000 + i * 86_400, commits: 5 + (i % 7), flagged: i % 3 })),
+    overall_score: 0.31, suspicion_score: 0.31, ai_share: 0.31, scored_commits: count * 2, attributed_commits: Math.floor(count / 5),
+    assistants: { Claude: Math.floor(count / 5) },
+    authors: [{ author: 'Ada Example', email: 'ada@example.test', commits: count, attributed: 3, flagged: count / 2, share: 0.3 }, { author: HOSTILE, email: 'x@example.test', commits: count, attributed: 0, flagged: count / 2, share: 0.2 }],
+    assessment_bands: { suspicious: 0.15, likely_ai_generated: 0.5 }, scoring: 'model', flag_at: 0.42,
+    thresholds: { suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 },
+    detections: suspicions.map((s, i) => ({ strategy: i % 2 === 0 ? 'commit-model' : 'attribution', category: 'x', severity: s.severity, confidence: s.confidence, score: s.confidence, message: 'm', commit: s.commit, evidence: s.evidence })),
+    strategy_results: [], metrics: { additions: 1000, authors: 2 },
+  };
+}
+
+
+/** A page result with signals and flagged passages. */
+export function websiteResult(): WebsiteResult {
+  return {
+    source_id: 'https://blog.example.test/posts/caching', source_type: 'web', url: 'https://blog.example.test/posts/caching', final_url: 'https://blog.example.test/posts/caching',
+    overall_score: 0.78, suspicion_score: 0.78, assessment: 'Likely AI-Generated', strategies_triggered: 3,
+    detections: [
+      { strategy: 'stock-phrases', category: 'content', severity: 'high', confidence: 0.8, score: 0.8, message: 'stock phrase "delve into" (4 stock phrases, 4.4 per 1000 words; 6 per 1000 scores 1)', element: 'article > p:nth(1): "…In this post we delve into how caching layers…"', evidence: 'inferred' },
+      { strategy: 'triads', category: 'website-signature', severity: 'medium', confidence: 0.6, score: 0.6, message: 'triads per sentence 0.41 (human pages: median 0.08, 90th percentile 0.2)', element: 'page', evidence: 'inferred' },
+      { strategy: 'reader-address', category: 'website-signature', severity: 'medium', confidence: 0.5, score: 0.5, message: 'reader openers 0.12 (human pages: median 0.01, 90th percentile 0.04)', element: 'article > p:nth(4): "…Imagine a cache that never goes stale…"', evidence: 'inferred' },
+    ],
+    strategy_results: [
+      { name: 'stock-phrases', category: 'content', detected: true, detections: 1, score: 0.8, duration_ms: 3, error: null },
+      { name: 'triads', category: 'website-signature', detected: true, detections: 1, score: 0.6, duration_ms: 1, error: null },
+      { name: 'reader-address', category: 'website-signature', detected: true, detections: 1, score: 0.5, duration_ms: 1, error: null },
+    ],
+    // No page-model metrics: an illustration must not show validation figures nobody measured.
+    metrics: { words: 910, sentences: 48 },
+  };
+}
+
+const CONTEXT = { tool: 'cadence', version: 'screenshot', generated_at: '2026-11-24T10:00:00.000Z', configuration: {} };
+
+/** The screenshots docs/ shows, taken the way the browser tests open the pages: `pnpm screenshots`. */
+export async function takeScreenshots(outDir: string, given?: Browser): Promise<string[]> {
+  await mkdir(outDir, { recursive: true });
+  const browser = given ?? (await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }));
+  const written: string[] = [];
+  const sources = await mkdtemp(path.join(tmpdir(), 'cadence-screenshots-'));
+  try {
+    const pages: [string, string, 'light' | 'dark'][] = [
+      ['report-repository', renderReport(bigResult(150), 'html', CONTEXT), 'light'],
+      ['report-repository-dark', renderReport(bigResult(150), 'html', CONTEXT), 'dark'],
+      ['report-website', renderReport(websiteResult(), 'html', CONTEXT), 'light'],
+    ];
+    for (const [name, html, scheme] of pages) {
+      const source = path.join(sources, `${name}.html`);
+      await writeFile(source, html);
+      const context = await browser.newContext({ viewport: { width: 1280, height: 2000 }, colorScheme: scheme });
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(source).href);
+      const file = path.join(outDir, `${name}.png`);
+      await page.screenshot({ path: file });
+      await context.close();
+      written.push(file);
+    }
+  } finally {
+    if (!given) await browser.close();
+    await rm(sources, { recursive: true, force: true });
+  }
+  return written;
+}
