@@ -37,9 +37,9 @@ async function bestAsync(runs, fn) {
   return min;
 }
 
-const parseOnly = best(3, () => parse(page));
+const parseOnly = best(7, () => parse(page));
 let score = 0;
-const analysis = await bestAsync(3, async () => {
+const analysis = await bestAsync(7, async () => {
   const run = await runPlugin(websiteSignature, { html: page, url: 'https://bench.invalid/' });
   score = run.result.overall_score;
 });

@@ -1,7 +1,17 @@
 import type { PageDocument } from '@cadence/plugin-sdk';
 import { compressionGain } from './compression.js';
 import { LEXICON } from './lexicon.js';
-import { countPhrase } from './text-tools.js';
+import { countPhrase, sampleEvenly, textViews } from './text-tools.js';
+
+/**
+ * The page model reads at most this much of a page, evenly sampled: its development pages have at
+ * most 1,500 words, and a 5 MB page must cost little more than parsing it.
+ */
+const FEATURE_SAMPLE_WORDS = 15_000;
+const FEATURE_SAMPLE_SENTENCES = 1_200;
+
+/** At most this many list items and paragraphs are read for their shapes (an even sample). */
+const SAMPLE_ITEMS = 1_500;
 
 /**
  * Measurements of a page's prose for the page model (issue 16): punctuation, address, templates,
@@ -67,18 +77,27 @@ export function pageFeatures(document: PageDocument): Float64Array {
 }
 
 function measure(document: PageDocument): Float64Array {
-  const sentences = document.sentences.length > 0 ? document.sentences : [document.text];
-  const n = Math.max(sentences.length, 1);
-  const text = document.text.replace(/[‘’]/g, "'");
-  const lower = text.toLowerCase();
-  const tokens = (text.match(WORD) ?? []).map((w) => w.toLowerCase());
-  const k = Math.max(tokens.length, 1) / 1000;
+  // The signals' shared views: on a page over SAMPLE_WORDS, an even sample of its blocks and
+  // sentences (rates are as well measured on 50,000 words as on a million).
+  const views = textViews(document, FEATURE_SAMPLE_WORDS, FEATURE_SAMPLE_SENTENCES);
+  const sampled = document.words > FEATURE_SAMPLE_WORDS;
+  const sentences = views.sentences.length > 0 ? views.sentences : [document.text];
+  const text = views.prose;
+  const lower = views.lower;
+  const tokens = views.tokens;
+  const kText = Math.max(tokens.length, 1) / 1000;
   const prose = document.blocks.filter((b) => b.tag === 'p' || b.tag === 'li' || b.tag === 'blockquote');
-  const items = document.lists.flatMap((l) => l.items);
+  const items = sampleEvenly(document.lists.flatMap((l) => l.items), SAMPLE_ITEMS);
   const sentenceLengths = sentences.map((s) => (s.match(WORD) ?? []).length).filter((l) => l > 0);
-  const paragraphLengths = prose.filter((b) => b.tag === 'p').map((b) => (b.text.match(WORD) ?? []).length).filter((l) => l > 0);
+  // Per-sentence rates divide counts in the text by its sentences: on a sampled page, the sample's
+  // own sentence count (its words over the mean sentence length).
+  const n = Math.max(sampled ? tokens.length / Math.max(mean(sentenceLengths), 1) : sentences.length, 1);
+  const paragraphLengths = sampleEvenly(prose.filter((b) => b.tag === 'p'), SAMPLE_ITEMS).map((b) => (b.text.match(WORD) ?? []).length).filter((l) => l > 0);
   const headings = document.headings.filter((h) => h.level > 1 || document.headings.length === 1);
   const code = document.blocks.filter((b) => b.tag === 'pre' || b.tag === 'code').length;
+  // Links and code blocks are counted on the whole page, so per the whole page's words.
+  const kPage = sampled ? Math.max(document.words, 1) / 1000 : kText;
+  const sentenceWords = Math.max(sentenceLengths.reduce((a, b) => a + b, 0), 1) / 1000;
   return Float64Array.of(
     /* em_dashes_per_sentence */ count(text, /—|\s--\s/g) / n,
     /* colons_per_sentence */ count(text, /:(?=\s)/g) / n,
@@ -98,17 +117,17 @@ function measure(document: PageDocument): Float64Array {
     /* contraction_rate */ count(text, CONTRACTION) / Math.max(tokens.length, 1),
     /* title_case_headings */ headings.length > 0 ? headings.filter((h) => isTitleCase(h.text)).length / headings.length : 0,
     /* colon_titles */ headings.length > 0 ? headings.filter((h) => /^[^:]{2,60}: \S/.test(h.text)).length / headings.length : 0,
-    /* numbers_per_k */ count(text, NUMBER) / k,
-    /* proper_nouns_per_k */ properNouns(sentences) / k,
-    /* links_per_k */ document.links.length / k,
-    /* code_per_k */ code / k,
+    /* numbers_per_k */ count(text, NUMBER) / kText,
+    /* proper_nouns_per_k */ properNouns(sentences) / (sampled ? sentenceWords : kText),
+    /* links_per_k */ document.links.length / kPage,
+    /* code_per_k */ code / kPage,
     /* exclamations_per_sentence */ count(text, /!/g) / n,
     /* questions_per_sentence */ count(text, /\?/g) / n,
-    /* stock_phrases_per_k */ LEXICON.stockPhrases.reduce((sum, phrase) => sum + countPhrase(lower, phrase), 0) / k,
-    /* ai_vocabulary_per_k */ tokens.filter((t) => LEXICON.vocabulary.has(t)).length / k,
+    /* stock_phrases_per_k */ LEXICON.stockPhrases.reduce((sum, phrase) => sum + countPhrase(lower, phrase), 0) / kText,
+    /* ai_vocabulary_per_k */ tokens.filter((t) => LEXICON.vocabulary.has(t)).length / kText,
     /* transition_openers */ sentences.filter((s) => opensWithTransition(s)).length / n,
-    /* hedges_per_k */ LEXICON.hedges.reduce((sum, phrase) => sum + countPhrase(lower, phrase), 0) / k,
-    /* compression_gain */ compressionGain(document.text),
+    /* hedges_per_k */ LEXICON.hedges.reduce((sum, phrase) => sum + countPhrase(lower, phrase), 0) / kText,
+    /* compression_gain */ compressionGain(text),
   );
 }
 

@@ -46,28 +46,34 @@ interface TextViews {
 export const SAMPLE_WORDS = 50_000;
 const SAMPLE_SENTENCES = 4_000;
 
-function sampleEvenly<T>(items: readonly T[], max: number): readonly T[] {
+export function sampleEvenly<T>(items: readonly T[], max: number): readonly T[] {
   if (items.length <= max) return items;
   const step = items.length / max;
   return Array.from({ length: max }, (_, i) => items[Math.floor(i * step)]!);
 }
 
-const views = new WeakMap<PageDocument, TextViews>();
+const caches = new Map<number, WeakMap<PageDocument, TextViews>>();
 
-/** The page's text in the forms the signals read, computed once per page and shared by all of them. */
-export function textViews(document: PageDocument): TextViews {
+/**
+ * The page's text in the forms the signals read, computed once per page and sample size and shared
+ * by all of them: the whole text up to `sampleWords`, else an even sample of its blocks (and of its
+ * sentences, at most `sampleSentences`).
+ */
+export function textViews(document: PageDocument, sampleWords = SAMPLE_WORDS, sampleSentences = SAMPLE_SENTENCES): TextViews {
+  let views = caches.get(sampleWords);
+  if (!views) caches.set(sampleWords, (views = new WeakMap()));
   let cached = views.get(document);
   if (!cached) {
-    const source = document.words <= SAMPLE_WORDS
+    const source = document.words <= sampleWords
       ? document.text
-      : sampleEvenly(document.blocks, Math.max(1, Math.floor((document.blocks.length * SAMPLE_WORDS) / document.words))).map((b) => b.text).join('\n\n');
+      : sampleEvenly(document.blocks, Math.max(1, Math.floor((document.blocks.length * sampleWords) / document.words))).map((b) => b.text).join('\n\n');
     const text = normalizeQuotes(source);
     const lower = text.toLowerCase();
     cached = {
       prose: text,
       lower,
       tokens: lower.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [],
-      sentences: sampleEvenly(document.sentences, SAMPLE_SENTENCES),
+      sentences: sampleEvenly(document.sentences, sampleSentences),
     };
     views.set(document, cached);
   }
