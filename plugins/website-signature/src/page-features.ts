@@ -89,9 +89,9 @@ function measure(document: PageDocument): Float64Array {
   const prose = document.blocks.filter((b) => b.tag === 'p' || b.tag === 'li' || b.tag === 'blockquote');
   const items = sampleEvenly(document.lists.flatMap((l) => l.items), SAMPLE_ITEMS);
   const sentenceLengths = sentences.map((s) => (s.match(WORD) ?? []).length).filter((l) => l > 0);
-  // Per-sentence rates divide counts in the text by its sentences: on a sampled page, the sample's
-  // own sentence count (its words over the mean sentence length).
-  const n = Math.max(sampled ? tokens.length / Math.max(mean(sentenceLengths), 1) : sentences.length, 1);
+  // Per-sentence rates divide counts in the text by its sentences: on a sampled page, the page's
+  // sentences in proportion to the share of its words the sample holds.
+  const n = Math.max(sampled ? (document.sentences.length * tokens.length) / Math.max(document.words, 1) : sentences.length, 1);
   const paragraphLengths = sampleEvenly(prose.filter((b) => b.tag === 'p'), SAMPLE_ITEMS).map((b) => (b.text.match(WORD) ?? []).length).filter((l) => l > 0);
   const headings = document.headings.filter((h) => h.level > 1 || document.headings.length === 1);
   const code = document.blocks.filter((b) => b.tag === 'pre' || b.tag === 'code').length;
