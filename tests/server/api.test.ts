@@ -62,6 +62,30 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     expect(list.body[0]!.result).to.deep.equal({ suspicious_commits: job.result!.suspicious_commits, overall_score: job.result!.overall_score });
   });
 
+  it('serves a finished job\'s page: the same HTML report the CLI writes, under its own CSP; 409 before it ends, 404 for none', async () => {
+    const accepted = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/burst.git') }));
+    const job = await waitForJob<JobBody>(server, accepted.body.id);
+    expect(job.status).to.equal('completed');
+    const page = await server.request(`/jobs/${job.id}/report`);
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).to.match(/^default-src 'none'; .*script-src 'sha256-[A-Za-z0-9+/=]+'/);
+    const html = await page.text();
+    expect(html).to.match(/^<!doctype html>/).and.contain('<h1>acme/burst</h1>').and.contain('likely_ai_generated');
+    expect(html).to.contain('id="findings"');
+    expect((await server.json(`/jobs/${'0'.repeat(8)}-0000-0000-0000-000000000000/report`)).status).to.equal(404);
+    const stalled = await startStalledServer();
+    try {
+      const waiting = await server.json<JobBody>('/api/analyze/repository', json({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
+      const early = await server.json<{ error: string }>(`/jobs/${waiting.body.id}/report`);
+      expect(early.status).to.equal(409);
+      expect(early.body.error).to.equal('conflict');
+      await server.json(`/jobs/${waiting.body.id}/cancel`, { method: 'POST' });
+    } finally {
+      await stalled.close();
+    }
+  });
+
   it('serves the second identical analysis from the cache, and clears it', async () => {
     const before = await server.json<{ hits: number; misses: number }>('/api/cache/stats');
     const again = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/burst.git') }));

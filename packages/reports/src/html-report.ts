@@ -19,6 +19,9 @@ export function escapeHtml(value: unknown): string {
 
 const MAX_POINTS = 400;
 
+/** What the report may do: its inline styles, data: images and its one script (by hash); nothing else, nothing fetched. */
+export const REPORT_CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${REPORT_SCRIPT_HASH}; base-uri 'none'; form-action 'none'`;
+
 /** One self-contained page: inline CSS, SVG and one small script (allowed by its hash), nothing fetched. */
 export function renderHtml(result: AnalysisResult, context?: ReportContext): string {
   const title = result.source_type === 'git' ? `Cadence report: ${result.repo}` : `Cadence report: ${result.url}`;
@@ -29,7 +32,7 @@ export function renderHtml(result: AnalysisResult, context?: ReportContext): str
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${REPORT_SCRIPT_HASH}">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CONTENT_SECURITY_POLICY}">
 <title>${escapeHtml(title)}</title>
 <style>
 :root{--fg:#1d2330;--muted:#4b5563;--bg:#fff;--line:#d0d5dd;--head:#f2f4f7;--chart:#fafbfd;--bar:#98a2b3;--flag:#c0271c;--link:#1849a9;

@@ -6,7 +6,7 @@ import type { ReportFormat } from './report-format.js';
 import { renderText } from './text-report.js';
 
 export { reportFormatFromPath, UsageError, type ReportFormat } from './report-format.js';
-export { escapeHtml, aggregateTimeline } from './html-report.js';
+export { escapeHtml, aggregateTimeline, REPORT_CONTENT_SECURITY_POLICY } from './html-report.js';
 export { renderSarif } from './sarif-report.js';
 export { displayLine, displayText } from './display-text.js';
 export { renderReportLazily, jsonReport, type ReportContext } from './render.js';

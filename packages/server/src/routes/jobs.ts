@@ -52,4 +52,18 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
       : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no result`;
     throw HttpError.notFound(why);
   });
+  // The job's page: the same HTML report the CLI writes (issue 19), for a browser. It loads the
+  // renderer only when asked, and sends the report's own Content-Security-Policy as a header too.
+  router.get('/jobs/:id/report', limit, async (ctx) => {
+    const job = await store.get(ctx.params.id!);
+    if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
+    if (job.status !== 'completed' || !job.result) {
+      throw new HttpError(409, 'conflict', job.status === 'queued' || job.status === 'running' ? `Job ${job.id} is ${job.status}: its report is not ready` : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no report`);
+    }
+    const { renderReport, REPORT_CONTENT_SECURITY_POLICY } = await import('@cadence/reports');
+    ctx.set('Content-Security-Policy', REPORT_CONTENT_SECURITY_POLICY);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = renderReport({ ...job.result, ...(job.reports?.length ? { reports: job.reports } : {}) }, 'html');
+  });
 }
