@@ -9,6 +9,7 @@ import { JobManager, jobManagerFor } from './jobs/job-manager.js';
 import type { AnalysisThreadsSpec } from './jobs/analysis-threads.js';
 import { ServerMetrics } from './metrics.js';
 import { requireApiToken } from './middleware/api-token.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { errorBody } from './middleware/error-body.js';
 import { clientAddress } from './middleware/client-address.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -95,6 +96,7 @@ export function createServer(options: ServerOptions): CadenceServer {
   prometheusRoutes(config.api.public_metrics ? open : guarded, metrics, metricsLimit);
   analyzeRoutes(guarded, jobs, config.security.allow_local_paths, startsJobs);
   const queryLimit = limit('job_queries', config.rate_limits.job_queries_per_minute);
+  dashboardRoutes(open, config.api.token, queryLimit);
   streamRoutes(guarded, { jobs, store: backends.store, queryLimit, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000, guards: startsJobs, maxOpenStreams: config.limits.max_open_streams });
   jobRoutes(guarded, backends.store, jobs, queryLimit);
   operationRoutes(guarded, cache, engine);

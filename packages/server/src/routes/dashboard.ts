@@ -1,0 +1,45 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import { HttpError } from '@cadence/errors';
+import { dashboardPage, loginPage } from '../dashboard/dashboard-pages.js';
+import { SESSION_COOKIE, Sessions } from '../middleware/session.js';
+import { constantTimeEqual } from '../webhooks/constant-time.js';
+
+/**
+ * The dashboard (issue 19): `/`, and the token exchange. With an API token configured, `/` asks
+ * for it once; POST /session trades it for an HttpOnly, SameSite=Strict session cookie that the
+ * guarded routes accept (docs/http-api.md). The token never goes into a URL.
+ */
+export function dashboardRoutes(router: Router, token: string | null, limit: Middleware): void {
+  const sessions = token ? new Sessions(token) : null;
+  const send = (ctx: Context, page: { html: string; policy: string }): void => {
+    ctx.set('Content-Security-Policy', page.policy);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = page.html;
+  };
+  router.get('/', (ctx) => send(ctx, sessions && !sessions.valid(Sessions.presented(ctx)) ? loginPage() : dashboardPage()));
+
+  const form = koaBody({ json: true, jsonStrict: true, urlencoded: true, text: false, multipart: false, jsonLimit: 4096, formLimit: 4096, onError: (error) => { throw error; } });
+  router.post('/session', limit, form, (ctx) => {
+    const given = (ctx.request.body as { token?: unknown } | undefined)?.token;
+    const fromForm = ctx.is('application/x-www-form-urlencoded') !== false;
+    if (sessions) {
+      if (typeof given !== 'string' || !constantTimeEqual(given, token!)) throw new HttpError(401, 'unauthorized', 'That is not the API token');
+      const { value, maxAge } = sessions.issue();
+      ctx.cookies.set(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: maxAge * 1000, secure: ctx.secure, overwrite: true });
+    }
+    if (fromForm) {
+      ctx.status = 303;
+      ctx.redirect('./');
+      return;
+    }
+    ctx.status = 204;
+  });
+  router.delete('/session', (ctx) => {
+    ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: '/', maxAge: 0, overwrite: true });
+    ctx.status = 204;
+  });
+}
