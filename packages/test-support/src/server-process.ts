@@ -55,7 +55,9 @@ async function startCadenceProcess(options: ServerOptions, command: readonly str
   const secret = options.secret === undefined ? 'test-webhook-secret-0123456789' : options.secret;
   const child = spawn(process.execPath, [options.bin ?? CADENCE_BIN, ...command, ...(options.args ?? [])], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(secret ? { CADENCE_WEBHOOK_SECRET: secret } : {}), ...(command[0] === 'webhook' ? sharedBackendEnv() : {}), ...options.env },
+    // Repository mirrors per test folder: processes of one deployment share them (and their locks),
+    // tests (and parallel CI runs) never meet in the machine-wide default folder.
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, CADENCE_CACHE_REPOSITORIES_DIR: path.join(options.cwd, '.cadence-mirrors'), ...(secret ? { CADENCE_WEBHOOK_SECRET: secret } : {}), ...(command[0] === 'webhook' ? sharedBackendEnv() : {}), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
