@@ -63,9 +63,15 @@ describe('@cadence/server embedded in another program', function () {
     expect((await get('/jobs')).status).to.equal(200);
   });
 
-  it('puts only /health and the webhooks on the open router, and every other route behind the token', async () => {
-    const open = cadence.routes.filter((r) => !r.guarded).map((r) => r.path).sort();
-    expect(open).to.deep.equal(['/health', '/webhooks/github', '/webhooks/gitlab']);
+  it('puts only /health, the webhooks and the dashboard\'s sign-in on the open router, and every other route behind the token', async () => {
+    const open = [...new Set(cadence.routes.filter((r) => !r.guarded).map((r) => r.path))].sort();
+    expect(open).to.deep.equal(['/', '/health', '/session', '/webhooks/github', '/webhooks/gitlab']);
+    // Without the token (or its session cookie) `/` is the sign-in page: it shows no job.
+    const page = await fetch(`${base}/`);
+    expect(page.status).to.equal(200);
+    const html = await page.text();
+    expect(html).to.contain('id="login"').and.not.contain('id="jobs-body"');
+    expect((await fetch(`${base}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'wrong' }) })).status).to.equal(401);
     const guarded = cadence.routes.filter((r) => r.guarded);
     expect(guarded.length).to.be.greaterThan(10);
     for (const route of guarded) {

@@ -9,5 +9,6 @@ export interface TempDir {
 
 export async function makeTempDir(prefix = 'cadence-test-'): Promise<TempDir> {
   const path = await mkdtemp(join(tmpdir(), prefix));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+  // A server still running may write into it (a mirror's bookkeeping after a job): rm retries then.
+  return { path, remove: () => rm(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
 }

@@ -207,6 +207,15 @@ export class JobManager {
     const timeout = setTimeout(() => controller.abort(new CadenceError('ERR_JOB_TIMEOUT', {
       message: `The job exceeded ${Math.round(this.options.jobTimeoutMs / 1000)} s`,
     })), this.options.jobTimeoutMs);
+    // A shared queue's cancels travel by pub/sub, which a reconnecting subscriber misses: the
+    // remembered request is also read every few seconds while the job runs.
+    const recheck = this.options.queue.shared
+      ? setInterval(() => {
+          void this.options.cancels.requested(id).then((code) => {
+            if (code && !controller.signal.aborted) controller.abort(new CadenceError(code));
+          }, () => undefined);
+        }, CANCEL_RECHECK_MS)
+      : null;
     try {
       const request = await this.squashAware(job, controller.signal);
       const result = await this.options.engine.analyze(request, {
@@ -252,6 +261,7 @@ export class JobManager {
       return 'done';
     } finally {
       clearTimeout(timeout);
+      if (recheck) clearInterval(recheck);
       this.processed++;
       this.options.metrics.jobDuration.observe((performance.now() - started) / 1000);
     }
@@ -380,6 +390,9 @@ export function jobManagerFor(parts: {
     squashLookup: squashLookupFor(config),
   });
 }
+
+/** How often a running job of a shared queue looks for a cancel its process may not have heard. */
+const CANCEL_RECHECK_MS = 2000;
 
 /** How long a finished job's outcome waits for an unavailable job store. */
 const RECORD_RETRY_MS = 5 * 60_000;
