@@ -135,10 +135,19 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     const config = await redisConfig(redis.url);
     const a = await open(config);
     const b = await open(config);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const heard = new Promise<[string, string]>((resolve) => b.cancels.listen((id, code) => resolve([id, code])));
-    await a.cancels.request('job-9', 'ERR_CANCELLED');
+    let done = false;
+    const heard = new Promise<[string, string]>((resolve) => b.cancels.listen((id, code) => {
+      done = true;
+      resolve([id, code]);
+    }));
+    // Pub/sub delivers only to subscriptions already in place (a loaded machine may take a while to
+    // finish b's): the request is sent again until b hears it. It is also remembered for late readers.
+    for (let i = 0; i < 40 && !done; i++) {
+      await a.cancels.request('job-9', 'ERR_CANCELLED');
+      await Promise.race([heard, new Promise((resolve) => setTimeout(resolve, 500))]);
+    }
     expect(await heard).to.deep.equal(['job-9', 'ERR_CANCELLED']);
+    expect(await b.cancels.requested('job-9')).to.equal('ERR_CANCELLED');
 
     let created = 0;
     const create = async (): Promise<string> => {
