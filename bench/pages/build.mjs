@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { parseDocument } from '@cadence/web-source';
-import { PAGE_FEATURE_NAMES, pageFeatures } from '@cadence/plugin-website-signature/page-features';
+import { PAGE_FEATURE_NAMES, pageFeatures, proseWords } from '@cadence/plugin-website-signature/page-features';
 import { renderPage } from './render.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -30,7 +30,7 @@ export function loadHumanSources() {
 /** The page as it stood before the cut-off: its last version committed before 2020. */
 function humanSource(entry) {
   const git = (args) => execFileSync('git', args, { cwd: mirrorOf(entry.repo), encoding: 'utf8', maxBuffer: 1 << 26 });
-  const commit = git(['log', '-1', `--before=${CUTOFF}`, '--format=%H', '--', entry.path]).trim();
+  const commit = git(['log', '-1', `--before=${CUTOFF}`, '--format=%H', entry.rev ?? 'HEAD', '--', entry.path]).trim();
   if (!commit) return null;
   return git(['show', `${commit}:${entry.path}`]);
 }
@@ -60,15 +60,21 @@ function toRow(page) {
     topic: page.topic,
     words: document.words,
     markup: markupCounts(document),
+    prose: proseWords(document),
     features: Array.from(pageFeatures(document), (v) => Math.round(v * 1e5) / 1e5),
     html,
   };
 }
 
-/** Markup alone, per 1,000 words: what the check "markup separates no better than chance" reads. */
+/**
+ * Markup alone, per 1,000 words: what the check "markup separates no better than chance" reads.
+ * Headings, list items, links, code blocks and table cells; not paragraphs, whose count per 1,000
+ * words is the inverse of paragraph length, a property of the writing the signals are meant to read.
+ */
 function markupCounts(document) {
   const k = document.words / 1000;
-  return [document.headings.length / k, document.lists.length / k, document.links.length / k, document.blocks.filter((b) => b.tag === 'pre').length / k, document.blocks.length / k];
+  const tagged = (...tags) => document.blocks.filter((b) => tags.includes(b.tag)).length / k;
+  return [document.headings.length / k, tagged('li'), document.links.length / k, tagged('pre'), tagged('td', 'th')];
 }
 
 export async function buildPages({ log = console.log } = {}) {

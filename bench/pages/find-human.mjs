@@ -25,7 +25,9 @@ for (const source of sources) {
     continue;
   }
   const git = (args) => execFileSync('git', args, { cwd: mirror, encoding: 'utf8', maxBuffer: 1 << 28 });
-  const before = git(['log', '-1', `--before=${CUTOFF}`, '--format=%H']).trim();
+  // A site whose default branch was rewritten later keeps its old history on another branch (`rev`).
+  const rev = source.rev ?? 'HEAD';
+  const before = git(['log', '-1', `--before=${CUTOFF}`, '--format=%H', rev]).trim();
   const prefix = source.under ? `${source.under}/` : '';
   const exclude = source.exclude ? new RegExp(source.exclude) : null;
   const files = git(['ls-tree', '-r', '--name-only', before, '--', ...(source.under ? [source.under] : [])])
@@ -40,7 +42,7 @@ for (const source of sources) {
     let html;
     try {
       // A mirror may lack some blobs (the fetch tool leaves the largest out): such a page is skipped.
-      first = git(['log', '--diff-filter=A', '--format=%as', '--', file]).trim().split('\n').pop();
+      first = git(['log', '--diff-filter=A', '--format=%as', rev, '--', file]).trim().split('\n').pop();
       if (!first || first >= CUTOFF) continue;
       html = renderPage(git(['show', `${before}:${file}`]));
     } catch {
@@ -49,7 +51,7 @@ for (const source of sources) {
     const document = parseDocument(html, { url: 'https://corpus.invalid/', contentType: 'text/html' });
     const words = document.words;
     if (words < 300 || words > 1500 || !isEnglish(document.text)) continue;
-    pages.push({ repo: source.repo, path: file, first_commit: first, words, topic: source.topic, kind: source.kind });
+    pages.push({ repo: source.repo, ...(source.rev ? { rev: source.rev } : {}), path: file, first_commit: first, words, topic: source.topic, kind: source.kind });
     taken++;
   }
   console.error(`${source.repo} ${source.under}: ${taken} of ${source.take}`);

@@ -29,9 +29,9 @@ describe('server: website analysis', function () {
       if (req.url === '/generated') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(fixture('ai-listicle.html'));
-      } else if (req.url === '/human') {
+      } else if (req.url === '/plain-docs') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(fixture('human-post.html'));
+        res.end(fixture('plain-docs.html'));
       } else if (req.url === '/to-private') {
         res.writeHead(302, { location: privateSite.url('/') });
         res.end();
@@ -55,12 +55,12 @@ describe('server: website analysis', function () {
     return waitForJob<WebsiteJob>(server, accepted.body.id);
   };
 
-  it('judges a generated-style page Likely AI-Generated (>= 0.7) and a personal post Likely Human-Written (< 0.4)', async () => {
+  it('judges a generated-style page Likely AI-Generated (>= 0.7) and a plain documentation page Likely Human-Written (< 0.4)', async () => {
     const generated = await analyze(site.url('/generated'));
     expect(generated.status, JSON.stringify(generated)).to.equal('completed');
     expect(generated.result!.overall_score).to.be.at.least(0.7);
     expect(generated.result).to.include({ assessment: 'Likely AI-Generated', source_type: 'web' });
-    const human = await analyze(site.url('/human'));
+    const human = await analyze(site.url('/plain-docs'));
     expect(human.result!.overall_score).to.be.below(0.4);
     expect(human.result!.assessment).to.equal('Likely Human-Written');
   });

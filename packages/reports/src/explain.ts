@@ -83,6 +83,7 @@ export function pageScoreMeaning(r: WebsiteResult): string[] {
       lines.push(`The model was validated leave one topic out on ${pages} pages of the development corpus: AUC ${auc.toFixed(2)}${humanShare !== undefined ? `, ${(humanShare * 100).toFixed(0)}% of its human pages scored 0.4 or more` : ''}. Short pages, heavily edited text and paraphrased text are beyond it (docs/website-analysis.md).`);
     }
     if (pageModelMetric(r, 'too_short') === 1) lines.push('The page is too short for the model to say much: its probability stays low whoever wrote it.');
+    if (pageModelMetric(r, 'too_little_prose') === 1) lines.push('The page is mostly lists, tables or code, with too little paragraph prose for the model, which was validated on prose: its probability stays low whoever wrote it.');
   }
   lines.push('Bands: Likely Human-Written below 0.40, Suspicious Activity from 0.40, Likely AI-Generated from 0.70.');
   return lines;

@@ -140,7 +140,9 @@ function openElement(parent: Frame, element: Element, depth: number, out: WalkRe
   if (isHidden(element)) return hiddenFrame(element, depth);
   const segment = nth > 1 ? `${tag}:nth-of-type(${nth})` : tag;
   const segments = parent.segments.length < PATH_SEGMENTS ? [...parent.segments, segment] : [...parent.segments.slice(1), segment];
-  const path = segments.join(' > ');
+  // Most elements (inline text, table rows) record nothing: their path is joined only when asked for.
+  let joined: string | undefined;
+  const path = (): string => (joined ??= segments.join(' > '));
   const closers: (() => void)[] = [];
   let { block, heading, link, item } = parent;
   let items: string[] | null = null;
@@ -151,23 +153,23 @@ function openElement(parent: Frame, element: Element, depth: number, out: WalkRe
   }
   const level = HEADING_LEVELS.get(tag);
   if (level !== undefined) {
-    const record: MutableHeading = { level, text: '', path };
+    const record: MutableHeading = { level, text: '', path: path() };
     out.headings.push(record);
     const sink = (heading = new TextSink());
     closers.push(() => (record.text = sink.text()));
   } else if (tag === 'ul' || tag === 'ol') {
     items = [];
-    out.lists.push({ ordered: tag === 'ol', items, path });
+    out.lists.push({ ordered: tag === 'ol', items, path: path() });
   } else if (tag === 'a') {
     const href = attribute(element, 'href');
     if (href !== null) {
-      const record: MutableLink = { href, text: '', path };
+      const record: MutableLink = { href, text: '', path: path() };
       out.links.push(record);
       const sink = (link = new TextSink());
       closers.push(() => (record.text = sink.text()));
     }
   } else if (tag === 'img') {
-    out.images.push({ src: attribute(element, 'src') ?? '', alt: attribute(element, 'alt'), path });
+    out.images.push({ src: attribute(element, 'src') ?? '', alt: attribute(element, 'alt'), path: path() });
   } else if (tag === 'li' && parent.items) {
     const list = parent.items;
     const index = list.push('') - 1;
@@ -179,7 +181,7 @@ function openElement(parent: Frame, element: Element, depth: number, out: WalkRe
     const own = (block = new TextSink());
     closers.push(() => {
       const text = own.text();
-      if (text) out.blocks.push({ tag, text, path });
+      if (text) out.blocks.push({ tag, text, path: path() });
       if (outer && tag !== 'li' && level === undefined) outer.add(' ');
     });
   }

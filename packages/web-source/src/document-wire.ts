@@ -43,23 +43,22 @@ export function toWire(parts: DocumentParts): WireDocument {
     offset += block.text.length + BLOCK_SEPARATOR.length;
   });
   const text = parts.blocks.map((b) => b.text).join(BLOCK_SEPARATOR);
-  return {
-    url: parts.url,
-    title: parts.title,
-    lang: parts.lang,
-    text,
-    words: countWords(text),
-    tags: tags.values,
-    paths: paths.values,
-    blocks,
-    sentences: Int32Array.from(sentences),
-    headings: parts.headings,
-    lists: parts.lists,
-    links: parts.links,
-    images: parts.images,
-    elements: parts.elements,
-    deepElements: parts.deepElements,
-  };
+  return { ...shared(parts), text, words: countWords(text), tags: tags.values, paths: paths.values, blocks, sentences: Int32Array.from(sentences) };
+}
+
+function shared(parts: Shared): Shared {
+  const { url, title, lang, headings, lists, links, images, elements, deepElements } = parts;
+  return { url, title, lang, headings, lists, links, images, elements, deepElements };
+}
+
+/** The document from the walk's parts directly, on the thread that parsed it: what fromWire(toWire(parts)) gives. */
+export function toDocument(parts: DocumentParts): PageDocument {
+  const sentences: string[] = [];
+  for (const block of parts.blocks) {
+    if (parts.isProse(block)) forEachSentence(block.text, (from, to) => sentences.push(block.text.slice(from, to)));
+  }
+  const text = parts.blocks.map((b) => b.text).join(BLOCK_SEPARATOR);
+  return { ...shared(parts), blocks: parts.blocks, text, sentences, words: countWords(text) };
 }
 
 /** The buffers postMessage can move rather than copy. */

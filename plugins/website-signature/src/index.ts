@@ -21,8 +21,8 @@ export const STRATEGIES = [
 ] as const;
 
 export { websiteOverallScore, SIGNAL_WEIGHTS } from './page-score.js';
-export { pageModelStrategy, pageProbability, shippedPageModel, checkPageModel, PAGE_MODEL_FILE, type PageModel } from './page-model.js';
-export { pageFeatures, PAGE_FEATURE_NAMES } from './page-features.js';
+export { pageModelStrategy, pageProbability, FEATURE_Z_LIMIT, shippedPageModel, checkPageModel, PAGE_MODEL_FILE, type PageModel } from './page-model.js';
+export { pageFeatures, proseWords, PAGE_FEATURE_NAMES, MIN_PROSE_WORDS } from './page-features.js';
 export { stockPhrases, aiVocabulary, transitionDensity, placeholderText, sentenceUniformity, repetitiveOpenings, unhedgedClaims, structureDensity, pageStructure, humanVoice, textLength };
 
 export default definePlugin({

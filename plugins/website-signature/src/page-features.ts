@@ -39,7 +39,6 @@ export const PAGE_FEATURE_NAMES = [
   'colon_titles',
   'numbers_per_k',
   'proper_nouns_per_k',
-  'links_per_k',
   'code_per_k',
   'exclamations_per_sentence',
   'questions_per_sentence',
@@ -63,6 +62,27 @@ const TERM_EXPLANATION = /^(?:\*\*)?[A-Z][\p{L}\p{N} /&+.-]{1,40}(?:\*\*)?:\s+\S
 const CONTRACTION = /\b\p{L}+(?:n't|'re|'ve|'ll|'d|'m|'s)\b/giu;
 const NUMBER = /\b\d[\d,.]*%?\b/g;
 const SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'to', 'for', 'with', 'at', 'by', 'vs', 'is', 'as', 'from', 'into']);
+
+/**
+ * The page model reads prose: a page with fewer words than this in its paragraphs (a changelog of
+ * bullet points, a table of options) is outside what it was validated on, and it says so instead
+ * of scoring the page (on the development corpus, two release-note pages of bullets alone scored
+ * 0.99 before this rule).
+ */
+export const MIN_PROSE_WORDS = 150;
+
+const PROSE_WORD = /[\p{L}\p{N}]+/gu;
+
+/** Words in the page's paragraphs (not list items, headings, tables or code). */
+export function proseWords(document: PageDocument): number {
+  let words = 0;
+  for (const block of document.blocks) {
+    if (block.tag !== 'p') continue;
+    words += block.text.match(PROSE_WORD)?.length ?? 0;
+    if (words >= MIN_PROSE_WORDS) return words;
+  }
+  return words;
+}
 
 const measured = new WeakMap<PageDocument, Float64Array>();
 
@@ -119,7 +139,6 @@ function measure(document: PageDocument): Float64Array {
     /* colon_titles */ headings.length > 0 ? headings.filter((h) => /^[^:]{2,60}: \S/.test(h.text)).length / headings.length : 0,
     /* numbers_per_k */ count(text, NUMBER) / kText,
     /* proper_nouns_per_k */ properNouns(sentences) / (sampled ? sentenceWords : kText),
-    /* links_per_k */ document.links.length / kPage,
     /* code_per_k */ code / kPage,
     /* exclamations_per_sentence */ count(text, /!/g) / n,
     /* questions_per_sentence */ count(text, /\?/g) / n,

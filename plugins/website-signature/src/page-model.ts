@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { defineStrategy, type Finding, type WebsiteContext } from '@cadence/plugin-sdk';
-import { PAGE_FEATURE_NAMES, pageFeatures } from './page-features.js';
+import { MIN_PROSE_WORDS, PAGE_FEATURE_NAMES, pageFeatures, proseWords } from './page-features.js';
 import { MIN_WORDS, round } from './text-tools.js';
 
 /** The shipped page model: a logistic regression over standardized page features, then a calibration. */
@@ -57,8 +57,16 @@ export function checkPageModel(model: PageModel): PageModel {
   return model;
 }
 
+/**
+ * A standardized feature counts at most this many deviations from the development corpus's mean:
+ * a page far outside what the model saw (a 5 MB page of one repeated section, a list of 400 stock
+ * phrases) must not let one feature's straight line decide it. The bench fits with the same limit.
+ */
+export const FEATURE_Z_LIMIT = 4;
+
 export function pageProbability(model: PageModel, x: Float64Array): { probability: number; contributions: number[] } {
-  const contributions = model.weights.map((w, i) => w * ((x[i]! - model.mean[i]!) / model.scale[i]!));
+  const zOf = (i: number) => Math.max(-FEATURE_Z_LIMIT, Math.min(FEATURE_Z_LIMIT, (x[i]! - model.mean[i]!) / model.scale[i]!));
+  const contributions = model.weights.map((w, i) => w * zOf(i));
   const z = model.bias + contributions.reduce((a, b) => a + b, 0);
   return { probability: 1 / (1 + Math.exp(-(model.calibration.slope * z + model.calibration.intercept))), contributions };
 }
@@ -81,6 +89,10 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
     analyze(context: WebsiteContext) {
       if (context.document.words < MIN_WORDS) {
         return { findings: [], score: TOO_SHORT_PROBABILITY, covers, metrics: { probability: TOO_SHORT_PROBABILITY, too_short: 1, ...validation } };
+      }
+      const prose = proseWords(context.document);
+      if (prose < MIN_PROSE_WORDS) {
+        return { findings: [], score: TOO_SHORT_PROBABILITY, covers, metrics: { probability: TOO_SHORT_PROBABILITY, too_little_prose: 1, prose_words: prose, ...validation } };
       }
       const x = pageFeatures(context.document);
       const { probability, contributions } = pageProbability(model, x);
@@ -107,7 +119,7 @@ export const SIGNAL_GROUPS: Readonly<Record<string, readonly (typeof PAGE_FEATUR
   'burstiness': ['sentence_length_cv', 'paragraph_length_cv'],
   'lexical-diversity': ['lexical_diversity_mtld', 'function_word_rate'],
   'heading-style': ['title_case_headings', 'colon_titles'],
-  'specificity': ['numbers_per_k', 'proper_nouns_per_k', 'links_per_k', 'code_per_k'],
+  'specificity': ['numbers_per_k', 'proper_nouns_per_k', 'code_per_k'],
   'compression-similarity': ['compression_gain'],
 });
 
