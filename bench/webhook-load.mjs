@@ -12,17 +12,39 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const SECRET = BENCH_SECRET;
 const CONNECTIONS = 32;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-// A private address the network guard refuses at once: each job runs (queued, started, refused by the
-// guard, recorded as failed) in the server's process without cloning, so the run measures intake plus
-// the job machinery rather than git. Each request pushes a different commit, so each carries its own
-// body, signature and delivery id: nothing can be answered from a cache.
+// What the pushes' jobs do, BENCH_JOBS:
+//   long (the default): clone from a server on 127.0.0.1 that accepts and never answers, as a real
+//     clone takes seconds: the workers are busy and the rest wait in the queue, so the run measures
+//     what the HTTP process does per push (verify, record, enqueue), which is what the receiver does;
+//   fast: a private address the network guard refuses at once, so each job runs (queued, started,
+//     refused, recorded as failed) within milliseconds and the same process also finishes thousands
+//     of jobs a second: intake plus the job machinery at a rate no real clone reaches.
+// Each request pushes a different commit, so each carries its own body, signature and delivery id:
+// nothing can be answered from a cache.
+const JOBS = process.env.BENCH_JOBS === 'fast' ? 'fast' : 'long';
+const stall = JOBS === 'long' ? await stallServer() : null;
+const CLONE_URL = stall ? `https://127.0.0.1:${stall.port}/bench/repo.git` : 'https://10.255.255.1/bench/repo.git';
+
+/** Accepts connections and never answers: a clone from it waits until the job's time runs out. */
+async function stallServer() {
+  const net = await import('node:net');
+  const sockets = new Set();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: server.address().port, close: () => { for (const s of sockets) s.destroy(); server.close(); } };
+}
+
 function signedPush(n) {
   const delivery = `bench-${process.pid}-${n}`;
   const payload = JSON.stringify({
     ref: 'refs/heads/main',
     before: '0'.repeat(40),
     after: n.toString(16).padStart(40, '0'),
-    repository: { full_name: 'bench/repo', clone_url: 'https://10.255.255.1/bench/repo.git' },
+    repository: { full_name: 'bench/repo', clone_url: CLONE_URL },
     commits: [],
     pusher: { name: 'bench' },
   });
@@ -36,13 +58,23 @@ function signedPush(n) {
 }
 
 let delivery = 0;
-/** Closed loop: each of the connections sends its next request when the answer to the last arrives. */
-function run(url) {
+/**
+ * Closed loop: each of the connections sends its next request when the answer to the last arrives.
+ * Each app gets the same unmeasured warm-up first (JIT, the server's analysis threads loading their
+ * engine), as a long-running server is warm when its pushes arrive.
+ */
+async function run(url) {
+  await closedLoop(url, WARM_UP_SECONDS);
+  return closedLoop(url, DURATION);
+}
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 3);
+
+function closedLoop(url, duration) {
   return new Promise((resolve, reject) => {
     const instance = autocannon({
       url,
       connections: CONNECTIONS,
-      duration: DURATION,
+      duration,
       requests: [{
         method: 'POST',
         path: '/webhooks/github',
@@ -157,8 +189,9 @@ const server = await startCadenceServer({
   prefix: 'cadence-load-',
   config: [
     'rate_limits: { webhooks_per_minute: 100000000, job_queries_per_minute: 100000000 }',
-    'limits: { queue_capacity: 1000000, max_jobs: 10000000 }',
+    'limits: { queue_capacity: 1000000, max_jobs: 10000000, shutdown_grace_seconds: 1 }',
     ...(BACKEND === 'redis' ? [`queue: { backend: redis }`, `redis: { url: "${redisUrl}" }`, 'webhook: { maxWorkers: 0 }'] : []),
+    ...(stall ? ['security: { allowed_networks: ["127.0.0.1/32"] }'] : []),
   ],
   workerProcesses: BACKEND === 'redis' ? 1 : 0,
 });
@@ -178,6 +211,8 @@ const ratio = result.requests.average / bareResult.requests.average;
 const receiverRatio = receiverResult.requests.average / bareResult.requests.average;
 const ms = (value) => `${value.toFixed(1)} ms`;
 await stopRedis();
+stall?.close();
+console.log(`jobs: ${JOBS === 'long' ? 'long (clones that never finish: the workers stay busy, the queue holds the rest; BENCH_JOBS=fast for jobs refused at once)' : 'fast (refused by the network guard at once: the process also finishes thousands of jobs a second)'}; each app warmed up for ${WARM_UP_SECONDS} s first`);
 console.log(`backend: ${BACKEND}${BACKEND === 'redis' ? ' (an intake-only server and one cadence worker; the receiver enqueues into BullMQ too)' : ''}`);
 console.log(`closed loop, ${CONNECTIONS} connections, ${DURATION} s, signed, distinct bodies and delivery ids:`);
 console.log(`  bare Koa 202:         ${bareResult.requests.average.toFixed(0)} req/s, p99 ${bareResult.latency.p99} ms`);

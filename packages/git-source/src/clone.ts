@@ -224,17 +224,25 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
       if (error instanceof CadenceError) throw error;
       throw cloneError(error, signal, locator.url);
     }
-    // git's own count of the mirror's objects: a walk of a large mirror's folder would cost more than the fetch.
-    const finalSize = await objectBytes(dir, signal);
+    // git's own count of the mirror's objects (a walk of a large mirror's folder would cost more
+    // than the fetch), the branch's head and the pushed commit's presence: three git processes,
+    // side by side, all answered before the mirror is used.
+    const [sized, headed, ensured] = await Promise.allSettled([
+      objectBytes(dir, signal),
+      runGitCommand(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], signal),
+      options.fetchCommit ? ensureCommit(git, dir, options.fetchCommit, signal, locator.url, url, options.fetchRef) : null,
+    ]);
+    // Judged in the order they were once asked: size, then the branch, then the pushed commit.
+    const finalSize = settledValue(sized);
     if (finalSize > options.maxSizeBytes) {
       throw new CadenceError('ERR_REPOSITORY_TOO_LARGE', { message: `The clone is ${Math.round(finalSize / 1048576)} MB, above ${Math.round(options.maxSizeBytes / 1048576)} MB` });
     }
+    const head = settledValue(headed);
+    if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
+    settledValue(ensured);
     if ((await readFile(path.join(dir, 'HEAD'), 'utf8').catch(() => '')).trim() !== `ref: refs/heads/${branch}`) {
       await runGitCommand(dir, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`], signal);
     }
-    const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], signal);
-    if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
-    if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, url, options.fetchRef);
     const fetchedRefs = await fetchOptionalRefs(git, dir, options.optionalRefs ?? [], url, signal);
     const mirror = held;
     let released = false;
@@ -262,6 +270,11 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
     clearTimeout(timer);
     stopWatching();
   }
+}
+
+function settledValue<T>(outcome: PromiseSettledResult<T>): T {
+  if (outcome.status === 'rejected') throw outcome.reason;
+  return outcome.value;
 }
 
 /** Loose objects, packs and garbage, in bytes (`git count-objects -v`). */

@@ -45,10 +45,13 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   if (!REV.test(options.rev) || options.rev.startsWith('-')) {
     throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a revision: ${JSON.stringify(options.rev)}` });
   }
-  const inRange = options.before ? await rangeMembers(dir, options.before, options.rev, options.signal) : null;
-  const boundary = await shallowBoundary(dir);
   const isExcluded = excludeMatcher(options.excludeFiles);
-  const read = await readCommits(dir, options, isExcluded, boundary);
+  // The range's members and the history are independent reads of the same repository: side by side,
+  // a push's job waits for the slower one instead of both (each is a git process of its own).
+  const [inRange, read] = await Promise.all([
+    options.before ? rangeMembers(dir, options.before, options.rev, options.signal) : null,
+    shallowBoundary(dir).then((boundary) => readCommits(dir, options, isExcluded, boundary)),
+  ]);
   fillUnknownTimes(read);
   linkAuthorIntervals(read.filter((c) => !c.authorTimeUnknown).map((c) => c.record));
   const abbreviations = uniqueAbbreviations(read.map((c) => c.record.hash));

@@ -28,6 +28,28 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     expect(await store.get(done2.id)).to.equal(undefined);
   });
 
+  it('drops ended jobs in the order they ended, and makes room when a job ends while only active ones fill the store', async () => {
+    const store = new InMemoryJobStore(3);
+    const a = job('running');
+    const b = job('running');
+    const c = job('queued');
+    const d = job('queued');
+    for (const j of [a, b, c, d]) await store.create(j);
+    // Over the bound with nothing ended: active jobs are kept.
+    expect(await store.size()).to.equal(4);
+    await store.update(b.id, (j) => (j.status = 'completed'));
+    expect(await store.get(b.id)).to.equal(undefined);
+    expect(await store.size()).to.equal(3);
+    await store.update(c.id, (j) => (j.status = 'running'));
+    await store.update(a.id, (j) => (j.status = 'failed'));
+    await store.update(c.id, (j) => (j.status = 'completed'));
+    // Room for three: a new one pushes out the job that ended first (a), not the one created first.
+    await store.create(job('queued'));
+    expect(await store.get(a.id)).to.equal(undefined);
+    expect(await store.get(c.id)).to.not.equal(undefined);
+    expect(await store.size()).to.equal(3);
+  });
+
   it('lists most recent first with status, repo, limit and offset', async () => {
     const store = new InMemoryJobStore(100);
     const jobs = [job('completed', 'a/a'), job('failed', 'b/b'), job('completed', 'a/a'), job('completed', 'b/b')];

@@ -78,6 +78,9 @@ export async function acquireRepository(
     }
     const rev = range?.after ?? clone.headCommit;
     let nextReport = READ_PROGRESS_EVERY;
+    // The AI notes are read beside the history (another git process on the same repository).
+    const notes = readNotes(clone.dir, AI_NOTES_REF, signal);
+    notes.catch(() => undefined);
     const { commits, stats } = await readHistory(clone.dir, {
       rev,
       ...(clone.mirrored ? { cache: mirroredHistories } : {}),
@@ -96,7 +99,7 @@ export async function acquireRepository(
       });
     }
     emit({ event: 'fetch', message: `read ${commits.length} commits` });
-    const aiNotes = await readNotes(clone.dir, AI_NOTES_REF, signal);
+    const aiNotes = await notes;
     return {
       kind: 'repository',
       info: {

@@ -54,6 +54,8 @@ export interface NewJob {
  */
 export class JobManager {
   private readonly running = new Map<string, AbortController>();
+  /** Each job's report recording, chained so outcomes land in the order reporters finished. */
+  private readonly reportWrites = new Map<string, Promise<void>>();
   private readonly startedAt = Date.now();
   private processed = 0;
   private accepting = true;
@@ -227,7 +229,7 @@ export class JobManager {
         network: this.options.network,
         allowLocalPaths: this.options.allowLocalPaths,
         job: this.jobInfo(job),
-        onReport: (outcome) => void this.recordReport(id, outcome),
+        onReport: (outcome) => this.queueReport(id, outcome),
         // A stream shows the analysis as it happens, so it always runs it rather than replaying a cached result.
         ...(job.source === 'stream' ? {} : { cache: this.options.cache }),
       });
@@ -337,6 +339,19 @@ export class JobManager {
   private jobInfo(job: Job): JobInfo {
     const base = this.options.publicUrl?.replace(/\/+$/, '');
     return { id: job.id, url: base ? `${base}/jobs/${encodeURIComponent(job.id)}` : null, forge: job.forge ?? null, deadline: Date.now() + this.options.jobTimeoutMs };
+  }
+
+  /**
+   * Outcomes are written one after another per job: two writes racing through a shared store's
+   * optimistic update would otherwise land in either order (a status's `running` after its `success`).
+   */
+  private queueReport(id: string, outcome: ReportOutcome): void {
+    const previous = this.reportWrites.get(id) ?? Promise.resolve();
+    const next = previous.then(() => this.recordReport(id, outcome));
+    this.reportWrites.set(id, next);
+    void next.then(() => {
+      if (this.reportWrites.get(id) === next) this.reportWrites.delete(id);
+    });
   }
 
   /** A reporter's outcome joins the job's record, also after the job has ended (reporters finish later). */

@@ -34,14 +34,22 @@ export class InMemoryJobQueue implements JobQueue {
   private readonly waiting = new Set<string>();
   private consumer: { concurrency: number; run: JobRunner } | null = null;
   private readonly running = new Set<Promise<unknown>>();
+  private pumpScheduled = false;
 
   constructor(private readonly capacity: number) {}
 
   async offer(id: string): Promise<boolean> {
     if (this.waiting.size >= this.capacity) return false;
     this.waiting.add(id);
-    // Started after the current I/O callbacks: the 202 goes out before the job's work begins.
-    if (this.consumer) setImmediate(() => this.pump());
+    // Started after the current I/O callbacks: the 202 goes out before the job's work begins. With
+    // every worker busy nothing can start now; a finishing job pumps the queue.
+    if (this.consumer && this.running.size < this.consumer.concurrency && !this.pumpScheduled) {
+      this.pumpScheduled = true;
+      setImmediate(() => {
+        this.pumpScheduled = false;
+        this.pump();
+      });
+    }
     return true;
   }
 

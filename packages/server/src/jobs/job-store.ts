@@ -25,22 +25,29 @@ export interface JobStore {
 }
 
 /**
- * Keeps the most recent `maxJobs` jobs; when full, the oldest *final* job goes first (a queued or
- * running job is never dropped). Results are capped before they get here (see retained-result.ts),
- * so memory stays bounded however large the analyzed repositories are.
+ * Keeps the most recent `maxJobs` jobs; when full, the job that ended longest ago goes first (a
+ * queued or running job is never dropped). Results are capped before they get here (see
+ * retained-result.ts), so memory stays bounded however large the analyzed repositories are.
  */
 export class InMemoryJobStore implements JobStore {
   private readonly jobs = new Map<string, Job>();
+  /**
+   * Ended jobs, in the order they ended: what eviction takes from. Scanning all jobs for an ended
+   * one cost every new job a pass over the whole waiting queue once it was longer than `maxJobs`.
+   */
+  private readonly ended = new Set<string>();
 
   constructor(private readonly maxJobs: number) {}
 
   async create(job: Job): Promise<void> {
     this.jobs.set(job.id, job);
+    if (isFinal(job.status)) this.ended.add(job.id);
     this.evict();
   }
 
   async delete(id: string): Promise<void> {
     this.jobs.delete(id);
+    this.ended.delete(id);
   }
 
   async get(id: string): Promise<Job | undefined> {
@@ -51,6 +58,10 @@ export class InMemoryJobStore implements JobStore {
     const job = this.jobs.get(id);
     if (!job) return undefined;
     change(job);
+    if (isFinal(job.status)) {
+      this.ended.add(job.id);
+      this.evict();
+    }
     return job;
   }
 
@@ -73,10 +84,10 @@ export class InMemoryJobStore implements JobStore {
   }
 
   private evict(): void {
-    if (this.jobs.size <= this.maxJobs) return;
-    for (const [id, job] of this.jobs) {
+    for (const id of this.ended) {
       if (this.jobs.size <= this.maxJobs) break;
-      if (isFinal(job.status)) this.jobs.delete(id);
+      this.ended.delete(id);
+      this.jobs.delete(id);
     }
   }
 }

@@ -13,6 +13,8 @@ export interface BullJobQueueOptions {
 }
 
 const QUEUE_NAME = 'analysis';
+/** How long a waiting count answers hasRoom (see there). */
+const ROOM_RECHECK_MS = 250;
 /** A connection reconnecting to a Redis that just came back can wait for ever on a polite close. */
 const CLOSE_WAIT_MS = 3000;
 
@@ -76,6 +78,7 @@ export class BullJobQueue implements JobQueue {
    */
   async offer(id: string): Promise<boolean> {
     await this.queue.add('analyze', { id }, { jobId: id }).catch(unavailable);
+    this.offeredSinceCount++;
     return true;
   }
 
@@ -89,9 +92,23 @@ export class BullJobQueue implements JobQueue {
     return this.queue.getWaitingCount().catch(unavailable);
   }
 
+  /**
+   * Room for one more: with a waiting count read within the last 250 ms, plus the jobs this server
+   * added since, clearly below the capacity, no need to ask Redis again (a count per webhook was one
+   * round trip in six); anywhere near it, the count is read afresh, so a full queue is still refused
+   * exactly as far as this server can tell (with several servers the bound is approximate anyway).
+   */
   async hasRoom(): Promise<boolean> {
-    return (await this.depth()) < this.options.capacity;
+    const counted = this.counted;
+    if (counted && Date.now() - counted.at < ROOM_RECHECK_MS && counted.waiting + this.offeredSinceCount < this.options.capacity - 1) return true;
+    const waiting = await this.depth();
+    this.counted = { at: Date.now(), waiting };
+    this.offeredSinceCount = 0;
+    return waiting < this.options.capacity;
   }
+
+  private counted: { at: number; waiting: number } | null = null;
+  private offeredSinceCount = 0;
 
   consume(concurrency: number, run: JobRunner): void {
     this.worker = new Worker(
