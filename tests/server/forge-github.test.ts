@@ -226,6 +226,21 @@ describe('server: verdicts reported on GitHub (commit statuses and check runs)',
     expect(second.result.total_commits).to.equal(1);
     expect(second.result.squash).to.deep.include({ commit: gone, request: 22, judged_by: 'squash' });
     expect(String(second.result.squash.reason)).to.contain('refs/pull/22/head could not be fetched');
+
+    // The forge answering the lookup with a passing failure (502) is asked again, within the job's 10 s.
+    await repo.git(['checkout', '-q', '-b', 'feature-23', gone]);
+    await repo.commit({ message: 'Another step', date: 1_700_500_000, addLines: 12 });
+    const head23 = (await repo.git(['rev-parse', 'HEAD'])).trim();
+    await repo.git(['push', '-q', served, 'feature-23:refs/pull/23/head']);
+    await repo.git(['checkout', '-q', 'main']);
+    await repo.git(['branch', '-q', '-D', 'feature-23']);
+    const squash23 = await repo.commit({ message: 'Add a third feature (#23)', date: 1_700_600_000, addLines: 12 });
+    await repo.git(['push', '-q', served, 'main:main']);
+    github.script('GET', new RegExp(`^/repos/acme/human/commits/${squash23}/pulls`), [{ status: 502, body: { message: 'Server Error' } }, { status: 200, body: mergedAs(23, squash23, head23) }]);
+    const third = (await reportsOf(server, await push(pushOf(gone, squash23, 'Add a third feature (#23)')), 2)) as JobBody & { result: { total_commits: number; squash: Record<string, unknown> } };
+    expect(third.result.squash).to.deep.equal({ commit: squash23, request: 23, judged_by: 'request' });
+    expect(third.result.total_commits).to.equal(1);
+    expect(await github.waitFor('GET', new RegExp(`^/repos/acme/human/commits/${squash23}/pulls`), 2)).to.have.length(2);
   });
 
   it('never shows the token in a log line, a job view or `cadence config`', async () => {

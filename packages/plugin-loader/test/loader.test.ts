@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeTempDir } from '@cadence/test-support';
+import { PLUGIN_API_VERSION } from '@cadence/plugin-sdk';
 import { installationNodeModules, loadPlugins, PluginLoadError } from '../src/index.js';
 
 interface FixtureOptions {
@@ -113,7 +114,7 @@ describe('plugin loader', () => {
     await writePackage(path.join(root, 'future'), 'future', { peer: '^2.0.0' });
     const error = await load(['./future']).then(() => null, (e: PluginLoadError) => e);
     expect(error?.entry.status).to.equal('incompatible');
-    expect(error?.message).to.match(/targets plugin API \^2\.0\.0, but this host provides 1\.3\.0: .*\^1\.0\.0/);
+    expect(error?.message).to.contain(`targets plugin API ^2.0.0, but this host provides ${PLUGIN_API_VERSION}`).and.match(/\^1\.0\.0/);
   });
 
   it('refuses a plugin that declares no API version at all', async () => {

@@ -1,4 +1,4 @@
-import { definePlugin } from '@cadence/plugin-sdk';
+import { definePlugin, tapForgeReporter } from '@cadence/plugin-sdk';
 import { GithubReporter } from './github-reporter.js';
 import { GITHUB_REPORT_OPTIONS, type GithubReportOptions } from './options.js';
 
@@ -21,15 +21,6 @@ export default definePlugin({
   },
   apply(hooks, environment) {
     const options = environment.options as unknown as GithubReportOptions;
-    const reporter = new GithubReporter(options, environment.logger);
-    hooks.jobStart.tap('report-github', (start) => {
-      if (start.job.forge?.forge === 'github') reporter.start(start.job, start.recordReport);
-    });
-    hooks.report.tap('report-github', (result, context) => {
-      if (context.job?.forge?.forge === 'github') void reporter.finish(context.job, result, context.recordReport);
-    });
-    hooks.jobFailed.tap('report-github', (failure) => {
-      if (failure.job.forge?.forge === 'github') void reporter.fail(failure.job, failure.error, failure.recordReport);
-    });
+    tapForgeReporter(hooks, 'report-github', 'github', new GithubReporter(options, environment.logger));
   },
 });

@@ -1,4 +1,4 @@
-import { definePlugin } from '@cadence/plugin-sdk';
+import { definePlugin, tapForgeReporter } from '@cadence/plugin-sdk';
 import { GitlabReporter } from './gitlab-reporter.js';
 import { GITLAB_REPORT_OPTIONS, type GitlabReportOptions } from './options.js';
 
@@ -18,15 +18,6 @@ export default definePlugin({
     docsUrl: 'https://github.com/cadence/cadence/blob/main/docs/forges.md',
   },
   apply(hooks, environment) {
-    const reporter = new GitlabReporter(environment.options as unknown as GitlabReportOptions, environment.logger);
-    hooks.jobStart.tap('report-gitlab', (start) => {
-      if (start.job.forge?.forge === 'gitlab') reporter.start(start.job, start.recordReport);
-    });
-    hooks.report.tap('report-gitlab', (result, context) => {
-      if (context.job?.forge?.forge === 'gitlab') void reporter.finish(context.job, result, context.recordReport);
-    });
-    hooks.jobFailed.tap('report-gitlab', (failure) => {
-      if (failure.job.forge?.forge === 'gitlab') void reporter.fail(failure.job, failure.error, failure.recordReport);
-    });
+    tapForgeReporter(hooks, 'report-gitlab', 'gitlab', new GitlabReporter(environment.options as unknown as GitlabReportOptions, environment.logger));
   },
 });

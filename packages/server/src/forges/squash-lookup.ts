@@ -52,15 +52,25 @@ function readKey(file: string): string | null {
   }
 }
 
+/**
+ * A forge's passing failure (a 5xx) is asked again, twice, 1 and 4 s later (octokit's retry
+ * plugin), within the 10 s the job gives the lookup; an answer that will not change (401, 403, 404,
+ * 422) or a rate limit (429) is not: the job then judges the squash commit as itself at once rather
+ * than wait for a window that may outlast it.
+ */
+const GITHUB_RETRY = { retries: 2, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] };
+
 async function githubSquash(apiUrl: string, auth: GithubAuth, target: ForgeTarget, signal: AbortSignal): Promise<SquashedRequest | null> {
-  const { Octokit } = await import('@octokit/rest');
+  const { Octokit: Base } = await import('@octokit/rest');
+  const { retry } = await import('@octokit/plugin-retry');
+  const Octokit = Base.plugin(retry);
   const [owner, repo] = target.repository.split('/') as [string, string];
   let octokit: InstanceType<typeof Octokit>;
-  if ('token' in auth) octokit = new Octokit({ baseUrl: apiUrl.replace(/\/+$/, ''), auth: auth.token, request: { signal } });
+  if ('token' in auth) octokit = new Octokit({ baseUrl: apiUrl.replace(/\/+$/, ''), auth: auth.token, request: { signal }, retry: GITHUB_RETRY });
   else {
     if (target.installation_id === undefined) return null;
     const { createAppAuth } = await import('@octokit/auth-app');
-    octokit = new Octokit({ baseUrl: apiUrl.replace(/\/+$/, ''), authStrategy: createAppAuth, auth: { appId: auth.appId, privateKey: auth.privateKey, installationId: target.installation_id }, request: { signal } });
+    octokit = new Octokit({ baseUrl: apiUrl.replace(/\/+$/, ''), authStrategy: createAppAuth, auth: { appId: auth.appId, privateKey: auth.privateKey, installationId: target.installation_id }, request: { signal }, retry: GITHUB_RETRY });
   }
   const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ owner, repo, commit_sha: target.sha });
   const squashed = data.find((pr) => pr.merged_at && pr.merge_commit_sha === target.sha && COMMIT_ID.test(pr.head.sha));
@@ -71,7 +81,21 @@ async function gitlabSquash(apiUrl: string, token: string, target: ForgeTarget, 
   const { Gitlab } = await import('@gitbeaker/rest');
   const api = new Gitlab({ host: apiUrl.replace(/\/+$/, '').replace(/\/api\/v4$/, ''), token, queryTimeout: 10_000 });
   signal.throwIfAborted();
-  const requests = (await api.Commits.allMergeRequests(target.project_id!, target.sha)) as { iid: number; squash_commit_sha?: string | null; sha?: string; state?: string }[];
+  const requests = (await retryServerErrors(() => api.Commits.allMergeRequests(target.project_id!, target.sha), signal)) as { iid: number; squash_commit_sha?: string | null; sha?: string; state?: string }[];
   const squashed = requests.find((mr) => mr.state === 'merged' && mr.squash_commit_sha === target.sha && typeof mr.sha === 'string' && COMMIT_ID.test(mr.sha));
   return squashed ? { number: squashed.iid, ref: `refs/merge-requests/${squashed.iid}/head`, head: squashed.sha! } : null;
+}
+
+/** GitLab's passing failures (5xx) asked again, twice, 1 and 4 s later, as GitHub's are; anything else at once. */
+async function retryServerErrors<T>(ask: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ask();
+    } catch (error) {
+      const status = (error as { cause?: { response?: { status?: number } } }).cause?.response?.status;
+      if (attempt > 2 || status === undefined || status < 500) throw error;
+      await new Promise((resolve) => setTimeout(resolve, attempt * attempt * 1000));
+      signal.throwIfAborted();
+    }
+  }
 }
