@@ -1,9 +1,16 @@
 // `pnpm screenshots`: refreshes the screenshots in docs/images with the browser tests' own pages.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { takeScreenshots } from './report-pages.js';
+import { chromium } from 'playwright-core';
+import { takeDashboardScreenshots } from './dashboard-pages.js';
+import { CHROMIUM, takeScreenshots } from './report-pages.js';
 
 const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
-for (const file of await takeScreenshots(out)) {
-  if (file.endsWith('.png')) console.log(path.relative(process.cwd(), file));
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+try {
+  for (const file of [...(await takeScreenshots(out, browser)), ...(await takeDashboardScreenshots(out, browser))]) {
+    if (file.endsWith('.png')) console.log(path.relative(process.cwd(), file));
+  }
+} finally {
+  await browser.close();
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { EventSource } from 'eventsource';
 import { makeTempDir, startCadenceServer, startStalledServer, waitForJob, type ServerProcess, type TempDir } from '@cadence/test-support';
-import { readStream, serveRepositories, type GitFixtures } from './fixtures.js';
+import { feedOfJob, readStream, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface JobBody {
   id: string;
@@ -59,7 +59,7 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     expect(result.status).to.equal(200);
     expect(result.body.overall_score).to.equal(job.result!.overall_score);
     const list = await server.json<JobBody[]>('/jobs?status=completed&repo=acme/burst');
-    expect(list.body[0]!.result).to.deep.equal({ suspicious_commits: job.result!.suspicious_commits, overall_score: job.result!.overall_score });
+    expect(list.body[0]!.result).to.deep.equal({ suspicious_commits: job.result!.suspicious_commits, overall_score: job.result!.overall_score, assessment: job.result!.assessment });
   });
 
   it('serves a finished job\'s page: the same HTML report the CLI writes, under its own CSP; 409 before it ends, 404 for none', async () => {
@@ -178,6 +178,12 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
   it('streams over POST with the analyze body, and reports a failure as one error event', async () => {
     const events = await readStream(`${server.url}/api/stream/repository`, { url: 'git://127.0.0.1:1/acme/none.git' });
     expect(events.at(-1)).to.include({ event: 'error', type: 'error', error: 'ERR_GIT_CLONE_FAILED' });
+  });
+
+  it('announces each new job and its status changes on the server\u2019s job feed (GET /events)', async () => {
+    const seen = await feedOfJob(`${server.url}/events`, async () => (await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git') }))).body.id);
+    expect(seen.at(-1)).to.include({ status: 'completed', repo: 'acme/human', source: 'api' });
+    expect((seen.at(-1)!.result as { overall_score: number }).overall_score).to.be.a('number');
   });
 
   it('follows an existing job over GET /jobs/:id/events: live from its first event, a finished one from its record, 404 for none', async () => {

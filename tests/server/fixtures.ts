@@ -118,3 +118,38 @@ export async function readStream(url: string, body?: unknown): Promise<Record<st
   });
   return events;
 }
+
+/** Reads the server's job feed (GET /events) until a `job` event satisfies `until`; returns the events seen. */
+export async function readFeed(url: string, until: (job: Record<string, unknown>) => boolean, headers: Record<string, string> = {}): Promise<Record<string, unknown>[]> {
+  const jobs: Record<string, unknown>[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const source = new EventSource(url, { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) });
+    const timer = setTimeout(() => {
+      source.close();
+      reject(new Error(`the feed never showed the job: ${JSON.stringify(jobs)}`));
+    }, 30_000);
+    source.onmessage = (message) => {
+      const event = JSON.parse(message.data) as { event: string; job: Record<string, unknown> };
+      if (event.event !== 'job') return;
+      jobs.push(event.job);
+      if (until(event.job)) {
+        clearTimeout(timer);
+        source.close();
+        resolve();
+      }
+    };
+  });
+  return jobs;
+}
+
+/**
+ * Opens the job feed at `feedUrl`, lets its first read pass (the baseline), starts a job with
+ * `submit`, and returns the feed's events for that job up to its completion.
+ */
+export async function feedOfJob(feedUrl: string, submit: () => Promise<string>): Promise<Record<string, unknown>[]> {
+  let id = '';
+  const feed = readFeed(feedUrl, (job) => job.id === id && job.status === 'completed');
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  id = await submit();
+  return (await feed).filter((job) => job.id === id);
+}

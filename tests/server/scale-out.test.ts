@@ -11,7 +11,7 @@ import {
   type ServerProcess,
   type TempDir,
 } from '@cadence/test-support';
-import { githubPushPayload, readStream, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
+import { feedOfJob, githubPushPayload, readStream, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface JobBody {
   id: string;
@@ -83,6 +83,15 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     await redis?.close();
     await git?.close();
     await work?.remove();
+  });
+
+  it('shows a job submitted on one server and run by a worker on another server\u2019s job feed, to its end', async () => {
+    const site = await deployment(config(redis.url));
+    const a = await site.server(0);
+    const b = await site.server(0);
+    await site.worker();
+    const seen = await feedOfJob(`${b.url}/events`, async () => (await a.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git') }))).body.id);
+    expect(seen.at(-1)).to.include({ status: 'completed', repo: 'acme/human' });
   });
 
   it('runs a job submitted on one server on a worker, and another server reads and follows it', async () => {

@@ -157,6 +157,11 @@ export const ConfigSchema = Type.Object(
     server: Type.Object({
       /** Where people reach this server (https://cadence.example.org): statuses link to the job there. */
       public_url: OptionalString,
+      /**
+       * A path prefix the server answers under (`/cadence`), for a reverse proxy that forwards
+       * `https://tools.example.org/cadence/...` unchanged. Empty: the server answers at `/`.
+       */
+      base_path: Type.String({ default: '', pattern: '^(/[A-Za-z0-9._~-]+)*$', maxLength: 200 }),
     }, { additionalProperties: false, default: {} }),
   },
   { additionalProperties: false },

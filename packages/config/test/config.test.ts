@@ -109,6 +109,14 @@ describe('configuration', () => {
     expect(error.message).to.contain('webhook.port');
   });
 
+  it('takes a path prefix as /segment[/segment], and refuses one without its slash, with a trailing one or with other characters', async () => {
+    expect((await loadConfig({ cwd: dir.path, env: { CADENCE_SERVER_BASE_PATH: '/tools/cadence' } })).config.server.base_path).to.equal('/tools/cadence');
+    expect((await loadConfig({ cwd: dir.path, env: {} })).config.server.base_path).to.equal('');
+    for (const bad of ['cadence', '/cadence/', '/', '/ca dence', '/../x?y']) {
+      expect((await failure(loadConfig({ cwd: dir.path, env: { CADENCE_SERVER_BASE_PATH: bad } }))).message, bad).to.contain('server.base_path');
+    }
+  });
+
   it('stops on a malformed YAML file and on a bad environment value, naming the source', async () => {
     await write('bad.yaml', 'thresholds: [unclosed\n');
     expect((await failure(loadConfig({ cwd: dir.path, configPath: 'bad.yaml', env: {} }))).message).to.contain('not valid YAML');

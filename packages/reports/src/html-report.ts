@@ -3,6 +3,7 @@ import { displayText } from './display-text.js';
 import type { ReportContext } from './render.js';
 import { assessmentSeverity, assistantsLine, evidenceLabel, flaggedCounts, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';
 import { REPORT_SCRIPT, REPORT_SCRIPT_HASH } from './report-script.js';
+import { HUMAN_HISTORIES } from './human-histories.js';
 
 /**
  * Escapes text for HTML content and attribute values: every string from a repository or page goes
@@ -112,6 +113,7 @@ function repositorySections(r: RepositoryResult): string {
 <p>${r.total_commits} commits analyzed, ${r.scored_commits} scored, ${r.suspicious_commits} flagged · ${escapeHtml(r.metrics.additions ?? 0)} additions · ${escapeHtml(r.metrics.authors ?? 0)} authors</p>
 <p>${escapeHtml(assistantsLine(r))}</p>
 <p class="muted">${escapeHtml(thresholdsLine(r.thresholds))}</p>
+${metricsTable(r)}
 ${assistantTable(r)}
 ${authorTable(r)}
 <h2>Commits over time</h2>
@@ -155,6 +157,36 @@ function assistantTable(r: RepositoryResult): string {
 <table><thead><tr><th scope="col">Assistant</th><th scope="col">Attributed commits</th></tr></thead><tbody>
 ${entries.map(([name, n]) => `<tr><td>${escapeHtml(name)}</td><td>${n}</td></tr>`).join('\n')}
 </tbody></table>`;
+}
+
+/**
+ * The history's size and pace beside what the human histories of the development corpus show
+ * (bench/corpus/human-reference.mjs): a measured "normal", never an invented one.
+ */
+function metricsTable(r: RepositoryResult): string {
+  const rows: [string, number | undefined, { p10: number; median: number; p90: number }, (v: number) => string][] = [
+    ['Median additions per commit', r.metrics.median_additions, HUMAN_HISTORIES.median_additions, (v) => `${v} lines`],
+    ['90th-percentile additions per commit', r.metrics.p90_additions, HUMAN_HISTORIES.p90_additions, (v) => `${v} lines`],
+    ['Median time between an author\u2019s commits', r.metrics.median_author_interval_seconds, HUMAN_HISTORIES.median_author_interval_seconds, readableDuration],
+  ];
+  const body = rows
+    .filter(([, value]) => typeof value === 'number')
+    .map(([label, value, human, show]) => `<tr><th scope="row">${label}</th><td class="num">${escapeHtml(show(value!))}</td><td class="num">${escapeHtml(show(human.median))}</td><td class="num">${escapeHtml(`${show(human.p10)} to ${show(human.p90)}`)}</td></tr>`)
+    .join('\n');
+  if (!body) return '';
+  return `<h2>Size and pace</h2>
+<table id="metrics"><caption class="muted">Beside the human histories of the development corpus: ${HUMAN_HISTORIES.histories} repositories, ${HUMAN_HISTORIES.commits.toLocaleString('en')} commits written before assistants (docs/scoring.md)</caption>
+<thead><tr><th scope="col">Metric</th><th scope="col">This history</th><th scope="col">Human histories: median</th><th scope="col">10th to 90th percentile</th></tr></thead><tbody>
+${body}
+</tbody></table>`;
+}
+
+/** `45 s`, `12 min`, `3.5 h`, `2.1 days`. */
+export function readableDuration(seconds: number): string {
+  if (seconds < 90) return `${Math.round(seconds)} s`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 172_800) return `${(seconds / 3600).toFixed(1)} h`;
+  return `${(seconds / 86_400).toFixed(1)} days`;
 }
 
 function authorTable(r: RepositoryResult): string {

@@ -76,6 +76,17 @@ describe('reports', () => {
     expect(html).to.contain('<h2>Authors</h2>');
   });
 
+  it('puts the size and pace metrics beside the corpus\u2019s human histories, and leaves out what was not measured', () => {
+    const result = { ...repositoryResult(), metrics: { additions: 10, authors: 1, median_additions: 240, p90_additions: 1800, median_author_interval_seconds: 95 } };
+    const html = renderReport(result, 'html');
+    const table = html.slice(html.indexOf('<table id="metrics">'), html.indexOf('</table>', html.indexOf('<table id="metrics">')));
+    expect(table).to.contain('repositories').and.contain('commits written before assistants');
+    expect(table).to.match(/Median additions per commit<\/th><td class="num">240 lines<\/td><td class="num">\d+ lines<\/td><td class="num">\d+ lines to \d+ lines<\/td>/);
+    expect(table).to.contain('<td class="num">1800 lines</td>');
+    expect(table).to.contain('<td class="num">2 min</td>');
+    expect(renderReport(repositoryResult(), 'html')).not.to.contain('<table id="metrics">');
+  });
+
   it('colours the badge by the assessment, so a clean verdict is never red', () => {
     const clean = { ...repositoryResult(), overall_score: 0.1, ai_share: 0.1, assessment: 'clean' as const };
     expect(renderReport(clean, 'html')).to.contain('<span class="score low">clean');

@@ -65,6 +65,7 @@ export function createServer(options: ServerOptions): CadenceServer {
   const app = new Koa({ proxy: config.api.trust_proxy });
   app.silent = true;
   app.use(errorBody(log));
+  if (config.server.base_path) app.use(underBasePath(config.server.base_path));
   if (config.logging.level === 'debug') app.use(requestLog(log));
   app.use(clientAddress(config.api.trust_proxy, config.api.trusted_proxies));
   const limit = (group: string, perMinute: number) => rateLimit(backends.rateLimiters(group, perMinute));
@@ -96,12 +97,12 @@ export function createServer(options: ServerOptions): CadenceServer {
   prometheusRoutes(config.api.public_metrics ? open : guarded, metrics, metricsLimit);
   analyzeRoutes(guarded, jobs, config.security.allow_local_paths, startsJobs);
   const queryLimit = limit('job_queries', config.rate_limits.job_queries_per_minute);
-  dashboardRoutes(open, config.api.token, queryLimit);
+  dashboardRoutes(open, config.api.token, queryLimit, config.server.base_path);
   streamRoutes(guarded, { jobs, store: backends.store, queryLimit, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000, guards: startsJobs, maxOpenStreams: config.limits.max_open_streams });
   jobRoutes(guarded, backends.store, jobs, queryLimit);
   operationRoutes(guarded, cache, engine);
   metricRoutes(guarded, metrics, jobs, cache, metricsLimit);
-  if (backends.queueDashboard) app.use(dashboardMount(backends.queueDashboard, requireApiToken(config.api.token)));
+  if (backends.queueDashboard) app.use(dashboardMount(backends.queueDashboard, requireApiToken(config.api.token), config.server.base_path));
   for (const router of [open, guarded]) {
     app.use(router.routes());
     // Not thrown: the router then sets the Allow header, and errorBody gives the 405 the contract's body.
@@ -147,14 +148,35 @@ export function createServer(options: ServerOptions): CadenceServer {
  * The queue dashboard (bull-board, its own Koa app under /admin/queues), behind the API token like
  * the guarded routes, loaded on its first request.
  */
-function dashboardMount(load: () => Promise<Middleware>, tokenCheck: Middleware): Middleware {
+function dashboardMount(load: () => Promise<Middleware>, tokenCheck: Middleware, basePath: string): Middleware {
   let dashboard: Promise<Middleware> | null = null;
   return async (ctx, next) => {
     if (ctx.path !== QUEUE_DASHBOARD_PATH && !ctx.path.startsWith(`${QUEUE_DASHBOARD_PATH}/`)) return next();
     await tokenCheck(ctx, async () => {
       dashboard ??= load();
+      // bull-board routes by its own base path, which holds the prefix (see queueDashboard).
+      if (basePath) ctx.path = basePath + ctx.path;
       await (await dashboard)(ctx, next);
     });
+  };
+}
+
+/**
+ * `server.base_path`: every route answers under the prefix, as a proxy forwards it, and nothing
+ * outside it. The prefix is taken off the path before routing, so the routes are the same as
+ * without one; the dashboard's links are relative, and `/prefix` alone redirects to `/prefix/` so
+ * that they resolve under it.
+ */
+function underBasePath(basePath: string): Middleware {
+  return async (ctx, next) => {
+    if (ctx.path === basePath && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      ctx.status = 308;
+      ctx.redirect(`${basePath}/${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+      return;
+    }
+    if (!ctx.path.startsWith(`${basePath}/`)) throw HttpError.notFound(`Nothing here: this server answers under ${basePath}/`);
+    ctx.path = ctx.path.slice(basePath.length);
+    await next();
   };
 }
 

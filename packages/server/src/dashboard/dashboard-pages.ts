@@ -14,7 +14,8 @@ export function dashboardPolicy(scriptHash: string): string {
   return `default-src 'none'; style-src 'unsafe-inline'; script-src ${scriptHash}; connect-src 'self'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 }
 
-function page(title: string, body: string, script: string): string {
+/** The page every dashboard view shares: head, style, body, and its one script if it has one. */
+export function page(title: string, body: string, script: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -26,7 +27,7 @@ function page(title: string, body: string, script: string): string {
 </head>
 <body>
 ${body}
-<script>${script}</script>
+${script ? `<script>${script}</script>` : ''}
 </body>
 </html>
 `;
@@ -46,6 +47,11 @@ export function dashboardPage(): { html: string; policy: string } {
 </section>
 <section aria-labelledby="jobs-title">
 <h2 id="jobs-title">Jobs</h2>
+<form id="jobs-filter" role="search" aria-label="Filter jobs">
+<label>Status<select id="filter-status"><option value="">all</option><option>queued</option><option>running</option><option>completed</option><option>failed</option><option>cancelled</option><option>timeout</option></select></label>
+<label>Repository or page<input id="filter-repo" type="search" placeholder="contains"></label>
+<label>Source<select id="filter-source"><option value="">all</option><option value="webhook">webhooks</option><option>api</option><option>stream</option></select></label>
+</form>
 <p class="muted" id="jobs-status" aria-live="polite"></p>
 <table><caption class="muted">The latest jobs; unfinished ones update as they run</caption>
 <thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Repository or page</th><th scope="col">Source</th><th scope="col">Score</th><th scope="col">Assessment</th><th scope="col">Duration</th></tr></thead>

@@ -5,6 +5,17 @@ import { createHash } from 'node:crypto';
  * (GET /jobs/:id/events), the analyze form, plugins and health. Every value from a job goes into
  * the page as text (textContent), never as markup.
  */
+/**
+ * One step of a job's event stream as a line of text: the jobs list's status cell and the job
+ * page's progress list say it the same way. Shared source, inlined into both scripts.
+ */
+const DESCRIBE_EVENT = `function describeEvent(data) {
+    if (data.event === 'strategy') return 'strategy ' + data.name + ': score ' + Number(data.score).toFixed(2) + ', ' + data.detections + ' detections';
+    if (data.event === 'progress') return (data.strategy ? data.strategy + ': ' : '') + data.commits_analyzed + ' of ' + data.total_commits + ' commits' + (typeof data.detections === 'number' ? ', ' + data.detections + ' detections' : '');
+    if (data.event === 'parse') return 'parsed: ' + data.elements + ' elements';
+    return data.event + (data.message ? ': ' + data.message : data.repo ? ': ' + data.repo : data.url ? ': ' + data.url : '');
+  }`;
+
 export const DASHBOARD_SCRIPT = `(() => {
   const $ = (id) => document.getElementById(id);
   const rows = new Map();
@@ -23,39 +34,47 @@ export const DASHBOARD_SCRIPT = `(() => {
       $('jobs-body').prepend(row);
     }
     row.dataset.status = job.status;
+    row.dataset.repo = String(job.repo || '').toLowerCase();
+    row.dataset.source = String(job.source || '');
     row.replaceChildren();
     const id = document.createElement('td');
-    if (job.status === 'completed') {
-      const a = document.createElement('a');
-      a.href = 'jobs/' + encodeURIComponent(job.id) + '/report';
-      a.textContent = job.id.slice(0, 8);
-      id.append(a);
-    } else id.textContent = job.id.slice(0, 8);
+    const a = document.createElement('a');
+    a.href = 'jobs/' + encodeURIComponent(job.id) + '/report';
+    a.textContent = job.id.slice(0, 8);
+    id.append(a);
     row.append(id, cell(job.status + (progress ? ': ' + progress : '')), cell(job.repo), cell(job.source));
     const result = job.result || {};
     row.append(cell(typeof result.overall_score === 'number' ? result.overall_score.toFixed(2) : ''), cell(result.assessment || ''), cell(seconds(job)));
     if (job.status === 'queued' || job.status === 'running') follow(job);
+    applyFilter(row);
   }
+  function applyFilter(row) {
+    const status = $('filter-status').value;
+    const repo = $('filter-repo').value.trim().toLowerCase();
+    const source = $('filter-source').value;
+    row.hidden = Boolean((status && row.dataset.status !== status) || (repo && !row.dataset.repo.includes(repo)) || (source && !row.dataset.source.startsWith(source)));
+  }
+  for (const id of ['filter-status', 'filter-repo', 'filter-source']) $(id).addEventListener('input', () => rows.forEach(applyFilter));
+  $('jobs-filter').addEventListener('submit', (e) => e.preventDefault());
   function follow(job) {
     if (streams.has(job.id)) return;
     const source = new EventSource('jobs/' + encodeURIComponent(job.id) + '/events');
     streams.set(job.id, source);
-    const update = (message) => render({ ...job, status: 'running' }, message);
-    for (const name of ['start', 'fetch', 'progress', 'strategy', 'ai_analysis']) {
-      source.addEventListener(name, (e) => {
-        const data = JSON.parse(e.data);
-        update(data.event === 'strategy' ? 'strategy ' + (data.name || data.strategy || '') : (data.message || data.event));
-      });
-    }
     const end = async () => {
       source.close();
       streams.delete(job.id);
       const answer = await fetch('jobs/' + encodeURIComponent(job.id));
       if (answer.ok) render(await answer.json());
     };
-    source.addEventListener('complete', end);
-    source.addEventListener('error', end);
+    // Every message is a data-only event whose JSON names it (docs/http-api.md).
+    source.onmessage = (e) => {
+      const data = JSON.parse(e.data);
+      if (data.event === 'complete' || data.event === 'error') return void end();
+      if (data.event !== 'detection') render({ ...job, status: 'running' }, describeEvent(data));
+    };
+    source.onerror = () => { if (source.readyState === EventSource.CLOSED) void end(); };
   }
+  ${DESCRIBE_EVENT}
   async function refresh() {
     const answer = await fetch('jobs?limit=50');
     if (!answer.ok) return;
@@ -89,8 +108,15 @@ export const DASHBOARD_SCRIPT = `(() => {
     const h = await health.json().catch(() => ({}));
     $('health').textContent = 'Status ' + (h.status || health.status) + ', ' + (h.active_jobs ?? '?') + ' running, ' + (h.queue_depth ?? '?') + ' waiting, ' + (h.jobs_processed ?? '?') + ' processed';
   })();
+  // New jobs and status changes from anywhere (webhooks, other servers) arrive on the server's job
+  // feed; the list is also read again every 30 s in case the feed was away.
+  const feed = new EventSource('events');
+  feed.onmessage = (e) => {
+    const data = JSON.parse(e.data);
+    if (data.event === 'job' && !streams.has(data.job.id)) render(data.job);
+  };
   refresh();
-  setInterval(refresh, 10000);
+  setInterval(refresh, 30000);
 })();`;
 
 export const DASHBOARD_SCRIPT_HASH = `'sha256-${createHash('sha256').update(DASHBOARD_SCRIPT).digest('base64')}'`;
@@ -107,3 +133,24 @@ export const LOGIN_SCRIPT = `(() => {
 })();`;
 
 export const LOGIN_SCRIPT_HASH = `'sha256-${createHash('sha256').update(LOGIN_SCRIPT).digest('base64')}'`;
+
+/**
+ * A running job's page (GET /jobs/:id/report before the report exists): each event of the job's
+ * stream as a line of progress (fetch, parse, each strategy), then, on `complete`, the page reloads
+ * into the report; on `error`, the failure and its code. Text only, never markup.
+ */
+export const JOB_SCRIPT = `(() => {
+  const $ = (id) => document.getElementById(id);
+  const line = (text) => { const li = document.createElement('li'); li.textContent = text; $('progress').append(li); };
+  const source = new EventSource('events');
+  source.onmessage = (e) => {
+    const data = JSON.parse(e.data);
+    $('status').textContent = data.event === 'complete' ? 'completed' : data.event === 'error' ? 'failed' : 'running';
+    if (data.event === 'complete') { source.close(); line('complete: score ' + Number(data.overall_score).toFixed(2)); location.reload(); return; }
+    if (data.event === 'error') { source.close(); line('failed: ' + (data.error || '') + ' ' + (data.message || '')); return; }
+    if (data.event !== 'detection') line(describeEvent(data));
+  };
+  ${DESCRIBE_EVENT}
+})();`;
+
+export const JOB_SCRIPT_HASH = `'sha256-${createHash('sha256').update(JOB_SCRIPT).digest('base64')}'`;

@@ -66,9 +66,13 @@ export function jobView(job: Job, form: 'full' | 'list'): Record<string, unknown
   return view;
 }
 
-/** Decisions §4: list items carry `suspicious_commits` and `overall_score` (websites: `overall_score` and `assessment`). */
+/**
+ * Decisions §4: list items carry `suspicious_commits` and `overall_score` (websites: `overall_score`
+ * and `assessment`). Repository items also carry `assessment`, so that a list (the dashboard's)
+ * can show the verdict without reading every job.
+ */
 export function shortResult(result: AnalysisResult): Record<string, unknown> {
-  if (result.source_type === 'git') return { suspicious_commits: result.suspicious_commits, overall_score: result.overall_score };
+  if (result.source_type === 'git') return { suspicious_commits: result.suspicious_commits, overall_score: result.overall_score, assessment: result.assessment };
   return { overall_score: result.overall_score, assessment: result.assessment };
 }
 

@@ -11,7 +11,9 @@ import { constantTimeEqual } from '../webhooks/constant-time.js';
  * for it once; POST /session trades it for an HttpOnly, SameSite=Strict session cookie that the
  * guarded routes accept (docs/http-api.md). The token never goes into a URL.
  */
-export function dashboardRoutes(router: Router, token: string | null, limit: Middleware): void {
+export function dashboardRoutes(router: Router, token: string | null, limit: Middleware, basePath = ''): void {
+  // The cookie goes back only to this server's paths (under its prefix, if it has one).
+  const cookiePath = `${basePath}/`;
   const sessions = token ? new Sessions(token) : null;
   const send = (ctx: Context, page: { html: string; policy: string }): void => {
     ctx.set('Content-Security-Policy', page.policy);
@@ -29,7 +31,7 @@ export function dashboardRoutes(router: Router, token: string | null, limit: Mid
     if (sessions) {
       if (typeof given !== 'string' || !constantTimeEqual(given, token!)) throw new HttpError(401, 'unauthorized', 'That is not the API token');
       const { value, maxAge } = sessions.issue();
-      ctx.cookies.set(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: maxAge * 1000, secure: ctx.secure, overwrite: true });
+      ctx.cookies.set(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', path: cookiePath, maxAge: maxAge * 1000, secure: ctx.secure, overwrite: true });
     }
     if (fromForm) {
       ctx.status = 303;
@@ -39,7 +41,7 @@ export function dashboardRoutes(router: Router, token: string | null, limit: Mid
     ctx.status = 204;
   });
   router.delete('/session', (ctx) => {
-    ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: '/', maxAge: 0, overwrite: true });
+    ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: cookiePath, maxAge: 0, overwrite: true });
     ctx.status = 204;
   });
 }

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { HttpError } from '@cadence/errors';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { JobStore } from '../jobs/job-store.js';
-import { jobView, type JobStatus } from '../jobs/job.js';
+import { isFinal, jobView, type JobStatus } from '../jobs/job.js';
 
 const STATUS_ALIASES: Record<string, JobStatus> = {
   queued: 'queued', pending: 'queued', running: 'running', processing: 'running',
@@ -57,8 +57,20 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
   router.get('/jobs/:id/report', limit, async (ctx) => {
     const job = await store.get(ctx.params.id!);
     if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
+    if ((job.status !== 'completed' || !job.result) && ctx.accepts('json', 'html') === 'html') {
+      // A browser gets the job's live page (or how it ended), not an error body.
+      const { jobPage } = await import('../dashboard/job-page.js');
+      const page = jobPage(job);
+      ctx.set('Content-Security-Policy', page.policy);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('X-Frame-Options', 'DENY');
+      ctx.status = isFinal(job.status) ? 409 : 200;
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = page.html;
+      return;
+    }
     if (job.status !== 'completed' || !job.result) {
-      throw new HttpError(409, 'conflict', job.status === 'queued' || job.status === 'running' ? `Job ${job.id} is ${job.status}: its report is not ready` : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no report`);
+      throw new HttpError(409, 'conflict', !isFinal(job.status) ? `Job ${job.id} is ${job.status}: its report is not ready` : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no report`);
     }
     const { renderReport, REPORT_CONTENT_SECURITY_POLICY } = await import('@cadence/reports');
     ctx.set('Content-Security-Policy', REPORT_CONTENT_SECURITY_POLICY);

@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import { HttpError } from '@cadence/errors';
 import { isEndEvent, type JobEventChannel } from '../jobs/job-events.js';
 import type { JobStore } from '../jobs/job-store.js';
+import { JobFeed } from '../jobs/job-feed.js';
 import { endEventOf, isFinal } from '../jobs/job.js';
 import type { JobManager, NewJob } from '../jobs/job-manager.js';
 import { API_BODY_LIMIT, jsonBody, requireContentType } from '../middleware/body.js';
@@ -39,6 +40,18 @@ export function streamRoutes(router: Router, options: StreamRouteOptions): void 
   router.get('/api/stream/website', ...options.guards, open, (ctx) => stream(ctx, website(queryObject(ctx)), options));
   router.post('/api/stream/website', ...options.guards, open, ...body, (ctx) => stream(ctx, website(ctx.request.body), options));
   router.get('/jobs/:id/events', options.queryLimit, open, (ctx) => follow(ctx, ctx.params.id!, options));
+  const feed = new JobFeed(options.store);
+  router.get('/events', options.queryLimit, open, (ctx) => feedStream(ctx, feed, options.keepAliveMs));
+}
+
+/** GET /events: `job` events, one per change to any of the latest 50 jobs, until the client leaves. */
+function feedStream(ctx: Context, feed: JobFeed, keepAliveMs: number): void {
+  const sse = new SseStream(ctx, keepAliveMs);
+  const unsubscribe = feed.subscribe((job) => sse.send({ event: 'job', type: 'job', job }));
+  ctx.res.on('close', () => {
+    unsubscribe();
+    sse.end();
+  });
 }
 
 /**

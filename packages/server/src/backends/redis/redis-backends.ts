@@ -44,7 +44,7 @@ export async function createRedisBackends(config: CadenceConfig, logger: Logger)
         insuranceLimiter: new RateLimiterMemory({ keyPrefix: group, points: perMinute, duration: 60 }),
       }),
     resultCache: (metrics) => new RedisResultCache(command, prefix, parseSize(config.cache.max_size), metrics),
-    queueDashboard: config.queue.dashboard ? () => import('./queue-dashboard.js').then((m) => m.queueDashboard(queue.bullQueue)) : undefined,
+    queueDashboard: config.queue.dashboard ? () => import('./queue-dashboard.js').then((m) => m.queueDashboard(queue.bullQueue, config.server.base_path)) : undefined,
     async health() {
       const answers = await command.ping().then(() => true, () => false);
       return { backend: 'redis', redis: answers ? 'up' : 'down' };
