@@ -125,16 +125,20 @@ export async function waitForJob<T extends { status: string }>(server: ServerPro
   }
 }
 
-/** Waits until the job's record holds `count` reporter outcomes (reporters finish after the job). */
-export async function waitForReports<T extends { reports?: unknown[] }>(server: ServerProcess, id: string, count: number, timeoutMs = 25_000): Promise<T> {
+/** Waits until the job has ended and its record holds `count` reporter outcomes (reporters may finish after the job). */
+export async function waitForReports<T extends { reports?: unknown[]; status?: string }>(server: ServerProcess, id: string, count: number, timeoutMs = 25_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await server.json<T>(`/jobs/${id}`);
-    if ((body.reports ?? []).length >= count) return body;
-    if (Date.now() > deadline) throw new Error(`job ${id}: reports ${JSON.stringify(body.reports)} after ${timeoutMs} ms`);
+    // Also ended: a reporter's final outcome is recorded as the analysis returns, a moment before
+    // the job's own final write (longer through a shared store).
+    if ((body.reports ?? []).length >= count && ENDED.has(String(body.status))) return body;
+    if (Date.now() > deadline) throw new Error(`job ${id}: ${String(body.status)}, reports ${JSON.stringify(body.reports)} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+const ENDED = new Set(['completed', 'failed', 'cancelled', 'timeout']);
 
 /** A TCP server that accepts connections and never answers: a stalled git or HTTP server. */
 export async function startStalledServer(host = '127.0.0.1'): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
