@@ -1,5 +1,7 @@
 // An analysis thread of `cadence webhook` (memory backend): builds the engine the way the server
 // did, from the same configuration file and flags, then runs the analyses the server's pool sends.
+// First: the thread lowers its own priority before anything else loads.
+import './analysis-thread-priority.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { serveAnalysisThread } from '@cadence/server';
 import { createRuntime } from './runtime.js';

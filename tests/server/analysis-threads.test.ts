@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeTempDir, startCadenceServer, waitForJob, type ServerProcess, type TempDir } from '@cadence/test-support';
 import { serveRepositories, type GitFixtures } from './fixtures.js';
@@ -69,5 +69,20 @@ describe('analyses in worker threads (memory backend, the real server)', functio
     // The pool's one thread was replaced: the next job runs.
     const next = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git') }));
     expect((await waitForJob<JobBody>(server, next.body.id, 15_000)).status).to.equal('completed');
+  });
+
+  it('runs its analysis threads below the HTTP thread\'s priority (10 nicer, on Linux), so intake comes first', async () => {
+    // The previous test's last job left a loaded thread in the pool.
+    const pid = server.child.pid!;
+    const niceness = async (tid: string): Promise<number> => {
+      // Fields after the command name (which may hold spaces) start at the state: nice is the 17th of them.
+      const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const threads = await readdir(`/proc/${pid}/task`);
+    const values = await Promise.all(threads.map(niceness));
+    // Relative to the process: a server started under `nice` keeps its analysis threads below it.
+    const http = await niceness(String(pid));
+    expect(values.filter((n) => n === Math.min(19, http + 10)), JSON.stringify(values)).to.have.length.of.at.least(1);
   });
 });
