@@ -65,7 +65,7 @@ describe('@cadence/server embedded in another program', function () {
 
   it('puts only /health, the webhooks and the dashboard\'s sign-in on the open router, and every other route behind the token', async () => {
     const open = [...new Set(cadence.routes.filter((r) => !r.guarded).map((r) => r.path))].sort();
-    expect(open).to.deep.equal(['/', '/health', '/session', '/webhooks/github', '/webhooks/gitlab']);
+    expect(open).to.deep.equal(['/', '/assets/:file', '/health', '/session', '/webhooks/github', '/webhooks/gitlab']);
     // Without the token (or its session cookie) `/` is the sign-in page: it shows no job.
     const page = await fetch(`${base}/`);
     expect(page.status).to.equal(200);
@@ -82,6 +82,29 @@ describe('@cadence/server embedded in another program', function () {
         await response.body?.cancel();
       }
     }
+  });
+
+  it('serves the pages\' style sheet and script under content-hashed names, cached for a year, revalidated by ETag', async () => {
+    const html = await (await fetch(`${base}/`)).text();
+    const links = [...html.matchAll(/(?:href|src)="(assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(links).to.have.length(2);
+    for (const link of links) {
+      const first = await fetch(`${base}/${link}`);
+      expect(first.status, link).to.equal(200);
+      expect(first.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+      expect(first.headers.get('content-type')).to.match(link.endsWith('.css') ? /^text\/css/ : /^text\/javascript/);
+      const etag = first.headers.get('etag')!;
+      expect(link).to.contain(etag.replaceAll('"', ''));
+      expect((await first.text()).length).to.be.greaterThan(100);
+      // As a browser revalidates (fetch() alone would add `Cache-Control: no-cache`, which forbids a 304).
+      const again = await fetch(`${base}/${link}`, { headers: { 'if-none-match': etag, 'cache-control': 'max-age=0' } });
+      expect(again.status).to.equal(304);
+      expect(await again.text()).to.equal('');
+    }
+    const stale = await fetch(`${base}/assets/login.0000000000000000.js`);
+    expect(stale.status).to.equal(404);
+    expect(await stale.json()).to.include({ error: 'not_found' });
+    expect((await fetch(`${base}/assets/..%2Fpackage.json`)).status).to.equal(404);
   });
 
   it('runs an analysis against a repository over git://, through the engine it was given', async () => {

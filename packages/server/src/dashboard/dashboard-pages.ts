@@ -1,21 +1,24 @@
-import { DASHBOARD_SCRIPT, DASHBOARD_SCRIPT_HASH, LOGIN_SCRIPT, LOGIN_SCRIPT_HASH } from './dashboard-script.js';
+import { DASHBOARD_ASSETS, type DashboardAsset } from './dashboard-assets.js';
 
-const STYLE = `:root{--fg:#1d2330;--muted:#4b5563;--bg:#fff;--line:#d0d5dd;--head:#f2f4f7;--link:#1849a9}
-@media (prefers-color-scheme: dark){:root{--fg:#e4e7ec;--muted:#b0b8c4;--bg:#101419;--line:#344054;--head:#1d2530;--link:#84adff}}
-body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:1180px;color:var(--fg);background:var(--bg);padding:0 1rem}
-a{color:var(--link)}.muted{color:var(--muted)}table{border-collapse:collapse;width:100%;margin:1rem 0}
-td,th{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left}th{background:var(--head)}
-form{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end}label{display:flex;flex-direction:column;font-size:.9rem}
-input,select,button{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:.3rem .5rem}
-:focus-visible{outline:3px solid var(--link);outline-offset:2px}`;
-
-/** Pages of the dashboard: only what the server itself serves; no CDN, nothing else loads. */
-export function dashboardPolicy(scriptHash: string): string {
-  return `default-src 'none'; style-src 'unsafe-inline'; script-src ${scriptHash}; connect-src 'self'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+/**
+ * Pages of the dashboard: only what the server itself serves (its own style sheet and script under
+ * assets/); no CDN, no inline script, nothing else loads.
+ */
+export function dashboardPolicy(withScript: boolean): string {
+  return `default-src 'none'; style-src 'self'; script-src ${withScript ? "'self'" : "'none'"}; connect-src 'self'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 }
 
-/** The page every dashboard view shares: head, style, body, and its one script if it has one. */
-export function page(title: string, body: string, script: string): string {
+/**
+ * The page every dashboard view shares: head, style sheet, body, and its one script if it has one.
+ * `root` leads from the page's path back to the server's root (`../../` from /jobs/:id/report), so
+ * that the assets resolve under a path prefix too.
+ */
+export function page(title: string, body: string, script: DashboardAsset | null, root = ''): { html: string; policy: string } {
+  const html = renderPage(title, body, script, root);
+  return { html, policy: dashboardPolicy(script !== null) };
+}
+
+function renderPage(title: string, body: string, script: DashboardAsset | null, root: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -23,11 +26,11 @@ export function page(title: string, body: string, script: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${title}</title>
-<style>${STYLE}</style>
+<link rel="stylesheet" href="${root}${DASHBOARD_ASSETS.style.path}">
 </head>
 <body>
 ${body}
-${script ? `<script>${script}</script>` : ''}
+${script ? `<script src="${root}${script.path}"></script>` : ''}
 </body>
 </html>
 `;
@@ -59,7 +62,7 @@ export function dashboardPage(): { html: string; policy: string } {
 </section>
 <section aria-labelledby="plugins-title"><h2 id="plugins-title">Strategies</h2><ul id="plugins"></ul></section>
 </main>`;
-  return { html: page('Cadence', body, DASHBOARD_SCRIPT), policy: dashboardPolicy(DASHBOARD_SCRIPT_HASH) };
+  return page('Cadence', body, DASHBOARD_ASSETS.dashboard);
 }
 
 export function loginPage(): { html: string; policy: string } {
@@ -72,5 +75,5 @@ export function loginPage(): { html: string; policy: string } {
 </form>
 <p id="login-status" role="status"></p>
 </main>`;
-  return { html: page('Cadence: sign in', body, LOGIN_SCRIPT), policy: dashboardPolicy(LOGIN_SCRIPT_HASH) };
+  return page('Cadence: sign in', body, DASHBOARD_ASSETS.login);
 }

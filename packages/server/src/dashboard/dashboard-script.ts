@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /**
  * The dashboard's script: the jobs list, each unfinished job followed over its event stream
  * (GET /jobs/:id/events), the analyze form, plugins and health. Every value from a job goes into
@@ -119,7 +117,6 @@ export const DASHBOARD_SCRIPT = `(() => {
   setInterval(refresh, 30000);
 })();`;
 
-export const DASHBOARD_SCRIPT_HASH = `'sha256-${createHash('sha256').update(DASHBOARD_SCRIPT).digest('base64')}'`;
 
 /** The token prompt's script: posts the token as JSON and reloads; without it the form posts itself. */
 export const LOGIN_SCRIPT = `(() => {
@@ -132,7 +129,6 @@ export const LOGIN_SCRIPT = `(() => {
   });
 })();`;
 
-export const LOGIN_SCRIPT_HASH = `'sha256-${createHash('sha256').update(LOGIN_SCRIPT).digest('base64')}'`;
 
 /**
  * A running job's page (GET /jobs/:id/report before the report exists): each event of the job's
@@ -153,4 +149,3 @@ export const JOB_SCRIPT = `(() => {
   ${DESCRIBE_EVENT}
 })();`;
 
-export const JOB_SCRIPT_HASH = `'sha256-${createHash('sha256').update(JOB_SCRIPT).digest('base64')}'`;

@@ -1,13 +1,13 @@
 import { escapeHtml } from '@cadence/reports';
 import { isFinal, type Job } from '../jobs/job.js';
-import { dashboardPolicy, page } from './dashboard-pages.js';
-import { JOB_SCRIPT, JOB_SCRIPT_HASH } from './dashboard-script.js';
+import { DASHBOARD_ASSETS } from './dashboard-assets.js';
+import { page } from './dashboard-pages.js';
 
 /** What a job page shows of a job before its report exists. */
 export type JobSummary = Pick<Job, 'id' | 'status' | 'repo' | 'error_code' | 'error'>;
 
 /**
- * A job's page while it has no report: live progress for a queued or running job (JOB_SCRIPT
+ * A job's page while it has no report: live progress for a queued or running job (its script
  * follows its events and reloads into the report at the end), or how it ended without one. Loaded
  * with the report renderer, whose escaping it shares, only when a browser asks for such a page.
  */
@@ -24,7 +24,6 @@ ${running ? '<p class="muted">The report replaces this page when the job complet
 </section>
 </main>`;
   const title = `Cadence: ${escapeHtml(job.repo)}`;
-  return running
-    ? { html: page(title, body, JOB_SCRIPT), policy: dashboardPolicy(JOB_SCRIPT_HASH) }
-    : { html: page(title, body, ''), policy: dashboardPolicy("'none'") };
+  // The page is /jobs/:id/report: two levels below the root the assets are served from.
+  return page(title, body, running ? DASHBOARD_ASSETS.job : null, '../../');
 }

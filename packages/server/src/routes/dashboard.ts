@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { HttpError } from '@cadence/errors';
+import { dashboardAsset } from '../dashboard/dashboard-assets.js';
 import { dashboardPage, loginPage } from '../dashboard/dashboard-pages.js';
 import { SESSION_COOKIE, Sessions } from '../middleware/session.js';
 import { constantTimeEqual } from '../webhooks/constant-time.js';
@@ -23,6 +24,21 @@ export function dashboardRoutes(router: Router, token: string | null, limit: Mid
     ctx.body = page.html;
   };
   router.get('/', (ctx) => send(ctx, sessions && !sessions.valid(Sessions.presented(ctx)) ? loginPage() : dashboardPage()));
+  // Open like the sign-in page that needs them; nothing in them is secret.
+  router.get('/assets/:file', (ctx) => {
+    const asset = dashboardAsset(ctx.params.file!);
+    if (!asset) throw HttpError.notFound(`No asset ${ctx.params.file}`);
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.type = asset.type;
+    ctx.etag = asset.etag;
+    ctx.status = 200;
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = asset.body;
+  });
 
   const form = koaBody({ json: true, jsonStrict: true, urlencoded: true, text: false, multipart: false, jsonLimit: 4096, formLimit: 4096, onError: (error) => { throw error; } });
   router.post('/session', limit, form, (ctx) => {
