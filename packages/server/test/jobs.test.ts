@@ -59,6 +59,23 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     expect((await store.list({ limit: 1, offset: 1 })).map((j) => j.id)).to.deep.equal([jobs[2]!.id]);
   });
 
+  it('lists newest first past evicted and removed jobs, also once the creation order has been compacted', async () => {
+    const store = new InMemoryJobStore(1000);
+    const made: Job[] = [];
+    for (let i = 0; i < 6000; i++) {
+      const j = job(i % 3 === 0 ? 'queued' : 'completed', `r/${i % 5}`);
+      made.push(j);
+      await store.create(j);
+    }
+    // The 2,000 queued jobs are never dropped; every ended one went to keep the store near its bound.
+    expect(await store.size()).to.equal(2000);
+    for (const j of made.slice(3000, 3600)) await store.delete(j.id);
+    const expected = made.filter((j, i) => j.status === 'queued' && (i < 3000 || i >= 3600)).reverse();
+    expect((await store.list({ limit: 5000, offset: 0 })).map((j) => j.id)).to.deep.equal(expected.map((j) => j.id));
+    const page = await store.list({ limit: 3, offset: 2, status: 'queued', repo: 'r/0' });
+    expect(page.map((j) => j.id)).to.deep.equal(expected.filter((j) => j.repo === 'r/0').slice(2, 5).map((j) => j.id));
+  });
+
   it('caps what a retained result keeps in full while keeping exact counts', () => {
     const detections = Array.from({ length: 5000 }, (_, i) => ({ strategy: 's', category: 'c', severity: 'low' as const, confidence: i / 5000, score: 0.1, message: 'm', commit: `c${i}` }));
     const suspicions = Array.from({ length: 3000 }, (_, i) => ({ commit_hash: `c${i}`, message: 'm', severity: 'low' as const, confidence: i / 3000, reasons: [] }));

@@ -36,10 +36,17 @@ export class InMemoryJobStore implements JobStore {
    * one cost every new job a pass over the whole waiting queue once it was longer than `maxJobs`.
    */
   private readonly ended = new Set<string>();
+  /**
+   * Job ids in the order they were created, read from the newest: a page of `list` (GET /jobs, the
+   * dashboard's feed every second) touches only the jobs it returns or skips, rather than copying
+   * every job the store holds. Removed ids stay until the next compaction and are passed over.
+   */
+  private order: string[] = [];
 
   constructor(private readonly maxJobs: number) {}
 
   async create(job: Job): Promise<void> {
+    if (!this.jobs.has(job.id)) this.order.push(job.id);
     this.jobs.set(job.id, job);
     if (isFinal(job.status)) this.ended.add(job.id);
     this.evict();
@@ -48,6 +55,7 @@ export class InMemoryJobStore implements JobStore {
   async delete(id: string): Promise<void> {
     this.jobs.delete(id);
     this.ended.delete(id);
+    this.compact();
   }
 
   async get(id: string): Promise<Job | undefined> {
@@ -67,10 +75,10 @@ export class InMemoryJobStore implements JobStore {
 
   async list(query: JobQuery): Promise<Job[]> {
     const matches: Job[] = [];
-    const all = [...this.jobs.values()];
     let skipped = 0;
-    for (let i = all.length - 1; i >= 0 && matches.length < query.limit; i--) {
-      const job = all[i]!;
+    for (let i = this.order.length - 1; i >= 0 && matches.length < query.limit; i--) {
+      const job = this.jobs.get(this.order[i]!);
+      if (!job) continue;
       if (query.status && job.status !== query.status) continue;
       if (query.repo && job.repo !== query.repo) continue;
       if (skipped++ < query.offset) continue;
@@ -89,5 +97,11 @@ export class InMemoryJobStore implements JobStore {
       this.ended.delete(id);
       this.jobs.delete(id);
     }
+    this.compact();
+  }
+
+  /** Drops removed ids from the creation order once they outnumber the jobs (amortized: rare). */
+  private compact(): void {
+    if (this.order.length > 2 * this.jobs.size + 1024) this.order = this.order.filter((id) => this.jobs.has(id));
   }
 }
