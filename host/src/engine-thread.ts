@@ -3,7 +3,8 @@
 // First: the thread lowers its own priority before anything else loads.
 import './analysis-thread-priority.js';
 import { parentPort, workerData } from 'node:worker_threads';
-import { serveAnalysisThread } from '@cadence/server';
+// The thread's half alone: the package's index would load the whole HTTP server (Koa, BullMQ, the forges).
+import { serveAnalysisThread } from '@cadence/server/analysis-thread';
 import { createRuntime } from './runtime.js';
 
 export interface EngineThreadData {
