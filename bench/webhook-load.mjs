@@ -61,13 +61,15 @@ let delivery = 0;
 /**
  * Closed loop: each of the connections sends its next request when the answer to the last arrives.
  * Each app gets the same unmeasured warm-up first (JIT, the server's analysis threads loading their
- * engine), as a long-running server is warm when its pushes arrive.
+ * engine), as a long-running server is warm when its pushes arrive. The threads start with the
+ * first jobs and load below the HTTP thread's priority, so under this load they take several
+ * seconds: with 3 s of warm-up the first seconds measured still shared the cores with them.
  */
 async function run(url) {
   await closedLoop(url, WARM_UP_SECONDS);
   return closedLoop(url, DURATION);
 }
-const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 3);
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 10);
 
 function closedLoop(url, duration) {
   return new Promise((resolve, reject) => {
