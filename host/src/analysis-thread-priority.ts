@@ -7,7 +7,7 @@ import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 /** How much nicer than the process (the HTTP thread) an analysis thread is: background work. */
-export const ANALYSIS_THREAD_NICENESS_STEP = 10;
+const ANALYSIS_THREAD_NICENESS_STEP = 10;
 
 try {
   const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());

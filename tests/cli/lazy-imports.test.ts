@@ -1,45 +1,35 @@
 import { expect } from 'chai';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { burstHistory, createRepository, makeTempDir, runCadence, type CliRun, type TempDir } from '@cadence/test-support';
+import { burstHistory, createRepository, importRecorder, makeTempDir, runCadence, type CliRun, type ImportRecorder, type TempDir } from '@cadence/test-support';
 
 /**
- * What each command imports, seen from inside the real CLI process: a module hook (loaded with
- * NODE_OPTIONS=--import) appends every URL the process resolves to a file. Start-up time is a
- * benchmark's business (bench/cli-startup.mjs); this test keeps the reason for it from regressing:
- * a static import of the engine, a plugin, an AI SDK, Koa or the HTML report where it is not needed.
+ * What each command imports, seen from inside the real CLI process (importRecorder). Start-up time
+ * is a benchmark's business (bench/cli-startup.mjs); this test keeps the reason for it from
+ * regressing: a static import of the engine, a plugin, an AI SDK, Koa or the HTML report where it is
+ * not needed.
  */
 describe('each command imports only what it uses (the real CLI process)', function () {
   this.timeout(60_000);
   let work: TempDir;
   let repo: string;
-  let log: string;
-  let register: string;
+  let recorder: ImportRecorder;
 
   before(async () => {
     work = await makeTempDir('cadence-lazy-imports-');
-    const hooks = path.join(work.path, 'record-hooks.mjs');
-    await writeFile(
-      hooks,
-      "import { appendFileSync } from 'node:fs';\nlet log;\nexport function initialize(data) { log = data.log; }\n" +
-        'export async function resolve(specifier, context, next) {\n  const resolved = await next(specifier, context);\n  appendFileSync(log, `${resolved.url}\\n`);\n  return resolved;\n}\n',
-    );
-    register = path.join(work.path, 'record-imports.mjs');
-    await writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { log: process.env.IMPORT_LOG } });\n`);
+    recorder = await importRecorder(work.path);
     repo = path.join(work.path, 'repo');
     await mkdir(repo);
     await createRepository(repo, burstHistory(6));
-    log = path.join(work.path, 'imports.log');
   });
   after(() => work.remove());
 
   /** Runs the CLI and returns the URLs it imported. */
   async function imports(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ run: CliRun; urls: string[] }> {
-    await rm(log, { force: true });
-    const run = await runCadence(args, { cwd: work.path, env: { ...env, IMPORT_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(register).href}` } });
+    await recorder.clear();
+    const run = await runCadence(args, { cwd: work.path, env: { ...env, ...recorder.env } });
     expect(run.code, run.stderr).to.equal(0);
-    return { run, urls: (await readFile(log, 'utf8')).split('\n').filter(Boolean) };
+    return { run, urls: await recorder.urls() };
   }
 
   const matching = (urls: string[], pattern: RegExp): string[] => [...new Set(urls.filter((url) => pattern.test(url)))];

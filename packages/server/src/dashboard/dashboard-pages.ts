@@ -36,7 +36,13 @@ ${script ? `<script src="${root}${script.path}"></script>` : ''}
 `;
 }
 
+/** The jobs page: the same for every request (what it shows, its script reads), built once. */
 export function dashboardPage(): { html: string; policy: string } {
+  return (dashboard ??= buildDashboardPage());
+}
+let dashboard: { html: string; policy: string } | undefined;
+
+function buildDashboardPage(): { html: string; policy: string } {
   const body = `<header><h1>Cadence</h1><p class="muted" id="health" aria-live="polite"></p></header>
 <main>
 <section aria-labelledby="analyze-title">
@@ -65,7 +71,13 @@ export function dashboardPage(): { html: string; policy: string } {
   return page('Cadence', body, DASHBOARD_ASSETS.dashboard);
 }
 
+/** The token prompt, built once. */
 export function loginPage(): { html: string; policy: string } {
+  return (login ??= buildLoginPage());
+}
+let login: { html: string; policy: string } | undefined;
+
+function buildLoginPage(): { html: string; policy: string } {
   const body = `<main>
 <h1>Cadence</h1>
 <p>This server asks for its API token. It is exchanged for a session cookie (HttpOnly, SameSite=Strict) and is not kept in the page.</p>

@@ -1,9 +1,4 @@
 /**
- * The dashboard's script: the jobs list, each unfinished job followed over its event stream
- * (GET /jobs/:id/events), the analyze form, plugins and health. Every value from a job goes into
- * the page as text (textContent), never as markup.
- */
-/**
  * One step of a job's event stream as a line of text: the jobs list's status cell and the job
  * page's progress list say it the same way. Shared source, inlined into both scripts.
  */
@@ -14,6 +9,11 @@ const DESCRIBE_EVENT = `function describeEvent(data) {
     return data.event + (data.message ? ': ' + data.message : data.repo ? ': ' + data.repo : data.url ? ': ' + data.url : '');
   }`;
 
+/**
+ * The dashboard's script: the jobs list, each unfinished job followed over its event stream
+ * (GET /jobs/:id/events), the analyze form, plugins and health. Every value from a job goes into
+ * the page as text (textContent), never as markup.
+ */
 export const DASHBOARD_SCRIPT = `(() => {
   const $ = (id) => document.getElementById(id);
   const rows = new Map();
@@ -117,7 +117,6 @@ export const DASHBOARD_SCRIPT = `(() => {
   setInterval(refresh, 30000);
 })();`;
 
-
 /** The token prompt's script: posts the token as JSON and reloads; without it the form posts itself. */
 export const LOGIN_SCRIPT = `(() => {
   const form = document.getElementById('login');
@@ -128,7 +127,6 @@ export const LOGIN_SCRIPT = `(() => {
     else document.getElementById('login-status').textContent = 'That token was not accepted.';
   });
 })();`;
-
 
 /**
  * A running job's page (GET /jobs/:id/report before the report exists): each event of the job's
@@ -148,4 +146,3 @@ export const JOB_SCRIPT = `(() => {
   };
   ${DESCRIBE_EVENT}
 })();`;
-

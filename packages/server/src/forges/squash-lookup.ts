@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CadenceConfig } from '@cadence/config';
 import type { ForgeTarget } from '@cadence/plugin-sdk';
 
@@ -94,8 +95,7 @@ async function retryServerErrors<T>(ask: () => Promise<T>, signal: AbortSignal):
     } catch (error) {
       const status = (error as { cause?: { response?: { status?: number } } }).cause?.response?.status;
       if (attempt > 2 || status === undefined || status < 500) throw error;
-      await new Promise((resolve) => setTimeout(resolve, attempt * attempt * 1000));
-      signal.throwIfAborted();
+      await sleep(attempt * attempt * 1000, undefined, { signal });
     }
   }
 }
