@@ -56,6 +56,8 @@ export async function startCadenceServer({ prefix, config, nodeArgs = [], worker
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    /** The server's and its workers' process ids (to pin them to cores, say). */
+    pids: [child.pid, ...workers.map((worker) => worker.pid)],
     close: () => new Promise((resolve) => {
       stopping = true;
       for (const worker of workers) worker.kill('SIGTERM');

@@ -1,16 +1,19 @@
 // The reference servers of the webhook load benchmark, each in its own process like the Cadence server:
 //   bare      a Koa app answering 202 without reading the request (the issue's baseline);
 //   receiver  a Koa app doing the least any correct webhook receiver must do: read the body, check
-//             its HMAC in constant time, parse the JSON, answer 202. It shows how much of the gap to
-//             `bare` no implementation can close on this machine.
+//             its HMAC in constant time, parse the JSON, enqueue the push in this process's memory
+//             (the memory backend's queue: an id and what a worker needs), answer 202. It shows how
+//             much of the gap to `bare` no implementation can close on this machine.
 //   receiver-redis  the receiver, enqueueing each push into BullMQ on the Redis at argv[4] first
 //             (the same backend the server then uses).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import Koa from 'koa';
 
 const [mode, secret = '', redisUrl = ''] = process.argv.slice(2);
 const app = new Koa();
+/** The memory receiver's queue: nothing takes from it, as the server's workers are busy in the benchmark. */
+const waiting = [];
 const queue = mode === 'receiver-redis' ? new (await import('bullmq')).Queue('bench-receiver', { connection: { url: redisUrl, enableOfflineQueue: false, maxRetriesPerRequest: 1 } }) : null;
 if (mode === 'receiver' || mode === 'receiver-redis') {
   app.use(async (ctx) => {
@@ -21,7 +24,9 @@ if (mode === 'receiver' || mode === 'receiver-redis') {
     const given = Buffer.from(ctx.get('x-hub-signature-256'));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) ctx.throw(401);
     const push = JSON.parse(body.toString('utf8'));
-    if (queue) await queue.add('push', { after: push.after }, { jobId: ctx.get('x-github-delivery'), removeOnComplete: true });
+    const job = { id: randomUUID(), delivery: ctx.get('x-github-delivery'), url: push.repository?.clone_url, after: push.after };
+    if (queue) await queue.add('push', job, { jobId: job.delivery, removeOnComplete: true });
+    else waiting.push(job);
     ctx.status = 202;
     ctx.body = { status: 'queued' };
   });

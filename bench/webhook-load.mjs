@@ -1,8 +1,9 @@
 // Signed GitHub webhooks per second and p99 latency of the Cadence server against a bare Koa app
 // answering 202, on this machine in the same run; then checks that no accepted webhook was lost.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCH_SECRET, freePort, startCadenceServer } from './cadence-server.mjs';
@@ -66,9 +67,11 @@ let delivery = 0;
  * seconds: with 3 s of warm-up the first seconds measured still shared the cores with them.
  */
 async function run(url) {
-  await closedLoop(url, WARM_UP_SECONDS);
-  return closedLoop(url, DURATION);
+  const warmUp = await closedLoop(url, WARM_UP_SECONDS);
+  const measured = await closedLoop(url, DURATION);
+  return { ...measured, warmUpAccepted: accepted202(warmUp) };
 }
+const accepted202 = (result) => result.statusCodeStats?.['202']?.count ?? 0;
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 10);
 
 function closedLoop(url, duration) {
@@ -152,6 +155,7 @@ if (BACKEND === 'redis') {
   const dir = mkdtempSync(path.join(tmpdir(), 'cadence-bench-redis-'));
   const port = await freePort();
   const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  pin(redis.pid, APP_CORES);
   await new Promise((resolve) => setTimeout(resolve, 300));
   redisUrl = `redis://127.0.0.1:${port}`;
   stopRedis = async () => {
@@ -159,6 +163,18 @@ if (BACKEND === 'redis') {
     rmSync(dir, { recursive: true, force: true });
   };
 }
+
+/**
+ * The load generator on a core of its own: autocannon is one busy thread, and sharing a core with
+ * the app it loads made the figures swing by a third from run to run. It takes core 0; every app
+ * (and the Redis it uses) gets the other cores, the same for the references and the server.
+ */
+const PIN = os.availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
+const APP_CORES = os.availableParallelism() === 2 ? '1' : `1-${os.availableParallelism() - 1}`;
+function pin(pid, cores) {
+  if (PIN && pid) spawnSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
+}
+pin(process.pid, '0');
 
 /** A reference app of reference-app.mjs in its own process, like the server it is compared with. */
 async function referenceApp(mode) {
@@ -168,6 +184,7 @@ async function referenceApp(mode) {
     child.stdout.once('data', (data) => resolve(Number(String(data).trim())));
     child.once('exit', () => reject(new Error(`the ${mode} reference app exited`)));
   });
+  pin(child.pid, APP_CORES);
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { child.on('exit', r); child.kill('SIGTERM'); }) };
 }
 
@@ -197,12 +214,14 @@ const server = await startCadenceServer({
   ],
   workerProcesses: BACKEND === 'redis' ? 1 : 0,
 });
+for (const pid of server.pids) pin(pid, APP_CORES);
 const result = await run(server.url);
 // Below saturation: half the rate the server sustained, sent open loop (webhook senders do not wait
 // for each other as a closed loop does), to the server and to the minimal receiver.
 const halfRate = Math.max(1, Math.round(result.requests.average / 2));
 const steady = await paced(server.url, halfRate);
-const accepted = (result.statusCodeStats?.['202']?.count ?? 0) + steady.accepted;
+// Every 202 the server gave, the warm-up's included: each must be a job.
+const accepted = result.warmUpAccepted + accepted202(result) + steady.accepted;
 const jobs = await countJobs(server.url);
 await server.close();
 const steadyReceiver = await referenceApp('receiver');
@@ -215,10 +234,11 @@ const ms = (value) => `${value.toFixed(1)} ms`;
 await stopRedis();
 stall?.close();
 console.log(`jobs: ${JOBS === 'long' ? 'long (clones that never finish: the workers stay busy, the queue holds the rest; BENCH_JOBS=fast for jobs refused at once)' : 'fast (refused by the network guard at once: the process also finishes thousands of jobs a second)'}; each app warmed up for ${WARM_UP_SECONDS} s first`);
+console.log(PIN ? `cores: the load generator on core 0, each app (and Redis) on ${APP_CORES}` : 'cores: shared (one core, or no taskset)');
 console.log(`backend: ${BACKEND}${BACKEND === 'redis' ? ' (an intake-only server and one cadence worker; the receiver enqueues into BullMQ too)' : ''}`);
 console.log(`closed loop, ${CONNECTIONS} connections, ${DURATION} s, signed, distinct bodies and delivery ids:`);
 console.log(`  bare Koa 202:         ${bareResult.requests.average.toFixed(0)} req/s, p99 ${bareResult.latency.p99} ms`);
-console.log(`  minimal receiver:     ${receiverResult.requests.average.toFixed(0)} req/s, p99 ${receiverResult.latency.p99} ms (${receiverRatio.toFixed(2)}x bare: reads the body, checks the HMAC, parses the JSON)`);
+console.log(`  minimal receiver:     ${receiverResult.requests.average.toFixed(0)} req/s, p99 ${receiverResult.latency.p99} ms (${receiverRatio.toFixed(2)}x bare: reads the body, checks the HMAC, parses the JSON, enqueues)`);
 console.log(`  cadence server:       ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`);
 const receiverShare = result.requests.average / receiverResult.requests.average;
 console.log(`  throughput ratio: ${ratio.toFixed(2)}x bare, ${receiverShare.toFixed(2)}x minimal receiver (target >= 0.6x the receiver) ${receiverShare >= 0.6 ? 'OK' : 'MISSED'}; p99 ${result.latency.p99} ms (target < 50 ms) ${result.latency.p99 < 50 ? 'OK' : 'MISSED'}`);
