@@ -92,6 +92,7 @@ export class InMemoryJobStore implements JobStore {
   }
 
   private evict(): void {
+    if (this.jobs.size <= this.maxJobs) return;
     for (const id of this.ended) {
       if (this.jobs.size <= this.maxJobs) break;
       this.ended.delete(id);

@@ -10,14 +10,16 @@ export const API_BODY_LIMIT = 1024 * 1024;
 export function requireContentType(types: readonly string[]): Middleware {
   return async (ctx, next) => {
     // An empty body has no type to check (ctx.is answers null): the schema then says what is missing.
-    if (hasBody(ctx) && !ctx.is(...types)) {
-      throw new HttpError(415, 'unsupported_media_type', `Content-Type must be ${types.join(' or ')}`);
-    }
+    if (hasBody(ctx) && !ctx.is(...types)) throw unsupportedType(types);
     await next();
   };
 }
 
-function hasBody(ctx: Parameters<Middleware>[0]): boolean {
+export function unsupportedType(types: readonly string[]): HttpError {
+  return new HttpError(415, 'unsupported_media_type', `Content-Type must be ${types.join(' or ')}`);
+}
+
+export function hasBody(ctx: Parameters<Middleware>[0]): boolean {
   return ctx.get('transfer-encoding') !== '' || Number(ctx.get('content-length') || 0) > 0;
 }
 

@@ -1,9 +1,10 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { HttpError } from '@cadence/errors';
-import { checkBranchName, parseRepositoryUrl } from '@cadence/git-source';
+import { checkBranchName, parseRepositoryUrl, type RepositoryLocator } from '@cadence/git-source';
+import { LRUCache } from 'lru-cache';
 import type { JobManager } from '../jobs/job-manager.js';
-import { requireContentType, WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
+import { WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { UnverifiedBytes } from '../webhooks/unverified-bytes.js';
@@ -28,9 +29,9 @@ export interface WebhookRouteOptions {
 export function webhookRoutes(router: Router, options: WebhookRouteOptions): void {
   // Counted before the signature check: a flood of bad signatures is cheap to refuse.
   const limit = rateLimit(options.limiter);
-  const body = [requireContentType(['application/json', 'application/x-www-form-urlencoded']), rawWebhookBody(WEBHOOK_BODY_LIMIT, options.unverifiedBytes)];
+  const body = rawWebhookBody(WEBHOOK_BODY_LIMIT, options.unverifiedBytes, ['application/json', 'application/x-www-form-urlencoded']);
 
-  router.post('/webhooks/github', limit, ...body, async (ctx) => {
+  router.post('/webhooks/github', limit, body, async (ctx) => {
     if (options.secret !== null && !verifyHubSignature(webhookBytes(ctx), ctx.get('x-hub-signature-256') || undefined, options.secret)) {
       throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
     }
@@ -52,7 +53,7 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): voi
     await answerPush(ctx, githubPush(webhookPayload(ctx)), 'webhook:github', ctx.get('x-github-delivery'), options);
   });
 
-  router.post('/webhooks/gitlab', limit, ...body, async (ctx) => {
+  router.post('/webhooks/gitlab', limit, body, async (ctx) => {
     const signature = ctx.get('x-hub-signature-256');
     if (options.secret !== null) {
       if (signature) {
@@ -78,6 +79,21 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): voi
   });
 }
 
+/**
+ * A forge sends the same few clone URLs over and over: each is parsed (by the URL rules of
+ * decisions §8) once, and the parts, which depend on nothing but the string, reused. Local paths
+ * are parsed every time, as what they name can change; a refused URL is refused every time.
+ */
+const remoteRepositories = new LRUCache<string, RepositoryLocator>({ max: 1000 });
+
+function repositoryOf(url: string, allowLocalPaths: boolean): RepositoryLocator {
+  const known = remoteRepositories.get(url);
+  if (known) return known;
+  const locator = parseRepositoryUrl(url, { allowLocalPaths });
+  if (locator.kind === 'remote') remoteRepositories.set(url, locator);
+  return locator;
+}
+
 async function answerPush(ctx: Context, outcome: PushOutcome, source: 'webhook:github' | 'webhook:gitlab', delivery: string, options: WebhookRouteOptions): Promise<void> {
   if (outcome.kind === 'ignored') {
     ctx.status = 200;
@@ -86,7 +102,7 @@ async function answerPush(ctx: Context, outcome: PushOutcome, source: 'webhook:g
   }
   const { push } = outcome;
   // The clone URL comes from the payload: the same URL rules as an API request.
-  const locator = parseRepositoryUrl(push.cloneUrl, { allowLocalPaths: options.allowLocalPaths });
+  const locator = repositoryOf(push.cloneUrl, options.allowLocalPaths);
   if (push.branch !== null) checkBranchName(push.branch);
   const create = async (): Promise<string> => {
     const job = await options.jobs.submit({

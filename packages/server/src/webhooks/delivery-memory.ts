@@ -15,7 +15,9 @@ export class InMemoryDeliveryMemory implements DeliveryMemory {
   private readonly pending = new Map<string, Promise<string>>();
 
   async claim(deliveryId: string, createJob: () => Promise<string>): Promise<{ jobId: string; duplicate: boolean }> {
-    const earlier = this.seen.get(deliveryId) ?? (await this.pending.get(deliveryId)?.catch(() => undefined));
+    // Awaited only when there is something to wait for: every webhook passes here.
+    const pending = this.pending.get(deliveryId);
+    const earlier = this.seen.get(deliveryId) ?? (pending ? await pending.catch(() => undefined) : undefined);
     if (earlier) return { jobId: earlier, duplicate: true };
     const creating = createJob();
     this.pending.set(deliveryId, creating);

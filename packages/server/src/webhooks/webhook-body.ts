@@ -1,9 +1,12 @@
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { HttpError } from '@cadence/errors';
+import { hasBody, unsupportedType } from '../middleware/body.js';
 import type { UnverifiedBytes } from './unverified-bytes.js';
 
 const RAW_BODY = Symbol('cadence.webhookBody');
+const FORM_ENCODED = Symbol('cadence.webhookFormEncoded');
+const FORM_TYPE = 'application/x-www-form-urlencoded';
 /** The charsets a webhook body may declare; GitHub and GitLab send UTF-8 (ASCII is a subset). */
 const READABLE_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
 
@@ -13,9 +16,16 @@ const READABLE_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
  * (koa-body, which the other routes use, always parses first.) A body over the limit is 413, a
  * body shorter or longer than its Content-Length is 400, both from raw-body's status.
  */
-export function rawWebhookBody(limit: number, budget: UnverifiedBytes): Middleware {
+export function rawWebhookBody(limit: number, budget: UnverifiedBytes, types: readonly string[]): Middleware {
+  const accepted = new Set(types);
   return async (ctx, next) => {
-    const charset = ctx.request.charset.toLowerCase();
+    // The header is read once here, for every check after it: its media type (an empty body has
+    // none to check: the payload check then says what is missing), its charset (parameters are
+    // parsed only when there are any) and whether the body is GitHub's form encoding.
+    const contentType = ctx.get('content-type');
+    const media = contentType.split(';', 1)[0]!.trim().toLowerCase();
+    if (!accepted.has(media) && hasBody(ctx)) throw unsupportedType(types);
+    const charset = contentType.includes(';') ? ctx.request.charset.toLowerCase() : '';
     if (charset && !READABLE_CHARSETS.has(charset)) {
       throw new HttpError(415, 'unsupported_media_type', `The body must be UTF-8, not ${charset}`);
     }
@@ -32,13 +42,29 @@ export function rawWebhookBody(limit: number, budget: UnverifiedBytes): Middlewa
       });
     }
     try {
-      const body = await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || null });
+      const body = await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || null }).catch((error: unknown) => {
+        throw closedByClient(ctx, error);
+      });
       (ctx.state as Record<symbol, Buffer>)[RAW_BODY] = body;
+      (ctx.state as Record<symbol, boolean>)[FORM_ENCODED] = media === FORM_TYPE;
       await next();
     } finally {
       budget.release(reserved);
     }
   };
+}
+
+/**
+ * A sender that hung up while the request waited (for a shared rate-limit counter, say) leaves a
+ * stream raw-body cannot read and reports as its own 500: that is the client leaving, answered 400
+ * to nobody, not a server failure to log.
+ */
+function closedByClient(ctx: Context, error: unknown): unknown {
+  const type = (error as { type?: unknown })?.type;
+  if (type === 'stream.not.readable' && (ctx.req.destroyed || ctx.req.readableAborted)) {
+    return new HttpError(400, 'invalid_request', 'The request was closed before its body arrived', { details: { field: 'body', reason: 'closed by the client' } });
+  }
+  return error;
 }
 
 /** The bytes rawWebhookBody read: what the signature is computed over. */
@@ -53,7 +79,7 @@ export function webhookBytes(ctx: Context): Buffer {
  */
 export function webhookPayload(ctx: Context): Record<string, unknown> {
   const text = webhookBytes(ctx).toString('utf8');
-  const form = Boolean(ctx.is('application/x-www-form-urlencoded'));
+  const form = (ctx.state as Record<symbol, boolean | undefined>)[FORM_ENCODED] === true;
   const field = form ? 'payload' : 'body';
   const json = form ? new URLSearchParams(text).get('payload') : text;
   if (json === null) throw HttpError.invalidRequest('payload', 'missing');

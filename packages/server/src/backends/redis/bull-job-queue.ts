@@ -30,6 +30,8 @@ async function within(work: Promise<unknown>, ms: number): Promise<'done' | 'lat
   clearTimeout(timer);
   return outcome;
 }
+/** How far back a worker's event reader starts (Redis's clock may differ from ours by this much). */
+const REREAD_EVENTS_MS = 60_000;
 /** The message BullMQ fails a job with once it stalled more often than maxStalledCount allows. */
 const STALLED = /stalled more than allowable limit/i;
 
@@ -43,7 +45,14 @@ const STALLED = /stalled more than allowable limit/i;
 export class BullJobQueue implements JobQueue {
   readonly shared = true;
   private readonly queue: Queue;
-  private readonly events: QueueEvents;
+  /**
+   * The queue's event stream, read only by a process that runs jobs (see onWorkerLost): every added
+   * job writes two events to it, and an intake-only server reading them all cost each webhook more
+   * than checking its signature.
+   */
+  private events: QueueEvents | null = null;
+  private workerLost: ((id: string) => void) | null = null;
+  private consuming = false;
   private worker: Worker | null = null;
   private readonly log: Logger;
   private closing = false;
@@ -62,8 +71,6 @@ export class BullJobQueue implements JobQueue {
       defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: 1000 }, attempts: 1 },
     });
     this.queue.on('error', (error) => this.log.warn('queue connection', { error: String(error) }));
-    this.events = new QueueEvents(QUEUE_NAME, { prefix, connection: { url: options.url, maxRetriesPerRequest: null, connectionName: 'cadence-queue-events', retryStrategy: this.retryStrategy } });
-    this.events.on('error', (error) => this.log.warn('queue events connection', { error: String(error) }));
   }
 
   /** The BullMQ queue itself, for the queue dashboard. */
@@ -111,6 +118,8 @@ export class BullJobQueue implements JobQueue {
   private offeredSinceCount = 0;
 
   consume(concurrency: number, run: JobRunner): void {
+    this.consuming = true;
+    this.listenForLostWorkers();
     this.worker = new Worker(
       QUEUE_NAME,
       async (job, token) => {
@@ -142,7 +151,26 @@ export class BullJobQueue implements JobQueue {
     return [];
   }
 
+  /**
+   * BullMQ fails a job that stalled too often inside its stalled-job check and says so only on the
+   * event stream. The processes that run jobs listen for it (they are the ones the check runs in),
+   * so each lost job is recorded by every worker process, which is harmless: only the first write
+   * finds the job unfinished.
+   */
   onWorkerLost(listener: (id: string) => void): void {
+    this.workerLost = listener;
+    if (this.consuming) this.listenForLostWorkers();
+  }
+
+  private listenForLostWorkers(): void {
+    if (this.events || !this.workerLost) return;
+    const listener = this.workerLost;
+    const prefix = `${this.options.prefix}:bull`;
+    // From a minute back, not from the first read ('$'): this worker's own stalled-job check runs as
+    // it starts and may fail a job before that read; an event read twice is recorded once.
+    const lastEventId = `${Date.now() - REREAD_EVENTS_MS}-0`;
+    this.events = new QueueEvents(QUEUE_NAME, { prefix, lastEventId, connection: { url: this.options.url, maxRetriesPerRequest: null, connectionName: 'cadence-queue-events', retryStrategy: this.retryStrategy } });
+    this.events.on('error', (error) => this.log.warn('queue events connection', { error: String(error) }));
     this.events.on('failed', ({ jobId, failedReason }) => {
       if (STALLED.test(failedReason)) listener(jobId);
     });

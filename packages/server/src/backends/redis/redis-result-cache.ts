@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { AnalysisResult } from '@cadence/plugin-sdk';
 import type { ServerMetrics } from '../../metrics.js';
 import type { CacheStats, ServerResultCache } from '../../result-cache.js';
+import { runScript, type LuaScript } from './redis-scripts.js';
 
 /**
  * Analysis results shared by every worker, bounded in bytes like the in-memory cache: a sorted set
@@ -50,11 +51,11 @@ export class RedisResultCache implements ServerResultCache {
     const value = JSON.stringify(result);
     // An entry larger than the whole cache is simply not kept.
     if (Buffer.byteLength(value) > this.maxBytes) return;
-    await this.redis.eval(SET, 3, this.entryKey(key), this.indexKey, this.bytesKey, value, Date.now(), this.maxBytes);
+    await runScript(this.redis, SET, this.entryKey(key), this.indexKey, this.bytesKey, value, Date.now(), this.maxBytes);
   }
 
   async clear(): Promise<void> {
-    await this.redis.eval(CLEAR, 2, this.indexKey, this.bytesKey);
+    await runScript(this.redis, CLEAR, this.indexKey, this.bytesKey);
   }
 
   async stats(): Promise<CacheStats> {
@@ -64,7 +65,7 @@ export class RedisResultCache implements ServerResultCache {
 }
 
 // KEYS: entry, index, bytes. ARGV: value, now, max bytes.
-const SET = `
+const SET: LuaScript = { keys: 3, lua: `
 local old = redis.call('STRLEN', KEYS[1])
 redis.call('SET', KEYS[1], ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], KEYS[1])
@@ -76,12 +77,12 @@ while total > tonumber(ARGV[3]) do
   redis.call('DEL', oldest[1])
 end
 return total
-`;
+` };
 
 // KEYS: index, bytes.
-const CLEAR = `
+const CLEAR: LuaScript = { keys: 2, lua: `
 local entries = redis.call('ZRANGE', KEYS[1], 0, -1)
 for _, entry in ipairs(entries) do redis.call('DEL', entry) end
 redis.call('DEL', KEYS[1], KEYS[2])
 return #entries
-`;
+` };
