@@ -1,4 +1,5 @@
-import { Queue, QueueEvents, WaitingError, Worker } from 'bullmq';
+import { Queue, WaitingError, Worker } from 'bullmq';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '@cadence/logger';
 import type { JobQueue, JobRunner } from '../../jobs/job-queue.js';
 import { unavailable } from './redis-connection.js';
@@ -18,7 +19,7 @@ const ROOM_RECHECK_MS = 250;
 /** A connection reconnecting to a Redis that just came back can wait for ever on a polite close. */
 const CLOSE_WAIT_MS = 3000;
 
-async function closeWithin(part: Worker | QueueEvents | Queue, ms: number): Promise<void> {
+async function closeWithin(part: Worker | Queue, ms: number): Promise<void> {
   if ((await within(part.close(), ms)) === 'late') await within(part.disconnect(), ms);
 }
 
@@ -30,8 +31,8 @@ async function within(work: Promise<unknown>, ms: number): Promise<'done' | 'lat
   clearTimeout(timer);
   return outcome;
 }
-/** How far back a worker's event reader starts (Redis's clock may differ from ours by this much). */
-const REREAD_EVENTS_MS = 60_000;
+/** Failed jobs a worker looks through per sweep for lost workers (newest first). */
+const LOST_SWEEP_JOBS = 100;
 /** The message BullMQ fails a job with once it stalled more often than maxStalledCount allows. */
 const STALLED = /stalled more than allowable limit/i;
 
@@ -45,14 +46,10 @@ const STALLED = /stalled more than allowable limit/i;
 export class BullJobQueue implements JobQueue {
   readonly shared = true;
   private readonly queue: Queue;
-  /**
-   * The queue's event stream, read only by a process that runs jobs (see onWorkerLost): every added
-   * job writes two events to it, and an intake-only server reading them all cost each webhook more
-   * than checking its signature.
-   */
-  private events: QueueEvents | null = null;
   private workerLost: ((id: string) => void) | null = null;
-  private consuming = false;
+  private lostSweep: NodeJS.Timeout | null = null;
+  /** Lost jobs already reported by this process: each sweep sees them again until they age out. */
+  private readonly reportedLost = new LRUCache<string, true>({ max: 10 * LOST_SWEEP_JOBS });
   private worker: Worker | null = null;
   private readonly log: Logger;
   private closing = false;
@@ -118,8 +115,9 @@ export class BullJobQueue implements JobQueue {
   private offeredSinceCount = 0;
 
   consume(concurrency: number, run: JobRunner): void {
-    this.consuming = true;
-    this.listenForLostWorkers();
+    const interval = Math.max(500, Math.floor(this.options.stallTimeoutMs / 2));
+    this.lostSweep = setInterval(() => void this.sweepLostWorkers(), interval);
+    this.lostSweep.unref();
     this.worker = new Worker(
       QUEUE_NAME,
       async (job, token) => {
@@ -134,7 +132,7 @@ export class BullJobQueue implements JobQueue {
         connection: { url: this.options.url, maxRetriesPerRequest: null, connectionName: 'cadence-worker', retryStrategy: this.retryStrategy },
         concurrency,
         lockDuration: this.options.stallTimeoutMs,
-        stalledInterval: Math.max(500, Math.floor(this.options.stallTimeoutMs / 2)),
+        stalledInterval: interval,
         maxStalledCount: 1,
       },
     );
@@ -152,33 +150,35 @@ export class BullJobQueue implements JobQueue {
   }
 
   /**
-   * BullMQ fails a job that stalled too often inside its stalled-job check and says so only on the
-   * event stream. The processes that run jobs listen for it (they are the ones the check runs in),
-   * so each lost job is recorded by every worker process, which is harmless: only the first write
-   * finds the job unfinished.
+   * BullMQ fails a job that stalled too often inside its stalled-job check, which runs in the
+   * processes that run jobs, and says so on its event stream and in the failed set. Those processes
+   * look through the newest failed jobs as often as the check runs, rather than read the event
+   * stream: every added job writes two events to it, and reading them all cost a worker more per
+   * webhook than the server's own work. Each lost job is recorded by every worker process, which is
+   * harmless: only the first write finds the job unfinished.
    */
   onWorkerLost(listener: (id: string) => void): void {
     this.workerLost = listener;
-    if (this.consuming) this.listenForLostWorkers();
   }
 
-  private listenForLostWorkers(): void {
-    if (this.events || !this.workerLost) return;
-    const listener = this.workerLost;
-    const prefix = `${this.options.prefix}:bull`;
-    // From a minute back, not from the first read ('$'): this worker's own stalled-job check runs as
-    // it starts and may fail a job before that read; an event read twice is recorded once.
-    const lastEventId = `${Date.now() - REREAD_EVENTS_MS}-0`;
-    this.events = new QueueEvents(QUEUE_NAME, { prefix, lastEventId, connection: { url: this.options.url, maxRetriesPerRequest: null, connectionName: 'cadence-queue-events', retryStrategy: this.retryStrategy } });
-    this.events.on('error', (error) => this.log.warn('queue events connection', { error: String(error) }));
-    this.events.on('failed', ({ jobId, failedReason }) => {
-      if (STALLED.test(failedReason)) listener(jobId);
-    });
+  private async sweepLostWorkers(): Promise<void> {
+    if (!this.workerLost || this.closing) return;
+    try {
+      for (const job of await this.queue.getFailed(0, LOST_SWEEP_JOBS - 1)) {
+        if (!job?.id || this.reportedLost.has(job.id) || !STALLED.test(job.failedReason ?? '')) continue;
+        this.reportedLost.set(job.id, true);
+        this.workerLost(job.id);
+      }
+    } catch (error) {
+      // Redis away: the next sweep looks again.
+      this.log.debug('lost-worker sweep', { error: String(error) });
+    }
   }
 
   async close(): Promise<void> {
     this.closing = true;
-    const parts = [this.worker, this.events, this.queue].filter((p): p is Worker | QueueEvents | Queue => p !== null);
+    if (this.lostSweep) clearInterval(this.lostSweep);
+    const parts = [this.worker, this.queue].filter((p): p is Worker | Queue => p !== null);
     await Promise.allSettled(parts.map((part) => closeWithin(part, CLOSE_WAIT_MS)));
   }
 }
