@@ -144,6 +144,18 @@ async function paced(url, rate) {
   return { sent, p50: at(0.5), p99: at(0.99), accepted: statuses.get(202) ?? 0, failed: sent - (statuses.get(202) ?? 0) };
 }
 
+/**
+ * The load generator on a core of its own: autocannon is one busy thread, and sharing a core with
+ * the app it loads made the figures swing by a third from run to run. It takes core 0; every app
+ * (and the Redis it uses) gets the other cores, the same for the references and the server.
+ */
+const PIN = os.availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
+const APP_CORES = os.availableParallelism() === 2 ? '1' : `1-${os.availableParallelism() - 1}`;
+function pin(pid, cores) {
+  if (PIN && pid) spawnSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
+}
+pin(process.pid, '0');
+
 // BENCH_BACKEND=redis: the server on the Redis backend (an intake-only server and one `cadence
 // worker`), against a receiver that also enqueues into BullMQ on the same Redis.
 const BACKEND = process.env.BENCH_BACKEND === 'redis' ? 'redis' : 'memory';
@@ -164,17 +176,6 @@ if (BACKEND === 'redis') {
   };
 }
 
-/**
- * The load generator on a core of its own: autocannon is one busy thread, and sharing a core with
- * the app it loads made the figures swing by a third from run to run. It takes core 0; every app
- * (and the Redis it uses) gets the other cores, the same for the references and the server.
- */
-const PIN = os.availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
-const APP_CORES = os.availableParallelism() === 2 ? '1' : `1-${os.availableParallelism() - 1}`;
-function pin(pid, cores) {
-  if (PIN && pid) spawnSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
-}
-pin(process.pid, '0');
 
 /** A reference app of reference-app.mjs in its own process, like the server it is compared with. */
 async function referenceApp(mode) {
