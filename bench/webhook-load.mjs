@@ -1,13 +1,12 @@
 // Signed GitHub webhooks per second and p99 latency of the Cadence server against a bare Koa app
 // answering 202, on this machine in the same run; then checks that no accepted webhook was lost.
-import { spawn, spawnSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCH_SECRET, freePort, startCadenceServer } from './cadence-server.mjs';
-import autocannon from 'autocannon';
+import { coresLine, pinApp, pinLoadGenerator } from './cores.mjs';
+import { closedLoop, signedPushes, stallServer } from './signed-pushes.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECRET = BENCH_SECRET;
@@ -20,45 +19,11 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 //   fast: a private address the network guard refuses at once, so each job runs (queued, started,
 //     refused, recorded as failed) within milliseconds and the same process also finishes thousands
 //     of jobs a second: intake plus the job machinery at a rate no real clone reaches.
-// Each request pushes a different commit, so each carries its own body, signature and delivery id:
-// nothing can be answered from a cache.
 const JOBS = process.env.BENCH_JOBS === 'fast' ? 'fast' : 'long';
 const stall = JOBS === 'long' ? await stallServer() : null;
 const CLONE_URL = stall ? `https://127.0.0.1:${stall.port}/bench/repo.git` : 'https://10.255.255.1/bench/repo.git';
+const pushes = signedPushes(CLONE_URL);
 
-/** Accepts connections and never answers: a clone from it waits until the job's time runs out. */
-async function stallServer() {
-  const net = await import('node:net');
-  const sockets = new Set();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: server.address().port, close: () => { for (const s of sockets) s.destroy(); server.close(); } };
-}
-
-function signedPush(n) {
-  const delivery = `bench-${process.pid}-${n}`;
-  const payload = JSON.stringify({
-    ref: 'refs/heads/main',
-    before: '0'.repeat(40),
-    after: n.toString(16).padStart(40, '0'),
-    repository: { full_name: 'bench/repo', clone_url: CLONE_URL },
-    commits: [],
-    pusher: { name: 'bench' },
-  });
-  const headers = {
-    'content-type': 'application/json',
-    'x-github-event': 'push',
-    'x-github-delivery': delivery,
-    'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}`,
-  };
-  return { payload, headers };
-}
-
-let delivery = 0;
 /**
  * Closed loop: each of the connections sends its next request when the answer to the last arrives.
  * Each app gets the same unmeasured warm-up first (JIT, the server's analysis threads loading their
@@ -67,32 +32,12 @@ let delivery = 0;
  * seconds: with 3 s of warm-up the first seconds measured still shared the cores with them.
  */
 async function run(url) {
-  const warmUp = await closedLoop(url, WARM_UP_SECONDS);
-  const measured = await closedLoop(url, DURATION);
+  const warmUp = await closedLoop(url, WARM_UP_SECONDS, pushes);
+  const measured = await closedLoop(url, DURATION, pushes);
   return { ...measured, warmUpAccepted: accepted202(warmUp) };
 }
 const accepted202 = (result) => result.statusCodeStats?.['202']?.count ?? 0;
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 10);
-
-function closedLoop(url, duration) {
-  return new Promise((resolve, reject) => {
-    const instance = autocannon({
-      url,
-      connections: CONNECTIONS,
-      duration,
-      requests: [{
-        method: 'POST',
-        path: '/webhooks/github',
-        // A distinct delivery id each time: de-duplication must not turn the load into no-ops.
-        setupRequest: (request) => {
-          const { payload, headers } = signedPush(++delivery);
-          return { ...request, headers, body: payload };
-        },
-      }],
-    }, (error, result) => (error ? reject(error) : resolve(result)));
-    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
-  });
-}
 
 /**
  * Open loop at a steady rate: a request every 1/rate s whatever the answers do, as independent
@@ -106,7 +51,7 @@ async function paced(url, rate) {
   const statuses = new Map();
   const inFlight = new Set();
   const send = () => {
-    const { payload, headers } = signedPush(++delivery);
+    const { payload, headers } = pushes.next();
     const started = performance.now();
     const request = http.request(target, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(payload) } });
     const done = new Promise((resolve) => {
@@ -144,17 +89,8 @@ async function paced(url, rate) {
   return { sent, p50: at(0.5), p99: at(0.99), accepted: statuses.get(202) ?? 0, failed: sent - (statuses.get(202) ?? 0) };
 }
 
-/**
- * The load generator on a core of its own: autocannon is one busy thread, and sharing a core with
- * the app it loads made the figures swing by a third from run to run. It takes core 0; every app
- * (and the Redis it uses) gets the other cores, the same for the references and the server.
- */
-const PIN = os.availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
-const APP_CORES = os.availableParallelism() === 2 ? '1' : `1-${os.availableParallelism() - 1}`;
-function pin(pid, cores) {
-  if (PIN && pid) spawnSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
-}
-pin(process.pid, '0');
+// The load generator on core 0, every app (and the Redis it uses) on the others: see cores.mjs.
+pinLoadGenerator();
 
 // BENCH_BACKEND=redis: the server on the Redis backend (an intake-only server and one `cadence
 // worker`), against a receiver that also enqueues into BullMQ on the same Redis.
@@ -167,7 +103,7 @@ if (BACKEND === 'redis') {
   const dir = mkdtempSync(path.join(tmpdir(), 'cadence-bench-redis-'));
   const port = await freePort();
   const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  pin(redis.pid, APP_CORES);
+  pinApp(redis.pid);
   await new Promise((resolve) => setTimeout(resolve, 300));
   redisUrl = `redis://127.0.0.1:${port}`;
   stopRedis = async () => {
@@ -185,7 +121,7 @@ async function referenceApp(mode) {
     child.stdout.once('data', (data) => resolve(Number(String(data).trim())));
     child.once('exit', () => reject(new Error(`the ${mode} reference app exited`)));
   });
-  pin(child.pid, APP_CORES);
+  pinApp(child.pid);
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { child.on('exit', r); child.kill('SIGTERM'); }) };
 }
 
@@ -215,7 +151,7 @@ const server = await startCadenceServer({
   ],
   workerProcesses: BACKEND === 'redis' ? 1 : 0,
 });
-for (const pid of server.pids) pin(pid, APP_CORES);
+for (const pid of server.pids) pinApp(pid);
 const result = await run(server.url);
 // Below saturation: half the rate the server sustained, sent open loop (webhook senders do not wait
 // for each other as a closed loop does), to the server and to the minimal receiver.
@@ -235,7 +171,7 @@ const ms = (value) => `${value.toFixed(1)} ms`;
 await stopRedis();
 stall?.close();
 console.log(`jobs: ${JOBS === 'long' ? 'long (clones that never finish: the workers stay busy, the queue holds the rest; BENCH_JOBS=fast for jobs refused at once)' : 'fast (refused by the network guard at once: the process also finishes thousands of jobs a second)'}; each app warmed up for ${WARM_UP_SECONDS} s first`);
-console.log(PIN ? `cores: the load generator on core 0, each app (and Redis) on ${APP_CORES}` : 'cores: shared (one core, or no taskset)');
+console.log(`cores: ${coresLine()}`);
 console.log(`backend: ${BACKEND}${BACKEND === 'redis' ? ' (an intake-only server and one cadence worker; the receiver enqueues into BullMQ too)' : ''}`);
 console.log(`closed loop, ${CONNECTIONS} connections, ${DURATION} s, signed, distinct bodies and delivery ids:`);
 console.log(`  bare Koa 202:         ${bareResult.requests.average.toFixed(0)} req/s, p99 ${bareResult.latency.p99} ms`);
