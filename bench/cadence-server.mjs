@@ -10,6 +10,17 @@ import { fileURLToPath } from 'node:url';
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'host', 'bin', 'cadence.js');
 export const BENCH_SECRET = 'bench-secret-0123456789abcdef';
 
+/**
+ * A server configured to take a flood of pushes: limits far above the load (nothing refused, every
+ * job kept so none can be missed when counting), and clones allowed to the stalling server on
+ * 127.0.0.1 (signed-pushes.mjs), where they wait until their time runs out.
+ */
+export const INTAKE_LOAD_CONFIG = [
+  'rate_limits: { webhooks_per_minute: 100000000, job_queries_per_minute: 100000000 }',
+  'limits: { queue_capacity: 1000000, max_jobs: 10000000, shutdown_grace_seconds: 1 }',
+];
+export const LOOPBACK_CLONES = 'security: { allowed_networks: ["127.0.0.1/32"] }';
+
 export function freePort() {
   return new Promise((resolve) => {
     const probe = http.createServer();

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_SECRET, startCadenceServer } from './cadence-server.mjs';
+import { BENCH_SECRET, INTAKE_LOAD_CONFIG, LOOPBACK_CLONES, startCadenceServer } from './cadence-server.mjs';
 import { coresLine, pinApp, pinLoadGenerator } from './cores.mjs';
 import { closedLoop, signedPushes, stallServer } from './signed-pushes.mjs';
 
@@ -67,11 +67,7 @@ const receiverFigures = await measure(reference.url, reference.pid);
 await reference.close();
 const server = await startCadenceServer({
   prefix: 'cadence-intake-cpu-',
-  config: [
-    'rate_limits: { webhooks_per_minute: 100000000 }',
-    'limits: { queue_capacity: 1000000, max_jobs: 10000000, shutdown_grace_seconds: 1 }',
-    'security: { allowed_networks: ["127.0.0.1/32"] }',
-  ],
+  config: [...INTAKE_LOAD_CONFIG, LOOPBACK_CLONES],
 });
 for (const pid of server.pids) pinApp(pid);
 const serverFigures = await measure(server.url, server.pids[0]);

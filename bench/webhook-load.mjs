@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_SECRET, freePort, startCadenceServer } from './cadence-server.mjs';
+import { BENCH_SECRET, freePort, INTAKE_LOAD_CONFIG, LOOPBACK_CLONES, startCadenceServer } from './cadence-server.mjs';
 import { coresLine, pinApp, pinLoadGenerator } from './cores.mjs';
 import { closedLoop, signedPushes, stallServer } from './signed-pushes.mjs';
 
@@ -144,10 +144,9 @@ await receiver.close();
 const server = await startCadenceServer({
   prefix: 'cadence-load-',
   config: [
-    'rate_limits: { webhooks_per_minute: 100000000, job_queries_per_minute: 100000000 }',
-    'limits: { queue_capacity: 1000000, max_jobs: 10000000, shutdown_grace_seconds: 1 }',
+    ...INTAKE_LOAD_CONFIG,
     ...(BACKEND === 'redis' ? [`queue: { backend: redis }`, `redis: { url: "${redisUrl}" }`, 'webhook: { maxWorkers: 0 }'] : []),
-    ...(stall ? ['security: { allowed_networks: ["127.0.0.1/32"] }'] : []),
+    ...(stall ? [LOOPBACK_CLONES] : []),
   ],
   workerProcesses: BACKEND === 'redis' ? 1 : 0,
 });
