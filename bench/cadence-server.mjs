@@ -6,8 +6,10 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pinApp } from './cores.mjs';
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'host', 'bin', 'cadence.js');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const BIN = path.join(HERE, '..', 'host', 'bin', 'cadence.js');
 export const BENCH_SECRET = 'bench-secret-0123456789abcdef';
 
 /**
@@ -77,4 +79,18 @@ export async function startCadenceServer({ prefix, config, nodeArgs = [], worker
       rmSync(dir, { recursive: true, force: true });
     }),
   };
+}
+
+/**
+ * One of bench/reference-app.mjs's apps in its own process, like the server it is compared with
+ * (`bare`, `receiver`, `receiver-redis` with the Redis at `redisUrl`), pinned to the app cores.
+ */
+export async function startReferenceApp(mode, redisUrl = '') {
+  const child = spawn(process.execPath, [path.join(HERE, 'reference-app.mjs'), mode, BENCH_SECRET, redisUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (data) => resolve(Number(String(data).trim())));
+    child.once('exit', () => reject(new Error(`the ${mode} reference app exited`)));
+  });
+  pinApp(child.pid);
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, close: () => new Promise((resolve) => { child.on('exit', resolve); child.kill('SIGTERM'); }) };
 }

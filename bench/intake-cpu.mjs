@@ -3,15 +3,11 @@
 // apart. Throughput ratios on a small machine also carry the cost of waking the load generator,
 // which grows as an app slows (docs/deploy.md, Sizing); CPU per push is what the server's own work
 // costs. Linux only (it reads /proc/<pid>/task).
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { BENCH_SECRET, INTAKE_LOAD_CONFIG, LOOPBACK_CLONES, startCadenceServer } from './cadence-server.mjs';
+import { INTAKE_LOAD_CONFIG, LOOPBACK_CLONES, startCadenceServer, startReferenceApp } from './cadence-server.mjs';
 import { coresLine, pinApp, pinLoadGenerator } from './cores.mjs';
 import { closedLoop, signedPushes, stallServer } from './signed-pushes.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const TICK_US = 1e6 / 100; // USER_HZ: /proc counts CPU time in hundredths of a second
@@ -52,17 +48,7 @@ async function measure(url, pid) {
   return { rate: result.requests.average, user: perPush(busiest.user), system: perPush(busiest.system), accepted, refused: result.non2xx ?? 0 };
 }
 
-async function receiver() {
-  const child = spawn(process.execPath, [path.join(here, 'reference-app.mjs'), 'receiver', BENCH_SECRET], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.once('data', (data) => resolve(Number(String(data).trim())));
-    child.once('exit', () => reject(new Error('the receiver exited')));
-  });
-  pinApp(child.pid);
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid, close: () => new Promise((r) => { child.on('exit', r); child.kill('SIGTERM'); }) };
-}
-
-const reference = await receiver();
+const reference = await startReferenceApp('receiver');
 const receiverFigures = await measure(reference.url, reference.pid);
 await reference.close();
 const server = await startCadenceServer({

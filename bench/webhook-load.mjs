@@ -3,13 +3,10 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { BENCH_SECRET, freePort, INTAKE_LOAD_CONFIG, LOOPBACK_CLONES, startCadenceServer } from './cadence-server.mjs';
+import { freePort, INTAKE_LOAD_CONFIG, LOOPBACK_CLONES, startCadenceServer, startReferenceApp } from './cadence-server.mjs';
 import { coresLine, pinApp, pinLoadGenerator } from './cores.mjs';
 import { closedLoop, signedPushes, stallServer } from './signed-pushes.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const SECRET = BENCH_SECRET;
 const CONNECTIONS = 32;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 // What the pushes' jobs do, BENCH_JOBS:
@@ -113,17 +110,8 @@ if (BACKEND === 'redis') {
 }
 
 
-/** A reference app of reference-app.mjs in its own process, like the server it is compared with. */
-async function referenceApp(mode) {
-  const resolved = mode === 'receiver' && BACKEND === 'redis' ? 'receiver-redis' : mode;
-  const child = spawn(process.execPath, [path.join(here, 'reference-app.mjs'), resolved, SECRET, redisUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.once('data', (data) => resolve(Number(String(data).trim())));
-    child.once('exit', () => reject(new Error(`the ${mode} reference app exited`)));
-  });
-  pinApp(child.pid);
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { child.on('exit', r); child.kill('SIGTERM'); }) };
-}
+/** The reference apps get the server's backend: on Redis the receiver also enqueues into BullMQ. */
+const referenceApp = (mode) => startReferenceApp(mode === 'receiver' && BACKEND === 'redis' ? 'receiver-redis' : mode, redisUrl);
 
 async function countJobs(url) {
   const ids = new Set();

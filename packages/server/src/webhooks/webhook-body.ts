@@ -5,7 +5,6 @@ import { hasBody, unsupportedType } from '../middleware/body.js';
 import type { UnverifiedBytes } from './unverified-bytes.js';
 
 const RAW_BODY = Symbol('cadence.webhookBody');
-const FORM_ENCODED = Symbol('cadence.webhookFormEncoded');
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 /** The charsets a webhook body may declare; GitHub and GitLab send UTF-8 (ASCII is a subset). */
 const READABLE_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
@@ -45,8 +44,7 @@ export function rawWebhookBody(limit: number, budget: UnverifiedBytes, types: re
       const body = await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || null }).catch((error: unknown) => {
         throw closedByClient(ctx, error);
       });
-      (ctx.state as Record<symbol, Buffer>)[RAW_BODY] = body;
-      (ctx.state as Record<symbol, boolean>)[FORM_ENCODED] = media === FORM_TYPE;
+      (ctx.state as Record<symbol, WebhookBody>)[RAW_BODY] = { bytes: body, formEncoded: media === FORM_TYPE };
       await next();
     } finally {
       budget.release(reserved);
@@ -67,9 +65,19 @@ function closedByClient(ctx: Context, error: unknown): unknown {
   return error;
 }
 
+/** What rawWebhookBody read: the bytes as sent, and whether they are GitHub's form encoding. */
+interface WebhookBody {
+  readonly bytes: Buffer;
+  readonly formEncoded: boolean;
+}
+
+function webhookBody(ctx: Context): WebhookBody | undefined {
+  return (ctx.state as Record<symbol, WebhookBody | undefined>)[RAW_BODY];
+}
+
 /** The bytes rawWebhookBody read: what the signature is computed over. */
 export function webhookBytes(ctx: Context): Buffer {
-  return (ctx.state as Record<symbol, Buffer | undefined>)[RAW_BODY] ?? Buffer.alloc(0);
+  return webhookBody(ctx)?.bytes ?? Buffer.alloc(0);
 }
 
 /**
@@ -79,7 +87,7 @@ export function webhookBytes(ctx: Context): Buffer {
  */
 export function webhookPayload(ctx: Context): Record<string, unknown> {
   const text = webhookBytes(ctx).toString('utf8');
-  const form = (ctx.state as Record<symbol, boolean | undefined>)[FORM_ENCODED] === true;
+  const form = webhookBody(ctx)?.formEncoded === true;
   const field = form ? 'payload' : 'body';
   const json = form ? new URLSearchParams(text).get('payload') : text;
   if (json === null) throw HttpError.invalidRequest('payload', 'missing');

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { FINAL_STATUSES, type Job } from '../../jobs/job.js';
 import type { JobQuery, JobStore } from '../../jobs/job-store.js';
 import { unavailable } from './redis-connection.js';
-import { runScript, type LuaScript } from './redis-scripts.js';
+import { luaScript, runScript } from './redis-scripts.js';
 
 /**
  * Jobs in Redis, shared by every server and worker. A job is a hash (its JSON, a version, its
@@ -104,7 +104,7 @@ export class RedisJobStore implements JobStore {
 }
 
 // KEYS: job, all, status index, repo index. ARGV: seq key, json, status, repo, id, max jobs, prefix, final statuses.
-const CREATE: LuaScript = { keys: 4, lua: `
+const CREATE = luaScript(4, `
 local seq = redis.call('INCR', ARGV[1])
 redis.call('HSET', KEYS[1], 'data', ARGV[2], 'v', 1, 'status', ARGV[3], 'repo', ARGV[4], 'seq', seq)
 redis.call('ZADD', KEYS[2], seq, ARGV[5])
@@ -132,11 +132,11 @@ for _, id in ipairs(oldest) do
   end
 end
 return removed
-` };
+`);
 
 // KEYS: job, old status index, new status index. ARGV: version read, json, status, id, ttl (0: none).
 // Returns 1 written, 0 changed meanwhile (read again), -1 gone.
-const UPDATE: LuaScript = { keys: 3, lua: `
+const UPDATE = luaScript(3, `
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return -1 end
 if v ~= ARGV[1] then return 0 end
@@ -148,14 +148,14 @@ if KEYS[2] ~= KEYS[3] then
 end
 if tonumber(ARGV[5]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[5]) end
 return 1
-` };
+`);
 
 // KEYS: job. ARGV: prefix, id.
-const DELETE: LuaScript = { keys: 1, lua: `
+const DELETE = luaScript(1, `
 local fields = redis.call('HMGET', KEYS[1], 'status', 'repo')
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', ARGV[1] .. ':jobs', ARGV[2])
 if fields[1] then redis.call('ZREM', ARGV[1] .. ':jobs:status:' .. fields[1], ARGV[2]) end
 if fields[2] then redis.call('ZREM', ARGV[1] .. ':jobs:repo:' .. fields[2], ARGV[2]) end
 return 1
-` };
+`);

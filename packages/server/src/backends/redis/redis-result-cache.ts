@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { AnalysisResult } from '@cadence/plugin-sdk';
 import type { ServerMetrics } from '../../metrics.js';
 import type { CacheStats, ServerResultCache } from '../../result-cache.js';
-import { runScript, type LuaScript } from './redis-scripts.js';
+import { luaScript, runScript } from './redis-scripts.js';
 
 /**
  * Analysis results shared by every worker, bounded in bytes like the in-memory cache: a sorted set
@@ -65,7 +65,7 @@ export class RedisResultCache implements ServerResultCache {
 }
 
 // KEYS: entry, index, bytes. ARGV: value, now, max bytes.
-const SET: LuaScript = { keys: 3, lua: `
+const SET = luaScript(3, `
 local old = redis.call('STRLEN', KEYS[1])
 redis.call('SET', KEYS[1], ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], KEYS[1])
@@ -77,12 +77,12 @@ while total > tonumber(ARGV[3]) do
   redis.call('DEL', oldest[1])
 end
 return total
-` };
+`);
 
 // KEYS: index, bytes.
-const CLEAR: LuaScript = { keys: 2, lua: `
+const CLEAR = luaScript(2, `
 local entries = redis.call('ZRANGE', KEYS[1], 0, -1)
 for _, entry in ipairs(entries) do redis.call('DEL', entry) end
 redis.call('DEL', KEYS[1], KEYS[2])
 return #entries
-` };
+`);
