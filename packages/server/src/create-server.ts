@@ -82,7 +82,6 @@ export function createServer(options: ServerOptions): CadenceServer {
     webhookRoutes(open, {
       secret: config.webhook.secret,
       jobs,
-      deliveries: backends.deliveries,
       limiter: backends.rateLimiters('webhooks', config.rate_limits.webhooks_per_minute),
       unverifiedBytes: new UnverifiedBytes(config.limits.max_unverified_webhook_bytes),
       allowLocalPaths: config.security.allow_local_paths,

@@ -5,7 +5,6 @@ export type { Job, JobStatus, JobSource } from './jobs/job.js';
 export type { JobStore, JobQuery } from './jobs/job-store.js';
 export type { JobQueue } from './jobs/job-queue.js';
 export type { JobEventChannel, JobEvent } from './jobs/job-events.js';
-export type { DeliveryMemory } from './webhooks/delivery-memory.js';
 export type { RateLimiterFactory } from './middleware/rate-limit.js';
 export type { JobCancels } from './jobs/job-cancels.js';
 export type { ServerResultCache, CacheStats } from './result-cache.js';

@@ -7,12 +7,12 @@ import { makeTempDir, startStalledServer } from '@cadence/test-support';
 import { InMemoryJobCancels } from '../src/jobs/job-cancels.js';
 import { InMemoryJobEventChannel } from '../src/jobs/job-events.js';
 import { JobManager } from '../src/jobs/job-manager.js';
-import { InMemoryJobQueue } from '../src/jobs/job-queue.js';
+import { InMemoryJobQueue, type JobQueue } from '../src/jobs/job-queue.js';
 import { InMemoryJobStore } from '../src/jobs/job-store.js';
 import { ServerMetrics } from '../src/metrics.js';
 import { SizedResultCache } from '../src/result-cache.js';
 
-async function manager(options: { workers: number; queueCapacity: number }) {
+async function manager(options: { workers: number; queueCapacity: number; queue?: JobQueue }) {
   const dir = await makeTempDir('cadence-jobs-');
   const { config } = await loadConfig({ cwd: dir.path, env: {} });
   const logger = createLogger({ level: 'error', stream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
@@ -21,7 +21,7 @@ async function manager(options: { workers: number; queueCapacity: number }) {
   const jobs = new JobManager({
     engine: createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [] }),
     store,
-    queue: new InMemoryJobQueue(options.queueCapacity),
+    queue: options.queue ?? new InMemoryJobQueue(options.queueCapacity),
     events: new InMemoryJobEventChannel(),
     cancels: new InMemoryJobCancels(),
     cache: new SizedResultCache(1 << 20, metrics),
@@ -34,6 +34,28 @@ async function manager(options: { workers: number; queueCapacity: number }) {
     publicUrl: null,
   });
   return { jobs, store, cleanup: () => dir.remove() };
+}
+
+/** The memory queue with its offers held until `open()`, or failing as a queue on a Redis gone away does. */
+class GatedQueue extends InMemoryJobQueue {
+  private release: () => void = () => undefined;
+  private gate: Promise<void> | null = null;
+  failing = false;
+
+  hold(): void {
+    this.gate = new Promise((resolve) => (this.release = resolve));
+  }
+
+  open(): void {
+    this.release();
+    this.gate = null;
+  }
+
+  override async offer(id: string): Promise<boolean> {
+    if (this.gate) await this.gate;
+    if (this.failing) throw new Error('the queue is unavailable');
+    return super.offer(id);
+  }
 }
 
 const spec = (url: string) => ({ request: { kind: 'repository' as const, url, branch: null }, source: 'api' as const, repo: 'acme/stall', branch: null });
@@ -71,5 +93,80 @@ describe('job manager', function () {
       await stalled.close();
       await cleanup();
     }
+  });
+
+  describe('deliveries (decisions §5: a redelivery points at the first job)', () => {
+    const push = () => spec('git://127.0.0.1:9/acme/stall.git');
+
+    it('makes one job of concurrent deliveries of one id, and points the others at it', async () => {
+      const { jobs, store, cleanup } = await manager({ workers: 0, queueCapacity: 10 });
+      try {
+        const outcomes = await Promise.all(Array.from({ length: 5 }, () => jobs.receive(push(), 'github:d1')));
+        expect(new Set(outcomes.map((o) => o.jobId)).size).to.equal(1);
+        expect(outcomes.filter((o) => !o.duplicate)).to.have.length(1);
+        expect(await store.size()).to.equal(1);
+        expect((await jobs.receive(push(), 'github:d2')).duplicate).to.equal(false);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it('answers a redelivery only once the first delivery’s job is queued', async () => {
+      const queue = new GatedQueue(10);
+      const { jobs, cleanup } = await manager({ workers: 0, queueCapacity: 10, queue });
+      try {
+        queue.hold();
+        const first = jobs.receive(push(), 'github:d1');
+        let answered = false;
+        const second = jobs.receive(push(), 'github:d1').then((o) => ((answered = true), o));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(answered).to.equal(false);
+        queue.open();
+        const [a, b] = await Promise.all([first, second]);
+        expect(b).to.deep.equal({ jobId: a.jobId, duplicate: true });
+        expect(await queue.holds(a.jobId)).to.equal(true);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it('lets a redelivery try again when the first delivery was refused or the queue failed', async () => {
+      const queue = new GatedQueue(1);
+      const { jobs, store, cleanup } = await manager({ workers: 0, queueCapacity: 1, queue });
+      try {
+        const filler = await jobs.submit(push());
+        const refused = await jobs.receive(push(), 'github:d1').catch((error: unknown) => error);
+        expect(refused).to.include({ status: 503, error: 'overloaded' });
+        await jobs.cancel(filler.id);
+        queue.failing = true;
+        const failed = await jobs.receive(push(), 'github:d1').catch((error: unknown) => error);
+        expect(failed).to.be.an('error');
+        expect((await store.list({ limit: 10, offset: 0 })).map((j) => j.status)).to.deep.equal(['cancelled']);
+        queue.failing = false;
+        const taken = await jobs.receive(push(), 'github:d1');
+        expect(taken.duplicate).to.equal(false);
+        expect(await queue.holds(taken.jobId)).to.equal(true);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it('takes a delivery over from a job a dead server recorded and never queued', async () => {
+      const { jobs, store, cleanup } = await manager({ workers: 0, queueCapacity: 10 });
+      try {
+        const created_at = new Date(Date.now() - 60_000).toISOString();
+        const orphan = { id: 'orphan', status: 'queued' as const, kind: 'repository' as const, source: 'webhook:github' as const, repo: 'acme/stall', branch: null, url: 'git://127.0.0.1:9/acme/stall.git', created_at, started_at: null, finished_at: null, error: null, error_code: null, request: push().request };
+        await store.create(orphan, 'github:d1');
+        const taken = await jobs.receive(push(), 'github:d1');
+        expect(taken.duplicate).to.equal(false);
+        expect(taken.jobId).to.not.equal('orphan');
+        expect(await store.get('orphan')).to.equal(undefined);
+        // A job that ran and has since expired from the store: its redelivery still points at it.
+        await store.delete(taken.jobId);
+        expect(await jobs.receive(push(), 'github:d1')).to.deep.equal({ jobId: taken.jobId, duplicate: true });
+      } finally {
+        await cleanup();
+      }
+    });
   });
 });

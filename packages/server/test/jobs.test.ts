@@ -6,7 +6,6 @@ import { retainedResult, MAX_RETAINED_ITEMS } from '../src/jobs/retained-result.
 import type { Job, JobStatus } from '../src/jobs/job.js';
 import { UnverifiedBytes } from '../src/webhooks/unverified-bytes.js';
 import { constantTimeEqual, verifyHubSignature } from '../src/webhooks/constant-time.js';
-import { InMemoryDeliveryMemory } from '../src/webhooks/delivery-memory.js';
 import { createHmac } from 'node:crypto';
 
 let counter = 0;
@@ -128,12 +127,19 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     expect(budget.tryReserve(20)).to.equal(false);
   });
 
-  it('remembers a delivery once and forgets one whose job could not be created', async () => {
-    const memory = new InMemoryDeliveryMemory();
-    expect(await memory.claim('d1', async () => 'job-a')).to.deep.equal({ jobId: 'job-a', duplicate: false });
-    expect(await memory.claim('d1', async () => 'job-b')).to.deep.equal({ jobId: 'job-a', duplicate: true });
-    await memory.claim('d2', async () => { throw new Error('overloaded'); }).catch(() => undefined);
-    expect(await memory.claim('d2', async () => 'job-c')).to.deep.equal({ jobId: 'job-c', duplicate: false });
+  it('records a delivery with its job once, and forgets the claim of a job withdrawn', async () => {
+    const store = new InMemoryJobStore(100);
+    const first = job('queued');
+    expect(await store.create(first, 'd1')).to.equal(undefined);
+    expect(await store.create(job('queued'), 'd1')).to.equal(first.id);
+    expect(await store.size()).to.equal(1);
+    await store.delete(job('queued').id, 'd1');
+    expect(await store.create(job('queued'), 'd1')).to.equal(first.id);
+    await store.delete(first.id, 'd1');
+    const second = job('queued');
+    expect(await store.create(second, 'd1')).to.equal(undefined);
+    expect(await store.create(job('queued'))).to.equal(undefined);
+    expect(await store.size()).to.equal(2);
   });
 
   it('compares secrets and signatures in constant time, any length, never throwing', () => {

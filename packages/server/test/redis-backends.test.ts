@@ -131,7 +131,7 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     expect(seen).to.deep.equal([1, 2, 3, 4]);
   });
 
-  it('carries a cancel request to every server, and a delivery id to one job across servers', async () => {
+  it('carries a cancel request to every server', async () => {
     const config = await redisConfig(redis.url);
     const a = await open(config);
     const b = await open(config);
@@ -149,19 +149,28 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     expect(await heard).to.deep.equal(['job-9', 'ERR_CANCELLED']);
     expect(await b.cancels.requested('job-9')).to.equal('ERR_CANCELLED');
 
-    let created = 0;
-    const create = async (): Promise<string> => {
-      created++;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      return 'job-from-first';
-    };
-    const [first, second] = await Promise.all([a.deliveries.claim('delivery-1', create), b.deliveries.claim('delivery-1', create)]);
-    expect(created).to.equal(1);
-    expect([first.jobId, second.jobId]).to.deep.equal(['job-from-first', 'job-from-first']);
-    expect([first.duplicate, second.duplicate].sort()).to.deep.equal([false, true]);
-    // A delivery whose job could not be created is forgotten: a redelivery may try again.
-    await a.deliveries.claim('delivery-2', async () => Promise.reject(new Error('overloaded'))).catch(() => undefined);
-    expect(await b.deliveries.claim('delivery-2', async () => 'job-2')).to.deep.equal({ jobId: 'job-2', duplicate: false });
+  });
+
+  it('records a delivery id with its job in one step: one job per delivery across servers, released when the job is withdrawn', async () => {
+    const config = await redisConfig(redis.url);
+    const a = await open(config);
+    const b = await open(config);
+    const outcomes = await Promise.all([a.store.create(job('first'), 'delivery-1'), b.store.create(job('second'), 'delivery-1'), a.store.create(job('third'), 'delivery-1')]);
+    const created = ['first', 'second', 'third'].filter((_, i) => outcomes[i] === undefined);
+    expect(created).to.have.length(1);
+    expect(outcomes.filter((o) => o !== undefined)).to.deep.equal([created[0], created[0]]);
+    expect(await b.store.size()).to.equal(1);
+    // Withdrawn (the queue refused it): the job and its claim go; a redelivery may try again.
+    await b.store.delete(created[0]!, 'delivery-1');
+    expect(await a.store.create(job('again'), 'delivery-1')).to.equal(undefined);
+    // Deleting another job never releases the claim of the one that holds it.
+    await a.store.delete('first', 'delivery-1');
+    expect(await b.store.create(job('late'), 'delivery-1')).to.equal('again');
+    expect((await a.store.list({ limit: 10, offset: 0 })).map((j) => j.id)).to.deep.equal(['again']);
+    // The queue says whether it holds a job: what a redelivery checks before pointing at it.
+    expect(await a.queue.offer('again')).to.equal(true);
+    expect(await b.queue.holds('again')).to.equal(true);
+    expect(await b.queue.holds('never-offered')).to.equal(false);
   });
 
   it('counts rate limits in one window for all servers', async () => {

@@ -7,7 +7,6 @@ import { InMemoryJobQueue, type JobQueue } from '../jobs/job-queue.js';
 import { InMemoryJobStore, type JobStore } from '../jobs/job-store.js';
 import type { ServerMetrics } from '../metrics.js';
 import { SizedResultCache, type ServerResultCache } from '../result-cache.js';
-import { InMemoryDeliveryMemory, type DeliveryMemory } from '../webhooks/delivery-memory.js';
 
 /**
  * The shared state behind small interfaces, selected by `queue.backend`: in this process (the
@@ -21,7 +20,6 @@ export interface ServerBackends {
   readonly events: JobEventChannel;
   readonly cancels: JobCancels;
   readonly rateLimiters: RateLimiterFactory;
-  readonly deliveries: DeliveryMemory;
   resultCache(metrics: ServerMetrics): ServerResultCache;
   /** The queue dashboard's middleware (`queue.dashboard` with the Redis backend), served at /admin/queues. */
   readonly queueDashboard?: (() => Promise<import('koa').Middleware>) | undefined;
@@ -38,7 +36,6 @@ export function inMemoryBackends(config: CadenceConfig): ServerBackends {
     events: new InMemoryJobEventChannel(),
     cancels: new InMemoryJobCancels(),
     rateLimiters: inMemoryRateLimiters,
-    deliveries: new InMemoryDeliveryMemory(),
     resultCache: (metrics) => new SizedResultCache(parseSize(config.cache.max_size), metrics),
     health: async () => ({ backend: 'memory' }),
     close: async () => undefined,

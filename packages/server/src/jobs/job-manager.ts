@@ -75,6 +75,49 @@ export class JobManager {
 
   /** Creates a queued job, or answers 503 overloaded and creates nothing. */
   async submit(spec: NewJob, beforeStart?: (job: Job) => void): Promise<Job> {
+    const created = await this.enqueue(spec, undefined, beforeStart);
+    return created.job!;
+  }
+
+  /**
+   * A forge's delivery (decisions §5): a queued job, unless a job was already created for
+   * `delivery` (by this server or another), whose id a redelivery gets instead. Its claim is
+   * recorded with the job in one step (JobStore.create), so a webhook costs no extra round trip.
+   * The earlier job is answered only once it is surely queued: a redelivery arriving while the
+   * first is still between its record and the queue waits, and one whose first attempt failed
+   * (its record deleted, or left queued by a server that died) takes the delivery over.
+   */
+  async receive(spec: NewJob, delivery: string): Promise<{ jobId: string; duplicate: boolean }> {
+    let earlierGone: string | null = null;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const created = await this.enqueue(spec, delivery);
+      if (created.job) return { jobId: created.job.id, duplicate: false };
+      const earlier = created.earlier!;
+      const state = await this.stateOfEarlier(earlier, delivery);
+      if (state === 'queued') return { jobId: earlier, duplicate: true };
+      // Gone twice under the same claim: the job was kept its TTL and expired; the claim outlives it.
+      if (earlierGone === earlier) return { jobId: earlier, duplicate: true };
+      earlierGone = earlier;
+    }
+    throw unavailableNow('the first delivery of this id did not finish creating its job');
+  }
+
+  /** Waits until the job a delivery first created is surely queued (or ran), or is gone. */
+  private async stateOfEarlier(id: string, delivery: string): Promise<'queued' | 'gone'> {
+    for (;;) {
+      const job = await this.options.store.get(id);
+      if (!job) return 'gone';
+      if (job.status !== 'queued' || (await this.options.queue.holds(id))) return 'queued';
+      if (Date.now() - Date.parse(job.created_at) > CLAIM_WAIT_MS) {
+        // Recorded long ago and never queued: its server died between the two steps.
+        await this.options.store.delete(id, delivery);
+        return 'gone';
+      }
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    }
+  }
+
+  private async enqueue(spec: NewJob, delivery: string | undefined, beforeStart?: (job: Job) => void): Promise<{ job?: Job; earlier?: string }> {
     if (!this.accepting) throw new HttpError(503, 'overloaded', 'The server is shutting down', { extra: { retry_after: 30 }, headers: { 'Retry-After': '30' } });
     if (!(await this.options.queue.hasRoom())) throw overloaded();
     const now = new Date().toISOString();
@@ -96,16 +139,25 @@ export class JobManager {
       ...(spec.forge ? { forge: spec.forge } : {}),
       ...(spec.squashCandidate ? { squash_candidate: true } : {}),
     };
-    await this.options.store.create(job);
+    const earlier = await this.options.store.create(job, delivery);
+    if (earlier !== undefined) return { earlier };
     // A stream subscribes here, before a worker can emit the job's first event.
     beforeStart?.(job);
-    if (!(await this.options.queue.offer(job.id))) {
+    let offered: boolean;
+    try {
+      offered = await this.options.queue.offer(job.id);
+    } catch (error) {
+      // The queue is away (Redis): the job never existed for anyone, and the delivery may come again.
+      await this.options.store.delete(job.id, delivery).catch(() => undefined);
+      throw error;
+    }
+    if (!offered) {
       // The queue filled between the check and the offer: the job never existed for anyone.
-      await this.options.store.delete(job.id);
+      await this.options.store.delete(job.id, delivery);
       throw overloaded();
     }
     this.log.info('job queued', { job_id: job.id, kind: job.kind, source: job.source, repo: job.repo });
-    return job;
+    return { job };
   }
 
   /** Decisions §2: 200 with the cancelled job; 409 when final; 404 when unknown. */
@@ -414,6 +466,14 @@ const RECORD_RETRY_MS = 5 * 60_000;
 
 /** How long a cancel waits for a running job to unwind before answering with what the store holds. */
 const CANCEL_WAIT_MS = 2000;
+
+/** A redelivery waits this long for the first delivery's job to be queued, polling this often. */
+const CLAIM_WAIT_MS = 10_000;
+const CLAIM_POLL_MS = 50;
+
+function unavailableNow(message: string): HttpError {
+  return new HttpError(503, 'unavailable', message, { extra: { retry_after: 5 }, headers: { 'Retry-After': '5' } });
+}
 
 function overloaded(): HttpError {
   return new HttpError(503, 'overloaded', 'Too many jobs are waiting; retry later', { extra: { retry_after: 30 }, headers: { 'Retry-After': '30' } });

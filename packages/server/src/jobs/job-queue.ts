@@ -7,6 +7,11 @@ export interface JobQueue {
   offer(id: string): Promise<boolean>;
   /** Removes a waiting id (a cancelled job); false when it was not waiting. */
   remove(id: string): Promise<boolean>;
+  /**
+   * Whether the job was offered and is still the queue's: waiting (or, in BullMQ, taken by a
+   * worker). Asked only when a redelivery meets a job that still says queued (JobManager.receive).
+   */
+  holds(id: string): Promise<boolean>;
   depth(): Promise<number>;
   /** Whether one more job would fit (checked before a job is created). */
   hasRoom(): Promise<boolean>;
@@ -55,6 +60,10 @@ export class InMemoryJobQueue implements JobQueue {
 
   async remove(id: string): Promise<boolean> {
     return this.waiting.delete(id);
+  }
+
+  async holds(id: string): Promise<boolean> {
+    return this.waiting.has(id);
   }
 
   async depth(): Promise<number> {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { isFinal, type Job, type JobStatus } from './job.js';
 
 export interface JobQuery {
@@ -13,12 +14,21 @@ export interface JobQuery {
  * calls expecting it to change by itself.
  */
 export interface JobStore {
-  create(job: Job): Promise<void>;
+  /**
+   * Records a new job. With `delivery` (a forge's delivery id, decisions §5), only if no job was
+   * recorded for that id before, in the same atomic step: a redelivery reaching any server at the
+   * same moment gets one job between them. Returns the earlier job's id when there was one (and
+   * then records nothing); the claim is remembered for days, longer than forges redeliver.
+   */
+  create(job: Job, delivery?: string): Promise<string | undefined>;
   get(id: string): Promise<Job | undefined>;
   /** Applies a change to a stored job; returns it, or undefined when the job is gone. */
   update(id: string, change: (job: Job) => void): Promise<Job | undefined>;
-  /** Forgets a job that never started (a submit refused after its record was made). */
-  delete(id: string): Promise<void>;
+  /**
+   * Forgets a job that never started (a submit refused after its record was made), and the
+   * `delivery` claim it made, so that the forge's redelivery may try again.
+   */
+  delete(id: string, delivery?: string): Promise<void>;
   /** Most recent first. */
   list(query: JobQuery): Promise<Job[]>;
   size(): Promise<number>;
@@ -42,17 +52,26 @@ export class InMemoryJobStore implements JobStore {
    * every job the store holds. Removed ids stay until the next compaction and are passed over.
    */
   private order: string[] = [];
+  /** Delivery ids already turned into jobs: the most recent 100,000. */
+  private readonly deliveries = new LRUCache<string, string>({ max: 100_000 });
 
   constructor(private readonly maxJobs: number) {}
 
-  async create(job: Job): Promise<void> {
+  async create(job: Job, delivery?: string): Promise<string | undefined> {
+    if (delivery !== undefined) {
+      const earlier = this.deliveries.get(delivery);
+      if (earlier !== undefined) return earlier;
+      this.deliveries.set(delivery, job.id);
+    }
     if (!this.jobs.has(job.id)) this.order.push(job.id);
     this.jobs.set(job.id, job);
     if (isFinal(job.status)) this.ended.add(job.id);
     this.evict();
+    return undefined;
   }
 
-  async delete(id: string): Promise<void> {
+  async delete(id: string, delivery?: string): Promise<void> {
+    if (delivery !== undefined && this.deliveries.peek(delivery) === id) this.deliveries.delete(delivery);
     this.jobs.delete(id);
     this.ended.delete(id);
     this.compact();

@@ -3,20 +3,18 @@ import type { Context } from 'koa';
 import { HttpError } from '@cadence/errors';
 import { checkBranchName, parseRepositoryUrl, type RepositoryLocator } from '@cadence/git-source';
 import { LRUCache } from 'lru-cache';
-import type { JobManager } from '../jobs/job-manager.js';
+import type { JobManager, NewJob } from '../jobs/job-manager.js';
 import { WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { UnverifiedBytes } from '../webhooks/unverified-bytes.js';
 import { constantTimeEqual, verifyHubSignature } from '../webhooks/constant-time.js';
-import type { DeliveryMemory } from '../webhooks/delivery-memory.js';
 import { githubPullRequest, githubPush, gitlabMergeRequest, gitlabPush, type PushOutcome } from '../webhooks/push-payload.js';
 import { rawWebhookBody, webhookBytes, webhookPayload } from '../webhooks/webhook-body.js';
 
 export interface WebhookRouteOptions {
   readonly secret: string | null;
   readonly jobs: JobManager;
-  readonly deliveries: DeliveryMemory;
   readonly limiter: RateLimiterAbstract;
   /** What unauthenticated bodies may buffer, all together. */
   readonly unverifiedBytes: UnverifiedBytes;
@@ -104,18 +102,15 @@ async function answerPush(ctx: Context, outcome: PushOutcome, source: 'webhook:g
   // The clone URL comes from the payload: the same URL rules as an API request.
   const locator = repositoryOf(push.cloneUrl, options.allowLocalPaths);
   if (push.branch !== null) checkBranchName(push.branch);
-  const create = async (): Promise<string> => {
-    const job = await options.jobs.submit({
-      request: { kind: 'repository', url: push.cloneUrl, branch: push.branch, range: { before: push.before, after: push.after }, ...(push.ref ? { ref: push.ref } : {}) },
-      source,
-      repo: locator.repo || push.repo,
-      branch: push.branch,
-      forge: push.forge,
-      squashCandidate: push.squashCandidate === true,
-    });
-    return job.id;
+  const spec: NewJob = {
+    request: { kind: 'repository', url: push.cloneUrl, branch: push.branch, range: { before: push.before, after: push.after }, ...(push.ref ? { ref: push.ref } : {}) },
+    source,
+    repo: locator.repo || push.repo,
+    branch: push.branch,
+    forge: push.forge,
+    squashCandidate: push.squashCandidate === true,
   };
-  const { jobId, duplicate } = delivery ? await options.deliveries.claim(`${source}:${delivery}`, create) : { jobId: await create(), duplicate: false };
+  const { jobId, duplicate } = delivery ? await options.jobs.receive(spec, `${source}:${delivery}`) : { jobId: (await options.jobs.submit(spec)).id, duplicate: false };
   ctx.status = 202;
   ctx.body = {
     id: jobId,

@@ -92,6 +92,11 @@ export class BullJobQueue implements JobQueue {
     return removed === 1;
   }
 
+  async holds(id: string): Promise<boolean> {
+    // 'unknown' once removed: BullMQ drops finished jobs (removeOnComplete), and then the job store says it ended.
+    return (await this.queue.getJobState(id).catch(unavailable)) !== 'unknown';
+  }
+
   async depth(): Promise<number> {
     return this.queue.getWaitingCount().catch(unavailable);
   }

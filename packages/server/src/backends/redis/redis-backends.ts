@@ -4,7 +4,6 @@ import type { Logger } from '@cadence/logger';
 import type { ServerBackends } from '../server-backends.js';
 import { BullJobQueue } from './bull-job-queue.js';
 import { commandConnection, waitingConnection, whenReady } from './redis-connection.js';
-import { RedisDeliveryMemory } from './redis-delivery-memory.js';
 import { RedisJobCancels } from './redis-job-cancels.js';
 import { RedisJobEventChannel } from './redis-job-events.js';
 import { RedisJobStore } from './redis-job-store.js';
@@ -12,7 +11,7 @@ import { RedisResultCache } from './redis-result-cache.js';
 
 /**
  * Every shared part of the server on one Redis (`queue.backend: redis`): jobs, the queue (BullMQ),
- * events, cancels, delivery ids, rate-limit counters and the result cache. Servers and `cadence
+ * events, cancels, delivery ids (with the jobs), rate-limit counters and the result cache. Servers and `cadence
  * worker` processes pointed at the same Redis and key prefix share all of it.
  */
 export async function createRedisBackends(config: CadenceConfig, logger: Logger): Promise<ServerBackends> {
@@ -33,7 +32,6 @@ export async function createRedisBackends(config: CadenceConfig, logger: Logger)
     queue,
     events,
     cancels,
-    deliveries: new RedisDeliveryMemory(command, prefix),
     // Counted in Redis, so every server shares one window; while Redis is away each server counts alone.
     rateLimiters: (group, perMinute) =>
       new RateLimiterRedis({

@@ -37,9 +37,16 @@ export class RedisJobStore implements JobStore {
     return `${this.prefix}:jobs:repo:${repo}`;
   }
 
-  async create(job: Job): Promise<void> {
-    await runScript(this.redis, CREATE, this.jobKey(job.id), this.allKey, this.statusKey(job.status), this.repoKey(job.repo), `${this.prefix}:jobs:seq`, JSON.stringify(job), job.status, job.repo, job.id, this.maxJobs, this.prefix, this.finals.join(','))
+  private deliveryKey(delivery: string): string {
+    return `${this.prefix}:delivery:${delivery}`;
+  }
+
+  async create(job: Job, delivery?: string): Promise<string | undefined> {
+    // Without a delivery, the job's own key stands in for the delivery key the script never reads.
+    const claim = delivery === undefined ? this.jobKey(job.id) : this.deliveryKey(delivery);
+    const outcome = await runScript(this.redis, CREATE, this.jobKey(job.id), this.allKey, this.statusKey(job.status), this.repoKey(job.repo), claim, `${this.prefix}:jobs:seq`, JSON.stringify(job), job.status, job.repo, job.id, this.maxJobs, this.prefix, this.finals.join(','), delivery === undefined ? 0 : REMEMBER_DELIVERY_SECONDS)
       .catch(unavailable);
+    return typeof outcome === 'string' ? outcome : undefined;
   }
 
   async get(id: string): Promise<Job | undefined> {
@@ -63,8 +70,8 @@ export class RedisJobStore implements JobStore {
     throw new Error(`job ${id}: too many concurrent updates`);
   }
 
-  async delete(id: string): Promise<void> {
-    await runScript(this.redis, DELETE, this.jobKey(id), this.prefix, id).catch(unavailable);
+  async delete(id: string, delivery?: string): Promise<void> {
+    await runScript(this.redis, DELETE, this.jobKey(id), delivery === undefined ? this.jobKey(id) : this.deliveryKey(delivery), this.prefix, id).catch(unavailable);
   }
 
   async list(query: JobQuery): Promise<Job[]> {
@@ -103,8 +110,19 @@ export class RedisJobStore implements JobStore {
   }
 }
 
-// KEYS: job, all, status index, repo index. ARGV: seq key, json, status, repo, id, max jobs, prefix, final statuses.
-const CREATE = luaScript(4, `
+/** How long a delivery id is remembered: forges redeliver within hours, not days. */
+const REMEMBER_DELIVERY_SECONDS = 3 * 24 * 3600;
+
+// KEYS: job, all, status index, repo index, delivery. ARGV: seq key, json, status, repo, id, max
+// jobs, prefix, final statuses, seconds to remember the delivery (0: no delivery).
+// Returns the earlier job's id when the delivery was claimed before (nothing is written), else the
+// number of old jobs removed.
+const CREATE = luaScript(5, `
+if ARGV[9] ~= '0' then
+  local earlier = redis.call('GET', KEYS[5])
+  if earlier then return earlier end
+  redis.call('SET', KEYS[5], ARGV[5], 'EX', ARGV[9])
+end
 local seq = redis.call('INCR', ARGV[1])
 redis.call('HSET', KEYS[1], 'data', ARGV[2], 'v', 1, 'status', ARGV[3], 'repo', ARGV[4], 'seq', seq)
 redis.call('ZADD', KEYS[2], seq, ARGV[5])
@@ -150,9 +168,10 @@ if tonumber(ARGV[5]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[5]) end
 return 1
 `);
 
-// KEYS: job. ARGV: prefix, id.
-const DELETE = luaScript(1, `
+// KEYS: job, delivery (the job's own key when none). ARGV: prefix, id.
+const DELETE = luaScript(2, `
 local fields = redis.call('HMGET', KEYS[1], 'status', 'repo')
+if KEYS[2] ~= KEYS[1] and redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', ARGV[1] .. ':jobs', ARGV[2])
 if fields[1] then redis.call('ZREM', ARGV[1] .. ':jobs:status:' .. fields[1], ARGV[2]) end

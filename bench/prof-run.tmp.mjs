@@ -1,0 +1,15 @@
+import { INTAKE_LOAD_CONFIG, LOOPBACK_CLONES, startCadenceServer } from './cadence-server.mjs';
+import { pinApp, pinLoadGenerator } from './cores.mjs';
+import { closedLoop, signedPushes, stallServer } from './signed-pushes.mjs';
+pinLoadGenerator();
+const stall = await stallServer();
+const pushes = signedPushes(`https://127.0.0.1:${stall.port}/bench/repo.git`);
+const extra = process.env.B === 'redis' ? ['queue: { backend: redis }', `redis: { url: "${process.env.RURL}" }`, 'webhook: { maxWorkers: 0 }'] : [];
+const server = await startCadenceServer({ prefix: 'prof-', config: [...INTAKE_LOAD_CONFIG, LOOPBACK_CLONES, ...extra], nodeArgs: process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof/out'] : [] , workerProcesses: process.env.B === 'redis' ? 1 : 0});
+for (const pid of server.pids) pinApp(pid);
+await closedLoop(server.url, Number(process.env.W ?? 5), pushes);
+const r = await closedLoop(server.url, Number(process.env.D ?? 8), pushes);
+console.log('rate', r.requests.average.toFixed(0), 'p99', r.latency.p99);
+await server.close();
+stall.close();
+process.exit(0);
