@@ -1,6 +1,7 @@
 // Signed GitHub webhooks per second and p99 latency of the Cadence server against a bare Koa app
 // answering 202, on this machine in the same run; then checks that no accepted webhook was lost.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort, INTAKE_LOAD_CONFIG, LOOPBACK_CLONES, startCadenceServer, startReferenceApp } from './cadence-server.mjs';
@@ -34,6 +35,37 @@ async function run(url) {
   return { ...measured, warmUpAccepted: accepted202(warmUp) };
 }
 const accepted202 = (result) => result.statusCodeStats?.['202']?.count ?? 0;
+/** CPU seconds the processes `pids` have used (all their threads), from /proc; 0 where there is none. */
+function cpuSeconds(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Not Linux, or the process is gone.
+    }
+  }
+  return ticks / 100;
+}
+
+/** Measured windows per app, taken in turns with the other app's (BENCH_ROUNDS). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+/** Several closed-loop windows as one: the mean rate, the worst p99, every status counted. */
+function combined(results) {
+  const statusCodeStats = {};
+  for (const r of results) {
+    for (const [code, { count }] of Object.entries(r.statusCodeStats ?? {})) statusCodeStats[code] = { count: (statusCodeStats[code]?.count ?? 0) + count };
+  }
+  return {
+    requests: { average: results.reduce((sum, r) => sum + r.requests.average, 0) / results.length },
+    latency: { p99: Math.max(...results.map((r) => r.latency.p99)) },
+    non2xx: results.reduce((sum, r) => sum + (r.non2xx ?? 0), 0),
+    statusCodeStats,
+  };
+}
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 10);
 
 /**
@@ -126,9 +158,10 @@ async function countJobs(url) {
 const bare = await referenceApp('bare');
 const bareResult = await run(bare.url);
 await bare.close();
+// The receiver and the server, both up and warm, then measured in turns (receiver, server, and
+// again): this machine's speed drifts by a quarter within minutes, and a drift between two
+// back-to-back windows moves a ratio far less than one between two apps measured minutes apart.
 const receiver = await referenceApp('receiver');
-const receiverResult = await run(receiver.url);
-await receiver.close();
 const server = await startCadenceServer({
   prefix: 'cadence-load-',
   config: [
@@ -139,7 +172,34 @@ const server = await startCadenceServer({
   workerProcesses: BACKEND === 'redis' ? 1 : 0,
 });
 for (const pid of server.pids) pinApp(pid);
-const result = await run(server.url);
+await closedLoop(receiver.url, WARM_UP_SECONDS, pushes);
+const serverWarmUp = await closedLoop(server.url, WARM_UP_SECONDS, pushes);
+const receiverRounds = [];
+const serverRounds = [];
+// The app not being measured is stopped (SIGSTOP) for the other's window: left running, the
+// server's deferred work (the garbage collector's marking of a heap holding every queued job) ran
+// in the receiver's windows, slowing the receiver by the server's own cost. What each spends while
+// stopped is shown, and must be nothing (Linux: /proc).
+const idleSpent = { receiver: 0, server: 0 };
+const pause = (pids, signal) => {
+  for (const pid of pids) process.kill(pid, signal);
+};
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [name, url, measured, other] of [['receiver', receiver.url, receiverRounds, server.pids], ['server', server.url, serverRounds, [receiver.pid]]]) {
+    pause(other, 'SIGSTOP');
+    const before = cpuSeconds(other);
+    try {
+      measured.push(await closedLoop(url, DURATION, pushes));
+    } finally {
+      idleSpent[name === 'receiver' ? 'server' : 'receiver'] += cpuSeconds(other) - before;
+      pause(other, 'SIGCONT');
+    }
+  }
+}
+await receiver.close();
+const receiverResult = combined(receiverRounds);
+const result = { ...combined(serverRounds), warmUpAccepted: accepted202(serverWarmUp) };
+const roundRatios = serverRounds.map((r, i) => r.requests.average / receiverRounds[i].requests.average).sort((a, b) => a - b);
 // Below saturation: half the rate the server sustained, sent open loop (webhook senders do not wait
 // for each other as a closed loop does), to the server and to the minimal receiver.
 const halfRate = Math.max(1, Math.round(result.requests.average / 2));
@@ -160,11 +220,13 @@ stall?.close();
 console.log(`jobs: ${JOBS === 'long' ? 'long (clones that never finish: the workers stay busy, the queue holds the rest; BENCH_JOBS=fast for jobs refused at once)' : 'fast (refused by the network guard at once: the process also finishes thousands of jobs a second)'}; each app warmed up for ${WARM_UP_SECONDS} s first`);
 console.log(`cores: ${coresLine()}`);
 console.log(`backend: ${BACKEND}${BACKEND === 'redis' ? ' (an intake-only server and one cadence worker; the receiver enqueues into BullMQ too)' : ''}`);
-console.log(`closed loop, ${CONNECTIONS} connections, ${DURATION} s, signed, distinct bodies and delivery ids:`);
+console.log(`closed loop, ${CONNECTIONS} connections, signed, distinct bodies and delivery ids; bare ${DURATION} s, then the receiver and the server in turns, ${ROUNDS} windows of ${DURATION} s each (rates: their mean; p99: the worst window's):`);
 console.log(`  bare Koa 202:         ${bareResult.requests.average.toFixed(0)} req/s, p99 ${bareResult.latency.p99} ms`);
 console.log(`  minimal receiver:     ${receiverResult.requests.average.toFixed(0)} req/s, p99 ${receiverResult.latency.p99} ms (${receiverRatio.toFixed(2)}x bare: reads the body, checks the HMAC, parses the JSON, enqueues)`);
 console.log(`  cadence server:       ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`);
 const receiverShare = result.requests.average / receiverResult.requests.average;
+console.log(`  CPU spent while stopped for the other's turn: receiver ${idleSpent.receiver.toFixed(2)} s, server ${idleSpent.server.toFixed(2)} s`);
+console.log(`  the server's rate over the receiver's, window by window: ${roundRatios.map((r) => r.toFixed(2)).join(', ')} (sorted)`);
 console.log(`  throughput ratio: ${ratio.toFixed(2)}x bare, ${receiverShare.toFixed(2)}x minimal receiver (target >= 0.6x the receiver) ${receiverShare >= 0.6 ? 'OK' : 'MISSED'}; p99 ${result.latency.p99} ms (target < 50 ms) ${result.latency.p99 < 50 ? 'OK' : 'MISSED'}`);
 console.log(`open loop at ${halfRate} req/s (half the server's closed-loop rate), ${DURATION} s:`);
 console.log(`  minimal receiver:     p50 ${ms(receiverSteady.p50)}, p99 ${ms(receiverSteady.p99)}`);
