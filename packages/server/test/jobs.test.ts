@@ -5,6 +5,7 @@ import { InMemoryJobStore } from '../src/jobs/job-store.js';
 import { retainedResult, MAX_RETAINED_ITEMS } from '../src/jobs/retained-result.js';
 import type { Job, JobStatus } from '../src/jobs/job.js';
 import { UnverifiedBytes } from '../src/webhooks/unverified-bytes.js';
+import { RecentDeliveries } from '../src/webhooks/recent-deliveries.js';
 import { constantTimeEqual, verifyHubSignature } from '../src/webhooks/constant-time.js';
 import { createHmac } from 'node:crypto';
 
@@ -140,6 +141,23 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     expect(await store.create(second, 'd1')).to.equal(undefined);
     expect(await store.create(job('queued'))).to.equal(undefined);
     expect(await store.size()).to.equal(2);
+  });
+
+  it('remembers at least the last `keep` deliveries and at most twice as many, and releases only the claim of the job named', () => {
+    const recent = new RecentDeliveries(2);
+    recent.set('a', 'job-a');
+    recent.set('b', 'job-b');
+    recent.set('c', 'job-c');
+    expect([recent.get('a'), recent.get('b'), recent.get('c')]).to.deep.equal(['job-a', 'job-b', 'job-c']);
+    recent.set('d', 'job-d');
+    recent.set('e', 'job-e');
+    // a and b were two generations back: forgotten; c and d (the previous generation) and e are kept.
+    expect([recent.get('a'), recent.get('b'), recent.get('c'), recent.get('d'), recent.get('e')]).to.deep.equal([undefined, undefined, 'job-c', 'job-d', 'job-e']);
+    recent.release('c', 'job-other');
+    expect(recent.get('c')).to.equal('job-c');
+    recent.release('c', 'job-c');
+    recent.release('e', 'job-e');
+    expect([recent.get('c'), recent.get('e')]).to.deep.equal([undefined, undefined]);
   });
 
   it('compares secrets and signatures in constant time, any length, never throwing', () => {

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { RecentDeliveries } from '../webhooks/recent-deliveries.js';
 import { isFinal, type Job, type JobStatus } from './job.js';
 
 export interface JobQuery {
@@ -52,8 +52,8 @@ export class InMemoryJobStore implements JobStore {
    * every job the store holds. Removed ids stay until the next compaction and are passed over.
    */
   private order: string[] = [];
-  /** Delivery ids already turned into jobs: the most recent 100,000. */
-  private readonly deliveries = new LRUCache<string, string>({ max: 100_000 });
+  /** Delivery ids already turned into jobs: at least the most recent 100,000. */
+  private readonly deliveries = new RecentDeliveries(100_000);
 
   constructor(private readonly maxJobs: number) {}
 
@@ -71,7 +71,7 @@ export class InMemoryJobStore implements JobStore {
   }
 
   async delete(id: string, delivery?: string): Promise<void> {
-    if (delivery !== undefined && this.deliveries.peek(delivery) === id) this.deliveries.delete(delivery);
+    if (delivery !== undefined) this.deliveries.release(delivery, id);
     this.jobs.delete(id);
     this.ended.delete(id);
     this.compact();
