@@ -14,9 +14,9 @@ const { config } = await loadConfig({ cwd: '/tmp', env: {} });
 const logger = createLogger({ level: 'error', stream: new Writable({ write: (_c, _e, d) => d() }) });
 const metrics = new ServerMetrics();
 const jobs = new JobManager({ engine: createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [] }), store: new InMemoryJobStore(1e7), queue: new InMemoryJobQueue(1e7), events: new InMemoryJobEventChannel(), cancels: new InMemoryJobCancels(), cache: new SizedResultCache(1 << 20, metrics), metrics, logger, workers: 0, jobTimeoutMs: 60000, network: null, allowLocalPaths: false, publicUrl: null });
-const N = 100000;
+const N = Number(process.env.N ?? 300000);
 const body = (n) => JSON.stringify({ ref: 'refs/heads/main', before: '0'.repeat(40), after: n.toString(16).padStart(40, '0'), repository: { full_name: 'bench/repo', clone_url: 'https://127.0.0.1:9/bench/repo.git' }, commits: [], pusher: { name: 'bench' } });
-gc(); const before = process.memoryUsage().heapUsed;
+gc(); const before = process.memoryUsage().heapUsed; const t0 = performance.now();
 const receiverQueue = [];
 for (let n = 1; n <= N; n++) {
   const payload = JSON.parse(body(n));
@@ -24,6 +24,6 @@ for (let n = 1; n <= N; n++) {
   const { push } = githubPush(payload);
   await jobs.receive({ request: { kind: 'repository', url: push.cloneUrl, branch: push.branch, range: { before: push.before, after: push.after } }, source: 'webhook:github', repo: 'bench/repo', branch: push.branch, forge: push.forge, squashCandidate: push.squashCandidate === true }, `webhook:github:bench-1-${n}`);
 }
-gc(); const after = process.memoryUsage().heapUsed;
-console.log(receiverQueue.length, process.env.MODE ?? 'server', 'bytes per queued job', ((after - before) / N).toFixed(0));
+const t1 = performance.now(); gc(); const after = process.memoryUsage().heapUsed;
+console.log(receiverQueue.length, process.env.MODE ?? 'server', 'bytes per queued job', ((after - before) / N).toFixed(0), 'µs per job', ((t1 - t0) * 1000 / N).toFixed(2));
 process.exit(0);

@@ -6,6 +6,7 @@ import { retainedResult, MAX_RETAINED_ITEMS } from '../src/jobs/retained-result.
 import type { Job, JobStatus } from '../src/jobs/job.js';
 import { UnverifiedBytes } from '../src/webhooks/unverified-bytes.js';
 import { RecentDeliveries } from '../src/webhooks/recent-deliveries.js';
+import { newJobId } from '../src/jobs/job-id.js';
 import { constantTimeEqual, verifyHubSignature } from '../src/webhooks/constant-time.js';
 import { createHmac } from 'node:crypto';
 
@@ -158,6 +159,12 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     recent.release('c', 'job-c');
     recent.release('e', 'job-e');
     expect([recent.get('c'), recent.get('e')]).to.deep.equal([undefined, undefined]);
+  });
+
+  it('makes job ids that are random version-4 UUIDs', () => {
+    const ids = Array.from({ length: 1000 }, () => newJobId());
+    for (const id of ids) expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).to.equal(ids.length);
   });
 
   it('compares secrets and signatures in constant time, any length, never throwing', () => {

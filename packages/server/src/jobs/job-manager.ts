@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { redactUrl, type AnalysisRequest, type Engine, type EmittedEvent, type ResultCache } from '@cadence/engine';
 import { CadenceError, HttpError, toCadenceError } from '@cadence/errors';
 import type { Logger } from '@cadence/logger';
@@ -13,6 +12,7 @@ import type { JobEvent, JobEventChannel } from './job-events.js';
 import type { JobCancels } from './job-cancels.js';
 import type { JobQueue } from './job-queue.js';
 import type { JobStore } from './job-store.js';
+import { newJobId } from './job-id.js';
 import { retainedResult } from './retained-result.js';
 import { squashLookupFor, type SquashLookup } from '../forges/squash-lookup.js';
 
@@ -122,7 +122,7 @@ export class JobManager {
     if (!(await this.options.queue.hasRoom())) throw overloaded();
     const now = new Date().toISOString();
     const job: Job = {
-      id: randomUUID(),
+      id: newJobId(),
       status: 'queued',
       kind: spec.request.kind,
       source: spec.source,
