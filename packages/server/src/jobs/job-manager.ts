@@ -76,7 +76,8 @@ export class JobManager {
   /** Creates a queued job, or answers 503 overloaded and creates nothing. */
   async submit(spec: NewJob, beforeStart?: (job: Job) => void): Promise<Job> {
     const created = await this.enqueue(spec, undefined, beforeStart);
-    return created.job!;
+    if (!('job' in created)) throw new Error('a job without a delivery id cannot have an earlier one');
+    return created.job;
   }
 
   /**
@@ -91,8 +92,8 @@ export class JobManager {
     let earlierGone: string | null = null;
     for (let attempt = 0; attempt < 3; attempt++) {
       const created = await this.enqueue(spec, delivery);
-      if (created.job) return { jobId: created.job.id, duplicate: false };
-      const earlier = created.earlier!;
+      if ('job' in created) return { jobId: created.job.id, duplicate: false };
+      const { earlier } = created;
       const state = await this.stateOfEarlier(earlier, delivery);
       if (state === 'queued') return { jobId: earlier, duplicate: true };
       // Gone twice under the same claim: the job was kept its TTL and expired; the claim outlives it.
@@ -117,7 +118,7 @@ export class JobManager {
     }
   }
 
-  private async enqueue(spec: NewJob, delivery: string | undefined, beforeStart?: (job: Job) => void): Promise<{ job?: Job; earlier?: string }> {
+  private async enqueue(spec: NewJob, delivery: string | undefined, beforeStart?: (job: Job) => void): Promise<{ job: Job } | { earlier: string }> {
     if (!this.accepting) throw new HttpError(503, 'overloaded', 'The server is shutting down', { extra: { retry_after: 30 }, headers: { 'Retry-After': '30' } });
     if (!(await this.options.queue.hasRoom())) throw overloaded();
     const now = new Date().toISOString();
