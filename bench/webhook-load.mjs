@@ -23,16 +23,15 @@ const CLONE_URL = stall ? `https://127.0.0.1:${stall.port}/bench/repo.git` : 'ht
 const pushes = signedPushes(CLONE_URL);
 
 /**
- * Closed loop: each of the connections sends its next request when the answer to the last arrives.
- * Each app gets the same unmeasured warm-up first (JIT, the server's analysis threads loading their
+ * The bare app's closed loop (the receiver and the server take turns, below). Each app gets the
+ * same unmeasured warm-up first (JIT, the server's analysis threads loading their
  * engine), as a long-running server is warm when its pushes arrive. The threads start with the
  * first jobs and load below the HTTP thread's priority, so under this load they take several
  * seconds: with 3 s of warm-up the first seconds measured still shared the cores with them.
  */
 async function run(url) {
-  const warmUp = await closedLoop(url, WARM_UP_SECONDS, pushes);
-  const measured = await closedLoop(url, DURATION, pushes);
-  return { ...measured, warmUpAccepted: accepted202(warmUp) };
+  await closedLoop(url, WARM_UP_SECONDS, pushes);
+  return closedLoop(url, DURATION, pushes);
 }
 const accepted202 = (result) => result.statusCodeStats?.['202']?.count ?? 0;
 /** CPU seconds the processes `pids` have used (all their threads), from /proc; 0 where there is none. */

@@ -100,7 +100,7 @@ export class JobManager {
       if (earlierGone === earlier) return { jobId: earlier, duplicate: true };
       earlierGone = earlier;
     }
-    throw unavailableNow('the first delivery of this id did not finish creating its job');
+    throw HttpError.unavailable('The first delivery of this id did not finish creating its job; retry later');
   }
 
   /** Waits until the job a delivery first created is surely queued (or ran), or is gone. */
@@ -471,10 +471,6 @@ const CANCEL_WAIT_MS = 2000;
 /** A redelivery waits this long for the first delivery's job to be queued, polling this often. */
 const CLAIM_WAIT_MS = 10_000;
 const CLAIM_POLL_MS = 50;
-
-function unavailableNow(message: string): HttpError {
-  return new HttpError(503, 'unavailable', message, { extra: { retry_after: 5 }, headers: { 'Retry-After': '5' } });
-}
 
 function overloaded(): HttpError {
   return new HttpError(503, 'overloaded', 'Too many jobs are waiting; retry later', { extra: { retry_after: 30 }, headers: { 'Retry-After': '30' } });

@@ -44,8 +44,5 @@ export function whenReady(connection: Redis, timeoutMs: number): Promise<boolean
 export function unavailable(error: unknown): never {
   // An answer the request was already going to give (404, 409) is not Redis failing.
   if (error instanceof HttpError) throw error;
-  throw new HttpError(503, 'unavailable', 'The job store is unavailable; retry later', {
-    extra: { retry_after: 5 },
-    headers: { 'Retry-After': '5' },
-  });
+  throw HttpError.unavailable('The job store is unavailable; retry later');
 }
