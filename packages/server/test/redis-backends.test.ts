@@ -142,13 +142,16 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     }));
     // Pub/sub delivers only to subscriptions already in place (a loaded machine may take a while to
     // finish b's): the request is sent again until b hears it. It is also remembered for late readers.
-    for (let i = 0; i < 40 && !done; i++) {
-      await a.cancels.request('job-9', 'ERR_CANCELLED');
+    // Each wait is bounded and says what it waited for: a CI run once spent the whole test timeout
+    // here without saying whether the request or the hearing never came.
+    const within = <T>(work: Promise<T>, ms: number, what: string): Promise<T> =>
+      Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms))]);
+    for (let i = 0; i < 30 && !done; i++) {
+      await within(a.cancels.request('job-9', 'ERR_CANCELLED'), 5000, `cancel request ${i + 1}`);
       await Promise.race([heard, new Promise((resolve) => setTimeout(resolve, 500))]);
     }
-    expect(await heard).to.deep.equal(['job-9', 'ERR_CANCELLED']);
+    expect(await within(heard, 1000, 'hearing the cancel on the other server')).to.deep.equal(['job-9', 'ERR_CANCELLED']);
     expect(await b.cancels.requested('job-9')).to.equal('ERR_CANCELLED');
-
   });
 
   it('records a delivery id with its job in one step: one job per delivery across servers, released when the job is withdrawn', async () => {
