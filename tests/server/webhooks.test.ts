@@ -127,6 +127,28 @@ describe('server: GitHub and GitLab webhooks', function () {
     expect(second.body.duplicate).to.equal(true);
   });
 
+  it('runs the same chain for every spelling the router accepts, and answers other methods 405', async () => {
+    // The exact path is served ahead of the routers; a different case or a trailing slash goes
+    // through the router: both must check the signature, count the rate limit and create the job.
+    const payload = JSON.stringify(githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[8]!, git.hashes[9]!));
+    for (const path of ['/webhooks/github', '/Webhooks/GitHub', '/webhooks/github/']) {
+      const headers = { 'x-github-event': 'push', 'x-github-delivery': `spelling-${path}`, 'content-type': 'application/json' };
+      const refused = await server.request(path, { method: 'POST', headers: { ...headers, 'x-hub-signature-256': await sign('another-secret', payload) }, body: payload });
+      expect(refused.status, path).to.equal(401);
+      const accepted = await server.request(path, { method: 'POST', headers: { ...headers, 'x-hub-signature-256': await sign(SECRET, payload) }, body: payload });
+      expect(accepted.status, path).to.equal(202);
+      expect(accepted.headers.get('x-ratelimit-limit'), `${path} is rate limited`).to.be.a('string');
+      const { id } = (await accepted.json()) as Accepted;
+      expect((await waitForJob<JobBody>(server, id)).source, path).to.equal('webhook:github');
+    }
+    for (const path of ['/webhooks/github', '/webhooks/gitlab']) {
+      const wrongMethod = await server.request(path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(wrongMethod.status, path).to.equal(405);
+      expect(wrongMethod.headers.get('allow'), path).to.equal('POST');
+      expect(((await wrongMethod.json()) as { error: string }).error).to.equal('method_not_allowed');
+    }
+  });
+
   it('refuses malformed payloads that are correctly signed', async () => {
     for (const payload of ['{"after": 12}', '{"after": "not-a-sha", "ref": "refs/heads/main"}', JSON.stringify({ ...githubPushPayload('ext::sh -c id', git.hashes[0]!, git.hashes[1]!) })]) {
       const { status, body } = await github(payload, {});

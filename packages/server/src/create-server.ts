@@ -79,7 +79,8 @@ export function createServer(options: ServerOptions): CadenceServer {
   guarded.use(requireApiToken(config.api.token));
   healthRoutes(open, jobs, backends);
   if (config.webhook.enabled) {
-    webhookRoutes(open, {
+    // Ahead of both routers: a forge's POST to the exact webhook path skips route matching.
+    app.use(webhookRoutes(open, {
       secret: config.webhook.secret,
       jobs,
       limiter: backends.rateLimiters('webhooks', config.rate_limits.webhooks_per_minute),
@@ -90,7 +91,7 @@ export function createServer(options: ServerOptions): CadenceServer {
         gitlab: Boolean(config.forges.gitlab.token),
         drafts: config.forges.request_drafts,
       },
-    });
+    }));
   }
   const metricsLimit = limit('metrics', config.rate_limits.metrics_per_minute);
   prometheusRoutes(config.api.public_metrics ? open : guarded, metrics, metricsLimit);

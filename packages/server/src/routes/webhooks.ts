@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
+import compose from 'koa-compose';
 import { HttpError } from '@cadence/errors';
 import { checkBranchName, parseRepositoryUrl, type RepositoryLocator } from '@cadence/git-source';
 import { LRUCache } from 'lru-cache';
@@ -8,7 +9,7 @@ import { WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { UnverifiedBytes } from '../webhooks/unverified-bytes.js';
-import { constantTimeEqual, verifyHubSignature } from '../webhooks/constant-time.js';
+import { constantTimeEqual, hubSignatureKey, verifyHubSignature } from '../webhooks/constant-time.js';
 import { githubPullRequest, githubPush, gitlabMergeRequest, gitlabPush, type PushOutcome } from '../webhooks/push-payload.js';
 import { rawWebhookBody, webhookBytes, webhookPayload } from '../webhooks/webhook-body.js';
 
@@ -23,14 +24,23 @@ export interface WebhookRouteOptions {
   readonly requests: { readonly github: boolean; readonly gitlab: boolean; readonly drafts: boolean };
 }
 
-/** Decisions §5: GitHub and GitLab pushes become jobs; the request never waits for the clone. */
-export function webhookRoutes(router: Router, options: WebhookRouteOptions): void {
+/**
+ * Decisions §5: GitHub and GitLab pushes become jobs; the request never waits for the clone.
+ *
+ * Each path's chain (rate limit, body, handler) is registered on `router`, which answers every
+ * spelling the router accepts (case, a trailing slash) and 405 for other methods. The returned
+ * middleware serves the same chains for a POST to the exact path before any router runs: a forge
+ * always sends that, and the router's per-request work (matching every route, composing the
+ * matched chain anew, parameters) was a fifth of the cost of a webhook (docs/deploy.md, Sizing).
+ */
+export function webhookRoutes(router: Router, options: WebhookRouteOptions): Middleware {
   // Counted before the signature check: a flood of bad signatures is cheap to refuse.
   const limit = rateLimit(options.limiter);
   const body = rawWebhookBody(WEBHOOK_BODY_LIMIT, options.unverifiedBytes, ['application/json', 'application/x-www-form-urlencoded']);
+  const hmacKey = options.secret === null ? null : hubSignatureKey(options.secret);
 
-  router.post('/webhooks/github', limit, body, async (ctx) => {
-    if (options.secret !== null && !verifyHubSignature(webhookBytes(ctx), ctx.get('x-hub-signature-256') || undefined, options.secret)) {
+  const github: Middleware = async (ctx) => {
+    if (hmacKey !== null && !verifyHubSignature(webhookBytes(ctx), ctx.get('x-hub-signature-256') || undefined, hmacKey)) {
       throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
     }
     const event = ctx.get('x-github-event');
@@ -49,13 +59,13 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): voi
       return;
     }
     await answerPush(ctx, githubPush(webhookPayload(ctx)), 'webhook:github', ctx.get('x-github-delivery'), options);
-  });
+  };
 
-  router.post('/webhooks/gitlab', limit, body, async (ctx) => {
+  const gitlab: Middleware = async (ctx) => {
     const signature = ctx.get('x-hub-signature-256');
-    if (options.secret !== null) {
+    if (options.secret !== null && hmacKey !== null) {
       if (signature) {
-        if (!verifyHubSignature(webhookBytes(ctx), signature, options.secret)) throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
+        if (!verifyHubSignature(webhookBytes(ctx), signature, hmacKey)) throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
       } else if (!constantTimeEqual(ctx.get('x-gitlab-token'), options.secret)) {
         throw new HttpError(403, 'invalid_token', 'The X-Gitlab-Token header does not match the configured secret');
       }
@@ -74,7 +84,17 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): voi
       return;
     }
     await answerPush(ctx, gitlabPush(payload), 'webhook:gitlab', delivery, options);
-  });
+  };
+
+  const chains = new Map<string, Middleware>([
+    ['/webhooks/github', compose([limit, body, github])],
+    ['/webhooks/gitlab', compose([limit, body, gitlab])],
+  ]);
+  for (const [path, chain] of chains) router.post(path, chain);
+  return (ctx, next) => {
+    const chain = ctx.method === 'POST' ? chains.get(ctx.path) : undefined;
+    return chain ? chain(ctx, next) : next();
+  };
 }
 
 /**

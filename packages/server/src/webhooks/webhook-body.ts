@@ -28,12 +28,13 @@ export function rawWebhookBody(limit: number, budget: UnverifiedBytes, types: re
     if (charset && !READABLE_CHARSETS.has(charset)) {
       throw new HttpError(415, 'unsupported_media_type', `The body must be UTF-8, not ${charset}`);
     }
-    const declared = Number(ctx.get('content-length'));
+    const length = ctx.get('content-length');
+    const declared = Number(length);
     if (Number.isFinite(declared) && declared > limit) {
       throw new HttpError(413, 'payload_too_large', `The body is ${declared} bytes; webhook bodies may be at most ${limit} bytes`);
     }
     // A body without a length may grow to the limit: it holds that much of the budget.
-    const reserved = ctx.get('content-length') && Number.isFinite(declared) ? declared : limit;
+    const reserved = length && Number.isFinite(declared) ? declared : limit;
     if (!budget.tryReserve(reserved)) {
       throw new HttpError(503, 'overloaded', 'Too many webhook bodies are being received at once; retry shortly', {
         extra: { retry_after: 1 },
@@ -41,7 +42,7 @@ export function rawWebhookBody(limit: number, budget: UnverifiedBytes, types: re
       });
     }
     try {
-      const body = await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || null }).catch((error: unknown) => {
+      const body = await getRawBody(ctx.req, { limit, length: length || null }).catch((error: unknown) => {
         throw closedByClient(ctx, error);
       });
       (ctx.state as Record<symbol, WebhookBody>)[RAW_BODY] = { bytes: body, formEncoded: media === FORM_TYPE };
