@@ -13,6 +13,7 @@ import type { JobCancels } from './job-cancels.js';
 import type { JobQueue } from './job-queue.js';
 import type { JobStore } from './job-store.js';
 import { newJobId } from './job-id.js';
+import { isoNow } from './iso-now.js';
 import { retainedResult } from './retained-result.js';
 import { squashLookupFor, type SquashLookup } from '../forges/squash-lookup.js';
 
@@ -121,7 +122,7 @@ export class JobManager {
   private async enqueue(spec: NewJob, delivery: string | undefined, beforeStart?: (job: Job) => void): Promise<{ job: Job } | { earlier: string }> {
     if (!this.accepting) throw new HttpError(503, 'overloaded', 'The server is shutting down', { extra: { retry_after: 30 }, headers: { 'Retry-After': '30' } });
     if (!(await this.options.queue.hasRoom())) throw overloaded();
-    const now = new Date().toISOString();
+    const now = isoNow();
     const job: Job = {
       id: newJobId(),
       status: 'queued',
@@ -251,7 +252,7 @@ export class JobManager {
       // A job cancelled or lost while it waited is not run.
       if (isFinal(j.status)) return;
       j.status = 'running';
-      j.started_at = new Date().toISOString();
+      j.started_at = isoNow();
     });
     if (!job || job.status !== 'running') return 'done';
     this.log.info('job started', { job_id: id, kind: job.kind, repo: job.repo });
@@ -288,7 +289,7 @@ export class JobManager {
       });
       const done = await this.untilRecorded(id, () => this.options.store.update(id, (j) => {
         j.status = 'completed';
-        j.finished_at = new Date().toISOString();
+        j.finished_at = isoNow();
         j.result = retainedResult(result);
         if (j.branch === null && result.source_type === 'git') j.branch = result.branch;
       }));
@@ -345,7 +346,7 @@ export class JobManager {
 
   private finish(job: Job, status: 'failed' | 'cancelled' | 'timeout', error: CadenceError): void {
     job.status = status;
-    job.finished_at = new Date().toISOString();
+    job.finished_at = isoNow();
     job.error = error.message;
     job.error_code = error.code;
     this.options.metrics.jobsTotal.inc({ status });
