@@ -7,6 +7,7 @@ import type { Job, JobStatus } from '../src/jobs/job.js';
 import { UnverifiedBytes } from '../src/webhooks/unverified-bytes.js';
 import { RecentDeliveries } from '../src/webhooks/recent-deliveries.js';
 import { newJobId } from '../src/jobs/job-id.js';
+import { isoNow } from '../src/jobs/iso-now.js';
 import { constantTimeEqual, verifyHubSignature } from '../src/webhooks/constant-time.js';
 import { createHmac } from 'node:crypto';
 
@@ -165,6 +166,18 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     const ids = Array.from({ length: 1000 }, () => newJobId());
     for (const id of ids) expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(new Set(ids).size).to.equal(ids.length);
+  });
+
+  it('stamps job times as ISO 8601 strings of the current millisecond, formatted again once it passes', async () => {
+    const before = Date.now();
+    const stamp = isoNow();
+    const after = Date.now();
+    expect(stamp).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(Date.parse(stamp)).to.be.within(before, after);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = isoNow();
+    expect(Date.parse(later)).to.be.greaterThan(Date.parse(stamp));
+    expect(Math.abs(Date.parse(isoNow()) - Date.now())).to.be.at.most(1);
   });
 
   it('compares secrets and signatures in constant time, any length, never throwing', () => {
