@@ -149,6 +149,27 @@ describe('server: GitHub and GitLab webhooks', function () {
     }
   });
 
+  it('serves the webhooks under server.base_path only, the exact path included', async () => {
+    // The exact-path shortcut runs after the base path is stripped: under /cadence a push to
+    // /cadence/webhooks/github is a job, and /webhooks/github answers 404 like every other route.
+    const own = await makeTempDir('cadence-webhooks-base-');
+    const prefixed = await startCadenceServer({ cwd: own.path, config: { security: { allowed_networks: ['127.0.0.0/8'] }, server: { base_path: '/cadence' } } });
+    try {
+      const payload = JSON.stringify(githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[8]!, git.hashes[9]!));
+      const headers = async (delivery: string) => ({ 'x-github-event': 'push', 'x-github-delivery': delivery, 'content-type': 'application/json', 'x-hub-signature-256': await sign(SECRET, payload) });
+      const outside = await prefixed.request('/webhooks/github', { method: 'POST', headers: await headers('outside-base'), body: payload });
+      expect(outside.status).to.equal(404);
+      const inside = await prefixed.request('/cadence/webhooks/github', { method: 'POST', headers: await headers('inside-base'), body: payload });
+      expect(inside.status).to.equal(202);
+      const { id } = (await inside.json()) as Accepted;
+      const job = await prefixed.json<JobBody>(`/cadence/jobs/${id}`);
+      expect([job.status, job.body.source]).to.deep.equal([200, 'webhook:github']);
+    } finally {
+      await prefixed.stop();
+      await own.remove();
+    }
+  });
+
   it('refuses malformed payloads that are correctly signed', async () => {
     for (const payload of ['{"after": 12}', '{"after": "not-a-sha", "ref": "refs/heads/main"}', JSON.stringify({ ...githubPushPayload('ext::sh -c id', git.hashes[0]!, git.hashes[1]!) })]) {
       const { status, body } = await github(payload, {});
