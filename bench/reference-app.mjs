@@ -24,9 +24,11 @@ if (mode === 'receiver' || mode === 'receiver-redis') {
     const given = Buffer.from(ctx.get('x-hub-signature-256'));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) ctx.throw(401);
     const push = JSON.parse(body.toString('utf8'));
-    // Its id a flat string, as the server's are (packages/server/src/jobs/job-id.ts): randomUUID's
-    // result is a tree of 20 pieces until copied, and the queue holds every id.
-    const job = { id: Buffer.from(randomUUID(), 'latin1').toString('latin1'), delivery: ctx.get('x-github-delivery'), url: push.repository?.clone_url, after: push.after };
+    // Its id a flat string, made as the server makes its own (packages/server/src/jobs/job-id.ts):
+    // randomUUID's result is a tree of 20 pieces until read, and the queue holds every id.
+    const id = randomUUID();
+    id.charCodeAt(0);
+    const job = { id, delivery: ctx.get('x-github-delivery'), url: push.repository?.clone_url, after: push.after };
     if (queue) await queue.add('push', job, { jobId: job.delivery, removeOnComplete: true });
     else waiting.push(job);
     ctx.status = 202;

@@ -37,10 +37,11 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): Mid
   // Counted before the signature check: a flood of bad signatures is cheap to refuse.
   const limit = rateLimit(options.limiter);
   const body = rawWebhookBody(WEBHOOK_BODY_LIMIT, options.unverifiedBytes, ['application/json', 'application/x-www-form-urlencoded']);
-  const hmacKey = options.secret === null ? null : hubSignatureKey(options.secret);
+  // The secret as GitLab's token compares it, and as the key every HMAC is computed with.
+  const secret = options.secret === null ? null : { token: options.secret, key: hubSignatureKey(options.secret) };
 
   const github: Middleware = async (ctx) => {
-    if (hmacKey !== null && !verifyHubSignature(webhookBytes(ctx), ctx.get('x-hub-signature-256') || undefined, hmacKey)) {
+    if (secret !== null && !verifyHubSignature(webhookBytes(ctx), ctx.get('x-hub-signature-256') || undefined, secret.key)) {
       throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
     }
     const event = ctx.get('x-github-event');
@@ -63,10 +64,10 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): Mid
 
   const gitlab: Middleware = async (ctx) => {
     const signature = ctx.get('x-hub-signature-256');
-    if (options.secret !== null && hmacKey !== null) {
+    if (secret !== null) {
       if (signature) {
-        if (!verifyHubSignature(webhookBytes(ctx), signature, hmacKey)) throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
-      } else if (!constantTimeEqual(ctx.get('x-gitlab-token'), options.secret)) {
+        if (!verifyHubSignature(webhookBytes(ctx), signature, secret.key)) throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
+      } else if (!constantTimeEqual(ctx.get('x-gitlab-token'), secret.token)) {
         throw new HttpError(403, 'invalid_token', 'The X-Gitlab-Token header does not match the configured secret');
       }
     }
