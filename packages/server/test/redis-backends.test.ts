@@ -176,6 +176,33 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     expect(await b.queue.holds('never-offered')).to.equal(false);
   });
 
+  it('records the jobs created within one turn with one script, a delivery claimed earlier in the batch included, and queues them', async () => {
+    const config = await redisConfig(redis.url);
+    const { store, queue } = await open(config);
+    const raw = new Redis(redis.url);
+    try {
+      const scriptCalls = async (): Promise<number> =>
+        [...(await raw.info('commandstats')).matchAll(/^cmdstat_eval(?:sha)?:calls=(\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+      await store.create(job('first-alone'));
+      const before = await scriptCalls();
+      const outcomes = await Promise.all([
+        ...Array.from({ length: 20 }, (_, i) => store.create(job(`batch-${i}`), `batch-delivery-${i}`)),
+        store.create(job('redelivered'), 'batch-delivery-3'),
+      ]);
+      expect(await scriptCalls()).to.equal(before + 1);
+      expect(outcomes.slice(0, 20)).to.deep.equal(Array.from({ length: 20 }, () => undefined));
+      expect(outcomes[20]).to.equal('batch-3');
+      expect(await store.get('redelivered')).to.equal(undefined);
+      expect(await store.size()).to.equal(21);
+      expect((await store.list({ limit: 2, offset: 0 })).map((j) => j.id)).to.deep.equal(['batch-19', 'batch-18']);
+      expect(await Promise.all(Array.from({ length: 20 }, (_, i) => queue.offer(`batch-${i}`)))).to.deep.equal(Array.from({ length: 20 }, () => true));
+      expect(await queue.depth()).to.equal(20);
+      expect(await queue.holds('batch-19')).to.equal(true);
+    } finally {
+      raw.disconnect();
+    }
+  });
+
   it('counts rate limits in one window for all servers', async () => {
     const config = await redisConfig(redis.url);
     const a = (await open(config)).rateLimiters('webhooks', 3);

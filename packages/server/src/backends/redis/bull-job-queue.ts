@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '@cadence/logger';
 import type { JobQueue, JobRunner } from '../../jobs/job-queue.js';
 import { unavailable } from './redis-connection.js';
+import { TurnBatch } from './turn-batch.js';
 
 export interface BullJobQueueOptions {
   readonly url: string;
@@ -78,13 +79,19 @@ export class BullJobQueue implements JobQueue {
   /**
    * Adds the job. The capacity is checked by the job manager just before (`hasRoom`), once per
    * submit: with many servers sharing the queue the bound is approximate either way, and a second
-   * count here would cost every webhook another round trip.
+   * count here would cost every webhook another round trip. The adds of one event-loop turn go to
+   * Redis together, in one write (BullMQ's addBulk), as the job store's creates do (TurnBatch).
    */
   async offer(id: string): Promise<boolean> {
-    await this.queue.add('analyze', { id }, { jobId: id }).catch(unavailable);
+    await this.adds.add(id).catch(unavailable);
     this.offeredSinceCount++;
     return true;
   }
+
+  private readonly adds = new TurnBatch<string, true>(async (ids) => {
+    await this.queue.addBulk(ids.map((id) => ({ name: 'analyze', data: { id }, opts: { jobId: id } })));
+    return ids.map(() => true as const);
+  });
 
   async remove(id: string): Promise<boolean> {
     // 0 when the job is locked by a worker (running) or already gone: then it is not waiting.

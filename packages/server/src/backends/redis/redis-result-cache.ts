@@ -51,11 +51,11 @@ export class RedisResultCache implements ServerResultCache {
     const value = JSON.stringify(result);
     // An entry larger than the whole cache is simply not kept.
     if (Buffer.byteLength(value) > this.maxBytes) return;
-    await runScript(this.redis, SET, this.entryKey(key), this.indexKey, this.bytesKey, value, Date.now(), this.maxBytes);
+    await runScript(this.redis, SET, [this.entryKey(key), this.indexKey, this.bytesKey], [value, Date.now(), this.maxBytes]);
   }
 
   async clear(): Promise<void> {
-    await runScript(this.redis, CLEAR, this.indexKey, this.bytesKey);
+    await runScript(this.redis, CLEAR, [this.indexKey, this.bytesKey], []);
   }
 
   async stats(): Promise<CacheStats> {
@@ -65,7 +65,7 @@ export class RedisResultCache implements ServerResultCache {
 }
 
 // KEYS: entry, index, bytes. ARGV: value, now, max bytes.
-const SET = luaScript(3, `
+const SET = luaScript(`
 local old = redis.call('STRLEN', KEYS[1])
 redis.call('SET', KEYS[1], ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], KEYS[1])
@@ -80,7 +80,7 @@ return total
 `);
 
 // KEYS: index, bytes.
-const CLEAR = luaScript(2, `
+const CLEAR = luaScript(`
 local entries = redis.call('ZRANGE', KEYS[1], 0, -1)
 for _, entry in ipairs(entries) do redis.call('DEL', entry) end
 redis.call('DEL', KEYS[1], KEYS[2])
