@@ -38,8 +38,12 @@ export class RedisJobStore implements JobStore {
     return `${this.prefix}:jobs:repo:${repo}`;
   }
 
-  private deliveryKey(delivery: string): string {
-    return `${this.prefix}:delivery:${delivery}`;
+  /**
+   * The key a job's delivery claim lives under. Without a delivery it is the job's own key, which
+   * is how both scripts know there is no claim: one convention for create and delete.
+   */
+  private claimKey(id: string, delivery: string | undefined): string {
+    return delivery === undefined ? this.jobKey(id) : `${this.prefix}:delivery:${delivery}`;
   }
 
   /**
@@ -55,11 +59,10 @@ export class RedisJobStore implements JobStore {
 
   private async createAll(batch: ReadonlyArray<{ job: Job; delivery?: string }>): Promise<Array<string | undefined>> {
     const keys = [this.allKey, `${this.prefix}:jobs:seq`];
-    const args: Array<string | number> = [this.maxJobs, this.prefix, this.finals.join(',')];
+    const args: Array<string | number> = [this.maxJobs, this.prefix, this.finals.join(','), REMEMBER_DELIVERY_SECONDS];
     for (const { job, delivery } of batch) {
-      // Without a delivery, the job's own key stands in for the delivery key the script never reads.
-      keys.push(this.jobKey(job.id), this.statusKey(job.status), this.repoKey(job.repo), delivery === undefined ? this.jobKey(job.id) : this.deliveryKey(delivery));
-      args.push(JSON.stringify(job), job.status, job.repo, job.id, delivery === undefined ? 0 : REMEMBER_DELIVERY_SECONDS);
+      keys.push(this.jobKey(job.id), this.statusKey(job.status), this.repoKey(job.repo), this.claimKey(job.id, delivery));
+      args.push(JSON.stringify(job), job.status, job.repo, job.id);
     }
     const outcomes = (await runScript(this.redis, CREATE, keys, args)) as Array<string | number>;
     return outcomes.map((outcome) => (typeof outcome === 'string' ? outcome : undefined));
@@ -87,7 +90,7 @@ export class RedisJobStore implements JobStore {
   }
 
   async delete(id: string, delivery?: string): Promise<void> {
-    await runScript(this.redis, DELETE, [this.jobKey(id), delivery === undefined ? this.jobKey(id) : this.deliveryKey(delivery)], [this.prefix, id]).catch(unavailable);
+    await runScript(this.redis, DELETE, [this.jobKey(id), this.claimKey(id, delivery)], [this.prefix, id]).catch(unavailable);
   }
 
   async list(query: JobQuery): Promise<Job[]> {
@@ -130,18 +133,18 @@ export class RedisJobStore implements JobStore {
 const REMEMBER_DELIVERY_SECONDS = 3 * 24 * 3600;
 
 // Creates the jobs of a batch, in order. KEYS: all, seq, then per job: job, status index, repo
-// index, delivery. ARGV: max jobs, prefix, final statuses, then per job: json, status, repo, id,
-// seconds to remember the delivery (0: no delivery). Returns per job the earlier job's id when its
-// delivery was claimed before (nothing is written for it), else 0. A claim made by a job earlier in
-// the same batch counts as made before.
+// index, delivery claim (the job's own key when it has no delivery). ARGV: max jobs, prefix, final
+// statuses, seconds to remember a delivery, then per job: json, status, repo, id. Returns per job
+// the earlier job's id when its delivery was claimed before (nothing is written for it), else 0.
+// A claim made by a job earlier in the same batch counts as made before.
 const CREATE = luaScript(`
 local outcomes = {}
 for i = 0, (#KEYS - 2) / 4 - 1 do
-  local k, a = 3 + 4 * i, 4 + 5 * i
+  local k, a = 3 + 4 * i, 5 + 4 * i
   local earlier = false
-  if ARGV[a + 4] ~= '0' then
+  if KEYS[k + 3] ~= KEYS[k] then
     earlier = redis.call('GET', KEYS[k + 3])
-    if not earlier then redis.call('SET', KEYS[k + 3], ARGV[a + 3], 'EX', ARGV[a + 4]) end
+    if not earlier then redis.call('SET', KEYS[k + 3], ARGV[a + 3], 'EX', ARGV[4]) end
   end
   if earlier then
     outcomes[i + 1] = earlier
@@ -194,7 +197,7 @@ if tonumber(ARGV[5]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[5]) end
 return 1
 `);
 
-// KEYS: job, delivery (the job's own key when none). ARGV: prefix, id.
+// KEYS: job, delivery claim (the job's own key when it has no delivery). ARGV: prefix, id.
 const DELETE = luaScript(`
 local fields = redis.call('HMGET', KEYS[1], 'status', 'repo')
 if KEYS[2] ~= KEYS[1] and redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
