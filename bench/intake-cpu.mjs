@@ -3,14 +3,15 @@
 // apart. Throughput ratios on a small machine also carry the cost of waking the load generator,
 // which grows as an app slows (docs/deploy.md, Sizing); CPU per push is what the server's own work
 // costs. Linux only (it reads /proc/<pid>/task).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { INTAKE_LOAD_CONFIG, LOOPBACK_CLONES, startCadenceServer, startReferenceApp } from './cadence-server.mjs';
 import { coresLine, pinApp, pinLoadGenerator } from './cores.mjs';
+import { statTicks, TICKS_PER_SECOND } from './proc-stat.mjs';
 import { closedLoop, signedPushes, stallServer } from './signed-pushes.mjs';
 
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const TICK_US = 1e6 / 100; // USER_HZ: /proc counts CPU time in hundredths of a second
+const TICK_US = 1e6 / TICKS_PER_SECOND;
 
 if (process.platform !== 'linux') {
   console.log('intake-cpu: reads /proc, Linux only; skipped');
@@ -24,9 +25,7 @@ const pushes = signedPushes(`https://127.0.0.1:${stall.port}/bench/repo.git`);
 function threadTicks(pid) {
   const ticks = new Map();
   for (const task of readdirSync(`/proc/${pid}/task`)) {
-    const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks.set(task, { user: Number(fields[11]), system: Number(fields[12]) });
+    ticks.set(task, statTicks(`/proc/${pid}/task/${task}/stat`));
   }
   return ticks;
 }

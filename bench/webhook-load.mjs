@@ -1,11 +1,11 @@
 // Signed GitHub webhooks per second and p99 latency of the Cadence server against a bare Koa app
 // answering 202, on this machine in the same run; then checks that no accepted webhook was lost.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort, INTAKE_LOAD_CONFIG, LOOPBACK_CLONES, startCadenceServer, startReferenceApp } from './cadence-server.mjs';
 import { coresLine, pinApp, pinLoadGenerator } from './cores.mjs';
+import { statTicks, TICKS_PER_SECOND } from './proc-stat.mjs';
 import { closedLoop, signedPushes, stallServer } from './signed-pushes.mjs';
 
 const CONNECTIONS = 32;
@@ -39,14 +39,13 @@ function cpuSeconds(pids) {
   let ticks = 0;
   for (const pid of pids) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      const { user, system } = statTicks(`/proc/${pid}/stat`);
+      ticks += user + system;
     } catch {
       // Not Linux, or the process is gone.
     }
   }
-  return ticks / 100;
+  return ticks / TICKS_PER_SECOND;
 }
 
 /** Measured windows per app, taken in turns with the other app's (BENCH_ROUNDS). */

@@ -63,6 +63,20 @@ const spec = (url: string) => ({ request: { kind: 'repository' as const, url, br
 describe('job manager', function () {
   this.timeout(20_000);
 
+  it('refuses a submit once shutting down with 503 overloaded, Retry-After 30, and creates nothing', async () => {
+    const { jobs, store, cleanup } = await manager({ workers: 0, queueCapacity: 10 });
+    try {
+      await jobs.shutdown(0);
+      const refused = await jobs.submit(spec('git://127.0.0.1:9/acme/stall.git')).catch((error: unknown) => error);
+      expect(refused).to.include({ status: 503, error: 'overloaded', message: 'The server is shutting down' });
+      expect(refused).to.have.deep.property('extra', { retry_after: 30 });
+      expect(refused).to.have.deep.property('headers', { 'Retry-After': '30' });
+      expect(await store.size()).to.equal(0);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('leaves no job behind for a submit refused because the queue filled while it was being made', async () => {
     const { jobs, store, cleanup } = await manager({ workers: 0, queueCapacity: 1 });
     try {

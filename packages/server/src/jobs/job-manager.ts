@@ -120,7 +120,7 @@ export class JobManager {
   }
 
   private async enqueue(spec: NewJob, delivery: string | undefined, beforeStart?: (job: Job) => void): Promise<{ job: Job } | { earlier: string }> {
-    if (!this.accepting) throw new HttpError(503, 'overloaded', 'The server is shutting down', { extra: { retry_after: 30 }, headers: { 'Retry-After': '30' } });
+    if (!this.accepting) throw overloaded('The server is shutting down');
     if (!(await this.options.queue.hasRoom())) throw overloaded();
     const now = isoNow();
     const job: Job = {
@@ -473,8 +473,9 @@ const CANCEL_WAIT_MS = 2000;
 const CLAIM_WAIT_MS = 10_000;
 const CLAIM_POLL_MS = 50;
 
-function overloaded(): HttpError {
-  return new HttpError(503, 'overloaded', 'Too many jobs are waiting; retry later', { extra: { retry_after: 30 }, headers: { 'Retry-After': '30' } });
+/** 503 `overloaded`: the queue is full, or the server is shutting down; either way, retry in 30 s. */
+function overloaded(message = 'Too many jobs are waiting; retry later'): HttpError {
+  return new HttpError(503, 'overloaded', message, { extra: { retry_after: 30 }, headers: { 'Retry-After': '30' } });
 }
 
 
