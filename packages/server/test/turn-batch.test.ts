@@ -34,6 +34,12 @@ describe('TurnBatch (one command for the calls of one event-loop turn)', () => {
     expect(await Promise.all([batch.add(3), batch.add(4)])).to.deep.equal([3, 4]);
   });
 
+  it('rejects every call of a batch whose flush answers fewer results than it was given', async () => {
+    const batch = new TurnBatch<number, number>(async (items) => items.slice(1));
+    const outcomes = await Promise.allSettled([batch.add(1), batch.add(2)]);
+    expect(outcomes.map((o) => o.status)).to.deep.equal(['rejected', 'rejected']);
+  });
+
   it('sends a batch as soon as it holds maxItems, and gathers the rest of the turn in the next', async () => {
     const flushed: number[][] = [];
     const batch = new TurnBatch<number, number>(async (items) => {

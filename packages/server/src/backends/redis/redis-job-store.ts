@@ -13,8 +13,6 @@ import { TurnBatch } from './turn-batch.js';
  * Retention: at most `maxJobs` (the oldest final jobs go first) and a TTL on every final job.
  */
 export class RedisJobStore implements JobStore {
-  private readonly finals = [...FINAL_STATUSES];
-
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
@@ -59,7 +57,7 @@ export class RedisJobStore implements JobStore {
 
   private async createAll(batch: ReadonlyArray<{ job: Job; delivery?: string }>): Promise<Array<string | undefined>> {
     const keys = [this.allKey, `${this.prefix}:jobs:seq`];
-    const args: Array<string | number> = [this.maxJobs, this.prefix, this.finals.join(','), REMEMBER_DELIVERY_SECONDS];
+    const args: Array<string | number> = [this.maxJobs, this.prefix, FINAL_STATUS_LIST, REMEMBER_DELIVERY_SECONDS];
     for (const { job, delivery } of batch) {
       keys.push(this.jobKey(job.id), this.statusKey(job.status), this.repoKey(job.repo), this.claimKey(job.id, delivery));
       args.push(JSON.stringify(job), job.status, job.repo, job.id);
@@ -128,6 +126,9 @@ export class RedisJobStore implements JobStore {
     return this.redis.zcard(this.allKey).catch(unavailable);
   }
 }
+
+/** The final statuses as the create script reads them: old jobs in one of them may be dropped. */
+const FINAL_STATUS_LIST = [...FINAL_STATUSES].join(',');
 
 /** How long a delivery id is remembered: forges redeliver within hours, not days. */
 const REMEMBER_DELIVERY_SECONDS = 3 * 24 * 3600;

@@ -33,6 +33,8 @@ export class TurnBatch<Item, Result> {
     this.pending = [];
     try {
       const results = await this.flush(batch.map((entry) => entry.item));
+      // A missing result must not read as one (for the job store, `undefined` means "created").
+      if (results.length !== batch.length) throw new Error(`a batch of ${batch.length} got ${results.length} results`);
       batch.forEach((entry, i) => entry.resolve(results[i]!));
     } catch (error) {
       for (const entry of batch) entry.reject(error);
