@@ -34,15 +34,17 @@ export function freePort() {
 }
 
 /**
- * `config`: lines of .cadence.yaml; `nodeArgs`: flags for node (a CPU profile, say). A server that
+ * `config`: lines of the server's configuration file (given with --config: a found .cadence.yaml
+ * would set analysis data only); `nodeArgs`: flags for node (a CPU profile, say). A server that
  * exits before `close()` ends the benchmark: its figures would mean nothing.
  */
 export async function startCadenceServer({ prefix, config, nodeArgs = [], workerProcesses = 0, workerArgs = [] }) {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  writeFileSync(path.join(dir, '.cadence.yaml'), [...config, 'logging: { level: error }'].join('\n'));
+  const configFile = path.join(dir, 'cadence-server.yaml');
+  writeFileSync(configFile, [...config, 'logging: { level: error }'].join('\n'));
   const port = await freePort();
   let stopping = false;
-  const child = spawn(process.execPath, [...nodeArgs, BIN, 'webhook', '--port', String(port), '--host', '127.0.0.1'], {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'webhook', '--config', configFile, '--port', String(port), '--host', '127.0.0.1'], {
     cwd: dir,
     env: { ...process.env, CADENCE_WEBHOOK_SECRET: BENCH_SECRET, CADENCE_LOGGING_LEVEL: 'error' },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -54,7 +56,7 @@ export async function startCadenceServer({ prefix, config, nodeArgs = [], worker
     }
   });
   // `cadence worker` processes sharing the server's configuration (queue.backend: redis).
-  const workers = Array.from({ length: workerProcesses }, () => spawn(process.execPath, [BIN, 'worker', ...workerArgs], {
+  const workers = Array.from({ length: workerProcesses }, () => spawn(process.execPath, [BIN, 'worker', '--config', configFile, ...workerArgs], {
     cwd: dir,
     env: { ...process.env, CADENCE_LOGGING_LEVEL: 'error' },
     stdio: ['ignore', 'inherit', 'inherit'],

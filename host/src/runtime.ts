@@ -7,9 +7,19 @@ import { loadCliConfig } from './cli/load-config.js';
 import { engineFromConfig } from './engine-setup.js';
 import { forgeReporterPlugins, hostPluginOptions, loadHostPlugins } from './plugins.js';
 
+/**
+ * The configuration as resolved once, in the main thread: what analysis threads receive as data,
+ * never a path to read again (a second read would apply a found file's code-loading keys as chosen).
+ */
+export interface ResolvedConfig {
+  readonly config: CadenceConfig;
+  /** The folder relative `plugins:` entries resolve from (the chosen file's), or null. */
+  readonly pluginBase: string | null;
+}
+
 export interface Runtime {
   readonly config: CadenceConfig;
-  readonly configPath: string | null;
+  readonly resolved: ResolvedConfig;
   readonly logger: Logger;
   readonly plugins: readonly LoadedPlugin[];
   readonly pluginEntries: readonly PluginLoadEntry[];
@@ -18,6 +28,8 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   readonly configPath?: string;
+  /** Already resolved (an analysis thread): no file, environment or flag is read again. */
+  readonly resolved?: ResolvedConfig;
   readonly flags?: Record<string, unknown>;
   /** Where log lines go: the server logs to the configured output, the CLI to stderr. */
   readonly logStream?: NodeJS.WritableStream;
@@ -30,7 +42,9 @@ export interface RuntimeOptions {
 
 /** Configuration, logger, plugins and engine: what every command that analyzes needs, built one way. */
 export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
-  const { config, filepath, pluginBase, warnings } = await loadCliConfig(io, options.configPath, { flags: options.flags ?? {}, printWarnings: !options.logWarnings && !options.quietWarnings });
+  const { config, pluginBase, warnings } = options.resolved
+    ? { ...options.resolved, warnings: [] }
+    : await loadCliConfig(io, options.configPath, { flags: options.flags ?? {}, printWarnings: !options.logWarnings && !options.quietWarnings });
   const secrets = [config.webhook.secret, config.ai.key, config.api.token, config.forges.github.token, config.forges.github.private_key, config.forges.gitlab.token, redisPassword(config.redis.url)].filter((s): s is string => typeof s === 'string' && s.length > 0);
   const stream = options.logStream ?? (config.logging.output === 'stderr' ? io.stderr : io.stdout);
   const logger = createLogger({ level: options.logLevel ?? config.logging.level, stream, secrets });
@@ -43,7 +57,7 @@ export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Pr
     throw error;
   }
   const engine = engineFromConfig(config, logger, loaded.plugins);
-  return { config, configPath: filepath, logger, plugins: loaded.plugins, pluginEntries: loaded.entries, engine };
+  return { config, resolved: { config, pluginBase }, logger, plugins: loaded.plugins, pluginEntries: loaded.entries, engine };
 }
 
 /** The password (or token) in a Redis URL: scrubbed from every log line like the other secrets. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, makeTempDir, runCadence, startCadenceServer, type TempDir } from '@cadence/test-support';
+import { createRepository, makeTempDir, runCadence, startCadenceServer, waitForJob, type TempDir } from '@cadence/test-support';
 
 /**
  * `cadence analyze .` in a cloned repository: the repository chooses its `.cadence.yaml`, its
@@ -43,14 +43,14 @@ describe('a working directory never loads code (the real CLI process)', function
   });
   after(() => work.remove());
 
-  const WARNING = /^cadence: warning: Ignored the plugins: list in .*cloned\/\.cadence\.yaml: a configuration found from the working directory never loads code/m;
+  const WARNING = /^cadence: warning: Ignored plugins in .*cloned\/\.cadence\.yaml: a configuration found from the working directory sets analysis data only .*, never loads code/m;
 
   it('cadence analyze . ignores the project file\u2019s plugins (one warning) and the working directory\u2019s node_modules', async () => {
     const run = await runCadence(['analyze', '.', '--json'], { cwd: repo });
     expect(run.code, run.stderr).to.equal(0);
     expect(await ran()).to.deep.equal([]);
     expect(run.stderr).to.match(WARNING);
-    expect(run.stderr.split('\n').filter((line) => line.includes('plugins: list'))).to.have.length(1);
+    expect(run.stderr.split('\n').filter((line) => line.includes('Ignored plugins in'))).to.have.length(1);
     const strategies = (JSON.parse(run.stdout) as { strategy_results: { name: string }[] }).strategy_results.map((s) => s.name);
     expect(strategies).to.not.include('evil-local').and.not.include('evil-plugin');
   });
@@ -76,8 +76,27 @@ describe('a working directory never loads code (the real CLI process)', function
     try {
       const plugins = await server.json<{ package: string }[]>('/api/plugins');
       expect(plugins.body.map((p) => p.package).join(' ')).to.not.contain('evil');
-      const warned = server.logs.filter((l) => l.level === 'warn' && String(l.message).includes('Ignored the plugins: list'));
+      const warned = server.logs.filter((l) => l.level === 'warn' && String(l.message).includes('Ignored plugins in'));
       expect(warned).to.have.length(1);
+    } finally {
+      await server.stop();
+    }
+    expect(await ran()).to.deep.equal([]);
+  });
+
+  it('cadence webhook runs jobs in a folder whose package.json holds settings under cadence (its analysis data applies)', async () => {
+    const folder = path.join(work.path, 'manifest');
+    await mkdir(folder);
+    await writeFile(path.join(folder, 'package.json'), JSON.stringify({ name: 'some-app', version: '1.0.0', cadence: { thresholds: { suspicious_additions: 1 }, plugins: ['./evil'] } }));
+    const server = await startCadenceServer({ cwd: folder, env: { CADENCE_SECURITY_ALLOW_LOCAL_PATHS: 'true' } });
+    try {
+      const accepted = await server.json<{ id: string }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: repo }) });
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
+      const job = await waitForJob<{ status: string; error: string | null; result: { thresholds: { suspicious_additions: number }; detections: { strategy: string }[] } }>(server, accepted.body.id, 30_000);
+      expect(job.status, String(job.error)).to.equal('completed');
+      // The analysis thread used the threshold the main thread resolved (a 10-line commit is over 1).
+      expect(job.result.thresholds.suspicious_additions).to.equal(1);
+      expect(job.result.detections.map((d) => d.strategy)).to.include('size');
     } finally {
       await server.stop();
     }
@@ -107,7 +126,7 @@ describe('a working directory never loads code (the real CLI process)', function
       expect(listing.stdout).to.match(/loaded\s+my-plugin\s+1\.0\.0\s+config/);
       const analyze = await runCadence(['analyze', '.', '--json'], { cwd: repo, env });
       expect(analyze.code, analyze.stderr).to.equal(0);
-      // The user's file under the project file: its plugins load, the project's data still applies.
+      // The user's file over the project file: its plugins load, the project's data still applies where the user's file is silent.
       const config = await runCadence(['config'], { cwd: repo, env });
       expect(config.stdout).to.contain('suspicious_additions: 4242').and.contain('- ./plugins/mine');
       expect(await ran()).to.deep.equal(['user-plugin']);

@@ -214,10 +214,10 @@ describe('server: limits, guard, authentication, shutdown', function () {
     expect(noSecret.stderr).to.contain('no webhook secret');
     const { mkdtemp, writeFile } = await import('node:fs/promises');
     const dir = await mkdtemp(`${work.path}/bad-`);
-    await writeFile(`${dir}/.cadence.yaml`, 'webhook:\n  prot: 1\n');
+    await writeFile(`${dir}/.cadence.yaml`, 'thresholds:\n  prot: 1\n');
     const invalid = await runCadence(['webhook', '--port', '0'], { cwd: dir, env: { CADENCE_WEBHOOK_SECRET: SECRET } });
     expect(invalid.code).to.equal(2);
-    expect(invalid.stderr).to.contain('webhook.prot');
+    expect(invalid.stderr).to.contain('thresholds.prot');
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {

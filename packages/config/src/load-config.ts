@@ -3,7 +3,7 @@ import Value from 'typebox/value';
 import { ConfigError } from './config-error.js';
 import { findProjectFile, findUserFile, readNamedFile, userConfigDir, type ConfigFile } from './config-files.js';
 import { configFromEnvironment, environmentNames } from './environment.js';
-import { ConfigSchema, type CadenceConfig } from './schema.js';
+import { ConfigSchema, PROJECT_FILE_KEYS, type CadenceConfig } from './schema.js';
 import { checkValues } from './value-checks.js';
 
 export interface LoadConfigOptions {
@@ -33,9 +33,10 @@ interface Layer extends ConfigFile {
 }
 
 /**
- * Effective configuration: flags > environment > project file found from the working directory >
- * the user's file (`$XDG_CONFIG_HOME/cadence/config.yaml`) > defaults; `--config` replaces both
- * files. Validated as a whole.
+ * Effective configuration: flags > environment > a file the user chose (`--config`, else their own
+ * `$XDG_CONFIG_HOME/cadence/config.yaml`) > a project file found from the working directory >
+ * defaults; `--config` replaces both files. A found file may be a cloned repository's, so it sets
+ * analysis data only (PROJECT_FILE_KEYS; docs/configuration.md, Trust). Validated as a whole.
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
@@ -46,24 +47,10 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   let pluginBase: string | null = null;
   for (const layer of layers) {
     if (layer.data === null) continue;
-    checkShape(layer.data, layer.filepath, 'file');
-    const data = { ...(layer.data as Record<string, unknown>) };
-    if ('plugins' in data) {
-      if (layer.chosen) {
-        pluginBase = path.dirname(layer.filepath);
-      } else {
-        if (Array.isArray(data.plugins) && data.plugins.length > 0) warnings.push(ignoredPlugins(layer.filepath, env));
-        delete data.plugins;
-      }
-    }
-    if (!layer.chosen) {
-      dropUntrustedAiKeys(data, layer.filepath, warnings);
-      // Options steer plugins (where they send things, what they run): like plugins:, a chosen file's only.
-      if ('plugin_options' in data) {
-        warnings.push(`Ignored plugin_options in ${layer.filepath}: a configuration found from the working directory never configures plugins (set them in your own configuration file or one given with --config)`);
-        delete data.plugin_options;
-      }
-    }
+    requireMapping(layer.data, layer.filepath);
+    const data = layer.chosen ? layer.data : keepProjectData(layer.data, layer.filepath, env, warnings);
+    checkShape(data, layer.filepath, 'file');
+    if (layer.chosen && 'plugins' in data) pluginBase = path.dirname(layer.filepath);
     merged = deepMerge(merged, data);
   }
   const fromEnv = configFromEnvironment(env);
@@ -78,47 +65,42 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   return { config, filepath, files: layers.map((l) => l.filepath), pluginBase, warnings };
 }
 
+/** Lowest precedence first: the found project file, then the file the user chose. */
 function readLayers(cwd: string, configPath: string | null, env: NodeJS.ProcessEnv, warnings: string[]): Layer[] {
   if (configPath) return [{ ...readNamedFile(cwd, configPath), chosen: true }];
   const layers: Layer[] = [];
   const user = findUserFile(env, warnings);
-  if (user) layers.push({ ...user, chosen: true });
   const project = findProjectFile(cwd, env, warnings);
   // The same file twice (a home folder that is its own configuration folder) is read once, as the user's.
   if (project && project.filepath !== user?.filepath) layers.push({ ...project, chosen: false });
+  if (user) layers.push({ ...user, chosen: true });
   return layers;
 }
 
 /**
- * A file found by searching from the working directory may be a cloned repository's: it sets data,
- * never code (decisions §10 as amended, docs/plugins.md).
+ * A found file's analysis data: every section of the schema outside PROJECT_FILE_KEYS (plugins,
+ * plugin options, AI, forges, security, the server's own settings) decides what code runs or where
+ * requests and secrets go, and a cloned repository chooses that file. Dropped with one warning;
+ * keys the schema does not know stay, so a typo still stops with its name.
  */
-function ignoredPlugins(file: string, env: NodeJS.ProcessEnv): string {
-  return `Ignored the plugins: list in ${file}: a configuration found from the working directory never loads code (name plugins in ${path.join(userConfigDir(env), 'config.yaml')} or in a file given with --config)`;
+function keepProjectData(data: Record<string, unknown>, file: string, env: NodeJS.ProcessEnv, warnings: string[]): Record<string, unknown> {
+  const known = Object.keys(ConfigSchema.properties);
+  const ignored = Object.keys(data).filter((key) => known.includes(key) && !PROJECT_FILE_KEYS.includes(key));
+  if (ignored.length === 0) return { ...data };
+  warnings.push(
+    `Ignored ${ignored.join(', ')} in ${file}: a configuration found from the working directory sets analysis data only (${PROJECT_FILE_KEYS.join(', ')}), never loads code or says where analyses and secrets go; put ${ignored.length === 1 ? 'it' : 'them'} in a file given with --config or in ${path.join(userConfigDir(env), 'config.yaml')}`,
+  );
+  return Object.fromEntries(Object.entries(data).filter(([key]) => !ignored.includes(key)));
 }
 
-/**
- * Where diffs go and whose key goes with them: a cloned repository's file could otherwise point the
- * user's AI key and the repository's diffs at a server of its own. Only a file the user chose, the
- * environment or a flag sets these.
- */
-const UNTRUSTED_AI_KEYS = ['baseUrl', 'key', 'provider'] as const;
-
-function dropUntrustedAiKeys(data: Record<string, unknown>, file: string, warnings: string[]): void {
-  const ai = data.ai;
-  if (!ai || typeof ai !== 'object' || Array.isArray(ai)) return;
-  const present = UNTRUSTED_AI_KEYS.filter((key) => key in ai);
-  if (present.length === 0) return;
-  const kept = { ...(ai as Record<string, unknown>) };
-  for (const key of present) delete kept[key];
-  data.ai = kept;
-  warnings.push(`Ignored ${present.map((k) => `ai.${k}`).join(', ')} in ${file}: a configuration found from the working directory may not say where analyses are sent (set them in your own configuration file, the environment or a file given with --config)`);
-}
-
-function checkShape(data: unknown, source: string, origin: 'file' | 'env' | 'flags' | 'effective'): void {
+function requireMapping(data: unknown, source: string): asserts data is Record<string, unknown> {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new ConfigError(`Invalid configuration in ${source}: the top level must be a mapping of keys`, undefined, source);
   }
+}
+
+function checkShape(data: unknown, source: string, origin: 'file' | 'env' | 'flags' | 'effective'): void {
+  requireMapping(data, source);
   const unknown = unknownKey(data as Record<string, unknown>, ConfigSchema as unknown as SchemaNode, '');
   if (unknown) throw new ConfigError(`Invalid configuration in ${source}: unknown key ${unknown}`, unknown, source);
   const schema = origin === 'effective' ? ConfigSchema : partialSchema;

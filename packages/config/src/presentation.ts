@@ -48,13 +48,19 @@ export function toPluginConfigView(config: CadenceConfig): PluginConfigView {
   });
 }
 
-/** The commented `.cadence.yaml` that `cadence config init` writes; every key at its default. */
+/**
+ * The commented `.cadence.yaml` that `cadence config init` writes: the analysis data a project file
+ * may set, at their defaults, then every other section commented out (they take effect only in a
+ * file the user chose: `--config`, or the user's own configuration file).
+ */
 export function configInitTemplate(): string {
-  return `# Cadence configuration (docs/configuration.md has every key).
-# Precedence: command-line flags > environment (CADENCE_*) > this file > defaults.
-# YAML or JSON only: a configuration never runs code.
+  return `# Cadence project configuration (docs/configuration.md has every key).
+# Precedence: command-line flags > environment (CADENCE_*) > your own file (--config, else
+# ~/.config/cadence/config.yaml) > this file > defaults.
+# YAML or JSON only: a configuration never runs code. Found by searching from the working directory,
+# this file sets analysis data only: thresholds, exclude_files, assessment, strategies, report.
 
-# Commit-pattern thresholds (decisions §10 defaults).
+# Commit-pattern thresholds (these are the defaults).
 thresholds:
   suspicious_additions: 500      # lines added in one commit
   suspicious_deletions: 1000     # lines deleted in one commit
@@ -66,7 +72,27 @@ thresholds:
 # Setting this list replaces the defaults.
 # exclude_files: ["package-lock.json", "yarn.lock", "**/vendor/**", "**/node_modules/**"]
 
-webhook:
+# Where the share of assistant-made commits turns into a verdict.
+assessment:
+  suspicious: 0.15
+  likely_ai_generated: 0.5
+
+strategies:
+  disabled: []                   # strategy names to skip
+
+report:
+  fail_on: never                 # never | suspicious | likely_ai_generated: when a forge status fails
+
+# ---------------------------------------------------------------------------------------------
+# Settings below take effect only in a file you choose: pass it with --config, or keep it as
+# ~/.config/cadence/config.yaml. In this file they are ignored with a warning, because a file found
+# in the working directory may be a cloned repository's. Copy them there and remove the "# ".
+# ---------------------------------------------------------------------------------------------
+${SERVER_SETTINGS.replace(/^(?=.)/gm, '# ')}`;
+}
+
+/** The sections only a chosen file sets, at their defaults (commented out in the init template). */
+export const SERVER_SETTINGS = `webhook:
   enabled: true
   host: 0.0.0.0
   port: 8000
@@ -143,10 +169,5 @@ cache:
 git:
   depth: 0                       # 0: full history; n: shallow clones of n commits
 
-plugins: []                      # package names or paths; read only from ~/.config/cadence/config.yaml
-                                 # or a --config file, ignored in a .cadence.yaml found from the working directory
-
-strategies:
-  disabled: []                   # strategy names to skip
+plugins: []                      # package names or paths of plugins to load
 `;
-}

@@ -10,7 +10,12 @@ const PositiveInt = (defaultValue: number) => Type.Integer({ minimum: 1, default
 const PositiveNumber = (defaultValue: number) => Type.Number({ exclusiveMinimum: 0, default: defaultValue });
 const OptionalSecret = Type.Union([Type.String(), Type.Null()], { default: null });
 const OptionalString = Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null });
-const Strings = (defaults: readonly string[]) => Type.Array(Type.String({ minLength: 1 }), { default: [...defaults] });
+const Strings = (defaults: readonly string[], options: Record<string, unknown> = {}) => Type.Array(Type.String({ minLength: 1 }), { ...options, default: [...defaults] });
+/**
+ * Marks a section that a project file found by searching from the working directory may set: what
+ * to count and how to judge it, never what code runs, where requests go or which secrets go along.
+ */
+const PROJECT_DATA = { projectFile: true } as const;
 
 /** Lock files, dependency and vendored folders, build output, minified and generated files. */
 export const DEFAULT_EXCLUDE_FILES: readonly string[] = Object.freeze([
@@ -53,13 +58,13 @@ export const ConfigSchema = Type.Object(
       max_additions_per_min: NonNegativeInt(DEFAULT_THRESHOLDS.max_additions_per_min),
       max_deletions_per_min: NonNegativeInt(DEFAULT_THRESHOLDS.max_deletions_per_min),
       min_time_delta_seconds: NonNegativeInt(DEFAULT_THRESHOLDS.min_time_delta_seconds),
-    }, { additionalProperties: false, default: {} }),
+    }, { ...PROJECT_DATA, additionalProperties: false, default: {} }),
     /** Where the repository's ai_share turns into an assessment (docs/scoring.md). */
     assessment: Type.Object({
       suspicious: Type.Number({ minimum: 0, maximum: 1, default: 0.15 }),
       likely_ai_generated: Type.Number({ minimum: 0, maximum: 1, default: 0.5 }),
-    }, { additionalProperties: false, default: {} }),
-    exclude_files: Strings(DEFAULT_EXCLUDE_FILES),
+    }, { ...PROJECT_DATA, additionalProperties: false, default: {} }),
+    exclude_files: Strings(DEFAULT_EXCLUDE_FILES, PROJECT_DATA),
     logging: Type.Object({
       level: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')], { default: 'info' }),
       format: Type.Literal('json', { default: 'json' }),
@@ -131,7 +136,7 @@ export const ConfigSchema = Type.Object(
     ),
     /** Options by plugin name (the name a plugin declares, or its package name), checked against the plugin's own schema. */
     plugin_options: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), { default: {} }),
-    strategies: Type.Object({ disabled: Strings([]) }, { additionalProperties: false, default: {} }),
+    strategies: Type.Object({ disabled: Strings([]) }, { ...PROJECT_DATA, additionalProperties: false, default: {} }),
     /** Where results are reported back (docs/forges.md): commit statuses, check runs, merge request notes. */
     forges: Type.Object({
       github: Type.Object({
@@ -153,7 +158,7 @@ export const ConfigSchema = Type.Object(
     report: Type.Object({
       /** When a status or check fails; otherwise success (neutral for check runs) with the verdict in its description. */
       fail_on: Type.Union([Type.Literal('never'), Type.Literal('suspicious'), Type.Literal('likely_ai_generated')], { default: 'never' }),
-    }, { additionalProperties: false, default: {} }),
+    }, { ...PROJECT_DATA, additionalProperties: false, default: {} }),
     server: Type.Object({
       /** Where people reach this server (https://cadence.example.org): statuses link to the job there. */
       public_url: OptionalString,
@@ -168,6 +173,11 @@ export const ConfigSchema = Type.Object(
 );
 
 export type CadenceConfig = Static<typeof ConfigSchema>;
+
+/** The sections a project file found by searching may set (those marked PROJECT_DATA above). */
+export const PROJECT_FILE_KEYS: readonly string[] = Object.freeze(
+  Object.entries(ConfigSchema.properties as Record<string, { projectFile?: boolean }>).filter(([, schema]) => schema.projectFile === true).map(([key]) => key),
+);
 
 /** Keys whose values are secrets: masked by `cadence config`, scrubbed from logs. */
 export const SECRET_KEYS = ['ai.key', 'webhook.secret', 'api.token', 'forges.github.token', 'forges.github.private_key', 'forges.gitlab.token'] as const;

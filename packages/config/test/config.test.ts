@@ -7,6 +7,8 @@ import {
   ConfigError,
   configInitTemplate,
   loadConfig,
+  PROJECT_FILE_KEYS,
+  SERVER_SETTINGS,
   parseDuration,
   parseSize,
   renderConfigYaml,
@@ -77,9 +79,10 @@ describe('configuration', () => {
   });
 
   it('accepts a file with an ai: section and every other section (the whole schema from the start)', async () => {
-    await write('.cadence.yaml', configInitTemplate().replace('enabled: false\n  provider: openai', 'enabled: true\n  provider: anthropic\n  key: sk-test-1234567\n  model: claude-x'));
-    // A file the user chose: a found one may not say where analyses go (tested below).
-    const { config } = await loadConfig({ cwd: dir.path, configPath: '.cadence.yaml', env: {} });
+    const server = SERVER_SETTINGS.replace('enabled: false\n  provider: openai', 'enabled: true\n  provider: anthropic\n  key: sk-test-1234567\n  model: claude-x');
+    await write('chosen.yaml', `${configInitTemplate()}\n${server}`);
+    // A file the user chose: a found one sets analysis data only (tested below).
+    const { config } = await loadConfig({ cwd: dir.path, configPath: 'chosen.yaml', env: {} });
     expect(config.ai).to.include({ enabled: true, provider: 'anthropic', model: 'claude-x' });
   });
 
@@ -104,8 +107,8 @@ describe('configuration', () => {
   it('stops on a wrong type or a negative threshold, naming the key', async () => {
     await write('.cadence.yaml', 'thresholds:\n  suspicious_additions: -3\n');
     expect((await failure(loadConfig({ cwd: dir.path, env: {} }))).key).to.equal('thresholds.suspicious_additions');
-    await write('.cadence.yaml', 'webhook:\n  port: eighty\n');
-    const error = await failure(loadConfig({ cwd: dir.path, env: {} }));
+    await write('chosen.yaml', 'webhook:\n  port: eighty\n');
+    const error = await failure(loadConfig({ cwd: dir.path, configPath: 'chosen.yaml', env: {} }));
     expect(error.message).to.contain('webhook.port');
   });
 
@@ -180,30 +183,65 @@ describe('configuration', () => {
       return file;
     };
 
-    it('puts the project file over the user\u2019s file, and takes plugins from the user\u2019s only', async () => {
+    it('puts the user\u2019s file over the project file, and takes plugins from the user\u2019s only', async () => {
       const user = await writeUser('plugins: [./mine]\nthresholds:\n  suspicious_additions: 1\n  suspicious_deletions: 2\n');
       const project = path.join(dir.path, 'repo');
       await mkdir(project);
-      await writeFile(path.join(project, '.cadence.yaml'), 'plugins: [./evil]\nthresholds:\n  suspicious_additions: 10\n');
+      await writeFile(path.join(project, '.cadence.yaml'), 'plugins: [./evil]\nthresholds:\n  suspicious_additions: 10\n  max_deletions_per_min: 7\n');
       const loaded = await loadConfig({ cwd: project, env: env() });
-      expect(loaded.files).to.deep.equal([user, path.join(project, '.cadence.yaml')]);
-      expect(loaded.config.thresholds).to.include({ suspicious_additions: 10, suspicious_deletions: 2 });
+      expect(loaded.files).to.deep.equal([path.join(project, '.cadence.yaml'), user]);
+      expect(loaded.config.thresholds).to.include({ suspicious_additions: 1, suspicious_deletions: 2, max_deletions_per_min: 7 });
       expect(loaded.config.plugins).to.deep.equal(['./mine']);
       expect(loaded.pluginBase).to.equal(path.dirname(user));
       expect(loaded.warnings).to.have.length(1);
-      expect(loaded.warnings[0]).to.contain(path.join(project, '.cadence.yaml')).and.contain('never loads code');
+      expect(loaded.warnings[0]).to.contain(path.join(project, '.cadence.yaml')).and.contain('Ignored plugins in').and.contain('never loads code').and.contain('--config');
     });
 
-    it('ignores where a project file would send analyses (ai.baseUrl, ai.key, ai.provider), keeping its other AI settings', async () => {
+    it('takes only analysis data from a found file: every other section is ignored with one warning naming them', async () => {
       await writeUser('ai:\n  baseUrl: https://ai.example.com/v1\n');
       const project = path.join(dir.path, 'cloned');
       await mkdir(project);
-      await writeFile(path.join(project, '.cadence.yaml'), 'ai:\n  enabled: true\n  baseUrl: https://collector.invalid/v1\n  key: sk-theirs\n  provider: anthropic\n  batch_size: 3\n');
+      await writeFile(path.join(project, '.cadence.yaml'), [
+        'ai:\n  enabled: true\n  baseUrl: https://collector.invalid/v1\n  key: sk-theirs\n  provider: anthropic\n  batch_size: 3',
+        'forges:\n  github:\n    api_url: http://collector.invalid/api',
+        'security:\n  allow_private_networks: true\n  allow_local_paths: true\n  allowed_networks: ["0.0.0.0/0"]',
+        'api:\n  trusted_proxies: ["0.0.0.0/0"]', 'webhook:\n  port: 1', 'plugin_options:\n  x: {a: 1}', 'server:\n  public_url: http://collector.invalid',
+        'limits:\n  max_repo_size_mb: 999999', 'redis:\n  url: redis://collector.invalid', 'logging:\n  level: debug',
+        'thresholds:\n  suspicious_additions: 77', 'assessment:\n  suspicious: 0.3', 'strategies:\n  disabled: [timing]', 'report:\n  fail_on: suspicious', 'exclude_files: ["*.gen"]',
+      ].join('\n') + '\n');
       const loaded = await loadConfig({ cwd: project, env: env() });
-      expect(loaded.config.ai).to.include({ baseUrl: 'https://ai.example.com/v1', key: null, provider: 'openai', batch_size: 3, enabled: true });
-      expect(loaded.warnings.join('\n')).to.contain('ai.baseUrl, ai.key, ai.provider');
+      const defaults = await loadConfig({ cwd: dir.path, env: { HOME: dir.path, XDG_CONFIG_HOME: path.join(dir.path, 'none') } });
+      expect(loaded.config.ai).to.deep.equal({ ...defaults.config.ai, baseUrl: 'https://ai.example.com/v1' });
+      for (const key of ['forges', 'security', 'api', 'webhook', 'plugin_options', 'server', 'limits', 'redis', 'logging'] as const) {
+        expect(loaded.config[key], key).to.deep.equal(defaults.config[key]);
+      }
+      expect(loaded.config.thresholds.suspicious_additions).to.equal(77);
+      expect(loaded.config.assessment.suspicious).to.equal(0.3);
+      expect(loaded.config.strategies.disabled).to.deep.equal(['timing']);
+      expect(loaded.config.report.fail_on).to.equal('suspicious');
+      expect(loaded.config.exclude_files).to.deep.equal(['*.gen']);
+      expect(loaded.warnings).to.have.length(1);
+      expect(loaded.warnings[0]).to.contain('Ignored ai, forges, security, api, webhook, plugin_options, server, limits, redis, logging in').and.contain('--config');
+      // Named with --config, the same file is the user's choice: all of it applies.
       const chosen = await loadConfig({ cwd: project, configPath: '.cadence.yaml', env: env() });
       expect(chosen.config.ai).to.include({ baseUrl: 'https://collector.invalid/v1', provider: 'anthropic' });
+    });
+
+    it('builds the allow-list from the schema: analysis data only', () => {
+      expect([...PROJECT_FILE_KEYS].sort()).to.deep.equal(['assessment', 'exclude_files', 'report', 'strategies', 'thresholds']);
+    });
+
+    it('reads the cadence key of a package.json found by searching as a project file', async () => {
+      await write('package.json', JSON.stringify({ name: 'x', version: '1.0.0', cadence: { thresholds: { suspicious_additions: 9 }, ai: { baseUrl: 'http://collector.invalid' } } }));
+      const loaded = await loadConfig({ cwd: dir.path, env: env() });
+      expect(loaded.config.thresholds.suspicious_additions).to.equal(9);
+      expect(loaded.config.ai.baseUrl).to.equal(null);
+      expect(loaded.warnings.join('\n')).to.contain('Ignored ai in');
+    });
+
+    it('still stops on a key the schema does not know in a found file, naming it', async () => {
+      await write('.cadence.yaml', 'webhooks:\n  port: 1\n');
+      expect((await failure(loadConfig({ cwd: dir.path, env: env() }))).message).to.contain('unknown key webhooks');
     });
 
     it('reads only the --config file, whose plugins load', async () => {

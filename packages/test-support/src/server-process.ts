@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -17,8 +18,14 @@ export interface ServerProcess {
   json<T = unknown>(pathname: string, init?: RequestInit): Promise<{ status: number; body: T; headers: Headers }>;
 }
 
+/**
+ * The file a test's `config` is written to, in its folder, and given with --config: the server's
+ * configuration is its operator's choice (a `.cadence.yaml` found there sets analysis data only).
+ */
+export const SERVER_CONFIG_FILE = 'cadence-server.yaml';
+
 export interface ServerOptions {
-  /** Written to <cwd>/.cadence.yaml. */
+  /** Written to <cwd>/cadence-server.yaml, which every process started in that folder gets with --config. */
   readonly config?: Record<string, unknown>;
   readonly env?: NodeJS.ProcessEnv;
   readonly args?: readonly string[];
@@ -51,9 +58,11 @@ function sharedBackendEnv(): Record<string, string> {
 }
 
 async function startCadenceProcess(options: ServerOptions, command: readonly string[], readyMessage: string): Promise<ServerProcess> {
-  if (options.config) await writeFile(path.join(options.cwd, '.cadence.yaml'), stringify(options.config));
+  const configFile = path.join(options.cwd, SERVER_CONFIG_FILE);
+  if (options.config) await writeFile(configFile, stringify(options.config));
+  const chosen = existsSync(configFile) && !options.args?.includes('--config') ? ['--config', configFile] : [];
   const secret = options.secret === undefined ? 'test-webhook-secret-0123456789' : options.secret;
-  const child = spawn(process.execPath, [options.bin ?? CADENCE_BIN, ...command, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [options.bin ?? CADENCE_BIN, ...command, ...chosen, ...(options.args ?? [])], {
     cwd: options.cwd,
     // Repository mirrors per test folder: processes of one deployment share them (and their locks),
     // tests (and parallel CI runs) never meet in the machine-wide default folder.

@@ -33,9 +33,10 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
     throw new CliExit(2, '--workers 0 (intake only) needs queue.backend: redis and `cadence worker` processes to run the jobs');
   }
   const backends = await createBackends(config, logger);
-  // Analyses run in worker threads built like this runtime (same file, flags and folder), so the
-  // HTTP event loop never runs one and a strategy stuck in synchronous code can be stopped.
-  const threadData: EngineThreadData = { configPath: runtime.configPath, flags, cwd: io.cwd };
+  // Analyses run in worker threads built from this runtime's resolved configuration (data, not a
+  // file to read again), so the HTTP event loop never runs one and a strategy stuck in synchronous
+  // code can be stopped.
+  const threadData: EngineThreadData = { resolved: runtime.resolved, cwd: io.cwd };
   const analysisThreads = { module: new URL('../../engine-thread.js', import.meta.url), data: threadData };
   const server = createServer({ config: runtime.config, engine: runtime.engine, logger: runtime.logger, backends, analysisThreads });
   try {

@@ -10,7 +10,7 @@ export type JobEngine = Pick<Engine, 'analyze'>;
 /**
  * Where the analysis threads come from: a module that, run as a worker thread with `data` as its
  * workerData, builds an engine the way the host does and calls `serveAnalysisThread` (the host's
- * engine-thread module, given the configuration file and flags the server started with).
+ * engine-thread module, given the configuration the server resolved, as data).
  */
 export interface AnalysisThreadsSpec {
   readonly module: URL;
