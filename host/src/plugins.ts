@@ -39,7 +39,8 @@ export interface HostPluginOptions {
  * which keeps its keys and goes to the AI plugin through the same mechanism as any plugin's options.
  */
 export function hostPluginOptions(config: CadenceConfig): CadenceConfig['plugin_options'] {
-  const ai = { ...toPluginConfigView(config).ai, ...config.plugin_options['ai-assist'] };
+  // The key only here: the view every plugin sees carries none.
+  const ai = { ...toPluginConfigView(config).ai, key: config.ai.key, ...config.plugin_options['ai-assist'] };
   const options: CadenceConfig['plugin_options'] = { ...config.plugin_options, 'ai-assist': ai };
   if (githubReporting(config)) options['report-github'] = { ...githubReportOptions(config), ...config.plugin_options['report-github'] };
   if (config.forges.gitlab.token) {

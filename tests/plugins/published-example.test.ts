@@ -149,6 +149,6 @@ describe('a plugin named in the configuration that does not load', function () {
     await writeFile(path.join(work.path, 'cadence.yaml'), 'plugins: [./plugins/future]\n');
     const server = await runCadence(['webhook', '--port', '0', '--config', 'cadence.yaml'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' } });
     expect(server.code).to.equal(2);
-    expect(server.stderr).to.contain('targets plugin API ^2.0.0, but this host provides 1.4.0');
+    expect(server.stderr).to.contain('targets plugin API ^2.0.0, but this host provides 1.5.0');
   });
 });

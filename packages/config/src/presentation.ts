@@ -26,7 +26,10 @@ export function renderConfigYaml(config: CadenceConfig): string {
   return stringify(maskSecrets(config), { lineWidth: 0 });
 }
 
-/** The read-only view plugins get (PluginConfigView of the plugin SDK). */
+/**
+ * The read-only view every plugin gets (PluginConfigView of the plugin SDK): no secret of any
+ * plugin's. The AI key reaches the AI plugin in its own options (host/src/plugins.ts), never here.
+ */
 export function toPluginConfigView(config: CadenceConfig): PluginConfigView {
   return Object.freeze({
     thresholds: { ...config.thresholds },
@@ -35,7 +38,7 @@ export function toPluginConfigView(config: CadenceConfig): PluginConfigView {
     ai: {
       enabled: config.ai.enabled,
       provider: config.ai.provider,
-      key: config.ai.key,
+      key: null,
       baseUrl: config.ai.baseUrl,
       model: config.ai.model,
       batch_size: config.ai.batch_size,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import {
   PLUGIN_API_VERSION,
   DEFAULT_THRESHOLDS,
@@ -31,6 +32,7 @@ import { acquireRepository } from './sources/repository-source.js';
 import { reportStrategyRun, type StrategyReport } from './strategy-outcomes.js';
 import { applyPlugins, type RegisteredStrategy, type StrategyInfo } from './strategy-registry.js';
 import { runStrategy } from './strategy-runner.js';
+import { runTapsSeparately } from './separate-taps.js';
 
 export interface EngineOptions {
   readonly config: EngineConfig;
@@ -79,7 +81,7 @@ export function createEngine(options: EngineOptions): Engine {
   const enabled = registered.filter((r) => !disabled.has(r.info.name));
   const budgetMs = config.limits.strategy_timeout_seconds * 1000;
   const bands = { ...(config.assessment ?? DEFAULT_ASSESSMENT_BANDS) };
-  const fingerprint = configFingerprint(pluginConfig, enabled, bands);
+  const fingerprint = configFingerprint(pluginConfig, options.plugins, enabled, bands);
 
   async function analyzeSource(
     source: PreparedSource,
@@ -173,20 +175,23 @@ export function createEngine(options: EngineOptions): Engine {
     if (!opts.job) return;
     const recordReport = reportRecorder(opts);
     const start: JobStart = Object.freeze({ job: opts.job, request: Object.freeze({ kind: request.kind, url: redactCredentials(request.url) }), logger: log, recordReport });
-    void hooks.jobStart.promise(start).catch((error: unknown) => {
-      log.warn('a jobStart tap failed', { job_id: opts.job?.id, error: String((error as Error)?.message ?? error) });
-      recordReport(failedTap('jobStart', opts.job ?? null));
-    });
+    void runTapsSeparately(hooks.jobStart, [start], 'parallel', tapFailure('jobStart', opts.job ?? null, recordReport));
   }
 
-  /** `report` taps are side effects: one that throws is recorded, and the result stands. */
+  /**
+   * `report` taps are side effects, each on its own: one that throws is recorded under its plugin's
+   * name, the taps after it still run, and the result stands.
+   */
   async function runReportHook(result: AnalysisResult, context: AnalysisContext): Promise<void> {
-    try {
-      await hooks.report.promise(result, context);
-    } catch (error) {
-      log.warn('a report tap failed', { job_id: context.job?.id, error: String((error as Error)?.message ?? error) });
-      context.recordReport(failedTap('report', context.job));
-    }
+    await runTapsSeparately(hooks.report, [result, context], 'series', tapFailure('report', context.job, context.recordReport));
+  }
+
+  /** A failed tap: a warn line and a failed report outcome under the tap's (its plugin's) name. */
+  function tapFailure(hook: 'jobStart' | 'jobFailed' | 'report', job: JobInfo | null, recordReport: (outcome: ReportOutcome) => void) {
+    return (tapName: string, error: unknown): void => {
+      log.warn(`a ${hook} tap failed`, { job_id: job?.id, tap: tapName, error: String((error as Error)?.message ?? error) });
+      recordReport(failedTap(tapName, hook, job));
+    };
   }
 
   /** A job that ends without a result: its reporters turn `pending` into an error. Not awaited. */
@@ -195,10 +200,7 @@ export function createEngine(options: EngineOptions): Engine {
     const recordReport = reportRecorder(opts);
     const failure = asJobError(error, opts.signal ?? new AbortController().signal);
     const event: JobFailure = Object.freeze({ job: opts.job, error: Object.freeze({ code: failure.code, message: redactCredentials(failure.message) }), logger: log, recordReport });
-    void hooks.jobFailed.promise(event).catch((tapError: unknown) => {
-      log.warn('a jobFailed tap failed', { job_id: opts.job?.id, error: String((tapError as Error)?.message ?? tapError) });
-      recordReport(failedTap('jobFailed', opts.job ?? null));
-    });
+    void runTapsSeparately(hooks.jobFailed, [event], 'parallel', tapFailure('jobFailed', opts.job, recordReport));
   }
 
   async function analyze(request: AnalysisRequest, opts: AnalyzeOptions): Promise<AnalysisResult> {
@@ -272,9 +274,9 @@ function reportRecorder(opts: Pick<AnalyzeOptions, 'onReport'>): (outcome: Repor
   };
 }
 
-function failedTap(hook: 'jobStart' | 'jobFailed' | 'report', job: JobInfo | null): ReportOutcome {
+function failedTap(reporter: string, hook: 'jobStart' | 'jobFailed' | 'report', job: JobInfo | null): ReportOutcome {
   return {
-    reporter: `${hook} tap`,
+    reporter,
     forge: job?.forge?.forge ?? null,
     kind: hook,
     target: job?.forge ? `${job.forge.repository}@${job.forge.sha}` : job?.id ?? '',
@@ -325,16 +327,37 @@ function definedOnly<T extends object>(value: Partial<T> | undefined): Partial<T
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
 }
 
-/** Anything that changes a result changes the fingerprint: thresholds, globs, AI settings, strategies. */
-function configFingerprint(view: PluginConfigView, strategies: readonly RegisteredStrategy[], bands: AssessmentBands): string {
+/**
+ * Anything that changes a result changes the fingerprint: thresholds, globs, AI settings, the
+ * enabled strategies, and every plugin's name, version, resolved options and data files (a trained
+ * model changes results without a new version during development). A shared cache survives
+ * restarts, so a result computed under other options must never answer.
+ */
+function configFingerprint(view: PluginConfigView, plugins: readonly LoadedPlugin[], strategies: readonly RegisteredStrategy[], bands: AssessmentBands): string {
   const material = JSON.stringify({
     thresholds: view.thresholds,
     bands,
     exclude: view.exclude_files,
-    ai: { ...view.ai, key: view.ai.key ? sha256(view.ai.key) : null },
+    ai: view.ai,
+    plugins: plugins.map((loaded) => ({
+      name: loaded.plugin.name,
+      package: loaded.packageName,
+      version: loaded.version,
+      options: loaded.options ?? null,
+      data: (loaded.plugin.dataFiles ?? []).map(fileDigest),
+    })),
     strategies: strategies.map((s) => `${s.info.package}@${s.info.version}:${s.info.name}`),
   });
   return sha256(material);
+}
+
+/** A data file's content hash, read once when the engine is made; a missing file hashes as missing. */
+function fileDigest(file: URL): string {
+  try {
+    return createHash('sha256').update(readFileSync(file)).digest('hex');
+  } catch {
+    return `missing:${file.href}`;
+  }
 }
 
 function cacheKeyOf(request: AnalysisRequest, source: PreparedSource, fingerprint: string): string {

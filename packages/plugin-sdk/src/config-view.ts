@@ -1,9 +1,13 @@
 import type { Thresholds } from './commit.js';
 
-/** The AI settings a plugin may read (configuration `ai.*`, decisions §10). The key is never logged. */
+/** The AI settings a plugin may read (configuration `ai.*`, docs/configuration.md). */
 export interface AiSettings {
   readonly enabled: boolean;
   readonly provider: 'openai' | 'anthropic';
+  /**
+   * Always null in the view every plugin sees (a security fix in API 1.5: a third-party strategy
+   * could read the user's AI key). The key goes to the AI plugin alone, in its own options.
+   */
   readonly key: string | null;
   readonly baseUrl: string | null;
   readonly model: string | null;

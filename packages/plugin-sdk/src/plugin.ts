@@ -34,6 +34,11 @@ export interface CadencePlugin {
   /** The plugin API range it targets, e.g. `^1.0.0`; the peer dependency on @cadence/plugin-sdk is read when absent. */
   readonly apiVersion?: string;
   readonly meta?: PluginMeta;
+  /**
+   * Files whose content shapes results (a trained model, a lexicon): the host keys its result
+   * cache on their content, so a new model never answers with results of the old one (API 1.5).
+   */
+  readonly dataFiles?: readonly URL[];
   apply(hooks: EngineHooks, environment: PluginEnvironment): void;
 }
 

@@ -1,7 +1,7 @@
 import { defineStrategy, definePlugin, isMeasurableCommit, type Finding, type RepositoryContext } from '@cadence/plugin-sdk';
 import { extractFeatures, FEATURE_NAMES } from './features.js';
 import { isImportedTree } from './imported-tree.js';
-import { probabilityOf, score, shippedModel, type CommitModel } from './model.js';
+import { MODEL_FILE, probabilityOf, score, shippedModel, type CommitModel } from './model.js';
 
 export { extractFeatures, FEATURE_NAMES, type FeatureName, type FeatureVector } from './features.js';
 export { isImportedTree } from './imported-tree.js';
@@ -68,6 +68,7 @@ function reason(model: CommitModel, p: number, contributions: Float64Array): str
 export default definePlugin({
   name: 'commit-model',
   meta: { description: 'The learned commit model (docs/scoring.md): calibrated per-commit probabilities.' },
+  dataFiles: [MODEL_FILE],
   apply(hooks) {
     hooks.registerStrategies.tap('commit-model', (registrar) => registrar.add(commitModelStrategy));
   },

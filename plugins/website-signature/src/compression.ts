@@ -14,7 +14,7 @@ const WINDOW = 32 * 1024;
 /** A page's first 32 KiB of text is enough to measure; a 5 MB page costs no more than a long post. */
 const SAMPLE_LIMIT = 32 * 1024;
 
-const SEED_FILE = new URL('../model/compression-seed.txt', import.meta.url);
+export const SEED_FILE = new URL('../model/compression-seed.txt', import.meta.url);
 
 let windows: Buffer[] | null | undefined;
 

@@ -2,7 +2,9 @@ import { definePlugin } from '@cadence/plugin-sdk';
 import { humanVoice, textLength } from './human-voice.js';
 import { aiVocabulary, placeholderText, stockPhrases, transitionDensity } from './lexical-signals.js';
 import { websiteOverallScore } from './page-score.js';
-import { pageModelStrategy, shippedPageModel, signalStrategy, SIGNAL_GROUPS } from './page-model.js';
+import { PAGE_MODEL_FILE, pageModelStrategy, shippedPageModel, signalStrategy, SIGNAL_GROUPS } from './page-model.js';
+import { SEED_FILE } from './compression.js';
+import { LEXICON_FILES } from './lexicon.js';
 import { repetitiveOpenings, sentenceUniformity, unhedgedClaims } from './rhythm-signals.js';
 import { pageStructure, structureDensity } from './structure-signals.js';
 
@@ -27,6 +29,8 @@ export { stockPhrases, aiVocabulary, transitionDensity, placeholderText, sentenc
 
 export default definePlugin({
   name: 'website-signature',
+  // The model, the compression seed and the word lists: new data changes verdicts (the result cache keys on them).
+  dataFiles: [PAGE_MODEL_FILE, SEED_FILE, ...LEXICON_FILES],
   apply(hooks) {
     const model = shippedPageModel();
     hooks.registerStrategies.tap('website-signature', (registrar) => {

@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
 
+const LISTS = ['stock-phrases', 'vocabulary', 'transitions', 'hedges', 'absolutes', 'placeholders', 'generic-links'] as const;
+const fileOf = (name: (typeof LISTS)[number]): URL => new URL(`../data/${name}.json`, import.meta.url);
+export const LEXICON_FILES: readonly URL[] = LISTS.map(fileOf);
+
 /** Word lists are data (plugins/website-signature/data), not code: edit them without touching a strategy. */
-function list(name: string): readonly string[] {
-  const file = new URL(`../data/${name}.json`, import.meta.url);
+function list(name: (typeof LISTS)[number]): readonly string[] {
+  const file = fileOf(name);
   return Object.freeze((JSON.parse(readFileSync(file, 'utf8')) as string[]).map((entry) => entry.toLowerCase()));
 }
 
