@@ -163,6 +163,7 @@ api:
   trust_proxy: false             # take the client address from X-Forwarded-For
   trusted_proxies: ["127.0.0.0/8", "::1/128"]  # proxies whose X-Forwarded-For entries are believed
   allowed_origins: []            # browser origins (besides the server's own) that may start analyses
+  allowed_hosts: []              # without a token: names browsers may use (IP addresses, localhost and server.public_url's host always)
 
 cache:
   max_size: 500m

@@ -117,6 +117,8 @@ export const ConfigSchema = Type.Object(
       trust_proxy: Type.Boolean({ default: false }),
       trusted_proxies: Strings(['127.0.0.0/8', '::1/128']),
       allowed_origins: Strings([]),
+      /** Host names a browser may reach the server by when no token is set (besides IP addresses, localhost and server.public_url's host). */
+      allowed_hosts: Strings([]),
     }, { additionalProperties: false, default: {} }),
     cache: Type.Object({
       max_size: Type.Union([Type.String(), Type.Integer({ minimum: 0 })], { default: '500m' }),

@@ -50,6 +50,7 @@ export type HttpErrorCode =
   | 'invalid_token'
   | 'unauthorized'
   | 'forbidden'
+  | 'misdirected_request'
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'

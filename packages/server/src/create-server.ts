@@ -21,6 +21,7 @@ import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, metricRoutes, operationRoutes, prometheusRoutes } from './routes/operations.js';
 import { streamRoutes } from './routes/streams.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { requireAllowedHost } from './middleware/allowed-host.js';
 import { UnverifiedBytes } from './webhooks/unverified-bytes.js';
 
 /** What a server needs: the validated configuration, the engine (with its plugins) and a logger. */
@@ -68,6 +69,16 @@ export function createServer(options: ServerOptions): CadenceServer {
   if (config.server.base_path) app.use(underBasePath(config.server.base_path));
   if (config.logging.level === 'debug') app.use(requestLog(log));
   app.use(clientAddress(config.api.trust_proxy, config.api.trusted_proxies));
+  // Without a token, a DNS-rebound page would pass as this server's own origin (middleware/allowed-host.ts).
+  if (config.api.token === null) {
+    app.use(requireAllowedHost({
+      publicUrl: config.server.public_url,
+      allowedHosts: config.api.allowed_hosts,
+      trustProxy: config.api.trust_proxy,
+      trustedProxies: config.api.trusted_proxies,
+      exempt: (path) => path === '/health' || path.startsWith('/webhooks/'),
+    }));
+  }
   const limit = (group: string, perMinute: number) => rateLimit(backends.rateLimiters(group, perMinute));
   // Routes that start jobs: refused to other sites' pages, then counted per client (decisions §9).
   const startsJobs = [refuseCrossSite(config.api.allowed_origins), limit('analyses', config.rate_limits.analyses_per_minute)];
