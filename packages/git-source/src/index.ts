@@ -13,4 +13,4 @@ export { parseGitVersion, atLeast, installedGitVersion, HTTP_PINNING_SINCE, type
 export { linkAuthorIntervals, type IntervalCommit } from './author-intervals.js';
 export { readNotes, AI_NOTES_REF, NOTE_LIMITS } from './notes.js';
 export { HistoryCache } from './history-cache.js';
-export { runGitCommand, DEFAULT_GIT_BOUNDS, type GitBounds } from './git-process.js';
+export { runGitCommand, boundedGitCommand, DEFAULT_GIT_BOUNDS, type GitBounds } from './git-process.js';
