@@ -60,7 +60,8 @@ async function generateManyLines(dir, lines) {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const mb = (bytes) => (bytes / MIB).toFixed(0);
+// 0: the git exited before the first sample could read its /proc status (within milliseconds).
+const mb = (bytes) => (bytes === 0 ? '0 (exited before a sample)' : (bytes / MIB).toFixed(0));
 
 const bigRepo = path.join(tmpdir(), `cadence-bench-lines-${LINES}`);
 await generateManyLines(bigRepo, LINES);
