@@ -15,16 +15,28 @@ function childPeak(pid) {
     }
   };
   const timer = setInterval(sample, 10);
-  return () => (clearInterval(timer), peak);
+  // Also sampled as output arrives: VmHWM only grows, and a git that exits within 10 ms would
+  // otherwise be missed (it has printed what it diffed by then).
+  return { sample, stop: () => (clearInterval(timer), sample(), peak) };
 }
 
-if (mode === 'git-log') {
-  const child = spawn('git', ['log', '--numstat', '--format=%H %P %an %ae %at %s', 'HEAD'], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
-  const stop = childPeak(child.pid);
+const LOG_ARGS = ['log', '--numstat', '--format=%H %P %an %ae %at %s', 'HEAD'];
+
+if (mode === 'git-log' || mode === 'git-log-bounded') {
+  // git-log-bounded: the same command within the bounds Cadence's history reader puts on git
+  // (core.bigFileThreshold, the pack windows, prlimit's address-space limit).
+  const { boundedGitCommand, DEFAULT_GIT_BOUNDS } = mode === 'git-log-bounded' ? await import('@cadence/git-source') : {};
+  const git = boundedGitCommand ? boundedGitCommand(LOG_ARGS, DEFAULT_GIT_BOUNDS) : { command: 'git', args: LOG_ARGS };
+  const child = spawn(git.command, git.args, { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
+  const { sample, stop } = childPeak(child.pid);
   let bytes = 0;
-  child.stdout.on('data', (c) => (bytes += c.length));
-  await new Promise((resolve) => child.on('close', resolve));
+  child.stdout.on('data', (c) => {
+    bytes += c.length;
+    sample();
+  });
+  const code = await new Promise((resolve) => child.on('close', resolve));
   const gitPeak = stop();
+  if (code !== 0) process.exitCode = 1;
   const nodePeak = process.resourceUsage().maxRSS * 1024;
   process.stdout.write(JSON.stringify({ bytes, peakBytes: gitPeak + nodePeak, gitPeakBytes: gitPeak, nodePeakBytes: nodePeak }));
 } else {

@@ -128,6 +128,7 @@ limits:
   queue_capacity: 1000           # waiting jobs before 503 overloaded
   max_jobs: 10000                # jobs kept in memory
   max_repo_size_mb: 2048
+  max_diff_blob_mb: 16           # larger blobs count as binary, without a line diff
   max_page_bytes: 10485760
   shutdown_grace_seconds: 25
   fetch_timeout_seconds: 20

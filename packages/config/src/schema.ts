@@ -76,6 +76,8 @@ export const ConfigSchema = Type.Object(
       queue_capacity: NonNegativeInt(1000),
       max_jobs: PositiveInt(10_000),
       max_repo_size_mb: PositiveNumber(2048),
+      /** Blobs above this many MiB are counted as binary, without a line diff, when history is read (git's core.bigFileThreshold). */
+      max_diff_blob_mb: PositiveNumber(16),
       max_page_bytes: PositiveInt(10_485_760),
       shutdown_grace_seconds: Type.Number({ minimum: 0, default: 25 }),
       fetch_timeout_seconds: PositiveNumber(20),

@@ -39,6 +39,14 @@ describe('configuration', () => {
     expect(config.cache.max_size).to.equal('500m');
   });
 
+  it('reads limits.max_diff_blob_mb: 16 by default, from CADENCE_LIMITS_MAX_DIFF_BLOB_MB, never 0', async () => {
+    expect((await loadConfig({ cwd: dir.path, env: {} })).config.limits.max_diff_blob_mb).to.equal(16);
+    expect((await loadConfig({ cwd: dir.path, env: { CADENCE_LIMITS_MAX_DIFF_BLOB_MB: '4.5' } })).config.limits.max_diff_blob_mb).to.equal(4.5);
+    const refused = await failure(loadConfig({ cwd: dir.path, env: { CADENCE_LIMITS_MAX_DIFF_BLOB_MB: '0' } }));
+    expect(refused).to.be.instanceOf(ConfigError);
+    expect(refused.message).to.include('limits.max_diff_blob_mb');
+  });
+
   it('finds .cadence.yaml from the working directory upwards', async () => {
     await write('.cadence.yaml', 'thresholds:\n  suspicious_additions: 42\n');
     const sub = path.join(dir.path, 'a', 'b');

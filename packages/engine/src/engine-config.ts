@@ -7,6 +7,8 @@ export interface EngineConfig {
   readonly limits: {
     readonly clone_timeout_seconds: number;
     readonly max_repo_size_mb: number;
+    /** Blobs above this many MiB count as binary without a line diff; 16 when absent. */
+    readonly max_diff_blob_mb?: number;
     readonly max_page_bytes: number;
     readonly fetch_timeout_seconds: number;
     readonly strategy_timeout_seconds: number;

@@ -4,6 +4,7 @@ import type {
   RepositorySourceInfo,
   RepositoryStats,
   WebsiteSourceInfo,
+  OversizedFiles,
 } from '@cadence/plugin-sdk';
 
 /**
@@ -18,6 +19,8 @@ export interface PreparedRepository {
   readonly stats: RepositoryStats;
   /** Notes under refs/notes/ai by full commit hash; none when absent. */
   readonly aiNotes?: ReadonlyMap<string, string>;
+  /** Files counted as binary because a side was above the diff blob cap; absent when none. */
+  readonly oversizedFiles?: OversizedFiles;
   diffExcerpt(hash: string, maxBytes: number, signal: AbortSignal): Promise<string>;
   /** Removes what acquiring created (the clone); called after the job's last hook. */
   dispose(): Promise<void>;

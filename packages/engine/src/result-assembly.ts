@@ -37,6 +37,7 @@ export function buildRepositoryResult(source: PreparedRepository, reports: reado
     metrics: { ...repositoryMetrics(source, suspicions.length), ...strategyMetrics(reports) },
     timeline: buildTimeline(source.commits, flagged),
     ...(source.info.squash ? { squash: { ...source.info.squash } } : {}),
+    ...(source.oversizedFiles ? { oversized_files: { ...source.oversizedFiles, commits: [...source.oversizedFiles.commits] } } : {}),
   };
 }
 

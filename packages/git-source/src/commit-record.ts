@@ -10,6 +10,8 @@ export interface ReadCommit {
   readonly authorTimeUnknown: boolean;
   /** Neither date was usable: the record's times are placeholders until the history fills them. */
   readonly timeUnknown: boolean;
+  /** Files counted as binary because a side is larger than the diff blob cap (set after the log is read). */
+  oversizedFiles: number;
 }
 
 /**
@@ -179,7 +181,7 @@ function fromHeader(header: LogHeader, boundary: ReadonlySet<string>): ReadCommi
     previousAuthorTime: null,
     importedTree: null,
   };
-  return { record, authorTimeUnknown: author === null, timeUnknown: author === null && committer === null };
+  return { record, authorTimeUnknown: author === null, timeUnknown: author === null && committer === null, oversizedFiles: 0 };
 }
 
 function addFile(commit: MutableCommit, added: string, deleted: string, path: string, isExcluded: (path: string) => boolean): void {

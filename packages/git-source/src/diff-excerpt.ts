@@ -1,12 +1,17 @@
 import { spawn } from 'node:child_process';
 import { abortError, CadenceError } from '@cadence/errors';
 import { excludeMatcher } from './exclude-matcher.js';
-import { gitEnvironment } from './git-process.js';
+import { boundedGitCommand, DEFAULT_GIT_BOUNDS, gitEnvironment, type GitBounds } from './git-process.js';
 
 export interface DiffExcerptOptions {
   readonly maxBytes: number;
   readonly excludeFiles: readonly string[];
   readonly signal?: AbortSignal;
+  /**
+   * As the history's (readHistory): blobs above the cap show as `Binary files … differ`, and a git
+   * past its memory ceiling stops, leaving the excerpt read so far. DEFAULT_GIT_BOUNDS when absent.
+   */
+  readonly bounds?: GitBounds;
 }
 
 const COMMIT_ID = /^[0-9a-f]{7,64}$/i;
@@ -20,7 +25,8 @@ export function diffExcerpt(dir: string, hash: string, options: DiffExcerptOptio
   if (!COMMIT_ID.test(hash)) return Promise.reject(new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${hash}` }));
   const isExcluded = excludeMatcher(options.excludeFiles);
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['show', '--format=', '--patch', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', hash, '--'], {
+    const git = boundedGitCommand(['show', '--format=', '--patch', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', hash, '--'], options.bounds ?? DEFAULT_GIT_BOUNDS);
+    const child = spawn(git.command, git.args, {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'ignore'],
       env: gitEnvironment(),

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+import { CadenceError } from '@cadence/errors';
 
 export interface GitResult {
   readonly code: number | null;
@@ -50,4 +53,91 @@ export function cloneEnvironment(own: Record<string, string>): Record<string, st
     if (value !== undefined && !upper.startsWith('GIT_') && !PROGRAM_VARIABLES.has(upper)) env[key] = value;
   }
   return { ...env, ...own };
+}
+
+/**
+ * What a git child reading history may cost. A tiny repository can make `git log --numstat` use
+ * gigabytes: a blob of millions of short lines compresses to kilobytes, and git's line diff holds
+ * a record per line of both sides. Two bounds hold it:
+ *
+ * - blobs larger than `maxDiffBlobBytes` are diffed as binary, by size alone, without being read
+ *   (`core.bigFileThreshold`): numstat prints `-` for them, as for any binary file;
+ * - each git child runs under an address-space limit (`prlimit --as`), with git's pack windows
+ *   lowered to fit in it (`core.packedGitWindowSize`, `core.packedGitLimit`: by default git maps
+ *   packs in 1 GiB windows, up to terabytes on 64-bit). A child that reaches the limit fails to
+ *   allocate, and the read fails with ERR_REPOSITORY_TOO_LARGE.
+ */
+export interface GitBounds {
+  /** Blobs above this many bytes count as binary, without a line diff. */
+  readonly maxDiffBlobBytes: number;
+  /** The address space of each git child, in bytes; null for none. */
+  readonly addressSpaceBytes: number | null;
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * 16 MiB blobs (the default of `limits.max_diff_blob_mb`) and 1 GiB of address space: reading the
+ * 50,000-commit benchmark history peaks at about 250 MiB of address space (210 MiB resident), and
+ * the worst line diff below 16 MiB (a blob of one-character lines) needs more than 1 GiB, so it
+ * fails with ERR_REPOSITORY_TOO_LARGE instead of taking the host's memory.
+ */
+export const DEFAULT_GIT_BOUNDS: GitBounds = Object.freeze({ maxDiffBlobBytes: 16 * MIB, addressSpaceBytes: 1024 * MIB });
+
+/** Pack windows small enough for the address-space limit: at most 256 MiB of packs mapped at once, 32 MiB at a time. */
+const PACK_WINDOW = '32m';
+const PACK_LIMIT = '256m';
+
+let prlimitPath: string | null | undefined;
+
+/** util-linux's `prlimit`, looked up once on PATH (and in /usr/bin, /bin); null when absent. */
+export function findPrlimit(): string | null {
+  if (prlimitPath !== undefined) return prlimitPath;
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)), '/usr/bin', '/bin'];
+  prlimitPath = null;
+  for (const dir of dirs) {
+    const candidate = path.join(dir, 'prlimit');
+    try {
+      accessSync(candidate, constants.X_OK);
+      prlimitPath = candidate;
+      break;
+    } catch {
+      // not here
+    }
+  }
+  return prlimitPath;
+}
+
+/**
+ * The command and arguments that run `git <args>` within `bounds`: `prlimit --as=<bytes> -- git -c … <args>`
+ * where prlimit is installed, plain `git -c … <args>` otherwise (blobs are still diffed as binary above the cap).
+ * An argument array throughout: no shell.
+ */
+export function boundedGitCommand(args: readonly string[], bounds: GitBounds): { command: string; args: string[] } {
+  const config = [
+    '-c', `core.bigFileThreshold=${Math.max(1, Math.floor(bounds.maxDiffBlobBytes))}`,
+    '-c', `core.packedGitWindowSize=${PACK_WINDOW}`,
+    '-c', `core.packedGitLimit=${PACK_LIMIT}`,
+  ];
+  const prlimit = bounds.addressSpaceBytes === null ? null : findPrlimit();
+  if (prlimit === null || bounds.addressSpaceBytes === null) return { command: 'git', args: [...config, ...args] };
+  return { command: prlimit, args: [`--as=${Math.floor(bounds.addressSpaceBytes)}`, '--', 'git', ...config, ...args] };
+}
+
+/** git's words when an allocation fails (malloc, mmap, or xdiff's own), as it dies with them. */
+const OUT_OF_MEMORY = /out of memory|cannot allocate memory|mmap failed|malloc failed/i;
+
+/**
+ * Whether a git child that ended with `signal` and `stderr` stopped at its memory bound: git
+ * reports a failed allocation and exits 128; a child killed by the kernel's OOM killer (SIGKILL,
+ * when we did not abort it) or aborting in the C library (SIGABRT) counts too.
+ */
+export function reachedMemoryBound(signal: NodeJS.Signals | null, stderr: string): boolean {
+  return OUT_OF_MEMORY.test(stderr) || signal === 'SIGKILL' || signal === 'SIGABRT';
+}
+
+/** The error of a git child stopped by its bounds. */
+export function memoryBoundError(what: string, bounds: GitBounds): CadenceError {
+  const ceiling = bounds.addressSpaceBytes === null ? 'its memory' : `its ${Math.round(bounds.addressSpaceBytes / MIB)} MiB memory ceiling`;
+  return new CadenceError('ERR_REPOSITORY_TOO_LARGE', { message: `${what} reached ${ceiling}: the repository's history needs more memory than a job may use` });
 }

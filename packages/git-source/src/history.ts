@@ -7,8 +7,8 @@ import { linkAuthorIntervals } from './author-intervals.js';
 import type { CommitRecord, RepositoryStats } from '@cadence/plugin-sdk';
 import { commitRecordSink, type MutableCommit, type ReadCommit } from './commit-record.js';
 import { excludeMatcher } from './exclude-matcher.js';
-import { gitEnvironment, runGitCommand } from './git-process.js';
-import { createLogStreamParser, LOG_FORMAT } from './log-stream.js';
+import { boundedGitCommand, DEFAULT_GIT_BOUNDS, gitEnvironment, memoryBoundError, reachedMemoryBound, runGitCommand, type GitBounds } from './git-process.js';
+import { createLogStreamParser, LOG_FORMAT, type LogSink } from './log-stream.js';
 import type { HistoryCache } from './history-cache.js';
 
 export interface ReadHistoryOptions {
@@ -27,13 +27,29 @@ export interface ReadHistoryOptions {
   readonly omitPaths?: readonly string[];
   /** Histories read before from the same (mirror) folder: only commits after the cached head are read. */
   readonly cache?: HistoryCache;
+  /**
+   * What each git child may cost (git-process.ts): blobs above `maxDiffBlobBytes` count as binary
+   * without a line diff, and a child past `addressSpaceBytes` fails the read with
+   * ERR_REPOSITORY_TOO_LARGE. DEFAULT_GIT_BOUNDS when absent.
+   */
+  readonly bounds?: GitBounds;
 }
 
 export interface History {
   /** Oldest first. */
   readonly commits: CommitRecord[];
   readonly stats: RepositoryStats;
+  /**
+   * Files of the returned commits counted as binary, without a line diff, because a side of them is
+   * larger than `bounds.maxDiffBlobBytes`: their lines are in no total.
+   */
+  readonly oversizedFiles: number;
+  /** The commits that have such files (full hashes, oldest first, at most OVERSIZED_COMMITS_LISTED). */
+  readonly oversizedCommits: readonly string[];
 }
+
+/** How many commits with oversized files a History names. */
+export const OVERSIZED_COMMITS_LISTED = 20;
 
 const REV = /^[A-Za-z0-9._/-]+$/;
 
@@ -58,7 +74,14 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   for (const commit of read) commit.record.shortHash = abbreviations.get(commit.record.hash) ?? commit.record.shortHash;
   const all = read.map((c) => c.record);
   const commits = inRange ? all.filter((c) => inRange.has(c.hash)) : all;
-  return { commits, stats: computeStats(all, commits) };
+  let oversizedFiles = 0;
+  const oversizedCommits: string[] = [];
+  for (const commit of read) {
+    if (commit.oversizedFiles === 0 || (inRange && !inRange.has(commit.record.hash))) continue;
+    oversizedFiles += commit.oversizedFiles;
+    if (oversizedCommits.length < OVERSIZED_COMMITS_LISTED) oversizedCommits.push(commit.record.hash);
+  }
+  return { commits, stats: computeStats(all, commits), oversizedFiles, oversizedCommits };
 }
 
 const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -86,30 +109,71 @@ function omitted(paths: readonly string[] | undefined): string[] {
   return ['.', ...paths.map((p) => `:(exclude,literal)${p}`)];
 }
 
-function streamLog(
+/** A file numstat printed as binary (`-`): a side of it may be above the diff blob cap. */
+interface BinaryFile {
+  readonly commit: ReadCommit;
+  readonly parent: string;
+  readonly path: string;
+}
+
+async function streamLog(
   dir: string,
   options: ReadHistoryOptions,
   isExcluded: (path: string) => boolean,
   boundary: ReadonlySet<string>,
 ): Promise<ReadCommit[]> {
+  const bounds = options.bounds ?? DEFAULT_GIT_BOUNDS;
+  const binaries: BinaryFile[] = [];
+  const commits = await runLog(dir, options, bounds, isExcluded, boundary, binaries);
+  await markOversized(dir, binaries, bounds, options.signal);
+  return commits;
+}
+
+function runLog(
+  dir: string,
+  options: ReadHistoryOptions,
+  bounds: GitBounds,
+  isExcluded: (path: string) => boolean,
+  boundary: ReadonlySet<string>,
+  binaries: BinaryFile[],
+): Promise<ReadCommit[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      'git',
+    const git = boundedGitCommand(
       ['log', '-z', '--numstat', '--no-color', '--no-ext-diff', '--no-show-signature', LOG_FORMAT, '--end-of-options', options.rev, '--', ...omitted(options.omitPaths)],
-      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnvironment() },
+      bounds,
     );
+    const child = spawn(git.command, git.args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnvironment() });
     const commits: ReadCommit[] = [];
     let stderr = '';
     const onAbort = (): void => {
       child.kill('SIGKILL');
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    const parser = createLogStreamParser(
-      commitRecordSink(isExcluded, boundary, (commit) => {
-        commits.push(commit);
-        if (commits.length % 1000 === 0) options.onProgress?.(commits.length);
-      }),
-    );
+    const records = commitRecordSink(isExcluded, boundary, (commit) => {
+      commits.push(commit);
+      if (commits.length % 1000 === 0) options.onProgress?.(commits.length);
+    });
+    // The records' sink, noting the files numstat calls binary (`-`): markOversized sizes them.
+    let parent = '';
+    const binaryPaths: string[] = [];
+    const sink: LogSink = {
+      commit(header) {
+        records.commit(header);
+        parent = header[1].split(' ')[0] ?? '';
+        binaryPaths.length = 0;
+      },
+      file(added, deleted, filePath) {
+        records.file(added, deleted, filePath);
+        if (added === '-' || deleted === '-') binaryPaths.push(filePath);
+      },
+      end() {
+        records.end();
+        const commit = commits[commits.length - 1];
+        if (commit) for (const filePath of binaryPaths) binaries.push({ commit, parent, path: filePath });
+        binaryPaths.length = 0;
+      },
+    };
+    const parser = createLogStreamParser(sink);
     // Decoded here so that a character split across two chunks reaches the parser whole.
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => parser.push(chunk));
@@ -118,14 +182,16 @@ function streamLog(
       if (stderr.length < 4096) stderr += chunk;
     });
     child.on('error', (error) => reject(new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git log failed to start: ${error.message}` })));
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       options.signal?.removeEventListener('abort', onAbort);
       if (options.signal?.aborted) {
         reject(abortError(options.signal));
         return;
       }
       if (code !== 0) {
-        if (/does not have any commits|unknown revision|bad revision|ambiguous argument/i.test(stderr)) {
+        if (reachedMemoryBound(signal, stderr)) {
+          reject(memoryBoundError('git log', bounds));
+        } else if (/does not have any commits|unknown revision|bad revision|ambiguous argument/i.test(stderr)) {
           reject(new CadenceError('ERR_NO_COMMITS_FOUND', { message: `No commits at ${options.rev}` }));
         } else {
           reject(new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git log failed: ${stderr.trim().split('\n')[0] ?? code}` }));
@@ -135,6 +201,58 @@ function streamLog(
       parser.finish();
       options.onProgress?.(commits.length);
       resolve(commits);
+    });
+  });
+}
+
+/**
+ * Counts, on each commit, the binary files of `binaries` with a side larger than the diff blob cap:
+ * one `git cat-file --batch-check` sizes `<commit>:<path>` and `<first parent>:<path>` (a rename's
+ * old path is not sized). Files numstat calls binary are few in most histories, and none costs a read.
+ */
+async function markOversized(dir: string, binaries: readonly BinaryFile[], bounds: GitBounds, signal?: AbortSignal): Promise<void> {
+  // A path with a newline cannot be named on a batch-check line: such a file is not sized.
+  const sized = binaries.filter((b) => !b.path.includes('\n'));
+  if (sized.length === 0) return;
+  const input = sized.map((b) => `${b.commit.record.hash}:${b.path}\n${b.parent ? `${b.parent}:${b.path}` : b.commit.record.hash}\n`).join('');
+  const sizes = await batchSizes(dir, input, bounds, signal);
+  sized.forEach((file, i) => {
+    const after = sizes[2 * i] ?? 0;
+    const before = file.parent ? (sizes[2 * i + 1] ?? 0) : 0;
+    if (after > bounds.maxDiffBlobBytes || before > bounds.maxDiffBlobBytes) file.commit.oversizedFiles++;
+  });
+}
+
+/** Blob sizes of `input`'s objects (one a line), in order; 0 for a missing object or one that is no blob. */
+function batchSizes(dir: string, input: string, bounds: GitBounds, signal?: AbortSignal): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const git = boundedGitCommand(['cat-file', '--batch-check=%(objecttype) %(objectsize)'], bounds);
+    const child = spawn(git.command, git.args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: gitEnvironment() });
+    const onAbort = (): void => {
+      child.kill('SIGKILL');
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const out: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      if (stderr.length < 4096) stderr += chunk;
+    });
+    // A git that exits early closes its input: the close below reports it.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input);
+    child.on('error', (error) => reject(new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git cat-file failed to start: ${error.message}` })));
+    child.on('close', (code, exitSignal) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (signal?.aborted) return reject(abortError(signal));
+      if (code !== 0) {
+        return reject(reachedMemoryBound(exitSignal, stderr) ? memoryBoundError('git cat-file', bounds) : new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git cat-file failed: ${stderr.trim().split('\n')[0] ?? code}` }));
+      }
+      resolve(Buffer.concat(out).toString('utf8').split('\n').map((line) => {
+        const match = /^blob (\d+)$/.exec(line);
+        return match ? Number(match[1]) : 0;
+      }));
     });
   });
 }

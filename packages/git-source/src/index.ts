@@ -4,7 +4,7 @@ export { openRepository, REQUEST_REF, type OpenOptions, type ClonedRepository } 
 export { evictMirrors, mirrorKey, type MirrorOptions } from './mirrors.js';
 /** Kept for callers of 1.0: the one implementation lives in @cadence/errors. */
 export { redactCredentials } from '@cadence/errors';
-export { readHistory, computeStats, type ReadHistoryOptions, type History } from './history.js';
+export { readHistory, computeStats, OVERSIZED_COMMITS_LISTED, type ReadHistoryOptions, type History } from './history.js';
 export { diffExcerpt, type DiffExcerptOptions } from './diff-excerpt.js';
 export { excludeMatcher } from './exclude-matcher.js';
 export { uniqueAbbreviations, MIN_ABBREVIATION } from './abbreviations.js';
@@ -13,4 +13,4 @@ export { parseGitVersion, atLeast, installedGitVersion, HTTP_PINNING_SINCE, type
 export { linkAuthorIntervals, type IntervalCommit } from './author-intervals.js';
 export { readNotes, AI_NOTES_REF, NOTE_LIMITS } from './notes.js';
 export { HistoryCache } from './history-cache.js';
-export { runGitCommand } from './git-process.js';
+export { runGitCommand, boundedGitCommand, DEFAULT_GIT_BOUNDS, type GitBounds } from './git-process.js';

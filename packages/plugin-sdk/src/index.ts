@@ -36,6 +36,7 @@ export type {
   WebsiteAssessment,
   RepositoryResult,
   SquashJudgement,
+  OversizedFiles,
   WebsiteResult,
   AnalysisResult,
   AuthorBreakdown,

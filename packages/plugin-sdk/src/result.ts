@@ -154,6 +154,20 @@ export interface RepositoryResult extends ResultCommon {
    * and the squash commit was judged as itself (with the squash discount).
    */
   squash?: SquashJudgement;
+  /**
+   * Files counted as binary, without a line diff (so in no line count), because a side of them was
+   * larger than `limits.max_diff_blob_mb`. Absent when there were none.
+   */
+  oversized_files?: OversizedFiles;
+}
+
+export interface OversizedFiles {
+  /** How many files of the analyzed commits. */
+  files: number;
+  /** The cap in force. */
+  max_diff_blob_mb: number;
+  /** The commits that have such files (full hashes, oldest first, at most 20). */
+  commits: string[];
 }
 
 export interface SquashJudgement {

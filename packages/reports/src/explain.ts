@@ -32,6 +32,10 @@ export function scoreMeaning(r: RepositoryResult): string[] {
         : `The pushed commit ${r.squash.commit.slice(0, 12)} squashes request ${r.squash.request}, whose original commits could not be used (${r.squash.reason ?? 'unavailable'}): judged as itself, with the squash discount.`,
     );
   }
+  if (r.oversized_files) {
+    const o = r.oversized_files;
+    lines.push(`${o.files} ${o.files === 1 ? 'file was' : 'files were'} larger than ${o.max_diff_blob_mb} MiB (limits.max_diff_blob_mb): counted as binary, without a line diff, in no line count.`);
+  }
   const counts = flaggedCounts(r);
   lines.push(
     `${counts.flagged} of ${r.scored_commits} scored commits flagged (${(counts.share * 100).toFixed(1)}%): ${counts.explicit} by explicit attribution, ${counts.inferred} inferred.`,

@@ -2,7 +2,7 @@ import { CadenceError } from '@cadence/errors';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence/config/units';
-import { AI_NOTES_REF, diffExcerpt, HistoryCache, openRepository, parseRepositoryUrl, readHistory, readNotes, runGitCommand, type MirrorOptions } from '@cadence/git-source';
+import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, HistoryCache, openRepository, parseRepositoryUrl, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence/git-source';
 import type { AnalysisEvent, SquashJudgement } from '@cadence/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
@@ -26,6 +26,12 @@ function mirrorsOf(config: EngineConfig): MirrorOptions | null {
   return { dir: config.cache.repositories_dir ?? path.join(tmpdir(), 'cadence-mirrors'), maxBytes };
 }
 
+/** What each git child reading the history may cost: `limits.max_diff_blob_mb`, and the default memory ceiling. */
+function gitBoundsOf(config: EngineConfig): GitBounds {
+  const blobMb = config.limits.max_diff_blob_mb;
+  return blobMb === undefined ? DEFAULT_GIT_BOUNDS : { ...DEFAULT_GIT_BOUNDS, maxDiffBlobBytes: blobMb * 1024 * 1024 };
+}
+
 /**
  * Histories read from mirrors in this process: a push to a repository seen before reads only its
  * new commits. At most 100,000 commits are held (about 100 MB).
@@ -42,6 +48,7 @@ export async function acquireRepository(
 ): Promise<PreparedRepository> {
   const { signal, emit, config, excludeFiles } = options;
   const locator = parseRepositoryUrl(request.url, { allowLocalPaths: options.allowLocalPaths });
+  const bounds = gitBoundsOf(config);
   emit({ event: 'start', repo: locator.repo });
   emit({ event: 'fetch', message: locator.kind === 'local' ? `reading ${locator.path}` : `cloning ${redactUrl(request.url)}` });
   let range = request.range ?? null;
@@ -81,8 +88,9 @@ export async function acquireRepository(
     // The AI notes are read beside the history (another git process on the same repository).
     const notes = readNotes(clone.dir, AI_NOTES_REF, signal);
     notes.catch(() => undefined);
-    const { commits, stats } = await readHistory(clone.dir, {
+    const { commits, stats, oversizedFiles, oversizedCommits } = await readHistory(clone.dir, {
       rev,
+      bounds,
       ...(clone.mirrored ? { cache: mirroredHistories } : {}),
       before: range?.before ?? null,
       excludeFiles,
@@ -115,7 +123,10 @@ export async function acquireRepository(
       commits,
       stats,
       aiNotes,
-      diffExcerpt: (hash, maxBytes, excerptSignal) => diffExcerpt(clone.dir, hash, { maxBytes, excludeFiles, signal: excerptSignal }),
+      ...(oversizedFiles > 0
+        ? { oversizedFiles: { files: oversizedFiles, max_diff_blob_mb: bounds.maxDiffBlobBytes / (1024 * 1024), commits: [...oversizedCommits] } }
+        : {}),
+      diffExcerpt: (hash, maxBytes, excerptSignal) => diffExcerpt(clone.dir, hash, { maxBytes, excludeFiles, signal: excerptSignal, bounds }),
       dispose: () => clone.dispose(),
     };
   } catch (error) {

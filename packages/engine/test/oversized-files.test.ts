@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { createRepository, makeTempDir, type FixtureRepository, type TempDir } from '@cadence/test-support';
+import type { PluginConfigView, RepositoryResult } from '@cadence/plugin-sdk';
+import { createEngine, silentEngineLogger, type EngineConfig } from '../src/index.js';
+
+const CONFIG_VIEW: PluginConfigView = {
+  thresholds: { suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 },
+  exclude_files: [],
+  strategies: { disabled: [] },
+  ai: {
+    enabled: false, provider: 'openai', key: null, baseUrl: null, model: null, batch_size: 10, retry_count: 3,
+    retry_backoff_initial_ms: 1000, timeout_ms: 30_000, max_items_per_job: 50, max_chars_per_job: 60_000,
+  },
+};
+
+async function analyze(dir: string, maxDiffBlobMb?: number): Promise<RepositoryResult> {
+  const config: EngineConfig = {
+    limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30, ...(maxDiffBlobMb === undefined ? {} : { max_diff_blob_mb: maxDiffBlobMb }) },
+    git: { depth: 0 },
+  };
+  const engine = createEngine({ config, pluginConfig: structuredClone(CONFIG_VIEW), logger: silentEngineLogger(), plugins: [] });
+  return (await engine.analyze({ kind: 'repository', url: dir }, { network: null, allowLocalPaths: true })) as RepositoryResult;
+}
+
+describe('engine: files above limits.max_diff_blob_mb', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+  let repo: FixtureRepository;
+
+  before(async () => {
+    work = await makeTempDir('cadence-oversized-');
+    const dir = path.join(work.path, 'repo');
+    await mkdir(dir);
+    repo = await createRepository(dir, [
+      { message: 'small', date: 1_700_000_000, addLines: 5 },
+      // 3 MB of two-character lines.
+      { message: 'big', date: 1_700_000_600, files: { 'big.txt': 'a\n'.repeat(1_500_000) } },
+    ]);
+  });
+  after(() => work.remove());
+
+  it('says how many files were counted without a line diff, and in which commits', async () => {
+    const result = await analyze(repo.dir, 1);
+    expect(result.oversized_files).to.deep.equal({ files: 1, max_diff_blob_mb: 1, commits: [repo.hashes[1]] });
+    expect(result.total_commits).to.equal(2);
+  });
+
+  it('says nothing when every blob is below the cap (16 MiB when unset)', async () => {
+    const result = await analyze(repo.dir);
+    expect(result).not.to.have.property('oversized_files');
+  });
+});
