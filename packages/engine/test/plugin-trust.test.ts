@@ -2,10 +2,8 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defaultConfig, toPluginConfigView } from '@cadence/config';
-import { createEngine, type ResultCache } from '@cadence/engine';
-import { resolvePluginOptions } from '@cadence/plugin-loader';
 import { definePlugin, defineStrategy, type AnalysisResult, type CadencePlugin, type JobInfo, type ReportOutcome } from '@cadence/plugin-sdk';
-import { engineConfig, pluginConfigView } from '@cadence/plugin-testkit';
+import { createEngine, type ResultCache } from '../src/index.js';
 import { createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child() { return silent; } };
@@ -24,9 +22,11 @@ const scored = definePlugin({
   },
 });
 
+/** An engine as the host makes one: each plugin with its resolved, frozen options. */
 function engineWith(plugins: CadencePlugin[], options: Record<string, Record<string, unknown>>) {
-  const loaded = resolvePluginOptions(plugins.map((plugin) => ({ plugin, packageName: plugin.name, version: '1.0.0', source: 'config' as const })), { sections: options, inline: new Map() });
-  return createEngine({ config: engineConfig(), pluginConfig: pluginConfigView(), logger: silent as never, plugins: loaded });
+  const config = defaultConfig();
+  const loaded = plugins.map((plugin) => ({ plugin, packageName: plugin.name, version: '1.0.0', source: 'config' as const, options: Object.freeze({ score: 0.2, ...options[plugin.name] }) }));
+  return createEngine({ config, pluginConfig: toPluginConfigView(config), logger: silent as never, plugins: loaded });
 }
 
 describe('engine: what plugins are trusted with', function () {
@@ -78,14 +78,14 @@ describe('engine: what plugins are trusted with', function () {
     const reached: string[] = [];
     const thrower = definePlugin({ name: 'first-reporter', apply: (hooks) => hooks.report.tapPromise('first-reporter', async () => { throw new Error('forge down'); }) });
     const syncThrower = definePlugin({ name: 'sync-reporter', apply: (hooks) => hooks.report.tap('sync-reporter', () => { throw new Error('boom'); }) });
-    const second = definePlugin({ name: 'second-reporter', apply: (hooks) => hooks.report.tapPromise('second-reporter', async (result) => void reached.push(`second saw ${result.total_commits}`)) });
+    const second = definePlugin({ name: 'second-reporter', apply: (hooks) => hooks.report.tapPromise('second-reporter', async (result) => void reached.push(`second saw ${'total_commits' in result ? result.total_commits : 'a page'}`)) });
     const outcomes: ReportOutcome[] = [];
     const job: JobInfo = { id: 'job-1', url: null, forge: null, deadline: Date.now() + 60_000 };
     const result = await engineWith([thrower, syncThrower, second], {}).analyze(
       { kind: 'repository', url: repo, branch: null, thresholds: {} },
       { network: null, allowLocalPaths: true, job, onReport: (outcome) => void outcomes.push(outcome) },
     );
-    expect(result.total_commits).to.equal(4);
+    expect(result.source_type).to.equal('git');
     expect(reached).to.deep.equal(['second saw 4']);
     expect(outcomes.map((o) => [o.reporter, o.kind, o.ok, o.error_code])).to.deep.equal([
       ['first-reporter', 'report', false, 'ERR_REPORTER_FAILED'],
