@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { createRepository, makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
 
 /**
@@ -44,6 +45,20 @@ describe('reports written by cadence analyze leave out control and bidirectional
       for (const [label, character] of CHARACTERS) expect(report.includes(character), `${label} in ${name}`).to.equal(false);
       expect(report).to.contain('Add the parser');
       if (name.endsWith('.html')) expect(report).to.contain('Mallory').and.contain('Example');
+    });
+  }
+
+  // Data formats lose nothing: the controls are written as escapes that read back as themselves.
+  const BIDI_ONLY = CHARACTERS.filter(([label]) => /^U\+(061C|200|202|206)/.test(label));
+  for (const name of ['report.json', 'report.yaml']) {
+    it(`in ${name}, bidirectional controls escaped (\\u202e) and read back unchanged`, async () => {
+      const run = await runCadence(['analyze', '.', '-o', name], { cwd: repo });
+      expect(run.code, run.stderr).to.equal(0);
+      const text = await readFile(path.join(repo, name), 'utf8');
+      for (const [label, character] of BIDI_ONLY) expect(text.includes(character), `${label} raw in ${name}`).to.equal(false);
+      expect(text).to.contain('\\u202e');
+      const parsed = (name.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as { authors: { name: string }[] };
+      expect(JSON.stringify(parsed)).to.contain(JSON.stringify(`Mallory ${ALL} Example`).slice(1, -1));
     });
   }
 

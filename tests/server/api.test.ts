@@ -69,7 +69,8 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     const page = await server.request(`/jobs/${job.id}/report`);
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.equal('text/html; charset=utf-8');
-    expect(page.headers.get('content-security-policy')).to.match(/^default-src 'none'; .*script-src 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(page.headers.get('content-security-policy')).to.match(/^default-src 'none'; .*script-src 'sha256-[A-Za-z0-9+/=]+'.*; frame-ancestors 'none'$/);
+    expect(page.headers.get('x-frame-options')).to.equal('DENY');
     const html = await page.text();
     expect(html).to.match(/^<!doctype html>/).and.contain('<h1>acme/burst</h1>').and.contain('likely_ai_generated');
     expect(html).to.contain('id="findings"');

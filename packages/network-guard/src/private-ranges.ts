@@ -2,7 +2,7 @@ import { parseAddress, type ParsedAddress } from './address.js';
 import { cidrContains, parseCidr, type Cidr } from './cidr.js';
 
 /**
- * Every non-public range (decisions §8), plus the documentation and benchmarking ranges that
+ * Every non-public range (docs/http-api.md, Targets), plus the documentation and benchmarking ranges that
  * no real server lives in. Ranges that embed an IPv4 address (mapped, NAT64, 6to4) are
  * judged by the embedded address instead, so ::ffff:127.0.0.1 is as private as 127.0.0.1.
  */
@@ -19,12 +19,14 @@ const PRIVATE_V6 = [
 
 const EMBEDDED_V4: ReadonlyArray<{ range: Cidr; offset: number }> = [
   { range: parseCidr('::ffff:0:0/96'), offset: 12 },
+  // IPv4-translated (SIIT, RFC 2765): ::ffff:0:127.0.0.1 reaches 127.0.0.1 through a translator.
+  { range: parseCidr('::ffff:0:0:0/96'), offset: 12 },
   { range: parseCidr('64:ff9b::/96'), offset: 12 },
   { range: parseCidr('64:ff9b:1::/48'), offset: 12 },
   { range: parseCidr('2002::/16'), offset: 2 },
 ];
 
-/** The IPv4 address an IPv6 address carries (mapped, NAT64, 6to4), if any. */
+/** The IPv4 address an IPv6 address carries (mapped, translated, NAT64, 6to4), if any. */
 export function embeddedIPv4(address: ParsedAddress): ParsedAddress | null {
   if (address.family !== 6) return null;
   for (const { range, offset } of EMBEDDED_V4) {

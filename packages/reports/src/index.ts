@@ -1,4 +1,3 @@
-import { stringify } from 'yaml';
 import type { AnalysisResult } from '@cadence/plugin-sdk';
 import { renderHtml } from './html-report.js';
 import { renderSarif } from './sarif-report.js';
@@ -10,7 +9,8 @@ export { escapeHtml, aggregateTimeline, REPORT_CONTENT_SECURITY_POLICY } from '.
 export { renderSarif } from './sarif-report.js';
 export { displayLine, displayText } from './display-text.js';
 export { renderReportLazily, jsonReport, type ReportContext } from './render.js';
-import { jsonReport, withContext, type ReportContext } from './render.js';
+import { jsonReport, type ReportContext } from './render.js';
+import { yamlReport } from './yaml-report.js';
 export { assessmentSeverity, scoreMeaning } from './explain.js';
 
 /** A result as a report in one of the four formats (renderReportLazily in `./render` loads only the one it writes). */
@@ -19,7 +19,7 @@ export function renderReport(result: AnalysisResult, format: ReportFormat, conte
     case 'json':
       return jsonReport(result, context);
     case 'yaml':
-      return stringify(withContext(result, context), { lineWidth: 0 });
+      return yamlReport(result, context);
     case 'html':
       return renderHtml(result, context);
     case 'sarif':

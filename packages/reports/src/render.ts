@@ -12,9 +12,25 @@ export interface ReportContext {
   readonly configuration: Readonly<Record<string, unknown>>;
 }
 
-/** The JSON report: the result, with the report's context first when there is one. */
+/** Bidirectional marks, embeddings, overrides and isolates: invisible, and they reorder what a viewer shows. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+export function hasBidi(text: string): boolean {
+  BIDI.lastIndex = 0;
+  return BIDI.test(text);
+}
+
+/**
+ * Each bidirectional control written as its `\uXXXX` escape. Only for text where that escape means
+ * the character again (inside JSON strings, YAML double-quoted scalars): nothing is lost.
+ */
+export function escapeBidi(serialized: string): string {
+  return serialized.replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The JSON report: the result, with the report's context first when there is one; bidi controls escaped. */
 export function jsonReport(result: AnalysisResult, context?: ReportContext): string {
-  return `${JSON.stringify(withContext(result, context), null, 2)}\n`;
+  return `${escapeBidi(JSON.stringify(withContext(result, context), null, 2))}\n`;
 }
 
 /** The result with `report` (context, and what its score means) in front. */
@@ -37,10 +53,8 @@ export async function renderReportLazily(result: AnalysisResult, format: ReportF
   switch (format) {
     case 'json':
       return jsonReport(result, context);
-    case 'yaml': {
-      const { stringify } = await import('yaml');
-      return stringify(withContext(result, context), { lineWidth: 0 });
-    }
+    case 'yaml':
+      return (await import('./yaml-report.js')).yamlReport(result, context);
     case 'html':
       return (await import('./html-report.js')).renderHtml(result, context);
     case 'sarif':

@@ -73,7 +73,9 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
       throw new HttpError(409, 'conflict', !isFinal(job.status) ? `Job ${job.id} is ${job.status}: its report is not ready` : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no report`);
     }
     const { renderReport, REPORT_CONTENT_SECURITY_POLICY } = await import('@cadence/reports');
-    ctx.set('Content-Security-Policy', REPORT_CONTENT_SECURITY_POLICY);
+    // frame-ancestors works only as a header (a <meta> CSP cannot carry it): no site frames the report.
+    ctx.set('Content-Security-Policy', `${REPORT_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
+    ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = renderReport({ ...job.result, ...(job.reports?.length ? { reports: job.reports } : {}) }, 'html');

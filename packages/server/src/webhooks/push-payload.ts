@@ -3,7 +3,7 @@ import type { ForgeTarget } from '@cadence/plugin-sdk';
 
 const ZERO = /^0+$/;
 
-/** What a push asks for: which repository, which branch, which commits (decisions §5). */
+/** What a push asks for: which repository, which branch, which commits (docs/http-api.md, Webhooks). */
 export interface PushRequest {
   readonly cloneUrl: string;
   readonly repo: string;
@@ -40,11 +40,43 @@ function text(payload: unknown, ...path: string[]): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
-/** GitHub's `owner/name`: what a status URL may hold (anything else is not reported on). */
-const OWNER_NAME = /^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/;
+/**
+ * GitHub's `owner/name` grammar: an account of letters, digits, `-` (and `_`, for managed users),
+ * starting with a letter or digit; a repository name of letters, digits, `.`, `_`, `-` that is not
+ * `.` or `..`. A payload's `../..` would otherwise send forge calls, token and all, outside
+ * `/repos/` (a client encodes `/` in a parameter, never a dot segment). Anything else is not reported on.
+ */
+const GITHUB_OWNER = /^[A-Za-z0-9][A-Za-z0-9_-]{0,38}$/;
+const GITHUB_NAME = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
+
+export function isGithubFullName(value: string): boolean {
+  const parts = value.split('/');
+  return parts.length === 2 && GITHUB_OWNER.test(parts[0]!) && GITHUB_NAME.test(parts[1]!);
+}
+
+/**
+ * GitLab's `path_with_namespace`: group/subgroup/.../project, each segment of letters, digits, `_`,
+ * `-`, `.`, not starting with `-` and not ending with `.` (so never `.` or `..`).
+ */
+const GITLAB_SEGMENT = /^(?:[A-Za-z0-9_.][A-Za-z0-9_.-]{0,254}[A-Za-z0-9_-]|[A-Za-z0-9_])$/;
+
+export function isGitlabPath(value: string): boolean {
+  const parts = value.split('/');
+  return parts.length >= 2 && parts.length <= 21 && parts.every((part) => GITLAB_SEGMENT.test(part));
+}
 
 function positiveInteger(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+/** Forges number requests with 32-bit integers: a larger number is no request of theirs (400 at intake, not a job that fails later). */
+const MAX_REQUEST_NUMBER = 2 ** 31 - 1;
+
+function requestNumber(value: unknown, name: string): number {
+  const number = positiveInteger(value);
+  if (!number) throw HttpError.invalidRequest(name, 'missing');
+  if (number > MAX_REQUEST_NUMBER) throw HttpError.invalidRequest(name, `must be at most ${MAX_REQUEST_NUMBER}`);
+  return number;
 }
 
 const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/i;
@@ -71,7 +103,7 @@ export function githubPush(payload: unknown): PushOutcome {
   const fullName = text(payload, 'repository', 'full_name');
   const repo = fullName ?? cloneUrl;
   const installation = positiveInteger(field(payload, 'installation', 'id'));
-  const forge: ForgeTarget | null = fullName && OWNER_NAME.test(fullName)
+  const forge: ForgeTarget | null = fullName && isGithubFullName(fullName)
     ? { forge: 'github', repository: fullName, sha: range.after, ...(installation ? { installation_id: installation } : {}) }
     : null;
   return { kind: 'push', push: { cloneUrl, repo, ...range, forge, squashCandidate: forge !== null && singleCommitPush(payload, range.before) } };
@@ -86,7 +118,7 @@ export function gitlabPush(payload: unknown): PushOutcome {
   const path = text(payload, 'project', 'path_with_namespace');
   const repo = path ?? cloneUrl;
   const projectId = positiveInteger(field(payload, 'project_id')) ?? positiveInteger(field(payload, 'project', 'id'));
-  const forge: ForgeTarget | null = path && projectId ? { forge: 'gitlab', repository: path, sha: range.after, project_id: projectId } : null;
+  const forge: ForgeTarget | null = path && isGitlabPath(path) && projectId ? { forge: 'gitlab', repository: path, sha: range.after, project_id: projectId } : null;
   return { kind: 'push', push: { cloneUrl, repo, ...range, forge, squashCandidate: forge !== null && singleCommitPush(payload, range.before) } };
 }
 
@@ -100,8 +132,7 @@ const PULL_REQUEST_ACTIONS = new Set(['opened', 'synchronize', 'reopened', 'read
 export function githubPullRequest(payload: unknown, options: { drafts: boolean }): PushOutcome {
   const action = text(payload, 'action') ?? '';
   if (!PULL_REQUEST_ACTIONS.has(action)) return { kind: 'ignored', reason: `pull_request action ${action || 'missing'}` };
-  const number = positiveInteger(field(payload, 'pull_request', 'number')) ?? positiveInteger(field(payload, 'number'));
-  if (!number) throw HttpError.invalidRequest('pull_request.number', 'missing');
+  const number = requestNumber(field(payload, 'pull_request', 'number') ?? field(payload, 'number'), 'pull_request.number');
   if (text(payload, 'pull_request', 'state') === 'closed') return { kind: 'ignored', reason: 'pull request closed' };
   if (field(payload, 'pull_request', 'draft') === true && !options.drafts) return { kind: 'ignored', reason: 'draft pull request' };
   const head = text(payload, 'pull_request', 'head', 'sha');
@@ -112,7 +143,7 @@ export function githubPullRequest(payload: unknown, options: { drafts: boolean }
   if (!cloneUrl) throw HttpError.invalidRequest('repository.clone_url', 'missing');
   const fullName = text(payload, 'pull_request', 'base', 'repo', 'full_name') ?? text(payload, 'repository', 'full_name');
   const installation = positiveInteger(field(payload, 'installation', 'id'));
-  const forge: ForgeTarget | null = fullName && OWNER_NAME.test(fullName) ? { forge: 'github', repository: fullName, sha: head, ...(installation ? { installation_id: installation } : {}) } : null;
+  const forge: ForgeTarget | null = fullName && isGithubFullName(fullName) ? { forge: 'github', repository: fullName, sha: head, ...(installation ? { installation_id: installation } : {}) } : null;
   return { kind: 'push', push: { cloneUrl, repo: fullName ?? cloneUrl, branch: base, before: null, after: head, forge, ref: `refs/pull/${number}/head` } };
 }
 
@@ -125,8 +156,7 @@ export function gitlabMergeRequest(payload: unknown, options: { drafts: boolean 
   if (text(payload, 'object_attributes', 'state') !== 'opened') return { kind: 'ignored', reason: 'merge request not open' };
   const draft = field(payload, 'object_attributes', 'draft') === true || field(payload, 'object_attributes', 'work_in_progress') === true;
   if (draft && !options.drafts) return { kind: 'ignored', reason: 'draft merge request' };
-  const iid = positiveInteger(field(payload, 'object_attributes', 'iid'));
-  if (!iid) throw HttpError.invalidRequest('object_attributes.iid', 'missing');
+  const iid = requestNumber(field(payload, 'object_attributes', 'iid'), 'object_attributes.iid');
   const head = text(payload, 'object_attributes', 'last_commit', 'id');
   if (!head || !COMMIT_ID.test(head)) throw HttpError.invalidRequest('object_attributes.last_commit.id', 'must be a commit id');
   const target = text(payload, 'object_attributes', 'target_branch');
@@ -135,6 +165,6 @@ export function gitlabMergeRequest(payload: unknown, options: { drafts: boolean 
   if (!cloneUrl) throw HttpError.invalidRequest('project.git_http_url', 'missing');
   const path = text(payload, 'project', 'path_with_namespace');
   const projectId = positiveInteger(field(payload, 'project', 'id')) ?? positiveInteger(field(payload, 'object_attributes', 'target_project_id'));
-  const forge: ForgeTarget | null = path && projectId ? { forge: 'gitlab', repository: path, sha: head, project_id: projectId } : null;
+  const forge: ForgeTarget | null = path && isGitlabPath(path) && projectId ? { forge: 'gitlab', repository: path, sha: head, project_id: projectId } : null;
   return { kind: 'push', push: { cloneUrl, repo: path ?? cloneUrl, branch: target, before: null, after: head, forge, ref: `refs/merge-requests/${iid}/head` } };
 }
