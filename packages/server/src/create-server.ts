@@ -87,7 +87,7 @@ export function createServer(options: ServerOptions): CadenceServer {
   // and only what is registered on `open` is (decisions §8: /health, the webhooks, /metrics if public).
   const open = new Router();
   const guarded = new Router();
-  guarded.use(requireApiToken(config.api.token));
+  guarded.use(requireApiToken(config.api.token, backends.sessionRevocations));
   healthRoutes(open, jobs, backends);
   if (config.webhook.enabled) {
     // Ahead of both routers: a forge's POST to the exact webhook path skips route matching.
@@ -108,12 +108,12 @@ export function createServer(options: ServerOptions): CadenceServer {
   prometheusRoutes(config.api.public_metrics ? open : guarded, metrics, metricsLimit);
   analyzeRoutes(guarded, jobs, config.security.allow_local_paths, startsJobs);
   const queryLimit = limit('job_queries', config.rate_limits.job_queries_per_minute);
-  dashboardRoutes(open, config.api.token, queryLimit, config.server.base_path);
+  dashboardRoutes(open, config.api.token, queryLimit, backends.sessionRevocations, config.server.base_path);
   streamRoutes(guarded, { jobs, store: backends.store, queryLimit, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000, guards: startsJobs, maxOpenStreams: config.limits.max_open_streams });
   jobRoutes(guarded, backends.store, jobs, queryLimit);
   operationRoutes(guarded, cache, engine);
   metricRoutes(guarded, metrics, jobs, cache, metricsLimit);
-  if (backends.queueDashboard) app.use(dashboardMount(backends.queueDashboard, requireApiToken(config.api.token), config.server.base_path));
+  if (backends.queueDashboard) app.use(dashboardMount(backends.queueDashboard, requireApiToken(config.api.token, backends.sessionRevocations), config.server.base_path));
   for (const router of [open, guarded]) {
     app.use(router.routes());
     // Not thrown: the router then sets the Allow header, and errorBody gives the 405 the contract's body.

@@ -7,6 +7,7 @@ import { InMemoryJobQueue, type JobQueue } from '../jobs/job-queue.js';
 import { InMemoryJobStore, type JobStore } from '../jobs/job-store.js';
 import type { ServerMetrics } from '../metrics.js';
 import { SizedResultCache, type ServerResultCache } from '../result-cache.js';
+import { InMemorySessionRevocations, type SessionRevocations } from '../middleware/session-revocations.js';
 
 /**
  * The shared state behind small interfaces, selected by `queue.backend`: in this process (the
@@ -20,6 +21,8 @@ export interface ServerBackends {
   readonly events: JobEventChannel;
   readonly cancels: JobCancels;
   readonly rateLimiters: RateLimiterFactory;
+  /** Dashboard sessions signed out of before their expiry. */
+  readonly sessionRevocations: SessionRevocations;
   resultCache(metrics: ServerMetrics): ServerResultCache;
   /** The queue dashboard's middleware (`queue.dashboard` with the Redis backend), served at /admin/queues. */
   readonly queueDashboard?: (() => Promise<import('koa').Middleware>) | undefined;
@@ -36,6 +39,7 @@ export function inMemoryBackends(config: CadenceConfig): ServerBackends {
     events: new InMemoryJobEventChannel(),
     cancels: new InMemoryJobCancels(),
     rateLimiters: inMemoryRateLimiters,
+    sessionRevocations: new InMemorySessionRevocations(),
     resultCache: (metrics) => new SizedResultCache(parseSize(config.cache.max_size), metrics),
     health: async () => ({ backend: 'memory' }),
     close: async () => undefined,

@@ -5,6 +5,7 @@ import { HttpError } from '@cadence/errors';
 import { dashboardAsset } from '../dashboard/dashboard-assets.js';
 import { dashboardPage, loginPage } from '../dashboard/dashboard-pages.js';
 import { SESSION_COOKIE, Sessions } from '../middleware/session.js';
+import type { SessionRevocations } from '../middleware/session-revocations.js';
 import { constantTimeEqual } from '../webhooks/constant-time.js';
 
 /**
@@ -12,10 +13,10 @@ import { constantTimeEqual } from '../webhooks/constant-time.js';
  * for it once; POST /session trades it for an HttpOnly, SameSite=Strict session cookie that the
  * guarded routes accept (docs/http-api.md). The token never goes into a URL.
  */
-export function dashboardRoutes(router: Router, token: string | null, limit: Middleware, basePath = ''): void {
+export function dashboardRoutes(router: Router, token: string | null, limit: Middleware, revocations: SessionRevocations, basePath = ''): void {
   // The cookie goes back only to this server's paths (under its prefix, if it has one).
   const cookiePath = `${basePath}/`;
-  const sessions = token ? new Sessions(token) : null;
+  const sessions = token ? new Sessions(token, revocations) : null;
   const send = (ctx: Context, page: { html: string; policy: string }): void => {
     ctx.set('Content-Security-Policy', page.policy);
     ctx.set('Cache-Control', 'no-store');
@@ -23,7 +24,7 @@ export function dashboardRoutes(router: Router, token: string | null, limit: Mid
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page.html;
   };
-  router.get('/', (ctx) => send(ctx, sessions && !sessions.valid(Sessions.presented(ctx)) ? loginPage() : dashboardPage()));
+  router.get('/', async (ctx) => send(ctx, sessions && !(await sessions.valid(Sessions.presented(ctx))) ? loginPage() : dashboardPage()));
   // Open like the sign-in page that needs them; nothing in them is secret.
   router.get('/assets/:file', (ctx) => {
     const asset = dashboardAsset(ctx.params.file!);
@@ -56,7 +57,9 @@ export function dashboardRoutes(router: Router, token: string | null, limit: Mid
     }
     ctx.status = 204;
   });
-  router.delete('/session', (ctx) => {
+  // Signing out ends the session itself, not only this browser's copy of the cookie.
+  router.delete('/session', async (ctx) => {
+    await sessions?.end(Sessions.presented(ctx));
     ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: cookiePath, maxAge: 0, overwrite: true });
     ctx.status = 204;
   });

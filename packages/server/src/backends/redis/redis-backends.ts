@@ -8,6 +8,7 @@ import { RedisJobCancels } from './redis-job-cancels.js';
 import { RedisJobEventChannel } from './redis-job-events.js';
 import { RedisJobStore } from './redis-job-store.js';
 import { RedisResultCache } from './redis-result-cache.js';
+import { RedisSessionRevocations } from './redis-session-revocations.js';
 
 /**
  * Every shared part of the server on one Redis (`queue.backend: redis`): jobs, the queue (BullMQ),
@@ -41,6 +42,7 @@ export async function createRedisBackends(config: CadenceConfig, logger: Logger)
         duration: 60,
         insuranceLimiter: new RateLimiterMemory({ keyPrefix: group, points: perMinute, duration: 60 }),
       }),
+    sessionRevocations: new RedisSessionRevocations(command, prefix),
     resultCache: (metrics) => new RedisResultCache(command, prefix, parseSize(config.cache.max_size), metrics),
     queueDashboard: config.queue.dashboard ? () => import('./queue-dashboard.js').then((m) => m.queueDashboard(queue.bullQueue, config.server.base_path)) : undefined,
     async health() {
