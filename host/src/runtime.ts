@@ -1,4 +1,4 @@
-import type { CadenceConfig } from '@cadence/config';
+import type { CadenceConfig, ConfigFile } from '@cadence/config';
 import type { Engine, LoadedPlugin } from '@cadence/engine';
 import { createLogger, type Logger, type LogLevel } from '@cadence/logger';
 import { PluginLoadError, PluginOptionsError, type PluginLoadEntry } from '@cadence/plugin-loader';
@@ -28,6 +28,8 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   readonly configPath?: string;
+  /** The project file to use instead of searching the working directory (`cadence ci`: the base's). */
+  readonly projectFile?: ConfigFile | null;
   /** Already resolved (an analysis thread): no file, environment or flag is read again. */
   readonly resolved?: ResolvedConfig;
   readonly flags?: Record<string, unknown>;
@@ -44,7 +46,7 @@ export interface RuntimeOptions {
 export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
   const { config, pluginBase, warnings } = options.resolved
     ? { ...options.resolved, warnings: [] }
-    : await loadCliConfig(io, options.configPath, { flags: options.flags ?? {}, printWarnings: !options.logWarnings && !options.quietWarnings });
+    : await loadCliConfig(io, options.configPath, { flags: options.flags ?? {}, printWarnings: !options.logWarnings && !options.quietWarnings, ...(options.projectFile !== undefined ? { projectFile: options.projectFile } : {}) });
   const secrets = [config.webhook.secret, config.ai.key, config.api.token, config.forges.github.token, config.forges.github.private_key, config.forges.gitlab.token, redisPassword(config.redis.url)].filter((s): s is string => typeof s === 'string' && s.length > 0);
   const stream = options.logStream ?? (config.logging.output === 'stderr' ? io.stderr : io.stdout);
   const logger = createLogger({ level: options.logLevel ?? config.logging.level, stream, secrets });

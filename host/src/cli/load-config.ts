@@ -1,20 +1,22 @@
-import { ConfigError, loadConfig, type LoadedConfig } from '@cadence/config';
+import { ConfigError, loadConfig, type ConfigFile, type LoadedConfig } from '@cadence/config';
 import { isValidCidr } from '@cadence/network-guard';
 import { displayLine } from '@cadence/reports/display-text';
 import { CliExit, type CliIo } from './io.js';
 
 export interface CliConfigOptions {
+  /** The project file to use instead of searching the working directory (null: none). */
+  readonly projectFile?: ConfigFile | null;
   /** Values from flags (highest precedence). */
   readonly flags?: Record<string, unknown>;
   /** The CLI prints warnings as one stderr line each; the server logs them instead. */
   readonly printWarnings?: boolean;
 }
 
-/** Loads the configuration for a command; an invalid one ends it with exit code 2 (decisions §10). */
+/** Loads the configuration for a command; an invalid one ends it with exit code 2 (docs/configuration.md). */
 export async function loadCliConfig(io: CliIo, configPath: string | undefined, options: CliConfigOptions = {}): Promise<LoadedConfig> {
   let loaded: LoadedConfig;
   try {
-    loaded = await loadConfig({ cwd: io.cwd, configPath: configPath ?? null, env: io.env, flags: options.flags ?? {} });
+    loaded = await loadConfig({ cwd: io.cwd, configPath: configPath ?? null, env: io.env, flags: options.flags ?? {}, ...(options.projectFile !== undefined ? { projectFile: options.projectFile } : {}) });
   } catch (error) {
     if (error instanceof ConfigError) throw new CliExit(2, error.message);
     throw error;

@@ -3,6 +3,7 @@ import { displayLine } from '@cadence/reports/display-text';
 import { HOST_VERSION } from './host-version.js';
 import { CliExit, type CliIo } from './io.js';
 import { register as registerAnalyze } from './commands/analyze.js';
+import { register as registerCi } from './commands/ci.js';
 import { register as registerConfig } from './commands/config.js';
 import { register as registerPlugins } from './commands/plugins.js';
 import { register as registerVersion } from './commands/version.js';
@@ -10,7 +11,7 @@ import { register as registerWebhook } from './commands/webhook.js';
 import { register as registerWorker } from './commands/worker.js';
 
 /** Every command, one file each; adding a command is one line here. */
-const COMMANDS = [registerAnalyze, registerConfig, registerPlugins, registerVersion, registerWebhook, registerWorker];
+const COMMANDS = [registerAnalyze, registerCi, registerConfig, registerPlugins, registerVersion, registerWebhook, registerWorker];
 
 /** Runs the CLI and returns its exit code (0 done, 1 failed, 2 bad usage or configuration). */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
@@ -24,7 +25,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       writeErr: (text) => void io.stderr.write(text),
     });
   for (const register of COMMANDS) register(program, io);
-  for (const command of program.commands) command.exitOverride();
+  for (const command of program.commands) {
+    command.exitOverride();
+    for (const sub of command.commands) sub.exitOverride();
+  }
   try {
     await program.parseAsync([...argv], { from: 'node' });
     return 0;

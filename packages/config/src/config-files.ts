@@ -80,6 +80,11 @@ function readProjectPlace(file: string): ConfigFile | null {
   return { filepath: file, data: parseContent(file, content, kindOf(file)) ?? null };
 }
 
+/** A configuration's text read from elsewhere (a file at another commit), named `label` in messages; `file` says YAML or JSON. */
+export function parseConfigText(label: string, content: string, file: string): ConfigFile {
+  return { filepath: label, data: parseContent(label, content, kindOf(file)) ?? null };
+}
+
 function readConfigFile(file: string): unknown {
   return parseContent(file, readFileSync(file, 'utf8'), kindOf(file)) ?? null;
 }

@@ -1,6 +1,7 @@
 export { ConfigSchema, DEFAULT_EXCLUDE_FILES, SECRET_KEYS, PROJECT_FILE_KEYS, leafKeys, type CadenceConfig } from './schema.js';
 export { loadConfig, defaultConfig, type LoadConfigOptions, type LoadedConfig } from './load-config.js';
 export { ConfigError } from './config-error.js';
+export { parseConfigText, type ConfigFile } from './config-files.js';
 export { environmentName, environmentNames } from './environment.js';
 export { maskSecrets, renderConfigYaml, toPluginConfigView, configInitTemplate, SERVER_SETTINGS, MASK } from './presentation.js';
 export { parseDuration, parseSize } from './units.js';

@@ -11,6 +11,12 @@ export interface LoadConfigOptions {
   /** `--config`: this file only, neither the user's file nor the search. */
   readonly configPath?: string | null;
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * The project file to use instead of searching from `cwd` (null: none). `cadence ci` reads it
+   * from the base of the change, never from the working directory a pull request wrote. Like a
+   * found file, it sets analysis data only.
+   */
+  readonly projectFile?: ConfigFile | null;
   /** Values from command-line flags, as a partial configuration (highest precedence). */
   readonly flags?: Record<string, unknown>;
 }
@@ -42,7 +48,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const warnings: string[] = [];
-  const layers = readLayers(cwd, options.configPath ?? null, env, warnings);
+  const layers = readLayers(cwd, options.configPath ?? null, env, warnings, options.projectFile);
   let merged: Record<string, unknown> = {};
   let pluginBase: string | null = null;
   for (const layer of layers) {
@@ -66,11 +72,11 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
 }
 
 /** Lowest precedence first: the found project file, then the file the user chose. */
-function readLayers(cwd: string, configPath: string | null, env: NodeJS.ProcessEnv, warnings: string[]): Layer[] {
+function readLayers(cwd: string, configPath: string | null, env: NodeJS.ProcessEnv, warnings: string[], given: ConfigFile | null | undefined): Layer[] {
   if (configPath) return [{ ...readNamedFile(cwd, configPath), chosen: true }];
   const layers: Layer[] = [];
   const user = findUserFile(env, warnings);
-  const project = findProjectFile(cwd, env, warnings);
+  const project = given === undefined ? findProjectFile(cwd, env, warnings) : given;
   // The same file twice (a home folder that is its own configuration folder) is read once, as the user's.
   if (project && project.filepath !== user?.filepath) layers.push({ ...project, chosen: false });
   if (user) layers.push({ ...user, chosen: true });

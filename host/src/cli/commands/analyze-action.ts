@@ -58,24 +58,25 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
 }
 
 /** Ranks both kinds of verdict on one scale: 0 clean, 1 suspicious, 2 likely AI-generated. */
-function verdictLevel(result: AnalysisResult): number {
+export function verdictLevel(result: AnalysisResult): number {
   const assessment: string = result.assessment;
   if (assessment === 'likely_ai_generated' || assessment === 'Likely AI-Generated') return 2;
   if (assessment === 'suspicious' || assessment === 'Suspicious Activity') return 1;
   return 0;
 }
 
+/** Whether the verdict is at or above a `--fail-on` level. */
+export function reachesLevel(result: AnalysisResult, failOn: FailOnLevel | undefined): boolean {
+  return failOn !== undefined && verdictLevel(result) >= (failOn === 'likely_ai_generated' ? 2 : 1);
+}
+
 /** `--fail-on`: after the report is out, a verdict at or above the level ends the command with its own code. */
-function verdictGate(result: AnalysisResult, failOn: FailOnLevel | undefined): void {
-  if (!failOn) return;
-  const level = failOn === 'likely_ai_generated' ? 2 : 1;
-  if (verdictLevel(result) >= level) {
-    throw new CliExit(FAIL_ON_EXIT_CODE, `verdict ${result.assessment} reaches --fail-on ${failOn}`);
-  }
+export function verdictGate(result: AnalysisResult, failOn: FailOnLevel | undefined): void {
+  if (reachesLevel(result, failOn)) throw new CliExit(FAIL_ON_EXIT_CODE, `verdict ${result.assessment} reaches --fail-on ${failOn}`);
 }
 
 /** What the report says about itself: this version, now, and the analysis settings (no server or secret settings). */
-function reportContext(config: CadenceConfig): ReportContext {
+export function reportContext(config: CadenceConfig): ReportContext {
   const masked = maskSecrets(config);
   return {
     tool: 'cadence',
@@ -104,7 +105,7 @@ function reportFormat(output: string): ReportFormat {
   }
 }
 
-/** Decisions §12: a path or ssh/git URL is a repository; an http(s) URL is one if git answers. */
+/** A path or ssh/git URL is a repository; an http(s) URL is one if git answers (docs/cli.md). */
 async function buildRequest(target: string, options: AnalyzeOptions, io: CliIo): Promise<AnalysisRequest> {
   const kind = options.kind ?? (await guessKind(target, io));
   if (kind === 'website') return { kind: 'website', url: target };

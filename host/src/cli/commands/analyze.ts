@@ -16,7 +16,7 @@ export type FailOnLevel = 'suspicious' | 'likely_ai_generated';
 /** Documented in docs/cli.md: 0 below the level, 1 failure, 2 bad usage or configuration, 3 verdict reached the level. */
 export const FAIL_ON_EXIT_CODE = 3;
 
-function failOnOption(value: string): FailOnLevel {
+export function failOnOption(value: string): FailOnLevel {
   if (value !== 'suspicious' && value !== 'likely_ai_generated') throw new InvalidArgumentError('must be suspicious or likely_ai_generated');
   return value;
 }

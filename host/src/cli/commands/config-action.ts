@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { configInitTemplate, renderConfigYaml } from '@cadence/config';
+import { githubWorkflow, gitlabInclude } from '../ci/ci-files.js';
+import { HOST_VERSION } from '../host-version.js';
 import { CliExit, type CliIo } from '../io.js';
 import { loadCliConfig } from '../load-config.js';
 
@@ -12,12 +14,31 @@ export async function printConfig(options: { config?: string }, io: CliIo): Prom
   io.stdout.write(renderConfigYaml(effective));
 }
 
-/** `cadence config init`: a commented `.cadence.yaml` where the user stands (data only: it never loads plugins). */
-export async function initConfig(options: { force?: boolean }, io: CliIo): Promise<void> {
+/**
+ * `cadence config init`: a commented `.cadence.yaml` where the user stands (data only: it never
+ * loads plugins); with `--ci`, the forge's CI set-up too (docs/ci.md). Nothing is overwritten
+ * without `--force`, and an existing .gitlab-ci.yml is never rewritten: the lines to add are printed.
+ */
+export async function initConfig(options: { force?: boolean; ci?: 'github' | 'gitlab' }, io: CliIo): Promise<void> {
   const target = path.join(io.cwd, '.cadence.yaml');
-  if (existsSync(target) && !options.force) {
-    throw new CliExit(2, `${target} exists; use --force to overwrite it`);
+  const workflow = options.ci === 'github' ? path.join(io.cwd, '.github', 'workflows', 'cadence.yml') : null;
+  for (const file of [target, workflow]) {
+    if (file && existsSync(file) && !options.force) throw new CliExit(2, `${file} exists; use --force to overwrite it`);
   }
   await writeFile(target, configInitTemplate());
   io.stdout.write(`wrote ${target}\n`);
+  if (workflow) {
+    await mkdir(path.dirname(workflow), { recursive: true });
+    await writeFile(workflow, githubWorkflow(HOST_VERSION));
+    io.stdout.write(`wrote ${workflow}\n`);
+  }
+  if (options.ci === 'gitlab') {
+    const pipeline = path.join(io.cwd, '.gitlab-ci.yml');
+    if (existsSync(pipeline)) {
+      io.stdout.write(`${pipeline} exists: add these lines to it\n${gitlabInclude(HOST_VERSION)}`);
+    } else {
+      await writeFile(pipeline, gitlabInclude(HOST_VERSION));
+      io.stdout.write(`wrote ${pipeline}\n`);
+    }
+  }
 }

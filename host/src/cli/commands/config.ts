@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { CliIo } from '../io.js';
 
 export function register(program: Command, io: CliIo): void {
@@ -10,6 +10,12 @@ export function register(program: Command, io: CliIo): void {
   config
     .command('init')
     .description('write a commented .cadence.yaml in the current directory')
-    .option('--force', 'overwrite an existing .cadence.yaml')
-    .action(async (options: { force?: boolean }) => (await import('./config-action.js')).initConfig(options, io));
+    .option('--force', 'overwrite existing files')
+    .option('--ci <forge>', 'also write the CI set-up: github (.github/workflows/cadence.yml) or gitlab (an include in .gitlab-ci.yml)', ciForge)
+    .action(async (options: { force?: boolean; ci?: 'github' | 'gitlab' }) => (await import('./config-action.js')).initConfig(options, io));
+}
+
+function ciForge(value: string): 'github' | 'gitlab' {
+  if (value !== 'github' && value !== 'gitlab') throw new InvalidArgumentError('must be github or gitlab');
+  return value;
 }

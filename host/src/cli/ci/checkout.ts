@@ -1,0 +1,78 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseConfigText, type ConfigFile } from '@cadence/config';
+import { runGitCommand } from '@cadence/git-source';
+import { CliExit } from '../io.js';
+
+/** Where a CI job's checkout is and what it may trust. */
+export interface CiCheckout {
+  readonly dir: string;
+  /** The commit the change starts from (its commits are those after it), or null: the whole history. */
+  readonly base: string | null;
+  readonly head: string;
+}
+
+/** A commit id a revision names in `dir`, or null (never an option: `--end-of-options` comes first). */
+export async function resolveCommit(dir: string, revision: string): Promise<string | null> {
+  if (!revision || revision.startsWith('-') || /^0+$/.test(revision)) return null;
+  const result = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`]);
+  return result.code === 0 ? result.stdout.trim() : null;
+}
+
+/**
+ * The checkout a CI job analyses: a git repository with its whole history (a shallow one would make
+ * every commit before the cut look like the start of the project), the base and head commits in it.
+ * `deepen` says, in the forge's own words, how to fetch the whole history.
+ */
+export async function openCheckout(dir: string, base: string | null, head: string | null, deepen: string): Promise<CiCheckout> {
+  const shallow = await runGitCommand(dir, ['rev-parse', '--is-shallow-repository']).catch(() => null);
+  if (!shallow || shallow.code !== 0) throw new CliExit(1, `${dir} is not a git repository (check out the repository before this step)`);
+  if (shallow.stdout.trim() === 'true') {
+    throw new CliExit(2, `the checkout at ${dir} is shallow: Cadence needs the whole history to judge the new commits against it. ${deepen}`);
+  }
+  const headCommit = (head ? await resolveCommit(dir, head) : null) ?? (await resolveCommit(dir, 'HEAD'));
+  if (!headCommit) throw new CliExit(1, `the repository at ${dir} has no commits`);
+  if (!base) return { dir, base: null, head: headCommit };
+  const baseCommit = await resolveCommit(dir, base);
+  if (!baseCommit) throw new CliExit(2, `the base ${JSON.stringify(base.slice(0, 80))} is not a commit of the checkout at ${dir}. ${deepen}`);
+  return { dir, base: baseCommit, head: headCommit };
+}
+
+/** A file's text at a commit, or null when it has no such file. */
+async function fileAt(dir: string, commit: string, file: string): Promise<string | null> {
+  const result = await runGitCommand(dir, ['cat-file', 'blob', `${commit}:${file}`]);
+  return result.code === 0 ? result.stdout : null;
+}
+
+const PROJECT_FILES = ['.cadence.yaml', '.cadence.yml', '.cadence.json'];
+
+/**
+ * The configuration of a CI run, never from the change's own files (which could disable strategies,
+ * move the bands or load code to defeat the gate):
+ * - `--config` outside the checkout: that file, the user's choice;
+ * - `--config` inside the checkout: the same path as it is at the base commit, as the user's choice;
+ * - otherwise the base commit's `.cadence.yaml`, as a project file (analysis data only);
+ * - no base (a push with no earlier commit): the head's, as a project file.
+ * `cleanup` removes the copy a base file was written to.
+ */
+export async function ciConfiguration(checkout: CiCheckout, workspace: string, configInput: string | undefined): Promise<{ configPath?: string; projectFile: ConfigFile | null; cleanup(): Promise<void> }> {
+  const none = async (): Promise<void> => undefined;
+  const source = checkout.base ?? checkout.head;
+  if (configInput) {
+    const absolute = path.resolve(workspace, configInput);
+    const relative = path.relative(checkout.dir, absolute);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return { configPath: absolute, projectFile: null, cleanup: none };
+    const text = await fileAt(checkout.dir, source, relative.split(path.sep).join('/'));
+    if (text === null) throw new CliExit(2, `--config ${configInput}: no such file at the base commit ${source.slice(0, 12)} (a change's own configuration is never used; name a file outside the checkout or commit it to the base branch first)`);
+    const folder = await mkdtemp(path.join(tmpdir(), 'cadence-ci-config-'));
+    const copy = path.join(folder, path.basename(relative));
+    await writeFile(copy, text);
+    return { configPath: copy, projectFile: null, cleanup: () => rm(folder, { recursive: true, force: true }) };
+  }
+  for (const name of PROJECT_FILES) {
+    const text = await fileAt(checkout.dir, source, name);
+    if (text !== null) return { projectFile: parseConfigText(`${name} at ${source.slice(0, 12)}`, text, name), cleanup: none };
+  }
+  return { projectFile: null, cleanup: none };
+}

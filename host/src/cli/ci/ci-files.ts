@@ -1,0 +1,40 @@
+/** What `cadence config init --ci` writes (docs/ci.md shows the same). */
+
+export function githubWorkflow(version: string): string {
+  return `# Cadence on pull requests (docs/ci.md): a verdict, a job summary, SARIF for code scanning.
+name: Cadence
+on:
+  pull_request:
+permissions:
+  contents: read
+  security-events: write
+jobs:
+  cadence:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0          # Cadence needs the whole history
+      - id: cadence
+        uses: cadence-detect/cadence@v${version}
+        with:
+          fail-on: never          # or suspicious, likely_ai_generated: fail the job from that verdict on
+          sarif: cadence.sarif
+      - uses: github/codeql-action/upload-sarif@v3
+        if: always()
+        with:
+          sarif_file: cadence.sarif
+          category: cadence
+`;
+}
+
+export function gitlabInclude(version: string): string {
+  return `# Cadence on merge requests (docs/ci.md): a Code Quality report and a gate.
+include:
+  - remote: https://raw.githubusercontent.com/cadence-detect/cadence/v${version}/templates/cadence.gitlab-ci.yml
+
+cadence:
+  variables:
+    CADENCE_FAIL_ON: never        # or suspicious, likely_ai_generated
+`;
+}

@@ -1,0 +1,90 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CadenceError } from '@cadence/errors';
+import type { RepositoryResult } from '@cadence/plugin-sdk';
+import { renderReportLazily } from '@cadence/reports/render';
+import { createRuntime } from '../../runtime.js';
+import { reachesLevel, reportContext } from '../commands/analyze-action.js';
+import type { FailOnLevel } from '../commands/analyze.js';
+import { CliExit, type CliIo } from '../io.js';
+import { ciConfiguration, openCheckout, type CiCheckout } from './checkout.js';
+
+/** What a forge's CI job asks for, once its own variables are read. */
+export interface CiRequest {
+  readonly workspace: string;
+  readonly path: string;
+  /** The commit the change starts from (a pull request's base), or null. */
+  readonly base: string | null;
+  /** The change's head, or null: the checkout's HEAD. */
+  readonly head: string | null;
+  readonly failOn: FailOnLevel | null;
+  readonly config?: string;
+  readonly sarif?: string;
+  /** How to fetch the whole history, in the forge's words (a shallow checkout's error says it). */
+  readonly deepen: string;
+}
+
+export interface CiOutcome {
+  readonly result: RepositoryResult;
+  readonly checkout: CiCheckout;
+  /** The level the gate used (the request's, else `report.fail_on`), or null: never fails. */
+  readonly failOn: FailOnLevel | null;
+  readonly gateReached: boolean;
+}
+
+/**
+ * One CI analysis: the change's commits (base..head) judged against the history before them, with
+ * configuration that the change itself cannot write, and the SARIF written when asked. The caller
+ * writes the forge's own outputs, then ends with the gate (`ciGate`).
+ */
+export async function runCi(request: CiRequest, io: CliIo): Promise<CiOutcome> {
+  const checkout = await openCheckout(path.resolve(request.workspace, request.path), request.base, request.head, request.deepen);
+  const configuration = await ciConfiguration(checkout, request.workspace, request.config);
+  try {
+    const runtime = await createRuntime({ ...io, cwd: checkout.dir }, {
+      ...(configuration.configPath ? { configPath: configuration.configPath } : {}),
+      projectFile: configuration.projectFile,
+      logStream: io.stderr,
+      logLevel: 'error',
+    });
+    let result;
+    try {
+      result = await runtime.engine.analyze(
+        { kind: 'repository', url: checkout.dir, branch: null, ...(checkout.base ? { range: { before: checkout.base, after: checkout.head } } : {}) },
+        { network: null, allowLocalPaths: true },
+      );
+    } catch (error) {
+      if (error instanceof CadenceError) throw new CliExit(1, `${error.code}: ${error.message}`);
+      throw error;
+    }
+    if (result.source_type !== 'git') throw new CliExit(1, 'the analysis did not read a repository');
+    const configured = runtime.config.report.fail_on;
+    const failOn = request.failOn ?? (configured === 'never' ? null : configured);
+    const gateReached = reachesLevel(result, failOn ?? undefined);
+    if (request.sarif) {
+      const file = path.resolve(request.workspace, request.sarif);
+      await writeFile(file, await renderReportLazily(result, 'sarif', reportContext(runtime.config)));
+      io.stderr.write(`SARIF written to ${file}\n`);
+    }
+    io.stdout.write(`cadence: ${result.assessment}: ${result.suspicions.length} of ${result.total_commits} commits flagged, assistant share ${Math.round(result.ai_share * 100)}%\n`);
+    return { result, checkout, failOn, gateReached };
+  } finally {
+    await configuration.cleanup();
+  }
+}
+
+/** Ends the job by its gate: exit 3 when the verdict reached the fail-on level. */
+export function ciGate(outcome: CiOutcome): void {
+  if (outcome.gateReached) throw new CliExit(3, `verdict ${outcome.result.assessment} reaches fail-on ${outcome.failOn}`);
+}
+
+/** An input that is set: CI systems pass unset inputs as empty strings. */
+export function given(...values: (string | undefined)[]): string | undefined {
+  return values.find((v) => v !== undefined && v.trim() !== '')?.trim();
+}
+
+export function failOnInput(value: string | undefined): FailOnLevel | null {
+  if (value === undefined || value === 'never') return null;
+  if (value === 'suspicious' || value === 'likely_ai_generated') return value;
+  throw new CliExit(2, `fail-on must be never, suspicious or likely_ai_generated, not ${JSON.stringify(value.slice(0, 40))}`);
+}

@@ -1,0 +1,44 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CliIo } from '../io.js';
+import { ciGate, failOnInput, given, runCi } from './ci-run.js';
+import { codeQualityReport } from './code-quality.js';
+
+export interface GitlabCiOptions {
+  path?: string;
+  failOn?: string;
+  config?: string;
+  sarif?: string;
+  base?: string;
+  output?: string;
+}
+
+/**
+ * `cadence ci gitlab`: what the GitLab template runs. Reads CI_* variables: on a merge request
+ * pipeline the base is CI_MERGE_REQUEST_DIFF_BASE_SHA, on a push CI_COMMIT_BEFORE_SHA; writes a
+ * Code Quality report (`-o`, gl-code-quality.json by default) and exits 3 when the verdict reaches
+ * fail-on. GitLab's GIT_DEPTH (20 by default) sets how it fetched, not what Cadence reads: it is
+ * not taken as git.depth here, and a shallow checkout is refused with the variable to set.
+ */
+export async function runGitlabCi(options: GitlabCiOptions, io: CliIo): Promise<void> {
+  const env = { ...io.env };
+  delete env.GIT_DEPTH;
+  const workspace = given(env.CI_PROJECT_DIR) ?? io.cwd;
+  const requestPipeline = env.CI_PIPELINE_SOURCE === 'merge_request_event';
+  const base = given(options.base, requestPipeline ? env.CI_MERGE_REQUEST_DIFF_BASE_SHA : env.CI_COMMIT_BEFORE_SHA);
+  const outcome = await runCi({
+    workspace,
+    path: given(options.path) ?? '.',
+    base: base && !/^0+$/.test(base) ? base : null,
+    head: given(env.CI_COMMIT_SHA) ?? null,
+    failOn: failOnInput(given(options.failOn, env.CADENCE_FAIL_ON)),
+    ...(given(options.config) ? { config: given(options.config)! } : {}),
+    ...(given(options.sarif) ? { sarif: given(options.sarif)! } : {}),
+    deepen: 'Fetch the whole history: set the job variable `GIT_DEPTH: 0` (GitLab fetches 20 commits by default).',
+  }, { ...io, env });
+  const { issues, withoutLocation } = codeQualityReport(outcome.result, outcome.checkout.dir, outcome.gateReached);
+  const file = path.resolve(workspace, given(options.output) ?? 'gl-code-quality.json');
+  await writeFile(file, `${JSON.stringify(issues, null, 2)}\n`);
+  io.stderr.write(`Code Quality report written to ${file} (${issues.length} issues${withoutLocation ? `; ${withoutLocation} flagged commits whose files are all gone left out` : ''})\n`);
+  ciGate(outcome);
+}

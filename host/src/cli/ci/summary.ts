@@ -1,0 +1,44 @@
+import type { RepositoryResult, Suspicion } from '@cadence/plugin-sdk';
+import { displayLine } from '@cadence/reports/display-text';
+
+/** How many flagged commits the summary lists (the SARIF and the JSON report have all). */
+const TOP_FINDINGS = 10;
+
+/**
+ * Commit subjects and author names are the change author's words: in Markdown they could make
+ * links, images or HTML: the characters that open those (and a table cell's `|`) are escaped.
+ */
+export function escapeMarkdown(text: string): string {
+  return displayLine(text).replace(/[\\`*_[\]|<>~&!]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`));
+}
+
+const percent = (share: number): string => `${Math.round(share * 100)}%`;
+
+/** The job summary: the verdict, the assistants, and the commits that matter most. */
+export function ciSummary(result: RepositoryResult, range: { base: string | null; head: string }): string {
+  const lines = [
+    `## Cadence: ${result.assessment.replace(/_/g, ' ')}`,
+    '',
+    `${result.suspicions.length} of ${result.total_commits} commits flagged · assistant share ${percent(result.ai_share)} · score ${result.overall_score.toFixed(2)}`,
+    range.base ? `Commits after \`${range.base.slice(0, 12)}\` up to \`${range.head.slice(0, 12)}\`.` : `The whole history up to \`${range.head.slice(0, 12)}\`.`,
+    '',
+  ];
+  const assistants = Object.entries(result.assistants).sort((a, b) => b[1] - a[1]);
+  if (assistants.length > 0) {
+    lines.push('| assistant | commits |', '|---|---:|', ...assistants.map(([name, count]) => `| ${escapeMarkdown(name)} | ${count} |`), '');
+  }
+  const top = [...result.suspicions].sort(bySeverity).slice(0, TOP_FINDINGS);
+  if (top.length > 0) {
+    lines.push('| commit | severity | evidence | why |', '|---|---|---|---|');
+    for (const s of top) lines.push(`| \`${s.commit_hash}\` ${escapeMarkdown(s.message.split('\n')[0] ?? '').slice(0, 200)} | ${s.severity} | ${s.evidence} | ${escapeMarkdown(s.reasons[0] ?? '').slice(0, 200)} |`);
+    if (result.suspicions.length > top.length) lines.push('', `… and ${result.suspicions.length - top.length} more (the SARIF and JSON reports list every one).`);
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const SEVERITY_RANK: Record<string, number> = { critical: 4, high: 3, medium: 2, low: 1 };
+
+function bySeverity(a: Suspicion, b: Suspicion): number {
+  return (SEVERITY_RANK[b.severity] ?? 0) - (SEVERITY_RANK[a.severity] ?? 0) || b.confidence - a.confidence;
+}

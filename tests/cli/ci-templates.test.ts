@@ -1,0 +1,69 @@
+import { expect } from 'chai';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { makeTempDir, runCadence } from '@cadence/test-support';
+
+const root = new URL('../../', import.meta.url);
+const read = async (file: string): Promise<string> => readFile(new URL(file, root), 'utf8');
+
+interface ActionStep {
+  uses?: string;
+  with?: Record<string, unknown>;
+  id?: string;
+  shell?: string;
+  env?: Record<string, string>;
+  run?: string;
+}
+
+/** The GitHub Action and the GitLab template as committed: what a user's pipeline runs. */
+describe('the GitHub Action and the GitLab CI template', () => {
+  it('action.yml: a composite action on Node 24 whose inputs reach `cadence ci github` as underscore names, never in the script text', async () => {
+    const action = parse(await read('action.yml')) as { inputs: Record<string, unknown>; outputs: Record<string, { value: string }>; runs: { using: string; steps: ActionStep[] } };
+    expect(action.runs.using).to.equal('composite');
+    expect(Object.keys(action.inputs).sort()).to.deep.equal(['base', 'config', 'fail-on', 'path', 'sarif']);
+    expect(Object.keys(action.outputs).sort()).to.deep.equal(['ai-share', 'assessment', 'flagged']);
+    for (const output of Object.values(action.outputs)) expect(output.value).to.match(/^\$\{\{ steps\.cadence\.outputs\.[a-z-]+ \}\}$/);
+    const setup = action.runs.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
+    expect(setup?.with?.['node-version']).to.equal(24);
+    const step = action.runs.steps.find((s) => s.id === 'cadence')!;
+    // A hyphen in an environment name (INPUT_FAIL-ON) is dropped by dash, the /bin/sh npx runs commands through.
+    for (const name of Object.keys(step.env ?? {})) expect(name).to.match(/^[A-Z][A-Z0-9_]*$/);
+    expect(Object.keys(step.env!).sort()).to.deep.equal(['INPUT_BASE', 'INPUT_CONFIG', 'INPUT_FAIL_ON', 'INPUT_PATH', 'INPUT_SARIF']);
+    for (const [name, value] of Object.entries(step.env!)) expect(value, name).to.equal(`\${{ inputs.${name.slice(6).toLowerCase().replace(/_/g, '-')} }}`);
+    expect(step.run).to.not.contain('${{');
+    expect(step.run).to.match(/npx --yes "@cadence-detect\/cli@\$\{version\}" ci github/);
+  });
+
+  it('the GitLab template runs `cadence ci gitlab` on merge requests at the CLI\u2019s own version, with the whole history and the Code Quality report', async () => {
+    const template = parse(await read('templates/cadence.gitlab-ci.yml')) as { cadence: { variables: Record<string, string>; rules: { if: string }[]; script: string[]; artifacts: { reports: { codequality: string } } } };
+    const version = (JSON.parse(await read('host/package.json')) as { version: string }).version;
+    const job = template.cadence;
+    expect(job.variables.CADENCE_VERSION, 'bump the template with the CLI').to.equal(version);
+    expect(job.variables.GIT_DEPTH).to.equal('0');
+    expect(job.rules.map((r) => r.if)).to.deep.equal(['$CI_PIPELINE_SOURCE == "merge_request_event"']);
+    expect(job.script.join('\n')).to.contain('"@cadence-detect/cli@${CADENCE_VERSION}" ci gitlab -o gl-code-quality.json');
+    expect(job.artifacts.reports.codequality).to.equal('gl-code-quality.json');
+  });
+
+  it('cadence config init --ci writes the workflow (github) or the include (gitlab), and prints the include for an existing pipeline', async () => {
+    const dir = await makeTempDir('cadence-init-ci-');
+    try {
+      const github = await runCadence(['config', 'init', '--ci', 'github'], { cwd: dir.path });
+      expect(github.code, github.stderr).to.equal(0);
+      const workflow = parse(await readFile(path.join(dir.path, '.github', 'workflows', 'cadence.yml'), 'utf8')) as { jobs: { cadence: { steps: { uses?: string; with?: Record<string, unknown> }[] } } };
+      const steps = workflow.jobs.cadence.steps;
+      expect(steps[0]).to.deep.include({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });
+      expect(steps.map((s) => s.uses)).to.include('github/codeql-action/upload-sarif@v3');
+      expect((await runCadence(['config', 'init', '--ci', 'github'], { cwd: dir.path })).code).to.equal(2);
+      await writeFile(path.join(dir.path, '.gitlab-ci.yml'), 'stages: [test]\n');
+      const gitlab = await runCadence(['config', 'init', '--ci', 'gitlab', '--force'], { cwd: dir.path });
+      expect(gitlab.code, gitlab.stderr).to.equal(0);
+      expect(await readFile(path.join(dir.path, '.gitlab-ci.yml'), 'utf8')).to.equal('stages: [test]\n');
+      expect(gitlab.stdout).to.contain('add these lines').and.contain('templates/cadence.gitlab-ci.yml');
+      expect((await runCadence(['config', 'init', '--ci', 'jenkins'], { cwd: dir.path })).code).to.equal(2);
+    } finally {
+      await dir.remove();
+    }
+  });
+});

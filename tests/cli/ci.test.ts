@@ -1,0 +1,142 @@
+import { expect } from 'chai';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import AjvModule, { type ValidateFunction } from 'ajv';
+import { burstHistory, createRepository, humanHistory, makeTempDir, runCadence, runGit, type FixtureRepository, type TempDir } from '@cadence/test-support';
+
+const require = createRequire(import.meta.url);
+// ajv is CommonJS: its class is the module's default export, or the module itself.
+const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as new (options: object) => { compile(schema: object): ValidateFunction; errors?: unknown };
+const CODE_QUALITY_SCHEMA = JSON.parse(await readFile(new URL('./gl-code-quality.schema.json', import.meta.url), 'utf8')) as object;
+
+interface PullRequestPayload {
+  pull_request: { base: { sha: string; ref: string }; head: { sha: string } };
+  [key: string]: unknown;
+}
+
+/** GitHub's own documented pull_request payload, pointed at a base and a head of ours. */
+function pullRequestEvent(base: string, head: string): PullRequestPayload {
+  const events = require('@octokit/webhooks-examples') as { name: string; examples: PullRequestPayload[] }[];
+  const example = structuredClone(events.find((e) => e.name === 'pull_request')!.examples.find((e) => e.pull_request?.base?.sha)!);
+  example.pull_request.base.sha = base;
+  example.pull_request.head.sha = head;
+  return example;
+}
+
+/**
+ * `cadence ci github` and `cadence ci gitlab` as the forges run them: a process with the variables
+ * they set, over repositories built here. A human history on main; a pull request of machine-like
+ * commits on top, which also tries to rewrite the configuration to pass.
+ */
+describe('cadence ci (GitHub Actions and GitLab CI)', function () {
+  this.timeout(120_000);
+  let work: TempDir;
+  let repo: FixtureRepository;
+  let base: string;
+  let head: string;
+
+  before(async () => {
+    work = await makeTempDir('cadence-ci-');
+    const dir = path.join(work.path, 'repo');
+    await mkdir(dir);
+    repo = await createRepository(dir, humanHistory(12));
+    await repo.commit({ message: 'Add the project configuration', date: Date.UTC(2019, 1, 1) / 1000, files: { '.cadence.yaml': 'thresholds:\n  suspicious_additions: 500\n' } });
+    base = repo.hashes.at(-1)!;
+    // The pull request: a burst of large commits, and a configuration that would let it pass.
+    for (const commit of burstHistory(6, Date.UTC(2025, 5, 2, 14) / 1000)) await repo.commit(commit);
+    await repo.commit({ message: 'Tune the checks', date: Date.UTC(2025, 5, 2, 15) / 1000, files: { '.cadence.yaml': 'strategies:\n  disabled: [commit-model, velocity, timing, size]\nassessment:\n  suspicious: 1\n  likely_ai_generated: 1\n' } });
+    head = repo.hashes.at(-1)!;
+  });
+  after(() => work.remove());
+
+  async function github(env: Record<string, string>, args: string[] = [], event: unknown = pullRequestEvent(base, head)) {
+    const files = await makeTempDir('cadence-ci-github-');
+    const eventFile = path.join(files.path, 'event.json');
+    await writeFile(eventFile, JSON.stringify(event));
+    const output = path.join(files.path, 'output');
+    const summary = path.join(files.path, 'summary.md');
+    await writeFile(output, '');
+    await writeFile(summary, '');
+    const run = await runCadence(['ci', 'github', ...args], {
+      cwd: repo.dir,
+      env: { GITHUB_WORKSPACE: repo.dir, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: eventFile, GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary, ...env },
+    });
+    const outputs = Object.fromEntries((await readFile(output, 'utf8')).trim().split('\n').filter(Boolean).map((line) => line.split('=') as [string, string]));
+    const text = await readFile(summary, 'utf8');
+    await files.remove();
+    return { run, outputs, summary: text };
+  }
+
+  it('analyses the pull request\u2019s commits with the base\u2019s configuration: outputs, summary, SARIF, and exit 3 at fail-on', async () => {
+    const { run, outputs, summary } = await github({ INPUT_FAIL_ON: 'suspicious', INPUT_SARIF: 'cadence.sarif' });
+    expect(run.code, run.stderr).to.equal(3);
+    expect(run.stderr).to.contain('reaches fail-on suspicious');
+    expect(outputs.assessment).to.be.oneOf(['suspicious', 'likely_ai_generated']);
+    expect(Number(outputs.flagged)).to.be.at.least(1).and.at.most(7);
+    expect(Number(outputs['ai-share'])).to.be.greaterThan(0);
+    expect(summary).to.match(/^## Cadence: /).and.contain('commits flagged').and.contain(`Commits after \`${base.slice(0, 12)}\``);
+    expect(summary).to.contain('| commit | severity | evidence | why |');
+    const sarif = JSON.parse(await readFile(path.join(repo.dir, 'cadence.sarif'), 'utf8')) as { version: string; runs: { results: unknown[] }[] };
+    expect(sarif.version).to.equal('2.1.0');
+    expect(sarif.runs[0]!.results.length).to.be.at.least(1);
+    // The verdict itself shows the pull request's own .cadence.yaml (every strategy off, bands at 1) changed nothing.
+  });
+
+  it('passes the gate when fail-on is never (exit 0), the outputs still written', async () => {
+    const { run, outputs } = await github({ INPUT_FAIL_ON: 'never' });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(outputs.assessment).to.be.oneOf(['suspicious', 'likely_ai_generated']);
+  });
+
+  it('reads flags over inputs, and refuses a fail-on it does not know (exit 2)', async () => {
+    expect((await github({ INPUT_FAIL_ON: 'suspicious' }, ['--fail-on', 'never'])).run.code).to.equal(0);
+    const unknown = await github({ INPUT_FAIL_ON: 'sometimes' });
+    expect(unknown.run.code).to.equal(2);
+    expect(unknown.run.stderr).to.contain('fail-on must be never, suspicious or likely_ai_generated');
+  });
+
+  it('refuses a shallow checkout with a message naming fetch-depth: 0', async () => {
+    const shallow = path.join(work.path, 'shallow');
+    await runGit(work.path, ['clone', '--quiet', '--depth', '1', `file://${repo.dir}`, shallow]);
+    const files = await makeTempDir('cadence-ci-shallow-');
+    await writeFile(path.join(files.path, 'event.json'), JSON.stringify(pullRequestEvent(base, head)));
+    const run = await runCadence(['ci', 'github'], { cwd: shallow, env: { GITHUB_WORKSPACE: shallow, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: path.join(files.path, 'event.json') } });
+    await files.remove();
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.contain('shallow').and.contain('fetch-depth: 0');
+  });
+
+  it('takes --config inside the checkout from the base commit, never the pull request\u2019s version of it', async () => {
+    // At the head the file disables every strategy; at the base it sets a threshold.
+    const { run, outputs } = await github({ INPUT_CONFIG: '.cadence.yaml', INPUT_FAIL_ON: 'never' });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(Number(outputs.flagged)).to.be.at.least(1);
+  });
+
+  it('cadence ci gitlab: a Code Quality report valid against GitLab\u2019s fields, GIT_DEPTH not cutting the history', async () => {
+    const run = await runCadence(['ci', 'gitlab', '--fail-on', 'likely_ai_generated'], {
+      cwd: repo.dir,
+      env: { CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head, GIT_DEPTH: '20' },
+    });
+    expect([0, 3], run.stderr).to.include(run.code);
+    const report = JSON.parse(await readFile(path.join(repo.dir, 'gl-code-quality.json'), 'utf8')) as { fingerprint: string; severity: string; location: { path: string } }[];
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(CODE_QUALITY_SCHEMA);
+    expect(validate(report), JSON.stringify(validate.errors)).to.equal(true);
+    expect(report.length).to.be.at.least(1);
+    expect(new Set(report.map((r) => r.fingerprint)).size).to.equal(report.length);
+    for (const issue of report) expect(issue.location.path).to.match(/^(src\/module\d\.ts|\.cadence\.yaml)$/);
+    const again = await runCadence(['ci', 'gitlab', '-o', 'again.json'], { cwd: repo.dir, env: { CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head } });
+    expect(again.code, again.stderr).to.equal(0);
+    const second = JSON.parse(await readFile(path.join(repo.dir, 'again.json'), 'utf8')) as { fingerprint: string }[];
+    expect(second.map((r) => r.fingerprint)).to.deep.equal(report.map((r) => r.fingerprint));
+  });
+
+  it('cadence ci gitlab refuses a shallow checkout naming GIT_DEPTH: 0', async () => {
+    const shallow = path.join(work.path, 'shallow-gitlab');
+    await runGit(work.path, ['clone', '--quiet', '--depth', '3', `file://${repo.dir}`, shallow]);
+    const run = await runCadence(['ci', 'gitlab'], { cwd: shallow, env: { CI_PROJECT_DIR: shallow, CI_PIPELINE_SOURCE: 'push' } });
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.contain('GIT_DEPTH: 0');
+  });
+});
