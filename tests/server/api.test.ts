@@ -116,6 +116,11 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     const missing = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', json({ branch: 'main' }));
     expect(missing.status).to.equal(400);
     expect(missing.body.details.field).to.equal('url');
+    // Said as a sentence, with an example made of what was sent.
+    const guessed = await server.json<{ message: string; details: { field: string; reason: string } }>('/api/analyze/repository', json({ repo: 'tj/co' }));
+    expect([guessed.status, guessed.body.message, guessed.body.details]).to.deep.equal([400, 'missing url (a repository URL such as https://github.com/tj/co)', { field: 'url', reason: 'missing' }]);
+    const noPage = await server.json<{ message: string }>('/api/analyze/website', json({}));
+    expect(noPage.body.message).to.equal('missing url (a page URL such as https://example.org/post)');
     const wrongType = await server.json<{ details: { field: string } }>('/api/analyze/repository', json({ url: 42 }));
     expect(wrongType.body.details.field).to.equal('url');
     const hostile = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', json({ url: 'ext::sh -c id' }));

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import Value from 'typebox/value';
+import { closestName } from '@cadence/errors';
 import { ConfigError } from './config-error.js';
 import { findProjectFile, findUserFile, readNamedFile, userConfigDir, type ConfigFile } from './config-files.js';
 import { configFromEnvironment, environmentNames } from './environment.js';
@@ -108,7 +109,7 @@ function requireMapping(data: unknown, source: string): asserts data is Record<s
 function checkShape(data: unknown, source: string, origin: 'file' | 'env' | 'flags' | 'effective'): void {
   requireMapping(data, source);
   const unknown = unknownKey(data as Record<string, unknown>, ConfigSchema as unknown as SchemaNode, '');
-  if (unknown) throw new ConfigError(`Invalid configuration in ${source}: unknown key ${unknown}`, unknown, source);
+  if (unknown) throw new ConfigError(`Invalid configuration in ${source}: unknown key ${unknown}${keyHint(unknown)}`, unknown, source);
   const schema = origin === 'effective' ? ConfigSchema : partialSchema;
   const errors = Value.Errors(schema, data);
   const first = errors[0];
@@ -116,6 +117,16 @@ function checkShape(data: unknown, source: string, origin: 'file' | 'env' | 'fla
   const key = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   const where = origin === 'env' ? `${source} (${environmentNames(key)[0] ?? key})` : source;
   throw new ConfigError(`Invalid configuration in ${where}: ${key || 'value'} ${first.message}`, key, source);
+}
+
+/** ` (did you mean thresholds.suspicious_additions?)` for a key one or two edits from a real one. */
+function keyHint(keyPath: string): string {
+  const parts = keyPath.split('.');
+  const name = parts.pop()!;
+  let node = ConfigSchema as unknown as SchemaNode;
+  for (const part of parts) node = node.properties?.[part] ?? {};
+  const suggestion = closestName(name, Object.keys(node.properties ?? {}));
+  return suggestion ? ` (did you mean ${[...parts, suggestion].join('.')}?)` : '';
 }
 
 interface SchemaNode {

@@ -100,6 +100,7 @@ describe('configuration', () => {
     expect(error).to.be.instanceOf(ConfigError);
     expect(error.exitCode).to.equal(2);
     expect(error.message).to.contain('thresholds.suspicious_additons').and.contain(path.join(dir.path, '.cadence.yaml'));
+    expect(error.message).to.contain('(did you mean thresholds.suspicious_additions?)');
   });
 
   it('takes assessment bands from a project file, and refuses bands out of order or out of range', async () => {

@@ -3,3 +3,4 @@ export { CadenceError, toCadenceError, type CadenceErrorOptions } from './cadenc
 export { HttpError } from './http-error.js';
 export { redactCredentials } from './redact-credentials.js';
 export { abortError } from './abort-error.js';
+export { closestName } from './closest-name.js';

@@ -6,6 +6,7 @@ import { simpleGit } from 'simple-git';
 import { abortError, CadenceError, redactCredentials } from '@cadence/errors';
 import { resolveAndCheck, type NetworkPolicy } from '@cadence/network-guard';
 import type { PluginLogger } from '@cadence/plugin-sdk';
+import { branchNotFoundMessage } from './branch-hint.js';
 import { directorySize, watchDirectorySize } from './directory-size.js';
 import { cloneEnvironment, runGitCommand } from './git-process.js';
 import { AI_NOTES_REF } from './notes.js';
@@ -91,7 +92,7 @@ async function openLocal(dir: string, options: OpenOptions): Promise<ClonedRepos
   const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], options.signal);
   if (head.code !== 0) {
     throw new CadenceError('ERR_NO_COMMITS_FOUND', {
-      message: options.branch ? `Branch not found: ${options.branch}` : `The repository at ${dir} has no commits`,
+      message: options.branch ? await branchNotFoundMessage(dir, options.branch, options.signal) : `The repository at ${dir} has no commits`,
     });
   }
   const branch = options.branch ?? (await currentBranch(dir, options.signal));

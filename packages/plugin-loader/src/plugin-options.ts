@@ -1,4 +1,5 @@
 import Value from 'typebox/value';
+import { closestName } from '@cadence/errors';
 import { deepFreeze, type LoadedPlugin } from '@cadence/engine';
 
 /** A plugin's options were refused at start-up: exit code 2, the plugin and the key named. */
@@ -44,7 +45,7 @@ export function resolvePluginOptions(plugins: readonly LoadedPlugin[], sources: 
     const first = Value.Errors(schema as never, options)[0];
     if (first) {
       const key = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      throw new PluginOptionsError(`Invalid configuration: ${where}${key ? `.${key}` : ''} ${first.message} (options of the plugin ${loaded.plugin.name}, ${loaded.packageName})`);
+      throw new PluginOptionsError(`Invalid configuration: ${where}${key ? `.${key}` : ''}: ${optionProblem(schema, key, first.message)} (options of the plugin ${loaded.plugin.name}, ${loaded.packageName})`);
     }
     return { ...loaded, options: deepFreeze(options) };
   });
@@ -54,6 +55,23 @@ export function resolvePluginOptions(plugins: readonly LoadedPlugin[], sources: 
   return resolved;
 }
 
+
+/**
+ * A schema error as a sentence: an option the schema does not have (JSON Schema says "schema is
+ * false" or "must not have additional properties") is an unknown option, with the closest name the
+ * plugin does take; other errors keep the schema's words.
+ */
+function optionProblem(schema: object, key: string, message: string): string {
+  if (!/schema is false|additional propert/i.test(message)) return message;
+  const path = key.split('.');
+  const name = path.pop() ?? key;
+  let node = schema as { properties?: Record<string, object> };
+  for (const part of path) node = (node.properties?.[part] ?? {}) as typeof node;
+  const known = Object.keys(node.properties ?? {});
+  const suggestion = closestName(name, known);
+  if (suggestion) return `unknown option ${name} (did you mean ${suggestion}?)`;
+  return known.length > 0 ? `unknown option ${name} (the options are ${known.join(', ')})` : `unknown option ${name}`;
+}
 
 /**
  * The `default`s of a plain JSON Schema's object properties, filled where the value has none.

@@ -67,7 +67,8 @@ export async function acquireRepository(
     mirrors: mirrorsOf(config),
   });
   // The branch is known from here on: a job that named none shows it now, not only in its result.
-  emit({ event: 'fetch', message: 'cloned', ...(clone.branch ? { branch: clone.branch } : {}) });
+  // A local path is read where it is, never cloned: the event says which happened.
+  emit({ event: 'fetch', message: locator.kind === 'local' ? 'opened' : 'cloned', ...(clone.branch ? { branch: clone.branch } : {}) });
   try {
     if (range && request.ref && range.before === null) range = { ...range, before: await mergeBase(clone.dir, clone.headCommit, range.after, signal) };
     let squash: SquashJudgement | undefined;
@@ -106,7 +107,7 @@ export async function acquireRepository(
         message: range ? `No commits in the pushed range of ${locator.repo}` : `${locator.repo} has no commits on the analyzed branch`,
       });
     }
-    emit({ event: 'fetch', message: `read ${commits.length} commits` });
+    emit({ event: 'fetch', message: `read ${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}` });
     const aiNotes = await notes;
     return {
       kind: 'repository',
