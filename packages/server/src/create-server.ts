@@ -70,7 +70,8 @@ export function createServer(options: ServerOptions): CadenceServer {
   app.use(clientAddress(config.api.trust_proxy, config.api.trusted_proxies));
   const limit = (group: string, perMinute: number) => rateLimit(backends.rateLimiters(group, perMinute));
   // Routes that start jobs: refused to other sites' pages, then counted per client (decisions §9).
-  const startsJobs = [refuseCrossSite(config.api.allowed_origins), limit('analyses', config.rate_limits.analyses_per_minute)];
+  const crossSite = refuseCrossSite(config.api.allowed_origins);
+  const startsJobs = [crossSite, limit('analyses', config.rate_limits.analyses_per_minute)];
 
   // Two routers, each carrying its own checks: a route added to `guarded` cannot be public by accident,
   // and only what is registered on `open` is (decisions §8: /health, the webhooks, /metrics if public).
@@ -83,6 +84,7 @@ export function createServer(options: ServerOptions): CadenceServer {
     app.use(webhookRoutes(open, {
       secret: config.webhook.secret,
       jobs,
+      crossSite,
       limiter: backends.rateLimiters('webhooks', config.rate_limits.webhooks_per_minute),
       unverifiedBytes: new UnverifiedBytes(config.limits.max_unverified_webhook_bytes),
       allowLocalPaths: config.security.allow_local_paths,

@@ -3,7 +3,8 @@ import { HttpError } from '@cadence/errors';
 
 /**
  * Routes that start jobs refuse browser requests from other sites: a page elsewhere could otherwise
- * start clones through an <iframe> or a form (GET /api/stream/repository?url=...). Browsers mark
+ * start clones through an <iframe> or a form (GET /api/stream/repository?url=..., or a form POST to
+ * a webhook of an instance run without a secret). Browsers mark
  * such requests with Sec-Fetch-Site or Origin; requests with neither header (curl, the forges'
  * webhooks, other servers) pass. CORS stays closed: no Access-Control-* header is ever sent.
  */
