@@ -1,7 +1,89 @@
 import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { makeTempDir, startCadenceServer, type ServerOptions, type ServerProcess, type TempDir } from '@cadence/test-support';
-import { gitlabPushPayload } from './fixtures.js';
+import { githubPushPayload, gitlabPushPayload, SECRET } from './fixtures.js';
+
+const MiB = 1024 * 1024;
+
+/** What a raw connection was answered, and when, counted from its first byte. */
+interface RawAnswer {
+  readonly status: number;
+  readonly body: Record<string, unknown> | null;
+  readonly elapsedMs: number;
+}
+
+/**
+ * A POST to /webhooks/github from `localAddress` that declares `declared` bytes and sends one byte a
+ * second until it is answered or closed (the finding's slow sender).
+ */
+function slowSender(port: number, localAddress: string, declared = 25 * MiB): { answer: Promise<RawAnswer>; stop(): void } {
+  const started = performance.now();
+  const socket = net.connect({ host: '127.0.0.1', port, localAddress });
+  let received = '';
+  let ticker: NodeJS.Timeout | undefined;
+  socket.on('error', () => undefined);
+  socket.on('connect', () => {
+    socket.write(`POST /webhooks/github HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-GitHub-Event: push\r\nContent-Length: ${declared}\r\n\r\n{`);
+    ticker = setInterval(() => socket.write('x'), 1000);
+  });
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  const answer = new Promise<RawAnswer>((resolve) => socket.on('close', () => {
+    clearInterval(ticker);
+    resolve(parseRawAnswer(received, performance.now() - started));
+  }));
+  return { answer, stop: () => socket.destroy() };
+}
+
+function parseRawAnswer(text: string, elapsedMs: number): RawAnswer {
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
+  const split = text.indexOf('\r\n\r\n');
+  let body: Record<string, unknown> | null = null;
+  try {
+    body = split >= 0 ? (JSON.parse(text.slice(split + 4)) as Record<string, unknown>) : null;
+  } catch {
+    body = null;
+  }
+  return { status, body, elapsedMs };
+}
+
+/** A correctly signed GitHub push whose clone the network guard refuses at once (no job does real work). */
+function signedPush(n: number): { payload: string; headers: Record<string, string> } {
+  const payload = JSON.stringify(githubPushPayload('git://127.0.0.1:9/acme/none.git', '1'.repeat(40), n.toString(16).padStart(40, '0')));
+  return {
+    payload,
+    headers: {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(payload)),
+      'x-github-event': 'push',
+      'x-github-delivery': `intake-${process.pid}-${n}`,
+      'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}`,
+    },
+  };
+}
+
+/** Sends one request from `localAddress` on a connection of its own; resolves with the status, the body and the time to the answer. */
+function post(port: number, localAddress: string, path: string, headers: Record<string, string>, body: string | Buffer): Promise<{ status: number; body: Record<string, unknown>; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port, localAddress, path, method: 'POST', headers, agent: false }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text || '{}') as Record<string, unknown>, ms: performance.now() - started }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/** The nearest-rank percentile. */
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
 
 /**
  * What one sender may take from webhook intake and from the server's connections (security issue,
@@ -27,6 +109,84 @@ describe('server: webhook intake under slow senders, connections per client, cro
       await server.stop('SIGKILL');
     }
   }
+
+  describe('slow senders (finding 4)', () => {
+    it('cuts a body that trickles in with 408 request_timeout, the contract\'s body, soon after its first 2 s', async () => {
+      await withServer({}, async (server) => {
+        const sender = slowSender(server.port, '127.0.0.2');
+        const answer = await sender.answer;
+        expect(answer.status).to.equal(408);
+        expect(answer.body).to.include({ error: 'request_timeout' });
+        expect(answer.body?.message).to.be.a('string');
+        // Cut between 2 s (its grace) and well before the 30 s request timeout; the connection closed with it.
+        expect(answer.elapsedMs).to.be.within(1900, 10_000);
+      });
+    });
+
+    it('keeps signed pushes from another address at 202 with p99 under 1 s while 50 slow senders from 4 addresses declare 25 MiB each and reopen when cut', async () => {
+      // Enough room in the webhook rate limit for the senders to keep reopening and for 150 pushes.
+      await withServer({ config: { rate_limits: { webhooks_per_minute: 100_000 } } }, async (server) => {
+        let running = true;
+        const cuts: RawAnswer[] = [];
+        const attackers = Array.from({ length: 50 }, async (_, i) => {
+          const address = `127.0.0.${2 + (i % 4)}`;
+          while (running) {
+            const sender = slowSender(server.port, address);
+            const stopWhenDone = setInterval(() => running || sender.stop(), 100);
+            cuts.push(await sender.answer);
+            clearInterval(stopWhenDone);
+          }
+        });
+        // Every sender has connected and declared its 25 MiB before the first push.
+        await sleep(1000);
+        const answers: Array<{ status: number; ms: number }> = [];
+        for (let n = 1; n <= 150; n++) {
+          const { payload, headers } = signedPush(n);
+          const answer = await post(server.port, '127.0.0.1', '/webhooks/github', headers, payload);
+          answers.push(answer);
+          await sleep(60);
+        }
+        running = false;
+        await Promise.all(attackers);
+        const refused = answers.filter((answer) => answer.status !== 202);
+        expect(refused, JSON.stringify(refused.slice(0, 3))).to.deep.equal([]);
+        expect(percentile(answers.map((answer) => answer.ms), 99)).to.be.below(1000);
+        // The senders were cut (not merely outlasted): 408 request_timeout with the contract's body.
+        const timedOut = cuts.filter((cut) => cut.status === 408);
+        expect(timedOut.length).to.be.at.least(50);
+        expect(timedOut[0]!.body).to.include({ error: 'request_timeout' });
+      });
+    });
+
+    it('holds one client to max(25 MiB, budget/8) of the unverified bytes, counted as they arrive, while another client is served', async () => {
+      await withServer({}, async (server) => {
+        // 13 MiB sent of a declared 20 MiB: far ahead of the pace, so it is held, not cut.
+        const first = net.connect({ host: '127.0.0.1', port: server.port, localAddress: '127.0.0.3' });
+        first.on('error', () => undefined);
+        await new Promise((resolve) => first.once('connect', resolve));
+        first.write(`POST /webhooks/github HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${20 * MiB}\r\n\r\n`);
+        await new Promise((resolve) => first.write(Buffer.alloc(13 * MiB, 0x20), resolve));
+        await sleep(1000);
+        try {
+          // The same client's second body passes its 25 MiB share before its 13 MiB are in: 503 overloaded.
+          const second = await post(server.port, '127.0.0.3', '/webhooks/github', { 'content-type': 'application/json', 'x-github-event': 'push' }, Buffer.alloc(13 * MiB, 0x20)).catch((error: Error) => ({ status: -1, body: { error: error.message }, ms: 0 }));
+          expect(second.status, JSON.stringify(second.body)).to.equal(503);
+          expect(second.body).to.include({ error: 'overloaded' });
+          // Another client still has the rest of the 100 MiB budget: a 13 MiB body is read (and refused for its signature only).
+          const other = await post(server.port, '127.0.0.4', '/webhooks/github', { 'content-type': 'application/json', 'x-github-event': 'push' }, Buffer.alloc(13 * MiB, 0x20));
+          expect(other.status).to.equal(401);
+          const { payload, headers } = signedPush(1);
+          expect((await post(server.port, '127.0.0.4', '/webhooks/github', headers, payload)).status).to.equal(202);
+        } finally {
+          first.destroy();
+        }
+        // Once the held body is gone its share is free again.
+        await sleep(300);
+        const { payload, headers } = signedPush(2);
+        expect((await post(server.port, '127.0.0.3', '/webhooks/github', headers, payload)).status).to.equal(202);
+      });
+    });
+  });
 
   describe('cross-site requests to the webhooks', () => {
     // A page elsewhere can POST a form to an instance started without a secret: the browser marks it.
