@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -77,6 +78,33 @@ function post(port: number, localAddress: string, path: string, headers: Record<
     request.on('error', reject);
     request.end(body);
   });
+}
+
+/** GET /health from `localAddress`: the status and the time to the answer (status 0: the connection failed). */
+function health(port: number, localAddress: string): Promise<{ status: number; ms: number; error?: string }> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const request = httpRequest({ host: '127.0.0.1', port, localAddress, path: '/health', agent: false, timeout: 5000 }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - started }));
+    });
+    request.on('timeout', () => request.destroy(new Error('no answer in 5 s')));
+    request.on('error', (error) => resolve({ status: 0, ms: performance.now() - started, error: error.message }));
+    request.end();
+  });
+}
+
+/** Sets a process's open-file limit (soft and hard) with prlimit(1); the test needs thousands of sockets. */
+function setOpenFileLimit(pid: number, soft: number, hard: number): void {
+  const run = spawnSync('prlimit', ['--pid', String(pid), `--nofile=${soft}:${hard}`], { encoding: 'utf8' });
+  if (run.error || run.status !== 0) throw new Error(`prlimit could not set the open-file limit of ${pid}: ${run.error?.message ?? run.stderr}`);
+}
+
+function openFileLimit(pid: number): { soft: number; hard: number } {
+  const run = spawnSync('prlimit', ['--pid', String(pid), '--nofile', '--raw', '--noheadings', '--output=SOFT,HARD'], { encoding: 'utf8' });
+  if (run.error || run.status !== 0) throw new Error(`prlimit could not read the open-file limit: ${run.error?.message ?? run.stderr}`);
+  const [soft, hard] = run.stdout.trim().split(/\s+/).map((value) => (value === 'unlimited' ? Infinity : Number(value)));
+  return { soft: soft!, hard: hard! };
 }
 
 /** The nearest-rank percentile. */
@@ -184,6 +212,87 @@ describe('server: webhook intake under slow senders, connections per client, cro
         await sleep(300);
         const { payload, headers } = signedPush(2);
         expect((await post(server.port, '127.0.0.3', '/webhooks/github', headers, payload)).status).to.equal(202);
+      });
+    });
+  });
+
+  describe('connections per client (finding 6)', () => {
+    it('answers /health from another address within 1 s while one address opens 5,000 header-trickling connections; past 256 they get 503 overloaded, the rest 408 after the 10 s headers timeout', async function () {
+      this.timeout(180_000);
+      // This process holds the 5,000 client sockets: its own limit is raised to its hard limit.
+      const own = openFileLimit(process.pid);
+      if (own.hard < 6000) throw new Error(`this test needs an open-file hard limit of at least 6000 (it is ${own.hard})`);
+      if (own.soft < 6000) setOpenFileLimit(process.pid, Math.min(own.hard, 20_000), own.hard);
+      await withServer({}, async (server) => {
+        // A server whose open-file limit is below the 5,000 connections (in production 19,990 reached
+        // a limit of 20,000): without a per-client cap, they take every descriptor.
+        setOpenFileLimit(server.child.pid!, 4096, 4096);
+        const answers: Array<Promise<RawAnswer>> = [];
+        const sockets: net.Socket[] = [];
+        const opened = performance.now();
+        for (let i = 0; i < 5000; i++) {
+          const socket = net.connect({ host: '127.0.0.1', port: server.port, localAddress: '127.0.0.2' });
+          let received = '';
+          socket.on('error', () => undefined);
+          socket.on('connect', () => socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: '));
+          socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+          answers.push(new Promise((resolve) => socket.on('close', () => resolve(parseRawAnswer(received, performance.now() - opened)))));
+          sockets.push(socket);
+          // In batches, so that the listen backlog is not what refuses them.
+          if (i % 250 === 249) await sleep(50);
+        }
+        const trickle = setInterval(() => {
+          for (const socket of sockets) if (socket.writable && socket.readyState === 'open') socket.write('x');
+        }, 1000);
+        try {
+          await sleep(1500);
+          const probes = [];
+          for (let i = 0; i < 5; i++) {
+            probes.push(await health(server.port, '127.0.0.3'));
+            await sleep(500);
+          }
+          for (const probe of probes) {
+            expect(probe.status, probe.error).to.equal(200);
+            expect(probe.ms).to.be.below(1000);
+          }
+          // Every connection ends: the refused ones at once with 503, the others by the headers timeout.
+          const settled = await Promise.all(answers);
+          const overloaded = settled.filter((answer) => answer.status === 503);
+          const timedOut = settled.filter((answer) => answer.status === 408);
+          // A refused connection is closed as soon as its answer is written: a client whose bytes were
+          // still unread then sees a reset instead of the answer, so most, not all, show the 503.
+          expect(settled.filter((answer) => ![503, 408, 0].includes(answer.status))).to.deep.equal([]);
+          expect(overloaded.length).to.be.at.least(Math.floor(0.8 * (5000 - 256)));
+          expect(overloaded[0]!.body).to.include({ error: 'overloaded' });
+          expect(timedOut.length).to.be.within(200, 256);
+          expect(timedOut[0]!.body).to.include({ error: 'request_timeout' });
+          // 10 s after their headers began, checked once a second: well before the old 30 s.
+          expect(Math.max(...timedOut.map((answer) => answer.elapsedMs))).to.be.below(20_000);
+          expect(Math.min(...timedOut.map((answer) => answer.elapsedMs))).to.be.above(9000);
+        } finally {
+          clearInterval(trickle);
+          for (const socket of sockets) socket.destroy();
+        }
+      });
+    });
+
+    it('does not count the connections of a trusted proxy (api.trust_proxy), behind which every client is the proxy', async () => {
+      await withServer({ config: { api: { trust_proxy: true, trusted_proxies: ['127.0.0.6/32'] }, limits: { max_connections_per_client: 2 } } }, async (server) => {
+        const hold = (localAddress: string) => Array.from({ length: 3 }, () => {
+          const socket = net.connect({ host: '127.0.0.1', port: server.port, localAddress });
+          socket.on('error', () => undefined);
+          return socket;
+        });
+        const proxy = hold('127.0.0.6');
+        const client = hold('127.0.0.7');
+        try {
+          await sleep(500);
+          expect((await health(server.port, '127.0.0.6')).status).to.equal(200);
+          const refused = await health(server.port, '127.0.0.7');
+          expect(refused.status).to.equal(503);
+        } finally {
+          for (const socket of [...proxy, ...client]) socket.destroy();
+        }
       });
     });
   });
