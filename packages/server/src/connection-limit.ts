@@ -45,8 +45,9 @@ function peerAddress(socket: net.Socket): string {
 
 /**
  * What a client whose request could not be read is answered, in the contract's body: 408
- * `request_timeout` when its headers (or its whole request) took too long, else 400
- * `invalid_request`. Node's own answers carry no body.
+ * `request_timeout` when its headers (or its whole request) took too long, 431 for headers over
+ * Node's size limit, else 400; all but the timeout as `invalid_request`. Node's own answers (the
+ * same statuses) carry no body.
  */
 export function answerClientErrors(server: http.Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: net.Socket) => {
@@ -58,7 +59,7 @@ export function answerClientErrors(server: http.Server): void {
     const body = JSON.stringify(timedOut
       ? { error: 'request_timeout', message: 'The request did not arrive in time' }
       : { error: 'invalid_request', message: 'The request could not be read as HTTP', details: { field: 'request', reason: error.code ?? 'malformed' } });
-    const status = timedOut ? '408 Request Timeout' : '400 Bad Request';
+    const status = timedOut ? '408 Request Timeout' : error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
     socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     socket.destroySoon();
   });
