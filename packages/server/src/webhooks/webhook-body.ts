@@ -78,7 +78,7 @@ function readBody(ctx: Context, limit: number, declared: number | null, budget: 
     const finish = (error: HttpError | null): void => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
+      paceChecks.delete(check);
       request.off('data', onData);
       request.off('end', onEnd);
       request.off('close', onClose);
@@ -102,23 +102,36 @@ function readBody(ctx: Context, limit: number, declared: number | null, budget: 
     };
     const onEnd = (): void => finish(declared !== null && received !== declared ? lengthMismatch(declared, received) : null);
     const onClose = (): void => finish(closedByClient());
-    // One timer per body, re-armed for the moment the body would fall behind its pace (each chunk
-    // moves that moment later; the chunks themselves touch no timer).
-    const check = (): void => {
-      const dueMs = pace.graceMs + (received * 1000) / pace.minBytesPerSecond;
-      const elapsed = performance.now() - started;
-      if (elapsed >= dueMs) {
-        finish(cut(408, `The body arrived slower than ${pace.minBytesPerSecond} bytes a second after its first ${pace.graceMs / 1000} s (${received} bytes in ${(elapsed / 1000).toFixed(1)} s)`));
-        return;
-      }
-      timer = setTimeout(check, Math.ceil(dueMs - elapsed));
+    // Checked by one sweep for all bodies being read (no timer per request): cut once the body
+    // falls behind its pace.
+    const check = (now: number): void => {
+      const elapsed = now - started;
+      if (elapsed < pace.graceMs + (received * 1000) / pace.minBytesPerSecond) return;
+      finish(cut(408, `The body arrived slower than ${pace.minBytesPerSecond} bytes a second after its first ${pace.graceMs / 1000} s (${received} bytes in ${(elapsed / 1000).toFixed(1)} s)`));
     };
-    let timer = setTimeout(check, pace.graceMs);
+    paceChecks.add(check);
+    if (sweeper === null) sweeper = setInterval(sweep, SWEEP_MS).unref();
     request.on('data', onData);
     request.on('end', onEnd);
     request.on('close', onClose);
     request.on('error', onClose);
   });
+}
+
+/** How often the bodies being read are checked against their pace (a cut comes at most this late). */
+const SWEEP_MS = 250;
+const paceChecks = new Set<(now: number) => void>();
+let sweeper: NodeJS.Timeout | null = null;
+
+/** Stops itself once a sweep finds nothing to check (starting it per request would cost a timer each). */
+function sweep(): void {
+  if (paceChecks.size === 0) {
+    clearInterval(sweeper!);
+    sweeper = null;
+    return;
+  }
+  const now = performance.now();
+  for (const check of paceChecks) check(now);
 }
 
 function lengthMismatch(declared: number, received: number): HttpError {
