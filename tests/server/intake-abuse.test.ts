@@ -151,6 +151,33 @@ describe('server: webhook intake under slow senders, connections per client, cro
       });
     });
 
+    it('reads a large body that keeps a healthy pace past its first 2 s (80 KiB a second), and cuts nothing of it', async () => {
+      await withServer({}, async (server) => {
+        const { payload, headers } = signedPush(3);
+        // The signed push padded with spaces after its JSON (still the signed bytes) to 256 KiB, sent 8 KiB every 100 ms.
+        const padded = Buffer.concat([Buffer.from(payload), Buffer.alloc(256 * 1024 - Buffer.byteLength(payload), 0x20)]);
+        const signature = `sha256=${createHmac('sha256', SECRET).update(padded).digest('hex')}`;
+        const started = performance.now();
+        const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const request = httpRequest({ host: '127.0.0.1', port: server.port, localAddress: '127.0.0.2', path: '/webhooks/github', method: 'POST', agent: false, headers: { ...headers, 'content-length': String(padded.length), 'x-hub-signature-256': signature } }, (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          });
+          request.on('error', reject);
+          void (async () => {
+            for (let offset = 0; offset < padded.length; offset += 8192) {
+              request.write(padded.subarray(offset, offset + 8192));
+              await sleep(100);
+            }
+            request.end();
+          })();
+        });
+        expect(answer.status, answer.body).to.equal(202);
+        expect(performance.now() - started).to.be.above(2500);
+      });
+    });
+
     it('keeps signed pushes from another address at 202 with p99 under 1 s while 50 slow senders from 4 addresses declare 25 MiB each and reopen when cut', async () => {
       // Enough room in the webhook rate limit for the senders to keep reopening and for 150 pushes.
       await withServer({ config: { rate_limits: { webhooks_per_minute: 100_000 } } }, async (server) => {
