@@ -88,20 +88,21 @@ describe('server: analysis limits, open streams, unauthenticated bodies, cross-s
     const payload = JSON.stringify(githubPushPayload(repositoryUrl(), git.hashes[6]!, git.hashes[9]!));
     // Room for the push alone, not for the push and the slow body together.
     await withServer({ ...allow2, limits: { max_unverified_webhook_bytes: Buffer.byteLength(payload) + 1000 } }, async (server) => {
-      // One slow sender holds 3,000 bytes of the budget while its body trickles in.
+      // One slow sender holds the 2,000 bytes it has sent (of 3,000 declared) while the rest trickles in:
+      // bytes count as they arrive, not as declared.
       const slow = httpRequest({ host: '127.0.0.1', port: server.port, path: '/webhooks/github', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '3000', 'x-github-event': 'push' } });
       slow.on('error', () => undefined);
       const slowAnswer = new Promise<number>((resolve) => slow.on('response', (response) => {
         response.resume();
         resolve(response.statusCode ?? 0);
       }));
-      slow.write('{"a":"');
+      slow.write(`{"a":"${'x'.repeat(2000 - 6)}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
       const headers = { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': 'abuse-2', 'x-hub-signature-256': await sign(SECRET, payload) };
       const refused = await server.json<{ error: string }>('/webhooks/github', { method: 'POST', body: payload, headers });
       expect(refused.status).to.equal(503);
       expect(refused.body.error).to.equal('overloaded');
-      slow.end(`${'x'.repeat(3000 - 8)}"}`);
+      slow.end(`${'x'.repeat(1000 - 2)}"}`);
       expect(await slowAnswer).to.equal(401);
       // The forge retries the same delivery: accepted now, one job.
       const accepted = await server.json<{ id: string }>('/webhooks/github', { method: 'POST', body: payload, headers });

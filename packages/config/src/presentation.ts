@@ -135,7 +135,8 @@ limits:
   strategy_timeout_seconds: 30
   stream_keepalive_seconds: 15   # a ": keep-alive" comment on quiet streams
   max_open_streams: 100          # SSE streams open at once; 503 beyond
-  max_unverified_webhook_bytes: 104857600  # webhook bodies buffered before their signature is checked, all together
+  max_unverified_webhook_bytes: 104857600  # webhook bodies buffered before their signature is checked, all together (one client at most max(25 MiB, this/8))
+  max_connections_per_client: 256  # connections one address may hold open (503 beyond; trusted proxies exempt with api.trust_proxy)
   job_ttl_seconds: 604800        # how long a finished job stays in a Redis store (7 days)
 
 queue:

@@ -86,6 +86,8 @@ export const ConfigSchema = Type.Object(
       max_open_streams: PositiveInt(100),
       /** Bytes that webhook bodies not yet authenticated may hold in memory together (each is still capped at 25 MiB). */
       max_unverified_webhook_bytes: PositiveInt(104_857_600),
+      /** Connections one client address may hold open at once (503 beyond); trusted proxies (with api.trust_proxy) are exempt. */
+      max_connections_per_client: PositiveInt(256),
       /** How long a finished job stays readable in a shared (Redis) store; the in-memory store keeps `max_jobs`. */
       job_ttl_seconds: PositiveInt(604_800),
     }, { additionalProperties: false, default: {} }),

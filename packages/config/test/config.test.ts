@@ -32,7 +32,7 @@ describe('configuration', () => {
     expect(config.thresholds).to.deep.equal({ suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 });
     expect(config.limits).to.include({ job_timeout_seconds: 300, clone_timeout_seconds: 120, queue_capacity: 1000, max_jobs: 10000, max_repo_size_mb: 2048, max_page_bytes: 10485760, shutdown_grace_seconds: 25 });
     expect(config.rate_limits).to.deep.equal({ webhooks_per_minute: 100, job_queries_per_minute: 1000, metrics_per_minute: 10000, analyses_per_minute: 60 });
-    expect(config.limits).to.include({ max_open_streams: 100, max_unverified_webhook_bytes: 104_857_600 });
+    expect(config.limits).to.include({ max_open_streams: 100, max_unverified_webhook_bytes: 104_857_600, max_connections_per_client: 256 });
     expect(config.api).to.deep.include({ trust_proxy: false, trusted_proxies: ['127.0.0.0/8', '::1/128'], allowed_origins: [] });
     expect(config.webhook).to.include({ port: 8000, host: '0.0.0.0', maxWorkers: 4, enabled: true });
     expect(config.exclude_files).to.include('package-lock.json');
@@ -61,6 +61,11 @@ describe('configuration', () => {
     const env = { CADENCE_THRESHOLDS_SUSPICIOUS_ADDITIONS: '10', CADENCE_THRESHOLDS_SUSPICIOUS_DELETIONS: '20' };
     const { config } = await loadConfig({ cwd: dir.path, env, flags: { thresholds: { suspicious_additions: 100 } } });
     expect(config.thresholds).to.include({ suspicious_additions: 100, suspicious_deletions: 20, min_time_delta_seconds: 3 });
+  });
+
+  it('reads limits.max_connections_per_client from CADENCE_LIMITS_MAX_CONNECTIONS_PER_CLIENT, and refuses 0', async () => {
+    expect((await loadConfig({ cwd: dir.path, env: { CADENCE_LIMITS_MAX_CONNECTIONS_PER_CLIENT: '32' } })).config.limits.max_connections_per_client).to.equal(32);
+    expect((await failure(loadConfig({ cwd: dir.path, env: { CADENCE_LIMITS_MAX_CONNECTIONS_PER_CLIENT: '0' } }))).message).to.contain('limits.max_connections_per_client');
   });
 
   it('reads the bare aliases, and the CADENCE_ name wins where both are set', async () => {

@@ -55,6 +55,7 @@ export type HttpErrorCode =
   | 'method_not_allowed'
   | 'conflict'
   | 'payload_too_large'
+  | 'request_timeout'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'overloaded'

@@ -11,7 +11,8 @@ import { ServerMetrics } from './metrics.js';
 import { requireApiToken } from './middleware/api-token.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { errorBody } from './middleware/error-body.js';
-import { clientAddress } from './middleware/client-address.js';
+import { clientAddress, trustedProxyPeer } from './middleware/client-address.js';
+import { answerClientErrors, limitConnectionsPerClient } from './connection-limit.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { QUEUE_DASHBOARD_PATH } from './backends/redis/queue-dashboard-path.js';
 import { inMemoryBackends, type ServerBackends } from './backends/server-backends.js';
@@ -23,6 +24,9 @@ import { streamRoutes } from './routes/streams.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { requireAllowedHost } from './middleware/allowed-host.js';
 import { UnverifiedBytes } from './webhooks/unverified-bytes.js';
+
+/** How long a request's headers may take to arrive (at most the request timeout). */
+const HEADERS_TIMEOUT_MS = 10_000;
 
 /** What a server needs: the validated configuration, the engine (with its plugins) and a logger. */
 export interface ServerOptions {
@@ -81,7 +85,8 @@ export function createServer(options: ServerOptions): CadenceServer {
   }
   const limit = (group: string, perMinute: number) => rateLimit(backends.rateLimiters(group, perMinute));
   // Routes that start jobs: refused to other sites' pages, then counted per client (decisions §9).
-  const startsJobs = [refuseCrossSite(config.api.allowed_origins), limit('analyses', config.rate_limits.analyses_per_minute)];
+  const crossSite = refuseCrossSite(config.api.allowed_origins);
+  const startsJobs = [crossSite, limit('analyses', config.rate_limits.analyses_per_minute)];
 
   // Two routers, each carrying its own checks: a route added to `guarded` cannot be public by accident,
   // and only what is registered on `open` is (decisions §8: /health, the webhooks, /metrics if public).
@@ -94,6 +99,7 @@ export function createServer(options: ServerOptions): CadenceServer {
     app.use(webhookRoutes(open, {
       secret: config.webhook.secret,
       jobs,
+      crossSite,
       limiter: backends.rateLimiters('webhooks', config.rate_limits.webhooks_per_minute),
       unverifiedBytes: new UnverifiedBytes(config.limits.max_unverified_webhook_bytes),
       allowLocalPaths: config.security.allow_local_paths,
@@ -130,10 +136,18 @@ export function createServer(options: ServerOptions): CadenceServer {
     jobs,
     listen(port, host) {
       return new Promise((resolve, reject) => {
-        const created = http.createServer(listener);
+        // Node checks the headers and request timeouts every connectionsCheckingInterval (30 s by
+        // default, which would stretch a 10 s headers timeout to 40 s): once a second here.
+        const created = http.createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {
+          if (connections.refused(request.socket)) return void request.socket.destroy();
+          listener(request, response);
+        });
+        const connections = limitConnectionsPerClient(created, config.limits.max_connections_per_client, trustedProxyPeer(config.api.trust_proxy, config.api.trusted_proxies));
+        answerClientErrors(created);
         // --timeout: how long a request may take to arrive; streams send keep-alives and clear their socket timeout.
         created.requestTimeout = config.webhook.read_timeout_seconds * 1000;
-        created.headersTimeout = Math.min(created.requestTimeout, 60_000);
+        // Headers come in one packet from any real client: a connection trickling them is closed (408) after 10 s.
+        created.headersTimeout = Math.min(created.requestTimeout, HEADERS_TIMEOUT_MS);
         created.timeout = config.webhook.write_timeout_seconds * 1000;
         created.once('error', reject);
         created.listen(port, host, () => {

@@ -122,12 +122,26 @@ describe('job store, queue and limits (in-memory implementations)', () => {
 
   it('bounds the bytes unauthenticated webhook bodies hold together', () => {
     const budget = new UnverifiedBytes(100);
-    expect(budget.tryReserve(60)).to.equal(true);
-    expect(budget.tryReserve(50)).to.equal(false);
-    expect(budget.tryReserve(40)).to.equal(true);
-    budget.release(60);
-    expect(budget.tryReserve(50)).to.equal(true);
-    expect(budget.tryReserve(20)).to.equal(false);
+    expect(budget.tryReserve('a', 60)).to.equal(true);
+    expect(budget.tryReserve('b', 50)).to.equal(false);
+    expect(budget.tryReserve('b', 40)).to.equal(true);
+    budget.release('a', 60);
+    expect(budget.tryReserve('a', 50)).to.equal(true);
+    expect(budget.tryReserve('c', 20)).to.equal(false);
+    expect(budget.total).to.equal(90);
+  });
+
+  it('holds one client to max(25 MiB, capacity / 8), and frees its share as it releases', () => {
+    const MiB = 1024 * 1024;
+    const budget = new UnverifiedBytes(400 * MiB);
+    expect(budget.perClient).to.equal(50 * MiB);
+    expect(new UnverifiedBytes(100 * MiB).perClient).to.equal(25 * MiB);
+    expect(budget.tryReserve('a', 30 * MiB)).to.equal(true);
+    expect(budget.tryReserve('a', 30 * MiB)).to.equal(false);
+    expect(budget.tryReserve('b', 30 * MiB)).to.equal(true);
+    budget.release('a', 30 * MiB);
+    expect(budget.tryReserve('a', 50 * MiB)).to.equal(true);
+    expect(budget.total).to.equal(80 * MiB);
   });
 
   it('records a delivery with its job once, and forgets the claim of a job withdrawn', async () => {

@@ -28,6 +28,16 @@ function rightmostUntrusted(peer: string, forwardedFor: string, trusted: readonl
   return hops[0] ?? peer;
 }
 
+/**
+ * Whether a socket's peer is a trusted proxy (with `api.trust_proxy` only): limits counted per
+ * connection exempt it, since behind a proxy every client's connections are the proxy's.
+ */
+export function trustedProxyPeer(trustProxy: boolean, trustedProxies: readonly string[]): (address: string) => boolean {
+  if (!trustProxy) return () => false;
+  const trusted = trustedProxies.map(parseCidr);
+  return (address) => isTrusted(normalize(address), trusted);
+}
+
 function isTrusted(address: string, trusted: readonly Cidr[]): boolean {
   const parsed = parseAddress(address);
   return parsed !== null && trusted.some((cidr) => cidrContains(cidr, parsed));

@@ -32,7 +32,7 @@ function toHttpError(thrown: unknown): HttpError {
     }
     return new HttpError(500, 'internal_error', thrown.message, { details: { component: 'engine', reason: thrown.code } });
   }
-  // Errors raised by koa-body / raw-body carry an HTTP status.
+  // Errors raised by koa-body (through raw-body) carry an HTTP status.
   const status = Number((thrown as { status?: unknown; statusCode?: unknown })?.status ?? (thrown as { statusCode?: unknown })?.statusCode);
   const message = thrown instanceof Error ? thrown.message : 'error';
   if (status === 413) {

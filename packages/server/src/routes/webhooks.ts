@@ -17,6 +17,12 @@ export interface WebhookRouteOptions {
   readonly secret: string | null;
   readonly jobs: JobManager;
   readonly limiter: RateLimiterAbstract;
+  /**
+   * The cross-site refusal of the routes that start jobs (refuseCrossSite): a browser on another
+   * site must not reach a webhook either (a form POST to an instance without a secret would start
+   * a job). Forges send neither Sec-Fetch-Site nor Origin, so it never refuses them.
+   */
+  readonly crossSite: Middleware;
   /** What unauthenticated bodies may buffer, all together. */
   readonly unverifiedBytes: UnverifiedBytes;
   readonly allowLocalPaths: boolean;
@@ -88,8 +94,8 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): Mid
   };
 
   const chains = new Map<string, Middleware>([
-    ['/webhooks/github', compose([limit, body, github])],
-    ['/webhooks/gitlab', compose([limit, body, gitlab])],
+    ['/webhooks/github', compose([options.crossSite, limit, body, github])],
+    ['/webhooks/gitlab', compose([options.crossSite, limit, body, gitlab])],
   ]);
   for (const [path, chain] of chains) router.post(path, chain);
   return (ctx, next) => {

@@ -1,5 +1,4 @@
 import type { Context, Middleware } from 'koa';
-import getRawBody from 'raw-body';
 import { HttpError } from '@cadence/errors';
 import { hasBody, unsupportedType } from '../middleware/body.js';
 import type { UnverifiedBytes } from './unverified-bytes.js';
@@ -10,12 +9,26 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 const READABLE_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
 
 /**
+ * How fast a webhook body must arrive: nothing is asked of its first 2 s, after that it must have
+ * brought 16 KiB for every second past those two (a forge sends a delivery whole in milliseconds).
+ * A slower body is cut with 408 `request_timeout`: a sender trickling bytes holds its connection
+ * and its share of the budget for seconds, not for the server's whole request timeout.
+ */
+export interface BodyPace {
+  readonly graceMs: number;
+  readonly minBytesPerSecond: number;
+}
+export const WEBHOOK_BODY_PACE: BodyPace = { graceMs: 2000, minBytesPerSecond: 16 * 1024 };
+
+/**
  * Reads a webhook body as the bytes sent, up to `limit`, and parses nothing: the signature covers
  * those bytes, and it is checked before any parser sees what an unauthenticated sender wrote.
- * (koa-body, which the other routes use, always parses first.) A body over the limit is 413, a
- * body shorter or longer than its Content-Length is 400, both from raw-body's status.
+ * (koa-body, which the other routes use, always parses first.) A declared length over the limit is
+ * 413 before a byte is read; a body shorter or longer than its Content-Length is 400. Each chunk is
+ * charged to `budget` (all bodies together, and the client's share) as it arrives: 503 `overloaded`
+ * when it does not fit. The held bytes are given back once the request is answered.
  */
-export function rawWebhookBody(limit: number, budget: UnverifiedBytes, types: readonly string[]): Middleware {
+export function rawWebhookBody(limit: number, budget: UnverifiedBytes, types: readonly string[], pace: BodyPace = WEBHOOK_BODY_PACE): Middleware {
   const accepted = new Set(types);
   return async (ctx, next) => {
     // The header is read once here, for every check after it: its media type (an empty body has
@@ -29,41 +42,105 @@ export function rawWebhookBody(limit: number, budget: UnverifiedBytes, types: re
       throw new HttpError(415, 'unsupported_media_type', `The body must be UTF-8, not ${charset}`);
     }
     const length = ctx.get('content-length');
-    const declared = Number(length);
-    if (Number.isFinite(declared) && declared > limit) {
+    const declared = length ? Number(length) : null;
+    if (declared !== null && Number.isFinite(declared) && declared > limit) {
       throw new HttpError(413, 'payload_too_large', `The body is ${declared} bytes; webhook bodies may be at most ${limit} bytes`);
     }
-    // A body without a length may grow to the limit: it holds that much of the budget.
-    const reserved = length && Number.isFinite(declared) ? declared : limit;
-    if (!budget.tryReserve(reserved)) {
-      throw new HttpError(503, 'overloaded', 'Too many webhook bodies are being received at once; retry shortly', {
-        extra: { retry_after: 1 },
-        headers: { 'Retry-After': '1' },
-      });
-    }
+    const held = { client: ctx.ip, bytes: 0 };
     try {
-      const body = await getRawBody(ctx.req, { limit, length: length || null }).catch((error: unknown) => {
-        throw closedByClient(ctx, error);
-      });
+      const body = await readBody(ctx, limit, declared !== null && Number.isFinite(declared) ? declared : null, budget, held, pace);
       (ctx.state as Record<symbol, WebhookBody>)[RAW_BODY] = { bytes: body, formEncoded: media === FORM_TYPE };
       await next();
     } finally {
-      budget.release(reserved);
+      budget.release(held.client, held.bytes);
     }
   };
 }
 
-/**
- * A sender that hung up while the request waited (for a shared rate-limit counter, say) leaves a
- * stream raw-body cannot read and reports as its own 500: that is the client leaving, answered 400
- * to nobody, not a server failure to log.
- */
-function closedByClient(ctx: Context, error: unknown): unknown {
-  const type = (error as { type?: unknown })?.type;
-  if (type === 'stream.not.readable' && (ctx.req.destroyed || ctx.req.readableAborted)) {
-    return new HttpError(400, 'invalid_request', 'The request was closed before its body arrived', { details: { field: 'body', reason: 'closed by the client' } });
+/** Why a body stopped being read: the answer, and the connection closed after it (the rest of the body is never read). */
+function cut(status: 408 | 413 | 503, message: string): HttpError {
+  if (status === 503) {
+    return new HttpError(503, 'overloaded', message, { extra: { retry_after: 1 }, headers: { 'Retry-After': '1', Connection: 'close' } });
   }
-  return error;
+  return new HttpError(status, status === 408 ? 'request_timeout' : 'payload_too_large', message, { headers: { Connection: 'close' } });
+}
+
+function readBody(ctx: Context, limit: number, declared: number | null, budget: UnverifiedBytes, held: { client: string; bytes: number }, pace: BodyPace): Promise<Buffer> {
+  const request = ctx.req;
+  // A sender that hung up while the request waited (for a shared rate-limit counter, say) left a
+  // stream that cannot be read: that is the client leaving, answered 400 to nobody, not a server failure.
+  if (request.destroyed || request.readableAborted) return Promise.reject(closedByClient());
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let done = false;
+    const started = performance.now();
+    const finish = (error: HttpError | null): void => {
+      if (done) return;
+      done = true;
+      paceChecks.delete(check);
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('close', onClose);
+      request.off('error', onClose);
+      if (error === null) {
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+        return;
+      }
+      request.pause();
+      reject(error);
+    };
+    const onData = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received > limit) return finish(cut(413, `The body is larger than ${limit} bytes, the most a webhook body may be`));
+      if (declared !== null && received > declared) return finish(lengthMismatch(declared, received));
+      if (!budget.tryReserve(held.client, chunk.length)) {
+        return finish(cut(503, 'Too many webhook bodies are being received at once; retry shortly'));
+      }
+      held.bytes += chunk.length;
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => finish(declared !== null && received !== declared ? lengthMismatch(declared, received) : null);
+    const onClose = (): void => finish(closedByClient());
+    // Checked by one sweep for all bodies being read (no timer per request): cut once the body
+    // falls behind its pace.
+    const check = (now: number): void => {
+      const elapsed = now - started;
+      if (elapsed < pace.graceMs + (received * 1000) / pace.minBytesPerSecond) return;
+      finish(cut(408, `The body arrived slower than ${pace.minBytesPerSecond} bytes a second after its first ${pace.graceMs / 1000} s (${received} bytes in ${(elapsed / 1000).toFixed(1)} s)`));
+    };
+    paceChecks.add(check);
+    if (sweeper === null) sweeper = setInterval(sweep, SWEEP_MS).unref();
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('close', onClose);
+    request.on('error', onClose);
+  });
+}
+
+/** How often the bodies being read are checked against their pace (a cut comes at most this late). */
+const SWEEP_MS = 250;
+const paceChecks = new Set<(now: number) => void>();
+let sweeper: NodeJS.Timeout | null = null;
+
+/** Stops itself once a sweep finds nothing to check (starting it per request would cost a timer each). */
+function sweep(): void {
+  if (paceChecks.size === 0) {
+    clearInterval(sweeper!);
+    sweeper = null;
+    return;
+  }
+  const now = performance.now();
+  for (const check of paceChecks) check(now);
+}
+
+function lengthMismatch(declared: number, received: number): HttpError {
+  const reason = received > declared ? `more than the ${declared} bytes of its Content-Length` : `${received} of the ${declared} bytes of its Content-Length`;
+  return new HttpError(400, 'invalid_request', `Malformed request body: ${reason}`, { details: { field: 'body', reason }, headers: { Connection: 'close' } });
+}
+
+function closedByClient(): HttpError {
+  return new HttpError(400, 'invalid_request', 'The request was closed before its body arrived', { details: { field: 'body', reason: 'closed by the client' } });
 }
 
 /** What rawWebhookBody read: the bytes as sent, and whether they are GitHub's form encoding. */
