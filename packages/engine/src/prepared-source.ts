@@ -19,6 +19,11 @@ export interface PreparedRepository {
   readonly stats: RepositoryStats;
   /** Notes under refs/notes/ai by full commit hash; none when absent. */
   readonly aiNotes?: ReadonlyMap<string, string>;
+  /**
+   * The files of the tree at `info.headCommit` (full paths), where the source could list them:
+   * suspicions then name which of their files remain (`files_at_head`). Absent when unknown.
+   */
+  readonly headPaths?: ReadonlySet<string>;
   /** Files counted as binary because a side was above the diff blob cap; absent when none. */
   readonly oversizedFiles?: OversizedFiles;
   diffExcerpt(hash: string, maxBytes: number, signal: AbortSignal): Promise<string>;

@@ -151,7 +151,11 @@ function groupByCommit(reports: readonly StrategyReport[], known: ReadonlySet<st
   return byHash;
 }
 
-export function toSuspicions(judged: readonly CommitJudgement[]): Suspicion[] {
+/**
+ * One suspicion per flagged commit. With `headPaths` (the files of the analysed head) each also
+ * names which of its files remain there (`files_at_head`).
+ */
+export function toSuspicions(judged: readonly CommitJudgement[], headPaths?: ReadonlySet<string>): Suspicion[] {
   return judged
     .filter((j) => j.flagged)
     .map((j) => {
@@ -173,6 +177,7 @@ export function toSuspicions(judged: readonly CommitJudgement[]): Suspicion[] {
       if (j.explicit) suspicion.assistants = [...j.assistants];
       const files = topFiles(j.commit);
       if (files.length > 0) suspicion.files = files;
+      if (headPaths) suspicion.files_at_head = filesAtHead(j.commit, headPaths);
       return suspicion;
     });
 }
@@ -182,6 +187,15 @@ function topFiles(commit: CommitRecord): string[] {
   return commit.files
     .filter((f) => !f.excluded)
     .sort((a, b) => b.additions + b.deletions - (a.additions + a.deletions))
+    .slice(0, 3)
+    .map((f) => f.path);
+}
+
+/** The commit's files that exist in `headPaths`: counted files first, then excluded ones, most lines first (at most 3). */
+function filesAtHead(commit: CommitRecord, headPaths: ReadonlySet<string>): string[] {
+  return commit.files
+    .filter((f) => headPaths.has(f.path))
+    .sort((a, b) => Number(a.excluded) - Number(b.excluded) || b.additions + b.deletions - (a.additions + a.deletions))
     .slice(0, 3)
     .map((f) => f.path);
 }

@@ -8,7 +8,7 @@ import { overallWebsiteScore } from './website-scoring.js';
 /** Both published forms of a repository result (decisions §4), from the strategies' reports. */
 export function buildRepositoryResult(source: PreparedRepository, reports: readonly StrategyReport[], policy: ScoringPolicy): RepositoryResult {
   const scores = scoreRepository(source.commits, reports, policy);
-  const suspicions = toSuspicions(scores.judged);
+  const suspicions = toSuspicions(scores.judged, source.headPaths);
   const score = scores.aiShare;
   const flagged = new Set(scores.judged.filter((j) => j.flagged).map((j) => j.commit.hash));
   return {

@@ -14,3 +14,4 @@ export { linkAuthorIntervals, type IntervalCommit } from './author-intervals.js'
 export { readNotes, AI_NOTES_REF, NOTE_LIMITS } from './notes.js';
 export { HistoryCache } from './history-cache.js';
 export { runGitCommand, boundedGitCommand, DEFAULT_GIT_BOUNDS, type GitBounds } from './git-process.js';
+export { readHeadPaths, MAX_HEAD_PATHS, type HeadPathsOptions } from './head-paths.js';

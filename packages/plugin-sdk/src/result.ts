@@ -50,6 +50,12 @@ export interface Suspicion {
   assistants?: string[];
   /** The files the commit changed most (counted lines, at most 3): where reports such as SARIF point. */
   files?: string[];
+  /**
+   * API 1.5: of the files the commit changed, those that still exist at the analysed head, most
+   * changed first (counted files before excluded ones, at most 3); empty when none remains. Absent
+   * when the source did not record the head's files. Where SARIF locates the suspicion.
+   */
+  files_at_head?: string[];
   /** The commit's author and author date (ISO 8601), for reports. */
   author?: string;
   date?: string;

@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '@cadence/plugin-sdk';
+import type { AnalysisResult, FailOn } from '@cadence/plugin-sdk';
 import { pageScoreMeaning, scoreMeaning, strongestPageSignals } from './explain.js';
 import type { ReportFormat } from './report-format.js';
 
@@ -10,6 +10,11 @@ export interface ReportContext {
   readonly generated_at: string;
   /** The effective configuration the analysis ran with (secrets masked). */
   readonly configuration: Readonly<Record<string, unknown>>;
+  /**
+   * The verdict policy in force (`report.fail_on`, or the CLI's `--fail-on`): SARIF marks its
+   * results `error` only when the verdict reaches it. Absent or `never`: no policy.
+   */
+  readonly fail_on?: FailOn;
 }
 
 /** Bidirectional marks, embeddings, overrides and isolates: invisible, and they reorder what a viewer shows. */

@@ -63,7 +63,7 @@ export async function runCi(request: CiRequest, io: CliIo): Promise<CiOutcome> {
     const gateReached = reachesLevel(result, failOn ?? undefined);
     if (request.sarif) {
       const file = path.resolve(request.workspace, request.sarif);
-      await writeFile(file, await renderReportLazily(result, 'sarif', reportContext(runtime.config)));
+      await writeFile(file, await renderReportLazily(result, 'sarif', { ...reportContext(runtime.config, undefined), fail_on: failOn ?? 'never' }));
       io.stderr.write(`SARIF written to ${file}\n`);
     }
     io.stdout.write(`cadence: ${result.assessment}: ${result.suspicions.length} of ${result.total_commits} commits flagged, assistant share ${Math.round(result.ai_share * 100)}%\n`);

@@ -37,7 +37,7 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
       allowLocalPaths: true,
     });
     progress.clear();
-    const context = reportContext(runtime.config);
+    const context = reportContext(runtime.config, options.failOn);
     if (options.output && format) {
       const file = path.resolve(io.cwd, options.output);
       await writeFile(file, await renderReportLazily(result, format, context));
@@ -75,13 +75,17 @@ export function verdictGate(result: AnalysisResult, failOn: FailOnLevel | undefi
   if (reachesLevel(result, failOn)) throw new CliExit(FAIL_ON_EXIT_CODE, `verdict ${result.assessment} reaches --fail-on ${failOn}`);
 }
 
-/** What the report says about itself: this version, now, and the analysis settings (no server or secret settings). */
-export function reportContext(config: CadenceConfig): ReportContext {
+/**
+ * What the report says about itself: this version, now, the analysis settings (no server or secret
+ * settings), and the verdict policy: `--fail-on` when given, else `report.fail_on`.
+ */
+export function reportContext(config: CadenceConfig, failOn: FailOnLevel | undefined): ReportContext {
   const masked = maskSecrets(config);
   return {
     tool: 'cadence',
     version: HOST_VERSION,
     generated_at: new Date().toISOString(),
+    fail_on: failOn ?? config.report.fail_on,
     configuration: {
       thresholds: masked.thresholds,
       assessment: masked.assessment,

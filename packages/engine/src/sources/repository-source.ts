@@ -2,7 +2,7 @@ import { CadenceError } from '@cadence/errors';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence/config/units';
-import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, HistoryCache, openRepository, parseRepositoryUrl, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence/git-source';
+import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, HistoryCache, openRepository, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence/git-source';
 import type { AnalysisEvent, SquashJudgement } from '@cadence/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
@@ -89,6 +89,9 @@ export async function acquireRepository(
     // The AI notes are read beside the history (another git process on the same repository).
     const notes = readNotes(clone.dir, AI_NOTES_REF, signal);
     notes.catch(() => undefined);
+    // So are the files at the analysed head (one `git ls-tree`): reports point only at files that remain.
+    const headPaths = readHeadPaths(clone.dir, rev, { signal, bounds });
+    headPaths.catch(() => undefined);
     const { commits, stats, oversizedFiles, oversizedCommits } = await readHistory(clone.dir, {
       rev,
       bounds,
@@ -109,6 +112,7 @@ export async function acquireRepository(
     }
     emit({ event: 'fetch', message: `read ${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}` });
     const aiNotes = await notes;
+    const pathsAtHead = await headPaths;
     return {
       kind: 'repository',
       info: {
@@ -124,6 +128,7 @@ export async function acquireRepository(
       commits,
       stats,
       aiNotes,
+      ...(pathsAtHead ? { headPaths: pathsAtHead } : {}),
       ...(oversizedFiles > 0
         ? { oversizedFiles: { files: oversizedFiles, max_diff_blob_mb: bounds.maxDiffBlobBytes / (1024 * 1024), commits: [...oversizedCommits] } }
         : {}),
