@@ -77,15 +77,19 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     expect(Number(outputs['ai-share'])).to.be.greaterThan(0);
     expect(summary).to.match(/^## Cadence: /).and.contain('commits flagged').and.contain(`Commits after \`${base.slice(0, 12)}\``);
     expect(summary).to.contain('| commit | severity | evidence | why |');
-    const sarif = JSON.parse(await readFile(path.join(repo.dir, 'cadence.sarif'), 'utf8')) as { version: string; runs: { results: unknown[] }[] };
+    const sarif = JSON.parse(await readFile(path.join(repo.dir, 'cadence.sarif'), 'utf8')) as { version: string; runs: { results: { level: string }[] }[] };
     expect(sarif.version).to.equal('2.1.0');
     expect(sarif.runs[0]!.results.length).to.be.at.least(1);
+    // The gate tripped: code scanning sees errors.
+    expect(new Set(sarif.runs[0]!.results.map((r) => r.level))).to.deep.equal(new Set(['error']));
     // The verdict itself shows the pull request's own .cadence.yaml (every strategy off, bands at 1) changed nothing.
   });
 
-  it('passes the gate when fail-on is never (exit 0), the outputs still written', async () => {
-    const { run, outputs } = await github({ INPUT_FAIL_ON: 'never' });
+  it('passes the gate when fail-on is never (exit 0), the outputs still written, and the SARIF has no error', async () => {
+    const { run, outputs } = await github({ INPUT_FAIL_ON: 'never', INPUT_SARIF: 'never.sarif' });
     expect(run.code, run.stderr).to.equal(0);
+    const sarif = JSON.parse(await readFile(path.join(repo.dir, 'never.sarif'), 'utf8')) as { runs: { results: { level: string }[] }[] };
+    expect(sarif.runs[0]!.results.map((r) => r.level)).to.not.include('error');
     expect(outputs.assessment).to.be.oneOf(['suspicious', 'likely_ai_generated']);
   });
 

@@ -119,7 +119,7 @@ describe('cadence analyze -o report.sarif (SARIF 2.1.0 for GitHub code scanning)
     expect(log.version).to.equal('2.1.0');
     const run = log.runs[0]!;
     expect(run.tool.driver.name).to.equal('Cadence');
-    expect(run.tool.driver.informationUri).to.equal('https://github.com/cadence-dev/cadence');
+    expect(run.tool.driver.informationUri).to.equal('https://github.com/cadence-detect/cadence');
     expect(run.automationDetails.id).to.equal('cadence/repository/');
     expect(run.tool.driver.rules.map((r) => r.id)).to.deep.equal([ATTRIBUTED, INFERRED]);
     for (const rule of run.tool.driver.rules) {

@@ -24,7 +24,7 @@ import type { ReportContext } from './render.js';
  */
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 /** No project homepage is named in the repository's manifests: this is the documented placeholder. */
-export const INFORMATION_URI = 'https://github.com/cadence-dev/cadence';
+export const INFORMATION_URI = 'https://github.com/cadence-detect/cadence';
 /** Code scanning takes up to 25,000 results a run but shows only the top 5,000: the rest would be lost anyway. */
 export const MAX_RESULTS = 5_000;
 /** Code scanning refuses a SARIF file above 10 MB gzipped; this leaves room for the upload's own framing. */
