@@ -89,6 +89,12 @@ describe('server: the Host a browser used, when no API token is set', function (
     expect((await send(server, 'GET', '/jobs', { host: `127.0.0.1:${server.port}`, 'x-forwarded-host': 'cadence.example.org' })).status).to.equal(200);
   });
 
+  it('says on stderr, for a person, where it listens, where the dashboard is and whether a token is required', () => {
+    expect(server.stderr()).to.contain(`cadence webhook: listening on http://127.0.0.1:${server.port}, dashboard https://cadence.example.org/, webhooks https://cadence.example.org/webhooks/github and /webhooks/gitlab, no API token`);
+    expect(tokened.stderr()).to.contain(`listening on http://127.0.0.1:${tokened.port}, dashboard http://127.0.0.1:${tokened.port}/`).and.contain('API token required');
+    expect(tokened.stderr()).to.not.contain('host-test-token');
+  });
+
   it('with an API token, the bearer decides whatever the Host', async () => {
     const answer = await send(tokened, 'GET', '/jobs', { host: 'evil.test', authorization: 'Bearer host-test-token-0123456789' });
     expect(answer.status).to.equal(200);

@@ -99,6 +99,8 @@ describe('server: GitHub and GitLab webhooks', function () {
       const { status, body } = await github(payload, {}, signature);
       expect(status, signature).to.equal(401);
       expect(body.error).to.equal('invalid_signature');
+      // A missing header has a message of its own: the webhook was set up without its secret.
+      expect((body as { message?: string }).message, signature).to.match(signature === '' ? /^No X-Hub-Signature-256 header: set the webhook’s secret/ : /^Webhook signature verification failed/);
     }
     expect(await jobCount()).to.equal(before);
   });

@@ -12,6 +12,8 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   /** Every JSON log line so far. */
   readonly logs: Record<string, unknown>[];
+  /** What the process wrote on stderr so far (the lines meant for a person). */
+  stderr(): string;
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   request(pathname: string, init?: RequestInit): Promise<Response>;
@@ -104,6 +106,7 @@ async function startCadenceProcess(options: ServerOptions, command: readonly str
     port,
     child,
     logs,
+    stderr: () => stderr,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null) child.kill(signal);
       return exited;

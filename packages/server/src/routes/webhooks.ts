@@ -47,8 +47,11 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): Mid
   const secret = options.secret === null ? null : { token: options.secret, key: hubSignatureKey(options.secret) };
 
   const github: Middleware = async (ctx) => {
-    if (secret !== null && !verifyHubSignature(webhookBytes(ctx), ctx.get('x-hub-signature-256') || undefined, secret.key)) {
-      throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed');
+    if (secret !== null) {
+      const signature = ctx.get('x-hub-signature-256');
+      // A missing header is a webhook set up without its secret: say so, not "verification failed".
+      if (!signature) throw new HttpError(401, 'invalid_signature', 'No X-Hub-Signature-256 header: set the webhook\u2019s secret on GitHub to the server\u2019s webhook secret (CADENCE_WEBHOOK_SECRET)');
+      if (!verifyHubSignature(webhookBytes(ctx), signature, secret.key)) throw new HttpError(401, 'invalid_signature', 'Webhook signature verification failed: the X-Hub-Signature-256 header does not match the body signed with the server\u2019s webhook secret');
     }
     const event = ctx.get('x-github-event');
     if (event === 'ping') {
