@@ -23,7 +23,9 @@ export function progressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }
           show(event.message);
           break;
         case 'progress':
-          show(`${event.strategy ? `${event.strategy}: ` : ''}${event.commits_analyzed}/${event.total_commits} commits`);
+          // The engine's commits_analyzed moves as strategies finish (each reads every commit), so
+          // the line says what is true: the commits being judged and the share of the work done.
+          show(`judging ${event.total_commits} ${event.total_commits === 1 ? 'commit' : 'commits'}: ${event.strategy ? `${event.strategy} done, ` : ''}${event.total_commits > 0 ? Math.round((100 * event.commits_analyzed) / event.total_commits) : 100}% of the strategies`);
           break;
         case 'strategy':
           show(`${event.name}: score ${event.score.toFixed(2)}`);
