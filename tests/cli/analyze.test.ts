@@ -96,7 +96,7 @@ describe('cadence analyze (the real CLI process)', function () {
   it('exits 3 with --fail-on when the verdict reaches the level, 0 below it, and refuses an unknown level', async () => {
     const reached = await analyze([attributed, '--fail-on', 'suspicious']);
     expect(reached.code).to.equal(3);
-    expect(reached.stdout).to.match(/^Repository: attributed/);
+    expect(reached.stdout).to.match(/^Verdict: likely_ai_generated: \d+ of \d+ commits flagged, assistant share \d+%\nRepository: attributed/);
     expect(reached.stderr.trim()).to.equal('cadence: verdict likely_ai_generated reaches --fail-on suspicious');
     expect((await analyze([attributed, '--fail-on', 'likely_ai_generated', '--json'])).code).to.equal(3);
     expect((await analyze([human, '--fail-on', 'suspicious'])).code).to.equal(0);
@@ -108,8 +108,17 @@ describe('cadence analyze (the real CLI process)', function () {
   it('prints a readable text report to stdout that says what the score means, with no progress in piped output', async () => {
     const run = await analyze([attributed]);
     expect(run.code).to.equal(0);
-    expect(run.stdout).to.match(/^Repository: attributed/);
+    expect(run.stdout).to.match(/^Verdict: likely_ai_generated: .*\nRepository: attributed/);
     expect(run.stdout).to.contain('Flagged commits (evidence');
+    // The few findings that matter; --verbose has the authors, the strategies and every finding.
+    expect(run.stdout).to.not.contain('Strategies:');
+    expect(run.stdout).to.not.contain('Authors (');
+    expect(run.stdout).to.contain('cadence analyze --verbose');
+    const flagged = (text: string): number => text.match(/^ {2}[0-9a-f]{7,} /gm)?.length ?? 0;
+    expect(flagged(run.stdout)).to.equal(5);
+    const verbose = await analyze([attributed, '--verbose']);
+    expect(verbose.stdout).to.contain('Strategies:').and.contain('Authors (commits, attributed, flagged, share):');
+    expect(flagged(verbose.stdout)).to.be.greaterThan(5);
     expect(run.stdout).to.contain('Bands: clean below 0.15, suspicious from 0.15, likely_ai_generated from 0.50');
     expect(run.stdout).to.contain('Attributed commits: 6 (Claude Code 6)');
     expect(run.stdout).to.contain('Thresholds in force: suspicious_additions 500');

@@ -54,7 +54,7 @@ export { displayLine, displayText } from './display-text.js';
  * renderReport, loading only the chosen format's code: a CLI that prints text need not load the
  * HTML report or the YAML library at every start (`@cadence/reports/render` imports neither).
  */
-export async function renderReportLazily(result: AnalysisResult, format: ReportFormat, context?: ReportContext): Promise<string> {
+export async function renderReportLazily(result: AnalysisResult, format: ReportFormat, context?: ReportContext, options: { verbose?: boolean } = {}): Promise<string> {
   switch (format) {
     case 'json':
       return jsonReport(result, context);
@@ -65,6 +65,6 @@ export async function renderReportLazily(result: AnalysisResult, format: ReportF
     case 'sarif':
       return (await import('./sarif-report.js')).renderSarif(result, context);
     default:
-      return (await import('./text-report.js')).renderText(result, context);
+      return (await import('./text-report.js')).renderText(result, context, options);
   }
 }

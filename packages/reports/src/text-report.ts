@@ -3,9 +3,21 @@ import type { ReportContext } from './render.js';
 import { displayLine as oneLine, displayText } from './display-text.js';
 import { assistantsLine, evidenceLabel, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';
 
-/** The readable report `cadence analyze` prints without -o. */
-export function renderText(result: AnalysisResult, context?: ReportContext): string {
-  const lines = result.source_type === 'git' ? repositoryLines(result) : websiteLines(result);
+/** Flagged commits a short report lists (the full one lists 50, the JSON report all). */
+const SHORT_FINDINGS = 5;
+
+/**
+ * The readable report: the verdict first, then what it rests on. `verbose: false` (what
+ * `cadence analyze` prints on a terminal without --verbose) keeps the few findings that matter and
+ * leaves the authors, the strategies and every reason to the full report.
+ */
+export function renderText(result: AnalysisResult, context?: ReportContext, options: { verbose?: boolean } = {}): string {
+  const verbose = options.verbose ?? true;
+  const lines = [verdictLine(result), ...(result.source_type === 'git' ? repositoryLines(result, verbose) : websiteLines(result))];
+  if (!verbose) {
+    lines.push('', 'More: cadence analyze --verbose (every finding, the authors and the strategies), or -o report.html');
+    return `${displayText(lines.join('\n'))}\n`;
+  }
   lines.push('', 'Strategies:');
   for (const s of result.strategy_results) {
     const status = s.error ? `error: ${oneLine(s.error)}` : `${s.detections} detection${s.detections === 1 ? '' : 's'}, score ${s.score.toFixed(2)}`;
@@ -21,7 +33,15 @@ export function renderText(result: AnalysisResult, context?: ReportContext): str
   return `${displayText(lines.join('\n'))}\n`;
 }
 
-function repositoryLines(r: RepositoryResult): string[] {
+/** One line a person reads first: the verdict and the count behind it. */
+function verdictLine(result: AnalysisResult): string {
+  if (result.source_type === 'git') {
+    return `Verdict: ${result.assessment}: ${result.suspicious_commits} of ${result.total_commits} commits flagged, assistant share ${Math.round(result.ai_share * 100)}%`;
+  }
+  return `Verdict: ${result.assessment} (score ${result.overall_score.toFixed(2)})`;
+}
+
+function repositoryLines(r: RepositoryResult, verbose: boolean): string[] {
   const m = r.metrics;
   const lines = [
     `Repository: ${oneLine(r.repo)}${r.branch ? ` (${oneLine(r.branch)})` : ''} at ${r.head_commit.slice(0, 12)}`,
@@ -31,7 +51,7 @@ function repositoryLines(r: RepositoryResult): string[] {
     oneLine(assistantsLine(r)),
     thresholdsLine(r.thresholds),
   ];
-  if (r.authors.length > 0) {
+  if (verbose && r.authors.length > 0) {
     lines.push('', 'Authors (commits, attributed, flagged, share):');
     for (const a of r.authors.slice(0, 10)) {
       lines.push(`  ${oneLine(a.author).slice(0, 40).padEnd(40)} ${String(a.commits).padStart(6)} ${String(a.attributed).padStart(6)} ${String(a.flagged).padStart(6)}  ${a.share.toFixed(2)}`);
@@ -40,12 +60,12 @@ function repositoryLines(r: RepositoryResult): string[] {
   }
   if (r.suspicions.length > 0) {
     lines.push('', 'Flagged commits (evidence: explicit = the history says so, inferred = how the commit looks):');
-    const shown = [...r.suspicions].sort((a, b) => b.confidence - a.confidence).slice(0, 50);
+    const shown = [...r.suspicions].sort((a, b) => b.confidence - a.confidence).slice(0, verbose ? 50 : SHORT_FINDINGS);
     for (const s of shown) {
       lines.push(`  ${s.commit_hash}  ${s.severity.padEnd(6)} ${s.confidence.toFixed(2)}  ${evidenceLabel(s.evidence).padEnd(8)} ${oneLine(s.message)}`);
-      for (const reason of s.reasons) lines.push(`      - ${oneLine(reason)}`);
+      for (const reason of verbose ? s.reasons : s.reasons.slice(0, 1)) lines.push(`      - ${oneLine(reason)}`);
     }
-    if (r.suspicions.length > shown.length) lines.push(`  … and ${r.suspicions.length - shown.length} more (see the JSON report)`);
+    if (r.suspicions.length > shown.length) lines.push(`  … and ${r.suspicions.length - shown.length} more (${verbose ? 'see the JSON report' : '--verbose lists 50, the JSON report all'})`);
   }
   return lines;
 }

@@ -44,7 +44,8 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
       io.stderr.write(`report written to ${file}\n`);
     }
     if (options.json) io.stdout.write(await renderReportLazily(result, 'json', context));
-    else if (!options.output) io.stdout.write(await renderReportLazily(result, 'text', context));
+    // On stdout the verdict and the findings that matter; --verbose (or -o report.txt) has everything.
+    else if (!options.output) io.stdout.write(await renderReportLazily(result, 'text', context, { verbose: options.verbose ?? false }));
     verdictGate(result, options.failOn);
   } catch (error) {
     progress.clear();

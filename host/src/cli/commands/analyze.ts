@@ -7,6 +7,7 @@ export interface AnalyzeOptions {
   config?: string;
   suspiciousAdditions?: number;
   json?: boolean;
+  verbose?: boolean;
   kind?: 'repository' | 'website';
   failOn?: FailOnLevel;
 }
@@ -41,6 +42,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--config <path>', 'configuration file (YAML or JSON)')
     .option('--suspicious-additions <n>', 'override thresholds.suspicious_additions', nonNegativeInteger)
     .option('--json', 'print the JSON report to stdout')
+    .option('--verbose', 'print every finding, the authors and the strategies (the text report on stdout)')
     .option('--kind <kind>', 'repository or website, for URLs that could be either', kindOption)
     .option('--fail-on <level>', `exit ${FAIL_ON_EXIT_CODE} when the verdict reaches this level: suspicious or likely_ai_generated (for CI gates)`, failOnOption)
     // Loaded when the command runs: `cadence version` and `--help` never load the engine, plugins or reports.
