@@ -1,5 +1,5 @@
 import Value from 'typebox/value';
-import { deepFreeze, type LoadedPlugin } from '@cadence/engine';
+import { deepFreeze, type LoadedPlugin } from '@cadence-detect/engine';
 
 /** A plugin's options were refused at start-up: exit code 2, the plugin and the key named. */
 export class PluginOptionsError extends Error {

@@ -1,4 +1,4 @@
-import type { AnalysisResult, Detection, Severity, StrategyResult } from '@cadence/plugin-sdk';
+import type { AnalysisResult, Detection, Severity, StrategyResult } from '@cadence-detect/plugin-sdk';
 import { displayLine } from './display-text.js';
 import type { ReportContext } from './render.js';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { configInitTemplate, renderConfigYaml } from '@cadence/config';
+import { configInitTemplate, renderConfigYaml } from '@cadence-detect/config';
 import { CliExit, type CliIo } from '../io.js';
 import { loadCliConfig } from '../load-config.js';
 

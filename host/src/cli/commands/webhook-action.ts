@@ -1,4 +1,4 @@
-import { createBackends, createServer } from '@cadence/server';
+import { createBackends, createServer } from '@cadence-detect/server';
 import type { EngineThreadData } from '../../engine-thread.js';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import { HttpError } from '@cadence/errors';
+import { HttpError } from '@cadence-detect/errors';
 import { hasBody, unsupportedType } from '../middleware/body.js';
 import type { UnverifiedBytes } from './unverified-bytes.js';
 
