@@ -4,7 +4,8 @@
  * publishes every public workspace package and the example plugin to it, then, in an empty folder
  * with an empty npm cache, prefix and user configuration, installs and runs the CLI as a user
  * would: global install, version, analyze, the webhook server's /health, npx, a third-party plugin
- * installed next to the global CLI, and the example plugin's own install, tests and type-check
+ * installed next to the global CLI, a project with the CLI and the plugin as devDependencies, and the
+ * example plugin's own install, tests and type-check
  * against the published SDK and testkit.
  *
  * Prints each step and its duration; exits 1 on the first failure. No shell: every command is a
@@ -292,23 +293,45 @@ async function main(): Promise<void> {
     const publisherRc = path.join(work, 'publisher.npmrc');
     const authLine = `//${new URL(server.url).host}/:_authToken=${token}\n`;
     await writeFile(publisherRc, `registry=${server.url}\n${authLine}`);
-    // The publishers' environment: the workspace's, with the throwaway user's configuration only.
-    const publishEnv: NodeJS.ProcessEnv = { ...process.env, npm_config_userconfig: publisherRc, npm_config_registry: server.url };
+    // The publishers' environment: the machine's, less the npm_* that `pnpm run` adds (pnpm
+    // publish runs npm publish, which would read them), plus the throwaway user's configuration.
+    const machineEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+    const publishEnv: NodeJS.ProcessEnv = { ...machineEnv, npm_config_userconfig: publisherRc, npm_config_registry: server.url };
 
-    await step(`publish the ${packages.length} public packages (pnpm publish)`, async () => {
-      await run('pnpm', ['-r', 'publish', '--registry', server.url, '--no-git-checks', '--access', 'public'], { cwd: root, env: publishEnv, timeoutMs: 300_000 });
-      for (const p of packages) {
-        const response = await fetch(`${server.url}${p.name.replace('/', '%2f')}`);
-        check(response.ok, `${p.name} is not on the registry after publishing (${response.status})`);
-        const document = (await response.json()) as { versions: Record<string, { dependencies?: Record<string, string> }> };
-        const published = document.versions[p.version];
-        check(published, `${p.name}@${p.version} was not published`);
-        for (const [dep, range] of Object.entries(published.dependencies ?? {})) check(!range.startsWith('workspace:'), `${p.name} was published with ${dep}@${range}`);
-      }
+    const isPublished = async (p: { name: string; version: string }): Promise<boolean> => {
+      const response = await fetch(`${server.url}${p.name.replace('/', '%2f')}`);
+      if (!response.ok) return false;
+      const document = (await response.json()) as { versions: Record<string, { dependencies?: Record<string, string> }> };
+      const published = document.versions[p.version];
+      if (!published) return false;
+      for (const [dep, range] of Object.entries(published.dependencies ?? {})) check(!range.startsWith('workspace:'), `${p.name} was published with ${dep}@${range}`);
+      return true;
+    };
+    await step(`publish the ${packages.length} public packages (pnpm publish in each, three at a time)`, async () => {
+      // One pnpm publish per package (it replaces the workspace: ranges), each with a time limit:
+      // a publish that hangs fails its package, named, instead of the whole step going silent.
+      const queue = [...packages];
+      const worker = async (): Promise<void> => {
+        for (let p = queue.shift(); p; p = queue.shift()) {
+          const current = p;
+          for (let attempt = 1; ; attempt++) {
+            try {
+              await run('pnpm', ['publish', '--registry', server.url, '--no-git-checks', '--access', 'public'], { cwd: current.dir, env: publishEnv, timeoutMs: 90_000 });
+              break;
+            } catch (error) {
+              if (await isPublished(current)) break;
+              if (attempt === 2) throw error;
+              process.stdout.write(`  ${current.name}: publish failed, trying once more: ${(error as Error).message.split('\n')[0]}\n`);
+            }
+          }
+        }
+      };
+      await Promise.all([worker(), worker(), worker()]);
+      for (const p of packages) check(await isPublished(p), `${p.name}@${p.version} is not on the registry after publishing`);
     });
 
     await step(`publish the example plugin ${EXAMPLE} (npm publish)`, () =>
-      run('npm', ['publish', '--registry', server.url], { cwd: EXAMPLE_DIR, env: { PATH: process.env.PATH, HOME: process.env.HOME, npm_config_userconfig: publisherRc } }),
+      run('npm', ['publish', '--registry', server.url], { cwd: EXAMPLE_DIR, env: publishEnv, timeoutMs: 90_000 }),
     );
 
     // The user's machine: an empty folder, an empty cache and prefix, no configuration but the registry.
@@ -371,6 +394,16 @@ async function main(): Promise<void> {
       check(drops.length === 1 && drops[0]!.message.includes('src/parser.txt'), `expected one file-drops detection naming src/parser.txt, got ${JSON.stringify(drops)}`);
     });
 
+    await step('a project with the CLI and the example as devDependencies: npx cadence plugins finds it there', async () => {
+      const project = path.join(work, 'project');
+      await mkdir(project);
+      await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'my-project', version: '1.0.0', private: true }));
+      await run('npm', ['install', '--save-dev', CLI_PACKAGE, EXAMPLE], { cwd: project, env: userEnv, timeoutMs: 300_000 });
+      const listing = await run('npx', ['cadence', 'plugins'], { cwd: project, env: userEnv });
+      const where = path.join(project, 'node_modules', EXAMPLE);
+      check(listing.stdout.split('\n').some((line) => /^loaded\s/.test(line) && line.includes(EXAMPLE) && line.trimEnd().endsWith(where)), `npx cadence plugins in the project does not load ${EXAMPLE} from ${where}:\n${listing.stdout}`);
+    });
+
     const examples = path.join(work, 'examples');
     await step('copy examples/ out of the repository', () =>
       cp(path.join(root, 'examples'), examples, { recursive: true, filter: (source) => !source.split(path.sep).includes('node_modules') }),
@@ -379,6 +412,9 @@ async function main(): Promise<void> {
     await step(`${EXAMPLE}: npm install (the published SDK and testkit)`, () => run('npm', ['install'], { cwd: example, env: userEnv, timeoutMs: 300_000 }));
     await step(`${EXAMPLE}: npm test`, () => run('npm', ['test'], { cwd: example, env: userEnv }));
     await step(`${EXAMPLE}: npm run typecheck`, () => run('npm', ['run', 'typecheck'], { cwd: example, env: userEnv }));
+  } catch (error) {
+    if (registry) process.stdout.write(`verdaccio's log (last lines):\n${tail(registry.log(), 30)}\n`);
+    throw error;
   } finally {
     if (registry && registry.process.exitCode === null) {
       const stopped = new Promise((resolve) => registry!.process.once('exit', resolve));
