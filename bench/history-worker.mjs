@@ -25,7 +25,7 @@ const LOG_ARGS = ['log', '--numstat', '--format=%H %P %an %ae %at %s', 'HEAD'];
 if (mode === 'git-log' || mode === 'git-log-bounded') {
   // git-log-bounded: the same command within the bounds Cadence's history reader puts on git
   // (core.bigFileThreshold, the pack windows, prlimit's address-space limit).
-  const { boundedGitCommand, DEFAULT_GIT_BOUNDS } = mode === 'git-log-bounded' ? await import('@cadence/git-source') : {};
+  const { boundedGitCommand, DEFAULT_GIT_BOUNDS } = mode === 'git-log-bounded' ? await import('@cadence-detect/git-source') : {};
   const git = boundedGitCommand ? boundedGitCommand(LOG_ARGS, DEFAULT_GIT_BOUNDS) : { command: 'git', args: LOG_ARGS };
   const child = spawn(git.command, git.args, { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
   const { sample, stop } = childPeak(child.pid);

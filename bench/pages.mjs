@@ -4,10 +4,10 @@
 // and the check that markup counts alone separate the sides no better than chance.
 // Needs the mirrors: never run in CI.
 import { existsSync } from 'node:fs';
-import websiteSignature, { FEATURE_Z_LIMIT, MIN_PROSE_WORDS, PAGE_FEATURE_NAMES, shippedPageModel } from '@cadence/plugin-website-signature';
+import websiteSignature, { FEATURE_Z_LIMIT, MIN_PROSE_WORDS, PAGE_FEATURE_NAMES, shippedPageModel } from '@cadence-detect/plugin-website-signature';
 
 const websiteSignatureShipsModel = () => shippedPageModel() !== null;
-import { runPlugin } from '@cadence/plugin-testkit';
+import { runPlugin } from '@cadence-detect/plugin-testkit';
 import { buildPages, loadHumanSources, machinePages, mirrorOf } from './pages/build.mjs';
 import { writeFileSync } from 'node:fs';
 import { auc, fitLogistic, fitPlatt, sigmoid, standardizer } from './corpus/logistic.mjs';

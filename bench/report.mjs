@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { renderReport } from '@cadence/reports';
+import { renderReport } from '@cadence-detect/reports';
 
 const COMMITS = 50_000;
 const FLAGGED = 5_000;

@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'parse5';
-import { runPlugin } from '@cadence/plugin-testkit';
-import websiteSignature from '@cadence/plugin-website-signature';
+import { runPlugin } from '@cadence-detect/plugin-testkit';
+import websiteSignature from '@cadence-detect/plugin-website-signature';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, '..', 'plugins', 'website-signature', 'test', 'fixtures');

@@ -5,10 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { DEFAULT_EXCLUDE_FILES } from '@cadence/config';
-import { linkAuthorIntervals, readHistory } from '@cadence/git-source';
-import { compileRules, attributeCommit } from '@cadence/plugin-attribution';
-import { extractFeatures, FEATURE_NAMES, isImportedTree } from '@cadence/plugin-commit-model';
+import { DEFAULT_EXCLUDE_FILES } from '@cadence-detect/config';
+import { linkAuthorIntervals, readHistory } from '@cadence-detect/git-source';
+import { compileRules, attributeCommit } from '@cadence-detect/plugin-attribution';
+import { extractFeatures, FEATURE_NAMES, isImportedTree } from '@cadence-detect/plugin-commit-model';
 import { labelOf, labelRulesOf, loadLabelRules, stripAttribution } from './corpus-labels.mjs';
 
 export const MIRRORS = process.env.CADENCE_MIRRORS ?? '/work/.mirror';

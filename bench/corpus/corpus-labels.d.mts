@@ -1,5 +1,5 @@
 // Types of corpus-labels.mjs, for the test that checks it (tests/corpus/labels.test.ts).
-import type { CommitRecord } from '@cadence/plugin-sdk';
+import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 
 export interface LabelRule {
   readonly id: string;

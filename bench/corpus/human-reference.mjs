@@ -6,8 +6,8 @@
 // is measured as the engine measures a history (computeStats); the figures are the median and the
 // 10th and 90th percentiles across those histories. Needs the mirrors: never run in CI.
 import { existsSync, writeFileSync } from 'node:fs';
-import { DEFAULT_EXCLUDE_FILES } from '@cadence/config';
-import { computeStats, linkAuthorIntervals, readHistory } from '@cadence/git-source';
+import { DEFAULT_EXCLUDE_FILES } from '@cadence-detect/config';
+import { computeStats, linkAuthorIntervals, readHistory } from '@cadence-detect/git-source';
 import { loadCorpusConfig, mirrorOf, pathsWithMissingObjects } from './build.mjs';
 import { labelOf, loadLabelRules } from './corpus-labels.mjs';
 

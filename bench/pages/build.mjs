@@ -7,8 +7,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { parseDocument } from '@cadence/web-source';
-import { PAGE_FEATURE_NAMES, pageFeatures, proseWords } from '@cadence/plugin-website-signature/page-features';
+import { parseDocument } from '@cadence-detect/web-source';
+import { PAGE_FEATURE_NAMES, pageFeatures, proseWords } from '@cadence-detect/plugin-website-signature/page-features';
 import { renderPage } from './render.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
-import { parseDocument } from '@cadence/web-source';
+import { parseDocument } from '@cadence-detect/web-source';
 import { mirrorOf } from './build.mjs';
 import { renderPage } from './render.mjs';
 

@@ -1,6 +1,6 @@
-import { toPluginConfigView, type CadenceConfig } from '@cadence/config';
-import { createEngine, type Engine, type LoadedPlugin } from '@cadence/engine';
-import type { Logger } from '@cadence/logger';
+import { toPluginConfigView, type CadenceConfig } from '@cadence-detect/config';
+import { createEngine, type Engine, type LoadedPlugin } from '@cadence-detect/engine';
+import type { Logger } from '@cadence-detect/logger';
 
 /** The one way the CLI, the server and the streams build the engine from the configuration. */
 export function engineFromConfig(config: CadenceConfig, logger: Logger, plugins: readonly LoadedPlugin[]): Engine {

@@ -5,7 +5,7 @@
 import './analysis-thread-priority.js';
 import { parentPort, workerData } from 'node:worker_threads';
 // The thread's half alone: the package's index would load the whole HTTP server (Koa, BullMQ, the forges).
-import { serveAnalysisThread } from '@cadence/server/analysis-thread';
+import { serveAnalysisThread } from '@cadence-detect/server/analysis-thread';
 import { createRuntime, type ResolvedConfig } from './runtime.js';
 
 export interface EngineThreadData {

@@ -1,28 +1,28 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toPluginConfigView, type CadenceConfig } from '@cadence/config';
-import { installationNodeModules, loadPlugins, PluginOptionsError, resolvePluginOptions, type LoadPluginsResult } from '@cadence/plugin-loader';
-import type { PluginLogger } from '@cadence/plugin-sdk';
+import { toPluginConfigView, type CadenceConfig } from '@cadence-detect/config';
+import { installationNodeModules, loadPlugins, PluginOptionsError, resolvePluginOptions, type LoadPluginsResult } from '@cadence-detect/plugin-loader';
+import type { PluginLogger } from '@cadence-detect/plugin-sdk';
 
 /**
  * The built-in strategies are ordinary plugin packages, loaded by the same loader as third-party
  * ones (resolved from the host package, as its dependencies).
  */
 export const BUILTIN_PLUGINS: readonly string[] = [
-  '@cadence/plugin-attribution',
-  '@cadence/plugin-commit-model',
-  '@cadence/plugin-velocity',
-  '@cadence/plugin-timing',
-  '@cadence/plugin-size',
-  '@cadence/plugin-website-signature',
-  '@cadence/plugin-ai-assist',
+  '@cadence-detect/plugin-attribution',
+  '@cadence-detect/plugin-commit-model',
+  '@cadence-detect/plugin-velocity',
+  '@cadence-detect/plugin-timing',
+  '@cadence-detect/plugin-size',
+  '@cadence-detect/plugin-website-signature',
+  '@cadence-detect/plugin-ai-assist',
 ];
 
 const HOST_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 
 export interface HostPluginOptions {
-  /** The configuration's `plugins:` list: only ever from a file the user chose (see @cadence/config). */
+  /** The configuration's `plugins:` list: only ever from a file the user chose (see @cadence-detect/config). */
   readonly configured: CadenceConfig['plugins'];
   /** `plugin_options`: checked against each plugin's schema (PluginOptionsError, exit 2). */
   readonly pluginOptions?: CadenceConfig['plugin_options'];
@@ -52,7 +52,7 @@ export function hostPluginOptions(config: CadenceConfig): CadenceConfig['plugin_
 
 /** The forge reporters are plugins like any other, loaded when their forge is configured (docs/forges.md). */
 export function forgeReporterPlugins(config: CadenceConfig): string[] {
-  return [...(githubReporting(config) ? ['@cadence/plugin-report-github'] : []), ...(config.forges.gitlab.token ? ['@cadence/plugin-report-gitlab'] : [])];
+  return [...(githubReporting(config) ? ['@cadence-detect/plugin-report-github'] : []), ...(config.forges.gitlab.token ? ['@cadence-detect/plugin-report-gitlab'] : [])];
 }
 
 function githubReporting(config: CadenceConfig): boolean {

@@ -1,7 +1,7 @@
-import type { CadenceConfig, ConfigFile } from '@cadence/config';
-import type { Engine, LoadedPlugin } from '@cadence/engine';
-import { createLogger, type Logger, type LogLevel } from '@cadence/logger';
-import { PluginLoadError, PluginOptionsError, type PluginLoadEntry } from '@cadence/plugin-loader';
+import type { CadenceConfig, ConfigFile } from '@cadence-detect/config';
+import type { Engine, LoadedPlugin } from '@cadence-detect/engine';
+import { createLogger, type Logger, type LogLevel } from '@cadence-detect/logger';
+import { PluginLoadError, PluginOptionsError, type PluginLoadEntry } from '@cadence-detect/plugin-loader';
 import { CliExit, type CliIo } from './cli/io.js';
 import { loadCliConfig } from './cli/load-config.js';
 import { engineFromConfig } from './engine-setup.js';

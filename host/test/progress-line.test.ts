@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
-import type { EmittedEvent } from '@cadence/engine';
+import type { EmittedEvent } from '@cadence-detect/engine';
 import { progressLine } from '../src/cli/progress-line.js';
 
 /** A terminal's stderr: what was written, control sequences and all. */

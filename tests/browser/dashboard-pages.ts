@@ -3,7 +3,7 @@
 // running on a page that answers only when told (so its live page can be shown mid-run).
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { makeTempDir, startCadenceServer, startHttpServer } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, startHttpServer } from '@cadence-detect/test-support';
 import { serveRepositories } from '../server/fixtures.js';
 
 const TOKEN = 'screenshot-token-0123456789abcdef';

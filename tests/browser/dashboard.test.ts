@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import { chromium, type Browser } from 'playwright-core';
-import { makeTempDir, startCadenceServer, startHttpServer, type ServerProcess, type TempDir, type TestHttpServer } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, startHttpServer, type ServerProcess, type TempDir, type TestHttpServer } from '@cadence-detect/test-support';
 import { serveRepositories, type GitFixtures } from '../server/fixtures.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

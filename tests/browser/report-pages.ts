@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import type { RepositoryResult, Suspicion, WebsiteResult } from '@cadence/plugin-sdk';
-import { renderReport } from '@cadence/reports';
+import type { RepositoryResult, Suspicion, WebsiteResult } from '@cadence-detect/plugin-sdk';
+import { renderReport } from '@cadence-detect/reports';
 
 /** Debian's Chromium: the tests never download a browser. */
 export const CHROMIUM = process.env.CADENCE_CHROMIUM ?? '/usr/bin/chromium';

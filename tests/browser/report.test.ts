@@ -4,13 +4,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { RepositoryResult } from '@cadence/plugin-sdk';
+import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { bigResult, CHROMIUM, takeScreenshots } from './report-pages.js';
 
 const require = createRequire(import.meta.url);
-import { renderReport } from '@cadence/reports';
+import { renderReport } from '@cadence-detect/reports';
 import { mkdir, readFile } from 'node:fs/promises';
-import { burstHistory, createRepository, makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
+import { burstHistory, createRepository, makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
 
 describe('the HTML report in a browser (headless Chromium)', function () {
   this.timeout(60_000);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { burstHistory, createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
+import { burstHistory, createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
 
 interface JsonReport {
   report?: { tool: string; version: string; generated_at: string; configuration: Record<string, unknown> };
@@ -251,11 +251,11 @@ describe('cadence version, config and plugins', function () {
   it('lists the built-in plugins and their strategies', async () => {
     const run = await runCadence(['plugins'], { cwd: work.path });
     expect(run.code).to.equal(0);
-    for (const name of ['velocity', 'timing', 'size']) expect(run.stdout).to.match(new RegExp(`loaded\\s+@cadence/plugin-${name}`));
+    for (const name of ['velocity', 'timing', 'size']) expect(run.stdout).to.match(new RegExp(`loaded\\s+@cadence-detect/plugin-${name}`));
     expect(run.stdout.split('\n')[0]).to.match(/^STATUS\s+PACKAGE\s+VERSION\s+SOURCE\s+WHERE$/);
     const rows = run.stdout.split('\n').filter((line) => /^\S/.test(line)).slice(1);
     expect(rows.length, 'one row per package, none listed twice').to.equal(new Set(rows.map((line) => line.split(/\s+/)[1])).size);
-    expect(run.stdout).to.match(/@cadence\/plugin-ai-assist[^\n]*\n\s+inactive: ai\.enabled is false/);
+    expect(run.stdout).to.match(/@cadence-detect\/plugin-ai-assist[^\n]*\n\s+inactive: ai\.enabled is false/);
     const enabled = await runCadence(['plugins'], { cwd: work.path, env: { CADENCE_AI_ENABLED: 'true' } });
     expect(enabled.stdout).to.not.contain('inactive');
   });

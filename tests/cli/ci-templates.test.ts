@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { makeTempDir, runCadence } from '@cadence/test-support';
+import { makeTempDir, runCadence } from '@cadence-detect/test-support';
 
 const root = new URL('../../', import.meta.url);
 const read = async (file: string): Promise<string> => readFile(new URL(file, root), 'utf8');

@@ -3,7 +3,7 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import AjvModule, { type ValidateFunction } from 'ajv';
-import { burstHistory, createRepository, humanHistory, makeTempDir, runCadence, runGit, type FixtureRepository, type TempDir } from '@cadence/test-support';
+import { burstHistory, createRepository, humanHistory, makeTempDir, runCadence, runGit, type FixtureRepository, type TempDir } from '@cadence-detect/test-support';
 
 const require = createRequire(import.meta.url);
 // ajv is CommonJS: its class is the module's default export, or the module itself.

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
+import { createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
 
 interface JsonReport {
   total_commits: number;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { burstHistory, createRepository, importRecorder, makeTempDir, runCadence, type CliRun, type ImportRecorder, type TempDir } from '@cadence/test-support';
+import { burstHistory, createRepository, importRecorder, makeTempDir, runCadence, type CliRun, type ImportRecorder, type TempDir } from '@cadence-detect/test-support';
 
 /**
  * What each command imports, seen from inside the real CLI process (importRecorder). Start-up time

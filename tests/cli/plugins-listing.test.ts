@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
+import { makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
 
 const checkout = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
@@ -37,25 +37,25 @@ describe('cadence plugins lists each package once (the real CLI process)', funct
     await writeFile(config, `plugins:\n  - ${JSON.stringify(path.join(checkout, 'plugins', 'size'))}\n`);
     const run = await runCadence(['plugins', '--config', config], { cwd: work.path });
     expect(run.code, run.stderr).to.equal(0);
-    const size = rows(run.stdout).filter((row) => row.name === '@cadence/plugin-size');
-    expect(size).to.deep.equal([{ status: 'loaded', name: '@cadence/plugin-size', source: 'builtin' }]);
+    const size = rows(run.stdout).filter((row) => row.name === '@cadence-detect/plugin-size');
+    expect(size).to.deep.equal([{ status: 'loaded', name: '@cadence-detect/plugin-size', source: 'builtin' }]);
     expect(run.stdout).to.not.contain('duplicate');
   });
 
   it('lists another copy of a built-in as a duplicate, naming the folder of the one that loaded', async () => {
     const copy = path.join(work.path, 'copy-of-size');
     await mkdir(copy);
-    await writeFile(path.join(copy, 'package.json'), JSON.stringify({ name: '@cadence/plugin-size', version: '9.9.9', type: 'module', main: 'index.js', peerDependencies: { '@cadence/plugin-sdk': '^1.0.0' } }));
+    await writeFile(path.join(copy, 'package.json'), JSON.stringify({ name: '@cadence-detect/plugin-size', version: '9.9.9', type: 'module', main: 'index.js', peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' } }));
     await writeFile(path.join(copy, 'index.js'), "export default { name: 'size', apply() {} };\n");
     const config = path.join(work.path, 'copy.yaml');
     await writeFile(config, 'plugins: [./copy-of-size]\n');
     const run = await runCadence(['plugins', '--config', config], { cwd: work.path });
     expect(run.code, run.stderr).to.equal(0);
-    const size = rows(run.stdout).filter((row) => row.name === '@cadence/plugin-size');
+    const size = rows(run.stdout).filter((row) => row.name === '@cadence-detect/plugin-size');
     expect(size).to.deep.equal([
-      { status: 'loaded', name: '@cadence/plugin-size', source: 'builtin' },
-      { status: 'duplicate', name: '@cadence/plugin-size', source: 'config' },
+      { status: 'loaded', name: '@cadence-detect/plugin-size', source: 'builtin' },
+      { status: 'duplicate', name: '@cadence-detect/plugin-size', source: 'config' },
     ]);
-    expect(run.stdout).to.match(/another copy is already loaded \(builtin, \S*host\/node_modules\/@cadence\/plugin-size\)/);
+    expect(run.stdout).to.match(/another copy is already loaded \(builtin, \S*host\/node_modules\/@cadence-detect\/plugin-size\)/);
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { createRepository, makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
+import { createRepository, makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
 
 /**
  * A commit's subject and author name are whatever its writer typed. Through the real CLI, the

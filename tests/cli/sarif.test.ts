@@ -6,7 +6,7 @@ import path from 'node:path';
 import AjvModule from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { burstHistory, createRepository, humanHistory, makeTempDir, runCadence, type FixtureCommit, type TempDir } from '@cadence/test-support';
+import { burstHistory, createRepository, humanHistory, makeTempDir, runCadence, type FixtureCommit, type TempDir } from '@cadence-detect/test-support';
 
 /** The published SARIF 2.1.0 schema, as an npm package ships it (never a copy in this repository). */
 function sarifValidator() {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDir, runCadence, startCadenceServer, type CliRun, type TempDir } from '@cadence/test-support';
+import { makeTempDir, runCadence, startCadenceServer, type CliRun, type TempDir } from '@cadence-detect/test-support';
 
 /**
  * Values the schema's types allow but that would misbehave once running: refused at start-up,

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { createLogger } from '@cadence/logger';
+import { createLogger } from '@cadence-detect/logger';
 import { runUntilStopped } from '../../host/src/cli/stop-signals.js';
 
 function recordingLogger(): { log: ReturnType<typeof createLogger>; messages: string[] } {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, makeTempDir, runCadence, startCadenceServer, waitForJob, type TempDir } from '@cadence/test-support';
+import { createRepository, makeTempDir, runCadence, startCadenceServer, waitForJob, type TempDir } from '@cadence-detect/test-support';
 
 /**
  * `cadence analyze .` in a cloned repository: the repository chooses its `.cadence.yaml`, its
@@ -17,7 +17,7 @@ describe('a working directory never loads code (the real CLI process)', function
   /** A valid plugin package whose module, on import, writes `<markers>/<marker>`. */
   async function writePlugin(dir: string, name: string, marker: string, keywords: string[] = []): Promise<void> {
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', type: 'module', main: 'index.js', keywords, peerDependencies: { '@cadence/plugin-sdk': '^1.0.0' } }));
+    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', type: 'module', main: 'index.js', keywords, peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' } }));
     await writeFile(path.join(dir, 'index.js'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(path.join(markers, marker))}, 'ran');\nexport default { name: ${JSON.stringify(name)}, apply() {} };\n`);
   }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { makeTempDir, runCadence, startHttpServer, type TempDir, type TestHttpServer } from '@cadence/test-support';
+import { makeTempDir, runCadence, startHttpServer, type TempDir, type TestHttpServer } from '@cadence-detect/test-support';
 
 const page = readFileSync(new URL('../../plugins/website-signature/test/fixtures/ai-listicle.html', import.meta.url), 'utf8');
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { attributeCommit, compileRules } from '@cadence/plugin-attribution';
-import { makeCommits, type CommitSpec } from '@cadence/plugin-testkit';
+import { attributeCommit, compileRules } from '@cadence-detect/plugin-attribution';
+import { makeCommits, type CommitSpec } from '@cadence-detect/plugin-testkit';
 import { labelOf, labelRulesOf, loadLabelRules, stripAttribution } from '../../bench/corpus/corpus-labels.mjs';
 
 const CUTOFF = Date.parse('2021-01-01T00:00:00Z') / 1000;

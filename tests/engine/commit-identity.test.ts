@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDir, runCadence, runGit, type TempDir } from '@cadence/test-support';
+import { makeTempDir, runCadence, runGit, type TempDir } from '@cadence-detect/test-support';
 
 interface JsonReport {
   suspicions: Array<{ commit_hash: string; commit: string; message: string }>;

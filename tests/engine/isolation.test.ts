@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { definePlugin, defineStrategy, REFINE_STAGE, type CadencePlugin, type Finding, type RepositoryContext } from '@cadence/plugin-sdk';
-import { makeCommits, runPlugin } from '@cadence/plugin-testkit';
-import size from '@cadence/plugin-size';
+import { definePlugin, defineStrategy, REFINE_STAGE, type CadencePlugin, type Finding, type RepositoryContext } from '@cadence-detect/plugin-sdk';
+import { makeCommits, runPlugin } from '@cadence-detect/plugin-testkit';
+import size from '@cadence-detect/plugin-size';
 
 const T0 = Date.parse('2020-01-01T00:00:00Z') / 1000;
 const commits = makeCommits([

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { defineStrategy, definePlugin, type CommitRecord } from '@cadence/plugin-sdk';
-import { makeCommits, runPlugin } from '@cadence/plugin-testkit';
-import size from '@cadence/plugin-size';
+import { defineStrategy, definePlugin, type CommitRecord } from '@cadence-detect/plugin-sdk';
+import { makeCommits, runPlugin } from '@cadence-detect/plugin-testkit';
+import size from '@cadence-detect/plugin-size';
 
 const T0 = Date.parse('2024-01-08T09:00:00Z') / 1000;
 

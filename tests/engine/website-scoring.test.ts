@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { defineStrategy, definePlugin } from '@cadence/plugin-sdk';
-import { runPlugin } from '@cadence/plugin-testkit';
+import { defineStrategy, definePlugin } from '@cadence-detect/plugin-sdk';
+import { runPlugin } from '@cadence-detect/plugin-testkit';
 
 const PAGE = `<!doctype html><html><head><title>t</title></head><body><main>${'<p>The station opened in 1911 and closed in 1966.</p>'.repeat(20)}</main></body></html>`;
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, exportRepository, makeTempDir, runCadence, runGit, startGitDaemon, type GitDaemon, type TempDir } from '@cadence/test-support';
+import { createRepository, exportRepository, makeTempDir, runCadence, runGit, startGitDaemon, type GitDaemon, type TempDir } from '@cadence-detect/test-support';
 
 const T0 = Date.UTC(2025, 4, 5, 9) / 1000;
 const NOTE = [

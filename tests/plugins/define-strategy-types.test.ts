@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { definePlugin, defineStrategy } from '@cadence/plugin-sdk';
-import { makeCommits, runPlugin } from '@cadence/plugin-testkit';
+import { definePlugin, defineStrategy } from '@cadence-detect/plugin-sdk';
+import { makeCommits, runPlugin } from '@cadence-detect/plugin-testkit';
 
 // The docs' example, written as a plugin author would under `tsc --strict`: no annotation on
 // `context` or on the callbacks. `pnpm typecheck:tests` fails (TS7006, implicit any) unless

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { definePlugin, defineStrategy } from '@cadence/plugin-sdk';
-import { makeCommits, runPlugin } from '@cadence/plugin-testkit';
-import { createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
+import { definePlugin, defineStrategy } from '@cadence-detect/plugin-sdk';
+import { makeCommits, runPlugin } from '@cadence-detect/plugin-testkit';
+import { createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
 
 /** A plugin package that declares an options schema and whose strategy reports what it was given. */
 const PLUGIN_SOURCE = `

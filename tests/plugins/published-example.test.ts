@@ -16,7 +16,7 @@ import {
   type GitDaemon,
   type ServerProcess,
   type TempDir,
-} from '@cadence/test-support';
+} from '@cadence-detect/test-support';
 
 const run = promisify(execFile);
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -57,10 +57,10 @@ describe('a third-party plugin installed from packed tarballs', function () {
     await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'my-cadence-deployment', private: true }));
     const files = (await readdir(tarballs)).map((f) => path.join(tarballs, f));
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...files], { cwd: project });
-    // The host as `npm install @cadence/host` would place it: its built files in the deployment's
+    // The host as `npm install @cadence-detect/cli` would place it: its built files in the deployment's
     // node_modules. Its own dependencies are linked from the workspace (packing them all offline
     // would be most of the monorepo); they live in the host's node_modules, not the deployment's.
-    const hostCopy = path.join(project, 'node_modules', '@cadence', 'host');
+    const hostCopy = path.join(project, 'node_modules', '@cadence-detect', 'cli');
     await mkdir(hostCopy, { recursive: true });
     for (const entry of ['package.json', 'bin', 'dist']) await cp(path.join(root, 'host', entry), path.join(hostCopy, entry), { recursive: true });
     await symlink(path.join(root, 'host', 'node_modules'), path.join(hostCopy, 'node_modules'), 'dir');
@@ -144,7 +144,7 @@ describe('a plugin named in the configuration that does not load', function () {
   it('refuses a plugin built for another plugin API version, saying which versions fit', async () => {
     const dir = path.join(work.path, 'plugins', 'future');
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'cadence-plugin-future', version: '3.0.0', type: 'module', main: 'index.js', peerDependencies: { '@cadence/plugin-sdk': '^2.0.0' } }));
+    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'cadence-plugin-future', version: '3.0.0', type: 'module', main: 'index.js', peerDependencies: { '@cadence-detect/plugin-sdk': '^2.0.0' } }));
     await writeFile(path.join(dir, 'index.js'), 'export default { name: "future", apply() {} };');
     await writeFile(path.join(work.path, 'cadence.yaml'), 'plugins: [./plugins/future]\n');
     const server = await runCadence(['webhook', '--port', '0', '--config', 'cadence.yaml'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' } });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loopbackNamespaceUnavailable, runInLoopbackNamespace } from '@cadence/test-support';
+import { loopbackNamespaceUnavailable, runInLoopbackNamespace } from '@cadence-detect/test-support';
 import type { FoundConfigurationReport } from './netns/found-configuration.js';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');

@@ -9,10 +9,10 @@
  */
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { CadenceError } from '@cadence/errors';
-import { openRepository, parseRepositoryUrl, type RepositoryLocator } from '@cadence/git-source';
-import { parseAddress, resolveAndCheck, STRICT_POLICY, type NetworkPolicy } from '@cadence/network-guard';
-import { assertLoopbackOnly, makeTempDir, startCadenceServer, waitForJob } from '@cadence/test-support';
+import { CadenceError } from '@cadence-detect/errors';
+import { openRepository, parseRepositoryUrl, type RepositoryLocator } from '@cadence-detect/git-source';
+import { parseAddress, resolveAndCheck, STRICT_POLICY, type NetworkPolicy } from '@cadence-detect/network-guard';
+import { assertLoopbackOnly, makeTempDir, startCadenceServer, waitForJob } from '@cadence-detect/test-support';
 import { hostileUrls } from './hostile-url-table.js';
 import { DECOY, reached, startProbeListeners, type ProbeListeners } from './url-probe-fixtures.js';
 

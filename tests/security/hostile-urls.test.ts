@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
-import { runInLoopbackNamespace } from '@cadence/test-support';
+import { runInLoopbackNamespace } from '@cadence-detect/test-support';
 
 interface CaseOutcome {
   url: string;

@@ -9,7 +9,7 @@ import {
   startGitHttpServer,
   type ConnectionRecorder,
   type RecorderBehaviour,
-} from '@cadence/test-support';
+} from '@cadence-detect/test-support';
 
 /** Addresses the probes listen on inside the namespace: the ones a hostile URL aims at. */
 export const LISTEN_ADDRESSES = ['127.0.0.1', '127.0.0.2', '::1'] as const;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { sign } from '@octokit/webhooks-methods';
-import { makeTempDir, startCadenceServer, startStalledServer, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, startStalledServer, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
 import { githubPushPayload, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { makeTempDir, startCadenceServer, startHttpServer, waitForJob, type ServerProcess, type TempDir, type TestHttpServer } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, startHttpServer, waitForJob, type ServerProcess, type TempDir, type TestHttpServer } from '@cadence-detect/test-support';
 import { readStream, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface Job {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import http from 'node:http';
-import { makeTempDir, startCadenceServer, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
 
 interface Answer {
   readonly status: number;

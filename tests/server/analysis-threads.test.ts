@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDir, startCadenceServer, waitForJob, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, waitForJob, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
 import { serveRepositories, type GitFixtures } from './fixtures.js';
 
 /** A strategy stuck in synchronous code on one repository: it never yields, so only its thread's end stops it. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { EventSource } from 'eventsource';
-import { makeTempDir, startCadenceServer, startStalledServer, waitForJob, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, startStalledServer, waitForJob, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
 import { feedOfJob, readStream, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface JobBody {

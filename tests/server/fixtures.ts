@@ -12,7 +12,7 @@ import {
   type FixtureRepository,
   type GitDaemon,
   type GitHttpServer,
-} from '@cadence/test-support';
+} from '@cadence-detect/test-support';
 
 export const SECRET = 'test-webhook-secret-0123456789';
 

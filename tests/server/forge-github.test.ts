@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sign } from '@octokit/webhooks-methods';
-import { makeTempDir, waitForReports, runCadence, startCadenceServer, startFakeGithub, waitForJob, type FakeForge, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { makeTempDir, waitForReports, runCadence, startCadenceServer, startFakeGithub, waitForJob, type FakeForge, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
 import { githubPushPayload, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface Outcome {

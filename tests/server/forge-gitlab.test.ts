@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import path from 'node:path';
-import { makeTempDir, waitForReports, startCadenceServer, startFakeGitlab, type FakeForge, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { makeTempDir, waitForReports, startCadenceServer, startFakeGitlab, type FakeForge, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
 import { gitlabPushPayload, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface Outcome {

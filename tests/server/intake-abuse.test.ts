@@ -5,7 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { makeTempDir, startCadenceServer, type ServerOptions, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, type ServerOptions, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
 import { githubPushPayload, gitlabPushPayload, SECRET } from './fixtures.js';
 
 const MiB = 1024 * 1024;

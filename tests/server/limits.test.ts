@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { EventSource } from 'eventsource';
 import { createServer } from 'node:net';
 import { sign } from '@octokit/webhooks-methods';
-import { makeTempDir, runCadence, startCadenceServer, startStalledServer, waitForJob, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { makeTempDir, runCadence, startCadenceServer, startStalledServer, waitForJob, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
 import { githubPushPayload, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface JobBody {

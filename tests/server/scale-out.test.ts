@@ -10,7 +10,7 @@ import {
   type RedisServer,
   type ServerProcess,
   type TempDir,
-} from '@cadence/test-support';
+} from '@cadence-detect/test-support';
 import { feedOfJob, githubPushPayload, readStream, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface JobBody {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { makeTempDir, startCadenceServer, startRedisServer, type RedisServer, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, startRedisServer, type RedisServer, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
 
 const TOKEN = 'sessions-test-token-0123456789';
 

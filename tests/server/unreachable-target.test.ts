@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loopbackNamespaceUnavailable, makeTempDir, runInLoopbackNamespace, type TempDir } from '@cadence/test-support';
+import { loopbackNamespaceUnavailable, makeTempDir, runInLoopbackNamespace, type TempDir } from '@cadence-detect/test-support';
 import type { TargetOutcome } from './netns/unreachable-target.js';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { sign } from '@octokit/webhooks-methods';
-import { makeTempDir, startCadenceServer, waitForJob, type ServerProcess, type TempDir } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, waitForJob, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
 import { githubPushPayload, gitlabPushPayload, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface Accepted {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { makeTempDir, startCadenceServer, startHttpServer, waitForJob, type ServerProcess, type TempDir, type TestHttpServer } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, startHttpServer, waitForJob, type ServerProcess, type TempDir, type TestHttpServer } from '@cadence-detect/test-support';
 import { readStream } from './fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../plugins/website-signature/test/fixtures/${name}`, import.meta.url), 'utf8');

@@ -1,4 +1,4 @@
-import { defineStrategy, definePlugin } from '@cadence/plugin-sdk';
+import { defineStrategy, definePlugin } from '@cadence-detect/plugin-sdk';
 
 /**
  * The plugin's options (plugin API 1.1): a plain JSON Schema, checked by the host with its defaults
@@ -16,7 +16,7 @@ export const FILE_DROPS_OPTIONS = {
  * The files a commit brings in whole: added with at least `minLines` lines and nothing deleted, not
  * matched by the configuration's exclude_files. A file that appears complete in one commit was
  * written elsewhere: pasted, generated or moved in.
- * @param {import('@cadence/plugin-sdk').CommitRecord} commit
+ * @param {import('@cadence-detect/plugin-sdk').CommitRecord} commit
  * @param {number} minLines
  */
 export function droppedFiles(commit, minLines) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { makeCommits, runPlugin } from '@cadence/plugin-testkit';
+import { makeCommits, runPlugin } from '@cadence-detect/plugin-testkit';
 import plugin, { droppedFiles } from '../index.js';
 
 const T0 = Date.parse('2025-02-03T10:00:00Z') / 1000;

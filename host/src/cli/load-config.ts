@@ -1,6 +1,6 @@
-import { ConfigError, loadConfig, type ConfigFile, type LoadedConfig } from '@cadence/config';
-import { isValidCidr } from '@cadence/network-guard';
-import { displayLine } from '@cadence/reports/display-text';
+import { ConfigError, loadConfig, type ConfigFile, type LoadedConfig } from '@cadence-detect/config';
+import { isValidCidr } from '@cadence-detect/network-guard';
+import { displayLine } from '@cadence-detect/reports/display-text';
 import { CliExit, type CliIo } from './io.js';
 
 export interface CliConfigOptions {

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { displayLine } from '@cadence/reports/display-text';
+import { displayLine } from '@cadence-detect/reports/display-text';
 import { HOST_VERSION } from './host-version.js';
 import { CliExit, type CliIo } from './io.js';
 import { register as registerAnalyze } from './commands/analyze.js';

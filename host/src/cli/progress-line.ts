@@ -1,4 +1,4 @@
-import type { EmittedEvent } from '@cadence/engine';
+import type { EmittedEvent } from '@cadence-detect/engine';
 
 /**
  * One status line on a terminal's stderr, rewritten in place as the analysis goes (never in piped

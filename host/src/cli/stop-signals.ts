@@ -1,4 +1,4 @@
-import type { Logger } from '@cadence/logger';
+import type { Logger } from '@cadence-detect/logger';
 
 /** How long past the grace period a shutdown may take before the process leaves anyway. */
 export const SHUTDOWN_OVERRUN_MS = 15_000;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import Value from 'typebox/value';
-import { closestName } from '@cadence/errors';
+import { closestName } from '@cadence-detect/errors';
 import { ConfigError } from './config-error.js';
 import { findProjectFile, findUserFile, readNamedFile, userConfigDir, type ConfigFile } from './config-files.js';
 import { configFromEnvironment, environmentNames } from './environment.js';

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
-import { redactCredentials } from '@cadence/errors';
-import type { PluginConfigView } from '@cadence/plugin-sdk';
+import { redactCredentials } from '@cadence-detect/errors';
+import type { PluginConfigView } from '@cadence-detect/plugin-sdk';
 import { SECRET_KEYS, type CadenceConfig } from './schema.js';
 import { parseDuration } from './units.js';
 

@@ -1,5 +1,5 @@
 import Type, { type Static, type TSchema } from 'typebox';
-import { DEFAULT_THRESHOLDS } from '@cadence/plugin-sdk';
+import { DEFAULT_THRESHOLDS } from '@cadence-detect/plugin-sdk';
 
 /**
  * Every configuration key (the interface's table and decisions §10), with its type and default.

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { makeTempDir, type TempDir } from '@cadence/test-support';
+import { makeTempDir, type TempDir } from '@cadence-detect/test-support';
 import {
   ConfigError,
   configInitTemplate,

@@ -1,5 +1,5 @@
-import type { AnalysisEvent, AnalysisResult, JobInfo, ReportOutcome, Thresholds } from '@cadence/plugin-sdk';
-import type { NetworkPolicy } from '@cadence/network-guard';
+import type { AnalysisEvent, AnalysisResult, JobInfo, ReportOutcome, Thresholds } from '@cadence-detect/plugin-sdk';
+import type { NetworkPolicy } from '@cadence-detect/network-guard';
 
 export type AnalysisRequest =
   | {

@@ -1,4 +1,4 @@
-import { severityFromScore, type AssessmentBands, type RepositoryAssessment, type Severity, type WebsiteAssessment } from '@cadence/plugin-sdk';
+import { severityFromScore, type AssessmentBands, type RepositoryAssessment, type Severity, type WebsiteAssessment } from '@cadence-detect/plugin-sdk';
 
 /** The default repository bands over ai_share (configuration `assessment.*`, docs/scoring.md). */
 export const DEFAULT_ASSESSMENT_BANDS: Readonly<AssessmentBands> = Object.freeze({ suspicious: 0.15, likely_ai_generated: 0.5 });

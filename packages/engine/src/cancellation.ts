@@ -1,6 +1,6 @@
-import { abortError, CadenceError, isOperationalCode } from '@cadence/errors';
+import { abortError, CadenceError, isOperationalCode } from '@cadence-detect/errors';
 
-/** The error a cancelled job rejects with (one implementation: @cadence/errors' abortError). */
+/** The error a cancelled job rejects with (one implementation: @cadence-detect/errors' abortError). */
 export const cancellationError: (signal: AbortSignal) => CadenceError = abortError;
 
 export function throwIfCancelled(signal: AbortSignal): void {

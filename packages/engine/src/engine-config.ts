@@ -1,6 +1,6 @@
 /**
  * The part of the effective configuration the engine reads besides the plugin view.
- * @cadence/config's CadenceConfig has this shape; the engine takes it structurally so that it
+ * @cadence-detect/config's CadenceConfig has this shape; the engine takes it structurally so that it
  * depends on the configuration's keys, not on how they were loaded.
  */
 export interface EngineConfig {

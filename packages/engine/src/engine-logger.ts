@@ -1,6 +1,6 @@
-import type { PluginLogger } from '@cadence/plugin-sdk';
+import type { PluginLogger } from '@cadence-detect/plugin-sdk';
 
-/** What the engine needs of a logger; @cadence/logger's Logger has this shape. */
+/** What the engine needs of a logger; @cadence-detect/logger's Logger has this shape. */
 export interface EngineLogger extends PluginLogger {
   child(component: string, fields?: Record<string, unknown>): EngineLogger;
 }

@@ -15,8 +15,8 @@ import {
   type PluginConfigView,
   type ReportOutcome,
   type Thresholds,
-} from '@cadence/plugin-sdk';
-import { redactCredentials } from '@cadence/errors';
+} from '@cadence-detect/plugin-sdk';
+import { redactCredentials } from '@cadence-detect/errors';
 import type { AnalysisRequest, AnalyzeOptions, EmittedEvent } from './analysis-request.js';
 import { assessRepository, assessWebsite, DEFAULT_ASSESSMENT_BANDS } from './assessment.js';
 import { asJobError, throwIfCancelled } from './cancellation.js';
@@ -36,7 +36,7 @@ import { runTapsSeparately } from './separate-taps.js';
 
 export interface EngineOptions {
   readonly config: EngineConfig;
-  /** The configuration as plugins see it (`toPluginConfigView` of @cadence/config). */
+  /** The configuration as plugins see it (`toPluginConfigView` of @cadence-detect/config). */
   readonly pluginConfig: PluginConfigView;
   readonly logger: EngineLogger;
   readonly plugins: readonly LoadedPlugin[];

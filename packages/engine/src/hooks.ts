@@ -8,7 +8,7 @@ import type {
   JobStart,
   StrategyRegistrar,
   StrategyResult,
-} from '@cadence/plugin-sdk';
+} from '@cadence-detect/plugin-sdk';
 
 /**
  * Every hook of a job, declared in one place and frozen (as webpack's Compiler does): reading this

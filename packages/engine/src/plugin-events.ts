@@ -1,4 +1,4 @@
-import type { AnalysisEvent } from '@cadence/plugin-sdk';
+import type { AnalysisEvent } from '@cadence-detect/plugin-sdk';
 
 /** Events that open or end a job's stream: the host's alone (a plugin's `complete` would end every client's stream mid-job). */
 const HOST_ONLY_EVENTS: ReadonlySet<string> = new Set(['start', 'complete', 'error']);

@@ -1,4 +1,4 @@
-import type { CadencePlugin } from '@cadence/plugin-sdk';
+import type { CadencePlugin } from '@cadence-detect/plugin-sdk';
 
 /** A plugin the host loaded, with where it came from (what `/api/plugins` and `cadence plugins` show). */
 export interface LoadedPlugin {
@@ -9,6 +9,6 @@ export interface LoadedPlugin {
   readonly path?: string;
   /** How the configuration named it (a package name or a path); absent for discovered ones. */
   readonly specifier?: string;
-  /** Its options, checked against its own schema and frozen (see @cadence/plugin-loader's resolvePluginOptions). */
+  /** Its options, checked against its own schema and frozen (see @cadence-detect/plugin-loader's resolvePluginOptions). */
   readonly options?: Readonly<Record<string, unknown>>;
 }

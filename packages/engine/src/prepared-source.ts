@@ -5,7 +5,7 @@ import type {
   RepositoryStats,
   WebsiteSourceInfo,
   OversizedFiles,
-} from '@cadence/plugin-sdk';
+} from '@cadence-detect/plugin-sdk';
 
 /**
  * A source made ready for the strategies: a clone's history read, or a page fetched and parsed.

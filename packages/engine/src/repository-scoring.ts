@@ -8,7 +8,7 @@ import {
   type Suspicion,
   type Thresholds,
   type TimelineBucket,
-} from '@cadence/plugin-sdk';
+} from '@cadence-detect/plugin-sdk';
 import { round, type StrategyReport } from './strategy-outcomes.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
+import type { RepositoryResult, WebsiteResult } from '@cadence-detect/plugin-sdk';
 import { assessRepository, assessWebsite } from './assessment.js';
 import type { PreparedRepository, PreparedWebsite } from './prepared-source.js';
 import { buildTimeline, isScoredCommit, scoreRepository, toSuspicions, type ScoringPolicy } from './repository-scoring.js';

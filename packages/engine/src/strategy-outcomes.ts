@@ -1,4 +1,4 @@
-import { clampScore, severityFromScore, type Detection, type Finding, type StrategyResult } from '@cadence/plugin-sdk';
+import { clampScore, severityFromScore, type Detection, type Finding, type StrategyResult } from '@cadence-detect/plugin-sdk';
 import type { RegisteredStrategy } from './strategy-registry.js';
 import type { StrategyRun } from './strategy-runner.js';
 

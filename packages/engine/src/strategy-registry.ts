@@ -1,6 +1,6 @@
 import type { Tap } from 'tapable';
-import { CadenceError } from '@cadence/errors';
-import type { EngineHooks, Strategy, StrategyMeta } from '@cadence/plugin-sdk';
+import { CadenceError } from '@cadence-detect/errors';
+import type { EngineHooks, Strategy, StrategyMeta } from '@cadence-detect/plugin-sdk';
 import type { LoadedPlugin } from './plugin-record.js';
 import { validateStrategyMeta } from './strategy-validation.js';
 

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { AnalysisContext, Strategy, StrategyOutcome } from '@cadence/plugin-sdk';
+import type { AnalysisContext, Strategy, StrategyOutcome } from '@cadence-detect/plugin-sdk';
 import { validateOutcome } from './strategy-validation.js';
 import { throwIfCancelled } from './cancellation.js';
 

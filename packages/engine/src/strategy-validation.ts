@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import Value from 'typebox/value';
-import { CadenceError } from '@cadence/errors';
-import type { Strategy, StrategyOutcome } from '@cadence/plugin-sdk';
+import { CadenceError } from '@cadence-detect/errors';
+import type { Strategy, StrategyOutcome } from '@cadence-detect/plugin-sdk';
 
 const MetaSchema = Type.Object({
   name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 64 }),

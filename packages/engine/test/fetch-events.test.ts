@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { defaultConfig, toPluginConfigView } from '@cadence/config';
-import { createRepository, makeTempDir, type TempDir } from '@cadence/test-support';
+import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
+import { createRepository, makeTempDir, type TempDir } from '@cadence-detect/test-support';
 import { createEngine, type EmittedEvent } from '../src/index.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child() { return silent; } };

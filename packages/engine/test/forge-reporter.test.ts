@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHooks } from '../src/index.js';
-import { tapForgeReporter, type AnalysisContext, type AnalysisResult, type ForgeReporter, type JobInfo, type ReportOutcome } from '@cadence/plugin-sdk';
+import { tapForgeReporter, type AnalysisContext, type AnalysisResult, type ForgeReporter, type JobInfo, type ReportOutcome } from '@cadence-detect/plugin-sdk';
 
 const jobOf = (forge: 'github' | 'gitlab' | null): JobInfo => ({
   id: `job-${forge}`,

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, makeTempDir, type FixtureRepository, type TempDir } from '@cadence/test-support';
-import type { PluginConfigView, RepositoryResult } from '@cadence/plugin-sdk';
+import { createRepository, makeTempDir, type FixtureRepository, type TempDir } from '@cadence-detect/test-support';
+import type { PluginConfigView, RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { createEngine, silentEngineLogger, type EngineConfig } from '../src/index.js';
 
 const CONFIG_VIEW: PluginConfigView = {

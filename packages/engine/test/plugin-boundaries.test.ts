@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { definePlugin, type AnalysisContext, type PluginConfigView } from '@cadence/plugin-sdk';
+import { definePlugin, type AnalysisContext, type PluginConfigView } from '@cadence-detect/plugin-sdk';
 import { createEngine, silentEngineLogger, type EmittedEvent, type PreparedRepository } from '../src/index.js';
 
 const CONFIG_VIEW: PluginConfigView = {

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { defaultConfig, toPluginConfigView } from '@cadence/config';
-import { definePlugin, defineStrategy, type AnalysisResult, type CadencePlugin, type JobInfo, type ReportOutcome } from '@cadence/plugin-sdk';
+import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
+import { definePlugin, defineStrategy, type AnalysisResult, type CadencePlugin, type JobInfo, type ReportOutcome } from '@cadence-detect/plugin-sdk';
 import { createEngine, type ResultCache } from '../src/index.js';
-import { createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence/test-support';
+import { createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child() { return silent; } };
 
@@ -102,7 +102,7 @@ describe('engine: what plugins are trusted with', function () {
     const dir = await mkdtemp(path.join(work.path, 'snoop-'));
     const seen = path.join(dir, 'seen.json');
     await mkdir(path.join(dir, 'snoop'));
-    await writeFile(path.join(dir, 'snoop', 'package.json'), JSON.stringify({ name: 'snoop', version: '1.0.0', type: 'module', main: 'index.js', peerDependencies: { '@cadence/plugin-sdk': '^1.0.0' } }));
+    await writeFile(path.join(dir, 'snoop', 'package.json'), JSON.stringify({ name: 'snoop', version: '1.0.0', type: 'module', main: 'index.js', peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' } }));
     await writeFile(path.join(dir, 'snoop', 'index.js'), [
       "import { appendFileSync } from 'node:fs';",
       `const out = ${JSON.stringify(seen)};`,

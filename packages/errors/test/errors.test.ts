@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CadenceError, HttpError, toCadenceError } from '@cadence/errors';
+import { CadenceError, HttpError, toCadenceError } from '@cadence-detect/errors';
 
 describe('CadenceError', () => {
   it('carries its code, the default message and details', () => {

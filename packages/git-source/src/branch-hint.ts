@@ -1,4 +1,4 @@
-import { closestName } from '@cadence/errors';
+import { closestName } from '@cadence-detect/errors';
 import { runGitCommand } from './git-process.js';
 
 const LISTED = 10;

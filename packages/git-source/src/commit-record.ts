@@ -1,4 +1,4 @@
-import type { CommitFileChange, CommitRecord } from '@cadence/plugin-sdk';
+import type { CommitFileChange, CommitRecord } from '@cadence-detect/plugin-sdk';
 import type { LogHeader, LogSink } from './log-stream.js';
 
 export type MutableCommit = { -readonly [K in keyof CommitRecord]: CommitRecord[K] };

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { abortError, CadenceError } from '@cadence/errors';
+import { abortError, CadenceError } from '@cadence-detect/errors';
 import { excludeMatcher } from './exclude-matcher.js';
 import { boundedGitCommand, DEFAULT_GIT_BOUNDS, gitEnvironment, type GitBounds } from './git-process.js';
 

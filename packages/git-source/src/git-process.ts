@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { CadenceError } from '@cadence/errors';
+import { CadenceError } from '@cadence-detect/errors';
 
 export interface GitResult {
   readonly code: number | null;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { abortError } from '@cadence/errors';
+import { abortError } from '@cadence-detect/errors';
 import { boundedGitCommand, DEFAULT_GIT_BOUNDS, gitEnvironment, type GitBounds } from './git-process.js';
 
 /**

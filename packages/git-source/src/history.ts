@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { abortError, CadenceError } from '@cadence/errors';
+import { abortError, CadenceError } from '@cadence-detect/errors';
 import { uniqueAbbreviations } from './abbreviations.js';
 import { linkAuthorIntervals } from './author-intervals.js';
-import type { CommitRecord, RepositoryStats } from '@cadence/plugin-sdk';
+import type { CommitRecord, RepositoryStats } from '@cadence-detect/plugin-sdk';
 import { commitRecordSink, type MutableCommit, type ReadCommit } from './commit-record.js';
 import { excludeMatcher } from './exclude-matcher.js';
 import { boundedGitCommand, DEFAULT_GIT_BOUNDS, gitEnvironment, memoryBoundError, reachedMemoryBound, runGitCommand, type GitBounds } from './git-process.js';

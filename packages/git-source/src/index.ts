@@ -2,8 +2,8 @@ export { parseRepositoryUrl, type RepositoryLocator } from './repository-url.js'
 export { checkBranchName } from './clone.js';
 export { openRepository, REQUEST_REF, type OpenOptions, type ClonedRepository } from './clone.js';
 export { evictMirrors, mirrorKey, type MirrorOptions } from './mirrors.js';
-/** Kept for callers of 1.0: the one implementation lives in @cadence/errors. */
-export { redactCredentials } from '@cadence/errors';
+/** Kept for callers of 1.0: the one implementation lives in @cadence-detect/errors. */
+export { redactCredentials } from '@cadence-detect/errors';
 export { readHistory, computeStats, OVERSIZED_COMMITS_LISTED, type ReadHistoryOptions, type History } from './history.js';
 export { diffExcerpt, type DiffExcerptOptions } from './diff-excerpt.js';
 export { excludeMatcher } from './exclude-matcher.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import { abortError, CadenceError } from '@cadence/errors';
+import { abortError, CadenceError } from '@cadence-detect/errors';
 import { directorySize } from './directory-size.js';
 
 /** Where repository mirrors live and how much they may take together (LRU eviction past it). */

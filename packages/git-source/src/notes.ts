@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { abortError } from '@cadence/errors';
+import { abortError } from '@cadence-detect/errors';
 import { capped } from './commit-record.js';
 import { gitEnvironment, runGitCommand } from './git-process.js';
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CadenceError, redactCredentials } from '@cadence/errors';
+import { CadenceError, redactCredentials } from '@cadence-detect/errors';
 
 export type RemoteScheme = 'https' | 'http' | 'ssh' | 'git' | 'scp';
 

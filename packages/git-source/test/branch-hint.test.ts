@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { CadenceError } from '@cadence/errors';
-import { createRepository, makeTempDir, runGit, type TempDir } from '@cadence/test-support';
+import { CadenceError } from '@cadence-detect/errors';
+import { createRepository, makeTempDir, runGit, type TempDir } from '@cadence-detect/test-support';
 import { openRepository, parseRepositoryUrl } from '../src/index.js';
 
 describe('a branch that does not exist, in a local repository', () => {

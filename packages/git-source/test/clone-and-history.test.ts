@@ -14,7 +14,7 @@ import {
   startGitDaemon,
   type GitDaemon,
   type TempDir,
-} from '@cadence/test-support';
+} from '@cadence-detect/test-support';
 import { diffExcerpt, openRepository, parseRepositoryUrl, readHistory } from '../src/index.js';
 import { base, loopbackAllowed, strict } from './clone-options.js';
 

@@ -11,7 +11,7 @@ import {
   type GitHttpServer,
   type TempDir,
   type TestHttpServer,
-} from '@cadence/test-support';
+} from '@cadence-detect/test-support';
 import { openRepository, parseRepositoryUrl, readHistory } from '../src/index.js';
 import { base, loopbackAllowed, strict } from './clone-options.js';
 

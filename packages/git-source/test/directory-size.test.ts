@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDir } from '@cadence/test-support';
+import { makeTempDir } from '@cadence-detect/test-support';
 import { directorySize, watchDirectorySize } from '../src/directory-size.js';
 
 /** Resolves with the bytes `watchDirectorySize` reported, or null if it said nothing within `ms`. */

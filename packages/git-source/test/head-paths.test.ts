@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { CadenceError } from '@cadence/errors';
-import { createRepository, makeTempDir, type FixtureRepository, type TempDir } from '@cadence/test-support';
+import { CadenceError } from '@cadence-detect/errors';
+import { createRepository, makeTempDir, type FixtureRepository, type TempDir } from '@cadence-detect/test-support';
 import { readHeadPaths } from '../src/index.js';
 
 const T0 = Date.UTC(2023, 4, 2, 9) / 1000;

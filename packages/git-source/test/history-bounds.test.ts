@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, makeTempDir, runGit, type TempDir } from '@cadence/test-support';
-import type { CommitRecord } from '@cadence/plugin-sdk';
+import { createRepository, makeTempDir, runGit, type TempDir } from '@cadence-detect/test-support';
+import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 import { readHistory } from '../src/index.js';
 
 const T0 = Date.UTC(2022, 0, 10, 9) / 1000;

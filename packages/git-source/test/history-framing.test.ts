@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, makeTempDir, runGit, type FixtureRepository, type TempDir } from '@cadence/test-support';
-import type { CommitRecord } from '@cadence/plugin-sdk';
+import { createRepository, makeTempDir, runGit, type FixtureRepository, type TempDir } from '@cadence-detect/test-support';
+import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 import { readHistory } from '../src/index.js';
 import { createLogStreamParser, LOG_FORMAT, type LogHeader } from '../src/log-stream.js';
 

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, makeTempDir, type FixtureRepository, type TempDir } from '@cadence/test-support';
-import { CadenceError } from '@cadence/errors';
+import { createRepository, makeTempDir, type FixtureRepository, type TempDir } from '@cadence-detect/test-support';
+import { CadenceError } from '@cadence-detect/errors';
 import { DEFAULT_GIT_BOUNDS, diffExcerpt, readHistory } from '../src/index.js';
 
 const MIB = 1024 * 1024;

@@ -13,7 +13,7 @@ import {
   type GitDaemon,
   type GitHttpServer,
   type TempDir,
-} from '@cadence/test-support';
+} from '@cadence-detect/test-support';
 import { evictMirrors, HistoryCache, mirrorKey, openRepository, parseRepositoryUrl, readHistory } from '../src/index.js';
 import { base } from './clone-options.js';
 

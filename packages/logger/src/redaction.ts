@@ -1,4 +1,4 @@
-import { redactCredentials } from '@cadence/errors';
+import { redactCredentials } from '@cadence-detect/errors';
 /** Field names whose values are secrets wherever they appear (nested too). */
 const SECRET_NAME = /(^|[_-])(key|api[_-]?key|apikey|token|secret|password|passwd|authorization|auth|cookie|signature|credentials?)$/i;
 export const REDACTED = '[redacted]';

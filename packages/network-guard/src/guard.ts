@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { abortError, CadenceError } from '@cadence/errors';
+import { abortError, CadenceError } from '@cadence-detect/errors';
 import { parseAddress, formatIPv4, type ParsedAddress } from './address.js';
 import { cidrContains, parseCidr } from './cidr.js';
 import { embeddedIPv4, isPrivateParsed } from './private-ranges.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { CadenceError } from '@cadence/errors';
-import { isAddressAllowed, isPrivateAddress, isValidCidr, parseCidr, resolveAndCheck, STRICT_POLICY } from '@cadence/network-guard';
+import { CadenceError } from '@cadence-detect/errors';
+import { isAddressAllowed, isPrivateAddress, isValidCidr, parseCidr, resolveAndCheck, STRICT_POLICY } from '@cadence-detect/network-guard';
 
 describe('network-guard', () => {
   describe('isPrivateAddress', () => {

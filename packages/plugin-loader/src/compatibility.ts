@@ -1,7 +1,7 @@
 import semver from 'semver';
-import { PLUGIN_API_VERSION } from '@cadence/plugin-sdk';
+import { PLUGIN_API_VERSION } from '@cadence-detect/plugin-sdk';
 
-export const SDK_PACKAGE = '@cadence/plugin-sdk';
+export const SDK_PACKAGE = '@cadence-detect/plugin-sdk';
 
 /**
  * The plugin API range a plugin targets: its own `apiVersion`, else its peer dependency on the SDK.

@@ -1,8 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LoadedPlugin } from '@cadence/engine';
-import type { CadencePlugin, PluginLogger } from '@cadence/plugin-sdk';
+import type { LoadedPlugin } from '@cadence-detect/engine';
+import type { CadencePlugin, PluginLogger } from '@cadence-detect/plugin-sdk';
 import { incompatibility, targetedRange } from './compatibility.js';
 import { discoverPluginPackages } from './discovery.js';
 import { entryFile, isPathSpecifier, locatePackage } from './package-location.js';

@@ -1,6 +1,6 @@
 import Value from 'typebox/value';
-import { closestName } from '@cadence/errors';
-import { deepFreeze, type LoadedPlugin } from '@cadence/engine';
+import { closestName } from '@cadence-detect/errors';
+import { deepFreeze, type LoadedPlugin } from '@cadence-detect/engine';
 
 /** A plugin's options were refused at start-up: exit code 2, the plugin and the key named. */
 export class PluginOptionsError extends Error {

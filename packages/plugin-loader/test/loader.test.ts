@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDir } from '@cadence/test-support';
-import { PLUGIN_API_VERSION } from '@cadence/plugin-sdk';
+import { makeTempDir } from '@cadence-detect/test-support';
+import { PLUGIN_API_VERSION } from '@cadence-detect/plugin-sdk';
 import { installationNodeModules, loadPlugins, PluginLoadError } from '../src/index.js';
 
 interface FixtureOptions {
@@ -33,7 +33,7 @@ async function writePackage(dir: string, name: string, options: FixtureOptions =
     exports: { '.': { default: './index.js' } },
     keywords: options.keywords ?? ['cadence-plugin'],
   };
-  if (options.peer !== null) manifest.peerDependencies = { '@cadence/plugin-sdk': options.peer ?? '^1.0.0' };
+  if (options.peer !== null) manifest.peerDependencies = { '@cadence-detect/plugin-sdk': options.peer ?? '^1.0.0' };
   await writeFile(path.join(dir, 'package.json'), JSON.stringify(manifest));
   await writeFile(path.join(dir, 'index.js'), options.source ?? GOOD_SOURCE(name.replace(/^@[^/]+\//, '')));
   return dir;
@@ -148,8 +148,8 @@ describe('plugin loader', () => {
   });
 
   it('discovers in the installation: the node_modules Node searches from the host package, nearest first', async () => {
-    // A host installed into <root>/node_modules/@cadence/host with a nested node_modules of its own.
-    const host = path.join(root, 'node_modules', '@cadence', 'host');
+    // A host installed into <root>/node_modules/@cadence-detect/cli with a nested node_modules of its own.
+    const host = path.join(root, 'node_modules', '@cadence-detect', 'cli');
     await mkdir(path.join(host, 'node_modules'), { recursive: true });
     await mkdir(path.join(root, 'elsewhere', 'node_modules'), { recursive: true });
     const folders = installationNodeModules(host);

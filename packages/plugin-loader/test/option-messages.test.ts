@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { definePlugin } from '@cadence/plugin-sdk';
+import { definePlugin } from '@cadence-detect/plugin-sdk';
 import { PluginOptionsError, resolvePluginOptions } from '../src/index.js';
 
 const bullets = definePlugin({

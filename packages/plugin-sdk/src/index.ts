@@ -47,7 +47,7 @@ export { tapForgeReporter, type ForgeReporter } from './forge-reporter.js';
 export type { Forge, ForgeTarget, JobFailure, JobInfo, JobStart, ReportOutcome } from './job.js';
 export { REFINE_STAGE, type EngineHooks, type StrategyRegistrar } from './hooks.js';
 export { definePlugin, type CadencePlugin, type PluginEnvironment, type PluginMeta } from './plugin.js';
-export { CadenceError, type OperationalCode } from '@cadence/errors';
+export { CadenceError, type OperationalCode } from '@cadence-detect/errors';
 export {
   exceedanceScore,
   isMeasurableCommit,

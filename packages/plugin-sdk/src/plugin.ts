@@ -31,7 +31,7 @@ export interface PluginMeta {
  */
 export interface CadencePlugin {
   readonly name: string;
-  /** The plugin API range it targets, e.g. `^1.0.0`; the peer dependency on @cadence/plugin-sdk is read when absent. */
+  /** The plugin API range it targets, e.g. `^1.0.0`; the peer dependency on @cadence-detect/plugin-sdk is read when absent. */
   readonly apiVersion?: string;
   readonly meta?: PluginMeta;
   /**

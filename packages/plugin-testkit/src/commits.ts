@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { computeStats, linkAuthorIntervals, uniqueAbbreviations } from '@cadence/git-source';
-import type { CommitFileChange, CommitRecord, RepositoryStats } from '@cadence/plugin-sdk';
+import { computeStats, linkAuthorIntervals, uniqueAbbreviations } from '@cadence-detect/git-source';
+import type { CommitFileChange, CommitRecord, RepositoryStats } from '@cadence-detect/plugin-sdk';
 
 /** A commit described by what a test cares about; everything else gets a plausible default. */
 export interface CommitSpec {

@@ -1,6 +1,6 @@
-import { defaultConfig, toPluginConfigView } from '@cadence/config';
-import type { PluginConfigView, Thresholds } from '@cadence/plugin-sdk';
-import type { EngineConfig } from '@cadence/engine';
+import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
+import type { PluginConfigView, Thresholds } from '@cadence-detect/plugin-sdk';
+import type { EngineConfig } from '@cadence-detect/engine';
 
 /** The configuration's own defaults, from its schema (never a hand copy that could drift). */
 const DEFAULTS = defaultConfig();

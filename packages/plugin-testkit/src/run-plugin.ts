@@ -5,7 +5,7 @@ import {
   type EngineLogger,
   type LoadedPlugin,
   type PreparedSource,
-} from '@cadence/engine';
+} from '@cadence-detect/engine';
 import type {
   AnalysisResult,
   CadencePlugin,
@@ -14,17 +14,17 @@ import type {
   RepositoryResult,
   StrategyResult,
   WebsiteResult,
-} from '@cadence/plugin-sdk';
-import { incompatibility, resolvePluginOptions, targetedRange } from '@cadence/plugin-loader';
-import { PLUGIN_API_VERSION } from '@cadence/plugin-sdk';
-import { parseDocument } from '@cadence/web-source';
+} from '@cadence-detect/plugin-sdk';
+import { incompatibility, resolvePluginOptions, targetedRange } from '@cadence-detect/plugin-loader';
+import { PLUGIN_API_VERSION } from '@cadence-detect/plugin-sdk';
+import { parseDocument } from '@cadence-detect/web-source';
 import { statsOf } from './commits.js';
 import { engineConfig, pluginConfigView, type TestConfig } from './defaults.js';
 
 export type TestSource =
   /** Hand-made commits (see makeCommits), oldest first; optionally git notes under refs/notes/ai, and a push (`branch` and `push`). */
   | HandMadeCommits
-  /** A real git repository on disk (e.g. made with @cadence/test-support's createRepository). */
+  /** A real git repository on disk (e.g. made with @cadence-detect/test-support's createRepository). */
   | { readonly repository: string; readonly branch?: string }
   /** A page, parsed by the real document model. */
   | { readonly html: string; readonly url?: string; readonly contentType?: string };

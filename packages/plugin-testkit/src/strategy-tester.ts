@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { CadencePlugin, Detection, Severity } from '@cadence/plugin-sdk';
+import type { CadencePlugin, Detection, Severity } from '@cadence-detect/plugin-sdk';
 import { runPlugin, type RunOptions, type TestSource } from './run-plugin.js';
 
 /** A source on which the strategy must find nothing. */

@@ -1,4 +1,4 @@
-import type { RepositoryAssessment, RepositoryResult, Severity, Thresholds, WebsiteResult } from '@cadence/plugin-sdk';
+import type { RepositoryAssessment, RepositoryResult, Severity, Thresholds, WebsiteResult } from '@cadence-detect/plugin-sdk';
 
 /**
  * What a repository report says its numbers mean, written once for the text and HTML reports

@@ -1,4 +1,4 @@
-import { severityFromScore, type AnalysisResult, type RepositoryResult, type TimelineBucket, type WebsiteResult } from '@cadence/plugin-sdk';
+import { severityFromScore, type AnalysisResult, type RepositoryResult, type TimelineBucket, type WebsiteResult } from '@cadence-detect/plugin-sdk';
 import { displayText } from './display-text.js';
 import type { ReportContext } from './render.js';
 import { assessmentSeverity, assistantsLine, evidenceLabel, flaggedCounts, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';

@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '@cadence/plugin-sdk';
+import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
 import { renderHtml } from './html-report.js';
 import { renderSarif } from './sarif-report.js';
 import type { ReportFormat } from './report-format.js';

@@ -1,4 +1,4 @@
-import type { AnalysisResult, FailOn } from '@cadence/plugin-sdk';
+import type { AnalysisResult, FailOn } from '@cadence-detect/plugin-sdk';
 import { pageScoreMeaning, scoreMeaning, strongestPageSignals } from './explain.js';
 import type { ReportFormat } from './report-format.js';
 
@@ -52,7 +52,7 @@ export { displayLine, displayText } from './display-text.js';
 
 /**
  * renderReport, loading only the chosen format's code: a CLI that prints text need not load the
- * HTML report or the YAML library at every start (`@cadence/reports/render` imports neither).
+ * HTML report or the YAML library at every start (`@cadence-detect/reports/render` imports neither).
  */
 export async function renderReportLazily(result: AnalysisResult, format: ReportFormat, context?: ReportContext, options: { verbose?: boolean } = {}): Promise<string> {
   switch (format) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { failsPolicy, type AnalysisResult, type Detection, type RepositoryResult, type StrategyResult, type Suspicion, type WebsiteResult } from '@cadence/plugin-sdk';
+import { failsPolicy, type AnalysisResult, type Detection, type RepositoryResult, type StrategyResult, type Suspicion, type WebsiteResult } from '@cadence-detect/plugin-sdk';
 import { displayLine } from './display-text.js';
 import type { ReportContext } from './render.js';
 

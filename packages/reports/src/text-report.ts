@@ -1,4 +1,4 @@
-import type { AnalysisResult, RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
+import type { AnalysisResult, RepositoryResult, WebsiteResult } from '@cadence-detect/plugin-sdk';
 import type { ReportContext } from './render.js';
 import { displayLine as oneLine, displayText } from './display-text.js';
 import { assistantsLine, evidenceLabel, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';

@@ -1,5 +1,5 @@
 import { Document, Scalar, visit } from 'yaml';
-import type { AnalysisResult } from '@cadence/plugin-sdk';
+import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
 import { escapeBidi, hasBidi, withContext, type ReportContext } from './render.js';
 
 /**

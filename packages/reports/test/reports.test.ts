@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { RepositoryResult, WebsiteResult } from '@cadence/plugin-sdk';
+import type { RepositoryResult, WebsiteResult } from '@cadence-detect/plugin-sdk';
 import { aggregateTimeline, renderReport, reportFormatFromPath, UsageError } from '../src/index.js';
 import { renderReportLazily } from '../src/render.js';
 import { REPORT_SCRIPT, REPORT_SCRIPT_HASH } from '../src/report-script.js';

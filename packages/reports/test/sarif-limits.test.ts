@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import type { RepositoryResult, Suspicion } from '@cadence/plugin-sdk';
+import type { RepositoryResult, Suspicion } from '@cadence-detect/plugin-sdk';
 import { MAX_RESULTS, renderSarif } from '../src/sarif-report.js';
 
 /** A flagged commit; `noise` makes its reasons incompressible (to fill a gzipped budget). */

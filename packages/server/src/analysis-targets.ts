@@ -1,6 +1,6 @@
-import { redactUrl, type AnalysisRequest } from '@cadence/engine';
-import { checkBranchName, parseRepositoryUrl } from '@cadence/git-source';
-import { parseWebsiteUrl } from '@cadence/web-source';
+import { redactUrl, type AnalysisRequest } from '@cadence-detect/engine';
+import { checkBranchName, parseRepositoryUrl } from '@cadence-detect/git-source';
+import { parseWebsiteUrl } from '@cadence-detect/web-source';
 import type { NewJob } from './jobs/job-manager.js';
 
 /**

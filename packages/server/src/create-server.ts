@@ -1,10 +1,10 @@
 import http from 'node:http';
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
-import { HttpError } from '@cadence/errors';
-import type { CadenceConfig } from '@cadence/config';
-import type { Engine } from '@cadence/engine';
-import type { Logger } from '@cadence/logger';
+import { HttpError } from '@cadence-detect/errors';
+import type { CadenceConfig } from '@cadence-detect/config';
+import type { Engine } from '@cadence-detect/engine';
+import type { Logger } from '@cadence-detect/logger';
 import { JobManager, jobManagerFor } from './jobs/job-manager.js';
 import type { AnalysisThreadsSpec } from './jobs/analysis-threads.js';
 import { ServerMetrics } from './metrics.js';

@@ -1,6 +1,6 @@
-import type { CadenceConfig } from '@cadence/config';
-import type { Engine } from '@cadence/engine';
-import type { Logger } from '@cadence/logger';
+import type { CadenceConfig } from '@cadence-detect/config';
+import type { Engine } from '@cadence-detect/engine';
+import type { Logger } from '@cadence-detect/logger';
 import type { ServerBackends } from './backends/server-backends.js';
 import { JobManager, jobManagerFor } from './jobs/job-manager.js';
 import { ServerMetrics } from './metrics.js';

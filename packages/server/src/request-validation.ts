@@ -1,6 +1,6 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import Value from 'typebox/value';
-import { HttpError } from '@cadence/errors';
+import { HttpError } from '@cadence-detect/errors';
 
 export const RepositoryBody = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 2048, examples: ['https://github.com/acme/widget'], description: 'a repository URL' }),

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { ResultCache } from '@cadence/engine';
-import type { AnalysisResult } from '@cadence/plugin-sdk';
+import type { ResultCache } from '@cadence-detect/engine';
+import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
 import type { ServerMetrics } from './metrics.js';
 
 export interface CacheStats {

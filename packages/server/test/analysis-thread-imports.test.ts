@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { importRecorder, makeTempDir, type ImportRecorder, type TempDir } from '@cadence/test-support';
+import { importRecorder, makeTempDir, type ImportRecorder, type TempDir } from '@cadence-detect/test-support';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -12,7 +12,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  * router, BullMQ, the forge clients) cost each thread about 0.4 s more CPU at its start. A real
  * Node process imports each entry with an import recorder loaded.
  */
-describe('the analysis thread\u2019s entry (@cadence/server/analysis-thread)', function () {
+describe('the analysis thread\u2019s entry (@cadence-detect/server/analysis-thread)', function () {
   this.timeout(30_000);
   let work: TempDir;
   let recorder: ImportRecorder;
@@ -31,11 +31,11 @@ describe('the analysis thread\u2019s entry (@cadence/server/analysis-thread)', f
 
   it('loads the pool without the HTTP server, where the package index loads all of it', async () => {
     const heavy = /\/node_modules\/(koa|@koa\/router|bullmq|@octokit|@gitbeaker)\//;
-    const thread = await importsOf('@cadence/server/analysis-thread');
+    const thread = await importsOf('@cadence-detect/server/analysis-thread');
     expect(thread.some((url) => url.endsWith('/dist/jobs/analysis-threads.js'))).to.equal(true);
     expect(thread.filter((url) => heavy.test(url))).to.deep.equal([]);
     // The contrast that keeps the check honest: the index does load them.
-    const index = await importsOf('@cadence/server');
+    const index = await importsOf('@cadence-detect/server');
     expect(index.some((url) => heavy.test(url))).to.equal(true);
   });
 });

@@ -2,17 +2,17 @@ import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { loadConfig, toPluginConfigView } from '@cadence/config';
-import { createEngine } from '@cadence/engine';
-import { createLogger } from '@cadence/logger';
-import size from '@cadence/plugin-size';
-import { burstHistory, createRepository, exportRepository, makeTempDir, startGitDaemon, type GitDaemon, type TempDir } from '@cadence/test-support';
+import { loadConfig, toPluginConfigView } from '@cadence-detect/config';
+import { createEngine } from '@cadence-detect/engine';
+import { createLogger } from '@cadence-detect/logger';
+import size from '@cadence-detect/plugin-size';
+import { burstHistory, createRepository, exportRepository, makeTempDir, startGitDaemon, type GitDaemon, type TempDir } from '@cadence-detect/test-support';
 import { createServer, type CadenceServer } from '../src/index.js';
 
 const TOKEN = 'embedded-test-token-0123456789';
 
-/** The server as a library, in this process: what an embedding program does with @cadence/server. */
-describe('@cadence/server embedded in another program', function () {
+/** The server as a library, in this process: what an embedding program does with @cadence-detect/server. */
+describe('@cadence-detect/server embedded in another program', function () {
   this.timeout(30_000);
   let work: TempDir;
   let daemon: GitDaemon;
@@ -33,7 +33,7 @@ describe('@cadence/server embedded in another program', function () {
       flags: { security: { allowed_networks: ['127.0.0.0/8'] }, api: { token: TOKEN }, webhook: { secret: 'embedded-secret-0123456789' } },
     });
     const logger = createLogger({ level: 'error', stream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
-    const engine = createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [{ plugin: size, packageName: '@cadence/plugin-size', version: '0.0.0', source: 'builtin' }] });
+    const engine = createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [{ plugin: size, packageName: '@cadence-detect/plugin-size', version: '0.0.0', source: 'builtin' }] });
     cadence = createServer({ config, engine, logger });
     // The embedding program's own http server, with Cadence's request listener mounted in it.
     host = http.createServer(cadence.listener);

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
-import { loadConfig, toPluginConfigView } from '@cadence/config';
-import { createEngine } from '@cadence/engine';
-import { createLogger } from '@cadence/logger';
-import { makeTempDir, startStalledServer } from '@cadence/test-support';
+import { loadConfig, toPluginConfigView } from '@cadence-detect/config';
+import { createEngine } from '@cadence-detect/engine';
+import { createLogger } from '@cadence-detect/logger';
+import { makeTempDir, startStalledServer } from '@cadence-detect/test-support';
 import { InMemoryJobCancels } from '../src/jobs/job-cancels.js';
 import { InMemoryJobEventChannel } from '../src/jobs/job-events.js';
 import { JobManager } from '../src/jobs/job-manager.js';

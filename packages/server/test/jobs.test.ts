@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { AnalysisResult } from '@cadence/plugin-sdk';
+import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
 import { InMemoryJobQueue } from '../src/jobs/job-queue.js';
 import { InMemoryJobStore } from '../src/jobs/job-store.js';
 import { retainedResult, MAX_RETAINED_ITEMS } from '../src/jobs/retained-result.js';

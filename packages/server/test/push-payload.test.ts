@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
-import { HttpError } from '@cadence/errors';
+import { HttpError } from '@cadence-detect/errors';
 import { githubPullRequest, githubPush, gitlabMergeRequest, gitlabPush, isGithubFullName, isGitlabPath } from '../src/webhooks/push-payload.js';
 
 const HEAD = 'a'.repeat(40);

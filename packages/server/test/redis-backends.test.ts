@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import { loadConfig, type CadenceConfig } from '@cadence/config';
-import type { HttpError } from '@cadence/errors';
-import { createLogger } from '@cadence/logger';
-import type { AnalysisResult } from '@cadence/plugin-sdk';
-import { makeTempDir, startRedisServer, type RedisServer } from '@cadence/test-support';
+import { loadConfig, type CadenceConfig } from '@cadence-detect/config';
+import type { HttpError } from '@cadence-detect/errors';
+import { createLogger } from '@cadence-detect/logger';
+import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
+import { makeTempDir, startRedisServer, type RedisServer } from '@cadence-detect/test-support';
 import { createBackends, type ServerBackends } from '../src/backends/server-backends.js';
 import type { Job } from '../src/jobs/job.js';
 import type { JobEvent } from '../src/jobs/job-events.js';

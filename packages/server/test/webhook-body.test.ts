@@ -3,7 +3,7 @@ import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import Koa from 'koa';
-import { createLogger } from '@cadence/logger';
+import { createLogger } from '@cadence-detect/logger';
 import { errorBody } from '../src/middleware/error-body.js';
 import { rawWebhookBody, webhookBytes } from '../src/webhooks/webhook-body.js';
 import { UnverifiedBytes } from '../src/webhooks/unverified-bytes.js';

@@ -1,5 +1,5 @@
 import type { DefaultTreeAdapterMap } from 'parse5';
-import type { Heading, ImageRef, LinkRef, ListBlock, TextBlock } from '@cadence/plugin-sdk';
+import type { Heading, ImageRef, LinkRef, ListBlock, TextBlock } from '@cadence-detect/plugin-sdk';
 import { TextSink } from './text-sink.js';
 
 type ParentNode = DefaultTreeAdapterMap['parentNode'];

@@ -1,4 +1,4 @@
-import type { PageDocument, TextBlock } from '@cadence/plugin-sdk';
+import type { PageDocument, TextBlock } from '@cadence-detect/plugin-sdk';
 import { countWords, forEachSentence } from './sentences.js';
 
 /** The fields a document shares with its parts and its wire form. */

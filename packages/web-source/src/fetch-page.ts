@@ -4,8 +4,8 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { abortError, CadenceError, type OperationalCode } from '@cadence/errors';
-import { resolveAndCheck, type NetworkPolicy } from '@cadence/network-guard';
+import { abortError, CadenceError, type OperationalCode } from '@cadence-detect/errors';
+import { resolveAndCheck, type NetworkPolicy } from '@cadence-detect/network-guard';
 import { decode, detectCharset } from './charset.js';
 
 export interface FetchOptions {

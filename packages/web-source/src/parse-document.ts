@@ -1,6 +1,6 @@
 import { parse } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
-import type { PageDocument, TextBlock } from '@cadence/plugin-sdk';
+import type { PageDocument, TextBlock } from '@cadence-detect/plugin-sdk';
 import { attribute, walkDocument } from './document-walk.js';
 import { toDocument, toWire, type DocumentParts, type WireDocument } from './document-wire.js';
 import { normalize } from './text-sink.js';
@@ -14,7 +14,7 @@ export interface ParseOptions {
 }
 
 /**
- * The page as strategies read it (see PageDocument in @cadence/plugin-sdk), parsed on the calling
+ * The page as strategies read it (see PageDocument in @cadence-detect/plugin-sdk), parsed on the calling
  * thread. The server parses in a worker (parseDocumentInWorker); this is for tools and tests.
  */
 export function parseDocument(body: string, options: ParseOptions): PageDocument {

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { abortError, CadenceError } from '@cadence/errors';
-import type { PageDocument } from '@cadence/plugin-sdk';
+import { abortError, CadenceError } from '@cadence-detect/errors';
+import type { PageDocument } from '@cadence-detect/plugin-sdk';
 import { fromWire, type WireDocument } from './document-wire.js';
 import type { ParseOptions } from './parse-document.js';
 

@@ -1,4 +1,4 @@
-import { CadenceError } from '@cadence/errors';
+import { CadenceError } from '@cadence-detect/errors';
 
 function refuse(input: string, reason: string): never {
   throw new CadenceError('ERR_INVALID_SOURCE', {

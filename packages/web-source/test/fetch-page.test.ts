@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { freePort, startHttpServer, type TestHttpServer } from '@cadence/test-support';
+import { freePort, startHttpServer, type TestHttpServer } from '@cadence-detect/test-support';
 import { fetchPage, parseWebsiteUrl } from '../src/index.js';
 
 const options = { policy: null, maxBytes: 64 * 1024, timeoutMs: 3000 };

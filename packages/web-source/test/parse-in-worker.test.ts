@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import diagnostics from 'node:diagnostics_channel';
 import type { Worker } from 'node:worker_threads';
-import { CadenceError } from '@cadence/errors';
+import { CadenceError } from '@cadence-detect/errors';
 import { parseDocument, parseDocumentInWorker } from '../src/index.js';
 
 const options = { url: 'http://x.test/', contentType: 'text/html' };

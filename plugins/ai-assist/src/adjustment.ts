@@ -1,4 +1,4 @@
-import { clampScore, severityFromScore, type AiVerdict, type AnalysisResult, type Detection } from '@cadence/plugin-sdk';
+import { clampScore, severityFromScore, type AiVerdict, type AnalysisResult, type Detection } from '@cadence-detect/plugin-sdk';
 import type { FlaggedItem } from './flagged-items.js';
 
 /** How much the model's opinion can move things (docs/ai.md). */

@@ -1,4 +1,4 @@
-import type { AiSettings, AnalysisContext, AnalysisResult } from '@cadence/plugin-sdk';
+import type { AiSettings, AnalysisContext, AnalysisResult } from '@cadence-detect/plugin-sdk';
 
 /** One thing sent for a verdict: a suspicious commit, or a flagged passage of a page. */
 export interface FlaggedItem {

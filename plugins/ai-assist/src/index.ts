@@ -1,4 +1,4 @@
-import { CadenceError, definePlugin, REFINE_STAGE, type AiReport, type AiVerdict, type AnalysisContext, type AnalysisResult } from '@cadence/plugin-sdk';
+import { CadenceError, definePlugin, REFINE_STAGE, type AiReport, type AiVerdict, type AnalysisContext, type AnalysisResult } from '@cadence-detect/plugin-sdk';
 import { applyVerdicts } from './adjustment.js';
 import { collectItems, type FlaggedItem } from './flagged-items.js';
 import { AI_OPTIONS, type AiOptions } from './options.js';

@@ -1,4 +1,4 @@
-import type { AiSettings } from '@cadence/plugin-sdk';
+import type { AiSettings } from '@cadence-detect/plugin-sdk';
 
 const nullableString = { anyOf: [{ type: 'string' }, { type: 'null' }], default: null } as const;
 

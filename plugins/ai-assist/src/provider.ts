@@ -1,4 +1,4 @@
-import type { AiSettings } from '@cadence/plugin-sdk';
+import type { AiSettings } from '@cadence-detect/plugin-sdk';
 
 export interface Completion {
   readonly text: string;

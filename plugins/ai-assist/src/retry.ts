@@ -1,4 +1,4 @@
-import { CadenceError } from '@cadence/plugin-sdk';
+import { CadenceError } from '@cadence-detect/plugin-sdk';
 
 /** A provider failure sorted into what we do about it. */
 export interface ClassifiedFailure {

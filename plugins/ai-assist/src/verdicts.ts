@@ -1,4 +1,4 @@
-import type { AiVerdict } from '@cadence/plugin-sdk';
+import type { AiVerdict } from '@cadence-detect/plugin-sdk';
 import type { FlaggedItem, } from './flagged-items.js';
 import type { Prompt } from './provider.js';
 

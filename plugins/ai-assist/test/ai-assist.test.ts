@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { makeCommits, runPlugin, type RunOptions } from '@cadence/plugin-testkit';
-import size from '@cadence/plugin-size';
+import { makeCommits, runPlugin, type RunOptions } from '@cadence-detect/plugin-testkit';
+import size from '@cadence-detect/plugin-size';
 import aiAssist, { OVERALL_WEIGHT, type AiOptions } from '../src/index.js';
 import { anthropicAnswer, askedIds, fakeProvider, openaiAnswer, status, verdictsJson } from './fake-providers.js';
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { startHttpServer, type TestHttpServer } from '@cadence/test-support';
+import { startHttpServer, type TestHttpServer } from '@cadence-detect/test-support';
 
 export interface RecordedRequest {
   readonly path: string;

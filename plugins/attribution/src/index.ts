@@ -1,4 +1,4 @@
-import { defineStrategy, definePlugin, type CommitRecord, type Finding, type RepositoryContext } from '@cadence/plugin-sdk';
+import { defineStrategy, definePlugin, type CommitRecord, type Finding, type RepositoryContext } from '@cadence-detect/plugin-sdk';
 import { readAuthorshipLog } from './git-ai-notes.js';
 import { attributeCommit, hit, type Attribution } from './match.js';
 import { compileRules, type AttributionRuleSpec, type BranchRuleSpec, type RuleSet } from './rules.js';

@@ -1,4 +1,4 @@
-import type { CommitRecord } from '@cadence/plugin-sdk';
+import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 import type { CompiledRule, RuleSet } from './rules.js';
 import { trailersOf } from './trailers.js';
 

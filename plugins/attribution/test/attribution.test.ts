@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { makeCommits, runPlugin, type CommitSpec } from '@cadence/plugin-testkit';
-import { createRepository, makeTempDir, type TempDir } from '@cadence/test-support';
+import { makeCommits, runPlugin, type CommitSpec } from '@cadence-detect/plugin-testkit';
+import { createRepository, makeTempDir, type TempDir } from '@cadence-detect/test-support';
 import attribution, { builtInRuleIds, readAuthorshipLog } from '../src/index.js';
 
 const T0 = Date.parse('2025-06-02T09:00:00Z') / 1000;

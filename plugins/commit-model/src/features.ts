@@ -1,4 +1,4 @@
-import type { CommitRecord } from '@cadence/plugin-sdk';
+import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 
 /**
  * The commit model's inputs: what a commit's size, pace, files and message look like, each against

@@ -1,4 +1,4 @@
-import type { CommitRecord } from '@cadence/plugin-sdk';
+import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 
 /** A subject that says the commit brings in someone else's code. */
 const IMPORT_SUBJECT = /\b(?:vendor(?:ed|ing|s)?|import(?:ed|ing|s)? (?:of |from |upstream|the )|third[- ]party|upstream (?:copy|version|sources?)|(?:copy|copied) (?:of|from) |bundle[sd]? (?:copy|version)|subtree|git-subtree)\b/i;

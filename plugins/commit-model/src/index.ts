@@ -1,4 +1,4 @@
-import { defineStrategy, definePlugin, isMeasurableCommit, type Finding, type RepositoryContext } from '@cadence/plugin-sdk';
+import { defineStrategy, definePlugin, isMeasurableCommit, type Finding, type RepositoryContext } from '@cadence-detect/plugin-sdk';
 import { extractFeatures, FEATURE_NAMES } from './features.js';
 import { isImportedTree } from './imported-tree.js';
 import { MODEL_FILE, probabilityOf, score, shippedModel, type CommitModel } from './model.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { makeCommits, runPlugin, type CommitSpec } from '@cadence/plugin-testkit';
-import { createRepository, makeTempDir, type TempDir } from '@cadence/test-support';
+import { makeCommits, runPlugin, type CommitSpec } from '@cadence-detect/plugin-testkit';
+import { createRepository, makeTempDir, type TempDir } from '@cadence-detect/test-support';
 import commitModel, { extractFeatures, FEATURE_NAMES, isImportedTree, score, shippedModel } from '../src/index.js';
 
 const T0 = Date.parse('2024-03-04T09:00:00Z') / 1000;

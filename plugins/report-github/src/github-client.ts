@@ -2,7 +2,7 @@ import { createAppAuth } from '@octokit/auth-app';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
-import type { JobInfo } from '@cadence/plugin-sdk';
+import type { JobInfo } from '@cadence-detect/plugin-sdk';
 import type { GithubReportOptions } from './options.js';
 
 /** Octokit with the two well-kept plugins that make it a good citizen: retries on 5xx, rate limits honoured. */

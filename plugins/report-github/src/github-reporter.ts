@@ -1,4 +1,4 @@
-import type { AnalysisResult, JobInfo, PluginLogger, ReportOutcome, RepositoryResult } from '@cadence/plugin-sdk';
+import type { AnalysisResult, JobInfo, PluginLogger, ReportOutcome, RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { forgeErrorCode, githubClient, usesChecks, type GithubClient } from './github-client.js';
 import type { GithubReportOptions } from './options.js';
 import { checkSummary, verdictOf } from './verdict.js';

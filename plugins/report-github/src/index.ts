@@ -1,4 +1,4 @@
-import { definePlugin, tapForgeReporter } from '@cadence/plugin-sdk';
+import { definePlugin, tapForgeReporter } from '@cadence-detect/plugin-sdk';
 import { GithubReporter } from './github-reporter.js';
 import { GITHUB_REPORT_OPTIONS, type GithubReportOptions } from './options.js';
 

@@ -1,4 +1,4 @@
-import type { FailOn } from '@cadence/plugin-sdk';
+import type { FailOn } from '@cadence-detect/plugin-sdk';
 
 const nullableString = { anyOf: [{ type: 'string', minLength: 1 }, { type: 'null' }], default: null } as const;
 

@@ -1,4 +1,4 @@
-import { failsPolicy, markdownDetails, verdictLine, escapeMarkdown, type AnalysisResult } from '@cadence/plugin-sdk';
+import { failsPolicy, markdownDetails, verdictLine, escapeMarkdown, type AnalysisResult } from '@cadence-detect/plugin-sdk';
 import type { FailOn } from './options.js';
 
 export { failsPolicy, escapeMarkdown };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { RepositoryResult } from '@cadence/plugin-sdk';
+import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { checkSummary, escapeMarkdown, failsPolicy, forgeErrorCode, verdictOf } from '../src/index.js';
 
 function result(assessment: RepositoryResult['assessment'], extra: Partial<RepositoryResult> = {}): RepositoryResult {

@@ -1,5 +1,5 @@
 import { Gitlab } from '@gitbeaker/rest';
-import type { AnalysisResult, JobInfo, PluginLogger, ReportOutcome } from '@cadence/plugin-sdk';
+import type { AnalysisResult, JobInfo, PluginLogger, ReportOutcome } from '@cadence-detect/plugin-sdk';
 import type { GitlabReportOptions } from './options.js';
 import { failsPolicy, NOTE_MARKER, noteBody, statusDescription } from './verdict.js';
 

@@ -1,4 +1,4 @@
-import { definePlugin, tapForgeReporter } from '@cadence/plugin-sdk';
+import { definePlugin, tapForgeReporter } from '@cadence-detect/plugin-sdk';
 import { GitlabReporter } from './gitlab-reporter.js';
 import { GITLAB_REPORT_OPTIONS, type GitlabReportOptions } from './options.js';
 

@@ -1,4 +1,4 @@
-import type { FailOn } from '@cadence/plugin-sdk';
+import type { FailOn } from '@cadence-detect/plugin-sdk';
 
 /**
  * The reporter's options. The host fills them from `forges.gitlab.*` and `report.fail_on`

@@ -1,4 +1,4 @@
-import { escapeMarkdown, failsPolicy, markdownDetails, verdictLine, type AnalysisResult } from '@cadence/plugin-sdk';
+import { escapeMarkdown, failsPolicy, markdownDetails, verdictLine, type AnalysisResult } from '@cadence-detect/plugin-sdk';
 
 export { failsPolicy };
 

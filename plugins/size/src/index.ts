@@ -8,7 +8,7 @@ import {
   type CommitRecord,
   type Finding,
   type RepositoryContext,
-} from '@cadence/plugin-sdk';
+} from '@cadence-detect/plugin-sdk';
 
 export const sizeStrategy = defineStrategy({
   meta: {

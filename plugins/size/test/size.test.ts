@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { makeCommits, runPlugin, testStrategy } from '@cadence/plugin-testkit';
+import { makeCommits, runPlugin, testStrategy } from '@cadence-detect/plugin-testkit';
 import size from '../src/index.js';
 
 const T0 = Date.parse('2017-01-10T08:00:00Z') / 1000;

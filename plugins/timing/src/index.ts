@@ -6,7 +6,7 @@ import {
   type CommitRecord,
   type Finding,
   type RepositoryContext,
-} from '@cadence/plugin-sdk';
+} from '@cadence-detect/plugin-sdk';
 
 /**
  * Below this many changed lines a quick follow-up commit (a typo fix, a forgotten file) is ordinary

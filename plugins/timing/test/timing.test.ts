@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { makeCommits, runPlugin } from '@cadence/plugin-testkit';
+import { makeCommits, runPlugin } from '@cadence-detect/plugin-testkit';
 import timing from '../src/index.js';
 
 const T0 = Date.parse('2018-06-01T12:00:00Z') / 1000;

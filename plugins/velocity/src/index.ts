@@ -8,7 +8,7 @@ import {
   type CommitRecord,
   type Finding,
   type RepositoryContext,
-} from '@cadence/plugin-sdk';
+} from '@cadence-detect/plugin-sdk';
 
 /**
  * A commit's lines per minute are measured over the time since the same author's previous commit.

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { makeCommits, runPlugin } from '@cadence/plugin-testkit';
+import { makeCommits, runPlugin } from '@cadence-detect/plugin-testkit';
 import velocity from '../src/index.js';
 
 const T0 = Date.parse('2019-03-04T09:00:00Z') / 1000;

@@ -1,4 +1,4 @@
-import { defineStrategy, type WebsiteContext } from '@cadence/plugin-sdk';
+import { defineStrategy, type WebsiteContext } from '@cadence-detect/plugin-sdk';
 import { clamp01, MIN_WORDS, round, textViews } from './text-tools.js';
 
 const CONTRACTION = /\b[\p{L}]+'(s|t|re|ve|ll|d|m)\b/giu;

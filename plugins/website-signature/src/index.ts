@@ -1,4 +1,4 @@
-import { definePlugin } from '@cadence/plugin-sdk';
+import { definePlugin } from '@cadence-detect/plugin-sdk';
 import { humanVoice, textLength } from './human-voice.js';
 import { aiVocabulary, placeholderText, stockPhrases, transitionDensity } from './lexical-signals.js';
 import { websiteOverallScore } from './page-score.js';

@@ -1,4 +1,4 @@
-import { defineStrategy, type Finding, type WebsiteContext } from '@cadence/plugin-sdk';
+import { defineStrategy, type Finding, type WebsiteContext } from '@cadence-detect/plugin-sdk';
 import { LEXICON } from './lexicon.js';
 import { clamp01, countPhrase, locate, MIN_WORDS, perThousand, round, textViews } from './text-tools.js';
 

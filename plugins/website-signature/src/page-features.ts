@@ -1,4 +1,4 @@
-import type { PageDocument } from '@cadence/plugin-sdk';
+import type { PageDocument } from '@cadence-detect/plugin-sdk';
 import { compressionGain } from './compression.js';
 import { LEXICON } from './lexicon.js';
 import { countPhrase, sampleEvenly, textViews } from './text-tools.js';

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { defineStrategy, type Finding, type WebsiteContext } from '@cadence/plugin-sdk';
+import { defineStrategy, type Finding, type WebsiteContext } from '@cadence-detect/plugin-sdk';
 import { MIN_PROSE_WORDS, PAGE_FEATURE_NAMES, pageFeatures, proseWords } from './page-features.js';
 import { MIN_WORDS, round } from './text-tools.js';
 

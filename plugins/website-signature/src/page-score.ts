@@ -1,4 +1,4 @@
-import { clampScore, type StrategyResult } from '@cadence/plugin-sdk';
+import { clampScore, type StrategyResult } from '@cadence-detect/plugin-sdk';
 
 /** Weights of the AI signals in the page score (docs/website-analysis.md). */
 export const SIGNAL_WEIGHTS: Readonly<Record<string, number>> = Object.freeze({

@@ -1,4 +1,4 @@
-import { defineStrategy, type Finding, type WebsiteContext } from '@cadence/plugin-sdk';
+import { defineStrategy, type Finding, type WebsiteContext } from '@cadence-detect/plugin-sdk';
 import { LEXICON } from './lexicon.js';
 import { clamp01, MIN_WORDS, round } from './text-tools.js';
 

@@ -1,4 +1,4 @@
-import type { PageDocument } from '@cadence/plugin-sdk';
+import type { PageDocument } from '@cadence-detect/plugin-sdk';
 
 /** Below this many words a page is too short to judge (decisions §4). */
 export const MIN_WORDS = 80;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseDocument } from '@cadence/web-source';
+import { parseDocument } from '@cadence-detect/web-source';
 import { coefficientOfVariation, mtld, PAGE_FEATURE_NAMES, pageFeatures, type PageFeatureName } from '../src/page-features.js';
 
 const doc = (body: string) => parseDocument(`<!doctype html><html><head><title>t</title></head><body><main>${body}</main></body></html>`, { url: 'https://example.test/', contentType: 'text/html' });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { runPlugin } from '@cadence/plugin-testkit';
+import { runPlugin } from '@cadence-detect/plugin-testkit';
 import plugin, { websiteOverallScore } from '../src/index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');

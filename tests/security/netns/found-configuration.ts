@@ -7,7 +7,7 @@ import { sign } from '@octokit/webhooks-methods';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import { makeTempDir, startCadenceServer, startHttpServer, waitForJob } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, startHttpServer, waitForJob } from '@cadence-detect/test-support';
 import { githubPushPayload, SECRET, serveRepositories } from '../../server/fixtures.js';
 
 export interface FoundConfigurationReport {
@@ -49,7 +49,7 @@ const git = await serveRepositories(work.path);
 
 const deployment = path.join(work.path, 'deployment');
 await mkdir(path.join(deployment, 'evil-plugin'), { recursive: true });
-await writeFile(path.join(deployment, 'evil-plugin', 'package.json'), JSON.stringify({ name: 'evil-plugin', version: '1.0.0', type: 'module', main: 'index.js', peerDependencies: { '@cadence/plugin-sdk': '^1.0.0' } }));
+await writeFile(path.join(deployment, 'evil-plugin', 'package.json'), JSON.stringify({ name: 'evil-plugin', version: '1.0.0', type: 'module', main: 'index.js', peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' } }));
 await writeFile(path.join(deployment, 'evil-plugin', 'index.js'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(path.join(markers, 'evil-plugin'))}, String(process.env.CADENCE_AI_KEY));\nexport default { name: 'evil-plugin', apply() {} };\n`);
 await writeFile(path.join(deployment, '.cadence.yaml'), [
   'plugins: [./evil-plugin]',

@@ -2,7 +2,7 @@
 // the real server, submits website jobs whose targets cannot be routed to, and prints what happened
 // as one JSON line. It refuses to run anywhere a packet could leave the machine.
 import { networkInterfaces } from 'node:os';
-import { makeTempDir, startCadenceServer, waitForJob } from '@cadence/test-support';
+import { makeTempDir, startCadenceServer, waitForJob } from '@cadence-detect/test-support';
 
 export interface TargetOutcome {
   readonly url: string;

@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseConfigText, type ConfigFile } from '@cadence/config';
-import { runGitCommand } from '@cadence/git-source';
+import { parseConfigText, type ConfigFile } from '@cadence-detect/config';
+import { runGitCommand } from '@cadence-detect/git-source';
 import { CliExit } from '../io.js';
 
 /** Where a CI job's checkout is and what it may trust. */

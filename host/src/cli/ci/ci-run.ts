@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CadenceError } from '@cadence/errors';
-import type { RepositoryResult } from '@cadence/plugin-sdk';
-import { renderReportLazily } from '@cadence/reports/render';
+import { CadenceError } from '@cadence-detect/errors';
+import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
+import { renderReportLazily } from '@cadence-detect/reports/render';
 import { createRuntime } from '../../runtime.js';
 import { reachesLevel, reportContext } from '../commands/analyze-action.js';
 import type { FailOnLevel } from '../commands/analyze.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { RepositoryResult } from '@cadence/plugin-sdk';
-import { displayLine } from '@cadence/reports/display-text';
+import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
+import { displayLine } from '@cadence-detect/reports/display-text';
 
 /** One entry of GitLab's Code Quality report (the CodeClimate-based format GitLab reads). */
 export interface CodeQualityIssue {

@@ -1,5 +1,5 @@
-import type { RepositoryResult, Suspicion } from '@cadence/plugin-sdk';
-import { displayLine } from '@cadence/reports/display-text';
+import type { RepositoryResult, Suspicion } from '@cadence-detect/plugin-sdk';
+import { displayLine } from '@cadence-detect/reports/display-text';
 
 /** How many flagged commits the summary lists (the SARIF and the JSON report have all). */
 const TOP_FINDINGS = 10;

@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AnalysisRequest } from '@cadence/engine';
-import { CadenceError } from '@cadence/errors';
-import { answersAsRepository, parseRepositoryUrl } from '@cadence/git-source';
-import { maskSecrets, type CadenceConfig } from '@cadence/config';
-import type { AnalysisResult } from '@cadence/plugin-sdk';
-import { renderReportLazily, reportFormatFromPath, UsageError, type ReportContext, type ReportFormat } from '@cadence/reports/render';
+import type { AnalysisRequest } from '@cadence-detect/engine';
+import { CadenceError } from '@cadence-detect/errors';
+import { answersAsRepository, parseRepositoryUrl } from '@cadence-detect/git-source';
+import { maskSecrets, type CadenceConfig } from '@cadence-detect/config';
+import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
+import { renderReportLazily, reportFormatFromPath, UsageError, type ReportContext, type ReportFormat } from '@cadence-detect/reports/render';
 import { HOST_VERSION } from '../host-version.js';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';

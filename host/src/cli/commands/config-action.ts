@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { configInitTemplate, renderConfigYaml } from '@cadence/config';
+import { configInitTemplate, renderConfigYaml } from '@cadence-detect/config';
 import { githubWorkflow, gitlabInclude } from '../ci/ci-files.js';
 import { HOST_VERSION } from '../host-version.js';
 import { CliExit, type CliIo } from '../io.js';

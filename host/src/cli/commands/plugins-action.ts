@@ -1,6 +1,6 @@
-import type { LoadedPlugin } from '@cadence/engine';
-import { createLogger } from '@cadence/logger';
-import { PluginOptionsError } from '@cadence/plugin-loader';
+import type { LoadedPlugin } from '@cadence-detect/engine';
+import { createLogger } from '@cadence-detect/logger';
+import { PluginOptionsError } from '@cadence-detect/plugin-loader';
 import { CliExit } from '../io.js';
 import { loadCliConfig } from '../load-config.js';
 import type { CliIo } from '../io.js';

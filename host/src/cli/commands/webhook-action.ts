@@ -1,5 +1,5 @@
-import type { CadenceConfig } from '@cadence/config';
-import { createBackends, createServer } from '@cadence/server';
+import type { CadenceConfig } from '@cadence-detect/config';
+import { createBackends, createServer } from '@cadence-detect/server';
 import type { EngineThreadData } from '../../engine-thread.js';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { parseDuration } from '@cadence/config/units';
+import { parseDuration } from '@cadence-detect/config/units';
 import type { CliIo } from '../io.js';
 
 /** A shorter webhook secret can be guessed offline from one signed delivery. */

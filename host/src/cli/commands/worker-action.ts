@@ -1,4 +1,4 @@
-import { createBackends, createWorker } from '@cadence/server';
+import { createBackends, createWorker } from '@cadence-detect/server';
 import { createRuntime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';
 import { runUntilStopped } from '../stop-signals.js';

@@ -1,9 +1,9 @@
-import { CadenceError } from '@cadence/errors';
+import { CadenceError } from '@cadence-detect/errors';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseSize } from '@cadence/config/units';
-import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, HistoryCache, openRepository, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence/git-source';
-import type { AnalysisEvent, SquashJudgement } from '@cadence/plugin-sdk';
+import { parseSize } from '@cadence-detect/config/units';
+import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, HistoryCache, openRepository, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence-detect/git-source';
+import type { AnalysisEvent, SquashJudgement } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EngineLogger } from '../engine-logger.js';

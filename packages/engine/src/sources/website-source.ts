@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { AnalysisEvent } from '@cadence/plugin-sdk';
-import { fetchPage, parseDocumentInWorker, parseWebsiteUrl } from '@cadence/web-source';
+import type { AnalysisEvent } from '@cadence-detect/plugin-sdk';
+import { fetchPage, parseDocumentInWorker, parseWebsiteUrl } from '@cadence-detect/web-source';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EngineLogger } from '../engine-logger.js';

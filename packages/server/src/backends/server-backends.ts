@@ -1,4 +1,4 @@
-import { parseSize, type CadenceConfig } from '@cadence/config';
+import { parseSize, type CadenceConfig } from '@cadence-detect/config';
 import type { RateLimiterFactory } from '../middleware/rate-limit.js';
 import { inMemoryRateLimiters } from '../middleware/rate-limit.js';
 import { InMemoryJobCancels, type JobCancels } from '../jobs/job-cancels.js';
@@ -47,7 +47,7 @@ export function inMemoryBackends(config: CadenceConfig): ServerBackends {
 }
 
 /** The backends `queue.backend` names; the Redis ones (and BullMQ) load only when chosen. */
-export async function createBackends(config: CadenceConfig, logger: import('@cadence/logger').Logger): Promise<ServerBackends> {
+export async function createBackends(config: CadenceConfig, logger: import('@cadence-detect/logger').Logger): Promise<ServerBackends> {
   if (config.queue.backend === 'memory') return inMemoryBackends(config);
   const { createRedisBackends } = await import('./redis/redis-backends.js');
   return createRedisBackends(config, logger);

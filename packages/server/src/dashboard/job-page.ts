@@ -1,4 +1,4 @@
-import { escapeHtml } from '@cadence/reports';
+import { escapeHtml } from '@cadence-detect/reports';
 import { isFinal, type Job } from '../jobs/job.js';
 import { DASHBOARD_ASSETS } from './dashboard-assets.js';
 import { page } from './dashboard-pages.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CadenceConfig } from '@cadence/config';
-import type { ForgeTarget } from '@cadence/plugin-sdk';
+import type { CadenceConfig } from '@cadence-detect/config';
+import type { ForgeTarget } from '@cadence-detect/plugin-sdk';
 
 /** A request whose squash commit a push carried: where its original commits still are. */
 export interface SquashedRequest {

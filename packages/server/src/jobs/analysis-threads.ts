@@ -1,8 +1,8 @@
 import { Worker, type MessagePort } from 'node:worker_threads';
-import type { AnalysisRequest, AnalyzeOptions, EmittedEvent, Engine, ResultCache } from '@cadence/engine';
-import { CadenceError, isOperationalCode, toCadenceError } from '@cadence/errors';
-import type { Logger } from '@cadence/logger';
-import type { AnalysisResult, JobInfo, ReportOutcome } from '@cadence/plugin-sdk';
+import type { AnalysisRequest, AnalyzeOptions, EmittedEvent, Engine, ResultCache } from '@cadence-detect/engine';
+import { CadenceError, isOperationalCode, toCadenceError } from '@cadence-detect/errors';
+import type { Logger } from '@cadence-detect/logger';
+import type { AnalysisResult, JobInfo, ReportOutcome } from '@cadence-detect/plugin-sdk';
 
 /** What the job manager needs of an engine: the analysis, wherever it runs. */
 export type JobEngine = Pick<Engine, 'analyze'>;

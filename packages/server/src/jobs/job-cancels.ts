@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { OperationalCode } from '@cadence/errors';
+import type { OperationalCode } from '@cadence-detect/errors';
 
 /**
  * Cancel requests for running jobs, heard by every process that may be running them: the one that

@@ -1,12 +1,12 @@
-import { redactUrl, type AnalysisRequest, type Engine, type EmittedEvent, type ResultCache } from '@cadence/engine';
-import { CadenceError, HttpError, toCadenceError } from '@cadence/errors';
-import type { Logger } from '@cadence/logger';
-import type { CadenceConfig } from '@cadence/config';
+import { redactUrl, type AnalysisRequest, type Engine, type EmittedEvent, type ResultCache } from '@cadence-detect/engine';
+import { CadenceError, HttpError, toCadenceError } from '@cadence-detect/errors';
+import type { Logger } from '@cadence-detect/logger';
+import type { CadenceConfig } from '@cadence-detect/config';
 import { AnalysisThreadPool, type AnalysisThreadsSpec, type JobEngine } from './analysis-threads.js';
 import type { ServerBackends } from '../backends/server-backends.js';
-import type { NetworkPolicy } from '@cadence/network-guard';
+import type { NetworkPolicy } from '@cadence-detect/network-guard';
 import type { ServerMetrics } from '../metrics.js';
-import type { ForgeTarget, JobInfo, ReportOutcome } from '@cadence/plugin-sdk';
+import type { ForgeTarget, JobInfo, ReportOutcome } from '@cadence-detect/plugin-sdk';
 import { completeEvent, endEventOf, isFinal, MAX_REPORTS_PER_JOB, type Job, type JobSource } from './job.js';
 import type { JobEvent, JobEventChannel } from './job-events.js';
 import type { JobCancels } from './job-cancels.js';

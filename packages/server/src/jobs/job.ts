@@ -1,6 +1,6 @@
-import type { AnalysisRequest } from '@cadence/engine';
-import type { OperationalCode } from '@cadence/errors';
-import type { AnalysisResult, ForgeTarget, ReportOutcome } from '@cadence/plugin-sdk';
+import type { AnalysisRequest } from '@cadence-detect/engine';
+import type { OperationalCode } from '@cadence-detect/errors';
+import type { AnalysisResult, ForgeTarget, ReportOutcome } from '@cadence-detect/plugin-sdk';
 import type { JobEvent } from './job-events.js';
 
 /** Decisions §2. */

@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '@cadence/plugin-sdk';
+import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
 
 /** What one retained job keeps in full; counts stay exact (decisions: memory bounded, exact counts). */
 export const MAX_RETAINED_ITEMS = 1000;

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
-import { HttpError } from '@cadence/errors';
-import { cidrContains, parseAddress, parseCidr } from '@cadence/network-guard';
+import { HttpError } from '@cadence-detect/errors';
+import { cidrContains, parseAddress, parseCidr } from '@cadence-detect/network-guard';
 
 export interface AllowedHostOptions {
   /** `server.public_url`: its host is allowed. */

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { HttpError } from '@cadence/errors';
+import { HttpError } from '@cadence-detect/errors';
 import { constantTimeEqual } from '../webhooks/constant-time.js';
 import { sameOriginRequest, Sessions } from './session.js';
 import type { SessionRevocations } from './session-revocations.js';

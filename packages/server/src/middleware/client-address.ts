@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { parseAddress, parseCidr, cidrContains, type Cidr } from '@cadence/network-guard';
+import { parseAddress, parseCidr, cidrContains, type Cidr } from '@cadence-detect/network-guard';
 
 /**
  * Decisions §9: the client address is the socket's; behind trusted proxies it is the rightmost

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
-import { CadenceError, HttpError } from '@cadence/errors';
-import type { Logger } from '@cadence/logger';
+import { CadenceError, HttpError } from '@cadence-detect/errors';
+import type { Logger } from '@cadence-detect/logger';
 
 /**
  * The one place errors become responses: every error body is `{error, message, details?}`

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { HttpError } from '@cadence/errors';
+import { HttpError } from '@cadence-detect/errors';
 
 /**
  * Makes the limiter of one route group (decisions §9). rate-limiter-flexible has memory and Redis

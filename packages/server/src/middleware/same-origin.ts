@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { HttpError } from '@cadence/errors';
+import { HttpError } from '@cadence-detect/errors';
 
 /**
  * Routes that start jobs refuse browser requests from other sites: a page elsewhere could otherwise

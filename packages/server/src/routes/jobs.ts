@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { HttpError } from '@cadence/errors';
+import { HttpError } from '@cadence-detect/errors';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { JobStore } from '../jobs/job-store.js';
 import { isFinal, jobView, type JobStatus } from '../jobs/job.js';
@@ -72,7 +72,7 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
     if (job.status !== 'completed' || !job.result) {
       throw new HttpError(409, 'conflict', !isFinal(job.status) ? `Job ${job.id} is ${job.status}: its report is not ready` : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no report`);
     }
-    const { renderReport, REPORT_CONTENT_SECURITY_POLICY } = await import('@cadence/reports');
+    const { renderReport, REPORT_CONTENT_SECURITY_POLICY } = await import('@cadence-detect/reports');
     // frame-ancestors works only as a header (a <meta> CSP cannot carry it): no site frames the report.
     ctx.set('Content-Security-Policy', `${REPORT_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
     ctx.set('X-Frame-Options', 'DENY');

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Engine } from '@cadence/engine';
+import type { Engine } from '@cadence-detect/engine';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { ServerMetrics } from '../metrics.js';
 import type { ServerResultCache } from '../result-cache.js';

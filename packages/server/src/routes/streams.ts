@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { HttpError } from '@cadence/errors';
+import { HttpError } from '@cadence-detect/errors';
 import { isEndEvent, type JobEventChannel } from '../jobs/job-events.js';
 import type { JobStore } from '../jobs/job-store.js';
 import { JobFeed } from '../jobs/job-feed.js';

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
-import { HttpError } from '@cadence/errors';
-import { checkBranchName, parseRepositoryUrl, type RepositoryLocator } from '@cadence/git-source';
+import { HttpError } from '@cadence-detect/errors';
+import { checkBranchName, parseRepositoryUrl, type RepositoryLocator } from '@cadence-detect/git-source';
 import { LRUCache } from 'lru-cache';
 import type { JobManager, NewJob } from '../jobs/job-manager.js';
 import { WEBHOOK_BODY_LIMIT } from '../middleware/body.js';

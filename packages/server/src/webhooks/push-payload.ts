@@ -1,5 +1,5 @@
-import { HttpError } from '@cadence/errors';
-import type { ForgeTarget } from '@cadence/plugin-sdk';
+import { HttpError } from '@cadence-detect/errors';
+import type { ForgeTarget } from '@cadence-detect/plugin-sdk';
 
 const ZERO = /^0+$/;
 

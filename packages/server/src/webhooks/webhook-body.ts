@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { HttpError } from '@cadence/errors';
+import { HttpError } from '@cadence-detect/errors';
 import { hasBody, unsupportedType } from '../middleware/body.js';
 import type { UnverifiedBytes } from './unverified-bytes.js';
 

@@ -1,6 +1,6 @@
 import { Queue, WaitingError, Worker } from 'bullmq';
 import { LRUCache } from 'lru-cache';
-import type { Logger } from '@cadence/logger';
+import type { Logger } from '@cadence-detect/logger';
 import type { JobQueue, JobRunner } from '../../jobs/job-queue.js';
 import { unavailable } from './redis-connection.js';
 import { TurnBatch } from './turn-batch.js';

@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
-import { parseSize, type CadenceConfig } from '@cadence/config';
-import type { Logger } from '@cadence/logger';
+import { parseSize, type CadenceConfig } from '@cadence-detect/config';
+import type { Logger } from '@cadence-detect/logger';
 import type { ServerBackends } from '../server-backends.js';
 import { BullJobQueue } from './bull-job-queue.js';
 import { commandConnection, waitingConnection, whenReady } from './redis-connection.js';

@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { HttpError } from '@cadence/errors';
+import { HttpError } from '@cadence-detect/errors';
 
 /**
  * How every Redis connection of the server is made. Commands fail at once while Redis is away (no

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { isOperationalCode, type OperationalCode } from '@cadence/errors';
+import { isOperationalCode, type OperationalCode } from '@cadence-detect/errors';
 import type { JobCancels } from '../../jobs/job-cancels.js';
 import { unavailable } from './redis-connection.js';
 

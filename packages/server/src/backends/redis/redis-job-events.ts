@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from '@cadence/logger';
+import type { Logger } from '@cadence-detect/logger';
 import { isEndEvent, type JobEvent, type JobEventChannel } from '../../jobs/job-events.js';
 
 /** Events kept per job, and for how long after its last one: enough to follow any job from its start. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { AnalysisResult } from '@cadence/plugin-sdk';
+import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
 import type { ServerMetrics } from '../../metrics.js';
 import type { CacheStats, ServerResultCache } from '../../result-cache.js';
 import { luaScript, runScript } from './redis-scripts.js';

@@ -1,0 +1,439 @@
+/**
+ * `pnpm release:check`: the packages as a user gets them. Starts a real Verdaccio on 127.0.0.1 (this
+ * project's package names served only from it, everything else proxied to the public registry),
+ * publishes every public workspace package and the example plugin to it, then, in an empty folder
+ * with an empty npm cache, prefix and user configuration, installs and runs the CLI as a user
+ * would: global install, version, analyze, the webhook server's /health, npx, a third-party plugin
+ * installed next to the global CLI, a project with the CLI and the plugin as devDependencies, and the
+ * example plugin's own install, tests and type-check
+ * against the published SDK and testkit.
+ *
+ * Prints each step and its duration; exits 1 on the first failure. No shell: every command is a
+ * program with its arguments. Run after `pnpm install`; it builds first (tsc -b, quick when built).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const CLI_PACKAGE = '@cadence-detect/cli';
+const SDK_PACKAGE = '@cadence-detect/plugin-sdk';
+const SCOPE = '@cadence-detect';
+const EXAMPLE = 'cadence-plugin-file-drops';
+const EXAMPLE_DIR = path.join(root, 'examples', EXAMPLE);
+
+interface Ran {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+class CheckFailure extends Error {}
+
+/** Runs a program (never a shell) and fails with its output when it exits non-zero. */
+function run(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; allowFailure?: boolean }): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new CheckFailure(`${command} could not start: ${error.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const ran = { code, stdout, stderr };
+      if (code === 0 || options.allowFailure) resolve(ran);
+      else reject(new CheckFailure(`${command} ${args.join(' ')} (in ${options.cwd}) exited with ${code ?? signal}\n${tail(stdout)}\n${tail(stderr)}`));
+    });
+  });
+}
+
+function tail(text: string, lines = 40): string {
+  return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new CheckFailure(message);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const timings: { name: string; ms: number }[] = [];
+
+async function step<T>(name: string, action: () => Promise<T>): Promise<T> {
+  process.stdout.write(`▶ ${name}\n`);
+  const started = performance.now();
+  try {
+    const value = await action();
+    const ms = performance.now() - started;
+    timings.push({ name, ms });
+    process.stdout.write(`✓ ${name} (${seconds(ms)})\n`);
+    return value;
+  } catch (error) {
+    process.stdout.write(`✗ ${name} (${seconds(performance.now() - started)})\n`);
+    throw error;
+  }
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The packages `pnpm -r publish` will publish: every workspace package that is not private. */
+async function publicPackages(): Promise<{ name: string; version: string; dir: string }[]> {
+  const listed = await run('pnpm', ['-r', 'ls', '--depth', '-1', '--json'], { cwd: root, env: process.env });
+  const entries = JSON.parse(listed.stdout) as { name: string; version: string; path: string; private: boolean }[];
+  return entries.filter((entry) => !entry.private && entry.name).map((entry) => ({ name: entry.name, version: entry.version, dir: entry.path }));
+}
+
+interface Registry {
+  readonly url: string;
+  readonly process: ChildProcess;
+  readonly log: () => string;
+}
+
+async function startVerdaccio(work: string, uplink: string): Promise<Registry> {
+  const port = await freePort();
+  const config = path.join(work, 'verdaccio');
+  await mkdir(config);
+  // Our names first: served from local storage only, never looked up upstream (no `proxy`).
+  const yaml = [
+    `storage: ${JSON.stringify(path.join(config, 'storage'))}`,
+    'auth:',
+    '  htpasswd:',
+    `    file: ${JSON.stringify(path.join(config, 'htpasswd'))}`,
+    '    max_users: 10',
+    'uplinks:',
+    '  public:',
+    `    url: ${JSON.stringify(uplink)}`,
+    '    timeout: 60s',
+    '    maxage: 30m',
+    'packages:',
+    `  '${SCOPE}/*':`,
+    '    access: $all',
+    '    publish: $authenticated',
+    `  '${EXAMPLE}':`,
+    '    access: $all',
+    '    publish: $authenticated',
+    "  '**':",
+    '    access: $all',
+    '    publish: $authenticated',
+    '    proxy: public',
+    'web:',
+    '  enable: false',
+    'max_body_size: 100mb',
+    'log: { type: stdout, format: pretty, level: warn }',
+    '',
+  ].join('\n');
+  const file = path.join(config, 'config.yaml');
+  await writeFile(file, yaml);
+  const bin = path.join(path.dirname(createRequire(path.join(root, 'package.json')).resolve('verdaccio/package.json')), 'bin', 'verdaccio');
+  // The machine's environment (a proxy or a CA bundle the uplink needs), without the npm_* of `pnpm run`.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+  const child = spawn(process.execPath, [bin, '--config', file, '--listen', `127.0.0.1:${port}`], { cwd: config, env: { ...env, HOME: work }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}/`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new CheckFailure(`verdaccio exited with ${child.exitCode}\n${tail(output)}`);
+    try {
+      const response = await fetch(`${url}-/ping`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new CheckFailure(`verdaccio did not answer on ${url} within 30 s\n${tail(output)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { url, process: child, log: () => output };
+}
+
+/** A throwaway user, created with the registry's own API (what `npm adduser` does); its token. */
+async function createUser(registry: string): Promise<string> {
+  const name = `release-check-${process.pid}`;
+  const response = await fetch(`${registry}-/user/org.couchdb.user:${name}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ _id: `org.couchdb.user:${name}`, name, password: `pw-${Math.random().toString(36).slice(2)}-${Date.now()}`, type: 'user', roles: [], date: new Date().toISOString() }),
+  });
+  const body = (await response.json()) as { token?: string };
+  check(response.status === 201 && body.token, `could not create a user on the registry: ${response.status} ${JSON.stringify(body)}`);
+  return body.token;
+}
+
+/** A repository with a whole 400-line file arriving in one commit: what the example plugin flags. */
+async function makeRepository(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await mkdir(path.join(dir, 'src'), { recursive: true });
+  const git = (args: string[], date: number) =>
+    run('git', ['-c', 'user.name=Release Check', '-c', 'user.email=release@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+      cwd: dir,
+      env: { ...env, GIT_AUTHOR_DATE: `@${date} +0000`, GIT_COMMITTER_DATE: `@${date} +0000` },
+    });
+  const day = (n: number) => Date.UTC(2025, 0, n) / 1000;
+  await git(['init', '-q', '-b', 'main'], day(1));
+  await writeFile(path.join(dir, 'README.md'), Array.from({ length: 10 }, (_, i) => `line ${i}`).join('\n') + '\n');
+  await git(['add', '-A'], day(1));
+  await git(['commit', '-q', '-m', 'Initial import'], day(1));
+  await writeFile(path.join(dir, 'src', 'parser.txt'), Array.from({ length: 400 }, (_, i) => `rule ${i} = token ${i}`).join('\n') + '\n');
+  await git(['add', '-A'], day(2));
+  await git(['commit', '-q', '-m', 'Add the parser'], day(2));
+  await writeFile(path.join(dir, 'README.md'), Array.from({ length: 10 }, (_, i) => `line ${i}`).join('\n') + '\nfixed\n');
+  await git(['add', '-A'], day(3));
+  await git(['commit', '-q', '-m', 'Fix typo'], day(3));
+}
+
+interface Report {
+  detections: { strategy: string; message: string }[];
+  strategy_results: { name: string }[];
+}
+
+function parseReport(stdout: string): Report {
+  try {
+    return JSON.parse(stdout) as Report;
+  } catch {
+    throw new CheckFailure(`cadence analyze --json printed no JSON:\n${tail(stdout)}`);
+  }
+}
+
+/** `cadence webhook` on a free port: waits for its `listening` log line, asks /health, stops it. */
+async function checkWebhook(cadence: string, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(cadence, ['webhook', '--port', '0', '--host', '127.0.0.1'], {
+    cwd,
+    env: { ...env, CADENCE_WEBHOOK_SECRET: 'release-check-secret-0123456789', CADENCE_CACHE_REPOSITORIES_DIR: path.join(cwd, '.cadence-mirrors') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new CheckFailure(`cadence webhook did not log "listening" within 30 s\n${tail(output)}`)), 30_000);
+      let buffered = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        buffered += chunk.toString();
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        for (const line of lines) {
+          try {
+            const record = JSON.parse(line) as { message?: string; port?: number };
+            if (record.message === 'listening' && record.port) {
+              clearTimeout(timer);
+              resolve(record.port);
+            }
+          } catch {
+            // not a log record
+          }
+        }
+      });
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      void exited.then((code) => {
+        clearTimeout(timer);
+        reject(new CheckFailure(`cadence webhook exited with ${code}\n${tail(output)}`));
+      });
+    });
+    const response = await fetch(`http://127.0.0.1:${port}/health`);
+    check(response.status === 200, `/health answered ${response.status}: ${await response.text()}`);
+    return port;
+  } finally {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 15_000))]);
+    if (code === 'timeout') {
+      child.kill('SIGKILL');
+      throw new CheckFailure('cadence webhook did not stop within 15 s of SIGTERM');
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const work = await mkdtemp(path.join(os.tmpdir(), 'cadence-release-check-'));
+  let registry: Registry | null = null;
+  try {
+    await step('build (tsc -b)', () => run('pnpm', ['build'], { cwd: root, env: process.env }));
+
+    const packages = await step('list the public packages; the SDK version is the plugin API version', async () => {
+      const list = await publicPackages();
+      const sdk = list.find((p) => p.name === SDK_PACKAGE);
+      check(sdk, `${SDK_PACKAGE} is not among the public packages`);
+      const versionSource = await readFile(path.join(root, 'packages/plugin-sdk/src/version.ts'), 'utf8');
+      const api = /PLUGIN_API_VERSION\s*=\s*'([^']+)'/.exec(versionSource)?.[1];
+      check(api === sdk.version, `${SDK_PACKAGE} is ${sdk.version} but PLUGIN_API_VERSION is ${api}: they move together (docs/install.md)`);
+      check(list.some((p) => p.name === CLI_PACKAGE), `${CLI_PACKAGE} is not public`);
+      for (const p of list) check(p.name.startsWith(`${SCOPE}/`), `${p.name} is public but outside ${SCOPE}`);
+      process.stdout.write(`  ${list.length} packages: ${list.map((p) => `${p.name}@${p.version}`).join(', ')}\n`);
+      return list;
+    });
+
+    // The public registry npm is configured with on this machine is the uplink.
+    const uplink = (await run('npm', ['config', 'get', 'registry'], { cwd: work, env: { PATH: process.env.PATH, HOME: process.env.HOME } })).stdout.trim();
+    const server = await step('start Verdaccio on 127.0.0.1', () => startVerdaccio(work, uplink));
+    registry = server;
+    process.stdout.write(`  ${server.url} (uplink ${uplink} for every name outside ${SCOPE}/* and ${EXAMPLE})\n`);
+
+    const token = await step('create a throwaway registry user', () => createUser(server.url));
+    const publisherRc = path.join(work, 'publisher.npmrc');
+    const authLine = `//${new URL(server.url).host}/:_authToken=${token}\n`;
+    await writeFile(publisherRc, `registry=${server.url}\n${authLine}`);
+    // The publishers' environment: the machine's, less the npm_* that `pnpm run` adds (pnpm
+    // publish runs npm publish, which would read them), plus the throwaway user's configuration.
+    const machineEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+    const publishEnv: NodeJS.ProcessEnv = { ...machineEnv, npm_config_userconfig: publisherRc, npm_config_registry: server.url };
+
+    const isPublished = async (p: { name: string; version: string }): Promise<boolean> => {
+      const response = await fetch(`${server.url}${p.name.replace('/', '%2f')}`);
+      if (!response.ok) return false;
+      const document = (await response.json()) as { versions: Record<string, { dependencies?: Record<string, string> }> };
+      const published = document.versions[p.version];
+      if (!published) return false;
+      for (const [dep, range] of Object.entries(published.dependencies ?? {})) check(!range.startsWith('workspace:'), `${p.name} was published with ${dep}@${range}`);
+      return true;
+    };
+    await step(`publish the ${packages.length} public packages (pnpm publish in each, three at a time)`, async () => {
+      // One pnpm publish per package (it replaces the workspace: ranges), each with a time limit:
+      // a publish that hangs fails its package, named, instead of the whole step going silent.
+      const queue = [...packages];
+      const worker = async (): Promise<void> => {
+        for (let p = queue.shift(); p; p = queue.shift()) {
+          const current = p;
+          for (let attempt = 1; ; attempt++) {
+            try {
+              await run('pnpm', ['publish', '--registry', server.url, '--no-git-checks', '--access', 'public'], { cwd: current.dir, env: publishEnv, timeoutMs: 90_000 });
+              break;
+            } catch (error) {
+              if (await isPublished(current)) break;
+              if (attempt === 2) throw error;
+              process.stdout.write(`  ${current.name}: publish failed, trying once more: ${(error as Error).message.split('\n')[0]}\n`);
+            }
+          }
+        }
+      };
+      await Promise.all([worker(), worker(), worker()]);
+      for (const p of packages) check(await isPublished(p), `${p.name}@${p.version} is not on the registry after publishing`);
+    });
+
+    await step(`publish the example plugin ${EXAMPLE} (npm publish)`, () =>
+      run('npm', ['publish', '--registry', server.url], { cwd: EXAMPLE_DIR, env: publishEnv, timeoutMs: 90_000 }),
+    );
+
+    // The user's machine: an empty folder, an empty cache and prefix, no configuration but the registry.
+    const home = path.join(work, 'home');
+    const prefix = path.join(work, 'prefix');
+    const userRc = path.join(work, 'user.npmrc');
+    await mkdir(home);
+    await mkdir(prefix);
+    await writeFile(userRc, `registry=${server.url}\n`);
+    const userPath = [path.join(prefix, 'bin'), ...(process.env.PATH ?? '').split(path.delimiter).filter((entry) => entry && !entry.includes('node_modules'))].join(path.delimiter);
+    const userEnv: NodeJS.ProcessEnv = {
+      PATH: userPath,
+      HOME: home,
+      LANG: 'C.UTF-8',
+      npm_config_cache: path.join(work, 'npm-cache'),
+      npm_config_prefix: prefix,
+      npm_config_userconfig: userRc,
+      npm_config_globalconfig: path.join(work, 'global.npmrc'),
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+      npm_config_loglevel: 'error',
+      GIT_CONFIG_NOSYSTEM: '1',
+    };
+    const cadence = path.join(prefix, 'bin', 'cadence');
+
+    await step(`npm install -g ${CLI_PACKAGE}`, () => run('npm', ['install', '-g', CLI_PACKAGE], { cwd: home, env: userEnv, timeoutMs: 300_000 }));
+
+    await step('cadence version', async () => {
+      const cli = packages.find((p) => p.name === CLI_PACKAGE)!;
+      const ran = await run(cadence, ['version'], { cwd: home, env: userEnv });
+      check(ran.stdout.includes(cli.version), `cadence version printed ${JSON.stringify(ran.stdout)}, not ${cli.version}`);
+    });
+
+    const repo = path.join(work, 'repo');
+    await step('build a git repository in the temporary folder', () => makeRepository(repo, userEnv));
+
+    await step('cadence analyze <repository> --json', async () => {
+      const report = parseReport((await run(cadence, ['analyze', repo, '--json'], { cwd: home, env: userEnv })).stdout);
+      for (const builtin of ['velocity', 'timing', 'size']) check(report.strategy_results.some((r) => r.name === builtin), `the built-in strategy ${builtin} did not run`);
+    });
+
+    await step('cadence webhook answers /health, then stops', async () => {
+      const port = await checkWebhook(cadence, home, userEnv);
+      process.stdout.write(`  listened on 127.0.0.1:${port}\n`);
+    });
+
+    await step(`npx ${CLI_PACKAGE} analyze . (in the repository)`, async () => {
+      const ran = await run('npx', ['--yes', CLI_PACKAGE, 'analyze', '.'], { cwd: repo, env: userEnv, timeoutMs: 300_000 });
+      check(/assessment|score/i.test(ran.stdout), `npx ... analyze . printed no verdict:\n${tail(ran.stdout)}`);
+    });
+
+    await step(`npm install -g ${EXAMPLE} (next to the global CLI)`, () => run('npm', ['install', '-g', EXAMPLE], { cwd: home, env: userEnv, timeoutMs: 300_000 }));
+
+    await step('cadence plugins lists the example; cadence analyze reports its detection', async () => {
+      const listing = await run(cadence, ['plugins'], { cwd: home, env: userEnv });
+      check(new RegExp(`loaded\\s+${EXAMPLE}\\s+1\\.0\\.0\\s+discovered`).test(listing.stdout), `cadence plugins does not list ${EXAMPLE} as loaded:\n${listing.stdout}`);
+      const report = parseReport((await run(cadence, ['analyze', repo, '--json'], { cwd: home, env: userEnv })).stdout);
+      const drops = report.detections.filter((d) => d.strategy === 'file-drops');
+      check(drops.length === 1 && drops[0]!.message.includes('src/parser.txt'), `expected one file-drops detection naming src/parser.txt, got ${JSON.stringify(drops)}`);
+    });
+
+    await step('a project with the CLI and the example as devDependencies: npx cadence plugins finds it there', async () => {
+      const project = path.join(work, 'project');
+      await mkdir(project);
+      await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'my-project', version: '1.0.0', private: true }));
+      await run('npm', ['install', '--save-dev', CLI_PACKAGE, EXAMPLE], { cwd: project, env: userEnv, timeoutMs: 300_000 });
+      const listing = await run('npx', ['cadence', 'plugins'], { cwd: project, env: userEnv });
+      const where = path.join(project, 'node_modules', EXAMPLE);
+      check(listing.stdout.split('\n').some((line) => /^loaded\s/.test(line) && line.includes(EXAMPLE) && line.trimEnd().endsWith(where)), `npx cadence plugins in the project does not load ${EXAMPLE} from ${where}:\n${listing.stdout}`);
+    });
+
+    const examples = path.join(work, 'examples');
+    await step('copy examples/ out of the repository', () =>
+      cp(path.join(root, 'examples'), examples, { recursive: true, filter: (source) => !source.split(path.sep).includes('node_modules') }),
+    );
+    const example = path.join(examples, EXAMPLE);
+    await step(`${EXAMPLE}: npm install (the published SDK and testkit)`, () => run('npm', ['install'], { cwd: example, env: userEnv, timeoutMs: 300_000 }));
+    await step(`${EXAMPLE}: npm test`, () => run('npm', ['test'], { cwd: example, env: userEnv }));
+    await step(`${EXAMPLE}: npm run typecheck`, () => run('npm', ['run', 'typecheck'], { cwd: example, env: userEnv }));
+  } catch (error) {
+    if (registry) process.stdout.write(`verdaccio's log (last lines):\n${tail(registry.log(), 30)}\n`);
+    throw error;
+  } finally {
+    if (registry && registry.process.exitCode === null) {
+      const stopped = new Promise((resolve) => registry!.process.once('exit', resolve));
+      registry.process.kill('SIGTERM');
+      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      if (registry.process.exitCode === null) registry.process.kill('SIGKILL');
+    }
+    if (process.env.CADENCE_RELEASE_CHECK_KEEP) process.stdout.write(`kept ${work}\n`);
+    else await rm(work, { recursive: true, force: true });
+  }
+  process.stdout.write('\nsteps:\n');
+  for (const t of timings) process.stdout.write(`  ${seconds(t.ms).padStart(8)}  ${t.name}\n`);
+  process.stdout.write(`release check passed in ${seconds(performance.now() - started)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`release check failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
