@@ -201,6 +201,58 @@ async function makeRepository(dir: string, env: NodeJS.ProcessEnv): Promise<void
   await git(['commit', '-q', '-m', 'Fix typo'], day(3));
 }
 
+interface ActionStep {
+  id?: string;
+  env?: Record<string, string>;
+  run?: string;
+}
+
+/**
+ * action.yml's `cadence` step run the way GitHub runs a composite step (its script in a file under
+ * `bash --noprofile --norc -eo pipefail`), with the step's `env:` filled from the inputs, against
+ * the published CLI at the action's own version. A pull request event from this repository: an
+ * unknown fail-on must reach the CLI and be refused (a gate wired through a name /bin/sh drops would
+ * never fail), and `never` writes the outputs and passes.
+ */
+async function runActionStep(repo: string, work: string, userEnv: NodeJS.ProcessEnv): Promise<void> {
+  const { parse } = createRequire(import.meta.url)('yaml') as { parse(text: string): unknown };
+  const action = parse(await readFile(path.join(root, 'action.yml'), 'utf8')) as { runs: { steps: ActionStep[] } };
+  const step = action.runs.steps.find((s) => s.id === 'cadence');
+  check(step?.run && step.env, 'action.yml has no cadence step with env and run');
+  const head = (await run('git', ['rev-parse', 'HEAD'], { cwd: repo, env: userEnv })).stdout.trim();
+  const base = (await run('git', ['rev-list', '--max-parents=0', 'HEAD'], { cwd: repo, env: userEnv })).stdout.trim();
+  const folder = await mkdtemp(path.join(work, 'action-'));
+  const script = path.join(folder, 'step.sh');
+  await writeFile(script, step.run);
+  await writeFile(path.join(folder, 'event.json'), JSON.stringify({ action: 'opened', pull_request: { base: { sha: base }, head: { sha: head } } }));
+  const attempt = async (inputs: Record<string, string>) => {
+    const output = path.join(folder, `output-${Object.values(inputs).join('-')}`);
+    await writeFile(output, '');
+    const env: NodeJS.ProcessEnv = {
+      ...userEnv,
+      GITHUB_ACTION_PATH: root,
+      GITHUB_WORKSPACE: repo,
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: path.join(folder, 'event.json'),
+      GITHUB_OUTPUT: output,
+      GITHUB_STEP_SUMMARY: path.join(folder, 'summary.md'),
+    };
+    for (const [name, value] of Object.entries(step.env!)) {
+      const input = /^\$\{\{ inputs\.([a-z-]+) \}\}$/.exec(value)?.[1];
+      check(input, `action.yml step env ${name} is not an input`);
+      env[name] = inputs[input] ?? '';
+    }
+    const ran = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: repo, env, timeoutMs: 300_000, allowFailure: true });
+    return { ...ran, outputs: await readFile(output, 'utf8') };
+  };
+  const refused = await attempt({ path: '.', 'fail-on': 'sometimes', sarif: 'cadence.sarif' });
+  check(refused.code === 2 && refused.stderr.includes('fail-on must be never, suspicious or likely_ai_generated'), `an unknown fail-on did not reach the CLI (exit ${refused.code}):\n${tail(refused.stderr)}`);
+  const passed = await attempt({ path: '.', 'fail-on': 'never', sarif: 'cadence.sarif' });
+  check(passed.code === 0, `the action step failed (exit ${passed.code}):\n${tail(passed.stderr)}`);
+  check(/^assessment=(clean|suspicious|likely_ai_generated)$/m.test(passed.outputs) && /^flagged=\d+$/m.test(passed.outputs), `the action step wrote no outputs:\n${passed.outputs}`);
+  check((await readFile(path.join(repo, 'cadence.sarif'), 'utf8')).includes('"version": "2.1.0"'), 'the action step wrote no SARIF');
+}
+
 interface Report {
   detections: { strategy: string; message: string }[];
   strategy_results: { name: string }[];
@@ -382,6 +434,10 @@ async function main(): Promise<void> {
     await step(`npx ${CLI_PACKAGE} analyze . (in the repository)`, async () => {
       const ran = await run('npx', ['--yes', CLI_PACKAGE, 'analyze', '.'], { cwd: repo, env: userEnv, timeoutMs: 300_000 });
       check(/assessment|score/i.test(ran.stdout), `npx ... analyze . printed no verdict:\n${tail(ran.stdout)}`);
+    });
+
+    await step('the GitHub Action\u2019s own step, as written (bash, inputs as it maps them, npx through /bin/sh)', async () => {
+      await runActionStep(repo, work, userEnv);
     });
 
     await step(`npm install -g ${EXAMPLE} (next to the global CLI)`, () => run('npm', ['install', '-g', EXAMPLE], { cwd: home, env: userEnv, timeoutMs: 300_000 }));
