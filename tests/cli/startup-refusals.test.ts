@@ -5,7 +5,7 @@ import { makeTempDir, runCadence, startCadenceServer, type CliRun, type TempDir 
 
 /**
  * Values the schema's types allow but that would misbehave once running: refused at start-up,
- * exit code 2 and one line naming the key, as any invalid configuration is (decisions §10).
+ * exit code 2 and one line naming the key, as any invalid configuration is (docs/configuration.md).
  */
 describe('configuration refused at start-up (the real CLI process)', function () {
   this.timeout(60_000);

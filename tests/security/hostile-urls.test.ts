@@ -20,7 +20,7 @@ async function probe<T>(...args: string[]): Promise<T> {
   return JSON.parse(last) as T;
 }
 
-describe('hostile repository URLs (decisions §8), inside a loopback-only network namespace', function () {
+describe('hostile repository URLs (docs/git-source.md and docs/deploy.md), inside a loopback-only network namespace', function () {
   this.timeout(300_000);
 
   describe('the table of hostile spellings under the default policy', () => {

@@ -2,7 +2,7 @@ import type { EmittedEvent } from '@cadence-detect/engine';
 
 /**
  * One status line on a terminal's stderr, rewritten in place as the analysis goes (never in piped
- * output: decisions §12). Indeterminate work — a clone, a fetch — has no bar to fill, so a line
+ * output; docs/cli.md). Indeterminate work — a clone, a fetch — has no bar to fill, so a line
  * that says what is happening serves better than a progress-bar library here.
  */
 export function progressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }): { onEvent(event: EmittedEvent): void; clear(): void } {

@@ -13,7 +13,7 @@ export interface ConfigFile {
 
 /** Searched from the working directory upwards; the first one that holds something wins. */
 const PROJECT_FILES = ['.cadence.yaml', '.cadence.yml', '.cadence.json', '.cadencerc', '.cadencerc.yaml', '.cadencerc.yml', '.cadencerc.json', 'package.json'];
-/** Found, never loaded: a configuration must never run code (decisions §10). */
+/** Found, never loaded: a configuration must never run code (docs/configuration.md). */
 const PROJECT_SCRIPTS = ['.cadence.js', '.cadence.cjs', '.cadence.mjs', '.cadence.ts', '.cadencerc.js', '.cadencerc.cjs', '.cadencerc.mjs', '.cadencerc.ts', 'cadence.config.js', 'cadence.config.cjs', 'cadence.config.mjs', 'cadence.config.ts'];
 /** In the user's configuration folder. */
 const USER_FILES = ['config.yaml', 'config.yml', 'config.json'];

@@ -2,7 +2,7 @@ import Type, { type Static, type TSchema } from 'typebox';
 import { DEFAULT_THRESHOLDS } from '@cadence-detect/plugin-sdk';
 
 /**
- * Every configuration key (the interface's table and decisions §10), with its type and default.
+ * Every configuration key (the interface's table and docs/configuration.md), with its type and default.
  * Keys in the interface keep its spelling (`webhook.maxWorkers`, `ai.baseUrl`); ours are snake_case.
  */
 const NonNegativeInt = (defaultValue: number) => Type.Integer({ minimum: 0, default: defaultValue });

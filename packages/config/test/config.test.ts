@@ -26,7 +26,7 @@ describe('configuration', () => {
   const failure = (promise: Promise<unknown>): Promise<ConfigError> =>
     promise.then(() => { throw new Error('expected a ConfigError'); }, (e: unknown) => e as ConfigError);
 
-  it('applies the defaults of decisions §10 when nothing is set', async () => {
+  it('applies the defaults of docs/configuration.md when nothing is set', async () => {
     const { config, filepath } = await loadConfig({ cwd: dir.path, env: {} });
     expect(filepath).to.equal(null);
     expect(config.thresholds).to.deep.equal({ suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 });

@@ -33,9 +33,9 @@ export interface ResultCache {
 
 export interface AnalyzeOptions {
   readonly signal?: AbortSignal;
-  /** Every event of the analysis, `type` mirroring `event` (decisions §6). */
+  /** Every event of the analysis, `type` mirroring `event` (docs/http-api.md, GET or POST /api/stream). */
   readonly onEvent?: (event: EmittedEvent) => void;
-  /** null: no network guard (the CLI runs as its user, decisions §8). */
+  /** null: no network guard (the CLI runs as its user, docs/git-source.md and docs/deploy.md). */
   readonly network: NetworkPolicy | null;
   readonly allowLocalPaths: boolean;
   readonly cache?: ResultCache;

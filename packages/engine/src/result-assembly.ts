@@ -5,7 +5,7 @@ import { buildTimeline, isScoredCommit, scoreRepository, toSuspicions, type Scor
 import { round, type StrategyReport } from './strategy-outcomes.js';
 import { overallWebsiteScore } from './website-scoring.js';
 
-/** Both published forms of a repository result (decisions §4), from the strategies' reports. */
+/** Both published forms of a repository result (docs/scoring.md), from the strategies' reports. */
 export function buildRepositoryResult(source: PreparedRepository, reports: readonly StrategyReport[], policy: ScoringPolicy): RepositoryResult {
   const scores = scoreRepository(source.commits, reports, policy);
   const suspicions = toSuspicions(scores.judged, source.headPaths);

@@ -1,5 +1,5 @@
 /**
- * Operational error codes: the interface's codes plus the ones decisions §7 adds.
+ * Operational error codes: the interface's codes plus ours (docs/http-api.md, Conventions).
  * Each carries its default message so that a job's `error` is readable without a lookup table elsewhere.
  */
 export const OPERATIONAL_CODES = {
@@ -43,7 +43,7 @@ export function isOperationalCode(value: unknown): value is OperationalCode {
   return typeof value === 'string' && Object.hasOwn(OPERATIONAL_CODES, value);
 }
 
-/** Error codes of HTTP error bodies (decisions §7). */
+/** Error codes of HTTP error bodies (docs/http-api.md, Conventions). */
 export type HttpErrorCode =
   | 'invalid_request'
   | 'invalid_signature'

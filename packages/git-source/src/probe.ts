@@ -4,7 +4,7 @@ import { parseRepositoryUrl } from './repository-url.js';
 
 /**
  * Whether a URL answers as a git repository (`git ls-remote`), within `timeoutMs`: how the CLI
- * tells a repository from a website when an https URL could be either (decisions §12).
+ * tells a repository from a website when an https URL could be either (docs/cli.md).
  */
 export async function answersAsRepository(url: string, timeoutMs: number): Promise<boolean> {
   const locator = parseRepositoryUrl(url, { allowLocalPaths: false });

@@ -24,12 +24,12 @@ export interface LoggerOptions {
 }
 
 const LEVEL_NAMES: Record<number, RecordLevel> = { 10: 'debug', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
-/** bunyan's own record fields, replaced by the record of decisions §11. */
+/** bunyan's own record fields, replaced by the record docs/deploy.md describes. */
 const BUNYAN_FIELDS = new Set(['name', 'hostname', 'pid', 'level', 'msg', 'time', 'v', 'component']);
 
 /**
  * bunyan does the levels, children and serialization; a raw stream reshapes each record to
- * decisions §11 (`timestamp`, `level` as a word, `component`, `message`, `duration_ms`) and
+ * docs/deploy.md (`timestamp`, `level` as a word, `component`, `message`, `duration_ms`) and
  * redacts secrets before the line is written.
  */
 export function createLogger(options: LoggerOptions): Logger {

@@ -10,7 +10,7 @@ function capture(): { stream: { write(chunk: string): void }; lines: () => Recor
 }
 
 describe('logger', () => {
-  it('writes one JSON object a line in the record of decisions §11', () => {
+  it('writes one JSON object a line in the record docs/deploy.md describes', () => {
     const out = capture();
     const logger = createLogger({ level: 'info', stream: out.stream });
     logger.child('jobs').info('job finished', { job_id: 'abc', duration_ms: 12.6 });

@@ -20,7 +20,7 @@ export interface CommitRecord {
   readonly authorName: string;
   readonly authorEmail: string;
   /**
-   * Author date: what time deltas use (decisions §4). Always within 1970..9999: the git source reads
+   * Author date: what time deltas use (docs/scoring.md). Always within 1970..9999: the git source reads
    * a date outside that range as unknown and puts the committer date (or a neighbour's) in its place.
    */
   readonly authorTime: number;
@@ -42,7 +42,7 @@ export interface CommitRecord {
   /** The files, at most a bounded number of them (see `filesTruncated`). */
   readonly files: readonly CommitFileChange[];
   readonly filesTruncated: boolean;
-  /** More than one parent. Merges carry no size or velocity finding (decisions §4). */
+  /** More than one parent. Merges carry no size or velocity finding (docs/scoring.md). */
   readonly isMerge: boolean;
   /** The boundary commit of a shallow clone: its parents are missing, so it looks like it adds the whole tree. */
   readonly isBoundary: boolean;

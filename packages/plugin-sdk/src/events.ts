@@ -1,5 +1,5 @@
 /**
- * Events of a running analysis (decisions §6). The engine mirrors `event` into `type` when it
+ * Events of a running analysis (docs/http-api.md, GET or POST /api/stream). The engine mirrors `event` into `type` when it
  * emits, so a plugin only names `event`. The host's SSE streams write these as they come.
  */
 export type AnalysisEvent =

@@ -3,7 +3,7 @@ import type { Severity } from './source.js';
 import type { Evidence } from './strategy.js';
 import type { Thresholds } from './commit.js';
 
-/** One strategy hit (Form B `detections[]`, decisions §4). */
+/** One strategy hit (Form B `detections[]`, docs/scoring.md). */
 export interface Detection {
   strategy: string;
   category: string;

@@ -16,7 +16,7 @@ export function exceedanceScore(measured: number, threshold: number): number {
 /**
  * Whether a commit's size says anything about how it was written. Merge commits replay other
  * commits' changes, and the boundary commit of a shallow clone looks like it adds the whole tree
- * (decisions §4): neither carries a size, velocity or timing finding.
+ * (docs/scoring.md): neither carries a size, velocity or timing finding.
  */
 export function isMeasurableCommit(commit: CommitRecord): boolean {
   return !commit.isMerge && !commit.isBoundary;

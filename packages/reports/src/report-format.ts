@@ -22,7 +22,7 @@ const BY_EXTENSION: Record<string, ReportFormat> = {
   '.sarif': 'sarif',
 };
 
-/** The report format a file's extension names (decisions §12). */
+/** The report format a file's extension names (docs/cli.md). */
 export function reportFormatFromPath(file: string): ReportFormat {
   const extension = path.extname(file).toLowerCase();
   const format = BY_EXTENSION[extension];

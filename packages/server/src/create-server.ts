@@ -84,12 +84,12 @@ export function createServer(options: ServerOptions): CadenceServer {
     }));
   }
   const limit = (group: string, perMinute: number) => rateLimit(backends.rateLimiters(group, perMinute));
-  // Routes that start jobs: refused to other sites' pages, then counted per client (decisions §9).
+  // Routes that start jobs: refused to other sites' pages, then counted per client (docs/http-api.md, Conventions).
   const crossSite = refuseCrossSite(config.api.allowed_origins);
   const startsJobs = [crossSite, limit('analyses', config.rate_limits.analyses_per_minute)];
 
   // Two routers, each carrying its own checks: a route added to `guarded` cannot be public by accident,
-  // and only what is registered on `open` is (decisions §8: /health, the webhooks, /metrics if public).
+  // and only what is registered on `open` is (docs/http-api.md, Conventions: /health, the webhooks, /metrics if public).
   const open = new Router();
   const guarded = new Router();
   guarded.use(requireApiToken(config.api.token, backends.sessionRevocations));

@@ -6,7 +6,7 @@ export interface JobGaugeSource {
   queueDepth(): Promise<number>;
 }
 
-/** The seven metrics of the interface under the `cadence_` prefix (decisions §11), on a private registry. */
+/** The seven metrics of the interface under the `cadence_` prefix (docs/http-api.md, GET /health and GET /metrics), on a private registry. */
 export class ServerMetrics {
   readonly registry = new Registry();
   readonly jobsTotal = new Counter({ name: 'cadence_jobs_total', help: 'Jobs processed, by final status', labelNames: ['status'], registers: [this.registry] });

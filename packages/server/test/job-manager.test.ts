@@ -109,7 +109,7 @@ describe('job manager', function () {
     }
   });
 
-  describe('deliveries (decisions §5: a redelivery points at the first job)', () => {
+  describe('deliveries (docs/http-api.md, POST /webhooks/github: a redelivery points at the first job)', () => {
     const push = () => spec('git://127.0.0.1:9/acme/stall.git');
 
     it('makes one job of concurrent deliveries of one id, and points the others at it', async () => {

@@ -28,7 +28,7 @@ export const humanVoice = defineStrategy({
   },
 });
 
-/** The one detection a too-short page gets (decisions §4). */
+/** The one detection a too-short page gets (docs/scoring.md). */
 export const textLength = defineStrategy({
   meta: { name: 'text-length', category: 'website-signature', description: 'Says when a page has too little text to judge.', appliesTo: 'website', weight: 0.1 },
   analyze(context: WebsiteContext) {

@@ -1,6 +1,6 @@
 import type { PageDocument } from '@cadence-detect/plugin-sdk';
 
-/** Below this many words a page is too short to judge (decisions §4). */
+/** Below this many words a page is too short to judge (docs/scoring.md). */
 export const MIN_WORDS = 80;
 const MAX_EXCERPT = 160;
 

@@ -49,7 +49,7 @@ export interface NewJob {
 }
 
 /**
- * The state machine of decisions §2 and the worker pool: jobs wait in the queue, at most `workers`
+ * The state machine of docs/http-api.md (The job) and the worker pool: jobs wait in the queue, at most `workers`
  * run at once, each with an AbortController that cancel, the job timeout and shutdown trip: the
  * clone, git, fetches and AI calls all listen to its signal.
  */
@@ -82,7 +82,7 @@ export class JobManager {
   }
 
   /**
-   * A forge's delivery (decisions §5): a queued job, unless a job was already created for
+   * A forge's delivery (docs/http-api.md, POST /webhooks/github): a queued job, unless a job was already created for
    * `delivery` (by this server or another), whose id a redelivery gets instead. Its claim is
    * recorded with the job in one step (JobStore.create), so a webhook costs no extra round trip.
    * The earlier job is answered only once it is surely queued: a redelivery arriving while the

@@ -15,7 +15,7 @@ export interface JobQuery {
  */
 export interface JobStore {
   /**
-   * Records a new job. With `delivery` (a forge's delivery id, decisions §5), only if no job was
+   * Records a new job. With `delivery` (a forge's delivery id, docs/http-api.md, POST /webhooks/github), only if no job was
    * recorded for that id before, in the same atomic step: a redelivery reaching any server at the
    * same moment gets one job between them. Returns the earlier job's id when there was one (and
    * then records nothing); the claim is remembered for days, longer than forges redeliver.

@@ -4,7 +4,7 @@ import type { Logger } from '@cadence-detect/logger';
 
 /**
  * The one place errors become responses: every error body is `{error, message, details?}`
- * (decisions §7). Handlers only throw.
+ * (docs/http-api.md, Conventions). Handlers only throw.
  */
 export function errorBody(logger: Logger): Middleware {
   return async (ctx, next) => {

@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rat
 import { HttpError } from '@cadence-detect/errors';
 
 /**
- * Makes the limiter of one route group (decisions §9). rate-limiter-flexible has memory and Redis
+ * Makes the limiter of one route group (docs/http-api.md, Conventions). rate-limiter-flexible has memory and Redis
  * stores behind the same class; the in-memory one counts within this process.
  */
 export type RateLimiterFactory = (group: string, perMinute: number) => RateLimiterAbstract;

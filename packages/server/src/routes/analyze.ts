@@ -5,7 +5,7 @@ import { API_BODY_LIMIT, jsonBody, requireContentType } from '../middleware/body
 import { repositoryJob, websiteJob } from '../analysis-targets.js';
 import { RepositoryBody, WebsiteBody, validated } from '../request-validation.js';
 
-/** On-demand analysis: 202 with the queued job (decisions §3). */
+/** On-demand analysis: 202 with the queued job (docs/http-api.md, The job). */
 /** `guards`: the cross-site check and the analyses rate limit, shared with the stream routes. */
 export function analyzeRoutes(router: Router, jobs: JobManager, allowLocalPaths: boolean, guards: readonly Middleware[]): void {
   const body = [...guards, requireContentType(['application/json']), jsonBody(API_BODY_LIMIT)];

@@ -16,7 +16,7 @@ function integerParam(value: unknown, name: string, fallback: number): number {
   return Number(value);
 }
 
-/** Reading jobs (decisions §2, §3, §7). */
+/** Reading jobs (docs/http-api.md: The job, Conventions). */
 export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, limit: Middleware): void {
   router.get('/jobs', limit, async (ctx) => {
     const limit = Math.min(100, integerParam(ctx.query.limit, 'limit', 10));

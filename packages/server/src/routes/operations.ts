@@ -6,7 +6,7 @@ import type { ServerMetrics } from '../metrics.js';
 import type { ServerResultCache } from '../result-cache.js';
 import type { ServerBackends } from '../backends/server-backends.js';
 
-/** /health (decisions §11): never behind the token, for load balancers and probes. */
+/** /health (docs/http-api.md, GET /health and GET /metrics): never behind the token, for load balancers and probes. */
 /**
  * /health: 200 with the health record when the server is ready; with the Redis backend, 503 and
  * `status: "unavailable"` while Redis does not answer (a load balancer then sends work elsewhere).

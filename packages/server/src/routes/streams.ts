@@ -91,7 +91,7 @@ async function follow(ctx: Context, jobId: string, options: StreamRouteOptions):
 
 /**
  * Each open stream holds a socket and a job's subscription for as long as the job runs: past
- * `max` at once the answer is 503 (decisions §9). A slot is held from the request's start to the
+ * `max` at once the answer is 503 (docs/http-api.md, Conventions). A slot is held from the request's start to the
  * response's close, whatever ended it.
  */
 function openStreamCap(max: number): Middleware {
@@ -154,7 +154,7 @@ async function stream(ctx: Context, spec: NewJob, options: StreamRouteOptions): 
     (sse as SseStream | null)?.end();
     throw error;
   }
-  // A client that goes away cancels the analysis it started (decisions §2).
+  // A client that goes away cancels the analysis it started (docs/http-api.md, The job).
   // (The response's close, not the request's: a request closes as soon as its body was read.)
   ctx.res.on('close', () => {
     if (sse && !ctx.res.writableFinished && jobId) {

@@ -26,7 +26,7 @@ export interface WebhookRouteOptions {
   /** What unauthenticated bodies may buffer, all together. */
   readonly unverifiedBytes: UnverifiedBytes;
   readonly allowLocalPaths: boolean;
-  /** Pull and merge request events become jobs where their forge's reporting is configured (decisions §5). */
+  /** Pull and merge request events become jobs where their forge's reporting is configured (docs/http-api.md, POST /webhooks/github). */
   readonly requests: { readonly github: boolean; readonly gitlab: boolean; readonly drafts: boolean };
 }
 
@@ -109,7 +109,7 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): Mid
 
 /**
  * A forge sends the same few clone URLs over and over: each is parsed (by the URL rules of
- * decisions §8) once, and the parts, which depend on nothing but the string, reused. Local paths
+ * docs/git-source.md and docs/deploy.md) once, and the parts, which depend on nothing but the string, reused. Local paths
  * are parsed every time, as what they name can change; a refused URL is refused every time.
  */
 const remoteRepositories = new LRUCache<string, RepositoryLocator>({ max: 1000 });

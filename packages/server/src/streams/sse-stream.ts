@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 
 /**
  * A Server-Sent Events response: `data: <JSON>` and a blank line per message, a `: keep-alive`
- * comment whenever nothing was sent for `keepAliveMs`, no timeout on the socket (decisions §6).
+ * comment whenever nothing was sent for `keepAliveMs`, no timeout on the socket (docs/http-api.md, GET or POST /api/stream).
  */
 export class SseStream {
   private readonly body = new PassThrough();
