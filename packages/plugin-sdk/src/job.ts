@@ -41,6 +41,8 @@ export interface ReportOutcome {
   readonly ok: boolean;
   /** Set when `ok` is false: an operational code (ERR_FORGE_AUTH, ERR_FORGE_RATE_LIMIT…). */
   readonly error_code: string | null;
+  /** Set when `ok` is false (API 1.5): the cause in words (`describeRequestFailure`): DNS, refused, TLS, an HTTP status. */
+  readonly reason?: string;
   /** When it finished (ISO 8601). */
   readonly at: string;
 }

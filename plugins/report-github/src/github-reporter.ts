@@ -1,4 +1,5 @@
 import type { AnalysisResult, JobInfo, PluginLogger, ReportOutcome, RepositoryResult } from '@cadence-detect/plugin-sdk';
+import { describeRequestFailure } from '@cadence-detect/plugin-sdk';
 import { forgeErrorCode, githubClient, usesChecks, type GithubClient } from './github-client.js';
 import type { GithubReportOptions } from './options.js';
 import { checkSummary, verdictOf } from './verdict.js';
@@ -12,9 +13,18 @@ type Record_ = (outcome: ReportOutcome) => void;
 
 interface JobState {
   readonly client: GithubClient;
-  /** The `pending`/`in_progress` call: the final one waits for it, so it cannot be overtaken. */
+  /** The `pending`/`in_progress` call: the final one waits for it (a little), so it cannot be overtaken. */
   readonly started: Promise<number | null>;
+  /** Stops the start call (and its retries) when the final call goes ahead without it. */
+  readonly stopStart: AbortController;
 }
+
+/**
+ * How long the final status waits for a start call still in flight (a forge that is slow, or
+ * retried after a failure): then the start call is stopped, so it can neither delay the verdict
+ * past this nor land after it.
+ */
+const START_GRACE_MS = 2000;
 
 /**
  * Reports a job's verdict on its commit: a commit status with a token, a check run with a GitHub
@@ -29,8 +39,9 @@ export class GithubReporter {
   start(job: JobInfo, record: Record_): void {
     const client = githubClient(this.options, job);
     if (!client || !job.forge) return;
-    const started = usesChecks(this.options, job) ? this.createCheck(client, job, record) : this.status(client, job, 'pending', 'Cadence is analyzing this push', record).then(() => null);
-    this.jobs.set(job.id, { client, started });
+    const stopStart = new AbortController();
+    const started = usesChecks(this.options, job) ? this.createCheck(client, job, record, stopStart.signal) : this.status(client, job, 'pending', 'Cadence is analyzing this push', record, stopStart.signal).then(() => null);
+    this.jobs.set(job.id, { client, started, stopStart });
     // A job that never ends here (its process stopped) does not keep its state past its time.
     setTimeout(() => this.jobs.delete(job.id), Math.max(0, job.deadline - Date.now()) + 60_000).unref();
   }
@@ -38,7 +49,7 @@ export class GithubReporter {
   async finish(job: JobInfo, result: AnalysisResult, record: Record_): Promise<void> {
     const state = this.take(job);
     if (!state || !job.forge) return;
-    const checkId = await state.started;
+    const checkId = await settle(state);
     const verdict = verdictOf(result, this.options.fail_on);
     if (usesChecks(this.options, job)) {
       await this.completeCheck(state.client, job, checkId, {
@@ -55,7 +66,7 @@ export class GithubReporter {
   async fail(job: JobInfo, error: { code: string; message: string }, record: Record_): Promise<void> {
     const state = this.take(job);
     if (!state || !job.forge) return;
-    const checkId = await state.started;
+    const checkId = await settle(state);
     const description = `Cadence could not analyze this push: ${error.code}`;
     if (usesChecks(this.options, job)) await this.completeCheck(state.client, job, checkId, { conclusion: 'action_required', title: description, summary: description, annotations: [] }, record);
     else await this.status(state.client, job, 'error', description, record);
@@ -65,28 +76,28 @@ export class GithubReporter {
     const state = this.jobs.get(job.id) ?? (() => {
       // The start was not seen here (a cached result, a restarted worker): report without it.
       const client = githubClient(this.options, job);
-      return client ? { client, started: Promise.resolve(null) } : undefined;
+      return client ? { client, started: Promise.resolve(null), stopStart: new AbortController() } : undefined;
     })();
     this.jobs.delete(job.id);
     return state;
   }
 
-  private async status(client: GithubClient, job: JobInfo, state: 'pending' | 'success' | 'failure' | 'error', description: string, record: Record_): Promise<void> {
+  private async status(client: GithubClient, job: JobInfo, state: 'pending' | 'success' | 'failure' | 'error', description: string, record: Record_, stop?: AbortSignal): Promise<void> {
     const { repository, sha } = job.forge!;
     const [owner, repo] = repository.split('/') as [string, string];
     try {
-      await client.rest.repos.createCommitStatus({ owner, repo, sha, state, context: CONTEXT, description, ...(job.url ? { target_url: job.url } : {}) });
+      await client.rest.repos.createCommitStatus({ owner, repo, sha, state, context: CONTEXT, description, ...(job.url ? { target_url: job.url } : {}), ...requestSignal(job, stop) });
       record(this.outcome('commit-status', job, state, null));
     } catch (error) {
       record(this.outcome('commit-status', job, state, error));
     }
   }
 
-  private async createCheck(client: GithubClient, job: JobInfo, record: Record_): Promise<number | null> {
+  private async createCheck(client: GithubClient, job: JobInfo, record: Record_, stop: AbortSignal): Promise<number | null> {
     const { repository, sha } = job.forge!;
     const [owner, repo] = repository.split('/') as [string, string];
     try {
-      const { data } = await client.rest.checks.create({ owner, repo, name: CHECK_NAME, head_sha: sha, status: 'in_progress', external_id: job.id, ...(job.url ? { details_url: job.url } : {}) });
+      const { data } = await client.rest.checks.create({ owner, repo, name: CHECK_NAME, head_sha: sha, status: 'in_progress', external_id: job.id, ...(job.url ? { details_url: job.url } : {}), ...requestSignal(job, stop) });
       record(this.outcome('check-run', job, 'in_progress', null));
       return data.id;
     } catch (error) {
@@ -125,9 +136,29 @@ export class GithubReporter {
 
   private outcome(kind: string, job: JobInfo, state: string, error: unknown): ReportOutcome {
     const code = error === null ? null : forgeErrorCode(error);
-    if (code) this.logger.warn('GitHub report failed', { job_id: job.id, kind, state, error_code: code, status: (error as { status?: number })?.status ?? null });
-    return { reporter: 'report-github', forge: 'github', kind, target: `${job.forge!.repository}@${job.forge!.sha}`, state, ok: code === null, error_code: code, at: new Date().toISOString() };
+    const reason = error === null ? undefined : describeRequestFailure(error);
+    if (code) this.logger.warn('GitHub report failed', { job_id: job.id, kind, state, error_code: code, reason, status: (error as { status?: number })?.status ?? null });
+    return { reporter: 'report-github', forge: 'github', kind, target: `${job.forge!.repository}@${job.forge!.sha}`, state, ok: code === null, error_code: code, ...(reason ? { reason } : {}), at: new Date().toISOString() };
   }
+}
+
+/** The start call's answer, waited for at most START_GRACE_MS: then it is stopped and the final call goes ahead (a new check run). */
+async function settle(state: JobState): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), START_GRACE_MS);
+  });
+  const first = await Promise.race([state.started, late]);
+  clearTimeout(timer);
+  if (first !== 'late') return first;
+  state.stopStart.abort();
+  return null;
+}
+
+/** A call's own signal: the job's time, and for a start call its stop. */
+function requestSignal(job: JobInfo, stop: AbortSignal | undefined): { request: { signal: AbortSignal } } {
+  const deadline = AbortSignal.timeout(Math.max(1000, job.deadline - Date.now()));
+  return { request: { signal: stop ? AbortSignal.any([deadline, stop]) : deadline } };
 }
 
 interface Annotation {

@@ -1,5 +1,5 @@
 import { Gitlab } from '@gitbeaker/rest';
-import type { AnalysisResult, JobInfo, PluginLogger, ReportOutcome } from '@cadence-detect/plugin-sdk';
+import { describeRequestFailure, type AnalysisResult, type JobInfo, type PluginLogger, type ReportOutcome } from '@cadence-detect/plugin-sdk';
 import type { GitlabReportOptions } from './options.js';
 import { failsPolicy, NOTE_MARKER, noteBody, statusDescription } from './verdict.js';
 
@@ -8,6 +8,8 @@ type Api = InstanceType<typeof Gitlab>;
 type StatusState = 'running' | 'success' | 'failed' | 'canceled';
 
 const STATUS_NAME = 'cadence';
+/** How long the final status waits for the `running` one still being tried; then that one stops retrying. */
+const START_GRACE_MS = 2000;
 /** Back-off between attempts after a server error or a rate limit gitbeaker gave up on. */
 const BACK_OFF_MS = [1000, 4000, 9000];
 
@@ -17,14 +19,15 @@ const BACK_OFF_MS = [1000, 4000, 9000];
  * rather than added again. Calls of one job run in order; none throws; each outcome is recorded.
  */
 export class GitlabReporter {
-  private readonly started = new Map<string, Promise<void>>();
+  private readonly started = new Map<string, { done: Promise<void>; stop: AbortController }>();
 
   constructor(private readonly options: GitlabReportOptions, private readonly logger: PluginLogger) {}
 
   start(job: JobInfo, record: Record_): void {
     const api = this.api(job);
     if (!api) return;
-    this.started.set(job.id, this.status(api, job, 'running', 'Cadence is analyzing this push', record));
+    const stop = new AbortController();
+    this.started.set(job.id, { done: this.status(api, job, 'running', 'Cadence is analyzing this push', record, stop.signal), stop });
     setTimeout(() => this.started.delete(job.id), Math.max(0, job.deadline - Date.now()) + 60_000).unref();
   }
 
@@ -44,10 +47,17 @@ export class GitlabReporter {
     await this.status(api, job, error.code === 'ERR_CANCELLED' ? 'canceled' : 'failed', `Cadence could not analyze this push: ${error.code}`, record);
   }
 
+  /** The `running` status first, waited for at most START_GRACE_MS: then it retries no more and the final one goes ahead. */
   private async afterStart(job: JobInfo): Promise<void> {
     const started = this.started.get(job.id);
     this.started.delete(job.id);
-    await started;
+    if (!started) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), START_GRACE_MS);
+    });
+    if ((await Promise.race([started.done, late])) === 'late') started.stop.abort();
+    clearTimeout(timer);
   }
 
   private api(job: JobInfo): Api | null {
@@ -60,9 +70,9 @@ export class GitlabReporter {
     });
   }
 
-  private async status(api: Api, job: JobInfo, state: StatusState, description: string, record: Record_): Promise<void> {
+  private async status(api: Api, job: JobInfo, state: StatusState, description: string, record: Record_, stop?: AbortSignal): Promise<void> {
     const { project_id: projectId, sha } = job.forge!;
-    const outcome = await this.attempt(job, () => api.Commits.editStatus(projectId!, sha, state, { name: STATUS_NAME, description, ...(job.url ? { targetUrl: job.url } : {}) }));
+    const outcome = await this.attempt(job, stop, () => api.Commits.editStatus(projectId!, sha, state, { name: STATUS_NAME, description, ...(job.url ? { targetUrl: job.url } : {}) }));
     record(this.outcome('commit-status', job, state, outcome));
   }
 
@@ -70,7 +80,7 @@ export class GitlabReporter {
   private async note(api: Api, job: JobInfo, result: AnalysisResult, record: Record_): Promise<void> {
     const { project_id: projectId, sha } = job.forge!;
     let target = `${job.forge!.repository}@${sha}`;
-    const outcome = await this.attempt(job, async () => {
+    const outcome = await this.attempt(job, undefined, async () => {
       const requests = (await api.Commits.allMergeRequests(projectId!, sha)) as { iid: number; state: string }[];
       const open = requests.find((r) => r.state === 'opened');
       if (!open) return 'none';
@@ -87,22 +97,27 @@ export class GitlabReporter {
   }
 
   /** A call with back-off on server errors and rate limits, within the job's time; 4xx recorded at once. */
-  private async attempt<T>(job: JobInfo, call: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; code: string; status: number | null }> {
+  private async attempt<T>(job: JobInfo, stop: AbortSignal | undefined, call: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; code: string; status: number | null; reason: string }> {
     for (let i = 0; ; i++) {
       try {
         return { ok: true, value: await call() };
       } catch (error) {
         const { code, status, retryAfterMs } = classify(error);
+        const reason = describeRequestFailure(error);
         const wait = Math.max(retryAfterMs ?? 0, BACK_OFF_MS[i] ?? Infinity);
         const retryable = code === 'ERR_FORGE_UNAVAILABLE' || code === 'ERR_FORGE_RATE_LIMIT';
-        if (!retryable || i >= BACK_OFF_MS.length || Date.now() + wait >= job.deadline) return { ok: false, code, status };
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        if (!retryable || i >= BACK_OFF_MS.length || Date.now() + wait >= job.deadline || stop?.aborted) return { ok: false, code, status, reason };
+        await new Promise((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          stop?.addEventListener('abort', () => { clearTimeout(timer); resolve(undefined); }, { once: true });
+        });
+        if (stop?.aborted) return { ok: false, code, status, reason: `${reason}; stopped retrying when the final status went ahead` };
       }
     }
   }
 
-  private outcome(kind: string, job: JobInfo, state: string, result: { ok: true } | { ok: false; code: string; status: number | null }): ReportOutcome {
-    if (!result.ok) this.logger.warn('GitLab report failed', { job_id: job.id, kind, state, error_code: result.code, status: result.status });
+  private outcome(kind: string, job: JobInfo, state: string, result: { ok: true } | { ok: false; code: string; status: number | null; reason: string }): ReportOutcome {
+    if (!result.ok) this.logger.warn('GitLab report failed', { job_id: job.id, kind, state, error_code: result.code, reason: result.reason, status: result.status });
     return {
       reporter: 'report-gitlab',
       forge: 'gitlab',
@@ -111,6 +126,7 @@ export class GitlabReporter {
       state,
       ok: result.ok,
       error_code: result.ok ? null : result.code,
+      ...(result.ok ? {} : { reason: result.reason }),
       at: new Date().toISOString(),
     };
   }

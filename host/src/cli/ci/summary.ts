@@ -1,16 +1,11 @@
-import type { RepositoryResult, Suspicion } from '@cadence-detect/plugin-sdk';
+import { escapeMarkdown, type RepositoryResult, type Suspicion } from '@cadence-detect/plugin-sdk';
 import { displayLine } from '@cadence-detect/reports/display-text';
 
 /** How many flagged commits the summary lists (the SARIF and the JSON report have all). */
 const TOP_FINDINGS = 10;
 
-/**
- * Commit subjects and author names are the change author's words: in Markdown they could make
- * links, images or HTML: the characters that open those (and a table cell's `|`) are escaped.
- */
-export function escapeMarkdown(text: string): string {
-  return displayLine(text).replace(/[\\`*_[\]|<>~&!]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`));
-}
+/** Commit subjects and author names are the change author's words: one clean line, Markdown escaped (the SDK's escape). */
+const cell = (text: string): string => escapeMarkdown(displayLine(text));
 
 const percent = (share: number): string => `${Math.round(share * 100)}%`;
 
@@ -25,12 +20,12 @@ export function ciSummary(result: RepositoryResult, range: { base: string | null
   ];
   const assistants = Object.entries(result.assistants).sort((a, b) => b[1] - a[1]);
   if (assistants.length > 0) {
-    lines.push('| assistant | commits |', '|---|---:|', ...assistants.map(([name, count]) => `| ${escapeMarkdown(name)} | ${count} |`), '');
+    lines.push('| assistant | commits |', '|---|---:|', ...assistants.map(([name, count]) => `| ${cell(name)} | ${count} |`), '');
   }
   const top = [...result.suspicions].sort(bySeverity).slice(0, TOP_FINDINGS);
   if (top.length > 0) {
     lines.push('| commit | severity | evidence | why |', '|---|---|---|---|');
-    for (const s of top) lines.push(`| \`${s.commit_hash}\` ${escapeMarkdown(s.message.split('\n')[0] ?? '').slice(0, 200)} | ${s.severity} | ${s.evidence} | ${escapeMarkdown(s.reasons[0] ?? '').slice(0, 200)} |`);
+    for (const s of top) lines.push(`| \`${s.commit_hash}\` ${cell(s.message.split('\n')[0] ?? '').slice(0, 200)} | ${s.severity} | ${s.evidence} | ${cell(s.reasons[0] ?? '').slice(0, 200)} |`);
     if (result.suspicions.length > top.length) lines.push('', `… and ${result.suspicions.length - top.length} more (the SARIF and JSON reports list every one).`);
     lines.push('');
   }
