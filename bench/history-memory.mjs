@@ -8,29 +8,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { generateRepository } from './generate-repo.mjs';
+import { runHistoryWorker } from './history-run.mjs';
 
 const LINES = Number(process.env.BENCH_LINES ?? 25_000_000);
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 50_000);
 const RUNS = 3;
 const MIB = 1048576;
-const here = path.dirname(fileURLToPath(import.meta.url));
 
-function run(args, label) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [path.join(here, 'history-worker.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`${label} exited ${code}`));
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      resolve({ seconds, ...JSON.parse(out) });
-    });
-  });
-}
+const run = runHistoryWorker;
 
 /** The two commits of the finding, written with `git fast-import` (the 50 MB text is never on disk as a file). */
 async function generateManyLines(dir, lines) {

@@ -1,30 +1,15 @@
 // Analysis time and peak memory of `cadence analyze` on a 50,000-commit repository, as ratios
 // against plain `git log --numstat` on the same repository in the same run.
 // Each side runs in its own process; peak RSS counts that process and its git child.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { generateRepository } from './generate-repo.mjs';
+import { runHistoryWorker } from './history-run.mjs';
 
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 50_000);
-const here = path.dirname(fileURLToPath(import.meta.url));
 
-function run(args, label) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [path.join(here, 'history-worker.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`${label} exited ${code}`));
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      resolve({ seconds, ...JSON.parse(out) });
-    });
-  });
-}
+const run = runHistoryWorker;
 
 const repo = path.join(tmpdir(), `cadence-bench-${COMMITS}`);
 const genStarted = Date.now();
