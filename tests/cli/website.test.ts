@@ -38,6 +38,6 @@ describe('cadence analyze on a website (the real CLI process)', function () {
     expect(missing.code).to.equal(1);
     expect(missing.stderr).to.contain('ERR_HTTP_STATUS');
     const text = await runCadence(['analyze', site.url('/post'), '--kind', 'website'], { cwd: work.path });
-    expect(text.stdout).to.match(/^Website: http:\/\/127\.0\.0\.1/);
+    expect(text.stdout).to.match(/^Verdict: .*\nWebsite: http:\/\/127\.0\.0\.1/);
   });
 });
