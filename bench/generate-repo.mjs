@@ -15,8 +15,9 @@ function random(seed) {
   };
 }
 
-export async function generateRepository(dir, commits) {
-  if (existsSync(`${dir}/.git`)) return dir;
+/** A new repository at `dir` fed by `git fast-import`: the importer and a promise of its end; null when the repository exists already. */
+export function startFastImport(dir) {
+  if (existsSync(`${dir}/.git`)) return null;
   mkdirSync(dir, { recursive: true });
   spawnSync('git', ['init', '--quiet', '--initial-branch=main', dir], { stdio: 'inherit' });
   const importer = spawn('git', ['fast-import', '--quiet'], { cwd: dir, stdio: ['pipe', 'inherit', 'inherit'] });
@@ -24,6 +25,13 @@ export async function generateRepository(dir, commits) {
     importer.on('error', reject);
     importer.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git fast-import exited ${code}`))));
   });
+  return { importer, done };
+}
+
+export async function generateRepository(dir, commits) {
+  const started = startFastImport(dir);
+  if (!started) return dir;
+  const { importer, done } = started;
   const next = random(42);
   let time = Date.UTC(2015, 0, 1) / 1000;
   const write = (text) => (importer.stdin.write(text) ? Promise.resolve() : new Promise((r) => importer.stdin.once('drain', r)));

@@ -4,11 +4,10 @@
 // the bounded git and `cadence analyze`, in the same run. Then the 50,000-commit history of
 // bench/history.mjs, median of 3: the bounded git log against the plain one (target <= 1.05x), and
 // cadence analyze against the plain git log (history.mjs's ratio, target <= 1.5x).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateRepository } from './generate-repo.mjs';
+import { generateRepository, startFastImport } from './generate-repo.mjs';
 import { runHistoryWorker } from './history-run.mjs';
 
 const LINES = Number(process.env.BENCH_LINES ?? 25_000_000);
@@ -20,14 +19,9 @@ const run = runHistoryWorker;
 
 /** The two commits of the finding, written with `git fast-import` (the 50 MB text is never on disk as a file). */
 async function generateManyLines(dir, lines) {
-  if (existsSync(`${dir}/.git`)) return dir;
-  mkdirSync(dir, { recursive: true });
-  spawnSync('git', ['init', '--quiet', '--initial-branch=main', dir], { stdio: 'inherit' });
-  const importer = spawn('git', ['fast-import', '--quiet'], { cwd: dir, stdio: ['pipe', 'inherit', 'inherit'] });
-  const done = new Promise((resolve, reject) => {
-    importer.on('error', reject);
-    importer.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git fast-import exited ${code}`))));
-  });
+  const started = startFastImport(dir);
+  if (!started) return dir;
+  const { importer, done } = started;
   const first = Buffer.from('a\n'.repeat(lines));
   const second = Buffer.from(first);
   second[0] = 0x62; // 'b': a one-byte change on the first line
