@@ -3,9 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
 import { createRepository, makeTempDir, type TempDir } from '@cadence-detect/test-support';
-import { createEngine, type EmittedEvent } from '../src/index.js';
-
-const silent = { debug() {}, info() {}, warn() {}, error() {}, child() { return silent; } };
+import { createEngine, silentEngineLogger, type EmittedEvent } from '../src/index.js';
 
 describe('engine: what the fetch events say', () => {
   let work: TempDir;
@@ -19,7 +17,7 @@ describe('engine: what the fetch events say', () => {
   it('a local path is read and opened, never said to be cloned', async () => {
     const config = defaultConfig();
     const events: EmittedEvent[] = [];
-    await createEngine({ config, pluginConfig: toPluginConfigView(config), logger: silent as never, plugins: [] })
+    await createEngine({ config, pluginConfig: toPluginConfigView(config), logger: silentEngineLogger(), plugins: [] })
       .analyze({ kind: 'repository', url: path.join(work.path, 'repo') }, { network: null, allowLocalPaths: true, onEvent: (e) => void events.push(e) });
     const messages = events.filter((e) => e.event === 'fetch').map((e) => (e as { message: string }).message);
     expect(messages).to.deep.equal([`reading ${path.join(work.path, 'repo')}`, 'opened', 'read 1 commit']);

@@ -2,18 +2,12 @@ import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createRepository, makeTempDir, type FixtureRepository, type TempDir } from '@cadence-detect/test-support';
+import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
 import type { PluginConfigView, RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { createEngine, silentEngineLogger, type EngineConfig } from '../src/index.js';
 
-const CONFIG_VIEW: PluginConfigView = {
-  thresholds: { suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 },
-  exclude_files: [],
-  strategies: { disabled: [] },
-  ai: {
-    enabled: false, provider: 'openai', key: null, baseUrl: null, model: null, batch_size: 10, retry_count: 3,
-    retry_backoff_initial_ms: 1000, timeout_ms: 30_000, max_items_per_job: 50, max_chars_per_job: 60_000,
-  },
-};
+/** The configuration's own defaults, as plugins see them. */
+const CONFIG_VIEW: PluginConfigView = toPluginConfigView(defaultConfig());
 
 async function analyze(dir: string, maxDiffBlobMb?: number): Promise<RepositoryResult> {
   const config: EngineConfig = {

@@ -3,10 +3,8 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
 import { definePlugin, defineStrategy, type AnalysisResult, type CadencePlugin, type JobInfo, type ReportOutcome } from '@cadence-detect/plugin-sdk';
-import { createEngine, type ResultCache } from '../src/index.js';
+import { createEngine, silentEngineLogger, type ResultCache } from '../src/index.js';
 import { createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
-
-const silent = { debug() {}, info() {}, warn() {}, error() {}, child() { return silent; } };
 
 /** A strategy whose score is its plugin's `score` option: a result that shows which options made it. */
 const scored = definePlugin({
@@ -26,7 +24,7 @@ const scored = definePlugin({
 function engineWith(plugins: CadencePlugin[], options: Record<string, Record<string, unknown>>) {
   const config = defaultConfig();
   const loaded = plugins.map((plugin) => ({ plugin, packageName: plugin.name, version: '1.0.0', source: 'config' as const, options: Object.freeze({ score: 0.2, ...options[plugin.name] }) }));
-  return createEngine({ config, pluginConfig: toPluginConfigView(config), logger: silent as never, plugins: loaded });
+  return createEngine({ config, pluginConfig: toPluginConfigView(config), logger: silentEngineLogger(), plugins: loaded });
 }
 
 describe('engine: what plugins are trusted with', function () {
