@@ -4,7 +4,7 @@ import type { AnalysisRequest } from '@cadence-detect/engine';
 import { CadenceError } from '@cadence-detect/errors';
 import { answersAsRepository, parseRepositoryUrl } from '@cadence-detect/git-source';
 import { maskSecrets, type CadenceConfig } from '@cadence-detect/config';
-import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
+import { failsPolicy, type AnalysisResult } from '@cadence-detect/plugin-sdk';
 import { renderReportLazily, reportFormatFromPath, UsageError, type ReportContext, type ReportFormat } from '@cadence-detect/reports/render';
 import { HOST_VERSION } from '../host-version.js';
 import { createRuntime } from '../../runtime.js';
@@ -58,17 +58,9 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
   }
 }
 
-/** Ranks both kinds of verdict on one scale: 0 clean, 1 suspicious, 2 likely AI-generated. */
-export function verdictLevel(result: AnalysisResult): number {
-  const assessment: string = result.assessment;
-  if (assessment === 'likely_ai_generated' || assessment === 'Likely AI-Generated') return 2;
-  if (assessment === 'suspicious' || assessment === 'Suspicious Activity') return 1;
-  return 0;
-}
-
-/** Whether the verdict is at or above a `--fail-on` level. */
+/** Whether the verdict is at or above a `--fail-on` level (the plugin SDK's ranking of both vocabularies, as reporters and SARIF use). */
 export function reachesLevel(result: AnalysisResult, failOn: FailOnLevel | undefined): boolean {
-  return failOn !== undefined && verdictLevel(result) >= (failOn === 'likely_ai_generated' ? 2 : 1);
+  return failOn !== undefined && failsPolicy(result.assessment, failOn);
 }
 
 /** `--fail-on`: after the report is out, a verdict at or above the level ends the command with its own code. */
