@@ -18,14 +18,16 @@ const CHECK = 'cadence/commit';
 /**
  * The flagged commits as Code Quality issues: `info` for explicitly attributed commits (a
  * disclosure), `minor` for inferred ones, `major` when the verdict reaches the fail-on level. Each
- * points at the commit's most-changed file that still exists in the checkout, line 1 (findings
+ * points at the commit's most-changed file that still exists at the analysed head, line 1 (findings
  * carry files, not lines); a commit none of whose files remain is left out and counted.
  */
 export function codeQualityReport(result: RepositoryResult, checkoutDir: string, gateReached: boolean): { issues: CodeQualityIssue[]; withoutLocation: number } {
   const issues: CodeQualityIssue[] = [];
   let withoutLocation = 0;
   for (const suspicion of result.suspicions) {
-    const file = (suspicion.files ?? []).find((f) => !path.isAbsolute(f) && !f.split('/').includes('..') && existsSync(path.join(checkoutDir, f)));
+    // The files the analysis found at its head (as SARIF locates them); the checkout's own files when the source did not list them.
+    const candidates = suspicion.files_at_head ?? (suspicion.files ?? []).filter((f) => existsSync(path.join(checkoutDir, f)));
+    const file = candidates.find((f) => !path.isAbsolute(f) && !f.split('/').includes('..'));
     if (!file) {
       withoutLocation++;
       continue;
