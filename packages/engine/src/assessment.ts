@@ -10,7 +10,7 @@ export function assessRepository(score: number, bands: AssessmentBands = DEFAULT
   return 'clean';
 }
 
-/** Decisions §4: the website assessment uses the severity bands (one place: severityFromScore). */
+/** docs/scoring.md: the website assessment uses the severity bands (one place: severityFromScore). */
 const WEBSITE: Record<Severity, WebsiteAssessment> = { low: 'Likely Human-Written', medium: 'Suspicious Activity', high: 'Likely AI-Generated' };
 
 export function assessWebsite(score: number): WebsiteAssessment {

@@ -339,7 +339,7 @@ interface PinnedTarget {
 }
 
 /**
- * Decisions §8: resolve and check the host, then make git connect to the address that was checked,
+ * docs/git-source.md, The network guard and pinning: resolve and check the host, then make git connect to the address that was checked,
  * whatever the name resolves to a moment later: over http(s) curl's resolve option pins it (TLS still
  * verifies the name), over git:// the IP goes in the URL, over ssh OpenSSH is told the address as its
  * HostName while host keys are still checked under the name (HostKeyAlias). Only the URL's own
