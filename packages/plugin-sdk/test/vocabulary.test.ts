@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isCommitIdPrefix, isFullCommitId } from '../src/index.js';
+import { assessmentLevel, failsPolicy, isCommitIdPrefix, isFullCommitId, sourceKindOf } from '../src/index.js';
 
 describe('commit names: one pattern, three senses', () => {
   const sha1 = 'a'.repeat(40);
@@ -22,5 +22,20 @@ describe('commit names: one pattern, three senses', () => {
     expect(isCommitIdPrefix(`${sha256}0`)).to.equal(false);
     expect(isCommitIdPrefix('ABC1234')).to.equal(false);
     expect(isCommitIdPrefix('ABC1234', { anyCase: true })).to.equal(true);
+  });
+});
+
+describe('assessments and source kinds: one mapping for both vocabularies', () => {
+  it('ranks a repository and a website verdict on one scale', () => {
+    expect(['clean', 'suspicious', 'likely_ai_generated'].map(assessmentLevel)).to.deep.equal([0, 1, 2]);
+    expect(['Likely Human-Written', 'Suspicious Activity', 'Likely AI-Generated'].map(assessmentLevel)).to.deep.equal([0, 1, 2]);
+    expect(failsPolicy('Suspicious Activity', 'suspicious')).to.equal(true);
+    expect(failsPolicy('Likely Human-Written', 'suspicious')).to.equal(false);
+    expect(failsPolicy('likely_ai_generated', 'never')).to.equal(false);
+  });
+
+  it('names the kind of request a result answers', () => {
+    expect(sourceKindOf({ source_type: 'git' })).to.equal('repository');
+    expect(sourceKindOf({ source_type: 'web' })).to.equal('website');
   });
 });
