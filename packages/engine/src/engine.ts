@@ -18,6 +18,7 @@ import {
 } from '@cadence-detect/plugin-sdk';
 import { redactCredentials } from '@cadence-detect/errors';
 import type { AnalysisRequest, AnalyzeOptions, EmittedEvent } from './analysis-request.js';
+import { excludedAuthorMatcher } from './excluded-authors.js';
 import { assessRepository, assessWebsite, DEFAULT_ASSESSMENT_BANDS } from './assessment.js';
 import { asJobError, throwIfCancelled } from './cancellation.js';
 import type { EngineConfig } from './engine-config.js';
@@ -82,6 +83,7 @@ export function createEngine(options: EngineOptions): Engine {
   const budgetMs = config.limits.strategy_timeout_seconds * 1000;
   const bands = { ...(config.assessment ?? DEFAULT_ASSESSMENT_BANDS) };
   const fingerprint = configFingerprint(pluginConfig, options.plugins, enabled, bands);
+  const isExcludedAuthor = excludedAuthorMatcher(pluginConfig.exclude_authors ?? []);
 
   async function analyzeSource(
     source: PreparedSource,
@@ -101,7 +103,7 @@ export function createEngine(options: EngineOptions): Engine {
       const reports = await runAll(source, context, emit);
       let result =
         source.kind === 'repository'
-          ? buildRepositoryResult(source, reports, { bands, thresholds, thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS) })
+          ? buildRepositoryResult(source, reports, { bands, thresholds, thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS), ...(isExcludedAuthor ? { isExcludedAuthor } : {}) })
           : buildWebsiteResult(source, reports);
       result = await refine(result, context);
       throwIfCancelled(signal);
@@ -338,6 +340,7 @@ function configFingerprint(view: PluginConfigView, plugins: readonly LoadedPlugi
     thresholds: view.thresholds,
     bands,
     exclude: view.exclude_files,
+    excludeAuthors: view.exclude_authors ?? [],
     ai: view.ai,
     plugins: plugins.map((loaded) => ({
       name: loaded.plugin.name,

@@ -26,6 +26,7 @@ export function buildRepositoryResult(source: PreparedRepository, reports: reado
     ai_share: scores.aiShare,
     scored_commits: scores.scoredCommits,
     attributed_commits: scores.attributedCommits,
+    automation_commits: scores.automationCommits,
     assistants: scores.assistants,
     authors: scores.authors,
     assessment_bands: { ...policy.bands },

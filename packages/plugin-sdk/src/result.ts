@@ -44,8 +44,8 @@ export interface Suspicion {
   severity: Severity;
   confidence: number;
   reasons: string[];
-  /** `explicit` when any finding on the commit is explicit attribution, else `inferred`. */
-  evidence: Evidence;
+  /** `explicit` when any finding on the commit is explicit attribution, else `inferred` (a flagged commit is never automation). */
+  evidence: Exclude<Evidence, 'automation'>;
   /** The assistants explicit findings name, if any. */
   assistants?: string[];
   /** The files the commit changed most (counted lines, at most 3): where reports such as SARIF point. */
@@ -116,6 +116,8 @@ export interface AuthorBreakdown {
   flagged: number;
   /** The author's ai_share: mean probability over their scored commits. */
   share: number;
+  /** API 1.7: every commit of the author's is automation (a bot account, or `exclude_authors`). */
+  automation?: true;
 }
 
 /** Where `ai_share` turns into an assessment (configuration `assessment.*`). */
@@ -141,6 +143,12 @@ export interface RepositoryResult extends ResultCommon {
   ai_share: number;
   /** Commits that `ai_share` averages over. */
   scored_commits: number;
+  /**
+   * API 1.7: commits by automation accounts (dependabot, renovate, release bots…) or by authors of
+   * `exclude_authors`: never flagged, left out of `ai_share`, still in `total_commits`. Always set
+   * by a 1.7 host (optional in the type so that results built by hand for 1.6 stay valid).
+   */
+  automation_commits?: number;
   /** Commits with explicit attribution, and per assistant. */
   attributed_commits: number;
   assistants: Record<string, number>;
