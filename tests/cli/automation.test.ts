@@ -11,7 +11,7 @@ interface Result {
   ai_share: number;
   assistants: Record<string, number>;
   suspicions: { commit: string; evidence: string; assistants?: string[] }[];
-  detections: { commit?: string; strategy: string; evidence: string; message: string }[];
+  detections: { commit?: string; strategy: string; evidence: string; message: string; flagged?: boolean }[];
   authors: { author: string; commits: number; flagged: number; share: number; automation?: true }[];
 }
 
@@ -118,6 +118,16 @@ describe('automation is not an assistant (cadence analyze on a real repository)'
     const dependabot = result.authors.find((a) => a.author === 'dependabot[bot]')!;
     expect(dependabot).to.include({ commits: 6, flagged: 0, share: 0, automation: true });
     expect(result.authors.find((a) => a.author === 'Ada Example')).to.not.have.property('automation');
+  });
+
+  it('says on each detection whether its commit is flagged (one story per commit)', async () => {
+    const result = await analyze(repo);
+    const flagged = new Set(result.suspicions.map((s) => s.commit));
+    const ofCommits = result.detections.filter((d) => d.commit !== undefined);
+    expect(ofCommits.length).to.be.greaterThan(10);
+    for (const d of ofCommits) expect(d.flagged, `${d.strategy} ${d.commit}`).to.equal(flagged.has(d.commit!));
+    expect(ofCommits.some((d) => d.flagged === false)).to.equal(true);
+    expect(ofCommits.some((d) => d.flagged === true)).to.equal(true);
   });
 
   it('keeps explicit attribution on a bot\u2019s commit and coding agents acting as accounts', async () => {

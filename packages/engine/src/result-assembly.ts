@@ -33,7 +33,7 @@ export function buildRepositoryResult(source: PreparedRepository, reports: reado
     scoring: scores.scoring,
     flag_at: scores.flagAt,
     thresholds: { ...policy.thresholds },
-    detections: reports.flatMap((r) => r.detections),
+    detections: reports.flatMap((r) => r.detections).map((d) => (d.commit === undefined ? d : { ...d, flagged: flagged.has(d.commit) })),
     strategy_results: reports.map((r) => r.result),
     metrics: { ...repositoryMetrics(source, suspicions.length), ...strategyMetrics(reports) },
     timeline: buildTimeline(source.commits, flagged),

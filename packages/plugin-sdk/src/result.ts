@@ -20,6 +20,12 @@ export interface Detection {
   evidence: Evidence;
   /** The assistant an explicit finding names. */
   assistant?: string;
+  /**
+   * API 1.7, repository detections: whether the detection's commit is flagged (a suspicion). The
+   * severity stays the strategy's own, from its score; reports show the reasons of flagged commits
+   * and keep the rest apart, so a clean verdict never sits over `high` badges.
+   */
+  flagged?: boolean;
 }
 
 /** One strategy run (Form B `strategy_results[]`). */
