@@ -3,6 +3,8 @@ import {
   severityFromScore,
   type AssessmentBands,
   type AuthorBreakdown,
+  type AuthorMonths,
+  type MonthlyShare,
   type CommitRecord,
   type Detection,
   type Suspicion,
@@ -10,6 +12,7 @@ import {
   type TimelineBucket,
 } from '@cadence-detect/plugin-sdk';
 import { logit, sigmoid } from './log-odds.js';
+import { MonthlySeries } from './monthly-series.js';
 import { round, type StrategyReport } from './strategy-outcomes.js';
 
 /**
@@ -70,6 +73,8 @@ export interface RepositoryScores {
   readonly automationCommits: number;
   readonly assistants: Record<string, number>;
   readonly authors: AuthorBreakdown[];
+  readonly months: MonthlyShare[];
+  readonly authorMonths: AuthorMonths[];
   readonly scoring: 'model' | 'heuristic';
   readonly flagAt: number | null;
 }
@@ -100,6 +105,7 @@ export function scoreRepository(
   let scored = 0;
   let attributed = 0;
   let automationCommits = 0;
+  const series = new MonthlySeries();
   for (const commit of commits) {
     const detections = byHash.get(commit.hash) ?? [];
     const named = [...new Set(detections.filter((d) => d.evidence === 'explicit').map((d) => d.assistant ?? 'unnamed assistant'))];
@@ -147,6 +153,7 @@ export function scoreRepository(
       entry.scored++;
     }
     authors.set(key, entry);
+    series.add({ commit, counts, explicit, confidence, assistants: named });
     if (detections.length > 0 || flagged) judged.push({ commit, confidence, flagged, explicit, automation, assistants: named, detections });
   }
   const breakdown = [...authors.values()]
@@ -169,6 +176,8 @@ export function scoreRepository(
     automationCommits,
     assistants,
     authors: breakdown,
+    months: series.series(),
+    authorMonths: series.authorSeries(),
     scoring: calibration ? 'model' : 'heuristic',
     flagAt: calibration ? calibration.flagAt : null,
   };

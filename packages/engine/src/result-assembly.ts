@@ -29,6 +29,8 @@ export function buildRepositoryResult(source: PreparedRepository, reports: reado
     automation_commits: scores.automationCommits,
     assistants: scores.assistants,
     authors: scores.authors,
+    months: scores.months,
+    author_months: scores.authorMonths,
     assessment_bands: { ...policy.bands },
     scoring: scores.scoring,
     flag_at: scores.flagAt,

@@ -40,6 +40,8 @@ export type {
   WebsiteResult,
   AnalysisResult,
   AuthorBreakdown,
+  MonthlyShare,
+  AuthorMonths,
   AssessmentBands,
 } from './result.js';
 export { failsPolicy, verdictLine, escapeMarkdown, markdownDetails, type FailOn } from './report-helpers.js';

@@ -126,6 +126,28 @@ export interface AuthorBreakdown {
   automation?: true;
 }
 
+/** One calendar month of a history (API 1.7; docs/scoring.md, Trend). */
+export interface MonthlyShare {
+  /** `YYYY-MM` of the author date, in UTC. */
+  month: string;
+  /** Every commit of the month (automation included). */
+  commits: number;
+  /** Explicitly attributed commits over the month's scored commits. */
+  explicit_share: number;
+  /** The rest of the month's `ai_share`: `explicit_share + inferred_share` is the month's share. */
+  inferred_share: number;
+  /** Attributed commits per assistant. */
+  assistants: Record<string, number>;
+}
+
+/** One author's monthly series (the authors with the most commits, at most 20). */
+export interface AuthorMonths {
+  author: string;
+  email: string;
+  commits: number;
+  months: MonthlyShare[];
+}
+
 /** Where `ai_share` turns into an assessment (configuration `assessment.*`). */
 export interface AssessmentBands {
   suspicious: number;
@@ -160,6 +182,10 @@ export interface RepositoryResult extends ResultCommon {
   assistants: Record<string, number>;
   /** Per author, most commits first (at most 50). */
   authors: AuthorBreakdown[];
+  /** API 1.7: the share month by month, oldest first (set by a 1.7 host). */
+  months?: MonthlyShare[];
+  /** API 1.7: the same series for the 20 authors with the most commits. */
+  author_months?: AuthorMonths[];
   /** The bands in force when the assessment was made. */
   assessment_bands: AssessmentBands;
   /** How commit confidence was decided: `model` (a calibrated strategy) or `heuristic` (none enabled). */
