@@ -6,6 +6,7 @@ import { createRepository, makeTempDir, runCadence, type FixtureCommit, type Tem
 interface Month {
   month: string;
   commits: number;
+  scored_commits: number;
   explicit_share: number;
   inferred_share: number;
   assistants: Record<string, number>;
@@ -67,15 +68,16 @@ describe('a history\u2019s trend: months[] and author_months[] (cadence analyze 
     for (const month of result.months) {
       expect(month.inferred_share).to.be.within(0, 1 - month.explicit_share + 1e-9);
     }
-    // The months together are the history: weighted by commits (all scored here), they give ai_share.
-    const weighted = result.months.reduce((sum, m) => sum + (m.explicit_share + m.inferred_share) * m.commits, 0) / result.scored_commits;
+    // The months together are the history: weighted by their scored commits, they give ai_share.
+    expect(result.months.reduce((sum, m) => sum + m.scored_commits, 0)).to.equal(result.scored_commits);
+    const weighted = result.months.reduce((sum, m) => sum + (m.explicit_share + m.inferred_share) * m.scored_commits, 0) / result.scored_commits;
     expect(weighted).to.be.closeTo(result.ai_share, 0.002);
   });
 
   it('gives the same series per author, most commits first', () => {
     expect(result.author_months.map((a) => [a.author, a.commits])).to.deep.equal([['Ada Example', 15], ['Bo Example', 4]]);
     const bo = result.author_months[1]!;
-    expect(bo.months).to.deep.equal([{ month: '2025-02', commits: 4, explicit_share: 1, inferred_share: 0, assistants: { 'Claude Code': 4 } }]);
+    expect(bo.months).to.deep.equal([{ month: '2025-02', commits: 4, scored_commits: 4, explicit_share: 1, inferred_share: 0, assistants: { 'Claude Code': 4 } }]);
     expect(result.author_months[0]!.months.map((m) => m.month)).to.deep.equal(['2025-01', '2025-02', '2025-04']);
   });
 });

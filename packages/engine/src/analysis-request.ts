@@ -20,6 +20,11 @@ export type AnalysisRequest =
        */
       readonly squash?: { readonly commit: string; readonly request: number; readonly ref: string; readonly head: string };
       readonly thresholds?: Partial<Thresholds>;
+      /**
+       * `all`: every author in `authors` rather than the 50 with the most commits (the organisation
+       * view counts authors exactly across repositories).
+       */
+      readonly authors?: 'top' | 'all';
     }
   | { readonly kind: 'website'; readonly url: string };
 

@@ -90,6 +90,7 @@ export function createEngine(options: EngineOptions): Engine {
     opts: Omit<AnalyzeOptions, 'network' | 'allowLocalPaths'>,
     thresholdOverrides?: Partial<Thresholds>,
     cacheKey?: string,
+    authorsWanted: 'top' | 'all' = 'top',
   ): Promise<AnalysisResult> {
     const signal = opts.signal ?? new AbortController().signal;
     const emit = eventEmitter(opts.onEvent);
@@ -103,7 +104,7 @@ export function createEngine(options: EngineOptions): Engine {
       const reports = await runAll(source, context, emit);
       let result =
         source.kind === 'repository'
-          ? buildRepositoryResult(source, reports, { bands, thresholds, thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS), ...(isExcludedAuthor ? { isExcludedAuthor } : {}) })
+          ? buildRepositoryResult(source, reports, { bands, thresholds, thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS), allAuthors: authorsWanted === 'all', ...(isExcludedAuthor ? { isExcludedAuthor } : {}) })
           : buildWebsiteResult(source, reports);
       result = await refine(result, context);
       throwIfCancelled(signal);
@@ -243,7 +244,7 @@ export function createEngine(options: EngineOptions): Engine {
       return cached;
     }
     const thresholds = request.kind === 'repository' ? request.thresholds : undefined;
-    return analyzeSource(source, { ...opts, signal }, thresholds, key);
+    return analyzeSource(source, { ...opts, signal }, thresholds, key, request.kind === 'repository' ? request.authors : undefined);
   }
 
   return {
@@ -366,7 +367,7 @@ function fileDigest(file: URL): string {
 function cacheKeyOf(request: AnalysisRequest, source: PreparedSource, fingerprint: string): string {
   if (source.kind === 'repository' && request.kind === 'repository') {
     const s: PreparedRepository = source;
-    return sha256(JSON.stringify(['repository', s.info.url, s.info.branch, s.info.headCommit, s.info.range, s.info.squash ?? null, request.thresholds ?? null, fingerprint]));
+    return sha256(JSON.stringify(['repository', s.info.url, s.info.branch, s.info.headCommit, s.info.range, s.info.squash ?? null, request.thresholds ?? null, request.authors ?? 'top', fingerprint]));
   }
   const w = source as PreparedWebsite;
   return sha256(JSON.stringify(['website', w.info.finalUrl, w.contentDigest, fingerprint]));

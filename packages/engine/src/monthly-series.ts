@@ -84,6 +84,6 @@ function toSeries(months: Map<string, MonthTotals>): MonthlyShare[] {
       const explicit = t.scored > 0 ? round(t.explicit / t.scored) : 0;
       // The month's share rounded once, so that the two parts add up to it exactly.
       const share = t.scored > 0 ? round((t.explicit + t.inferred) / t.scored) : 0;
-      return { month, commits: t.commits, explicit_share: explicit, inferred_share: round(Math.max(0, share - explicit)), assistants: t.assistants };
+      return { month, commits: t.commits, scored_commits: t.scored, explicit_share: explicit, inferred_share: round(Math.max(0, share - explicit)), assistants: t.assistants };
     });
 }

@@ -61,6 +61,8 @@ export interface ScoringPolicy {
   readonly thresholds: Thresholds;
   /** The effective thresholds differ from the defaults: heuristic findings can flag on their own. */
   readonly thresholdsOverridden: boolean;
+  /** Every author in `authors` (the organisation view), not only the 50 with the most commits. */
+  readonly allAuthors?: boolean;
   /** Configuration `exclude_authors`: their commits count as automation. */
   readonly isExcludedAuthor?: (commit: CommitRecord) => boolean;
 }
@@ -100,7 +102,7 @@ export function scoreRepository(
 
   const judged: CommitJudgement[] = [];
   const assistants: Record<string, number> = {};
-  const authors = new Map<string, { author: string; email: string; commits: number; attributed: number; flagged: number; sum: number; scored: number; automation: number }>();
+  const authors = new Map<string, { author: string; email: string; commits: number; attributed: number; flagged: number; sum: number; scored: number; automation: number; assistants: Record<string, number> }>();
   let sum = 0;
   let scored = 0;
   let attributed = 0;
@@ -143,9 +145,12 @@ export function scoreRepository(
       for (const name of named) assistants[name] = (assistants[name] ?? 0) + 1;
     }
     const key = commit.authorEmail.toLowerCase();
-    const entry = authors.get(key) ?? { author: commit.authorName, email: commit.authorEmail, commits: 0, attributed: 0, flagged: 0, sum: 0, scored: 0, automation: 0 };
+    const entry = authors.get(key) ?? { author: commit.authorName, email: commit.authorEmail, commits: 0, attributed: 0, flagged: 0, sum: 0, scored: 0, automation: 0, assistants: {} };
     entry.commits++;
-    if (explicit) entry.attributed++;
+    if (explicit) {
+      entry.attributed++;
+      for (const name of named) entry.assistants[name] = (entry.assistants[name] ?? 0) + 1;
+    }
     if (flagged) entry.flagged++;
     if (automation) entry.automation++;
     if (counts) {
@@ -158,7 +163,7 @@ export function scoreRepository(
   }
   const breakdown = [...authors.values()]
     .sort((a, b) => b.commits - a.commits || a.email.localeCompare(b.email))
-    .slice(0, MAX_AUTHORS)
+    .slice(0, policy.allAuthors ? undefined : MAX_AUTHORS)
     .map((a): AuthorBreakdown => ({
       author: a.author,
       email: a.email,
@@ -166,6 +171,8 @@ export function scoreRepository(
       attributed: a.attributed,
       flagged: a.flagged,
       share: a.scored > 0 ? round(a.sum / a.scored) : 0,
+      scored_commits: a.scored,
+      assistants: a.assistants,
       ...(a.automation === a.commits ? { automation: true as const } : {}),
     }));
   return {

@@ -124,6 +124,10 @@ export interface AuthorBreakdown {
   share: number;
   /** API 1.7: every commit of the author's is automation (a bot account, or `exclude_authors`). */
   automation?: true;
+  /** API 1.7: the author's commits in `share`'s denominator (set by a 1.7 host). */
+  scored_commits?: number;
+  /** API 1.7: the author's attributed commits per assistant (set by a 1.7 host). */
+  assistants?: Record<string, number>;
 }
 
 /** One calendar month of a history (API 1.7; docs/scoring.md, Trend). */
@@ -132,6 +136,8 @@ export interface MonthlyShare {
   month: string;
   /** Every commit of the month (automation included). */
   commits: number;
+  /** The month's commits in its share's denominator. */
+  scored_commits: number;
   /** Explicitly attributed commits over the month's scored commits. */
   explicit_share: number;
   /** The rest of the month's `ai_share`: `explicit_share + inferred_share` is the month's share. */
