@@ -25,6 +25,8 @@ export type AnalysisRequest =
        * view counts authors exactly across repositories).
        */
       readonly authors?: 'top' | 'all';
+      /** Only commits authored from this time (ISO 8601) are judged; earlier ones still feed the baselines. */
+      readonly since?: string;
     }
   | { readonly kind: 'website'; readonly url: string };
 

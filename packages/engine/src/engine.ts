@@ -367,7 +367,7 @@ function fileDigest(file: URL): string {
 function cacheKeyOf(request: AnalysisRequest, source: PreparedSource, fingerprint: string): string {
   if (source.kind === 'repository' && request.kind === 'repository') {
     const s: PreparedRepository = source;
-    return sha256(JSON.stringify(['repository', s.info.url, s.info.branch, s.info.headCommit, s.info.range, s.info.squash ?? null, request.thresholds ?? null, request.authors ?? 'top', fingerprint]));
+    return sha256(JSON.stringify(['repository', s.info.url, s.info.branch, s.info.headCommit, s.info.range, s.info.squash ?? null, request.thresholds ?? null, request.authors ?? 'top', request.since ?? null, fingerprint]));
   }
   const w = source as PreparedWebsite;
   return sha256(JSON.stringify(['website', w.info.finalUrl, w.contentDigest, fingerprint]));
