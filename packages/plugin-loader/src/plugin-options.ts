@@ -1,6 +1,7 @@
 import Value from 'typebox/value';
 import { closestName } from '@cadence-detect/errors';
-import { deepFreeze, type LoadedPlugin } from '@cadence-detect/engine';
+import { deepFreeze } from './deep-freeze.js';
+import type { LoadedPlugin } from './loaded-plugin.js';
 
 /** A plugin's options were refused at start-up: exit code 2, the plugin and the key named. */
 export class PluginOptionsError extends Error {
