@@ -64,4 +64,9 @@ export {
   isRootImport,
   sizeEvidenceFactor,
   judgeEachCommit,
+  logisticProbability,
+  logisticScore,
+  sigmoid,
+  type LogisticModel,
+  type LogisticOptions,
 } from './scoring-helpers.js';
