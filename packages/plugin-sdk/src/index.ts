@@ -24,7 +24,10 @@ export {
   type StrategyReturn,
   type ContextOf,
   type Evidence,
+  type StrategyDefinition,
+  type StrategyOf,
 } from './strategy.js';
+export type { OptionsOf, PluginOptions, DeepReadonly } from './options.js';
 export type {
   Detection,
   StrategyResult,
@@ -51,7 +54,7 @@ export { ASSESSMENT_LEVELS, assessmentLevel, assessShare, DEFAULT_ASSESSMENT_BAN
 export { FULL_COMMIT_ID, isFullCommitId, isCommitIdPrefix } from './commit-id.js';
 export { tapForgeReporter, type ForgeReporter } from './forge-reporter.js';
 export type { Forge, ForgeTarget, JobFailure, JobInfo, JobStart, ReportOutcome } from './job.js';
-export { REFINE_STAGE, type EngineHooks, type StrategyRegistrar } from './hooks.js';
+export { REFINE_STAGE, type EngineHooks, type StrategyRegistrar, type OptionsCheck } from './hooks.js';
 export { definePlugin, type CadencePlugin, type PluginEnvironment, type PluginMeta } from './plugin.js';
 export { CadenceError, type OperationalCode } from '@cadence-detect/errors';
 export {
@@ -61,4 +64,9 @@ export {
   isRootImport,
   sizeEvidenceFactor,
   judgeEachCommit,
+  logisticProbability,
+  logisticScore,
+  sigmoid,
+  type LogisticModel,
+  type LogisticOptions,
 } from './scoring-helpers.js';
