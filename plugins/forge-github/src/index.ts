@@ -1,0 +1,45 @@
+import { definePlugin, lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/plugin-sdk';
+import { githubIntake } from './intake.js';
+import { GITHUB_OPTIONS, githubCredentials, type GithubOptions } from './options.js';
+
+export { GITHUB_OPTIONS, githubCredentials, type GithubOptions, type GithubCredentials } from './options.js';
+export { verdictOf, checkSummary, failsPolicy, escapeMarkdown, type FailOn } from './verdict.js';
+export { forgeErrorCode } from './forge-error.js';
+export { githubIntake } from './intake.js';
+export { githubPush, githubPullRequest, isGithubFullName, type PushOutcome } from './payload.js';
+
+/**
+ * Everything Cadence does with GitHub, in one plugin: its webhooks (verified with the server's
+ * secret, read into analysis requests: the `forge` declaration), the squash look-up before a
+ * one-commit push is fetched (`prepareRequest`), and the verdict back on the commit: a commit status
+ * (`pending` while the job runs, then success, failure or error) with a token, or a check run
+ * (in_progress, then completed with a summary and annotations) with a GitHub App. Reporting never
+ * fails a job, and the job's `complete` event does not wait for GitHub. Octokit loads on first use.
+ */
+export default definePlugin({
+  name: 'github',
+  meta: {
+    description: 'GitHub: webhook intake, squash look-ups, and each job\u2019s verdict as a commit status or check run.',
+    options: GITHUB_OPTIONS,
+    docsUrl: 'https://github.com/cadence/cadence/blob/main/docs/forges.md',
+  },
+  forge: {
+    name: 'github',
+    intake({ options }) {
+      const github = options as unknown as GithubOptions;
+      // Pull request events become jobs only where their verdict can be reported.
+      return githubIntake({ requests: githubCredentials(github) !== null, drafts: github.request_drafts });
+    },
+  },
+  apply(hooks, environment) {
+    const options = environment.options as unknown as GithubOptions;
+    const credentials = githubCredentials(options);
+    if (!credentials) return;
+    const logger = environment.logger;
+    tapForgeReporter(hooks, 'report-github', 'github', lazyForgeReporter(
+      async () => new (await import('./github-reporter.js')).GithubReporter(credentials, options.fail_on, logger),
+      (error) => logger.error('the GitHub reporter could not load', { error: String(error) }),
+    ));
+    tapSquashLookup(hooks, { name: 'github', forge: 'github', logger }, async (target, signal) => (await import('./squash.js')).githubSquash(credentials, target, signal));
+  },
+});
