@@ -1,10 +1,8 @@
 import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { sign } from '@octokit/webhooks-methods';
-import { makeTempDir, startCadenceServer, startStalledServer, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
+import { makeTempDir, startCadenceServer, startStalledServer, type ServerProcess, type TempDir, jsonPost } from '@cadence-detect/test-support';
 import { githubPushPayload, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
-
-const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
 /** Resource limits and cross-site refusals of the routes that start jobs (security issue, findings 5 and 6). */
 describe('server: analysis limits, open streams, unauthenticated bodies, cross-site requests', function () {
@@ -36,14 +34,14 @@ describe('server: analysis limits, open streams, unauthenticated bodies, cross-s
 
   it('limits analyses per client across analyze and stream routes, with the headers on every answer', async () => {
     await withServer({ ...allow2, rate_limits: { analyses_per_minute: 2 } }, async (server) => {
-      const first = await server.json('/api/analyze/repository', json({ url: repositoryUrl() }));
+      const first = await server.json('/api/analyze/repository', jsonPost({ url: repositoryUrl() }));
       expect(first.status).to.equal(202);
       expect(first.headers.get('x-ratelimit-limit')).to.equal('2');
       expect(first.headers.get('x-ratelimit-remaining')).to.equal('1');
       const stream = await server.request(`/API/stream/repository?url=${encodeURIComponent(repositoryUrl())}`);
       expect(stream.status).to.equal(200);
       await stream.text();
-      const third = await server.json<{ error: string; retry_after: number }>('/api/analyze/website', json({ url: 'http://127.0.0.2:1/' }));
+      const third = await server.json<{ error: string; retry_after: number }>('/api/analyze/website', jsonPost({ url: 'http://127.0.0.2:1/' }));
       expect(third.status).to.equal(429);
       expect(third.body.error).to.equal('rate_limited');
       expect(third.body.retry_after).to.be.within(1, 60);
@@ -126,7 +124,7 @@ describe('server: analysis limits, open streams, unauthenticated bodies, cross-s
   it('refuses credentials on git:// and keeps them out of the answer and every log line', async () => {
     await withServer({ ...allow2, logging: { level: 'debug' } }, async (server) => {
       const secretUrl = repositoryUrl().replace('git://', 'git://user:hunter2secret@');
-      const answer = await server.json<{ error: string; message: string }>('/api/analyze/repository', json({ url: secretUrl }));
+      const answer = await server.json<{ error: string; message: string }>('/api/analyze/repository', jsonPost({ url: secretUrl }));
       expect(answer.status).to.equal(400);
       expect(answer.body.error).to.equal('invalid_request');
       expect(answer.body.message).to.not.include('hunter2secret');
@@ -153,7 +151,7 @@ describe('server: analysis limits, open streams, unauthenticated bodies, cross-s
     for (const [label, headers, expected] of cases) {
       it(`${label} -> ${expected}`, async () => {
         await withServer({ ...allow2, api: { allowed_origins: ['https://dashboard.example'] } }, async (server) => {
-          const answer = await server.json<{ error?: string }>('/api/analyze/repository', json({ url: repositoryUrl() }, headers));
+          const answer = await server.json<{ error?: string }>('/api/analyze/repository', jsonPost({ url: repositoryUrl() }, headers));
           expect(answer.status).to.equal(expected);
           if (expected === 403) expect(answer.body.error).to.equal('forbidden');
           expect(answer.headers.get('access-control-allow-origin')).to.equal(null);
@@ -166,7 +164,7 @@ describe('server: analysis limits, open streams, unauthenticated bodies, cross-s
         const framed = await server.request(`/api/stream/repository?url=${encodeURIComponent(repositoryUrl())}`, { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'iframe' } });
         expect(framed.status).to.equal(403);
         expect(await server.json<unknown[]>('/jobs')).to.have.property('body').that.deep.equals([]);
-        const own = await server.json('/api/analyze/repository', json({ url: repositoryUrl() }, { origin: server.url }));
+        const own = await server.json('/api/analyze/repository', jsonPost({ url: repositoryUrl() }, { origin: server.url }));
         expect(own.status).to.equal(202);
       });
     });

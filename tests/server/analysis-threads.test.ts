@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDir, startCadenceServer, waitForJob, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
+import { makeTempDir, startCadenceServer, waitForJob, type ServerProcess, type TempDir, jsonPost } from '@cadence-detect/test-support';
 import { serveRepositories, type GitFixtures } from './fixtures.js';
 
 /** A strategy stuck in synchronous code on one repository: it never yields, so only its thread's end stops it. */
@@ -21,8 +21,6 @@ interface JobBody {
   status: string;
   error_code: string | null;
 }
-
-const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('analyses in worker threads (memory backend, the real server)', function () {
   this.timeout(90_000);
@@ -51,9 +49,9 @@ describe('analyses in worker threads (memory backend, the real server)', functio
 
   it('stops a strategy stuck in synchronous code at the job timeout, answers HTTP meanwhile, and runs the next job', async () => {
     // A first job warms the pool's thread (it loads the plugins), so the next one spins in the strategy, not in start-up.
-    const warm = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git') }));
+    const warm = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git') }));
     expect((await waitForJob<JobBody>(server, warm.body.id, 20_000)).status).to.equal('completed');
-    const stuck = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/burst.git') }));
+    const stuck = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/burst.git') }));
     expect(stuck.status).to.equal(202);
     // The HTTP event loop is not the one spinning.
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -67,7 +65,7 @@ describe('analyses in worker threads (memory backend, the real server)', functio
     for (let i = 0; i < 40 && !server.logs.some((l) => l.message === 'analysis thread did not stop; terminated'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.logs.map((l) => l.message)).to.include('analysis thread did not stop; terminated');
     // The pool's one thread was replaced: the next job runs.
-    const next = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git') }));
+    const next = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git') }));
     expect((await waitForJob<JobBody>(server, next.body.id, 15_000)).status).to.equal('completed');
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { EventSource } from 'eventsource';
-import { makeTempDir, startCadenceServer, startStalledServer, waitForJob, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
+import { makeTempDir, startCadenceServer, startStalledServer, waitForJob, type ServerProcess, type TempDir, jsonPost } from '@cadence-detect/test-support';
 import { feedOfJob, readStream, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface JobBody {
@@ -13,8 +13,6 @@ interface JobBody {
   branch: string | null;
   result?: { total_commits: number; suspicious_commits: number; overall_score: number; assessment: string; source_type: string; strategy_results: unknown[] };
 }
-
-const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('server: on-demand analysis, jobs, streams, errors', function () {
   this.timeout(60_000);
@@ -45,7 +43,7 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
   });
 
   it('analyzes a repository on demand: 202, then the job completes with both result forms', async () => {
-    const accepted = await server.json<JobBody & { message: string }>('/api/analyze/repository', json({ url: git.daemon.url('acme/burst.git') }));
+    const accepted = await server.json<JobBody & { message: string }>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/burst.git') }));
     expect(accepted.status).to.equal(202);
     expect(accepted.body).to.include({ status: 'queued' });
     expect(accepted.body.id).to.equal(accepted.body.job_id);
@@ -63,7 +61,7 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
   });
 
   it('serves a finished job\'s page: the same HTML report the CLI writes, under its own CSP; 409 before it ends, 404 for none', async () => {
-    const accepted = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/burst.git') }));
+    const accepted = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/burst.git') }));
     const job = await waitForJob<JobBody>(server, accepted.body.id);
     expect(job.status).to.equal('completed');
     const page = await server.request(`/jobs/${job.id}/report`);
@@ -77,7 +75,7 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     expect((await server.json(`/jobs/${'0'.repeat(8)}-0000-0000-0000-000000000000/report`)).status).to.equal(404);
     const stalled = await startStalledServer();
     try {
-      const waiting = await server.json<JobBody>('/api/analyze/repository', json({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
+      const waiting = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
       const early = await server.json<{ error: string }>(`/jobs/${waiting.body.id}/report`);
       expect(early.status).to.equal(409);
       expect(early.body.error).to.equal('conflict');
@@ -89,7 +87,7 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
 
   it('serves the second identical analysis from the cache, and clears it', async () => {
     const before = await server.json<{ hits: number; misses: number }>('/api/cache/stats');
-    const again = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/burst.git') }));
+    const again = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/burst.git') }));
     await waitForJob(server, again.body.id);
     const after = await server.json<{ hits: number; misses: number; size: number }>('/api/cache/stats');
     expect(after.body.hits).to.equal(before.body.hits + 1);
@@ -99,9 +97,9 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
   });
 
   it('records a failed job with its operational code: unreachable repository and unknown branch', async () => {
-    const unreachable = await server.json<JobBody>('/api/analyze/repository', json({ url: 'git://127.0.0.1:1/acme/none.git' }));
+    const unreachable = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: 'git://127.0.0.1:1/acme/none.git' }));
     expect((await waitForJob<JobBody>(server, unreachable.body.id))).to.include({ status: 'failed', error_code: 'ERR_GIT_CLONE_FAILED' });
-    const branch = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git'), branch: 'nope' }));
+    const branch = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git'), branch: 'nope' }));
     const failed = await waitForJob<JobBody>(server, branch.body.id);
     expect(failed).to.include({ status: 'failed', error_code: 'ERR_NO_COMMITS_FOUND' });
     const noResult = await server.json<{ error: string; message: string }>(`/api/results/${failed.id}`);
@@ -113,26 +111,26 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     const malformed = await server.json<{ error: string }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"url": ' });
     expect(malformed.status).to.equal(400);
     expect(malformed.body.error).to.equal('invalid_request');
-    const missing = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', json({ branch: 'main' }));
+    const missing = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', jsonPost({ branch: 'main' }));
     expect(missing.status).to.equal(400);
     expect(missing.body.details.field).to.equal('url');
     // Said as a sentence, with an example made of what was sent.
-    const guessed = await server.json<{ message: string; details: { field: string; reason: string } }>('/api/analyze/repository', json({ repo: 'tj/co' }));
+    const guessed = await server.json<{ message: string; details: { field: string; reason: string } }>('/api/analyze/repository', jsonPost({ repo: 'tj/co' }));
     expect([guessed.status, guessed.body.message, guessed.body.details]).to.deep.equal([400, 'missing url (a repository URL such as https://github.com/tj/co)', { field: 'url', reason: 'missing' }]);
-    const noPage = await server.json<{ message: string }>('/api/analyze/website', json({}));
+    const noPage = await server.json<{ message: string }>('/api/analyze/website', jsonPost({}));
     expect(noPage.body.message).to.equal('missing url (a page URL such as https://example.org/post)');
-    const wrongType = await server.json<{ details: { field: string } }>('/api/analyze/repository', json({ url: 42 }));
+    const wrongType = await server.json<{ details: { field: string } }>('/api/analyze/repository', jsonPost({ url: 42 }));
     expect(wrongType.body.details.field).to.equal('url');
-    const hostile = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', json({ url: 'ext::sh -c id' }));
+    const hostile = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', jsonPost({ url: 'ext::sh -c id' }));
     expect(hostile.status).to.equal(400);
-    const local = await server.json('/api/analyze/repository', json({ url: '/etc' }));
+    const local = await server.json('/api/analyze/repository', jsonPost({ url: '/etc' }));
     expect(local.status).to.equal(400);
-    const website = await server.json('/api/analyze/website', json({ url: 'ftp://example.test/' }));
+    const website = await server.json('/api/analyze/website', jsonPost({ url: 'ftp://example.test/' }));
     expect(website.status).to.equal(400);
     const text = await server.json<{ error: string }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'url' });
     expect(text.status).to.equal(415);
     expect(text.body.error).to.equal('unsupported_media_type');
-    const huge = await server.json<{ error: string }>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git'), pad: 'x'.repeat(1_100_000) }));
+    const huge = await server.json<{ error: string }>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git'), pad: 'x'.repeat(1_100_000) }));
     expect(huge.status).to.equal(413);
     expect(huge.body.error).to.equal('payload_too_large');
     expect((huge.body as unknown as { message: string }).message, 'a 413 names the limit').to.contain('1048576');
@@ -144,7 +142,7 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     const empty = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect([empty.status, empty.body.error, empty.body.details?.field], 'an empty JSON body is a 400 naming the missing field').to.deep.equal([400, 'invalid_request', 'url']);
     for (const branch of ['--upload-pack=touch /tmp/x', '-x', 'a..b', 'main@{1}', 'a b']) {
-      const refused = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git'), branch }));
+      const refused = await server.json<{ error: string; details: { field: string } }>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git'), branch }));
       expect([refused.status, refused.body.details?.field], `branch ${JSON.stringify(branch)} is refused at request time`).to.deep.equal([400, 'branch']);
       const streamed = await server.request(`/api/stream/repository?url=${encodeURIComponent(git.daemon.url('acme/human.git'))}&branch=${encodeURIComponent(branch)}`);
       expect(streamed.status).to.equal(400);
@@ -187,7 +185,7 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
   });
 
   it('announces each new job and its status changes on the server\u2019s job feed (GET /events)', async () => {
-    const seen = await feedOfJob(`${server.url}/events`, async () => (await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git') }))).body.id);
+    const seen = await feedOfJob(`${server.url}/events`, async () => (await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git') }))).body.id);
     expect(seen.at(-1)).to.include({ status: 'completed', repo: 'acme/human', source: 'api' });
     expect((seen.at(-1)!.result as { overall_score: number }).overall_score).to.be.a('number');
   });
@@ -196,7 +194,7 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     const stalled = await startStalledServer();
     try {
       // A running job: followed from its first event; it ends (cancelled here) with an error event.
-      const running = await server.json<JobBody>('/api/analyze/repository', json({ url: `git://127.0.0.1:${stalled.port}/acme/follow.git` }));
+      const running = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/follow.git` }));
       await waitUntil(async () => stalled.connections() > 0);
       const following = readStream(`${server.url}/jobs/${running.body.id}/events`);
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -208,7 +206,7 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
       await stalled.close();
     }
     // A finished job, followed later: its complete event, with the result.
-    const done = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/burst.git') }));
+    const done = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/burst.git') }));
     const finished = await waitForJob<JobBody>(server, done.body.id);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const replay = await readStream(`${server.url}/jobs/${done.body.id}/events`);
@@ -221,7 +219,7 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
   it('cancels a job waiting on a stalled server, and refuses to cancel it twice', async () => {
     const stalled = await startStalledServer();
     try {
-      const accepted = await server.json<JobBody>('/api/analyze/repository', json({ url: `git://127.0.0.1:${stalled.port}/acme/stall.git` }));
+      const accepted = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/stall.git` }));
       await waitUntil(async () => (await server.json<JobBody>(`/jobs/${accepted.body.id}`)).body.status === 'running' && stalled.connections() > 0);
       const cancelled = await server.json<JobBody>(`/jobs/${accepted.body.id}/cancel`, { method: 'POST' });
       expect(cancelled.status).to.equal(200);

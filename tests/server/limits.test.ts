@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { EventSource } from 'eventsource';
 import { createServer } from 'node:net';
 import { sign } from '@octokit/webhooks-methods';
-import { makeTempDir, runCadence, startCadenceServer, startStalledServer, waitForJob, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
+import { makeTempDir, runCadence, startCadenceServer, startStalledServer, waitForJob, type ServerProcess, type TempDir, jsonPost } from '@cadence-detect/test-support';
 import { githubPushPayload, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface JobBody {
@@ -10,7 +10,6 @@ interface JobBody {
   status: string;
   error_code: string | null;
 }
-const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
 describe('server: limits, guard, authentication, shutdown', function () {
   this.timeout(90_000);
@@ -42,9 +41,9 @@ describe('server: limits, guard, authentication, shutdown', function () {
 
   it('refuses loopback targets by default, and security.allowed_networks lets only the allowed address through', async () => {
     await withServer({ security: { allowed_networks: ['127.0.0.2/32'] } }, async (server) => {
-      const refused = await server.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git') }));
+      const refused = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git') }));
       expect(await waitForJob<JobBody>(server, refused.body.id)).to.include({ status: 'failed', error_code: 'ERR_PRIVATE_ADDRESS' });
-      const allowed = await server.json<JobBody>('/api/analyze/repository', json({ url: gitOn2.daemon.url('acme/human.git') }));
+      const allowed = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: gitOn2.daemon.url('acme/human.git') }));
       expect(await waitForJob<JobBody>(server, allowed.body.id)).to.include({ status: 'completed' });
     });
   });
@@ -54,13 +53,13 @@ describe('server: limits, guard, authentication, shutdown', function () {
     try {
       await withServer({ webhook: { maxWorkers: 1 }, limits: { queue_capacity: 1 }, security: { allowed_networks: ['127.0.0.0/8'] } }, async (server) => {
         const url = `git://127.0.0.1:${stalled.port}/acme/stall.git`;
-        expect((await server.json('/api/analyze/repository', json({ url }))).status).to.equal(202);
-        expect((await server.json('/api/analyze/repository', json({ url }))).status).to.equal(202);
+        expect((await server.json('/api/analyze/repository', jsonPost({ url }))).status).to.equal(202);
+        expect((await server.json('/api/analyze/repository', jsonPost({ url }))).status).to.equal(202);
         const before = (await server.json<unknown[]>('/jobs')).body.length;
         const gauges = await (await server.request('/metrics')).text();
         expect(gauges).to.match(/^cadence_jobs_active 1$/m);
         expect(gauges).to.match(/^cadence_queue_depth 1$/m);
-        const overloaded = await server.json<{ error: string; retry_after: number }>('/api/analyze/repository', json({ url }));
+        const overloaded = await server.json<{ error: string; retry_after: number }>('/api/analyze/repository', jsonPost({ url }));
         expect(overloaded.status).to.equal(503);
         expect(overloaded.body.error).to.equal('overloaded');
         expect(overloaded.body.retry_after).to.be.a('number');
@@ -79,7 +78,7 @@ describe('server: limits, guard, authentication, shutdown', function () {
     const stalled = await startStalledServer();
     try {
       await withServer({ limits: { job_timeout_seconds: 1 }, security: { allowed_networks: ['127.0.0.0/8'] } }, async (server) => {
-        const accepted = await server.json<JobBody>('/api/analyze/repository', json({ url: `git://127.0.0.1:${stalled.port}/acme/stall.git` }));
+        const accepted = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/stall.git` }));
         expect(await waitForJob<JobBody>(server, accepted.body.id)).to.include({ status: 'timeout', error_code: 'ERR_JOB_TIMEOUT' });
       });
     } finally {
@@ -175,7 +174,7 @@ describe('server: limits, guard, authentication, shutdown', function () {
 
   it('turns the webhook routes off with webhook.enabled: false while the API keeps serving', async () => {
     await withServer({ webhook: { enabled: false } }, async (server) => {
-      expect((await server.json('/webhooks/github', json({}))).status).to.equal(404);
+      expect((await server.json('/webhooks/github', jsonPost({}))).status).to.equal(404);
       expect((await server.json('/health')).status).to.equal(200);
     });
   });

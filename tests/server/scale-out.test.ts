@@ -10,6 +10,7 @@ import {
   type RedisServer,
   type ServerProcess,
   type TempDir,
+  jsonPost,
 } from '@cadence-detect/test-support';
 import { feedOfJob, githubPushPayload, readStream, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
@@ -20,7 +21,6 @@ interface JobBody {
   result?: { total_commits: number };
 }
 
-const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 let prefixes = 0;
 
 /**
@@ -90,7 +90,7 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     const a = await site.server(0);
     const b = await site.server(0);
     await site.worker();
-    const seen = await feedOfJob(`${b.url}/events`, async () => (await a.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git') }))).body.id);
+    const seen = await feedOfJob(`${b.url}/events`, async () => (await a.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git') }))).body.id);
     expect(seen.at(-1)).to.include({ status: 'completed', repo: 'acme/human' });
   });
 
@@ -102,7 +102,7 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     const health = await a.json<Record<string, unknown>>('/health');
     expect(health.body).to.include({ status: 'ok', backend: 'redis', redis: 'up' });
 
-    const accepted = await a.json<JobBody>('/api/analyze/repository', json({ url: git.daemon.url('acme/human.git') }));
+    const accepted = await a.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git') }));
     expect(accepted.status).to.equal(202);
     const followed = await readStream(`${b.url}/jobs/${accepted.body.id}/events`);
     expect(followed.at(-1)).to.include({ event: 'complete', job_id: accepted.body.id });
@@ -130,7 +130,7 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
       const a = await site.server(0);
       const b = await site.server(0);
       const worker = await site.worker();
-      const accepted = await a.json<JobBody>('/api/analyze/repository', json({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
+      const accepted = await a.json<JobBody>('/api/analyze/repository', jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
       await until(() => worker.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id));
       const cancelled = await b.json<JobBody>(`/jobs/${accepted.body.id}/cancel`, { method: 'POST' });
       expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
@@ -147,7 +147,7 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     try {
       const site = await deployment(config(redis.url));
       const a = await site.server(0);
-      const accepted = await a.json<JobBody>('/api/analyze/repository', json({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
+      const accepted = await a.json<JobBody>('/api/analyze/repository', jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
       let worker = await site.worker();
       for (let attempt = 1; attempt <= 2; attempt++) {
         const current = worker;
@@ -170,7 +170,7 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
       const site = await deployment(config(redis.url));
       const a = await site.server(0);
       const first = await site.worker();
-      const accepted = await a.json<JobBody>('/api/analyze/repository', json({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
+      const accepted = await a.json<JobBody>('/api/analyze/repository', jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
       await until(() => first.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id));
       expect(await first.stop('SIGTERM')).to.equal(0);
       expect(first.logs.some((l) => l.message === 'job handed back' && l.job_id === accepted.body.id)).to.equal(true);

@@ -1,7 +1,7 @@
 import { ConfigError } from './config-error.js';
 import { leafKeys, type LeafKind } from './schema.js';
 
-/** Decisions §1 and §10: bare names kept as aliases; where both are set, the CADENCE_ name wins. */
+/** docs/configuration.md (environment variables): bare names kept as aliases; where both are set, the CADENCE_ name wins. */
 const ALIASES: Record<string, string[]> = {
   'logging.level': ['LOG_LEVEL'],
   'webhook.maxWorkers': ['MAX_WORKERS'],

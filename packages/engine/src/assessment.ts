@@ -1,4 +1,4 @@
-import { severityFromScore, type AssessmentBands, type RepositoryAssessment, type Severity, type WebsiteAssessment } from '@cadence-detect/plugin-sdk';
+import { ASSESSMENT_LEVELS, severityFromScore, type AssessmentBands, type RepositoryAssessment, type WebsiteAssessment } from '@cadence-detect/plugin-sdk';
 
 /** The default repository bands over ai_share (configuration `assessment.*`, docs/scoring.md). */
 export const DEFAULT_ASSESSMENT_BANDS: Readonly<AssessmentBands> = Object.freeze({ suspicious: 0.15, likely_ai_generated: 0.5 });
@@ -10,9 +10,8 @@ export function assessRepository(score: number, bands: AssessmentBands = DEFAULT
   return 'clean';
 }
 
-/** Decisions §4: the website assessment uses the severity bands (one place: severityFromScore). */
-const WEBSITE: Record<Severity, WebsiteAssessment> = { low: 'Likely Human-Written', medium: 'Suspicious Activity', high: 'Likely AI-Generated' };
-
+/** docs/scoring.md: the website assessment uses the severity bands (one place: severityFromScore). */
 export function assessWebsite(score: number): WebsiteAssessment {
-  return WEBSITE[severityFromScore(score)];
+  const severity = severityFromScore(score);
+  return ASSESSMENT_LEVELS.find((level) => level.severity === severity)!.website;
 }

@@ -14,6 +14,7 @@ import { discardMirror, holdMirror, mirrorKey, type MirrorOptions } from './mirr
 import { mkdir, readFile } from 'node:fs/promises';
 import { atLeast, HTTP_PINNING_SINCE, installedGitVersion } from './git-version.js';
 import { serializeRemote, type RemoteRepository, type RepositoryLocator } from './repository-url.js';
+import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 
 export interface OpenOptions {
   readonly branch?: string;
@@ -56,14 +57,13 @@ export interface ClonedRepository {
   dispose(): Promise<void>;
 }
 
-const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/i;
 /** The only refs a job may name: a request's head on GitHub or GitLab. */
 export const REQUEST_REF = /^refs\/(?:pull\/[1-9]\d{0,9}\/head|merge-requests\/[1-9]\d{0,9}\/head)$/;
 
 /** Opens a repository for reading: clones a remote into a temporary folder, or reads a local one in place. */
 export function openRepository(locator: RepositoryLocator, options: OpenOptions): Promise<ClonedRepository> {
   if (options.branch !== undefined) checkBranchName(options.branch);
-  if (options.fetchCommit !== undefined && !COMMIT_ID.test(options.fetchCommit)) {
+  if (options.fetchCommit !== undefined && !isFullCommitId(options.fetchCommit, { anyCase: true })) {
     throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${JSON.stringify(options.fetchCommit)}` });
   }
   for (const ref of options.optionalRefs ?? []) {
@@ -339,7 +339,7 @@ interface PinnedTarget {
 }
 
 /**
- * Decisions §8: resolve and check the host, then make git connect to the address that was checked,
+ * docs/git-source.md, The network guard and pinning: resolve and check the host, then make git connect to the address that was checked,
  * whatever the name resolves to a moment later: over http(s) curl's resolve option pins it (TLS still
  * verifies the name), over git:// the IP goes in the URL, over ssh OpenSSH is told the address as its
  * HostName while host keys are still checked under the name (HostKeyAlias). Only the URL's own

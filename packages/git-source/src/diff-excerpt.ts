@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { abortError, CadenceError } from '@cadence-detect/errors';
 import { excludeMatcher } from './exclude-matcher.js';
 import { boundedGitCommand, DEFAULT_GIT_BOUNDS, gitEnvironment, type GitBounds } from './git-process.js';
+import { isCommitIdPrefix } from '@cadence-detect/plugin-sdk';
 
 export interface DiffExcerptOptions {
   readonly maxBytes: number;
@@ -14,7 +15,6 @@ export interface DiffExcerptOptions {
   readonly bounds?: GitBounds;
 }
 
-const COMMIT_ID = /^[0-9a-f]{7,64}$/i;
 const FILE_HEADER = /^diff --git a\/(.*) b\/(.*)$/;
 
 /**
@@ -22,7 +22,7 @@ const FILE_HEADER = /^diff --git a\/(.*) b\/(.*)$/;
  * soon as the excerpt is full, so a huge commit costs no more than a small one.
  */
 export function diffExcerpt(dir: string, hash: string, options: DiffExcerptOptions): Promise<string> {
-  if (!COMMIT_ID.test(hash)) return Promise.reject(new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${hash}` }));
+  if (!isCommitIdPrefix(hash, { anyCase: true })) return Promise.reject(new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${hash}` }));
   const isExcluded = excludeMatcher(options.excludeFiles);
   return new Promise((resolve, reject) => {
     const git = boundedGitCommand(['show', '--format=', '--patch', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', hash, '--'], options.bounds ?? DEFAULT_GIT_BOUNDS);

@@ -10,6 +10,7 @@ import { excludeMatcher } from './exclude-matcher.js';
 import { boundedGitCommand, DEFAULT_GIT_BOUNDS, gitEnvironment, memoryBoundError, reachedMemoryBound, runGitCommand, type GitBounds } from './git-process.js';
 import { createLogStreamParser, LOG_FORMAT, type LogSink } from './log-stream.js';
 import type { HistoryCache } from './history-cache.js';
+import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 
 export interface ReadHistoryOptions {
   /** The commit (or branch) to read history from. */
@@ -84,11 +85,9 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   return { commits, stats: computeStats(all, commits), oversizedFiles, oversizedCommits };
 }
 
-const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-
 /** Oldest first; with a cache, the cached history plus what came after its head when `rev` descends from it. */
 async function readCommits(dir: string, options: ReadHistoryOptions, isExcluded: (path: string) => boolean, boundary: ReadonlySet<string>): Promise<ReadCommit[]> {
-  const cache = FULL_HASH.test(options.rev) && boundary.size === 0 ? options.cache : undefined;
+  const cache = isFullCommitId(options.rev) && boundary.size === 0 ? options.cache : undefined;
   const key = JSON.stringify([path.resolve(dir), options.excludeFiles, options.omitPaths ?? []]);
   const cached = cache?.take(key);
   let read: ReadCommit[];

@@ -1,3 +1,5 @@
+import { isFullCommitId } from '@cadence-detect/plugin-sdk';
+
 /**
  * The parser of `git log -z --numstat --format=<LOG_FORMAT>`.
  *
@@ -38,7 +40,6 @@ export interface LogSink {
 }
 
 const HEADER_FIELDS = 9;
-const HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 type State =
   | { readonly kind: 'header'; readonly fields: string[] }
@@ -105,7 +106,7 @@ function step(state: State, value: string, sink: LogSink): State {
     case 'files':
       return fileOrNextCommit(value, sink);
     case 'idle':
-      return HASH.test(value) ? { kind: 'header', fields: [value] } : state;
+      return isFullCommitId(value) ? { kind: 'header', fields: [value] } : state;
   }
 }
 
@@ -117,7 +118,7 @@ function headerField(fields: string[], value: string, sink: LogSink): State {
 }
 
 function fileOrNextCommit(value: string, sink: LogSink): State {
-  if (HASH.test(value)) {
+  if (isFullCommitId(value)) {
     sink.end();
     return { kind: 'header', fields: [value] };
   }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { abortError } from '@cadence-detect/errors';
 import { capped } from './commit-record.js';
 import { gitEnvironment, runGitCommand } from './git-process.js';
+import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 
 /** Where the Git AI Standard keeps its authorship logs. */
 export const AI_NOTES_REF = 'refs/notes/ai';
@@ -9,7 +10,6 @@ export const AI_NOTES_REF = 'refs/notes/ai';
 /** Bounds on what is kept: notes are repository data, as untrusted as commit messages. */
 export const NOTE_LIMITS = { notes: 100_000, noteChars: 16_384 } as const;
 
-const HASH = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /**
  * The notes under `ref`, by full commit hash, each cut at NOTE_LIMITS.noteChars. A repository
@@ -24,7 +24,7 @@ export async function readNotes(dir: string, ref: string = AI_NOTES_REF, signal?
   const pairs: { blob: string; commit: string }[] = [];
   for (const line of listed.stdout.split('\n')) {
     const [blob, commit] = line.trim().split(' ');
-    if (blob && commit && HASH.test(blob) && HASH.test(commit)) pairs.push({ blob, commit });
+    if (blob && commit && isFullCommitId(blob) && isFullCommitId(commit)) pairs.push({ blob, commit });
     if (pairs.length >= NOTE_LIMITS.notes) break;
   }
   if (pairs.length === 0) return notes;

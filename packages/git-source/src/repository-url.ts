@@ -31,7 +31,7 @@ export type RepositoryLocator = RemoteRepository | { readonly kind: 'local'; rea
 const DEFAULT_PORTS = { https: 443, http: 80, ssh: 22, git: 9418 } as const;
 
 /*
- * Decisions §8: a repository URL is parsed once, by this grammar alone, into parts; anything two
+ * docs/git-source.md, URL rules: a repository URL is parsed once, by this grammar alone, into parts; anything two
  * parsers could read differently is refused rather than interpreted. Node's URL parser, curl, git's
  * own connect.c and OpenSSH each have their quirks (backslashes as slashes, percent-decoding of the
  * user part, octal and hex IPv4, IDNA), so the accepted language is small enough that they all agree:
@@ -63,7 +63,7 @@ function truncate(value: string): string {
 
 
 /**
- * Decisions §8: only https, http, ssh, git and scp-style URLs; never a remote helper (`ext::`),
+ * docs/git-source.md: only https, http, ssh, git and scp-style URLs; never a remote helper (`ext::`),
  * never anything git could read as an option; local paths and file:// only when allowed.
  * This is the first wall; simple-git's own guards are the second.
  */

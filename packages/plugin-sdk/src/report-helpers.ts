@@ -1,3 +1,4 @@
+import { assessmentLevel } from './assessment.js';
 import type { AnalysisResult, RepositoryResult } from './result.js';
 
 /**
@@ -6,11 +7,9 @@ import type { AnalysisResult, RepositoryResult } from './result.js';
  */
 export type FailOn = 'never' | 'suspicious' | 'likely_ai_generated';
 
-const RANK: Readonly<Record<string, number>> = { clean: 0, suspicious: 1, likely_ai_generated: 2, 'Likely Human-Written': 0, 'Suspicious Activity': 1, 'Likely AI-Generated': 2 };
-
 /** `report.fail_on`: never, or from the assessment named upwards (website assessments rank the same). */
 export function failsPolicy(assessment: string, failOn: FailOn): boolean {
-  return failOn !== 'never' && (RANK[assessment] ?? 0) >= RANK[failOn]!;
+  return failOn !== 'never' && assessmentLevel(assessment) >= assessmentLevel(failOn);
 }
 
 /** `suspicious: score 0.22, 22% assistant share, 9 of 41 commits flagged (6 attributed)`, cut at `max` characters. */

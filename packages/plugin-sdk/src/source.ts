@@ -3,7 +3,7 @@ export type SourceKind = 'repository' | 'website';
 
 export type Severity = 'low' | 'medium' | 'high';
 
-/** Decisions §4: `low` < 0.4 <= `medium` < 0.7 <= `high`. */
+/** Severity bands (docs/scoring.md): `low` < 0.4 <= `medium` < 0.7 <= `high`. */
 export function severityFromScore(score: number): Severity {
   if (score >= 0.7) return 'high';
   if (score >= 0.4) return 'medium';

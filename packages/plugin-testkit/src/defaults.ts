@@ -5,7 +5,7 @@ import type { EngineConfig } from '@cadence-detect/engine';
 /** The configuration's own defaults, from its schema (never a hand copy that could drift). */
 const DEFAULTS = defaultConfig();
 
-/** Decisions §10's threshold defaults: what a plugin sees when a test does not say otherwise. */
+/** The configuration's threshold defaults (docs/configuration.md): what a plugin sees when a test does not say otherwise. */
 export const DEFAULT_THRESHOLDS: Thresholds = Object.freeze({ ...DEFAULTS.thresholds });
 
 export function pluginConfigView(overrides: TestConfig = {}): PluginConfigView {

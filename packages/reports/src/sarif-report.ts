@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { failsPolicy, type AnalysisResult, type Detection, type RepositoryResult, type StrategyResult, type Suspicion, type WebsiteResult } from '@cadence-detect/plugin-sdk';
+import { failsPolicy, sourceKindOf, type AnalysisResult, type Detection, type RepositoryResult, type StrategyResult, type Suspicion, type WebsiteResult } from '@cadence-detect/plugin-sdk';
 import { displayLine } from './display-text.js';
 import type { ReportContext } from './render.js';
 
@@ -77,7 +77,7 @@ export function renderSarif(result: AnalysisResult, context?: ReportContext, lim
             rules: run.rules,
           },
         },
-        automationDetails: { id: `cadence/${result.source_type === 'git' ? 'repository' : 'website'}/` },
+        automationDetails: { id: `cadence/${sourceKindOf(result)}/` },
         ...provenance(result),
         results,
         properties: { ...properties, ...capped },

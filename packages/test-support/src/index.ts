@@ -19,3 +19,4 @@ export { loopbackNamespaceUnavailable, runInLoopbackNamespace, assertLoopbackOnl
 export { startRedisServer, type RedisServer } from './redis-server.js';
 export { startFakeGithub, startFakeGitlab, type FakeForge, type ForgeRequest, type ScriptedAnswer } from './fake-github.js';
 export { startConnectionRecorder, type ConnectionRecorder, type RecorderBehaviour } from './connection-recorder.js';
+export { jsonPost } from './json-request.js';

@@ -28,7 +28,7 @@ export interface FetchedPage {
   readonly body: string;
 }
 
-/** Decisions §7: at most 5 redirects; the sixth is ERR_TOO_MANY_REDIRECTS. */
+/** docs/website-analysis.md: at most 5 redirects; the sixth is ERR_TOO_MANY_REDIRECTS. */
 export const MAX_REDIRECTS = 5;
 const ACCEPTED_TYPES = new Set(['text/html', 'application/xhtml+xml', 'text/plain']);
 export const DEFAULT_USER_AGENT = 'Cadence/0.1 (+https://github.com/cadence/cadence; AI-content analysis)';

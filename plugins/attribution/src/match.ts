@@ -33,7 +33,7 @@ export function attributeCommit(commit: CommitRecord, rules: RuleSet, identities
   const lines = commit.body.length === 0 ? [] : commit.body.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
   for (const rule of rules.rules) {
     if (rule.spec.kind === 'identity') continue;
-    const hit = matchRule(rule, commit, trailers, lines, []);
+    const hit = matchRule(rules, rule, commit, trailers, lines, []);
     if (hit) found.push(hit);
   }
   return found;
@@ -47,13 +47,14 @@ function identityAttributions(commit: CommitRecord, rules: RuleSet): Attribution
   const found: Attribution[] = [];
   for (const rule of rules.rules) {
     if (rule.spec.kind !== 'identity') continue;
-    const hit = matchRule(rule, commit, [], [], identities);
+    const hit = matchRule(rules, rule, commit, [], [], identities);
     if (hit) found.push(hit);
   }
   return found;
 }
 
 function matchRule(
+  rules: RuleSet,
   rule: CompiledRule,
   commit: CommitRecord,
   trailers: ReturnType<typeof trailersOf>,
@@ -66,34 +67,35 @@ function matchRule(
       for (const trailer of trailers) {
         if (!rule.key!.test(trailer.key)) continue;
         const match = pattern.exec(trailer.value);
-        if (match) return hit(spec.id, assistantName(spec.assistant, match), 'trailer', trailer.line);
+        if (match) return hit(spec.id, assistantName(spec.assistant, match, rules), 'trailer', trailer.line);
       }
       return null;
     case 'line':
       for (const line of lines) {
         const match = pattern.exec(line);
-        if (match) return hit(spec.id, assistantName(spec.assistant, match), 'message', line);
+        if (match) return hit(spec.id, assistantName(spec.assistant, match, rules), 'message', line);
       }
       return null;
     case 'subject': {
       const match = pattern.exec(commit.subject);
-      return match ? hit(spec.id, assistantName(spec.assistant, match), 'subject', commit.subject) : null;
+      return match ? hit(spec.id, assistantName(spec.assistant, match, rules), 'subject', commit.subject) : null;
     }
     case 'identity':
       for (const identity of identities) {
         for (const value of identity.values) {
           const match = pattern.exec(value);
-          if (match) return hit(spec.id, assistantName(spec.assistant, match), identity.where, identity.quote);
+          if (match) return hit(spec.id, assistantName(spec.assistant, match, rules), identity.where, identity.quote);
         }
       }
       return null;
   }
 }
 
-function assistantName(template: string, match: RegExpExecArray): string {
+function assistantName(template: string, match: RegExpExecArray, rules: RuleSet): string {
   if (template !== '$1') return template;
   const named = (match[1] ?? '').trim();
-  return named.length === 0 || AFFIRMATIVE.test(named) ? UNNAMED : named.slice(0, 60);
+  if (named.length === 0 || AFFIRMATIVE.test(named)) return UNNAMED;
+  return rules.displayNames[named.toLowerCase().replace(/\s+/g, ' ')] ?? named.slice(0, 60);
 }
 
 export function hit(rule: string, assistant: string, where: string, quote: string): Attribution {

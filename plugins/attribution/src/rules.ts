@@ -25,6 +25,8 @@ export interface RuleSet {
   readonly branches: readonly BranchRuleSpec[];
   /** Git AI Standard `agent_id.tool` values to display names. */
   readonly notesTools: Readonly<Record<string, string>>;
+  /** An assistant a `$1` rule read, in lower case, to the name reports show (`codex` is OpenAI Codex). */
+  readonly displayNames: Readonly<Record<string, string>>;
 }
 
 export interface CompiledRule {
@@ -37,6 +39,7 @@ interface RulesFile {
   readonly rules: readonly AttributionRuleSpec[];
   readonly branches: readonly BranchRuleSpec[];
   readonly notesTools: Readonly<Record<string, string>>;
+  readonly displayNames?: Readonly<Record<string, string>>;
 }
 
 /** The file the plugin ships: data, not code, so that rules change without a release of the logic. */
@@ -56,6 +59,7 @@ export function compileRules(extra: readonly AttributionRuleSpec[] = [], extraBr
     rules: [...file.rules, ...extra].map(compileRule),
     branches: [...file.branches, ...extraBranches],
     notesTools: file.notesTools,
+    displayNames: file.displayNames ?? {},
   };
 }
 

@@ -59,6 +59,12 @@ const FIRES: { rule: string; assistant: string; spec: Omit<CommitSpec, 'at'>; qu
   { rule: 'generated-by', assistant: 'PostHog Code', spec: { body: 'Generated-By: PostHog Code' }, quote: 'PostHog Code' },
   { rule: 'generated-by', assistant: 'ChatGPT', spec: { body: 'Generated-by: ChatGPT' }, quote: 'Generated-by: ChatGPT' },
   { rule: 'ai-assisted', assistant: 'unnamed assistant', spec: { body: 'AI-assisted: yes' }, quote: 'AI-assisted: yes' },
+  { rule: 'prompt-subject', assistant: 'Claude', spec: { subject: 'Ask Claude to add a retry to the token refresh', body: 'Prompt: add a retry with backoff to refreshToken() and a test for it' }, quote: 'Ask Claude to add a retry' },
+  { rule: 'prompt-subject', assistant: 'Claude', spec: { subject: 'Have Claude write the storage migration' }, quote: 'Have Claude write' },
+  { rule: 'prompt-subject', assistant: 'OpenAI Codex', spec: { subject: 'asked codex to refactor the parser' }, quote: 'asked codex to refactor' },
+  { rule: 'prompt-line', assistant: 'Claude Code', spec: { subject: 'Split the settings page', body: 'I asked Claude Code to split the settings page into tabs; reviewed by hand.' }, quote: 'I asked Claude Code to split' },
+  { rule: 'prompt-quoted', assistant: 'unnamed assistant', spec: { subject: 'Pagination for the list view', body: 'Prompt: "Can you add cursor pagination to the list endpoint?"' }, quote: 'Can you add cursor pagination' },
+  { rule: 'prompt-quoted', assistant: 'Gemini', spec: { subject: 'Dark mode', body: 'Gemini prompt: implement a dark theme toggle stored in localStorage' }, quote: 'Gemini prompt: implement' },
 ];
 
 /** Commits that mention people, tools or templates and must not count as attribution. */
@@ -74,6 +80,10 @@ const NEAR_MISSES: { name: string; spec: Omit<CommitSpec, 'at'> }[] = [
   { name: 'a person whose address is at an assistant\u2019s company', spec: { body: 'Co-authored-by: Xavier Wong <xavier@all-hands.dev>\nCo-authored-by: Ann Smith <ann@anthropic.com>' } },
   { name: 'a commit that documents the Assisted-by format with its placeholders', spec: { body: 'Contributors add the trailer:\n\nAssisted-by: AGENT_NAME:MODEL_VERSION' } },
   { name: 'a human Assisted-by without the AGENT:MODEL form', spec: { body: 'Assisted-by: Jane Doe <jane@example.com>' } },
+  { name: 'a change to code that calls the Claude API', spec: { subject: 'Have Claude API calls retry on 529', body: 'Ask the Claude client for streaming responses.\nUse Claude to generate the release summary in the bot.' } },
+  { name: 'a person named Claude asked to do something', spec: { subject: 'Ask Claude Dupont to review the colour tokens', body: 'Told Claude (design) about the spacing.' } },
+  { name: '"prompt" as a word of the interface', spec: { subject: 'Fix the overwrite prompt', body: 'Prompt: the default answer is now No.\nThe shell prompt shows the branch.\nprompts: 3 wording changes' } },
+  { name: 'a commit about prompts for the product’s own model calls', spec: { subject: 'Tune the summary prompt', body: 'The system prompt now asks for three bullet points.' } },
 ];
 
 describe('attribution plugin', () => {

@@ -3,6 +3,7 @@ import type { CliIo } from '../io.js';
 import { CliExit } from '../io.js';
 import { ciGate, failOnInput, given, runCi } from './ci-run.js';
 import { ciSummary } from './summary.js';
+import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 
 export interface GithubCiOptions {
   path?: string;
@@ -52,7 +53,7 @@ function withValue<K extends string>(key: K, value: string | undefined): Partial
 }
 
 function sha(value: unknown): string | undefined {
-  return typeof value === 'string' && /^[0-9a-f]{40}([0-9a-f]{24})?$/i.test(value) ? value : undefined;
+  return typeof value === 'string' && isFullCommitId(value, { anyCase: true }) ? value : undefined;
 }
 
 /** The event payload GitHub wrote; none (a local run) is an empty event. */

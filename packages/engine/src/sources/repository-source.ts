@@ -9,6 +9,7 @@ import type { EngineConfig } from '../engine-config.js';
 import type { EngineLogger } from '../engine-logger.js';
 import type { PreparedRepository } from '../prepared-source.js';
 import { redactUrl } from './redact-url.js';
+import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 
 interface AcquireOptions extends AnalyzeOptions {
   readonly signal: AbortSignal;
@@ -145,5 +146,5 @@ export async function acquireRepository(
 async function mergeBase(dir: string, targetHead: string, requestHead: string, signal: AbortSignal): Promise<string | null> {
   const found = await runGitCommand(dir, ['merge-base', targetHead, requestHead], signal);
   const base = found.stdout.trim();
-  return found.code === 0 && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(base) ? base : null;
+  return found.code === 0 && isFullCommitId(base) ? base : null;
 }

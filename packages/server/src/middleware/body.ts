@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { HttpError } from '@cadence-detect/errors';
 
-/** Decisions §7: 25 MiB for webhooks (GitHub's own cap, form-encoded pushes included), 1 MiB elsewhere. */
+/** 25 MiB (docs/http-api.md, Conventions) for webhooks (GitHub's own cap, form-encoded pushes included), 1 MiB elsewhere. */
 export const WEBHOOK_BODY_LIMIT = 25 * 1024 * 1024;
 export const API_BODY_LIMIT = 1024 * 1024;
 

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { parseAddress, parseCidr, cidrContains, type Cidr } from '@cadence-detect/network-guard';
 
 /**
- * Decisions §9: the client address is the socket's; behind trusted proxies it is the rightmost
+ * The client address (docs/deploy.md, Behind a reverse proxy) is the socket's; behind trusted proxies it is the rightmost
  * X-Forwarded-For entry that is not itself a trusted proxy. Each proxy appends the address it saw,
  * so entries left of the last untrusted one were written by the client and prove nothing (the
  * leftmost is whatever the client sent). Sets `ctx.request.ip`, which everything else reads.

@@ -25,7 +25,7 @@ export interface StreamRouteOptions {
   readonly maxOpenStreams: number;
 }
 
-/** Decisions §6: GET with query parameters (Form A) and POST with the analyze body (Form B). */
+/** Streams (docs/http-api.md): GET with query parameters (Form A) and POST with the analyze body (Form B). */
 export function streamRoutes(router: Router, options: StreamRouteOptions): void {
   const open = openStreamCap(options.maxOpenStreams);
   const body = [requireContentType(['application/json']), jsonBody(API_BODY_LIMIT)];

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { createLogger } from '@cadence-detect/logger';
-import { runUntilStopped } from '../../host/src/cli/stop-signals.js';
+import { runUntilStopped } from '../src/cli/stop-signals.js';
 
 function recordingLogger(): { log: ReturnType<typeof createLogger>; messages: string[] } {
   const messages: string[] = [];
