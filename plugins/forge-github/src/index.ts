@@ -36,10 +36,14 @@ export default definePlugin({
     const credentials = githubCredentials(options);
     if (!credentials) return;
     const logger = environment.logger;
+    // Configured: Octokit loads now, in the background, so that the first job's pending status does not wait for it.
+    const modules = Promise.all([import('./github-reporter.js'), import('./squash.js')]);
+    // Said when a job needs them (lazyForgeReporter's onLoadError, the look-up's warning), not as an unhandled rejection now.
+    modules.catch(() => undefined);
     tapForgeReporter(hooks, 'report-github', 'github', lazyForgeReporter(
-      async () => new (await import('./github-reporter.js')).GithubReporter(credentials, options.fail_on, logger),
+      async () => new (await modules)[0].GithubReporter(credentials, options.fail_on, logger),
       (error) => logger.error('the GitHub reporter could not load', { error: String(error) }),
     ));
-    tapSquashLookup(hooks, { name: 'github', forge: 'github', logger }, async (target, signal) => (await import('./squash.js')).githubSquash(credentials, target, signal));
+    tapSquashLookup(hooks, { name: 'github', forge: 'github', logger }, async (target, signal) => (await modules)[1].githubSquash(credentials, target, signal));
   },
 });

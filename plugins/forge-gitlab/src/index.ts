@@ -35,10 +35,14 @@ export default definePlugin({
     if (!credentials) return;
     const logger = environment.logger;
     const settings = { failOn: options.fail_on, mergeRequestNote: options.merge_request_note };
+    // Configured: Gitbeaker loads now, in the background, so that the first job's running status does not wait for it.
+    const modules = Promise.all([import('./gitlab-reporter.js'), import('./squash.js')]);
+    // Said when a job needs them (lazyForgeReporter's onLoadError, the look-up's warning), not as an unhandled rejection now.
+    modules.catch(() => undefined);
     tapForgeReporter(hooks, 'report-gitlab', 'gitlab', lazyForgeReporter(
-      async () => new (await import('./gitlab-reporter.js')).GitlabReporter(credentials, settings, logger),
+      async () => new (await modules)[0].GitlabReporter(credentials, settings, logger),
       (error) => logger.error('the GitLab reporter could not load', { error: String(error) }),
     ));
-    tapSquashLookup(hooks, { name: 'gitlab', forge: 'gitlab', logger }, async (target, signal) => (await import('./squash.js')).gitlabSquash(credentials, target, signal));
+    tapSquashLookup(hooks, { name: 'gitlab', forge: 'gitlab', logger }, async (target, signal) => (await modules)[1].gitlabSquash(credentials, target, signal));
   },
 });
