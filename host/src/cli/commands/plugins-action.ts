@@ -19,7 +19,13 @@ export async function runPlugins(options: { config?: string }, io: CliIo): Promi
     throw error;
   }
   const { plugins, entries } = loaded;
-  const engine = engineFromConfig(config, logger, plugins);
+  let engine;
+  try {
+    engine = engineFromConfig(config, logger, plugins);
+  } catch (error) {
+    // A plugin that refuses its configuration as it starts (an unreadable forges.github.private_key_path).
+    throw new CliExit(2, error instanceof Error ? error.message : String(error));
+  }
   const strategies = engine.strategies();
   const row = (status: string, name: string, version: string, source: string, where: string): string =>
     `${status.padEnd(12)} ${name.padEnd(36)} ${version.padEnd(8)} ${source.padEnd(10)} ${where}\n`;
