@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toPluginConfigView, type CadenceConfig } from '@cadence-detect/config';
-import type { LoadedPlugin } from '@cadence-detect/engine';
 import { installationNodeModules, loadPlugins, resolvePluginOptions, type LoadPluginsResult } from '@cadence-detect/plugin-loader';
 import type { PluginLogger } from '@cadence-detect/plugin-sdk';
 
@@ -65,7 +64,7 @@ export function forgeSettings(config: CadenceConfig): ForgeSettings {
  * `forges.<name>` and the common settings its schema takes as options, under what `plugin_options`
  * sets for it. Whether a forge can report or look anything up is the plugin's to say from them.
  */
-function withForgeOptions(plugins: readonly LoadedPlugin[], sections: CadenceConfig['plugin_options'], forges: ForgeSettings | undefined): CadenceConfig['plugin_options'] {
+function withForgeOptions(plugins: LoadPluginsResult['plugins'], sections: CadenceConfig['plugin_options'], forges: ForgeSettings | undefined): CadenceConfig['plugin_options'] {
   if (!forges) return sections;
   const merged = { ...sections };
   for (const { plugin } of plugins) {

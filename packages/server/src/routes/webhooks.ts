@@ -8,7 +8,7 @@ import { WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { UnverifiedBytes } from '../webhooks/unverified-bytes.js';
-import type { LoadedPlugin } from '@cadence-detect/engine';
+import type { Engine } from '@cadence-detect/engine';
 import type { Logger } from '@cadence-detect/logger';
 import { hubSignatureKey, type ForgeIntake, type WebhookDelivery, type WebhookPush, type WebhookSecret } from '@cadence-detect/plugin-sdk';
 import type { JobSource } from '../jobs/job.js';
@@ -35,7 +35,7 @@ export interface WebhookRouteOptions {
  * The forges plugins declare (`plugin.forge`), each intake built once from its plugin's options. The
  * server knows no forge's wire format: verifying a delivery and reading its payload are the plugin's.
  */
-export function forgeIntakes(plugins: readonly LoadedPlugin[], logger: Logger): Map<string, ForgeIntake> {
+export function forgeIntakes(plugins: ReturnType<Engine['plugins']>, logger: Logger): Map<string, ForgeIntake> {
   const intakes = new Map<string, ForgeIntake>();
   for (const loaded of plugins) {
     const forge = loaded.plugin.forge;
