@@ -62,10 +62,9 @@ export interface WebhookDelivery {
 
 /** What a forge's push or request event asks to analyze. */
 export interface WebhookPush {
-  /** The repository's clone URL from the payload: the server checks it by the URL rules of any request. */
-  readonly cloneUrl: string;
-  /** The repository's name when the URL gives none (`owner/name`). */
+  /** The repository's name when its URL gives none (`owner/name`). */
   readonly repo: string;
+  /** What the job analyzes: its `url` (the payload's clone URL) passes the URL rules of any request, its branch git's branch-name rules. */
   readonly request: RepositoryRequest;
   /** Where the verdict is reported (the pushed head on this forge), or null. */
   readonly forge: ForgeTarget | null;

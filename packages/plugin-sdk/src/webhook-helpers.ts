@@ -134,7 +134,6 @@ export function pushOutcome(push: PushFields, delivery: string): WebhookOutcome 
   return {
     kind: 'push',
     push: {
-      cloneUrl: push.cloneUrl,
       repo: push.repo,
       forge: push.forge,
       delivery,

@@ -35,7 +35,7 @@ describe('forge helpers (plugin API 1.6)', () => {
     expect(outcome).to.deep.equal({
       kind: 'push',
       push: {
-        cloneUrl: 'https://tea.example/acme/app.git', repo: 'acme/app', forge: job.forge, delivery: 'd-1',
+        repo: 'acme/app', forge: job.forge, delivery: 'd-1',
         request: { kind: 'repository', url: 'https://tea.example/acme/app.git', branch: 'main', range: { before: B, after: A }, squash_candidate: true },
       },
     });

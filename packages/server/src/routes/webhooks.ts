@@ -118,7 +118,7 @@ function repositoryOf(url: string, allowLocalPaths: boolean): RepositoryLocator 
 async function answerPush(ctx: Context, push: WebhookPush, source: JobSource, options: WebhookRouteOptions): Promise<void> {
   const { request, delivery } = push;
   // The clone URL comes from the payload: the same URL rules as an API request.
-  const locator = repositoryOf(push.cloneUrl, options.allowLocalPaths);
+  const locator = repositoryOf(request.url, options.allowLocalPaths);
   const branch = request.branch ?? null;
   if (branch !== null) checkBranchName(branch);
   const spec: NewJob = { request, source, repo: locator.repo || push.repo, branch, forge: push.forge };
