@@ -34,6 +34,7 @@ export function toPluginConfigView(config: CadenceConfig): PluginConfigView {
   return Object.freeze({
     thresholds: { ...config.thresholds },
     exclude_files: [...config.exclude_files],
+    exclude_authors: [...config.exclude_authors],
     strategies: { disabled: [...config.strategies.disabled] },
     ai: {
       enabled: config.ai.enabled,
@@ -61,7 +62,7 @@ export function configInitTemplate(): string {
 # Precedence: command-line flags > environment (CADENCE_*) > your own file (--config, else
 # ~/.config/cadence/config.yaml) > this file > defaults.
 # YAML or JSON only: a configuration never runs code. Found by searching from the working directory,
-# this file sets analysis data only: thresholds, exclude_files, assessment, strategies, report.
+# this file sets analysis data only: thresholds, exclude_files, exclude_authors, assessment, strategies, report.
 
 # Commit-pattern thresholds (these are the defaults).
 thresholds:
@@ -74,6 +75,10 @@ thresholds:
 # Files left out of every line count (lock files, vendored and generated paths by default).
 # Setting this list replaces the defaults.
 # exclude_files: ["package-lock.json", "yarn.lock", "**/vendor/**", "**/node_modules/**"]
+
+# Authors whose commits are automation, by name or e-mail glob (case-insensitive): never flagged,
+# left out of the assistant share. Bot accounts (dependabot, renovate, release bots) already are.
+# exclude_authors: ["*@ci.example.com", "Release Robot"]
 
 # Where the share of assistant-made commits turns into a verdict.
 assessment:

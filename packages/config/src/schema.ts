@@ -65,6 +65,8 @@ export const ConfigSchema = Type.Object(
       likely_ai_generated: Type.Number({ minimum: 0, maximum: 1, default: 0.5 }),
     }, { ...PROJECT_DATA, additionalProperties: false, default: {} }),
     exclude_files: Strings(DEFAULT_EXCLUDE_FILES, PROJECT_DATA),
+    /** Authors (name or e-mail globs) whose commits count as automation (docs/scoring.md). */
+    exclude_authors: Strings([], PROJECT_DATA),
     logging: Type.Object({
       level: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')], { default: 'info' }),
       format: Type.Literal('json', { default: 'json' }),

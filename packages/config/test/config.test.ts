@@ -242,7 +242,7 @@ describe('configuration', () => {
     });
 
     it('builds the allow-list from the schema: analysis data only', () => {
-      expect([...PROJECT_FILE_KEYS].sort()).to.deep.equal(['assessment', 'exclude_files', 'report', 'strategies', 'thresholds']);
+      expect([...PROJECT_FILE_KEYS].sort()).to.deep.equal(['assessment', 'exclude_authors', 'exclude_files', 'report', 'strategies', 'thresholds']);
     });
 
     it('reads the cadence key of a package.json found by searching as a project file', async () => {

@@ -18,6 +18,7 @@ import {
 } from '@cadence-detect/plugin-sdk';
 import { redactCredentials } from '@cadence-detect/errors';
 import type { AnalysisRequest, AnalyzeOptions, EmittedEvent } from './analysis-request.js';
+import { excludedAuthorMatcher } from './excluded-authors.js';
 import { assessRepository, assessWebsite, DEFAULT_ASSESSMENT_BANDS } from './assessment.js';
 import { asJobError, throwIfCancelled } from './cancellation.js';
 import type { EngineConfig } from './engine-config.js';
@@ -82,12 +83,14 @@ export function createEngine(options: EngineOptions): Engine {
   const budgetMs = config.limits.strategy_timeout_seconds * 1000;
   const bands = { ...(config.assessment ?? DEFAULT_ASSESSMENT_BANDS) };
   const fingerprint = configFingerprint(pluginConfig, options.plugins, enabled, bands);
+  const isExcludedAuthor = excludedAuthorMatcher(pluginConfig.exclude_authors ?? []);
 
   async function analyzeSource(
     source: PreparedSource,
     opts: Omit<AnalyzeOptions, 'network' | 'allowLocalPaths'>,
     thresholdOverrides?: Partial<Thresholds>,
     cacheKey?: string,
+    authorsWanted: 'top' | 'all' = 'top',
   ): Promise<AnalysisResult> {
     const signal = opts.signal ?? new AbortController().signal;
     const emit = eventEmitter(opts.onEvent);
@@ -101,7 +104,7 @@ export function createEngine(options: EngineOptions): Engine {
       const reports = await runAll(source, context, emit);
       let result =
         source.kind === 'repository'
-          ? buildRepositoryResult(source, reports, { bands, thresholds, thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS) })
+          ? buildRepositoryResult(source, reports, { bands, thresholds, thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS), allAuthors: authorsWanted === 'all', ...(isExcludedAuthor ? { isExcludedAuthor } : {}) })
           : buildWebsiteResult(source, reports);
       result = await refine(result, context);
       throwIfCancelled(signal);
@@ -257,7 +260,7 @@ export function createEngine(options: EngineOptions): Engine {
       return cached;
     }
     const thresholds = request.kind === 'repository' ? request.thresholds : undefined;
-    return analyzeSource(source, { ...opts, signal }, thresholds, key);
+    return analyzeSource(source, { ...opts, signal }, thresholds, key, request.kind === 'repository' ? request.authors : undefined);
   }
 
   return {
@@ -354,6 +357,7 @@ function configFingerprint(view: PluginConfigView, plugins: readonly LoadedPlugi
     thresholds: view.thresholds,
     bands,
     exclude: view.exclude_files,
+    excludeAuthors: view.exclude_authors ?? [],
     ai: view.ai,
     plugins: plugins.map((loaded) => ({
       name: loaded.plugin.name,
@@ -379,7 +383,7 @@ function fileDigest(file: URL): string {
 function cacheKeyOf(request: AnalysisRequest, source: PreparedSource, fingerprint: string): string {
   if (source.kind === 'repository' && request.kind === 'repository') {
     const s: PreparedRepository = source;
-    return sha256(JSON.stringify(['repository', s.info.url, s.info.branch, s.info.headCommit, s.info.range, s.info.squash ?? null, request.thresholds ?? null, fingerprint]));
+    return sha256(JSON.stringify(['repository', s.info.url, s.info.branch, s.info.headCommit, s.info.range, s.info.squash ?? null, request.thresholds ?? null, request.authors ?? 'top', request.since ?? null, fingerprint]));
   }
   const w = source as PreparedWebsite;
   return sha256(JSON.stringify(['website', w.info.finalUrl, w.contentDigest, fingerprint]));

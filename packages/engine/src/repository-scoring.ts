@@ -3,12 +3,16 @@ import {
   severityFromScore,
   type AssessmentBands,
   type AuthorBreakdown,
+  type AuthorMonths,
+  type MonthlyShare,
   type CommitRecord,
   type Detection,
   type Suspicion,
   type Thresholds,
   type TimelineBucket,
 } from '@cadence-detect/plugin-sdk';
+import { logit, sigmoid } from './log-odds.js';
+import { MonthlySeries } from './monthly-series.js';
 import { round, type StrategyReport } from './strategy-outcomes.js';
 
 /**
@@ -16,14 +20,20 @@ import { round, type StrategyReport } from './strategy-outcomes.js';
  *
  * Each commit gets a probability of having been made with an assistant:
  * - 1 when the history says so outright (an `explicit` finding: a trailer, an agent account, a note);
- * - else the calibrated strategy's probability (the learned commit model) when one is enabled; the
- *   other strategies' findings are then the commit's reasons, and count only where the user set
- *   thresholds of their own (`thresholdsOverridden`): the commit takes the higher of the two;
+ * - else 0, never flagged and out of `ai_share`, when automation made it (an `automation` finding:
+ *   dependabot, renovate, a release bot; or an author of `exclude_authors`);
+ * - else the calibrated strategy's probability (the learned commit model) when one is enabled. The
+ *   strategies it `covers` (velocity, timing, size) only explain it; every other strategy's finding
+ *   (a third party's) moves it in log-odds: from at least the model's prior, by
+ *   STRATEGY_SHIFT x weight x score, where STRATEGY_SHIFT = logit(flag_at) - logit(prior) + SHIFT_MARGIN,
+ *   so one finding of score 1 at weight 1 flags its commit on its own. Where the user set thresholds
+ *   of their own (`thresholdsOverridden`), the covered strategies' findings flag from the `medium`
+ *   band too, and the commit takes the higher of the two;
  * - else (no calibrated strategy) the heuristic combination 1 - prod(1 - confidence) of its findings.
  *
  * `ai_share` is the mean of those probabilities over scored commits (measurable commits that change
- * counted lines, and every explicitly attributed commit); `overall_score` starts from it, and the
- * assessment follows from the bands (configuration `assessment.*`).
+ * counted lines, and every explicitly attributed commit; never automation); `overall_score` starts
+ * from it, and the assessment follows from the bands (configuration `assessment.*`).
  */
 
 /** Without a calibrated strategy, a commit at or above this heuristic confidence is a suspicion. */
@@ -31,6 +41,8 @@ export const HEURISTIC_FLAG = 0.25;
 /** Where a user's own thresholds flag a commit the model does not: the `medium` band. */
 const OVERRIDE_FLAG = 0.4;
 const MAX_AUTHORS = 50;
+/** How far past `flag_at` one finding of score 1 at weight 1 lands, in log-odds. */
+export const SHIFT_MARGIN = 0.1;
 
 export interface CommitJudgement {
   readonly commit: CommitRecord;
@@ -38,6 +50,8 @@ export interface CommitJudgement {
   readonly confidence: number;
   readonly flagged: boolean;
   readonly explicit: boolean;
+  /** Made by automation (see above): never flagged, not scored. */
+  readonly automation: boolean;
   readonly assistants: readonly string[];
   readonly detections: readonly Detection[];
 }
@@ -47,6 +61,10 @@ export interface ScoringPolicy {
   readonly thresholds: Thresholds;
   /** The effective thresholds differ from the defaults: heuristic findings can flag on their own. */
   readonly thresholdsOverridden: boolean;
+  /** Every author in `authors` (the organisation view), not only the 50 with the most commits. */
+  readonly allAuthors?: boolean;
+  /** Configuration `exclude_authors`: their commits count as automation. */
+  readonly isExcludedAuthor?: (commit: CommitRecord) => boolean;
 }
 
 export interface RepositoryScores {
@@ -54,8 +72,11 @@ export interface RepositoryScores {
   readonly aiShare: number;
   readonly scoredCommits: number;
   readonly attributedCommits: number;
+  readonly automationCommits: number;
   readonly assistants: Record<string, number>;
   readonly authors: AuthorBreakdown[];
+  readonly months: MonthlyShare[];
+  readonly authorMonths: AuthorMonths[];
   readonly scoring: 'model' | 'heuristic';
   readonly flagAt: number | null;
 }
@@ -71,70 +92,111 @@ export function scoreRepository(
 ): RepositoryScores {
   const known = new Set(commits.map((c) => c.hash));
   const byHash = groupByCommit(reports, known);
-  const model = reports.find((r) => r.calibration !== undefined)?.calibration;
+  const model = reports.find((r) => r.calibration !== undefined);
+  const calibration = model?.calibration;
+  // What the model's probability already includes: itself and the strategies it covers.
+  const covered = new Set(reports.filter((r) => r.calibration !== undefined).flatMap((r) => [r.result.name, ...(r.covers ?? [])]));
   const calibratedNames = new Set(reports.filter((r) => r.calibration !== undefined).map((r) => r.result.name));
+  const weights = new Map(reports.map((r) => [r.result.name, r.strategy.info.weight]));
+  const shiftPerPoint = calibration ? strategyShift(calibration) : 0;
 
   const judged: CommitJudgement[] = [];
   const assistants: Record<string, number> = {};
-  const authors = new Map<string, { author: string; email: string; commits: number; attributed: number; flagged: number; sum: number; scored: number }>();
+  const authors = new Map<string, { author: string; email: string; commits: number; attributed: number; flagged: number; sum: number; scored: number; automation: number; assistants: Record<string, number> }>();
   let sum = 0;
   let scored = 0;
   let attributed = 0;
+  let automationCommits = 0;
+  const series = new MonthlySeries();
   for (const commit of commits) {
     const detections = byHash.get(commit.hash) ?? [];
     const named = [...new Set(detections.filter((d) => d.evidence === 'explicit').map((d) => d.assistant ?? 'unnamed assistant'))];
     const explicit = detections.some((d) => d.evidence === 'explicit');
-    const heuristic = 1 - detections.filter((d) => d.evidence !== 'explicit' && !calibratedNames.has(d.strategy)).reduce((product, d) => product * (1 - d.confidence), 1);
+    const automation = !explicit && (detections.some((d) => d.evidence === 'automation') || policy.isExcludedAuthor?.(commit) === true);
+    const heuristic = 1 - detections.filter((d) => d.evidence === 'inferred' && !calibratedNames.has(d.strategy)).reduce((product, d) => product * (1 - d.confidence), 1);
     let confidence: number;
     let flagged: boolean;
     if (explicit) {
       confidence = 1;
       flagged = true;
-    } else if (model) {
-      const p = model.probabilities.get(commit.hash) ?? 0;
+    } else if (automation) {
+      confidence = 0;
+      flagged = false;
+    } else if (calibration) {
+      const shift = detections.filter((d) => d.evidence === 'inferred' && !covered.has(d.strategy)).reduce((total, d) => total + shiftPerPoint * (weights.get(d.strategy) ?? 1) * d.score, 0);
+      const modelled = calibration.probabilities.get(commit.hash) ?? 0;
+      const p = shift > 0 ? sigmoid(Math.max(logit(modelled), logit(calibration.prior)) + shift) : modelled;
       const override = policy.thresholdsOverridden && heuristic >= OVERRIDE_FLAG;
       confidence = override ? Math.max(p, heuristic) : p;
-      flagged = p >= model.flagAt || override;
+      flagged = p >= calibration.flagAt || override;
     } else {
       confidence = heuristic;
       flagged = heuristic >= HEURISTIC_FLAG;
     }
     confidence = round(confidence);
-    const counts = explicit || isScoredCommit(commit);
+    const counts = !automation && (explicit || isScoredCommit(commit));
     if (counts) {
       sum += confidence;
       scored++;
     }
+    if (automation) automationCommits++;
     if (explicit) {
       attributed++;
       for (const name of named) assistants[name] = (assistants[name] ?? 0) + 1;
     }
     const key = commit.authorEmail.toLowerCase();
-    const entry = authors.get(key) ?? { author: commit.authorName, email: commit.authorEmail, commits: 0, attributed: 0, flagged: 0, sum: 0, scored: 0 };
+    const entry = authors.get(key) ?? { author: commit.authorName, email: commit.authorEmail, commits: 0, attributed: 0, flagged: 0, sum: 0, scored: 0, automation: 0, assistants: {} };
     entry.commits++;
-    if (explicit) entry.attributed++;
+    if (explicit) {
+      entry.attributed++;
+      for (const name of named) entry.assistants[name] = (entry.assistants[name] ?? 0) + 1;
+    }
     if (flagged) entry.flagged++;
+    if (automation) entry.automation++;
     if (counts) {
       entry.sum += confidence;
       entry.scored++;
     }
     authors.set(key, entry);
-    if (detections.length > 0 || flagged) judged.push({ commit, confidence, flagged, explicit, assistants: named, detections });
+    series.add({ commit, counts, explicit, confidence, assistants: named });
+    if (detections.length > 0 || flagged) judged.push({ commit, confidence, flagged, explicit, automation, assistants: named, detections });
   }
   const breakdown = [...authors.values()]
     .sort((a, b) => b.commits - a.commits || a.email.localeCompare(b.email))
-    .slice(0, MAX_AUTHORS)
-    .map((a) => ({ author: a.author, email: a.email, commits: a.commits, attributed: a.attributed, flagged: a.flagged, share: a.scored > 0 ? round(a.sum / a.scored) : 0 }));
+    .slice(0, policy.allAuthors ? undefined : MAX_AUTHORS)
+    .map((a): AuthorBreakdown => ({
+      author: a.author,
+      email: a.email,
+      commits: a.commits,
+      attributed: a.attributed,
+      flagged: a.flagged,
+      share: a.scored > 0 ? round(a.sum / a.scored) : 0,
+      scored_commits: a.scored,
+      assistants: a.assistants,
+      ...(a.automation === a.commits ? { automation: true as const } : {}),
+    }));
   return {
     judged,
     aiShare: scored > 0 ? round(sum / scored) : 0,
     scoredCommits: scored,
     attributedCommits: attributed,
+    automationCommits,
     assistants,
     authors: breakdown,
-    scoring: model ? 'model' : 'heuristic',
-    flagAt: model ? model.flagAt : null,
+    months: series.series(),
+    authorMonths: series.authorSeries(),
+    scoring: calibration ? 'model' : 'heuristic',
+    flagAt: calibration ? calibration.flagAt : null,
   };
+}
+
+/**
+ * Log-odds per weighted point of a strategy the model does not cover: one finding of score 1 at
+ * weight 1 takes a commit from the model's prior to SHIFT_MARGIN past `flag_at` (with the shipped
+ * model, prior 0.05 and flag_at 0.42: 2.72).
+ */
+export function strategyShift(calibration: { readonly flagAt: number; readonly prior: number }): number {
+  return Math.max(0, logit(calibration.flagAt) - logit(calibration.prior)) + SHIFT_MARGIN;
 }
 
 function groupByCommit(reports: readonly StrategyReport[], known: ReadonlySet<string>): Map<string, Detection[]> {

@@ -2,6 +2,9 @@ import { clampScore, severityFromScore, type Detection, type Finding, type Strat
 import type { RegisteredStrategy } from './strategy-registry.js';
 import type { StrategyRun } from './strategy-runner.js';
 
+/** A calibrated repository strategy's prior when it names none (docs/scoring.md). */
+export const DEFAULT_PRIOR = 0.05;
+
 /** One strategy's run turned into the published shapes. */
 export interface StrategyReport {
   readonly strategy: RegisteredStrategy;
@@ -9,8 +12,8 @@ export interface StrategyReport {
   readonly detections: readonly Detection[];
   readonly metrics: Readonly<Record<string, number>>;
   /** A calibrated strategy's per-commit probabilities and flag cut-off (meta.calibrated only). */
-  readonly calibration?: { readonly probabilities: ReadonlyMap<string, number>; readonly flagAt: number };
-  /** Website strategies: what a calibrated one's probability includes, and a floor on the page score. */
+  readonly calibration?: { readonly probabilities: ReadonlyMap<string, number>; readonly flagAt: number; readonly prior: number };
+  /** What a calibrated strategy's probability includes; websites: a floor on the page score. */
   readonly covers?: readonly string[];
   readonly floor?: number;
 }
@@ -30,8 +33,8 @@ export function reportStrategyRun(strategy: RegisteredStrategy, run: StrategyRun
   const score = clampScore(run.outcome.score ?? highest);
   const metrics: Record<string, number> = {};
   for (const [key, value] of Object.entries(run.outcome.metrics ?? {})) metrics[`${name}_${key}`] = value;
-  const { probabilities, flagAt } = run.outcome;
-  const calibration = strategy.info.calibrated && probabilities ? { probabilities, flagAt: clampScore(flagAt ?? 0.5) } : undefined;
+  const { probabilities, flagAt, prior } = run.outcome;
+  const calibration = strategy.info.calibrated && probabilities ? { probabilities, flagAt: clampScore(flagAt ?? 0.5), prior: clampScore(prior ?? DEFAULT_PRIOR) } : undefined;
   return {
     strategy,
     ...(calibration ? { calibration } : {}),
@@ -65,7 +68,7 @@ function toDetection(
     confidence: round(score * weight),
     score: round(score),
     message: finding.message,
-    evidence: finding.evidence === 'explicit' ? 'explicit' : 'inferred',
+    evidence: finding.evidence ?? 'inferred',
   };
   if (finding.assistant !== undefined) detection.assistant = finding.assistant;
   // The full hash, as the strategy reported it: abbreviations are for display only (suspicions[].commit_hash).

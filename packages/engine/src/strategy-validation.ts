@@ -18,7 +18,7 @@ const FindingSchema = Type.Object({
   commit: Type.Optional(Type.String()),
   element: Type.Optional(Type.String()),
   measured: Type.Optional(Type.Record(Type.String(), Type.Number())),
-  evidence: Type.Optional(Type.Union([Type.Literal('explicit'), Type.Literal('inferred')])),
+  evidence: Type.Optional(Type.Union([Type.Literal('explicit'), Type.Literal('inferred'), Type.Literal('automation')])),
   assistant: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 });
 

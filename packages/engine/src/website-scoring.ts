@@ -1,3 +1,4 @@
+import { logit, sigmoid } from './log-odds.js';
 import { round, type StrategyReport } from './strategy-outcomes.js';
 
 /**
@@ -33,13 +34,4 @@ export function overallWebsiteScore(reports: readonly StrategyReport[]): number 
   }
   const floor = ran.reduce((max, r) => Math.max(max, r.floor ?? 0), 0);
   return round(Math.max(score, floor));
-}
-
-function logit(p: number): number {
-  const q = Math.min(Math.max(p, 1e-4), 1 - 1e-4);
-  return Math.log(q / (1 - q));
-}
-
-function sigmoid(z: number): number {
-  return 1 / (1 + Math.exp(-z));
 }

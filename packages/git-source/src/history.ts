@@ -17,6 +17,8 @@ export interface ReadHistoryOptions {
   readonly rev: string;
   /** A push's `before`: only before..rev are returned; the rest still feeds the baselines. */
   readonly before?: string | null;
+  /** Unix seconds: only commits authored from then are returned; the rest still feeds the baselines. */
+  readonly since?: number | null;
   readonly excludeFiles: readonly string[];
   readonly signal?: AbortSignal;
   /** Commits read so far, called as they stream in. */
@@ -74,11 +76,13 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   const abbreviations = uniqueAbbreviations(read.map((c) => c.record.hash));
   for (const commit of read) commit.record.shortHash = abbreviations.get(commit.record.hash) ?? commit.record.shortHash;
   const all = read.map((c) => c.record);
-  const commits = inRange ? all.filter((c) => inRange.has(c.hash)) : all;
+  const since = options.since ?? null;
+  const wanted = (c: CommitRecord): boolean => (!inRange || inRange.has(c.hash)) && (since === null || c.authorTime >= since);
+  const commits = inRange || since !== null ? all.filter(wanted) : all;
   let oversizedFiles = 0;
   const oversizedCommits: string[] = [];
   for (const commit of read) {
-    if (commit.oversizedFiles === 0 || (inRange && !inRange.has(commit.record.hash))) continue;
+    if (commit.oversizedFiles === 0 || !wanted(commit.record)) continue;
     oversizedFiles += commit.oversizedFiles;
     if (oversizedCommits.length < OVERSIZED_COMMITS_LISTED) oversizedCommits.push(commit.record.hash);
   }

@@ -36,6 +36,13 @@ export interface RepositoryRequest {
    */
   readonly squash?: SquashedRequest;
   readonly thresholds?: Partial<Thresholds>;
+  /**
+   * `all`: every author in `authors` rather than the 50 with the most commits (the organisation
+   * view counts authors exactly across repositories).
+   */
+  readonly authors?: 'top' | 'all';
+  /** Only commits authored from this time (ISO 8601) are judged; earlier ones still feed the baselines. */
+  readonly since?: string;
 }
 
 export interface WebsiteRequest {

@@ -1,5 +1,5 @@
 import type { SourceKind, Severity } from './source.js';
-import type { AnalysisResult, RepositoryAssessment, WebsiteAssessment } from './result.js';
+import type { AnalysisResult, AssessmentBands, RepositoryAssessment, WebsiteAssessment } from './result.js';
 
 /**
  * The interface names a verdict twice (a repository's `clean`… and a website's `Likely
@@ -24,4 +24,14 @@ export const SOURCE_TYPE: Readonly<Record<SourceKind, AnalysisResult['source_typ
 /** The kind of request a result answers. */
 export function sourceKindOf(result: Pick<AnalysisResult, 'source_type'>): SourceKind {
   return result.source_type === 'git' ? 'repository' : 'website';
+}
+
+/** The default repository bands over `ai_share` (configuration `assessment.*`, docs/scoring.md). */
+export const DEFAULT_ASSESSMENT_BANDS: Readonly<AssessmentBands> = Object.freeze({ suspicious: 0.15, likely_ai_generated: 0.5 });
+
+/** A share's assessment by the bands: a repository's `ai_share`, or an organisation's. */
+export function assessShare(share: number, bands: AssessmentBands = DEFAULT_ASSESSMENT_BANDS): RepositoryAssessment {
+  if (share >= bands.likely_ai_generated) return 'likely_ai_generated';
+  if (share >= bands.suspicious) return 'suspicious';
+  return 'clean';
 }

@@ -29,6 +29,8 @@ export interface AiSettings {
 export interface PluginConfigView {
   readonly thresholds: Thresholds;
   readonly exclude_files: readonly string[];
+  /** API 1.7: globs over author names and e-mails whose commits count as automation (always set by a 1.7 host). */
+  readonly exclude_authors?: readonly string[];
   readonly ai: AiSettings;
   readonly strategies: { readonly disabled: readonly string[] };
 }

@@ -20,6 +20,12 @@ export interface Detection {
   evidence: Evidence;
   /** The assistant an explicit finding names. */
   assistant?: string;
+  /**
+   * API 1.7, repository detections: whether the detection's commit is flagged (a suspicion). The
+   * severity stays the strategy's own, from its score; reports show the reasons of flagged commits
+   * and keep the rest apart, so a clean verdict never sits over `high` badges.
+   */
+  flagged?: boolean;
 }
 
 /** One strategy run (Form B `strategy_results[]`). */
@@ -44,8 +50,8 @@ export interface Suspicion {
   severity: Severity;
   confidence: number;
   reasons: string[];
-  /** `explicit` when any finding on the commit is explicit attribution, else `inferred`. */
-  evidence: Evidence;
+  /** `explicit` when any finding on the commit is explicit attribution, else `inferred` (a flagged commit is never automation). */
+  evidence: Exclude<Evidence, 'automation'>;
   /** The assistants explicit findings name, if any. */
   assistants?: string[];
   /** The files the commit changed most (counted lines, at most 3): where reports such as SARIF point. */
@@ -116,6 +122,36 @@ export interface AuthorBreakdown {
   flagged: number;
   /** The author's ai_share: mean probability over their scored commits. */
   share: number;
+  /** API 1.7: every commit of the author's is automation (a bot account, or `exclude_authors`). */
+  automation?: true;
+  /** API 1.7: the author's commits in `share`'s denominator (set by a 1.7 host). */
+  scored_commits?: number;
+  /** API 1.7: the author's attributed commits per assistant (set by a 1.7 host). */
+  assistants?: Record<string, number>;
+}
+
+/** One calendar month of a history (API 1.7; docs/scoring.md, Trend). */
+export interface MonthlyShare {
+  /** `YYYY-MM` of the author date, in UTC. */
+  month: string;
+  /** Every commit of the month (automation included). */
+  commits: number;
+  /** The month's commits in its share's denominator. */
+  scored_commits: number;
+  /** Explicitly attributed commits over the month's scored commits. */
+  explicit_share: number;
+  /** The rest of the month's `ai_share`: `explicit_share + inferred_share` is the month's share. */
+  inferred_share: number;
+  /** Attributed commits per assistant. */
+  assistants: Record<string, number>;
+}
+
+/** One author's monthly series (the authors with the most commits, at most 20). */
+export interface AuthorMonths {
+  author: string;
+  email: string;
+  commits: number;
+  months: MonthlyShare[];
 }
 
 /** Where `ai_share` turns into an assessment (configuration `assessment.*`). */
@@ -141,11 +177,21 @@ export interface RepositoryResult extends ResultCommon {
   ai_share: number;
   /** Commits that `ai_share` averages over. */
   scored_commits: number;
+  /**
+   * API 1.7: commits by automation accounts (dependabot, renovate, release bots…) or by authors of
+   * `exclude_authors`: never flagged, left out of `ai_share`, still in `total_commits`. Always set
+   * by a 1.7 host (optional in the type so that results built by hand for 1.6 stay valid).
+   */
+  automation_commits?: number;
   /** Commits with explicit attribution, and per assistant. */
   attributed_commits: number;
   assistants: Record<string, number>;
   /** Per author, most commits first (at most 50). */
   authors: AuthorBreakdown[];
+  /** API 1.7: the share month by month, oldest first (set by a 1.7 host). */
+  months?: MonthlyShare[];
+  /** API 1.7: the same series for the 20 authors with the most commits. */
+  author_months?: AuthorMonths[];
   /** The bands in force when the assessment was made. */
   assessment_bands: AssessmentBands;
   /** How commit confidence was decided: `model` (a calibrated strategy) or `heuristic` (none enabled). */

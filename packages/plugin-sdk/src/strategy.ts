@@ -27,8 +27,11 @@ export interface StrategyMeta<K extends SourceKind = SourceKind> {
 /**
  * How a finding knows what it says (API 1.2): `explicit` when the history says so outright (a
  * trailer, an agent account, a note), `inferred` when it is read from how the commit looks.
+ * `automation` (API 1.7): the commit was made by an automation account (dependabot, renovate, a
+ * release bot), not a person nor an assistant: it is never flagged and `ai_share` leaves it out
+ * (an explicit finding on the same commit wins).
  */
-export type Evidence = 'explicit' | 'inferred';
+export type Evidence = 'explicit' | 'inferred' | 'automation';
 
 /** One thing a strategy found. */
 export interface Finding {
@@ -67,9 +70,16 @@ export interface StrategyOutcome {
    */
   readonly flagAt?: number;
   /**
-   * Website strategies (API 1.2): a calibrated strategy's score is the page's probability; `covers`
-   * names the strategies whose evidence that probability already includes (they only explain it).
-   * Every other website strategy moves the page score in log-odds (docs/website-analysis.md).
+   * Repository strategies (API 1.7): the model's probability for a commit it knows nothing about
+   * (its calibration prior). Other strategies' findings move a commit from at least this, in
+   * log-odds (docs/scoring.md); 0.05 when absent.
+   */
+  readonly prior?: number;
+  /**
+   * A calibrated strategy's `covers` names the strategies whose evidence its probability already
+   * includes (they only explain it). Every other strategy moves the page score (website strategies,
+   * API 1.2) or its commit's probability (repository strategies, API 1.7) in log-odds
+   * (docs/website-analysis.md, docs/scoring.md).
    */
   readonly covers?: readonly string[];
   /** Website strategies: the page score is at least this (e.g. chat-assistant leftovers on the page). */

@@ -59,8 +59,8 @@ export function assistantsLine(r: RepositoryResult): string {
 }
 
 /** The evidence a finding rests on, as reports show it. */
-export function evidenceLabel(evidence: 'explicit' | 'inferred' | undefined): string {
-  return evidence === 'explicit' ? 'explicit' : 'inferred';
+export function evidenceLabel(evidence: 'explicit' | 'inferred' | 'automation' | undefined): string {
+  return evidence === 'explicit' || evidence === 'automation' ? evidence : 'inferred';
 }
 
 /** The page model's numbers as the engine merged them into `result.metrics` (strategy `page-model`). */

@@ -41,6 +41,14 @@ function verdictLine(result: AnalysisResult): string {
   return `Verdict: ${result.assessment} (score ${result.overall_score.toFixed(2)})`;
 }
 
+/** Automation is shown apart: its commits are neither a person's nor an assistant's (docs/scoring.md). */
+function automationLines(r: RepositoryResult): string[] {
+  const count = r.automation_commits ?? 0;
+  if (count === 0) return [];
+  const accounts = r.authors.filter((a) => a.automation).map((a) => `${oneLine(a.author)} ${a.commits}`);
+  return [`Automation: ${count} commit${count === 1 ? '' : 's'} not judged${accounts.length > 0 ? ` (${accounts.join(', ')})` : ''}`];
+}
+
 function repositoryLines(r: RepositoryResult, verbose: boolean): string[] {
   const m = r.metrics;
   const lines = [
@@ -49,12 +57,20 @@ function repositoryLines(r: RepositoryResult, verbose: boolean): string[] {
     ...scoreMeaning(r).map((line) => `  ${line}`),
     `Commits: ${r.total_commits} analyzed, ${r.scored_commits} scored, ${r.suspicious_commits} flagged; ${m.additions ?? 0} additions, ${m.deletions ?? 0} deletions, ${m.authors ?? 0} authors`,
     oneLine(assistantsLine(r)),
+    ...automationLines(r),
     thresholdsLine(r.thresholds),
   ];
+  if (verbose && (r.months?.length ?? 0) > 1) {
+    lines.push('', 'Trend (month: commits, assistant share = explicit + inferred; the last 12 months with commits):');
+    for (const m of r.months!.slice(-12)) {
+      const share = m.explicit_share + m.inferred_share;
+      lines.push(`  ${m.month}  ${String(m.commits).padStart(6)}  ${(share * 100).toFixed(0).padStart(3)}% = ${(m.explicit_share * 100).toFixed(0)}% + ${(m.inferred_share * 100).toFixed(0)}%`);
+    }
+  }
   if (verbose && r.authors.length > 0) {
     lines.push('', 'Authors (commits, attributed, flagged, share):');
     for (const a of r.authors.slice(0, 10)) {
-      lines.push(`  ${oneLine(a.author).slice(0, 40).padEnd(40)} ${String(a.commits).padStart(6)} ${String(a.attributed).padStart(6)} ${String(a.flagged).padStart(6)}  ${a.share.toFixed(2)}`);
+      lines.push(`  ${oneLine(a.author).slice(0, 40).padEnd(40)} ${String(a.commits).padStart(6)} ${String(a.attributed).padStart(6)} ${String(a.flagged).padStart(6)}  ${a.automation ? 'automation' : a.share.toFixed(2)}`);
     }
     if (r.authors.length > 10) lines.push(`  … and ${r.authors.length - 10} more (see the JSON report)`);
   }

@@ -1,11 +1,12 @@
 import { defineStrategy, definePlugin, type CommitRecord, type Finding, type RepositoryContext } from '@cadence-detect/plugin-sdk';
 import { readAuthorshipLog } from './git-ai-notes.js';
+import { automationOf } from './automation.js';
 import { attributeCommit, hit, type Attribution } from './match.js';
 import { compileRules, type AttributionRuleSpec, type BranchRuleSpec, type RuleSet } from './rules.js';
 
 export { readAuthorshipLog, type NoteAttribution } from './git-ai-notes.js';
 export { attributeCommit, type Attribution } from './match.js';
-export { compileRules, builtInRuleIds, RULES_FILE, type AttributionRuleSpec, type BranchRuleSpec, type RuleSet } from './rules.js';
+export { compileRules, builtInRuleIds, builtInAutomationIds, RULES_FILE, type AttributionRuleSpec, type BranchRuleSpec, type RuleSet } from './rules.js';
 export { trailersOf, type Trailer } from './trailers.js';
 
 const RULE = {
@@ -36,6 +37,8 @@ export const ATTRIBUTION_OPTIONS = {
       },
       default: [],
     },
+    /** Patterns (case-insensitive) over an author's name or e-mail: more automation accounts. */
+    automation: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 500 }, default: [] },
   },
   additionalProperties: false,
 } as const;
@@ -46,7 +49,7 @@ const compiled = new WeakMap<object, RuleSet>();
 function rulesFor(options: Readonly<Record<string, unknown>>): RuleSet {
   let set = compiled.get(options);
   if (!set) {
-    set = compileRules((options.rules ?? []) as AttributionRuleSpec[], (options.branches ?? []) as BranchRuleSpec[]);
+    set = compileRules((options.rules ?? []) as AttributionRuleSpec[], (options.branches ?? []) as BranchRuleSpec[], (options.automation ?? []) as string[]);
     compiled.set(options, set);
   }
   return set;
@@ -56,7 +59,7 @@ export const attributionStrategy = defineStrategy({
   meta: {
     name: 'attribution',
     category: 'attribution',
-    description: 'What the history says outright: assistant trailers and footers, agent accounts, Git AI notes (refs/notes/ai), agent branches of a push.',
+    description: 'What the history says outright: assistant trailers and footers, prompts, agent accounts, Git AI notes (refs/notes/ai), agent branches of a push; and which commits automation accounts made.',
     appliesTo: 'repository',
     weight: 1,
   },
@@ -65,15 +68,28 @@ export const attributionStrategy = defineStrategy({
     const branch = agentBranch(context, rules);
     const findings: Finding[] = [];
     const identities = new Map<string, Attribution[]>();
+    const automationAccounts = new Map<string, Attribution | null>();
+    let attributed = 0;
+    let automation = 0;
     for (const commit of context.commits) {
       const found = attributeCommit(commit, rules, identities);
       const note = context.aiNotes.get(commit.hash);
       const fromNote = note === undefined ? null : noteAttribution(note, rules);
       if (fromNote) found.push(fromNote);
       if (branch) found.push(branch);
-      if (found.length > 0) findings.push(toFinding(commit, found));
+      if (found.length > 0) {
+        findings.push(toFinding(commit, found));
+        attributed++;
+        continue;
+      }
+      // Explicit attribution wins: only a commit nothing attributes can be automation's.
+      const account = automationOf(commit, rules.automation, automationAccounts);
+      if (account) {
+        findings.push({ commit: commit.hash, score: 0, evidence: 'automation', message: `automation: ${account.quote} (rule ${account.rule})` });
+        automation++;
+      }
     }
-    return { findings, metrics: { attributed_commits: findings.length } };
+    return { findings, metrics: { attributed_commits: attributed, automation_commits: automation } };
   },
 });
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { compileAutomationRule, type AutomationRuleSpec, type CompiledAutomationRule } from './automation.js';
 
 /** Where a rule looks. */
 export type RuleKind = 'trailer' | 'line' | 'subject' | 'identity';
@@ -27,6 +28,8 @@ export interface RuleSet {
   readonly notesTools: Readonly<Record<string, string>>;
   /** An assistant a `$1` rule read, in lower case, to the name reports show (`codex` is OpenAI Codex). */
   readonly displayNames: Readonly<Record<string, string>>;
+  /** Automation accounts: the built-in ones, then the user's (`plugin_options.attribution.automation`). */
+  readonly automation: readonly CompiledAutomationRule[];
 }
 
 export interface CompiledRule {
@@ -40,6 +43,7 @@ interface RulesFile {
   readonly branches: readonly BranchRuleSpec[];
   readonly notesTools: Readonly<Record<string, string>>;
   readonly displayNames?: Readonly<Record<string, string>>;
+  readonly automation?: readonly AutomationRuleSpec[];
 }
 
 /** The file the plugin ships: data, not code, so that rules change without a release of the logic. */
@@ -53,9 +57,11 @@ function builtInRules(): RulesFile {
 }
 
 /** The built-in rules followed by the user's own (each user rule is checked, its regex compiled once). */
-export function compileRules(extra: readonly AttributionRuleSpec[] = [], extraBranches: readonly BranchRuleSpec[] = []): RuleSet {
+export function compileRules(extra: readonly AttributionRuleSpec[] = [], extraBranches: readonly BranchRuleSpec[] = [], extraAutomation: readonly string[] = []): RuleSet {
   const file = builtInRules();
+  const userAutomation = extraAutomation.map((pattern, index) => ({ id: `automation[${index}]`, pattern }));
   return {
+    automation: [...(file.automation ?? []), ...userAutomation].map(compileAutomationRule),
     rules: [...file.rules, ...extra].map(compileRule),
     branches: [...file.branches, ...extraBranches],
     notesTools: file.notesTools,
@@ -73,6 +79,11 @@ export function compileRule(spec: AttributionRuleSpec): CompiledRule {
   } catch (error) {
     throw new Error(`attribution rule "${spec.id}": ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** The automation rule ids of the built-in set, for documentation and tests. */
+export function builtInAutomationIds(): string[] {
+  return (builtInRules().automation ?? []).map((r) => r.id);
 }
 
 /** The rule ids of the built-in set, for documentation and tests. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { makeCommits, runPlugin, type CommitSpec } from '@cadence-detect/plugin-testkit';
 import { createRepository, makeTempDir, type TempDir } from '@cadence-detect/test-support';
-import attribution, { builtInRuleIds, readAuthorshipLog } from '../src/index.js';
+import attribution, { builtInAutomationIds, builtInRuleIds, readAuthorshipLog } from '../src/index.js';
 
 const T0 = Date.parse('2025-06-02T09:00:00Z') / 1000;
 
@@ -76,7 +76,6 @@ const NEAR_MISSES: { name: string; spec: Omit<CommitSpec, 'at'> }[] = [
   { name: 'a commit about the footer itself', spec: { subject: 'Document the "Generated with Claude Code" footer', body: 'Explains what the footer means in CONTRIBUTING.' } },
   { name: 'an AI-assisted trailer that says no', spec: { body: 'AI-assisted: no' } },
   { name: 'a code generator named in Generated-by', spec: { body: 'Generated-by: scripts/gen-bindings.py' } },
-  { name: 'dependabot', spec: { author: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com', subject: 'Bump lodash from 4.17.20 to 4.17.21' } },
   { name: 'a person whose address is at an assistant\u2019s company', spec: { body: 'Co-authored-by: Xavier Wong <xavier@all-hands.dev>\nCo-authored-by: Ann Smith <ann@anthropic.com>' } },
   { name: 'a commit that documents the Assisted-by format with its placeholders', spec: { body: 'Contributors add the trailer:\n\nAssisted-by: AGENT_NAME:MODEL_VERSION' } },
   { name: 'a human Assisted-by without the AGENT:MODEL form', spec: { body: 'Assisted-by: Jane Doe <jane@example.com>' } },
@@ -206,5 +205,56 @@ describe('attribution plugin', () => {
       expect(detection).to.include({ commit: repo.hashes[1], assistant: 'Cursor', evidence: 'explicit' });
       expect(detection!.message).to.contain('refs/notes/ai: 66 lines in 2 files by cursor, claude');
     });
+  });
+});
+
+/** Each built-in automation rule with an account it must recognise (identities as the services use them). */
+const AUTOMATION: { rule: string; author: string; email: string }[] = [
+  { rule: 'dependabot', author: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com' },
+  { rule: 'renovate', author: 'renovate[bot]', email: '29139614+renovate[bot]@users.noreply.github.com' },
+  { rule: 'github-actions', author: 'github-actions', email: 'actions@github.com' },
+  { rule: 'pre-commit-ci', author: 'pre-commit-ci[bot]', email: '66853113+pre-commit-ci[bot]@users.noreply.github.com' },
+  { rule: 'greenkeeper', author: 'greenkeeper[bot]', email: 'support@greenkeeper.io' },
+  { rule: 'snyk', author: 'snyk-bot', email: 'snyk-bot@snyk.io' },
+  { rule: 'imgbot', author: 'ImgBotApp', email: 'ImgBotHelp@gmail.com' },
+  { rule: 'allcontributors', author: 'allcontributors[bot]', email: '46447321+allcontributors[bot]@users.noreply.github.com' },
+  { rule: 'release-bot', author: 'semantic-release-bot', email: 'semantic-release-bot@martynus.net' },
+  { rule: 'gitlab-bot', author: 'project_4211_bot_3f2a9c', email: 'project_4211_bot_3f2a9c@noreply.gitlab.example' },
+  { rule: 'bot-account', author: 'stale[bot]', email: '26384082+stale[bot]@users.noreply.github.com' },
+];
+
+describe('attribution plugin: automation accounts', () => {
+  for (const { rule, author, email } of AUTOMATION) {
+    it(`marks ${author}'s commit as automation (rule ${rule}), never as attribution`, async () => {
+      const { detections, commits } = await attributionOf({ author, email, subject: 'chore(deps): bump x from 1.0.0 to 1.0.1' });
+      expect(detections).to.have.length(1);
+      expect(detections[0]).to.include({ commit: commits[1]!.hash, evidence: 'automation', score: 0 });
+      expect(detections[0]!.message).to.contain(`(rule ${rule})`).and.to.contain(author);
+    });
+  }
+
+  it('has an example for every built-in automation rule', () => {
+    const covered = new Set(AUTOMATION.map((a) => a.rule));
+    expect(builtInAutomationIds().filter((id) => !covered.has(id))).to.deep.equal([]);
+  });
+
+  it('lets explicit attribution win on a bot\u2019s commit, and keeps agent accounts assistants', async () => {
+    const coauthored = await attributionOf({ author: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com', body: 'Co-authored-by: Claude <noreply@anthropic.com>' });
+    expect(coauthored.detections.map((d) => d.evidence)).to.deep.equal(['explicit']);
+    const agent = await attributionOf({ author: 'copilot-swe-agent[bot]', email: '198982749+Copilot@users.noreply.github.com' });
+    expect(agent.detections.map((d) => [d.evidence, d.assistant])).to.deep.equal([['explicit', 'GitHub Copilot']]);
+  });
+
+  it('looks at the author only: a person\u2019s commit committed by a bot or the forge stays a person\u2019s', async () => {
+    const { detections } = await attributionOf({ author: 'Grace Hopper', email: 'grace@example.com', committer: 'github-actions[bot]', committerEmail: '41898282+github-actions[bot]@users.noreply.github.com' });
+    expect(detections).to.deep.equal([]);
+  });
+
+  it('takes more accounts from its options, and refuses a pattern that is not valid', async () => {
+    const commits = pair({ author: 'Deploy Bot', email: 'deploy@example.test' });
+    const run = await runPlugin(attribution, { commits }, { options: { automation: ['^deploy bot$'] } });
+    expect(run.detectionsOf('attribution').map((d) => d.evidence)).to.deep.equal(['automation']);
+    const broken = await runPlugin(attribution, { commits }, { options: { automation: ['(unclosed'] } });
+    expect(broken.strategy('attribution').error).to.contain('automation rule "automation[0]"');
   });
 });

@@ -52,9 +52,15 @@ export const commitModelStrategy = defineStrategy({
       probabilities.set(commit.hash, p);
       if (p >= model.flagAt) findings.push({ commit: commit.hash, score: p, message: reason(model, p, score(model, features[index]!).contributions), evidence: 'inferred' });
     });
-    return { findings, probabilities, flagAt: model.flagAt, metrics: { scored: probabilities.size, imported_trees: imported } };
+    return { findings, probabilities, flagAt: model.flagAt, prior: model.calibration.prior, covers: COVERED, metrics: { scored: probabilities.size, imported_trees: imported } };
   },
 });
+
+/**
+ * The built-in strategies whose evidence the model's features already hold (size, pace, interval):
+ * they explain its probability rather than move it. Any other strategy's finding moves it.
+ */
+const COVERED: readonly string[] = Object.freeze(['velocity', 'timing', 'size']);
 
 function reason(model: CommitModel, p: number, contributions: Float64Array): string {
   const top = [...contributions.entries()]

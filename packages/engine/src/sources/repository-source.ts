@@ -98,6 +98,7 @@ export async function acquireRepository(
       bounds,
       ...(clone.mirrored ? { cache: mirroredHistories } : {}),
       before: range?.before ?? null,
+      since: request.since ? Math.floor(Date.parse(request.since) / 1000) : null,
       excludeFiles,
       signal,
       onProgress: (read: number) => {
@@ -108,7 +109,7 @@ export async function acquireRepository(
     });
     if (commits.length === 0) {
       throw new CadenceError('ERR_NO_COMMITS_FOUND', {
-        message: range ? `No commits in the pushed range of ${locator.repo}` : `${locator.repo} has no commits on the analyzed branch`,
+        message: range ? `No commits in the pushed range of ${locator.repo}` : request.since ? `${locator.repo} has no commits since ${request.since}` : `${locator.repo} has no commits on the analyzed branch`,
       });
     }
     emit({ event: 'fetch', message: `read ${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}` });

@@ -1,0 +1,111 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import pMap from 'p-map';
+import picomatch from 'picomatch';
+import { toCadenceError } from '@cadence-detect/errors';
+import { aggregateOrganization, renderOrganizationText, type OrganizationResult, type RepositoryOutcome } from '@cadence-detect/organization';
+import { failsPolicy, type RepositoryResult } from '@cadence-detect/plugin-sdk';
+import { escapeBidi, renderReportLazily } from '@cadence-detect/reports/render';
+import { createRuntime, type Runtime } from '../../runtime.js';
+import { CliExit, type CliIo } from '../io.js';
+import { repositoriesFromFile, type ScanTarget } from '../scan/repository-list.js';
+import { scanProgress } from '../scan/scan-progress.js';
+import { reportContext } from './analyze-action.js';
+import { FAIL_ON_EXIT_CODE } from './analyze.js';
+import type { ScanOptions } from './scan.js';
+
+type OrganizationFormat = 'json' | 'text';
+
+/**
+ * `cadence scan`: every repository of the target through the same engine `cadence analyze` runs,
+ * a few at a time; one that fails is reported with its code and the scan goes on.
+ */
+export async function runScan(target: string | undefined, options: ScanOptions, io: CliIo): Promise<void> {
+  const format = options.output ? organizationFormat(options.output) : null;
+  const runtime = await createRuntime(io, {
+    ...(options.config ? { configPath: options.config } : {}),
+    logStream: io.stderr,
+    logLevel: io.env.LOG_LEVEL === 'debug' || io.env.CADENCE_LOGGING_LEVEL === 'debug' ? 'debug' : 'error',
+  });
+  const { organization, targets } = await listTargets(target, options, io);
+  const selected = options.match ? targets.filter((t) => picomatch(options.match!, { nocase: true, dot: true })(t.repository)) : targets;
+  if (selected.length === 0) throw new CliExit(1, `no repositories to scan in ${organization}${options.match ? ` matching ${options.match}` : ''}`);
+
+  const controller = new AbortController();
+  const onInterrupt = (): void => controller.abort();
+  process.once('SIGINT', onInterrupt);
+  const progress = scanProgress(io.stderr, selected.length);
+  let outcomes: RepositoryOutcome[];
+  try {
+    outcomes = await pMap(selected, (t) => scanOne(t, runtime, options, io, controller.signal, progress), { concurrency: options.concurrency ?? 1, signal: controller.signal });
+  } finally {
+    progress.clear();
+    process.removeListener('SIGINT', onInterrupt);
+  }
+  const org = aggregateOrganization(organization, outcomes, { bands: runtime.config.assessment });
+  await writeOrganization(org, format, options, io);
+  if (org.counts.analyzed === 0) throw new CliExit(1, `every repository of ${organization} failed (${org.counts.failed} of ${org.counts.listed})`);
+  if (options.failOn && failsPolicy(org.assessment, options.failOn)) throw new CliExit(FAIL_ON_EXIT_CODE, `verdict ${org.assessment} reaches --fail-on ${options.failOn}`);
+}
+
+async function listTargets(target: string | undefined, options: ScanOptions, io: CliIo): Promise<{ organization: string; targets: ScanTarget[] }> {
+  if (options.repos !== undefined) {
+    if (target !== undefined) throw new CliExit(2, 'give either a target (github:<org>, gitlab:<group>) or --repos <file>, not both');
+    return { organization: path.basename(options.repos), targets: await repositoriesFromFile(options.repos, io.cwd) };
+  }
+  if (target === undefined) throw new CliExit(2, 'nothing to scan: give github:<org>, gitlab:<group> or --repos <file>');
+  throw new CliExit(2, `unknown scan target ${JSON.stringify(target)}: give github:<org>, gitlab:<group> or --repos <file>`);
+}
+
+async function scanOne(target: ScanTarget, runtime: Runtime, options: ScanOptions, io: CliIo, signal: AbortSignal, progress: ReturnType<typeof scanProgress>): Promise<RepositoryOutcome> {
+  if (target.refused) return { repository: target.repository, url: target.url, error: target.refused };
+  progress.started(target.repository);
+  try {
+    const result = (await runtime.engine.analyze(
+      { kind: 'repository', url: target.url, authors: 'all', ...(options.since ? { since: options.since } : {}) },
+      { signal, network: null, allowLocalPaths: true },
+    )) as RepositoryResult;
+    const report = options.reportsDir ? await writeRepositoryReport(target, result, runtime, options, io) : undefined;
+    return { repository: target.repository, url: target.url, result, ...(report ? { report } : {}) };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const failure = toCadenceError(error);
+    return { repository: target.repository, url: target.url, error: { code: failure.code, message: failure.message } };
+  } finally {
+    progress.finished(target.repository);
+  }
+}
+
+/** Each repository's own HTML report, named after it; the organisation report links to it. */
+async function writeRepositoryReport(target: ScanTarget, result: RepositoryResult, runtime: Runtime, options: ScanOptions, io: CliIo): Promise<string> {
+  const dir = path.resolve(io.cwd, options.reportsDir!);
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${reportName(target.repository)}.html`);
+  await writeFile(file, await renderReportLazily(result, 'html', reportContext(runtime.config, options.failOn)));
+  // Relative to where the organisation report goes, so the folder can be moved as a whole.
+  const from = options.output ? path.dirname(path.resolve(io.cwd, options.output)) : io.cwd;
+  return path.relative(from, file).split(path.sep).join('/');
+}
+
+/** A file name from a repository name: `acme/api` is `acme--api`; nothing that leaves the folder. */
+export function reportName(repository: string): string {
+  const name = repository.replace(/[/\\]+/g, '--').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[.-]+/, '').slice(0, 150);
+  return name.length > 0 ? name : 'repository';
+}
+
+async function writeOrganization(org: OrganizationResult, format: OrganizationFormat | null, options: ScanOptions, io: CliIo): Promise<void> {
+  const text = renderOrganizationText(org);
+  if (options.output && format) {
+    const file = path.resolve(io.cwd, options.output);
+    await writeFile(file, format === 'json' ? `${escapeBidi(JSON.stringify(org, null, 2))}\n` : text);
+    io.stderr.write(`organisation report written to ${file}\n`);
+  }
+  if (!options.output) io.stdout.write(text);
+}
+
+function organizationFormat(output: string): OrganizationFormat {
+  const extension = path.extname(output).toLowerCase();
+  if (extension === '.json') return 'json';
+  if (extension === '.txt') return 'text';
+  throw new CliExit(2, `cannot tell the organisation report's format from ${JSON.stringify(output)}: use .json or .txt`);
+}

@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CadenceError } from '@cadence-detect/errors';
+import { parseRepositoryUrl } from '@cadence-detect/git-source';
+import { CliExit } from '../io.js';
+
+/** One repository a scan will analyze: the name reports show and what git clones. */
+export interface ScanTarget {
+  readonly repository: string;
+  readonly url: string;
+  /** Set when the listing itself refused the entry: it is reported with this error, never analyzed. */
+  readonly refused?: { readonly code: string; readonly message: string };
+}
+
+/** At most this many lines are read from a `--repos` file: a scan of more is a listing mistake. */
+const MAX_LISTED = 10_000;
+
+/**
+ * `--repos <file>`: one repository URL or path a line; blank lines and `#` comments skipped; a
+ * relative path is taken from the file's folder. A line the URL rules refuse (docs/git-source.md)
+ * is kept as a refused entry, reported with its code while the others are scanned.
+ */
+export async function repositoriesFromFile(file: string, cwd: string): Promise<ScanTarget[]> {
+  const full = path.resolve(cwd, file);
+  let text: string;
+  try {
+    text = await readFile(full, 'utf8');
+  } catch (error) {
+    throw new CliExit(2, `cannot read --repos ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  const lines = text.split(/\r?\n/).map((line) => line.replace(/(^|\s)#.*$/, '').trim()).filter((line) => line.length > 0);
+  if (lines.length > MAX_LISTED) throw new CliExit(2, `--repos ${file} lists ${lines.length} repositories; at most ${MAX_LISTED}`);
+  const base = path.dirname(full);
+  return lines.map((line) => targetOf(line, base));
+}
+
+function targetOf(line: string, base: string): ScanTarget {
+  const url = isUrlLike(line) ? line : path.resolve(base, line);
+  try {
+    const locator = parseRepositoryUrl(url, { allowLocalPaths: true });
+    return { repository: locator.repo || line, url };
+  } catch (error) {
+    const code = error instanceof CadenceError ? error.code : 'ERR_INVALID_SOURCE';
+    return { repository: line, url, refused: { code, message: error instanceof Error ? error.message : String(error) } };
+  }
+}
+
+function isUrlLike(target: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(target) || /^[^/\s]+@[^/\s]+:/.test(target);
+}

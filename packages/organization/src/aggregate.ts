@@ -1,0 +1,128 @@
+import { assessShare, DEFAULT_ASSESSMENT_BANDS, type AssessmentBands, type MonthlyShare, type RepositoryResult } from '@cadence-detect/plugin-sdk';
+import type { OrganizationAuthor, OrganizationRepository, OrganizationResult } from './organization-result.js';
+
+/** What one repository of a scan came to: its result (every author listed), or why it has none. */
+export interface RepositoryOutcome {
+  readonly repository: string;
+  readonly url: string;
+  readonly result?: RepositoryResult;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly report?: string;
+}
+
+/**
+ * The organisation result from its repositories' results. Every figure is counted over commits, not
+ * averaged over repositories: a repository of 2,000 commits weighs a hundred times one of 20.
+ * Authors are merged by e-mail (case-insensitive) across repositories; the results must list every
+ * author (a repository request with `authors: 'all'`), else the figures cover only those listed.
+ */
+export function aggregateOrganization(organization: string, outcomes: readonly RepositoryOutcome[], options: { bands?: AssessmentBands; now?: Date } = {}): OrganizationResult {
+  const bands = options.bands ?? DEFAULT_ASSESSMENT_BANDS;
+  const repositories = outcomes.map(repositoryEntry);
+  const analyzed = outcomes.filter((o): o is RepositoryOutcome & { result: RepositoryResult } => o.result !== undefined);
+  let weighted = 0;
+  let scored = 0;
+  const assistants: Record<string, number> = {};
+  for (const { result } of analyzed) {
+    weighted += result.ai_share * result.scored_commits;
+    scored += result.scored_commits;
+    addCounts(assistants, result.assistants);
+  }
+  const share = scored > 0 ? round(weighted / scored) : 0;
+  return {
+    organization,
+    ai_share: share,
+    assessment: assessShare(share, bands),
+    assessment_bands: { ...bands },
+    total_commits: sum(repositories, (r) => r.total_commits),
+    scored_commits: scored,
+    flagged: sum(repositories, (r) => r.flagged),
+    attributed: sum(repositories, (r) => r.attributed),
+    automation_commits: sum(repositories, (r) => r.automation_commits),
+    counts: { listed: outcomes.length, analyzed: analyzed.length, failed: outcomes.length - analyzed.length },
+    repositories,
+    authors: mergeAuthors(analyzed),
+    months: mergeMonths(analyzed.map((o) => o.result.months ?? [])),
+    assistants,
+    generated_at: (options.now ?? new Date()).toISOString(),
+  };
+}
+
+function repositoryEntry(outcome: RepositoryOutcome): OrganizationRepository {
+  const r = outcome.result;
+  return {
+    repository: outcome.repository,
+    url: outcome.url,
+    assessment: r?.assessment ?? null,
+    ai_share: r?.ai_share ?? null,
+    total_commits: r?.total_commits ?? 0,
+    scored_commits: r?.scored_commits ?? 0,
+    flagged: r?.suspicious_commits ?? 0,
+    attributed: r?.attributed_commits ?? 0,
+    automation_commits: r?.automation_commits ?? 0,
+    error: r ? null : { code: outcome.error?.code ?? 'ERR_INTERNAL', message: outcome.error?.message ?? 'no result' },
+    ...(outcome.report !== undefined ? { report: outcome.report } : {}),
+  };
+}
+
+function mergeAuthors(analyzed: readonly { repository: string; result: RepositoryResult }[]): OrganizationAuthor[] {
+  const byEmail = new Map<string, OrganizationAuthor & { weighted: number }>();
+  for (const { repository, result } of analyzed) {
+    for (const a of result.authors) {
+      const key = a.email.toLowerCase();
+      let merged = byEmail.get(key);
+      if (!merged) {
+        merged = { author: a.author, email: a.email, commits: 0, attributed: 0, flagged: 0, share: 0, scored_commits: 0, assistants: {}, repositories: [], weighted: 0 };
+        byEmail.set(key, merged);
+      }
+      // A 1.6 result has no per-author scored count: its commits stand in.
+      const authorScored = a.scored_commits ?? a.commits;
+      merged.commits += a.commits;
+      merged.attributed += a.attributed;
+      merged.flagged += a.flagged;
+      merged.scored_commits += authorScored;
+      merged.weighted += a.share * authorScored;
+      addCounts(merged.assistants, a.assistants ?? {});
+      if (!merged.repositories.includes(repository)) merged.repositories.push(repository);
+    }
+  }
+  return [...byEmail.values()]
+    .map(({ weighted, ...a }) => ({ ...a, share: a.scored_commits > 0 ? round(weighted / a.scored_commits) : 0 }))
+    .sort((a, b) => b.commits - a.commits || a.email.localeCompare(b.email));
+}
+
+/** Months merged by their scored commits, so each month's parts still add up to its share. */
+export function mergeMonths(series: readonly (readonly MonthlyShare[])[]): MonthlyShare[] {
+  const byMonth = new Map<string, { commits: number; scored: number; explicit: number; inferred: number; assistants: Record<string, number> }>();
+  for (const months of series) {
+    for (const m of months) {
+      const t = byMonth.get(m.month) ?? { commits: 0, scored: 0, explicit: 0, inferred: 0, assistants: {} };
+      const monthScored = m.scored_commits ?? m.commits;
+      t.commits += m.commits;
+      t.scored += monthScored;
+      t.explicit += m.explicit_share * monthScored;
+      t.inferred += m.inferred_share * monthScored;
+      addCounts(t.assistants, m.assistants);
+      byMonth.set(m.month, t);
+    }
+  }
+  return [...byMonth.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([month, t]) => {
+      const explicit = t.scored > 0 ? round(t.explicit / t.scored) : 0;
+      const share = t.scored > 0 ? round((t.explicit + t.inferred) / t.scored) : 0;
+      return { month, commits: t.commits, scored_commits: t.scored, explicit_share: explicit, inferred_share: round(Math.max(0, share - explicit)), assistants: t.assistants };
+    });
+}
+
+function addCounts(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
+  for (const [name, count] of Object.entries(from)) into[name] = (into[name] ?? 0) + count;
+}
+
+function sum<T>(items: readonly T[], of: (item: T) => number): number {
+  return items.reduce((total, item) => total + of(item), 0);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,58 @@
+import type { AssessmentBands, MonthlyShare, RepositoryAssessment } from '@cadence-detect/plugin-sdk';
+
+/** One repository of a scan as the organisation result shows it (docs/http-api.md, The organisation result). */
+export interface OrganizationRepository {
+  /** `owner/name` (GitHub), the project's path (GitLab), or the URL or path as listed. */
+  repository: string;
+  url: string;
+  /** Null when the repository failed. */
+  assessment: RepositoryAssessment | null;
+  ai_share: number | null;
+  total_commits: number;
+  scored_commits: number;
+  flagged: number;
+  attributed: number;
+  automation_commits: number;
+  /** Why the repository has no result: its operational code and message. */
+  error: { code: string; message: string } | null;
+  /** Where its own report is (`--reports-dir`, relative to the organisation report), when written. */
+  report?: string;
+}
+
+/** One author across every repository, identities merged by e-mail. */
+export interface OrganizationAuthor {
+  author: string;
+  email: string;
+  commits: number;
+  attributed: number;
+  flagged: number;
+  /** Mean probability over the author's scored commits in every repository. */
+  share: number;
+  scored_commits: number;
+  /** Attributed commits per assistant. */
+  assistants: Record<string, number>;
+  /** The repositories the author committed to. */
+  repositories: string[];
+}
+
+export interface OrganizationResult {
+  /** `github:acme`, `gitlab:group/sub`, or the repository list's file name. */
+  organization: string;
+  /** Commit-weighted over repositories: the mean probability over every scored commit. */
+  ai_share: number;
+  assessment: RepositoryAssessment;
+  assessment_bands: AssessmentBands;
+  total_commits: number;
+  scored_commits: number;
+  flagged: number;
+  attributed: number;
+  automation_commits: number;
+  /** Repositories listed, analyzed and failed. */
+  counts: { listed: number; analyzed: number; failed: number };
+  repositories: OrganizationRepository[];
+  authors: OrganizationAuthor[];
+  months: MonthlyShare[];
+  /** Attributed commits per assistant. */
+  assistants: Record<string, number>;
+  generated_at: string;
+}

@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import type { AuthorBreakdown, MonthlyShare, RepositoryResult } from '@cadence-detect/plugin-sdk';
+import { aggregateOrganization, renderOrganizationText } from '../src/index.js';
+
+/** The fields of a repository result the organisation view reads; the rest as a result has them. */
+function repositoryResult(parts: { ai_share: number; scored: number; total: number; flagged: number; attributed: number; assistants?: Record<string, number>; authors: AuthorBreakdown[]; months?: MonthlyShare[] }): RepositoryResult {
+  return {
+    source_id: 'x', source_type: 'git', repo: 'x', branch: 'main', head_commit: 'a'.repeat(40),
+    total_commits: parts.total, suspicious_commits: parts.flagged, suspicions: [], assessment: 'clean', timeline: [],
+    ai_share: parts.ai_share, scored_commits: parts.scored, attributed_commits: parts.attributed, automation_commits: 0,
+    assistants: parts.assistants ?? {}, authors: parts.authors, months: parts.months ?? [],
+    assessment_bands: { suspicious: 0.15, likely_ai_generated: 0.5 }, scoring: 'model', flag_at: 0.42,
+    thresholds: { suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 },
+    overall_score: parts.ai_share, suspicion_score: parts.ai_share, detections: [], strategy_results: [], metrics: {},
+  } as RepositoryResult;
+}
+
+const author = (name: string, email: string, commits: number, share: number, extra: Partial<AuthorBreakdown> = {}): AuthorBreakdown => ({ author: name, email, commits, attributed: 0, flagged: 0, share, scored_commits: commits, assistants: {}, ...extra });
+
+describe('the organisation result', () => {
+  const big = repositoryResult({
+    ai_share: 0.1, scored: 2000, total: 2100, flagged: 40, attributed: 10, assistants: { 'Claude Code': 10 },
+    authors: [author('Ada', 'ada@example.test', 1500, 0.05), author('Bo', 'BO@example.test', 500, 0.25, { attributed: 10, flagged: 30, assistants: { 'Claude Code': 10 } })],
+    months: [{ month: '2025-01', commits: 1000, scored_commits: 1000, explicit_share: 0, inferred_share: 0.05, assistants: {} }, { month: '2025-02', commits: 1100, scored_commits: 1000, explicit_share: 0.01, inferred_share: 0.14, assistants: { 'Claude Code': 10 } }],
+  });
+  const small = repositoryResult({
+    ai_share: 0.9, scored: 20, total: 20, flagged: 18, attributed: 18, assistants: { 'Claude Code': 12, Cursor: 6 },
+    authors: [author('Bo Example', 'bo@example.test', 20, 0.9, { attributed: 18, flagged: 18, assistants: { 'Claude Code': 12, Cursor: 6 } })],
+    months: [{ month: '2025-02', commits: 20, scored_commits: 20, explicit_share: 0.9, inferred_share: 0, assistants: { 'Claude Code': 12, Cursor: 6 } }],
+  });
+  const org = aggregateOrganization('github:acme', [
+    { repository: 'acme/big', url: 'https://github.com/acme/big.git', result: big },
+    { repository: 'acme/small', url: 'https://github.com/acme/small.git', result: small, report: 'acme-small.html' },
+    { repository: 'acme/gone', url: 'https://github.com/acme/gone.git', error: { code: 'ERR_GIT_CLONE_FAILED', message: 'Repository not found' } },
+  ], { now: new Date('2026-11-26T00:00:00Z') });
+
+  it('weighs repositories by their scored commits, not one each', () => {
+    // (0.1 x 2000 + 0.9 x 20) / 2020, where a mean of the two would say 0.5.
+    expect(org.ai_share).to.equal(0.108);
+    expect(org.assessment).to.equal('clean');
+    expect(org).to.include({ total_commits: 2120, scored_commits: 2020, flagged: 58, attributed: 28 });
+    expect(org.assistants).to.deep.equal({ 'Claude Code': 22, Cursor: 6 });
+    expect(org.counts).to.deep.equal({ listed: 3, analyzed: 2, failed: 1 });
+  });
+
+  it('reports a failed repository with its error code and keeps the rest', () => {
+    const gone = org.repositories.find((r) => r.repository === 'acme/gone')!;
+    expect(gone).to.include({ assessment: null, ai_share: null, total_commits: 0 });
+    expect(gone.error).to.deep.equal({ code: 'ERR_GIT_CLONE_FAILED', message: 'Repository not found' });
+    expect(org.repositories.find((r) => r.repository === 'acme/small')).to.include({ report: 'acme-small.html', error: null });
+  });
+
+  it('merges an author\u2019s identities by e-mail across repositories, counting their commits exactly', () => {
+    const bo = org.authors.find((a) => a.email.toLowerCase() === 'bo@example.test')!;
+    expect(bo).to.include({ commits: 520, attributed: 28, flagged: 48, scored_commits: 520 });
+    expect(bo.share).to.equal(Math.round(((0.25 * 500 + 0.9 * 20) / 520) * 1000) / 1000);
+    expect(bo.assistants).to.deep.equal({ 'Claude Code': 22, Cursor: 6 });
+    expect(bo.repositories).to.deep.equal(['acme/big', 'acme/small']);
+    expect(org.authors.map((a) => a.commits)).to.deep.equal([1500, 520]);
+  });
+
+  it('merges months by their scored commits, so each month\u2019s parts still add up', () => {
+    expect(org.months.map((m) => [m.month, m.commits, m.scored_commits])).to.deep.equal([['2025-01', 1000, 1000], ['2025-02', 1120, 1020]]);
+    const february = org.months[1]!;
+    expect(february.explicit_share).to.equal(Math.round(((0.01 * 1000 + 0.9 * 20) / 1020) * 1000) / 1000);
+    expect(february.explicit_share + february.inferred_share).to.be.closeTo((0.15 * 1000 + 0.9 * 20) / 1020, 0.0015);
+    expect(february.assistants).to.deep.equal({ 'Claude Code': 22, Cursor: 6 });
+  });
+
+  it('reads as text with the verdict first and the failure named by its code', () => {
+    const text = renderOrganizationText(org);
+    expect(text.split('\n')[0]).to.equal('Verdict: clean: assistant share 11% of 2020 scored commits in 2 of 3 repositories (58 flagged, 28 attributed)');
+    expect(text).to.contain('acme/gone').and.to.contain('failed: ERR_GIT_CLONE_FAILED: Repository not found');
+    expect(text).to.contain('2025-02');
+  });
+
+  it('keeps a forge\u2019s names on one line in the text (a repository named with a terminal escape)', () => {
+    const hostile = aggregateOrganization('github:acme', [{ repository: 'acme/\u001b[2Jx\u202e', url: 'u', error: { code: 'ERR_GIT_CLONE_FAILED', message: 'a\nb' } }]);
+    const text = renderOrganizationText(hostile);
+    expect(text).to.not.match(/[\u001b\u202e]/);
+    expect(text).to.contain('failed: ERR_GIT_CLONE_FAILED: a b');
+  });
+});

@@ -1,0 +1,152 @@
+import { expect } from 'chai';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  burstHistory,
+  createRepository,
+  exportRepository,
+  humanHistory,
+  makeTempDir,
+  runCadence,
+  startGitDaemon,
+  type FixtureCommit,
+  type GitDaemon,
+  type TempDir,
+} from '@cadence-detect/test-support';
+
+interface Org {
+  organization: string;
+  ai_share: number;
+  assessment: string;
+  total_commits: number;
+  scored_commits: number;
+  counts: { listed: number; analyzed: number; failed: number };
+  repositories: { repository: string; ai_share: number | null; total_commits: number; error: { code: string } | null; report?: string }[];
+  authors: { email: string; commits: number; repositories: string[] }[];
+  months: { month: string; commits: number }[];
+}
+
+interface RepositoryJson {
+  ai_share: number;
+  scored_commits: number;
+  total_commits: number;
+}
+
+const SHARED = { name: 'Sam Shared', email: 'sam@example.test' };
+
+describe('cadence scan --repos (the real CLI over git daemon)', function () {
+  this.timeout(120_000);
+  let work: TempDir;
+  let daemon: GitDaemon;
+  let list: string;
+
+  before(async () => {
+    work = await makeTempDir('cadence-scan-');
+    const served = path.join(work.path, 'served');
+    await mkdir(served);
+    const histories: Record<string, FixtureCommit[]> = {
+      'acme/api': [...humanHistory(20), ...humanHistory(5, Date.UTC(2025, 3, 1) / 1000).map((c) => ({ ...c, author: SHARED }))],
+      'acme/web': [...humanHistory(6), ...burstHistory(5).map((c) => ({ ...c, author: SHARED, message: `${c.message}\n\nCo-Authored-By: Claude <noreply@anthropic.com>` }))],
+      'acme/tools': humanHistory(12),
+    };
+    for (const [name, commits] of Object.entries(histories)) {
+      const dir = path.join(work.path, 'src', name);
+      await mkdir(dir, { recursive: true });
+      await createRepository(dir, commits);
+      await exportRepository(served, `${name}.git`, dir);
+    }
+    daemon = await startGitDaemon(served);
+    list = path.join(work.path, 'repos.txt');
+    await writeFile(list, [
+      '# the acme organisation',
+      daemon.url('acme/api.git'),
+      daemon.url('acme/web.git'),
+      '',
+      `${daemon.url('acme/tools.git')}   # tools`,
+      daemon.url('acme/gone.git'),
+      'ext::sh -c touch% /tmp/cadence-scan-pwned',
+    ].join('\n'));
+  });
+  after(async () => {
+    await daemon?.close();
+    await work?.remove();
+  });
+
+  const scan = (args: string[]) => runCadence(['scan', ...args], { cwd: work.path });
+
+  it('scans every listed repository, reports the failing ones with their codes, and goes on', async () => {
+    const run = await scan(['--repos', list, '--concurrency', '2', '-o', 'org.json', '--reports-dir', 'reports']);
+    expect(run.code, run.stderr).to.equal(0);
+    const org = JSON.parse(await readFile(path.join(work.path, 'org.json'), 'utf8')) as Org;
+    expect(org.organization).to.equal('repos.txt');
+    expect(org.counts).to.deep.equal({ listed: 5, analyzed: 3, failed: 2 });
+    const byName = new Map(org.repositories.map((r) => [r.repository, r]));
+    expect(byName.get('acme/gone')!.error!.code).to.equal('ERR_GIT_CLONE_FAILED');
+    expect(org.repositories.find((r) => r.repository.startsWith('ext::'))!.error!.code).to.equal('ERR_INVALID_SOURCE');
+    expect(byName.get('acme/api')).to.include({ total_commits: 25, error: null, report: 'reports/acme--api.html' });
+    expect((await readdir(path.join(work.path, 'reports'))).sort()).to.deep.equal(['acme--api.html', 'acme--tools.html', 'acme--web.html']);
+    expect(await readFile('/tmp/cadence-scan-pwned').then(() => true, () => false)).to.equal(false);
+  });
+
+  it('counts the organisation over commits, exactly as the repositories\u2019 own analyses do', async () => {
+    const run = await scan(['--repos', list, '-o', 'org2.json']);
+    expect(run.code, run.stderr).to.equal(0);
+    const org = JSON.parse(await readFile(path.join(work.path, 'org2.json'), 'utf8')) as Org;
+    const singles: RepositoryJson[] = [];
+    for (const name of ['acme/api', 'acme/web', 'acme/tools']) {
+      const one = await runCadence(['analyze', daemon.url(`${name}.git`), '--json'], { cwd: work.path });
+      expect(one.code, one.stderr).to.equal(0);
+      singles.push(JSON.parse(one.stdout) as RepositoryJson);
+    }
+    const scored = singles.reduce((s, r) => s + r.scored_commits, 0);
+    expect(org.scored_commits).to.equal(scored);
+    expect(org.total_commits).to.equal(singles.reduce((s, r) => s + r.total_commits, 0));
+    expect(org.ai_share).to.be.closeTo(singles.reduce((s, r) => s + r.ai_share * r.scored_commits, 0) / scored, 0.001);
+    const sam = org.authors.find((a) => a.email === 'sam@example.test')!;
+    expect(sam.commits).to.equal(10);
+    expect(sam.repositories.sort()).to.deep.equal(['acme/api', 'acme/web']);
+    expect(org.months.reduce((s, m) => s + m.commits, 0)).to.equal(org.total_commits);
+  });
+
+  it('prints the organisation verdict first on stdout, and --since judges only later commits', async () => {
+    const all = await scan(['--repos', list]);
+    expect(all.code, all.stderr).to.equal(0);
+    expect(all.stdout.split('\n')[0]).to.match(/^Verdict: (clean|suspicious|likely_ai_generated): assistant share \d+% of \d+ scored commits in 3 of 5 repositories/);
+    expect(all.stdout).to.contain('failed: ERR_GIT_CLONE_FAILED');
+    const since = await scan(['--repos', list, '--since', '2025-03-01', '-o', 'since.json']);
+    expect(since.code, since.stderr).to.equal(0);
+    const org = JSON.parse(await readFile(path.join(work.path, 'since.json'), 'utf8')) as Org;
+    expect(org.repositories.find((r) => r.repository === 'acme/api')!.total_commits).to.equal(5);
+    expect(org.months.every((m) => m.month >= '2025-03')).to.equal(true);
+  });
+
+  it('exits 3 when the organisation verdict reaches --fail-on, 1 when every repository failed, 2 on bad usage', async () => {
+    const onlyWeb = path.join(work.path, 'web.txt');
+    await writeFile(onlyWeb, `${daemon.url('acme/web.git')}\n`);
+    const gate = await scan(['--repos', onlyWeb, '--fail-on', 'suspicious']);
+    expect(gate.code, gate.stderr).to.equal(3);
+    expect(gate.stderr).to.contain('reaches --fail-on suspicious');
+    const gone = path.join(work.path, 'gone.txt');
+    await writeFile(gone, `${daemon.url('acme/gone.git')}\n`);
+    const failed = await scan(['--repos', gone]);
+    expect(failed.code).to.equal(1);
+    expect(failed.stderr).to.contain('every repository of gone.txt failed');
+    expect((await scan(['--repos', list, '--concurrency', '0'])).code).to.equal(2);
+    expect((await scan(['--repos', list, '--since', 'last tuesday'])).code).to.equal(2);
+    expect((await scan(['--repos', list, '-o', 'org.pdf'])).code).to.equal(2);
+    expect((await scan([])).code).to.equal(2);
+    const missing = await scan(['--repos', 'no-such-file.txt']);
+    expect(missing.code).to.equal(2);
+    expect(missing.stderr).to.contain('cannot read --repos no-such-file.txt: ENOENT');
+  });
+
+  it('scans only the repositories --match selects, and exits 1 when it selects none', async () => {
+    const run = await scan(['--repos', list, '--match', 'acme/t*', '-o', 'match.json']);
+    expect(run.code, run.stderr).to.equal(0);
+    const org = JSON.parse(await readFile(path.join(work.path, 'match.json'), 'utf8')) as Org;
+    expect(org.repositories.map((r) => r.repository)).to.deep.equal(['acme/tools']);
+    const none = await scan(['--repos', list, '--match', 'nothing/*']);
+    expect(none.code).to.equal(1);
+    expect(none.stderr).to.contain('no repositories to scan');
+  });
+});
