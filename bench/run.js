@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const BENCHMARKS = ['corpus.mjs', 'pages.mjs', 'history.mjs', 'history-memory.mjs', 'website.mjs', 'website-responsiveness.mjs', 'webhook-load.mjs', 'slow-senders.mjs', 'intake-cpu.mjs', 'push-mirrors.mjs', 'workers-throughput.mjs', 'cli-startup.mjs', 'report.mjs'];
+const BENCHMARKS = ['corpus.mjs', 'pages.mjs', 'history.mjs', 'history-memory.mjs', 'website.mjs', 'website-responsiveness.mjs', 'webhook-load.mjs', 'slow-senders.mjs', 'intake-cpu.mjs', 'push-mirrors.mjs', 'workers-throughput.mjs', 'cli-startup.mjs', 'report.mjs', 'scan.mjs'];
 const only = process.argv[2];
 let failed = false;
 for (const name of BENCHMARKS) {

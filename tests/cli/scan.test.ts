@@ -39,6 +39,7 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
   let work: TempDir;
   let daemon: GitDaemon;
   let list: string;
+  let config: string;
 
   before(async () => {
     work = await makeTempDir('cadence-scan-');
@@ -56,6 +57,9 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
       await exportRepository(served, `${name}.git`, dir);
     }
     daemon = await startGitDaemon(served);
+    // Mirrors and kept results in this test's folder, never the machine's shared default.
+    config = path.join(work.path, 'cadence.yaml');
+    await writeFile(config, `cache:\n  repositories_dir: ${JSON.stringify(path.join(work.path, 'cache'))}\n`);
     list = path.join(work.path, 'repos.txt');
     await writeFile(list, [
       '# the acme organisation',
@@ -72,7 +76,7 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     await work?.remove();
   });
 
-  const scan = (args: string[]) => runCadence(['scan', ...args], { cwd: work.path });
+  const scan = (args: string[]) => runCadence(['scan', ...args, '--config', config], { cwd: work.path });
 
   it('scans every listed repository, reports the failing ones with their codes, and goes on', async () => {
     const run = await scan(['--repos', list, '--concurrency', '2', '-o', 'org.json', '--reports-dir', 'reports']);
@@ -94,7 +98,7 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     const org = JSON.parse(await readFile(path.join(work.path, 'org2.json'), 'utf8')) as Org;
     const singles: RepositoryJson[] = [];
     for (const name of ['acme/api', 'acme/web', 'acme/tools']) {
-      const one = await runCadence(['analyze', daemon.url(`${name}.git`), '--json'], { cwd: work.path });
+      const one = await runCadence(['analyze', daemon.url(`${name}.git`), '--json', '--config', config], { cwd: work.path });
       expect(one.code, one.stderr).to.equal(0);
       singles.push(JSON.parse(one.stdout) as RepositoryJson);
     }
@@ -148,5 +152,34 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     const none = await scan(['--repos', list, '--match', 'nothing/*']);
     expect(none.code).to.equal(1);
     expect(none.stderr).to.contain('no repositories to scan');
+  });
+
+  it('keeps each result beside the mirrors and answers an unchanged head from it; a new commit is analysed afresh', async () => {
+    const solo = path.join(work.path, 'solo');
+    await mkdir(solo);
+    const repo = await createRepository(solo, humanHistory(8));
+    const soloList = path.join(work.path, 'solo.txt');
+    await writeFile(soloList, `${solo}\n`);
+    const first = await scan(['--repos', soloList, '-o', 'solo1.json']);
+    expect(first.code, first.stderr).to.equal(0);
+    const results = path.join(work.path, 'cache', 'results');
+    const kept = (await readdir(results)).filter((n) => n.endsWith('.json'));
+    const before = JSON.parse(await readFile(path.join(work.path, 'solo1.json'), 'utf8')) as Org;
+    // Mark every kept result: a scan that reads them back shows the mark.
+    for (const name of kept) {
+      const file = path.join(results, name);
+      const result = JSON.parse(await readFile(file, 'utf8')) as { ai_share: number };
+      await writeFile(file, JSON.stringify({ ...result, ai_share: 0.777 }));
+    }
+    const second = await scan(['--repos', soloList, '-o', 'solo2.json']);
+    expect(second.code, second.stderr).to.equal(0);
+    const reused = JSON.parse(await readFile(path.join(work.path, 'solo2.json'), 'utf8')) as Org;
+    expect(reused.repositories[0]!.ai_share).to.equal(0.777);
+    await repo.commit({ message: 'One more change', date: Date.UTC(2019, 5, 1) / 1000, addLines: 5 });
+    const third = await scan(['--repos', soloList, '-o', 'solo3.json']);
+    const fresh = JSON.parse(await readFile(path.join(work.path, 'solo3.json'), 'utf8')) as Org;
+    expect(third.code, third.stderr).to.equal(0);
+    expect(fresh.repositories[0]!.ai_share).to.not.equal(0.777);
+    expect(fresh.repositories[0]!.total_commits).to.equal(before.repositories[0]!.total_commits + 1);
   });
 });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -31,6 +32,30 @@ interface Job {
  * package managers, install the tarballs with npm into a project of their own (offline: every
  * dependency is one of the tarballs), install the host there too, and start that host.
  */
+/** The folder of the installed package `name` that `entry` belongs to (not every package exports its package.json). */
+function packageFolder(entry: string, name: string): string {
+  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name) return dir;
+  }
+  throw new Error(`no package folder for ${name} above ${entry}`);
+}
+
+/** The folders of a package's dependencies that are not workspace packages, and of theirs, once each. */
+function thirdPartyDependencies(packageDir: string, seen = new Set<string>()): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const need = createRequire(path.join(packageDir, 'package.json'));
+  const found: string[] = [];
+  for (const [name, range] of Object.entries(manifest.dependencies ?? {})) {
+    if (range.startsWith('workspace:')) continue;
+    const dir = packageFolder(need.resolve(name), name);
+    if (seen.has(dir)) continue;
+    seen.add(dir);
+    found.push(dir, ...thirdPartyDependencies(dir, seen));
+  }
+  return found;
+}
+
 describe('a third-party plugin installed from packed tarballs', function () {
   this.timeout(120_000);
   let work: TempDir;
@@ -47,10 +72,11 @@ describe('a third-party plugin installed from packed tarballs', function () {
     for (const pkg of ['packages/errors', 'packages/plugin-sdk']) {
       await run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: path.join(root, pkg) });
     }
-    // The SDK's one third-party dependency (tapable, for its hook types), packed from the installed copy.
-    const sdkRequire = createRequire(path.join(root, 'packages/plugin-sdk/package.json'));
-    const tapableDir = path.dirname(sdkRequire.resolve('tapable/package.json'));
-    await run('npm', ['pack', tapableDir, '--pack-destination', tarballs], { cwd: work.path });
+    // The SDK's third-party dependencies (tapable for its hook types, p-retry for retrying() and
+    // theirs), each packed from its installed copy.
+    for (const dir of thirdPartyDependencies(path.join(root, 'packages/plugin-sdk'))) {
+      await run('npm', ['pack', dir, '--pack-destination', tarballs], { cwd: work.path });
+    }
     await run('npm', ['pack', path.join(root, 'examples/cadence-plugin-file-drops'), '--pack-destination', tarballs], { cwd: work.path });
     project = path.join(work.path, 'deployment');
     await mkdir(project);

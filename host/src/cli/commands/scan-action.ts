@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pMap from 'p-map';
 import picomatch from 'picomatch';
+import type { ResultCache } from '@cadence-detect/engine';
 import { toCadenceError } from '@cadence-detect/errors';
 import { aggregateOrganization, renderOrganizationText, type OrganizationResult, type RepositoryOutcome } from '@cadence-detect/organization';
 import { failsPolicy, type RepositoryResult } from '@cadence-detect/plugin-sdk';
@@ -9,6 +10,7 @@ import { escapeBidi, renderReportLazily } from '@cadence-detect/reports/render';
 import { createRuntime, type Runtime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';
 import { repositoriesFromFile, type ScanTarget } from '../scan/repository-list.js';
+import { resultFiles } from '../scan/result-files.js';
 import { scanProgress } from '../scan/scan-progress.js';
 import { reportContext } from './analyze-action.js';
 import { FAIL_ON_EXIT_CODE } from './analyze.js';
@@ -35,9 +37,10 @@ export async function runScan(target: string | undefined, options: ScanOptions, 
   const onInterrupt = (): void => controller.abort();
   process.once('SIGINT', onInterrupt);
   const progress = scanProgress(io.stderr, selected.length);
+  const cache = resultFiles(runtime.config);
   let outcomes: RepositoryOutcome[];
   try {
-    outcomes = await pMap(selected, (t) => scanOne(t, runtime, options, io, controller.signal, progress), { concurrency: options.concurrency ?? 1, signal: controller.signal });
+    outcomes = await pMap(selected, (t) => scanOne(t, runtime, options, io, { signal: controller.signal, cache }, progress), { concurrency: options.concurrency ?? 1, signal: controller.signal });
   } finally {
     progress.clear();
     process.removeListener('SIGINT', onInterrupt);
@@ -57,13 +60,14 @@ async function listTargets(target: string | undefined, options: ScanOptions, io:
   throw new CliExit(2, `unknown scan target ${JSON.stringify(target)}: give github:<org>, gitlab:<group> or --repos <file>`);
 }
 
-async function scanOne(target: ScanTarget, runtime: Runtime, options: ScanOptions, io: CliIo, signal: AbortSignal, progress: ReturnType<typeof scanProgress>): Promise<RepositoryOutcome> {
+async function scanOne(target: ScanTarget, runtime: Runtime, options: ScanOptions, io: CliIo, run: { signal: AbortSignal; cache: ResultCache }, progress: ReturnType<typeof scanProgress>): Promise<RepositoryOutcome> {
+  const { signal, cache } = run;
   if (target.refused) return { repository: target.repository, url: target.url, error: target.refused };
   progress.started(target.repository);
   try {
     const result = (await runtime.engine.analyze(
       { kind: 'repository', url: target.url, authors: 'all', ...(options.since ? { since: options.since } : {}) },
-      { signal, network: null, allowLocalPaths: true },
+      { signal, network: null, allowLocalPaths: true, cache },
     )) as RepositoryResult;
     const report = options.reportsDir ? await writeRepositoryReport(target, result, runtime, options, io) : undefined;
     return { repository: target.repository, url: target.url, result, ...(report ? { report } : {}) };
