@@ -1,5 +1,6 @@
 import { toPluginConfigView, type CadenceConfig } from '@cadence-detect/config';
-import { createEngine, type Engine, type LoadedPlugin } from '@cadence-detect/engine';
+import { createEngine, type Engine } from '@cadence-detect/engine';
+import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import type { Logger } from '@cadence-detect/logger';
 
 /** The one way the CLI, the server and the streams build the engine from the configuration. */

@@ -1,5 +1,6 @@
 import type { CadenceConfig, ConfigFile } from '@cadence-detect/config';
-import type { Engine, LoadedPlugin } from '@cadence-detect/engine';
+import type { Engine } from '@cadence-detect/engine';
+import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import { createLogger, type Logger, type LogLevel } from '@cadence-detect/logger';
 import { PluginLoadError, PluginOptionsError, type PluginLoadEntry } from '@cadence-detect/plugin-loader';
 import { CliExit, type CliIo } from './cli/io.js';

@@ -6,13 +6,13 @@ import size from '@cadence-detect/plugin-size';
 const T0 = Date.parse('2024-01-08T09:00:00Z') / 1000;
 
 /** A calibrated strategy whose probabilities the test sets: the engine's part is what is under test. */
-function calibrated(probabilities: (commit: CommitRecord, index: number) => number, flagAt = 0.5) {
+function calibrated(probabilities: (commit: CommitRecord, index: number) => number, flagAt = 0.5, covers: readonly string[] = []) {
   const strategy = defineStrategy({
     meta: { name: 'fixed-model', category: 'model', description: 'Probabilities set by the test.', appliesTo: 'repository', weight: 1, calibrated: true },
     analyze(context) {
       const map = new Map(context.commits.map((c, i) => [c.hash, probabilities(c, i)]));
       const findings = context.commits.filter((c) => map.get(c.hash)! >= flagAt).map((c) => ({ commit: c.hash, score: map.get(c.hash)!, message: 'model' }));
-      return { findings, probabilities: map, flagAt };
+      return { findings, probabilities: map, flagAt, covers };
     },
   });
   return definePlugin({ name: 'fixed-model', apply: (hooks) => hooks.registerStrategies.tap('fixed-model', (r) => r.add(strategy)) });
@@ -66,15 +66,27 @@ describe('repository scoring (the engine, through the plugin testkit)', () => {
     ]);
   });
 
-  it('keeps threshold findings as reasons only, unless the thresholds were changed from their defaults', async () => {
+  it('keeps the findings of strategies the model covers as reasons only, unless the thresholds were changed from their defaults', async () => {
     const commits = history();
-    const quiet = await runPlugin(calibrated(() => 0.05), { commits }, { alongside: [size] });
+    const quiet = await runPlugin(calibrated(() => 0.05, 0.5, ['size']), { commits }, { alongside: [size] });
     expect(quiet.result.detections.some((d) => d.strategy === 'size' && d.commit === commits[5]!.hash)).to.equal(true);
     expect(quiet.result.suspicions).to.deep.equal([]);
     expect(quiet.result.ai_share).to.equal(0.05);
-    const overridden = await runPlugin(calibrated(() => 0.05), { commits }, { alongside: [size], thresholds: { suspicious_additions: 400 } });
+    const overridden = await runPlugin(calibrated(() => 0.05, 0.5, ['size']), { commits }, { alongside: [size], thresholds: { suspicious_additions: 400 } });
     expect(overridden.result.suspicions.map((s) => s.commit)).to.deep.equal([commits[5]!.hash]);
     expect(overridden.result.suspicions[0]!.reasons.join(' ')).to.contain('exceeds suspicious_additions 400');
+  });
+
+  it('moves a commit by the findings of a strategy the model does not cover, in log-odds from the prior', async () => {
+    const commits = history();
+    const run = await runPlugin(calibrated(() => 0.05), { commits }, { alongside: [size] });
+    const finding = run.result.detections.find((d) => d.strategy === 'size' && d.commit === commits[5]!.hash)!;
+    // K = logit(0.5) - logit(0.05) + 0.1 (the default prior); size's weight times the finding's score.
+    const k = 0 - Math.log(0.05 / 0.95) + 0.1;
+    const z = Math.log(0.05 / 0.95) + k * finding.confidence;
+    const p = Math.round((1 / (1 + Math.exp(-z))) * 1000) / 1000;
+    expect(run.result.ai_share).to.equal(Math.round(((9 * 0.05 + p) / 10) * 1000) / 1000);
+    expect(run.result.suspicions.map((s) => s.commit)).to.deep.equal(p >= 0.5 ? [commits[5]!.hash] : []);
   });
 
   it('falls back to the heuristic combination when no calibrated strategy runs', async () => {
@@ -107,8 +119,8 @@ describe('repository scoring (the engine, through the plugin testkit)', () => {
     ]);
     const run = await runPlugin(calibrated(() => 0.2), { commits }, { alongside: [attributing] });
     expect(run.result.authors).to.deep.equal([
-      { author: 'Ada', email: 'ada@example.com', commits: 3, attributed: 1, flagged: 1, share: 0.467 },
-      { author: 'Alan', email: 'alan@example.com', commits: 1, attributed: 0, flagged: 0, share: 0.2 },
+      { author: 'Ada', email: 'ada@example.com', commits: 3, attributed: 1, flagged: 1, share: 0.467, scored_commits: 3, assistants: { 'Test Assistant': 1 } },
+      { author: 'Alan', email: 'alan@example.com', commits: 1, attributed: 0, flagged: 0, share: 0.2, scored_commits: 1, assistants: {} },
     ]);
   });
 

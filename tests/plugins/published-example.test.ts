@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { PLUGIN_API_VERSION } from '@cadence-detect/plugin-sdk';
 import {
   createRepository,
   exportRepository,
@@ -72,10 +73,13 @@ describe('a third-party plugin installed from packed tarballs', function () {
     for (const pkg of ['packages/errors', 'packages/plugin-sdk']) {
       await run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: path.join(root, pkg) });
     }
-    // The SDK's third-party dependencies (tapable for its hook types, p-retry for retrying() and
-    // theirs), each packed from its installed copy.
-    for (const dir of thirdPartyDependencies(path.join(root, 'packages/plugin-sdk'))) {
-      await run('npm', ['pack', dir, '--pack-destination', tarballs], { cwd: work.path });
+    // The SDK's third-party dependencies (tapable for its hook types, p-retry for retrying(), typebox
+    // for the option types) and the example's (typebox, its options schema), and theirs, each packed
+    // from its installed copy (by pnpm: `npm pack <folder>` of typebox's some 1400 files dies with
+    // "Exit handler never called").
+    const seen = new Set<string>();
+    for (const dir of [path.join(root, 'packages/plugin-sdk'), path.join(root, 'examples/cadence-plugin-file-drops')].flatMap((pkg) => thirdPartyDependencies(pkg, seen))) {
+      await run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: dir });
     }
     await run('npm', ['pack', path.join(root, 'examples/cadence-plugin-file-drops'), '--pack-destination', tarballs], { cwd: work.path });
     project = path.join(work.path, 'deployment');
@@ -175,6 +179,6 @@ describe('a plugin named in the configuration that does not load', function () {
     await writeFile(path.join(work.path, 'cadence.yaml'), 'plugins: [./plugins/future]\n');
     const server = await runCadence(['webhook', '--port', '0', '--config', 'cadence.yaml'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' } });
     expect(server.code).to.equal(2);
-    expect(server.stderr).to.contain('targets plugin API ^2.0.0, but this host provides 1.5.0');
+    expect(server.stderr).to.contain(`targets plugin API ^2.0.0, but this host provides ${PLUGIN_API_VERSION}`);
   });
 });

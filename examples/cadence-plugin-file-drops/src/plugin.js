@@ -1,16 +1,18 @@
+import Type from 'typebox';
 import { defineStrategy, definePlugin } from '@cadence-detect/plugin-sdk';
 
 /**
- * The plugin's options (plugin API 1.1): a plain JSON Schema, checked by the host with its defaults
+ * The plugin's options (plugin API 1.1): a typebox schema, checked by the host with its defaults
  * applied. Set them in the configuration as `plugin_options: { file-drops: { min_lines: 400 } }`.
+ * It also types them (API 1.6): `context.options.min_lines` is a number, in plain JavaScript too
+ * (`checkJs`), with no cast and no second copy of the default.
  */
-export const FILE_DROPS_OPTIONS = {
-  type: 'object',
-  properties: {
-    min_lines: { type: 'integer', minimum: 1, default: 300 },
+export const FILE_DROPS_OPTIONS = Type.Object(
+  {
+    min_lines: Type.Integer({ minimum: 1, default: 300 }),
   },
-  additionalProperties: false,
-};
+  { additionalProperties: false },
+);
 
 /**
  * The files a commit brings in whole: added with at least `minLines` lines and nothing deleted, not
@@ -24,7 +26,8 @@ export function droppedFiles(commit, minLines) {
   return commit.files.filter((file) => !file.excluded && !file.binary && file.deletions === 0 && file.additions >= minLines);
 }
 
-export const fileDropsStrategy = defineStrategy({
+// Declared with its plugin's options schema: context.options has the schema's type.
+export const fileDropsStrategy = defineStrategy(FILE_DROPS_OPTIONS, {
   meta: {
     name: 'file-drops',
     category: 'size',
@@ -33,7 +36,7 @@ export const fileDropsStrategy = defineStrategy({
     weight: 0.5,
   },
   analyze(context) {
-    const minLines = /** @type {number} */ (context.options.min_lines ?? 300);
+    const minLines = context.options.min_lines;
     const findings = [];
     for (const commit of context.commits) {
       const dropped = droppedFiles(commit, minLines);

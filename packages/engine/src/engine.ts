@@ -26,7 +26,7 @@ import type { EngineLogger } from './engine-logger.js';
 import { frozenCopy } from './frozen-view.js';
 import { createHooks } from './hooks.js';
 import { pluginEventEmitter } from './plugin-events.js';
-import type { LoadedPlugin } from './plugin-record.js';
+import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import type { PreparedRepository, PreparedSource, PreparedWebsite } from './prepared-source.js';
 import { buildRepositoryResult, buildWebsiteResult } from './result-assembly.js';
 import { acquireRepository } from './sources/repository-source.js';

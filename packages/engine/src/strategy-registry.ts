@@ -1,7 +1,7 @@
 import type { Tap } from 'tapable';
 import { CadenceError } from '@cadence-detect/errors';
 import type { EngineHooks, Strategy, StrategyMeta } from '@cadence-detect/plugin-sdk';
-import type { LoadedPlugin } from './plugin-record.js';
+import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import { validateStrategyMeta } from './strategy-validation.js';
 
 /** A registered strategy's metadata and the plugin that registered it (what `/api/plugins` lists). */

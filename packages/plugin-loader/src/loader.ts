@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LoadedPlugin } from '@cadence-detect/engine';
+import type { LoadedPlugin } from './loaded-plugin.js';
 import type { CadencePlugin, PluginLogger } from '@cadence-detect/plugin-sdk';
 import { incompatibility, targetedRange } from './compatibility.js';
 import { discoverPluginPackages } from './discovery.js';

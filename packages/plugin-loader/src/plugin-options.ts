@@ -1,6 +1,7 @@
 import Value from 'typebox/value';
 import { closestName } from '@cadence-detect/errors';
-import { deepFreeze, type LoadedPlugin } from '@cadence-detect/engine';
+import { deepFreeze } from './deep-freeze.js';
+import type { LoadedPlugin } from './loaded-plugin.js';
 
 /** A plugin's options were refused at start-up: exit code 2, the plugin and the key named. */
 export class PluginOptionsError extends Error {
@@ -41,7 +42,7 @@ export function resolvePluginOptions(plugins: readonly LoadedPlugin[], sources: 
       if (given && Object.keys(raw).length > 0) throw new PluginOptionsError(`Invalid configuration: ${where}: the plugin ${loaded.plugin.name} (${loaded.packageName}) takes no options`);
       return loaded;
     }
-    const options = withDefaults(schema, Value.Default(schema as never, structuredClone(raw))) as Record<string, unknown>;
+    const options = withDefaults(schema, structuredClone(raw)) as Record<string, unknown>;
     const first = Value.Errors(schema as never, options)[0];
     if (first) {
       const key = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -74,17 +75,23 @@ function optionProblem(schema: object, key: string, message: string): string {
 }
 
 /**
- * The `default`s of a plain JSON Schema's object properties, filled where the value has none.
- * typebox's Value.Default reads only schemas built with typebox itself; a plugin written in plain
- * JavaScript declares a plain JSON Schema, and its defaults must apply all the same.
+ * The value with the schema's `default`s filled where it has none. typebox's Value.Default applies
+ * those of a schema built with typebox (every built-in's, API 1.6), nested ones included. It reads
+ * a schema's kind from typebox's own marker, so on a plain JSON Schema object, which a third-party
+ * plugin in plain JavaScript may declare (API 1.1), it fills nothing below the top: the
+ * properties' defaults are filled here then, as 1.1 to 1.5 did.
  */
 function withDefaults(schema: object, value: unknown): unknown {
+  return '~kind' in schema ? Value.Default(schema as never, value) : plainDefaults(schema, value);
+}
+
+function plainDefaults(schema: object, value: unknown): unknown {
   const node = schema as { type?: unknown; properties?: Record<string, object> };
   if (node.type !== 'object' || !node.properties || !value || typeof value !== 'object' || Array.isArray(value)) return value;
   const out = value as Record<string, unknown>;
   for (const [key, child] of Object.entries(node.properties)) {
     if (out[key] === undefined && 'default' in child) out[key] = structuredClone((child as { default: unknown }).default);
-    if (out[key] !== undefined) out[key] = withDefaults(child, out[key]);
+    if (out[key] !== undefined) out[key] = plainDefaults(child, out[key]);
   }
   return out;
 }

@@ -5,8 +5,9 @@ import type { EventChannel } from './events.js';
 import type { JobInfo, ReportOutcome } from './job.js';
 import type { SquashJudgement } from './result.js';
 import type { PluginLogger } from './logger.js';
+import type { PluginOptions } from './options.js';
 
-interface ContextBase {
+interface ContextBase<O extends object> {
   /** Aborted when the job is cancelled, times out or the server shuts down: stop work and reject. */
   readonly signal: AbortSignal;
   readonly logger: PluginLogger;
@@ -15,8 +16,9 @@ interface ContextBase {
   /**
    * In a strategy's `analyze`: the options of the plugin that registered it (API 1.1). In hook taps
    * it is `{}`: a plugin reads its own there from `environment.options`, captured in `apply`.
+   * Typed by the plugin's options schema in a strategy declared with it (API 1.6, defineStrategy).
    */
-  readonly options: Readonly<Record<string, unknown>>;
+  readonly options: O;
   /** Room for plugins to share per-job state, keyed by plugin name. */
   readonly scratch: Map<string, unknown>;
   /** API 1.3: the job this analysis runs for, or null (the CLI, the testkit). */
@@ -43,7 +45,7 @@ export interface RepositorySourceInfo {
   readonly squash?: SquashJudgement;
 }
 
-export interface RepositoryContext extends ContextBase {
+export interface RepositoryContext<O extends object = PluginOptions> extends ContextBase<O> {
   readonly kind: 'repository';
   readonly source: RepositorySourceInfo;
   /** The analyzed commits, oldest first. */
@@ -70,7 +72,7 @@ export interface WebsiteSourceInfo {
   readonly bytes: number;
 }
 
-export interface WebsiteContext extends ContextBase {
+export interface WebsiteContext<O extends object = PluginOptions> extends ContextBase<O> {
   readonly kind: 'website';
   readonly source: WebsiteSourceInfo;
   readonly document: PageDocument;

@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { RepositoryRequest } from './analysis-request.js';
 import type { ForgeTarget } from './job.js';
 import type { PluginLogger } from './logger.js';
+import type { PluginOptions } from './options.js';
 
 /**
  * A forge a plugin brings (API 1.6): its webhook intake, served by the host at `/webhooks/<name>`.
@@ -9,18 +10,19 @@ import type { PluginLogger } from './logger.js';
  * fetched) and the reporter hooks (`tapForgeReporter`); the host maps its `forges.<name>` settings to
  * the plugin's options. docs/plugins.md, Forge plugins.
  */
-export interface ForgeDefinition {
+export interface ForgeDefinition<O extends object = PluginOptions> {
   /** Lower-case letters, digits and dashes: the webhook path, `forges.<name>` and `ForgeTarget.forge`. */
   readonly name: string;
   /**
    * Builds the intake once, when the server starts, from the plugin's own options (checked and
    * frozen, as `environment.options`). It runs on the server's HTTP thread: keep it cheap.
    */
-  intake(setup: IntakeSetup): ForgeIntake;
+  intake(setup: IntakeSetup<O>): ForgeIntake;
 }
 
-export interface IntakeSetup {
-  readonly options: Readonly<Record<string, unknown>>;
+export interface IntakeSetup<O extends object = PluginOptions> {
+  /** The plugin's options, typed by its schema as `environment.options` is (API 1.6). */
+  readonly options: O;
   readonly logger: PluginLogger;
 }
 

@@ -4,12 +4,25 @@ import type { JobFailure, JobInfo, JobStart } from './job.js';
 import type { PluginLogger } from './logger.js';
 import type { AnalysisContext } from './context.js';
 import type { Detection, AnalysisResult, StrategyResult } from './result.js';
+import type { PluginOptions } from './options.js';
 import type { Strategy } from './strategy.js';
 
-/** What `registerStrategies` hands a plugin. */
-export interface StrategyRegistrar {
+/**
+ * A strategy reads its plugin's options as `context.options` (API 1.6): it may be added by a plugin
+ * whose options `O` give it what it reads; otherwise the argument of `add` says why not.
+ */
+export type OptionsCheck<T, O> = T extends { analyze(context: infer C): unknown }
+  ? C extends { readonly options: infer R }
+    ? [O] extends [R]
+      ? unknown
+      : { readonly 'this strategy reads options its plugin does not declare': R }
+    : unknown
+  : unknown;
+
+/** What `registerStrategies` hands a plugin; `O` is that plugin's options (API 1.6). */
+export interface StrategyRegistrar<O extends object = PluginOptions> {
   /** Adds a strategy; a second strategy of the same name is refused with an error. */
-  add(strategy: Strategy): void;
+  add<T extends Strategy>(strategy: T & OptionsCheck<T, O>): void;
 }
 
 /**
@@ -55,8 +68,9 @@ export interface RequestPreparation {
  *   reporter that talks to a forge starts its work and returns, recording through
  *   `context.recordReport`, so that the job's `complete` event does not wait for the forge.
  */
-export interface EngineHooks {
-  readonly registerStrategies: SyncHook<[StrategyRegistrar]>;
+export interface EngineHooks<O extends object = PluginOptions> {
+  /** `O`, the tapping plugin's options (API 1.6), types what its registrar accepts. */
+  readonly registerStrategies: SyncHook<[StrategyRegistrar<O>]>;
   readonly jobStart: AsyncParallelHook<[JobStart]>;
   readonly jobFailed: AsyncParallelHook<[JobFailure]>;
   readonly prepareRequest: AsyncSeriesWaterfallHook<[AnalysisRequest, RequestPreparation]>;

@@ -24,7 +24,10 @@ export {
   type StrategyReturn,
   type ContextOf,
   type Evidence,
+  type StrategyDefinition,
+  type StrategyOf,
 } from './strategy.js';
+export type { OptionsOf, PluginOptions, DeepReadonly } from './options.js';
 export type {
   Detection,
   StrategyResult,
@@ -52,7 +55,7 @@ export { FULL_COMMIT_ID, isFullCommitId, isCommitIdPrefix } from './commit-id.js
 export { tapForgeReporter, lazyForgeReporter, type ForgeReporter } from './forge-reporter.js';
 export { tapSquashLookup, SQUASH_LOOKUP_MS, type SquashLookup, type SquashFound } from './squash-lookup.js';
 export type { Forge, ForgeTarget, JobFailure, JobInfo, JobStart, ReportOutcome } from './job.js';
-export { REFINE_STAGE, type EngineHooks, type RequestPreparation, type StrategyRegistrar } from './hooks.js';
+export { REFINE_STAGE, type EngineHooks, type RequestPreparation, type StrategyRegistrar, type OptionsCheck } from './hooks.js';
 export type { AnalysisRequest, RepositoryRequest, WebsiteRequest, SquashedRequest } from './analysis-request.js';
 export type { ForgeDefinition, ForgeIntake, IntakeSetup, WebhookDelivery, WebhookOutcome, WebhookPush, WebhookSecret } from './forge.js';
 export {
@@ -81,4 +84,9 @@ export {
   isRootImport,
   sizeEvidenceFactor,
   judgeEachCommit,
+  logisticProbability,
+  logisticScore,
+  sigmoid,
+  type LogisticModel,
+  type LogisticOptions,
 } from './scoring-helpers.js';

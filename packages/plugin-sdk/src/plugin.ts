@@ -2,39 +2,42 @@ import type { PluginConfigView } from './config-view.js';
 import type { ForgeDefinition } from './forge.js';
 import type { EngineHooks } from './hooks.js';
 import type { PluginLogger } from './logger.js';
+import type { OptionsOf, PluginOptions } from './options.js';
 
-/** What the host gives a plugin besides the hooks. */
-export interface PluginEnvironment {
+/** What the host gives a plugin besides the hooks; `O` is its options' type (API 1.6, see OptionsOf). */
+export interface PluginEnvironment<O extends object = PluginOptions> {
   /** The plugin API version of the host (see PLUGIN_API_VERSION). */
   readonly apiVersion: string;
   readonly config: PluginConfigView;
   /** This plugin's own child logger (`component` is the plugin's name). */
   readonly logger: PluginLogger;
   /** This plugin's options (API 1.1): the user's `plugin_options.<name>` or `plugins: [{ name, options }]`, checked against `meta.options` with its defaults applied, frozen. `{}` when none. */
-  readonly options: Readonly<Record<string, unknown>>;
+  readonly options: O;
 }
 
-/** What a plugin says about itself, readable without running it (API 1.1). */
-export interface PluginMeta {
+/** What a plugin says about itself, readable without running it (API 1.1); `S` is its options schema's type. */
+export interface PluginMeta<S extends object = object> {
   /**
    * A JSON Schema of the plugin's options, e.g. a typebox `Type.Object(...)`: the host checks the
    * user's options against it at start-up (exit 2 naming the plugin and the key) and applies its defaults.
-   * A plugin without one takes no options.
+   * A plugin without one takes no options. A typebox schema also types the options the plugin reads
+   * (`environment.options`, and `context.options` in its strategies): see OptionsOf (API 1.6).
    */
-  readonly options?: object;
+  readonly options?: S;
   readonly description?: string;
   readonly docsUrl?: string;
 }
 
 /**
  * A plugin is the default export of its package: a name and `apply`, in the spirit of webpack plugins.
- * Nothing but the hooks couples it to the host.
+ * Nothing but the hooks couples it to the host. `S` is the type of its options schema (API 1.6): a
+ * `CadencePlugin<typeof schema>` is still a `CadencePlugin`, which is what the host takes.
  */
-export interface CadencePlugin {
+export interface CadencePlugin<S extends object = object> {
   readonly name: string;
   /** The plugin API range it targets, e.g. `^1.0.0`; the peer dependency on @cadence-detect/plugin-sdk is read when absent. */
   readonly apiVersion?: string;
-  readonly meta?: PluginMeta;
+  readonly meta?: PluginMeta<S>;
   /**
    * Files whose content shapes results (a trained model, a lexicon): the host keys its result
    * cache on their content, so a new model never answers with results of the old one (API 1.5).
@@ -44,10 +47,15 @@ export interface CadencePlugin {
    * The forge this plugin brings (API 1.6): its webhook intake at `/webhooks/<name>`; the host gives
    * it `forges.<name>` (and `report.fail_on`, `forges.request_drafts`) as options. At most one plugin per forge.
    */
-  readonly forge?: ForgeDefinition;
-  apply(hooks: EngineHooks, environment: PluginEnvironment): void;
+  readonly forge?: ForgeDefinition<OptionsOf<S>>;
+  apply(hooks: EngineHooks<OptionsOf<S>>, environment: PluginEnvironment<OptionsOf<S>>): void;
 }
 
-export function definePlugin<P extends CadencePlugin>(plugin: P): P {
+/**
+ * Declares a plugin. Generic over its options schema (API 1.6), as typescript-eslint's `RuleCreator`
+ * and Fastify's `FastifyPluginAsync<Options>` are: with a typebox schema in `meta.options`,
+ * `environment.options` in `apply` has the schema's static type, defaults applied, and needs no cast.
+ */
+export function definePlugin<S extends object = object>(plugin: CadencePlugin<S>): CadencePlugin<S> {
   return plugin;
 }

@@ -59,3 +59,57 @@ export function judgeEachCommit(commits: readonly CommitRecord[], judge: (commit
   }
   return findings;
 }
+
+/**
+ * A logistic regression over standardized features, then a Platt calibration: the shape of the
+ * models the built-in commit and page models ship (API 1.6). Fit it as you like; the arrays are in
+ * the order of the feature vector the strategy extracts.
+ */
+export interface LogisticModel {
+  /** Each feature's mean and scale in the training data: a feature counts as (x - mean) / scale. */
+  readonly mean: readonly number[];
+  readonly scale: readonly number[];
+  readonly weights: readonly number[];
+  readonly bias: number;
+  /** p = sigmoid(slope × (w·z + bias) + intercept), fitted on held-out scores. */
+  readonly calibration: { readonly slope: number; readonly intercept: number };
+}
+
+export interface LogisticOptions {
+  /**
+   * A standardized feature counts at most this many deviations from the mean, either way: a value
+   * far outside what the model saw must not let one feature's straight line decide alone.
+   */
+  readonly zLimit?: number;
+}
+
+export function sigmoid(z: number): number {
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** The model's calibrated probability for one feature vector (what every commit or page needs; allocates nothing). */
+export function logisticProbability(model: LogisticModel, features: ArrayLike<number>, options: LogisticOptions = {}): number {
+  return sigmoid(model.calibration.slope * linearScore(model, features, options.zLimit, null) + model.calibration.intercept);
+}
+
+/**
+ * The probability and each feature's part of the linear score (weight × standardized value), in
+ * feature order: what a finding's message explains itself with.
+ */
+export function logisticScore(model: LogisticModel, features: ArrayLike<number>, options: LogisticOptions = {}): { probability: number; contributions: Float64Array } {
+  const contributions = new Float64Array(model.weights.length);
+  const z = linearScore(model, features, options.zLimit, contributions);
+  return { probability: sigmoid(model.calibration.slope * z + model.calibration.intercept), contributions };
+}
+
+function linearScore(model: LogisticModel, x: ArrayLike<number>, zLimit: number | undefined, contributions: Float64Array | null): number {
+  let z = model.bias;
+  for (let i = 0; i < model.weights.length; i++) {
+    let standardized = (x[i]! - model.mean[i]!) / model.scale[i]!;
+    if (zLimit !== undefined) standardized = Math.max(-zLimit, Math.min(zLimit, standardized));
+    const contribution = model.weights[i]! * standardized;
+    if (contributions) contributions[i] = contribution;
+    z += contribution;
+  }
+  return z;
+}

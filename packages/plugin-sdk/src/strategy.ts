@@ -1,4 +1,5 @@
 import type { RepositoryContext, WebsiteContext } from './context.js';
+import type { OptionsOf, PluginOptions } from './options.js';
 import type { SourceKind } from './source.js';
 
 /**
@@ -88,31 +89,47 @@ export interface StrategyOutcome {
 
 export type StrategyReturn = readonly Finding[] | StrategyOutcome;
 
-export interface RepositoryStrategy {
+/** `O`: the options its `context.options` carries (its plugin's, API 1.6); untyped by default. */
+export interface RepositoryStrategy<O extends object = PluginOptions> {
   readonly meta: StrategyMeta<'repository'>;
-  analyze(context: RepositoryContext): StrategyReturn | Promise<StrategyReturn>;
+  analyze(context: RepositoryContext<O>): StrategyReturn | Promise<StrategyReturn>;
 }
 
-export interface WebsiteStrategy {
+export interface WebsiteStrategy<O extends object = PluginOptions> {
   readonly meta: StrategyMeta<'website'>;
-  analyze(context: WebsiteContext): StrategyReturn | Promise<StrategyReturn>;
+  analyze(context: WebsiteContext<O>): StrategyReturn | Promise<StrategyReturn>;
 }
 
-export type Strategy = RepositoryStrategy | WebsiteStrategy;
+export type Strategy<O extends object = PluginOptions> = RepositoryStrategy<O> | WebsiteStrategy<O>;
 
-/** The context a strategy of kind `K` is given. */
-export type ContextOf<K extends SourceKind> = K extends 'repository' ? RepositoryContext : WebsiteContext;
+/** The context a strategy of kind `K` is given; `O` is its plugin's options (API 1.6). */
+export type ContextOf<K extends SourceKind, O extends object = PluginOptions> = K extends 'repository' ? RepositoryContext<O> : WebsiteContext<O>;
+
+/** The strategy `defineStrategy` makes of a definition of kind `K`. */
+export type StrategyOf<K extends SourceKind, O extends object = PluginOptions> = K extends 'repository' ? RepositoryStrategy<O> : WebsiteStrategy<O>;
+
+/** What `defineStrategy` takes: the metadata and the function that runs. */
+export interface StrategyDefinition<K extends SourceKind, O extends object = PluginOptions> {
+  readonly meta: StrategyMeta<K>;
+  analyze(context: ContextOf<K, O>): StrategyReturn | Promise<StrategyReturn>;
+}
 
 /**
  * Declares a strategy. `K` is inferred from `meta.appliesTo` before the `analyze` function is
  * typed (context-sensitive functions are inferred last), so `analyze(context)` needs no annotation:
  * `context` is a RepositoryContext or a WebsiteContext accordingly.
+ *
+ * API 1.6: given its plugin's options schema first, `defineStrategy(schema, { meta, analyze })`
+ * also types `context.options` as that plugin's options (OptionsOf), so a strategy reads
+ * `context.options.min_lines` as a number, default applied, and reading an option the schema lacks
+ * does not compile. The plugin that registers it must declare that schema (its `registrar.add`
+ * refuses a strategy that reads options its plugin does not have). The schema is read for its type
+ * alone: the host gives a strategy the options of the plugin that registered it.
  */
-export function defineStrategy<K extends SourceKind>(strategy: {
-  readonly meta: StrategyMeta<K>;
-  analyze(context: ContextOf<K>): StrategyReturn | Promise<StrategyReturn>;
-}): K extends 'repository' ? RepositoryStrategy : WebsiteStrategy {
-  return strategy as unknown as K extends 'repository' ? RepositoryStrategy : WebsiteStrategy;
+export function defineStrategy<K extends SourceKind>(strategy: StrategyDefinition<K>): StrategyOf<K>;
+export function defineStrategy<S extends object, K extends SourceKind>(options: S, strategy: StrategyDefinition<K, OptionsOf<S>>): StrategyOf<K, OptionsOf<S>>;
+export function defineStrategy(...args: [unknown] | [unknown, unknown]): unknown {
+  return args.length === 2 ? args[1] : args[0];
 }
 
 /** Normalizes what a strategy returned. */

@@ -3,9 +3,9 @@ import {
   silentEngineLogger,
   type EmittedEvent,
   type EngineLogger,
-  type LoadedPlugin,
   type PreparedSource,
 } from '@cadence-detect/engine';
+import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import type {
   AnalysisResult,
   CadencePlugin,

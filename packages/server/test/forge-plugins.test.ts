@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { loadConfig, toPluginConfigView } from '@cadence-detect/config';
-import { createEngine, type LoadedPlugin } from '@cadence-detect/engine';
+import { createEngine } from '@cadence-detect/engine';
 import { createLogger } from '@cadence-detect/logger';
 import { constantTimeEqual, definePlugin, payloadText, pushOutcome, pushRange, refuseDelivery, type CadencePlugin } from '@cadence-detect/plugin-sdk';
 import size from '@cadence-detect/plugin-size';
@@ -12,6 +12,7 @@ import { createServer, type CadenceServer } from '../src/index.js';
 
 const TOKEN = 'forge-plugins-api-token-0123456789';
 const SECRET = 'forge-plugins-secret-0123456789';
+type LoadedPlugin = Parameters<typeof createEngine>[0]['plugins'][number];
 
 /**
  * A forge Cadence does not ship, written as a third party would (a Gitea-like one: the secret as a

@@ -23,8 +23,8 @@ export default definePlugin({
     options: AI_OPTIONS,
   },
   apply(hooks, environment) {
-    // Checked against AI_OPTIONS by the host (or the testkit) before apply runs.
-    const ai = environment.options as unknown as AiOptions;
+    // Checked against AI_OPTIONS by the host (or the testkit) before apply runs, defaults applied.
+    const ai = environment.options;
     // Last: the second opinion reads the result every other refiner made.
     hooks.refineResult.tapPromise({ name: 'ai-assist', stage: REFINE_STAGE.SECOND_OPINION }, async (result, context) => {
       if (!ai.enabled) return result;

@@ -1,31 +1,35 @@
-import type { AiSettings } from '@cadence-detect/plugin-sdk';
+import Type from 'typebox';
+import type { AiSettings, OptionsOf } from '@cadence-detect/plugin-sdk';
 
-const nullableString = { anyOf: [{ type: 'string' }, { type: 'null' }], default: null } as const;
+const nullableString = Type.Union([Type.String(), Type.Null()], { default: null });
 
 /**
  * The plugin's options (plugin API 1.1): its own settings live with it. The host gives it the
  * configuration's `ai:` section (CADENCE_AI_* in the environment) in this shape, durations in
- * milliseconds; `plugin_options.ai-assist` sets the same keys. A plain JSON Schema, which the host
- * checks as it checks a typebox one: importing typebox here would load its some 700 modules into
- * every command, `cadence version` included.
+ * milliseconds; `plugin_options.ai-assist` sets the same keys. A typebox schema, so the options the
+ * plugin reads are typed by it (API 1.6). typebox is loaded by then in every process that loads
+ * plugins (the configuration's schema, the loader), and `cadence version` loads no plugin.
  */
-export const AI_OPTIONS = {
-  type: 'object',
-  properties: {
-    enabled: { type: 'boolean', default: false },
-    provider: { enum: ['openai', 'anthropic'], default: 'openai' },
+export const AI_OPTIONS = Type.Object(
+  {
+    enabled: Type.Boolean({ default: false }),
+    provider: Type.Enum(['openai', 'anthropic'], { default: 'openai' }),
     key: nullableString,
     baseUrl: nullableString,
     model: nullableString,
-    batch_size: { type: 'integer', minimum: 1, default: 10 },
-    retry_count: { type: 'integer', minimum: 0, default: 3 },
-    retry_backoff_initial_ms: { type: 'number', minimum: 0, default: 1000 },
-    timeout_ms: { type: 'number', exclusiveMinimum: 0, default: 30_000 },
-    max_items_per_job: { type: 'integer', minimum: 1, default: 50 },
-    max_chars_per_job: { type: 'integer', minimum: 1, default: 60_000 },
+    batch_size: Type.Integer({ minimum: 1, default: 10 }),
+    retry_count: Type.Integer({ minimum: 0, default: 3 }),
+    retry_backoff_initial_ms: Type.Number({ minimum: 0, default: 1000 }),
+    timeout_ms: Type.Number({ exclusiveMinimum: 0, default: 30_000 }),
+    max_items_per_job: Type.Integer({ minimum: 1, default: 50 }),
+    max_chars_per_job: Type.Integer({ minimum: 1, default: 60_000 }),
   },
-  additionalProperties: false,
-} as const;
+  { additionalProperties: false },
+);
 
-/** The options as the plugin reads them: the same shape plugins see as `config.ai`. */
-export type AiOptions = AiSettings;
+/** The options as the plugin reads them: the same shape plugins see as `config.ai` (AiSettings). */
+export type AiOptions = OptionsOf<typeof AI_OPTIONS>;
+
+// The options are the `ai:` section's keys: a schema that drifted from AiSettings fails the build here.
+const sameShape: [AiOptions, AiSettings] extends [AiSettings, AiOptions] ? true : never = true;
+void sameShape;

@@ -76,6 +76,40 @@ describe('ai-assist plugin against fake providers', function () {
     }
   });
 
+  it('waits retry_backoff_initial_ms before the first retry and twice that before the second (no SDK retries in between)', async () => {
+    const fake = await fakeProvider((_req, _i, res) => status(res, 503));
+    try {
+      const run = await runPlugin(aiAssist, { commits }, options(fake.server.url('/v1'), { batch_size: 10, retry_backoff_initial_ms: 300 }));
+      // retry_count 2: three calls, the provider SDK's own retries (maxRetries) would add more.
+      expect(fake.requests).to.have.length(3);
+      const [first, second, third] = fake.requests.map((r) => r.at);
+      expect(second! - first!).to.be.at.least(290).and.below(600);
+      expect(third! - second!).to.be.at.least(590);
+      expect(run.result.ai!.error).to.deep.include({ code: 'ERR_AI_PROVIDER_UNAVAILABLE' });
+      expect(run.result.ai!.error!.message).to.match(/^The AI provider is unavailable after 2 retries \(503\): /);
+    } finally {
+      await fake.server.close();
+    }
+  });
+
+  it('stops waiting for the next retry when the job is cancelled', async () => {
+    const fake = await fakeProvider((_req, _i, res) => status(res, 500));
+    try {
+      const controller = new AbortController();
+      const pending = runPlugin(aiAssist, { commits }, { ...options(fake.server.url('/v1'), { batch_size: 10, retry_backoff_initial_ms: 20_000 }), signal: controller.signal });
+      while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 100));
+      const started = Date.now();
+      controller.abort();
+      const error = await pending.then(() => null, (e: unknown) => e);
+      expect(error).to.have.property('code', 'ERR_CANCELLED');
+      expect(Date.now() - started).to.be.below(2000);
+      expect(fake.requests).to.have.length(1);
+    } finally {
+      await fake.server.close();
+    }
+  });
+
   it('maps 401 to ERR_AI_API_KEY_INVALID without retrying, and never shows the key', async () => {
     const fake = await fakeProvider((_req, _i, res) => status(res, 401));
     try {

@@ -1,61 +1,57 @@
-import { defineStrategy, definePlugin, type CommitRecord, type Finding, type RepositoryContext } from '@cadence-detect/plugin-sdk';
+import Type from 'typebox';
+import { defineStrategy, definePlugin, type CommitRecord, type Finding, type OptionsOf, type RepositoryContext } from '@cadence-detect/plugin-sdk';
 import { readAuthorshipLog } from './git-ai-notes.js';
 import { automationOf } from './automation.js';
 import { attributeCommit, hit, type Attribution } from './match.js';
-import { compileRules, type AttributionRuleSpec, type BranchRuleSpec, type RuleSet } from './rules.js';
+import { compileRules, type RuleSet } from './rules.js';
 
 export { readAuthorshipLog, type NoteAttribution } from './git-ai-notes.js';
 export { attributeCommit, type Attribution } from './match.js';
 export { compileRules, builtInRuleIds, builtInAutomationIds, RULES_FILE, type AttributionRuleSpec, type BranchRuleSpec, type RuleSet } from './rules.js';
 export { trailersOf, type Trailer } from './trailers.js';
 
-const RULE = {
-  type: 'object',
-  required: ['id', 'assistant', 'kind', 'pattern'],
-  properties: {
-    id: { type: 'string', minLength: 1, maxLength: 80 },
-    assistant: { type: 'string', minLength: 1, maxLength: 60 },
-    kind: { enum: ['trailer', 'line', 'subject', 'identity'] },
-    key: { type: 'string', minLength: 1, maxLength: 200 },
-    pattern: { type: 'string', minLength: 1, maxLength: 500 },
+const RULE = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 80 }),
+    assistant: Type.String({ minLength: 1, maxLength: 60 }),
+    kind: Type.Enum(['trailer', 'line', 'subject', 'identity']),
+    key: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    pattern: Type.String({ minLength: 1, maxLength: 500 }),
   },
-  additionalProperties: false,
-} as const;
+  { additionalProperties: false },
+);
+
+const BRANCH = Type.Object(
+  { prefix: Type.String({ minLength: 1, maxLength: 100 }), assistant: Type.String({ minLength: 1, maxLength: 60 }) },
+  { additionalProperties: false },
+);
 
 /** `plugin_options.attribution`: rules of the data file's shape, added after the built-in ones. */
-export const ATTRIBUTION_OPTIONS = {
-  type: 'object',
-  properties: {
-    rules: { type: 'array', items: RULE, default: [] },
-    branches: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['prefix', 'assistant'],
-        properties: { prefix: { type: 'string', minLength: 1, maxLength: 100 }, assistant: { type: 'string', minLength: 1, maxLength: 60 } },
-        additionalProperties: false,
-      },
-      default: [],
-    },
+export const ATTRIBUTION_OPTIONS = Type.Object(
+  {
+    rules: Type.Array(RULE, { default: [] }),
+    branches: Type.Array(BRANCH, { default: [] }),
     /** Patterns (case-insensitive) over an author's name or e-mail: more automation accounts. */
-    automation: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 500 }, default: [] },
+    automation: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { default: [] }),
   },
-  additionalProperties: false,
-} as const;
+  { additionalProperties: false },
+);
+
+type AttributionOptions = OptionsOf<typeof ATTRIBUTION_OPTIONS>;
 
 /** Compiled once per distinct options object (the engine hands the same frozen options to every job). */
 const compiled = new WeakMap<object, RuleSet>();
 
-function rulesFor(options: Readonly<Record<string, unknown>>): RuleSet {
+function rulesFor(options: AttributionOptions): RuleSet {
   let set = compiled.get(options);
   if (!set) {
-    set = compileRules((options.rules ?? []) as AttributionRuleSpec[], (options.branches ?? []) as BranchRuleSpec[], (options.automation ?? []) as string[]);
+    set = compileRules(options.rules, options.branches, options.automation);
     compiled.set(options, set);
   }
   return set;
 }
 
-export const attributionStrategy = defineStrategy({
+export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
   meta: {
     name: 'attribution',
     category: 'attribution',
@@ -63,7 +59,7 @@ export const attributionStrategy = defineStrategy({
     appliesTo: 'repository',
     weight: 1,
   },
-  analyze(context: RepositoryContext) {
+  analyze(context) {
     const rules = rulesFor(context.options);
     const branch = agentBranch(context, rules);
     const findings: Finding[] = [];

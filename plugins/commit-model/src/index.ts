@@ -5,7 +5,9 @@ import { MODEL_FILE, probabilityOf, score, shippedModel, type CommitModel } from
 
 export { extractFeatures, FEATURE_NAMES, type FeatureName, type FeatureVector } from './features.js';
 export { isImportedTree } from './imported-tree.js';
-export { checkModel, probabilityOf, score, shippedModel, sigmoid, MODEL_FILE, type CommitModel } from './model.js';
+export { checkModel, probabilityOf, score, shippedModel, MODEL_FILE, type CommitModel } from './model.js';
+/** The logistic function of the SDK's scoring helpers, exported here as before API 1.6. */
+export { sigmoid } from '@cadence-detect/plugin-sdk';
 
 /** How a feature reads in a reason; the names of the rest are shown as they are. */
 const READABLE: Partial<Record<(typeof FEATURE_NAMES)[number], string>> = {

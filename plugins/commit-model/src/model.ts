@@ -1,15 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { logisticProbability, logisticScore, type LogisticModel } from '@cadence-detect/plugin-sdk';
 import { FEATURE_NAMES, type FeatureVector } from './features.js';
 
 /** The shipped model: a logistic regression over standardized features, then a calibration. */
-export interface CommitModel {
+export interface CommitModel extends LogisticModel {
   readonly version: number;
   readonly kind: 'logistic-regression';
   readonly features: readonly string[];
-  readonly mean: readonly number[];
-  readonly scale: readonly number[];
-  readonly weights: readonly number[];
-  readonly bias: number;
   /** p = sigmoid(slope × (w·z + bias) + intercept): fitted on leave-one-repository-out scores. */
   readonly calibration: { readonly slope: number; readonly intercept: number; readonly prior: number };
   /** Probability at or above which a commit is flagged; frozen before the last evaluation. */
@@ -44,22 +41,9 @@ export interface Scored {
 
 /** The calibrated probability alone: what every commit needs (score() also explains, for flagged ones). */
 export function probabilityOf(model: CommitModel, x: FeatureVector): number {
-  let z = model.bias;
-  for (let i = 0; i < x.length; i++) z += model.weights[i]! * ((x[i]! - model.mean[i]!) / model.scale[i]!);
-  return sigmoid(model.calibration.slope * z + model.calibration.intercept);
+  return logisticProbability(model, x);
 }
 
 export function score(model: CommitModel, x: FeatureVector): Scored {
-  const contributions = new Float64Array(x.length);
-  let z = model.bias;
-  for (let i = 0; i < x.length; i++) {
-    const c = model.weights[i]! * ((x[i]! - model.mean[i]!) / model.scale[i]!);
-    contributions[i] = c;
-    z += c;
-  }
-  return { probability: sigmoid(model.calibration.slope * z + model.calibration.intercept), contributions };
-}
-
-export function sigmoid(z: number): number {
-  return 1 / (1 + Math.exp(-z));
+  return logisticScore(model, x);
 }

@@ -1,6 +1,6 @@
 import { definePlugin, lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/plugin-sdk';
 import { githubIntake } from './intake.js';
-import { GITHUB_OPTIONS, githubCredentials, type GithubOptions } from './options.js';
+import { GITHUB_OPTIONS, githubCredentials } from './options.js';
 
 export { GITHUB_OPTIONS, githubCredentials, type GithubOptions, type GithubCredentials } from './options.js';
 export { verdictOf, checkSummary, failsPolicy, escapeMarkdown, type FailOn } from './verdict.js';
@@ -26,13 +26,12 @@ export default definePlugin({
   forge: {
     name: 'github',
     intake({ options }) {
-      const github = options as unknown as GithubOptions;
       // Pull request events become jobs only where their verdict can be reported.
-      return githubIntake({ requests: githubCredentials(github) !== null, drafts: github.request_drafts });
+      return githubIntake({ requests: githubCredentials(options) !== null, drafts: options.request_drafts });
     },
   },
   apply(hooks, environment) {
-    const options = environment.options as unknown as GithubOptions;
+    const options = environment.options;
     const credentials = githubCredentials(options);
     if (!credentials) return;
     const logger = environment.logger;

@@ -1,6 +1,6 @@
 import { definePlugin, lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/plugin-sdk';
 import { gitlabIntake } from './intake.js';
-import { GITLAB_OPTIONS, gitlabCredentials, type GitlabOptions } from './options.js';
+import { GITLAB_OPTIONS, gitlabCredentials } from './options.js';
 
 export { GITLAB_OPTIONS, gitlabCredentials, type GitlabOptions, type GitlabCredentials } from './options.js';
 export { noteBody, statusDescription, failsPolicy, NOTE_MARKER, type FailOn } from './verdict.js';
@@ -24,13 +24,12 @@ export default definePlugin({
   forge: {
     name: 'gitlab',
     intake({ options }) {
-      const gitlab = options as unknown as GitlabOptions;
       // Merge request events become jobs only where their verdict can be reported.
-      return gitlabIntake({ requests: gitlabCredentials(gitlab) !== null, drafts: gitlab.request_drafts });
+      return gitlabIntake({ requests: gitlabCredentials(options) !== null, drafts: options.request_drafts });
     },
   },
   apply(hooks, environment) {
-    const options = environment.options as unknown as GitlabOptions;
+    const options = environment.options;
     const credentials = gitlabCredentials(options);
     if (!credentials) return;
     const logger = environment.logger;

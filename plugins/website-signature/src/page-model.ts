@@ -1,16 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { defineStrategy, type Finding, type WebsiteContext } from '@cadence-detect/plugin-sdk';
+import { defineStrategy, logisticScore, type Finding, type LogisticModel, type WebsiteContext } from '@cadence-detect/plugin-sdk';
 import { MIN_PROSE_WORDS, PAGE_FEATURE_NAMES, pageFeatures, proseWords } from './page-features.js';
 import { MIN_WORDS, round } from './text-tools.js';
 
 /** The shipped page model: a logistic regression over standardized page features, then a calibration. */
-export interface PageModel {
+export interface PageModel extends LogisticModel {
   readonly version: number;
   readonly features: readonly string[];
-  readonly mean: readonly number[];
-  readonly scale: readonly number[];
-  readonly weights: readonly number[];
-  readonly bias: number;
   /** p = sigmoid(slope × (w·z + bias) + intercept), fitted on leave-one-topic-out scores of a balanced corpus. */
   readonly calibration: { readonly slope: number; readonly intercept: number };
   /** What human pages of the development corpus show, per feature: for the reasons a result gives. */
@@ -65,10 +61,8 @@ export function checkPageModel(model: PageModel): PageModel {
 export const FEATURE_Z_LIMIT = 4;
 
 export function pageProbability(model: PageModel, x: Float64Array): { probability: number; contributions: number[] } {
-  const zOf = (i: number) => Math.max(-FEATURE_Z_LIMIT, Math.min(FEATURE_Z_LIMIT, (x[i]! - model.mean[i]!) / model.scale[i]!));
-  const contributions = model.weights.map((w, i) => w * zOf(i));
-  const z = model.bias + contributions.reduce((a, b) => a + b, 0);
-  return { probability: 1 / (1 + Math.exp(-(model.calibration.slope * z + model.calibration.intercept))), contributions };
+  const { probability, contributions } = logisticScore(model, x, { zLimit: FEATURE_Z_LIMIT });
+  return { probability, contributions: Array.from(contributions) };
 }
 
 /**

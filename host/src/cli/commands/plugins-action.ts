@@ -1,4 +1,4 @@
-import type { LoadedPlugin } from '@cadence-detect/engine';
+import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import { createLogger } from '@cadence-detect/logger';
 import { PluginOptionsError } from '@cadence-detect/plugin-loader';
 import { CliExit } from '../io.js';
