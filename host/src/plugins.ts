@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toPluginConfigView, type CadenceConfig } from '@cadence-detect/config';
-import { installationNodeModules, loadPlugins, PluginOptionsError, resolvePluginOptions, type LoadPluginsResult } from '@cadence-detect/plugin-loader';
+import { installationNodeModules, loadPlugins, resolvePluginOptions, type LoadPluginsResult } from '@cadence-detect/plugin-loader';
 import type { PluginLogger } from '@cadence-detect/plugin-sdk';
 
 /**
- * The built-in strategies are ordinary plugin packages, loaded by the same loader as third-party
+ * The built-in strategies and forges are ordinary plugin packages, loaded by the same loader as third-party
  * ones (resolved from the host package, as its dependencies).
  */
 export const BUILTIN_PLUGINS: readonly string[] = [
@@ -17,6 +16,9 @@ export const BUILTIN_PLUGINS: readonly string[] = [
   '@cadence-detect/plugin-size',
   '@cadence-detect/plugin-website-signature',
   '@cadence-detect/plugin-ai-assist',
+  // The forges: webhook intake, squash look-ups and reporting, each in one package (docs/forges.md).
+  '@cadence-detect/plugin-github',
+  '@cadence-detect/plugin-gitlab',
 ];
 
 const HOST_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -26,8 +28,8 @@ export interface HostPluginOptions {
   readonly configured: CadenceConfig['plugins'];
   /** `plugin_options`: checked against each plugin's schema (PluginOptionsError, exit 2). */
   readonly pluginOptions?: CadenceConfig['plugin_options'];
-  /** Built-ins the configuration turns on (the forge reporters). */
-  readonly extraBuiltins?: readonly string[];
+  /** `forges.*`: the options of the plugins that declare those forges (forgeSettings). */
+  readonly forges?: ForgeSettings;
   /** The folder of the file that set `plugins:` (relative entries resolve from it), or null. */
   readonly pluginBase: string | null;
   readonly logger?: PluginLogger;
@@ -41,44 +43,37 @@ export interface HostPluginOptions {
 export function hostPluginOptions(config: CadenceConfig): CadenceConfig['plugin_options'] {
   // The key only here: the view every plugin sees carries none.
   const ai = { ...toPluginConfigView(config).ai, key: config.ai.key, ...config.plugin_options['ai-assist'] };
-  const options: CadenceConfig['plugin_options'] = { ...config.plugin_options, 'ai-assist': ai };
-  if (githubReporting(config)) options['report-github'] = { ...githubReportOptions(config), ...config.plugin_options['report-github'] };
-  if (config.forges.gitlab.token) {
-    const gitlab = config.forges.gitlab;
-    options['report-gitlab'] = { token: gitlab.token, api_url: gitlab.api_url, merge_request_note: gitlab.merge_request_note, fail_on: config.report.fail_on, ...config.plugin_options['report-gitlab'] };
+  return { ...config.plugin_options, 'ai-assist': ai };
+}
+
+/** The forges' settings, which become the options of the plugin that declares each forge. */
+export interface ForgeSettings {
+  /** `forges.<name>` by forge name. */
+  readonly byForge: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Settings every forge plugin gets when its schema takes them: `report.fail_on`, `forges.request_drafts`. */
+  readonly common: Readonly<Record<string, unknown>>;
+}
+
+export function forgeSettings(config: CadenceConfig): ForgeSettings {
+  const { request_drafts, ...byForge } = config.forges;
+  return { byForge, common: { fail_on: config.report.fail_on, request_drafts } };
+}
+
+/**
+ * Decided once, and for any forge: the plugin that declares forge `<name>` (`plugin.forge`) gets
+ * `forges.<name>` and the common settings its schema takes as options, under what `plugin_options`
+ * sets for it. Whether a forge can report or look anything up is the plugin's to say from them.
+ */
+function withForgeOptions(plugins: LoadPluginsResult['plugins'], sections: CadenceConfig['plugin_options'], forges: ForgeSettings | undefined): CadenceConfig['plugin_options'] {
+  if (!forges) return sections;
+  const merged = { ...sections };
+  for (const { plugin } of plugins) {
+    if (!plugin.forge) continue;
+    const takes = new Set(Object.keys((plugin.meta?.options as { properties?: object } | undefined)?.properties ?? {}));
+    const common = Object.fromEntries(Object.entries(forges.common).filter(([key]) => takes.has(key)));
+    merged[plugin.name] = { ...common, ...forges.byForge[plugin.forge.name], ...sections[plugin.name] };
   }
-  return options;
-}
-
-/** The forge reporters are plugins like any other, loaded when their forge is configured (docs/forges.md). */
-export function forgeReporterPlugins(config: CadenceConfig): string[] {
-  return [...(githubReporting(config) ? ['@cadence-detect/plugin-report-github'] : []), ...(config.forges.gitlab.token ? ['@cadence-detect/plugin-report-gitlab'] : [])];
-}
-
-function githubReporting(config: CadenceConfig): boolean {
-  const github = config.forges.github;
-  return Boolean(github.token) || (github.app_id !== null && Boolean(github.private_key || github.private_key_path));
-}
-
-/** forges.github and report.fail_on as the GitHub reporter's options; the App's key read from its file when given as a path. */
-function githubReportOptions(config: CadenceConfig): Record<string, unknown> {
-  const github = config.forges.github;
-  return {
-    token: github.token,
-    app_id: github.app_id,
-    private_key: github.private_key ?? (github.private_key_path ? readPrivateKey(github.private_key_path) : null),
-    api_url: github.api_url,
-    fail_on: config.report.fail_on,
-  };
-}
-
-/** The GitHub App's private key, once, at start-up (the message names the path, never the key). */
-export function readPrivateKey(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new PluginOptionsError(`Invalid configuration: forges.github.private_key_path: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  return merged;
 }
 
 /**
@@ -90,7 +85,7 @@ export async function loadHostPlugins(options: HostPluginOptions): Promise<LoadP
   const specifiers = options.configured.map((entry) => (typeof entry === 'string' ? entry : entry.name));
   const inline = new Map(options.configured.flatMap((entry) => (typeof entry === 'object' && entry.options ? [[entry.name, entry.options] as const] : [])));
   const loaded = await loadPlugins({
-    builtins: [...BUILTIN_PLUGINS, ...(options.extraBuiltins ?? [])],
+    builtins: BUILTIN_PLUGINS,
     hostDir: HOST_DIR,
     configured: specifiers,
     configDir: options.pluginBase ?? HOST_DIR,
@@ -98,5 +93,6 @@ export async function loadHostPlugins(options: HostPluginOptions): Promise<LoadP
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.throwOnRequiredFailure !== undefined ? { throwOnRequiredFailure: options.throwOnRequiredFailure } : {}),
   });
-  return { ...loaded, plugins: resolvePluginOptions(loaded.plugins, { sections: options.pluginOptions ?? {}, inline }) };
+  const sections = withForgeOptions(loaded.plugins, options.pluginOptions ?? {}, options.forges);
+  return { ...loaded, plugins: resolvePluginOptions(loaded.plugins, { sections, inline }) };
 }

@@ -6,7 +6,7 @@ import { PluginLoadError, PluginOptionsError, type PluginLoadEntry } from '@cade
 import { CliExit, type CliIo } from './cli/io.js';
 import { loadCliConfig } from './cli/load-config.js';
 import { engineFromConfig } from './engine-setup.js';
-import { forgeReporterPlugins, hostPluginOptions, loadHostPlugins } from './plugins.js';
+import { forgeSettings, hostPluginOptions, loadHostPlugins } from './plugins.js';
 
 /**
  * The configuration as resolved once, in the main thread: what analysis threads receive as data,
@@ -54,12 +54,18 @@ export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Pr
   if (options.logWarnings) for (const warning of warnings) logger.child('config').warn(warning);
   let loaded;
   try {
-    loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), extraBuiltins: forgeReporterPlugins(config), pluginBase, logger: logger.child('plugins') });
+    loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), forges: forgeSettings(config), pluginBase, logger: logger.child('plugins') });
   } catch (error) {
     if (error instanceof PluginLoadError || error instanceof PluginOptionsError) throw new CliExit(2, error.message);
     throw error;
   }
-  const engine = engineFromConfig(config, logger, loaded.plugins);
+  let engine: Engine;
+  try {
+    engine = engineFromConfig(config, logger, loaded.plugins);
+  } catch (error) {
+    // A plugin that refuses its configuration as it starts (an unreadable forges.github.private_key_path): bad configuration, exit 2.
+    throw new CliExit(2, error instanceof Error ? error.message : String(error));
+  }
   return { config, resolved: { config, pluginBase }, logger, plugins: loaded.plugins, pluginEntries: loaded.entries, engine };
 }
 

@@ -209,10 +209,26 @@ export function createEngine(options: EngineOptions): Engine {
   async function analyze(request: AnalysisRequest, opts: AnalyzeOptions): Promise<AnalysisResult> {
     startJob(request, opts);
     try {
-      return await analyzeRequest(request, opts);
+      return await analyzeRequest(await prepare(request, opts), opts);
     } catch (error) {
       failJob(error, opts);
       throw error;
+    }
+  }
+
+  /**
+   * `prepareRequest` taps refine the request before the source is fetched (a forge plugin's squash
+   * look-up), in the CLI and the server alike. A tap that throws is the host's flow failing: ERR_INTERNAL.
+   */
+  async function prepare(request: AnalysisRequest, opts: AnalyzeOptions): Promise<AnalysisRequest> {
+    if (!hooks.prepareRequest.isUsed()) return request;
+    const signal = opts.signal ?? new AbortController().signal;
+    try {
+      const prepared = await hooks.prepareRequest.promise(request, Object.freeze({ job: opts.job ?? null, signal, logger: log }));
+      throwIfCancelled(signal);
+      return prepared;
+    } catch (error) {
+      throw asJobError(error, signal);
     }
   }
 

@@ -1,11 +1,13 @@
 import { AsyncParallelHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
 import type {
   AnalysisContext,
+  AnalysisRequest,
   AnalysisResult,
   Detection,
   EngineHooks,
   JobFailure,
   JobStart,
+  RequestPreparation,
   StrategyRegistrar,
   StrategyResult,
 } from '@cadence-detect/plugin-sdk';
@@ -20,6 +22,7 @@ export function createHooks(): EngineHooks {
     registerStrategies: new SyncHook<[StrategyRegistrar]>(['registrar']),
     jobStart: new AsyncParallelHook<[JobStart]>(['start']),
     jobFailed: new AsyncParallelHook<[JobFailure]>(['failure']),
+    prepareRequest: new AsyncSeriesWaterfallHook<[AnalysisRequest, RequestPreparation]>(['request', 'preparation']),
     beforeAnalysis: new AsyncSeriesHook<[AnalysisContext]>(['context']),
     strategyResult: new SyncHook<[Readonly<StrategyResult>, AnalysisContext]>(['strategyResult', 'context']),
     detection: new SyncHook<[Readonly<Detection>, AnalysisContext]>(['detection', 'context']),

@@ -28,3 +28,25 @@ export function tapForgeReporter(hooks: EngineHooks, name: string, forge: Forge,
     if (failure.job.forge?.forge === forge) void reporter.fail(failure.job, failure.error, failure.recordReport);
   });
 }
+
+/**
+ * A reporter whose module loads on its first job (API 1.6): a forge plugin is loaded by every
+ * command, and its API client (Octokit, Gitbeaker) should cost nothing until a job reports. Calls
+ * keep their order: each waits for the same load.
+ */
+export function lazyForgeReporter(load: () => Promise<ForgeReporter>, onLoadError: (error: unknown) => void): ForgeReporter {
+  let loading: Promise<ForgeReporter | null> | null = null;
+  // A module that cannot load reports nothing (said once, through onLoadError) rather than reject into a hook nobody awaits.
+  const reporter = (): Promise<ForgeReporter | null> => (loading ??= load().catch((error: unknown) => (onLoadError(error), null)));
+  return {
+    start(job, record) {
+      void reporter().then((r) => r?.start(job, record));
+    },
+    async finish(job, result, record) {
+      await (await reporter())?.finish(job, result, record);
+    },
+    async fail(job, error, record) {
+      await (await reporter())?.fail(job, error, record);
+    },
+  };
+}

@@ -1,5 +1,7 @@
 import type { AsyncParallelHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
-import type { JobFailure, JobStart } from './job.js';
+import type { AnalysisRequest } from './analysis-request.js';
+import type { JobFailure, JobInfo, JobStart } from './job.js';
+import type { PluginLogger } from './logger.js';
 import type { AnalysisContext } from './context.js';
 import type { Detection, AnalysisResult, StrategyResult } from './result.js';
 import type { PluginOptions } from './options.js';
@@ -33,6 +35,15 @@ export interface StrategyRegistrar<O extends object = PluginOptions> {
  */
 export const REFINE_STAGE = Object.freeze({ SCORE: 0, ADJUST: 100, SECOND_OPINION: 1000 });
 
+/** What `prepareRequest` taps get beside the request (API 1.6). */
+export interface RequestPreparation {
+  /** The server's job the analysis runs for (its forge target), or null (the CLI, the testkit). */
+  readonly job: JobInfo | null;
+  /** The job's signal: a look-up stops with the job. */
+  readonly signal: AbortSignal;
+  readonly logger: PluginLogger;
+}
+
 /**
  * Every hook a plugin can tap, in the order of a job's life (the engine declares them in one place).
  *
@@ -42,6 +53,10 @@ export const REFINE_STAGE = Object.freeze({ SCORE: 0, ADJUST: 100, SECOND_OPINIO
  *   recorded as a failed report, never a failed job.
  * - `jobFailed` (async parallel, API 1.3): a job's analysis ended without a result (clone failed,
  *   timeout, cancel): a reporter turns its `pending` status into an error. Not awaited either.
+ * - `prepareRequest` (async series waterfall, API 1.6): before the source is fetched, each tap returns
+ *   the (possibly refined) request: a forge plugin asks its API whether a pushed commit squashes a
+ *   request and, if so, adds `squash`. A tap that throws fails the job (ERR_INTERNAL): a look-up that
+ *   may fail catches its own errors and returns the request as it was.
  * - `beforeAnalysis` (async series): the context is ready (source fetched, commits read), before any strategy.
  * - `strategyResult` (sync): after each strategy, with its entry of `strategy_results`.
  * - `detection` (sync): each detection as it is found.
@@ -58,6 +73,7 @@ export interface EngineHooks<O extends object = PluginOptions> {
   readonly registerStrategies: SyncHook<[StrategyRegistrar<O>]>;
   readonly jobStart: AsyncParallelHook<[JobStart]>;
   readonly jobFailed: AsyncParallelHook<[JobFailure]>;
+  readonly prepareRequest: AsyncSeriesWaterfallHook<[AnalysisRequest, RequestPreparation]>;
   readonly beforeAnalysis: AsyncSeriesHook<[AnalysisContext]>;
   /** A copy, typed read-only: only `refineResult` changes findings. */
   readonly strategyResult: SyncHook<[Readonly<StrategyResult>, AnalysisContext]>;

@@ -52,9 +52,29 @@ export { describeRequestFailure } from './request-failure.js';
 export { retrying, retryAfterMs, type RetryOptions } from './retry.js';
 export { ASSESSMENT_LEVELS, assessmentLevel, assessShare, DEFAULT_ASSESSMENT_BANDS, SOURCE_TYPE, sourceKindOf } from './assessment.js';
 export { FULL_COMMIT_ID, isFullCommitId, isCommitIdPrefix } from './commit-id.js';
-export { tapForgeReporter, type ForgeReporter } from './forge-reporter.js';
+export { tapForgeReporter, lazyForgeReporter, type ForgeReporter } from './forge-reporter.js';
+export { tapSquashLookup, SQUASH_LOOKUP_MS, type SquashLookup, type SquashFound } from './squash-lookup.js';
 export type { Forge, ForgeTarget, JobFailure, JobInfo, JobStart, ReportOutcome } from './job.js';
-export { REFINE_STAGE, type EngineHooks, type StrategyRegistrar, type OptionsCheck } from './hooks.js';
+export { REFINE_STAGE, type EngineHooks, type RequestPreparation, type StrategyRegistrar, type OptionsCheck } from './hooks.js';
+export type { AnalysisRequest, RepositoryRequest, WebsiteRequest, SquashedRequest } from './analysis-request.js';
+export type { ForgeDefinition, ForgeIntake, IntakeSetup, WebhookDelivery, WebhookOutcome, WebhookPush, WebhookSecret } from './forge.js';
+export {
+  constantTimeEqual,
+  hubSignatureKey,
+  verifyHubSignature,
+  refuseDelivery,
+  invalidPayload,
+  payloadField,
+  payloadText,
+  payloadCommit,
+  positiveInteger,
+  requestNumber,
+  pushRange,
+  isSingleCommitPush,
+  pushOutcome,
+  type PushFields,
+  type PushRange,
+} from './webhook-helpers.js';
 export { definePlugin, type CadencePlugin, type PluginEnvironment, type PluginMeta } from './plugin.js';
 export { CadenceError, type OperationalCode } from '@cadence-detect/errors';
 export {

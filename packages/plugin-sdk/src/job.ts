@@ -1,7 +1,7 @@
 import type { PluginLogger } from './logger.js';
 
-/** The forges a result can be reported to (API 1.3). */
-export type Forge = 'github' | 'gitlab';
+/** The forges a result can be reported to (API 1.3); since API 1.6 any forge a plugin declares (`ForgeDefinition.name`). */
+export type Forge = 'github' | 'gitlab' | (string & {});
 
 /** Where on a forge a job's verdict belongs: the commit a push or a request's head points at. */
 export interface ForgeTarget {

@@ -1,4 +1,5 @@
 import type { PluginConfigView } from './config-view.js';
+import type { ForgeDefinition } from './forge.js';
 import type { EngineHooks } from './hooks.js';
 import type { PluginLogger } from './logger.js';
 import type { OptionsOf, PluginOptions } from './options.js';
@@ -42,6 +43,11 @@ export interface CadencePlugin<S extends object = object> {
    * cache on their content, so a new model never answers with results of the old one (API 1.5).
    */
   readonly dataFiles?: readonly URL[];
+  /**
+   * The forge this plugin brings (API 1.6): its webhook intake at `/webhooks/<name>`; the host gives
+   * it `forges.<name>` (and `report.fail_on`, `forges.request_drafts`) as options. At most one plugin per forge.
+   */
+  readonly forge?: ForgeDefinition<OptionsOf<S>>;
   apply(hooks: EngineHooks<OptionsOf<S>>, environment: PluginEnvironment<OptionsOf<S>>): void;
 }
 

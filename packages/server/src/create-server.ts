@@ -21,7 +21,7 @@ import { analyzeRoutes } from './routes/analyze.js';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, metricRoutes, operationRoutes, prometheusRoutes } from './routes/operations.js';
 import { streamRoutes } from './routes/streams.js';
-import { webhookRoutes } from './routes/webhooks.js';
+import { forgeIntakes, webhookRoutes } from './routes/webhooks.js';
 import { requireAllowedHost } from './middleware/allowed-host.js';
 import { UnverifiedBytes } from './webhooks/unverified-bytes.js';
 
@@ -103,11 +103,8 @@ export function createServer(options: ServerOptions): CadenceServer {
       limiter: backends.rateLimiters('webhooks', config.rate_limits.webhooks_per_minute),
       unverifiedBytes: new UnverifiedBytes(config.limits.max_unverified_webhook_bytes),
       allowLocalPaths: config.security.allow_local_paths,
-      requests: {
-        github: Boolean(config.forges.github.token) || (config.forges.github.app_id !== null && Boolean(config.forges.github.private_key || config.forges.github.private_key_path)),
-        gitlab: Boolean(config.forges.gitlab.token),
-        drafts: config.forges.request_drafts,
-      },
+      // Whatever forges the loaded plugins declare: GitHub and GitLab are built-in plugins like any other.
+      forges: forgeIntakes(engine.plugins(), logger),
     }));
   }
   const metricsLimit = limit('metrics', config.rate_limits.metrics_per_minute);

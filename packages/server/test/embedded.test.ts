@@ -5,6 +5,8 @@ import { Writable } from 'node:stream';
 import { loadConfig, toPluginConfigView } from '@cadence-detect/config';
 import { createEngine } from '@cadence-detect/engine';
 import { createLogger } from '@cadence-detect/logger';
+import github from '@cadence-detect/plugin-github';
+import gitlab from '@cadence-detect/plugin-gitlab';
 import size from '@cadence-detect/plugin-size';
 import { burstHistory, createRepository, exportRepository, makeTempDir, startGitDaemon, type GitDaemon, type TempDir } from '@cadence-detect/test-support';
 import { createServer, type CadenceServer } from '../src/index.js';
@@ -33,7 +35,12 @@ describe('@cadence-detect/server embedded in another program', function () {
       flags: { security: { allowed_networks: ['127.0.0.0/8'] }, api: { token: TOKEN }, webhook: { secret: 'embedded-secret-0123456789' } },
     });
     const logger = createLogger({ level: 'error', stream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
-    const engine = createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [{ plugin: size, packageName: '@cadence-detect/plugin-size', version: '0.0.0', source: 'builtin' }] });
+    const engine = createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [
+      { plugin: size, packageName: '@cadence-detect/plugin-size', version: '0.0.0', source: 'builtin' },
+      // The forges the server takes webhooks from are plugins too: an embedding program loads the ones it wants.
+      { plugin: github, packageName: '@cadence-detect/plugin-github', version: '0.0.0', source: 'builtin' },
+      { plugin: gitlab, packageName: '@cadence-detect/plugin-gitlab', version: '0.0.0', source: 'builtin' },
+    ] });
     cadence = createServer({ config, engine, logger });
     // The embedding program's own http server, with Cadence's request listener mounted in it.
     host = http.createServer(cadence.listener);

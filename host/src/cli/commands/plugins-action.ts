@@ -4,7 +4,7 @@ import { PluginOptionsError } from '@cadence-detect/plugin-loader';
 import { CliExit } from '../io.js';
 import { loadCliConfig } from '../load-config.js';
 import type { CliIo } from '../io.js';
-import { forgeReporterPlugins, hostPluginOptions, loadHostPlugins } from '../../plugins.js';
+import { forgeSettings, hostPluginOptions, loadHostPlugins } from '../../plugins.js';
 import { engineFromConfig } from '../../engine-setup.js';
 
 /** `cadence plugins`: what would load, from where, and why not. */
@@ -13,13 +13,19 @@ export async function runPlugins(options: { config?: string }, io: CliIo): Promi
   const logger = createLogger({ level: 'error', stream: io.stderr });
   let loaded;
   try {
-    loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), extraBuiltins: forgeReporterPlugins(config), pluginBase, throwOnRequiredFailure: false });
+    loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), forges: forgeSettings(config), pluginBase, throwOnRequiredFailure: false });
   } catch (error) {
     if (error instanceof PluginOptionsError) throw new CliExit(2, error.message);
     throw error;
   }
   const { plugins, entries } = loaded;
-  const engine = engineFromConfig(config, logger, plugins);
+  let engine;
+  try {
+    engine = engineFromConfig(config, logger, plugins);
+  } catch (error) {
+    // A plugin that refuses its configuration as it starts (an unreadable forges.github.private_key_path).
+    throw new CliExit(2, error instanceof Error ? error.message : String(error));
+  }
   const strategies = engine.strategies();
   const row = (status: string, name: string, version: string, source: string, where: string): string =>
     `${status.padEnd(12)} ${name.padEnd(36)} ${version.padEnd(8)} ${source.padEnd(10)} ${where}\n`;

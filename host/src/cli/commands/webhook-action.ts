@@ -7,14 +7,17 @@ import { runUntilStopped } from '../stop-signals.js';
 import { MIN_SECRET_LENGTH, type WebhookOptions } from './webhook.js';
 
 /** "cadence webhook: listening on http://127.0.0.1:8000, dashboard http://127.0.0.1:8000/, API token required". */
-export function listeningLine(config: CadenceConfig, port: number): string {
+export function listeningLine(config: CadenceConfig, port: number, forges: readonly string[]): string {
   const host = config.webhook.host;
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const local = `http://${shown}:${port}${config.server.base_path}`;
   const dashboard = config.server.public_url ? config.server.public_url.replace(/\/+$/, '') : local;
   const everywhere = host === '0.0.0.0' || host === '::' ? ' (every interface)' : '';
   const token = config.api.token ? 'API token required' : 'no API token: anyone who reaches this address may start analyses (set CADENCE_API_TOKEN)';
-  return `cadence webhook: listening on ${local}${everywhere}, dashboard ${dashboard}/, webhooks ${dashboard}/webhooks/github and /webhooks/gitlab, ${token}`;
+  // The forges the loaded plugins declare: "…/webhooks/github and /webhooks/gitlab".
+  const paths = forges.map((name) => `/webhooks/${name}`);
+  const webhooks = paths.length === 0 ? 'no webhooks (no forge plugin loaded)' : `webhooks ${dashboard}${[paths.slice(0, -1).join(', '), paths.at(-1)].filter(Boolean).join(' and ')}`;
+  return `cadence webhook: listening on ${local}${everywhere}, dashboard ${dashboard}/, ${webhooks}, ${token}`;
 }
 
 /** `cadence webhook`: the server until SIGTERM or SIGINT. */
@@ -57,7 +60,7 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
     const port = typeof address === 'object' && address ? address.port : config.webhook.port;
     log.info('listening', { host: config.webhook.host, port, workers: config.webhook.maxWorkers, backend: backends.kind, plugins: runtime.plugins.map((p) => p.packageName) });
     // One line for a person at the terminal (the JSON log on stdout is for machines).
-    io.stderr.write(`${listeningLine(config, port)}\n`);
+    io.stderr.write(`${listeningLine(config, port, runtime.plugins.flatMap((p) => (p.plugin.forge ? [p.plugin.forge.name] : [])))}\n`);
   } catch (error) {
     const code = (error as { code?: string }).code;
     throw new CliExit(code === 'EADDRINUSE' || code === 'EACCES' ? 1 : 2, `cannot listen on ${config.webhook.host}:${config.webhook.port}: ${(error as Error).message}`);

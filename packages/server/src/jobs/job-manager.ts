@@ -15,7 +15,6 @@ import type { JobStore } from './job-store.js';
 import { newJobId } from './job-id.js';
 import { isoNow } from './iso-now.js';
 import { retainedResult } from './retained-result.js';
-import { squashLookupFor, type SquashLookup } from '../forges/squash-lookup.js';
 
 export interface JobManagerOptions {
   readonly engine: JobEngine;
@@ -33,8 +32,6 @@ export interface JobManagerOptions {
   readonly allowLocalPaths: boolean;
   /** `server.public_url`: reporters link to the job there. */
   readonly publicUrl: string | null;
-  /** The forge's answer to "does this pushed commit squash a request?" (null: no forge configured). */
-  readonly squashLookup?: SquashLookup | null;
 }
 
 export interface NewJob {
@@ -44,8 +41,6 @@ export interface NewJob {
   readonly branch: string | null;
   /** A webhook's job: the forge commit its verdict is reported on. */
   readonly forge?: ForgeTarget | null;
-  /** A one-commit push onto a branch: asked of the forge whether it squashes a request. */
-  readonly squashCandidate?: boolean;
 }
 
 /**
@@ -139,7 +134,6 @@ export class JobManager {
       error_code: null,
       request: spec.request,
       ...(spec.forge ? { forge: spec.forge } : {}),
-      ...(spec.squashCandidate ? { squash_candidate: true } : {}),
     };
     const earlier = await this.options.store.create(job, delivery);
     if (earlier !== undefined) return { earlier };
@@ -273,8 +267,7 @@ export class JobManager {
         }, CANCEL_RECHECK_MS)
       : null;
     try {
-      const request = await this.squashAware(job, controller.signal);
-      const result = await this.options.engine.analyze(request, {
+      const result = await this.options.engine.analyze(job.request, {
         signal: controller.signal,
         onEvent: (event: EmittedEvent) => {
           this.options.events.publish(id, event as unknown as JobEvent);
@@ -371,25 +364,6 @@ export class JobManager {
     }
   }
 
-  /**
-   * A one-commit push that the forge says squashes a request is judged by the request's original
-   * commits when they can still be fetched (the engine falls back to the push itself otherwise).
-   * A forge that cannot answer within 10 s leaves the push as it is.
-   */
-  private async squashAware(job: Job, signal: AbortSignal): Promise<AnalysisRequest> {
-    const lookup = this.options.squashLookup;
-    if (!lookup || !job.squash_candidate || !job.forge || job.request.kind !== 'repository' || !job.request.range) return job.request;
-    try {
-      const found = await lookup(job.forge, AbortSignal.any([signal, AbortSignal.timeout(10_000)]));
-      if (!found) return job.request;
-      this.log.info('push squashes a request', { job_id: job.id, request: found.number });
-      return { ...job.request, squash: { commit: job.forge.sha, request: found.number, ref: found.ref, head: found.head } };
-    } catch (error) {
-      this.log.warn('squash look-up failed; the push is judged as it is', { job_id: job.id, error: String((error as Error)?.message ?? error).slice(0, 200) });
-      return job.request;
-    }
-  }
-
   private jobInfo(job: Job): JobInfo {
     const base = this.options.publicUrl?.replace(/\/+$/, '');
     return { id: job.id, url: base ? `${base}/jobs/${encodeURIComponent(job.id)}` : null, forge: job.forge ?? null, deadline: Date.now() + this.options.jobTimeoutMs };
@@ -456,7 +430,6 @@ export function jobManagerFor(parts: {
     network: config.security.allow_private_networks ? null : { allowPrivateNetworks: false, allowedNetworks: config.security.allowed_networks },
     allowLocalPaths: config.security.allow_local_paths,
     publicUrl: config.server.public_url,
-    squashLookup: squashLookupFor(config),
   });
 }
 

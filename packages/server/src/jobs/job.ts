@@ -5,7 +5,7 @@ import type { JobEvent } from './job-events.js';
 
 /** Decisions §2. */
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'timeout';
-export type JobSource = 'webhook:github' | 'webhook:gitlab' | 'api' | 'stream';
+export type JobSource = `webhook:${string}` | 'api' | 'stream';
 
 export const FINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled', 'timeout']);
 
@@ -35,8 +35,6 @@ export interface Job {
   readonly forge?: ForgeTarget | null;
   /** What reporters did, in the order they finished (shown as `reports` and `result.reports`). */
   reports?: ReportOutcome[];
-  /** A one-commit push onto a branch: the job asks the forge whether it squashes a request. */
-  readonly squash_candidate?: boolean;
 }
 
 /** At most this many report outcomes per job: a reporter retrying in a loop cannot grow the record. */

@@ -6,7 +6,7 @@ import { dashboardAsset } from '../dashboard/dashboard-assets.js';
 import { dashboardPage, loginPage } from '../dashboard/dashboard-pages.js';
 import { SESSION_COOKIE, Sessions } from '../middleware/session.js';
 import type { SessionRevocations } from '../middleware/session-revocations.js';
-import { constantTimeEqual } from '../webhooks/constant-time.js';
+import { constantTimeEqual } from '@cadence-detect/plugin-sdk';
 
 /**
  * The dashboard (issue 19): `/`, and the token exchange. With an API token configured, `/` asks

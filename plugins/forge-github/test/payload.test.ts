@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import { HttpError } from '@cadence-detect/errors';
-import { githubPullRequest, githubPush, gitlabMergeRequest, gitlabPush, isGithubFullName, isGitlabPath } from '../src/webhooks/push-payload.js';
+import { githubPullRequest, githubPush, isGithubFullName } from '../src/index.js';
 
 const HEAD = 'a'.repeat(40);
 const BEFORE = 'b'.repeat(40);
@@ -16,17 +16,12 @@ function refusal(run: () => unknown): HttpError {
   throw new Error('expected a 400');
 }
 
-describe('webhook payloads: what a forge\u2019s names and numbers may be', () => {
+describe('GitHub webhook payloads: what a forge\u2019s names and numbers may be', () => {
   it('takes GitHub owner/name by GitHub\u2019s grammar: never a dot segment, a slash too many or an empty part', () => {
     for (const good of ['acme/widget', 'octo-cat/.github', 'a/b', 'acme_emu/x.y_z-1', 'A1/...x']) expect(isGithubFullName(good), good).to.equal(true);
     for (const bad of ['../..', 'acme/..', '../widget', 'acme/.', './widget', 'acme/widget/extra', 'acme', '/widget', 'acme/', '-acme/widget', 'ac.me/widget', 'acme/wid%2fget']) {
       expect(isGithubFullName(bad), bad).to.equal(false);
     }
-  });
-
-  it('takes GitLab paths by GitLab\u2019s grammar: groups and a project, no dot segment', () => {
-    for (const good of ['acme/widget', 'group/sub/project', 'a_b/c.d', 'acme/w']) expect(isGitlabPath(good), good).to.equal(true);
-    for (const bad of ['../..', 'acme/..', 'acme/.', 'acme', 'acme/-x', 'acme/x.', 'acme//x', 'acme/x y']) expect(isGitlabPath(bad), bad).to.equal(false);
   });
 
   it('reports a push whose full_name is ../.. nowhere (no forge target), and still analyses it', () => {
@@ -41,8 +36,6 @@ describe('webhook payloads: what a forge\u2019s names and numbers may be', () =>
     push.repository.full_name = 'acme/widget';
     const fine = githubPush(push);
     expect(fine.kind === 'push' && fine.push.forge?.repository).to.equal('acme/widget');
-    const gitlab = gitlabPush({ before: BEFORE, after: HEAD, ref: 'refs/heads/main', project: { id: 7, path_with_namespace: 'acme/..', git_http_url: 'https://gitlab.example/acme/x.git' } });
-    expect(gitlab.kind === 'push' && gitlab.push.forge).to.equal(null);
   });
 
   it('refuses a request number above 2^31-1 with 400 at intake, naming the field', () => {
@@ -53,7 +46,5 @@ describe('webhook payloads: what a forge\u2019s names and numbers may be', () =>
     expect(refusal(() => githubPullRequest(pullRequest(2 ** 31), { drafts: false })).status).to.equal(400);
     const accepted = githubPullRequest(pullRequest(2 ** 31 - 1), { drafts: false });
     expect(accepted.kind === 'push' && accepted.push.ref).to.equal(`refs/pull/${2 ** 31 - 1}/head`);
-    const mergeRequest = (iid: number) => ({ object_attributes: { action: 'open', state: 'opened', iid, last_commit: { id: HEAD }, target_branch: 'main' }, project: { id: 7, path_with_namespace: 'acme/widget', git_http_url: 'https://gitlab.example/acme/widget.git' } });
-    expect(refusal(() => gitlabMergeRequest(mergeRequest(10 ** 15), { drafts: false })).details).to.deep.include({ field: 'object_attributes.iid' });
   });
 });

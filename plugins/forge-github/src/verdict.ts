@@ -1,7 +1,6 @@
-import { failsPolicy, markdownDetails, verdictLine, escapeMarkdown, type AnalysisResult } from '@cadence-detect/plugin-sdk';
-import type { FailOn } from './options.js';
+import { failsPolicy, markdownDetails, verdictLine, escapeMarkdown, type AnalysisResult, type FailOn } from '@cadence-detect/plugin-sdk';
 
-export { failsPolicy, escapeMarkdown };
+export { failsPolicy, escapeMarkdown, type FailOn };
 
 /** What a status or check says about a result, and whether the policy fails it. */
 export interface Verdict {

@@ -1,6 +1,6 @@
-import { escapeMarkdown, failsPolicy, markdownDetails, verdictLine, type AnalysisResult } from '@cadence-detect/plugin-sdk';
+import { escapeMarkdown, failsPolicy, markdownDetails, verdictLine, type AnalysisResult, type FailOn } from '@cadence-detect/plugin-sdk';
 
-export { failsPolicy };
+export { failsPolicy, type FailOn };
 
 /** One line for a commit status (GitLab keeps 255 characters). */
 export function statusDescription(result: AnalysisResult): string {

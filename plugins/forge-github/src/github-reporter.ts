@@ -1,7 +1,9 @@
 import type { AnalysisResult, JobInfo, PluginLogger, ReportOutcome, RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { describeRequestFailure } from '@cadence-detect/plugin-sdk';
-import { forgeErrorCode, githubClient, usesChecks, type GithubClient } from './github-client.js';
-import type { GithubReportOptions } from './options.js';
+import { forgeErrorCode } from './forge-error.js';
+import { githubClient, type GithubClient } from './github-client.js';
+import type { FailOn } from './verdict.js';
+import type { GithubCredentials } from './options.js';
 import { checkSummary, verdictOf } from './verdict.js';
 
 const CONTEXT = 'cadence';
@@ -34,13 +36,13 @@ const START_GRACE_MS = 2000;
 export class GithubReporter {
   private readonly jobs = new Map<string, JobState>();
 
-  constructor(private readonly options: GithubReportOptions, private readonly logger: PluginLogger) {}
+  constructor(private readonly credentials: GithubCredentials, private readonly failOn: FailOn, private readonly logger: PluginLogger) {}
 
   start(job: JobInfo, record: Record_): void {
-    const client = githubClient(this.options, job);
+    const client = this.client(job);
     if (!client || !job.forge) return;
     const stopStart = new AbortController();
-    const started = usesChecks(this.options, job) ? this.createCheck(client, job, record, stopStart.signal) : this.status(client, job, 'pending', 'Cadence is analyzing this push', record, stopStart.signal).then(() => null);
+    const started = this.usesChecks(job) ? this.createCheck(client, job, record, stopStart.signal) : this.status(client, job, 'pending', 'Cadence is analyzing this push', record, stopStart.signal).then(() => null);
     this.jobs.set(job.id, { client, started, stopStart });
     // A job that never ends here (its process stopped) does not keep its state past its time.
     setTimeout(() => this.jobs.delete(job.id), Math.max(0, job.deadline - Date.now()) + 60_000).unref();
@@ -50,12 +52,12 @@ export class GithubReporter {
     const state = this.take(job);
     if (!state || !job.forge) return;
     const checkId = await settle(state);
-    const verdict = verdictOf(result, this.options.fail_on);
-    if (usesChecks(this.options, job)) {
+    const verdict = verdictOf(result, this.failOn);
+    if (this.usesChecks(job)) {
       await this.completeCheck(state.client, job, checkId, {
         conclusion: verdict.failing ? 'failure' : 'neutral',
         title: verdict.description,
-        summary: checkSummary(result, this.options.fail_on, job.url),
+        summary: checkSummary(result, this.failOn, job.url),
         annotations: result.source_type === 'git' ? annotations(result) : [],
       }, record);
     } else {
@@ -68,18 +70,37 @@ export class GithubReporter {
     if (!state || !job.forge) return;
     const checkId = await settle(state);
     const description = `Cadence could not analyze this push: ${error.code}`;
-    if (usesChecks(this.options, job)) await this.completeCheck(state.client, job, checkId, { conclusion: 'action_required', title: description, summary: description, annotations: [] }, record);
+    if (this.usesChecks(job)) await this.completeCheck(state.client, job, checkId, { conclusion: 'action_required', title: description, summary: description, annotations: [] }, record);
     else await this.status(state.client, job, 'error', description, record);
   }
 
   private take(job: JobInfo): JobState | undefined {
     const state = this.jobs.get(job.id) ?? (() => {
       // The start was not seen here (a cached result, a restarted worker): report without it.
-      const client = githubClient(this.options, job);
+      const client = this.client(job);
       return client ? { client, started: Promise.resolve(null), stopStart: new AbortController() } : undefined;
     })();
     this.jobs.delete(job.id);
     return state;
+  }
+
+  /**
+   * A client for one job: bounded by the job's time (every request carries a signal that ends with
+   * it, and a rate limit is waited out only when its reset comes before the job's end), as the App's
+   * installation when the push came from one and an App is configured, else with the token.
+   */
+  private client(job: JobInfo): GithubClient | null {
+    return githubClient(this.credentials, {
+      retries: 3,
+      rateLimitsUntil: job.deadline,
+      signal: AbortSignal.timeout(Math.max(1000, job.deadline - Date.now())),
+      ...(job.forge?.installation_id !== undefined ? { installationId: job.forge.installation_id } : {}),
+    });
+  }
+
+  /** Whether this job reports with check runs (an App installation) rather than commit statuses. */
+  private usesChecks(job: JobInfo): boolean {
+    return this.credentials.app !== null && job.forge?.installation_id !== undefined;
   }
 
   private async status(client: GithubClient, job: JobInfo, state: 'pending' | 'success' | 'failure' | 'error', description: string, record: Record_, stop?: AbortSignal): Promise<void> {

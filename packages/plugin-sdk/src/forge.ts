@@ -1,0 +1,84 @@
+import type { KeyObject } from 'node:crypto';
+import type { RepositoryRequest } from './analysis-request.js';
+import type { ForgeTarget } from './job.js';
+import type { PluginLogger } from './logger.js';
+import type { PluginOptions } from './options.js';
+
+/**
+ * A forge a plugin brings (API 1.6): its webhook intake, served by the host at `/webhooks/<name>`.
+ * The same plugin usually taps `prepareRequest` (look-ups on the forge's API before the source is
+ * fetched) and the reporter hooks (`tapForgeReporter`); the host maps its `forges.<name>` settings to
+ * the plugin's options. docs/plugins.md, Forge plugins.
+ */
+export interface ForgeDefinition<O extends object = PluginOptions> {
+  /** Lower-case letters, digits and dashes: the webhook path, `forges.<name>` and `ForgeTarget.forge`. */
+  readonly name: string;
+  /**
+   * Builds the intake once, when the server starts, from the plugin's own options (checked and
+   * frozen, as `environment.options`). It runs on the server's HTTP thread: keep it cheap.
+   */
+  intake(setup: IntakeSetup<O>): ForgeIntake;
+}
+
+export interface IntakeSetup<O extends object = PluginOptions> {
+  /** The plugin's options, typed by its schema as `environment.options` is (API 1.6). */
+  readonly options: O;
+  readonly logger: PluginLogger;
+}
+
+/**
+ * One forge's webhooks. Both methods run for every delivery, on the HTTP thread, before any job
+ * exists: no I/O, no dynamic import. A refusal is thrown (`refuseDelivery`, `invalidPayload`) and
+ * answered with the contract's error body.
+ */
+export interface ForgeIntake {
+  /**
+   * Called only when the server has a webhook secret: throws `refuseDelivery(401 | 403, …)` unless
+   * the delivery proves it (a signature over `delivery.body`, compared in constant time).
+   */
+  verify(delivery: WebhookDelivery, secret: WebhookSecret): void;
+  /** What the delivery asks for: a job, a ping, or nothing (acknowledged with 200). */
+  parse(delivery: WebhookDelivery): WebhookOutcome;
+}
+
+/** The server's webhook secret, in the two forms a check needs, made once. */
+export interface WebhookSecret {
+  /** As configured (a token compared as is, with `constantTimeEqual`). */
+  readonly text: string;
+  /** As an HMAC key (`verifyHubSignature`). */
+  readonly key: KeyObject;
+}
+
+/** One delivery as it arrived: nothing of it is trusted before `verify`. */
+export interface WebhookDelivery {
+  /** A request header by its lower-case name; `''` when absent. */
+  header(name: string): string;
+  /** The body's bytes as sent: what a signature covers. */
+  readonly body: Buffer;
+  /**
+   * The body parsed: JSON, or the `payload` field of a form-encoded body. Parsed once, on the first
+   * call; a body that is no JSON object is refused with 400 `invalid_request`.
+   */
+  payload(): Record<string, unknown>;
+}
+
+/** What a forge's push or request event asks to analyze. */
+export interface WebhookPush {
+  /** The repository's name when its URL gives none (`owner/name`). */
+  readonly repo: string;
+  /** What the job analyzes: its `url` (the payload's clone URL) passes the URL rules of any request, its branch git's branch-name rules. */
+  readonly request: RepositoryRequest;
+  /** Where the verdict is reported (the pushed head on this forge), or null. */
+  readonly forge: ForgeTarget | null;
+  /** The forge's id of this delivery (a redelivery repeats it), or `''`: one job per id. */
+  readonly delivery: string;
+}
+
+export type WebhookOutcome =
+  | { readonly kind: 'push'; readonly push: WebhookPush }
+  /** `{ ok: true, event: 'ping' }`: the forge checking the webhook. */
+  | { readonly kind: 'ping' }
+  /** An event this forge plugin does not analyze: `{ ignored: true, event }`. */
+  | { readonly kind: 'ignored-event'; readonly event: string | null }
+  /** An analyzable event that asks for nothing (a tag, a deleted branch, a closed request): `{ ignored: true, reason }`. */
+  | { readonly kind: 'ignored'; readonly reason: string };

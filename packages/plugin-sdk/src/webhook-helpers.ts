@@ -1,0 +1,150 @@
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
+import { HttpError } from '@cadence-detect/errors';
+import { isFullCommitId } from './commit-id.js';
+import type { WebhookOutcome } from './forge.js';
+import type { ForgeTarget } from './job.js';
+
+/**
+ * What forge intakes share (API 1.6): constant-time checks, the `X-Hub-Signature-256` HMAC that
+ * GitHub, GitLab, Gitea and others sign with, payload readers that never throw on a wrong shape, and
+ * the refusals the server answers with the contract's error body (docs/http-api.md, Webhooks).
+ */
+
+/**
+ * Compares secrets in constant time (timingSafeEqual over equal-length buffers). A different length
+ * answers false at once, never throws: what leaks is only the length of the expected value, which
+ * for signatures is public (sha256= and 64 hex digits).
+ */
+export function constantTimeEqual(presented: string, expected: string): boolean {
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  if (a.length !== b.length) return false;
+  return timingSafeEqual(a, b);
+}
+
+/** A secret as an HMAC key, made once: createHmac then skips converting the string on every request. */
+export function hubSignatureKey(secret: string): KeyObject {
+  return createSecretKey(Buffer.from(secret, 'utf8'));
+}
+
+/** `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>`; any malformed value is simply false. */
+export function verifyHubSignature(rawBody: string | Buffer, header: string | undefined, secret: string | KeyObject): boolean {
+  if (!header) return false;
+  const expected = `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+  return constantTimeEqual(header.trim().toLowerCase(), expected);
+}
+
+/** A delivery that does not prove it comes from the forge: 401 `invalid_signature` or 403 `invalid_token`. */
+export function refuseDelivery(status: 401 | 403, error: 'invalid_signature' | 'invalid_token', message: string): Error {
+  return new HttpError(status, error, message);
+}
+
+/** A payload field that is missing or wrong: 400 `invalid_request` naming the field (at intake, not a job that fails later). */
+export function invalidPayload(field: string, reason: string): Error {
+  return HttpError.invalidRequest(field, reason);
+}
+
+/** The value at `path` in a parsed payload, or undefined wherever the shape differs. */
+export function payloadField(payload: unknown, ...path: string[]): unknown {
+  let value = payload;
+  for (const key of path) {
+    if (!value || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** A non-empty string at `path`, or undefined. */
+export function payloadText(payload: unknown, ...path: string[]): string | undefined {
+  const value = payloadField(payload, ...path);
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/** A positive safe integer (an installation, a project id), or undefined. */
+export function positiveInteger(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+/** Forges number requests with 32-bit integers: a larger number is no request of theirs (400 at intake, not a job that fails later). */
+const MAX_REQUEST_NUMBER = 2 ** 31 - 1;
+
+/** A pull or merge request's number at `field`: 400 when missing or above 2^31-1. */
+export function requestNumber(value: unknown, field: string): number {
+  const number = positiveInteger(value);
+  if (!number) throw invalidPayload(field, 'missing');
+  if (number > MAX_REQUEST_NUMBER) throw invalidPayload(field, `must be at most ${MAX_REQUEST_NUMBER}`);
+  return number;
+}
+
+/** A full commit id from a payload (any case), or 400 naming `field`. */
+export function payloadCommit(payload: unknown, field: string, ...path: string[]): string {
+  const value = payloadText(payload, ...path);
+  if (!value || !isFullCommitId(value, { anyCase: true })) throw invalidPayload(field, 'must be a commit id');
+  return value;
+}
+
+const ZERO = /^0+$/;
+
+/** What a push moved: the branch (null for another kind of ref), the old head (null for a new branch) and the new one. */
+export interface PushRange {
+  readonly branch: string | null;
+  readonly before: string | null;
+  readonly after: string;
+}
+
+/**
+ * The `ref`, `before` and `after` of a push, as GitHub, GitLab and Gitea send them: a tag push and a
+ * deleted branch (an all-zero `after`) ask for nothing; an all-zero `before` is a new branch.
+ */
+export function pushRange(payload: unknown): PushRange | { readonly ignored: string } {
+  const after = payloadCommit(payload, 'after', 'after');
+  if (ZERO.test(after)) return { ignored: 'branch deleted' };
+  const before = payloadText(payload, 'before');
+  if (before !== undefined && !isFullCommitId(before, { anyCase: true })) throw invalidPayload('before', 'must be a commit id');
+  const ref = payloadText(payload, 'ref') ?? '';
+  const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
+  if (ref.startsWith('refs/tags/')) return { ignored: 'tag push' };
+  return { branch, before: before && !ZERO.test(before) ? before : null, after };
+}
+
+/** One pushed commit on top of an existing branch head, as the payload's `commits` list says: the shape a squash merge has. */
+export function isSingleCommitPush(payload: unknown, range: PushRange): boolean {
+  const commits = payloadField(payload, 'commits');
+  return range.before !== null && Array.isArray(commits) && commits.length === 1;
+}
+
+/** What a push or a pull/merge request event names, as a forge's payload reader returns it. */
+export interface PushFields {
+  readonly cloneUrl: string;
+  /** The repository's name as the forge writes it, for a clone URL that gives none. */
+  readonly repo: string;
+  readonly branch: string | null;
+  readonly before: string | null;
+  readonly after: string;
+  /** Where the verdict is reported: the pushed head on the forge that sent the push. */
+  readonly forge: ForgeTarget | null;
+  /** A pull or merge request: its head's ref in the base repository (the range starts at the merge base). */
+  readonly ref?: string;
+  /** A push of exactly one new commit onto a branch: the shape a squash merge has (the forge's API says whether it is one). */
+  readonly squashCandidate?: boolean;
+}
+
+/** A push's or a request's fields as the outcome the server makes a job of, under the forge's delivery id. */
+export function pushOutcome(push: PushFields, delivery: string): WebhookOutcome {
+  return {
+    kind: 'push',
+    push: {
+      repo: push.repo,
+      forge: push.forge,
+      delivery,
+      request: {
+        kind: 'repository',
+        url: push.cloneUrl,
+        branch: push.branch,
+        range: { before: push.before, after: push.after },
+        ...(push.ref ? { ref: push.ref } : {}),
+        ...(push.squashCandidate ? { squash_candidate: true } : {}),
+      },
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { invalidPayload, isSingleCommitPush, payloadCommit, payloadField, payloadText, positiveInteger, pushRange, requestNumber, type ForgeTarget, type PushFields } from '@cadence-detect/plugin-sdk';
+
+export type PushOutcome = { kind: 'push'; push: PushFields } | { kind: 'ignored'; reason: string };
+
+/**
+ * GitHub's `owner/name` grammar: an account of letters, digits, `-` (and `_`, for managed users),
+ * starting with a letter or digit; a repository name of letters, digits, `.`, `_`, `-` that is not
+ * `.` or `..`. A payload's `../..` would otherwise send forge calls, token and all, outside
+ * `/repos/` (a client encodes `/` in a parameter, never a dot segment). Anything else is not reported on.
+ */
+const GITHUB_OWNER = /^[A-Za-z0-9][A-Za-z0-9_-]{0,38}$/;
+const GITHUB_NAME = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
+
+export function isGithubFullName(value: string): boolean {
+  const parts = value.split('/');
+  return parts.length === 2 && GITHUB_OWNER.test(parts[0]!) && GITHUB_NAME.test(parts[1]!);
+}
+
+function target(fullName: string | undefined, sha: string, payload: unknown): ForgeTarget | null {
+  if (!fullName || !isGithubFullName(fullName)) return null;
+  const installation = positiveInteger(payloadField(payload, 'installation', 'id'));
+  return { forge: 'github', repository: fullName, sha, ...(installation ? { installation_id: installation } : {}) };
+}
+
+/** A push: `repository.clone_url`, else `repository.url`. */
+export function githubPush(payload: unknown): PushOutcome {
+  const range = pushRange(payload);
+  if ('ignored' in range) return { kind: 'ignored', reason: range.ignored };
+  const cloneUrl = payloadText(payload, 'repository', 'clone_url') ?? payloadText(payload, 'repository', 'url');
+  if (!cloneUrl) throw invalidPayload('repository.clone_url', 'missing');
+  const fullName = payloadText(payload, 'repository', 'full_name');
+  const forge = target(fullName, range.after, payload);
+  return { kind: 'push', push: { cloneUrl, repo: fullName ?? cloneUrl, ...range, forge, squashCandidate: forge !== null && isSingleCommitPush(payload, range) } };
+}
+
+/** pull_request actions that change what the request holds. */
+const PULL_REQUEST_ACTIONS = new Set(['opened', 'synchronize', 'reopened', 'ready_for_review']);
+
+/**
+ * `pull_request`: the request's own commits, fetched from the base repository as
+ * refs/pull/N/head (a fork's commits need no fork URL), reported on the head commit.
+ */
+export function githubPullRequest(payload: unknown, options: { drafts: boolean }): PushOutcome {
+  const action = payloadText(payload, 'action') ?? '';
+  if (!PULL_REQUEST_ACTIONS.has(action)) return { kind: 'ignored', reason: `pull_request action ${action || 'missing'}` };
+  const number = requestNumber(payloadField(payload, 'pull_request', 'number') ?? payloadField(payload, 'number'), 'pull_request.number');
+  if (payloadText(payload, 'pull_request', 'state') === 'closed') return { kind: 'ignored', reason: 'pull request closed' };
+  if (payloadField(payload, 'pull_request', 'draft') === true && !options.drafts) return { kind: 'ignored', reason: 'draft pull request' };
+  const head = payloadCommit(payload, 'pull_request.head.sha', 'pull_request', 'head', 'sha');
+  const base = payloadText(payload, 'pull_request', 'base', 'ref');
+  if (!base) throw invalidPayload('pull_request.base.ref', 'missing');
+  const cloneUrl = payloadText(payload, 'pull_request', 'base', 'repo', 'clone_url') ?? payloadText(payload, 'repository', 'clone_url');
+  if (!cloneUrl) throw invalidPayload('repository.clone_url', 'missing');
+  const fullName = payloadText(payload, 'pull_request', 'base', 'repo', 'full_name') ?? payloadText(payload, 'repository', 'full_name');
+  return { kind: 'push', push: { cloneUrl, repo: fullName ?? cloneUrl, branch: base, before: null, after: head, forge: target(fullName, head, payload), ref: `refs/pull/${number}/head` } };
+}

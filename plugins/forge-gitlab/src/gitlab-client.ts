@@ -1,0 +1,87 @@
+import { Gitlab } from '@gitbeaker/rest';
+import { describeRequestFailure, retrying, retryAfterMs } from '@cadence-detect/plugin-sdk';
+import type { GitlabCredentials } from './options.js';
+
+/**
+ * The one GitLab client of the plugin, for reporting and look-ups alike. Gitbeaker retries 429 and
+ * 502 itself, on a schedule of its own that no setting reaches; past that, and for other server
+ * errors, calls go through the plugin SDK's `retrying()` (the one retry policy: exponential back-off
+ * from 1 s, a server's Retry-After in its place, stopped by a signal). Loaded on first use.
+ */
+export type GitlabApi = InstanceType<typeof Gitlab>;
+
+export function gitlabClient(credentials: GitlabCredentials, settings: { readonly timeoutMs: number }): GitlabApi {
+  return new Gitlab({ host: credentials.host, token: credentials.token, queryTimeout: settings.timeoutMs });
+}
+
+export type CallOutcome<T> = { ok: true; value: T } | { ok: false; code: string; status: number | null; reason: string };
+
+/** How a failure counts: its operational code, its HTTP status, and how long the forge asked to wait. */
+export interface Classified {
+  readonly code: string;
+  readonly status: number | null;
+  readonly retryAfterMs: number | null;
+}
+
+/** gitbeaker's errors: a request error carries the response; a retry error means it gave up on 429/502. */
+export function classify(error: unknown): Classified {
+  const e = error as { name?: string; message?: string; cause?: { response?: Response } };
+  const response = e?.cause?.response;
+  const status = response?.status ?? null;
+  const retryAfter = retryAfterMs(response?.headers?.get?.('retry-after'));
+  if (e?.name === 'GitbeakerRetryError') return { code: /429/.test(e.message ?? '') ? 'ERR_FORGE_RATE_LIMIT' : 'ERR_FORGE_UNAVAILABLE', status: null, retryAfterMs: null };
+  if (status === 429) return { code: 'ERR_FORGE_RATE_LIMIT', status, retryAfterMs: retryAfter };
+  if (status === 401 || status === 403 || status === 404) return { code: 'ERR_FORGE_AUTH', status, retryAfterMs: null };
+  if (status === null || status >= 500) return { code: 'ERR_FORGE_UNAVAILABLE', status, retryAfterMs: retryAfter };
+  return { code: 'ERR_REPORTER_FAILED', status, retryAfterMs: null };
+}
+
+/**
+ * A reporter's call: server errors and rate limits asked again three times (1, 2, 4 s later, or
+ * when Retry-After says), within the job's time; 401, 403, 404 and other answers recorded at once.
+ * `stop` ends the retries (the final status went ahead of a `running` one still being tried).
+ * Never throws: the outcome says what happened.
+ */
+export async function reportCall<T>(call: () => Promise<T>, settings: { readonly deadline: number; readonly stop?: AbortSignal }): Promise<CallOutcome<T>> {
+  let last: unknown = null;
+  const deadline = AbortSignal.timeout(Math.max(0, settings.deadline - Date.now()));
+  const signal = settings.stop ? AbortSignal.any([deadline, settings.stop]) : deadline;
+  try {
+    const value = await retrying(async () => {
+      try {
+        return await call();
+      } catch (error) {
+        last = error;
+        throw error;
+      }
+    }, {
+      retries: 3,
+      initialDelayMs: 1000,
+      signal,
+      retryable: (error) => {
+        const { code, retryAfterMs: after } = classify(error);
+        if (code !== 'ERR_FORGE_UNAVAILABLE' && code !== 'ERR_FORGE_RATE_LIMIT') return false;
+        return after === null ? true : { afterMs: after };
+      },
+    });
+    return { ok: true, value };
+  } catch (error) {
+    const failure = last ?? error;
+    const { code, status } = classify(failure);
+    const reason = describeRequestFailure(failure);
+    return { ok: false, code, status, reason: settings.stop?.aborted && last !== null ? `${reason}; stopped retrying when the final status went ahead` : reason };
+  }
+}
+
+/** A look-up's call: a passing failure (an HTTP 5xx) asked again twice, 1 and 2 s later, within the look-up's signal; anything else at once. */
+export function lookupCall<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  return retrying(call, {
+    retries: 2,
+    initialDelayMs: 1000,
+    signal,
+    retryable: (error) => {
+      const status = classify(error).status;
+      return status !== null && status >= 500;
+    },
+  });
+}
