@@ -110,6 +110,16 @@ describe('architecture: packages by floor', () => {
     expect(reaching).to.deep.equal([]);
   });
 
+  it('imports the forge SDKs (@octokit/*, @gitbeaker/*) only in the forge packages', () => {
+    const outside: string[] = [];
+    for (const p of packages.filter((q) => !/\/plugins\/forge-[a-z]+$/.test(q.dir))) {
+      for (const file of sourceFiles(p.dir)) {
+        if (/['"]@(?:octokit|gitbeaker)\//.test(readFileSync(file, 'utf8'))) outside.push(path.relative(ROOT, file));
+      }
+    }
+    expect(outside).to.deep.equal([]);
+  });
+
   it(`has no source file over ${MAX_SOURCE_LINES} lines`, () => {
     const long = packages
       .flatMap((p) => sourceFiles(p.dir))
