@@ -18,6 +18,29 @@ export interface ForgeDefinition<O extends object = PluginOptions> {
    * frozen, as `environment.options`). It runs on the server's HTTP thread: keep it cheap.
    */
   intake(setup: IntakeSetup<O>): ForgeIntake;
+  /**
+   * API 1.7: every repository of an owner (an organisation or user, a group with its subgroups),
+   * for `cadence scan <forge>:<owner>`, through the forge's API with the plugin's credentials.
+   * Throws a CadenceError (ERR_FORGE_AUTH, ERR_FORGE_UNAVAILABLE…) when the forge refuses.
+   */
+  listRepositories?(setup: IntakeSetup<O>, owner: string, signal: AbortSignal): Promise<ListedRepository[]>;
+  /**
+   * API 1.7: the HTTP header git sends with clones of the repositories `listRepositories` gave
+   * (the token outside the URL, so that no URL, job record, log line or mirror config holds it), or
+   * null without credentials. The host scopes it to the origin of each listed clone URL.
+   */
+  gitAuthorization?(setup: IntakeSetup<O>): string | null;
+}
+
+/** One repository a forge listed. */
+export interface ListedRepository {
+  /** `owner/name`, or the project's full path. */
+  readonly repository: string;
+  /** What git clones: the forge's https clone URL. */
+  readonly cloneUrl: string;
+  readonly archived: boolean;
+  readonly fork: boolean;
+  readonly private: boolean;
 }
 
 export interface IntakeSetup<O extends object = PluginOptions> {
