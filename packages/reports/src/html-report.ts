@@ -9,9 +9,6 @@ import { pageShell } from './page/page-shell.js';
 import { PAGE_STYLE } from './page/page-style.js';
 import { timelineChart } from './timeline-chart.js';
 
-export { escapeHtml } from './page/html.js';
-export { aggregateTimeline } from './timeline-chart.js';
-
 /** What the report may do: its inline styles, data: images and its one script (by hash); nothing else, nothing fetched. */
 export const REPORT_CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${REPORT_SCRIPT_HASH}; base-uri 'none'; form-action 'none'`;
 
