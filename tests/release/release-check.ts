@@ -431,7 +431,7 @@ async function main(): Promise<void> {
       const file = path.join(work, 'report.html');
       await run(cadence, ['analyze', repo, '-o', file], { cwd: home, env: userEnv, allowFailure: true });
       const page = await readFile(file, 'utf8');
-      const script = /<script>([^<]+)<\/script>/.exec(page)?.[1];
+      const script = /<script>([\s\S]*?)<\/script>/.exec(page)?.[1];
       check(script && script.includes('finding-controls'), 'the HTML report has no bundled script (is dist/browser/ in the published @cadence-detect/reports?)');
       const hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
       check(page.includes(`script-src ${hash}`), `the report's policy does not allow its script by its hash ${hash}`);
