@@ -1,4 +1,4 @@
-import { severityFromScore, type AnalysisResult, type RepositoryResult, type WebsiteResult } from '@cadence-detect/plugin-sdk';
+import { isCommitIdPrefix, severityFromScore, type AnalysisResult, type RepositoryResult, type WebsiteResult } from '@cadence-detect/plugin-sdk';
 import { displayText } from './display-text.js';
 import type { ReportContext } from './render.js';
 import { assessmentSeverity, assistantsLine, evidenceLabel, flaggedCounts, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';
@@ -108,7 +108,7 @@ export function commitLinker(sourceId: string): (commit: string) => string | nul
   const match = /^(?:https?:\/\/|git@)(github\.com|gitlab\.com)[/:]((?:[\w.-]+\/)+[\w.-]+?)(?:\.git)?\/?$/.exec(sourceId);
   if (!match) return () => null;
   const base = `https://${match[1]}/${match[2]}`;
-  return (commit) => (/^[0-9a-f]{7,64}$/.test(commit) ? (match[1] === 'github.com' ? `${base}/commit/${commit}` : `${base}/-/commit/${commit}`) : null);
+  return (commit) => (isCommitIdPrefix(commit) ? (match[1] === 'github.com' ? `${base}/commit/${commit}` : `${base}/-/commit/${commit}`) : null);
 }
 
 function assistantTable(r: RepositoryResult): SafeHtml | '' {
