@@ -10,7 +10,7 @@ const websiteSignatureShipsModel = () => shippedPageModel() !== null;
 import { runPlugin } from '@cadence-detect/plugin-testkit';
 import { buildPages, loadHumanSources, machinePages, mirrorOf } from './pages/build.mjs';
 import { writeFileSync } from 'node:fs';
-import { auc, fitLogistic, fitPlatt, sigmoid, standardizer } from './corpus/logistic.mjs';
+import { auc, balancedWeights, fitLogistic, fitPlatt, sigmoid, standardizer } from '@cadence-detect/model-fitting';
 
 const LAMBDA = 10;
 
@@ -35,9 +35,7 @@ function fitPage(all, vectorOf, lambda = LAMBDA, gate = scorable) {
   const { mean, scale } = standardizer(xs);
   const z = (x) => x.map((v, j) => Math.max(-FEATURE_Z_LIMIT, Math.min(FEATURE_Z_LIMIT, (v - mean[j]) / scale[j])));
   const labels = train.map((r) => (r.label === 'machine' ? 1 : 0));
-  const pos = labels.filter(Boolean).length;
-  const weights = labels.map((l) => (l ? train.length / (2 * pos) : train.length / (2 * (train.length - pos))));
-  const fit = fitLogistic(xs.map(z), labels, weights, lambda);
+  const fit = fitLogistic(xs.map(z), labels, balancedWeights(labels), lambda);
   return { mean, scale, weights: fit.weights, bias: fit.bias, raw: (r) => fit.bias + z(vectorOf(r)).reduce((s, v, j) => s + v * fit.weights[j], 0) };
 }
 

@@ -1,7 +1,8 @@
 // Leave-one-repository-out validation of the commit model, and the final fit that ships.
 // Everything chosen from data (standardization, weights, calibration, flag cut-off) is chosen inside
 // each fold from that fold's training repositories only; the cut-off rule is fixed in advance.
-import { auc, chooseCutoff, figures, fitLogistic, fitPlatt, sigmoid, standardizer } from './logistic.mjs';
+// The fitting itself is the private workspace package @cadence-detect/model-fitting (typed, tested).
+import { auc, balancedWeights, chooseCutoff, figures, fitLogistic, fitPlatt, sigmoid, standardizer } from '@cadence-detect/model-fitting';
 
 /** The held-out set's balance: about 1 assistant commit to 3.2 human ones. */
 export const PREVALENCE = 1 / 4.2;
@@ -11,19 +12,13 @@ export const CALIBRATION_PRIOR = Number(process.env.CORPUS_PRIOR ?? 0.05);
 export const PRECISION_TARGET = 0.9;
 export const LAMBDA = Number(process.env.CORPUS_LAMBDA ?? 10);
 
-function classWeights(labels) {
-  const pos = labels.filter((l) => l === 1).length;
-  const neg = labels.length - pos;
-  return labels.map((l) => (l === 1 ? labels.length / (2 * pos) : labels.length / (2 * neg)));
-}
-
 /** Fits standardization and weights on `rows`; returns a raw scorer (the linear score). */
 export function fitRaw(rows) {
   const xs = rows.map((r) => r.features);
   const labels = rows.map((r) => (r.label === 'assistant' ? 1 : 0));
   const { mean, scale } = standardizer(xs);
   const z = xs.map((x) => x.map((v, j) => (v - mean[j]) / scale[j]));
-  const { weights, bias } = fitLogistic(z, labels, classWeights(labels), LAMBDA);
+  const { weights, bias } = fitLogistic(z, labels, balancedWeights(labels), LAMBDA);
   const raw = (x) => bias + x.reduce((sum, v, j) => sum + weights[j] * ((v - mean[j]) / scale[j]), 0);
   return { mean, scale, weights, bias, raw };
 }

@@ -9,9 +9,10 @@
  * against the published SDK and testkit.
  *
  * Prints each step and its duration; exits 1 on the first failure. No shell: every command is a
- * program with its arguments. Run after `pnpm install`; it builds first (tsc -b, quick when built).
+ * program with its arguments. Run after `pnpm install`; it builds first (`pnpm build`: tsc -b and the browser scripts' bundles, quick when built).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -320,7 +321,7 @@ async function main(): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'cadence-release-check-'));
   let registry: Registry | null = null;
   try {
-    await step('build (tsc -b)', () => run('pnpm', ['build'], { cwd: root, env: process.env }));
+    await step('build (pnpm build: tsc -b, then the browser scripts bundled)', () => run('pnpm', ['build'], { cwd: root, env: process.env }));
 
     const packages = await step('list the public packages; the SDK version is the plugin API version', async () => {
       const list = await publicPackages();
@@ -424,6 +425,16 @@ async function main(): Promise<void> {
     await step('cadence analyze <repository> --json', async () => {
       const report = parseReport((await run(cadence, ['analyze', repo, '--json'], { cwd: home, env: userEnv })).stdout);
       for (const builtin of ['velocity', 'timing', 'size']) check(report.strategy_results.some((r) => r.name === builtin), `the built-in strategy ${builtin} did not run`);
+    });
+
+    await step('cadence analyze <repository> -o report.html: the published report carries its bundled script, allowed by its hash', async () => {
+      const file = path.join(work, 'report.html');
+      await run(cadence, ['analyze', repo, '-o', file], { cwd: home, env: userEnv, allowFailure: true });
+      const page = await readFile(file, 'utf8');
+      const script = /<script>([\s\S]*?)<\/script>/.exec(page)?.[1];
+      check(script && script.includes('finding-controls'), 'the HTML report has no bundled script (is dist/browser/ in the published @cadence-detect/reports?)');
+      const hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+      check(page.includes(`script-src ${hash}`), `the report's policy does not allow its script by its hash ${hash}`);
     });
 
     await step('cadence webhook answers /health, then stops', async () => {

@@ -1,83 +1,40 @@
-import { severityFromScore, type AnalysisResult, type RepositoryResult, type TimelineBucket, type WebsiteResult } from '@cadence-detect/plugin-sdk';
+import { isCommitIdPrefix, severityFromScore, type AnalysisResult, type RepositoryResult, type WebsiteResult } from '@cadence-detect/plugin-sdk';
 import { displayText } from './display-text.js';
 import type { ReportContext } from './render.js';
 import { assessmentSeverity, assistantsLine, evidenceLabel, flaggedCounts, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';
 import { REPORT_SCRIPT, REPORT_SCRIPT_HASH } from './report-script.js';
 import { HUMAN_HISTORIES } from './human-histories.js';
-
-/**
- * Escapes text for HTML content and attribute values: every string from a repository or page goes
- * through it, so it also drops the control and bidirectional characters a browser would act on.
- */
-export function escapeHtml(value: unknown): string {
-  return displayText(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-const MAX_POINTS = 400;
+import { html, joinHtml, type SafeHtml } from './page/html.js';
+import { pageShell } from './page/page-shell.js';
+import { PAGE_STYLE } from './page/page-style.js';
+import { timelineChart } from './timeline-chart.js';
 
 /** What the report may do: its inline styles, data: images and its one script (by hash); nothing else, nothing fetched. */
 export const REPORT_CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${REPORT_SCRIPT_HASH}; base-uri 'none'; form-action 'none'`;
 
-/** One self-contained page: inline CSS, SVG and one small script (allowed by its hash), nothing fetched. */
+/**
+ * One self-contained page: inline CSS, SVG and one small script (allowed by its hash), nothing
+ * fetched. Built with `html`, so every string from the repository or page is escaped.
+ */
 export function renderHtml(result: AnalysisResult, context?: ReportContext): string {
   const title = result.source_type === 'git' ? `Cadence report: ${result.repo}` : `Cadence report: ${result.url}`;
-  const body = result.source_type === 'git' ? repositorySections(result) : websiteSections(result);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta http-equiv="Content-Security-Policy" content="${REPORT_CONTENT_SECURITY_POLICY}">
-<title>${escapeHtml(title)}</title>
-<style>
-:root{--fg:#1d2330;--muted:#4b5563;--bg:#fff;--line:#d0d5dd;--head:#f2f4f7;--chart:#fafbfd;--bar:#98a2b3;--flag:#c0271c;--link:#1849a9;
---high-bg:#b42318;--medium-bg:#93370d;--low-bg:#067647;--badge-fg:#fff}
-@media (prefers-color-scheme: dark){:root{--fg:#e4e7ec;--muted:#b0b8c4;--bg:#101419;--line:#344054;--head:#1d2530;--chart:#161b22;--bar:#667085;--flag:#f97066;--link:#84adff;
---high-bg:#d92d20;--medium-bg:#b54708;--low-bg:#087443}}
-body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:1180px;color:var(--fg);background:var(--bg);padding:0 1rem}
-h1{font-size:1.5rem;margin-bottom:.2rem;overflow-wrap:anywhere}.muted{color:var(--muted)}a{color:var(--link)}
-.verdict{border-left:.5rem solid var(--low-bg);padding:.6rem 1rem;margin:1rem 0;background:var(--head)}
-.verdict.medium{border-color:var(--medium-bg)}.verdict.high{border-color:var(--high-bg)}
-.score,.sev{display:inline-block;padding:.15rem .6rem;border-radius:4px;font-weight:600;color:var(--badge-fg);white-space:nowrap}
-.high{background:var(--high-bg)}.medium{background:var(--medium-bg)}.low{background:var(--low-bg)}
-.verdict.high,.verdict.medium,.verdict.low{background:var(--head)}
-.score{font-size:1.1rem;padding:.3rem .8rem}
-table{border-collapse:collapse;width:100%;margin:1rem 0}td,th{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}
-th{background:var(--head)}th button{font:inherit;font-weight:600;background:none;border:0;color:inherit;cursor:pointer;padding:0}
-td.when,td.num{white-space:nowrap}code{font-family:ui-monospace,monospace}ul{margin:.2rem 0;padding-left:1.2rem}
-:focus-visible{outline:3px solid var(--link);outline-offset:2px}
-[hidden]{display:none!important}
-#finding-controls{display:flex;flex-wrap:wrap;gap:.8rem;align-items:end;margin:.5rem 0}
-#finding-controls label{display:flex;flex-direction:column;font-size:.9rem}
-select,input,button.more{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:.2rem .4rem}
-mark{background:#fef0c7;color:#1d2330;padding:0 .1rem}
-svg{width:100%;height:auto;background:var(--chart);border:1px solid var(--line)}svg text{fill:var(--muted)}
-.legend span{display:inline-block;width:.8rem;height:.8rem;margin:0 .3rem 0 1rem;vertical-align:middle}
-</style>
-</head>
-<body>
-<main>
-${body}
+  const sections = result.source_type === 'git' ? repositorySections(result) : websiteSections(result);
+  const made = context ? html`${context.tool} ${context.version} at ${readableDate(context.generated_at)}` : 'Cadence';
+  const body = html`<main>
+${sections}
 ${strategyTable(result)}
 ${aiSection(result)}
 </main>
-<footer><p class="muted">Generated by ${context ? `${escapeHtml(context.tool)} ${escapeHtml(context.version)} at ${escapeHtml(readableDate(context.generated_at))}` : 'Cadence'}. Scores are indicators, not proof.</p></footer>
-<script>${REPORT_SCRIPT}</script>
-</body>
-</html>
-`;
+<footer><p class="muted">Generated by ${made}. Scores are indicators, not proof.</p></footer>`;
+  return pageShell({ title, kind: 'report', policy: REPORT_CONTENT_SECURITY_POLICY, style: { inline: PAGE_STYLE }, body, script: { inline: REPORT_SCRIPT } }).html;
 }
 
 /** At most this many findings go into the page; the JSON report holds them all. */
 export const MAX_FINDINGS_IN_PAGE = 1000;
 
-function repositorySections(r: RepositoryResult): string {
+const lines = (values: readonly SafeHtml[]): SafeHtml => joinHtml(values, '\n');
+
+function repositorySections(r: RepositoryResult): SafeHtml {
   const counts = flaggedCounts(r);
   const link = commitLinker(r.source_id);
   const strategiesByCommit = new Map<string, Set<string>>();
@@ -90,37 +47,22 @@ function repositorySections(r: RepositoryResult): string {
   const ordered = [...r.suspicions].sort((a, b) => b.confidence - a.confidence);
   const inPage = ordered.slice(0, MAX_FINDINGS_IN_PAGE);
   const strategies = [...new Set(inPage.flatMap((s) => [...(strategiesByCommit.get(s.commit) ?? [])]))].sort();
-  const rows = inPage
-    .map((s) => {
-      const used = [...(strategiesByCommit.get(s.commit) ?? [])].sort();
-      const href = link(s.commit);
-      const commit = href ? `<a href="${escapeHtml(href)}"><code>${escapeHtml(s.commit_hash)}</code></a>` : `<code>${escapeHtml(s.commit_hash)}</code>`;
-      return `<tr data-severity="${escapeHtml(s.severity)}" data-evidence="${escapeHtml(s.evidence)}" data-strategies="${escapeHtml(used.join(' '))}" data-author="${escapeHtml((s.author ?? '').toLowerCase())}" data-confidence="${s.confidence.toFixed(3)}" data-date="${escapeHtml(s.date ?? '')}" data-commit="${escapeHtml(s.commit_hash)}">`
-        + `<td>${commit}</td><td class="when">${escapeHtml(readableDate(s.date))}</td><td>${escapeHtml(s.author ?? '')}</td>`
-        + `<td><span class="sev ${escapeHtml(s.severity)}">${escapeHtml(s.severity)}</span></td><td>${escapeHtml(evidenceLabel(s.evidence))}${s.assistants?.length ? `<br><span class="muted">${escapeHtml(s.assistants.join(', '))}</span>` : ''}</td>`
-        + `<td class="num">${s.confidence.toFixed(2)}</td><td>${escapeHtml(s.message)}<ul>${s.reasons.map((x) => `<li>${escapeHtml(x)}</li>`).join('')}</ul>${used.length ? `<span class="muted">${escapeHtml(used.join(', '))}</span>` : ''}</td></tr>`;
-    })
-    .join('\n');
-  const header = (key: string, label: string): string => `<th scope="col" aria-sort="${key === 'confidence' ? 'descending' : 'none'}"><button type="button" data-key="${key}">${label}</button></th>`;
-  const options = (values: readonly string[]): string => values.map((v) => `<option value="${escapeHtml(v)}">${escapeHtml(v)}</option>`).join('');
-  return `<h1>${escapeHtml(r.repo)}</h1>
-<p class="muted">${escapeHtml(r.source_id)}${r.branch ? ` · branch ${escapeHtml(r.branch)}` : ''} · head <code>${escapeHtml(r.head_commit.slice(0, 12))}</code></p>
-<section class="verdict ${assessmentSeverity(r.assessment)}" aria-label="Verdict">
-<p><span class="score ${assessmentSeverity(r.assessment)}">${escapeHtml(r.assessment)} · ${r.overall_score.toFixed(2)}</span></p>
-<p><strong>${(counts.share * 100).toFixed(1)}%</strong> of ${r.scored_commits} scored commits flagged: <strong>${counts.explicit}</strong> explicit (the history names an assistant), <strong>${counts.inferred}</strong> inferred (how the commit looks). Assistant share ${r.ai_share.toFixed(2)}.</p>
-<ul class="explain">${scoreMeaning(r).map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
-</section>
-<p>${r.total_commits} commits analyzed, ${r.scored_commits} scored, ${r.suspicious_commits} flagged · ${escapeHtml(r.metrics.additions ?? 0)} additions · ${escapeHtml(r.metrics.authors ?? 0)} authors</p>
-<p>${escapeHtml(assistantsLine(r))}</p>
-<p class="muted">${escapeHtml(thresholdsLine(r.thresholds))}</p>
-${metricsTable(r)}
-${assistantTable(r)}
-${authorTable(r)}
-<h2>Commits over time</h2>
-${timelineChart(r.timeline)}
-<h2>Flagged commits</h2>
-<p class="muted">Evidence: explicit = the history says so (a trailer, an agent account, a note); inferred = how the commit looks.</p>
-${rows ? `<div id="finding-controls" hidden>
+  const rows = inPage.map((s) => {
+    const used = [...(strategiesByCommit.get(s.commit) ?? [])].sort();
+    const href = link(s.commit);
+    const commit = href ? html`<a href="${href}"><code>${s.commit_hash}</code></a>` : html`<code>${s.commit_hash}</code>`;
+    const assistants = s.assistants?.length ? html`<br><span class="muted">${s.assistants.join(', ')}</span>` : '';
+    const strategiesUsed = used.length ? html`<span class="muted">${used.join(', ')}</span>` : '';
+    return html`<tr data-severity="${s.severity}" data-evidence="${s.evidence}" data-strategies="${used.join(' ')}" data-author="${(s.author ?? '').toLowerCase()}" data-confidence="${s.confidence.toFixed(3)}" data-date="${s.date ?? ''}" data-commit="${s.commit_hash}">\
+<td>${commit}</td><td class="when">${readableDate(s.date)}</td><td>${s.author ?? ''}</td>\
+<td><span class="sev ${s.severity}">${s.severity}</span></td><td>${evidenceLabel(s.evidence)}${assistants}</td>\
+<td class="num">${s.confidence.toFixed(2)}</td><td>${s.message}<ul>${s.reasons.map((x) => html`<li>${x}</li>`)}</ul>${strategiesUsed}</td></tr>`;
+  });
+  const header = (key: string, label: string): SafeHtml => html`<th scope="col" aria-sort="${key === 'confidence' ? 'descending' : 'none'}"><button type="button" data-key="${key}">${label}</button></th>`;
+  const options = (values: readonly string[]): SafeHtml[] => values.map((v) => html`<option value="${v}">${v}</option>`);
+  const severity = assessmentSeverity(r.assessment);
+  const findings = rows.length
+    ? html`<div id="finding-controls" hidden>
 <label>Severity<select id="filter-severity"><option value="">all</option>${options(['high', 'medium', 'low'])}</select></label>
 <label>Evidence<select id="filter-evidence"><option value="">all</option>${options(['explicit', 'inferred'])}</select></label>
 <label>Strategy<select id="filter-strategy"><option value="">all</option>${options(strategies)}</select></label>
@@ -128,10 +70,29 @@ ${rows ? `<div id="finding-controls" hidden>
 <span id="finding-count" class="muted" aria-live="polite"></span>
 </div>
 <table id="findings"><caption class="muted">Flagged commits, strongest first</caption><thead><tr>${header('commit', 'Commit')}${header('date', 'Date')}${header('author', 'Author')}<th scope="col">Severity</th><th scope="col">Evidence</th>${header('confidence', 'Confidence')}<th scope="col">Reasons</th></tr></thead><tbody>
-${rows}
+${lines(rows)}
 </tbody></table>
-<p><button type="button" class="more" id="finding-more" hidden>Show more</button></p>` : '<p>None.</p>'}
-${r.suspicions.length > MAX_FINDINGS_IN_PAGE ? `<p class="muted">Showing the ${MAX_FINDINGS_IN_PAGE} strongest of ${r.suspicions.length} flagged commits; the JSON report has all.</p>` : ''}`;
+<p><button type="button" class="more" id="finding-more" hidden>Show more</button></p>`
+    : html`<p>None.</p>`;
+  return html`<h1>${r.repo}</h1>
+<p class="muted">${r.source_id}${r.branch ? html` · branch ${r.branch}` : ''} · head <code>${r.head_commit.slice(0, 12)}</code></p>
+<section class="verdict ${severity}" aria-label="Verdict">
+<p><span class="score ${severity}">${r.assessment} · ${r.overall_score.toFixed(2)}</span></p>
+<p><strong>${(counts.share * 100).toFixed(1)}%</strong> of ${r.scored_commits} scored commits flagged: <strong>${counts.explicit}</strong> explicit (the history names an assistant), <strong>${counts.inferred}</strong> inferred (how the commit looks). Assistant share ${r.ai_share.toFixed(2)}.</p>
+<ul class="explain">${scoreMeaning(r).map((line) => html`<li>${line}</li>`)}</ul>
+</section>
+<p>${r.total_commits} commits analyzed, ${r.scored_commits} scored, ${r.suspicious_commits} flagged · ${r.metrics.additions ?? 0} additions · ${r.metrics.authors ?? 0} authors</p>
+<p>${assistantsLine(r)}</p>
+<p class="muted">${thresholdsLine(r.thresholds)}</p>
+${metricsTable(r)}
+${assistantTable(r)}
+${authorTable(r)}
+<h2>Commits over time</h2>
+${timelineChart(r.timeline)}
+<h2>Flagged commits</h2>
+<p class="muted">Evidence: explicit = the history says so (a trailer, an agent account, a note); inferred = how the commit looks.</p>
+${findings}
+${r.suspicions.length > MAX_FINDINGS_IN_PAGE && html`<p class="muted">Showing the ${MAX_FINDINGS_IN_PAGE} strongest of ${r.suspicions.length} flagged commits; the JSON report has all.</p>`}`;
 }
 
 /** `2024-03-01 14:05 UTC`: one line, no seconds, always UTC. */
@@ -147,15 +108,15 @@ export function commitLinker(sourceId: string): (commit: string) => string | nul
   const match = /^(?:https?:\/\/|git@)(github\.com|gitlab\.com)[/:]((?:[\w.-]+\/)+[\w.-]+?)(?:\.git)?\/?$/.exec(sourceId);
   if (!match) return () => null;
   const base = `https://${match[1]}/${match[2]}`;
-  return (commit) => (/^[0-9a-f]{7,64}$/.test(commit) ? (match[1] === 'github.com' ? `${base}/commit/${commit}` : `${base}/-/commit/${commit}`) : null);
+  return (commit) => (isCommitIdPrefix(commit) ? (match[1] === 'github.com' ? `${base}/commit/${commit}` : `${base}/-/commit/${commit}`) : null);
 }
 
-function assistantTable(r: RepositoryResult): string {
+function assistantTable(r: RepositoryResult): SafeHtml | '' {
   const entries = Object.entries(r.assistants).sort((a, b) => b[1] - a[1]);
   if (entries.length === 0) return '';
-  return `<h2>Assistants</h2>
+  return html`<h2>Assistants</h2>
 <table><thead><tr><th scope="col">Assistant</th><th scope="col">Attributed commits</th></tr></thead><tbody>
-${entries.map(([name, n]) => `<tr><td>${escapeHtml(name)}</td><td>${n}</td></tr>`).join('\n')}
+${lines(entries.map(([name, n]) => html`<tr><td>${name}</td><td>${n}</td></tr>`))}
 </tbody></table>`;
 }
 
@@ -163,7 +124,7 @@ ${entries.map(([name, n]) => `<tr><td>${escapeHtml(name)}</td><td>${n}</td></tr>
  * The history's size and pace beside what the human histories of the development corpus show
  * (bench/corpus/human-reference.mjs): a measured "normal", never an invented one.
  */
-function metricsTable(r: RepositoryResult): string {
+function metricsTable(r: RepositoryResult): SafeHtml | '' {
   const rows: [string, number | undefined, { p10: number; median: number; p90: number }, (v: number) => string][] = [
     ['Median additions per commit', r.metrics.median_additions, HUMAN_HISTORIES.median_additions, (v) => `${v} lines`],
     ['90th-percentile additions per commit', r.metrics.p90_additions, HUMAN_HISTORIES.p90_additions, (v) => `${v} lines`],
@@ -171,13 +132,12 @@ function metricsTable(r: RepositoryResult): string {
   ];
   const body = rows
     .filter(([, value]) => typeof value === 'number')
-    .map(([label, value, human, show]) => `<tr><th scope="row">${label}</th><td class="num">${escapeHtml(show(value!))}</td><td class="num">${escapeHtml(show(human.median))}</td><td class="num">${escapeHtml(`${show(human.p10)} to ${show(human.p90)}`)}</td></tr>`)
-    .join('\n');
-  if (!body) return '';
-  return `<h2>Size and pace</h2>
+    .map(([label, value, human, show]) => html`<tr><th scope="row">${label}</th><td class="num">${show(value!)}</td><td class="num">${show(human.median)}</td><td class="num">${show(human.p10)} to ${show(human.p90)}</td></tr>`);
+  if (body.length === 0) return '';
+  return html`<h2>Size and pace</h2>
 <table id="metrics"><caption class="muted">Beside the human histories of the development corpus: ${HUMAN_HISTORIES.histories} repositories, ${HUMAN_HISTORIES.commits.toLocaleString('en')} commits written before assistants (docs/scoring.md)</caption>
 <thead><tr><th scope="col">Metric</th><th scope="col">This history</th><th scope="col">Human histories: median</th><th scope="col">10th to 90th percentile</th></tr></thead><tbody>
-${body}
+${lines(body)}
 </tbody></table>`;
 }
 
@@ -189,137 +149,68 @@ export function readableDuration(seconds: number): string {
   return `${(seconds / 86_400).toFixed(1)} days`;
 }
 
-function authorTable(r: RepositoryResult): string {
+function authorTable(r: RepositoryResult): SafeHtml | '' {
   if (r.authors.length === 0) return '';
   const rows = r.authors
     .slice(0, 20)
-    .map((a) => `<tr><td>${escapeHtml(a.author)}<br><span class="muted">${escapeHtml(a.email)}</span></td><td>${a.commits}</td><td>${a.attributed}</td><td>${a.flagged}</td><td>${a.share.toFixed(2)}</td></tr>`)
-    .join('\n');
-  return `<h2>Authors</h2>
+    .map((a) => html`<tr><td>${a.author}<br><span class="muted">${a.email}</span></td><td>${a.commits}</td><td>${a.attributed}</td><td>${a.flagged}</td><td>${a.share.toFixed(2)}</td></tr>`);
+  return html`<h2>Authors</h2>
 <table><thead><tr><th>Author</th><th>Commits</th><th>Attributed</th><th>Flagged</th><th>Share</th></tr></thead><tbody>
-${rows}
+${lines(rows)}
 </tbody></table>`;
 }
 
-/** Aggregates buckets pairwise until there are at most MAX_POINTS: long histories stay light. */
-export function aggregateTimeline(buckets: readonly TimelineBucket[]): TimelineBucket[] {
-  let points = [...buckets];
-  while (points.length > MAX_POINTS) {
-    const merged: TimelineBucket[] = [];
-    for (let i = 0; i < points.length; i += 2) {
-      const a = points[i]!;
-      const b = points[i + 1];
-      merged.push(b ? { t: a.t, commits: a.commits + b.commits, flagged: a.flagged + b.flagged } : a);
-    }
-    points = merged;
-  }
-  return points;
-}
-
-function timelineChart(buckets: readonly TimelineBucket[]): string {
-  const points = aggregateTimeline(buckets);
-  if (points.length === 0) return '<p>No commits.</p>';
-  const width = 1000;
-  const height = 260;
-  const left = 48;
-  const right = 16;
-  const top = 30;
-  const bottom = 40;
-  const first = points[0]!.t;
-  const last = points[points.length - 1]!.t;
-  const span = Math.max(last - first, 1);
-  const max = Math.max(...points.map((p) => p.commits), 1);
-  const plotWidth = width - left - right;
-  const x = (t: number): number => left + ((t - first) / span) * (plotWidth - barWidthOf(points.length, plotWidth));
-  const y = (n: number): number => height - bottom - (n / max) * (height - top - bottom);
-  const barWidth = barWidthOf(points.length, plotWidth);
-  const day = (t: number): string => new Date(t * 1000).toISOString().slice(0, 10);
-  const bars = points
-    .map((p, i) => {
-      const until = points[i + 1]?.t;
-      const when = until && day(until - 1) !== day(p.t) ? `${day(p.t)} to ${day(until - 1)}` : day(p.t);
-      const tip = `<title>${escapeHtml(when)}: ${p.commits} commit${p.commits === 1 ? '' : 's'}, ${p.flagged} flagged</title>`;
-      const flagged = p.flagged > 0 ? `<rect x="${x(p.t).toFixed(1)}" y="${y(p.flagged).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(height - bottom - y(p.flagged)).toFixed(1)}" fill="var(--flag)">${tip}</rect>` : '';
-      return `<rect x="${x(p.t).toFixed(1)}" y="${y(p.commits).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(height - bottom - y(p.commits)).toFixed(1)}" fill="var(--bar)">${tip}</rect>${flagged}`;
-    })
-    .join('');
-  const yTicks = [...new Set([0, Math.round(max / 2), max])]
-    .map((n) => `<line x1="${left}" x2="${width - right}" y1="${y(n).toFixed(1)}" y2="${y(n).toFixed(1)}" stroke="var(--line)"/><text x="${left - 6}" y="${(y(n) + 4).toFixed(1)}" font-size="12" text-anchor="end">${n}</text>`)
-    .join('');
-  const tickCount = Math.min(5, points.length);
-  const xTicks = Array.from({ length: tickCount }, (_, i) => (tickCount === 1 ? first : first + (span * i) / (tickCount - 1)))
-    .map((t, i) => `<text x="${(x(t) + (i === tickCount - 1 ? barWidth : 0)).toFixed(1)}" y="${height - bottom + 18}" font-size="12" text-anchor="${i === 0 ? 'start' : i === tickCount - 1 ? 'end' : 'middle'}">${escapeHtml(day(t))}</text>`)
-    .join('');
-  return `<svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="chart-title">
-<title id="chart-title">Commits over time, ${escapeHtml(day(first))} to ${escapeHtml(day(last))}: at most ${max} commits per bar; flagged commits in red</title>
-${yTicks}
-<line x1="${left}" y1="${height - bottom}" x2="${width - right}" y2="${height - bottom}" stroke="var(--muted)"/>
-${bars}
-${xTicks}
-<text x="${left}" y="${height - 4}" font-size="12">date (UTC)</text>
-<text x="12" y="16" font-size="12">commits per bar</text>
-</svg>
-<p class="legend muted"><span style="background:var(--bar)"></span>commits<span style="background:var(--flag)"></span>flagged commits · each bar one period; hover a bar for its dates and counts</p>`;
-}
-
-function barWidthOf(count: number, plotWidth: number): number {
-  return Math.max(2, plotWidth / Math.max(count, 1) - 1);
-}
-
-function websiteSections(r: WebsiteResult): string {
+function websiteSections(r: WebsiteResult): SafeHtml {
   const rows = r.detections
     .slice(0, 500)
-    .map((d) => `<tr><td>${escapeHtml(d.strategy)}</td><td><span class="sev ${escapeHtml(d.severity)}">${escapeHtml(d.severity)}</span></td><td class="num">${d.score.toFixed(2)}</td><td>${escapeHtml(d.message)}${d.element ? `<br><span class="muted">${passageInContext(d.element, d.message)}</span>` : ''}</td></tr>`)
-    .join('\n');
+    .map((d) => html`<tr><td>${d.strategy}</td><td><span class="sev ${d.severity}">${d.severity}</span></td><td class="num">${d.score.toFixed(2)}</td><td>${d.message}${d.element ? html`<br><span class="muted">${passageInContext(d.element, d.message)}</span>` : ''}</td></tr>`);
   const severity = severityFromScore(r.overall_score);
-  return `<h1>${escapeHtml(r.url)}</h1>
-<p class="muted">final URL ${escapeHtml(r.final_url)} · ${escapeHtml(r.metrics.words ?? 0)} words</p>
+  return html`<h1>${r.url}</h1>
+<p class="muted">final URL ${r.final_url} · ${r.metrics.words ?? 0} words</p>
 <section class="verdict ${severity}" aria-label="Verdict">
-<p><span class="score ${severity}">${escapeHtml(r.assessment)} · ${r.overall_score.toFixed(2)}</span></p>
-${pageScoreMeaning(r).map((line) => `<p class="muted">${escapeHtml(line)}</p>`).join('\n')}
+<p><span class="score ${severity}">${r.assessment} · ${r.overall_score.toFixed(2)}</span></p>
+${lines(pageScoreMeaning(r).map((line) => html`<p class="muted">${line}</p>`))}
 </section>
 ${strongestSignalsList(r)}
 <h2>Detections</h2>
-${rows ? `<table><thead><tr><th scope="col">Strategy</th><th scope="col">Severity</th><th scope="col">Score</th><th scope="col">Finding and passage</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p>None.</p>'}`;
+${rows.length ? html`<table><thead><tr><th scope="col">Strategy</th><th scope="col">Severity</th><th scope="col">Score</th><th scope="col">Finding and passage</th></tr></thead><tbody>\n${lines(rows)}\n</tbody></table>` : html`<p>None.</p>`}`;
 }
 
 /**
  * A detection's passage (`path: "…excerpt…"`) with what it flagged marked: the phrase the message
- * quotes, when the excerpt holds it. Both are escaped first; only the <mark> is ours.
+ * quotes, when the excerpt holds it past its opening quote. Only the <mark> is markup.
  */
-export function passageInContext(element: string, message: string): string {
+export function passageInContext(element: string, message: string): SafeHtml {
   const quoted = /"([^"]{2,80})"/.exec(message)?.[1];
-  const safe = escapeHtml(element);
-  if (!quoted) return safe;
-  const needle = escapeHtml(quoted);
-  const at = safe.toLowerCase().indexOf(needle.toLowerCase(), safe.indexOf('&quot;'));
-  if (at < 0) return safe;
-  return `${safe.slice(0, at)}<mark>${safe.slice(at, at + needle.length)}</mark>${safe.slice(at + needle.length)}`;
+  const text = displayText(element);
+  if (!quoted) return html`${text}`;
+  const needle = displayText(quoted);
+  const at = text.toLowerCase().indexOf(needle.toLowerCase(), text.indexOf('"'));
+  if (at < 0) return html`${text}`;
+  return html`${text.slice(0, at)}<mark>${text.slice(at, at + needle.length)}</mark>${text.slice(at + needle.length)}`;
 }
 
-function strongestSignalsList(r: WebsiteResult): string {
+function strongestSignalsList(r: WebsiteResult): SafeHtml | '' {
   const strongest = strongestPageSignals(r);
   if (strongest.length === 0) return '';
-  const items = strongest.map((s) => `<li><strong>${escapeHtml(s.strategy)}</strong> ${s.score.toFixed(2)}: ${escapeHtml(s.message)}</li>`).join('\n');
-  return `<h2>Strongest signals</h2>\n<p class="muted">Each against what the human pages of the development corpus show.</p>\n<ul>\n${items}\n</ul>`;
+  const items = strongest.map((s) => html`<li><strong>${s.strategy}</strong> ${s.score.toFixed(2)}: ${s.message}</li>`);
+  return html`<h2>Strongest signals</h2>\n<p class="muted">Each against what the human pages of the development corpus show.</p>\n<ul>\n${lines(items)}\n</ul>`;
 }
 
-function strategyTable(result: AnalysisResult): string {
-  const rows = result.strategy_results
-    .map((s) => `<tr><td>${escapeHtml(s.name)}</td><td>${escapeHtml(s.category)}</td><td>${s.detections}</td><td>${s.score.toFixed(2)}</td><td>${s.duration_ms} ms</td><td>${escapeHtml(s.error ?? '')}</td></tr>`)
-    .join('\n');
-  return `<h2>Strategies</h2>
+function strategyTable(result: AnalysisResult): SafeHtml {
+  const rows = result.strategy_results.map((s) => html`<tr><td>${s.name}</td><td>${s.category}</td><td>${s.detections}</td><td>${s.score.toFixed(2)}</td><td>${s.duration_ms} ms</td><td>${s.error ?? ''}</td></tr>`);
+  return html`<h2>Strategies</h2>
 <table><thead><tr><th>Strategy</th><th>Category</th><th>Detections</th><th>Score</th><th>Time</th><th>Error</th></tr></thead><tbody>
-${rows}
+${lines(rows)}
 </tbody></table>`;
 }
 
-function aiSection(result: AnalysisResult): string {
+function aiSection(result: AnalysisResult): SafeHtml | '' {
   if (!result.ai) return '';
   const ai = result.ai;
-  const verdicts = ai.verdicts.map((v) => `<tr><td><code>${escapeHtml(v.item)}</code></td><td>${escapeHtml(v.assessment)}</td><td>${v.confidence.toFixed(2)}</td><td>${escapeHtml(v.reasoning)}</td></tr>`).join('\n');
-  return `<h2>AI analysis</h2>
-<p class="muted">${escapeHtml(ai.provider)} · ${escapeHtml(ai.model)} · ${ai.items_sent} items sent</p>
-${ai.error ? `<p>Skipped: ${escapeHtml(ai.error.code)}: ${escapeHtml(ai.error.message)}</p>` : ''}
-${verdicts ? `<table><thead><tr><th>Item</th><th>Verdict</th><th>Confidence</th><th>Reasoning</th></tr></thead><tbody>${verdicts}</tbody></table>` : ''}`;
+  const verdicts = ai.verdicts.map((v) => html`<tr><td><code>${v.item}</code></td><td>${v.assessment}</td><td>${v.confidence.toFixed(2)}</td><td>${v.reasoning}</td></tr>`);
+  return html`<h2>AI analysis</h2>
+<p class="muted">${ai.provider} · ${ai.model} · ${ai.items_sent} items sent</p>
+${ai.error && html`<p>Skipped: ${ai.error.code}: ${ai.error.message}</p>`}
+${verdicts.length > 0 && html`<table><thead><tr><th>Item</th><th>Verdict</th><th>Confidence</th><th>Reasoning</th></tr></thead><tbody>${lines(verdicts)}</tbody></table>`}`;
 }

@@ -127,7 +127,7 @@ describe('reports', () => {
   });
 
   describe('control and bidirectional characters from a repository or page', () => {
-    // Each one makes a terminal or a browser do something other than show it (decisions: reports).
+    // Each one makes a terminal or a browser do something other than show it (docs/report.md: every string from a repository or a page is escaped).
     const FORBIDDEN: readonly [string, string][] = [
       ['U+0000 NUL', '\u0000'], ['U+0007 BEL', '\u0007'], ['U+0008 BS', '\u0008'], ['U+000D CR', '\r'],
       ['U+001B ESC', '\u001b'], ['U+001F US', '\u001f'], ['U+007F DEL', '\u007f'], ['U+0080', '\u0080'],

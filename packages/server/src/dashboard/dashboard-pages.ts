@@ -1,3 +1,4 @@
+import { html, pageShell, type SafeHtml } from '@cadence-detect/reports/page';
 import { DASHBOARD_ASSETS, type DashboardAsset } from './dashboard-assets.js';
 
 /**
@@ -9,31 +10,14 @@ export function dashboardPolicy(withScript: boolean): string {
 }
 
 /**
- * The page every dashboard view shares: head, style sheet, body, and its one script if it has one.
- * `root` leads from the page's path back to the server's root (`../../` from /jobs/:id/report), so
- * that the assets resolve under a path prefix too.
+ * A dashboard view in the page shell every Cadence page shares (@cadence-detect/reports/page): the
+ * style sheet and its one script, if it has one, by address. `root` leads from the page's path back
+ * to the server's root (`../../` from /jobs/:id/report), so that the assets resolve under a path
+ * prefix too. `title` is text.
  */
-export function page(title: string, body: string, script: DashboardAsset | null, root = ''): { html: string; policy: string } {
-  const html = renderPage(title, body, script, root);
-  return { html, policy: dashboardPolicy(script !== null) };
-}
-
-function renderPage(title: string, body: string, script: DashboardAsset | null, root: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>${title}</title>
-<link rel="stylesheet" href="${root}${DASHBOARD_ASSETS.style.path}">
-</head>
-<body>
-${body}
-${script ? `<script src="${root}${script.path}"></script>` : ''}
-</body>
-</html>
-`;
+export function page(title: string, body: SafeHtml, script: DashboardAsset | null, root = ''): { html: string; policy: string } {
+  const shell = pageShell({ title, kind: 'dashboard', style: { href: `${root}${DASHBOARD_ASSETS.style.path}` }, body, script: script && { src: `${root}${script.path}` } });
+  return { html: shell.html, policy: dashboardPolicy(script !== null) };
 }
 
 /** The jobs page: the same for every request (what it shows, its script reads), built once. */
@@ -43,7 +27,7 @@ export function dashboardPage(): { html: string; policy: string } {
 let dashboard: { html: string; policy: string } | undefined;
 
 function buildDashboardPage(): { html: string; policy: string } {
-  const body = `<header><h1>Cadence</h1><p class="muted" id="health" aria-live="polite"></p></header>
+  const body = html`<header><h1>Cadence</h1><p class="muted" id="health" aria-live="polite"></p></header>
 <main>
 <section aria-labelledby="analyze-title">
 <h2 id="analyze-title">Analyze</h2>
@@ -78,7 +62,7 @@ export function loginPage(): { html: string; policy: string } {
 let login: { html: string; policy: string } | undefined;
 
 function buildLoginPage(): { html: string; policy: string } {
-  const body = `<main>
+  const body = html`<main>
 <h1>Cadence</h1>
 <p>This server asks for its API token. It is exchanged for a session cookie (HttpOnly, SameSite=Strict) and is not kept in the page.</p>
 <form id="login" method="post" action="session">
