@@ -22,6 +22,11 @@ export interface AnalyzeOptions {
   readonly cache?: ResultCache;
   /** The server's job this analysis runs for (reporters read it); absent for the CLI. */
   readonly job?: JobInfo;
+  /**
+   * A header git sends with the clone to URLs under `urlPrefix`: a forge token kept out of the URL,
+   * the request and every record (`cadence scan` of private repositories).
+   */
+  readonly gitAuthorization?: { readonly urlPrefix: string; readonly header: string };
   /** Where reporters' outcomes go (they may arrive after the analysis has returned). */
   readonly onReport?: (outcome: ReportOutcome) => void;
 }

@@ -41,6 +41,8 @@ export interface OpenOptions {
    * a shallow request clones as before). Null or absent: a fresh clone per job.
    */
   readonly mirrors?: MirrorOptions | null;
+  /** A header git sends to URLs under `urlPrefix` (a forge token for a private clone: `cadence scan`). */
+  readonly httpAuthorization?: { readonly urlPrefix: string; readonly header: string };
 }
 
 export interface ClonedRepository {
@@ -331,6 +333,16 @@ async function fetchAiNotes(git: ReturnType<typeof simpleGit>, dir: string, sign
   }
 }
 
+/**
+ * A forge token for git over https, outside the URL: `http.<prefix>.extraHeader` given through
+ * git's GIT_CONFIG_* environment, for this one git process. No URL, mirror config, job record or
+ * log line holds it, and git sends it only to URLs under the prefix (the forge's own origin).
+ */
+function authorizationEnvironment(locator: RemoteRepository, authorization: OpenOptions['httpAuthorization']): Record<string, string> {
+  if (!authorization || (locator.scheme !== 'https' && locator.scheme !== 'http') || !locator.url.startsWith(authorization.urlPrefix)) return {};
+  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${authorization.urlPrefix}.extraHeader`, GIT_CONFIG_VALUE_0: authorization.header };
+}
+
 /** What git is started with for one remote: the URL serialized from checked parts, config and environment. */
 interface PinnedTarget {
   readonly url: string;
@@ -347,7 +359,7 @@ interface PinnedTarget {
  */
 async function pinnedTarget(locator: RemoteRepository, options: OpenOptions): Promise<PinnedTarget> {
   const protocol = locator.scheme === 'scp' ? 'ssh' : locator.scheme;
-  const env: Record<string, string> = { GIT_ALLOW_PROTOCOL: protocol, GIT_TERMINAL_PROMPT: '0' };
+  const env: Record<string, string> = { GIT_ALLOW_PROTOCOL: protocol, GIT_TERMINAL_PROMPT: '0', ...authorizationEnvironment(locator, options.httpAuthorization) };
   if (!options.policy) return { url: locator.url, config: [], env };
   const checked = await resolveAndCheck(locator.host, options.policy, options.signal);
   if (locator.scheme === 'https' || locator.scheme === 'http') {

@@ -29,6 +29,15 @@ export default definePlugin({
       // Pull request events become jobs only where their verdict can be reported.
       return githubIntake({ requests: githubCredentials(options) !== null, drafts: options.request_drafts });
     },
+    // Loaded when a scan asks: a webhook or an analysis never loads the listing.
+    async listRepositories({ options }, owner, signal) {
+      const { listGithubRepositories } = await import('./listing.js');
+      return listGithubRepositories(githubCredentials(options), owner, signal);
+    },
+    gitAuthorization({ options }) {
+      const token = options.token;
+      return token ? `Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}` : null;
+    },
   },
   apply(hooks, environment) {
     const options = environment.options;

@@ -28,9 +28,3 @@ export async function listGithubRepositories(credentials: GithubCredentials | nu
     throw new CadenceError(code === 'ERR_REPORTER_FAILED' ? 'ERR_FORGE_UNAVAILABLE' : (code as 'ERR_FORGE_AUTH'), { message: `GitHub would not list ${owner}'s repositories: ${(error as Error)?.message ?? String(error)}`.slice(0, 300) });
   }
 }
-
-/** Git over https takes the token as a basic credential (`x-access-token`), never in the URL. */
-export function githubGitAuthorization(credentials: GithubCredentials | null): string | null {
-  if (!credentials?.token) return null;
-  return `Authorization: Basic ${Buffer.from(`x-access-token:${credentials.token}`).toString('base64')}`;
-}

@@ -27,6 +27,15 @@ export default definePlugin({
       // Merge request events become jobs only where their verdict can be reported.
       return gitlabIntake({ requests: gitlabCredentials(options) !== null, drafts: options.request_drafts });
     },
+    // Loaded when a scan asks: a webhook or an analysis never loads the listing.
+    async listRepositories({ options }, group, signal) {
+      const { listGitlabRepositories } = await import('./listing.js');
+      return listGitlabRepositories(gitlabCredentials(options), group, signal);
+    },
+    gitAuthorization({ options }) {
+      const token = options.token;
+      return token ? `Authorization: Basic ${Buffer.from(`oauth2:${token}`).toString('base64')}` : null;
+    },
   },
   apply(hooks, environment) {
     const options = environment.options;

@@ -66,6 +66,7 @@ export async function acquireRepository(
     ...(request.ref ? { fetchRef: request.ref } : {}),
     ...(request.squash ? { optionalRefs: [request.squash.ref] } : {}),
     mirrors: mirrorsOf(config),
+    ...(options.gitAuthorization ? { httpAuthorization: options.gitAuthorization } : {}),
   });
   // The branch is known from here on: a job that named none shows it now, not only in its result.
   // A local path is read where it is, never cloned: the event says which happened.
