@@ -141,6 +141,40 @@ function report(name, scores) {
   }
 }
 
+/**
+ * Issue 32's targets, leave one topic out: human pages at or above 0.4 at most 3%, and AUC at least
+ * 0.95 for every brief (its machine pages against every human page). Prints the per-brief table and
+ * the human side by kind of page, then whether each target is met.
+ */
+const TARGET_HUMAN_AT_0_4 = 0.03;
+const TARGET_BRIEF_AUC = 0.95;
+function targets(scores) {
+  const list = [...scores.entries()];
+  const humans = list.filter(([r]) => r.label === 'human');
+  const flagged = humans.filter(([, p]) => p >= 0.4);
+  const rate = flagged.length / Math.max(humans.length, 1);
+  console.log('per brief, leave one topic out (each brief\'s machine pages against all human pages):');
+  console.log(`  ${'brief'.padEnd(22)} ${'pages'.padStart(5)}  ${'AUC'.padStart(5)}  ${'at >= 0.4'.padStart(9)}  ${'median'.padStart(6)}`);
+  const aucs = [];
+  for (const brief of [...new Set(machine.map((r) => r.brief))].sort()) {
+    const mine = list.filter(([r]) => r.brief === brief && r.label === 'machine');
+    const subset = [...humans, ...mine];
+    const value = auc(subset.map(([, p]) => p), subset.map(([r]) => (r.label === 'machine' ? 1 : 0)));
+    aucs.push([brief, value]);
+    const sorted = mine.map(([, p]) => p).sort((a, b) => a - b);
+    console.log(`  ${brief.padEnd(22)} ${String(mine.length).padStart(5)}  ${value.toFixed(3)}  ${`${mine.filter(([, p]) => p >= 0.4).length} of ${mine.length}`.padStart(9)}  ${sorted[Math.floor(sorted.length / 2)].toFixed(3).padStart(6)}`);
+  }
+  console.log('human pages by kind:');
+  for (const kind of [...new Set(humans.map(([r]) => r.brief))].sort()) {
+    const mine = humans.filter(([r]) => r.brief === kind);
+    console.log(`  ${kind.padEnd(22)} ${String(mine.length).padStart(5)}  at >= 0.4: ${mine.filter(([, p]) => p >= 0.4).length}, unscored (too little prose): ${mine.filter(([r]) => !scorable(r)).length}`);
+  }
+  const worst = aucs.reduce((a, b) => (b[1] < a[1] ? b : a));
+  const mark = (ok) => (ok ? 'met' : 'NOT met');
+  console.log(`target: human pages at >= 0.4 at most ${TARGET_HUMAN_AT_0_4 * 100}%: ${(rate * 100).toFixed(1)}% (${flagged.length} of ${humans.length}): ${mark(rate <= TARGET_HUMAN_AT_0_4)}`);
+  console.log(`target: AUC at least ${TARGET_BRIEF_AUC} for every brief: lowest ${worst[1].toFixed(3)} (${worst[0]}): ${mark(worst[1] >= TARGET_BRIEF_AUC)}`);
+}
+
 const MARKUP_COUNTS = ['headings', 'list items', 'links', 'code blocks', 'table cells'];
 const labelsOf = (list) => list.map((r) => (r.label === 'machine' ? 1 : 0));
 console.log(`markup counts one by one (AUC, 0.5 is chance): ${MARKUP_COUNTS.map((name, j) => `${name} ${auc(rows.map((r) => r.markup[j]), labelsOf(rows)).toFixed(3)}`).join(', ')}`);
@@ -157,6 +191,7 @@ const modelVector = (r) => r.features.map((v, j) => (MODEL_EXCLUDED.has(PAGE_FEA
 const validation = leaveOneTopicOut(modelVector);
 report('page model (new signals, leave one topic out)', validation);
 precisionRecall(validation);
+targets(validation);
 if (process.argv.includes('--list')) {
   for (const [r, p] of [...validation.entries()].sort((a, b) => b[1] - a[1])) if ((r.label === 'human' && p >= 0.3) || (r.label === 'machine' && p < 0.4)) console.log(`    ${p.toFixed(3)} ${r.label} ${r.id}`);
 }
