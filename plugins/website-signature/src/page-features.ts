@@ -47,6 +47,10 @@ export const PAGE_FEATURE_NAMES = [
   'transition_openers',
   'hedges_per_k',
   'compression_gain',
+  'latin_abbreviations_per_k',
+  'unterminated_sentences',
+  'imperative_openers',
+  'intensifiers_per_k',
 ] as const;
 
 export type PageFeatureName = (typeof PAGE_FEATURE_NAMES)[number];
@@ -61,6 +65,13 @@ const TRIAD = /\b[\p{L}-]+(?: [\p{L}-]+)?, [\p{L}-]+(?: [\p{L}-]+)?,? (?:and|or)
 const TERM_EXPLANATION = /^(?:\*\*)?[A-Z][\p{L}\p{N} /&+.-]{1,40}(?:\*\*)?:\s+\S/u;
 const CONTRACTION = /\b\p{L}+(?:n't|'re|'ve|'ll|'d|'m|'s)\b/giu;
 const NUMBER = /\b\d[\d,.]*%?\b/g;
+// Documentation's tells (issue 32): people abbreviate (e.g., i.e., etc.) where model prose writes
+// "for example"; they leave list items and fragments without a full stop; they soften with "just",
+// "simply", "really"; model-written how-tos open more of their sentences with an instruction.
+const LATIN_ABBREVIATION = /(?<![\p{L}.])(?:e\.g\.|i\.e\.|etc\.|vs\.|cf\.|a\.k\.a\.)/giu;
+const TERMINATED = /[.!?:)"”'’]$/u;
+const INTENSIFIER = /\b(?:just|simply|easily|basically|actually|really|pretty|quite|obviously|of course)\b/giu;
+const IMPERATIVE_VERBS = new Set(['add', 'run', 'create', 'open', 'use', 'install', 'set', 'make', 'check', 'start', 'edit', 'update', 'replace', 'remove', 'go', 'put', 'pass', 'call', 'read', 'see', 'note', 'keep', 'leave', 'move', 'choose', 'configure', 'deploy', 'apply', 'review', 'close', 'follow', 'try', 'change', 'define', 'import', 'enable', 'write', 'type', 'click', 'navigate', 'let', 'consider']);
 const SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'to', 'for', 'with', 'at', 'by', 'vs', 'is', 'as', 'from', 'into']);
 
 /**
@@ -147,6 +158,10 @@ function measure(document: PageDocument): Float64Array {
     /* transition_openers */ sentences.filter((s) => opensWithTransition(s)).length / n,
     /* hedges_per_k */ LEXICON.hedges.reduce((sum, phrase) => sum + countPhrase(lower, phrase), 0) / kText,
     /* compression_gain */ compressionGain(text),
+    /* latin_abbreviations_per_k */ count(text, LATIN_ABBREVIATION) / kText,
+    /* unterminated_sentences */ sentences.filter((s) => s.trim() && !TERMINATED.test(s.trim())).length / sentences.length,
+    /* imperative_openers */ sentences.filter((s) => IMPERATIVE_VERBS.has(s.trim().split(/\s+/)[0]!.toLowerCase())).length / sentences.length,
+    /* intensifiers_per_k */ count(text, INTENSIFIER) / kText,
   );
 }
 
