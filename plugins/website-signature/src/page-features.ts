@@ -132,7 +132,7 @@ function measure(document: PageDocument): Float64Array {
   return Float64Array.of(
     /* em_dashes_per_sentence */ count(text, /—|\s--\s/g) / n,
     /* colons_per_sentence */ count(text, /:(?=\s)/g) / n,
-    /* semicolons_per_sentence */ count(text, /;/g) / n,
+    /* semicolons_per_sentence */ count(text, /(?<=[\p{L}\p{N}])[;](?=\s+[\p{L}])/gu) / n,
     /* parentheses_per_sentence */ count(text, /\(/g) / n,
     /* term_explanation_items */ items.length > 0 ? items.filter((i) => TERM_EXPLANATION.test(i)).length / items.length : 0,
     /* second_person_rate */ share(tokens, SECOND_PERSON),
