@@ -204,7 +204,7 @@ if (process.argv.includes('--list')) {
 }
 // The model without every feature that reads markup (list items, headings, code blocks): if it
 // holds, the page model is reading the writing, not the corpus's structure.
-const STRUCTURAL = ['term_explanation_items', 'title_case_headings', 'colon_titles', 'code_per_k'];
+const STRUCTURAL = ['term_explanation_items', 'title_case_headings', 'colon_titles', 'code_per_k', 'unterminated_sentences'];
 const prose = PAGE_FEATURE_NAMES.map((name, j) => (STRUCTURAL.includes(name) ? -1 : j)).filter((j) => j >= 0);
 report('page model without structural features', leaveOneTopicOut((r) => prose.map((j) => modelVector(r)[j])));
 if (process.argv.includes('--write')) {

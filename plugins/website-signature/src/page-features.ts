@@ -112,8 +112,13 @@ function measure(document: PageDocument): Float64Array {
   // sentences (rates are as well measured on 50,000 words as on a million).
   const views = textViews(document, FEATURE_SAMPLE_WORDS, FEATURE_SAMPLE_SENTENCES);
   const sampled = document.words > FEATURE_SAMPLE_WORDS;
-  const sentences = views.sentences.length > 0 ? views.sentences : [document.text];
-  const text = views.prose;
+  const all = views.sentences.length > 0 ? views.sentences : [document.text];
+  // A "sentence" that is code inline in a paragraph (a call, an object literal) is not prose: its
+  // colons, semicolons and brackets would read as punctuation. The sentence measurements leave it out.
+  const inlineCode = all.filter(isCodeLike);
+  const sentences = inlineCode.length < all.length ? all.filter((s) => !isCodeLike(s)) : all;
+  let text = views.prose;
+  for (const s of inlineCode.length < all.length ? inlineCode : []) text = text.replace(s, ' ');
   const lower = views.lower;
   const tokens = views.tokens;
   const kText = Math.max(tokens.length, 1) / 1000;
@@ -122,7 +127,7 @@ function measure(document: PageDocument): Float64Array {
   const sentenceLengths = sentences.map((s) => (s.match(WORD) ?? []).length).filter((l) => l > 0);
   // Per-sentence rates divide counts in the text by its sentences: on a sampled page, the page's
   // sentences in proportion to the share of its words the sample holds.
-  const n = Math.max(sampled ? (document.sentences.length * tokens.length) / Math.max(document.words, 1) : sentences.length, 1);
+  const n = Math.max(sampled ? ((document.sentences.length * tokens.length) / Math.max(document.words, 1)) * (sentences.length / all.length) : sentences.length, 1);
   const paragraphLengths = sampleEvenly(prose.filter((b) => b.tag === 'p'), SAMPLE_ITEMS).map((b) => (b.text.match(WORD) ?? []).length).filter((l) => l > 0);
   const headings = document.headings.filter((h) => h.level > 1 || document.headings.length === 1);
   const code = document.blocks.filter((b) => b.tag === 'pre' || b.tag === 'code').length;
@@ -163,6 +168,16 @@ function measure(document: PageDocument): Float64Array {
     /* imperative_openers */ sentences.filter((s) => IMPERATIVE_VERBS.has(s.trim().split(/\s+/)[0]!.toLowerCase())).length / sentences.length,
     /* intensifiers_per_k */ count(text, INTENSIFIER) / kText,
   );
+}
+
+const CODE_CHARACTER = /[{}()[\];=<>"`|$]/g;
+const CODE_SHAPE = /\)\s*;|=>|\w\([^()\s]*\)\.\w|^\s*[{[]|\w+\s*:\s*["[{<]/;
+
+/** A sentence that reads as code: code's characters are over a tenth of it, or it has code's shapes. */
+export function isCodeLike(sentence: string): boolean {
+  const length = sentence.replace(/\s+/g, '').length;
+  if (length === 0) return false;
+  return (sentence.match(CODE_CHARACTER)?.length ?? 0) / length > 0.1 || CODE_SHAPE.test(sentence);
 }
 
 function opensWithTransition(sentence: string): boolean {
