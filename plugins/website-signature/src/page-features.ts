@@ -51,6 +51,7 @@ export const PAGE_FEATURE_NAMES = [
   'unterminated_sentences',
   'imperative_openers',
   'intensifiers_per_k',
+  'will_per_k',
 ] as const;
 
 export type PageFeatureName = (typeof PAGE_FEATURE_NAMES)[number];
@@ -71,6 +72,9 @@ const NUMBER = /\b\d[\d,.]*%?\b/g;
 const LATIN_ABBREVIATION = /(?<![\p{L}.])(?:e\.g\.|i\.e\.|etc\.|vs\.|cf\.|a\.k\.a\.)/giu;
 const TERMINATED = /[.!?:)"”'’]$/u;
 const INTENSIFIER = /\b(?:just|simply|easily|basically|actually|really|pretty|quite|obviously|of course)\b/giu;
+// People's documentation and announcements say what will happen ("this will install", "we will
+// release"); model prose keeps to the present ("the command installs").
+const WILL = /\bwill\b/giu;
 const IMPERATIVE_VERBS = new Set(['add', 'run', 'create', 'open', 'use', 'install', 'set', 'make', 'check', 'start', 'edit', 'update', 'replace', 'remove', 'go', 'put', 'pass', 'call', 'read', 'see', 'note', 'keep', 'leave', 'move', 'choose', 'configure', 'deploy', 'apply', 'review', 'close', 'follow', 'try', 'change', 'define', 'import', 'enable', 'write', 'type', 'click', 'navigate', 'let', 'consider']);
 const SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'to', 'for', 'with', 'at', 'by', 'vs', 'is', 'as', 'from', 'into']);
 
@@ -167,6 +171,7 @@ function measure(document: PageDocument): Float64Array {
     /* unterminated_sentences */ sentences.filter((s) => s.trim() && !TERMINATED.test(s.trim())).length / sentences.length,
     /* imperative_openers */ sentences.filter((s) => IMPERATIVE_VERBS.has(s.trim().split(/\s+/)[0]!.toLowerCase())).length / sentences.length,
     /* intensifiers_per_k */ count(text, INTENSIFIER) / kText,
+    /* will_per_k */ count(text, WILL) / kText,
   );
 }
 

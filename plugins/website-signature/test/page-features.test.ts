@@ -22,7 +22,7 @@ describe('page features', () => {
     expect(feature(PLAIN, 'em_dashes_per_sentence')).to.equal(0);
   });
 
-  it('reads documentation\u2019s tells: Latin abbreviations, unterminated sentences, imperative openers, intensifiers', () => {
+  it('reads documentation\u2019s tells: Latin abbreviations, unterminated sentences, imperative openers, intensifiers, "will"', () => {
     const human = p('Set the port, e.g. 8080, and restart the daemon etc. It just works. See the notes below', 'Options are read once at startup i.e. a change needs a restart.');
     expect(feature(human, 'latin_abbreviations_per_k')).to.be.above(0);
     expect(feature(human, 'unterminated_sentences')).to.be.above(0);
@@ -31,6 +31,8 @@ describe('page features', () => {
     expect(feature(PLAIN, 'latin_abbreviations_per_k')).to.equal(0);
     expect(feature(PLAIN, 'unterminated_sentences')).to.equal(0);
     expect(feature(PLAIN, 'imperative_openers')).to.equal(0);
+    expect(feature(p('This will install the daemon. It will restart when the file changes.'), 'will_per_k')).to.be.closeTo(2000 / 12, 1e-6);
+    expect(feature(PLAIN, 'will_per_k')).to.equal(0);
   });
 
   it('leaves code inline in a paragraph out of the punctuation counts', () => {
