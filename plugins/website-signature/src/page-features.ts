@@ -119,10 +119,11 @@ function measure(document: PageDocument): Float64Array {
   const all = views.sentences.length > 0 ? views.sentences : [document.text];
   // A "sentence" that is code inline in a paragraph (a call, an object literal) is not prose: its
   // colons, semicolons and brackets would read as punctuation. The sentence measurements leave it out.
+  // On a sampled page the sentences are not the text's sample, so only the sentence measurements
+  // leave them out there.
   const inlineCode = all.filter(isCodeLike);
   const sentences = inlineCode.length < all.length ? all.filter((s) => !isCodeLike(s)) : all;
-  let text = views.prose;
-  for (const s of inlineCode.length < all.length ? inlineCode : []) text = text.replace(s, ' ');
+  const text = inlineCode.length < all.length && !sampled ? withoutSentences(views.prose, inlineCode) : views.prose;
   const lower = views.lower;
   const tokens = views.tokens;
   const kText = Math.max(tokens.length, 1) / 1000;
@@ -131,7 +132,7 @@ function measure(document: PageDocument): Float64Array {
   const sentenceLengths = sentences.map((s) => (s.match(WORD) ?? []).length).filter((l) => l > 0);
   // Per-sentence rates divide counts in the text by its sentences: on a sampled page, the page's
   // sentences in proportion to the share of its words the sample holds.
-  const n = Math.max(sampled ? ((document.sentences.length * tokens.length) / Math.max(document.words, 1)) * (sentences.length / all.length) : sentences.length, 1);
+  const n = Math.max(sampled ? (document.sentences.length * tokens.length) / Math.max(document.words, 1) : sentences.length, 1);
   const paragraphLengths = sampleEvenly(prose.filter((b) => b.tag === 'p'), SAMPLE_ITEMS).map((b) => (b.text.match(WORD) ?? []).length).filter((l) => l > 0);
   const headings = document.headings.filter((h) => h.level > 1 || document.headings.length === 1);
   const code = document.blocks.filter((b) => b.tag === 'pre' || b.tag === 'code').length;
@@ -183,6 +184,24 @@ export function isCodeLike(sentence: string): boolean {
   const length = sentence.replace(/\s+/g, '').length;
   if (length === 0) return false;
   return (sentence.match(CODE_CHARACTER)?.length ?? 0) / length > 0.1 || CODE_SHAPE.test(sentence);
+}
+
+/**
+ * The text without the given sentences, which occur in it in order: one pass, each found from where
+ * the last one ended. A sentence with curly quotes is not in the text (its quotes are normalized)
+ * and is not looked for.
+ */
+function withoutSentences(text: string, remove: readonly string[]): string {
+  let out = '';
+  let cursor = 0;
+  for (const sentence of remove) {
+    if (/[’‘“”]/.test(sentence)) continue;
+    const at = text.indexOf(sentence, cursor);
+    if (at < 0) continue;
+    out += `${text.slice(cursor, at)} `;
+    cursor = at + sentence.length;
+  }
+  return out + text.slice(cursor);
 }
 
 function opensWithTransition(sentence: string): boolean {
