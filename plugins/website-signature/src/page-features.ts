@@ -47,6 +47,11 @@ export const PAGE_FEATURE_NAMES = [
   'transition_openers',
   'hedges_per_k',
   'compression_gain',
+  'latin_abbreviations_per_k',
+  'unterminated_sentences',
+  'imperative_openers',
+  'intensifiers_per_k',
+  'will_per_k',
 ] as const;
 
 export type PageFeatureName = (typeof PAGE_FEATURE_NAMES)[number];
@@ -61,6 +66,16 @@ const TRIAD = /\b[\p{L}-]+(?: [\p{L}-]+)?, [\p{L}-]+(?: [\p{L}-]+)?,? (?:and|or)
 const TERM_EXPLANATION = /^(?:\*\*)?[A-Z][\p{L}\p{N} /&+.-]{1,40}(?:\*\*)?:\s+\S/u;
 const CONTRACTION = /\b\p{L}+(?:n't|'re|'ve|'ll|'d|'m|'s)\b/giu;
 const NUMBER = /\b\d[\d,.]*%?\b/g;
+// Documentation's tells (issue 32): people abbreviate (e.g., i.e., etc.) where model prose writes
+// "for example"; they leave list items and fragments without a full stop; they soften with "just",
+// "simply", "really"; model-written how-tos open more of their sentences with an instruction.
+const LATIN_ABBREVIATION = /(?<![\p{L}.])(?:e\.g\.|i\.e\.|etc\.|vs\.|cf\.|a\.k\.a\.)/giu;
+const TERMINATED = /[.!?:)"”'’]$/u;
+const INTENSIFIER = /\b(?:just|simply|easily|basically|actually|really|pretty|quite|obviously|of course)\b/giu;
+// People's documentation and announcements say what will happen ("this will install", "we will
+// release"); model prose keeps to the present ("the command installs").
+const WILL = /\bwill\b/giu;
+const IMPERATIVE_VERBS = new Set(['add', 'run', 'create', 'open', 'use', 'install', 'set', 'make', 'check', 'start', 'edit', 'update', 'replace', 'remove', 'go', 'put', 'pass', 'call', 'read', 'see', 'note', 'keep', 'leave', 'move', 'choose', 'configure', 'deploy', 'apply', 'review', 'close', 'follow', 'try', 'change', 'define', 'import', 'enable', 'write', 'type', 'click', 'navigate', 'let', 'consider']);
 const SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'to', 'for', 'with', 'at', 'by', 'vs', 'is', 'as', 'from', 'into']);
 
 /**
@@ -101,8 +116,14 @@ function measure(document: PageDocument): Float64Array {
   // sentences (rates are as well measured on 50,000 words as on a million).
   const views = textViews(document, FEATURE_SAMPLE_WORDS, FEATURE_SAMPLE_SENTENCES);
   const sampled = document.words > FEATURE_SAMPLE_WORDS;
-  const sentences = views.sentences.length > 0 ? views.sentences : [document.text];
-  const text = views.prose;
+  const all = views.sentences.length > 0 ? views.sentences : [document.text];
+  // A "sentence" that is code inline in a paragraph (a call, an object literal) is not prose: its
+  // colons, semicolons and brackets would read as punctuation. The sentence measurements leave it out.
+  // On a sampled page the sentences are not the text's sample, so only the sentence measurements
+  // leave them out there.
+  const inlineCode = all.filter(isCodeLike);
+  const sentences = inlineCode.length < all.length ? all.filter((s) => !isCodeLike(s)) : all;
+  const text = inlineCode.length < all.length && !sampled ? withoutSentences(views.prose, inlineCode) : views.prose;
   const lower = views.lower;
   const tokens = views.tokens;
   const kText = Math.max(tokens.length, 1) / 1000;
@@ -121,7 +142,7 @@ function measure(document: PageDocument): Float64Array {
   return Float64Array.of(
     /* em_dashes_per_sentence */ count(text, /—|\s--\s/g) / n,
     /* colons_per_sentence */ count(text, /:(?=\s)/g) / n,
-    /* semicolons_per_sentence */ count(text, /;/g) / n,
+    /* semicolons_per_sentence */ count(text, /(?<=[\p{L}\p{N}])[;](?=\s+[\p{L}])/gu) / n,
     /* parentheses_per_sentence */ count(text, /\(/g) / n,
     /* term_explanation_items */ items.length > 0 ? items.filter((i) => TERM_EXPLANATION.test(i)).length / items.length : 0,
     /* second_person_rate */ share(tokens, SECOND_PERSON),
@@ -147,7 +168,40 @@ function measure(document: PageDocument): Float64Array {
     /* transition_openers */ sentences.filter((s) => opensWithTransition(s)).length / n,
     /* hedges_per_k */ LEXICON.hedges.reduce((sum, phrase) => sum + countPhrase(lower, phrase), 0) / kText,
     /* compression_gain */ compressionGain(text),
+    /* latin_abbreviations_per_k */ count(text, LATIN_ABBREVIATION) / kText,
+    /* unterminated_sentences */ sentences.filter((s) => s.trim() && !TERMINATED.test(s.trim())).length / sentences.length,
+    /* imperative_openers */ sentences.filter((s) => IMPERATIVE_VERBS.has(s.trim().split(/\s+/)[0]!.toLowerCase())).length / sentences.length,
+    /* intensifiers_per_k */ count(text, INTENSIFIER) / kText,
+    /* will_per_k */ count(text, WILL) / kText,
   );
+}
+
+const CODE_CHARACTER = /[{}()[\];=<>"`|$]/g;
+const CODE_SHAPE = /\)\s*;|=>|\w\([^()\s]*\)\.\w|^\s*[{[]|\w+\s*:\s*["[{<]/;
+
+/** A sentence that reads as code: code's characters are over a tenth of it, or it has code's shapes. */
+export function isCodeLike(sentence: string): boolean {
+  const length = sentence.replace(/\s+/g, '').length;
+  if (length === 0) return false;
+  return (sentence.match(CODE_CHARACTER)?.length ?? 0) / length > 0.1 || CODE_SHAPE.test(sentence);
+}
+
+/**
+ * The text without the given sentences, which occur in it in order: one pass, each found from where
+ * the last one ended. A sentence with curly quotes is not in the text (its quotes are normalized)
+ * and is not looked for.
+ */
+function withoutSentences(text: string, remove: readonly string[]): string {
+  let out = '';
+  let cursor = 0;
+  for (const sentence of remove) {
+    if (/[’‘“”]/.test(sentence)) continue;
+    const at = text.indexOf(sentence, cursor);
+    if (at < 0) continue;
+    out += `${text.slice(cursor, at)} `;
+    cursor = at + sentence.length;
+  }
+  return out + text.slice(cursor);
 }
 
 function opensWithTransition(sentence: string): boolean {

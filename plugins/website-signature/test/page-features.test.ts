@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseDocument } from '@cadence-detect/web-source';
-import { coefficientOfVariation, mtld, PAGE_FEATURE_NAMES, pageFeatures, type PageFeatureName } from '../src/page-features.js';
+import { coefficientOfVariation, isCodeLike, mtld, PAGE_FEATURE_NAMES, pageFeatures, type PageFeatureName } from '../src/page-features.js';
 
 const doc = (body: string) => parseDocument(`<!doctype html><html><head><title>t</title></head><body><main>${body}</main></body></html>`, { url: 'https://example.test/', contentType: 'text/html' });
 const feature = (body: string, name: PageFeatureName): number => pageFeatures(doc(body))[PAGE_FEATURE_NAMES.indexOf(name)]!;
@@ -20,6 +20,27 @@ describe('page features', () => {
     expect(feature(text, 'semicolons_per_sentence')).to.equal(0.5);
     expect(feature(text, 'parentheses_per_sentence')).to.equal(0.5);
     expect(feature(PLAIN, 'em_dashes_per_sentence')).to.equal(0);
+  });
+
+  it('reads documentation\u2019s tells: Latin abbreviations, unterminated sentences, imperative openers, intensifiers, "will"', () => {
+    const human = p('Set the port, e.g. 8080, and restart the daemon etc. It just works. See the notes below', 'Options are read once at startup i.e. a change needs a restart.');
+    expect(feature(human, 'latin_abbreviations_per_k')).to.be.above(0);
+    expect(feature(human, 'unterminated_sentences')).to.be.above(0);
+    expect(feature(human, 'intensifiers_per_k')).to.be.above(0);
+    expect(feature(p('Run the installer. Open the settings file. The default port is 8080.'), 'imperative_openers')).to.be.closeTo(2 / 3, 1e-9);
+    expect(feature(PLAIN, 'latin_abbreviations_per_k')).to.equal(0);
+    expect(feature(PLAIN, 'unterminated_sentences')).to.equal(0);
+    expect(feature(PLAIN, 'imperative_openers')).to.equal(0);
+    expect(feature(p('This will install the daemon. It will restart when the file changes.'), 'will_per_k')).to.be.closeTo(2000 / 12, 1e-6);
+    expect(feature(PLAIN, 'will_per_k')).to.equal(0);
+  });
+
+  it('leaves code inline in a paragraph out of the punctuation counts', () => {
+    expect(isCodeLike('r.db("rethinkdb").table("current_issues").run(conn, callback);')).to.equal(true);
+    expect(isCodeLike('{ id: "<uuid>", type: "<type>", critical: <bool> }')).to.equal(true);
+    expect(isCodeLike('The fix is small (one line), and the cause was a stale cache; nobody noticed.')).to.equal(false);
+    const withCode = p('The cause: a stale cache; the effect was a crash.', 'var clock = sinon.useFakeTimers(); clock.tick(10);');
+    expect(feature(withCode, 'semicolons_per_sentence')).to.equal(1);
   });
 
   it('finds "Term: explanation" list items, and not plain items', () => {
