@@ -134,9 +134,10 @@ async function cloneRemote(locator: RemoteRepository, options: OpenOptions): Pro
       abort: signal,
       // Ours, not the caller's: redirects could lead a guarded clone to another host.
       config: ['http.followRedirects=false', ...config],
-      // simple-git refuses guarded variables unless named: the only ones passed are ours (cloneEnvironment).
+      // simple-git refuses guarded variables unless named: the only ones passed are ours (cloneEnvironment),
+      // GIT_CONFIG_* only for a forge token as a header (authorizationEnvironment).
       allowEnvironment: Object.keys(env),
-      unsafe: { allowUnsafeSshCommand: env.GIT_SSH_COMMAND !== undefined },
+      unsafe: { allowUnsafeSshCommand: env.GIT_SSH_COMMAND !== undefined, allowUnsafeConfigEnvCount: env.GIT_CONFIG_COUNT !== undefined },
     }).env(cloneEnvironment(env));
     const args = ['--bare', '--single-branch', '--no-tags'];
     if (options.branch) args.push('--branch', options.branch);
@@ -208,7 +209,7 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
       // gc.auto=0: no fetch repacks or prunes a mirror another job may be reading.
       config: ['http.followRedirects=false', 'gc.auto=0', ...config],
       allowEnvironment: Object.keys(env),
-      unsafe: { allowUnsafeSshCommand: env.GIT_SSH_COMMAND !== undefined },
+      unsafe: { allowUnsafeSshCommand: env.GIT_SSH_COMMAND !== undefined, allowUnsafeConfigEnvCount: env.GIT_CONFIG_COUNT !== undefined },
     }).env(cloneEnvironment(env));
     options.logger?.info(fresh ? 'cloning into a new mirror' : 'fetching into the mirror', { url: redactCredentials(locator.url), branch: options.branch ?? null });
     let branch = options.branch;

@@ -7,6 +7,8 @@ export interface GitHttpServer extends TestHttpServer {
   repoUrl(name: string, host?: string): string;
   /** How many requests reached it (a refused redirect or a guard that stopped a clone leaves 0). */
   readonly requests: () => number;
+  /** The Authorization headers requests carried, in order (what a clone sent besides its URL). */
+  readonly authorizations: () => string[];
 }
 
 /**
@@ -15,14 +17,17 @@ export interface GitHttpServer extends TestHttpServer {
  */
 export async function startGitHttpServer(baseDir: string, host = '127.0.0.1'): Promise<GitHttpServer> {
   let requests = 0;
+  const authorizations: string[] = [];
   const server = await startHttpServer((request, response) => {
     requests++;
+    if (request.headers.authorization) authorizations.push(request.headers.authorization);
     runBackend(baseDir, request, response);
   }, host);
   return {
     ...server,
     repoUrl: (name, as = host) => `http://${as}:${server.port}/${name}`,
     requests: () => requests,
+    authorizations: () => [...authorizations],
   };
 }
 

@@ -9,6 +9,7 @@ import { failsPolicy, type RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { escapeBidi, renderReportLazily } from '@cadence-detect/reports/render';
 import { createRuntime, type Runtime } from '../../runtime.js';
 import { CliExit, type CliIo } from '../io.js';
+import { parseForgeTarget, repositoriesFromForge } from '../scan/forge-listing.js';
 import { repositoriesFromFile, type ScanTarget } from '../scan/repository-list.js';
 import { resultFiles } from '../scan/result-files.js';
 import { scanProgress } from '../scan/scan-progress.js';
@@ -29,11 +30,11 @@ export async function runScan(target: string | undefined, options: ScanOptions, 
     logStream: io.stderr,
     logLevel: io.env.LOG_LEVEL === 'debug' || io.env.CADENCE_LOGGING_LEVEL === 'debug' ? 'debug' : 'error',
   });
-  const { organization, targets } = await listTargets(target, options, io);
+  const controller = new AbortController();
+  const { organization, targets } = await listTargets(target, options, io, runtime, controller.signal);
   const selected = options.match ? targets.filter((t) => picomatch(options.match!, { nocase: true, dot: true })(t.repository)) : targets;
   if (selected.length === 0) throw new CliExit(1, `no repositories to scan in ${organization}${options.match ? ` matching ${options.match}` : ''}`);
 
-  const controller = new AbortController();
   const onInterrupt = (): void => controller.abort();
   process.once('SIGINT', onInterrupt);
   const progress = scanProgress(io.stderr, selected.length);
@@ -51,13 +52,16 @@ export async function runScan(target: string | undefined, options: ScanOptions, 
   if (options.failOn && failsPolicy(org.assessment, options.failOn)) throw new CliExit(FAIL_ON_EXIT_CODE, `verdict ${org.assessment} reaches --fail-on ${options.failOn}`);
 }
 
-async function listTargets(target: string | undefined, options: ScanOptions, io: CliIo): Promise<{ organization: string; targets: ScanTarget[] }> {
+async function listTargets(target: string | undefined, options: ScanOptions, io: CliIo, runtime: Runtime, signal: AbortSignal): Promise<{ organization: string; targets: ScanTarget[] }> {
   if (options.repos !== undefined) {
     if (target !== undefined) throw new CliExit(2, 'give either a target (github:<org>, gitlab:<group>) or --repos <file>, not both');
     return { organization: path.basename(options.repos), targets: await repositoriesFromFile(options.repos, io.cwd) };
   }
   if (target === undefined) throw new CliExit(2, 'nothing to scan: give github:<org>, gitlab:<group> or --repos <file>');
-  throw new CliExit(2, `unknown scan target ${JSON.stringify(target)}: give github:<org>, gitlab:<group> or --repos <file>`);
+  const forge = parseForgeTarget(target);
+  if (!forge) throw new CliExit(2, `unknown scan target ${JSON.stringify(target)}: give github:<org>, gitlab:<group> or --repos <file>`);
+  const filter = { includeForks: options.includeForks === true, includeArchived: options.includeArchived === true };
+  return { organization: `${forge.forge}:${forge.owner}`, targets: await repositoriesFromForge(runtime.plugins, forge, filter, runtime.logger.child('scan'), signal) };
 }
 
 async function scanOne(target: ScanTarget, runtime: Runtime, options: ScanOptions, io: CliIo, run: { signal: AbortSignal; cache: ResultCache }, progress: ReturnType<typeof scanProgress>): Promise<RepositoryOutcome> {
@@ -67,7 +71,7 @@ async function scanOne(target: ScanTarget, runtime: Runtime, options: ScanOption
   try {
     const result = (await runtime.engine.analyze(
       { kind: 'repository', url: target.url, authors: 'all', ...(options.since ? { since: options.since } : {}) },
-      { signal, network: null, allowLocalPaths: true, cache },
+      { signal, network: null, allowLocalPaths: true, cache, ...(target.authorization ? { gitAuthorization: target.authorization } : {}) },
     )) as RepositoryResult;
     const report = options.reportsDir ? await writeRepositoryReport(target, result, runtime, options, io) : undefined;
     return { repository: target.repository, url: target.url, result, ...(report ? { report } : {}) };

@@ -8,6 +8,8 @@ import { CliExit } from '../io.js';
 export interface ScanTarget {
   readonly repository: string;
   readonly url: string;
+  /** A header git sends to URLs under the prefix (a forge's token, from its plugin): never part of the URL. */
+  readonly authorization?: { readonly urlPrefix: string; readonly header: string };
   /** Set when the listing itself refused the entry: it is reported with this error, never analyzed. */
   readonly refused?: { readonly code: string; readonly message: string };
 }

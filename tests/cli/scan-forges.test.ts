@@ -1,0 +1,142 @@
+import { expect } from 'chai';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  createRepository,
+  exportRepository,
+  humanHistory,
+  makeTempDir,
+  runCadence,
+  startFakeGithub,
+  startFakeGitlab,
+  startGitHttpServer,
+  type FakeForge,
+  type GitHttpServer,
+  type TempDir,
+} from '@cadence-detect/test-support';
+
+const GITHUB_TOKEN = 'ghp_scanTokenThatMustNotLeak0123456789';
+const GITLAB_TOKEN = 'glpat-scanTokenThatMustNotLeak98765';
+
+interface Org {
+  organization: string;
+  counts: { listed: number; analyzed: number; failed: number };
+  repositories: { repository: string; url: string; error: { code: string } | null }[];
+}
+
+/** Every file under `dir` (mirrors, kept results), for a search of the token. */
+async function allFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await allFiles(full)));
+    else if ((await stat(full)).size < 2 * 1024 * 1024) out.push(full);
+  }
+  return out;
+}
+
+describe('cadence scan github:<org> and gitlab:<group> (fake forge APIs, real git over http)', function () {
+  this.timeout(120_000);
+  let work: TempDir;
+  let git: GitHttpServer;
+  let github: FakeForge;
+  let gitlab: FakeForge;
+
+  before(async () => {
+    work = await makeTempDir('cadence-scan-forges-');
+    const served = path.join(work.path, 'served');
+    await mkdir(served);
+    for (const name of ['acme/api', 'acme/web', 'acme/old', 'acme/forked', 'acme/sub/lib']) {
+      const dir = path.join(work.path, 'src', name);
+      await mkdir(dir, { recursive: true });
+      await createRepository(dir, humanHistory(6));
+      await exportRepository(served, `${name}.git`, dir);
+    }
+    git = await startGitHttpServer(served);
+    github = await startFakeGithub();
+    gitlab = await startFakeGitlab();
+  });
+  after(async () => {
+    await Promise.all([git?.close(), github?.close(), gitlab?.close()]);
+    await work?.remove();
+  });
+
+  const githubRepo = (name: string, extra: Record<string, unknown> = {}) => ({ full_name: name, clone_url: git.repoUrl(`${name}.git`), html_url: `https://github.example/${name}`, archived: false, fork: false, private: true, ...extra });
+
+  async function scan(target: string, args: string[], forge: 'github' | 'gitlab') {
+    const config = path.join(work.path, `${forge}.yaml`);
+    const forges = forge === 'github'
+      ? `forges:\n  github:\n    token: ${GITHUB_TOKEN}\n    api_url: ${github.apiUrl}\n`
+      : `forges:\n  gitlab:\n    token: ${GITLAB_TOKEN}\n    api_url: ${gitlab.apiUrl}\n`;
+    await writeFile(config, `${forges}cache:\n  repositories_dir: ${JSON.stringify(path.join(work.path, 'cache'))}\n`);
+    return runCadence(['scan', target, '--config', config, ...args], { cwd: work.path });
+  }
+
+  it('lists an organisation across pages, leaves out forks and archived ones, and clones with the token outside the URL', async () => {
+    github.script('GET', /^\/orgs\/acme\/repos/, [
+      { status: 200, headers: { link: `<${github.apiUrl}/orgs/acme/repos?type=all&per_page=100&page=2>; rel="next", <${github.apiUrl}/orgs/acme/repos?type=all&per_page=100&page=2>; rel="last"` }, body: [githubRepo('acme/api'), githubRepo('acme/old', { archived: true })] },
+      { status: 200, body: [githubRepo('acme/forked', { fork: true }), githubRepo('acme/web')] },
+    ]);
+    const run = await scan('github:acme', ['-o', 'github.json'], 'github');
+    expect(run.code, run.stderr).to.equal(0);
+    const org = JSON.parse(await readFile(path.join(work.path, 'github.json'), 'utf8')) as Org;
+    expect(org.organization).to.equal('github:acme');
+    expect(org.repositories.map((r) => r.repository).sort()).to.deep.equal(['acme/api', 'acme/web']);
+    expect(org.counts).to.deep.equal({ listed: 2, analyzed: 2, failed: 0 });
+    const listings = github.requests.filter((r) => r.path.startsWith('/orgs/acme/repos'));
+    expect(listings).to.have.length(2);
+    expect(listings[0]!.headers.authorization).to.equal(`token ${GITHUB_TOKEN}`);
+    // git sent the token as a header, never in a URL: nothing the scan wrote or printed holds it.
+    expect(git.authorizations()).to.include(`Basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64')}`);
+    const written = [run.stdout, run.stderr, await readFile(path.join(work.path, 'github.json'), 'utf8')];
+    for (const file of await allFiles(path.join(work.path, 'cache'))) written.push(await readFile(file, 'latin1'));
+    for (const text of written) {
+      expect(text).to.not.contain(GITHUB_TOKEN);
+      expect(text).to.not.contain(Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64'));
+    }
+  });
+
+  it('takes forks and archived repositories when asked, and --match selects by name', async () => {
+    const page = [githubRepo('acme/api'), githubRepo('acme/old', { archived: true }), githubRepo('acme/forked', { fork: true }), githubRepo('acme/web')];
+    github.script('GET', /^\/orgs\/acme\/repos/, [{ status: 200, body: page }]);
+    const all = await scan('github:acme', ['--include-forks', '--include-archived', '-o', 'all.json'], 'github');
+    expect(all.code, all.stderr).to.equal(0);
+    expect((JSON.parse(await readFile(path.join(work.path, 'all.json'), 'utf8')) as Org).repositories).to.have.length(4);
+    github.script('GET', /^\/orgs\/acme\/repos/, [{ status: 200, body: page }]);
+    const matched = await scan('github:acme', ['--match', 'acme/w*', '-o', 'match.json'], 'github');
+    expect(matched.code, matched.stderr).to.equal(0);
+    expect((JSON.parse(await readFile(path.join(work.path, 'match.json'), 'utf8')) as Org).repositories.map((r) => r.repository)).to.deep.equal(['acme/web']);
+  });
+
+  it('says why when the forge refuses the listing (exit 1) or the owner is no name (exit 2)', async () => {
+    github.script('GET', /^\/orgs\/acme\/repos/, [{ status: 401, body: { message: 'Bad credentials' } }]);
+    const refused = await scan('github:acme', [], 'github');
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.contain('ERR_FORGE_AUTH');
+    expect(refused.stderr).to.not.contain(GITHUB_TOKEN);
+    const hostile = await scan('github:../../etc', [], 'github');
+    expect(hostile.code).to.equal(2);
+    expect(hostile.stderr).to.contain('ERR_INVALID_SOURCE');
+    const unknown = await scan('gitea:acme', [], 'github');
+    expect(unknown.code).to.equal(2);
+    expect(unknown.stderr).to.contain('no loaded plugin brings the forge "gitea"');
+  });
+
+  it('lists a GitLab group with its subgroups across pages (X-Next-Page), and clones with the token as a header', async () => {
+    const project = (name: string, extra: Record<string, unknown> = {}) => ({ id: name.length, path_with_namespace: name, http_url_to_repo: git.repoUrl(`${name}.git`), archived: false, visibility: 'private', ...extra });
+    const next = `${gitlab.apiUrl}/groups/acme/projects?include_subgroups=true&per_page=100&page=2`;
+    gitlab.script('GET', /^\/groups\/acme\/projects/, [
+      { status: 200, headers: { 'x-next-page': '2', 'x-page': '1', 'x-total-pages': '2', 'x-per-page': '100', link: `<${next}>; rel="next"` }, body: [project('acme/api'), project('acme/forked', { forked_from_project: { id: 1 } })] },
+      { status: 200, headers: { 'x-next-page': '', 'x-page': '2', 'x-total-pages': '2', 'x-per-page': '100' }, body: [project('acme/sub/lib')] },
+    ]);
+    const run = await scan('gitlab:acme', ['-o', 'gitlab.json'], 'gitlab');
+    expect(run.code, run.stderr).to.equal(0);
+    const org = JSON.parse(await readFile(path.join(work.path, 'gitlab.json'), 'utf8')) as Org;
+    expect(org.repositories.map((r) => r.repository).sort()).to.deep.equal(['acme/api', 'acme/sub/lib']);
+    const listings = gitlab.requests.filter((r) => r.path.startsWith('/groups/acme/projects'));
+    expect(listings).to.have.length(2);
+    expect(listings[0]!.path).to.contain('include_subgroups=true');
+    expect(git.authorizations()).to.include(`Basic ${Buffer.from(`oauth2:${GITLAB_TOKEN}`).toString('base64')}`);
+    expect(run.stdout + run.stderr).to.not.contain(GITLAB_TOKEN);
+  });
+});
