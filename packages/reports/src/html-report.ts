@@ -8,6 +8,7 @@ import { html, joinHtml, type SafeHtml } from './page/html.js';
 import { pageShell } from './page/page-shell.js';
 import { PAGE_STYLE } from './page/page-style.js';
 import { timelineChart } from './timeline-chart.js';
+import { shareChart, trendLine } from './share-chart.js';
 
 /** What the report may do: its inline styles, data: images and its one script (by hash); nothing else, nothing fetched. */
 export const REPORT_CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${REPORT_SCRIPT_HASH}; base-uri 'none'; form-action 'none'`;
@@ -83,16 +84,44 @@ ${lines(rows)}
 </section>
 <p>${r.total_commits} commits analyzed, ${r.scored_commits} scored, ${r.suspicious_commits} flagged · ${r.metrics.additions ?? 0} additions · ${r.metrics.authors ?? 0} authors</p>
 <p>${assistantsLine(r)}</p>
+${automationLine(r)}
 <p class="muted">${thresholdsLine(r.thresholds)}</p>
 ${metricsTable(r)}
 ${assistantTable(r)}
 ${authorTable(r)}
 <h2>Commits over time</h2>
 ${timelineChart(r.timeline)}
+${(r.months?.length ?? 0) > 0 && html`<h2>Assistant share by month</h2>
+${shareChart(r.months!)}`}
 <h2>Flagged commits</h2>
 <p class="muted">Evidence: explicit = the history says so (a trailer, an agent account, a note); inferred = how the commit looks.</p>
 ${findings}
-${r.suspicions.length > MAX_FINDINGS_IN_PAGE && html`<p class="muted">Showing the ${MAX_FINDINGS_IN_PAGE} strongest of ${r.suspicions.length} flagged commits; the JSON report has all.</p>`}`;
+${r.suspicions.length > MAX_FINDINGS_IN_PAGE && html`<p class="muted">Showing the ${MAX_FINDINGS_IN_PAGE} strongest of ${r.suspicions.length} flagged commits; the JSON report has all.</p>`}
+${unflaggedFindings(r)}`;
+}
+
+/** Automation's commits, apart: neither a person's nor an assistant's (docs/scoring.md). */
+function automationLine(r: RepositoryResult): SafeHtml | '' {
+  const count = r.automation_commits ?? 0;
+  if (count === 0) return '';
+  const accounts = r.authors.filter((a) => a.automation).map((a) => `${a.author} (${a.commits})`);
+  return html`<p>Automation: ${count} commit${count === 1 ? '' : 's'} not judged${accounts.length > 0 ? html`: ${accounts.join(', ')}` : ''}.</p>`;
+}
+
+/**
+ * Findings on commits the verdict did not flag: kept out of the findings table, closed by default
+ * and without severity badges, so that a clean verdict never sits over red badges. Each keeps its
+ * strategy's own severity, as text.
+ */
+function unflaggedFindings(r: RepositoryResult): SafeHtml | '' {
+  const rest = r.detections.filter((d) => d.commit !== undefined && d.flagged === false && d.evidence !== 'automation');
+  if (rest.length === 0) return '';
+  const shown = rest.slice(0, MAX_FINDINGS_IN_PAGE);
+  return html`<details class="unflagged"><summary>Findings on commits that are not flagged (${rest.length})</summary>
+<p class="muted">Each strategy's findings on commits the verdict did not flag: reasons that did not add up to a flag.</p>
+<table class="muted"><thead><tr><th scope="col">Commit</th><th scope="col">Strategy</th><th scope="col">Severity</th><th scope="col">Finding</th></tr></thead><tbody>
+${lines(shown.map((d) => html`<tr><td><code>${d.commit!.slice(0, 12)}</code></td><td>${d.strategy}</td><td>${d.severity}</td><td>${d.message}</td></tr>`))}
+</tbody></table>${rest.length > shown.length && html`<p class="muted">The first ${shown.length} of ${rest.length}; the JSON report has all.</p>`}</details>`;
 }
 
 /** `2024-03-01 14:05 UTC`: one line, no seconds, always UTC. */
@@ -151,11 +180,12 @@ export function readableDuration(seconds: number): string {
 
 function authorTable(r: RepositoryResult): SafeHtml | '' {
   if (r.authors.length === 0) return '';
+  const trends = new Map((r.author_months ?? []).map((a) => [a.email.toLowerCase(), a.months]));
   const rows = r.authors
     .slice(0, 20)
-    .map((a) => html`<tr><td>${a.author}<br><span class="muted">${a.email}</span></td><td>${a.commits}</td><td>${a.attributed}</td><td>${a.flagged}</td><td>${a.share.toFixed(2)}</td></tr>`);
+    .map((a) => html`<tr><td>${a.author}<br><span class="muted">${a.email}</span></td><td>${a.commits}</td><td>${a.attributed}</td><td>${a.flagged}</td><td>${a.automation ? 'automation' : a.share.toFixed(2)}</td><td>${trendLine(trends.get(a.email.toLowerCase()) ?? [])}</td></tr>`);
   return html`<h2>Authors</h2>
-<table><thead><tr><th>Author</th><th>Commits</th><th>Attributed</th><th>Flagged</th><th>Share</th></tr></thead><tbody>
+<table><thead><tr><th>Author</th><th>Commits</th><th>Attributed</th><th>Flagged</th><th>Share</th><th>Trend</th></tr></thead><tbody>
 ${lines(rows)}
 </tbody></table>`;
 }
