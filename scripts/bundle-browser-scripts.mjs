@@ -12,6 +12,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Each page's script: its source under <package>/browser/, its bundle under <package>/dist/browser/. */
 export const BROWSER_SCRIPTS = [
   { pkg: 'packages/reports', name: 'report' },
+  { pkg: 'packages/reports', name: 'sortable' },
   { pkg: 'packages/server', name: 'dashboard' },
   { pkg: 'packages/server', name: 'login' },
   { pkg: 'packages/server', name: 'job' },

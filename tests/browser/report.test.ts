@@ -122,7 +122,9 @@ describe('the HTML report in a browser (headless Chromium)', function () {
     const page = await context.newPage();
     await page.goto(pathToFileURL(html).href);
     expect(await page.locator('#findings tbody tr:visible').count()).to.equal(flagged);
-    expect(await page.locator('svg[role="img"]').count()).to.equal(1);
+    // The two charts: commits over time, and the assistant share by month.
+    expect(await page.locator('svg[role="img"]:not(.trend)').count()).to.equal(2);
+    expect(await page.locator('svg[aria-labelledby="share-chart-title"]').count()).to.equal(1);
     await context.close();
   });
 

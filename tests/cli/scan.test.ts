@@ -92,6 +92,25 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     expect(await readFile('/tmp/cadence-scan-pwned').then(() => true, () => false)).to.equal(false);
   });
 
+  it('writes the organisation page: verdict, monthly share, sortable tables, links to each repository\u2019s report, nothing fetched', async () => {
+    const run = await scan(['--repos', list, '-o', 'org.html', '--reports-dir', 'reports']);
+    expect(run.code, run.stderr).to.equal(0);
+    const page = await readFile(path.join(work.path, 'org.html'), 'utf8');
+    expect(page).to.contain('<h1>repos.txt</h1>');
+    expect(page).to.contain('<a href="reports/acme--api.html">acme/api</a>');
+    expect(page).to.contain('failed: <code>ERR_GIT_CLONE_FAILED</code>');
+    // The refused line is shown as text, escaped.
+    expect(page).to.contain('ext::sh -c touch% /tmp/cadence-scan-pwned');
+    expect(page).to.match(/<title id="organization-share-title">Assistant share by month, \d{4}-\d{2} to \d{4}-\d{2}/);
+    expect(page).to.contain('<table class="sortable">');
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(page)![1]!;
+    expect(policy).to.match(/^default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'; form-action 'none'$/);
+    const script = /<script>([\s\S]*?)<\/script>/.exec(page)![1]!;
+    const { createHash } = await import('node:crypto');
+    expect(policy).to.contain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+    expect(page).to.not.match(/\s(?:src|href)="(?:https?:)?\/\//);
+  });
+
   it('counts the organisation over commits, exactly as the repositories\u2019 own analyses do', async () => {
     const run = await scan(['--repos', list, '-o', 'org2.json']);
     expect(run.code, run.stderr).to.equal(0);
@@ -137,7 +156,9 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     expect(failed.stderr).to.contain('every repository of gone.txt failed');
     expect((await scan(['--repos', list, '--concurrency', '0'])).code).to.equal(2);
     expect((await scan(['--repos', list, '--since', 'last tuesday'])).code).to.equal(2);
-    expect((await scan(['--repos', list, '-o', 'org.pdf'])).code).to.equal(2);
+    const pdf = await scan(['--repos', list, '-o', 'org.pdf']);
+    expect(pdf.code).to.equal(2);
+    expect(pdf.stderr).to.contain('use .json, .html or .txt');
     expect((await scan([])).code).to.equal(2);
     const missing = await scan(['--repos', 'no-such-file.txt']);
     expect(missing.code).to.equal(2);

@@ -4,7 +4,7 @@ import pMap from 'p-map';
 import picomatch from 'picomatch';
 import type { ResultCache } from '@cadence-detect/engine';
 import { toCadenceError } from '@cadence-detect/errors';
-import { aggregateOrganization, renderOrganizationText, type OrganizationResult, type RepositoryOutcome } from '@cadence-detect/organization';
+import { aggregateOrganization, renderOrganizationHtml, renderOrganizationText, type OrganizationResult, type RepositoryOutcome } from '@cadence-detect/organization';
 import { failsPolicy, type RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { escapeBidi, renderReportLazily } from '@cadence-detect/reports/render';
 import { createRuntime, type Runtime } from '../../runtime.js';
@@ -17,7 +17,7 @@ import { reportContext } from './analyze-action.js';
 import { FAIL_ON_EXIT_CODE } from './analyze.js';
 import type { ScanOptions } from './scan.js';
 
-type OrganizationFormat = 'json' | 'text';
+type OrganizationFormat = 'json' | 'text' | 'html';
 
 /**
  * `cadence scan`: every repository of the target through the same engine `cadence analyze` runs,
@@ -105,7 +105,7 @@ async function writeOrganization(org: OrganizationResult, format: OrganizationFo
   const text = renderOrganizationText(org);
   if (options.output && format) {
     const file = path.resolve(io.cwd, options.output);
-    await writeFile(file, format === 'json' ? `${escapeBidi(JSON.stringify(org, null, 2))}\n` : text);
+    await writeFile(file, format === 'json' ? `${escapeBidi(JSON.stringify(org, null, 2))}\n` : format === 'html' ? renderOrganizationHtml(org) : text);
     io.stderr.write(`organisation report written to ${file}\n`);
   }
   if (!options.output) io.stdout.write(text);
@@ -115,5 +115,6 @@ function organizationFormat(output: string): OrganizationFormat {
   const extension = path.extname(output).toLowerCase();
   if (extension === '.json') return 'json';
   if (extension === '.txt') return 'text';
-  throw new CliExit(2, `cannot tell the organisation report's format from ${JSON.stringify(output)}: use .json or .txt`);
+  if (extension === '.html' || extension === '.htm') return 'html';
+  throw new CliExit(2, `cannot tell the organisation report's format from ${JSON.stringify(output)}: use .json, .html or .txt`);
 }

@@ -7,3 +7,4 @@ export { escapeHtml, html, isSafeHtml, joinHtml, rawHtml, type HtmlValue, type S
 export { pageShell, type PageShell } from './page-shell.js';
 export { PAGE_STYLE } from './page-style.js';
 export { bundledScript } from './bundled-script.js';
+export { SORTABLE_SCRIPT, SORTABLE_SCRIPT_HASH } from './sortable-script.js';
