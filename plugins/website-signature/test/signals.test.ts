@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { runPlugin } from '@cadence-detect/plugin-testkit';
 import plugin, { websiteOverallScore } from '../src/index.js';
+import { stockPhraseFloor } from '../src/lexical-signals.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const page = (body: string): string => `<!doctype html><html><head><title>t</title></head><body><main>${body}</main></body></html>`;
@@ -24,6 +25,14 @@ describe('website-signature signals', () => {
     expect(detections.map((d) => d.message).join(' ')).to.contain('"in today\'s fast-paced world"');
     expect(detections[0]!.element).to.match(/p(:nth-of-type\(\d+\))?: ".*"/);
     expect((await run(page(FILLER))).strategy('stock-phrases').score).to.equal(0);
+  });
+
+  it('floors the page score with stock phrases only from 5 per 1000 words (human pages reach 3 and 4)', () => {
+    expect([3, 4, 4.99].map(stockPhraseFloor)).to.deep.equal([0, 0, 0]);
+    expect(stockPhraseFloor(5)).to.equal(0.4);
+    expect(stockPhraseFloor(5.5)).to.equal(0.55);
+    expect(stockPhraseFloor(6)).to.equal(0.7);
+    expect(stockPhraseFloor(12)).to.equal(0.7);
   });
 
   it('ai-vocabulary counts only the excess over ordinary prose', async () => {
