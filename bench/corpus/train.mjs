@@ -7,6 +7,8 @@ import { auc, chooseCutoff, figures, fitLogistic, fitPlatt, sigmoid, standardize
 export const PREVALENCE = 1 / 4.2;
 /** Calibrated probabilities are for this share of assistant commits (docs/scoring.md). */
 export const CALIBRATION_PRIOR = Number(process.env.CORPUS_PRIOR ?? 0.05);
+/** The targets of issue 32 (development corpus, out of fold, at PREVALENCE). */
+export const TARGETS = { precision: 0.95, recall: 0.75, assistantRecall: 0.5, assistantMinCommits: 50 };
 /** The flag cut-off: the lowest probability whose precision at PREVALENCE reaches this, inside the fold. */
 export const PRECISION_TARGET = 0.9;
 export const LAMBDA = Number(process.env.CORPUS_LAMBDA ?? 10);
@@ -97,8 +99,26 @@ export function summarize(results) {
       false_positive_rate: human.length ? human.filter((x) => x.p >= x.flagAt).length / human.length : null,
     };
   });
+  const byAssistant = new Map();
+  for (const x of results) {
+    if (x.row.label !== 'assistant') continue;
+    const name = x.row.assistant ?? 'other';
+    if (!byAssistant.has(name)) byAssistant.set(name, []);
+    byAssistant.get(name).push(x);
+  }
+  const assistants = [...byAssistant.entries()]
+    .map(([assistant, list]) => ({
+      assistant,
+      commits: list.length,
+      repositories: new Set(list.map((x) => x.row.repo)).size,
+      recall: list.filter((x) => x.p >= x.flagAt).length / list.length,
+      recall_with_attribution: list.filter((x) => x.p >= x.flagAt || x.row.explicit).length / list.length,
+      mean_p: list.reduce((s, x) => s + x.p, 0) / list.length,
+    }))
+    .sort((a, b) => b.commits - a.commits);
   return {
     commits: results.length,
+    by_assistant: assistants,
     auc: auc(results.map((x) => x.p), labels),
     inferred: figures(inferred, labels, PREVALENCE),
     with_attribution: figures(withAttribution, labels, PREVALENCE),
