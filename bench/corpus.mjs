@@ -24,6 +24,14 @@ if (process.argv.includes('--reuse') && existsSync(cache)) {
   corpus = await buildCorpus();
   writeFileSync(cache, JSON.stringify(corpus));
 }
+// CORPUS_DROP_FEATURES=a,b validates without those features (an ablation: before/after a feature change).
+const drop = new Set((process.env.CORPUS_DROP_FEATURES ?? '').split(',').filter(Boolean));
+if (drop.size > 0) {
+  if (process.argv.includes('--write')) throw new Error('CORPUS_DROP_FEATURES is for validation only: the shipped model has every feature');
+  const keep = corpus.features.map((name, j) => (drop.has(name) ? -1 : j)).filter((j) => j >= 0);
+  console.log(`without ${[...drop].join(', ')} (${keep.length} of ${corpus.features.length} features)`);
+  corpus = { ...corpus, features: keep.map((j) => corpus.features[j]), rows: corpus.rows.map((r) => ({ ...r, features: keep.map((j) => r.features[j]) })) };
+}
 const rows = corpus.rows;
 const assistant = rows.filter((r) => r.label === 'assistant').length;
 console.log(`${rows.length} labeled commits from ${corpus.repositories.length} repositories: ${assistant} assistant, ${rows.length - assistant} human`);

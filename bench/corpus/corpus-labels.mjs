@@ -54,27 +54,29 @@ export function labelRulesOf(commit, rules) {
 }
 
 /**
- * The assistant a labelled commit was made with (label-rules.yaml, `assistants`): an agent identity
- * first (the account made the commit), then the subject, then the message's lines in order; from a
- * rule's own `assistant`, else from the first name whose pattern matches the matched text. `other`
- * when a rule matched but names none; null when no rule matches.
+ * The assistant a labelled commit was made with (label-rules.yaml, `assistants`): from an agent
+ * identity first (the account made the commit), else from what the rules matched in the subject and
+ * lines; a rule's own `assistant`, else the first name in the file's order whose pattern matches a
+ * matched text. `other` when a rule matched but names none; null when no rule matches.
  */
 export function assistantOf(commit, rules, names) {
-  const texts = [];
+  const identities = [];
+  const messages = [];
   rules = rules.filter((rule) => !rule.stripOnly);
   for (const rule of rules) {
     for (const [name, email] of [[commit.authorName, commit.authorEmail], [commit.committerName, commit.committerEmail]]) {
-      if (identityMatches(rule, name, email)) texts.push(rule.assistant ?? `${name} <${email}>`);
+      if (identityMatches(rule, name, email)) identities.push(rule.assistant ?? `${name} <${email}>`);
     }
   }
-  for (const rule of rules) if (rule.where === 'subject' && rule.pattern.test(commit.subject)) texts.push(rule.assistant ?? commit.subject.match(rule.pattern)[0]);
+  for (const rule of rules) if (rule.where === 'subject' && rule.pattern.test(commit.subject)) messages.push(rule.assistant ?? commit.subject.match(rule.pattern)[0]);
   for (const raw of commit.body.split('\n')) {
     const line = raw.trim();
-    for (const rule of rules) if (lineMatches(rule, line)) texts.push(rule.assistant ?? line);
+    for (const rule of rules) if (lineMatches(rule, line)) messages.push(rule.assistant ?? line);
   }
-  if (texts.length === 0) return null;
-  for (const text of texts) {
-    const named = names.find(([, pattern]) => pattern.test(text));
+  if (identities.length + messages.length === 0) return null;
+  // The first name (in the file's order: the most specific first) that any matched text gives.
+  for (const texts of [identities, messages]) {
+    const named = names.find(([, pattern]) => texts.some((text) => pattern.test(text)));
     if (named) return named[0];
   }
   return 'other';

@@ -24,7 +24,7 @@ const ASSISTED: Omit<CommitSpec, 'at'>[] = [
 ];
 
 /** The assistant each form is made with (assistantOf), in ASSISTED order. */
-const MADE_WITH = ['claude', 'copilot', 'copilot', 'aider', 'cursor', 'claude', 'crush', 'codex', 'claude', 'claude', 'codex'];
+const MADE_WITH = ['claude', 'copilot', 'copilot-agent', 'aider', 'cursor', 'claude', 'crush', 'codex', 'claude', 'claude', 'codex'];
 
 describe('development corpus labels (bench/corpus)', () => {
   it('labels every attributed form assistant, whatever its date', () => {
