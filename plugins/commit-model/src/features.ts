@@ -49,7 +49,6 @@ export const FEATURE_NAMES = [
   'author_bullet_rate',
   'author_body_rate',
   'author_conventional_rate',
-  'conventional_capitalized',
   'plan_line',
   'suggestion_subject',
 ] as const;
@@ -80,8 +79,6 @@ const CHECKBOX = /^\s*[-*]\s+\[[ xX]\]/;
 const PAST_TENSE = /^(?:\w+(?:\([^)]*\))?!?:\s+)?[A-Za-z]+ed\b/;
 const SELF_REFERENCE = /\bthis (?:commit|pr|pull request|change|patch|update|refactor)\b/i;
 const EMOJI = /\p{Extended_Pictographic}/u;
-/** `feat: Add …`: a conventional prefix, then a capital (aider's and Devin's subjects; people write `feat: add`). */
-const CONVENTIONAL_CAPITALIZED = /^(?:feat|fix|chore|docs|refactor|test|tests|perf|ci|build|style|revert)(?:\([^)]{1,40}\))?!?:\s+[A-Z]/;
 /** A coding agent's first step, kept in the squashed message of its pull request (`* Initial plan`). */
 const PLAN_LINE = /^\s*(?:[-*]\s+)?initial plan\s*$/im;
 /** The forge's subject for an applied review suggestion (`Update src/x.ts`, `Apply suggestions from code review`). */
@@ -157,7 +154,6 @@ function featuresOf(commit: CommitRecord, author: AuthorBaseline, sessionPositio
     /* author_bullet_rate */ author.bulletRate,
     /* author_body_rate */ author.bodyRate,
     /* author_conventional_rate */ author.conventionalRate,
-    /* conventional_capitalized */ CONVENTIONAL_CAPITALIZED.test(commit.subject) ? 1 : 0,
     /* plan_line */ PLAN_LINE.test(body) ? 1 : 0,
     /* suggestion_subject */ SUGGESTION_SUBJECT.test(commit.subject) ? 1 : 0,
   );
