@@ -5,6 +5,7 @@ export interface LabelRule {
   readonly id: string;
   readonly where: 'trailer' | 'line' | 'subject' | 'identity';
   readonly assistant: string | null;
+  readonly stripOnly: boolean;
 }
 export type AssistantNames = readonly (readonly [string, RegExp])[];
 export function loadAssistantNames(file?: URL): AssistantNames;
