@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildCorpus, loadCorpusConfig, mirrorOf } from './corpus/build.mjs';
-import { finalModel, validate, PREVALENCE, CALIBRATION_PRIOR } from './corpus/train.mjs';
+import { finalModel, validate, PREVALENCE, CALIBRATION_PRIOR, TARGETS } from './corpus/train.mjs';
 
 const present = loadCorpusConfig().repositories.filter((r) => existsSync(mirrorOf(r.repo)));
 if (present.length < 3) {
@@ -23,6 +23,14 @@ if (process.argv.includes('--reuse') && existsSync(cache)) {
   console.log('building the corpus (attribution stripped):');
   corpus = await buildCorpus();
   writeFileSync(cache, JSON.stringify(corpus));
+}
+// CORPUS_DROP_FEATURES=a,b validates without those features (an ablation: before/after a feature change).
+const drop = new Set((process.env.CORPUS_DROP_FEATURES ?? '').split(',').filter(Boolean));
+if (drop.size > 0) {
+  if (process.argv.includes('--write')) throw new Error('CORPUS_DROP_FEATURES is for validation only: the shipped model has every feature');
+  const keep = corpus.features.map((name, j) => (drop.has(name) ? -1 : j)).filter((j) => j >= 0);
+  console.log(`without ${[...drop].join(', ')} (${keep.length} of ${corpus.features.length} features)`);
+  corpus = { ...corpus, features: keep.map((j) => corpus.features[j]), rows: corpus.rows.map((r) => ({ ...r, features: keep.map((j) => r.features[j]) })) };
 }
 const rows = corpus.rows;
 const assistant = rows.filter((r) => r.label === 'assistant').length;
@@ -43,7 +51,20 @@ console.log('per repository (mean probability on assistant / human commits, reca
 for (const r of validation.by_repository) {
   console.log(`  ${r.repo.padEnd(40)} a=${String(r.assistant).padStart(4)} h=${String(r.human).padStart(4)}  p_a ${pct(r.mean_p_assistant)}  p_h ${pct(r.mean_p_human)}  recall ${pct(r.recall)}  fpr ${pct(r.false_positive_rate)}`);
 }
+console.log('per assistant (the assistant the labelling rule names; inferred signals alone, out of fold):');
+console.log(`  ${'assistant'.padEnd(14)} ${'commits'.padStart(7)} ${'repos'.padStart(5)}  recall  mean p  (with attribution)`);
+for (const a of validation.by_assistant) {
+  console.log(`  ${a.assistant.padEnd(14)} ${String(a.commits).padStart(7)} ${String(a.repositories).padStart(5)}  ${pct(a.recall)}   ${pct(a.mean_p)}   (${pct(a.recall_with_attribution)})`);
+}
 console.log(`(calibration prior ${CALIBRATION_PRIOR}, prevalence for precision ${PREVALENCE.toFixed(3)})`);
+const met = (ok) => (ok ? 'met' : 'NOT met');
+const inferred = validation.inferred;
+console.log('targets (inferred signals alone, leave one repository out, at 1 assistant commit to 3.2 human ones):');
+console.log(`  precision >= ${TARGETS.precision}: ${pct(inferred.precision_at_prevalence)} ${met(inferred.precision_at_prevalence >= TARGETS.precision)}`);
+console.log(`  recall >= ${TARGETS.recall}: ${pct(inferred.recall)} ${met(inferred.recall >= TARGETS.recall)}`);
+for (const a of validation.by_assistant.filter((x) => x.commits >= TARGETS.assistantMinCommits)) {
+  console.log(`  recall ${a.assistant} (${a.commits} commits) >= ${TARGETS.assistantRecall}: ${pct(a.recall)} ${met(a.recall >= TARGETS.assistantRecall)}`);
+}
 if (process.argv.includes('--write')) {
   const model = finalModel(rows, corpus.features, {
     method: 'leave-one-repository-out',
@@ -52,6 +73,7 @@ if (process.argv.includes('--write')) {
     auc: validation.auc,
     inferred: validation.inferred,
     with_attribution: validation.with_attribution,
+    by_assistant: validation.by_assistant,
   });
   const file = new URL('../plugins/commit-model/model/commit-model.json', import.meta.url);
   writeFileSync(file, `${JSON.stringify(model, null, 1)}\n`);

@@ -9,7 +9,7 @@ import { DEFAULT_EXCLUDE_FILES } from '@cadence-detect/config';
 import { linkAuthorIntervals, readHistory } from '@cadence-detect/git-source';
 import { compileRules, attributeCommit } from '@cadence-detect/plugin-attribution';
 import { extractFeatures, FEATURE_NAMES, isImportedTree } from '@cadence-detect/plugin-commit-model';
-import { labelOf, labelRulesOf, loadLabelRules, stripAttribution } from './corpus-labels.mjs';
+import { assistantOf, labelOf, labelRulesOf, loadAssistantNames, loadLabelRules, stripAttribution } from './corpus-labels.mjs';
 
 export const MIRRORS = process.env.CADENCE_MIRRORS ?? '/work/.mirror';
 const CONFIG = new URL('./repositories.yaml', import.meta.url);
@@ -48,6 +48,30 @@ export function pathsWithMissingObjects(mirror, rev) {
   return [...paths];
 }
 
+/**
+ * A mirror's history as the engine reads it. With CORPUS_HISTORY_CACHE (a folder) the records are
+ * kept there per repository and revision, so that trying a feature does not re-read every history
+ * (a development convenience: delete the folder after changing the history reader).
+ */
+async function historyOf(entry, mirror, log) {
+  const rev = entry.rev ?? 'HEAD';
+  const cacheDir = process.env.CORPUS_HISTORY_CACHE;
+  let cacheFile = null;
+  if (cacheDir) {
+    const sha = execFileSync('git', ['rev-parse', rev], { cwd: mirror, encoding: 'utf8' }).trim();
+    cacheFile = path.join(cacheDir, `${entry.repo.replace('/', '+')}-${sha}.json`);
+    if (existsSync(cacheFile)) return JSON.parse(readFileSync(cacheFile, 'utf8'));
+  }
+  const omitPaths = pathsWithMissingObjects(mirror, rev);
+  if (omitPaths.length > 0) log(`  ${entry.repo}: ${omitPaths.length} paths left out (objects missing from the mirror)`);
+  const { commits } = await readHistory(mirror, { rev, excludeFiles: DEFAULT_EXCLUDE_FILES, omitPaths });
+  if (cacheFile) {
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(cacheFile, JSON.stringify(commits));
+  }
+  return commits;
+}
+
 export function loadCorpusConfig() {
   return parse(readFileSync(CONFIG, 'utf8'));
 }
@@ -70,10 +94,33 @@ function seedOf(text) {
   return h >>> 0;
 }
 
+/**
+ * At most PER_CLASS_CAP assistant-made commits of a repository, shared out between its assistants
+ * in turn (a random order within each), so that a repository's minority assistant (langfuse's
+ * Cursor commits beside its Claude ones) keeps its commits when the cap bites.
+ */
+function capByAssistant(rows, seed) {
+  if (rows.length <= PER_CLASS_CAP) return rows;
+  const groups = new Map();
+  for (const row of shuffled(rows, seed)) {
+    if (!groups.has(row.assistant)) groups.set(row.assistant, []);
+    groups.get(row.assistant).push(row);
+  }
+  const queues = [...groups.values()];
+  const kept = [];
+  for (let i = 0; kept.length < PER_CLASS_CAP; i++) {
+    for (const queue of queues) if (i < queue.length && kept.length < PER_CLASS_CAP) kept.push(queue[i]);
+  }
+  return kept;
+}
+
 export async function buildCorpus({ log = console.log } = {}) {
   const config = loadCorpusConfig();
   const labelRules = loadLabelRules();
+  const assistantNames = loadAssistantNames();
   const pluginRules = compileRules();
+  // Automation accounts (the plugin's list: dependabot, release bots, …) are neither class.
+  const isAutomation = (c) => pluginRules.automation.some((r) => r.pattern.test(c.authorName) || r.pattern.test(c.authorEmail));
   const rows = [];
   const repositories = [];
   const ruleCounts = {};
@@ -88,14 +135,12 @@ export async function buildCorpus({ log = console.log } = {}) {
     const humanBefore = Date.parse(entry.human_before ?? '2021-01-01') / 1000;
     let commits;
     try {
-      const omitPaths = pathsWithMissingObjects(mirror, entry.rev ?? 'HEAD');
-      if (omitPaths.length > 0) log(`  ${entry.repo}: ${omitPaths.length} paths left out (objects missing from the mirror)`);
-      ({ commits } = await readHistory(mirror, { rev: entry.rev ?? 'HEAD', excludeFiles: DEFAULT_EXCLUDE_FILES, omitPaths }));
+      commits = await historyOf(entry, mirror, log);
     } catch (error) {
       log(`  skipped ${entry.repo}: ${error.message.slice(0, 200)}`);
       continue;
     }
-    const labels = commits.map((c) => labelOf(c, labelRules, humanBefore));
+    const labels = commits.map((c) => labelOf(c, labelRules, humanBefore, isAutomation));
     commits.forEach((c, i) => {
       if (labels[i] !== 'assistant') return;
       for (const id of labelRulesOf(c, labelRules)) ruleCounts[id] = (ruleCounts[id] ?? 0) + 1;
@@ -114,10 +159,10 @@ export async function buildCorpus({ log = console.log } = {}) {
     stripped.forEach((c, i) => {
       const label = labels[i];
       if (!label || c.isMerge || c.isBoundary || c.additions + c.deletions === 0 || isImportedTree(c)) return;
-      byClass[label].push({ repo: entry.repo, label, hash: c.hash, explicit: explicit[i], features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
+      const assistant = label === 'assistant' ? assistantOf(commits[i], labelRules, assistantNames) : null;
+      byClass[label].push({ repo: entry.repo, label, assistant, hash: c.hash, explicit: explicit[i], features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
     });
-    const kept = [];
-    for (const label of ['assistant', 'human']) kept.push(...shuffled(byClass[label], seedOf(entry.repo + label)).slice(0, PER_CLASS_CAP));
+    const kept = [...capByAssistant(byClass.assistant, seedOf(`${entry.repo}assistant`)), ...shuffled(byClass.human, seedOf(`${entry.repo}human`)).slice(0, PER_CLASS_CAP)];
     rows.push(...kept);
     const counts = { repo: entry.repo, commits: commits.length, assistant: byClass.assistant.length, human: byClass.human.length, kept_assistant: kept.filter((r) => r.label === 'assistant').length, kept_human: kept.filter((r) => r.label === 'human').length };
     repositories.push(counts);

@@ -13,17 +13,25 @@ export function loadLabelRules(file = LABEL_RULES_FILE) {
   return rules.map((rule) => ({
     id: rule.id,
     where: rule.where,
+    assistant: rule.assistant ?? null,
+    stripOnly: rule.strip_only === true,
     key: rule.key ? new RegExp(`^(?:${rule.key})$`, 'i') : null,
     pattern: new RegExp(rule.pattern, 'i'),
     unless: rule.unless ? new RegExp(rule.unless, 'i') : null,
   }));
 }
 
+/** The assistant names of label-rules.yaml (`assistants`), in order: [name, pattern]. */
+export function loadAssistantNames(file = LABEL_RULES_FILE) {
+  const { assistants } = parse(readFileSync(file, 'utf8'));
+  return Object.entries(assistants ?? {}).map(([name, pattern]) => [name, new RegExp(pattern, 'i')]);
+}
+
 function lineMatches(rule, line) {
   if (rule.where === 'line') return rule.pattern.test(line);
   if (rule.where !== 'trailer') return false;
   const trailer = TRAILER.exec(line);
-  return trailer !== null && rule.key.test(trailer[1]) && rule.pattern.test(trailer[2]);
+  return trailer !== null && rule.key.test(trailer[1]) && rule.pattern.test(trailer[2]) && !(rule.unless && rule.unless.test(trailer[2]));
 }
 
 function identityMatches(rule, name, email) {
@@ -37,6 +45,7 @@ export function labelRulesOf(commit, rules) {
   const hits = new Set();
   const lines = commit.body.split('\n').map((l) => l.trim());
   for (const rule of rules) {
+    if (rule.stripOnly) continue;
     if (rule.where === 'subject' && rule.pattern.test(commit.subject)) hits.add(rule.id);
     if (identityMatches(rule, commit.authorName, commit.authorEmail) || identityMatches(rule, commit.committerName, commit.committerEmail)) hits.add(rule.id);
     if (lines.some((line) => lineMatches(rule, line))) hits.add(rule.id);
@@ -44,10 +53,45 @@ export function labelRulesOf(commit, rules) {
   return [...hits];
 }
 
-/** `assistant`, `human` (before the repository's cut-off date, no rule, no bot) or null (unlabeled). */
-export function labelOf(commit, rules, humanBefore) {
+/**
+ * The assistant a labelled commit was made with (label-rules.yaml, `assistants`): from an agent
+ * identity first (the account made the commit), else from what the rules matched in the subject and
+ * lines; a rule's own `assistant`, else the first name in the file's order whose pattern matches a
+ * matched text. `other` when a rule matched but names none; null when no rule matches.
+ */
+export function assistantOf(commit, rules, names) {
+  const identities = [];
+  const messages = [];
+  rules = rules.filter((rule) => !rule.stripOnly);
+  for (const rule of rules) {
+    for (const [name, email] of [[commit.authorName, commit.authorEmail], [commit.committerName, commit.committerEmail]]) {
+      if (identityMatches(rule, name, email)) identities.push(rule.assistant ?? `${name} <${email}>`);
+    }
+  }
+  for (const rule of rules) if (rule.where === 'subject' && rule.pattern.test(commit.subject)) messages.push(rule.assistant ?? commit.subject.match(rule.pattern)[0]);
+  for (const raw of commit.body.split('\n')) {
+    const line = raw.trim();
+    for (const rule of rules) if (lineMatches(rule, line)) messages.push(rule.assistant ?? line);
+  }
+  if (identities.length + messages.length === 0) return null;
+  // The first name (in the file's order: the most specific first) that any matched text gives.
+  for (const texts of [identities, messages]) {
+    const named = names.find(([, pattern]) => texts.some((text) => pattern.test(text)));
+    if (named) return named[0];
+  }
+  return 'other';
+}
+
+const defaultAutomation = (commit) => BOT.test(commit.authorName) || BOT.test(commit.authorEmail);
+
+/**
+ * `assistant`, `human` (before the repository's cut-off date, no rule, not automation) or null
+ * (unlabeled). `isAutomation` says whether a commit's author is an automation account (dependabot,
+ * release bots: neither class); the corpus passes the attribution plugin's automation rules.
+ */
+export function labelOf(commit, rules, humanBefore, isAutomation = defaultAutomation) {
   if (labelRulesOf(commit, rules).length > 0) return 'assistant';
-  if (BOT.test(commit.authorName) || BOT.test(commit.authorEmail)) return null;
+  if (defaultAutomation(commit) || isAutomation(commit)) return null;
   return commit.authorTime < humanBefore ? 'human' : null;
 }
 

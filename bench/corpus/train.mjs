@@ -8,8 +8,13 @@ import { auc, balancedWeights, chooseCutoff, figures, fitLogistic, fitPlatt, sig
 export const PREVALENCE = 1 / 4.2;
 /** Calibrated probabilities are for this share of assistant commits (docs/scoring.md). */
 export const CALIBRATION_PRIOR = Number(process.env.CORPUS_PRIOR ?? 0.05);
-/** The flag cut-off: the lowest probability whose precision at PREVALENCE reaches this, inside the fold. */
-export const PRECISION_TARGET = 0.9;
+/** The targets of issue 32 (development corpus, out of fold, at PREVALENCE). */
+export const TARGETS = { precision: 0.95, recall: 0.75, assistantRecall: 0.5, assistantMinCommits: 50 };
+/**
+ * The flag cut-off: the lowest probability whose precision at PREVALENCE reaches this, inside the
+ * fold. The issue's precision target (it was 0.90 before issue 32).
+ */
+export const PRECISION_TARGET = Number(process.env.CORPUS_PRECISION_TARGET ?? TARGETS.precision);
 export const LAMBDA = Number(process.env.CORPUS_LAMBDA ?? 10);
 
 /** Fits standardization and weights on `rows`; returns a raw scorer (the linear score). */
@@ -32,12 +37,22 @@ function groupByRepo(rows) {
   return groups;
 }
 
-/** Out-of-fold raw scores, leaving each repository out in turn. */
-function outOfFoldScores(rows) {
-  const groups = groupByRepo(rows);
+/**
+ * The inner folds of the calibration: the training repositories in this many groups (by name, in
+ * turn), each left out once. Leaving every repository out inside every outer fold costs a fit per
+ * repository squared (1,369 fits for 37 repositories); groups keep the same rule, a repository is
+ * never scored by a fit that saw it, at a sixth of the cost.
+ */
+export const INNER_FOLDS = Number(process.env.CORPUS_INNER_FOLDS ?? 6);
+
+/** Out-of-fold raw scores, leaving each group of repositories out in turn (each repository alone by default). */
+function outOfFoldScores(rows, folds = Infinity) {
+  const repos = [...groupByRepo(rows).keys()].sort();
+  const foldOf = new Map(repos.map((repo, i) => [repo, Number.isFinite(folds) ? i % folds : i]));
   const scores = new Map();
-  for (const [repo, test] of groups) {
-    const train = rows.filter((r) => r.repo !== repo);
+  for (const fold of new Set(foldOf.values())) {
+    const test = rows.filter((r) => foldOf.get(r.repo) === fold);
+    const train = rows.filter((r) => foldOf.get(r.repo) !== fold);
     if (!train.some((r) => r.label === 'assistant') || !train.some((r) => r.label === 'human')) continue;
     const model = fitRaw(train);
     for (const r of test) scores.set(r, model.raw(r.features));
@@ -45,9 +60,9 @@ function outOfFoldScores(rows) {
   return scores;
 }
 
-/** Calibration and cut-off from a training set, by an inner leave-one-repository-out. */
+/** Calibration and cut-off from a training set, by inner folds of its repositories (INNER_FOLDS). */
 function calibrate(rows) {
-  const inner = outOfFoldScores(rows);
+  const inner = outOfFoldScores(rows, INNER_FOLDS);
   const scored = [...inner.keys()];
   const labels = scored.map((r) => (r.label === 'assistant' ? 1 : 0));
   const platt = fitPlatt(scored.map((r) => inner.get(r)), labels, CALIBRATION_PRIOR);
@@ -92,8 +107,26 @@ export function summarize(results) {
       false_positive_rate: human.length ? human.filter((x) => x.p >= x.flagAt).length / human.length : null,
     };
   });
+  const byAssistant = new Map();
+  for (const x of results) {
+    if (x.row.label !== 'assistant') continue;
+    const name = x.row.assistant ?? 'other';
+    if (!byAssistant.has(name)) byAssistant.set(name, []);
+    byAssistant.get(name).push(x);
+  }
+  const assistants = [...byAssistant.entries()]
+    .map(([assistant, list]) => ({
+      assistant,
+      commits: list.length,
+      repositories: new Set(list.map((x) => x.row.repo)).size,
+      recall: list.filter((x) => x.p >= x.flagAt).length / list.length,
+      recall_with_attribution: list.filter((x) => x.p >= x.flagAt || x.row.explicit).length / list.length,
+      mean_p: list.reduce((s, x) => s + x.p, 0) / list.length,
+    }))
+    .sort((a, b) => b.commits - a.commits);
   return {
     commits: results.length,
+    by_assistant: assistants,
     auc: auc(results.map((x) => x.p), labels),
     inferred: figures(inferred, labels, PREVALENCE),
     with_attribution: figures(withAttribution, labels, PREVALENCE),
@@ -122,6 +155,7 @@ export function finalModel(rows, featureNames, validation) {
       human: rows.filter((r) => r.label === 'human').length,
       repositories: new Set(rows.map((r) => r.repo)).size,
       lambda: LAMBDA,
+      inner_folds: INNER_FOLDS,
       precision_target: PRECISION_TARGET,
       prevalence: round(PREVALENCE),
     },

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { attributeCommit, compileRules } from '@cadence-detect/plugin-attribution';
 import { makeCommits, type CommitSpec } from '@cadence-detect/plugin-testkit';
-import { labelOf, labelRulesOf, loadLabelRules, stripAttribution } from '../../bench/corpus/corpus-labels.mjs';
+import { assistantOf, labelOf, labelRulesOf, loadAssistantNames, loadLabelRules, stripAttribution } from '../../bench/corpus/corpus-labels.mjs';
 
 const CUTOFF = Date.parse('2021-01-01T00:00:00Z') / 1000;
 const rules = loadLabelRules();
+const names = loadAssistantNames();
 const pluginRules = compileRules();
 
 /** Assistant-made commits in every form the attribution plugin knows (messages written for this test). */
@@ -18,7 +19,12 @@ const ASSISTED: Omit<CommitSpec, 'at'>[] = [
   { subject: 'Docs', body: 'Co-Authored-By: Crush <crush@charm.land>\n\n\u{1F498} Generated with Crush' },
   { subject: 'Lint', author: 'Codex', email: 'codex@openai.com' },
   { subject: 'Cleanup', body: 'Co-authored-by: claude[bot] <209825114+claude[bot]@users.noreply.github.com>' },
+  { subject: 'Ask Claude to add a retry to the uploader', body: 'Prompt: add a retry with backoff to the uploader' },
+  { subject: 'Cache the parsed config', body: 'I asked Codex to fix the cache of the parsed config between runs.' },
 ];
+
+/** The assistant each form is made with (assistantOf), in ASSISTED order. */
+const MADE_WITH = ['claude', 'copilot', 'copilot-agent', 'aider', 'cursor', 'claude', 'crush', 'codex', 'claude', 'claude', 'codex'];
 
 describe('development corpus labels (bench/corpus)', () => {
   it('labels every attributed form assistant, whatever its date', () => {
@@ -36,6 +42,36 @@ describe('development corpus labels (bench/corpus)', () => {
       expect(attributeCommit(stripped, pluginRules), `after stripping: ${JSON.stringify(spec)}`).to.deep.equal([]);
       expect(labelRulesOf(stripped, rules)).to.deep.equal([]);
     }
+  });
+
+  it('names the assistant each commit was made with, the agent before the model it runs', () => {
+    ASSISTED.forEach((spec, i) => {
+      const [commit] = makeCommits([{ at: CUTOFF + 1e7, ...spec }]);
+      expect(assistantOf(commit!, rules, names), JSON.stringify(spec)).to.equal(MADE_WITH[i]);
+    });
+    const [aider, human] = makeCommits([
+      { at: CUTOFF + 1e7, subject: 'feat: Add a cache', body: 'Co-authored-by: aider (anthropic/claude-sonnet-4) <aider@aider.chat>' },
+      { at: CUTOFF + 1e7, subject: 'Add a cache' },
+    ]);
+    expect(assistantOf(aider!, rules, names)).to.equal('aider');
+    expect(assistantOf(human!, rules, names)).to.equal(null);
+  });
+
+  it('strips a prompt subject to what was asked for', () => {
+    const [commit] = makeCommits([{ at: CUTOFF + 1e7, subject: 'Have Claude write the release notes' }]);
+    expect(stripAttribution(commit!, rules).subject).to.equal('write the release notes');
+  });
+
+  it('labels neither a release bot named after an assistant nor an automation account, and strips the bot co-author', () => {
+    const automation = compileRules().automation;
+    const isAutomation = (c: { authorName: string; authorEmail: string }) => automation.some((r) => r.pattern.test(c.authorName) || r.pattern.test(c.authorEmail));
+    const [release, greenkeeper] = makeCommits([
+      { at: CUTOFF + 1e7, subject: 'chore(release): v0.9.0', body: 'Co-authored-by: gemini-cli-robot <gemini-cli-robot@google.com>' },
+      { at: CUTOFF - 1e7, subject: 'chore(package): update lodash to version 4.17.20', author: 'greenkeeper[bot]', email: 'support@greenkeeper.io' },
+    ]);
+    expect(labelOf(release!, rules, CUTOFF, isAutomation)).to.equal(null);
+    expect(attributeCommit(stripAttribution(release!, rules), pluginRules)).to.deep.equal([]);
+    expect(labelOf(greenkeeper!, rules, CUTOFF, isAutomation)).to.equal(null);
   });
 
   it('keeps the rest of the message, and puts the committer in an agent author\u2019s place', () => {

@@ -49,6 +49,8 @@ export const FEATURE_NAMES = [
   'author_bullet_rate',
   'author_body_rate',
   'author_conventional_rate',
+  'plan_line',
+  'suggestion_subject',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -77,6 +79,10 @@ const CHECKBOX = /^\s*[-*]\s+\[[ xX]\]/;
 const PAST_TENSE = /^(?:\w+(?:\([^)]*\))?!?:\s+)?[A-Za-z]+ed\b/;
 const SELF_REFERENCE = /\bthis (?:commit|pr|pull request|change|patch|update|refactor)\b/i;
 const EMOJI = /\p{Extended_Pictographic}/u;
+/** A coding agent's first step, kept in the squashed message of its pull request (`* Initial plan`). */
+const PLAN_LINE = /^\s*(?:[-*]\s+)?initial plan\s*$/im;
+/** The forge's subject for an applied review suggestion (`Update src/x.ts`, `Apply suggestions from code review`). */
+const SUGGESTION_SUBJECT = /^(?:update \S+\.[a-z0-9]+|apply suggestions? from (?:code )?review)$/i;
 
 interface AuthorBaseline {
   readonly medianLogLines: number;
@@ -148,6 +154,8 @@ function featuresOf(commit: CommitRecord, author: AuthorBaseline, sessionPositio
     /* author_bullet_rate */ author.bulletRate,
     /* author_body_rate */ author.bodyRate,
     /* author_conventional_rate */ author.conventionalRate,
+    /* plan_line */ PLAN_LINE.test(body) ? 1 : 0,
+    /* suggestion_subject */ SUGGESTION_SUBJECT.test(commit.subject) ? 1 : 0,
   );
 }
 

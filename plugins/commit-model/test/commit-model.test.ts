@@ -159,5 +159,20 @@ describe('commit-model features', () => {
     expect(at('emoji')).to.equal(1);
     expect(at('body_paragraphs')).to.equal(Math.log1p(2));
     expect(at('author_bullet_rate')).to.equal(1);
+    expect(at('plan_line')).to.equal(0);
+    expect(at('suggestion_subject')).to.equal(0);
+  });
+
+  it('reads an agent’s plan step in a squashed message, and an applied review suggestion', () => {
+    const [person, squash, suggestion, batch] = makeCommits([
+      { at: T0, subject: 'Add retry to the uploader', body: 'Plan the retries with backoff.' },
+      { at: T0 + 1200, subject: 'Add retry to the uploader (#12)', body: '* Initial plan\n\n* Add retry to the uploader\n\n* Address review feedback' },
+      { at: T0 + 1800, subject: 'Update src/upload/retry.ts' },
+      { at: T0 + 2400, subject: 'Apply suggestions from code review' },
+    ]);
+    const xs = extractFeatures([person!, squash!, suggestion!, batch!]);
+    const at = (name: (typeof FEATURE_NAMES)[number]): number[] => xs.map((x) => x[FEATURE_NAMES.indexOf(name)]!);
+    expect(at('plan_line')).to.deep.equal([0, 1, 0, 0]);
+    expect(at('suggestion_subject')).to.deep.equal([0, 0, 1, 1]);
   });
 });
