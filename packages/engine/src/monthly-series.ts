@@ -1,16 +1,7 @@
-import type { AuthorMonths, CommitRecord, MonthlyShare } from '@cadence-detect/plugin-sdk';
-import { round } from './strategy-outcomes.js';
+import { monthlyShares, type AuthorMonths, type CommitRecord, type MonthlyShare, type MonthTotals } from '@cadence-detect/plugin-sdk';
 
 /** How many authors get a series of their own: the most commits first. */
 export const AUTHORS_WITH_SERIES = 20;
-
-interface MonthTotals {
-  commits: number;
-  scored: number;
-  explicit: number;
-  inferred: number;
-  assistants: Record<string, number>;
-}
 
 /** What the series needs of one judged commit. */
 export interface JudgedForSeries {
@@ -78,12 +69,5 @@ function addTo(months: Map<string, MonthTotals>, month: string, judged: JudgedFo
 }
 
 function toSeries(months: Map<string, MonthTotals>): MonthlyShare[] {
-  return [...months.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([month, t]) => {
-      const explicit = t.scored > 0 ? round(t.explicit / t.scored) : 0;
-      // The month's share rounded once, so that the two parts add up to it exactly.
-      const share = t.scored > 0 ? round((t.explicit + t.inferred) / t.scored) : 0;
-      return { month, commits: t.commits, scored_commits: t.scored, explicit_share: explicit, inferred_share: round(Math.max(0, share - explicit)), assistants: t.assistants };
-    });
+  return monthlyShares(months);
 }

@@ -1,4 +1,4 @@
-import { assessShare, DEFAULT_ASSESSMENT_BANDS, type AssessmentBands, type MonthlyShare, type RepositoryResult } from '@cadence-detect/plugin-sdk';
+import { assessShare, DEFAULT_ASSESSMENT_BANDS, monthlyShares, type AssessmentBands, type MonthlyShare, type MonthTotals, type RepositoryResult } from '@cadence-detect/plugin-sdk';
 import type { OrganizationAuthor, OrganizationRepository, OrganizationResult } from './organization-result.js';
 
 /** What one repository of a scan came to: its result (every author listed), or why it has none. */
@@ -93,7 +93,7 @@ function mergeAuthors(analyzed: readonly { repository: string; result: Repositor
 
 /** Months merged by their scored commits, so each month's parts still add up to its share. */
 export function mergeMonths(series: readonly (readonly MonthlyShare[])[]): MonthlyShare[] {
-  const byMonth = new Map<string, { commits: number; scored: number; explicit: number; inferred: number; assistants: Record<string, number> }>();
+  const byMonth = new Map<string, MonthTotals>();
   for (const months of series) {
     for (const m of months) {
       const t = byMonth.get(m.month) ?? { commits: 0, scored: 0, explicit: 0, inferred: 0, assistants: {} };
@@ -106,13 +106,7 @@ export function mergeMonths(series: readonly (readonly MonthlyShare[])[]): Month
       byMonth.set(m.month, t);
     }
   }
-  return [...byMonth.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([month, t]) => {
-      const explicit = t.scored > 0 ? round(t.explicit / t.scored) : 0;
-      const share = t.scored > 0 ? round((t.explicit + t.inferred) / t.scored) : 0;
-      return { month, commits: t.commits, scored_commits: t.scored, explicit_share: explicit, inferred_share: round(Math.max(0, share - explicit)), assistants: t.assistants };
-    });
+  return monthlyShares(byMonth);
 }
 
 function addCounts(into: Record<string, number>, from: Readonly<Record<string, number>>): void {

@@ -1,4 +1,4 @@
-import type { AssessmentBands, MonthlyShare, RepositoryAssessment } from '@cadence-detect/plugin-sdk';
+import type { AssessmentBands, AuthorBreakdown, MonthlyShare, RepositoryAssessment } from '@cadence-detect/plugin-sdk';
 
 /** One repository of a scan as the organisation result shows it (docs/http-api.md, The organisation result). */
 export interface OrganizationRepository {
@@ -19,15 +19,8 @@ export interface OrganizationRepository {
   report?: string;
 }
 
-/** One author across every repository, identities merged by e-mail. */
-export interface OrganizationAuthor {
-  author: string;
-  email: string;
-  commits: number;
-  attributed: number;
-  flagged: number;
-  /** Mean probability over the author's scored commits in every repository. */
-  share: number;
+/** One author across every repository, identities merged by e-mail: a repository's author entry, summed. */
+export interface OrganizationAuthor extends Omit<AuthorBreakdown, 'automation' | 'scored_commits' | 'assistants'> {
   scored_commits: number;
   /** Attributed commits per assistant. */
   assistants: Record<string, number>;

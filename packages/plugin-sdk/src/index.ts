@@ -51,6 +51,7 @@ export { failsPolicy, verdictLine, escapeMarkdown, markdownDetails, type FailOn 
 export { describeRequestFailure } from './request-failure.js';
 export { retrying, retryAfterMs, type RetryOptions } from './retry.js';
 export { ASSESSMENT_LEVELS, assessmentLevel, assessShare, DEFAULT_ASSESSMENT_BANDS, SOURCE_TYPE, sourceKindOf } from './assessment.js';
+export { monthlyShares, type MonthTotals } from './monthly-share.js';
 export { FULL_COMMIT_ID, isFullCommitId, isCommitIdPrefix } from './commit-id.js';
 export { tapForgeReporter, lazyForgeReporter, type ForgeReporter } from './forge-reporter.js';
 export { tapSquashLookup, SQUASH_LOOKUP_MS, type SquashLookup, type SquashFound } from './squash-lookup.js';
