@@ -34,6 +34,10 @@ export const OPERATIONAL_CODES = {
   ERR_FORGE_AUTH: 'The forge refused the credentials (401, 403 or 404)',
   ERR_FORGE_RATE_LIMIT: 'The forge\u2019s rate limit held past the job\u2019s time',
   ERR_FORGE_UNAVAILABLE: 'The forge answered with server errors past the job\u2019s time',
+  ERR_QUEUE_FULL: 'Too many jobs are waiting; retry later',
+  ERR_DELIVERY_IN_PROGRESS: 'The first delivery of this id did not finish creating its job; retry later',
+  ERR_JOB_NOT_FOUND: 'No such job',
+  ERR_JOB_FINAL: 'The job has already ended',
   ERR_INTERNAL: 'Internal error',
 } as const;
 

@@ -11,6 +11,8 @@ import { InMemoryJobQueue, type JobQueue } from '../src/jobs/job-queue.js';
 import { InMemoryJobStore } from '../src/jobs/job-store.js';
 import { ServerMetrics } from '../src/metrics.js';
 import { SizedResultCache } from '../src/result-cache.js';
+import { httpErrorOf } from '../src/middleware/http-answers.js';
+import { CadenceError } from '@cadence-detect/errors';
 
 async function manager(options: { workers: number; queueCapacity: number; queue?: JobQueue }) {
   const dir = await makeTempDir('cadence-jobs-');
@@ -63,11 +65,14 @@ const spec = (url: string) => ({ request: { kind: 'repository' as const, url, br
 describe('job manager', function () {
   this.timeout(20_000);
 
-  it('refuses a submit once shutting down with 503 overloaded, Retry-After 30, and creates nothing', async () => {
+  it('refuses a submit once shutting down with ERR_SHUTTING_DOWN, answered 503 overloaded, Retry-After 30, and creates nothing', async () => {
     const { jobs, store, cleanup } = await manager({ workers: 0, queueCapacity: 10 });
     try {
       await jobs.shutdown(0);
-      const refused = await jobs.submit(spec('git://127.0.0.1:9/acme/stall.git')).catch((error: unknown) => error);
+      const thrown = await jobs.submit(spec('git://127.0.0.1:9/acme/stall.git')).catch((error: unknown) => error);
+      // The job manager raises the code; the server's edge alone gives it a status.
+      expect(thrown).to.be.instanceOf(CadenceError).with.property('code', 'ERR_SHUTTING_DOWN');
+      const refused = httpErrorOf(thrown);
       expect(refused).to.include({ status: 503, error: 'overloaded', message: 'The server is shutting down' });
       expect(refused).to.have.deep.property('extra', { retry_after: 30 });
       expect(refused).to.have.deep.property('headers', { 'Retry-After': '30' });
@@ -84,7 +89,8 @@ describe('job manager', function () {
       const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => jobs.submit(spec('git://127.0.0.1:9/acme/stall.git'))));
       expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
       for (const refused of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
-        expect(refused.reason).to.include({ status: 503, error: 'overloaded' });
+        expect(refused.reason).to.be.instanceOf(CadenceError).with.property('code', 'ERR_QUEUE_FULL');
+        expect(httpErrorOf(refused.reason)).to.include({ status: 503, error: 'overloaded' });
       }
       const listed = await store.list({ limit: 100, offset: 0 });
       expect(listed.map((j) => j.status)).to.deep.equal(['queued']);
@@ -150,7 +156,7 @@ describe('job manager', function () {
       try {
         const filler = await jobs.submit(push());
         const refused = await jobs.receive(push(), 'github:d1').catch((error: unknown) => error);
-        expect(refused).to.include({ status: 503, error: 'overloaded' });
+        expect(httpErrorOf(refused)).to.include({ status: 503, error: 'overloaded' });
         await jobs.cancel(filler.id);
         queue.failing = true;
         const failed = await jobs.receive(push(), 'github:d1').catch((error: unknown) => error);
