@@ -53,7 +53,7 @@ export class JobManager {
   private readonly stopListening: () => void;
 
   constructor(private readonly options: JobManagerOptions) {
-    /** One child logger for all jobs (each line carries job_id): a child per job is garbage per request. */
+    // One child logger for all jobs (each line carries job_id): a child per job is garbage per request.
     const log = options.logger.child('jobs');
     const { store, queue, events, cancels, metrics } = options;
     const running = new Map<string, AbortController>();
