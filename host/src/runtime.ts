@@ -1,12 +1,12 @@
 import type { CadenceConfig, ConfigFile } from '@cadence-detect/config';
 import type { Engine } from '@cadence-detect/engine';
-import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import { createLogger, type Logger, type LogLevel } from '@cadence-detect/logger';
-import { PluginLoadError, PluginOptionsError, type PluginLoadEntry } from '@cadence-detect/plugin-loader';
-import { CliExit, type CliIo } from './cli/io.js';
+import type { LoadedPlugin, PluginLoadEntry } from '@cadence-detect/plugin-loader';
+import type { CliIo } from './cli/io.js';
 import { loadCliConfig } from './cli/load-config.js';
 import { engineFromConfig } from './engine-setup.js';
 import { forgeSettings, hostPluginOptions, loadHostPlugins } from './plugins.js';
+import { CliError } from './cli/exit-codes.js';
 
 /**
  * The configuration as resolved once, in the main thread: what analysis threads receive as data,
@@ -52,19 +52,14 @@ export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Pr
   const stream = options.logStream ?? (config.logging.output === 'stderr' ? io.stderr : io.stdout);
   const logger = createLogger({ level: options.logLevel ?? config.logging.level, stream, secrets });
   if (options.logWarnings) for (const warning of warnings) logger.child('config').warn(warning);
-  let loaded;
-  try {
-    loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), forges: forgeSettings(config), pluginBase, logger: logger.child('plugins') });
-  } catch (error) {
-    if (error instanceof PluginLoadError || error instanceof PluginOptionsError) throw new CliExit(2, error.message);
-    throw error;
-  }
+  // A named plugin that does not load, or refused options, end a command with exit 2 (cli/exit-codes.ts).
+  const loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), forges: forgeSettings(config), pluginBase, logger: logger.child('plugins') });
   let engine: Engine;
   try {
     engine = engineFromConfig(config, logger, loaded.plugins);
   } catch (error) {
     // A plugin that refuses its configuration as it starts (an unreadable forges.github.private_key_path): bad configuration, exit 2.
-    throw new CliExit(2, error instanceof Error ? error.message : String(error));
+    throw new CliError('usage', error instanceof Error ? error.message : String(error));
   }
   return { config, resolved: { config, pluginBase }, logger, plugins: loaded.plugins, pluginEntries: loaded.entries, engine };
 }

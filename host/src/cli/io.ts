@@ -5,14 +5,3 @@ export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
 }
-
-/** A failure that ends a command with an exit code and a one-line message on stderr. */
-export class CliExit extends Error {
-  constructor(
-    readonly exitCode: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'CliExit';
-  }
-}

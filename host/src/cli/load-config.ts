@@ -1,7 +1,8 @@
-import { ConfigError, loadConfig, type ConfigFile, type LoadedConfig } from '@cadence-detect/config';
+import { loadConfig, type ConfigFile, type LoadedConfig } from '@cadence-detect/config';
 import { isValidCidr } from '@cadence-detect/network-guard';
 import { displayLine } from '@cadence-detect/reports/display-text';
-import { CliExit, type CliIo } from './io.js';
+import { CliError } from './exit-codes.js';
+import type { CliIo } from './io.js';
 
 export interface CliConfigOptions {
   /** The project file to use instead of searching the working directory (null: none). */
@@ -14,13 +15,8 @@ export interface CliConfigOptions {
 
 /** Loads the configuration for a command; an invalid one ends it with exit code 2 (docs/configuration.md). */
 export async function loadCliConfig(io: CliIo, configPath: string | undefined, options: CliConfigOptions = {}): Promise<LoadedConfig> {
-  let loaded: LoadedConfig;
-  try {
-    loaded = await loadConfig({ cwd: io.cwd, configPath: configPath ?? null, env: io.env, flags: options.flags ?? {}, ...(options.projectFile !== undefined ? { projectFile: options.projectFile } : {}) });
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliExit(2, error.message);
-    throw error;
-  }
+  // An invalid configuration throws a ConfigError, which ends the command with exit 2 (exit-codes.ts).
+  const loaded = await loadConfig({ cwd: io.cwd, configPath: configPath ?? null, env: io.env, flags: options.flags ?? {}, ...(options.projectFile !== undefined ? { projectFile: options.projectFile } : {}) });
   checkNetworks(loaded);
   if (options.printWarnings ?? true) {
     // A warning names paths from the working directory, which a cloned repository names.
@@ -35,7 +31,7 @@ function checkNetworks({ config, filepath }: LoadedConfig): void {
   for (const [key, list] of Object.entries(lists)) {
     const bad = list.find((text) => !isValidCidr(text));
     if (bad !== undefined) {
-      throw new CliExit(2, `Invalid configuration in ${filepath ?? 'the configuration'}: ${key} has ${JSON.stringify(bad)}, which is not a CIDR (such as 10.1.2.3/32 or fd00::/8)`);
+      throw new CliError('usage', `Invalid configuration in ${filepath ?? 'the configuration'}: ${key} has ${JSON.stringify(bad)}, which is not a CIDR (such as 10.1.2.3/32 or fd00::/8)`);
     }
   }
 }

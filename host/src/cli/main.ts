@@ -1,7 +1,8 @@
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { displayLine } from '@cadence-detect/reports/display-text';
 import { HOST_VERSION } from './host-version.js';
-import { CliExit, type CliIo } from './io.js';
+import { commandEnd } from './exit-codes.js';
+import type { CliIo } from './io.js';
 import { register as registerAnalyze } from './commands/analyze.js';
 import { register as registerCi } from './commands/ci.js';
 import { register as registerConfig } from './commands/config.js';
@@ -34,16 +35,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     await program.parseAsync([...argv], { from: 'node' });
     return 0;
   } catch (error) {
-    if (error instanceof CliExit) {
-      // Messages can quote a branch, path or URL from the repository: one line, nothing a terminal acts on.
-      io.stderr.write(`cadence: ${displayLine(error.message)}\n`);
-      return error.exitCode;
-    }
-    if (error instanceof CommanderError) {
-      // Help and version exit 0; every parse error is bad usage.
-      return error.exitCode === 0 ? 0 : 2;
-    }
-    throw error;
+    const end = commandEnd(error);
+    if (!end) throw error;
+    // Messages can quote a branch, path or URL from the repository: one line, nothing a terminal acts on.
+    if (end.message !== null) io.stderr.write(`cadence: ${displayLine(end.message)}\n`);
+    return end.code;
   }
 }
 

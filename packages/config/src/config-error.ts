@@ -1,6 +1,5 @@
-/** An invalid configuration: one message naming the key and where it came from; the CLI exits 2. */
+/** An invalid configuration: one message naming the key and where it came from (the CLI exits 2: host/src/cli/exit-codes.ts). */
 export class ConfigError extends Error {
-  readonly exitCode = 2;
   constructor(
     message: string,
     readonly key?: string,

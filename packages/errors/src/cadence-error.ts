@@ -8,13 +8,25 @@ export interface CadenceErrorOptions {
   details?: Record<string, unknown>;
 }
 
+/** Marks a CadenceError whichever copy of this package made it (see Symbol.hasInstance below). */
+const BRAND = Symbol.for('@cadence-detect/errors:CadenceError');
+
 /**
  * The one error type every layer throws for an expected failure: a job's `error_code`,
- * a stream's `error` event and the CLI's exit message all come from its `code`.
+ * a stream's `error` event, the server's HTTP answer and the CLI's exit code all come from its `code`.
  */
 export class CadenceError extends ExpectedError {
   readonly code: OperationalCode;
   readonly details: Record<string, unknown> | undefined;
+
+  /**
+   * `instanceof` holds for a CadenceError made by another copy of this package too: a plugin that
+   * bundles its own, or a second instance of the module (a loader that evaluates it again). The
+   * edges map every CadenceError by its code, whoever raised it.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
 
   constructor(code: OperationalCode, options: CadenceErrorOptions = {}) {
     // ERR_INTERNAL, a bug, keeps its stack; a wrapped failure keeps the stack of its `cause`.
@@ -24,10 +36,15 @@ export class CadenceError extends ExpectedError {
     this.details = options.details;
   }
 
+  /** Set on the prototype, so it is neither an own property nor serialised. */
+  declare readonly [BRAND]: true;
+
   static is(value: unknown, code?: OperationalCode): value is CadenceError {
     return value instanceof CadenceError && (code === undefined || value.code === code);
   }
 }
+
+Object.defineProperty(CadenceError.prototype, BRAND, { value: true });
 
 /** Turns anything thrown into a CadenceError, keeping a CadenceError as it is. */
 export function toCadenceError(error: unknown, fallback: OperationalCode = 'ERR_INTERNAL'): CadenceError {

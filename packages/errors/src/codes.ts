@@ -1,6 +1,9 @@
 /**
- * Operational error codes: the interface's codes plus ours (docs/http-api.md, Conventions).
- * Each carries its default message so that a job's `error` is readable without a lookup table elsewhere.
+ * Operational error codes: the interface's codes (ERR_WEBHOOK_INVALID_SIGNATURE to ERR_CPU_THROTTLED,
+ * kept whether or not anything raises them) plus ours (docs/http-api.md, The job). Each carries its
+ * default message so that a job's `error` is readable without a lookup table elsewhere. What a
+ * code is answered with is the edges' choice: the server's middleware/http-answers.ts (HTTP) and
+ * the CLI's cli/exit-codes.ts (exit codes).
  */
 export const OPERATIONAL_CODES = {
   ERR_WEBHOOK_INVALID_SIGNATURE: 'Webhook signature verification failed',
@@ -34,6 +37,11 @@ export const OPERATIONAL_CODES = {
   ERR_FORGE_AUTH: 'The forge refused the credentials (401, 403 or 404)',
   ERR_FORGE_RATE_LIMIT: 'The forge\u2019s rate limit held past the job\u2019s time',
   ERR_FORGE_UNAVAILABLE: 'The forge answered with server errors past the job\u2019s time',
+  // Refusals of a request to the job manager (never a job's error_code).
+  ERR_QUEUE_FULL: 'Too many jobs are waiting; retry later',
+  ERR_DELIVERY_IN_PROGRESS: 'The first delivery of this id did not finish creating its job; retry later',
+  ERR_JOB_NOT_FOUND: 'No such job',
+  ERR_JOB_FINAL: 'The job has already ended',
   ERR_INTERNAL: 'Internal error',
 } as const;
 

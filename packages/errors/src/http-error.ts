@@ -36,9 +36,4 @@ export class HttpError extends ExpectedError {
   static notFound(message = 'Not found'): HttpError {
     return new HttpError(404, 'not_found', message);
   }
-
-  /** 503 `unavailable`: something the request must record cannot be reached now; retry after 5 s. */
-  static unavailable(message: string): HttpError {
-    return new HttpError(503, 'unavailable', message, { extra: { retry_after: 5 }, headers: { 'Retry-After': '5' } });
-  }
 }

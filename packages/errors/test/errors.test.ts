@@ -32,6 +32,23 @@ describe('CadenceError', () => {
     expect(toCadenceError(wrapped)).to.equal(wrapped);
   });
 
+  it('is recognised by instanceof and CadenceError.is when another copy of the package made it, and only then', async () => {
+    // A second evaluation of the module, as a plugin bundling its own copy would bring.
+    const copy = (await import(new URL('../dist/cadence-error.js?another-copy', import.meta.url).href)) as typeof import('../src/cadence-error.js');
+    expect(copy.CadenceError).to.not.equal(CadenceError);
+    const foreign = new copy.CadenceError('ERR_PRIVATE_ADDRESS');
+    expect(foreign).to.be.instanceOf(CadenceError);
+    expect(CadenceError.is(foreign, 'ERR_PRIVATE_ADDRESS')).to.equal(true);
+    expect(toCadenceError(foreign)).to.equal(foreign);
+    expect(new CadenceError('ERR_CANCELLED')).to.be.instanceOf(copy.CadenceError);
+    expect(new Error('plain')).to.not.be.instanceOf(CadenceError);
+    expect({ code: 'ERR_CANCELLED', name: 'CadenceError' }).to.not.be.instanceOf(CadenceError);
+    expect(HttpError.notFound()).to.not.be.instanceOf(CadenceError);
+    // The mark is on the prototype: nothing of it is serialised or listed.
+    expect(Object.getOwnPropertySymbols(foreign)).to.deep.equal([]);
+    expect(JSON.parse(JSON.stringify(foreign))).to.deep.equal(JSON.parse(JSON.stringify(new CadenceError('ERR_PRIVATE_ADDRESS'))));
+  });
+
   it('renders an HttpError without a stack: it is always an answer, never a bug', () => {
     const before = Error.stackTraceLimit;
     const error = HttpError.invalidRequest('url', 'missing');

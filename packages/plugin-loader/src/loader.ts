@@ -22,7 +22,6 @@ export interface PluginLoadEntry {
 
 /** A plugin named by the host or the configuration did not load: start-up stops (exit code 2). */
 export class PluginLoadError extends Error {
-  readonly exitCode = 2;
   constructor(readonly entry: PluginLoadEntry) {
     super(`plugin ${entry.specifier} (${entry.source}) could not be loaded: ${entry.reason ?? entry.status}`);
     this.name = 'PluginLoadError';

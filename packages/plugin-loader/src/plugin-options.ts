@@ -5,7 +5,6 @@ import type { LoadedPlugin } from './loaded-plugin.js';
 
 /** A plugin's options were refused at start-up: exit code 2, the plugin and the key named. */
 export class PluginOptionsError extends Error {
-  readonly exitCode = 2;
   constructor(message: string) {
     super(message);
     this.name = 'PluginOptionsError';

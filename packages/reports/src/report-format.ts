@@ -2,9 +2,8 @@ import path from 'node:path';
 
 export type ReportFormat = 'text' | 'json' | 'yaml' | 'html' | 'sarif';
 
-/** A report path whose extension names no format: bad usage (the CLI exits 2). */
+/** A report path whose extension names no format: bad usage (the CLI exits 2: host/src/cli/exit-codes.ts). */
 export class UsageError extends Error {
-  readonly exitCode = 2;
   constructor(message: string) {
     super(message);
     this.name = 'UsageError';

@@ -9,4 +9,5 @@ export type { RateLimiterFactory } from './middleware/rate-limit.js';
 export type { JobCancels } from './jobs/job-cancels.js';
 export type { ServerResultCache, CacheStats } from './result-cache.js';
 export { createWorker, type CadenceWorker, type WorkerOptions } from './create-worker.js';
-export { serveAnalysisThread, AnalysisThreadPool, type AnalysisThreadsSpec, type JobEngine } from './jobs/analysis-threads.js';
+export { serveAnalysisThread, AnalysisThreadPool, type AnalysisThreadsSpec } from './jobs/analysis-threads.js';
+export type { JobEngine } from './jobs/job-engine.js';

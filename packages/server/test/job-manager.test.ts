@@ -1,25 +1,31 @@
 import { expect } from 'chai';
+import { mkdir } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { loadConfig, toPluginConfigView } from '@cadence-detect/config';
 import { createEngine } from '@cadence-detect/engine';
 import { createLogger } from '@cadence-detect/logger';
-import { makeTempDir, startStalledServer } from '@cadence-detect/test-support';
+import { createRepository, humanHistory, makeTempDir, startStalledServer } from '@cadence-detect/test-support';
 import { InMemoryJobCancels } from '../src/jobs/job-cancels.js';
 import { InMemoryJobEventChannel } from '../src/jobs/job-events.js';
 import { JobManager } from '../src/jobs/job-manager.js';
 import { InMemoryJobQueue, type JobQueue } from '../src/jobs/job-queue.js';
 import { InMemoryJobStore } from '../src/jobs/job-store.js';
+import type { Job } from '../src/jobs/job.js';
+import type { JobEngine } from '../src/jobs/job-engine.js';
 import { ServerMetrics } from '../src/metrics.js';
 import { SizedResultCache } from '../src/result-cache.js';
+import { httpErrorOf } from '../src/middleware/http-answers.js';
+import { CadenceError } from '@cadence-detect/errors';
 
-async function manager(options: { workers: number; queueCapacity: number; queue?: JobQueue }) {
+async function manager(options: { workers: number; queueCapacity: number; queue?: JobQueue; store?: InMemoryJobStore; engine?: (engine: JobEngine) => JobEngine; allowLocalPaths?: boolean }) {
   const dir = await makeTempDir('cadence-jobs-');
   const { config } = await loadConfig({ cwd: dir.path, env: {} });
   const logger = createLogger({ level: 'error', stream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
   const metrics = new ServerMetrics();
-  const store = new InMemoryJobStore(100);
+  const store = options.store ?? new InMemoryJobStore(100);
+  const engine: JobEngine = createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [] });
   const jobs = new JobManager({
-    engine: createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [] }),
+    engine: options.engine ? options.engine(engine) : engine,
     store,
     queue: options.queue ?? new InMemoryJobQueue(options.queueCapacity),
     events: new InMemoryJobEventChannel(),
@@ -30,10 +36,24 @@ async function manager(options: { workers: number; queueCapacity: number; queue?
     workers: options.workers,
     jobTimeoutMs: 60_000,
     network: null,
-    allowLocalPaths: false,
+    allowLocalPaths: options.allowLocalPaths ?? false,
     publicUrl: null,
   });
-  return { jobs, store, cleanup: () => dir.remove() };
+  return { jobs, store, dir: dir.path, cleanup: () => dir.remove() };
+}
+
+/** The memory store, away (as a Redis restarting is) for the writes asked while `away` is set. */
+class FlakyStore extends InMemoryJobStore {
+  away = false;
+  refused = 0;
+
+  override async update(id: string, change: (job: Job) => void): Promise<Job | undefined> {
+    if (this.away) {
+      this.refused++;
+      throw new CadenceError('ERR_DATABASE_CONNECTION_FAILED', { message: 'The job store is unavailable; retry later' });
+    }
+    return super.update(id, change);
+  }
 }
 
 /** The memory queue with its offers held until `open()`, or failing as a queue on a Redis gone away does. */
@@ -63,11 +83,14 @@ const spec = (url: string) => ({ request: { kind: 'repository' as const, url, br
 describe('job manager', function () {
   this.timeout(20_000);
 
-  it('refuses a submit once shutting down with 503 overloaded, Retry-After 30, and creates nothing', async () => {
+  it('refuses a submit once shutting down with ERR_SHUTTING_DOWN, answered 503 overloaded, Retry-After 30, and creates nothing', async () => {
     const { jobs, store, cleanup } = await manager({ workers: 0, queueCapacity: 10 });
     try {
       await jobs.shutdown(0);
-      const refused = await jobs.submit(spec('git://127.0.0.1:9/acme/stall.git')).catch((error: unknown) => error);
+      const thrown = await jobs.submit(spec('git://127.0.0.1:9/acme/stall.git')).catch((error: unknown) => error);
+      // The job manager raises the code; the server's edge alone gives it a status.
+      expect(thrown).to.be.instanceOf(CadenceError).with.property('code', 'ERR_SHUTTING_DOWN');
+      const refused = httpErrorOf(thrown);
       expect(refused).to.include({ status: 503, error: 'overloaded', message: 'The server is shutting down' });
       expect(refused).to.have.deep.property('extra', { retry_after: 30 });
       expect(refused).to.have.deep.property('headers', { 'Retry-After': '30' });
@@ -84,7 +107,8 @@ describe('job manager', function () {
       const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => jobs.submit(spec('git://127.0.0.1:9/acme/stall.git'))));
       expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
       for (const refused of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
-        expect(refused.reason).to.include({ status: 503, error: 'overloaded' });
+        expect(refused.reason).to.be.instanceOf(CadenceError).with.property('code', 'ERR_QUEUE_FULL');
+        expect(httpErrorOf(refused.reason)).to.include({ status: 503, error: 'overloaded' });
       }
       const listed = await store.list({ limit: 100, offset: 0 });
       expect(listed.map((j) => j.status)).to.deep.equal(['queued']);
@@ -105,6 +129,66 @@ describe('job manager', function () {
       expect(Date.now() - started).to.be.below(2000);
     } finally {
       await stalled.close();
+      await cleanup();
+    }
+  });
+
+  it('refuses to cancel an unknown job (ERR_JOB_NOT_FOUND, answered 404) and one already ended (ERR_JOB_FINAL, answered 409)', async () => {
+    const { jobs, cleanup } = await manager({ workers: 0, queueCapacity: 10 });
+    try {
+      const unknown = await jobs.cancel('nope').catch((error: unknown) => error);
+      expect(unknown).to.be.instanceOf(CadenceError).with.property('code', 'ERR_JOB_NOT_FOUND');
+      expect(httpErrorOf(unknown)).to.include({ status: 404, error: 'not_found', message: 'No job nope' });
+      const job = await jobs.submit(spec('git://127.0.0.1:9/acme/stall.git'));
+      expect(await jobs.cancel(job.id)).to.include({ status: 'cancelled', error_code: 'ERR_CANCELLED' });
+      const again = await jobs.cancel(job.id).catch((error: unknown) => error);
+      expect(again).to.be.instanceOf(CadenceError).with.property('code', 'ERR_JOB_FINAL');
+      expect(httpErrorOf(again)).to.include({ status: 409, error: 'conflict', message: `Job ${job.id} is already cancelled` });
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('closes an engine that has something to close (an analysis thread pool) at shutdown, and needs nothing of one that has not', async () => {
+    let closed = 0;
+    const closing = await manager({ workers: 1, queueCapacity: 10, engine: (engine) => ({ analyze: (request, options) => engine.analyze(request, options), close: async () => void closed++ }) });
+    const plain = await manager({ workers: 1, queueCapacity: 10 });
+    try {
+      await closing.jobs.shutdown(0);
+      expect(closed).to.equal(1);
+      await plain.jobs.shutdown(0);
+    } finally {
+      await closing.cleanup();
+      await plain.cleanup();
+    }
+  });
+
+  it('records a job’s outcome once a store that was away returns, rather than leaving it running', async function () {
+    this.timeout(30_000);
+    const store = new FlakyStore(100);
+    const { jobs, dir, cleanup } = await manager({ workers: 1, queueCapacity: 10, store, allowLocalPaths: true });
+    try {
+      const repository = `${dir}/repo`;
+      await mkdir(repository);
+      await createRepository(repository, humanHistory(4));
+      const original = store.update.bind(store);
+      // The store goes away as the job starts running, and is back 3 s later.
+      let started = false;
+      store.update = async (id, change) => {
+        const job = await original(id, change);
+        if (!started && job?.status === 'running') {
+          started = true;
+          store.away = true;
+          setTimeout(() => (store.away = false), 3000);
+        }
+        return job;
+      };
+      const job = await jobs.submit({ request: { kind: 'repository', url: repository, branch: null }, source: 'api', repo: 'acme/repo', branch: null });
+      for (let i = 0; i < 200 && (await store.get(job.id))?.status !== 'completed'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await store.get(job.id)).to.include({ status: 'completed' });
+      expect(store.refused).to.be.at.least(1);
+    } finally {
+      await jobs.shutdown(0);
       await cleanup();
     }
   });
@@ -150,7 +234,7 @@ describe('job manager', function () {
       try {
         const filler = await jobs.submit(push());
         const refused = await jobs.receive(push(), 'github:d1').catch((error: unknown) => error);
-        expect(refused).to.include({ status: 503, error: 'overloaded' });
+        expect(httpErrorOf(refused)).to.include({ status: 503, error: 'overloaded' });
         await jobs.cancel(filler.id);
         queue.failing = true;
         const failed = await jobs.receive(push(), 'github:d1').catch((error: unknown) => error);

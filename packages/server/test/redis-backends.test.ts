@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { loadConfig, type CadenceConfig } from '@cadence-detect/config';
-import type { HttpError } from '@cadence-detect/errors';
+import { CadenceError } from '@cadence-detect/errors';
+import { httpErrorOf } from '../src/middleware/http-answers.js';
 import { createLogger } from '@cadence-detect/logger';
 import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
 import { makeTempDir, startRedisServer, type RedisServer } from '@cadence-detect/test-support';
@@ -261,10 +262,13 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
       await store.create(job('kept'));
       await own.stop();
       const started = Date.now();
-      const error = await store.get('kept').then(() => null, (e: unknown) => e);
+      const thrown = await store.get('kept').then(() => null, (e: unknown) => e);
+      // The store raises its outage code; the server's edge answers it 503 unavailable.
+      expect(thrown).to.be.instanceOf(CadenceError).with.property('code', 'ERR_DATABASE_CONNECTION_FAILED');
+      const error = httpErrorOf(thrown);
       expect(error).to.have.property('name', 'HttpError');
       expect(error).to.include({ status: 503, error: 'unavailable' });
-      expect((error as HttpError).headers).to.have.property('Retry-After');
+      expect(error.headers).to.have.property('Retry-After');
       expect(Date.now() - started).to.be.below(3000);
       await own.restart();
       for (let i = 0; i < 100 && !(await store.get('kept').catch(() => undefined)); i++) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseConfigText, type ConfigFile } from '@cadence-detect/config';
 import { runGitCommand } from '@cadence-detect/git-source';
-import { CliExit } from '../io.js';
+import { CliError } from '../exit-codes.js';
 
 /** Where a CI job's checkout is and what it may trust. */
 export interface CiCheckout {
@@ -27,15 +27,15 @@ export async function resolveCommit(dir: string, revision: string): Promise<stri
  */
 export async function openCheckout(dir: string, base: string | null, head: string | null, deepen: string): Promise<CiCheckout> {
   const shallow = await runGitCommand(dir, ['rev-parse', '--is-shallow-repository']).catch(() => null);
-  if (!shallow || shallow.code !== 0) throw new CliExit(1, `${dir} is not a git repository (check out the repository before this step)`);
+  if (!shallow || shallow.code !== 0) throw new CliError('failed', `${dir} is not a git repository (check out the repository before this step)`);
   if (shallow.stdout.trim() === 'true') {
-    throw new CliExit(2, `the checkout at ${dir} is shallow: Cadence needs the whole history to judge the new commits against it. ${deepen}`);
+    throw new CliError('usage', `the checkout at ${dir} is shallow: Cadence needs the whole history to judge the new commits against it. ${deepen}`);
   }
   const headCommit = (head ? await resolveCommit(dir, head) : null) ?? (await resolveCommit(dir, 'HEAD'));
-  if (!headCommit) throw new CliExit(1, `the repository at ${dir} has no commits`);
+  if (!headCommit) throw new CliError('failed', `the repository at ${dir} has no commits`);
   if (!base) return { dir, base: null, head: headCommit };
   const baseCommit = await resolveCommit(dir, base);
-  if (!baseCommit) throw new CliExit(2, `the base ${JSON.stringify(base.slice(0, 80))} is not a commit of the checkout at ${dir}. ${deepen}`);
+  if (!baseCommit) throw new CliError('usage', `the base ${JSON.stringify(base.slice(0, 80))} is not a commit of the checkout at ${dir}. ${deepen}`);
   return { dir, base: baseCommit, head: headCommit };
 }
 
@@ -64,7 +64,7 @@ export async function ciConfiguration(checkout: CiCheckout, workspace: string, c
     const relative = path.relative(checkout.dir, absolute);
     if (relative.startsWith('..') || path.isAbsolute(relative)) return { configPath: absolute, projectFile: null, cleanup: none };
     const text = await fileAt(checkout.dir, source, relative.split(path.sep).join('/'));
-    if (text === null) throw new CliExit(2, `--config ${configInput}: no such file at the base commit ${source.slice(0, 12)} (a change's own configuration is never used; name a file outside the checkout or commit it to the base branch first)`);
+    if (text === null) throw new CliError('usage', `--config ${configInput}: no such file at the base commit ${source.slice(0, 12)} (a change's own configuration is never used; name a file outside the checkout or commit it to the base branch first)`);
     const folder = await mkdtemp(path.join(tmpdir(), 'cadence-ci-config-'));
     const copy = path.join(folder, path.basename(relative));
     await writeFile(copy, text);

@@ -1,12 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CadenceError } from '@cadence-detect/errors';
 import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { renderReportLazily } from '@cadence-detect/reports/render';
 import { createRuntime } from '../../runtime.js';
 import { reachesLevel, reportContext } from '../commands/analyze-action.js';
 import type { FailOnLevel } from '../commands/analyze.js';
-import { CliExit, type CliIo } from '../io.js';
+import { CliError } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 import { ciConfiguration, openCheckout, type CiCheckout } from './checkout.js';
 
 /** What a forge's CI job asks for, once its own variables are read. */
@@ -47,17 +47,12 @@ export async function runCi(request: CiRequest, io: CliIo): Promise<CiOutcome> {
       logStream: io.stderr,
       logLevel: 'error',
     });
-    let result;
-    try {
-      result = await runtime.engine.analyze(
-        { kind: 'repository', url: checkout.dir, branch: null, ...(checkout.base ? { range: { before: checkout.base, after: checkout.head } } : {}) },
-        { network: null, allowLocalPaths: true },
-      );
-    } catch (error) {
-      if (error instanceof CadenceError) throw new CliExit(1, `${error.code}: ${error.message}`);
-      throw error;
-    }
-    if (result.source_type !== 'git') throw new CliExit(1, 'the analysis did not read a repository');
+    // A CadenceError ends the command by its code (cli/exit-codes.ts).
+    const result = await runtime.engine.analyze(
+      { kind: 'repository', url: checkout.dir, branch: null, ...(checkout.base ? { range: { before: checkout.base, after: checkout.head } } : {}) },
+      { network: null, allowLocalPaths: true },
+    );
+    if (result.source_type !== 'git') throw new CliError('failed', 'the analysis did not read a repository');
     const configured = runtime.config.report.fail_on;
     const failOn = request.failOn ?? (configured === 'never' ? null : configured);
     const gateReached = reachesLevel(result, failOn ?? undefined);
@@ -75,7 +70,7 @@ export async function runCi(request: CiRequest, io: CliIo): Promise<CiOutcome> {
 
 /** Ends the job by its gate: exit 3 when the verdict reached the fail-on level. */
 export function ciGate(outcome: CiOutcome): void {
-  if (outcome.gateReached) throw new CliExit(3, `verdict ${outcome.result.assessment} reaches fail-on ${outcome.failOn}`);
+  if (outcome.gateReached) throw new CliError('gate', `verdict ${outcome.result.assessment} reaches fail-on ${outcome.failOn}`);
 }
 
 /** An input that is set: CI systems pass unset inputs as empty strings. */
@@ -86,5 +81,5 @@ export function given(...values: (string | undefined)[]): string | undefined {
 export function failOnInput(value: string | undefined): FailOnLevel | null {
   if (value === undefined || value === 'never') return null;
   if (value === 'suspicious' || value === 'likely_ai_generated') return value;
-  throw new CliExit(2, `fail-on must be never, suspicious or likely_ai_generated, not ${JSON.stringify(value.slice(0, 40))}`);
+  throw new CliError('usage', `fail-on must be never, suspicious or likely_ai_generated, not ${JSON.stringify(value.slice(0, 40))}`);
 }

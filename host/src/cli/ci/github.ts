@@ -1,6 +1,6 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import type { CliIo } from '../io.js';
-import { CliExit } from '../io.js';
+import { CliError } from '../exit-codes.js';
 import { ciGate, failOnInput, given, runCi } from './ci-run.js';
 import { ciSummary } from './summary.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
@@ -63,12 +63,12 @@ async function readEvent(file: string | undefined): Promise<Record<string, unkno
   try {
     text = await readFile(file!, 'utf8');
   } catch (error) {
-    throw new CliExit(2, `GITHUB_EVENT_PATH ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    throw new CliError('usage', `GITHUB_EVENT_PATH ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
   }
   try {
     const parsed = JSON.parse(text) as unknown;
     return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
   } catch {
-    throw new CliExit(2, `GITHUB_EVENT_PATH ${file} is not JSON`);
+    throw new CliError('usage', `GITHUB_EVENT_PATH ${file} is not JSON`);
   }
 }

@@ -1,22 +1,23 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AnalysisRequest } from '@cadence-detect/engine';
-import { CadenceError } from '@cadence-detect/errors';
 import { answersAsRepository, parseRepositoryUrl } from '@cadence-detect/git-source';
 import { maskSecrets, type CadenceConfig } from '@cadence-detect/config';
 import { failsPolicy, type AnalysisResult } from '@cadence-detect/plugin-sdk';
-import { renderReportLazily, reportFormatFromPath, UsageError, type ReportContext, type ReportFormat } from '@cadence-detect/reports/render';
+import { renderReportLazily, reportFormatFromPath, type ReportContext, type ReportFormat } from '@cadence-detect/reports/render';
 import { HOST_VERSION } from '../host-version.js';
 import { createRuntime } from '../../runtime.js';
-import { CliExit, type CliIo } from '../io.js';
+import { CliError } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 import { progressLine } from '../progress-line.js';
-import { FAIL_ON_EXIT_CODE, type AnalyzeOptions, type FailOnLevel } from './analyze.js';
+import type { AnalyzeOptions, FailOnLevel } from './analyze.js';
 
 const PROBE_TIMEOUT_MS = 8000;
 
 /** `cadence analyze`: one analysis through the same engine the server runs, then the report. */
 export async function runAnalyze(target: string, options: AnalyzeOptions, io: CliIo): Promise<void> {
-  const format: ReportFormat | null = options.output ? reportFormat(options.output) : null;
+  // An unknown extension is a UsageError: exit 2 (cli/exit-codes.ts), before any work.
+  const format: ReportFormat | null = options.output ? reportFormatFromPath(options.output) : null;
   const flags = options.suspiciousAdditions !== undefined ? { thresholds: { suspicious_additions: options.suspiciousAdditions } } : {};
   const runtime = await createRuntime(io, {
     ...(options.config ? { configPath: options.config } : {}),
@@ -48,10 +49,8 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
     else if (!options.output) io.stdout.write(await renderReportLazily(result, 'text', context, { verbose: options.verbose ?? false }));
     verdictGate(result, options.failOn);
   } catch (error) {
+    // A CadenceError ends the command by its code (cli/exit-codes.ts).
     progress.clear();
-    if (error instanceof CadenceError) {
-      throw new CliExit(error.code === 'ERR_INVALID_SOURCE' ? 2 : 1, `${error.code}: ${error.message}`);
-    }
     throw error;
   } finally {
     process.removeListener('SIGINT', onInterrupt);
@@ -65,7 +64,7 @@ export function reachesLevel(result: AnalysisResult, failOn: FailOnLevel | undef
 
 /** `--fail-on`: after the report is out, a verdict at or above the level ends the command with its own code. */
 export function verdictGate(result: AnalysisResult, failOn: FailOnLevel | undefined): void {
-  if (reachesLevel(result, failOn)) throw new CliExit(FAIL_ON_EXIT_CODE, `verdict ${result.assessment} reaches --fail-on ${failOn}`);
+  if (reachesLevel(result, failOn)) throw new CliError('gate', `verdict ${result.assessment} reaches --fail-on ${failOn}`);
 }
 
 /**
@@ -93,15 +92,6 @@ export function reportContext(config: CadenceConfig, failOn: FailOnLevel | undef
   };
 }
 
-function reportFormat(output: string): ReportFormat {
-  try {
-    return reportFormatFromPath(output);
-  } catch (error) {
-    if (error instanceof UsageError) throw new CliExit(2, error.message);
-    throw error;
-  }
-}
-
 /** A path or ssh/git URL is a repository; an http(s) URL is one if git answers (docs/cli.md). */
 async function buildRequest(target: string, options: AnalyzeOptions, io: CliIo): Promise<AnalysisRequest> {
   const kind = options.kind ?? (await guessKind(target, io));
@@ -115,15 +105,10 @@ function isUrlLike(target: string): boolean {
 }
 
 async function guessKind(target: string, io: CliIo): Promise<'repository' | 'website'> {
-  try {
-    if (!/^https?:\/\//i.test(target)) {
-      // Refuses hostile input (exit 2) and a path that does not exist (exit 1) before any work.
-      parseRepositoryUrl(isUrlLike(target) ? target : path.resolve(io.cwd, target), { allowLocalPaths: true });
-      return 'repository';
-    }
-    return (await answersAsRepository(target, PROBE_TIMEOUT_MS)) ? 'repository' : 'website';
-  } catch (error) {
-    if (error instanceof CadenceError) throw new CliExit(error.code === 'ERR_INVALID_SOURCE' ? 2 : 1, `${error.code}: ${error.message}`);
-    throw error;
+  if (!/^https?:\/\//i.test(target)) {
+    // Refuses hostile input (ERR_INVALID_SOURCE, exit 2) and a path that does not exist (exit 1) before any work.
+    parseRepositoryUrl(isUrlLike(target) ? target : path.resolve(io.cwd, target), { allowLocalPaths: true });
+    return 'repository';
   }
+  return (await answersAsRepository(target, PROBE_TIMEOUT_MS)) ? 'repository' : 'website';
 }

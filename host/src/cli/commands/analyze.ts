@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { exitCodeOf } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
 export interface AnalyzeOptions {
@@ -12,10 +13,8 @@ export interface AnalyzeOptions {
   failOn?: FailOnLevel;
 }
 
-/** `--fail-on`: the verdict level from which `cadence analyze` exits with FAIL_ON_EXIT_CODE. */
+/** `--fail-on`: the verdict level from which `cadence analyze` ends as a gate (exit 3, cli/exit-codes.ts). */
 export type FailOnLevel = 'suspicious' | 'likely_ai_generated';
-/** Documented in docs/cli.md: 0 below the level, 1 failure, 2 bad usage or configuration, 3 verdict reached the level. */
-export const FAIL_ON_EXIT_CODE = 3;
 
 export function failOnOption(value: string): FailOnLevel {
   if (value !== 'suspicious' && value !== 'likely_ai_generated') throw new InvalidArgumentError('must be suspicious or likely_ai_generated');
@@ -44,7 +43,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--json', 'print the JSON report to stdout')
     .option('--verbose', 'print every finding, the authors and the strategies (the text report on stdout)')
     .option('--kind <kind>', 'repository or website, for URLs that could be either', kindOption)
-    .option('--fail-on <level>', `exit ${FAIL_ON_EXIT_CODE} when the verdict reaches this level: suspicious or likely_ai_generated (for CI gates)`, failOnOption)
+    .option('--fail-on <level>', `exit ${exitCodeOf('gate')} when the verdict reaches this level: suspicious or likely_ai_generated (for CI gates)`, failOnOption)
     // Loaded when the command runs: `cadence version` and `--help` never load the engine, plugins or reports.
     .action(async (target: string, options: AnalyzeOptions) => (await import('./analyze-action.js')).runAnalyze(target, options, io));
 }

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { configInitTemplate, renderConfigYaml } from '@cadence-detect/config';
 import { githubWorkflow, gitlabInclude } from '../ci/ci-files.js';
 import { HOST_VERSION } from '../host-version.js';
-import { CliExit, type CliIo } from '../io.js';
+import { CliError } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 import { loadCliConfig } from '../load-config.js';
 
 /** `cadence config`: the effective configuration as YAML, secrets masked. */
@@ -23,7 +24,7 @@ export async function initConfig(options: { force?: boolean; ci?: 'github' | 'gi
   const target = path.join(io.cwd, '.cadence.yaml');
   const workflow = options.ci === 'github' ? path.join(io.cwd, '.github', 'workflows', 'cadence.yml') : null;
   for (const file of [target, workflow]) {
-    if (file && existsSync(file) && !options.force) throw new CliExit(2, `${file} exists; use --force to overwrite it`);
+    if (file && existsSync(file) && !options.force) throw new CliError('usage', `${file} exists; use --force to overwrite it`);
   }
   await writeFile(target, configInitTemplate());
   io.stdout.write(`wrote ${target}\n`);

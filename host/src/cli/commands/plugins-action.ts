@@ -1,7 +1,6 @@
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import { createLogger } from '@cadence-detect/logger';
-import { PluginOptionsError } from '@cadence-detect/plugin-loader';
-import { CliExit } from '../io.js';
+import { CliError } from '../exit-codes.js';
 import { loadCliConfig } from '../load-config.js';
 import type { CliIo } from '../io.js';
 import { forgeSettings, hostPluginOptions, loadHostPlugins } from '../../plugins.js';
@@ -11,20 +10,14 @@ import { engineFromConfig } from '../../engine-setup.js';
 export async function runPlugins(options: { config?: string }, io: CliIo): Promise<void> {
   const { config, pluginBase } = await loadCliConfig(io, options.config);
   const logger = createLogger({ level: 'error', stream: io.stderr });
-  let loaded;
-  try {
-    loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), forges: forgeSettings(config), pluginBase, throwOnRequiredFailure: false });
-  } catch (error) {
-    if (error instanceof PluginOptionsError) throw new CliExit(2, error.message);
-    throw error;
-  }
-  const { plugins, entries } = loaded;
+  // Refused plugin options (PluginOptionsError) end the command with exit 2 (cli/exit-codes.ts).
+  const { plugins, entries } = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), forges: forgeSettings(config), pluginBase, throwOnRequiredFailure: false });
   let engine;
   try {
     engine = engineFromConfig(config, logger, plugins);
   } catch (error) {
     // A plugin that refuses its configuration as it starts (an unreadable forges.github.private_key_path).
-    throw new CliExit(2, error instanceof Error ? error.message : String(error));
+    throw new CliError('usage', error instanceof Error ? error.message : String(error));
   }
   const strategies = engine.strategies();
   const row = (status: string, name: string, version: string, source: string, where: string): string =>

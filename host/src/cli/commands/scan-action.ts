@@ -8,13 +8,13 @@ import { aggregateOrganization, renderOrganizationHtml, renderOrganizationText, 
 import { failsPolicy, type RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { escapeBidi, renderReportLazily } from '@cadence-detect/reports/render';
 import { createRuntime, type Runtime } from '../../runtime.js';
-import { CliExit, type CliIo } from '../io.js';
+import { CliError } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 import { parseForgeTarget, repositoriesFromForge } from '../scan/forge-listing.js';
 import { repositoriesFromFile, type ScanTarget } from '../scan/repository-list.js';
 import { resultFiles } from '../scan/result-files.js';
 import { scanProgress } from '../scan/scan-progress.js';
 import { reportContext } from './analyze-action.js';
-import { FAIL_ON_EXIT_CODE } from './analyze.js';
 import type { ScanOptions } from './scan.js';
 
 type OrganizationFormat = 'json' | 'text' | 'html';
@@ -33,7 +33,7 @@ export async function runScan(target: string | undefined, options: ScanOptions, 
   const controller = new AbortController();
   const { organization, targets } = await listTargets(target, options, io, runtime, controller.signal);
   const selected = options.match ? targets.filter((t) => picomatch(options.match!, { nocase: true, dot: true })(t.repository)) : targets;
-  if (selected.length === 0) throw new CliExit(1, `no repositories to scan in ${organization}${options.match ? ` matching ${options.match}` : ''}`);
+  if (selected.length === 0) throw new CliError('failed', `no repositories to scan in ${organization}${options.match ? ` matching ${options.match}` : ''}`);
 
   const onInterrupt = (): void => controller.abort();
   process.once('SIGINT', onInterrupt);
@@ -48,18 +48,18 @@ export async function runScan(target: string | undefined, options: ScanOptions, 
   }
   const org = aggregateOrganization(organization, outcomes, { bands: runtime.config.assessment });
   await writeOrganization(org, format, options, io);
-  if (org.counts.analyzed === 0) throw new CliExit(1, `every repository of ${organization} failed (${org.counts.failed} of ${org.counts.listed})`);
-  if (options.failOn && failsPolicy(org.assessment, options.failOn)) throw new CliExit(FAIL_ON_EXIT_CODE, `verdict ${org.assessment} reaches --fail-on ${options.failOn}`);
+  if (org.counts.analyzed === 0) throw new CliError('failed', `every repository of ${organization} failed (${org.counts.failed} of ${org.counts.listed})`);
+  if (options.failOn && failsPolicy(org.assessment, options.failOn)) throw new CliError('gate', `verdict ${org.assessment} reaches --fail-on ${options.failOn}`);
 }
 
 async function listTargets(target: string | undefined, options: ScanOptions, io: CliIo, runtime: Runtime, signal: AbortSignal): Promise<{ organization: string; targets: ScanTarget[] }> {
   if (options.repos !== undefined) {
-    if (target !== undefined) throw new CliExit(2, 'give either a target (github:<org>, gitlab:<group>) or --repos <file>, not both');
+    if (target !== undefined) throw new CliError('usage', 'give either a target (github:<org>, gitlab:<group>) or --repos <file>, not both');
     return { organization: path.basename(options.repos), targets: await repositoriesFromFile(options.repos, io.cwd) };
   }
-  if (target === undefined) throw new CliExit(2, 'nothing to scan: give github:<org>, gitlab:<group> or --repos <file>');
+  if (target === undefined) throw new CliError('usage', 'nothing to scan: give github:<org>, gitlab:<group> or --repos <file>');
   const forge = parseForgeTarget(target);
-  if (!forge) throw new CliExit(2, `unknown scan target ${JSON.stringify(target)}: give github:<org>, gitlab:<group> or --repos <file>`);
+  if (!forge) throw new CliError('usage', `unknown scan target ${JSON.stringify(target)}: give github:<org>, gitlab:<group> or --repos <file>`);
   const filter = { includeForks: options.includeForks === true, includeArchived: options.includeArchived === true };
   return { organization: `${forge.forge}:${forge.owner}`, targets: await repositoriesFromForge(runtime.plugins, forge, filter, runtime.logger.child('scan'), signal) };
 }
@@ -116,5 +116,5 @@ function organizationFormat(output: string): OrganizationFormat {
   if (extension === '.json') return 'json';
   if (extension === '.txt') return 'text';
   if (extension === '.html' || extension === '.htm') return 'html';
-  throw new CliExit(2, `cannot tell the organisation report's format from ${JSON.stringify(output)}: use .json, .html or .txt`);
+  throw new CliError('usage', `cannot tell the organisation report's format from ${JSON.stringify(output)}: use .json, .html or .txt`);
 }

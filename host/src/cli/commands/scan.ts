@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
+import { exitCodeOf } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { FAIL_ON_EXIT_CODE, failOnOption, type FailOnLevel } from './analyze.js';
+import { failOnOption, type FailOnLevel } from './analyze.js';
 
 export interface ScanOptions {
   repos?: string;
@@ -39,7 +40,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--concurrency <n>', 'repositories analyzed at once (default: the number of cores)', positiveInteger, availableParallelism())
     .option('-o, --output <report>', 'write the organisation report; the extension picks the format: .json .txt .html')
     .option('--reports-dir <dir>', 'write each repository\u2019s own HTML report into this folder')
-    .option('--fail-on <level>', `exit ${FAIL_ON_EXIT_CODE} when the organisation\u2019s verdict reaches this level: suspicious or likely_ai_generated`, failOnOption)
+    .option('--fail-on <level>', `exit ${exitCodeOf('gate')} when the organisation\u2019s verdict reaches this level: suspicious or likely_ai_generated`, failOnOption)
     .option('--config <path>', 'configuration file (YAML or JSON)')
     .option('--include-forks', 'also scan forks (left out by default)')
     .option('--include-archived', 'also scan archived repositories (left out by default)')

@@ -2,7 +2,8 @@ import type { CadenceConfig } from '@cadence-detect/config';
 import { createBackends, createServer } from '@cadence-detect/server';
 import type { EngineThreadData } from '../../engine-thread.js';
 import { createRuntime } from '../../runtime.js';
-import { CliExit, type CliIo } from '../io.js';
+import { CliError } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 import { runUntilStopped } from '../stop-signals.js';
 import { MIN_SECRET_LENGTH, type WebhookOptions } from './webhook.js';
 
@@ -35,17 +36,17 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
   const log = logger.child('server');
   if (!config.webhook.secret) {
     if (!options.insecureNoSecret) {
-      throw new CliExit(2, 'no webhook secret: set CADENCE_WEBHOOK_SECRET (or webhook.secret, or --secret), or pass --insecure-no-secret');
+      throw new CliError('usage', 'no webhook secret: set CADENCE_WEBHOOK_SECRET (or webhook.secret, or --secret), or pass --insecure-no-secret');
     }
     log.warn('starting WITHOUT a webhook secret (--insecure-no-secret): anyone can trigger analyses through the webhooks');
   } else if (config.webhook.secret.length < MIN_SECRET_LENGTH) {
-    throw new CliExit(2, `Invalid configuration: webhook.secret must be at least ${MIN_SECRET_LENGTH} characters, got ${config.webhook.secret.length} (CADENCE_WEBHOOK_SECRET, webhook.secret or --secret)`);
+    throw new CliError('usage', `Invalid configuration: webhook.secret must be at least ${MIN_SECRET_LENGTH} characters, got ${config.webhook.secret.length} (CADENCE_WEBHOOK_SECRET, webhook.secret or --secret)`);
   }
   for (const entry of runtime.pluginEntries.filter((e) => e.status === 'failed' || e.status === 'incompatible')) {
     log.warn('plugin not loaded', { plugin: entry.specifier, status: entry.status, reason: entry.reason });
   }
   if (config.webhook.maxWorkers === 0 && config.queue.backend === 'memory') {
-    throw new CliExit(2, '--workers 0 (intake only) needs queue.backend: redis and `cadence worker` processes to run the jobs');
+    throw new CliError('usage', '--workers 0 (intake only) needs queue.backend: redis and `cadence worker` processes to run the jobs');
   }
   const backends = await createBackends(config, logger);
   // Analyses run in worker threads built from this runtime's resolved configuration (data, not a
@@ -63,7 +64,7 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
     io.stderr.write(`${listeningLine(config, port, runtime.plugins.flatMap((p) => (p.plugin.forge ? [p.plugin.forge.name] : [])))}\n`);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new CliExit(code === 'EADDRINUSE' || code === 'EACCES' ? 1 : 2, `cannot listen on ${config.webhook.host}:${config.webhook.port}: ${(error as Error).message}`);
+    throw new CliError(code === 'EADDRINUSE' || code === 'EACCES' ? 'failed' : 'usage', `cannot listen on ${config.webhook.host}:${config.webhook.port}: ${(error as Error).message}`);
   }
   await runUntilStopped(log, config.limits.shutdown_grace_seconds, () => server.shutdown());
 }

@@ -1,7 +1,7 @@
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import { toCadenceError } from '@cadence-detect/errors';
 import type { ForgeDefinition, PluginLogger } from '@cadence-detect/plugin-sdk';
-import { CliExit } from '../io.js';
+import { CliError } from '../exit-codes.js';
 import type { ScanTarget } from './repository-list.js';
 
 export interface ListingFilter {
@@ -23,16 +23,13 @@ export function parseForgeTarget(target: string): { forge: string; owner: string
 export async function repositoriesFromForge(plugins: readonly LoadedPlugin[], target: { forge: string; owner: string }, filter: ListingFilter, logger: PluginLogger, signal: AbortSignal): Promise<ScanTarget[]> {
   const loaded = plugins.find((p) => p.plugin.forge?.name === target.forge);
   const forge = loaded?.plugin.forge as ForgeDefinition<Readonly<Record<string, unknown>>> | undefined;
-  if (!loaded || !forge) throw new CliExit(2, `no loaded plugin brings the forge ${JSON.stringify(target.forge)}: give github:<org>, gitlab:<group> or --repos <file>`);
-  if (!forge.listRepositories) throw new CliExit(2, `the ${target.forge} plugin cannot list repositories; give --repos <file>`);
+  if (!loaded || !forge) throw new CliError('usage', `no loaded plugin brings the forge ${JSON.stringify(target.forge)}: give github:<org>, gitlab:<group> or --repos <file>`);
+  if (!forge.listRepositories) throw new CliError('usage', `the ${target.forge} plugin cannot list repositories; give --repos <file>`);
   const setup = { options: loaded.options ?? {}, logger };
-  let listed;
-  try {
-    listed = await forge.listRepositories(setup, target.owner, signal);
-  } catch (error) {
-    const failure = toCadenceError(error);
-    throw new CliExit(failure.code === 'ERR_INVALID_SOURCE' ? 2 : 1, `${failure.code}: ${failure.message}`);
-  }
+  // A refusal is the forge's CadenceError (ERR_FORGE_AUTH…): the CLI's one mapping gives its exit code.
+  const listed = await forge.listRepositories(setup, target.owner, signal).catch((error: unknown) => {
+    throw toCadenceError(error);
+  });
   const header = forge.gitAuthorization?.(setup) ?? null;
   return listed
     .filter((r) => (filter.includeForks || !r.fork) && (filter.includeArchived || !r.archived))

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CadenceError } from '@cadence-detect/errors';
 import { parseRepositoryUrl } from '@cadence-detect/git-source';
-import { CliExit } from '../io.js';
+import { CliError } from '../exit-codes.js';
 
 /** One repository a scan will analyze: the name reports show and what git clones. */
 export interface ScanTarget {
@@ -28,10 +28,10 @@ export async function repositoriesFromFile(file: string, cwd: string): Promise<S
   try {
     text = await readFile(full, 'utf8');
   } catch (error) {
-    throw new CliExit(2, `cannot read --repos ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new CliError('usage', `cannot read --repos ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
   const lines = text.split(/\r?\n/).map((line) => line.replace(/(^|\s)#.*$/, '').trim()).filter((line) => line.length > 0);
-  if (lines.length > MAX_LISTED) throw new CliExit(2, `--repos ${file} lists ${lines.length} repositories; at most ${MAX_LISTED}`);
+  if (lines.length > MAX_LISTED) throw new CliError('usage', `--repos ${file} lists ${lines.length} repositories; at most ${MAX_LISTED}`);
   const base = path.dirname(full);
   return lines.map((line) => targetOf(line, base));
 }

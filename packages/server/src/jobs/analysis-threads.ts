@@ -1,11 +1,11 @@
 import { Worker, type MessagePort } from 'node:worker_threads';
-import type { AnalysisRequest, AnalyzeOptions, EmittedEvent, Engine, ResultCache } from '@cadence-detect/engine';
+import type { AnalysisRequest, AnalyzeOptions, EmittedEvent, ResultCache } from '@cadence-detect/engine';
 import { CadenceError, isOperationalCode, toCadenceError } from '@cadence-detect/errors';
 import type { Logger } from '@cadence-detect/logger';
 import type { AnalysisResult, JobInfo, ReportOutcome } from '@cadence-detect/plugin-sdk';
+import type { JobEngine } from './job-engine.js';
 
-/** What the job manager needs of an engine: the analysis, wherever it runs. */
-export type JobEngine = Pick<Engine, 'analyze'>;
+export type { JobEngine } from './job-engine.js';
 
 /**
  * Where the analysis threads come from: a module that, run as a worker thread with `data` as its

@@ -9,7 +9,7 @@ export interface JobQueue {
   remove(id: string): Promise<boolean>;
   /**
    * Whether the job was offered and is still the queue's: waiting (or, in BullMQ, taken by a
-   * worker). Asked only when a redelivery meets a job that still says queued (JobManager.receive).
+   * worker). Asked only when a redelivery meets a job that still says queued (JobIntake.receive).
    */
   holds(id: string): Promise<boolean>;
   depth(): Promise<number>;

@@ -1,10 +1,11 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { HttpError } from '@cadence-detect/errors';
+import { CadenceError } from '@cadence-detect/errors';
 
 /**
  * How every Redis connection of the server is made. Commands fail at once while Redis is away (no
- * offline queue, one retry): a request then answers 503 `unavailable` rather than hanging, and
- * nothing is accepted that could not be recorded. The connection itself keeps reconnecting.
+ * offline queue, one retry): a request then fails with ERR_DATABASE_CONNECTION_FAILED (which the
+ * server answers 503 `unavailable`) rather than hanging, and nothing is accepted that could not be
+ * recorded. The connection itself keeps reconnecting.
  */
 export function commandConnection(url: string, name: string): Redis {
   // No auto-pipelining: it would send the commands concurrent requests issue in the same tick in one
@@ -42,9 +43,9 @@ export function whenReady(connection: Redis, timeoutMs: number): Promise<boolean
   });
 }
 
-/** A Redis failure in a request: 503 `unavailable` with Retry-After. */
+/** A Redis failure in a request: ERR_DATABASE_CONNECTION_FAILED, the store's outage code. */
 export function unavailable(error: unknown): never {
-  // An answer the request was already going to give (404, 409) is not Redis failing.
-  if (error instanceof HttpError) throw error;
-  throw HttpError.unavailable('The job store is unavailable; retry later');
+  // An outcome the call was already going to give (a refusal with its own code) is not Redis failing.
+  if (error instanceof CadenceError) throw error;
+  throw new CadenceError('ERR_DATABASE_CONNECTION_FAILED', { message: 'The job store is unavailable; retry later', cause: error });
 }

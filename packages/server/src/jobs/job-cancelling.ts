@@ -1,0 +1,89 @@
+import { CadenceError } from '@cadence-detect/errors';
+import type { Job } from './job.js';
+import { isFinal } from './job.js';
+import type { JobCancels } from './job-cancels.js';
+import type { JobEventChannel } from './job-events.js';
+import type { JobQueue } from './job-queue.js';
+import type { JobRecords } from './job-records.js';
+import type { JobStore } from './job-store.js';
+
+/** How long a cancel waits for a running job to unwind before answering with what the store holds. */
+const CANCEL_WAIT_MS = 2000;
+
+/** How often a running job of a shared queue looks for a cancel its process may not have heard. */
+const CANCEL_RECHECK_MS = 2000;
+
+/**
+ * Cancels, whichever process runs the job: a waiting job is taken off the queue and ended here; a
+ * running one is aborted by the process running it (this one, or another told through JobCancels),
+ * and the cancel answers once that job has unwound. `running` is this process's jobs, by id.
+ */
+export class JobCancelling {
+  constructor(
+    private readonly parts: {
+      readonly store: JobStore;
+      readonly queue: JobQueue;
+      readonly events: JobEventChannel;
+      readonly cancels: JobCancels;
+      readonly records: JobRecords;
+      readonly running: ReadonlyMap<string, AbortController>;
+    },
+  ) {}
+
+  /** Hears cancels asked of any server and aborts the jobs running here; returns the function that stops listening. */
+  listen(): () => void {
+    return this.parts.cancels.listen((id, code) => this.parts.running.get(id)?.abort(new CadenceError(code)));
+  }
+
+  /** docs/http-api.md, POST /jobs/:id/cancel: the job cancelled; ERR_JOB_FINAL when it already ended; ERR_JOB_NOT_FOUND when unknown. */
+  async cancel(id: string, reason: CadenceError = new CadenceError('ERR_CANCELLED')): Promise<Job> {
+    const { store, queue, records, running, cancels } = this.parts;
+    const job = await store.get(id);
+    if (!job) throw new CadenceError('ERR_JOB_NOT_FOUND', { message: `No job ${id}` });
+    if (isFinal(job.status)) throw new CadenceError('ERR_JOB_FINAL', { message: `Job ${id} is already ${job.status}` });
+    if (await queue.remove(id)) return (await records.cancelWaiting(id, reason))!;
+    // The worker records the final state when the analysis unwinds, then publishes the job's end:
+    // wait for that event (subscribed before the abort, so it cannot be missed), at most CANCEL_WAIT_MS.
+    const ended = this.endOf(id, CANCEL_WAIT_MS);
+    const here = running.get(id);
+    if (here) here.abort(reason);
+    else await cancels.request(id, reason.code);
+    await ended;
+    return (await store.get(id)) ?? job;
+  }
+
+  /**
+   * A job starting here: a cancel asked while no worker of it was listening (Redis: a late
+   * subscription) aborts it at once, and on a shared queue, whose cancels travel by pub/sub that a
+   * reconnecting subscriber misses, the remembered request is also read every few seconds while it
+   * runs. Returns the function that stops looking.
+   */
+  async watch(id: string, controller: AbortController): Promise<() => void> {
+    const { cancels, queue } = this.parts;
+    const asked = await cancels.requested(id);
+    if (asked) controller.abort(new CadenceError(asked));
+    if (!queue.shared) return () => undefined;
+    const recheck = setInterval(() => {
+      void cancels.requested(id).then((code) => {
+        if (code && !controller.signal.aborted) controller.abort(new CadenceError(code));
+      }, () => undefined);
+    }, CANCEL_RECHECK_MS);
+    return () => clearInterval(recheck);
+  }
+
+  /** Resolves when the job's `complete` or `error` event is published, or after `timeoutMs`. */
+  private endOf(id: string, timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      let unsubscribe = (): void => undefined;
+      const done = (): void => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      unsubscribe = this.parts.events.subscribe(id, (event) => {
+        if (event.event === 'complete' || event.event === 'error') done();
+      });
+    });
+  }
+}
