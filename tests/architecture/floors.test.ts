@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +119,12 @@ describe('architecture: packages by floor', () => {
       }
     }
     expect(outside).to.deep.equal([]);
+  });
+
+  it('cites the docs users have, never a design document they do not (no "decisions §")', () => {
+    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((f) => f && !f.startsWith('tests/architecture/'));
+    const citing = tracked.filter((f) => /\.(?:ts|mts|mjs|js|md|yaml|yml|json)$/.test(f) && /decisions\s*§/i.test(readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(citing).to.deep.equal([]);
   });
 
   it(`has no source file over ${MAX_SOURCE_LINES} lines`, () => {

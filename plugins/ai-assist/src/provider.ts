@@ -18,7 +18,7 @@ export interface AiProvider {
 }
 
 export const DEFAULT_MODELS = { openai: 'gpt-4o-mini', anthropic: 'claude-3-5-haiku-latest' } as const;
-/** Decisions §10: openai's base URL carries /v1, anthropic's is the bare host. */
+/** docs/configuration.md (ai.baseUrl): openai's base URL carries /v1, anthropic's is the bare host. */
 export const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
 const MAX_OUTPUT_TOKENS = 2048;
 

@@ -3,7 +3,7 @@ import type { OperationalCode } from '@cadence-detect/errors';
 import type { AnalysisResult, ForgeTarget, ReportOutcome } from '@cadence-detect/plugin-sdk';
 import type { JobEvent } from './job-events.js';
 
-/** Decisions §2. */
+/** A job's states (docs/http-api.md, The job). */
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'timeout';
 export type JobSource = `webhook:${string}` | 'api' | 'stream';
 
@@ -40,7 +40,7 @@ export interface Job {
 /** At most this many report outcomes per job: a reporter retrying in a loop cannot grow the record. */
 export const MAX_REPORTS_PER_JOB = 50;
 
-/** Decisions §3: the job as `GET /jobs/:id` shows it (full result) or as a list item (short result). */
+/** docs/http-api.md, The job: the job as `GET /jobs/:id` shows it (full result) or as a list item (short result). */
 export function jobView(job: Job, form: 'full' | 'list'): Record<string, unknown> {
   const view: Record<string, unknown> = {
     id: job.id,
@@ -65,7 +65,7 @@ export function jobView(job: Job, form: 'full' | 'list'): Record<string, unknown
 }
 
 /**
- * Decisions §4: list items carry `suspicious_commits` and `overall_score` (websites: `overall_score`
+ * docs/http-api.md, GET /jobs: list items carry `suspicious_commits` and `overall_score` (websites: `overall_score`
  * and `assessment`). Repository items also carry `assessment`, so that a list (the dashboard's)
  * can show the verdict without reading every job.
  */
