@@ -238,7 +238,12 @@ export function createEngine(options: EngineOptions): Engine {
     let source: PreparedSource;
     try {
       if (request.kind === 'repository') {
-        source = await acquireRepository(request, { ...opts, signal, emit, config, excludeFiles: pluginConfig.exclude_files, logger: gitLog });
+        // Without a job to report to, a kept result answers as soon as the head is known: an
+        // unchanged repository (a second scan) costs a fetch, not a history read.
+        const early = opts.cache && !opts.job ? (info: PreparedRepository['info']) => Promise.resolve(opts.cache!.get(repositoryCacheKey(request, info, fingerprint))).catch(() => undefined) : undefined;
+        const acquired = await acquireRepository(request, { ...opts, signal, emit, config, excludeFiles: pluginConfig.exclude_files, logger: gitLog, ...(early ? { answerFromCache: early } : {}) });
+        if (acquired.kind === 'cached') return acquired.result;
+        source = acquired;
       } else {
         // Imported for a website only: the HTML parser and the page fetcher are no repository's cost.
         const { acquireWebsite } = await import('./sources/website-source.js');
@@ -381,12 +386,14 @@ function fileDigest(file: URL): string {
 }
 
 function cacheKeyOf(request: AnalysisRequest, source: PreparedSource, fingerprint: string): string {
-  if (source.kind === 'repository' && request.kind === 'repository') {
-    const s: PreparedRepository = source;
-    return sha256(JSON.stringify(['repository', s.info.url, s.info.branch, s.info.headCommit, s.info.range, s.info.squash ?? null, request.thresholds ?? null, request.authors ?? 'top', request.since ?? null, fingerprint]));
-  }
+  if (source.kind === 'repository' && request.kind === 'repository') return repositoryCacheKey(request, source.info, fingerprint);
   const w = source as PreparedWebsite;
   return sha256(JSON.stringify(['website', w.info.finalUrl, w.contentDigest, fingerprint]));
+}
+
+/** A repository result's key: what was analysed (known once the clone or fetch says the head) and how. */
+function repositoryCacheKey(request: Extract<AnalysisRequest, { kind: 'repository' }>, info: PreparedRepository['info'], fingerprint: string): string {
+  return sha256(JSON.stringify(['repository', info.url, info.branch, info.headCommit, info.range, info.squash ?? null, request.thresholds ?? null, request.authors ?? 'top', request.since ?? null, fingerprint]));
 }
 
 function sha256(text: string): string {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence-detect/config/units';
 import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, HistoryCache, openRepository, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence-detect/git-source';
-import type { AnalysisEvent, SquashJudgement } from '@cadence-detect/plugin-sdk';
+import type { AnalysisEvent, AnalysisResult, SquashJudgement } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EngineLogger } from '../engine-logger.js';
@@ -11,7 +11,15 @@ import type { PreparedRepository } from '../prepared-source.js';
 import { redactUrl } from './redact-url.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 
+/** A kept result that answered before the history was read (AcquireOptions.answerFromCache). */
+export interface CachedAnswer {
+  readonly kind: 'cached';
+  readonly result: AnalysisResult;
+}
+
 interface AcquireOptions extends AnalyzeOptions {
+  /** Asked once the head is known: a result it gives ends the acquisition, the clone disposed. */
+  readonly answerFromCache?: (info: PreparedRepository['info']) => Promise<AnalysisResult | undefined>;
   readonly signal: AbortSignal;
   readonly emit: (event: AnalysisEvent) => void;
   readonly config: EngineConfig;
@@ -46,7 +54,7 @@ const READ_PROGRESS_EVERY = 10_000;
 export async function acquireRepository(
   request: Extract<AnalysisRequest, { kind: 'repository' }>,
   options: AcquireOptions,
-): Promise<PreparedRepository> {
+): Promise<PreparedRepository | CachedAnswer> {
   const { signal, emit, config, excludeFiles } = options;
   const locator = parseRepositoryUrl(request.url, { allowLocalPaths: options.allowLocalPaths });
   const bounds = gitBoundsOf(config);
@@ -87,6 +95,22 @@ export async function acquireRepository(
       }
     }
     const rev = range?.after ?? clone.headCommit;
+    const info = {
+      // What results, reports and job views show: a token in the clone URL stays with the clone.
+      url: redactUrl(request.url),
+      repo: locator.repo,
+      branch: clone.branch,
+      headCommit: rev,
+      range,
+      shallow: clone.shallow,
+      ...(squash ? { squash } : {}),
+    };
+    const kept = await options.answerFromCache?.(info);
+    if (kept) {
+      emit({ event: 'fetch', message: `unchanged since its kept result (${rev.slice(0, 12)})` });
+      await clone.dispose().catch(() => undefined);
+      return { kind: 'cached', result: kept };
+    }
     let nextReport = READ_PROGRESS_EVERY;
     // The AI notes are read beside the history (another git process on the same repository).
     const notes = readNotes(clone.dir, AI_NOTES_REF, signal);
@@ -118,16 +142,7 @@ export async function acquireRepository(
     const pathsAtHead = await headPaths;
     return {
       kind: 'repository',
-      info: {
-        // What results, reports and job views show: a token in the clone URL stays with the clone.
-        url: redactUrl(request.url),
-        repo: locator.repo,
-        branch: clone.branch,
-        headCommit: rev,
-        range,
-        shallow: clone.shallow,
-        ...(squash ? { squash } : {}),
-      },
+      info,
       commits,
       stats,
       aiNotes,
