@@ -121,9 +121,9 @@ describe('architecture: packages by floor', () => {
     expect(outside).to.deep.equal([]);
   });
 
-  it('cites the docs users have, never a design document they do not (no "decisions §")', () => {
+  it('cites the docs users have, never a design document they do not (its sections, \u00a7N)', () => {
     const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((f) => f && !f.startsWith('tests/architecture/'));
-    const citing = tracked.filter((f) => /\.(?:ts|mts|mjs|js|md|yaml|yml|json)$/.test(f) && /decisions\s*§/i.test(readFileSync(path.join(ROOT, f), 'utf8')));
+    const citing = tracked.filter((f) => /\.(?:ts|mts|mjs|js|md|yaml|yml|json)$/.test(f) && /decisions\s*\u00a7/i.test(readFileSync(path.join(ROOT, f), 'utf8')));
     expect(citing).to.deep.equal([]);
   });
 
