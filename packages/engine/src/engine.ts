@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import {
   PLUGIN_API_VERSION,
   DEFAULT_THRESHOLDS,
@@ -7,7 +5,6 @@ import {
   type AnalysisContext,
   type AnalysisEvent,
   type AnalysisResult,
-  type AssessmentBands,
   type EngineHooks,
   type JobFailure,
   type JobInfo,
@@ -27,11 +24,12 @@ import { frozenCopy } from './frozen-view.js';
 import { createHooks } from './hooks.js';
 import { pluginEventEmitter } from './plugin-events.js';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
-import type { PreparedRepository, PreparedSource, PreparedWebsite } from './prepared-source.js';
+import type { PreparedRepository, PreparedSource } from './prepared-source.js';
 import { buildRepositoryResult, buildWebsiteResult } from './result-assembly.js';
 import { acquireRepository } from './sources/repository-source.js';
+import { cacheKeyOf, configFingerprint, repositoryCacheKey } from './cache-key.js';
 import { reportStrategyRun, type StrategyReport } from './strategy-outcomes.js';
-import { applyPlugins, type RegisteredStrategy, type StrategyInfo } from './strategy-registry.js';
+import { applyPlugins, type StrategyInfo } from './strategy-registry.js';
 import { runStrategy } from './strategy-runner.js';
 import { runTapsSeparately } from './separate-taps.js';
 
@@ -349,53 +347,4 @@ function sameThresholds(a: Thresholds, b: Thresholds): boolean {
 function definedOnly<T extends object>(value: Partial<T> | undefined): Partial<T> {
   if (!value) return {};
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
-}
-
-/**
- * Anything that changes a result changes the fingerprint: thresholds, globs, AI settings, the
- * enabled strategies, and every plugin's name, version, resolved options and data files (a trained
- * model changes results without a new version during development). A shared cache survives
- * restarts, so a result computed under other options must never answer.
- */
-function configFingerprint(view: PluginConfigView, plugins: readonly LoadedPlugin[], strategies: readonly RegisteredStrategy[], bands: AssessmentBands): string {
-  const material = JSON.stringify({
-    thresholds: view.thresholds,
-    bands,
-    exclude: view.exclude_files,
-    excludeAuthors: view.exclude_authors ?? [],
-    ai: view.ai,
-    plugins: plugins.map((loaded) => ({
-      name: loaded.plugin.name,
-      package: loaded.packageName,
-      version: loaded.version,
-      options: loaded.options ?? null,
-      data: (loaded.plugin.dataFiles ?? []).map(fileDigest),
-    })),
-    strategies: strategies.map((s) => `${s.info.package}@${s.info.version}:${s.info.name}`),
-  });
-  return sha256(material);
-}
-
-/** A data file's content hash, read once when the engine is made; a missing file hashes as missing. */
-function fileDigest(file: URL): string {
-  try {
-    return createHash('sha256').update(readFileSync(file)).digest('hex');
-  } catch {
-    return `missing:${file.href}`;
-  }
-}
-
-function cacheKeyOf(request: AnalysisRequest, source: PreparedSource, fingerprint: string): string {
-  if (source.kind === 'repository' && request.kind === 'repository') return repositoryCacheKey(request, source.info, fingerprint);
-  const w = source as PreparedWebsite;
-  return sha256(JSON.stringify(['website', w.info.finalUrl, w.contentDigest, fingerprint]));
-}
-
-/** A repository result's key: what was analysed (known once the clone or fetch says the head) and how. */
-function repositoryCacheKey(request: Extract<AnalysisRequest, { kind: 'repository' }>, info: PreparedRepository['info'], fingerprint: string): string {
-  return sha256(JSON.stringify(['repository', info.url, info.branch, info.headCommit, info.range, info.squash ?? null, request.thresholds ?? null, request.authors ?? 'top', request.since ?? null, fingerprint]));
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
