@@ -32,7 +32,7 @@ export async function runScan(target: string | undefined, options: ScanOptions, 
   });
   const controller = new AbortController();
   const { organization, targets } = await listTargets(target, options, io, runtime, controller.signal);
-  const selected = options.match ? targets.filter((t) => picomatch(options.match!, { nocase: true, dot: true })(t.repository)) : targets;
+  const selected = withReportNames(options.match ? targets.filter((t) => picomatch(options.match!, { nocase: true, dot: true })(t.repository)) : targets);
   if (selected.length === 0) throw new CliError('failed', `no repositories to scan in ${organization}${options.match ? ` matching ${options.match}` : ''}`);
 
   const onInterrupt = (): void => controller.abort();
@@ -88,7 +88,7 @@ async function scanOne(target: ScanTarget, runtime: Runtime, options: ScanOption
 async function writeRepositoryReport(target: ScanTarget, result: RepositoryResult, runtime: Runtime, options: ScanOptions, io: CliIo): Promise<string> {
   const dir = path.resolve(io.cwd, options.reportsDir!);
   await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${reportName(target.repository)}.html`);
+  const file = path.join(dir, `${target.reportName ?? reportName(target.repository)}.html`);
   await writeFile(file, await renderReportLazily(result, 'html', reportContext(runtime.config, options.failOn)));
   // Relative to where the organisation report goes, so the folder can be moved as a whole.
   const from = options.output ? path.dirname(path.resolve(io.cwd, options.output)) : io.cwd;
@@ -96,6 +96,18 @@ async function writeRepositoryReport(target: ScanTarget, result: RepositoryResul
 }
 
 /** A file name from a repository name: `acme/api` is `acme--api`; nothing that leaves the folder. */
+/** Each target's report file name, made unique up front (`acme/api` and `acme--api` would meet). */
+export function withReportNames(targets: readonly ScanTarget[]): ScanTarget[] {
+  const used = new Set<string>();
+  return targets.map((t) => {
+    const base = reportName(t.repository);
+    let name = base;
+    for (let n = 2; used.has(name.toLowerCase()); n++) name = `${base}-${n}`;
+    used.add(name.toLowerCase());
+    return { ...t, reportName: name };
+  });
+}
+
 export function reportName(repository: string): string {
   const name = repository.replace(/[/\\]+/g, '--').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[.-]+/, '').slice(0, 150);
   return name.length > 0 ? name : 'repository';

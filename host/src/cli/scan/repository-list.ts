@@ -10,6 +10,8 @@ export interface ScanTarget {
   readonly url: string;
   /** A header git sends to URLs under the prefix (a forge's token, from its plugin): never part of the URL. */
   readonly authorization?: { readonly urlPrefix: string; readonly header: string };
+  /** Its own report's file name under `--reports-dir` (unique within the scan), without `.html`. */
+  readonly reportName?: string;
   /** Set when the listing itself refused the entry: it is reported with this error, never analyzed. */
   readonly refused?: { readonly code: string; readonly message: string };
 }
