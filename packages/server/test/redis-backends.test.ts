@@ -8,6 +8,7 @@ import { createLogger } from '@cadence-detect/logger';
 import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
 import { makeTempDir, startRedisServer, type RedisServer } from '@cadence-detect/test-support';
 import { createBackends, type ServerBackends } from '../src/backends/server-backends.js';
+import { RedisJobCancels } from '../src/backends/redis/redis-job-cancels.js';
 import type { Job } from '../src/jobs/job.js';
 import type { JobEvent } from '../src/jobs/job-events.js';
 import { ServerMetrics } from '../src/metrics.js';
@@ -147,13 +148,16 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     // here without saying whether the request or the hearing never came.
     const within = <T>(work: Promise<T>, ms: number, what: string): Promise<T> =>
       Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms))]);
+    // b hears nothing before its subscription is in place: wait for it (a loaded machine can take
+    // longer than the 5 s the backends wait at start), and say so if it never comes.
+    if (b.cancels instanceof RedisJobCancels) await within(b.cancels.ready, 20_000, 'the other server subscribing to cancels');
     for (let i = 0; i < 30 && !done; i++) {
       await within(a.cancels.request('job-9', 'ERR_CANCELLED'), 5000, `cancel request ${i + 1}`);
       await Promise.race([heard, new Promise((resolve) => setTimeout(resolve, 500))]);
     }
     expect(await within(heard, 1000, 'hearing the cancel on the other server')).to.deep.equal(['job-9', 'ERR_CANCELLED']);
     expect(await b.cancels.requested('job-9')).to.equal('ERR_CANCELLED');
-  });
+  }).timeout(60_000);
 
   it('records a delivery id with its job in one step: one job per delivery across servers, released when the job is withdrawn', async () => {
     const config = await redisConfig(redis.url);

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { isOperationalCode, type OperationalCode } from '@cadence-detect/errors';
+import { retrying } from '@cadence-detect/plugin-sdk';
 import type { JobCancels } from '../../jobs/job-cancels.js';
 import { unavailable } from './redis-connection.js';
 
@@ -19,7 +20,9 @@ export class RedisJobCancels implements JobCancels {
 
   constructor(private readonly command: Redis, private readonly subscriber: Redis, private readonly prefix: string) {
     this.channel = `${prefix}:cancel`;
-    this.ready = subscriber.subscribe(this.channel).then(() => undefined, () => undefined);
+    // A subscription that fails (Redis away, a connection that timed out under load) is asked again
+    // until it holds: a process that never hears the channel would never stop a cancelled job.
+    this.ready = retrying(() => subscriber.subscribe(this.channel), { retries: Number.POSITIVE_INFINITY, initialDelayMs: 100, maxDelayMs: 2000, retryable: () => subscriber.status !== 'end' }).then(() => undefined, () => undefined);
     subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.channel) return;
       const { id, code } = JSON.parse(message) as { id: string; code: unknown };
