@@ -1,4 +1,5 @@
 import type { MonthlyShare } from '@cadence-detect/plugin-sdk';
+import { CHART_FRAME } from './chart-frame.js';
 import { html, type SafeHtml } from './page/html.js';
 
 /**
@@ -8,12 +9,9 @@ import { html, type SafeHtml } from './page/html.js';
  */
 export function shareChart(months: readonly MonthlyShare[], id = 'share-chart'): SafeHtml {
   if (months.length === 0) return html`<p>No commits.</p>`;
-  const width = 1000;
+  const { width, left, right, bottom } = CHART_FRAME;
   const height = 240;
-  const left = 48;
-  const right = 16;
   const top = 24;
-  const bottom = 40;
   const plot = width - left - right;
   const slot = plot / months.length;
   const bar = Math.max(2, slot - Math.min(6, slot * 0.2));

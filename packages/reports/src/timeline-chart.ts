@@ -1,4 +1,5 @@
 import type { TimelineBucket } from '@cadence-detect/plugin-sdk';
+import { CHART_FRAME } from './chart-frame.js';
 import { html, type SafeHtml } from './page/html.js';
 
 const MAX_POINTS = 400;
@@ -22,12 +23,9 @@ export function aggregateTimeline(buckets: readonly TimelineBucket[]): TimelineB
 export function timelineChart(buckets: readonly TimelineBucket[]): SafeHtml {
   const points = aggregateTimeline(buckets);
   if (points.length === 0) return html`<p>No commits.</p>`;
-  const width = 1000;
+  const { width, left, right, bottom } = CHART_FRAME;
   const height = 260;
-  const left = 48;
-  const right = 16;
   const top = 30;
-  const bottom = 40;
   const first = points[0]!.t;
   const last = points[points.length - 1]!.t;
   const span = Math.max(last - first, 1);
