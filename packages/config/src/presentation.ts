@@ -143,6 +143,12 @@ limits:
   max_unverified_webhook_bytes: 104857600  # webhook bodies buffered before their signature is checked, all together (one client at most max(25 MiB, this/8))
   max_connections_per_client: 256  # connections one address may hold open (503 beyond; trusted proxies exempt with api.trust_proxy)
   job_ttl_seconds: 604800        # how long a finished job stays in a Redis store (7 days)
+  scan_timeout_seconds: 21600    # an organisation scan's own limit (6 h); its repository jobs keep job_timeout_seconds
+
+scans:
+  allowed_owners: []             # forge:owner globs a scan may name, e.g. ["github:acme", "gitlab:platform/*"]; none: no forge scan
+  max_queued_children: 4         # a scan's repository jobs on the queue at once
+  schedule: []                   # e.g. [{target: "github:acme", every: 24h}]; on Redis each fires once across servers
 
 queue:
   backend: memory                # memory (this process) | redis (shared by servers and cadence workers)

@@ -92,6 +92,20 @@ export const ConfigSchema = Type.Object(
       max_connections_per_client: PositiveInt(256),
       /** How long a finished job stays readable in a shared (Redis) store; the in-memory store keeps `max_jobs`. */
       job_ttl_seconds: PositiveInt(604_800),
+      /** An organisation scan's own limit (its repository jobs each keep job_timeout_seconds). */
+      scan_timeout_seconds: PositiveNumber(21_600),
+    }, { additionalProperties: false, default: {} }),
+    /** Organisation scans on the server (docs/organisation.md). */
+    scans: Type.Object({
+      /** `forge:owner` globs (`github:acme`, `gitlab:platform/*`) a scan may name; none: no forge scan. */
+      allowed_owners: Strings([]),
+      /** A scan's repository jobs waiting or running at once: the rest are queued as these end. */
+      max_queued_children: PositiveInt(4),
+      /** Scans fired on a timer (`every`: a duration such as 24h, at least 1m); across servers on Redis, once each. */
+      schedule: Type.Array(Type.Object({
+        target: Type.String({ minLength: 3, maxLength: 300 }),
+        every: Type.Union([Type.String({ minLength: 1 }), Type.Integer({ minimum: 60_000 })]),
+      }, { additionalProperties: false }), { default: [] }),
     }, { additionalProperties: false, default: {} }),
     /** Where jobs wait and live (docs/deploy.md): `memory` in this process, or `redis` shared by servers and workers. */
     queue: Type.Object({

@@ -16,7 +16,11 @@ const TIMER_SECONDS_KEYS = [
   'limits.fetch_timeout_seconds',
   'limits.strategy_timeout_seconds',
   'limits.stream_keepalive_seconds',
+  'limits.scan_timeout_seconds',
 ] as const;
+
+/** A scheduled scan fires at most this often. */
+const MIN_SCHEDULE_MS = 60_000;
 
 /** What the schema cannot say: units, timer ranges, a secret set to nothing. */
 export function checkValues(config: CadenceConfig, file: string | null): void {
@@ -41,6 +45,11 @@ export function checkValues(config: CadenceConfig, file: string | null): void {
   if (backoffMs * 2 ** Math.max(config.ai.retry_count - 1, 0) > MAX_TIMER_MS) {
     fail('ai.retry_count', `is too large for ai.retry_backoff_initial ${config.ai.retry_backoff_initial}: the back-off doubles per retry and the last one would exceed ${maxSeconds} seconds (the longest a timer holds)`);
   }
+  config.scans.schedule.forEach((entry, i) => {
+    const every = parseDuration(entry.every);
+    if (Number.isNaN(every) || every < MIN_SCHEDULE_MS || every > MAX_TIMER_MS) fail(`scans.schedule[${i}].every`, `must be a duration from 1m to 24 days such as 24h or 30m, got ${JSON.stringify(entry.every)}`);
+    if (!/^[a-z][a-z0-9-]{0,39}:.+$/.test(entry.target)) fail(`scans.schedule[${i}].target`, `must name a forge and an owner such as github:acme or gitlab:group/sub, got ${JSON.stringify(entry.target)}`);
+  });
   // An empty token would either turn authentication off or be a password of nothing: both silent.
   if (config.api.token === '') fail('api.token', 'is set but empty (unset it to run without a token, or give a token)');
 }

@@ -14,7 +14,7 @@ interface JobView {
   readonly source?: string;
   readonly started_at?: string | null;
   readonly finished_at?: string | null;
-  readonly result?: { readonly overall_score?: number; readonly assessment?: string } | null;
+  readonly result?: { readonly overall_score?: number; readonly ai_share?: number; readonly assessment?: string } | null;
 }
 
 const rows = new Map<string, HTMLTableRowElement>();
@@ -49,7 +49,7 @@ function render(job: JobView, progress?: string): void {
   id.append(a);
   row.append(id, cell(job.status + (progress ? `: ${progress}` : '')), cell(job.repo), cell(job.source));
   const result = job.result || {};
-  row.append(cell(typeof result.overall_score === 'number' ? result.overall_score.toFixed(2) : ''), cell(result.assessment || ''), cell(seconds(job)));
+  row.append(cell(typeof result.overall_score === 'number' ? result.overall_score.toFixed(2) : typeof result.ai_share === 'number' ? result.ai_share.toFixed(2) : ''), cell(result.assessment || ''), cell(seconds(job)));
   if (job.status === 'queued' || job.status === 'running') follow(job);
   applyFilter(row);
 }

@@ -17,7 +17,7 @@ source.onmessage = (e: MessageEvent<string>) => {
   byId('status').textContent = data.event === 'complete' ? 'completed' : data.event === 'error' ? 'failed' : 'running';
   if (data.event === 'complete') {
     source.close();
-    line(`complete: score ${Number(data.overall_score).toFixed(2)}`);
+    line(typeof data.overall_score === 'number' ? `complete: score ${data.overall_score.toFixed(2)}` : 'complete');
     location.reload();
     return;
   }

@@ -17,7 +17,8 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { QUEUE_DASHBOARD_PATH } from './backends/redis/queue-dashboard-path.js';
 import { inMemoryBackends, type ServerBackends } from './backends/server-backends.js';
 import { refuseCrossSite } from './middleware/same-origin.js';
-import { analyzeRoutes } from './routes/analyze.js';
+import { analyzeRoutes, organizationRoutes } from './routes/analyze.js';
+import { OrganizationScans } from './scans/organization-scans.js';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, metricRoutes, operationRoutes, prometheusRoutes } from './routes/operations.js';
 import { streamRoutes } from './routes/streams.js';
@@ -110,6 +111,19 @@ export function createServer(options: ServerOptions): CadenceServer {
   const metricsLimit = limit('metrics', config.rate_limits.metrics_per_minute);
   prometheusRoutes(config.api.public_metrics ? open : guarded, metrics, metricsLimit);
   analyzeRoutes(guarded, jobs, config.security.allow_local_paths, startsJobs);
+  const scans = new OrganizationScans({
+    jobs,
+    plugins: () => engine.plugins(),
+    logger,
+    bands: config.assessment,
+    timeoutMs: config.limits.scan_timeout_seconds * 1000,
+    maxInFlight: config.scans.max_queued_children,
+    allowLocalPaths: config.security.allow_local_paths,
+  });
+  // Only behind a token: a server anyone can reach must not list what its forge token can see.
+  if (config.api.token !== null) {
+    organizationRoutes(guarded, scans, { allowedOwners: config.scans.allowed_owners, allowLocalPaths: config.security.allow_local_paths, plugins: () => engine.plugins() }, startsJobs);
+  }
   const queryLimit = limit('job_queries', config.rate_limits.job_queries_per_minute);
   dashboardRoutes(open, config.api.token, queryLimit, backends.sessionRevocations, config.server.base_path);
   streamRoutes(guarded, { jobs, store: backends.store, queryLimit, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000, guards: startsJobs, maxOpenStreams: config.limits.max_open_streams });

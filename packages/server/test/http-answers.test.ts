@@ -28,6 +28,7 @@ describe('HTTP answers of operational codes (middleware/http-answers.ts)', () =>
   it('answers an unknown job 404 not_found and one already ended 409 conflict, with their messages', () => {
     expect(body(httpErrorOf(new CadenceError('ERR_JOB_NOT_FOUND', { message: 'No job j1' })))).to.deep.equal({ status: 404, error: 'not_found', message: 'No job j1', details: undefined, extra: {}, headers: {} });
     expect(body(httpErrorOf(new CadenceError('ERR_JOB_FINAL', { message: 'Job j1 is already completed' })))).to.deep.include({ status: 409, error: 'conflict', message: 'Job j1 is already completed' });
+    expect(body(httpErrorOf(new CadenceError('ERR_SCAN_NOT_ALLOWED')))).to.deep.include({ status: 403, error: 'forbidden' });
   });
 
   it('answers a refused URL 400 invalid_request naming the field (the url unless the error says)', () => {
@@ -37,7 +38,7 @@ describe('HTTP answers of operational codes (middleware/http-answers.ts)', () =>
   });
 
   it('answers every other code 500 internal_error with the code as the reason, and leaves an HttpError as it is', () => {
-    const mapped = new Set<OperationalCode>(['ERR_INVALID_SOURCE', 'ERR_JOB_NOT_FOUND', 'ERR_JOB_FINAL', 'ERR_QUEUE_FULL', 'ERR_SHUTTING_DOWN', 'ERR_DATABASE_CONNECTION_FAILED', 'ERR_DELIVERY_IN_PROGRESS']);
+    const mapped = new Set<OperationalCode>(['ERR_INVALID_SOURCE', 'ERR_JOB_NOT_FOUND', 'ERR_JOB_FINAL', 'ERR_QUEUE_FULL', 'ERR_SHUTTING_DOWN', 'ERR_DATABASE_CONNECTION_FAILED', 'ERR_DELIVERY_IN_PROGRESS', 'ERR_SCAN_NOT_ALLOWED']);
     for (const code of Object.keys(OPERATIONAL_CODES) as OperationalCode[]) {
       expect(httpAnswerOf(code) !== null, code).to.equal(mapped.has(code));
       if (mapped.has(code)) continue;

@@ -2,19 +2,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CadenceError } from '@cadence-detect/errors';
 import { parseRepositoryUrl } from '@cadence-detect/git-source';
+import type { ScanTarget } from '@cadence-detect/organization';
 import { CliError } from '../exit-codes.js';
 
-/** One repository a scan will analyze: the name reports show and what git clones. */
-export interface ScanTarget {
-  readonly repository: string;
-  readonly url: string;
-  /** A header git sends to URLs under the prefix (a forge's token, from its plugin): never part of the URL. */
-  readonly authorization?: { readonly urlPrefix: string; readonly header: string };
-  /** Its own report's file name under `--reports-dir` (unique within the scan), without `.html`. */
-  readonly reportName?: string;
-  /** Set when the listing itself refused the entry: it is reported with this error, never analyzed. */
-  readonly refused?: { readonly code: string; readonly message: string };
-}
+export type { ScanTarget };
 
 /** At most this many lines are read from a `--repos` file: a scan of more is a listing mistake. */
 const MAX_LISTED = 10_000;

@@ -21,7 +21,7 @@ export interface AnalysisThreadsSpec {
 const UNWIND_MS = 2000;
 
 type ToThread =
-  | { type: 'analyze'; id: number; request: AnalysisRequest; network: AnalyzeOptions['network']; allowLocalPaths: boolean; cached: boolean; job: JobInfo | null }
+  | { type: 'analyze'; id: number; request: AnalysisRequest; network: AnalyzeOptions['network']; allowLocalPaths: boolean; cached: boolean; job: JobInfo | null; gitAuthorization: AnalyzeOptions['gitAuthorization'] | null }
   | { type: 'abort'; id: number; code: string; message: string }
   | { type: 'cache-value'; id: number; result: AnalysisResult | undefined };
 
@@ -146,7 +146,7 @@ class ThreadSlot {
         };
         if (signal?.aborted) onAbort();
         else signal?.addEventListener('abort', onAbort, { once: true });
-        this.post({ type: 'analyze', id, request, network: options.network, allowLocalPaths: options.allowLocalPaths, cached: options.cache !== undefined, job: options.job ?? null });
+        this.post({ type: 'analyze', id, request, network: options.network, allowLocalPaths: options.allowLocalPaths, cached: options.cache !== undefined, job: options.job ?? null, gitAuthorization: options.gitAuthorization ?? null });
       });
     } finally {
       this.running = null;
@@ -238,6 +238,7 @@ export function serveAnalysisThread(port: MessagePort, engine: JobEngine): void 
         onEvent: (event) => port.postMessage({ type: 'event', id, event } satisfies FromThread),
         ...(message.job ? { job: message.job, onReport: (outcome: ReportOutcome) => port.postMessage({ type: 'report', id, outcome } satisfies FromThread) } : {}),
         ...(cache ? { cache } : {}),
+        ...(message.gitAuthorization ? { gitAuthorization: message.gitAuthorization } : {}),
       })
       .then(
         (result) => port.postMessage({ type: 'done', id, result } satisfies FromThread),

@@ -41,7 +41,8 @@ export class JobCancelling {
     const job = await store.get(id);
     if (!job) throw new CadenceError('ERR_JOB_NOT_FOUND', { message: `No job ${id}` });
     if (isFinal(job.status)) throw new CadenceError('ERR_JOB_FINAL', { message: `Job ${id} is already ${job.status}` });
-    if (await queue.remove(id)) return (await records.cancelWaiting(id, reason))!;
+    // An organisation job is never on the queue (its scan runs in a server): only its scan can stop it.
+    if (job.kind !== 'organization' && (await queue.remove(id))) return (await records.cancelWaiting(id, reason))!;
     // The worker records the final state when the analysis unwinds, then publishes the job's end:
     // wait for that event (subscribed before the abort, so it cannot be missed), at most CANCEL_WAIT_MS.
     const ended = this.endOf(id, CANCEL_WAIT_MS);

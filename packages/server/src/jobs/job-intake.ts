@@ -15,6 +15,9 @@ export interface NewJob {
   readonly branch: string | null;
   /** A webhook's job: the forge commit its verdict is reported on. */
   readonly forge?: ForgeTarget | null;
+  /** A scan's repository job: its organisation job, and the forge whose plugin gives git its credentials. */
+  readonly parentId?: string;
+  readonly gitCredentials?: string;
 }
 
 /** A redelivery waits this long for the first delivery's job to be queued, polling this often. */
@@ -27,13 +30,17 @@ const CLAIM_POLL_MS = 50;
  * redelivery gets the first delivery's job.
  */
 export class JobIntake {
-  private accepting = true;
+  private open = true;
+
+  get accepting(): boolean {
+    return this.open;
+  }
 
   constructor(private readonly store: JobStore, private readonly queue: JobQueue, private readonly log: Logger) {}
 
   /** Refuses every job from now on (shutdown). */
   close(): void {
-    this.accepting = false;
+    this.open = false;
   }
 
   /** Creates a queued job, or refuses (ERR_QUEUE_FULL, ERR_SHUTTING_DOWN) and creates nothing. */
@@ -82,7 +89,7 @@ export class JobIntake {
   }
 
   private async enqueue(spec: NewJob, delivery: string | undefined, beforeStart?: (job: Job) => void): Promise<{ job: Job } | { earlier: string }> {
-    if (!this.accepting) throw new CadenceError('ERR_SHUTTING_DOWN');
+    if (!this.open) throw new CadenceError('ERR_SHUTTING_DOWN');
     if (!(await this.queue.hasRoom())) throw new CadenceError('ERR_QUEUE_FULL');
     const now = isoNow();
     const job: Job = {
@@ -101,6 +108,8 @@ export class JobIntake {
       error_code: null,
       request: spec.request,
       ...(spec.forge ? { forge: spec.forge } : {}),
+      ...(spec.parentId ? { parent_id: spec.parentId } : {}),
+      ...(spec.gitCredentials ? { git_credentials: spec.gitCredentials } : {}),
     };
     const earlier = await this.store.create(job, delivery);
     if (earlier !== undefined) return { earlier };

@@ -2,6 +2,7 @@ import type { Engine, ResultCache } from '@cadence-detect/engine';
 import { CadenceError } from '@cadence-detect/errors';
 import type { Logger } from '@cadence-detect/logger';
 import type { CadenceConfig } from '@cadence-detect/config';
+import { forgeAuthorizationFor } from '@cadence-detect/organization';
 import type { NetworkPolicy } from '@cadence-detect/network-guard';
 import { AnalysisThreadPool, type AnalysisThreadsSpec } from './analysis-threads.js';
 import type { ServerBackends } from '../backends/server-backends.js';
@@ -36,6 +37,8 @@ export interface JobManagerOptions {
   readonly allowLocalPaths: boolean;
   /** `server.public_url`: reporters link to the job there. */
   readonly publicUrl: string | null;
+  /** The header git sends for a scan's repository job, from the forge plugin its record names; absent: none. */
+  readonly gitAuthorizationFor?: (forge: string, url: string) => { readonly urlPrefix: string; readonly header: string } | null;
 }
 
 /**
@@ -51,12 +54,13 @@ export class JobManager {
   private readonly runs: RunningJobs;
   private readonly startedAt = Date.now();
   private readonly stopListening: () => void;
+  private readonly running = new Map<string, AbortController>();
 
   constructor(private readonly options: JobManagerOptions) {
     // One child logger for all jobs (each line carries job_id): a child per job is garbage per request.
     const log = options.logger.child('jobs');
     const { store, queue, events, cancels, metrics } = options;
-    const running = new Map<string, AbortController>();
+    const running = this.running;
     const records = new JobRecords(store, events, metrics, log);
     this.records = records;
     this.intake = new JobIntake(store, queue, log);
@@ -69,6 +73,7 @@ export class JobManager {
       running,
       log,
       onRun: (seconds) => metrics.jobDuration.observe(seconds),
+      gitAuthorizationFor: options.gitAuthorizationFor ?? (() => null),
     });
     metrics.readJobGaugesFrom({ activeJobs: () => this.runs.active, queueDepth: () => queue.depth() });
     // A cancel may be asked of any server; the process running the job is the one that aborts it.
@@ -85,6 +90,31 @@ export class JobManager {
   /** A forge's delivery: its job, or the job an earlier delivery of the same id created (JobIntake.receive). */
   receive(spec: NewJob, delivery: string): Promise<{ jobId: string; duplicate: boolean }> {
     return this.intake.receive(spec, delivery);
+  }
+
+  /**
+   * Work of this process that is not a queued analysis (an organisation job's scan), enrolled with
+   * the controller that cancel (from any server) and shutdown trip. Returns the function that ends it.
+   */
+  track(id: string, controller: AbortController): () => void {
+    this.running.set(id, controller);
+    return () => {
+      if (this.running.get(id) === controller) this.running.delete(id);
+    };
+  }
+
+  /** False once shutdown began: no new work is taken. */
+  get accepting(): boolean {
+    return this.intake.accepting;
+  }
+
+  /** Records and events, for work this process runs itself (an organisation job's scan). */
+  get store(): JobStore {
+    return this.options.store;
+  }
+
+  get events(): JobEventChannel {
+    return this.options.events;
   }
 
   /** The job cancelled, wherever it runs (JobCancelling.cancel). */
@@ -159,5 +189,7 @@ export function jobManagerFor(parts: {
     network: config.security.allow_private_networks ? null : { allowPrivateNetworks: false, allowedNetworks: config.security.allowed_networks },
     allowLocalPaths: config.security.allow_local_paths,
     publicUrl: config.server.public_url,
+    // A scan's repository job names its forge; whichever process runs it asks that forge's plugin here.
+    gitAuthorizationFor: (forge, url) => forgeAuthorizationFor(parts.engine.plugins(), forge, url, parts.logger.child('forge')),
   });
 }

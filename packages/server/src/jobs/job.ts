@@ -1,5 +1,6 @@
 import type { AnalysisRequest } from '@cadence-detect/engine';
 import type { OperationalCode } from '@cadence-detect/errors';
+import type { OrganizationResult } from '@cadence-detect/organization';
 import type { AnalysisResult, ForgeTarget, ReportOutcome } from '@cadence-detect/plugin-sdk';
 import type { JobEvent } from './job-events.js';
 
@@ -16,9 +17,9 @@ export function isFinal(status: JobStatus): boolean {
 export interface Job {
   readonly id: string;
   status: JobStatus;
-  readonly kind: 'repository' | 'website';
+  readonly kind: 'repository' | 'website' | 'organization';
   readonly source: JobSource;
-  /** `owner/repo` for repositories, the URL for websites. */
+  /** `owner/repo` for repositories, the URL for websites, `github:acme` (or `repositories`) for an organisation. */
   readonly repo: string;
   /** Null until known: a request that names no branch gets the one the clone checked out. */
   branch: string | null;
@@ -29,12 +30,49 @@ export interface Job {
   error: string | null;
   error_code: OperationalCode | null;
   result?: AnalysisResult;
-  /** What the worker runs. Not shown. */
-  readonly request: AnalysisRequest;
+  /** What the worker runs (an organisation job: what its scan lists). Not shown. */
+  readonly request: AnalysisRequest | OrganizationRequest;
+  /** A scan's repository job: the organisation job it belongs to. */
+  readonly parent_id?: string;
+  /** A scan's repository job: the forge whose plugin gives git its credentials (never the credentials). Not shown. */
+  readonly git_credentials?: string;
+  /** An organisation job: repositories done (ended either way) of those listed (null until listed). */
+  progress?: ScanProgress;
+  /** An organisation job: its repositories and their jobs, in the order listed. */
+  children?: ScanChild[];
+  /** An organisation job's result, once every repository job has ended. */
+  organization?: OrganizationResult;
   /** The forge commit a webhook's job reports on (reporters read it); absent for API jobs. */
   readonly forge?: ForgeTarget | null;
   /** What reporters did, in the order they finished (shown as `reports` and `result.reports`). */
   reports?: ReportOutcome[];
+}
+
+/** What an organisation job scans: a forge's organisation or group, or a list of repositories. */
+export interface OrganizationRequest {
+  readonly kind: 'organization';
+  /** `github:acme`, `gitlab:group/sub`, or `repositories` (shown as the job's `url`). */
+  readonly url: string;
+  readonly forge?: string;
+  readonly owner?: string;
+  readonly repositories?: readonly string[];
+  readonly include_forks?: boolean;
+  readonly include_archived?: boolean;
+  readonly match?: string;
+  readonly since?: string;
+}
+
+export interface ScanProgress {
+  total: number | null;
+  done: number;
+  failed: number;
+}
+
+export interface ScanChild {
+  readonly repository: string;
+  job_id: string | null;
+  status: JobStatus | 'waiting';
+  error_code: string | null;
 }
 
 /** At most this many report outcomes per job: a reporter retrying in a loop cannot grow the record. */
@@ -58,9 +96,22 @@ export function jobView(job: Job, form: 'full' | 'list'): Record<string, unknown
     error: job.error,
     error_code: job.error_code,
   };
+  if (job.parent_id !== undefined) view.parent_id = job.parent_id;
+  if (job.kind === 'organization') return organizationView(job, view, form);
   const reports = job.reports ?? [];
   if (form === 'full') view.reports = reports;
   if (job.status === 'completed' && job.result) view.result = form === 'full' ? { ...job.result, reports } : shortResult(job.result);
+  return view;
+}
+
+/** docs/http-api.md, The organisation job: progress, its repositories' jobs (full view), and the organisation result once done. */
+function organizationView(job: Job, view: Record<string, unknown>, form: 'full' | 'list'): Record<string, unknown> {
+  view.progress = job.progress ?? { total: null, done: 0, failed: 0 };
+  if (form === 'full') view.children = job.children ?? [];
+  const org = job.organization;
+  if (job.status === 'completed' && org) {
+    view.result = form === 'full' ? org : { ai_share: org.ai_share, assessment: org.assessment, counts: org.counts };
+  }
   return view;
 }
 
@@ -82,6 +133,7 @@ export function completeEvent(jobId: string, result: AnalysisResult): JobEvent {
 
 /** A final job's last event: `complete` with its result, or `error` with its code. */
 export function endEventOf(job: Job): JobEvent {
+  if (job.status === 'completed' && job.organization) return { event: 'complete', type: 'complete', job_id: job.id, progress: job.progress, result: job.organization };
   if (job.status === 'completed' && job.result) return completeEvent(job.id, job.result);
   return { event: 'error', type: 'error', error: job.error_code ?? 'ERR_INTERNAL', message: job.error ?? 'failed', job_id: job.id, status: job.status };
 }

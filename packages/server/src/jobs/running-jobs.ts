@@ -1,4 +1,4 @@
-import type { EmittedEvent, ResultCache } from '@cadence-detect/engine';
+import type { AnalysisRequest, AnalyzeOptions, EmittedEvent, ResultCache } from '@cadence-detect/engine';
 import { CadenceError, toCadenceError } from '@cadence-detect/errors';
 import type { Logger } from '@cadence-detect/logger';
 import type { NetworkPolicy } from '@cadence-detect/network-guard';
@@ -26,6 +26,8 @@ export interface RunningJobsParts {
   readonly network: NetworkPolicy | null;
   readonly allowLocalPaths: boolean;
   readonly publicUrl: string | null;
+  /** The header git sends for a scan's repository job, from the forge plugin its record names (never stored). */
+  readonly gitAuthorizationFor: (forge: string, url: string) => AnalyzeOptions['gitAuthorization'] | null;
   /** Called with each job's duration once it has run (the duration histogram). */
   readonly onRun: (seconds: number) => void;
 }
@@ -106,7 +108,11 @@ export class RunningJobs {
 
   private async analyze(job: Job, signal: AbortSignal): Promise<AnalysisResult> {
     const { engine, events, records, reports } = this.parts;
-    return engine.analyze(job.request, {
+    // An organisation job is run by its scan, in the server that accepted it; never by a worker.
+    if (job.request.kind === 'organization') throw new CadenceError('ERR_INTERNAL', { message: 'an organisation job is not an analysis' });
+    const request: AnalysisRequest = job.request;
+    const authorization = job.git_credentials ? this.parts.gitAuthorizationFor(job.git_credentials, request.url) : null;
+    return engine.analyze(request, {
       signal,
       onEvent: (event: EmittedEvent) => {
         events.publish(job.id, event as unknown as JobEvent);
@@ -118,6 +124,7 @@ export class RunningJobs {
       onReport: (outcome) => reports.queue(job.id, outcome),
       // A stream shows the analysis as it happens, so it always runs it rather than replaying a cached result.
       ...(job.source === 'stream' ? {} : { cache: this.parts.cache }),
+      ...(authorization ? { gitAuthorization: authorization } : {}),
     });
   }
 

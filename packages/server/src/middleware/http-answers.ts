@@ -18,6 +18,7 @@ const ANSWERS: Partial<Record<OperationalCode, Answer>> = {
   ERR_INVALID_SOURCE: { status: 400, error: 'invalid_request' },
   ERR_JOB_NOT_FOUND: { status: 404, error: 'not_found' },
   ERR_JOB_FINAL: { status: 409, error: 'conflict' },
+  ERR_SCAN_NOT_ALLOWED: { status: 403, error: 'forbidden' },
   // The queue is full, or the server is shutting down: either way, retry in 30 s.
   ERR_QUEUE_FULL: { status: 503, error: 'overloaded', retryAfter: 30 },
   ERR_SHUTTING_DOWN: { status: 503, error: 'overloaded', retryAfter: 30 },

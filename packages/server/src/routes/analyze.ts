@@ -4,6 +4,8 @@ import type { JobManager } from '../jobs/job-manager.js';
 import { API_BODY_LIMIT, jsonBody, requireContentType } from '../middleware/body.js';
 import { repositoryJob, websiteJob } from '../analysis-targets.js';
 import { RepositoryBody, WebsiteBody, validated } from '../request-validation.js';
+import type { OrganizationScans } from '../scans/organization-scans.js';
+import { organizationRequest, type ScanRules } from '../scans/organization-request.js';
 
 /** On-demand analysis: 202 with the queued job (docs/http-api.md, The job). */
 /** `guards`: the cross-site check and the analyses rate limit, shared with the stream routes. */
@@ -20,5 +22,17 @@ export function analyzeRoutes(router: Router, jobs: JobManager, allowLocalPaths:
     const job = await jobs.submit(websiteJob(url, allowLocalPaths, 'api'));
     ctx.status = 202;
     ctx.body = { id: job.id, job_id: job.id, status: 'queued', message: `Analysis of ${url} queued; poll GET /jobs/${job.id}` };
+  });
+}
+
+/**
+ * `POST /api/analyze/organization` (docs/http-api.md, The organisation job): registered only on a
+ * server with an API token, since a scan lists whatever the forge token can see.
+ */
+export function organizationRoutes(router: Router, scans: OrganizationScans, rules: ScanRules, guards: readonly Middleware[]): void {
+  router.post('/api/analyze/organization', ...guards, requireContentType(['application/json']), jsonBody(API_BODY_LIMIT), async (ctx) => {
+    const job = await scans.start(organizationRequest(ctx.request.body, rules));
+    ctx.status = 202;
+    ctx.body = { id: job.id, job_id: job.id, status: job.status, kind: job.kind, message: `Scan of ${job.repo} started; poll GET /jobs/${job.id}` };
   });
 }

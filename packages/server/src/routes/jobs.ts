@@ -3,7 +3,8 @@ import type { Middleware } from 'koa';
 import { HttpError } from '@cadence-detect/errors';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { JobStore } from '../jobs/job-store.js';
-import { isFinal, jobView, type JobStatus } from '../jobs/job.js';
+import type { OrganizationResult } from '@cadence-detect/organization';
+import { isFinal, jobView, type Job, type JobStatus } from '../jobs/job.js';
 
 const STATUS_ALIASES: Record<string, JobStatus> = {
   queued: 'queued', pending: 'queued', running: 'running', processing: 'running',
@@ -43,8 +44,9 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
   router.get('/api/results/:id', limit, async (ctx) => {
     const job = await store.get(ctx.params.id!);
     if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
-    if (job.status === 'completed' && job.result) {
-      ctx.body = job.result;
+    const result = job.result ?? job.organization;
+    if (job.status === 'completed' && result) {
+      ctx.body = result;
       return;
     }
     const why = job.status === 'queued' || job.status === 'running'
@@ -57,7 +59,8 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
   router.get('/jobs/:id/report', limit, async (ctx) => {
     const job = await store.get(ctx.params.id!);
     if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
-    if ((job.status !== 'completed' || !job.result) && ctx.accepts('json', 'html') === 'html') {
+    const hasReport = job.status === 'completed' && (job.result !== undefined || job.organization !== undefined);
+    if (!hasReport && ctx.accepts('json', 'html') === 'html') {
       // A browser gets the job's live page (or how it ended), not an error body.
       const { jobPage } = await import('../dashboard/job-page.js');
       const page = jobPage(job);
@@ -69,8 +72,17 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
       ctx.body = page.html;
       return;
     }
-    if (job.status !== 'completed' || !job.result) {
+    if (!hasReport) {
       throw new HttpError(409, 'conflict', !isFinal(job.status) ? `Job ${job.id} is ${job.status}: its report is not ready` : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no report`);
+    }
+    if (job.organization) {
+      const { renderOrganizationHtml, ORGANIZATION_CONTENT_SECURITY_POLICY } = await import('@cadence-detect/organization');
+      ctx.set('Content-Security-Policy', `${ORGANIZATION_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
+      ctx.set('X-Frame-Options', 'DENY');
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = renderOrganizationHtml(withReportLinks(job));
+      return;
     }
     const { renderReport, REPORT_CONTENT_SECURITY_POLICY } = await import('@cadence-detect/reports');
     // frame-ancestors works only as a header (a <meta> CSP cannot carry it): no site frames the report.
@@ -78,6 +90,19 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = renderReport({ ...job.result, ...(job.reports?.length ? { reports: job.reports } : {}) }, 'html');
+    ctx.body = renderReport({ ...job.result!, ...(job.reports?.length ? { reports: job.reports } : {}) }, 'html');
   });
+}
+
+/** The organisation page links each analyzed repository to its own job's report (`/jobs/<id>/report`, relative). */
+function withReportLinks(job: Job): OrganizationResult {
+  const org = job.organization!;
+  const children = job.children ?? [];
+  return {
+    ...org,
+    repositories: org.repositories.map((r, i) => {
+      const child = children[i];
+      return child?.job_id && r.error === null && child.repository === r.repository ? { ...r, report: `../${encodeURIComponent(child.job_id)}/report` } : r;
+    }),
+  };
 }

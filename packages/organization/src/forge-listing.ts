@@ -1,0 +1,90 @@
+import { CadenceError, toCadenceError } from '@cadence-detect/errors';
+import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
+import type { ForgeDefinition, IntakeSetup, PluginLogger } from '@cadence-detect/plugin-sdk';
+
+/** One repository a scan will analyze: the name reports show and what git clones. */
+export interface ScanTarget {
+  readonly repository: string;
+  readonly url: string;
+  /** A header git sends to URLs under the prefix (a forge's token, from its plugin): never part of the URL. */
+  readonly authorization?: GitAuthorization;
+  /** The forge whose plugin gives that header (what a server's child job records instead of the header). */
+  readonly forge?: string;
+  /** Its own report's file name under `--reports-dir` (unique within the scan), without `.html`. */
+  readonly reportName?: string;
+  /** Set when the listing itself refused the entry: it is reported with this error, never analyzed. */
+  readonly refused?: { readonly code: string; readonly message: string };
+}
+
+export interface GitAuthorization {
+  readonly urlPrefix: string;
+  readonly header: string;
+}
+
+export interface ListingFilter {
+  readonly includeForks: boolean;
+  readonly includeArchived: boolean;
+}
+
+/** `github:acme`, `gitlab:group/sub`: the forge (a loaded plugin's `forge.name`) and the owner. */
+export function parseForgeTarget(target: string): { forge: string; owner: string } | null {
+  const match = /^([a-z][a-z0-9-]{0,39}):(.+)$/.exec(target);
+  return match ? { forge: match[1]!, owner: match[2]!.replace(/\/+$/, '') } : null;
+}
+
+type AnyForge = ForgeDefinition<Readonly<Record<string, unknown>>>;
+
+/** The loaded plugin that brings `forge` and can list; ERR_INVALID_SOURCE (field `forge`) when none does. */
+function listingForge(plugins: readonly LoadedPlugin[], forge: string): { forge: AnyForge; setup: (logger: PluginLogger) => IntakeSetup<Readonly<Record<string, unknown>>> } {
+  const loaded = plugins.find((p) => p.plugin.forge?.name === forge);
+  const definition = loaded?.plugin.forge as AnyForge | undefined;
+  if (!loaded || !definition) throw new CadenceError('ERR_INVALID_SOURCE', { message: `no loaded plugin brings the forge ${JSON.stringify(forge)}: give github:<org>, gitlab:<group> or a list of repositories`, details: { field: 'forge', reason: 'unknown forge' } });
+  if (!definition.listRepositories) throw new CadenceError('ERR_INVALID_SOURCE', { message: `the ${forge} plugin cannot list repositories; give a list of repositories`, details: { field: 'forge', reason: 'cannot list' } });
+  return { forge: definition, setup: (logger) => ({ options: loaded.options ?? {}, logger }) };
+}
+
+/** Throws unless a loaded plugin brings `forge` and can list its repositories (a request refused before any job). */
+export function checkListingForge(plugins: readonly LoadedPlugin[], forge: string): void {
+  listingForge(plugins, forge);
+}
+
+/**
+ * The owner's repositories as the forge plugin lists them (its API, its credentials), forks and
+ * archived ones left out unless asked for. Each carries the plugin's git authorization scoped to
+ * the origin of its own clone URL: the token goes nowhere else. A refusal is the forge's
+ * CadenceError (ERR_FORGE_AUTH…).
+ */
+export async function repositoriesFromForge(plugins: readonly LoadedPlugin[], target: { forge: string; owner: string }, filter: ListingFilter, logger: PluginLogger, signal: AbortSignal): Promise<ScanTarget[]> {
+  const { forge, setup } = listingForge(plugins, target.forge);
+  const listed = await forge.listRepositories!(setup(logger), target.owner, signal).catch((error: unknown) => {
+    throw toCadenceError(error);
+  });
+  const header = forge.gitAuthorization?.(setup(logger)) ?? null;
+  return listed
+    .filter((r) => (filter.includeForks || !r.fork) && (filter.includeArchived || !r.archived))
+    .map((r) => {
+      const authorization = header ? scopedAuthorization(header, r.cloneUrl) : null;
+      return { repository: r.repository, url: r.cloneUrl, forge: target.forge, ...(authorization ? { authorization } : {}) };
+    });
+}
+
+/**
+ * The header a forge plugin gives git for `url`, scoped to that URL's origin; null without
+ * credentials or for a URL that is not http(s). What a worker computes for a scan's child job,
+ * whose record names the forge and never holds the header.
+ */
+export function forgeAuthorizationFor(plugins: readonly LoadedPlugin[], forgeName: string, url: string, logger: PluginLogger): GitAuthorization | null {
+  const loaded = plugins.find((p) => p.plugin.forge?.name === forgeName);
+  const forge = loaded?.plugin.forge as AnyForge | undefined;
+  const header = forge?.gitAuthorization?.({ options: loaded!.options ?? {}, logger }) ?? null;
+  return header ? scopedAuthorization(header, url) : null;
+}
+
+function scopedAuthorization(header: string, url: string): GitAuthorization | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? { urlPrefix: `${parsed.origin}/`, header } : null;
+  } catch {
+    return null;
+  }
+}

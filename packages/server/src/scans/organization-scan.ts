@@ -1,0 +1,255 @@
+import picomatch from 'picomatch';
+import { CadenceError, toCadenceError } from '@cadence-detect/errors';
+import { parseRepositoryUrl } from '@cadence-detect/git-source';
+import type { Logger } from '@cadence-detect/logger';
+import { aggregateOrganization, repositoriesFromForge, type RepositoryOutcome, type ScanTarget } from '@cadence-detect/organization';
+import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
+import type { AssessmentBands, RepositoryResult } from '@cadence-detect/plugin-sdk';
+import { isFinal, type Job, type OrganizationRequest } from '../jobs/job.js';
+import type { JobManager } from '../jobs/job-manager.js';
+import { isoNow } from '../jobs/iso-now.js';
+
+/** How often the scan reads its waiting repository jobs' records, in case an end event was missed. */
+const RECHECK_MS = 2000;
+/** How long a scan waits before offering a repository job again to a full queue. */
+const QUEUE_FULL_WAIT_MS = 1000;
+
+export interface ScanParts {
+  readonly jobs: JobManager;
+  readonly plugins: () => readonly LoadedPlugin[];
+  readonly log: Logger;
+  readonly bands: AssessmentBands;
+  /** Repository jobs of this scan waiting or running at once (`scans.max_queued_children`). */
+  readonly maxInFlight: number;
+  readonly allowLocalPaths: boolean;
+}
+
+/**
+ * One organisation job's scan, run by the server that accepted it: lists the repositories (the
+ * forge plugin, or the request's list), feeds them to the shared queue a few at a time as ordinary
+ * repository jobs (any worker on Redis runs them), follows each to its end, records the progress,
+ * and once all have ended records the organisation result. `signal` is cancel, the scan's time
+ * limit and shutdown: the repository jobs still waiting or running are cancelled with it.
+ */
+export async function runOrganizationScan(parent: Job, request: OrganizationRequest, parts: ScanParts, signal: AbortSignal): Promise<void> {
+  const { jobs, log } = parts;
+  const targets = await listed(request, parts, signal);
+  const outcomes: (RepositoryOutcome | undefined)[] = new Array(targets.length);
+  await jobs.store.update(parent.id, (j) => {
+    j.progress = { total: targets.length, done: 0, failed: 0 };
+    j.children = targets.map((t) => ({ repository: t.repository, job_id: null, status: 'waiting', error_code: null }));
+  });
+  jobs.events.publish(parent.id, { event: 'listed', type: 'listed', job_id: parent.id, total: targets.length });
+  if (targets.length === 0) throw new CadenceError('ERR_INVALID_SOURCE', { message: `no repositories to scan in ${request.url}${request.match ? ` matching ${request.match}` : ''}` });
+
+  const follower = new ChildFollower(jobs, signal);
+  try {
+    let next = 0;
+    let done = 0;
+    while (done < targets.length) {
+      while (follower.size < parts.maxInFlight && next < targets.length) {
+        const index = next;
+        const target = targets[index]!;
+        if (target.refused) {
+          next++;
+          outcomes[index] = { repository: target.repository, url: target.url, error: target.refused };
+          done++;
+          await recordChild(parts, parent.id, index, null, outcomes[index]!, done, targets.length);
+          continue;
+        }
+        const child = await submitChild(parent.id, target, request, parts, signal);
+        if (!child) break; // the queue is full: wait for one of ours to end, or a moment
+        next++;
+        follower.follow(child, index);
+        await jobs.store.update(parent.id, (j) => {
+          const entry = j.children?.[index];
+          if (entry) Object.assign(entry, { job_id: child, status: 'queued' });
+        });
+      }
+      if (done >= targets.length) break;
+      const ended = await follower.nextEnd(follower.size === 0 ? QUEUE_FULL_WAIT_MS : RECHECK_MS);
+      for (const { job, index } of ended) {
+        const target = targets[index]!;
+        outcomes[index] = outcomeOf(job, target);
+        done++;
+        await recordChild(parts, parent.id, index, job, outcomes[index]!, done, targets.length);
+      }
+    }
+  } finally {
+    // Whatever ended the scan early (cancel, its time limit, shutdown) ends its repository jobs too.
+    await follower.cancelRemaining(signal.reason instanceof CadenceError ? signal.reason : new CadenceError('ERR_CANCELLED'));
+  }
+  const org = aggregateOrganization(request.url, outcomes.map((o, i) => o ?? { repository: targets[i]!.repository, url: targets[i]!.url, error: { code: 'ERR_INTERNAL', message: 'no outcome' } }), { bands: parts.bands });
+  const recorded = await jobs.store.update(parent.id, (j) => {
+    if (isFinal(j.status)) return;
+    j.status = 'completed';
+    j.finished_at = isoNow();
+    j.organization = org;
+  });
+  log.info('organisation scan completed', { job_id: parent.id, organization: org.organization, analyzed: org.counts.analyzed, failed: org.counts.failed });
+  if (recorded?.status === 'completed') jobs.events.publish(parent.id, { event: 'complete', type: 'complete', job_id: parent.id, progress: recorded.progress, result: org });
+}
+
+async function listed(request: OrganizationRequest, parts: ScanParts, signal: AbortSignal): Promise<ScanTarget[]> {
+  let targets: ScanTarget[];
+  if (request.forge !== undefined && request.owner !== undefined) {
+    const filter = { includeForks: request.include_forks === true, includeArchived: request.include_archived === true };
+    targets = await repositoriesFromForge(parts.plugins(), { forge: request.forge, owner: request.owner }, filter, parts.log, signal);
+  } else {
+    targets = (request.repositories ?? []).map((url) => listedUrl(url, parts.allowLocalPaths));
+  }
+  if (request.match) {
+    const matches = picomatch(request.match, { nocase: true, dot: true });
+    targets = targets.filter((t) => matches(t.repository));
+  }
+  return targets;
+}
+
+/** A URL of the request's list (checked when the request came: refused here only if the rules changed since). */
+function listedUrl(url: string, allowLocalPaths: boolean): ScanTarget {
+  try {
+    return { repository: parseRepositoryUrl(url, { allowLocalPaths }).repo || url, url };
+  } catch (error) {
+    const failure = toCadenceError(error);
+    return { repository: url, url, refused: { code: failure.code, message: failure.message } };
+  }
+}
+
+/** A repository job for `target`, or null when the queue is full (tried again later). */
+async function submitChild(parentId: string, target: ScanTarget, request: OrganizationRequest, parts: ScanParts, signal: AbortSignal): Promise<string | null> {
+  // Checked again as every listed URL is: what a forge lists passes the URL rules before it is cloned.
+  parseRepositoryUrl(target.url, { allowLocalPaths: parts.allowLocalPaths });
+  signal.throwIfAborted();
+  try {
+    const job = await parts.jobs.submit({
+      request: { kind: 'repository', url: target.url, branch: null, authors: 'all', ...(request.since ? { since: request.since } : {}) },
+      source: 'api',
+      repo: target.repository,
+      branch: null,
+      parentId,
+      ...(target.forge && target.authorization ? { gitCredentials: target.forge } : {}),
+    });
+    return job.id;
+  } catch (error) {
+    if (error instanceof CadenceError && error.code === 'ERR_QUEUE_FULL') return null;
+    throw error;
+  }
+}
+
+function outcomeOf(job: Job | undefined, target: ScanTarget): RepositoryOutcome {
+  if (job?.status === 'completed' && job.result?.source_type === 'git') {
+    // The organisation result reads counts, authors and months: the lists of findings are left behind.
+    const result = { ...job.result, detections: [], suspicions: [] } as RepositoryResult;
+    return { repository: target.repository, url: target.url, result };
+  }
+  return { repository: target.repository, url: target.url, error: { code: job?.error_code ?? 'ERR_INTERNAL', message: job?.error ?? 'the repository job is gone' } };
+}
+
+async function recordChild(parts: ScanParts, parentId: string, index: number, job: Job | null | undefined, outcome: RepositoryOutcome, done: number, total: number): Promise<void> {
+  const failed = outcome.error !== undefined;
+  const status = job?.status ?? 'failed';
+  await parts.jobs.store.update(parentId, (j) => {
+    const entry = j.children?.[index];
+    if (entry) Object.assign(entry, { status, error_code: outcome.error?.code ?? null });
+    if (j.progress) {
+      j.progress.done = done;
+      if (failed) j.progress.failed++;
+    }
+  });
+  parts.jobs.events.publish(parentId, {
+    event: 'repository',
+    type: 'repository',
+    job_id: parentId,
+    repository: outcome.repository,
+    repository_job_id: job?.id ?? null,
+    status,
+    error_code: outcome.error?.code ?? null,
+    ...(outcome.result ? { assessment: outcome.result.assessment, ai_share: outcome.result.ai_share } : {}),
+    done,
+    total,
+  });
+}
+
+/**
+ * The scan's repository jobs until each ends: told by their end events (from any server, through
+ * the event channel) and, in case one was missed, by reading their records every few seconds.
+ */
+class ChildFollower {
+  private readonly following = new Map<string, { index: number; unsubscribe: () => void }>();
+  private readonly ended = new Set<string>();
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly jobs: JobManager, private readonly signal: AbortSignal) {}
+
+  get size(): number {
+    return this.following.size;
+  }
+
+  follow(id: string, index: number): void {
+    const unsubscribe = this.jobs.events.subscribe(id, (event) => {
+      if (event.event === 'complete' || event.event === 'error') this.markEnded(id);
+    });
+    this.following.set(id, { index, unsubscribe });
+  }
+
+  /** The jobs that ended since the last call (at least one, unless `waitMs` passed first). */
+  async nextEnd(waitMs: number): Promise<{ job: Job | undefined; index: number }[]> {
+    if (this.ended.size === 0) {
+      await new Promise<void>((resolve, reject) => {
+        const stop = (): void => {
+          clearTimeout(timer);
+          this.signal.removeEventListener('abort', aborted);
+          this.wake = null;
+        };
+        const timer = setTimeout(() => {
+          stop();
+          resolve();
+        }, waitMs);
+        const aborted = (): void => {
+          stop();
+          reject(this.signal.reason);
+        };
+        this.signal.addEventListener('abort', aborted, { once: true });
+        this.wake = () => {
+          stop();
+          resolve();
+        };
+        if (this.signal.aborted) aborted();
+      });
+      if (this.ended.size === 0) await this.recheck();
+    }
+    const out: { job: Job | undefined; index: number }[] = [];
+    for (const id of [...this.ended]) {
+      const entry = this.following.get(id);
+      this.ended.delete(id);
+      if (!entry) continue;
+      const job = await this.jobs.store.get(id);
+      // An end event published before the record was written cannot happen (records first), but a
+      // record read too early is taken again on the next recheck rather than counted unfinished.
+      if (job && !isFinal(job.status)) continue;
+      entry.unsubscribe();
+      this.following.delete(id);
+      out.push({ job, index: entry.index });
+    }
+    return out;
+  }
+
+  async cancelRemaining(reason: CadenceError): Promise<void> {
+    const ids = [...this.following.keys()];
+    for (const { unsubscribe } of this.following.values()) unsubscribe();
+    this.following.clear();
+    await Promise.all(ids.map((id) => this.jobs.cancel(id, reason).catch(() => undefined)));
+  }
+
+  private markEnded(id: string): void {
+    this.ended.add(id);
+    this.wake?.();
+  }
+
+  private async recheck(): Promise<void> {
+    for (const id of this.following.keys()) {
+      const job = await this.jobs.store.get(id);
+      if (!job || isFinal(job.status)) this.ended.add(id);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { CadenceError, toCadenceError } from '@cadence-detect/errors';
+import type { Logger } from '@cadence-detect/logger';
+import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
+import type { AssessmentBands } from '@cadence-detect/plugin-sdk';
+import { endStatusFor } from '../jobs/job-records.js';
+import { endEventOf, isFinal, type Job, type OrganizationRequest } from '../jobs/job.js';
+import type { JobManager } from '../jobs/job-manager.js';
+import { newJobId } from '../jobs/job-id.js';
+import { isoNow } from '../jobs/iso-now.js';
+import { runOrganizationScan } from './organization-scan.js';
+
+export interface OrganizationScansOptions {
+  readonly jobs: JobManager;
+  readonly plugins: () => readonly LoadedPlugin[];
+  readonly logger: Logger;
+  readonly bands: AssessmentBands;
+  /** `limits.scan_timeout_seconds`, in ms. */
+  readonly timeoutMs: number;
+  readonly maxInFlight: number;
+  readonly allowLocalPaths: boolean;
+}
+
+/**
+ * Organisation jobs (docs/http-api.md, The organisation job): each is recorded `running` at once and
+ * its scan runs in this process, enrolled with the job manager so that a cancel asked of any
+ * server, the scan's own time limit and shutdown all stop it, and end its repository jobs with it.
+ */
+export class OrganizationScans {
+  private readonly log: Logger;
+
+  constructor(private readonly options: OrganizationScansOptions) {
+    this.log = options.logger.child('scans');
+  }
+
+  /** Records the organisation job and starts its scan; refuses (ERR_SHUTTING_DOWN) when the server is stopping. */
+  async start(request: OrganizationRequest): Promise<Job> {
+    const { jobs } = this.options;
+    if (!jobs.accepting) throw new CadenceError('ERR_SHUTTING_DOWN');
+    const now = isoNow();
+    const job: Job = {
+      id: newJobId(),
+      status: 'running',
+      kind: 'organization',
+      source: 'api',
+      repo: request.url,
+      branch: null,
+      url: request.url,
+      created_at: now,
+      started_at: now,
+      finished_at: null,
+      error: null,
+      error_code: null,
+      request,
+      progress: { total: null, done: 0, failed: 0 },
+      children: [],
+    };
+    await jobs.store.create(job);
+    const controller = new AbortController();
+    const untrack = jobs.track(job.id, controller);
+    const seconds = Math.round(this.options.timeoutMs / 1000);
+    const timer = setTimeout(() => controller.abort(new CadenceError('ERR_JOB_TIMEOUT', { message: `The organisation scan exceeded ${seconds} s` })), this.options.timeoutMs);
+    this.log.info('organisation scan started', { job_id: job.id, organization: request.url });
+    void runOrganizationScan(job, request, { ...this.options, log: this.log }, controller.signal)
+      .catch((error: unknown) => this.end(job.id, controller.signal.aborted ? toCadenceError(controller.signal.reason) : toCadenceError(error)))
+      .finally(() => {
+        clearTimeout(timer);
+        untrack();
+      });
+    return job;
+  }
+
+  /** The scan stopped before its result: the organisation job ends by the code, and says so. */
+  private async end(id: string, failure: CadenceError): Promise<void> {
+    const status = endStatusFor(failure.code);
+    const ended = await this.options.jobs.store.update(id, (j) => {
+      if (isFinal(j.status)) return;
+      j.status = status;
+      j.finished_at = isoNow();
+      j.error = failure.message;
+      j.error_code = failure.code;
+    }).catch(() => undefined);
+    this.log.warn(`organisation scan ${status}`, { job_id: id, error_code: failure.code, error: failure.message });
+    if (ended?.status === status) this.options.jobs.events.publish(id, endEventOf(ended));
+  }
+}

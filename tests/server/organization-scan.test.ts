@@ -1,0 +1,209 @@
+import { expect } from 'chai';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import {
+  burstHistory,
+  createRepository,
+  exportRepository,
+  humanHistory,
+  makeTempDir,
+  runCadence,
+  startCadenceServer,
+  startConnectionRecorder,
+  startFakeGithub,
+  startGitHttpServer,
+  waitForJob,
+  type ConnectionRecorder,
+  type FakeForge,
+  type GitHttpServer,
+  type ServerProcess,
+  type TempDir,
+} from '@cadence-detect/test-support';
+
+const GITHUB_TOKEN = 'ghp_orgScanTokenThatMustNotLeak0123456789';
+const API_TOKEN = 'api-token-for-organisation-scans-0123456789';
+const AUTH = { authorization: `Bearer ${API_TOKEN}` };
+
+interface Child { repository: string; job_id: string | null; status: string; error_code: string | null }
+interface OrgJob {
+  id: string;
+  status: string;
+  kind: string;
+  url: string;
+  error_code: string | null;
+  progress: { total: number | null; done: number; failed: number };
+  children: Child[];
+  result?: Record<string, unknown> & { repositories: { repository: string; error: { code: string } | null }[]; counts: Record<string, number> };
+}
+
+describe('server: organisation scans (POST /api/analyze/organization)', function () {
+  this.timeout(180_000);
+  let work: TempDir;
+  let git: GitHttpServer;
+  let github: FakeForge;
+  let stall: ConnectionRecorder;
+  let server: ServerProcess;
+  let config: Record<string, unknown>;
+
+  before(async () => {
+    work = await makeTempDir('cadence-org-scan-');
+    const served = path.join(work.path, 'served');
+    await mkdir(served);
+    for (const [name, history] of [['acme/api', humanHistory(8)], ['acme/web', burstHistory(8)], ['acme/old', humanHistory(4)]] as const) {
+      const dir = path.join(work.path, 'src', name);
+      await mkdir(dir, { recursive: true });
+      await createRepository(dir, history);
+      await exportRepository(served, `${name}.git`, dir);
+    }
+    git = await startGitHttpServer(served);
+    github = await startFakeGithub();
+    // A git server that accepts and never answers: a repository job that runs until it is stopped.
+    stall = await startConnectionRecorder('127.0.0.1', 'stall');
+    config = {
+      security: { allowed_networks: ['127.0.0.0/8'] },
+      forges: { github: { api_url: github.apiUrl } },
+      scans: { allowed_owners: ['github:acme'], max_queued_children: 1 },
+      cache: { repositories_dir: path.join(work.path, 'cache') },
+    };
+    server = await startCadenceServer({ cwd: work.path, config, env: { CADENCE_GITHUB_TOKEN: GITHUB_TOKEN, CADENCE_API_TOKEN: API_TOKEN } });
+  });
+  after(async () => {
+    await server?.stop();
+    await Promise.all([git?.close(), github?.close(), stall?.close()]);
+    await work?.remove();
+  });
+
+  const repo = (name: string, extra: Record<string, unknown> = {}) => ({ full_name: name, clone_url: git.repoUrl(`${name}.git`), html_url: `https://github.example/${name}`, archived: false, fork: false, private: true, ...extra });
+  const listing = () => github.script('GET', /^\/orgs\/acme\/repos/, [
+    { status: 200, headers: { link: `<${github.apiUrl}/orgs/acme/repos?type=all&per_page=100&page=2>; rel="next"` }, body: [repo('acme/api'), repo('acme/old', { archived: true })] },
+    // acme/gone is listed but has no repository behind it: its job fails and the scan goes on.
+    { status: 200, body: [repo('acme/forked', { fork: true }), repo('acme/web'), repo('acme/gone')] },
+  ]);
+  const post = (body: unknown, headers: Record<string, string> = AUTH, target: ServerProcess = server) =>
+    target.json<Record<string, unknown>>('/api/analyze/organization', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+  it('scans an organisation through repository jobs and gives the result the CLI gives; the token is in no record or log line', async () => {
+    listing();
+    const started = await post({ forge: 'github', owner: 'acme' });
+    expect(started.status, JSON.stringify(started.body)).to.equal(202);
+    expect(started.body).to.include({ status: 'running', kind: 'organization' });
+    const job = await waitForJob<OrgJob>(server, String(started.body.id), 120_000, AUTH);
+    expect(job.status, JSON.stringify(job)).to.equal('completed');
+    expect(job.progress).to.deep.equal({ total: 3, done: 3, failed: 1 });
+    expect(job.children.map((c) => [c.repository, c.status])).to.deep.equal([['acme/api', 'completed'], ['acme/web', 'completed'], ['acme/gone', 'failed']]);
+    expect(job.children[2]!.error_code).to.equal('ERR_GIT_CLONE_FAILED');
+    // Each repository is an ordinary job that names its organisation job.
+    const child = await server.json<{ parent_id: string; kind: string; status: string }>(`/jobs/${job.children[0]!.job_id}`, { headers: AUTH });
+    expect(child.body).to.include({ parent_id: job.id, kind: 'repository', status: 'completed' });
+    // The git server got the forge token as a header; nothing the server recorded or logged holds it.
+    expect(git.authorizations()).to.include(`Basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64')}`);
+    const records = [JSON.stringify(job), JSON.stringify(child.body), JSON.stringify(server.logs), server.stderr()];
+    for (const text of records) {
+      expect(text).to.not.contain(GITHUB_TOKEN);
+      expect(text).to.not.contain(Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64'));
+    }
+
+    // The CLI, given the same configuration and the same listing, gives the same organisation result.
+    listing();
+    const file = path.join(work.path, 'cli.yaml');
+    await writeFile(file, stringify({ ...config, forges: { github: { api_url: github.apiUrl, token: GITHUB_TOKEN } } }));
+    const cli = await runCadence(['scan', 'github:acme', '--config', file, '-o', 'cli.json'], { cwd: work.path });
+    expect(cli.code, cli.stderr).to.equal(0);
+    const fromCli = JSON.parse(await readFile(path.join(work.path, 'cli.json'), 'utf8')) as Record<string, unknown>;
+    const { generated_at: a, ...serverOrg } = job.result!;
+    const { generated_at: b, ...cliOrg } = fromCli;
+    expect(a).to.be.a('string');
+    expect(b).to.be.a('string');
+    expect(serverOrg).to.deep.equal(cliOrg);
+    expect(job.result!.counts).to.deep.equal({ listed: 3, analyzed: 2, failed: 1 });
+  });
+
+  it('streams each repository as it ends, then the organisation result, and serves the organisation page', async () => {
+    listing();
+    const started = await post({ forge: 'github', owner: 'acme', match: 'acme/[aw]*' });
+    const id = String(started.body.id);
+    const job = await waitForJob<OrgJob>(server, id, 120_000, AUTH);
+    expect(job.status).to.equal('completed');
+    expect(job.children.map((c) => c.repository)).to.deep.equal(['acme/api', 'acme/web']);
+    // A finished job's events end with its `complete` event carrying the organisation result.
+    const events = await fetch(`${server.url}/jobs/${id}/events`, { headers: AUTH });
+    const text = await events.text();
+    const last = JSON.parse(text.trim().split('\n').filter((l) => l.startsWith('data:')).at(-1)!.slice(5)) as { event: string; result: { organization: string } };
+    expect(last.event).to.equal('complete');
+    expect(last.result.organization).to.equal('github:acme');
+    const page = await fetch(`${server.url}/jobs/${id}/report`, { headers: { ...AUTH, accept: 'text/html' } });
+    expect(page.status).to.equal(200);
+    const html = await page.text();
+    expect(html).to.contain('github:acme');
+    // Each repository links to its own job's report.
+    expect(html).to.contain(`href="../${job.children[0]!.job_id}/report"`);
+    const results = await server.json<{ organization: string }>(`/api/results/${id}`, { headers: AUTH });
+    expect(results.body.organization).to.equal('github:acme');
+  });
+
+  it('refuses what it must before any job: a missing token, an owner scans.allowed_owners does not list, an unknown forge, a malformed body', async () => {
+    expect((await post({ forge: 'github', owner: 'acme' }, {})).status).to.equal(401);
+    const other = await post({ forge: 'github', owner: 'evil-corp' });
+    expect(other.status).to.equal(403);
+    expect(other.body).to.include({ error: 'forbidden' });
+    const unknown = await post({ forge: 'gitea', owner: 'acme' });
+    expect(unknown.status).to.equal(400);
+    expect(JSON.stringify(unknown.body)).to.contain('no loaded plugin brings the forge');
+    for (const body of [{}, { forge: 'github' }, { owner: 'acme' }, { forge: 'github', owner: 'acme', repositories: ['x'] }, { repositories: [] }, { forge: 'github', owner: 'acme', since: 'yesterday' }, { forge: 'github', owner: 'acme', extra: 1 }, []]) {
+      const answer = await post(body);
+      expect(answer.status, JSON.stringify(body)).to.equal(400);
+      expect(answer.body).to.include({ error: 'invalid_request' });
+    }
+    // A listed URL the URL rules refuse is named, and nothing starts.
+    const hostile = await post({ repositories: [git.repoUrl('acme/api.git'), '--upload-pack=touch /tmp/x'] });
+    expect(hostile.status).to.equal(400);
+    expect((hostile.body.details as { field: string }).field).to.equal('repositories.1');
+  });
+
+  it('scans a list of repositories; cancelling the organisation job cancels the repository job running and queues no more', async () => {
+    const stalled = `http://127.0.0.1:${stall.port}/acme/slow.git`;
+    const started = await post({ repositories: [stalled, git.repoUrl('acme/api.git'), git.repoUrl('acme/web.git')] });
+    expect(started.status, JSON.stringify(started.body)).to.equal(202);
+    const id = String(started.body.id);
+    let job: OrgJob;
+    for (;;) {
+      job = (await server.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body;
+      if (job.children[0]?.job_id) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const cancelled = await server.json<OrgJob>(`/jobs/${id}/cancel`, { method: 'POST', headers: AUTH });
+    expect(cancelled.status).to.equal(200);
+    const ended = await waitForJob<OrgJob>(server, id, 20_000, AUTH);
+    expect(ended.status).to.equal('cancelled');
+    expect(ended.error_code).to.equal('ERR_CANCELLED');
+    const first = await waitForJob<{ status: string }>(server, ended.children[0]!.job_id!, 20_000, AUTH);
+    expect(first.status).to.equal('cancelled');
+    // max_queued_children 1: the other two never became jobs.
+    expect(ended.children.slice(1).map((c) => c.job_id)).to.deep.equal([null, null]);
+  });
+
+  it('ends an organisation job that passes limits.scan_timeout_seconds as `timeout`, and its repository jobs with it', async () => {
+    const timed = await startCadenceServer({ cwd: work.path, config: { ...config, limits: { scan_timeout_seconds: 2 } }, env: { CADENCE_GITHUB_TOKEN: GITHUB_TOKEN, CADENCE_API_TOKEN: API_TOKEN } });
+    try {
+      const started = await post({ repositories: [`http://127.0.0.1:${stall.port}/acme/slow.git`] }, AUTH, timed);
+      const ended = await waitForJob<OrgJob>(timed, String(started.body.id), 20_000, AUTH);
+      expect(ended.status).to.equal('timeout');
+      expect(ended.error_code).to.equal('ERR_JOB_TIMEOUT');
+      const child = await waitForJob<{ status: string }>(timed, ended.children[0]!.job_id!, 20_000, AUTH);
+      expect(child.status).to.equal('timeout');
+    } finally {
+      await timed.stop();
+    }
+  });
+
+  it('has no organisation route on a server without an API token', async () => {
+    const open = await startCadenceServer({ cwd: work.path, config, env: { CADENCE_GITHUB_TOKEN: GITHUB_TOKEN } });
+    try {
+      const answer = await post({ forge: 'github', owner: 'acme' }, {}, open);
+      expect(answer.status).to.equal(404);
+    } finally {
+      await open.stop();
+    }
+  });
+});
