@@ -118,6 +118,17 @@ describe('configuration', () => {
     expect((await failure(loadConfig({ cwd: dir.path, env: {} }))).message).to.contain('assessment.likely_ai_generated');
   });
 
+  it('takes scans.schedule from a chosen file, and refuses a period under a minute or a target without its forge', async () => {
+    await write('ops.yaml', 'scans:\n  allowed_owners: ["github:acme"]\n  schedule:\n    - target: github:acme\n      every: 24h\n');
+    const { config } = await loadConfig({ cwd: dir.path, env: {}, configPath: path.join(dir.path, 'ops.yaml') });
+    expect(config.scans).to.deep.equal({ allowed_owners: ['github:acme'], max_queued_children: 4, schedule: [{ target: 'github:acme', every: '24h' }] });
+    expect(config.limits.scan_timeout_seconds).to.equal(21_600);
+    await write('ops.yaml', 'scans:\n  schedule:\n    - target: github:acme\n      every: 5s\n');
+    expect((await failure(loadConfig({ cwd: dir.path, env: {}, configPath: path.join(dir.path, 'ops.yaml') }))).message).to.contain('scans.schedule[0].every');
+    await write('ops.yaml', 'scans:\n  schedule:\n    - target: acme\n      every: 1h\n');
+    expect((await failure(loadConfig({ cwd: dir.path, env: {}, configPath: path.join(dir.path, 'ops.yaml') }))).message).to.contain('scans.schedule[0].target');
+  });
+
   it('stops on a wrong type or a negative threshold, naming the key', async () => {
     await write('.cadence.yaml', 'thresholds:\n  suspicious_additions: -3\n');
     expect((await failure(loadConfig({ cwd: dir.path, env: {} }))).key).to.equal('thresholds.suspicious_additions');

@@ -19,6 +19,8 @@ import { inMemoryBackends, type ServerBackends } from './backends/server-backend
 import { refuseCrossSite } from './middleware/same-origin.js';
 import { analyzeRoutes, organizationRoutes } from './routes/analyze.js';
 import { OrganizationScans } from './scans/organization-scans.js';
+import { scheduledScans, type ScanTimer } from './scans/scan-schedule.js';
+import { parseForgeTarget } from '@cadence-detect/organization';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, metricRoutes, operationRoutes, prometheusRoutes } from './routes/operations.js';
 import { streamRoutes } from './routes/streams.js';
@@ -120,6 +122,7 @@ export function createServer(options: ServerOptions): CadenceServer {
     maxInFlight: config.scans.max_queued_children,
     allowLocalPaths: config.security.allow_local_paths,
   });
+  const schedule = startScanSchedule(config, backends, scans, log);
   // Only behind a token: a server anyone can reach must not list what its forge token can see.
   if (config.api.token !== null) {
     organizationRoutes(guarded, scans, { allowedOwners: config.scans.allowed_owners, allowLocalPaths: config.security.allow_local_paths, plugins: () => engine.plugins() }, startsJobs);
@@ -171,6 +174,7 @@ export function createServer(options: ServerOptions): CadenceServer {
     async shutdown() {
       const closing = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
       server?.closeIdleConnections();
+      await (await schedule)?.close();
       await jobs.shutdown(config.limits.shutdown_grace_seconds * 1000);
       await backends.close();
       // Streams ended with their error event; anything still open is cut.
@@ -178,6 +182,25 @@ export function createServer(options: ServerOptions): CadenceServer {
       await closing;
     },
   };
+}
+
+/**
+ * `scans.schedule`: each target's scan started on its timer (docs/organisation.md). A firing that
+ * cannot start (the server stopping, a forge no plugin brings) is logged and waits for the next.
+ */
+function startScanSchedule(config: CadenceConfig, backends: ServerBackends, scans: OrganizationScans, log: Logger): Promise<ScanTimer | null> {
+  const entries = scheduledScans(config.scans.schedule);
+  if (entries.length === 0) return Promise.resolve(null);
+  const fire = async (target: string): Promise<void> => {
+    const parsed = parseForgeTarget(target);
+    if (!parsed) return void log.error('scheduled scan has no forge:owner target', { target });
+    await scans.start({ kind: 'organization', url: `${parsed.forge}:${parsed.owner}`, forge: parsed.forge, owner: parsed.owner, include_forks: false, include_archived: false }, 'schedule')
+      .catch((error: unknown) => log.warn('scheduled scan did not start', { target, error: error instanceof Error ? error.message : String(error) }));
+  };
+  return backends.scanTimers(entries, fire).catch((error: unknown) => {
+    log.error('scans.schedule could not be set up', { error: error instanceof Error ? error.message : String(error) });
+    return null;
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import { InMemoryJobEventChannel, type JobEventChannel } from '../jobs/job-event
 import { InMemoryJobQueue, type JobQueue } from '../jobs/job-queue.js';
 import { InMemoryJobStore, type JobStore } from '../jobs/job-store.js';
 import type { ServerMetrics } from '../metrics.js';
+import { inProcessScanTimers, type ScanTimerFactory } from '../scans/scan-schedule.js';
 import { SizedResultCache, type ServerResultCache } from '../result-cache.js';
 import { InMemorySessionRevocations, type SessionRevocations } from '../middleware/session-revocations.js';
 
@@ -24,6 +25,8 @@ export interface ServerBackends {
   /** Dashboard sessions signed out of before their expiry. */
   readonly sessionRevocations: SessionRevocations;
   resultCache(metrics: ServerMetrics): ServerResultCache;
+  /** What fires `scans.schedule`: this process's timers, or BullMQ's job schedulers (once across servers). */
+  readonly scanTimers: ScanTimerFactory;
   /** The queue dashboard's middleware (`queue.dashboard` with the Redis backend), served at /admin/queues. */
   readonly queueDashboard?: (() => Promise<import('koa').Middleware>) | undefined;
   /** What /health shows of the backend. */
@@ -41,6 +44,7 @@ export function inMemoryBackends(config: CadenceConfig): ServerBackends {
     rateLimiters: inMemoryRateLimiters,
     sessionRevocations: new InMemorySessionRevocations(),
     resultCache: (metrics) => new SizedResultCache(parseSize(config.cache.max_size), metrics),
+    scanTimers: inProcessScanTimers,
     health: async () => ({ backend: 'memory' }),
     close: async () => undefined,
   };

@@ -6,7 +6,7 @@ import type { JobEvent } from './job-events.js';
 
 /** A job's states (docs/http-api.md, The job). */
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'timeout';
-export type JobSource = `webhook:${string}` | 'api' | 'stream';
+export type JobSource = `webhook:${string}` | 'api' | 'stream' | 'schedule';
 
 export const FINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled', 'timeout']);
 

@@ -33,7 +33,7 @@ export class OrganizationScans {
   }
 
   /** Records the organisation job and starts its scan; refuses (ERR_SHUTTING_DOWN) when the server is stopping. */
-  async start(request: OrganizationRequest): Promise<Job> {
+  async start(request: OrganizationRequest, source: 'api' | 'schedule' = 'api'): Promise<Job> {
     const { jobs } = this.options;
     if (!jobs.accepting) throw new CadenceError('ERR_SHUTTING_DOWN');
     const now = isoNow();
@@ -41,7 +41,7 @@ export class OrganizationScans {
       id: newJobId(),
       status: 'running',
       kind: 'organization',
-      source: 'api',
+      source,
       repo: request.url,
       branch: null,
       url: request.url,

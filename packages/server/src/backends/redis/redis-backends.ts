@@ -3,6 +3,7 @@ import { parseSize, type CadenceConfig } from '@cadence-detect/config';
 import type { Logger } from '@cadence-detect/logger';
 import type { ServerBackends } from '../server-backends.js';
 import { BullJobQueue } from './bull-job-queue.js';
+import { bullScanTimers } from './bull-scan-timers.js';
 import { commandConnection, waitingConnection, whenReady } from './redis-connection.js';
 import { RedisJobCancels } from './redis-job-cancels.js';
 import { RedisJobEventChannel } from './redis-job-events.js';
@@ -44,6 +45,7 @@ export async function createRedisBackends(config: CadenceConfig, logger: Logger)
       }),
     sessionRevocations: new RedisSessionRevocations(command, prefix),
     resultCache: (metrics) => new RedisResultCache(command, prefix, parseSize(config.cache.max_size), metrics),
+    scanTimers: bullScanTimers(url, prefix, logger),
     queueDashboard: config.queue.dashboard ? () => import('./queue-dashboard.js').then((m) => m.queueDashboard(queue.bullQueue, config.server.base_path)) : undefined,
     async health() {
       const answers = await command.ping().then(() => true, () => false);
