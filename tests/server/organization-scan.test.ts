@@ -12,6 +12,7 @@ import {
   startCadenceServer,
   startConnectionRecorder,
   startFakeGithub,
+  startFakeGitlab,
   startGitHttpServer,
   waitForJob,
   type ConnectionRecorder,
@@ -22,6 +23,7 @@ import {
 } from '@cadence-detect/test-support';
 
 const GITHUB_TOKEN = 'ghp_orgScanTokenThatMustNotLeak0123456789';
+const GITLAB_TOKEN = 'glpat-orgScanTokenThatMustNotLeak4321';
 const API_TOKEN = 'api-token-for-organisation-scans-0123456789';
 const AUTH = { authorization: `Bearer ${API_TOKEN}` };
 
@@ -42,6 +44,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
   let work: TempDir;
   let git: GitHttpServer;
   let github: FakeForge;
+  let gitlab: FakeForge;
   let stall: ConnectionRecorder;
   let server: ServerProcess;
   let config: Record<string, unknown>;
@@ -58,19 +61,20 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     }
     git = await startGitHttpServer(served);
     github = await startFakeGithub();
+    gitlab = await startFakeGitlab();
     // A git server that accepts and never answers: a repository job that runs until it is stopped.
     stall = await startConnectionRecorder('127.0.0.1', 'stall');
     config = {
       security: { allowed_networks: ['127.0.0.0/8'] },
-      forges: { github: { api_url: github.apiUrl } },
-      scans: { allowed_owners: ['github:acme'], max_queued_children: 1 },
+      forges: { github: { api_url: github.apiUrl }, gitlab: { api_url: gitlab.apiUrl } },
+      scans: { allowed_owners: ['github:acme', 'gitlab:acme'], max_queued_children: 1 },
       cache: { repositories_dir: path.join(work.path, 'cache') },
     };
-    server = await startCadenceServer({ cwd: work.path, config, env: { CADENCE_GITHUB_TOKEN: GITHUB_TOKEN, CADENCE_API_TOKEN: API_TOKEN } });
+    server = await startCadenceServer({ cwd: work.path, config, env: { CADENCE_GITHUB_TOKEN: GITHUB_TOKEN, CADENCE_GITLAB_TOKEN: GITLAB_TOKEN, CADENCE_API_TOKEN: API_TOKEN } });
   });
   after(async () => {
     await server?.stop();
-    await Promise.all([git?.close(), github?.close(), stall?.close()]);
+    await Promise.all([git?.close(), github?.close(), gitlab?.close(), stall?.close()]);
     await work?.remove();
   });
 
@@ -107,7 +111,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     // The CLI, given the same configuration and the same listing, gives the same organisation result.
     listing();
     const file = path.join(work.path, 'cli.yaml');
-    await writeFile(file, stringify({ ...config, forges: { github: { api_url: github.apiUrl, token: GITHUB_TOKEN } } }));
+    await writeFile(file, stringify({ ...config, forges: { github: { api_url: github.apiUrl, token: GITHUB_TOKEN }, gitlab: { api_url: gitlab.apiUrl } } }));
     const cli = await runCadence(['scan', 'github:acme', '--config', file, '-o', 'cli.json'], { cwd: work.path });
     expect(cli.code, cli.stderr).to.equal(0);
     const fromCli = JSON.parse(await readFile(path.join(work.path, 'cli.json'), 'utf8')) as Record<string, unknown>;
@@ -117,6 +121,32 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     expect(b).to.be.a('string');
     expect(serverOrg).to.deep.equal(cliOrg);
     expect(job.result!.counts).to.deep.equal({ listed: 3, analyzed: 2, failed: 1 });
+  });
+
+  it('scans a GitLab group with its subgroups across pages (X-Next-Page) as the CLI does', async () => {
+    const project = (name: string, extra: Record<string, unknown> = {}) => ({ id: name.length, path_with_namespace: name, http_url_to_repo: git.repoUrl(`${name}.git`), archived: false, visibility: 'private', ...extra });
+    const groupListing = () => gitlab.script('GET', /^\/groups\/acme\/projects/, [
+      { status: 200, headers: { 'x-next-page': '2', 'x-page': '1', 'x-total-pages': '2', 'x-per-page': '100', link: `<${gitlab.apiUrl}/groups/acme/projects?include_subgroups=true&per_page=100&page=2>; rel="next"` }, body: [project('acme/api'), project('acme/forked', { forked_from_project: { id: 1 } })] },
+      { status: 200, headers: { 'x-next-page': '', 'x-page': '2', 'x-total-pages': '2', 'x-per-page': '100' }, body: [project('acme/web')] },
+    ]);
+    groupListing();
+    const started = await post({ forge: 'gitlab', owner: 'acme' });
+    expect(started.status, JSON.stringify(started.body)).to.equal(202);
+    const job = await waitForJob<OrgJob>(server, String(started.body.id), 120_000, AUTH);
+    expect(job.status, JSON.stringify(job)).to.equal('completed');
+    expect(job.children.map((c) => c.repository)).to.deep.equal(['acme/api', 'acme/web']);
+    expect(git.authorizations()).to.include(`Basic ${Buffer.from(`oauth2:${GITLAB_TOKEN}`).toString('base64')}`);
+    expect(JSON.stringify(job) + JSON.stringify(server.logs)).to.not.contain(GITLAB_TOKEN);
+    groupListing();
+    const file = path.join(work.path, 'cli-gitlab.yaml');
+    await writeFile(file, stringify({ ...config, forges: { github: { api_url: github.apiUrl }, gitlab: { api_url: gitlab.apiUrl, token: GITLAB_TOKEN } } }));
+    const cli = await runCadence(['scan', 'gitlab:acme', '--config', file, '-o', 'cli-gitlab.json'], { cwd: work.path });
+    expect(cli.code, cli.stderr).to.equal(0);
+    const { generated_at: a, ...fromCli } = JSON.parse(await readFile(path.join(work.path, 'cli-gitlab.json'), 'utf8')) as Record<string, unknown>;
+    const { generated_at: b, ...fromServer } = job.result!;
+    expect(a).to.be.a('string');
+    expect(b).to.be.a('string');
+    expect(fromServer).to.deep.equal(fromCli);
   });
 
   it('streams each repository as it ends, then the organisation result, and serves the organisation page', async () => {
