@@ -149,6 +149,15 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     expect(fromServer).to.deep.equal(fromCli);
   });
 
+  it('reports a listed clone URL the URL rules refuse and never queues it; the others complete', async () => {
+    github.script('GET', /^\/orgs\/acme\/repos/, [{ status: 200, body: [repo('acme/api'), { ...repo('acme/evil'), clone_url: 'ext::sh -c touch% /tmp/cadence-pwned' }, { ...repo('acme/option'), clone_url: '--upload-pack=touch /tmp/cadence-pwned' }] }]);
+    const started = await post({ forge: 'github', owner: 'acme' });
+    const job = await waitForJob<OrgJob>(server, String(started.body.id), 120_000, AUTH);
+    expect(job.status, JSON.stringify(job)).to.equal('completed');
+    expect(job.children.map((c) => [c.repository, c.job_id === null, c.error_code])).to.deep.equal([['acme/api', false, null], ['acme/evil', true, 'ERR_INVALID_SOURCE'], ['acme/option', true, 'ERR_INVALID_SOURCE']]);
+    expect(job.progress).to.deep.equal({ total: 3, done: 3, failed: 2 });
+  });
+
   it('streams each repository as it ends, then the organisation result, and serves the organisation page', async () => {
     listing();
     const started = await post({ forge: 'github', owner: 'acme', match: 'acme/[aw]*' });

@@ -94,9 +94,14 @@ async function listed(request: OrganizationRequest, parts: ScanParts, signal: Ab
   let targets: ScanTarget[];
   if (request.forge !== undefined && request.owner !== undefined) {
     const filter = { includeForks: request.include_forks === true, includeArchived: request.include_archived === true };
-    targets = await repositoriesFromForge(parts.plugins(), { forge: request.forge, owner: request.owner }, filter, parts.log, signal);
+    const fromForge = await repositoriesFromForge(parts.plugins(), { forge: request.forge, owner: request.owner }, filter, parts.log, signal);
+    // What a forge lists passes the URL rules like any request's URL before anything clones it.
+    targets = fromForge.map((t) => {
+      const { refused } = checkedUrl(t.url, parts.allowLocalPaths);
+      return refused ? { ...t, refused } : t;
+    });
   } else {
-    targets = (request.repositories ?? []).map((url) => listedUrl(url, parts.allowLocalPaths));
+    targets = (request.repositories ?? []).map((url) => ({ repository: url, url, ...checkedUrl(url, parts.allowLocalPaths) }));
   }
   if (request.match) {
     const matches = picomatch(request.match, { nocase: true, dot: true });
@@ -105,20 +110,22 @@ async function listed(request: OrganizationRequest, parts: ScanParts, signal: Ab
   return targets;
 }
 
-/** A URL of the request's list (checked when the request came: refused here only if the rules changed since). */
-function listedUrl(url: string, allowLocalPaths: boolean): ScanTarget {
+/**
+ * A listed URL under the URL rules: a list's entry named by its repository, or the entry refused
+ * with its code (reported, never queued). A forge's own name for a repository is kept.
+ */
+function checkedUrl(url: string, allowLocalPaths: boolean): { repository?: string; refused?: { code: string; message: string } } {
   try {
-    return { repository: parseRepositoryUrl(url, { allowLocalPaths }).repo || url, url };
+    const repo = parseRepositoryUrl(url, { allowLocalPaths }).repo;
+    return repo ? { repository: repo } : {};
   } catch (error) {
     const failure = toCadenceError(error);
-    return { repository: url, url, refused: { code: failure.code, message: failure.message } };
+    return { refused: { code: failure.code, message: failure.message } };
   }
 }
 
 /** A repository job for `target`, or null when the queue is full (tried again later). */
 async function submitChild(parentId: string, target: ScanTarget, request: OrganizationRequest, parts: ScanParts, signal: AbortSignal): Promise<string | null> {
-  // Checked again as every listed URL is: what a forge lists passes the URL rules before it is cloned.
-  parseRepositoryUrl(target.url, { allowLocalPaths: parts.allowLocalPaths });
   signal.throwIfAborted();
   try {
     const job = await parts.jobs.submit({
