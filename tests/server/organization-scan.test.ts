@@ -10,7 +10,9 @@ import {
   makeTempDir,
   runCadence,
   startCadenceServer,
+  startCadenceWorker,
   startConnectionRecorder,
+  startRedisServer,
   startFakeGithub,
   startFakeGitlab,
   startGitHttpServer,
@@ -233,6 +235,30 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
       expect(child.status).to.equal('timeout');
     } finally {
       await timed.stop();
+    }
+  });
+
+  it('on Redis, a worker process runs the repository jobs and clones with its own forge plugin\u2019s token', async () => {
+    const redis = await startRedisServer();
+    const dir = await makeTempDir('cadence-org-scan-redis-');
+    const env = { CADENCE_GITHUB_TOKEN: GITHUB_TOKEN, CADENCE_API_TOKEN: API_TOKEN, CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: redis.url, CADENCE_REDIS_KEY_PREFIX: 'orgscan' };
+    const intake = await startCadenceServer({ cwd: dir.path, config: { ...config, cache: { repositories_dir: path.join(dir.path, 'cache') } }, env, args: ['--workers', '0'] });
+    const worker = await startCadenceWorker({ cwd: dir.path, env });
+    try {
+      listing();
+      const seen = git.authorizations().length;
+      const started = await post({ forge: 'github', owner: 'acme' }, AUTH, intake);
+      const job = await waitForJob<OrgJob>(intake, String(started.body.id), 120_000, AUTH);
+      expect(job.status, JSON.stringify(job)).to.equal('completed');
+      expect(job.progress).to.deep.equal({ total: 3, done: 3, failed: 1 });
+      // The intake server ran no analysis: the worker cloned, with the header its own plugin gave.
+      expect(worker.logs.filter((l) => l.message === 'job completed')).to.have.length(2);
+      expect(git.authorizations().slice(seen)).to.include(`Basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64')}`);
+      expect(JSON.stringify(worker.logs) + JSON.stringify(intake.logs) + JSON.stringify(job)).to.not.contain(GITHUB_TOKEN);
+    } finally {
+      await Promise.all([intake.stop(), worker.stop()]);
+      await redis.close();
+      await dir.remove();
     }
   });
 
