@@ -8,6 +8,7 @@ import type { AssessmentBands, RepositoryResult } from '@cadence-detect/plugin-s
 import { isFinal, type Job, type OrganizationRequest } from '../jobs/job.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import { isoNow } from '../jobs/iso-now.js';
+import { ScanRecord } from './scan-record.js';
 
 /** How often the scan reads its waiting repository jobs' records, in case an end event was missed. */
 const RECHECK_MS = 2000;
@@ -35,10 +36,8 @@ export async function runOrganizationScan(parent: Job, request: OrganizationRequ
   const { jobs, log } = parts;
   const targets = await listed(request, parts, signal);
   const outcomes: (RepositoryOutcome | undefined)[] = new Array(targets.length);
-  await jobs.store.update(parent.id, (j) => {
-    j.progress = { total: targets.length, done: 0, failed: 0 };
-    j.children = targets.map((t) => ({ repository: t.repository, job_id: null, status: 'waiting', error_code: null }));
-  });
+  const record = new ScanRecord(jobs.store, parent.id, targets.map((t) => t.repository));
+  await record.flush();
   jobs.events.publish(parent.id, { event: 'listed', type: 'listed', job_id: parent.id, total: targets.length });
   if (targets.length === 0) throw new CadenceError('ERR_INVALID_SOURCE', { message: `no repositories to scan in ${request.url}${request.match ? ` matching ${request.match}` : ''}` });
 
@@ -54,17 +53,15 @@ export async function runOrganizationScan(parent: Job, request: OrganizationRequ
           next++;
           outcomes[index] = { repository: target.repository, url: target.url, error: target.refused };
           done++;
-          await recordChild(parts, parent.id, index, null, outcomes[index]!, done, targets.length);
+          recordChild(parts, record, parent.id, index, null, outcomes[index]!);
           continue;
         }
         const child = await submitChild(parent.id, target, request, parts, signal);
         if (!child) break; // the queue is full: wait for one of ours to end, or a moment
         next++;
         follower.follow(child, index);
-        await jobs.store.update(parent.id, (j) => {
-          const entry = j.children?.[index];
-          if (entry) Object.assign(entry, { job_id: child, status: 'queued' });
-        });
+        Object.assign(record.children[index]!, { job_id: child, status: 'queued' });
+        record.changed();
       }
       if (done >= targets.length) break;
       const ended = await follower.nextEnd(follower.size === 0 ? QUEUE_FULL_WAIT_MS : RECHECK_MS);
@@ -72,12 +69,13 @@ export async function runOrganizationScan(parent: Job, request: OrganizationRequ
         const target = targets[index]!;
         outcomes[index] = outcomeOf(job, target);
         done++;
-        await recordChild(parts, parent.id, index, job, outcomes[index]!, done, targets.length);
+        recordChild(parts, record, parent.id, index, job, outcomes[index]!);
       }
     }
   } finally {
     // Whatever ended the scan early (cancel, its time limit, shutdown) ends its repository jobs too.
     await follower.cancelRemaining(signal.reason instanceof CadenceError ? signal.reason : new CadenceError('ERR_CANCELLED'));
+    await record.flush();
   }
   const org = aggregateOrganization(request.url, outcomes.map((o, i) => o ?? { repository: targets[i]!.repository, url: targets[i]!.url, error: { code: 'ERR_INTERNAL', message: 'no outcome' } }), { bands: parts.bands });
   const recorded = await jobs.store.update(parent.id, (j) => {
@@ -152,17 +150,14 @@ function outcomeOf(job: Job | undefined, target: ScanTarget): RepositoryOutcome 
   return { repository: target.repository, url: target.url, error: { code: job?.error_code ?? 'ERR_INTERNAL', message: job?.error ?? 'the repository job is gone' } };
 }
 
-async function recordChild(parts: ScanParts, parentId: string, index: number, job: Job | null | undefined, outcome: RepositoryOutcome, done: number, total: number): Promise<void> {
-  const failed = outcome.error !== undefined;
+/** One repository ended (or was refused): counted, recorded soon, and told to the job's followers at once. */
+function recordChild(parts: ScanParts, record: ScanRecord, parentId: string, index: number, job: Job | null | undefined, outcome: RepositoryOutcome): void {
   const status = job?.status ?? 'failed';
-  await parts.jobs.store.update(parentId, (j) => {
-    const entry = j.children?.[index];
-    if (entry) Object.assign(entry, { status, error_code: outcome.error?.code ?? null });
-    if (j.progress) {
-      j.progress.done = done;
-      if (failed) j.progress.failed++;
-    }
-  });
+  Object.assign(record.children[index]!, { status, error_code: outcome.error?.code ?? null });
+  record.progress.done++;
+  if (outcome.error !== undefined) record.progress.failed++;
+  record.changed();
+  const { done, total } = record.progress;
   parts.jobs.events.publish(parentId, {
     event: 'repository',
     type: 'repository',
