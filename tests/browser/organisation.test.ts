@@ -145,5 +145,26 @@ describe('the organisation view in a browser (headless Chromium)', function () {
       expect(page.url()).to.not.contain(started.id);
       await context.close();
     });
+
+    it('starts a scan from the dashboard\u2019s form (a server with a token), which lists it with its job page', async () => {
+      const entry = (name: string) => ({ full_name: name, clone_url: git.repoUrl(`${name}.git`), archived: false, fork: false, private: true });
+      github.script('GET', /^\/orgs\/acme\/repos/, [{ status: 200, body: fixture.names.map(entry) }]);
+      const context = await browser.newContext({ bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/`);
+      await page.fill('#token', TOKEN);
+      await Promise.all([page.waitForSelector('#analyze'), page.click('#login button')]);
+      await page.selectOption('#analyze-kind', 'organization');
+      await page.fill('#analyze-url', 'github:acme');
+      await page.click('#analyze button');
+      await page.waitForSelector('#analyze-status:has-text("Queued")');
+      const row = page.locator('#jobs-body tr', { hasText: 'github:acme' }).first();
+      await row.waitFor();
+      expect(await seriousViolations(page)).to.deep.equal([]);
+      await Promise.all([page.waitForURL(/\/jobs\/[0-9a-f-]+\/report$/), row.locator('a').click()]);
+      await page.waitForSelector('section.verdict', { timeout: 60_000 });
+      expect(await page.textContent('h1')).to.equal('github:acme');
+      await context.close();
+    });
   });
 });

@@ -95,11 +95,15 @@ async function refresh(): Promise<void> {
 byId('analyze').addEventListener('submit', async (e) => {
   e.preventDefault();
   const kind = byId<HTMLSelectElement>('analyze-kind').value;
-  const answer = await fetch(`api/analyze/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: byId<HTMLInputElement>('analyze-url').value }) });
-  const body = (await answer.json()) as { id: string; message?: string };
-  byId('analyze-status').textContent = answer.ok ? `Queued ${body.id.slice(0, 8)}` : body.message || 'refused';
+  const target = byId<HTMLInputElement>('analyze-url').value;
+  // An organisation is named `forge:owner` (github:acme, gitlab:group/sub), as `cadence scan` takes it.
+  const colon = target.indexOf(':');
+  const body = kind === 'organization' ? { forge: target.slice(0, colon), owner: target.slice(colon + 1) } : { url: target };
+  const answer = await fetch(`api/analyze/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const accepted = (await answer.json()) as { id: string; message?: string };
+  byId('analyze-status').textContent = answer.ok ? `Queued ${accepted.id.slice(0, 8)}` : accepted.message || 'refused';
   if (answer.ok) {
-    const job = (await (await fetch(`jobs/${encodeURIComponent(body.id)}`)).json()) as JobView;
+    const job = (await (await fetch(`jobs/${encodeURIComponent(accepted.id)}`)).json()) as JobView;
     render(job);
   }
 });

@@ -20,19 +20,22 @@ export function page(title: string, body: SafeHtml, script: DashboardAsset | nul
   return { html: shell.html, policy: dashboardPolicy(script !== null) };
 }
 
-/** The jobs page: the same for every request (what it shows, its script reads), built once. */
-export function dashboardPage(): { html: string; policy: string } {
-  return (dashboard ??= buildDashboardPage());
+/**
+ * The jobs page: the same for every request (what it shows, its script reads), built once per
+ * form: with `scans` (a server with an API token) the form can also start an organisation scan.
+ */
+export function dashboardPage(scans = false): { html: string; policy: string } {
+  return (dashboards[scans ? 1 : 0] ??= buildDashboardPage(scans));
 }
-let dashboard: { html: string; policy: string } | undefined;
+const dashboards: ({ html: string; policy: string } | undefined)[] = [];
 
-function buildDashboardPage(): { html: string; policy: string } {
+function buildDashboardPage(scans: boolean): { html: string; policy: string } {
   const body = html`<header><h1>Cadence</h1><p class="muted" id="health" aria-live="polite"></p></header>
 <main>
 <section aria-labelledby="analyze-title">
 <h2 id="analyze-title">Analyze</h2>
 <form id="analyze">
-<label>Kind<select id="analyze-kind"><option value="repository">repository</option><option value="website">page</option></select></label>
+<label>Kind<select id="analyze-kind"><option value="repository">repository</option><option value="website">page</option>${scans && html`<option value="organization">organisation (github:owner, gitlab:group)</option>`}</select></label>
 <label>URL<input id="analyze-url" type="url" required size="50" placeholder="https://github.com/owner/repo"></label>
 <button type="submit">Analyze</button>
 <span id="analyze-status" class="muted" aria-live="polite"></span>

@@ -24,7 +24,7 @@ export function dashboardRoutes(router: Router, token: string | null, limit: Mid
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page.html;
   };
-  router.get('/', async (ctx) => send(ctx, sessions && !(await sessions.valid(Sessions.presented(ctx))) ? loginPage() : dashboardPage()));
+  router.get('/', async (ctx) => send(ctx, sessions && !(await sessions.valid(Sessions.presented(ctx))) ? loginPage() : dashboardPage(sessions !== null)));
   // Open like the sign-in page that needs them; nothing in them is secret.
   router.get('/assets/:file', (ctx) => {
     const asset = dashboardAsset(ctx.params.file!);
