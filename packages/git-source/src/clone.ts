@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
@@ -7,11 +7,11 @@ import { abortError, CadenceError, redactCredentials } from '@cadence-detect/err
 import { resolveAndCheck, type NetworkPolicy } from '@cadence-detect/network-guard';
 import type { PluginLogger } from '@cadence-detect/plugin-sdk';
 import { branchNotFoundMessage } from './branch-hint.js';
-import { directorySize, watchDirectorySize } from './directory-size.js';
+import { directorySize, objectBytes, watchDirectorySize } from './directory-size.js';
 import { cloneEnvironment, runGitCommand } from './git-process.js';
 import { AI_NOTES_REF } from './notes.js';
+import { mirrorIsCurrent, remoteHeads } from './remote-heads.js';
 import { discardMirror, holdMirror, mirrorKey, type MirrorOptions } from './mirrors.js';
-import { mkdir, readFile } from 'node:fs/promises';
 import { atLeast, HTTP_PINNING_SINCE, installedGitVersion } from './git-version.js';
 import { serializeRemote, type RemoteRepository, type RepositoryLocator } from './repository-url.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
@@ -213,16 +213,24 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
     }).env(cloneEnvironment(env));
     options.logger?.info(fresh ? 'cloning into a new mirror' : 'fetching into the mirror', { url: redactCredentials(locator.url), branch: options.branch ?? null });
     let branch = options.branch;
+    /** The branch's commit when the mirror already held everything the remote has. */
+    let current: string | null = null;
     try {
+      // One round trip names the branch and, for a mirror, tells whether anything is new.
+      const heads = branch && fresh ? null : await remoteHeads(git, url, branch);
       if (!branch) {
-        const head = await git.raw(['ls-remote', '--symref', '--', url, 'HEAD']);
-        branch = /^ref: refs\/heads\/(\S+)\s+HEAD$/m.exec(head)?.[1];
+        branch = heads?.headBranch;
         if (!branch) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
         checkBranchName(branch);
       }
-      // The AI notes come in the same fetch: a pattern refspec matching nothing is no error, and a
-      // push's job saves the round trip of a second fetch.
-      await git.raw(['fetch', '--no-tags', '--no-write-fetch-head', '--', url, `+refs/heads/${branch}:refs/heads/${branch}`, `+${AI_NOTES_REF}*:${AI_NOTES_REF}*`]);
+      current = !fresh && heads ? await mirrorIsCurrent(dir, heads, branch, signal) : null;
+      if (current) {
+        options.logger?.info('the mirror is current', { url: redactCredentials(locator.url), branch });
+      } else {
+        // The AI notes come in the same fetch: a pattern refspec matching nothing is no error, and a
+        // push's job saves the round trip of a second fetch.
+        await git.raw(['fetch', '--no-tags', '--no-write-fetch-head', '--', url, `+refs/heads/${branch}:refs/heads/${branch}`, `+${AI_NOTES_REF}*:${AI_NOTES_REF}*`]);
+      }
       options.onProgress?.(fresh ? 'clone complete' : 'fetch complete');
     } catch (error) {
       if (error instanceof CadenceError) throw error;
@@ -231,9 +239,10 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
     // git's own count of the mirror's objects (a walk of a large mirror's folder would cost more
     // than the fetch), the branch's head and the pushed commit's presence: three git processes,
     // side by side, all answered before the mirror is used.
+    // An unchanged mirror was measured when it last changed, and its head is the one just read.
     const [sized, headed, ensured] = await Promise.allSettled([
-      objectBytes(dir, signal),
-      runGitCommand(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], signal),
+      current ? 0 : objectBytes(dir, signal),
+      current ? { code: 0, stdout: current, stderr: '' } : runGitCommand(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], signal),
       options.fetchCommit ? ensureCommit(git, dir, options.fetchCommit, signal, locator.url, url, options.fetchRef) : null,
     ]);
     // Judged in the order they were once asked: size, then the branch, then the pushed commit.
@@ -279,14 +288,6 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
 function settledValue<T>(outcome: PromiseSettledResult<T>): T {
   if (outcome.status === 'rejected') throw outcome.reason;
   return outcome.value;
-}
-
-/** Loose objects, packs and garbage, in bytes (`git count-objects -v`). */
-async function objectBytes(dir: string, signal: AbortSignal): Promise<number> {
-  const counted = await runGitCommand(dir, ['count-objects', '-v'], signal);
-  let kib = 0;
-  for (const match of counted.stdout.matchAll(/^(size|size-pack|size-garbage): (\d+)$/gm)) kib += Number(match[2]);
-  return kib * 1024;
 }
 
 /** Fetches each ref (already checked against REQUEST_REF) the remote still has; returns those it had. */

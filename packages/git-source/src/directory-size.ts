@@ -1,5 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { runGitCommand } from './git-process.js';
 
 /** Bytes under a folder (files only, links not followed). Missing entries count zero: git renames as it goes. */
 export async function directorySize(dir: string): Promise<number> {
@@ -58,4 +59,12 @@ export function watchDirectorySize(dir: string, maxBytes: number, onExceeded: (b
     stopped = true;
     clearTimeout(timer);
   };
+}
+
+/** A repository's loose objects, packs and garbage, in bytes (`git count-objects -v`). */
+export async function objectBytes(dir: string, signal: AbortSignal): Promise<number> {
+  const counted = await runGitCommand(dir, ['count-objects', '-v'], signal);
+  let kib = 0;
+  for (const match of counted.stdout.matchAll(/^(size|size-pack|size-garbage): (\d+)$/gm)) kib += Number(match[2]);
+  return kib * 1024;
 }

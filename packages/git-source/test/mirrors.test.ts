@@ -75,6 +75,52 @@ describe('repository mirrors', function () {
     expect((await readdir(mirrors.dir)).filter((n) => n.endsWith('.git'))).to.have.length(1);
   });
 
+  it('asks the remote once and skips the fetch when the mirror already holds its branch and AI notes; fetches when either moved', async () => {
+    const name = 'acme/quiet.git';
+    const src = path.join(work.path, 'quiet');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(src);
+    await createRepository(src, humanHistory(4));
+    await exportRepository(served, name, src);
+    const url = http.repoUrl(name);
+    const mirrors = { dir: path.join(work.path, 'm-quiet'), maxBytes: 1 << 30 };
+    const open = async () => {
+      const before = http.requests();
+      const opened = await openRepository(remote(url), { ...base, mirrors });
+      await opened.dispose();
+      return { opened, requests: http.requests() - before };
+    };
+    const first = await open();
+    // What one ls-remote costs over smart HTTP, measured against this server.
+    const before = http.requests();
+    await runGit(work.path, ['ls-remote', '--symref', '--', url, 'HEAD']);
+    const lsRemote = http.requests() - before;
+
+    const unchanged = await open();
+    expect(unchanged.opened.headCommit).to.equal(first.opened.headCommit);
+    expect(unchanged.requests, 'nothing new: the ls-remote alone').to.equal(lsRemote);
+
+    const repo = path.join(served, name);
+    const pusher = path.join(work.path, 'quiet-pusher');
+    await runGit(work.path, ['clone', '--quiet', repo, pusher]);
+    await runGit(pusher, ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.test', 'commit', '--quiet', '--allow-empty', '-m', 'Moved on']);
+    await runGit(pusher, ['push', '--quiet', 'origin', 'HEAD:main']);
+    const moved = await open();
+    expect(moved.requests).to.be.greaterThan(lsRemote);
+    expect(moved.opened.headCommit).to.not.equal(first.opened.headCommit);
+    expect(moved.opened.headCommit).to.equal((await runGit(pusher, ['rev-parse', 'HEAD'])).trim());
+
+    // Only an AI note arrives: the branch is where it was, and the mirror still fetches it.
+    await runGit(pusher, ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.test', 'notes', '--ref=refs/notes/ai', 'add', '-m', '{"schema":"authorship/3.0.0"}', 'HEAD']);
+    await runGit(pusher, ['push', '--quiet', 'origin', 'refs/notes/ai:refs/notes/ai']);
+    const noted = await open();
+    expect(noted.requests).to.be.greaterThan(lsRemote);
+    expect(noted.opened.headCommit).to.equal(moved.opened.headCommit);
+    const mirrorNotes = (await runGit(noted.opened.dir, ['for-each-ref', '--format=%(objectname)', 'refs/notes/ai'])).trim();
+    expect(mirrorNotes).to.equal((await runGit(pusher, ['rev-parse', 'refs/notes/ai'])).trim());
+    expect((await open()).requests).to.equal(lsRemote);
+  });
+
   it('keeps one mirror per credential identity and never writes a credential to disk', async () => {
     const mirrors = { dir: path.join(work.path, 'm2'), maxBytes: 1 << 30 };
     const plain = http.repoUrl('acme/human.git');

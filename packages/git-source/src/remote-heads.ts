@@ -1,0 +1,51 @@
+import type { SimpleGit } from 'simple-git';
+import { runGitCommand } from './git-process.js';
+import { AI_NOTES_REF } from './notes.js';
+
+/** What a remote advertises for HEAD, a branch and the AI notes: one `ls-remote` round trip. */
+export interface RemoteHeads {
+  /** The branch HEAD names, when the remote says (`--symref`). */
+  readonly headBranch: string | undefined;
+  /** Ref name → commit or object id, for `refs/heads/<branch>` and the `refs/notes/ai*` refs. */
+  readonly refs: ReadonlyMap<string, string>;
+}
+
+export async function remoteHeads(git: SimpleGit, url: string, branch: string | undefined): Promise<RemoteHeads> {
+  const patterns = ['HEAD', ...(branch ? [`refs/heads/${branch}`] : []), `${AI_NOTES_REF}*`];
+  const listed = await git.raw(['ls-remote', '--symref', '--', url, ...patterns]);
+  let headBranch: string | undefined;
+  const refs = new Map<string, string>();
+  for (const line of listed.split('\n')) {
+    const symref = /^ref: refs\/heads\/(\S+)\tHEAD$/.exec(line);
+    if (symref) {
+      headBranch = symref[1];
+      continue;
+    }
+    const entry = /^([0-9a-f]{40,64})\t(\S+)$/.exec(line);
+    if (entry) refs.set(entry[2]!, entry[1]!);
+  }
+  // HEAD's own line stands for its branch when the branch itself was not asked for by name.
+  if (headBranch && !refs.has(`refs/heads/${headBranch}`) && refs.has('HEAD')) refs.set(`refs/heads/${headBranch}`, refs.get('HEAD')!);
+  refs.delete('HEAD');
+  return { headBranch, refs };
+}
+
+/**
+ * Whether the mirror already holds what a fetch would bring: the branch at the remote's commit and
+ * every AI notes ref the remote has at its id (a fetch does not prune, so notes the mirror has
+ * beyond the remote's change nothing): then the branch's commit, and the fetch, with its
+ * negotiation, is skipped; else null.
+ */
+export async function mirrorIsCurrent(dir: string, heads: RemoteHeads, branch: string, signal: AbortSignal): Promise<string | null> {
+  const remoteBranch = heads.refs.get(`refs/heads/${branch}`);
+  if (!remoteBranch) return null;
+  const local = await runGitCommand(dir, ['for-each-ref', '--format=%(objectname) %(refname)', `refs/heads/${branch}`, 'refs/notes/'], signal);
+  if (local.code !== 0) return null;
+  const have = new Map<string, string>();
+  for (const line of local.stdout.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) have.set(line.slice(space + 1), line.slice(0, space));
+  }
+  for (const [ref, id] of heads.refs) if (have.get(ref) !== id) return null;
+  return remoteBranch;
+}
