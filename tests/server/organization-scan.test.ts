@@ -191,7 +191,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     const unknown = await post({ forge: 'gitea', owner: 'acme' });
     expect(unknown.status).to.equal(400);
     expect(JSON.stringify(unknown.body)).to.contain('no loaded plugin brings the forge');
-    for (const body of [{}, { forge: 'github' }, { owner: 'acme' }, { forge: 'github', owner: 'acme', repositories: ['x'] }, { repositories: [] }, { forge: 'github', owner: 'acme', since: 'yesterday' }, { forge: 'github', owner: 'acme', extra: 1 }, []]) {
+    for (const body of [{}, { forge: 'github' }, { owner: 'acme' }, { forge: 'github', owner: 'acme', repositories: ['x'] }, { repositories: [] }, { forge: 'github', owner: 'acme', since: 'yesterday' }, { forge: 'github', owner: 'acme', extra: 1 }, { forge: 'github', owner: 'acme/../evil' }, { forge: 'github', owner: '-x' }, { forge: 'github', owner: 'ac me' }, []]) {
       const answer = await post(body);
       expect(answer.status, JSON.stringify(body)).to.equal(400);
       expect(answer.body).to.include({ error: 'invalid_request' });

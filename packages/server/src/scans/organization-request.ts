@@ -22,6 +22,8 @@ export const OrganizationBody = Type.Object({
   since: Type.Optional(Since),
 }, { additionalProperties: false });
 
+const OWNER = /^[A-Za-z0-9_][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$/;
+
 /** What decides whether a scan may start: the configuration's rules and the loaded forges. */
 export interface ScanRules {
   /** `scans.allowed_owners`: `forge:owner` globs. */
@@ -51,6 +53,11 @@ export function organizationRequest(body: unknown, rules: ScanRules): Organizati
   }
   if (b.forge === undefined) throw HttpError.invalidRequest('forge', 'missing (github or gitlab) with owner');
   if (b.owner === undefined) throw HttpError.invalidRequest('owner', 'missing (the organisation or group) with forge');
+  // Checked here too (each forge's plugin checks its own grammar when it lists): an owner with `..`
+  // or odd characters never reaches the allow-list's globs.
+  if (!OWNER.test(b.owner) || b.owner.split('/').some((part) => part === '.' || part === '..')) {
+    throw HttpError.invalidRequest('owner', 'must be an organisation, user or group path such as acme or platform/backend');
+  }
   const target = `${b.forge}:${b.owner}`;
   const parsed = parseForgeTarget(target);
   if (!parsed) throw HttpError.invalidRequest('forge', 'must be a forge name such as github or gitlab');
