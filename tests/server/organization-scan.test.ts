@@ -191,7 +191,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     const unknown = await post({ forge: 'gitea', owner: 'acme' });
     expect(unknown.status).to.equal(400);
     expect(JSON.stringify(unknown.body)).to.contain('no loaded plugin brings the forge');
-    for (const body of [{}, { forge: 'github' }, { owner: 'acme' }, { forge: 'github', owner: 'acme', repositories: ['x'] }, { repositories: [] }, { forge: 'github', owner: 'acme', since: 'yesterday' }, { forge: 'github', owner: 'acme', extra: 1 }, { forge: 'github', owner: 'acme/../evil' }, { forge: 'github', owner: '-x' }, { forge: 'github', owner: 'ac me' }, []]) {
+    for (const body of [{}, { forge: 'github' }, { owner: 'acme' }, { forge: 'github', owner: 'acme', repositories: ['x'] }, { repositories: [] }, { forge: 'github', owner: 'acme', since: 'yesterday' }, { forge: 'github', owner: 'acme', extra: 1 }, { forge: 'github', owner: 'acme/../evil' }, { forge: 'github', owner: '-x' }, { forge: 'github', owner: 'ac me' }, { forge: 'github:acme', owner: 'x' }, { forge: 'gitlab:platform/..', owner: 'x' }, []]) {
       const answer = await post(body);
       expect(answer.status, JSON.stringify(body)).to.equal(400);
       expect(answer.body).to.include({ error: 'invalid_request' });
@@ -224,15 +224,19 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     expect(ended.children.slice(1).map((c) => c.job_id)).to.deep.equal([null, null]);
   });
 
-  it('ends an organisation job that passes limits.scan_timeout_seconds as `timeout`, and its repository jobs with it', async () => {
+  it('ends an organisation job that passes limits.scan_timeout_seconds as `timeout`, cancelling its repository jobs', async () => {
     const timed = await startCadenceServer({ cwd: work.path, config: { ...config, limits: { scan_timeout_seconds: 2 } }, env: { CADENCE_GITHUB_TOKEN: GITHUB_TOKEN, CADENCE_API_TOKEN: API_TOKEN } });
     try {
       const started = await post({ repositories: [`http://127.0.0.1:${stall.port}/acme/slow.git`] }, AUTH, timed);
       const ended = await waitForJob<OrgJob>(timed, String(started.body.id), 20_000, AUTH);
       expect(ended.status).to.equal('timeout');
       expect(ended.error_code).to.equal('ERR_JOB_TIMEOUT');
-      const child = await waitForJob<{ status: string }>(timed, ended.children[0]!.job_id!, 20_000, AUTH);
-      expect(child.status).to.equal('timeout');
+      const child = await waitForJob<{ status: string; error: string }>(timed, ended.children[0]!.job_id!, 20_000, AUTH);
+      // Its repository jobs end `cancelled`, saying why, and the organisation job's record says so too.
+      expect(child.status).to.equal('cancelled');
+      expect(child.error).to.contain('ERR_JOB_TIMEOUT');
+      expect(ended.children[0]!.status).to.equal('cancelled');
+      expect(ended.progress).to.deep.equal({ total: 1, done: 1, failed: 1 });
     } finally {
       await timed.stop();
     }
@@ -257,6 +261,33 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
       expect(JSON.stringify(worker.logs) + JSON.stringify(intake.logs) + JSON.stringify(job)).to.not.contain(GITHUB_TOKEN);
     } finally {
       await Promise.all([intake.stop(), worker.stop()]);
+      await redis.close();
+      await dir.remove();
+    }
+  });
+
+  it('a server that stops records its running scan `cancelled` (ERR_SHUTTING_DOWN) and its repository job with it, on the shared store', async () => {
+    const redis = await startRedisServer();
+    const dir = await makeTempDir('cadence-org-scan-stop-');
+    const env = { CADENCE_API_TOKEN: API_TOKEN, CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: redis.url, CADENCE_REDIS_KEY_PREFIX: 'orgstop' };
+    const first = await startCadenceServer({ cwd: dir.path, config: { ...config, limits: { shutdown_grace_seconds: 1 } }, env });
+    let other: ServerProcess | null = null;
+    try {
+      const started = await post({ repositories: [`http://127.0.0.1:${stall.port}/acme/slow.git`] }, AUTH, first);
+      const id = String(started.body.id);
+      for (let i = 0; i < 200; i++) {
+        if ((await first.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body.children[0]?.job_id) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await first.stop('SIGTERM')).to.equal(0);
+      other = await startCadenceServer({ cwd: dir.path, env });
+      const ended = (await other.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body;
+      expect(ended.status).to.equal('cancelled');
+      expect(ended.error_code).to.equal('ERR_SHUTTING_DOWN');
+      const child = (await other.json<{ status: string }>(`/jobs/${ended.children[0]!.job_id}`, { headers: AUTH })).body;
+      expect(child.status).to.equal('cancelled');
+    } finally {
+      await other?.stop();
       await redis.close();
       await dir.remove();
     }

@@ -18,11 +18,14 @@ import {
   type TempDir,
 } from '@cadence-detect/test-support';
 
+const API_TOKEN = 'schedule-api-token-0123456789';
+const AUTH = { authorization: `Bearer ${API_TOKEN}` };
+
 interface ListedJob { id: string; kind: string; source: string; repo: string; status: string }
 
 /** The organisation jobs a server's store holds. */
 async function organizationJobs(server: ServerProcess): Promise<ListedJob[]> {
-  const { body } = await server.json<ListedJob[]>('/jobs?limit=100');
+  const { body } = await server.json<ListedJob[]>('/jobs?limit=100', { headers: AUTH });
   return body.filter((job) => job.kind === 'organization');
 }
 
@@ -76,14 +79,27 @@ describe('server: scheduled organisation scans (scans.schedule)', function () {
     listAcme(1);
     const dir = await makeTempDir('cadence-schedule-memory-');
     try {
-      const server = await startCadenceServer({ cwd: dir.path, config: config({ queue: { backend: 'memory' } }), env: { CADENCE_QUEUE_BACKEND: 'memory', CADENCE_GITHUB_TOKEN: 'ghp_scheduleToken0123456789' } });
+      const server = await startCadenceServer({ cwd: dir.path, config: config({ queue: { backend: 'memory' } }), env: { CADENCE_QUEUE_BACKEND: 'memory', CADENCE_GITHUB_TOKEN: 'ghp_scheduleToken0123456789', CADENCE_API_TOKEN: API_TOKEN } });
       started.push(server);
       const jobs = await until(() => organizationJobs(server), (list) => list.length > 0, 20_000);
       expect(jobs).to.have.length(1);
       expect(jobs[0]).to.include({ source: 'schedule', repo: 'github:acme' });
-      const job = await waitForJob<{ status: string; result: { counts: Record<string, number> } }>(server, jobs[0]!.id, 60_000);
+      const job = await waitForJob<{ status: string; result: { counts: Record<string, number> } }>(server, jobs[0]!.id, 60_000, AUTH);
       expect(job.status, JSON.stringify(job)).to.equal('completed');
       expect(job.result.counts).to.deep.equal({ listed: 1, analyzed: 1, failed: 0 });
+    } finally {
+      await dir.remove();
+    }
+  });
+
+  it('ignores the schedule on a server without an API token, saying so (anyone could read what it lists)', async () => {
+    const dir = await makeTempDir('cadence-schedule-open-');
+    try {
+      const server = await startCadenceServer({ cwd: dir.path, config: config({ queue: { backend: 'memory' } }), env: { CADENCE_QUEUE_BACKEND: 'memory', CADENCE_GITHUB_TOKEN: 'ghp_scheduleToken0123456789' } });
+      started.push(server);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await organizationJobs(server)).to.deep.equal([]);
+      expect(server.logs.some((l) => String(l.message).includes('scheduled organisation scans need api.token'))).to.equal(true);
     } finally {
       await dir.remove();
     }
@@ -94,7 +110,7 @@ describe('server: scheduled organisation scans (scans.schedule)', function () {
     const dir = await makeTempDir('cadence-schedule-redis-');
     try {
       const settings = config({ queue: { backend: 'redis' }, redis: { url: redis.url, key_prefix: 'schedule1' } });
-      const env = { CADENCE_GITHUB_TOKEN: 'ghp_scheduleToken0123456789', CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: redis.url, CADENCE_REDIS_KEY_PREFIX: 'schedule1' };
+      const env = { CADENCE_API_TOKEN: API_TOKEN, CADENCE_GITHUB_TOKEN: 'ghp_scheduleToken0123456789', CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: redis.url, CADENCE_REDIS_KEY_PREFIX: 'schedule1' };
       const a = await startCadenceServer({ cwd: dir.path, config: settings, env });
       started.push(a);
       const b = await startCadenceServer({ cwd: dir.path, env });

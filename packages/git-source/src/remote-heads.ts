@@ -22,11 +22,13 @@ export async function remoteHeads(git: SimpleGit, url: string, branch: string | 
       continue;
     }
     const entry = /^([0-9a-f]{40,64})\t(\S+)$/.exec(line);
-    if (entry) refs.set(entry[2]!, entry[1]!);
+    // ls-remote matches patterns by their tail (`HEAD` also lists refs/heads/x/HEAD): only exact names count.
+    if (entry && (entry[2] === 'HEAD' || entry[2] === `refs/heads/${branch}` || entry[2]!.startsWith(AI_NOTES_REF))) refs.set(entry[2]!, entry[1]!);
   }
-  // HEAD's own line stands for its branch when the branch itself was not asked for by name.
-  if (headBranch && !refs.has(`refs/heads/${headBranch}`) && refs.has('HEAD')) refs.set(`refs/heads/${headBranch}`, refs.get('HEAD')!);
+  // HEAD's own line stands for its branch only when no branch was asked for by name.
+  const head = refs.get('HEAD');
   refs.delete('HEAD');
+  if (!branch && headBranch && head) refs.set(`refs/heads/${headBranch}`, head);
   return { headBranch, refs };
 }
 

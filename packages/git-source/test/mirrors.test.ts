@@ -119,6 +119,19 @@ describe('repository mirrors', function () {
     const mirrorNotes = (await runGit(noted.opened.dir, ['for-each-ref', '--format=%(objectname)', 'refs/notes/ai'])).trim();
     expect(mirrorNotes).to.equal((await runGit(pusher, ['rev-parse', 'refs/notes/ai'])).trim());
     expect((await open()).requests).to.equal(lsRemote);
+
+    // A branch other than HEAD's, named: the same one round trip once its mirror holds it.
+    await runGit(pusher, ['push', '--quiet', 'origin', 'HEAD:refs/heads/dev', 'HEAD:refs/heads/feature/HEAD']);
+    const openDev = async () => {
+      const start = http.requests();
+      const opened = await openRepository(remote(url), { ...base, mirrors, branch: 'dev' });
+      await opened.dispose();
+      return { opened, requests: http.requests() - start };
+    };
+    expect((await openDev()).opened.branch).to.equal('dev');
+    const again = await openDev();
+    expect(again.requests).to.equal(lsRemote);
+    expect(again.opened.headCommit).to.equal(moved.opened.headCommit);
   });
 
   it('keeps one mirror per credential identity and never writes a credential to disk', async () => {

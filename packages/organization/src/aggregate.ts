@@ -1,3 +1,4 @@
+import { redactCredentials } from '@cadence-detect/errors';
 import { assessShare, DEFAULT_ASSESSMENT_BANDS, monthlyShares, type AssessmentBands, type MonthlyShare, type MonthTotals, type RepositoryResult } from '@cadence-detect/plugin-sdk';
 import type { OrganizationAuthor, OrganizationRepository, OrganizationResult } from './organization-result.js';
 
@@ -51,8 +52,9 @@ export function aggregateOrganization(organization: string, outcomes: readonly R
 function repositoryEntry(outcome: RepositoryOutcome): OrganizationRepository {
   const r = outcome.result;
   return {
-    repository: outcome.repository,
-    url: outcome.url,
+    // A listed URL may carry a user and password (`https://user:token@host/…`): never into a result.
+    repository: redactCredentials(outcome.repository),
+    url: redactCredentials(outcome.url),
     assessment: r?.assessment ?? null,
     ai_share: r?.ai_share ?? null,
     total_commits: r?.total_commits ?? 0,

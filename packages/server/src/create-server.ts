@@ -174,7 +174,9 @@ export function createServer(options: ServerOptions): CadenceServer {
     async shutdown() {
       const closing = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
       server?.closeIdleConnections();
-      await (await schedule)?.close();
+      // Bounded: a schedule waiting on a Redis that is away must not hold the shutdown.
+      await Promise.race([schedule.then((timer) => timer?.close()), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+      await scans.stop(config.limits.shutdown_grace_seconds * 1000);
       await jobs.shutdown(config.limits.shutdown_grace_seconds * 1000);
       await backends.close();
       // Streams ended with their error event; anything still open is cut.
@@ -185,15 +187,23 @@ export function createServer(options: ServerOptions): CadenceServer {
 }
 
 /**
- * `scans.schedule`: each target's scan started on its timer (docs/organisation.md). A firing that
- * cannot start (the server stopping, a forge no plugin brings) is logged and waits for the next.
+ * `scans.schedule`: each target's scan started on its timer (docs/organisation.md), only on a
+ * server with an API token. A firing that cannot start (the server stopping) is logged and waits
+ * for the next; a forge no plugin brings gives an organisation job that fails with its code.
  */
 function startScanSchedule(config: CadenceConfig, backends: ServerBackends, scans: OrganizationScans, log: Logger): Promise<ScanTimer | null> {
-  const entries = scheduledScans(config.scans.schedule);
-  if (entries.length === 0) return Promise.resolve(null);
+  let entries = scheduledScans(config.scans.schedule);
+  if (entries.length > 0 && config.api.token === null) {
+    // Its results would be readable by anyone who reaches the server (every job route is open without a token).
+    log.error('scans.schedule is ignored: scheduled organisation scans need api.token', { targets: entries.map((e) => e.target) });
+    entries = [];
+  }
+  // On Redis the factory also removes schedulers left from an earlier configuration, even when none is left.
+  if (entries.length === 0 && backends.kind !== 'redis') return Promise.resolve(null);
+  const configured = new Set(entries.map((e) => e.target));
   const fire = async (target: string): Promise<void> => {
     const parsed = parseForgeTarget(target);
-    if (!parsed) return void log.error('scheduled scan has no forge:owner target', { target });
+    if (!configured.has(target) || !parsed) return void log.warn('a scheduled scan this server does not have configured was skipped', { target });
     await scans.start({ kind: 'organization', url: `${parsed.forge}:${parsed.owner}`, forge: parsed.forge, owner: parsed.owner, include_forks: false, include_archived: false }, 'schedule')
       .catch((error: unknown) => log.warn('scheduled scan did not start', { target, error: error instanceof Error ? error.message : String(error) }));
   };

@@ -10,6 +10,16 @@ import type { JobStore } from './job-store.js';
 /** How long a cancel waits for a running job to unwind before answering with what the store holds. */
 const CANCEL_WAIT_MS = 2000;
 
+/** How long a cancel waits for an organisation job's scan to stop its repository jobs and end. */
+const SCAN_CANCEL_WAIT_MS = 10_000;
+
+/** An organisation job whose scan has not marked it alive for this long has no server running it. */
+const ORPHAN_AFTER_MS = 45_000;
+
+function silentSince(job: Job, before: number): boolean {
+  return Date.parse(job.heartbeat_at ?? job.created_at) < before;
+}
+
 /** How often a running job of a shared queue looks for a cancel its process may not have heard. */
 const CANCEL_RECHECK_MS = 2000;
 
@@ -45,12 +55,18 @@ export class JobCancelling {
     if (job.kind !== 'organization' && (await queue.remove(id))) return (await records.cancelWaiting(id, reason))!;
     // The worker records the final state when the analysis unwinds, then publishes the job's end:
     // wait for that event (subscribed before the abort, so it cannot be missed), at most CANCEL_WAIT_MS.
-    const ended = this.endOf(id, CANCEL_WAIT_MS);
+    // An organisation job unwinds its repository jobs first (each a cancel of its own): it gets longer.
+    const ended = this.endOf(id, job.kind === 'organization' ? SCAN_CANCEL_WAIT_MS : CANCEL_WAIT_MS);
     const here = running.get(id);
     if (here) here.abort(reason);
     else await cancels.request(id, reason.code);
     await ended;
-    return (await store.get(id)) ?? job;
+    const after = (await store.get(id)) ?? job;
+    if (after.kind === 'organization' && !isFinal(after.status) && !here && silentSince(after, Date.now() - ORPHAN_AFTER_MS)) {
+      // No server runs its scan any more (killed, not stopped): the cancel ends it here.
+      return (await records.cancelWaiting(id, reason)) ?? after;
+    }
+    return after;
   }
 
   /**

@@ -98,7 +98,13 @@ export class JobManager {
    */
   track(id: string, controller: AbortController): () => void {
     this.running.set(id, controller);
+    // As for a repository job: a cancel whose pub/sub message this process missed is read back.
+    let stopWatching: (() => void) | null = null;
+    let ended = false;
+    void this.cancelling.watch(id, controller).then((stop) => (ended ? stop() : (stopWatching = stop)), () => undefined);
     return () => {
+      ended = true;
+      stopWatching?.();
       if (this.running.get(id) === controller) this.running.delete(id);
     };
   }

@@ -40,6 +40,8 @@ export interface Job {
   progress?: ScanProgress;
   /** An organisation job: its repositories and their jobs, in the order listed. */
   children?: ScanChild[];
+  /** An organisation job: when its scan last said it runs (every few seconds). Not shown. */
+  heartbeat_at?: string;
   /** An organisation job's result, once every repository job has ended. */
   organization?: OrganizationResult;
   /** The forge commit a webhook's job reports on (reporters read it); absent for API jobs. */

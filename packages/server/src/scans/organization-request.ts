@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 import Type from 'typebox';
 import { CadenceError, HttpError } from '@cadence-detect/errors';
 import { parseRepositoryUrl } from '@cadence-detect/git-source';
-import { checkListingForge, parseForgeTarget } from '@cadence-detect/organization';
+import { checkListingForge } from '@cadence-detect/organization';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import type { OrganizationRequest } from '../jobs/job.js';
 import { validated } from '../request-validation.js';
@@ -22,6 +22,8 @@ export const OrganizationBody = Type.Object({
   since: Type.Optional(Since),
 }, { additionalProperties: false });
 
+/** A forge's name as its plugin declares it (what `forge:owner` targets start with). */
+const FORGE = /^[a-z][a-z0-9-]{0,39}$/;
 const OWNER = /^[A-Za-z0-9_][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$/;
 
 /** What decides whether a scan may start: the configuration's rules and the loaded forges. */
@@ -58,18 +60,17 @@ export function organizationRequest(body: unknown, rules: ScanRules): Organizati
   if (!OWNER.test(b.owner) || b.owner.split('/').some((part) => part === '.' || part === '..')) {
     throw HttpError.invalidRequest('owner', 'must be an organisation, user or group path such as acme or platform/backend');
   }
-  const target = `${b.forge}:${b.owner}`;
-  const parsed = parseForgeTarget(target);
-  if (!parsed) throw HttpError.invalidRequest('forge', 'must be a forge name such as github or gitlab');
-  checkListingForge(rules.plugins(), parsed.forge);
-  if (!ownerAllowed(rules.allowedOwners, parsed.forge, parsed.owner)) {
-    throw new CadenceError('ERR_SCAN_NOT_ALLOWED', { message: `scans.allowed_owners does not list ${parsed.forge}:${parsed.owner}` });
+  if (!FORGE.test(b.forge)) throw HttpError.invalidRequest('forge', 'must be a forge name such as github or gitlab');
+  const { forge, owner } = { forge: b.forge, owner: b.owner.replace(/\/+$/, '') };
+  checkListingForge(rules.plugins(), forge);
+  if (!ownerAllowed(rules.allowedOwners, forge, owner)) {
+    throw new CadenceError('ERR_SCAN_NOT_ALLOWED', { message: `scans.allowed_owners does not list ${forge}:${owner}` });
   }
   return {
     kind: 'organization',
-    url: `${parsed.forge}:${parsed.owner}`,
-    forge: parsed.forge,
-    owner: parsed.owner,
+    url: `${forge}:${owner}`,
+    forge,
+    owner,
     include_forks: b.include_forks === true,
     include_archived: b.include_archived === true,
     ...common,

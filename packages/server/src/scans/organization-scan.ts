@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { CadenceError, toCadenceError } from '@cadence-detect/errors';
+import { CadenceError, redactCredentials, toCadenceError } from '@cadence-detect/errors';
 import { parseRepositoryUrl } from '@cadence-detect/git-source';
 import type { Logger } from '@cadence-detect/logger';
 import { aggregateOrganization, repositoriesFromForge, type RepositoryOutcome, type ScanTarget } from '@cadence-detect/organization';
@@ -74,7 +74,10 @@ export async function runOrganizationScan(parent: Job, request: OrganizationRequ
     }
   } finally {
     // Whatever ended the scan early (cancel, its time limit, shutdown) ends its repository jobs too.
-    await follower.cancelRemaining(signal.reason instanceof CadenceError ? signal.reason : new CadenceError('ERR_CANCELLED'));
+    // They end `cancelled` whichever way the organisation job ended, and are recorded so.
+    const why = signal.reason instanceof CadenceError ? signal.reason.code : 'an error';
+    const ended = await follower.cancelRemaining(new CadenceError('ERR_CANCELLED', { message: `Its organisation job ${parent.id} stopped (${why})` }));
+    for (const { job, index } of ended) recordChild(parts, record, parent.id, index, job, outcomeOf(job, targets[index]!));
     await record.flush();
   }
   const org = aggregateOrganization(request.url, outcomes.map((o, i) => o ?? { repository: targets[i]!.repository, url: targets[i]!.url, error: { code: 'ERR_INTERNAL', message: 'no outcome' } }), { bands: parts.bands });
@@ -95,11 +98,12 @@ async function listed(request: OrganizationRequest, parts: ScanParts, signal: Ab
     const fromForge = await repositoriesFromForge(parts.plugins(), { forge: request.forge, owner: request.owner }, filter, parts.log, signal);
     // What a forge lists passes the URL rules like any request's URL before anything clones it.
     targets = fromForge.map((t) => {
-      const { refused } = checkedUrl(t.url, parts.allowLocalPaths);
+      // Never a local path, whatever security.allow_local_paths says: the forge chose these, not the operator.
+      const { refused } = checkedUrl(t.url, false);
       return refused ? { ...t, refused } : t;
     });
   } else {
-    targets = (request.repositories ?? []).map((url) => ({ repository: url, url, ...checkedUrl(url, parts.allowLocalPaths) }));
+    targets = (request.repositories ?? []).map((url) => ({ repository: redactCredentials(url), url, ...checkedUrl(url, parts.allowLocalPaths) }));
   }
   if (request.match) {
     const matches = picomatch(request.match, { nocase: true, dot: true });
@@ -236,11 +240,15 @@ class ChildFollower {
     return out;
   }
 
-  async cancelRemaining(reason: CadenceError): Promise<void> {
-    const ids = [...this.following.keys()];
-    for (const { unsubscribe } of this.following.values()) unsubscribe();
+  /** Cancels the jobs still followed; returns each as it ended (or as the store holds it). */
+  async cancelRemaining(reason: CadenceError): Promise<{ job: Job | undefined; index: number }[]> {
+    const entries = [...this.following.entries()];
+    for (const [, { unsubscribe }] of entries) unsubscribe();
     this.following.clear();
-    await Promise.all(ids.map((id) => this.jobs.cancel(id, reason).catch(() => undefined)));
+    return Promise.all(entries.map(async ([id, { index }]) => {
+      const job = await this.jobs.cancel(id, reason).catch(() => this.jobs.store.get(id).catch(() => undefined));
+      return { job, index };
+    }));
   }
 
   private markEnded(id: string): void {

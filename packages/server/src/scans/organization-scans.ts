@@ -9,6 +9,9 @@ import { newJobId } from '../jobs/job-id.js';
 import { isoNow } from '../jobs/iso-now.js';
 import { runOrganizationScan } from './organization-scan.js';
 
+/** How often a running scan marks its organisation job alive. */
+export const HEARTBEAT_MS = 10_000;
+
 export interface OrganizationScansOptions {
   readonly jobs: JobManager;
   readonly plugins: () => readonly LoadedPlugin[];
@@ -27,6 +30,8 @@ export interface OrganizationScansOptions {
  */
 export class OrganizationScans {
   private readonly log: Logger;
+  /** The scans running here, each until its organisation job's end is recorded. */
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
   constructor(private readonly options: OrganizationScansOptions) {
     this.log = options.logger.child('scans');
@@ -35,7 +40,7 @@ export class OrganizationScans {
   /** Records the organisation job and starts its scan; refuses (ERR_SHUTTING_DOWN) when the server is stopping. */
   async start(request: OrganizationRequest, source: 'api' | 'schedule' = 'api'): Promise<Job> {
     const { jobs } = this.options;
-    if (!jobs.accepting) throw new CadenceError('ERR_SHUTTING_DOWN');
+    if (!jobs.accepting || this.stopping) throw new CadenceError('ERR_SHUTTING_DOWN');
     const now = isoNow();
     const job: Job = {
       id: newJobId(),
@@ -53,20 +58,50 @@ export class OrganizationScans {
       request,
       progress: { total: null, done: 0, failed: 0 },
       children: [],
+      heartbeat_at: now,
     };
-    await jobs.store.create(job);
     const controller = new AbortController();
+    // Enrolled before its record exists: a shutdown beginning meanwhile stops it too.
     const untrack = jobs.track(job.id, controller);
+    try {
+      await jobs.store.create(job);
+    } catch (error) {
+      untrack();
+      throw error;
+    }
+    // While it runs the scan says so every HEARTBEAT_MS: a job whose server was killed is told
+    // apart by its silence, and a cancel then ends it (JobCancelling).
+    const heartbeat = setInterval(() => void jobs.store.update(job.id, (j) => {
+      if (!isFinal(j.status)) j.heartbeat_at = isoNow();
+    }).catch(() => undefined), HEARTBEAT_MS);
     const seconds = Math.round(this.options.timeoutMs / 1000);
     const timer = setTimeout(() => controller.abort(new CadenceError('ERR_JOB_TIMEOUT', { message: `The organisation scan exceeded ${seconds} s` })), this.options.timeoutMs);
     this.log.info('organisation scan started', { job_id: job.id, organization: request.url });
-    void runOrganizationScan(job, request, { ...this.options, log: this.log }, controller.signal)
+    const done = runOrganizationScan(job, request, { ...this.options, log: this.log }, controller.signal)
       .catch((error: unknown) => this.end(job.id, controller.signal.aborted ? toCadenceError(controller.signal.reason) : toCadenceError(error)))
       .finally(() => {
         clearTimeout(timer);
+        clearInterval(heartbeat);
         untrack();
+        this.running.delete(job.id);
       });
+    this.running.set(job.id, { controller, done });
     return job;
+  }
+
+  private stopping = false;
+
+  /**
+   * Shutdown: every scan here stops with ERR_SHUTTING_DOWN (its repository jobs cancelled, its end
+   * recorded), awaited at most `graceMs`, before the job machinery and the backends close.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    const scans = [...this.running.values()];
+    for (const { controller } of scans) controller.abort(new CadenceError('ERR_SHUTTING_DOWN'));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled(scans.map((s) => s.done)), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
   }
 
   /** The scan stopped before its result: the organisation job ends by the code, and says so. */

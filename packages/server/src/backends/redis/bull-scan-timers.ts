@@ -3,33 +3,59 @@ import type { Logger } from '@cadence-detect/logger';
 import type { ScanTimerFactory } from '../../scans/scan-schedule.js';
 
 const QUEUE_NAME = 'scan-schedule';
+/** A close that never ends (Redis away) must not hold a shutdown. */
+const CLOSE_WAIT_MS = 3000;
+
+async function closeWithin(part: Queue | Worker): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CLOSE_WAIT_MS)));
+  const outcome = await Promise.race([part.close().then(() => 'done' as const, () => 'done' as const), late]);
+  clearTimeout(timer);
+  if (outcome === 'late') await part.disconnect().catch(() => undefined);
+}
 
 /**
  * `scans.schedule` on Redis: one BullMQ job scheduler per target (its id is the target, so every
  * server that starts upserts the same one), and a worker in each server; BullMQ hands each firing
- * to one of them. Schedulers whose target left the configuration are removed.
+ * to one of them. Schedulers whose target left the configuration are removed. Connections give up
+ * quickly while Redis is away and never once closing, as the analysis queue's do.
  */
 export function bullScanTimers(url: string, prefix: string, logger: Logger): ScanTimerFactory {
   const log = logger.child('scan-schedule');
   return async (entries, fire) => {
-    const connection = { url, maxRetriesPerRequest: null, connectionName: 'cadence-scan-schedule' };
-    const queue = new Queue(QUEUE_NAME, { prefix: `${prefix}:bull`, connection, defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: 100 } } });
+    let closing = false;
+    const retryStrategy = (attempt: number): number | null => (closing ? null : Math.min(100 * attempt, 2000));
+    const queue = new Queue(QUEUE_NAME, {
+      prefix: `${prefix}:bull`,
+      connection: { url, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: 'cadence-scan-schedule', retryStrategy },
+      defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: 100 } },
+    });
     queue.on('error', (error) => log.warn('schedule connection', { error: String(error) }));
-    const wanted = new Set(entries.map((e) => e.target));
-    for (const scheduler of await queue.getJobSchedulers()) {
-      if (scheduler.key && !wanted.has(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
-    }
-    for (const entry of entries) {
-      await queue.upsertJobScheduler(entry.target, { every: entry.everyMs }, { name: 'scan', data: { target: entry.target } });
-    }
-    const worker = entries.length === 0 ? null : new Worker(QUEUE_NAME, async (job) => {
-      await fire(String((job.data as { target?: unknown }).target));
-    }, { prefix: `${prefix}:bull`, connection, concurrency: 1 });
-    worker?.on('error', (error) => log.warn('schedule worker', { error: String(error) }));
-    return {
-      async close() {
-        await Promise.allSettled([worker?.close(), queue.close()]);
-      },
+    let worker: Worker | null = null;
+    const close = async (): Promise<void> => {
+      closing = true;
+      await Promise.allSettled([worker ? closeWithin(worker) : null, closeWithin(queue)]);
     };
+    try {
+      await queue.waitUntilReady();
+      const wanted = new Set(entries.map((e) => e.target));
+      for (const scheduler of await queue.getJobSchedulers()) {
+        if (scheduler.key && !wanted.has(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
+      }
+      for (const entry of entries) {
+        await queue.upsertJobScheduler(entry.target, { every: entry.everyMs }, { name: 'scan', data: { target: entry.target } });
+      }
+      if (entries.length > 0) {
+        // A worker's blocking connection waits by design (maxRetriesPerRequest null, as BullMQ requires).
+        worker = new Worker(QUEUE_NAME, async (job) => {
+          await fire(String((job.data as { target?: unknown }).target));
+        }, { prefix: `${prefix}:bull`, connection: { url, maxRetriesPerRequest: null, connectionName: 'cadence-scan-schedule-worker', retryStrategy }, concurrency: 1 });
+        worker.on('error', (error) => log.warn('schedule worker', { error: String(error) }));
+      }
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    return { close };
   };
 }
