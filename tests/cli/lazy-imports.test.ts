@@ -64,6 +64,21 @@ describe('each command imports only what it uses (the real CLI process)', functi
     expect(matching(urls, HTML_REPORT)).to.have.length(1);
   });
 
+  it('cadence scan writing JSON imports no HTML page; writing HTML imports the organisation page', async () => {
+    const list = path.join(work.path, 'repos.txt');
+    await writeFile(list, `${repo}\n`);
+    const config = path.join(work.path, 'scan.yaml');
+    await writeFile(config, `cache:\n  repositories_dir: ${JSON.stringify(path.join(work.path, 'scan-cache'))}\n`);
+    const ORGANIZATION_PAGE = /\/organization\/dist\/render-html\.js$/;
+    const json = await imports(['scan', '--repos', list, '-o', path.join(work.path, 'org.json'), '--config', config]);
+    expect(matching(json.urls, /\/organization\/dist\/index\.js$/), 'the recorder saw the scan').to.have.length(1);
+    expect(matching(json.urls, ORGANIZATION_PAGE)).to.deep.equal([]);
+    expect(matching(json.urls, HTML_REPORT)).to.deep.equal([]);
+    expect(matching(json.urls, /\/reports\/dist\/index\.js$/)).to.deep.equal([]);
+    const html = await imports(['scan', '--repos', list, '-o', path.join(work.path, 'org.html'), '--config', config]);
+    expect(matching(html.urls, ORGANIZATION_PAGE)).to.have.length(1);
+  });
+
   it('imports the configured provider\u2019s SDK, and only it, when AI analysis runs', async () => {
     // Nothing listens on port 9 of the loopback: the call fails at once, after the SDK was loaded.
     // The heuristic scoring flags the burst commits, so there is something to send.

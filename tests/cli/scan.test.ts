@@ -8,7 +8,9 @@ import {
   humanHistory,
   makeTempDir,
   runCadence,
+  runGit,
   startGitDaemon,
+  startGitHttpServer,
   type FixtureCommit,
   type GitDaemon,
   type TempDir,
@@ -202,5 +204,40 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     expect(third.code, third.stderr).to.equal(0);
     expect(fresh.repositories[0]!.ai_share).to.not.equal(0.777);
     expect(fresh.repositories[0]!.total_commits).to.equal(before.repositories[0]!.total_commits + 1);
+  });
+
+  it('scans an unchanged remote again with one ls-remote and no fetch; a remote that moved is fetched and analysed afresh', async () => {
+    const served = path.join(work.path, 'served-http');
+    const src = path.join(work.path, 'src-http');
+    await mkdir(src);
+    const repo = await createRepository(src, humanHistory(9));
+    await exportRepository(served, 'acme/quiet.git', src);
+    const http = await startGitHttpServer(served);
+    try {
+      const url = http.repoUrl('acme/quiet.git');
+      const httpList = path.join(work.path, 'http.txt');
+      await writeFile(httpList, `${url}\n`);
+      const scanOnce = async (out: string) => {
+        const before = http.requests();
+        const run = await scan(['--repos', httpList, '-o', out]);
+        expect(run.code, run.stderr).to.equal(0);
+        return { org: JSON.parse(await readFile(path.join(work.path, out), 'utf8')) as Org, requests: http.requests() - before };
+      };
+      const first = await scanOnce('http1.json');
+      const before = http.requests();
+      await runGit(work.path, ['ls-remote', '--symref', '--', url, 'HEAD']);
+      const lsRemote = http.requests() - before;
+      const again = await scanOnce('http2.json');
+      expect(again.requests, 'nothing new: the ls-remote alone').to.equal(lsRemote);
+      expect(again.org.repositories[0]!.total_commits).to.equal(first.org.repositories[0]!.total_commits);
+
+      await repo.commit({ message: 'Moved on', date: Date.UTC(2019, 5, 1) / 1000, addLines: 4 });
+      await runGit(src, ['push', '--quiet', path.join(served, 'acme/quiet.git'), 'HEAD:main']);
+      const moved = await scanOnce('http3.json');
+      expect(moved.requests, 'the new commit is fetched').to.be.greaterThan(lsRemote);
+      expect(moved.org.repositories[0]!.total_commits).to.equal(first.org.repositories[0]!.total_commits + 1);
+    } finally {
+      await http.close();
+    }
   });
 });

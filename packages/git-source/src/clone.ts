@@ -10,7 +10,7 @@ import { branchNotFoundMessage } from './branch-hint.js';
 import { directorySize, objectBytes, watchDirectorySize } from './directory-size.js';
 import { cloneEnvironment, runGitCommand } from './git-process.js';
 import { AI_NOTES_REF } from './notes.js';
-import { mirrorIsCurrent, remoteHeads } from './remote-heads.js';
+import { mirrorIsCurrent, mirrorRefs, remoteHeads } from './remote-heads.js';
 import { discardMirror, holdMirror, mirrorKey, type MirrorOptions } from './mirrors.js';
 import { atLeast, HTTP_PINNING_SINCE, installedGitVersion } from './git-version.js';
 import { serializeRemote, type RemoteRepository, type RepositoryLocator } from './repository-url.js';
@@ -216,14 +216,17 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
     /** The branch's commit when the mirror already held everything the remote has. */
     let current: string | null = null;
     try {
-      // One round trip names the branch and, for a mirror, tells whether anything is new.
+      // One round trip names the branch and, for a mirror, tells whether anything is new; the
+      // mirror's own refs are read meanwhile.
+      const local = fresh ? null : mirrorRefs(dir, signal);
+      local?.catch(() => undefined);
       const heads = branch && fresh ? null : await remoteHeads(git, url, branch);
       if (!branch) {
         branch = heads?.headBranch;
         if (!branch) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
         checkBranchName(branch);
       }
-      current = !fresh && heads ? await mirrorIsCurrent(dir, heads, branch, signal) : null;
+      current = local && heads ? mirrorIsCurrent(await local, heads, branch) : null;
       if (current) {
         options.logger?.info('the mirror is current', { url: redactCredentials(locator.url), branch });
       } else {

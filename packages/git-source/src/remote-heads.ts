@@ -33,21 +33,34 @@ export async function remoteHeads(git: SimpleGit, url: string, branch: string | 
 }
 
 /**
- * Whether the mirror already holds what a fetch would bring: the branch at the remote's commit and
- * every AI notes ref the remote has at its id (a fetch does not prune, so notes the mirror has
- * beyond the remote's change nothing): then the branch's commit, and the fetch, with its
- * negotiation, is skipped; else null.
+ * The mirror's branches and notes refs (ref name → id): one local git process, started beside the
+ * ls-remote since it needs nothing from it (every branch is listed: the one asked for may be any).
+ * Null when they cannot be read, which makes the mirror fetch.
  */
-export async function mirrorIsCurrent(dir: string, heads: RemoteHeads, branch: string, signal: AbortSignal): Promise<string | null> {
-  const remoteBranch = heads.refs.get(`refs/heads/${branch}`);
-  if (!remoteBranch) return null;
-  const local = await runGitCommand(dir, ['for-each-ref', '--format=%(objectname) %(refname)', `refs/heads/${branch}`, 'refs/notes/'], signal);
+export async function mirrorRefs(dir: string, signal: AbortSignal): Promise<ReadonlyMap<string, string> | null> {
+  const local = await runGitCommand(dir, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/notes/'], signal);
   if (local.code !== 0) return null;
   const have = new Map<string, string>();
   for (const line of local.stdout.split('\n')) {
     const space = line.indexOf(' ');
     if (space > 0) have.set(line.slice(space + 1), line.slice(0, space));
   }
-  for (const [ref, id] of heads.refs) if (have.get(ref) !== id) return null;
+  return have;
+}
+
+/**
+ * Whether the mirror already holds what a fetch would bring: the branch at the remote's commit and
+ * every AI notes ref the remote has at its id (a fetch does not prune, so notes the mirror has
+ * beyond the remote's change nothing): then the branch's commit, and the fetch, with its
+ * negotiation, is skipped; else null.
+ */
+export function mirrorIsCurrent(have: ReadonlyMap<string, string> | null, heads: RemoteHeads, branch: string): string | null {
+  const remoteBranch = heads.refs.get(`refs/heads/${branch}`);
+  if (!remoteBranch || !have) return null;
+  // Only what the fetch would bring counts: HEAD's branch, listed when another was asked for, is
+  // not fetched, so its moving would otherwise make every request for that branch fetch again.
+  for (const [ref, id] of heads.refs) {
+    if ((ref === `refs/heads/${branch}` || ref.startsWith('refs/notes/')) && have.get(ref) !== id) return null;
+  }
   return remoteBranch;
 }

@@ -134,6 +134,58 @@ describe('repository mirrors', function () {
     expect(again.opened.headCommit).to.equal(moved.opened.headCommit);
   });
 
+  it('judges a branch request by that branch: fetched the first time and when it moves, not when only another branch moved', async () => {
+    const name = 'acme/branches.git';
+    const src = path.join(work.path, 'branches');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(src);
+    await createRepository(src, humanHistory(4));
+    await exportRepository(served, name, src);
+    const pusher = path.join(work.path, 'branches-pusher');
+    await runGit(work.path, ['clone', '--quiet', path.join(served, name), pusher]);
+    const commit = async (message: string, ref: string) => {
+      await runGit(pusher, ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.test', 'commit', '--quiet', '--allow-empty', '-m', message]);
+      await runGit(pusher, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
+      return (await runGit(pusher, ['rev-parse', 'HEAD'])).trim();
+    };
+    const featureHead = await commit('Feature work', 'refs/heads/feature');
+    const url = http.repoUrl(name);
+    const mirrors = { dir: path.join(work.path, 'm-branches'), maxBytes: 1 << 30 };
+    const open = async (branch?: string) => {
+      const before = http.requests();
+      const opened = await openRepository(remote(url), { ...base, mirrors, ...(branch ? { branch } : {}) });
+      await opened.dispose();
+      return { opened, requests: http.requests() - before };
+    };
+    const mainFirst = await open();
+    expect(mainFirst.opened.branch).to.equal('main');
+    const lsRemote = (await open()).requests;
+
+    // The mirror holds main only: the feature branch is fetched, then read from the mirror.
+    const feature = await open('feature');
+    expect(feature.requests).to.be.greaterThan(lsRemote);
+    expect(feature.opened.branch).to.equal('feature');
+    expect(feature.opened.headCommit).to.equal(featureHead);
+    expect((await open('feature')).requests, 'feature unchanged').to.equal(lsRemote);
+
+    // main moves: a feature request still needs nothing; a main request fetches.
+    await runGit(pusher, ['reset', '--quiet', '--hard', mainFirst.opened.headCommit]);
+    const mainHead = await commit('Main work', 'refs/heads/main');
+    const stillFeature = await open('feature');
+    expect(stillFeature.requests).to.equal(lsRemote);
+    expect(stillFeature.opened.headCommit).to.equal(featureHead);
+    const mainMoved = await open('main');
+    expect(mainMoved.requests).to.be.greaterThan(lsRemote);
+    expect(mainMoved.opened.headCommit).to.equal(mainHead);
+
+    // feature moves: fetched again.
+    await runGit(pusher, ['reset', '--quiet', '--hard', featureHead]);
+    const featureNext = await commit('More feature work', 'refs/heads/feature');
+    const featureMoved = await open('feature');
+    expect(featureMoved.requests).to.be.greaterThan(lsRemote);
+    expect(featureMoved.opened.headCommit).to.equal(featureNext);
+  });
+
   it('keeps one mirror per credential identity and never writes a credential to disk', async () => {
     const mirrors = { dir: path.join(work.path, 'm2'), maxBytes: 1 << 30 };
     const plain = http.repoUrl('acme/human.git');

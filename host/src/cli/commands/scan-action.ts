@@ -4,7 +4,7 @@ import pMap from 'p-map';
 import picomatch from 'picomatch';
 import type { ResultCache } from '@cadence-detect/engine';
 import { toCadenceError } from '@cadence-detect/errors';
-import { aggregateOrganization, parseForgeTarget, renderOrganizationHtml, renderOrganizationText, repositoriesFromForge, type OrganizationResult, type RepositoryOutcome } from '@cadence-detect/organization';
+import { aggregateOrganization, parseForgeTarget, renderOrganizationText, repositoriesFromForge, type OrganizationResult, type RepositoryOutcome } from '@cadence-detect/organization';
 import { failsPolicy, type RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { escapeBidi, renderReportLazily } from '@cadence-detect/reports/render';
 import { createRuntime, type Runtime } from '../../runtime.js';
@@ -116,7 +116,9 @@ async function writeOrganization(org: OrganizationResult, format: OrganizationFo
   const text = renderOrganizationText(org);
   if (options.output && format) {
     const file = path.resolve(io.cwd, options.output);
-    await writeFile(file, format === 'json' ? `${escapeBidi(JSON.stringify(org, null, 2))}\n` : format === 'html' ? renderOrganizationHtml(org) : text);
+    // The HTML page is imported only to write one (it brings the report's page parts).
+    const html = format === 'html' ? (await import('@cadence-detect/organization/html')).renderOrganizationHtml(org) : null;
+    await writeFile(file, format === 'json' ? `${escapeBidi(JSON.stringify(org, null, 2))}\n` : (html ?? text));
     io.stderr.write(`organisation report written to ${file}\n`);
   }
   if (!options.output) io.stdout.write(text);

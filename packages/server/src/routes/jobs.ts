@@ -76,7 +76,7 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
       throw new HttpError(409, 'conflict', !isFinal(job.status) ? `Job ${job.id} is ${job.status}: its report is not ready` : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no report`);
     }
     if (job.organization) {
-      const { renderOrganizationHtml, ORGANIZATION_CONTENT_SECURITY_POLICY } = await import('@cadence-detect/organization');
+      const { renderOrganizationHtml, ORGANIZATION_CONTENT_SECURITY_POLICY } = await import('@cadence-detect/organization/html');
       ctx.set('Content-Security-Policy', `${ORGANIZATION_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
       ctx.set('X-Frame-Options', 'DENY');
       ctx.set('Cache-Control', 'no-store');
