@@ -3,7 +3,7 @@ import { extractFeatures, FEATURE_NAMES } from './features.js';
 import { isImportedTree } from './imported-tree.js';
 import { MODEL_FILE, probabilityOf, score, shippedModel, type CommitModel } from './model.js';
 
-export { extractFeatures, FEATURE_NAMES, type FeatureName, type FeatureVector } from './features.js';
+export { extractFeatures, FEATURE_NAMES, NEARBY_COMMITS, type FeatureName, type FeatureVector } from './features.js';
 export { isImportedTree } from './imported-tree.js';
 export { checkModel, probabilityOf, score, shippedModel, MODEL_FILE, type CommitModel } from './model.js';
 /** The logistic function of the SDK's scoring helpers, exported here as before API 1.6. */
