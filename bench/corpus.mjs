@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildCorpus, loadCorpusConfig, mirrorOf } from './corpus/build.mjs';
+import { buildCorpus, ERA_CHECK_BEFORE, loadCorpusConfig, mirrorOf } from './corpus/build.mjs';
 import { finalModel, validate, PREVALENCE, CALIBRATION_PRIOR, TARGETS } from './corpus/train.mjs';
 
 const present = loadCorpusConfig().repositories.filter((r) => existsSync(mirrorOf(r.repo)));
@@ -30,7 +30,8 @@ if (drop.size > 0) {
   if (process.argv.includes('--write')) throw new Error('CORPUS_DROP_FEATURES is for validation only: the shipped model has every feature');
   const keep = corpus.features.map((name, j) => (drop.has(name) ? -1 : j)).filter((j) => j >= 0);
   console.log(`without ${[...drop].join(', ')} (${keep.length} of ${corpus.features.length} features)`);
-  corpus = { ...corpus, features: keep.map((j) => corpus.features[j]), rows: corpus.rows.map((r) => ({ ...r, features: keep.map((j) => r.features[j]) })) };
+  const cut = (r) => ({ ...r, features: keep.map((j) => r.features[j]) });
+  corpus = { ...corpus, features: keep.map((j) => corpus.features[j]), rows: corpus.rows.map(cut), eraCheck: (corpus.eraCheck ?? []).map(cut) };
 }
 const rows = corpus.rows;
 const assistant = rows.filter((r) => r.label === 'assistant').length;
@@ -40,13 +41,15 @@ for (const [rule, quotes] of Object.entries(corpus.leftByRule)) console.log(`  $
 const labels = Object.values(corpus.ruleCounts).length ? Object.entries(corpus.ruleCounts).map(([id, n]) => `${id} ${n}`).join(', ') : 'none';
 console.log(`label rules (commits each labeled, a commit can match several): ${labels}`);
 console.log('leave-one-repository-out:');
-const validation = validate(rows);
+const validation = validate(rows, { eraCheck: corpus.eraCheck ?? [] });
 const pct = (v) => (v === null || v === undefined ? '-' : v.toFixed(3));
 const show = (name, f) => console.log(`${name}: precision ${pct(f.precision)} (at 1:3.2 prevalence ${pct(f.precision_at_prevalence)}), recall ${pct(f.recall)}, false-positive rate ${pct(f.false_positive_rate)}`);
 console.log(`AUC (inferred signals alone): ${pct(validation.auc)}`);
 show('inferred signals alone (attributions stripped)', validation.inferred);
 show('attribution alone', validation.attribution_alone);
 show('with attribution', validation.with_attribution);
+const era = validation.era_check;
+console.log(`era check (unlabeled commits from each human cut-off to ${ERA_CHECK_BEFORE}, never trained on): ${era.flagged} of ${era.commits} flagged from ${era.repositories} repositories, false-positive rate ${pct(era.false_positive_rate)} (precision at 1:3.2 if human commits looked like these ${pct(era.precision_at_prevalence)})`);
 console.log('per repository (mean probability on assistant / human commits, recall, false-positive rate):');
 for (const r of validation.by_repository) {
   console.log(`  ${r.repo.padEnd(40)} a=${String(r.assistant).padStart(4)} h=${String(r.human).padStart(4)}  p_a ${pct(r.mean_p_assistant)}  p_h ${pct(r.mean_p_human)}  recall ${pct(r.recall)}  fpr ${pct(r.false_positive_rate)}`);
@@ -74,6 +77,7 @@ if (process.argv.includes('--write')) {
     inferred: validation.inferred,
     with_attribution: validation.with_attribution,
     by_assistant: validation.by_assistant,
+    era_check: validation.era_check,
   });
   const file = new URL('../plugins/commit-model/model/commit-model.json', import.meta.url);
   writeFileSync(file, `${JSON.stringify(model, null, 1)}\n`);

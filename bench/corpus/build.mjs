@@ -15,6 +15,15 @@ export const MIRRORS = process.env.CADENCE_MIRRORS ?? '/work/.mirror';
 const CONFIG = new URL('./repositories.yaml', import.meta.url);
 /** No repository may dominate: at most this many labeled commits per class and repository. */
 const PER_CLASS_CAP = Number(process.env.CORPUS_CAP ?? 400);
+/**
+ * The era check: commits from a repository's human cut-off to the end of October 2022 (before
+ * ChatGPT and any coding agent) that no rule labels and no automation account made. Almost surely
+ * human, and from the years the human class leaves out: never trained on, only scored out of fold,
+ * so that a feature that learns "written after 2020" rather than "assistant-made" shows (at most
+ * this many per repository).
+ */
+export const ERA_CHECK_BEFORE = '2022-11-01';
+const ERA_CHECK_CAP = 300;
 
 export function mirrorOf(repo) {
   return path.join(MIRRORS, repo.replace('/', '+'), 'repo');
@@ -122,6 +131,8 @@ export async function buildCorpus({ log = console.log } = {}) {
   // Automation accounts (the plugin's list: dependabot, release bots, …) are neither class.
   const isAutomation = (c) => pluginRules.automation.some((r) => r.pattern.test(c.authorName) || r.pattern.test(c.authorEmail));
   const rows = [];
+  const eraCheck = [];
+  const eraCheckBefore = Date.parse(ERA_CHECK_BEFORE) / 1000;
   const repositories = [];
   const ruleCounts = {};
   let leftAfterStripping = 0;
@@ -156,19 +167,28 @@ export async function buildCorpus({ log = console.log } = {}) {
     const explicit = commits.map((c) => attributeCommit(c, pluginRules).length > 0);
     const features = extractFeatures(stripped);
     const byClass = { assistant: [], human: [] };
+    const check = [];
     stripped.forEach((c, i) => {
       const label = labels[i];
-      if (!label || c.isMerge || c.isBoundary || c.additions + c.deletions === 0 || isImportedTree(c)) return;
+      if (c.isMerge || c.isBoundary || c.additions + c.deletions === 0 || isImportedTree(c)) return;
+      if (!label) {
+        const o = commits[i];
+        if (o.authorTime >= humanBefore && o.authorTime < eraCheckBefore && labelOf(o, labelRules, eraCheckBefore, isAutomation) === 'human') {
+          check.push({ repo: entry.repo, label: 'human', assistant: null, hash: c.hash, explicit: explicit[i], features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
+        }
+        return;
+      }
       const assistant = label === 'assistant' ? assistantOf(commits[i], labelRules, assistantNames) : null;
       byClass[label].push({ repo: entry.repo, label, assistant, hash: c.hash, explicit: explicit[i], features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
     });
     const kept = [...capByAssistant(byClass.assistant, seedOf(`${entry.repo}assistant`)), ...shuffled(byClass.human, seedOf(`${entry.repo}human`)).slice(0, PER_CLASS_CAP)];
     rows.push(...kept);
+    eraCheck.push(...shuffled(check, seedOf(`${entry.repo}check`)).slice(0, ERA_CHECK_CAP));
     const counts = { repo: entry.repo, commits: commits.length, assistant: byClass.assistant.length, human: byClass.human.length, kept_assistant: kept.filter((r) => r.label === 'assistant').length, kept_human: kept.filter((r) => r.label === 'human').length };
     repositories.push(counts);
     log(`  ${entry.repo}: ${commits.length} commits, assistant ${counts.assistant} (kept ${counts.kept_assistant}), human ${counts.human} (kept ${counts.kept_human})`);
   }
-  return { features: [...FEATURE_NAMES], rows, repositories, ruleCounts, leftAfterStripping, leftByRule };
+  return { features: [...FEATURE_NAMES], rows, eraCheck, repositories, ruleCounts, leftAfterStripping, leftByRule };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

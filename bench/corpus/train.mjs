@@ -70,9 +70,14 @@ function calibrate(rows) {
   return { platt, flagAt: chooseCutoff(probabilities, labels, PREVALENCE, PRECISION_TARGET) };
 }
 
-export function validate(rows, { log = console.log } = {}) {
+/**
+ * `eraCheck`: rows scored by the fold of their repository and never trained on (build.mjs,
+ * ERA_CHECK_BEFORE); their flag rate is reported apart (`era_check`), beside the human class's.
+ */
+export function validate(rows, { log = console.log, eraCheck = [] } = {}) {
   const groups = groupByRepo(rows);
   const results = [];
+  const checked = [];
   for (const [repo, test] of groups) {
     const train = rows.filter((r) => r.repo !== repo);
     const model = fitRaw(train);
@@ -81,9 +86,22 @@ export function validate(rows, { log = console.log } = {}) {
       const p = sigmoid(platt.slope * model.raw(r.features) + platt.intercept);
       results.push({ row: r, p, flagAt });
     }
+    for (const r of eraCheck.filter((x) => x.repo === repo)) checked.push({ row: r, flagged: sigmoid(platt.slope * model.raw(r.features) + platt.intercept) >= flagAt });
     log(`  fold ${repo}: flag at ${flagAt.toFixed(2)}`);
   }
-  return summarize(results);
+  const summary = summarize(results);
+  const flagged = checked.filter((x) => x.flagged).length;
+  const recall = summary.inferred.recall;
+  const rate = checked.length ? flagged / checked.length : null;
+  summary.era_check = {
+    commits: checked.length,
+    repositories: new Set(checked.map((x) => x.row.repo)).size,
+    flagged,
+    false_positive_rate: rate,
+    // The precision the model would have at PREVALENCE if human commits looked like these.
+    precision_at_prevalence: rate === null ? null : (recall * PREVALENCE) / (recall * PREVALENCE + rate * (1 - PREVALENCE)),
+  };
+  return summary;
 }
 
 export function summarize(results) {

@@ -62,12 +62,12 @@ const DEPENDABOT = { name: 'dependabot[bot]', email: '49699333+dependabot[bot]@u
 const WEB_FLOW = { name: 'GitHub', email: 'noreply@github.com' };
 
 /** A dependabot bump as GitHub merges it: a few lines of the manifest, hundreds of the lock file. */
-function dependabotBump(index: number, date: number, author: FixtureCommit['author'] = DEPENDABOT): FixtureCommit {
+function dependabotBump(index: number, date: number, author: FixtureCommit['author'] = DEPENDABOT, subject = 'Bump the npm group with 3 updates'): FixtureCommit {
   const version = `4.17.${20 + index}`;
   const lock = Array.from({ length: 300 }, (_, l) => `    "node_modules/dep-${l}": { "version": "${version}", "integrity": "sha512-${index}-${l}" },`).join('\n');
   const manifest = Array.from({ length: 3 }, (_, l) => `    "dep-${l}": "^${version}",`).join('\n');
   return {
-    message: `Bump the npm group with 3 updates\n\nBumps the npm group with 3 updates.\n\n---\nupdated-dependencies:\n- dependency-name: dep-0\n  dependency-type: direct:production\n...\n\nSigned-off-by: dependabot[bot] <support@github.com>`,
+    message: `${subject}\n\nBumps the npm group with 3 updates.\n\n---\nupdated-dependencies:\n- dependency-name: dep-0\n  dependency-type: direct:production\n...\n\nSigned-off-by: dependabot[bot] <support@github.com>`,
     date,
     author,
     committer: WEB_FLOW,
@@ -76,13 +76,13 @@ function dependabotBump(index: number, date: number, author: FixtureCommit['auth
 }
 
 /** A human history with dependabot bumps after every `every`-th commit, `perVisit` of them `gap` seconds apart. */
-function withBumps(every: number, perVisit: number, gap: number, author: FixtureCommit['author'] = DEPENDABOT): FixtureCommit[] {
+function withBumps(every: number, perVisit: number, gap: number, author: FixtureCommit['author'] = DEPENDABOT, subject?: string): FixtureCommit[] {
   const history: FixtureCommit[] = [];
   let bump = 0;
   humanHistory(16, Date.UTC(2024, 2, 4, 9) / 1000).forEach((commit, i) => {
     history.push(commit);
     if (i % every !== 1) return;
-    for (let j = 0; j < perVisit; j++) history.push(dependabotBump(bump++, Number(commit.date) + 1800 + j * gap, author));
+    for (let j = 0; j < perVisit; j++) history.push(dependabotBump(bump++, Number(commit.date) + 1800 + j * gap, author, subject));
   });
   return history;
 }
@@ -190,9 +190,10 @@ describe('cadence analyze -o report.sarif (SARIF 2.1.0 for GitHub code scanning)
     expect(automation.runs[0]!.properties.assessment).to.equal('clean');
     expect(automation.runs[0]!.results).to.deep.equal([]);
 
-    // The same bursts by a person: the model flags some of them (a burst of small commits by one
-    // author), and they are warnings to review, never errors without a policy.
-    const byHand = await repository('hand-bumps-burst', withBumps(4, 3, 40, { name: 'Dee Pendent', email: 'dee@example.test' }));
+    // The same bursts by a person, under conventional subjects with a scope: the model flags some of
+    // them (bursts of bulleted, scoped commits by an author who writes nothing else), and they are
+    // warnings to review, never errors without a policy.
+    const byHand = await repository('hand-bumps-burst', withBumps(4, 3, 40, { name: 'Dee Pendent', email: 'dee@example.test' }, 'chore(deps): bump the npm group with 3 updates'));
     const log = await sarifOf(byHand.dir, 'hand-bumps-burst.sarif');
     const results = log.runs[0]!.results;
     expect(results.length).to.be.above(0);

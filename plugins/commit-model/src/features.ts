@@ -51,12 +51,25 @@ export const FEATURE_NAMES = [
   'author_conventional_rate',
   'plan_line',
   'suggestion_subject',
+  'nearby_bullet_rate',
+  'nearby_body_rate',
+  'nearby_conventional_rate',
+  'nearby_scope_rate',
+  'nearby_long_body_rate',
+  'nearby_labelled_rate',
+  'nearby_backtick_rate',
+  'nearby_paragraphs_rate',
+  'nearby_code_with_tests_rate',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type FeatureVector = Float64Array;
 
 const SESSION_GAP_SECONDS = 2 * 3600;
+/** The author's commits on either side of a commit (in author-date order) that its `nearby_*` rates read. */
+export const NEARBY_COMMITS = 20;
+/** A body this long (characters) counts as long for `nearby_long_body_rate`. */
+const LONG_BODY = 300;
 const WEEK = 7 * 86400;
 const MIN_INTERVAL_SECONDS = 30;
 
@@ -83,6 +96,8 @@ const EMOJI = /\p{Extended_Pictographic}/u;
 const PLAN_LINE = /^\s*(?:[-*]\s+)?initial plan\s*$/im;
 /** The forge's subject for an applied review suggestion (`Update src/x.ts`, `Apply suggestions from code review`). */
 const SUGGESTION_SUBJECT = /^(?:update \S+\.[a-z0-9]+|apply suggestions? from (?:code )?review)$/i;
+/** A conventional prefix with a scope (`fix(parser): …`). */
+const SCOPED_PREFIX = /^[a-z]+\([^)]+\)!?:\s/;
 
 interface AuthorBaseline {
   readonly medianLogLines: number;
@@ -96,10 +111,11 @@ interface AuthorBaseline {
 export function extractFeatures(commits: readonly CommitRecord[]): FeatureVector[] {
   const baselines = authorBaselines(commits);
   const sessions = sessionPositions(commits);
-  return commits.map((commit, index) => featuresOf(commit, baselines.get(authorKey(commit))!, sessions[index]!));
+  const nearby = nearbyRates(commits);
+  return commits.map((commit, index) => featuresOf(commit, baselines.get(authorKey(commit))!, sessions[index]!, nearby[index]!));
 }
 
-function featuresOf(commit: CommitRecord, author: AuthorBaseline, sessionPosition: number): FeatureVector {
+function featuresOf(commit: CommitRecord, author: AuthorBaseline, sessionPosition: number, nearby: Float64Array): FeatureVector {
   const lines = commit.additions + commit.deletions;
   const interval = intervalOf(commit);
   const pace = paceOf(commit);
@@ -156,6 +172,8 @@ function featuresOf(commit: CommitRecord, author: AuthorBaseline, sessionPositio
     /* author_conventional_rate */ author.conventionalRate,
     /* plan_line */ PLAN_LINE.test(body) ? 1 : 0,
     /* suggestion_subject */ SUGGESTION_SUBJECT.test(commit.subject) ? 1 : 0,
+    // nearby_bullet_rate … nearby_code_with_tests_rate, in NEARBY_TRAITS order.
+    ...nearby,
   );
 }
 
@@ -195,6 +213,66 @@ function authorBaselines(commits: readonly CommitRecord[]): Map<string, AuthorBa
     });
   }
   return baselines;
+}
+
+/**
+ * What the `nearby_*` features count: traits of a commit's message and files, each read on the same
+ * author's commits around it. In FEATURE_NAMES order.
+ */
+const NEARBY_TRAITS: readonly ((commit: CommitRecord) => boolean)[] = [
+  /* bullet */ (c) => c.body.split('\n').some((l) => BULLET.test(l)),
+  /* body */ (c) => c.body.trim().length > 0,
+  /* conventional */ (c) => CONVENTIONAL.test(c.subject),
+  /* scope */ (c) => SCOPED_PREFIX.test(c.subject),
+  /* long body */ (c) => c.body.length > LONG_BODY,
+  /* labelled bullet */ (c) => c.body.split('\n').some((l) => LABELLED_BULLET.test(l)),
+  /* backtick */ (c) => c.subject.includes('`') || c.body.includes('`'),
+  /* paragraphs */ (c) => c.body.split(/\n\s*\n/).filter((p) => p.trim().length > 0).length >= 2,
+  /* code with tests */ (c) => {
+    const files = c.files.filter((f) => !f.excluded);
+    const tests = files.filter((f) => TEST_PATH.test(f.path)).length;
+    return tests > 0 && tests < files.length;
+  },
+];
+
+/**
+ * Per commit, the share of the same author's NEARBY_COMMITS commits before and after it (by author
+ * date; the commit itself left out) that have each trait of NEARBY_TRAITS: how the author wrote at
+ * that time, where the `author_*` rates read their whole history. 0 for an author's only commit.
+ */
+function nearbyRates(commits: readonly CommitRecord[]): Float64Array[] {
+  const traits = NEARBY_TRAITS.length;
+  const rates = commits.map(() => new Float64Array(traits));
+  const byAuthor = new Map<string, number[]>();
+  commits.forEach((commit, index) => {
+    const key = authorKey(commit);
+    const list = byAuthor.get(key);
+    if (list) list.push(index);
+    else byAuthor.set(key, [index]);
+  });
+  for (const indices of byAuthor.values()) {
+    indices.sort((a, b) => commits[a]!.authorTime - commits[b]!.authorTime || a - b);
+    const n = indices.length;
+    // prefix[t * (n + 1) + i]: how many of the first i commits (in date order) have trait t.
+    const prefix = new Float64Array(traits * (n + 1));
+    indices.forEach((index, i) => {
+      const commit = commits[index]!;
+      for (let t = 0; t < traits; t++) prefix[t * (n + 1) + i + 1] = prefix[t * (n + 1) + i]! + (NEARBY_TRAITS[t]!(commit) ? 1 : 0);
+    });
+    indices.forEach((index, i) => {
+      const lo = Math.max(0, i - NEARBY_COMMITS);
+      const hi = Math.min(n, i + NEARBY_COMMITS + 1);
+      const others = hi - lo - 1;
+      if (others <= 0) return;
+      const own = rates[index]!;
+      for (let t = 0; t < traits; t++) {
+        const row = t * (n + 1);
+        const self = prefix[row + i + 1]! - prefix[row + i]!;
+        own[t] = (prefix[row + hi]! - prefix[row + lo]! - self) / others;
+      }
+    });
+  }
+  return rates;
 }
 
 /** How many of the author's commits came before this one in the same working session (gaps under two hours). */

@@ -3,7 +3,7 @@ import { extractFeatures, FEATURE_NAMES } from './features.js';
 import { isImportedTree } from './imported-tree.js';
 import { MODEL_FILE, probabilityOf, score, shippedModel, type CommitModel } from './model.js';
 
-export { extractFeatures, FEATURE_NAMES, type FeatureName, type FeatureVector } from './features.js';
+export { extractFeatures, FEATURE_NAMES, NEARBY_COMMITS, type FeatureName, type FeatureVector } from './features.js';
 export { isImportedTree } from './imported-tree.js';
 export { checkModel, probabilityOf, score, shippedModel, MODEL_FILE, type CommitModel } from './model.js';
 /** The logistic function of the SDK's scoring helpers, exported here as before API 1.6. */
@@ -25,6 +25,15 @@ const READABLE: Partial<Record<(typeof FEATURE_NAMES)[number], string>> = {
   log_lines_per_minute: 'lines per minute since the author\u2019s previous commit',
   session_position: 'deep into a working session',
   author_bullet_rate: 'the author\u2019s messages are uniformly bulleted',
+  nearby_bullet_rate: 'the author\u2019s commits around it are bulleted',
+  nearby_body_rate: 'the author\u2019s commits around it have bodies',
+  nearby_conventional_rate: 'the author\u2019s commits around it are conventional',
+  nearby_scope_rate: 'the author\u2019s commits around it have scoped prefixes',
+  nearby_long_body_rate: 'the author\u2019s commits around it have long bodies',
+  nearby_labelled_rate: 'the author\u2019s commits around it have labelled bullets',
+  nearby_backtick_rate: 'the author\u2019s commits around it quote code in backticks',
+  nearby_paragraphs_rate: 'the author\u2019s commits around it have several paragraphs',
+  nearby_code_with_tests_rate: 'the author\u2019s commits around it add code with tests',
 };
 
 export const commitModelStrategy = defineStrategy({

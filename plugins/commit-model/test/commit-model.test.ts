@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { makeCommits, runPlugin, type CommitSpec } from '@cadence-detect/plugin-testkit';
 import { createRepository, makeTempDir, type TempDir } from '@cadence-detect/test-support';
-import commitModel, { extractFeatures, FEATURE_NAMES, isImportedTree, score, shippedModel } from '../src/index.js';
+import commitModel, { extractFeatures, FEATURE_NAMES, isImportedTree, NEARBY_COMMITS, score, shippedModel } from '../src/index.js';
 
 const T0 = Date.parse('2024-03-04T09:00:00Z') / 1000;
 const minutes = (n: number): number => T0 + n * 60;
@@ -174,5 +174,32 @@ describe('commit-model features', () => {
     const at = (name: (typeof FEATURE_NAMES)[number]): number[] => xs.map((x) => x[FEATURE_NAMES.indexOf(name)]!);
     expect(at('plan_line')).to.deep.equal([0, 1, 0, 0]);
     expect(at('suggestion_subject')).to.deep.equal([0, 0, 1, 1]);
+  });
+
+  it('reads how the author wrote around a commit: their nearby commits, the commit itself and other authors left out', () => {
+    const bulleted = { subject: 'fix(parser): keep `offsets` stable', body: '- **Parser**: keeps offsets\n\nA second paragraph that goes on. '.padEnd(320, 'x') };
+    const commits = makeCommits([
+      { at: T0, ...bulleted },
+      { at: T0 + 60, author: 'Grace Hopper', ...bulleted },
+      { at: T0 + 120, ...bulleted },
+      { at: T0 + 180, subject: 'Tidy' },
+      { at: T0 + 240, subject: 'Tidy again', files: [{ path: 'src/a.ts', additions: 1, deletions: 0, binary: false, excluded: false }, { path: 'test/a.test.ts', additions: 1, deletions: 0, binary: false, excluded: false }] },
+    ]);
+    const xs = extractFeatures(commits);
+    const at = (name: (typeof FEATURE_NAMES)[number]): number[] => xs.map((x) => x[FEATURE_NAMES.indexOf(name)]!);
+    // Ada's commits are 0, 2, 3, 4: each reads the other three; Grace has no other commit.
+    const nearby = ['nearby_bullet_rate', 'nearby_body_rate', 'nearby_conventional_rate', 'nearby_scope_rate', 'nearby_long_body_rate', 'nearby_labelled_rate', 'nearby_backtick_rate', 'nearby_paragraphs_rate'] as const;
+    for (const name of nearby) expect(at(name), name).to.deep.equal([1 / 3, 0, 1 / 3, 2 / 3, 2 / 3]);
+    expect(at('nearby_code_with_tests_rate')).to.deep.equal([1 / 3, 0, 1 / 3, 1 / 3, 0]);
+  });
+
+  it(`reads at most ${NEARBY_COMMITS} of the author's commits on either side`, () => {
+    const specs = Array.from({ length: 2 * NEARBY_COMMITS + 5 }, (_, i) => ({ at: T0 + i * 600, subject: i < NEARBY_COMMITS + 1 ? 'Tidy' : 'feat: more' }));
+    const xs = extractFeatures(makeCommits(specs));
+    const conventional = (i: number): number => xs[i]![FEATURE_NAMES.indexOf('nearby_conventional_rate')]!;
+    // The first commit reads commits 1 to NEARBY_COMMITS, none conventional.
+    expect(conventional(0)).to.equal(0);
+    // The last reads the NEARBY_COMMITS before it, all conventional.
+    expect(conventional(specs.length - 1)).to.equal(1);
   });
 });
