@@ -3,8 +3,8 @@
 // Each figure is the spread across those histories (10th percentile, median, 90th percentile) of
 // the metric the engine computes for one history.
 export const HUMAN_HISTORIES = {
-  "histories": 16,
-  "commits": 42034,
+  "histories": 19,
+  "commits": 23670,
   "median_additions": {
     "p10": 5,
     "median": 8,
@@ -12,12 +12,12 @@ export const HUMAN_HISTORIES = {
   },
   "p90_additions": {
     "p10": 56,
-    "median": 97,
-    "p90": 216
+    "median": 101,
+    "p90": 244
   },
   "median_author_interval_seconds": {
-    "p10": 1315,
-    "median": 4604,
-    "p90": 39435
+    "p10": 736,
+    "median": 2938,
+    "p90": 7574
   }
 } as const;
