@@ -75,13 +75,18 @@ describe('repository mirrors', function () {
     expect((await readdir(mirrors.dir)).filter((n) => n.endsWith('.git'))).to.have.length(1);
   });
 
-  it('asks the remote once and skips the fetch when the mirror already holds its branch and AI notes; fetches when either moved', async () => {
-    const name = 'acme/quiet.git';
-    const src = path.join(work.path, 'quiet');
+  /** A new 4-commit repository served as `name` (its source under `folder`). */
+  async function serveNew(name: string, folder: string): Promise<void> {
+    const src = path.join(work.path, folder);
     const { mkdir } = await import('node:fs/promises');
     await mkdir(src);
     await createRepository(src, humanHistory(4));
     await exportRepository(served, name, src);
+  }
+
+  it('asks the remote once and skips the fetch when the mirror already holds its branch and AI notes; fetches when either moved', async () => {
+    const name = 'acme/quiet.git';
+    await serveNew(name, 'quiet');
     const url = http.repoUrl(name);
     const mirrors = { dir: path.join(work.path, 'm-quiet'), maxBytes: 1 << 30 };
     const open = async () => {
@@ -136,11 +141,7 @@ describe('repository mirrors', function () {
 
   it('judges a branch request by that branch: fetched the first time and when it moves, not when only another branch moved', async () => {
     const name = 'acme/branches.git';
-    const src = path.join(work.path, 'branches');
-    const { mkdir } = await import('node:fs/promises');
-    await mkdir(src);
-    await createRepository(src, humanHistory(4));
-    await exportRepository(served, name, src);
+    await serveNew(name, 'branches');
     const pusher = path.join(work.path, 'branches-pusher');
     await runGit(work.path, ['clone', '--quiet', path.join(served, name), pusher]);
     const commit = async (message: string, ref: string) => {
