@@ -26,7 +26,7 @@ const PRIMARY_OVERRIDES: Record<string, string> = {
  */
 const EMPTY_REFUSED = new Set(['api.token']);
 /** Lists that only the configuration file sets. */
-const FILE_ONLY = new Set(['plugins', 'strategies.disabled']);
+const FILE_ONLY = new Set(['plugins', 'strategies.disabled', 'scans.schedule']);
 
 /** `webhook.maxWorkers` → `CADENCE_WEBHOOK_MAX_WORKERS`. */
 export function environmentName(path: string): string {

@@ -47,6 +47,11 @@ describe('configuration', () => {
     expect(refused.message).to.include('limits.max_diff_blob_mb');
   });
 
+  it('reads scans.schedule from a file only: CADENCE_SCANS_SCHEDULE is no setting', async () => {
+    const { config } = await loadConfig({ cwd: dir.path, env: { CADENCE_SCANS_SCHEDULE: 'github:acme' } });
+    expect(config.scans.schedule).to.deep.equal([]);
+  });
+
   it('finds .cadence.yaml from the working directory upwards', async () => {
     await write('.cadence.yaml', 'thresholds:\n  suspicious_additions: 42\n');
     const sub = path.join(dir.path, 'a', 'b');

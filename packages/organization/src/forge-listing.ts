@@ -80,10 +80,15 @@ export function forgeAuthorizationFor(plugins: readonly LoadedPlugin[], forgeNam
   return header ? scopedAuthorization(header, url) : null;
 }
 
+/**
+ * Credentials travel encrypted: over https, or over plain http only to this machine (a forge on
+ * loopback). A listed clone URL on plain http elsewhere is cloned without them.
+ */
 function scopedAuthorization(header: string, url: string): GitAuthorization | null {
   try {
     const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? { urlPrefix: `${parsed.origin}/`, header } : null;
+    const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(parsed.hostname);
+    return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback) ? { urlPrefix: `${parsed.origin}/`, header } : null;
   } catch {
     return null;
   }

@@ -122,7 +122,8 @@ export function createServer(options: ServerOptions): CadenceServer {
     maxInFlight: config.scans.max_queued_children,
     allowLocalPaths: config.security.allow_local_paths,
   });
-  const schedule = startScanSchedule(config, backends, scans, log);
+  const scheduleStop = new AbortController();
+  const schedule = startScanSchedule(config, backends, scans, log, scheduleStop.signal);
   // Only behind a token: a server anyone can reach must not list what its forge token can see.
   if (config.api.token !== null) {
     organizationRoutes(guarded, scans, { allowedOwners: config.scans.allowed_owners, allowLocalPaths: config.security.allow_local_paths, plugins: () => engine.plugins() }, startsJobs);
@@ -174,10 +175,14 @@ export function createServer(options: ServerOptions): CadenceServer {
     async shutdown() {
       const closing = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
       server?.closeIdleConnections();
-      // Bounded: a schedule waiting on a Redis that is away must not hold the shutdown.
-      await Promise.race([schedule.then((timer) => timer?.close()), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
-      await scans.stop(config.limits.shutdown_grace_seconds * 1000);
-      await jobs.shutdown(config.limits.shutdown_grace_seconds * 1000);
+      // One grace period for the whole stop, whatever each step takes of it.
+      const deadline = Date.now() + config.limits.shutdown_grace_seconds * 1000;
+      const left = (): number => Math.max(0, deadline - Date.now());
+      // A schedule still setting up (Redis away) gives up on this signal; waiting for it is bounded.
+      scheduleStop.abort();
+      await Promise.race([schedule.then((timer) => timer?.close()), new Promise((resolve) => setTimeout(resolve, Math.min(3000, left())).unref())]);
+      await scans.stop(left());
+      await jobs.shutdown(left());
       await backends.close();
       // Streams ended with their error event; anything still open is cut.
       setTimeout(() => server?.closeAllConnections(), 1000).unref();
@@ -191,7 +196,7 @@ export function createServer(options: ServerOptions): CadenceServer {
  * server with an API token. A firing that cannot start (the server stopping) is logged and waits
  * for the next; a forge no plugin brings gives an organisation job that fails with its code.
  */
-function startScanSchedule(config: CadenceConfig, backends: ServerBackends, scans: OrganizationScans, log: Logger): Promise<ScanTimer | null> {
+function startScanSchedule(config: CadenceConfig, backends: ServerBackends, scans: OrganizationScans, log: Logger, stop: AbortSignal): Promise<ScanTimer | null> {
   let entries = scheduledScans(config.scans.schedule);
   if (entries.length > 0 && config.api.token === null) {
     // Its results would be readable by anyone who reaches the server (every job route is open without a token).
@@ -207,7 +212,8 @@ function startScanSchedule(config: CadenceConfig, backends: ServerBackends, scan
     await scans.start({ kind: 'organization', url: `${parsed.forge}:${parsed.owner}`, forge: parsed.forge, owner: parsed.owner, include_forks: false, include_archived: false }, 'schedule')
       .catch((error: unknown) => log.warn('scheduled scan did not start', { target, error: error instanceof Error ? error.message : String(error) }));
   };
-  return backends.scanTimers(entries, fire).catch((error: unknown) => {
+  return backends.scanTimers(entries, fire, stop).catch((error: unknown) => {
+    if (stop.aborted) return null;
     log.error('scans.schedule could not be set up', { error: error instanceof Error ? error.message : String(error) });
     return null;
   });

@@ -15,7 +15,11 @@ export interface ScanTimer {
   close(): Promise<void>;
 }
 
-export type ScanTimerFactory = (entries: readonly ScheduledScan[], fire: (target: string) => Promise<void>) => Promise<ScanTimer>;
+/**
+ * Sets the timers up. `stop` aborts when the server stops: a setup still waiting (Redis away) gives
+ * up and leaves no connection or worker behind, even when it would have finished after the stop.
+ */
+export type ScanTimerFactory = (entries: readonly ScheduledScan[], fire: (target: string) => Promise<void>, stop: AbortSignal) => Promise<ScanTimer>;
 
 export function scheduledScans(schedule: readonly { target: string; every: string | number }[]): ScheduledScan[] {
   return schedule.map((entry) => ({ target: entry.target, everyMs: parseDuration(entry.every) }));

@@ -22,7 +22,7 @@ async function closeWithin(part: Queue | Worker): Promise<void> {
  */
 export function bullScanTimers(url: string, prefix: string, logger: Logger): ScanTimerFactory {
   const log = logger.child('scan-schedule');
-  return async (entries, fire) => {
+  return async (entries, fire, stop) => {
     let closing = false;
     const retryStrategy = (attempt: number): number | null => (closing ? null : Math.min(100 * attempt, 2000));
     const queue = new Queue(QUEUE_NAME, {
@@ -36,8 +36,16 @@ export function bullScanTimers(url: string, prefix: string, logger: Logger): Sca
       closing = true;
       await Promise.allSettled([worker ? closeWithin(worker) : null, closeWithin(queue)]);
     };
+    // A stop during setup closes the queue (its waitUntilReady then fails) and so ends the setup.
+    const onStop = (): void => void close();
+    stop.addEventListener('abort', onStop, { once: true });
+    const stopped = (): void => {
+      if (stop.aborted) throw new Error('the server stopped before the schedule was set up');
+    };
     try {
+      stopped();
       await queue.waitUntilReady();
+      stopped();
       const wanted = new Set(entries.map((e) => e.target));
       for (const scheduler of await queue.getJobSchedulers()) {
         if (scheduler.key && !wanted.has(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
@@ -45,6 +53,7 @@ export function bullScanTimers(url: string, prefix: string, logger: Logger): Sca
       for (const entry of entries) {
         await queue.upsertJobScheduler(entry.target, { every: entry.everyMs }, { name: 'scan', data: { target: entry.target } });
       }
+      stopped();
       if (entries.length > 0) {
         // A worker's blocking connection waits by design (maxRetriesPerRequest null, as BullMQ requires).
         worker = new Worker(QUEUE_NAME, async (job) => {
@@ -53,9 +62,11 @@ export function bullScanTimers(url: string, prefix: string, logger: Logger): Sca
         worker.on('error', (error) => log.warn('schedule worker', { error: String(error) }));
       }
     } catch (error) {
+      stop.removeEventListener('abort', onStop);
       await close();
       throw error;
     }
+    stop.removeEventListener('abort', onStop);
     return { close };
   };
 }
