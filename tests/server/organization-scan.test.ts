@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import {
@@ -285,6 +287,43 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
       expect(ended.status).to.equal('cancelled');
       expect(ended.error_code).to.equal('ERR_SHUTTING_DOWN');
       const child = (await other.json<{ status: string }>(`/jobs/${ended.children[0]!.job_id}`, { headers: AUTH })).body;
+      expect(child.status).to.equal('cancelled');
+    } finally {
+      await other?.stop();
+      await redis.close();
+      await dir.remove();
+    }
+  });
+
+  it('a cancel ends the scan of a killed server (silent 45 s) and its repository jobs still waiting', async () => {
+    const redis = await startRedisServer();
+    const dir = await makeTempDir('cadence-org-scan-orphan-');
+    const prefix = 'orgorphan';
+    const env = { CADENCE_API_TOKEN: API_TOKEN, CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: redis.url, CADENCE_REDIS_KEY_PREFIX: prefix };
+    // No worker anywhere: the repository job stays queued while its scan's server is gone.
+    const first = await startCadenceServer({ cwd: dir.path, config, env, args: ['--workers', '0'] });
+    let other: ServerProcess | null = null;
+    try {
+      const started = await post({ repositories: [git.repoUrl('acme/api.git')] }, AUTH, first);
+      const id = String(started.body.id);
+      let childId: string | null = null;
+      for (let i = 0; i < 200 && !childId; i++) {
+        childId = (await first.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body.children[0]?.job_id ?? null;
+        if (!childId) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(childId, 'the scan queued its repository job').to.be.a('string');
+      await first.stop('SIGKILL');
+      // The killed server's last sign of life a minute ago, as its record would say after waiting that long.
+      const key = `${prefix}:job:${id}`;
+      const cli = (...args: string[]) => promisify(execFile)('redis-cli', ['-p', String(redis.port), ...args]);
+      const record = JSON.parse((await cli('HGET', key, 'data')).stdout) as Record<string, unknown>;
+      await cli('HSET', key, 'data', JSON.stringify({ ...record, heartbeat_at: new Date(Date.now() - 60_000).toISOString() }));
+      other = await startCadenceServer({ cwd: dir.path, env, args: ['--workers', '0'] });
+      const cancelled = await other.json<OrgJob>(`/jobs/${id}/cancel`, { method: 'POST', headers: AUTH });
+      expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+      expect(cancelled.body.status).to.equal('cancelled');
+      expect(cancelled.body.children[0]).to.include({ job_id: childId, status: 'cancelled' });
+      const child = (await other.json<{ status: string }>(`/jobs/${childId}`, { headers: AUTH })).body;
       expect(child.status).to.equal('cancelled');
     } finally {
       await other?.stop();
