@@ -332,6 +332,37 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     }
   });
 
+  it('waits out a Redis outage in the middle of a scan, then completes it', async () => {
+    const redis = await startRedisServer({ persistent: true });
+    const dir = await makeTempDir('cadence-org-scan-outage-');
+    const env = { CADENCE_API_TOKEN: API_TOKEN, CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: redis.url, CADENCE_REDIS_KEY_PREFIX: 'orgoutage' };
+    const server = await startCadenceServer({ cwd: dir.path, config: { ...config, cache: { repositories_dir: path.join(dir.path, 'cache') } }, env });
+    try {
+      // The stalled repository holds the scan (one repository job at a time) while Redis is away.
+      const started = await post({ repositories: [`http://127.0.0.1:${stall.port}/acme/slow.git`, git.repoUrl('acme/api.git')] }, AUTH, server);
+      const id = String(started.body.id);
+      let childId: string | null = null;
+      for (let i = 0; i < 200 && !childId; i++) {
+        childId = (await server.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body.children[0]?.job_id ?? null;
+        if (!childId) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await redis.stop();
+      // Longer than the scan's recheck of its repository jobs (2 s) and a heartbeat's period.
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      await redis.restart();
+      for (let i = 0; i < 100 && (await server.request('/health')).status !== 200; i++) await new Promise((resolve) => setTimeout(resolve, 200));
+      const cancelled = await server.json<{ status: string }>(`/jobs/${childId}/cancel`, { method: 'POST', headers: AUTH });
+      expect(cancelled.body.status, JSON.stringify(cancelled.body)).to.equal('cancelled');
+      const ended = await waitForJob<OrgJob>(server, id, 60_000, AUTH);
+      expect(ended.status, JSON.stringify(ended)).to.equal('completed');
+      expect(ended.progress).to.deep.equal({ total: 2, done: 2, failed: 1 });
+    } finally {
+      await server.stop();
+      await redis.close();
+      await dir.remove();
+    }
+  });
+
   it('has no organisation route on a server without an API token', async () => {
     const open = await startCadenceServer({ cwd: work.path, config, env: { CADENCE_GITHUB_TOKEN: GITHUB_TOKEN } });
     try {

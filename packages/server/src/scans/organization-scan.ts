@@ -9,6 +9,7 @@ import { isFinal, type Job, type OrganizationRequest } from '../jobs/job.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import { isoNow } from '../jobs/iso-now.js';
 import { ScanRecord } from './scan-record.js';
+import { untilRecorded } from '../jobs/store-outage.js';
 
 /** How often the scan reads its waiting repository jobs' records, in case an end event was missed. */
 const RECHECK_MS = 2000;
@@ -81,12 +82,13 @@ export async function runOrganizationScan(parent: Job, request: OrganizationRequ
     await record.flush();
   }
   const org = aggregateOrganization(request.url, outcomes.map((o, i) => o ?? { repository: targets[i]!.repository, url: targets[i]!.url, error: { code: 'ERR_INTERNAL', message: 'no outcome' } }), { bands: parts.bands });
-  const recorded = await jobs.store.update(parent.id, (j) => {
+  // Its end waits out a store outage, as a repository job's does, rather than staying `running`.
+  const recorded = await untilRecorded(() => jobs.store.update(parent.id, (j) => {
     if (isFinal(j.status)) return;
     j.status = 'completed';
     j.finished_at = isoNow();
     j.organization = org;
-  });
+  }), log, parent.id);
   log.info('organisation scan completed', { job_id: parent.id, organization: org.organization, analyzed: org.counts.analyzed, failed: org.counts.failed });
   if (recorded?.status === 'completed') jobs.events.publish(parent.id, { event: 'complete', type: 'complete', job_id: parent.id, progress: recorded.progress, result: org });
 }
@@ -140,7 +142,8 @@ async function submitChild(parentId: string, target: ScanTarget, request: Organi
     });
     return job.id;
   } catch (error) {
-    if (error instanceof CadenceError && error.code === 'ERR_QUEUE_FULL') return null;
+    // A full queue, or the job store away for a moment (Redis): nothing was recorded, try again later.
+    if (error instanceof CadenceError && (error.code === 'ERR_QUEUE_FULL' || error.code === 'ERR_DATABASE_CONNECTION_FAILED')) return null;
     throw error;
   }
 }
@@ -229,7 +232,10 @@ class ChildFollower {
       const entry = this.following.get(id);
       this.ended.delete(id);
       if (!entry) continue;
-      const job = await this.jobs.store.get(id);
+      // The store away for a moment: the next recheck reads it again rather than the scan failing.
+      const read = await this.jobs.store.get(id).then((job) => ({ job }), () => null);
+      if (!read) continue;
+      const { job } = read;
       // An end event published before the record was written cannot happen (records first), but a
       // record read too early is taken again on the next recheck rather than counted unfinished.
       if (job && !isFinal(job.status)) continue;
@@ -258,8 +264,8 @@ class ChildFollower {
 
   private async recheck(): Promise<void> {
     for (const id of this.following.keys()) {
-      const job = await this.jobs.store.get(id);
-      if (!job || isFinal(job.status)) this.ended.add(id);
+      const job = await this.jobs.store.get(id).catch(() => 'unread' as const);
+      if (job !== 'unread' && (!job || isFinal(job.status))) this.ended.add(id);
     }
   }
 }

@@ -8,6 +8,7 @@ import type { JobManager } from '../jobs/job-manager.js';
 import { newJobId } from '../jobs/job-id.js';
 import { isoNow } from '../jobs/iso-now.js';
 import { runOrganizationScan } from './organization-scan.js';
+import { untilRecorded } from '../jobs/store-outage.js';
 
 /** How often a running scan marks its organisation job alive. */
 export const HEARTBEAT_MS = 10_000;
@@ -107,13 +108,13 @@ export class OrganizationScans {
   /** The scan stopped before its result: the organisation job ends by the code, and says so. */
   private async end(id: string, failure: CadenceError): Promise<void> {
     const status = endStatusFor(failure.code);
-    const ended = await this.options.jobs.store.update(id, (j) => {
+    const ended = await untilRecorded(() => this.options.jobs.store.update(id, (j) => {
       if (isFinal(j.status)) return;
       j.status = status;
       j.finished_at = isoNow();
       j.error = failure.message;
       j.error_code = failure.code;
-    }).catch(() => undefined);
+    }), this.log, id).catch(() => undefined);
     this.log.warn(`organisation scan ${status}`, { job_id: id, error_code: failure.code, error: failure.message });
     if (ended?.status === status) this.options.jobs.events.publish(id, endEventOf(ended));
   }
