@@ -130,8 +130,12 @@ describe('configuration', () => {
     expect(config.limits.scan_timeout_seconds).to.equal(21_600);
     await write('ops.yaml', 'scans:\n  schedule:\n    - target: github:acme\n      every: 5s\n');
     expect((await failure(loadConfig({ cwd: dir.path, env: {}, configPath: path.join(dir.path, 'ops.yaml') }))).message).to.contain('scans.schedule[0].every');
-    await write('ops.yaml', 'scans:\n  schedule:\n    - target: acme\n      every: 1h\n');
-    expect((await failure(loadConfig({ cwd: dir.path, env: {}, configPath: path.join(dir.path, 'ops.yaml') }))).message).to.contain('scans.schedule[0].target');
+    for (const target of ['acme', 'github:acme/../other', 'github:-acme', 'github:']) {
+      await write('ops.yaml', `scans:\n  schedule:\n    - target: "${target}"\n      every: 1h\n`);
+      expect((await failure(loadConfig({ cwd: dir.path, env: {}, configPath: path.join(dir.path, 'ops.yaml') }))).message, target).to.contain('scans.schedule[0].target');
+    }
+    await write('ops.yaml', 'scans:\n  allowed_owners: ["github:acme", "acme"]\n');
+    expect((await failure(loadConfig({ cwd: dir.path, env: {}, configPath: path.join(dir.path, 'ops.yaml') }))).message).to.contain('scans.allowed_owners[1]');
   });
 
   it('stops on a wrong type or a negative threshold, naming the key', async () => {
