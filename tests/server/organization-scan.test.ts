@@ -101,6 +101,9 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     expect(job.progress).to.deep.equal({ total: 3, done: 3, failed: 1 });
     expect(job.children.map((c) => [c.repository, c.status])).to.deep.equal([['acme/api', 'completed'], ['acme/web', 'completed'], ['acme/gone', 'failed']]);
     expect(job.children[2]!.error_code).to.equal('ERR_GIT_CLONE_FAILED');
+    // Counted as every job is: two repository jobs and the organisation job completed, one failed.
+    const counted = await server.json<{ jobs_total: Record<string, number> }>('/api/metrics', { headers: AUTH });
+    expect(counted.body.jobs_total).to.include({ completed: 3, failed: 1 });
     // Each repository is an ordinary job that names its organisation job.
     const child = await server.json<{ parent_id: string; kind: string; status: string }>(`/jobs/${job.children[0]!.job_id}`, { headers: AUTH });
     expect(child.body).to.include({ parent_id: job.id, kind: 'repository', status: 'completed' });

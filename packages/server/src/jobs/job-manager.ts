@@ -7,7 +7,7 @@ import type { NetworkPolicy } from '@cadence-detect/network-guard';
 import { AnalysisThreadPool, type AnalysisThreadsSpec } from './analysis-threads.js';
 import type { ServerBackends } from '../backends/server-backends.js';
 import type { ServerMetrics } from '../metrics.js';
-import type { Job } from './job.js';
+import type { Job, JobStatus } from './job.js';
 import type { JobCancels } from './job-cancels.js';
 import { JobCancelling } from './job-cancelling.js';
 import type { JobEngine } from './job-engine.js';
@@ -107,6 +107,11 @@ export class JobManager {
       stopWatching?.();
       if (this.running.get(id) === controller) this.running.delete(id);
     };
+  }
+
+  /** An end of work this process tracked itself (an organisation job), counted as every job's end is. */
+  countEnded(status: JobStatus): void {
+    this.options.metrics.jobsTotal.inc({ status });
   }
 
   /** False once shutdown began: no new work is taken. */

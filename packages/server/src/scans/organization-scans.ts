@@ -116,6 +116,9 @@ export class OrganizationScans {
       j.error_code = failure.code;
     }), this.log, id).catch(() => undefined);
     this.log.warn(`organisation scan ${status}`, { job_id: id, error_code: failure.code, error: failure.message });
-    if (ended?.status === status) this.options.jobs.events.publish(id, endEventOf(ended));
+    if (ended?.status === status) {
+      this.options.jobs.countEnded(status);
+      this.options.jobs.events.publish(id, endEventOf(ended));
+    }
   }
 }
