@@ -197,11 +197,12 @@ export function createServer(options: ServerOptions): CadenceServer {
  * for the next; a forge no plugin brings gives an organisation job that fails with its code.
  */
 function startScanSchedule(config: CadenceConfig, backends: ServerBackends, scans: OrganizationScans, log: Logger, stop: AbortSignal): Promise<ScanTimer | null> {
-  let entries = scheduledScans(config.scans.schedule);
+  const entries = scheduledScans(config.scans.schedule);
   if (entries.length > 0 && config.api.token === null) {
     // Its results would be readable by anyone who reaches the server (every job route is open without a token).
     log.error('scans.schedule is ignored: scheduled organisation scans need api.token', { targets: entries.map((e) => e.target) });
-    entries = [];
+    // Nor does it touch the shared schedule: the servers configured with a token keep theirs.
+    return Promise.resolve(null);
   }
   // On Redis the factory also removes schedulers left from an earlier configuration, even when none is left.
   if (entries.length === 0 && backends.kind !== 'redis') return Promise.resolve(null);
