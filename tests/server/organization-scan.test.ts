@@ -91,6 +91,16 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
   const post = (body: unknown, headers: Record<string, string> = AUTH, target: ServerProcess = server) =>
     target.json<Record<string, unknown>>('/api/analyze/organization', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
+  /** The id of the organisation job's first repository job, once its scan has queued it. */
+  const firstRepositoryJob = async (target: ServerProcess, id: string): Promise<string> => {
+    for (let i = 0; i < 200; i++) {
+      const childId = (await target.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body.children[0]?.job_id;
+      if (childId) return childId;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`organisation job ${id} queued no repository job in 10 s`);
+  };
+
   it('scans an organisation through repository jobs and gives the result the CLI gives; the token is in no record or log line', async () => {
     listing();
     const started = await post({ forge: 'github', owner: 'acme' });
@@ -212,12 +222,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     const started = await post({ repositories: [stalled, git.repoUrl('acme/api.git'), git.repoUrl('acme/web.git')] });
     expect(started.status, JSON.stringify(started.body)).to.equal(202);
     const id = String(started.body.id);
-    let job: OrgJob;
-    for (;;) {
-      job = (await server.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body;
-      if (job.children[0]?.job_id) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await firstRepositoryJob(server, id);
     const cancelled = await server.json<OrgJob>(`/jobs/${id}/cancel`, { method: 'POST', headers: AUTH });
     expect(cancelled.status).to.equal(200);
     const ended = await waitForJob<OrgJob>(server, id, 20_000, AUTH);
@@ -280,10 +285,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     try {
       const started = await post({ repositories: [`http://127.0.0.1:${stall.port}/acme/slow.git`] }, AUTH, first);
       const id = String(started.body.id);
-      for (let i = 0; i < 200; i++) {
-        if ((await first.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body.children[0]?.job_id) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await firstRepositoryJob(first, id);
       expect(await first.stop('SIGTERM')).to.equal(0);
       other = await startCadenceServer({ cwd: dir.path, env });
       const ended = (await other.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body;
@@ -309,12 +311,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     try {
       const started = await post({ repositories: [git.repoUrl('acme/api.git')] }, AUTH, first);
       const id = String(started.body.id);
-      let childId: string | null = null;
-      for (let i = 0; i < 200 && !childId; i++) {
-        childId = (await first.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body.children[0]?.job_id ?? null;
-        if (!childId) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(childId, 'the scan queued its repository job').to.be.a('string');
+      const childId = await firstRepositoryJob(first, id);
       await first.stop('SIGKILL');
       // The killed server's last sign of life a minute ago, as its record would say after waiting that long.
       const key = `${prefix}:job:${id}`;
@@ -344,11 +341,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
       // The stalled repository holds the scan (one repository job at a time) while Redis is away.
       const started = await post({ repositories: [`http://127.0.0.1:${stall.port}/acme/slow.git`, git.repoUrl('acme/api.git')] }, AUTH, server);
       const id = String(started.body.id);
-      let childId: string | null = null;
-      for (let i = 0; i < 200 && !childId; i++) {
-        childId = (await server.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body.children[0]?.job_id ?? null;
-        if (!childId) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const childId = await firstRepositoryJob(server, id);
       await redis.stop();
       // Longer than the scan's recheck of its repository jobs (2 s) and a heartbeat's period.
       await new Promise((resolve) => setTimeout(resolve, 11_000));
