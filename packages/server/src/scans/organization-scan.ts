@@ -90,8 +90,10 @@ export async function runOrganizationScan(parent: Job, request: OrganizationRequ
     j.organization = org;
   }), log, parent.id);
   log.info('organisation scan completed', { job_id: parent.id, organization: org.organization, analyzed: org.counts.analyzed, failed: org.counts.failed });
-  if (recorded?.status === 'completed') jobs.countEnded('completed');
-  if (recorded?.status === 'completed') jobs.events.publish(parent.id, { event: 'complete', type: 'complete', job_id: parent.id, progress: recorded.progress, result: org });
+  if (recorded?.status === 'completed') {
+    jobs.countEnded('completed');
+    jobs.events.publish(parent.id, { event: 'complete', type: 'complete', job_id: parent.id, progress: recorded.progress, result: org });
+  }
 }
 
 async function listed(request: OrganizationRequest, parts: ScanParts, signal: AbortSignal): Promise<ScanTarget[]> {
