@@ -5,3 +5,4 @@ export { parseConfigText, type ConfigFile } from './config-files.js';
 export { environmentName, environmentNames } from './environment.js';
 export { maskSecrets, renderConfigYaml, toPluginConfigView, configInitTemplate, SERVER_SETTINGS, MASK } from './presentation.js';
 export { parseDuration, parseSize } from './units.js';
+export { isForgeName, isOwnerPath } from './forge-target.js';

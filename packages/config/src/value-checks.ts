@@ -1,6 +1,7 @@
 import { ConfigError } from './config-error.js';
 import type { CadenceConfig } from './schema.js';
 import { parseDuration, parseSize } from './units.js';
+import { isForgeName, isOwnerPath } from './forge-target.js';
 
 /** The longest delay a Node timer holds (2^31 - 1 ms, about 24.8 days); a longer one fires after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -48,13 +49,13 @@ export function checkValues(config: CadenceConfig, file: string | null): void {
   config.scans.schedule.forEach((entry, i) => {
     const every = parseDuration(entry.every);
     if (Number.isNaN(every) || every < MIN_SCHEDULE_MS || every > MAX_TIMER_MS) fail(`scans.schedule[${i}].every`, `must be a duration from 1m to 24 days such as 24h or 30m, got ${JSON.stringify(entry.every)}`);
-    // The owner follows the rule a request's owner follows (docs/http-api.md): names joined by `/`.
-    const owner = /^[a-z][a-z0-9-]{0,39}:([A-Za-z0-9_][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]*)*)$/.exec(entry.target)?.[1];
-    if (!owner || owner.split('/').some((part) => part === '.' || part === '..')) fail(`scans.schedule[${i}].target`, `must name a forge and an owner such as github:acme or gitlab:group/sub, got ${JSON.stringify(entry.target)}`);
+    const colon = entry.target.indexOf(':');
+    if (colon < 0 || !isForgeName(entry.target.slice(0, colon)) || !isOwnerPath(entry.target.slice(colon + 1))) fail(`scans.schedule[${i}].target`, `must name a forge and an owner such as github:acme or gitlab:group/sub, got ${JSON.stringify(entry.target)}`);
   });
   // An entry without its forge would match no request, silently.
   config.scans.allowed_owners.forEach((entry, i) => {
-    if (!/^[a-z][a-z0-9-]{0,39}:\S+$/.test(entry)) fail(`scans.allowed_owners[${i}]`, `must be forge:owner, where the owner may be a glob, such as github:acme or gitlab:platform/*, got ${JSON.stringify(entry)}`);
+    const colon = entry.indexOf(':');
+    if (colon < 0 || !isForgeName(entry.slice(0, colon)) || !/^\S+$/.test(entry.slice(colon + 1))) fail(`scans.allowed_owners[${i}]`, `must be forge:owner, where the owner may be a glob, such as github:acme or gitlab:platform/*, got ${JSON.stringify(entry)}`);
   });
   // An empty token would either turn authentication off or be a password of nothing: both silent.
   if (config.api.token === '') fail('api.token', 'is set but empty (unset it to run without a token, or give a token)');

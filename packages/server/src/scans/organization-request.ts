@@ -6,6 +6,7 @@ import { checkListingForge } from '@cadence-detect/organization';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import type { OrganizationRequest } from '../jobs/job.js';
 import { validated } from '../request-validation.js';
+import { isForgeName, isOwnerPath } from '@cadence-detect/config';
 
 /** At most this many repositories in one request's list (a scan of more is a listing mistake). */
 export const MAX_LISTED_REPOSITORIES = 10_000;
@@ -22,9 +23,6 @@ export const OrganizationBody = Type.Object({
   since: Type.Optional(Since),
 }, { additionalProperties: false });
 
-/** A forge's name as its plugin declares it (what `forge:owner` targets start with). */
-const FORGE = /^[a-z][a-z0-9-]{0,39}$/;
-const OWNER = /^[A-Za-z0-9_][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$/;
 
 /** What decides whether a scan may start: the configuration's rules and the loaded forges. */
 export interface ScanRules {
@@ -57,10 +55,10 @@ export function organizationRequest(body: unknown, rules: ScanRules): Organizati
   if (b.owner === undefined) throw HttpError.invalidRequest('owner', 'missing (the organisation or group) with forge');
   // Checked here too (each forge's plugin checks its own grammar when it lists): an owner with `..`
   // or odd characters never reaches the allow-list's globs.
-  if (!OWNER.test(b.owner) || b.owner.split('/').some((part) => part === '.' || part === '..')) {
+  if (!isOwnerPath(b.owner)) {
     throw HttpError.invalidRequest('owner', 'must be an organisation, user or group path such as acme or platform/backend');
   }
-  if (!FORGE.test(b.forge)) throw HttpError.invalidRequest('forge', 'must be a forge name such as github or gitlab');
+  if (!isForgeName(b.forge)) throw HttpError.invalidRequest('forge', 'must be a forge name such as github or gitlab');
   const { forge, owner } = { forge: b.forge, owner: b.owner.replace(/\/+$/, '') };
   checkListingForge(rules.plugins(), forge);
   if (!ownerAllowed(rules.allowedOwners, forge, owner)) {
