@@ -26,13 +26,20 @@ describe('the GitHub Action and the GitLab CI template', () => {
     for (const output of Object.values(action.outputs)) expect(output.value).to.match(/^\$\{\{ steps\.cadence\.outputs\.[a-z-]+ \}\}$/);
     const setup = action.runs.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
     expect(setup?.with?.['node-version']).to.equal(24);
+    // Pinned by full commit (a tag can be moved), the tag named beside it.
+    expect(setup!.uses).to.match(/^actions\/setup-node@[0-9a-f]{40}$/);
+    expect(await read('action.yml')).to.match(new RegExp(`uses: ${setup!.uses!.replace(/[/.]/g, '\\$&')} # v\\d+\\.\\d+\\.\\d+\\n`));
     const step = action.runs.steps.find((s) => s.id === 'cadence')!;
     // A hyphen in an environment name (INPUT_FAIL-ON) is dropped by dash, the /bin/sh npx runs commands through.
     for (const name of Object.keys(step.env ?? {})) expect(name).to.match(/^[A-Z][A-Z0-9_]*$/);
     expect(Object.keys(step.env!).sort()).to.deep.equal(['INPUT_BASE', 'INPUT_CONFIG', 'INPUT_FAIL_ON', 'INPUT_PATH', 'INPUT_SARIF']);
     for (const [name, value] of Object.entries(step.env!)) expect(value, name).to.equal(`\${{ inputs.${name.slice(6).toLowerCase().replace(/_/g, '-')} }}`);
     expect(step.run).to.not.contain('${{');
-    expect(step.run).to.match(/npx --yes "@cadence-detect\/cli@\$\{version\}" ci github/);
+    // Installed into a folder of the runner's and run by absolute path: never npx in the checkout (tests/security/ci-step-isolation.test.ts runs it).
+    expect(step.run).to.not.match(/\bnpx\b/);
+    expect((step as { 'working-directory'?: string })['working-directory']).to.equal('${{ runner.temp }}');
+    const bin = (JSON.parse(await read('host/package.json')) as { bin: { cadence: string } }).bin.cadence.replace(/^\.\//, '');
+    expect(step.run).to.contain(`"$node_bin" "$cli_dir/node_modules/@cadence-detect/cli/${bin}" ci github`);
   });
 
   it('the GitLab template runs `cadence ci gitlab` on merge requests at the CLI\u2019s own version, with the whole history and the Code Quality report', async () => {
@@ -42,7 +49,9 @@ describe('the GitHub Action and the GitLab CI template', () => {
     expect(job.variables.CADENCE_VERSION, 'bump the template with the CLI').to.equal(version);
     expect(job.variables.GIT_DEPTH).to.equal('0');
     expect(job.rules.map((r) => r.if)).to.deep.equal(['$CI_PIPELINE_SOURCE == "merge_request_event"']);
-    expect(job.script.join('\n')).to.contain('"@cadence-detect/cli@${CADENCE_VERSION}" ci gitlab -o gl-code-quality.json');
+    const script = job.script.join('\n');
+    expect(script).to.contain('"@cadence-detect/cli@${CADENCE_VERSION}"').and.contain('ci gitlab -o gl-code-quality.json');
+    expect(script).to.not.match(/\bnpx\b/);
     expect(job.artifacts.reports.codequality).to.equal('gl-code-quality.json');
   });
 

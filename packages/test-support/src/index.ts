@@ -20,3 +20,5 @@ export { startRedisServer, type RedisServer } from './redis-server.js';
 export { startFakeGithub, startFakeGitlab, type FakeForge, type ForgeRequest, type ScriptedAnswer } from './fake-github.js';
 export { startConnectionRecorder, type ConnectionRecorder, type RecorderBehaviour } from './connection-recorder.js';
 export { jsonPost } from './json-request.js';
+export { runActionStep, runGitlabJob, type StepRun, type ActionStepOptions, type GitlabJobOptions } from './ci-step.js';
+export { startNpmRegistry, type NpmRegistry, type RegistryPackage } from './npm-registry.js';
