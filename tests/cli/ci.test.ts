@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readdir, readFile, writeFile, mkdir, rm, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import AjvModule, { type ValidateFunction } from 'ajv';
@@ -118,6 +118,50 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     expect(Number(outputs.flagged)).to.be.at.least(1);
   });
 
+  it('with path naming a folder of the repository, --config inside the repository is still read at the base commit; a folder named "..x" is inside', async () => {
+    // The request's working tree: its .cadence.yaml (and a "..x/" folder's file) load a plugin that writes a marker.
+    const markers = path.join(work.path, 'config-markers');
+    await mkdir(markers, { recursive: true });
+    const plugin = path.join(repo.dir, 'evil-plugin');
+    await mkdir(plugin, { recursive: true });
+    await writeFile(path.join(plugin, 'package.json'), JSON.stringify({ name: 'evil-plugin', version: '1.0.0', type: 'module', main: 'index.js' }));
+    await writeFile(path.join(plugin, 'index.js'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(path.join(markers, 'evil-plugin'))}, 'ran');\nexport default { name: 'evil-plugin', apply() {} };\n`);
+    const requestConfig = `plugins: [${JSON.stringify(plugin)}]\nstrategies:\n  disabled: [commit-model, velocity, timing, size]\n`;
+    await mkdir(path.join(repo.dir, 'sub'), { recursive: true });
+    await mkdir(path.join(repo.dir, '..x'), { recursive: true });
+    await writeFile(path.join(repo.dir, '..x', 'cadence.yaml'), requestConfig);
+    const committed = await readFile(path.join(repo.dir, '.cadence.yaml'), 'utf8');
+    await writeFile(path.join(repo.dir, '.cadence.yaml'), requestConfig);
+    try {
+      const sub = await github({ INPUT_PATH: 'sub', INPUT_CONFIG: '.cadence.yaml', INPUT_FAIL_ON: 'never' });
+      expect(sub.run.code, sub.run.stderr).to.equal(0);
+      expect(Number(sub.outputs.flagged), 'the base\u2019s configuration, which leaves the strategies on').to.be.at.least(1);
+      const dotted = await github({ INPUT_PATH: 'sub', INPUT_CONFIG: '..x/cadence.yaml', INPUT_FAIL_ON: 'never' });
+      expect(dotted.run.code, dotted.run.stderr).to.equal(2);
+      expect(dotted.run.stderr).to.contain('no such file at the base commit');
+      expect(await readdir(markers), 'the request\u2019s plugin ran').to.deep.equal([]);
+    } finally {
+      await writeFile(path.join(repo.dir, '.cadence.yaml'), committed);
+      for (const name of ['sub', '..x', 'evil-plugin']) await rm(path.join(repo.dir, name), { recursive: true, force: true });
+    }
+  });
+
+  it('reads --config outside the repository from disk, and never follows a link the request placed inside it', async () => {
+    const outside = path.join(work.path, 'chosen.yaml');
+    await writeFile(outside, 'thresholds:\n  suspicious_additions: 500\n');
+    const chosen = await github({ INPUT_CONFIG: outside, INPUT_FAIL_ON: 'never' });
+    expect(chosen.run.code, chosen.run.stderr).to.equal(0);
+    // A link the request committed inside the repository, pointing outside it, is not followed: read from git, it names no file.
+    await symlink(outside, path.join(repo.dir, 'link.yaml'));
+    try {
+      const linked = await github({ INPUT_CONFIG: 'link.yaml', INPUT_FAIL_ON: 'never' });
+      expect(linked.run.code, linked.run.stderr).to.equal(2);
+      expect(linked.run.stderr).to.contain('no such file at the base commit');
+    } finally {
+      await rm(path.join(repo.dir, 'link.yaml'), { force: true });
+    }
+  });
+
   it('cadence ci gitlab: a Code Quality report valid against GitLab\u2019s fields, GIT_DEPTH not cutting the history', async () => {
     const run = await runCadence(['ci', 'gitlab', '--fail-on', 'likely_ai_generated'], {
       cwd: repo.dir,
@@ -134,6 +178,32 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     expect(again.code, again.stderr).to.equal(0);
     const second = JSON.parse(await readFile(path.join(repo.dir, 'again.json'), 'utf8')) as { fingerprint: string }[];
     expect(second.map((r) => r.fingerprint)).to.deep.equal(report.map((r) => r.fingerprint));
+  });
+
+  it('never writes a report through a link the request committed: the SARIF, a folder on its way, the Code Quality file (exit 2, the link named, its target untouched)', async () => {
+    const victim = path.join(work.path, 'victim.txt');
+    await writeFile(victim, 'precious\n');
+    const outside = path.join(work.path, 'outside');
+    await mkdir(outside, { recursive: true });
+    const planted = ['linked.sarif', 'reports', 'linked-quality.json'];
+    try {
+      await symlink(victim, path.join(repo.dir, 'linked.sarif'));
+      const sarif = await github({ INPUT_FAIL_ON: 'never', INPUT_SARIF: 'linked.sarif' });
+      expect(sarif.run.code, sarif.run.stderr).to.equal(2);
+      expect(sarif.run.stderr).to.contain(`${path.join(repo.dir, 'linked.sarif')} is a symbolic link`);
+      await symlink(outside, path.join(repo.dir, 'reports'));
+      const folder = await github({ INPUT_FAIL_ON: 'never', INPUT_SARIF: 'reports/cadence.sarif' });
+      expect(folder.run.code, folder.run.stderr).to.equal(2);
+      expect(folder.run.stderr).to.contain(`${path.join(repo.dir, 'reports')} is a symbolic link`);
+      await symlink(victim, path.join(repo.dir, 'linked-quality.json'));
+      const quality = await runCadence(['ci', 'gitlab', '-o', 'linked-quality.json'], { cwd: repo.dir, env: { CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head } });
+      expect(quality.code, quality.stderr).to.equal(2);
+      expect(quality.stderr).to.contain(`${path.join(repo.dir, 'linked-quality.json')} is a symbolic link`);
+      expect(await readFile(victim, 'utf8')).to.equal('precious\n');
+      expect(await readdir(outside)).to.deep.equal([]);
+    } finally {
+      for (const name of planted) await rm(path.join(repo.dir, name), { force: true });
+    }
   });
 
   it('cadence ci gitlab refuses a shallow checkout naming GIT_DEPTH: 0', async () => {

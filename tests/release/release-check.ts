@@ -1,10 +1,12 @@
 /**
  * `pnpm release:check`: the packages as a user gets them. Starts a real Verdaccio on 127.0.0.1 (this
  * project's package names served only from it, everything else proxied to the public registry),
- * publishes every public workspace package and the example plugin to it, then, in an empty folder
- * with an empty npm cache, prefix and user configuration, installs and runs the CLI as a user
- * would: global install, version, analyze, the webhook server's /health, npx, a third-party plugin
- * installed next to the global CLI, a project with the CLI and the plugin as devDependencies, and the
+ * publishes every public workspace package to it (the CLI last, with the npm-shrinkwrap.json written
+ * from the others' published tarballs, as `pnpm release` does), then, in an empty folder with an
+ * empty npm cache, prefix and user configuration, installs and runs the CLI as a user would: global
+ * install (the shrinkwrap's tree), version, analyze, the webhook server's /health, npx, the GitHub
+ * Action's step in a pull request that plants programs and an .npmrc, the example plugin packed
+ * from its folder and installed next to the global CLI, a project with the CLI and the plugin as devDependencies, and the
  * example plugin's own install, tests and type-check
  * against the published SDK and testkit.
  *
@@ -13,12 +15,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const CLI_PACKAGE = '@cadence-detect/cli';
@@ -130,9 +132,10 @@ async function startVerdaccio(work: string, uplink: string): Promise<Registry> {
     `  '${SCOPE}/*':`,
     '    access: $all',
     '    publish: $authenticated',
+    // The example is never published nor looked up upstream: asking for it by name fails here.
     `  '${EXAMPLE}':`,
     '    access: $all',
-    '    publish: $authenticated',
+    '    publish: nobody',
     "  '**':",
     '    access: $all',
     '    publish: $authenticated',
@@ -202,56 +205,75 @@ async function makeRepository(dir: string, env: NodeJS.ProcessEnv): Promise<void
   await git(['commit', '-q', '-m', 'Fix typo'], day(3));
 }
 
-interface ActionStep {
-  id?: string;
-  env?: Record<string, string>;
-  run?: string;
-}
-
 /**
- * action.yml's `cadence` step run the way GitHub runs a composite step (its script in a file under
- * `bash --noprofile --norc -eo pipefail`), with the step's `env:` filled from the inputs, against
- * the published CLI at the action's own version. A pull request event from this repository: an
- * unknown fail-on must reach the CLI and be refused (a gate wired through a name /bin/sh drops would
- * never fail), and `never` writes the outputs and passes.
+ * action.yml's `cadence` step run the way GitHub runs a composite step (test-support's
+ * runActionStep: its script under `bash --noprofile --norc -eo pipefail`, its `env:` and
+ * `working-directory:` resolved), against the published CLI at the action's own version, in a
+ * clone whose pull request plants what npx would have run or read: `node_modules/.bin/cadence`,
+ * `.bin/node`, `.bin/git` and an `.npmrc` naming a recording registry. None of them may run, the
+ * recording registry gets no request; the step writes the outputs and the SARIF and passes. (How
+ * each input reaches the CLI is tested in tests/security/ci-step-isolation.test.ts.)
  */
 async function runActionStep(repo: string, work: string, userEnv: NodeJS.ProcessEnv): Promise<void> {
-  const { parse } = createRequire(import.meta.url)('yaml') as { parse(text: string): unknown };
-  const action = parse(await readFile(path.join(root, 'action.yml'), 'utf8')) as { runs: { steps: ActionStep[] } };
-  const step = action.runs.steps.find((s) => s.id === 'cadence');
-  check(step?.run && step.env, 'action.yml has no cadence step with env and run');
-  const head = (await run('git', ['rev-parse', 'HEAD'], { cwd: repo, env: userEnv })).stdout.trim();
-  const base = (await run('git', ['rev-list', '--max-parents=0', 'HEAD'], { cwd: repo, env: userEnv })).stdout.trim();
-  const folder = await mkdtemp(path.join(work, 'action-'));
-  const script = path.join(folder, 'step.sh');
-  await writeFile(script, step.run);
-  await writeFile(path.join(folder, 'event.json'), JSON.stringify({ action: 'opened', pull_request: { base: { sha: base }, head: { sha: head } } }));
-  const attempt = async (inputs: Record<string, string>) => {
-    const output = path.join(folder, `output-${Object.values(inputs).join('-')}`);
-    await writeFile(output, '');
-    const env: NodeJS.ProcessEnv = {
-      ...userEnv,
-      GITHUB_ACTION_PATH: root,
-      GITHUB_WORKSPACE: repo,
-      GITHUB_EVENT_NAME: 'pull_request',
-      GITHUB_EVENT_PATH: path.join(folder, 'event.json'),
-      GITHUB_OUTPUT: output,
-      GITHUB_STEP_SUMMARY: path.join(folder, 'summary.md'),
+  const support = await import('@cadence-detect/test-support');
+  const workspace = path.join(work, 'action-workspace');
+  await run('git', ['clone', '--quiet', repo, workspace], { cwd: work, env: userEnv });
+  const markers = path.join(work, 'action-markers');
+  await mkdir(markers);
+  await mkdir(path.join(workspace, 'node_modules', '.bin'), { recursive: true });
+  for (const program of ['cadence', 'node', 'git', 'npm']) {
+    const shim = path.join(workspace, 'node_modules', '.bin', program);
+    await writeFile(shim, `#!/bin/sh\necho ran > ${JSON.stringify(path.join(markers, program))}\nexit 0\n`);
+    await chmod(shim, 0o755);
+  }
+  const planted = await support.startNpmRegistry([]);
+  try {
+    await writeFile(path.join(workspace, '.npmrc'), `registry=${planted.url}\n`);
+    const head = (await run('git', ['rev-parse', 'HEAD'], { cwd: workspace, env: userEnv })).stdout.trim();
+    const base = (await run('git', ['rev-list', '--max-parents=0', 'HEAD'], { cwd: workspace, env: userEnv })).stdout.trim();
+    const runnerTemp = await mkdtemp(path.join(work, 'runner-temp-'));
+    await writeFile(path.join(runnerTemp, 'event.json'), JSON.stringify({ action: 'opened', pull_request: { base: { sha: base }, head: { sha: head } } }));
+    const attempt = async (inputs: Record<string, string>) => {
+      const output = path.join(runnerTemp, `output-${Object.values(inputs).join('-')}`);
+      await writeFile(output, '');
+      const ran = await support.runActionStep({
+        actionPath: root,
+        stepId: 'cadence',
+        inputs: { config: '', base: '', ...inputs },
+        workspace,
+        runnerTemp,
+        env: { ...userEnv, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: path.join(runnerTemp, 'event.json'), GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: path.join(runnerTemp, 'summary.md') },
+        timeoutMs: 300_000,
+      });
+      return { ...ran, outputs: await readFile(output, 'utf8') };
     };
-    for (const [name, value] of Object.entries(step.env!)) {
-      const input = /^\$\{\{ inputs\.([a-z-]+) \}\}$/.exec(value)?.[1];
-      check(input, `action.yml step env ${name} is not an input`);
-      env[name] = inputs[input] ?? '';
-    }
-    const ran = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: repo, env, timeoutMs: 300_000, allowFailure: true });
-    return { ...ran, outputs: await readFile(output, 'utf8') };
-  };
-  const refused = await attempt({ path: '.', 'fail-on': 'sometimes', sarif: 'cadence.sarif' });
-  check(refused.code === 2 && refused.stderr.includes('fail-on must be never, suspicious or likely_ai_generated'), `an unknown fail-on did not reach the CLI (exit ${refused.code}):\n${tail(refused.stderr)}`);
-  const passed = await attempt({ path: '.', 'fail-on': 'never', sarif: 'cadence.sarif' });
-  check(passed.code === 0, `the action step failed (exit ${passed.code}):\n${tail(passed.stderr)}`);
-  check(/^assessment=(clean|suspicious|likely_ai_generated)$/m.test(passed.outputs) && /^flagged=\d+$/m.test(passed.outputs), `the action step wrote no outputs:\n${passed.outputs}`);
-  check((await readFile(path.join(repo, 'cadence.sarif'), 'utf8')).includes('"version": "2.1.0"'), 'the action step wrote no SARIF');
+    const passed = await attempt({ path: '.', 'fail-on': 'never', sarif: 'cadence.sarif' });
+    check(passed.code === 0, `the action step failed (exit ${passed.code}):\n${tail(passed.stderr)}`);
+    check(/^assessment=(clean|suspicious|likely_ai_generated)$/m.test(passed.outputs) && /^flagged=\d+$/m.test(passed.outputs), `the action step wrote no outputs:\n${passed.outputs}`);
+    check((await readFile(path.join(workspace, 'cadence.sarif'), 'utf8')).includes('"version": "2.1.0"'), 'the action step wrote no SARIF');
+    const ranPlanted = await readdir(markers);
+    check(ranPlanted.length === 0, `the pull request's planted programs ran: ${ranPlanted.join(', ')}`);
+    check(planted.requests.length === 0, `npm asked the registry the pull request's .npmrc names: ${planted.requests.join(', ')}`);
+  } finally {
+    await planted.close();
+  }
+}
+
+/** The published CLI carries npm-shrinkwrap.json, and a global install took exactly its tree. */
+async function checkShrinkwrapInstalled(prefix: string): Promise<number> {
+  const installed = path.join(prefix, 'lib', 'node_modules', ...CLI_PACKAGE.split('/'));
+  const shrinkwrap = JSON.parse(await readFile(path.join(installed, 'npm-shrinkwrap.json'), 'utf8').catch(() => '{}')) as { packages?: Record<string, { version?: string; link?: boolean }> };
+  check(shrinkwrap.packages, `the published ${CLI_PACKAGE} has no npm-shrinkwrap.json`);
+  let compared = 0;
+  for (const [where, entry] of Object.entries(shrinkwrap.packages)) {
+    if (!where || entry.link) continue;
+    const manifest = JSON.parse(await readFile(path.join(installed, where, 'package.json'), 'utf8').catch(() => '{}')) as { version?: string };
+    // Optional packages for other platforms are in the tree but not installed here.
+    if (!manifest.version && (entry as { optional?: boolean }).optional) continue;
+    check(manifest.version === entry.version, `${where} installed at ${manifest.version ?? 'nothing'}, the shrinkwrap says ${entry.version}`);
+    compared++;
+  }
+  return compared;
 }
 
 interface Report {
@@ -360,32 +382,36 @@ async function main(): Promise<void> {
       for (const [dep, range] of Object.entries(published.dependencies ?? {})) check(!range.startsWith('workspace:'), `${p.name} was published with ${dep}@${range}`);
       return true;
     };
-    await step(`publish the ${packages.length} public packages (pnpm publish in each, three at a time)`, async () => {
+    const publish = async (current: { name: string; version: string; dir: string }): Promise<void> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await run('pnpm', ['publish', '--registry', server.url, '--no-git-checks', '--access', 'public'], { cwd: current.dir, env: publishEnv, timeoutMs: 90_000 });
+          return;
+        } catch (error) {
+          if (await isPublished(current)) return;
+          if (attempt === 2) throw error;
+          process.stdout.write(`  ${current.name}: publish failed, trying once more: ${(error as Error).message.split('\n')[0]}\n`);
+        }
+      }
+    };
+    const cliPackage = packages.find((p) => p.name === CLI_PACKAGE)!;
+    await step(`publish the ${packages.length - 1} public packages the CLI is made of (pnpm publish in each, three at a time)`, async () => {
       // One pnpm publish per package (it replaces the workspace: ranges), each with a time limit:
       // a publish that hangs fails its package, named, instead of the whole step going silent.
-      const queue = [...packages];
+      const queue = packages.filter((p) => p !== cliPackage);
       const worker = async (): Promise<void> => {
-        for (let p = queue.shift(); p; p = queue.shift()) {
-          const current = p;
-          for (let attempt = 1; ; attempt++) {
-            try {
-              await run('pnpm', ['publish', '--registry', server.url, '--no-git-checks', '--access', 'public'], { cwd: current.dir, env: publishEnv, timeoutMs: 90_000 });
-              break;
-            } catch (error) {
-              if (await isPublished(current)) break;
-              if (attempt === 2) throw error;
-              process.stdout.write(`  ${current.name}: publish failed, trying once more: ${(error as Error).message.split('\n')[0]}\n`);
-            }
-          }
-        }
+        for (let p = queue.shift(); p; p = queue.shift()) await publish(p);
       };
       await Promise.all([worker(), worker(), worker()]);
-      for (const p of packages) check(await isPublished(p), `${p.name}@${p.version} is not on the registry after publishing`);
+      for (const p of packages) if (p !== cliPackage) check(await isPublished(p), `${p.name}@${p.version} is not on the registry after publishing`);
     });
-
-    await step(`publish the example plugin ${EXAMPLE} (npm publish)`, () =>
-      run('npm', ['publish', '--registry', server.url], { cwd: EXAMPLE_DIR, env: publishEnv, timeoutMs: 90_000 }),
-    );
+    await step(`write ${CLI_PACKAGE}'s npm-shrinkwrap.json from the published tarballs, then publish it (pnpm release's order)`, async () => {
+      const { writeCliShrinkwrap } = (await import(pathToFileURL(path.join(root, 'scripts', 'cli-shrinkwrap.mjs')).href)) as { writeCliShrinkwrap(options: { registry: string; env: NodeJS.ProcessEnv }): Promise<{ packages: number }> };
+      const { packages: count } = await writeCliShrinkwrap({ registry: server.url, env: publishEnv });
+      process.stdout.write(`  ${count} packages in the shrinkwrap\n`);
+      await publish(cliPackage);
+      check(await isPublished(cliPackage), `${CLI_PACKAGE}@${cliPackage.version} is not on the registry after publishing`);
+    });
 
     // The user's machine: an empty folder, an empty cache and prefix, no configuration but the registry.
     const home = path.join(work, 'home');
@@ -412,6 +438,10 @@ async function main(): Promise<void> {
     const cadence = path.join(prefix, 'bin', 'cadence');
 
     await step(`npm install -g ${CLI_PACKAGE}`, () => run('npm', ['install', '-g', CLI_PACKAGE], { cwd: home, env: userEnv, timeoutMs: 300_000 }));
+
+    await step('the global install took the tree npm-shrinkwrap.json fixes', async () => {
+      process.stdout.write(`  ${await checkShrinkwrapInstalled(prefix)} packages at the shrinkwrap's versions\n`);
+    });
 
     await step('cadence version', async () => {
       const cli = packages.find((p) => p.name === CLI_PACKAGE)!;
@@ -447,11 +477,20 @@ async function main(): Promise<void> {
       check(/assessment|score/i.test(ran.stdout), `npx ... analyze . printed no verdict:\n${tail(ran.stdout)}`);
     });
 
-    await step('the GitHub Action\u2019s own step, as written (bash, inputs as it maps them, npx through /bin/sh)', async () => {
+    await step('the GitHub Action\u2019s own step, as written (bash, inputs as it maps them), in a request that plants .bin programs and an .npmrc', async () => {
       await runActionStep(repo, work, userEnv);
     });
 
-    await step(`npm install -g ${EXAMPLE} (next to the global CLI)`, () => run('npm', ['install', '-g', EXAMPLE], { cwd: home, env: userEnv, timeoutMs: 300_000 }));
+    // The example is not published (nobody owns its name on the public registry, and this
+    // registry refuses to look it up): users install it from its folder, packed, as docs/plugins.md says.
+    const exampleTarball = await step(`npm pack examples/${EXAMPLE} (the docs' way to install the unpublished example)`, async () => {
+      const packed = await run('npm', ['pack', EXAMPLE_DIR, '--pack-destination', work], { cwd: work, env: userEnv });
+      const file = path.join(work, packed.stdout.trim().split('\n').pop()!);
+      check(file.endsWith('.tgz'), `npm pack printed ${JSON.stringify(packed.stdout)}`);
+      return file;
+    });
+
+    await step(`npm install -g ${EXAMPLE} (its tarball, next to the global CLI)`, () => run('npm', ['install', '-g', exampleTarball], { cwd: home, env: userEnv, timeoutMs: 300_000 }));
 
     await step('cadence plugins lists the example; cadence analyze reports its detection', async () => {
       const listing = await run(cadence, ['plugins'], { cwd: home, env: userEnv });
@@ -465,7 +504,7 @@ async function main(): Promise<void> {
       const project = path.join(work, 'project');
       await mkdir(project);
       await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'my-project', version: '1.0.0', private: true }));
-      await run('npm', ['install', '--save-dev', CLI_PACKAGE, EXAMPLE], { cwd: project, env: userEnv, timeoutMs: 300_000 });
+      await run('npm', ['install', '--save-dev', CLI_PACKAGE, exampleTarball], { cwd: project, env: userEnv, timeoutMs: 300_000 });
       const listing = await run('npx', ['cadence', 'plugins'], { cwd: project, env: userEnv });
       const where = path.join(project, 'node_modules', EXAMPLE);
       check(listing.stdout.split('\n').some((line) => /^loaded\s/.test(line) && line.includes(EXAMPLE) && line.trimEnd().endsWith(where)), `npx cadence plugins in the project does not load ${EXAMPLE} from ${where}:\n${listing.stdout}`);
@@ -489,6 +528,8 @@ async function main(): Promise<void> {
       await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 5_000))]);
       if (registry.process.exitCode === null) registry.process.kill('SIGKILL');
     }
+    // A shrinkwrap written against this registry's tarballs must never reach a real release.
+    await rm(path.join(root, 'host', 'npm-shrinkwrap.json'), { force: true });
     if (process.env.CADENCE_RELEASE_CHECK_KEEP) process.stdout.write(`kept ${work}\n`);
     else await rm(work, { recursive: true, force: true });
   }

@@ -33,7 +33,7 @@ describe('CI steps never run or read what a pull request commits (the Action and
   const recorder = `const { execFileSync } = require('node:child_process');
 const { writeFileSync } = require('node:fs');
 const git = execFileSync('git', ['--version']).toString().trim();
-writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), node: process.execPath, git, workspace: process.env.GITHUB_WORKSPACE || process.env.CI_PROJECT_DIR }));`;
+writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), node: process.execPath, git, workspace: process.env.GITHUB_WORKSPACE || process.env.CI_PROJECT_DIR, inputs: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('INPUT_') || k === 'CADENCE_FAIL_ON')) }));`;
 
   const marker = (name: string): string => `require('node:fs').writeFileSync(${JSON.stringify(path.join(markers, name))}, 'ran');`;
 
@@ -85,17 +85,19 @@ writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.ar
     return { PATH, HOME: home, LANG: 'C.UTF-8', npm_config_userconfig: userRc, npm_config_globalconfig: path.join(home, 'global.npmrc'), CADENCE_STEP_RECORD: path.join(work.path, `${name}-record.json`) };
   }
 
-  async function expectRunFromOutside(name: string, workspace: string, ran: { code: number | null; stderr: string }, command: string[]): Promise<void> {
+  async function expectRunFromOutside(name: string, workspace: string, ran: { code: number | null; stderr: string }, command: string[], inputs: Record<string, string>): Promise<void> {
     expect(ran.code, ran.stderr).to.equal(0);
     expect(await readdir(markers), 'planted programs that ran').to.deep.equal([]);
     expect(requestRegistry.requests, 'requests to the registry the pull request named').to.deep.equal([]);
     expect(userRegistry.requests.length > 0 && userRegistry.requests.some((r) => r.includes('@cadence-detect%2fcli') || r.includes('@cadence-detect/cli')), 'the user\u2019s registry was asked for the CLI').to.equal(true);
-    const record = JSON.parse(await readFile(path.join(work.path, `${name}-record.json`), 'utf8')) as { argv: string[]; cwd: string; node: string; git: string; workspace: string };
+    const record = JSON.parse(await readFile(path.join(work.path, `${name}-record.json`), 'utf8')) as { argv: string[]; cwd: string; node: string; git: string; workspace: string; inputs: Record<string, string> };
     expect(record.argv).to.deep.equal(command);
     expect(record.workspace).to.equal(workspace);
     expect(path.relative(workspace, record.cwd).startsWith('..'), `the CLI ran in ${record.cwd}, inside the checkout`).to.equal(true);
     expect(record.node).to.equal(process.execPath);
     expect(record.git).to.match(/^git version /);
+    // Every input reaches the CLI under its underscore name (a gate wired through a dropped name would never fail).
+    expect(record.inputs).to.deep.equal(inputs);
   }
 
   for (const plant of ['bin', 'npmrc'] as const) {
@@ -105,15 +107,16 @@ writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.ar
       const workspace = await plantedCheckout(name, plant);
       const runnerTemp = path.join(work.path, `${name}-runner-temp`);
       await mkdir(runnerTemp);
-      const ran = await runActionStep({ actionPath: root, stepId: 'cadence', inputs: { path: '.', 'fail-on': 'never', sarif: 'cadence.sarif', config: '', base: '' }, workspace, runnerTemp, env: await runnerEnv(name) });
-      await expectRunFromOutside(name, workspace, ran, ['ci', 'github']);
+      const inputs = { path: 'sub', 'fail-on': 'likely_ai_generated', sarif: 'out/cadence.sarif', config: 'cadence ci.yaml', base: 'main~2' };
+      const ran = await runActionStep({ actionPath: root, stepId: 'cadence', inputs, workspace, runnerTemp, env: await runnerEnv(name) });
+      await expectRunFromOutside(name, workspace, ran, ['ci', 'github'], { INPUT_PATH: 'sub', INPUT_FAIL_ON: 'likely_ai_generated', INPUT_SARIF: 'out/cadence.sarif', INPUT_CONFIG: 'cadence ci.yaml', INPUT_BASE: 'main~2' });
     });
 
     it(`the GitLab template\u2019s script, in a request that commits ${planted}: the same, from a fresh temporary folder`, async () => {
       const name = `gitlab-${plant}`;
       const projectDir = await plantedCheckout(name, plant);
       const ran = await runGitlabJob({ templateFile: path.join(root, 'templates/cadence.gitlab-ci.yml'), job: 'cadence', projectDir, env: { ...(await runnerEnv(name)), CI_PIPELINE_SOURCE: 'merge_request_event' } });
-      await expectRunFromOutside(name, projectDir, ran, ['ci', 'gitlab', '-o', 'gl-code-quality.json']);
+      await expectRunFromOutside(name, projectDir, ran, ['ci', 'gitlab', '-o', 'gl-code-quality.json'], { CADENCE_FAIL_ON: 'never' });
     });
   }
 });

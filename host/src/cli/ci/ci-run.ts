@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { renderReportLazily } from '@cadence-detect/reports/render';
@@ -8,6 +7,7 @@ import type { FailOnLevel } from '../commands/analyze.js';
 import { CliError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { ciConfiguration, openCheckout, type CiCheckout } from './checkout.js';
+import { writeReportFile } from './report-file.js';
 
 /** What a forge's CI job asks for, once its own variables are read. */
 export interface CiRequest {
@@ -57,8 +57,7 @@ export async function runCi(request: CiRequest, io: CliIo): Promise<CiOutcome> {
     const failOn = request.failOn ?? (configured === 'never' ? null : configured);
     const gateReached = reachesLevel(result, failOn ?? undefined);
     if (request.sarif) {
-      const file = path.resolve(request.workspace, request.sarif);
-      await writeFile(file, await renderReportLazily(result, 'sarif', { ...reportContext(runtime.config, undefined), fail_on: failOn ?? 'never' }));
+      const file = await writeReportFile(request.workspace, request.sarif, await renderReportLazily(result, 'sarif', { ...reportContext(runtime.config, undefined), fail_on: failOn ?? 'never' }));
       io.stderr.write(`SARIF written to ${file}\n`);
     }
     io.stdout.write(`cadence: ${result.assessment}: ${result.suspicions.length} of ${result.total_commits} commits flagged, assistant share ${Math.round(result.ai_share * 100)}%\n`);

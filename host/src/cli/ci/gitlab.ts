@@ -1,8 +1,7 @@
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { CliIo } from '../io.js';
 import { ciGate, failOnInput, given, runCi } from './ci-run.js';
 import { codeQualityReport } from './code-quality.js';
+import { writeReportFile } from './report-file.js';
 
 export interface GitlabCiOptions {
   path?: string;
@@ -37,8 +36,7 @@ export async function runGitlabCi(options: GitlabCiOptions, io: CliIo): Promise<
     deepen: 'Fetch the whole history: set the job variable `GIT_DEPTH: 0` (GitLab fetches 20 commits by default).',
   }, { ...io, env });
   const { issues, withoutLocation } = codeQualityReport(outcome.result, outcome.checkout.dir, outcome.gateReached);
-  const file = path.resolve(workspace, given(options.output) ?? 'gl-code-quality.json');
-  await writeFile(file, `${JSON.stringify(issues, null, 2)}\n`);
+  const file = await writeReportFile(workspace, given(options.output) ?? 'gl-code-quality.json', `${JSON.stringify(issues, null, 2)}\n`);
   io.stderr.write(`Code Quality report written to ${file} (${issues.length} issues${withoutLocation ? `; ${withoutLocation} flagged commits whose files are all gone left out` : ''})\n`);
   ciGate(outcome);
 }

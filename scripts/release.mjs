@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+/**
+ * `pnpm release` (after `pnpm version-packages` and a build): publishes what changed, the CLI last.
+ * 1. every public package but the CLI (`pnpm -r publish` skips versions already on the registry);
+ * 2. host/npm-shrinkwrap.json written from the tarballs just published (scripts/cli-shrinkwrap.mjs);
+ * 3. the CLI with it (its prepublishOnly refuses a missing or stale file);
+ * 4. the git tags (`changeset tag`).
+ * The registry is npm's configured one. No shell: each step is a program with its arguments.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeCliShrinkwrap } from './cli-shrinkwrap.mjs';
+
+const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+const CLI = '@cadence-detect/cli';
+
+function run(command, args) {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(`$ ${command} ${args.join(' ')}\n`);
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}`))));
+  });
+}
+
+try {
+  await run('pnpm', ['-r', '--filter', `!${CLI}`, 'publish', '--access', 'public']);
+  const { packages } = await writeCliShrinkwrap();
+  process.stdout.write(`host/npm-shrinkwrap.json: ${packages} packages\n`);
+  await run('pnpm', ['--filter', CLI, 'publish', '--access', 'public']);
+  await run('pnpm', ['changeset', 'tag']);
+} catch (error) {
+  process.stderr.write(`release: ${error.message}\n`);
+  process.exit(1);
+}
