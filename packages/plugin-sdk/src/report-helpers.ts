@@ -24,9 +24,17 @@ export function verdictLine(result: AnalysisResult, max = 140): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** Text from a repository (messages, author names) cannot open a link, a table cell, a mention or HTML. */
+/**
+ * Text from a repository (messages, author names) cannot open a link, a table cell, a mention or
+ * HTML, and reaches the reader as the text it is. GitHub's Markdown also turns bare `https://…`,
+ * `http://…` and `www.…` into links (GFM's autolinks): every `:` is escaped, so no scheme forms,
+ * and the `.` after `www`; an escaped `@` already keeps an address from becoming a mailto link.
+ */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+!|<>~@]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ');
+  return text
+    .replace(/[\\`*_{}[\]()#+!|<>~@:]/g, (c) => `\\${c}`)
+    .replace(/(www)\./gi, '$1\\.')
+    .replace(/[\r\n]+/g, ' ');
 }
 
 /** The Markdown body of a summary: share, per-assistant and per-author tables, the ten strongest findings with their reasons. */

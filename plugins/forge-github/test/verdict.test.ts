@@ -37,7 +37,7 @@ describe('report-github: verdicts and policy', () => {
   it('escapes what a repository wrote before it reaches the Markdown summary', () => {
     const summary = checkSummary(result('suspicious'), 'never', 'https://cadence.example.test/jobs/1');
     expect(summary).not.to.contain('[a link](https://evil.test)');
-    expect(summary).to.contain('\\[a link\\]\\(https://evil.test\\) \\| pipe');
+    expect(summary).to.contain('\\[a link\\]\\(https\\://evil.test\\) \\| pipe');
     expect(summary).to.contain('\\<img src=x\\>');
     expect(summary).to.contain('[The full report](https://cadence.example.test/jobs/1)');
     expect(escapeMarkdown('a\nb')).to.equal('a b');
