@@ -63,11 +63,14 @@ describe('cadence scan github:<org> and gitlab:<group> (fake forge APIs, real gi
 
   const githubRepo = (name: string, extra: Record<string, unknown> = {}) => ({ full_name: name, clone_url: git.repoUrl(`${name}.git`), html_url: `https://github.example/${name}`, archived: false, fork: false, private: true, ...extra });
 
+  /** The git server's `host:port`: the forge's git host, named in git_hosts (its API is on another port). */
+  const gitHost = (): string => new URL(git.repoUrl('x')).host;
+
   async function scan(target: string, args: string[], forge: 'github' | 'gitlab') {
     const config = path.join(work.path, `${forge}.yaml`);
     const forges = forge === 'github'
-      ? `forges:\n  github:\n    token: ${GITHUB_TOKEN}\n    api_url: ${github.apiUrl}\n`
-      : `forges:\n  gitlab:\n    token: ${GITLAB_TOKEN}\n    api_url: ${gitlab.apiUrl}\n`;
+      ? `forges:\n  github:\n    token: ${GITHUB_TOKEN}\n    api_url: ${github.apiUrl}\n    git_hosts: [${JSON.stringify(gitHost())}]\n`
+      : `forges:\n  gitlab:\n    token: ${GITLAB_TOKEN}\n    api_url: ${gitlab.apiUrl}\n    git_hosts: [${JSON.stringify(gitHost())}]\n`;
     await writeFile(config, `${forges}cache:\n  repositories_dir: ${JSON.stringify(path.join(work.path, 'cache'))}\n`);
     return runCadence(['scan', target, '--config', config, ...args], { cwd: work.path });
   }
@@ -138,5 +141,20 @@ describe('cadence scan github:<org> and gitlab:<group> (fake forge APIs, real gi
     expect(listings[0]!.path).to.contain('include_subgroups=true');
     expect(git.authorizations()).to.include(`Basic ${Buffer.from(`oauth2:${GITLAB_TOKEN}`).toString('base64')}`);
     expect(run.stdout + run.stderr).to.not.contain(GITLAB_TOKEN);
+  });
+
+  it('never sends the token to a clone URL the listing names on another host (127.0.0.2): those clones go without credentials', async () => {
+    const elsewhere = await startGitHttpServer(path.join(work.path, 'served'), '127.0.0.2');
+    try {
+      github.script('GET', /^\/orgs\/acme\/repos/, [{ status: 200, body: [githubRepo('acme/api', { clone_url: elsewhere.repoUrl('acme/api.git') }), githubRepo('acme/web')] }]);
+      const run = await scan('github:acme', ['-o', 'elsewhere.json'], 'github');
+      expect(run.code, run.stderr).to.equal(0);
+      const org = JSON.parse(await readFile(path.join(work.path, 'elsewhere.json'), 'utf8')) as Org;
+      expect(org.counts).to.deep.equal({ listed: 2, analyzed: 2, failed: 0 });
+      expect(elsewhere.authorizations().filter(Boolean), 'credentials sent to 127.0.0.2').to.deep.equal([]);
+      expect(git.authorizations()).to.include(`Basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64')}`);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });

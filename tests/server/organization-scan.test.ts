@@ -70,7 +70,8 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     stall = await startConnectionRecorder('127.0.0.1', 'stall');
     config = {
       security: { allowed_networks: ['127.0.0.0/8'] },
-      forges: { github: { api_url: github.apiUrl }, gitlab: { api_url: gitlab.apiUrl } },
+      // The forges serve git on another port than their API: named as their git hosts, where the tokens may go.
+      forges: { github: { api_url: github.apiUrl, git_hosts: [new URL(git.repoUrl('x')).host] }, gitlab: { api_url: gitlab.apiUrl, git_hosts: [new URL(git.repoUrl('x')).host] } },
       scans: { allowed_owners: ['github:acme', 'gitlab:acme'], max_queued_children: 1 },
       cache: { repositories_dir: path.join(work.path, 'cache') },
     };
@@ -128,7 +129,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     // The CLI, given the same configuration and the same listing, gives the same organisation result.
     listing();
     const file = path.join(work.path, 'cli.yaml');
-    await writeFile(file, stringify({ ...config, forges: { github: { api_url: github.apiUrl, token: GITHUB_TOKEN }, gitlab: { api_url: gitlab.apiUrl } } }));
+    await writeFile(file, stringify({ ...config, forges: { github: { api_url: github.apiUrl, token: GITHUB_TOKEN, git_hosts: [new URL(git.repoUrl('x')).host] }, gitlab: { api_url: gitlab.apiUrl } } }));
     const cli = await runCadence(['scan', 'github:acme', '--config', file, '-o', 'cli.json'], { cwd: work.path });
     expect(cli.code, cli.stderr).to.equal(0);
     const fromCli = JSON.parse(await readFile(path.join(work.path, 'cli.json'), 'utf8')) as Record<string, unknown>;
@@ -156,7 +157,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     expect(JSON.stringify(job) + JSON.stringify(server.logs)).to.not.contain(GITLAB_TOKEN);
     groupListing();
     const file = path.join(work.path, 'cli-gitlab.yaml');
-    await writeFile(file, stringify({ ...config, forges: { github: { api_url: github.apiUrl }, gitlab: { api_url: gitlab.apiUrl, token: GITLAB_TOKEN } } }));
+    await writeFile(file, stringify({ ...config, forges: { github: { api_url: github.apiUrl }, gitlab: { api_url: gitlab.apiUrl, token: GITLAB_TOKEN, git_hosts: [new URL(git.repoUrl('x')).host] } } }));
     const cli = await runCadence(['scan', 'gitlab:acme', '--config', file, '-o', 'cli-gitlab.json'], { cwd: work.path });
     expect(cli.code, cli.stderr).to.equal(0);
     const { generated_at: a, ...fromCli } = JSON.parse(await readFile(path.join(work.path, 'cli-gitlab.json'), 'utf8')) as Record<string, unknown>;

@@ -168,10 +168,14 @@ export const ConfigSchema = Type.Object(
         private_key_path: OptionalString,
         /** Configuration, not user input: exempt from the network guard. */
         api_url: Type.String({ minLength: 1, default: 'https://api.github.com' }),
+        /** Hosts serving git besides api_url's own (github.com for api.github.com): where scans send the token. */
+        git_hosts: Strings([]),
       }, { additionalProperties: false, default: {} }),
       gitlab: Type.Object({
         token: OptionalSecret,
         api_url: Type.String({ minLength: 1, default: 'https://gitlab.com/api/v4' }),
+        /** Hosts serving git besides api_url's own: where scans send the token. */
+        git_hosts: Strings([]),
         merge_request_note: Type.Boolean({ default: false }),
       }, { additionalProperties: false, default: {} }),
       /** Draft pull and merge requests are acknowledged and skipped unless this is true. */

@@ -1,6 +1,6 @@
 import { CadenceError, toCadenceError } from '@cadence-detect/errors';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
-import type { ForgeDefinition, IntakeSetup, PluginLogger } from '@cadence-detect/plugin-sdk';
+import { normalizeGitHost, type ForgeDefinition, type IntakeSetup, type PluginLogger } from '@cadence-detect/plugin-sdk';
 
 /** One repository a scan will analyze: the name reports show and what git clones. */
 export interface ScanTarget {
@@ -51,19 +51,19 @@ export function checkListingForge(plugins: readonly LoadedPlugin[], forge: strin
 /**
  * The owner's repositories as the forge plugin lists them (its API, its credentials), forks and
  * archived ones left out unless asked for. Each carries the plugin's git authorization scoped to
- * the origin of its own clone URL: the token goes nowhere else. A refusal is the forge's
- * CadenceError (ERR_FORGE_AUTH…).
+ * the origin of its own clone URL, when that URL is on one of the forge's git hosts: the token goes
+ * nowhere else, whatever the listing names. A refusal is the forge's CadenceError (ERR_FORGE_AUTH…).
  */
 export async function repositoriesFromForge(plugins: readonly LoadedPlugin[], target: { forge: string; owner: string }, filter: ListingFilter, logger: PluginLogger, signal: AbortSignal): Promise<ScanTarget[]> {
   const { forge, setup } = listingForge(plugins, target.forge);
   const listed = await forge.listRepositories!(setup(logger), target.owner, signal).catch((error: unknown) => {
     throw toCadenceError(error);
   });
-  const header = forge.gitAuthorization?.(setup(logger)) ?? null;
+  const credentials = forgeCredentials(forge, setup(logger));
   return listed
     .filter((r) => (filter.includeForks || !r.fork) && (filter.includeArchived || !r.archived))
     .map((r) => {
-      const authorization = header ? scopedAuthorization(header, r.cloneUrl) : null;
+      const authorization = credentials ? scopedAuthorization(credentials, r.cloneUrl) : null;
       return { repository: r.repository, url: r.cloneUrl, forge: target.forge, ...(authorization ? { authorization } : {}) };
     });
 }
@@ -76,19 +76,36 @@ export async function repositoriesFromForge(plugins: readonly LoadedPlugin[], ta
 export function forgeAuthorizationFor(plugins: readonly LoadedPlugin[], forgeName: string, url: string, logger: PluginLogger): GitAuthorization | null {
   const loaded = plugins.find((p) => p.plugin.forge?.name === forgeName);
   const forge = loaded?.plugin.forge as AnyForge | undefined;
-  const header = forge?.gitAuthorization?.({ options: loaded!.options ?? {}, logger }) ?? null;
-  return header ? scopedAuthorization(header, url) : null;
+  const credentials = forge ? forgeCredentials(forge, { options: loaded!.options ?? {}, logger }) : null;
+  return credentials ? scopedAuthorization(credentials, url) : null;
+}
+
+interface ForgeCredentials {
+  readonly header: string;
+  /** Normalised hosts (`host` or `host:port`) the header may go to. */
+  readonly hosts: ReadonlySet<string>;
+}
+
+/** The plugin's git header and the hosts it may go to; null without a header. */
+function forgeCredentials(forge: AnyForge, setup: IntakeSetup<Readonly<Record<string, unknown>>>): ForgeCredentials | null {
+  const header = forge.gitAuthorization?.(setup) ?? null;
+  if (!header) return null;
+  const hosts = (forge.gitHosts?.(setup) ?? []).map(normalizeGitHost).filter((host): host is string => host !== null);
+  return { header, hosts: new Set(hosts) };
 }
 
 /**
- * Credentials travel encrypted: over https, or over plain http only to this machine (a forge on
- * loopback). A listed clone URL on plain http elsewhere is cloned without them.
+ * Credentials go only to the forge's own git hosts, and travel encrypted: over https, or over plain
+ * http only to this machine (a forge on loopback). A listed clone URL anywhere else is cloned
+ * without them.
  */
-function scopedAuthorization(header: string, url: string): GitAuthorization | null {
+function scopedAuthorization(credentials: ForgeCredentials, url: string): GitAuthorization | null {
   try {
     const parsed = new URL(url);
     const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(parsed.hostname);
-    return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback) ? { urlPrefix: `${parsed.origin}/`, header } : null;
+    const encrypted = parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback);
+    const host = normalizeGitHost(parsed.host);
+    return encrypted && host !== null && credentials.hosts.has(host) ? { urlPrefix: `${parsed.origin}/`, header: credentials.header } : null;
   } catch {
     return null;
   }

@@ -30,6 +30,44 @@ export interface ForgeDefinition<O extends object = PluginOptions> {
    * null without credentials. The host scopes it to the origin of each listed clone URL.
    */
   gitAuthorization?(setup: IntakeSetup<O>): string | null;
+  /**
+   * API 1.8: the hosts (`host` or `host:port`) that serve this forge's git repositories: the only
+   * places `gitAuthorization`'s header is sent. A listing that names a clone URL elsewhere (a
+   * hostile or compromised API) gets that clone without credentials. A forge that declares no
+   * hosts has its header sent nowhere. `forgeGitHost(api_url)` gives the usual one.
+   */
+  gitHosts?(setup: IntakeSetup<O>): readonly string[];
+}
+
+/**
+ * The web host that serves a forge's git repositories, from its API's address: `api.github.com`
+ * gives `github.com`, `https://ghe.example.com/api/v3` gives `ghe.example.com`, GitLab's
+ * `https://gitlab.example.com/api/v4` gives `gitlab.example.com`; any other API address gives its
+ * own host. Null for an address that is not a URL. API 1.8.
+ */
+export function forgeGitHost(apiUrl: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(apiUrl);
+  } catch {
+    return null;
+  }
+  if (url.hostname.toLowerCase() === 'api.github.com') return 'github.com';
+  return normalizeGitHost(url.host);
+}
+
+/**
+ * A host as the forge-credential check compares it: lower case, no trailing dot, the default https
+ * port left out (`Git.Example.com.:443` is `git.example.com`); null when it is not a host.
+ */
+export function normalizeGitHost(host: string): string | null {
+  if (!host || /[/?#@\s]/.test(host)) return null;
+  try {
+    const parsed = new URL(`https://${host}/`);
+    return parsed.host.toLowerCase().replace(/\.(?=:|$)/, '');
+  } catch {
+    return null;
+  }
 }
 
 /** One repository a forge listed. */

@@ -58,6 +58,7 @@ export { tapSquashLookup, SQUASH_LOOKUP_MS, type SquashLookup, type SquashFound 
 export type { Forge, ForgeTarget, JobFailure, JobInfo, JobStart, ReportOutcome } from './job.js';
 export { REFINE_STAGE, type EngineHooks, type RequestPreparation, type StrategyRegistrar, type OptionsCheck } from './hooks.js';
 export type { AnalysisRequest, RepositoryRequest, WebsiteRequest, SquashedRequest } from './analysis-request.js';
+export { forgeGitHost, normalizeGitHost } from './forge.js';
 export type { ForgeDefinition, ForgeIntake, IntakeSetup, ListedRepository, WebhookDelivery, WebhookOutcome, WebhookPush, WebhookSecret } from './forge.js';
 export {
   constantTimeEqual,

@@ -1,4 +1,4 @@
-import { definePlugin, lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/plugin-sdk';
+import { definePlugin, forgeGitHost, lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/plugin-sdk';
 import { githubIntake } from './intake.js';
 import { GITHUB_OPTIONS, githubCredentials } from './options.js';
 
@@ -37,6 +37,10 @@ export default definePlugin({
     gitAuthorization({ options }) {
       const token = options.token;
       return token ? `Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}` : null;
+    },
+    // The token goes only to the git host that belongs to api_url, and those named in git_hosts.
+    gitHosts({ options }) {
+      return [forgeGitHost(options.api_url), ...options.git_hosts].filter((host): host is string => host !== null);
     },
   },
   apply(hooks, environment) {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
+import type { OptionsOf } from '@cadence-detect/plugin-sdk';
 
 const NullableText = Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null });
 
@@ -19,12 +20,17 @@ export const GITHUB_OPTIONS = Type.Object({
   private_key_path: NullableText,
   /** Configuration, not user input: exempt from the network guard (GitHub Enterprise: https://ghe.example.com/api/v3). */
   api_url: Type.String({ minLength: 1, default: 'https://api.github.com' }),
+  /**
+   * Hosts (`host` or `host:port`) that serve git besides the one that belongs to `api_url`: where
+   * `cadence scan` may send the token with a clone. Any other host's clone gets no credentials.
+   */
+  git_hosts: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
   fail_on: Type.Union([Type.Literal('never'), Type.Literal('suspicious'), Type.Literal('likely_ai_generated')], { default: 'never' }),
   /** Draft pull requests are acknowledged and skipped unless this is true. */
   request_drafts: Type.Boolean({ default: false }),
 }, { additionalProperties: false });
 
-export type GithubOptions = Static<typeof GITHUB_OPTIONS>;
+export type GithubOptions = OptionsOf<typeof GITHUB_OPTIONS>;
 
 /** What the plugin may act as: a token, an App (id and key), both or neither. */
 export interface GithubCredentials {
@@ -38,7 +44,7 @@ export interface GithubCredentials {
  * key file is read here, once, when the plugin starts (the message names the path, never the key).
  * Null: the plugin neither reports nor looks anything up, and its intake takes pushes only.
  */
-export function githubCredentials(options: GithubOptions): GithubCredentials | null {
+export function githubCredentials(options: Pick<GithubOptions, 'token' | 'app_id' | 'private_key' | 'private_key_path' | 'api_url'>): GithubCredentials | null {
   const privateKey = options.app_id === null ? null : options.private_key ?? (options.private_key_path ? readPrivateKey(options.private_key_path) : null);
   const app = options.app_id !== null && privateKey ? { appId: options.app_id, privateKey } : null;
   if (!options.token && !app) return null;

@@ -1,4 +1,4 @@
-import { definePlugin, lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/plugin-sdk';
+import { definePlugin, forgeGitHost, lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/plugin-sdk';
 import { gitlabIntake } from './intake.js';
 import { GITLAB_OPTIONS, gitlabCredentials } from './options.js';
 
@@ -35,6 +35,10 @@ export default definePlugin({
     gitAuthorization({ options }) {
       const token = options.token;
       return token ? `Authorization: Basic ${Buffer.from(`oauth2:${token}`).toString('base64')}` : null;
+    },
+    // The token goes only to the git host that belongs to api_url, and those named in git_hosts.
+    gitHosts({ options }) {
+      return [forgeGitHost(options.api_url), ...options.git_hosts].filter((host): host is string => host !== null);
     },
   },
   apply(hooks, environment) {

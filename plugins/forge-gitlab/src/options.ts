@@ -1,4 +1,5 @@
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
+import type { OptionsOf } from '@cadence-detect/plugin-sdk';
 
 /**
  * The plugin's options. The host gives it `forges.gitlab.*`, `report.fail_on` and
@@ -9,6 +10,11 @@ export const GITLAB_OPTIONS = Type.Object({
   token: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null }),
   /** Configuration, not user input: exempt from the network guard. */
   api_url: Type.String({ minLength: 1, default: 'https://gitlab.com/api/v4' }),
+  /**
+   * Hosts (`host` or `host:port`) that serve git besides the one that belongs to `api_url`: where
+   * `cadence scan` may send the token with a clone. Any other host's clone gets no credentials.
+   */
+  git_hosts: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
   /** One note per merge request, updated on each push. */
   merge_request_note: Type.Boolean({ default: false }),
   fail_on: Type.Union([Type.Literal('never'), Type.Literal('suspicious'), Type.Literal('likely_ai_generated')], { default: 'never' }),
@@ -16,7 +22,7 @@ export const GITLAB_OPTIONS = Type.Object({
   request_drafts: Type.Boolean({ default: false }),
 }, { additionalProperties: false });
 
-export type GitlabOptions = Static<typeof GITLAB_OPTIONS>;
+export type GitlabOptions = OptionsOf<typeof GITLAB_OPTIONS>;
 
 export interface GitlabCredentials {
   /** The API's host, without the `/api/v4` gitbeaker adds itself. */
@@ -25,7 +31,7 @@ export interface GitlabCredentials {
 }
 
 /** The one place that decides whether GitLab is configured: a token. Null: no reports, no look-ups, pushes only. */
-export function gitlabCredentials(options: GitlabOptions): GitlabCredentials | null {
+export function gitlabCredentials(options: Pick<GitlabOptions, 'token' | 'api_url'>): GitlabCredentials | null {
   if (!options.token) return null;
   return { host: options.api_url.replace(/\/+$/, '').replace(/\/api\/v4$/, ''), token: options.token };
 }

@@ -17,13 +17,13 @@ describe('GitLab client: one client, one retry policy, for look-ups and reports'
   });
   after(() => gitlab.close());
 
-  const credentials = () => gitlabCredentials({ token: 'glpat-test', api_url: gitlab.apiUrl, merge_request_note: false, fail_on: 'never', request_drafts: false })!;
+  const credentials = () => gitlabCredentials({ token: 'glpat-test', api_url: gitlab.apiUrl })!;
   const target = { forge: 'gitlab', repository: 'acme/app', sha: SHA, project_id: 15 } as const;
   const asked = () => gitlab.requests.filter((r) => MERGE_REQUESTS.test(r.path)).length;
 
   it('decides once whether GitLab is configured: a token, the API\u2019s host without /api/v4', () => {
-    expect(gitlabCredentials({ token: null, api_url: 'https://gitlab.example/api/v4', merge_request_note: false, fail_on: 'never', request_drafts: false })).to.equal(null);
-    expect(gitlabCredentials({ token: 't', api_url: 'https://gitlab.example/api/v4/', merge_request_note: false, fail_on: 'never', request_drafts: false })).to.deep.equal({ host: 'https://gitlab.example', token: 't' });
+    expect(gitlabCredentials({ token: null, api_url: 'https://gitlab.example/api/v4' })).to.equal(null);
+    expect(gitlabCredentials({ token: 't', api_url: 'https://gitlab.example/api/v4/' })).to.deep.equal({ host: 'https://gitlab.example', token: 't' });
   });
 
   it('finds the merged merge request a commit squashes, asking again after a 5xx', async () => {
