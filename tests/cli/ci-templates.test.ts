@@ -62,8 +62,10 @@ describe('the GitHub Action and the GitLab CI template', () => {
       expect(github.code, github.stderr).to.equal(0);
       const workflow = parse(await readFile(path.join(dir.path, '.github', 'workflows', 'cadence.yml'), 'utf8')) as { jobs: { cadence: { steps: { uses?: string; with?: Record<string, unknown> }[] } } };
       const steps = workflow.jobs.cadence.steps;
-      expect(steps[0]).to.deep.include({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });
-      expect(steps.map((s) => s.uses)).to.include('github/codeql-action/upload-sarif@v3');
+      // Third-party actions pinned by full commit; the checkout keeps no token for later steps.
+      expect(steps[0]).to.deep.include({ uses: 'actions/checkout@11d5960a326750d5838078e36cf38b85af677262', with: { 'fetch-depth': 0, 'persist-credentials': false } });
+      expect(steps.map((s) => s.uses)).to.include('github/codeql-action/upload-sarif@dd903d2e4f5405488e5ef1422510ee31c8b32357');
+      for (const uses of steps.map((s) => s.uses).filter((u): u is string => Boolean(u) && !u!.startsWith('cadence-detect/'))) expect(uses).to.match(/@[0-9a-f]{40}$/);
       expect((await runCadence(['config', 'init', '--ci', 'github'], { cwd: dir.path })).code).to.equal(2);
       await writeFile(path.join(dir.path, '.gitlab-ci.yml'), 'stages: [test]\n');
       const gitlab = await runCadence(['config', 'init', '--ci', 'gitlab', '--force'], { cwd: dir.path });

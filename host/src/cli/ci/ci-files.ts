@@ -1,4 +1,7 @@
-/** What `cadence config init --ci` writes (docs/ci.md shows the same). */
+/**
+ * What `cadence config init --ci` writes (docs/ci.md shows the same). Third-party actions are
+ * pinned by full commit, the tag beside it; the checkout keeps no token in .git/config.
+ */
 
 export function githubWorkflow(version: string): string {
   return `# Cadence on pull requests (docs/ci.md): a verdict, a job summary, SARIF for code scanning.
@@ -12,15 +15,16 @@ jobs:
   cadence:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0
         with:
           fetch-depth: 0          # Cadence needs the whole history
+          persist-credentials: false
       - id: cadence
         uses: cadence-detect/cadence@v${version}
         with:
           fail-on: never          # or suspicious, likely_ai_generated: fail the job from that verdict on
           sarif: cadence.sarif
-      - uses: github/codeql-action/upload-sarif@v3
+      - uses: github/codeql-action/upload-sarif@dd903d2e4f5405488e5ef1422510ee31c8b32357 # v3.36.2
         if: always()
         with:
           sarif_file: cadence.sarif
