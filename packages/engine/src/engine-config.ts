@@ -12,7 +12,11 @@ export interface EngineConfig {
     readonly max_page_bytes: number;
     readonly fetch_timeout_seconds: number;
     readonly strategy_timeout_seconds: number;
+    /** Above this many counted text files at HEAD the lines are not counted; 20,000 when absent. */
+    readonly max_line_files?: number;
   };
+  /** Lines at HEAD, survival and rework (docs/lines.md); on when absent. */
+  readonly lines?: { readonly enabled: boolean };
   readonly git: { readonly depth: number };
   /** Repository mirrors (absent: none, a fresh clone per job). */
   readonly cache?: { readonly repositories_dir: string | null; readonly repositories_max_size: string | number };

@@ -24,6 +24,7 @@ import { frozenCopy } from './frozen-view.js';
 import { createHooks } from './hooks.js';
 import { pluginEventEmitter } from './plugin-events.js';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
+import type { LineReadings } from './line-shares.js';
 import type { PreparedRepository, PreparedSource } from './prepared-source.js';
 import { buildRepositoryResult, buildWebsiteResult } from './result-assembly.js';
 import { acquireRepository } from './sources/repository-source.js';
@@ -99,10 +100,13 @@ export function createEngine(options: EngineOptions): Engine {
       const view: PluginConfigView = frozenCopy({ ...pluginConfig, thresholds });
       const context = buildContext(source, { signal, view, thresholds: view.thresholds, emit: pluginEventEmitter(emit, (message, fields) => log.warn(message, fields)), logger: log, job: opts.job ?? null, recordReport: reportRecorder(opts) });
       await hooks.beforeAnalysis.promise(context);
+      // Blame runs beside the strategies (other git processes); a failure drops the lines, never the verdict.
+      const lines = source.kind === 'repository' ? readLines(source, signal) : undefined;
+      lines?.catch(() => undefined);
       const reports = await runAll(source, context, emit);
       let result =
         source.kind === 'repository'
-          ? buildRepositoryResult(source, reports, { bands, thresholds, thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS), allAuthors: authorsWanted === 'all', ...(isExcludedAuthor ? { isExcludedAuthor } : {}) })
+          ? buildRepositoryResult(source, reports, { bands, thresholds, thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS), allAuthors: authorsWanted === 'all', ...(isExcludedAuthor ? { isExcludedAuthor } : {}) }, await lines)
           : buildWebsiteResult(source, reports);
       result = await refine(result, context);
       throwIfCancelled(signal);
@@ -114,6 +118,19 @@ export function createEngine(options: EngineOptions): Engine {
       throw asJobError(error, signal);
     } finally {
       await source.dispose().catch((error: unknown) => log.warn('could not remove a source', { error: String(error) }));
+    }
+  }
+
+  /** The lines of a repository source, or why there are none (a failure is logged and said, not thrown). */
+  async function readLines(source: PreparedRepository, signal: AbortSignal): Promise<LineReadings | { skipped: string } | undefined> {
+    if (!source.readLines) return source.linesSkipped ? { skipped: source.linesSkipped } : undefined;
+    try {
+      return await source.readLines(signal);
+    } catch (error) {
+      throwIfCancelled(signal);
+      const reason = error instanceof Error && error.name === 'LinesSkipped' ? error.message : `lines could not be counted: ${error instanceof Error ? error.message : String(error)}`;
+      if (error instanceof Error && error.name !== 'LinesSkipped') log.warn('lines not counted', { error: error.message });
+      return { skipped: reason };
     }
   }
 

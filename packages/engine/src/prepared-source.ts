@@ -6,6 +6,7 @@ import type {
   WebsiteSourceInfo,
   OversizedFiles,
 } from '@cadence-detect/plugin-sdk';
+import type { LineReadings } from './line-shares.js';
 
 /**
  * A source made ready for the strategies: a clone's history read, or a page fetched and parsed.
@@ -27,6 +28,9 @@ export interface PreparedRepository {
   /** Files counted as binary because a side was above the diff blob cap; absent when none. */
   readonly oversizedFiles?: OversizedFiles;
   diffExcerpt(hash: string, maxBytes: number, signal: AbortSignal): Promise<string>;
+  /** Blames the tree at the head and reads rework (docs/lines.md); absent when lines are not counted (`linesSkipped` says why). */
+  readLines?(signal: AbortSignal): Promise<LineReadings>;
+  readonly linesSkipped?: string;
   /** Removes what acquiring created (the clone); called after the job's last hook. */
   dispose(): Promise<void>;
 }

@@ -67,8 +67,20 @@ export interface ScoringPolicy {
   readonly isExcludedAuthor?: (commit: CommitRecord) => boolean;
 }
 
+/** How one commit counts in the shares: what the line counts weigh its lines by. */
+export interface CommitWeight {
+  readonly confidence: number;
+  readonly explicit: boolean;
+  readonly automation: boolean;
+  /** In `ai_share`'s denominator (scored, or explicit). */
+  readonly counts: boolean;
+  readonly assistants: readonly string[];
+}
+
 export interface RepositoryScores {
   readonly judged: readonly CommitJudgement[];
+  /** Every commit's weight, by full hash. */
+  readonly weights: ReadonlyMap<string, CommitWeight>;
   readonly aiShare: number;
   readonly scoredCommits: number;
   readonly attributedCommits: number;
@@ -101,6 +113,7 @@ export function scoreRepository(
   const shiftPerPoint = calibration ? strategyShift(calibration) : 0;
 
   const judged: CommitJudgement[] = [];
+  const commitWeights = new Map<string, CommitWeight>();
   const assistants: Record<string, number> = {};
   const authors = new Map<string, { author: string; email: string; commits: number; attributed: number; flagged: number; sum: number; scored: number; automation: number; assistants: Record<string, number> }>();
   let sum = 0;
@@ -159,6 +172,7 @@ export function scoreRepository(
     }
     authors.set(key, entry);
     series.add({ commit, counts, explicit, confidence, assistants: named });
+    commitWeights.set(commit.hash, { confidence, explicit, automation, counts, assistants: named });
     if (detections.length > 0 || flagged) judged.push({ commit, confidence, flagged, explicit, automation, assistants: named, detections });
   }
   const breakdown = [...authors.values()]
@@ -177,6 +191,7 @@ export function scoreRepository(
     }));
   return {
     judged,
+    weights: commitWeights,
     aiShare: scored > 0 ? round(sum / scored) : 0,
     scoredCommits: scored,
     attributedCommits: attributed,

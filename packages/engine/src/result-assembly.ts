@@ -1,12 +1,13 @@
 import type { RepositoryResult, WebsiteResult } from '@cadence-detect/plugin-sdk';
 import { assessRepository, assessWebsite } from './assessment.js';
+import { linesAtHead, survivalOf, type LineReadings } from './line-shares.js';
 import type { PreparedRepository, PreparedWebsite } from './prepared-source.js';
 import { buildTimeline, isScoredCommit, scoreRepository, toSuspicions, type ScoringPolicy } from './repository-scoring.js';
 import { round, type StrategyReport } from './strategy-outcomes.js';
 import { overallWebsiteScore } from './website-scoring.js';
 
 /** Both published forms of a repository result (docs/scoring.md), from the strategies' reports. */
-export function buildRepositoryResult(source: PreparedRepository, reports: readonly StrategyReport[], policy: ScoringPolicy): RepositoryResult {
+export function buildRepositoryResult(source: PreparedRepository, reports: readonly StrategyReport[], policy: ScoringPolicy, lines?: LineReadings | { readonly skipped: string }): RepositoryResult {
   const scores = scoreRepository(source.commits, reports, policy);
   const suspicions = toSuspicions(scores.judged, source.headPaths);
   const score = scores.aiShare;
@@ -41,6 +42,11 @@ export function buildRepositoryResult(source: PreparedRepository, reports: reado
     timeline: buildTimeline(source.commits, flagged),
     ...(source.info.squash ? { squash: { ...source.info.squash } } : {}),
     ...(source.oversizedFiles ? { oversized_files: { ...source.oversizedFiles, commits: [...source.oversizedFiles.commits] } } : {}),
+    ...(lines && 'head' in lines
+      ? { lines: linesAtHead(lines, source.commits, scores.weights), survival: survivalOf(lines, source.commits, scores.weights) }
+      : lines
+        ? { lines_skipped: lines.skipped }
+        : {}),
   };
 }
 

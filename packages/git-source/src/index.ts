@@ -15,3 +15,6 @@ export { readNotes, AI_NOTES_REF, NOTE_LIMITS } from './notes.js';
 export { HistoryCache } from './history-cache.js';
 export { runGitCommand, boundedGitCommand, DEFAULT_GIT_BOUNDS, type GitBounds } from './git-process.js';
 export { readHeadPaths, MAX_HEAD_PATHS, type HeadPathsOptions } from './head-paths.js';
+export { readHeadLines, blameFile, LinesSkipped, type HeadLines, type CommitLines, type HeadLinesOptions } from './head-lines.js';
+export { attributesOf, type PathAttributes } from './gitattributes.js';
+export { readReworkedLines, deletedRanges, REWORK_WINDOW_SECONDS, type ReworkOptions } from './rework.js';

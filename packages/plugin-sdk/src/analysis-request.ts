@@ -43,6 +43,11 @@ export interface RepositoryRequest {
   readonly authors?: 'top' | 'all';
   /** Only commits authored from this time (ISO 8601) are judged; earlier ones still feed the baselines. */
   readonly since?: string;
+  /**
+   * API 1.9: false skips the lines at HEAD and their survival (`--no-lines`); the configuration's
+   * `lines.enabled` otherwise decides.
+   */
+  readonly lines?: boolean;
 }
 
 export interface WebsiteRequest {

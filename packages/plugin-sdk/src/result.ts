@@ -211,6 +211,67 @@ export interface RepositoryResult extends ResultCommon {
    * larger than `limits.max_diff_blob_mb`. Absent when there were none.
    */
   oversized_files?: OversizedFiles;
+  /** API 1.9: the lines of the tree at the analysed commit, by who wrote them (docs/lines.md). Absent when not counted. */
+  lines?: LinesAtHead;
+  /** API 1.9: how the analysed commits' lines lasted (docs/lines.md). Absent when lines were not counted. */
+  survival?: Survival;
+  /** API 1.9: why `lines` and `survival` are absent (too many files, `--no-lines`, a failure), when they are. */
+  lines_skipped?: string;
+}
+
+/**
+ * The lines at HEAD (API 1.9). `explicit + inferred + automation + human + outside = counted`;
+ * `inferred` and `human` are expectations (probability times lines), so fractional.
+ */
+export interface LinesAtHead {
+  /** The commit whose tree was counted (full hash). */
+  head: string;
+  /** Lines in text files that are not excluded. */
+  counted: number;
+  /** Lines in excluded text files (`exclude_files`, linguist-vendored/-generated, `-diff`). */
+  excluded: number;
+  binary_files: number;
+  /** Lines whose commit is explicitly attributed to an assistant. */
+  explicit: number;
+  /** Over the other scored commits: the commit's probability times its lines. */
+  inferred: number;
+  /** Lines whose commit an automation account made. */
+  automation: number;
+  human: number;
+  /** Lines whose commit lies outside the analysed range (`--since`, a request's base, a shallow boundary). */
+  outside: number;
+  /** `(explicit + inferred) / (counted - automation - outside)`; null when that is 0. */
+  share: number | null;
+  /** Explicit lines per assistant (a commit naming two counts for both). */
+  assistants: Record<string, number>;
+  /** Top-level folders ('.' for the top level's own files), most lines first, at most 20. */
+  directories: { path: string; counted: number; share: number | null }[];
+  /** The 20 authors with most lines in range. */
+  authors: { name: string; email: string; lines: number; share: number | null }[];
+}
+
+export interface SurvivalSide {
+  /** Lines the commits added (counted files only), assistant ones weighted by probability. */
+  added: number;
+  /** Of those, still at HEAD. */
+  surviving: number;
+  /** Of those, deleted or rewritten by a later commit within 14 days of the adding commit's author date. */
+  reworked_14d: number;
+}
+
+export interface Survival {
+  assistant: SurvivalSide;
+  human: SurvivalSide;
+  /** By the adding commit's author month (UTC), oldest first. */
+  months: {
+    month: string;
+    assistant_added: number;
+    assistant_surviving: number;
+    assistant_reworked_14d: number;
+    human_added: number;
+    human_surviving: number;
+    human_reworked_14d: number;
+  }[];
 }
 
 export interface OversizedFiles {

@@ -97,7 +97,7 @@ async function buildRequest(target: string, options: AnalyzeOptions, io: CliIo):
   const kind = options.kind ?? (await guessKind(target, io));
   if (kind === 'website') return { kind: 'website', url: target };
   const url = isUrlLike(target) ? target : path.resolve(io.cwd, target);
-  return { kind: 'repository', url, branch: options.branch ?? null };
+  return { kind: 'repository', url, branch: options.branch ?? null, ...(options.lines === false ? { lines: false } : {}) };
 }
 
 function isUrlLike(target: string): boolean {

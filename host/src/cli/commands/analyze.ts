@@ -11,6 +11,8 @@ export interface AnalyzeOptions {
   verbose?: boolean;
   kind?: 'repository' | 'website';
   failOn?: FailOnLevel;
+  /** `--no-lines`: commander sets false. */
+  lines?: boolean;
 }
 
 /** `--fail-on`: the verdict level from which `cadence analyze` ends as a gate (exit 3, cli/exit-codes.ts). */
@@ -43,6 +45,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--json', 'print the JSON report to stdout')
     .option('--verbose', 'print every finding, the authors and the strategies (the text report on stdout)')
     .option('--kind <kind>', 'repository or website, for URLs that could be either', kindOption)
+    .option('--no-lines', 'skip the lines at HEAD, their survival and rework (docs/lines.md): the commit verdicts only')
     .option('--fail-on <level>', `exit ${exitCodeOf('gate')} when the verdict reaches this level: suspicious or likely_ai_generated (for CI gates)`, failOnOption)
     // Loaded when the command runs: `cadence version` and `--help` never load the engine, plugins or reports.
     .action(async (target: string, options: AnalyzeOptions) => (await import('./analyze-action.js')).runAnalyze(target, options, io));

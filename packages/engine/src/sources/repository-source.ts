@@ -2,7 +2,7 @@ import { CadenceError } from '@cadence-detect/errors';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence-detect/config/units';
-import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, HistoryCache, openRepository, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence-detect/git-source';
+import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, excludeMatcher, HistoryCache, openRepository, readHeadLines, readReworkedLines, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence-detect/git-source';
 import type { AnalysisEvent, AnalysisResult, SquashJudgement } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
@@ -11,6 +11,9 @@ import type { PreparedRepository } from '../prepared-source.js';
 import { redactUrl } from './redact-url.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 
+
+/** `limits.max_line_files` when the configuration gives none. */
+const DEFAULT_MAX_LINE_FILES = 20_000;
 /** A kept result that answered before the history was read (AcquireOptions.answerFromCache). */
 export interface CachedAnswer {
   readonly kind: 'cached';
@@ -151,6 +154,19 @@ export async function acquireRepository(
         ? { oversizedFiles: { files: oversizedFiles, max_diff_blob_mb: bounds.maxDiffBlobBytes / (1024 * 1024), commits: [...oversizedCommits] } }
         : {}),
       diffExcerpt: (hash, maxBytes, excerptSignal) => diffExcerpt(clone.dir, hash, { maxBytes, excludeFiles, signal: excerptSignal, bounds }),
+      ...(request.lines === false
+        ? { linesSkipped: 'not asked for (--no-lines)' }
+        : config.lines?.enabled === false
+          ? { linesSkipped: 'lines.enabled is false' }
+          : {
+              readLines: async (linesSignal: AbortSignal) => {
+                const head = await readHeadLines(clone.dir, rev, { isExcluded: excludeMatcher(excludeFiles), maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES, signal: linesSignal });
+                // The whole history read: one replay of it; a range or --since: blames of the range's deletions.
+                const whole = !range && !request.since;
+                const reworked = await readReworkedLines(clone.dir, commits, { isExcluded: head.isExcluded, signal: linesSignal, ...(whole ? { replayFrom: rev } : {}) });
+                return { head, reworked };
+              },
+            }),
       dispose: () => clone.dispose(),
     };
   } catch (error) {

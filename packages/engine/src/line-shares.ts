@@ -1,0 +1,164 @@
+import type { CommitRecord, LinesAtHead, Survival, SurvivalSide } from '@cadence-detect/plugin-sdk';
+import type { CommitWeight } from './repository-scoring.js';
+
+/** What the git source found about lines: the blame of HEAD and the rework pass (git-source's HeadLines, structurally). */
+export interface LineReadings {
+  readonly head: {
+    readonly head: string;
+    readonly counted: number;
+    readonly excluded: number;
+    readonly binaryFiles: number;
+    readonly byCommit: ReadonlyMap<string, { readonly lines: number; readonly folders: ReadonlyMap<string, number> }>;
+    readonly boundary: ReadonlySet<string>;
+    readonly isExcluded: (path: string) => boolean;
+  };
+  /** Reworked lines within 14 days, by the commit that wrote them. */
+  readonly reworked: ReadonlyMap<string, number>;
+}
+
+const MAX_DIRECTORIES = 20;
+const MAX_AUTHORS = 20;
+
+const two = (n: number): number => Math.round(n * 100) / 100;
+const ratio = (part: number, whole: number): number | null => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
+
+/** A commit's assistant weight: 1 explicit, its probability when scored, 0 otherwise; null for automation. */
+function assistantWeight(weight: CommitWeight | undefined): number | null {
+  if (!weight) return 0;
+  if (weight.explicit) return 1;
+  if (weight.automation) return null;
+  return weight.counts ? weight.confidence : 0;
+}
+
+interface Tally {
+  counted: number;
+  assistant: number;
+  /** Automation and outside lines: out of the share's denominator. */
+  apart: number;
+}
+
+/**
+ * The lines at HEAD by who wrote them (docs/lines.md): each line's commit, from blame, weighed as
+ * the commit is in `ai_share` (explicit 1, inferred its probability), automation and lines from
+ * outside the analysed range apart.
+ */
+export function linesAtHead(readings: LineReadings, commits: readonly CommitRecord[], weights: ReadonlyMap<string, CommitWeight>): LinesAtHead {
+  const { head } = readings;
+  const byHash = new Map(commits.map((c) => [c.hash, c]));
+  let explicit = 0;
+  let inferred = 0;
+  let automation = 0;
+  let outside = 0;
+  const assistants: Record<string, number> = {};
+  const folders = new Map<string, Tally>();
+  const authors = new Map<string, { name: string; email: string; lines: number; assistant: number; automation: number }>();
+  for (const [hash, blamed] of head.byCommit) {
+    const commit = byHash.get(hash);
+    const isOutside = !commit || head.boundary.has(hash) || commit.isBoundary;
+    const weight = weights.get(hash);
+    const w = isOutside ? null : assistantWeight(weight);
+    if (isOutside) outside += blamed.lines;
+    else if (w === null) automation += blamed.lines;
+    else if (weight?.explicit) {
+      explicit += blamed.lines;
+      for (const name of weight.assistants) assistants[name] = (assistants[name] ?? 0) + blamed.lines;
+    } else inferred += w * blamed.lines;
+    for (const [folder, lines] of blamed.folders) {
+      const tally = folders.get(folder) ?? { counted: 0, assistant: 0, apart: 0 };
+      tally.counted += lines;
+      if (w === null) tally.apart += lines;
+      else tally.assistant += w * lines;
+      folders.set(folder, tally);
+    }
+    if (commit && !isOutside) {
+      const key = commit.authorEmail.toLowerCase();
+      const entry = authors.get(key) ?? { name: commit.authorName, email: commit.authorEmail, lines: 0, assistant: 0, automation: 0 };
+      entry.lines += blamed.lines;
+      if (w === null) entry.automation += blamed.lines;
+      else entry.assistant += w * blamed.lines;
+      authors.set(key, entry);
+    }
+  }
+  const inferredRounded = two(inferred);
+  return {
+    head: head.head,
+    counted: head.counted,
+    excluded: head.excluded,
+    binary_files: head.binaryFiles,
+    explicit,
+    inferred: inferredRounded,
+    automation,
+    human: two(head.counted - explicit - inferredRounded - automation - outside),
+    outside,
+    share: ratio(explicit + inferred, head.counted - automation - outside),
+    assistants,
+    directories: [...folders.entries()]
+      .sort((a, b) => b[1].counted - a[1].counted || a[0].localeCompare(b[0]))
+      .slice(0, MAX_DIRECTORIES)
+      .map(([path, t]) => ({ path, counted: t.counted, share: ratio(t.assistant, t.counted - t.apart) })),
+    authors: [...authors.values()]
+      .sort((a, b) => b.lines - a.lines || a.email.localeCompare(b.email))
+      .slice(0, MAX_AUTHORS)
+      .map((a) => ({ name: a.name, email: a.email, lines: a.lines, share: ratio(a.assistant, a.lines - a.automation) })),
+  };
+}
+
+/** Lines a commit added in files the line counts keep (the whole count when its file list was cut). */
+function addedLines(commit: CommitRecord, isExcluded: (path: string) => boolean): number {
+  if (commit.filesTruncated) return commit.additions;
+  return commit.files.reduce((sum, f) => (f.binary || f.excluded || isExcluded(f.path) ? sum : sum + f.additions), 0);
+}
+
+const monthOf = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 7);
+
+/**
+ * How the analysed commits' lines lasted (docs/lines.md): added, still at HEAD, and reworked within
+ * 14 days, assistant against human, each commit weighed by its assistant weight (automation and a
+ * shallow clone's boundary commit left out).
+ */
+export function survivalOf(readings: LineReadings, commits: readonly CommitRecord[], weights: ReadonlyMap<string, CommitWeight>): Survival {
+  const side = (): SurvivalSide => ({ added: 0, surviving: 0, reworked_14d: 0 });
+  const assistant = side();
+  const human = side();
+  const months = new Map<string, Survival['months'][number]>();
+  for (const commit of commits) {
+    if (commit.isBoundary || readings.head.boundary.has(commit.hash)) continue;
+    const w = assistantWeight(weights.get(commit.hash));
+    if (w === null) continue;
+    const added = addedLines(commit, readings.head.isExcluded);
+    const surviving = readings.head.byCommit.get(commit.hash)?.lines ?? 0;
+    const reworked = readings.reworked.get(commit.hash) ?? 0;
+    if (added === 0 && surviving === 0 && reworked === 0) continue;
+    assistant.added += w * added;
+    assistant.surviving += w * surviving;
+    assistant.reworked_14d += w * reworked;
+    human.added += (1 - w) * added;
+    human.surviving += (1 - w) * surviving;
+    human.reworked_14d += (1 - w) * reworked;
+    const month = monthOf(commit.authorTime);
+    const entry = months.get(month) ?? { month, assistant_added: 0, assistant_surviving: 0, assistant_reworked_14d: 0, human_added: 0, human_surviving: 0, human_reworked_14d: 0 };
+    entry.assistant_added += w * added;
+    entry.assistant_surviving += w * surviving;
+    entry.assistant_reworked_14d += w * reworked;
+    entry.human_added += (1 - w) * added;
+    entry.human_surviving += (1 - w) * surviving;
+    entry.human_reworked_14d += (1 - w) * reworked;
+    months.set(month, entry);
+  }
+  const rounded = (s: SurvivalSide): SurvivalSide => ({ added: two(s.added), surviving: two(s.surviving), reworked_14d: two(s.reworked_14d) });
+  return {
+    assistant: rounded(assistant),
+    human: rounded(human),
+    months: [...months.values()]
+      .sort((a, b) => a.month.localeCompare(b.month))
+      .map((m) => ({
+        month: m.month,
+        assistant_added: two(m.assistant_added),
+        assistant_surviving: two(m.assistant_surviving),
+        assistant_reworked_14d: two(m.assistant_reworked_14d),
+        human_added: two(m.human_added),
+        human_surviving: two(m.human_surviving),
+        human_reworked_14d: two(m.human_reworked_14d),
+      })),
+  };
+}

@@ -1,0 +1,169 @@
+import { CadenceError } from '@cadence-detect/errors';
+import { runGitCommand } from './git-process.js';
+import { attributesOf } from './gitattributes.js';
+
+/**
+ * Where each line of the tree at a commit comes from: `git blame -w -M` of every text file that is
+ * counted (whitespace-only changes do not move a line to a new commit; lines moved within a file
+ * keep their commit; no `-C`, so a line moved between files counts as its new file's commit's).
+ */
+export interface HeadLines {
+  readonly head: string;
+  /** Lines of the counted text files. */
+  readonly counted: number;
+  /** Lines of text files left out: `exclude_files`, linguist's vendored and generated files, `-diff`. */
+  readonly excluded: number;
+  readonly binaryFiles: number;
+  readonly countedFiles: number;
+  /** Counted lines by the commit that last wrote them, and by top-level folder ('.' for the top level's files). */
+  readonly byCommit: ReadonlyMap<string, CommitLines>;
+  /** The commits blame stopped at (a shallow clone's boundary): their lines lie outside the history read. */
+  readonly boundary: ReadonlySet<string>;
+  /** Whether a path is left out of the counts (the same rule `added` uses). */
+  readonly isExcluded: (path: string) => boolean;
+}
+
+export interface CommitLines {
+  lines: number;
+  readonly folders: Map<string, number>;
+}
+
+export interface HeadLinesOptions {
+  /** `exclude_files`, plus linguist's defaults the configuration already lists (vendor/, node_modules/, minified files). */
+  readonly isExcluded: (path: string) => boolean;
+  /** Above this many counted files the tree is not blamed: ERR_LINES_SKIPPED says so. */
+  readonly maxFiles: number;
+  /** Blame processes at a time (two: the figure the benchmark compares with). */
+  readonly concurrency?: number;
+  readonly signal?: AbortSignal;
+}
+
+const EMPTY_TREE: Record<string, string> = {
+  sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+  sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
+};
+
+/** Thrown when the lines are not counted (too many files): the analysis goes on without them. */
+export class LinesSkipped extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'LinesSkipped';
+  }
+}
+
+async function git(dir: string, args: string[], signal?: AbortSignal): Promise<string> {
+  const result = await runGitCommand(dir, args, signal);
+  if (result.code !== 0) throw new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git ${args[0]} failed: ${result.stderr.trim().split('\n')[0] ?? ''}` });
+  return result.stdout;
+}
+
+/** Every file of the tree at `head` with its line count (null: binary), from one `git diff --numstat` against the empty tree. */
+async function treeLineCounts(dir: string, head: string, signal?: AbortSignal): Promise<Map<string, number | null>> {
+  const format = (await git(dir, ['rev-parse', '--show-object-format'], signal)).trim();
+  const empty = EMPTY_TREE[format] ?? EMPTY_TREE.sha1!;
+  const out = await git(dir, ['-c', 'core.quotePath=false', 'diff', '--numstat', '-z', '--no-renames', '--no-ext-diff', empty, head], signal);
+  const files = new Map<string, number | null>();
+  for (const entry of out.split('\0')) {
+    const match = /^(\d+|-)\t(\d+|-)\t(.+)$/s.exec(entry);
+    if (match) files.set(match[3]!, match[1] === '-' ? null : Number(match[1]));
+  }
+  return files;
+}
+
+/** The `.gitattributes` files of the tree at `head`, by path. */
+async function attributeFiles(dir: string, head: string, paths: Iterable<string>, signal?: AbortSignal): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const path of paths) {
+    if (path !== '.gitattributes' && !path.endsWith('/.gitattributes')) continue;
+    files.set(path, await git(dir, ['cat-file', 'blob', `${head}:${path}`], signal));
+  }
+  return files;
+}
+
+/** Lines as numstat counts them: newlines, plus a last line without one. */
+function lineCount(text: string): number {
+  if (text.length === 0) return 0;
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  return text.endsWith('\n') ? lines : lines + 1;
+}
+
+const folderOf = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '.');
+
+/**
+ * The blame of one file at `head`, from `git blame --incremental -w -M`: lines by commit, and the
+ * commits marked `boundary` (where a shallow history stops).
+ */
+export async function blameFile(dir: string, head: string, path: string, signal?: AbortSignal, ranges: readonly (readonly [number, number])[] = [], since?: number): Promise<{ byCommit: Map<string, number>; boundary: Set<string> }> {
+  // `--since`: blame stops at commits older than that (their lines go to a boundary commit), so a
+  // question about recent lines never walks the whole history.
+  const args = ['blame', '--incremental', '--root', '-w', '-M', ...ranges.flatMap(([start, count]) => ['-L', `${start},+${count}`]), ...(since === undefined ? [] : [`--since=@${since}`]), head, '--', path];
+  const out = await git(dir, args, signal);
+  const byCommit = new Map<string, number>();
+  const boundary = new Set<string>();
+  let current = '';
+  for (const line of out.split('\n')) {
+    const header = /^([0-9a-f]{40}|[0-9a-f]{64}) \d+ \d+ (\d+)$/.exec(line);
+    if (header) {
+      current = header[1]!;
+      byCommit.set(current, (byCommit.get(current) ?? 0) + Number(header[2]));
+    } else if (line === 'boundary' && current) {
+      boundary.add(current);
+    }
+  }
+  return { byCommit, boundary };
+}
+
+/** Counts and blames the lines of the tree at `head` (a full commit id). */
+export async function readHeadLines(dir: string, head: string, options: HeadLinesOptions): Promise<HeadLines> {
+  const files = await treeLineCounts(dir, head, options.signal);
+  const attributes = attributesOf(await attributeFiles(dir, head, files.keys(), options.signal));
+  const isExcluded = (path: string): boolean => {
+    const of = attributes(path);
+    if (of.noDiff) return true;
+    return of.linguist ?? options.isExcluded(path);
+  };
+  let excluded = 0;
+  let binaryFiles = 0;
+  const counted: [string, number][] = [];
+  const noDiffText: string[] = [];
+  for (const [path, lines] of files) {
+    if (lines === null) {
+      // A `-diff` file may be text that the working tree's attributes hid from numstat: counted below.
+      if (attributes(path).noDiff) noDiffText.push(path);
+      else binaryFiles++;
+    } else if (isExcluded(path)) excluded += lines;
+    else if (lines > 0) counted.push([path, lines]);
+  }
+  // git's diff shows no lines of a `-diff` file whatever --text says: its lines are counted from the blob.
+  for (const path of noDiffText) {
+    const blob = await runGitCommand(dir, ['cat-file', 'blob', `${head}:${path}`], options.signal);
+    // git's own test for binary content: a NUL byte within the first 8000.
+    if (blob.code !== 0 || blob.stdout.slice(0, 8000).includes('\0')) binaryFiles++;
+    else excluded += lineCount(blob.stdout);
+  }
+  if (counted.length > options.maxFiles) {
+    throw new LinesSkipped(`the tree holds ${counted.length} counted text files, more than limits.max_line_files (${options.maxFiles})`);
+  }
+  const byCommit = new Map<string, CommitLines>();
+  const boundary = new Set<string>();
+  let total = 0;
+  const queue = [...counted];
+  const worker = async (): Promise<void> => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [path] = next;
+      const blamed = await blameFile(dir, head, path, options.signal);
+      const folder = folderOf(path);
+      for (const [commit, lines] of blamed.byCommit) {
+        const entry = byCommit.get(commit) ?? { lines: 0, folders: new Map<string, number>() };
+        entry.lines += lines;
+        entry.folders.set(folder, (entry.folders.get(folder) ?? 0) + lines);
+        byCommit.set(commit, entry);
+        total += lines;
+      }
+      for (const commit of blamed.boundary) boundary.add(commit);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, () => worker()));
+  return { head, counted: total, excluded, binaryFiles, countedFiles: counted.length, byCommit, boundary, isExcluded };
+}

@@ -1,0 +1,153 @@
+import { expect } from 'chai';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import attribution from '@cadence-detect/plugin-attribution';
+import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
+import { createEngine, silentEngineLogger, type EngineConfig } from '@cadence-detect/engine';
+import type { AnalysisRequest, RepositoryResult } from '@cadence-detect/plugin-sdk';
+import { createRepository, makeTempDir, type FixtureRepository, type TempDir } from '@cadence-detect/test-support';
+
+const DAY = 86_400;
+const T0 = Date.UTC(2025, 0, 1, 12) / 1000;
+const ADA = { name: 'Ada Example', email: 'ada@example.test' };
+const BOB = { name: 'Bob Example', email: 'bob@example.test' };
+const BOT = { name: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com' };
+const CLAUDE = '\n\nCo-authored-by: Claude <noreply@anthropic.com>\n';
+
+const lines = (prefix: string, from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`);
+const text = (rows: string[]): string => `${rows.join('\n')}\n`;
+
+/**
+ * The engine with explicit attribution only: no model and no heuristic strategy, so every commit
+ * that is not attributed or automation has probability 0 and each number below is exact.
+ */
+async function analyze(request: AnalysisRequest): Promise<RepositoryResult> {
+  const config: EngineConfig = { limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30 }, git: { depth: 0 } };
+  const engine = createEngine({ config, pluginConfig: toPluginConfigView(defaultConfig()), logger: silentEngineLogger(), plugins: [{ plugin: attribution, packageName: '@cadence-detect/plugin-attribution', version: '0.0.0', source: 'builtin' } as never] });
+  return (await engine.analyze(request, { network: null, allowLocalPaths: true })) as RepositoryResult;
+}
+
+describe('engine: lines at HEAD, survival and rework (histories with known answers)', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+  let repo: FixtureRepository;
+
+  before(async () => {
+    work = await makeTempDir('cadence-lines-');
+    const dir = path.join(work.path, 'repo');
+    await mkdir(dir);
+    const a = lines('a', 1, 10);
+    const g = lines('g', 1, 8);
+    repo = await createRepository(dir, [
+      // C1, Ada: a human file, and what line counts leave out: vendored, a lock file, a generated file, a -diff file, a binary.
+      {
+        message: 'Initial import', date: T0, author: ADA,
+        files: {
+          'src/a.txt': text(a),
+          'vendor/lib.js': text(lines('v', 1, 5)),
+          'package-lock.json': text(lines('l', 1, 7)),
+          'gen/out.txt': text(lines('o', 1, 4)),
+          'data.csv': text(lines('d', 1, 3)),
+          'logo.png': '\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0',
+          '.gitattributes': 'gen/*.txt linguist-generated\ndata.csv -diff\n',
+        },
+      },
+      // C2, day 1, attributed: rewrites a3..a6 of Ada's file (human rework 4) and adds an 8-line file.
+      { message: `Rework the parser${CLAUDE}`, date: T0 + DAY, author: ADA, files: { 'src/a.txt': text([...a.slice(0, 2), 'x1', 'x2', 'x3', 'x4', ...a.slice(6)]), 'src/agent.txt': text(g) } },
+      // C3, day 5, Bob: renames the assistant's file and rewrites two of its lines (within 14 days: rework 2).
+      { message: 'Move the agent code', date: T0 + 5 * DAY, author: BOB, files: { 'src/agent.txt': null, 'lib/agent.txt': text(['g1', 'b1', 'b2', ...g.slice(3)]) } },
+      // C4, day 40, Bob: rewrites one more line of it (39 days on: not rework).
+      { message: 'Tune the agent code', date: T0 + 40 * DAY, author: BOB, files: { 'lib/agent.txt': text(['g1', 'b1', 'b2', 'g4', 'g5', 'b3', 'g7', 'g8']) } },
+      // C5, day 41, Bob: whitespace only (a1 indented): the line stays Ada's, no rework.
+      { message: 'Indent', date: T0 + 41 * DAY, author: BOB, files: { 'src/a.txt': text(['  a1', 'a2', 'x1', 'x2', 'x3', 'x4', ...a.slice(6)]) } },
+      // C6, day 42: automation.
+      { message: 'Bump deps', date: T0 + 42 * DAY, author: BOT, files: { 'deps.txt': text(lines('p', 1, 3)) } },
+      // C7, day 50, Ada: rewrites x1 (49 days after C2: not rework).
+      { message: 'Fix a typo', date: T0 + 50 * DAY, author: ADA, files: { 'src/a.txt': text(['  a1', 'a2', 'y1', 'x2', 'x3', 'x4', ...a.slice(6)]) } },
+    ]);
+  });
+  after(() => work.remove());
+
+  it('counts every line at HEAD by the commit that wrote it: explicit, automation, human; excluded and binary apart', async () => {
+    const result = await analyze({ kind: 'repository', url: repo.dir });
+    const l = result.lines!;
+    expect(l, result.lines_skipped).to.exist;
+    expect(l.head).to.equal(repo.hashes.at(-1));
+    // src/a.txt 10 + lib/agent.txt 8 + deps.txt 3 + .gitattributes 2.
+    expect(l.counted).to.equal(23);
+    // vendor/lib.js 5, package-lock.json 7, gen/out.txt 4 (linguist-generated), data.csv 3 (-diff).
+    expect(l.excluded).to.equal(19);
+    expect(l.binary_files).to.equal(1);
+    // C2's x2..x4 and g1, g4, g5, g7, g8.
+    expect(l.explicit).to.equal(8);
+    expect(l.automation).to.equal(3);
+    expect(l.inferred).to.equal(0);
+    expect(l.outside).to.equal(0);
+    expect(l.human).to.equal(12);
+    expect(l.explicit + l.inferred + l.automation + l.human + l.outside).to.equal(l.counted);
+    expect(l.share).to.equal(0.4);
+    expect(l.assistants).to.deep.equal({ [Object.keys(l.assistants)[0] ?? 'none']: 8 });
+    expect(l.directories).to.deep.equal([
+      { path: 'src', counted: 10, share: 0.3 },
+      { path: 'lib', counted: 8, share: 0.625 },
+      { path: '.', counted: 5, share: 0 },
+    ]);
+    const byEmail = Object.fromEntries(l.authors.map((a) => [a.email, a]));
+    expect(byEmail[ADA.email]).to.deep.equal({ name: ADA.name, email: ADA.email, lines: 17, share: 0.4706 });
+    expect(byEmail[BOB.email]).to.deep.include({ lines: 3, share: 0 });
+    expect(byEmail[BOT.email]).to.deep.include({ lines: 3, share: null });
+  });
+
+  it('survival and rework: added, still at HEAD, reworked within 14 days, by month; automation left out', async () => {
+    const { survival } = await analyze({ kind: 'repository', url: repo.dir });
+    expect(survival!.assistant).to.deep.equal({ added: 12, surviving: 8, reworked_14d: 2 });
+    // C1 12, C3 2, C4 1, C5 1 (a whitespace edit adds a line that never survives as its own), C7 1.
+    expect(survival!.human).to.deep.equal({ added: 17, surviving: 12, reworked_14d: 4 });
+    expect(survival!.months).to.deep.equal([
+      { month: '2025-01', assistant_added: 12, assistant_surviving: 8, assistant_reworked_14d: 2, human_added: 14, human_surviving: 10, human_reworked_14d: 4 },
+      { month: '2025-02', assistant_added: 0, assistant_surviving: 0, assistant_reworked_14d: 0, human_added: 3, human_surviving: 2, human_reworked_14d: 0 },
+    ]);
+  });
+
+  it('a range: lines from before it are outside, and the share leaves them out', async () => {
+    const result = await analyze({ kind: 'repository', url: repo.dir, range: { before: repo.hashes[3]!, after: repo.hashes.at(-1)! } });
+    const l = result.lines!;
+    // In range: C5 (no line of its own), C6 (3, automation), C7 (1). The rest, 19 lines, is outside.
+    expect(l).to.deep.include({ counted: 23, outside: 19, automation: 3, explicit: 0, human: 1, share: 0 });
+    expect(result.survival!.human).to.deep.equal({ added: 2, surviving: 1, reworked_14d: 0 });
+  });
+
+  it('--no-lines (lines: false) skips them and says why; the verdict is the same', async () => {
+    const result = await analyze({ kind: 'repository', url: repo.dir, lines: false });
+    expect(result).to.not.have.property('lines');
+    expect(result).to.not.have.property('survival');
+    expect(result.lines_skipped).to.equal('not asked for (--no-lines)');
+  });
+});
+
+describe('engine: lines through a merge', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+
+  it('a side branch\u2019s lines at HEAD are its commits\u2019, and their rework after the merge is found', async () => {
+    work = await makeTempDir('cadence-lines-merge-');
+    try {
+      const dir = path.join(work.path, 'repo');
+      await mkdir(dir);
+      const repo = await createRepository(dir, [{ message: 'Initial import', date: T0, author: ADA, files: { 'main.txt': text(lines('m', 1, 4)) } }]);
+      await repo.git(['checkout', '-q', '-b', 'side']);
+      const side = await repo.commit({ message: `Add the side file${CLAUDE}`, date: T0 + DAY, author: ADA, files: { 'side.txt': text(lines('s', 1, 6)) } });
+      await repo.git(['checkout', '-q', repo.branch]);
+      await repo.commit({ message: 'Main work', date: T0 + 2 * DAY, author: BOB, files: { 'main.txt': text([...lines('m', 1, 4), 'm5']) } });
+      await repo.git(['-c', 'user.name=Bob Example', '-c', 'user.email=bob@example.test', 'merge', '-q', '--no-ff', '-m', 'Merge side', 'side']);
+      // Three days after the side commit, Bob deletes two of its lines: rework, found by blaming through the merge.
+      await repo.commit({ message: 'Trim', date: T0 + 4 * DAY, author: BOB, files: { 'side.txt': text(['s1', 's2', 's5', 's6']) } });
+      const result = await analyze({ kind: 'repository', url: repo.dir });
+      expect(side).to.be.a('string');
+      expect(result.lines).to.deep.include({ counted: 9, explicit: 4, human: 5, outside: 0, share: 0.4444 });
+      expect(result.survival!.assistant).to.deep.equal({ added: 6, surviving: 4, reworked_14d: 2 });
+    } finally {
+      await work.remove();
+    }
+  });
+});
