@@ -54,7 +54,8 @@ if (mode === 'git-log' || mode === 'git-log-bounded') {
       // a child exited between the two reads
     }
   }, 10);
-  const result = await engine.analyze({ kind: 'repository', url: repo }, { network: null, allowLocalPaths: true });
+  // The history target is the commit verdicts' (lines: false); the lines pass has its own (docs/lines.md).
+  const result = await engine.analyze({ kind: 'repository', url: repo, lines: false }, { network: null, allowLocalPaths: true });
   clearInterval(watcher);
   const nodePeak = process.resourceUsage().maxRSS * 1024;
   process.stdout.write(JSON.stringify({ commits: result.total_commits, score: result.overall_score, peakBytes: nodePeak + gitPeak, nodePeakBytes: nodePeak, gitPeakBytes: gitPeak }));

@@ -49,6 +49,24 @@ function automationLines(r: RepositoryResult): string[] {
   return [`Automation: ${count} commit${count === 1 ? '' : 's'} not judged${accounts.length > 0 ? ` (${accounts.join(', ')})` : ''}`];
 }
 
+const percent = (share: number | null): string => (share === null ? 'n/a' : `${Math.round(share * 100)}%`);
+const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** One line each for the code at HEAD and how it lasted (docs/lines.md), or why they were not counted. */
+export function codeLines(r: RepositoryResult): string[] {
+  if (!r.lines) return r.lines_skipped ? [`Code at HEAD: not counted (${oneLine(r.lines_skipped)})`] : [];
+  const l = r.lines;
+  const out = [
+    `Code at HEAD: ${percent(l.share)} assistant-made (${count(l.explicit)} explicit + ${count(l.inferred)} inferred of ${count(l.counted)} lines${l.automation > 0 ? `, ${count(l.automation)} automation` : ''}${l.outside > 0 ? `, ${count(l.outside)} from before the range` : ''})`,
+  ];
+  const s = r.survival;
+  if (s) {
+    const rate = (part: number, whole: number): string => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : 'n/a');
+    out.push(`Does it last: assistant lines ${rate(s.assistant.surviving, s.assistant.added)} surviving, ${rate(s.assistant.reworked_14d, s.assistant.added)} reworked within 14 days; human ${rate(s.human.surviving, s.human.added)} and ${rate(s.human.reworked_14d, s.human.added)}`);
+  }
+  return out;
+}
+
 function repositoryLines(r: RepositoryResult, verbose: boolean): string[] {
   const m = r.metrics;
   const lines = [
@@ -58,6 +76,7 @@ function repositoryLines(r: RepositoryResult, verbose: boolean): string[] {
     `Commits: ${r.total_commits} analyzed, ${r.scored_commits} scored, ${r.suspicious_commits} flagged; ${m.additions ?? 0} additions, ${m.deletions ?? 0} deletions, ${m.authors ?? 0} authors`,
     oneLine(assistantsLine(r)),
     ...automationLines(r),
+    ...codeLines(r),
     thresholdsLine(r.thresholds),
   ];
   if (verbose && (r.months?.length ?? 0) > 1) {
