@@ -82,14 +82,14 @@ function sorted(record = {}) {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-export async function writeCliShrinkwrap({ registry, env = process.env } = {}) {
+export async function writeCliShrinkwrap({ registry, env = process.env, cache } = {}) {
   const versions = await workspaceVersions();
   const manifest = publishedManifest(JSON.parse(await readFile(path.join(cliDir, 'package.json'), 'utf8')), versions);
   const folder = await mkdtemp(path.join(tmpdir(), 'cadence-shrinkwrap-'));
   try {
     await writeFile(path.join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     const npmEnv = Object.fromEntries(Object.entries(env).filter(([key]) => !/^npm_(lifecycle|package|config_(workspace|prefix|local))/i.test(key)));
-    await run('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error', ...(registry ? ['--registry', registry] : [])], { cwd: folder, env: { ...npmEnv, npm_config_cache: path.join(folder, 'cache') } });
+    await run('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error', ...(registry ? ['--registry', registry] : [])], { cwd: folder, env: { ...npmEnv, npm_config_cache: cache ?? path.join(folder, 'cache') } });
     const lock = JSON.parse(await readFile(path.join(folder, 'package-lock.json'), 'utf8'));
     const from = new URL(registry ?? (await run('npm', ['config', 'get', 'registry'], { cwd: folder, env: npmEnv })).trim());
     const prefix = `${from.origin}${from.pathname.endsWith('/') ? from.pathname : `${from.pathname}/`}`;

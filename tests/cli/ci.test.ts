@@ -77,6 +77,8 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     expect(Number(outputs['ai-share'])).to.be.greaterThan(0);
     expect(summary).to.match(/^## Cadence: /).and.contain('commits flagged').and.contain(`Commits after \`${base.slice(0, 12)}\``);
     expect(summary).to.contain('| commit | severity | evidence | why |');
+    // The lines the request adds, and how many came from assistant-made commits (docs/lines.md).
+    expect(summary).to.match(/^Adds \d+ lines; about \d+ \(\d+%\) from assistant-made commits\.$/m);
     const sarif = JSON.parse(await readFile(path.join(repo.dir, 'cadence.sarif'), 'utf8')) as { version: string; runs: { results: { level: string }[] }[] };
     expect(sarif.version).to.equal('2.1.0');
     expect(sarif.runs[0]!.results.length).to.be.at.least(1);
@@ -168,6 +170,7 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
       env: { CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head, GIT_DEPTH: '20' },
     });
     expect([0, 3], run.stderr).to.include(run.code);
+    expect(run.stderr).to.match(/^cadence: Adds \d+ lines; about \d+ \(\d+%\) from assistant-made commits\.$/m);
     const report = JSON.parse(await readFile(path.join(repo.dir, 'gl-code-quality.json'), 'utf8')) as { fingerprint: string; severity: string; location: { path: string } }[];
     const validate = new Ajv({ allErrors: true, strict: false }).compile(CODE_QUALITY_SCHEMA);
     expect(validate(report), JSON.stringify(validate.errors)).to.equal(true);

@@ -21,8 +21,8 @@ const text = (rows: string[]): string => `${rows.join('\n')}\n`;
  * The engine with explicit attribution only: no model and no heuristic strategy, so every commit
  * that is not attributed or automation has probability 0 and each number below is exact.
  */
-async function analyze(request: AnalysisRequest): Promise<RepositoryResult> {
-  const config: EngineConfig = { limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30 }, git: { depth: 0 } };
+async function analyze(request: AnalysisRequest, maxLineFiles?: number): Promise<RepositoryResult> {
+  const config: EngineConfig = { limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30, ...(maxLineFiles === undefined ? {} : { max_line_files: maxLineFiles }) }, git: { depth: 0 } };
   const engine = createEngine({ config, pluginConfig: toPluginConfigView(defaultConfig()), logger: silentEngineLogger(), plugins: [{ plugin: attribution, packageName: '@cadence-detect/plugin-attribution', version: '0.0.0', source: 'builtin' } as never] });
   return (await engine.analyze(request, { network: null, allowLocalPaths: true })) as RepositoryResult;
 }
@@ -115,6 +115,13 @@ describe('engine: lines at HEAD, survival and rework (histories with known answe
     // In range: C5 (no line of its own), C6 (3, automation), C7 (1). The rest, 19 lines, is outside.
     expect(l).to.deep.include({ counted: 23, outside: 19, automation: 3, explicit: 0, human: 1, share: 0 });
     expect(result.survival!.human).to.deep.equal({ added: 2, surviving: 1, reworked_14d: 0 });
+  });
+
+  it('a tree with more counted files than limits.max_line_files is not blamed: the result says why, the verdict stands', async () => {
+    const result = await analyze({ kind: 'repository', url: repo.dir }, 3);
+    expect(result).to.not.have.property('lines');
+    expect(result.lines_skipped).to.equal('the tree holds 4 counted text files to blame, more than limits.max_line_files (3)');
+    expect(result.attributed_commits).to.equal(1);
   });
 
   it('--no-lines (lines: false) skips them and says why; the verdict is the same', async () => {

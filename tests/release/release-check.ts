@@ -406,8 +406,9 @@ async function main(): Promise<void> {
       for (const p of packages) if (p !== cliPackage) check(await isPublished(p), `${p.name}@${p.version} is not on the registry after publishing`);
     });
     await step(`write ${CLI_PACKAGE}'s npm-shrinkwrap.json from the published tarballs, then publish it (pnpm release's order)`, async () => {
-      const { writeCliShrinkwrap } = (await import(pathToFileURL(path.join(root, 'scripts', 'cli-shrinkwrap.mjs')).href)) as { writeCliShrinkwrap(options: { registry: string; env: NodeJS.ProcessEnv }): Promise<{ packages: number }> };
-      const { packages: count } = await writeCliShrinkwrap({ registry: server.url, env: publishEnv });
+      const { writeCliShrinkwrap } = (await import(pathToFileURL(path.join(root, 'scripts', 'cli-shrinkwrap.mjs')).href)) as { writeCliShrinkwrap(options: { registry: string; env: NodeJS.ProcessEnv; cache: string }): Promise<{ packages: number }> };
+      // The user's npm cache (empty until now): the package documents it fetches serve the installs below.
+      const { packages: count } = await writeCliShrinkwrap({ registry: server.url, env: publishEnv, cache: path.join(work, 'npm-cache') });
       process.stdout.write(`  ${count} packages in the shrinkwrap\n`);
       await publish(cliPackage);
       check(await isPublished(cliPackage), `${CLI_PACKAGE}@${cliPackage.version} is not on the registry after publishing`);

@@ -81,7 +81,8 @@ writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.ar
     await mkdir(home);
     const userRc = path.join(home, '.npmrc');
     await writeFile(userRc, `registry=${userRegistry.url}\n`);
-    const PATH = (process.env.PATH ?? '').split(path.delimiter).filter((entry) => entry && !entry.includes('node_modules')).join(path.delimiter);
+    // The node running the tests first (the runner's setup-node), then the machine's PATH without any node_modules/.bin.
+    const PATH = [path.dirname(process.execPath), ...(process.env.PATH ?? '').split(path.delimiter).filter((entry) => entry && !entry.includes('node_modules'))].join(path.delimiter);
     return { PATH, HOME: home, LANG: 'C.UTF-8', npm_config_userconfig: userRc, npm_config_globalconfig: path.join(home, 'global.npmrc'), CADENCE_STEP_RECORD: path.join(work.path, `${name}-record.json`) };
   }
 

@@ -11,6 +11,9 @@ export interface LineReadings {
     readonly byCommit: ReadonlyMap<string, { readonly lines: number; readonly folders: ReadonlyMap<string, number> }>;
     readonly boundary: ReadonlySet<string>;
     readonly isExcluded: (path: string) => boolean;
+    /** Lines of files no analysed commit touched (not blamed): outside the range. */
+    readonly unblamed?: number;
+    readonly unblamedFolders?: ReadonlyMap<string, number>;
   };
   /** Reworked lines within 14 days, by the commit that wrote them. */
   readonly reworked: ReadonlyMap<string, number>;
@@ -48,10 +51,11 @@ export function linesAtHead(readings: LineReadings, commits: readonly CommitReco
   let explicit = 0;
   let inferred = 0;
   let automation = 0;
-  let outside = 0;
+  let outside = head.unblamed ?? 0;
   const assistants: Record<string, number> = {};
   const folders = new Map<string, Tally>();
   const authors = new Map<string, { name: string; email: string; lines: number; assistant: number; automation: number }>();
+  for (const [folder, lines] of head.unblamedFolders ?? []) folders.set(folder, { counted: lines, assistant: 0, apart: lines });
   for (const [hash, blamed] of head.byCommit) {
     const commit = byHash.get(hash);
     const isOutside = !commit || head.boundary.has(hash) || commit.isBoundary;
@@ -118,47 +122,41 @@ const monthOf = (seconds: number): string => new Date(seconds * 1000).toISOStrin
  */
 export function survivalOf(readings: LineReadings, commits: readonly CommitRecord[], weights: ReadonlyMap<string, CommitWeight>): Survival {
   const side = (): SurvivalSide => ({ added: 0, surviving: 0, reworked_14d: 0 });
-  const assistant = side();
-  const human = side();
-  const months = new Map<string, Survival['months'][number]>();
+  const add = (to: SurvivalSide, weight: number, lines: SurvivalSide): void => {
+    to.added += weight * lines.added;
+    to.surviving += weight * lines.surviving;
+    to.reworked_14d += weight * lines.reworked_14d;
+  };
+  const total = { assistant: side(), human: side() };
+  const months = new Map<string, { assistant: SurvivalSide; human: SurvivalSide }>();
   for (const commit of commits) {
     if (commit.isBoundary || readings.head.boundary.has(commit.hash)) continue;
     const w = assistantWeight(weights.get(commit.hash));
     if (w === null) continue;
-    const added = addedLines(commit, readings.head.isExcluded);
-    const surviving = readings.head.byCommit.get(commit.hash)?.lines ?? 0;
-    const reworked = readings.reworked.get(commit.hash) ?? 0;
-    if (added === 0 && surviving === 0 && reworked === 0) continue;
-    assistant.added += w * added;
-    assistant.surviving += w * surviving;
-    assistant.reworked_14d += w * reworked;
-    human.added += (1 - w) * added;
-    human.surviving += (1 - w) * surviving;
-    human.reworked_14d += (1 - w) * reworked;
+    const lines = { added: addedLines(commit, readings.head.isExcluded), surviving: readings.head.byCommit.get(commit.hash)?.lines ?? 0, reworked_14d: readings.reworked.get(commit.hash) ?? 0 };
+    if (lines.added === 0 && lines.surviving === 0 && lines.reworked_14d === 0) continue;
     const month = monthOf(commit.authorTime);
-    const entry = months.get(month) ?? { month, assistant_added: 0, assistant_surviving: 0, assistant_reworked_14d: 0, human_added: 0, human_surviving: 0, human_reworked_14d: 0 };
-    entry.assistant_added += w * added;
-    entry.assistant_surviving += w * surviving;
-    entry.assistant_reworked_14d += w * reworked;
-    entry.human_added += (1 - w) * added;
-    entry.human_surviving += (1 - w) * surviving;
-    entry.human_reworked_14d += (1 - w) * reworked;
-    months.set(month, entry);
+    const byMonth = months.get(month) ?? { assistant: side(), human: side() };
+    months.set(month, byMonth);
+    for (const into of [total, byMonth]) {
+      add(into.assistant, w, lines);
+      add(into.human, 1 - w, lines);
+    }
   }
   const rounded = (s: SurvivalSide): SurvivalSide => ({ added: two(s.added), surviving: two(s.surviving), reworked_14d: two(s.reworked_14d) });
   return {
-    assistant: rounded(assistant),
-    human: rounded(human),
-    months: [...months.values()]
-      .sort((a, b) => a.month.localeCompare(b.month))
-      .map((m) => ({
-        month: m.month,
-        assistant_added: two(m.assistant_added),
-        assistant_surviving: two(m.assistant_surviving),
-        assistant_reworked_14d: two(m.assistant_reworked_14d),
-        human_added: two(m.human_added),
-        human_surviving: two(m.human_surviving),
-        human_reworked_14d: two(m.human_reworked_14d),
+    assistant: rounded(total.assistant),
+    human: rounded(total.human),
+    months: [...months.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([month, { assistant, human }]) => ({
+        month,
+        assistant_added: two(assistant.added),
+        assistant_surviving: two(assistant.surviving),
+        assistant_reworked_14d: two(assistant.reworked_14d),
+        human_added: two(human.added),
+        human_surviving: two(human.surviving),
+        human_reworked_14d: two(human.reworked_14d),
       })),
   };
 }

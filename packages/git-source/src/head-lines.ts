@@ -1,6 +1,6 @@
 import { CadenceError } from '@cadence-detect/errors';
 import { runGitCommand } from './git-process.js';
-import { attributesOf } from './gitattributes.js';
+import { attributesOf, type PathAttributes } from './gitattributes.js';
 
 /**
  * Where each line of the tree at a commit comes from: `git blame -w -M` of every text file that is
@@ -21,6 +21,9 @@ export interface HeadLines {
   readonly boundary: ReadonlySet<string>;
   /** Whether a path is left out of the counts (the same rule `added` uses). */
   readonly isExcluded: (path: string) => boolean;
+  /** Counted lines of files not blamed (`onlyPaths`): none of their commits is in the range, so all lie outside it; by folder too. */
+  readonly unblamed: number;
+  readonly unblamedFolders: ReadonlyMap<string, number>;
 }
 
 export interface CommitLines {
@@ -36,6 +39,8 @@ export interface HeadLinesOptions {
   /** Blame processes at a time (two: the figure the benchmark compares with). */
   readonly concurrency?: number;
   readonly signal?: AbortSignal;
+  /** Blame only these paths (the files a range's commits touched): the others' lines are counted as `unblamed`. */
+  readonly onlyPaths?: ReadonlySet<string>;
 }
 
 const EMPTY_TREE: Record<string, string> = {
@@ -114,15 +119,30 @@ export async function blameFile(dir: string, head: string, path: string, signal?
   return { byCommit, boundary };
 }
 
-/** Counts and blames the lines of the tree at `head` (a full commit id). */
-export async function readHeadLines(dir: string, head: string, options: HeadLinesOptions): Promise<HeadLines> {
-  const files = await treeLineCounts(dir, head, options.signal);
-  const attributes = attributesOf(await attributeFiles(dir, head, files.keys(), options.signal));
+/** The tree at a commit as the line passes read it: each file's line count (null: binary), and what is left out. */
+export interface LineTree {
+  readonly head: string;
+  readonly files: ReadonlyMap<string, number | null>;
+  readonly attributes: (path: string) => PathAttributes;
+  /** `exclude_files` and linguist's defaults, overridden by the tree's `.gitattributes`; `-diff` files. */
+  readonly isExcluded: (path: string) => boolean;
+}
+
+/** Reads the tree at `head` and its `.gitattributes`: what blame and the rework pass both need first. */
+export async function readLineTree(dir: string, head: string, isExcludedByConfig: (path: string) => boolean, signal?: AbortSignal): Promise<LineTree> {
+  const files = await treeLineCounts(dir, head, signal);
+  const attributes = attributesOf(await attributeFiles(dir, head, files.keys(), signal));
   const isExcluded = (path: string): boolean => {
     const of = attributes(path);
     if (of.noDiff) return true;
-    return of.linguist ?? options.isExcluded(path);
+    return of.linguist ?? isExcludedByConfig(path);
   };
+  return { head, files, attributes, isExcluded };
+}
+
+/** Counts and blames the lines of the tree at `head` (a full commit id), read by `readLineTree` unless given. */
+export async function readHeadLines(dir: string, head: string, options: HeadLinesOptions & { readonly tree?: LineTree }): Promise<HeadLines> {
+  const { files, attributes, isExcluded } = options.tree ?? (await readLineTree(dir, head, options.isExcluded, options.signal));
   let excluded = 0;
   let binaryFiles = 0;
   const counted: [string, number][] = [];
@@ -142,13 +162,20 @@ export async function readHeadLines(dir: string, head: string, options: HeadLine
     if (blob.code !== 0 || blob.stdout.slice(0, 8000).includes('\0')) binaryFiles++;
     else excluded += lineCount(blob.stdout);
   }
-  if (counted.length > options.maxFiles) {
-    throw new LinesSkipped(`the tree holds ${counted.length} counted text files, more than limits.max_line_files (${options.maxFiles})`);
-  }
   const byCommit = new Map<string, CommitLines>();
   const boundary = new Set<string>();
   let total = 0;
-  const queue = [...counted];
+  let unblamed = 0;
+  const unblamedFolders = new Map<string, number>();
+  const queue = counted.filter(([path, lines]) => {
+    if (!options.onlyPaths || options.onlyPaths.has(path)) return true;
+    unblamed += lines;
+    unblamedFolders.set(folderOf(path), (unblamedFolders.get(folderOf(path)) ?? 0) + lines);
+    return false;
+  });
+  if (queue.length > options.maxFiles) {
+    throw new LinesSkipped(`the tree holds ${queue.length} counted text files to blame, more than limits.max_line_files (${options.maxFiles})`);
+  }
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const [path] = next;
@@ -165,5 +192,5 @@ export async function readHeadLines(dir: string, head: string, options: HeadLine
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, () => worker()));
-  return { head, counted: total, excluded, binaryFiles, countedFiles: counted.length, byCommit, boundary, isExcluded };
+  return { head, counted: total + unblamed, excluded, binaryFiles, countedFiles: counted.length, byCommit, boundary, isExcluded, unblamed, unblamedFolders };
 }

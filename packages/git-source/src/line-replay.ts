@@ -22,14 +22,6 @@ export interface Deletion {
   readonly line: number;
 }
 
-interface FileDiff {
-  oldPath: string | null;
-  newPath: string | null;
-  renameFrom: string | null;
-  renameTo: string | null;
-  binary: boolean;
-  hunks: [number, number, number, number][];
-}
 
 const unquote = (text: string): string => {
   if (!text.startsWith('"')) return text;
@@ -40,77 +32,70 @@ const unquote = (text: string): string => {
   }
 };
 
+/** One file of a commit's `-U0` diff: its paths before and after, and its hunks `[oldStart, oldCount, newStart, newCount]`. */
+export interface FileDiff {
+  oldPath: string | null;
+  newPath: string | null;
+  renameFrom: string | null;
+  renameTo: string | null;
+  binary: boolean;
+  hunks: [number, number, number, number][];
+}
+
+export interface DiffHandlers {
+  /** A commit starts (`%x00%H %P` format line): its hash and whether it is a merge. */
+  commit(hash: string, isMerge: boolean): void;
+  /** One file of the current commit, whole. */
+  file(diff: FileDiff): void;
+}
+
 /**
- * Replays the first-parent history, oldest first, from ONE streaming
- * `git log --first-parent --diff-merges=first-parent -p -U0 -w -M --reverse`: each followed file
- * keeps, per line, the index of the commit that wrote it; every deleted line is handed to
- * `onDeletion` with that origin. Whitespace-only changes keep a line's origin (`-w`); a rename moves
- * the file's lines. A merge's lines (the side branch's work) get UNKNOWN_ORIGIN, as do files that
- * are skipped (`follows` false: excluded or binary). Returns the replayed commits in order.
+ * Streams `git <args>` (a `log -p -U0 --format=%x00%H %P` of some kind) and hands each commit and
+ * each file diff to `handlers` as they arrive; hunk bodies are skipped by their counts, so a
+ * content line that looks like a header is never read as one. `input` is written to git's stdin
+ * (for `--stdin`). Rejects when git fails or `signal` aborts.
  */
-export function replayFirstParent(dir: string, head: string, follows: (path: string) => boolean, onDeletion: (deletion: Deletion) => void, signal?: AbortSignal): Promise<ReplayedCommit[]> {
+export function streamCommitDiffs(dir: string, args: readonly string[], handlers: DiffHandlers, signal?: AbortSignal, input?: string): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(abortError(signal));
       return;
     }
-    const child = spawn('git', ['-c', 'core.quotePath=false', 'log', '--first-parent', '--diff-merges=first-parent', '-p', '-U0', '-w', '-M', '--reverse', '--no-color', '--no-ext-diff', '--format=%x00%H %P', '--end-of-options', head], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'], env: gitEnvironment() });
+    const child = spawn('git', ['-c', 'core.quotePath=false', ...args], { cwd: dir, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], env: gitEnvironment() });
+    if (input !== undefined) {
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(input);
+    }
     const onAbort = (): void => {
       child.kill('SIGKILL');
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    const files = new Map<string, number[]>();
-    const commits: ReplayedCommit[] = [];
     let file: FileDiff | null = null;
+    let failure: unknown = null;
     // Lines of the current hunk still to skip (its `-` and `+` lines).
     let skip = 0;
-
-    const originOf = (index: number | undefined): string | null => (index === undefined || index === UNKNOWN_ORIGIN ? null : commits[index]!.hash);
-    const apply = (diff: FileDiff): void => {
-      const index = commits.length - 1;
-      const commit = commits[index]!;
-      const from = diff.oldPath ?? diff.renameFrom;
-      const to = diff.newPath ?? diff.renameTo;
-      const old = from ? files.get(from) : [];
-      if (from && to !== from) files.delete(from);
-      if (diff.binary || (to && !follows(to))) {
-        if (to) files.delete(to);
-        return;
-      }
-      if (old === undefined) {
-        // A file not followed before (binary or excluded until now): its lines' origins stay unknown.
-        if (to) files.delete(to);
-        for (const [a, b] of diff.hunks) for (let i = 0; i < b; i++) onDeletion({ by: commit.hash, origin: null, path: from!, line: a + i });
-        return;
-      }
-      const origin = commit.isMerge ? UNKNOWN_ORIGIN : index;
-      const out: number[] = [];
-      let position = 0;
-      for (const [a, b, , d] of diff.hunks) {
-        const start = b === 0 ? a : a - 1;
-        for (; position < start && position < old.length; position++) out.push(old[position]!);
-        for (let i = 0; i < b; i++, position++) onDeletion({ by: commit.hash, origin: originOf(old[position]), path: from!, line: position + 1 });
-        for (let i = 0; i < d; i++) out.push(origin);
-      }
-      for (; position < old.length; position++) out.push(old[position]!);
-      if (to) files.set(to, out);
-    };
     const finishFile = (): void => {
-      if (file) apply(file);
+      if (file && !failure) {
+        try {
+          handlers.file(file);
+        } catch (error) {
+          failure = error;
+          child.kill('SIGKILL');
+        }
+      }
       file = null;
     };
-
-    const reader = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    const reader = createInterface({ input: child.stdout!, crlfDelay: Infinity });
     reader.on('line', (line) => {
+      if (failure) return;
       if (skip > 0) {
-        if (line.startsWith('\\')) return; // "\ No newline at end of file" belongs to the line before
-        skip--;
+        if (!line.startsWith('\\')) skip--; // "\ No newline at end of file" belongs to the line before
         return;
       }
       if (line.startsWith('\0')) {
         finishFile();
         const [hash = '', ...parents] = line.slice(1).trim().split(' ');
-        commits.push({ hash, isMerge: parents.length > 1 });
+        handlers.commit(hash, parents.length > 1);
       } else if (line.startsWith('diff --git ')) {
         finishFile();
         file = { oldPath: null, newPath: null, renameFrom: null, renameTo: null, binary: false, hunks: [] };
@@ -120,14 +105,10 @@ export function replayFirstParent(dir: string, head: string, follows: (path: str
         file.oldPath = line === '--- /dev/null' ? null : unquote(line.slice(4)).replace(/^a\//, '');
       } else if (line.startsWith('+++ ')) {
         file.newPath = line === '+++ /dev/null' ? null : unquote(line.slice(4)).replace(/^b\//, '');
-        if (file.newPath === null && file.oldPath === null) file.binary = true;
       } else if (line.startsWith('rename from ')) {
         file.renameFrom = unquote(line.slice(12));
       } else if (line.startsWith('rename to ')) {
         file.renameTo = unquote(line.slice(10));
-      } else if (line.startsWith('new file mode')) {
-        file.renameFrom = null;
-        file.oldPath = null;
       } else if (line.startsWith('Binary files ')) {
         file.binary = true;
       } else if (line.startsWith('@@ ')) {
@@ -147,8 +128,60 @@ export function replayFirstParent(dir: string, head: string, follows: (path: str
         return;
       }
       finishFile();
-      if (code === 0) resolve(commits);
-      else reject(new Error(`git log -p exited with ${code}`));
+      if (failure) reject(failure);
+      else if (code === 0) resolve();
+      else reject(new Error(`git ${args[0]} exited with ${code}`));
     });
   });
+}
+
+/** The diff options every line pass shares: no context, whitespace ignored, renames followed. */
+export const LINE_DIFF_ARGS = ['-p', '-U0', '-w', '-M', '--no-color', '--no-ext-diff', '--format=%x00%H %P'] as const;
+
+/**
+ * Replays the first-parent history, oldest first, from ONE streaming
+ * `git log --first-parent --diff-merges=first-parent -p -U0 -w -M --reverse`: each followed file
+ * keeps, per line, the index of the commit that wrote it; every deleted line is handed to
+ * `onDeletion` with that origin. Whitespace-only changes keep a line's origin (`-w`); a rename moves
+ * the file's lines. A merge's lines (the side branch's work) get UNKNOWN_ORIGIN, as do files that
+ * are skipped (`follows` false: excluded or binary).
+ */
+export async function replayFirstParent(dir: string, head: string, follows: (path: string) => boolean, onDeletion: (deletion: Deletion) => void, signal?: AbortSignal): Promise<void> {
+  const files = new Map<string, number[]>();
+  const commits: ReplayedCommit[] = [];
+  const originOf = (index: number | undefined): string | null => (index === undefined || index === UNKNOWN_ORIGIN ? null : commits[index]!.hash);
+  const apply = (diff: FileDiff): void => {
+    const index = commits.length - 1;
+    const commit = commits[index];
+    if (!commit) return;
+    const from = diff.oldPath ?? diff.renameFrom;
+    const to = diff.newPath ?? diff.renameTo;
+    const old = from ? files.get(from) : [];
+    if (from && to !== from) files.delete(from);
+    if (diff.binary || (to && !follows(to))) {
+      if (to) files.delete(to);
+      return;
+    }
+    if (old === undefined) {
+      // A file not followed before (binary or excluded until now): its lines' origins stay unknown.
+      if (to) files.delete(to);
+      for (const [a, b] of diff.hunks) for (let i = 0; i < b; i++) onDeletion({ by: commit.hash, origin: null, path: from!, line: a + i });
+      return;
+    }
+    const origin = commit.isMerge ? UNKNOWN_ORIGIN : index;
+    const out: number[] = [];
+    let position = 0;
+    for (const [a, b, , d] of diff.hunks) {
+      const start = b === 0 ? a : a - 1;
+      for (; position < start && position < old.length; position++) out.push(old[position]!);
+      for (let i = 0; i < b; i++, position++) onDeletion({ by: commit.hash, origin: originOf(old[position]), path: from!, line: position + 1 });
+      for (let i = 0; i < d; i++) out.push(origin);
+    }
+    for (; position < old.length; position++) out.push(old[position]!);
+    if (to) files.set(to, out);
+  };
+  await streamCommitDiffs(dir, ['log', '--first-parent', '--diff-merges=first-parent', '--reverse', ...LINE_DIFF_ARGS, '--end-of-options', head], {
+    commit: (hash, isMerge) => commits.push({ hash, isMerge }),
+    file: apply,
+  }, signal);
 }

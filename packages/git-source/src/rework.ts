@@ -1,10 +1,6 @@
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
-import { abortError } from '@cadence-detect/errors';
-import { gitEnvironment } from './git-process.js';
 import { blameFile } from './head-lines.js';
-import { replayFirstParent } from './line-replay.js';
+import { LINE_DIFF_ARGS, replayFirstParent, streamCommitDiffs } from './line-replay.js';
 
 export const REWORK_WINDOW_SECONDS = 14 * 86_400;
 
@@ -21,32 +17,6 @@ export interface ReworkOptions {
    * blamed. Otherwise each deleting commit's lines are blamed.
    */
   readonly replayFrom?: string;
-}
-
-/** The lines a commit's diff removes from its parent, by the parent's path: `[start, count]` ranges. */
-export function deletedRanges(diff: string): Map<string, [number, number][]> {
-  const ranges = new Map<string, [number, number][]>();
-  let oldPath: string | null = null;
-  for (const line of diff.split('\n')) {
-    if (line.startsWith('diff --git ')) oldPath = null;
-    else if (line.startsWith('--- ')) oldPath = line === '--- /dev/null' ? null : unquote(line.slice(4)).replace(/^a\//, '');
-    else if (line.startsWith('@@ ') && oldPath) {
-      const hunk = /^@@ -(\d+)(?:,(\d+))? \+/.exec(line);
-      const count = hunk ? (hunk[2] === undefined ? 1 : Number(hunk[2])) : 0;
-      if (hunk && count > 0) ranges.set(oldPath, [...(ranges.get(oldPath) ?? []), [Number(hunk[1]), count]]);
-    }
-  }
-  return ranges;
-}
-
-/** A path git printed in C quotes (core.quotePath is off, but tabs and newlines still are quoted). */
-function unquote(text: string): string {
-  if (!text.startsWith('"')) return text;
-  try {
-    return JSON.parse(text) as string;
-  } catch {
-    return text;
-  }
 }
 
 /**
@@ -113,14 +83,22 @@ export async function readReworkedLines(dir: string, commits: readonly CommitRec
     }, options.signal);
     for (const [hash, paths] of unknown) for (const [path, lines] of paths) work.push({ commit: byHash.get(hash)!, path, ranges: toRanges(lines) });
   } else {
-    // What each candidate deletes, from ONE `git log -p -U0 -w -M` over the history (a diff per commit would be a process each).
-    const single = new Set([...candidates].filter((hash) => !byHash.get(hash)!.isMerge));
-    await eachCommitDiff(dir, commits.at(-1)?.hash, single, options.signal, (hash, diff) => {
-      const commit = byHash.get(hash)!;
-      for (const [path, ranges] of deletedRanges(diff)) {
-        if (!options.isExcluded(path) && recentlyTouched(commit, path)) work.push({ commit, path, ranges });
-      }
-    });
+    // What each candidate deletes, from ONE `git log -p -U0 -w -M` over just those commits (a diff per commit would be a process each).
+    const single = [...candidates].filter((hash) => !byHash.get(hash)!.isMerge);
+    let current: CommitRecord | undefined;
+    if (single.length > 0) {
+      await streamCommitDiffs(dir, ['log', '--no-walk=unsorted', '--stdin', ...LINE_DIFF_ARGS], {
+        commit: (hash) => {
+          current = byHash.get(hash);
+        },
+        file: (diff) => {
+          const path = diff.oldPath ?? diff.renameFrom;
+          if (!current || !path || diff.binary || options.isExcluded(path) || !recentlyTouched(current, path)) return;
+          const ranges = diff.hunks.filter(([, count]) => count > 0).map(([start, count]): [number, number] => [start, count]);
+          if (ranges.length > 0) work.push({ commit: current, path, ranges });
+        },
+      }, options.signal, `${single.join('\n')}\n`);
+    }
   }
   const worker = async (): Promise<void> => {
     for (let next = work.shift(); next; next = work.shift()) {
@@ -133,52 +111,6 @@ export async function readReworkedLines(dir: string, commits: readonly CommitRec
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, () => worker()));
   return reworked;
-}
-
-/**
- * Streams `git log -p -U0 -w -M --no-merges` from `head` and hands each wanted commit's diff text
- * to `each` (the rest is skipped as it streams: only the wanted commits' diffs are held, one at a time).
- */
-function eachCommitDiff(dir: string, head: string | undefined, wanted: ReadonlySet<string>, signal: AbortSignal | undefined, each: (hash: string, diff: string) => void): Promise<void> {
-  if (!head || wanted.size === 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(abortError(signal));
-      return;
-    }
-    const child = spawn('git', ['-c', 'core.quotePath=false', 'log', '-p', '-U0', '-w', '-M', '--no-merges', '--no-color', '--no-ext-diff', '--format=%x00%H', '--end-of-options', head], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'], env: gitEnvironment() });
-    const onAbort = (): void => {
-      child.kill('SIGKILL');
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let current: string | null = null;
-    let lines: string[] = [];
-    const flush = (): void => {
-      if (current) each(current, lines.join('\n'));
-      lines = [];
-    };
-    const reader = createInterface({ input: child.stdout, crlfDelay: Infinity });
-    reader.on('line', (line) => {
-      if (line.startsWith('\0')) {
-        flush();
-        const hash = line.slice(1).trim();
-        current = wanted.has(hash) ? hash : null;
-      } else if (current && (line.startsWith('diff --git ') || line.startsWith('--- ') || line.startsWith('@@ '))) {
-        lines.push(line);
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (signal?.aborted) {
-        reject(abortError(signal));
-        return;
-      }
-      flush();
-      if (code === 0) resolve();
-      else reject(new Error(`git log -p exited with ${code}`));
-    });
-  });
 }
 
 /** Line numbers (any order) as `[start, count]` ranges. */

@@ -2,6 +2,7 @@ import type { CliIo } from '../io.js';
 import { ciGate, failOnInput, given, runCi } from './ci-run.js';
 import { codeQualityReport } from './code-quality.js';
 import { writeReportFile } from './report-file.js';
+import { addedLinesSentence } from './summary.js';
 
 export interface GitlabCiOptions {
   path?: string;
@@ -38,5 +39,6 @@ export async function runGitlabCi(options: GitlabCiOptions, io: CliIo): Promise<
   const { issues, withoutLocation } = codeQualityReport(outcome.result, outcome.checkout.dir, outcome.gateReached);
   const file = await writeReportFile(workspace, given(options.output) ?? 'gl-code-quality.json', `${JSON.stringify(issues, null, 2)}\n`);
   io.stderr.write(`Code Quality report written to ${file} (${issues.length} issues${withoutLocation ? `; ${withoutLocation} flagged commits whose files are all gone left out` : ''})\n`);
+  for (const line of addedLinesSentence(outcome.result)) io.stderr.write(`cadence: ${line}\n`);
   ciGate(outcome);
 }

@@ -16,6 +16,7 @@ export function ciSummary(result: RepositoryResult, range: { base: string | null
     '',
     `${result.suspicions.length} of ${result.total_commits} commits flagged · assistant share ${percent(result.ai_share)} · score ${result.overall_score.toFixed(2)}`,
     range.base ? `Commits after \`${range.base.slice(0, 12)}\` up to \`${range.head.slice(0, 12)}\`.` : `The whole history up to \`${range.head.slice(0, 12)}\`.`,
+    ...addedLinesSentence(result).map((line) => `${line}`),
     '',
   ];
   const assistants = Object.entries(result.assistants).sort((a, b) => b[1] - a[1]);
@@ -30,6 +31,16 @@ export function ciSummary(result: RepositoryResult, range: { base: string | null
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** What the change adds, in lines, and how much of it assistant-made commits wrote (docs/lines.md); none without lines. */
+export function addedLinesSentence(result: RepositoryResult): string[] {
+  const survival = result.survival;
+  if (!survival) return [];
+  const added = survival.assistant.added + survival.human.added;
+  if (added <= 0) return [];
+  const assistant = Math.round(survival.assistant.added);
+  return [`Adds ${Math.round(added)} lines; about ${assistant} (${Math.round((survival.assistant.added / added) * 100)}%) from assistant-made commits.`];
 }
 
 const SEVERITY_RANK: Record<string, number> = { critical: 4, high: 3, medium: 2, low: 1 };

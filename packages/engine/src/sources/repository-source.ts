@@ -2,7 +2,7 @@ import { CadenceError } from '@cadence-detect/errors';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence-detect/config/units';
-import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, excludeMatcher, HistoryCache, openRepository, readHeadLines, readReworkedLines, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence-detect/git-source';
+import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, excludeMatcher, HistoryCache, openRepository, readHeadLines, readLineTree, readReworkedLines, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence-detect/git-source';
 import type { AnalysisEvent, AnalysisResult, SquashJudgement } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
@@ -160,10 +160,16 @@ export async function acquireRepository(
           ? { linesSkipped: 'lines.enabled is false' }
           : {
               readLines: async (linesSignal: AbortSignal) => {
-                const head = await readHeadLines(clone.dir, rev, { isExcluded: excludeMatcher(excludeFiles), maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES, signal: linesSignal });
-                // The whole history read: one replay of it; a range or --since: blames of the range's deletions.
-                const whole = !range && !request.since;
-                const reworked = await readReworkedLines(clone.dir, commits, { isExcluded: head.isExcluded, signal: linesSignal, ...(whole ? { replayFrom: rev } : {}) });
+                // A range (a pull request, a push) blames only the files its commits touched: no other line can be its.
+                const onlyPaths = range ? new Set(commits.flatMap((c) => (c.filesTruncated ? [] : c.files.map((f) => f.path)))) : undefined;
+                const truncated = range ? commits.some((c) => c.filesTruncated) : false;
+                const tree = await readLineTree(clone.dir, rev, excludeMatcher(excludeFiles), linesSignal);
+                // Blame and the rework pass are other git processes: side by side.
+                const [head, reworked] = await Promise.all([
+                  readHeadLines(clone.dir, rev, { isExcluded: tree.isExcluded, tree, maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES, signal: linesSignal, ...(onlyPaths && !truncated ? { onlyPaths } : {}) }),
+                  // The whole history read: one replay of it; a range or --since: blames of the range's deletions.
+                  readReworkedLines(clone.dir, commits, { isExcluded: tree.isExcluded, signal: linesSignal, ...(!range && !request.since ? { replayFrom: rev } : {}) }),
+                ]);
                 return { head, reworked };
               },
             }),
