@@ -21,10 +21,10 @@ const text = (rows: string[]): string => `${rows.join('\n')}\n`;
  * The engine with explicit attribution only: no model and no heuristic strategy, so every commit
  * that is not attributed or automation has probability 0 and each number below is exact.
  */
-async function analyze(request: AnalysisRequest, maxLineFiles?: number): Promise<RepositoryResult> {
+async function analyze(request: AnalysisRequest, maxLineFiles?: number, deadline?: number): Promise<RepositoryResult> {
   const config: EngineConfig = { limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30, ...(maxLineFiles === undefined ? {} : { max_line_files: maxLineFiles }) }, git: { depth: 0 } };
   const engine = createEngine({ config, pluginConfig: toPluginConfigView(defaultConfig()), logger: silentEngineLogger(), plugins: [{ plugin: attribution, packageName: '@cadence-detect/plugin-attribution', version: '0.0.0', source: 'builtin' } as never] });
-  return (await engine.analyze(request, { network: null, allowLocalPaths: true })) as RepositoryResult;
+  return (await engine.analyze(request, { network: null, allowLocalPaths: true, ...(deadline === undefined ? {} : { job: { id: 'lines-test', url: null, forge: null, deadline } }) })) as RepositoryResult;
 }
 
 describe('engine: lines at HEAD, survival and rework (histories with known answers)', function () {
@@ -122,6 +122,16 @@ describe('engine: lines at HEAD, survival and rework (histories with known answe
     expect(result).to.not.have.property('lines');
     expect(result.lines_skipped).to.equal('the tree holds 4 counted text files to blame, more than limits.max_line_files (3)');
     expect(result.attributed_commits).to.equal(1);
+  });
+
+  it('a job whose time is running short drops the lines with a reason and keeps the verdict', async () => {
+    // Five seconds left, less than the ten the verdict keeps: the lines are not waited for.
+    const result = await analyze({ kind: 'repository', url: repo.dir }, undefined, Date.now() + 5_000);
+    expect(result).to.not.have.property('lines');
+    expect(result.lines_skipped).to.equal("the job's time ran short: lines were dropped to keep the verdict");
+    expect(result.attributed_commits).to.equal(1);
+    // With time to spare, the same job counts them.
+    expect((await analyze({ kind: 'repository', url: repo.dir }, undefined, Date.now() + 120_000)).lines?.counted).to.equal(23);
   });
 
   it('--no-lines (lines: false) skips them and says why; the verdict is the same', async () => {

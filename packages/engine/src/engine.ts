@@ -60,6 +60,9 @@ const NO_NOTES: ReadonlyMap<string, string> = new Map();
 const MAX_DETECTION_EVENTS = 500;
 const DEFAULT_DIFF_EXCERPT_BYTES = 16 * 1024;
 
+/** How long before a job's deadline the lines stop being waited for: the verdict, its refinement and its reports keep that. */
+const LINES_RESERVE_MS = 10_000;
+
 export function createEngine(options: EngineOptions): Engine {
   const { config, logger } = options;
   // Frozen through and through: a plugin's apply() or a tap cannot change what later jobs read.
@@ -101,7 +104,7 @@ export function createEngine(options: EngineOptions): Engine {
       const context = buildContext(source, { signal, view, thresholds: view.thresholds, emit: pluginEventEmitter(emit, (message, fields) => log.warn(message, fields)), logger: log, job: opts.job ?? null, recordReport: reportRecorder(opts) });
       await hooks.beforeAnalysis.promise(context);
       // Blame runs beside the strategies (other git processes); a failure drops the lines, never the verdict.
-      const lines = source.kind === 'repository' ? readLines(source, signal) : undefined;
+      const lines = source.kind === 'repository' ? readLines(source, signal, opts.job?.deadline) : undefined;
       lines?.catch(() => undefined);
       const reports = await runAll(source, context, emit);
       let result =
@@ -121,16 +124,37 @@ export function createEngine(options: EngineOptions): Engine {
     }
   }
 
-  /** The lines of a repository source, or why there are none (a failure is logged and said, not thrown). */
-  async function readLines(source: PreparedRepository, signal: AbortSignal): Promise<LineReadings | { skipped: string } | undefined> {
+  /**
+   * The lines of a repository source, or why there are none (a failure is logged and said, not
+   * thrown). A job with a deadline waits for them only until LINES_RESERVE_MS before it: then they
+   * are stopped and dropped with a reason, and the verdict keeps the time that is left.
+   */
+  async function readLines(source: PreparedRepository, signal: AbortSignal, deadline?: number): Promise<LineReadings | { skipped: string } | undefined> {
     if (!source.readLines) return source.linesSkipped ? { skipped: source.linesSkipped } : undefined;
+    const own = new AbortController();
+    const stop = (): void => own.abort(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    const late = { skipped: "the job's time ran short: lines were dropped to keep the verdict" } as const;
+    let timer: NodeJS.Timeout | undefined;
+    const cutOff = deadline === undefined ? null : new Promise<typeof late>((resolve) => {
+      timer = setTimeout(() => {
+        own.abort(new Error('lines out of time'));
+        resolve(late);
+      }, Math.max(0, deadline - LINES_RESERVE_MS - Date.now()));
+    });
     try {
-      return await source.readLines(signal);
+      const reading = source.readLines(own.signal);
+      reading.catch(() => undefined);
+      return await (cutOff ? Promise.race([reading, cutOff]) : reading);
     } catch (error) {
       throwIfCancelled(signal);
+      if (own.signal.aborted) return late;
       const reason = error instanceof Error && error.name === 'LinesSkipped' ? error.message : `lines could not be counted: ${error instanceof Error ? error.message : String(error)}`;
       if (error instanceof Error && error.name !== 'LinesSkipped') log.warn('lines not counted', { error: error.message });
       return { skipped: reason };
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
     }
   }
 
