@@ -41,6 +41,21 @@ export function bigResult(count: number): RepositoryResult {
     thresholds: { suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 },
     detections: suspicions.map((s, i) => ({ strategy: i % 2 === 0 ? 'commit-model' : 'attribution', category: 'x', severity: s.severity, confidence: s.confidence, score: s.confidence, message: 'm', commit: s.commit, evidence: s.evidence })),
     strategy_results: [], metrics: { additions: 1000, authors: 2 },
+    lines: {
+      head: 'b'.repeat(40), counted: 12_400, excluded: 3_100, binary_files: 4, explicit: 2_100, inferred: 1_340.5, automation: 300, human: 8_159.5, outside: 500, share: 0.2986,
+      assistants: { Claude: 1_800, [HOSTILE]: 300 },
+      directories: [{ path: 'src', counted: 8_000, share: 0.35 }, { path: HOSTILE, counted: 3_000, share: 0.2 }, { path: '.', counted: 1_400, share: null }],
+      authors: [{ name: 'Ada Example', email: 'ada@example.test', lines: 9_000, share: 0.3 }],
+    },
+    survival: {
+      assistant: { added: 6_000, surviving: 3_440.5, reworked_14d: 900 },
+      human: { added: 12_000, surviving: 8_159.5, reworked_14d: 700 },
+      months: Array.from({ length: 14 }, (_, i) => ({
+        month: `20${24 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`,
+        assistant_added: 400 + i * 10, assistant_surviving: 200 + i * 8, assistant_reworked_14d: 60,
+        human_added: 900, human_surviving: 600 + i * 5, human_reworked_14d: 50,
+      })),
+    },
   };
 }
 

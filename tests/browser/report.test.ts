@@ -122,9 +122,16 @@ describe('the HTML report in a browser (headless Chromium)', function () {
     const page = await context.newPage();
     await page.goto(pathToFileURL(html).href);
     expect(await page.locator('#findings tbody tr:visible').count()).to.equal(flagged);
-    // The two charts: commits over time, and the assistant share by month.
-    expect(await page.locator('svg[role="img"]:not(.trend)').count()).to.equal(2);
+    // The four charts: the code at HEAD, its survival by month, commits over time, and the assistant share by month.
+    expect(await page.locator('svg[role="img"]:not(.trend)').count()).to.equal(4);
     expect(await page.locator('svg[aria-labelledby="share-chart-title"]').count()).to.equal(1);
+    // Code at HEAD and Does it last read without script: the numbers are in tables, the bars carry titles.
+    const lines = (JSON.parse(await readFile(json, 'utf8')) as RepositoryResult).lines!;
+    expect(await page.locator('h2', { hasText: 'Code at HEAD' }).count()).to.equal(1);
+    expect(await page.locator('svg[aria-labelledby="code-bar-title"] title#code-bar-title').textContent()).to.contain(`The ${lines.counted.toLocaleString('en')} lines at HEAD`);
+    expect(await page.locator('#code-folders tbody tr').count()).to.equal(lines.directories.length);
+    expect(await page.locator('#survival tbody tr').count()).to.equal(2);
+    expect(await page.locator('svg[aria-labelledby="survival-chart-title"]').count()).to.equal(1);
     await context.close();
   });
 

@@ -9,6 +9,7 @@ import { pageShell } from './page/page-shell.js';
 import { PAGE_STYLE } from './page/page-style.js';
 import { timelineChart } from './timeline-chart.js';
 import { shareChart, trendLine } from './share-chart.js';
+import { codeAtHeadSection, survivalSection } from './lines-sections.js';
 
 /** What the report may do: its inline styles, data: images and its one script (by hash); nothing else, nothing fetched. */
 export const REPORT_CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${REPORT_SCRIPT_HASH}; base-uri 'none'; form-action 'none'`;
@@ -86,6 +87,8 @@ ${lines(rows)}
 <p>${assistantsLine(r)}</p>
 ${automationLine(r)}
 <p class="muted">${thresholdsLine(r.thresholds)}</p>
+${codeAtHeadSection(r)}
+${survivalSection(r)}
 ${metricsTable(r)}
 ${assistantTable(r)}
 ${authorTable(r)}

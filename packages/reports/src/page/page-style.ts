@@ -4,9 +4,9 @@
  * dark. Rules that only one kind of page needs are scoped by the class its <body> carries
  * (`report` or `dashboard`, set by pageShell), so that neither page's look depends on the other's.
  */
-export const PAGE_STYLE = `:root{--fg:#1d2330;--muted:#4b5563;--bg:#fff;--line:#d0d5dd;--head:#f2f4f7;--chart:#fafbfd;--bar:#98a2b3;--flag:#c0271c;--link:#1849a9;
+export const PAGE_STYLE = `:root{--fg:#1d2330;--muted:#4b5563;--bg:#fff;--line:#d0d5dd;--head:#f2f4f7;--chart:#fafbfd;--bar:#98a2b3;--flag:#c0271c;--infer:#dc6803;--link:#1849a9;
 --high-bg:#b42318;--medium-bg:#93370d;--low-bg:#067647;--badge-fg:#fff}
-@media (prefers-color-scheme: dark){:root{--fg:#e4e7ec;--muted:#b0b8c4;--bg:#101419;--line:#344054;--head:#1d2530;--chart:#161b22;--bar:#667085;--flag:#f97066;--link:#84adff;
+@media (prefers-color-scheme: dark){:root{--fg:#e4e7ec;--muted:#b0b8c4;--bg:#101419;--line:#344054;--head:#1d2530;--chart:#161b22;--bar:#667085;--flag:#f97066;--infer:#fdb022;--link:#84adff;
 --high-bg:#d92d20;--medium-bg:#b54708;--low-bg:#087443}}
 body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:1180px;color:var(--fg);background:var(--bg);padding:0 1rem}
 a{color:var(--link)}.muted{color:var(--muted)}
