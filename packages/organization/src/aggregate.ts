@@ -1,6 +1,6 @@
 import { redactCredentials } from '@cadence-detect/errors';
 import { assessShare, DEFAULT_ASSESSMENT_BANDS, monthlyShares, type AssessmentBands, type MonthlyShare, type MonthTotals, type RepositoryResult } from '@cadence-detect/plugin-sdk';
-import type { OrganizationAuthor, OrganizationRepository, OrganizationResult } from './organization-result.js';
+import type { OrganizationAuthor, OrganizationLines, OrganizationRepository, OrganizationResult } from './organization-result.js';
 
 /** What one repository of a scan came to: its result (every author listed), or why it has none. */
 export interface RepositoryOutcome {
@@ -45,8 +45,25 @@ export function aggregateOrganization(organization: string, outcomes: readonly R
     authors: mergeAuthors(analyzed),
     months: mergeMonths(analyzed.map((o) => o.result.months ?? [])),
     assistants,
+    ...organizationLines(repositories),
     generated_at: (options.now ?? new Date()).toISOString(),
   };
+}
+
+const two = (n: number): number => Math.round(n * 100) / 100;
+const lineShare = (l: Omit<OrganizationLines, 'share'>): number | null => {
+  const whole = l.counted - l.automation - l.outside;
+  return whole > 0 ? Math.round(((l.explicit + l.inferred) / whole) * 10_000) / 10_000 : null;
+};
+
+/** The organisation's code: every counted repository's lines summed, its share from the sums (a large repository weighs its lines). */
+function organizationLines(repositories: readonly OrganizationRepository[]): { lines?: OrganizationLines & { repositories: number } } {
+  const counted = repositories.filter((r) => r.lines);
+  if (counted.length === 0) return {};
+  const total = { counted: 0, explicit: 0, inferred: 0, automation: 0, human: 0, outside: 0 };
+  for (const { lines } of counted) for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += lines![key];
+  const summed = { counted: total.counted, explicit: total.explicit, inferred: two(total.inferred), automation: total.automation, human: two(total.human), outside: total.outside };
+  return { lines: { ...summed, share: lineShare(summed), repositories: counted.length } };
 }
 
 function repositoryEntry(outcome: RepositoryOutcome): OrganizationRepository {
@@ -63,6 +80,7 @@ function repositoryEntry(outcome: RepositoryOutcome): OrganizationRepository {
     attributed: r?.attributed_commits ?? 0,
     automation_commits: r?.automation_commits ?? 0,
     error: r ? null : { code: outcome.error?.code ?? 'ERR_INTERNAL', message: outcome.error?.message ?? 'no result' },
+    ...(r?.lines ? { lines: { counted: r.lines.counted, explicit: r.lines.explicit, inferred: r.lines.inferred, automation: r.lines.automation, human: r.lines.human, outside: r.lines.outside, share: r.lines.share } } : {}),
     ...(outcome.report !== undefined ? { report: outcome.report } : {}),
   };
 }

@@ -17,6 +17,20 @@ export interface OrganizationRepository {
   error: { code: string; message: string } | null;
   /** Where its own report is (`--reports-dir`, relative to the organisation report), when written. */
   report?: string;
+  /** Its lines at HEAD by who wrote them (docs/lines.md), when they were counted. */
+  lines?: OrganizationLines;
+}
+
+/** Lines at HEAD, as a repository result's `lines` counts them; for the organisation, summed over repositories. */
+export interface OrganizationLines {
+  counted: number;
+  explicit: number;
+  inferred: number;
+  automation: number;
+  human: number;
+  outside: number;
+  /** `(explicit + inferred) / (counted - automation - outside)`; null when that is 0. */
+  share: number | null;
 }
 
 /** One author across every repository, identities merged by e-mail: a repository's author entry, summed. */
@@ -47,5 +61,7 @@ export interface OrganizationResult {
   months: MonthlyShare[];
   /** Attributed commits per assistant. */
   assistants: Record<string, number>;
+  /** The lines at HEAD of every repository whose lines were counted, summed (not averaged); absent when none was. */
+  lines?: OrganizationLines & { repositories: number };
   generated_at: string;
 }

@@ -18,6 +18,7 @@ export function renderOrganizationHtml(org: OrganizationResult): string {
 <section class="verdict ${severity}" aria-label="Verdict">
 <p><span class="score ${severity}">${org.assessment} · ${pct(org.ai_share)}</span></p>
 <p>Assistant share ${pct(org.ai_share)} of ${org.scored_commits} scored commits in ${org.counts.analyzed} of ${org.counts.listed} repositories: ${org.flagged} flagged, ${org.attributed} attributed${org.automation_commits > 0 ? html`, ${org.automation_commits} by automation (not judged)` : ''}.</p>
+${org.lines && html`<p>Code at HEAD: ${pct(org.lines.share)} of ${org.lines.counted.toLocaleString('en')} lines assistant-made (${org.lines.explicit.toLocaleString('en')} explicit, ${Math.round(org.lines.inferred).toLocaleString('en')} inferred), summed over the ${org.lines.repositories} repositories whose lines were counted.</p>`}
 ${org.counts.failed > 0 && html`<p>${org.counts.failed} repositor${org.counts.failed === 1 ? 'y' : 'ies'} failed; each is listed with its error code.</p>`}
 </section>
 <p>${assistantsLine(org)}</p>
@@ -45,10 +46,11 @@ function repositoryTable(org: OrganizationResult): SafeHtml {
     .sort((a, b) => (b.ai_share ?? -1) - (a.ai_share ?? -1) || a.repository.localeCompare(b.repository))
     .map((r) => {
       const name = r.report ? html`<a href="${safeRelativeLink(r.report)}">${r.repository}</a>` : html`${r.repository}`;
-      const outcome = r.error ? html`<td colspan="4">failed: <code>${r.error.code}</code> ${r.error.message}</td>` : html`<td>${r.assessment ?? ''}</td><td class="num">${r.total_commits}</td><td class="num">${r.flagged}</td><td class="num">${r.attributed}</td>`;
+      const code = r.lines ? html`${pct(r.lines.share)} of ${r.lines.counted.toLocaleString('en')} lines` : html`<span class="muted">not counted</span>`;
+      const outcome = r.error ? html`<td colspan="5">failed: <code>${r.error.code}</code> ${r.error.message}</td>` : html`<td>${r.assessment ?? ''}</td><td class="num">${r.total_commits}</td><td class="num">${r.flagged}</td><td class="num">${r.attributed}</td><td class="num">${code}</td>`;
       return html`<tr data-name="${r.repository.toLowerCase()}" data-share="${r.ai_share ?? -1}" data-commits="${r.total_commits}" data-flagged="${r.flagged}" data-attributed="${r.attributed}"><td>${name}</td><td class="num">${pct(r.ai_share)}</td>${outcome}</tr>`;
     });
-  return html`<table class="sortable"><thead><tr>${sortButton('name', 'Repository', 'ascending')}${sortButton('share', 'Share')}<th scope="col">Assessment</th>${sortButton('commits', 'Commits')}${sortButton('flagged', 'Flagged')}${sortButton('attributed', 'Attributed')}</tr></thead><tbody>
+  return html`<table class="sortable"><thead><tr>${sortButton('name', 'Repository', 'ascending')}${sortButton('share', 'Share')}<th scope="col">Assessment</th>${sortButton('commits', 'Commits')}${sortButton('flagged', 'Flagged')}${sortButton('attributed', 'Attributed')}<th scope="col">Code at HEAD</th></tr></thead><tbody>
 ${joinHtml(rows, '\n')}
 </tbody></table>`;
 }

@@ -11,6 +11,7 @@ export function renderOrganizationText(org: OrganizationResult, options: { autho
     `Organisation: ${oneLine(org.organization)}`,
     `Assistants: ${Object.entries(org.assistants).sort((a, b) => b[1] - a[1]).map(([name, n]) => `${oneLine(name)} ${n}`).join(', ') || 'none attributed'}`,
     ...(org.automation_commits > 0 ? [`Automation: ${org.automation_commits} commits not judged`] : []),
+    ...(org.lines ? [`Code at HEAD: ${pct(org.lines.share).trim()} assistant-made of ${Math.round(org.lines.counted)} lines in ${org.lines.repositories} of ${org.counts.analyzed} repositories (summed)`] : []),
     '',
     'Repositories (share, commits, flagged, attributed):',
     ...[...org.repositories]

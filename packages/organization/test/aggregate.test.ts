@@ -67,6 +67,24 @@ describe('the organisation result', () => {
     expect(february.assistants).to.deep.equal({ 'Claude Code': 22, Cursor: 6 });
   });
 
+  it('sums the repositories\u2019 lines at HEAD (not their shares) into the organisation\u2019s code share', () => {
+    const withLines = (result: RepositoryResult, lines: { counted: number; explicit: number; inferred: number; automation: number; outside: number }): RepositoryResult => ({
+      ...result,
+      lines: { head: 'a'.repeat(40), excluded: 0, binary_files: 0, assistants: {}, directories: [], authors: [], ...lines, human: lines.counted - lines.explicit - lines.inferred - lines.automation - lines.outside, share: (lines.explicit + lines.inferred) / (lines.counted - lines.automation - lines.outside) },
+    });
+    const coded = aggregateOrganization('github:acme', [
+      { repository: 'acme/big', url: 'u1', result: withLines(big, { counted: 10_000, explicit: 500, inferred: 499.5, automation: 0, outside: 0 }) },
+      { repository: 'acme/small', url: 'u2', result: withLines(small, { counted: 1_000, explicit: 900, inferred: 0, automation: 100, outside: 0 }) },
+      { repository: 'acme/old', url: 'u3', result: big },
+    ]);
+    // (500 + 499.5 + 900) / (11,000 - 100): where the two shares' mean would say 0.55.
+    expect(coded.lines).to.deep.equal({ counted: 11_000, explicit: 1_400, inferred: 499.5, automation: 100, human: 9_000.5, outside: 0, share: 0.1743, repositories: 2 });
+    expect(coded.repositories.find((r) => r.repository === 'acme/small')!.lines).to.include({ counted: 1_000, share: 1 });
+    expect(coded.repositories.find((r) => r.repository === 'acme/old')).to.not.have.property('lines');
+    expect(renderOrganizationText(coded)).to.contain('Code at HEAD: 17% assistant-made of 11000 lines in 2 of 3 repositories (summed)');
+    expect(org).to.not.have.property('lines');
+  });
+
   it('reads as text with the verdict first and the failure named by its code', () => {
     const text = renderOrganizationText(org);
     expect(text.split('\n')[0]).to.equal('Verdict: clean: assistant share 11% of 2020 scored commits in 2 of 3 repositories (58 flagged, 28 attributed)');
