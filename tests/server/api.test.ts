@@ -72,6 +72,10 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     const html = await page.text();
     expect(html).to.match(/^<!doctype html>/).and.contain('<h1>acme/burst</h1>').and.contain('likely_ai_generated');
     expect(html).to.contain('id="findings"');
+    // The job's page shows its code at HEAD and how it lasted (docs/lines.md), from the job's own result.
+    const lines = (job.result as { lines?: { counted: number } }).lines;
+    expect(lines?.counted).to.be.greaterThan(0);
+    expect(html).to.contain('<h2>Code at HEAD</h2>').and.contain('<h2>Does it last</h2>').and.contain(`of the ${lines!.counted.toLocaleString('en')} lines at`);
     expect((await server.json(`/jobs/${'0'.repeat(8)}-0000-0000-0000-000000000000/report`)).status).to.equal(404);
     const stalled = await startStalledServer();
     try {
