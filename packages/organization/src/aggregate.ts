@@ -51,6 +51,7 @@ export function aggregateOrganization(organization: string, outcomes: readonly R
 }
 
 const two = (n: number): number => Math.round(n * 100) / 100;
+const pickLines = ({ counted, explicit, inferred, automation, human, outside, share }: OrganizationLines): OrganizationLines => ({ counted, explicit, inferred, automation, human, outside, share });
 const lineShare = (l: Omit<OrganizationLines, 'share'>): number | null => {
   const whole = l.counted - l.automation - l.outside;
   return whole > 0 ? Math.round(((l.explicit + l.inferred) / whole) * 10_000) / 10_000 : null;
@@ -80,7 +81,7 @@ function repositoryEntry(outcome: RepositoryOutcome): OrganizationRepository {
     attributed: r?.attributed_commits ?? 0,
     automation_commits: r?.automation_commits ?? 0,
     error: r ? null : { code: outcome.error?.code ?? 'ERR_INTERNAL', message: outcome.error?.message ?? 'no result' },
-    ...(r?.lines ? { lines: { counted: r.lines.counted, explicit: r.lines.explicit, inferred: r.lines.inferred, automation: r.lines.automation, human: r.lines.human, outside: r.lines.outside, share: r.lines.share } } : {}),
+    ...(r?.lines ? { lines: pickLines(r.lines) } : {}),
     ...(outcome.report !== undefined ? { report: outcome.report } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import type { AssessmentBands, AuthorBreakdown, MonthlyShare, RepositoryAssessment } from '@cadence-detect/plugin-sdk';
+import type { AssessmentBands, AuthorBreakdown, LinesAtHead, MonthlyShare, RepositoryAssessment } from '@cadence-detect/plugin-sdk';
 
 /** One repository of a scan as the organisation result shows it (docs/http-api.md, The organisation result). */
 export interface OrganizationRepository {
@@ -21,17 +21,8 @@ export interface OrganizationRepository {
   lines?: OrganizationLines;
 }
 
-/** Lines at HEAD, as a repository result's `lines` counts them; for the organisation, summed over repositories. */
-export interface OrganizationLines {
-  counted: number;
-  explicit: number;
-  inferred: number;
-  automation: number;
-  human: number;
-  outside: number;
-  /** `(explicit + inferred) / (counted - automation - outside)`; null when that is 0. */
-  share: number | null;
-}
+/** Lines at HEAD, as a repository result's `lines` counts them (its totals and share); for the organisation, summed over repositories. */
+export type OrganizationLines = Pick<LinesAtHead, 'counted' | 'explicit' | 'inferred' | 'automation' | 'human' | 'outside' | 'share'>;
 
 /** One author across every repository, identities merged by e-mail: a repository's author entry, summed. */
 export interface OrganizationAuthor extends Omit<AuthorBreakdown, 'automation' | 'scored_commits' | 'assistants'> {
