@@ -168,3 +168,91 @@ describe('engine: lines through a merge', function () {
     }
   });
 });
+
+describe('engine: line-level records (git-ai v3 notes, Agent Trace) name lines exactly', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+  let repo: FixtureRepository;
+  const CURSOR_LOG = (ranges: string): string =>
+    [
+      'src/a.txt',
+      `  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb ${ranges}`,
+      '  h_cccccccccccccc 6,12',
+      '---',
+      JSON.stringify({ schema_version: 'authorship/3.0.0', base_commit_sha: '', prompts: {}, sessions: { s_aaaaaaaaaaaaaa: { agent_id: { tool: 'cursor', id: 'c1', model: 'm' }, human_author: null } } }, null, 2),
+    ].join('\n');
+
+  before(async () => {
+    work = await makeTempDir('cadence-lines-records-');
+    const dir = path.join(work.path, 'repo');
+    await mkdir(dir);
+    const a = lines('a', 1, 10);
+    repo = await createRepository(dir, [
+      // R1, Ada: ten human lines.
+      { message: 'Initial import', date: T0, author: ADA, files: { 'src/a.txt': text(a) } },
+      // R2, day 1, Ada, no trailer: a3..a6 become n1..n4, n5 and n6 appended. Its git-ai note names lines 3-5 and 11 (n1-n3, n5) Cursor's.
+      { message: 'Rewrite the middle', date: T0 + DAY, author: ADA, files: { 'src/a.txt': text([...a.slice(0, 2), 'n1', 'n2', 'n3', 'n4', ...a.slice(6), 'n5', 'n6']) } },
+      // R3, day 3, Bob: two lines on top, and n2 (an assistant line, two days old) rewritten: assistant rework 1.
+      { message: 'Header and a fix', date: T0 + 3 * DAY, author: BOB, files: { 'src/a.txt': text(['h1', 'h2', 'a1', 'a2', 'n1', 'b1', 'n3', 'n4', ...a.slice(6), 'n5', 'n6']) } },
+      // R4, day 10, Bob: a new file, no trailer; an Agent Trace record in the next commit names lines 2-4 (ai) and 6 (mixed).
+      { message: 'Add b', date: T0 + 10 * DAY, author: BOB, files: { 'src/b.txt': text(lines('q', 1, 6)) } },
+    ]);
+    const [, r2, r3, r4] = repo.hashes as [string, string, string, string];
+    const trace = {
+      version: '0.1.0', id: '550e8400-e29b-41d4-a716-446655440000', timestamp: '2025-01-12T12:00:00Z',
+      vcs: { type: 'git', revision: r4 }, tool: { name: 'claude-code' },
+      files: [{ path: 'src/b.txt', conversations: [
+        { contributor: { type: 'ai' }, ranges: [{ start_line: 2, end_line: 4 }] },
+        { contributor: { type: 'mixed' }, ranges: [{ start_line: 6, end_line: 6 }] },
+        { contributor: { type: 'human' }, ranges: [{ start_line: 1, end_line: 1 }] },
+      ] }],
+    };
+    // R5, day 11, Ada: the records file (two lines: one record, one malformed), itself never counted.
+    await repo.commit({ message: 'Record traces', date: T0 + 11 * DAY, author: ADA, files: { '.agent-trace/traces.jsonl': `${JSON.stringify(trace)}\n{"version":"0.1.0","files":"oops"}\n` } });
+    await repo.git(['notes', '--ref=ai', 'add', '-m', CURSOR_LOG('3-5,11'), r2]);
+    // R3's authorship log is malformed (skipped with its reason); its Agent Trace note names h1, h2 (Codex).
+    await repo.git(['notes', '--ref=ai', 'add', '-m', 'src/a.txt\n---\n{"schema_version": "authorship/3.0.0", ', r3]);
+    const note = { version: '0.1.0', id: 'x', timestamp: '2025-01-04T00:00:00Z', tool: { name: 'codex' }, files: [{ path: 'src/a.txt', conversations: [{ contributor: { type: 'ai' }, ranges: [{ start_line: 1, end_line: 2 }] }] }] };
+    await repo.git(['notes', '--ref=agent-trace', 'add', '-m', JSON.stringify(note), r3]);
+  });
+  after(() => work.remove());
+
+  it('marks exactly the named lines, matched through blame to where they were written; the rest of those commits is their authors\u2019', async () => {
+    const result = await analyze({ kind: 'repository', url: repo.dir });
+    const l = result.lines!;
+    expect(l, result.lines_skipped).to.exist;
+    // src/a.txt 14 + src/b.txt 6; the records file (2 lines) is excluded.
+    expect(l).to.deep.include({ counted: 20, excluded: 2, binary_files: 0, automation: 0, inferred: 0, outside: 0 });
+    // R2: n1, n3, n5 (n2 was rewritten); R3: h1, h2; R4: q2-q4 and q6.
+    expect(l.explicit).to.equal(9);
+    expect(l.human).to.equal(11);
+    expect(l.share).to.equal(0.45);
+    // R2 is attributed from its note (the attribution plugin's name); the trace records name their tools.
+    expect(l.assistants).to.deep.equal({ Cursor: 3, codex: 2, 'claude-code': 4 });
+    expect(l.directories).to.deep.equal([{ path: 'src', counted: 20, share: 0.45 }]);
+    const byEmail = Object.fromEntries(l.authors.map((x) => [x.email, x]));
+    expect(byEmail[ADA.email]).to.deep.include({ lines: 11, share: 0.2727 });
+    expect(byEmail[BOB.email]).to.deep.include({ lines: 9, share: 0.6667 });
+    const [, , r3] = repo.hashes;
+    expect(l.records).to.deep.equal({
+      git_ai: 1,
+      agent_trace: 2,
+      marked: 9,
+      skipped: 2,
+      skipped_reasons: [`refs/notes/ai on ${r3!.slice(0, 12)}: its metadata is not JSON`, '.agent-trace/traces.jsonl, line 2: no files array'],
+    });
+  });
+
+  it('survival: a recorded commit adds its named lines to the assistant and the rest to its author; rework follows the line', async () => {
+    const { survival } = await analyze({ kind: 'repository', url: repo.dir });
+    // Assistant: R2 4 (n1-n3, n5), R3 2, R4 4 added; n2 reworked by R3 within 14 days.
+    expect(survival!.assistant).to.deep.equal({ added: 10, surviving: 9, reworked_14d: 1 });
+    // Human: R1 10, R2 2 (n4, n6), R3 1 (b1), R4 2; a3-a6 (R1's, a day old) reworked by R2.
+    expect(survival!.human).to.deep.equal({ added: 15, surviving: 11, reworked_14d: 4 });
+  });
+
+  it('a range: a recorded commit\u2019s rework is found by blaming the deleting commit, and still follows the line', async () => {
+    const result = await analyze({ kind: 'repository', url: repo.dir, since: new Date((T0 + 12 * 3600) * 1000).toISOString() });
+    expect(result.survival!.assistant).to.deep.equal({ added: 10, surviving: 9, reworked_14d: 1 });
+  });
+});

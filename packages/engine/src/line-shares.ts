@@ -1,4 +1,20 @@
 import type { CommitRecord, LinesAtHead, Survival, SurvivalSide } from '@cadence-detect/plugin-sdk';
+
+/** Of a commit's lines, those its line-level record names as an assistant's (git-source's MarkedLines). */
+interface MarkedReading {
+  readonly lines: number;
+  readonly folders: ReadonlyMap<string, number>;
+  readonly byAssistant: ReadonlyMap<string, number>;
+}
+
+/** Line-level records (git-source's LineRecords, structurally): assistant ranges by commit and path. */
+export interface RecordReadings {
+  readonly byCommit: ReadonlyMap<string, ReadonlyMap<string, readonly { readonly start: number; readonly end: number }[]>>;
+  readonly gitAi: number;
+  readonly agentTrace: number;
+  readonly skipped: readonly string[];
+  readonly skippedCount: number;
+}
 import type { CommitWeight } from './repository-scoring.js';
 
 /** What the git source found about lines: the blame of HEAD and the rework pass (git-source's HeadLines, structurally). */
@@ -8,7 +24,8 @@ export interface LineReadings {
     readonly counted: number;
     readonly excluded: number;
     readonly binaryFiles: number;
-    readonly byCommit: ReadonlyMap<string, { readonly lines: number; readonly folders: ReadonlyMap<string, number> }>;
+    /** `marked`: present for a commit with a line-level record. */
+    readonly byCommit: ReadonlyMap<string, { readonly lines: number; readonly folders: ReadonlyMap<string, number>; readonly marked?: MarkedReading }>;
     readonly boundary: ReadonlySet<string>;
     readonly isExcluded: (path: string) => boolean;
     /** Lines of files no analysed commit touched (not blamed): outside the range. */
@@ -17,6 +34,9 @@ export interface LineReadings {
   };
   /** Reworked lines within 14 days, by the commit that wrote them. */
   readonly reworked: ReadonlyMap<string, number>;
+  /** Of those, the lines the writer's record names as an assistant's. */
+  readonly reworkedMarked?: ReadonlyMap<string, number>;
+  readonly records?: RecordReadings;
 }
 
 const MAX_DIRECTORIES = 20;
@@ -52,6 +72,7 @@ export function linesAtHead(readings: LineReadings, commits: readonly CommitReco
   let inferred = 0;
   let automation = 0;
   let outside = head.unblamed ?? 0;
+  let markedTotal = 0;
   const assistants: Record<string, number> = {};
   const folders = new Map<string, Tally>();
   const authors = new Map<string, { name: string; email: string; lines: number; assistant: number; automation: number }>();
@@ -61,17 +82,26 @@ export function linesAtHead(readings: LineReadings, commits: readonly CommitReco
     const isOutside = !commit || head.boundary.has(hash) || commit.isBoundary;
     const weight = weights.get(hash);
     const w = isOutside ? null : assistantWeight(weight);
+    // A line-level record names its commit's assistant lines exactly: the rest are the author's.
+    const marked = w === null ? undefined : blamed.marked;
     if (isOutside) outside += blamed.lines;
     else if (w === null) automation += blamed.lines;
-    else if (weight?.explicit) {
+    else if (marked) {
+      explicit += marked.lines;
+      markedTotal += marked.lines;
+      // The commit's own assistant names where it has them, so one assistant is not counted under two names.
+      const named = weight?.explicit && weight.assistants.length > 0 ? weight.assistants.map((name): [string, number] => [name, marked.lines]) : marked.byAssistant;
+      for (const [name, lines] of named) if (lines > 0) assistants[name] = (assistants[name] ?? 0) + lines;
+    } else if (weight?.explicit) {
       explicit += blamed.lines;
       for (const name of weight.assistants) assistants[name] = (assistants[name] ?? 0) + blamed.lines;
     } else inferred += w * blamed.lines;
+    const assistantIn = (lines: number, folder?: string): number => (marked ? (folder === undefined ? marked.lines : marked.folders.get(folder) ?? 0) : (w ?? 0) * lines);
     for (const [folder, lines] of blamed.folders) {
       const tally = folders.get(folder) ?? { counted: 0, assistant: 0, apart: 0 };
       tally.counted += lines;
       if (w === null) tally.apart += lines;
-      else tally.assistant += w * lines;
+      else tally.assistant += assistantIn(lines, folder);
       folders.set(folder, tally);
     }
     if (commit && !isOutside) {
@@ -79,7 +109,7 @@ export function linesAtHead(readings: LineReadings, commits: readonly CommitReco
       const entry = authors.get(key) ?? { name: commit.authorName, email: commit.authorEmail, lines: 0, assistant: 0, automation: 0 };
       entry.lines += blamed.lines;
       if (w === null) entry.automation += blamed.lines;
-      else entry.assistant += w * blamed.lines;
+      else entry.assistant += assistantIn(blamed.lines);
       authors.set(key, entry);
     }
   }
@@ -104,6 +134,9 @@ export function linesAtHead(readings: LineReadings, commits: readonly CommitReco
       .sort((a, b) => b.lines - a.lines || a.email.localeCompare(b.email))
       .slice(0, MAX_AUTHORS)
       .map((a) => ({ name: a.name, email: a.email, lines: a.lines, share: ratio(a.assistant, a.lines - a.automation) })),
+    ...(readings.records && (readings.records.byCommit.size > 0 || readings.records.skippedCount > 0)
+      ? { records: { git_ai: readings.records.gitAi, agent_trace: readings.records.agentTrace, marked: markedTotal, skipped: readings.records.skippedCount, skipped_reasons: [...readings.records.skipped] } }
+      : {}),
   };
 }
 
@@ -111,6 +144,13 @@ export function linesAtHead(readings: LineReadings, commits: readonly CommitReco
 function addedLines(commit: CommitRecord, isExcluded: (path: string) => boolean): number {
   if (commit.filesTruncated) return commit.additions;
   return commit.files.reduce((sum, f) => (f.binary || f.excluded || isExcluded(f.path) ? sum : sum + f.additions), 0);
+}
+
+/** Assistant lines a commit's record names in the files the counts keep (each file at most what the commit added to it). */
+function recordedAdded(commit: CommitRecord, recorded: ReadonlyMap<string, readonly { readonly start: number; readonly end: number }[]>, isExcluded: (path: string) => boolean): number {
+  const named = (path: string): number => (recorded.get(path) ?? []).reduce((sum, r) => sum + r.end - r.start + 1, 0);
+  if (commit.filesTruncated) return [...recorded.keys()].filter((path) => !isExcluded(path)).reduce((sum, path) => sum + named(path), 0);
+  return commit.files.reduce((sum, f) => (f.binary || f.excluded || isExcluded(f.path) ? sum : sum + Math.min(f.additions, named(f.path))), 0);
 }
 
 const monthOf = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 7);
@@ -133,14 +173,25 @@ export function survivalOf(readings: LineReadings, commits: readonly CommitRecor
     if (commit.isBoundary || readings.head.boundary.has(commit.hash)) continue;
     const w = assistantWeight(weights.get(commit.hash));
     if (w === null) continue;
-    const lines = { added: addedLines(commit, readings.head.isExcluded), surviving: readings.head.byCommit.get(commit.hash)?.lines ?? 0, reworked_14d: readings.reworked.get(commit.hash) ?? 0 };
+    const atHead = readings.head.byCommit.get(commit.hash);
+    const lines = { added: addedLines(commit, readings.head.isExcluded), surviving: atHead?.lines ?? 0, reworked_14d: readings.reworked.get(commit.hash) ?? 0 };
     if (lines.added === 0 && lines.surviving === 0 && lines.reworked_14d === 0) continue;
     const month = monthOf(commit.authorTime);
     const byMonth = months.get(month) ?? { assistant: side(), human: side() };
     months.set(month, byMonth);
+    const recorded = readings.records?.byCommit.get(commit.hash);
+    // A commit with a line-level record: its named lines are the assistant's, the rest its author's.
+    const assistantLines = recorded
+      ? { added: Math.min(lines.added, recordedAdded(commit, recorded, readings.head.isExcluded)), surviving: atHead?.marked?.lines ?? 0, reworked_14d: readings.reworkedMarked?.get(commit.hash) ?? 0 }
+      : null;
     for (const into of [total, byMonth]) {
-      add(into.assistant, w, lines);
-      add(into.human, 1 - w, lines);
+      if (assistantLines) {
+        add(into.assistant, 1, assistantLines);
+        add(into.human, 1, { added: lines.added - assistantLines.added, surviving: lines.surviving - assistantLines.surviving, reworked_14d: lines.reworked_14d - assistantLines.reworked_14d });
+      } else {
+        add(into.assistant, w, lines);
+        add(into.human, 1 - w, lines);
+      }
     }
   }
   const rounded = (s: SurvivalSide): SurvivalSide => ({ added: two(s.added), surviving: two(s.surviving), reworked_14d: two(s.reworked_14d) });

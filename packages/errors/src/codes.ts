@@ -12,6 +12,7 @@ export const OPERATIONAL_CODES = {
   ERR_TLS_CERTIFICATE_INVALID: 'TLS certificate verification failed',
   ERR_GIT_CLONE_FAILED: 'Failed to clone repository',
   ERR_GIT_CLONE_TIMEOUT: 'Cloning the repository exceeded the clone timeout',
+  ERR_GIT_READ_FAILED: 'Reading the cloned repository with git failed',
   ERR_REPOSITORY_TOO_LARGE: 'Repository exceeds maximum size',
   ERR_NO_COMMITS_FOUND: 'Repository has no commits or branch not found',
   ERR_AI_API_KEY_INVALID: 'Invalid API key for AI provider',

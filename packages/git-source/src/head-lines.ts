@@ -1,6 +1,8 @@
 import { CadenceError } from '@cadence-detect/errors';
 import { runGitCommand } from './git-process.js';
 import { attributesOf, type PathAttributes } from './gitattributes.js';
+import { unquoteGitPath } from './git-quoting.js';
+import { isTraceFile, markedLines, type LineRecords } from './line-records.js';
 
 /**
  * Where each line of the tree at a commit comes from: `git blame -w -M` of every text file that is
@@ -29,6 +31,14 @@ export interface HeadLines {
 export interface CommitLines {
   lines: number;
   readonly folders: Map<string, number>;
+  /** Present when the commit has a line-level record: of `lines`, those it names as an assistant's (docs/lines.md). */
+  marked?: MarkedLines;
+}
+
+export interface MarkedLines {
+  lines: number;
+  readonly folders: Map<string, number>;
+  readonly byAssistant: Map<string, number>;
 }
 
 export interface HeadLinesOptions {
@@ -41,6 +51,8 @@ export interface HeadLinesOptions {
   readonly signal?: AbortSignal;
   /** Blame only these paths (the files a range's commits touched): the others' lines are counted as `unblamed`. */
   readonly onlyPaths?: ReadonlySet<string>;
+  /** Line-level records (git-ai notes, Agent Trace): matched on blame's original line numbers. */
+  readonly records?: LineRecords;
 }
 
 const EMPTY_TREE: Record<string, string> = {
@@ -56,11 +68,16 @@ export class LinesSkipped extends Error {
   }
 }
 
+/** The flags every blame of the line passes uses, and the blame cache's key carries. */
+export const BLAME_FLAGS = ['-w', '-M'] as const;
+
 async function git(dir: string, args: string[], signal?: AbortSignal): Promise<string> {
   const result = await runGitCommand(dir, args, signal);
-  if (result.code !== 0) throw new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git ${args[0]} failed: ${result.stderr.trim().split('\n')[0] ?? ''}` });
+  if (result.code !== 0) throw new CadenceError('ERR_GIT_READ_FAILED', { message: `git ${args[0]} failed: ${result.stderr.trim().split('\n')[0] ?? ''}` });
   return result.stdout;
 }
+
+const blameGit = git;
 
 /** Every file of the tree at `head` with its line count (null: binary), from one `git diff --numstat` against the empty tree. */
 async function treeLineCounts(dir: string, head: string, signal?: AbortSignal): Promise<Map<string, number | null>> {
@@ -95,28 +112,55 @@ function lineCount(text: string): number {
 
 const folderOf = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '.');
 
+/** A run of lines blame traced to one commit: where they were in that commit's version of the file. */
+export interface BlameGroup {
+  readonly commit: string;
+  /** The file's path in `commit` (blame follows renames). */
+  readonly path: string;
+  /** The first line's number in that version (1-based). */
+  readonly line: number;
+  readonly count: number;
+}
+
+export interface FileBlame {
+  readonly groups: readonly BlameGroup[];
+  /** The commits marked `boundary` (where a shallow history or `since` stops). */
+  readonly boundary: ReadonlySet<string>;
+}
+
 /**
- * The blame of one file at `head`, from `git blame --incremental -w -M`: lines by commit, and the
- * commits marked `boundary` (where a shallow history stops).
+ * The blame of one file at `head`, from `git blame --incremental -w -M`: each group of lines with
+ * the commit that wrote it and where the lines were in that commit (line records are matched on
+ * those original numbers), and the commits marked `boundary`.
  */
-export async function blameFile(dir: string, head: string, path: string, signal?: AbortSignal, ranges: readonly (readonly [number, number])[] = [], since?: number): Promise<{ byCommit: Map<string, number>; boundary: Set<string> }> {
+export async function blameFile(dir: string, head: string, path: string, signal?: AbortSignal, ranges: readonly (readonly [number, number])[] = [], since?: number): Promise<FileBlame> {
   // `--since`: blame stops at commits older than that (their lines go to a boundary commit), so a
   // question about recent lines never walks the whole history.
-  const args = ['blame', '--incremental', '--root', '-w', '-M', ...ranges.flatMap(([start, count]) => ['-L', `${start},+${count}`]), ...(since === undefined ? [] : [`--since=@${since}`]), head, '--', path];
-  const out = await git(dir, args, signal);
-  const byCommit = new Map<string, number>();
+  const args = ['-c', 'core.quotePath=false', 'blame', '--incremental', '--root', ...BLAME_FLAGS, ...ranges.flatMap(([start, count]) => ['-L', `${start},+${count}`]), ...(since === undefined ? [] : [`--since=@${since}`]), head, '--', path];
+  const out = await blameGit(dir, args, signal);
+  const groups: BlameGroup[] = [];
   const boundary = new Set<string>();
-  let current = '';
+  let current: { commit: string; line: number; count: number } | null = null;
   for (const line of out.split('\n')) {
-    const header = /^([0-9a-f]{40}|[0-9a-f]{64}) \d+ \d+ (\d+)$/.exec(line);
+    const header = /^([0-9a-f]{40}|[0-9a-f]{64}) (\d+) \d+ (\d+)$/.exec(line);
     if (header) {
-      current = header[1]!;
-      byCommit.set(current, (byCommit.get(current) ?? 0) + Number(header[2]));
+      current = { commit: header[1]!, line: Number(header[2]), count: Number(header[3]) };
     } else if (line === 'boundary' && current) {
-      boundary.add(current);
+      boundary.add(current.commit);
+    } else if (line.startsWith('filename ') && current) {
+      // Each group ends with its file name.
+      groups.push({ ...current, path: unquoteGitPath(line.slice(9)) });
+      current = null;
     }
   }
-  return { byCommit, boundary };
+  return { groups, boundary };
+}
+
+/** Lines by commit, from a file's blame groups. */
+export function linesByCommit(blame: FileBlame): Map<string, number> {
+  const byCommit = new Map<string, number>();
+  for (const group of blame.groups) byCommit.set(group.commit, (byCommit.get(group.commit) ?? 0) + group.count);
+  return byCommit;
 }
 
 /** The tree at a commit as the line passes read it: each file's line count (null: binary), and what is left out. */
@@ -134,7 +178,7 @@ export async function readLineTree(dir: string, head: string, isExcludedByConfig
   const attributes = attributesOf(await attributeFiles(dir, head, files.keys(), signal));
   const isExcluded = (path: string): boolean => {
     const of = attributes(path);
-    if (of.noDiff) return true;
+    if (of.noDiff || isTraceFile(path)) return true;
     return of.linguist ?? isExcludedByConfig(path);
   };
   return { head, files, attributes, isExcluded };
@@ -176,17 +220,25 @@ export async function readHeadLines(dir: string, head: string, options: HeadLine
   if (queue.length > options.maxFiles) {
     throw new LinesSkipped(`the tree holds ${queue.length} counted text files to blame, more than limits.max_line_files (${options.maxFiles})`);
   }
+  const records = options.records && options.records.byCommit.size > 0 ? options.records : null;
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const [path] = next;
       const blamed = await blameFile(dir, head, path, options.signal);
       const folder = folderOf(path);
-      for (const [commit, lines] of blamed.byCommit) {
-        const entry = byCommit.get(commit) ?? { lines: 0, folders: new Map<string, number>() };
-        entry.lines += lines;
-        entry.folders.set(folder, (entry.folders.get(folder) ?? 0) + lines);
-        byCommit.set(commit, entry);
-        total += lines;
+      for (const group of blamed.groups) {
+        const entry = byCommit.get(group.commit) ?? { lines: 0, folders: new Map<string, number>() };
+        entry.lines += group.count;
+        entry.folders.set(folder, (entry.folders.get(folder) ?? 0) + group.count);
+        byCommit.set(group.commit, entry);
+        total += group.count;
+        const marked = records ? markedLines(records, group.commit, group.path, group.line, group.count) : null;
+        if (marked) {
+          entry.marked ??= { lines: 0, folders: new Map(), byAssistant: new Map() };
+          entry.marked.lines += marked.lines;
+          entry.marked.folders.set(folder, (entry.marked.folders.get(folder) ?? 0) + marked.lines);
+          for (const [name, lines] of marked.byAssistant) entry.marked.byAssistant.set(name, (entry.marked.byAssistant.get(name) ?? 0) + lines);
+        }
       }
       for (const commit of blamed.boundary) boundary.add(commit);
     }

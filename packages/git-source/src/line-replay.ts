@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { abortError } from '@cadence-detect/errors';
 import { gitEnvironment } from './git-process.js';
+import { unquoteGitPath } from './git-quoting.js';
 
 /** A line whose origin the replay cannot know (it came in through a merge, or its file was not followed). */
 export const UNKNOWN_ORIGIN = -1;
@@ -20,17 +21,14 @@ export interface Deletion {
   /** The parent's path and line number (1-based): where a blame of the first parent finds it. */
   readonly path: string;
   readonly line: number;
+  /** Whether the writing commit's line-level record names the line an assistant's. */
+  readonly marked: boolean;
 }
 
+/** The assistant line ranges a commit's record names in a file (as numbered in that commit), if it has any. */
+export type RecordedRanges = (commit: string, path: string) => readonly { readonly start: number; readonly end: number }[] | undefined;
 
-const unquote = (text: string): string => {
-  if (!text.startsWith('"')) return text;
-  try {
-    return JSON.parse(text) as string;
-  } catch {
-    return text;
-  }
-};
+
 
 /** One file of a commit's `-U0` diff: its paths before and after, and its hunks `[oldStart, oldCount, newStart, newCount]`. */
 export interface FileDiff {
@@ -102,13 +100,13 @@ export function streamCommitDiffs(dir: string, args: readonly string[], handlers
       } else if (!file) {
         return;
       } else if (line.startsWith('--- ')) {
-        file.oldPath = line === '--- /dev/null' ? null : unquote(line.slice(4)).replace(/^a\//, '');
+        file.oldPath = line === '--- /dev/null' ? null : unquoteGitPath(line.slice(4)).replace(/^a\//, '');
       } else if (line.startsWith('+++ ')) {
-        file.newPath = line === '+++ /dev/null' ? null : unquote(line.slice(4)).replace(/^b\//, '');
+        file.newPath = line === '+++ /dev/null' ? null : unquoteGitPath(line.slice(4)).replace(/^b\//, '');
       } else if (line.startsWith('rename from ')) {
-        file.renameFrom = unquote(line.slice(12));
+        file.renameFrom = unquoteGitPath(line.slice(12));
       } else if (line.startsWith('rename to ')) {
-        file.renameTo = unquote(line.slice(10));
+        file.renameTo = unquoteGitPath(line.slice(10));
       } else if (line.startsWith('Binary files ')) {
         file.binary = true;
       } else if (line.startsWith('@@ ')) {
@@ -144,12 +142,14 @@ export const LINE_DIFF_ARGS = ['-p', '-U0', '-w', '-M', '--no-color', '--no-ext-
  * keeps, per line, the index of the commit that wrote it; every deleted line is handed to
  * `onDeletion` with that origin. Whitespace-only changes keep a line's origin (`-w`); a rename moves
  * the file's lines. A merge's lines (the side branch's work) get UNKNOWN_ORIGIN, as do files that
- * are skipped (`follows` false: excluded or binary).
+ * are skipped (`follows` false: excluded or binary). Each line's origin is stored as `index * 2 + m`,
+ * m being 1 when the writing commit's record (`recorded`) names the line an assistant's.
  */
-export async function replayFirstParent(dir: string, head: string, follows: (path: string) => boolean, onDeletion: (deletion: Deletion) => void, signal?: AbortSignal): Promise<void> {
+export async function replayFirstParent(dir: string, head: string, follows: (path: string) => boolean, onDeletion: (deletion: Deletion) => void, signal?: AbortSignal, recorded?: RecordedRanges): Promise<void> {
   const files = new Map<string, number[]>();
   const commits: ReplayedCommit[] = [];
-  const originOf = (index: number | undefined): string | null => (index === undefined || index === UNKNOWN_ORIGIN ? null : commits[index]!.hash);
+  const originOf = (origin: number | undefined): string | null => (origin === undefined || origin === UNKNOWN_ORIGIN ? null : commits[origin >> 1]!.hash);
+  const markedOf = (origin: number | undefined): boolean => origin !== undefined && origin !== UNKNOWN_ORIGIN && (origin & 1) === 1;
   const apply = (diff: FileDiff): void => {
     const index = commits.length - 1;
     const commit = commits[index];
@@ -165,17 +165,19 @@ export async function replayFirstParent(dir: string, head: string, follows: (pat
     if (old === undefined) {
       // A file not followed before (binary or excluded until now): its lines' origins stay unknown.
       if (to) files.delete(to);
-      for (const [a, b] of diff.hunks) for (let i = 0; i < b; i++) onDeletion({ by: commit.hash, origin: null, path: from!, line: a + i });
+      for (const [a, b] of diff.hunks) for (let i = 0; i < b; i++) onDeletion({ by: commit.hash, origin: null, path: from!, line: a + i, marked: false });
       return;
     }
-    const origin = commit.isMerge ? UNKNOWN_ORIGIN : index;
+    const origin = commit.isMerge ? UNKNOWN_ORIGIN : index * 2;
+    const ranges = commit.isMerge || !to ? undefined : recorded?.(commit.hash, to);
+    const isMarked = (line: number): boolean => ranges !== undefined && ranges.some((r) => r.start <= line && line <= r.end);
     const out: number[] = [];
     let position = 0;
-    for (const [a, b, , d] of diff.hunks) {
+    for (const [a, b, c, d] of diff.hunks) {
       const start = b === 0 ? a : a - 1;
       for (; position < start && position < old.length; position++) out.push(old[position]!);
-      for (let i = 0; i < b; i++, position++) onDeletion({ by: commit.hash, origin: originOf(old[position]), path: from!, line: position + 1 });
-      for (let i = 0; i < d; i++) out.push(origin);
+      for (let i = 0; i < b; i++, position++) onDeletion({ by: commit.hash, origin: originOf(old[position]), path: from!, line: position + 1, marked: markedOf(old[position]) });
+      for (let i = 0; i < d; i++) out.push(origin === UNKNOWN_ORIGIN ? origin : origin + (isMarked(c + i) ? 1 : 0));
     }
     for (; position < old.length; position++) out.push(old[position]!);
     if (to) files.set(to, out);

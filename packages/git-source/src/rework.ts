@@ -1,5 +1,6 @@
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 import { blameFile } from './head-lines.js';
+import { markedLines, NO_LINE_RECORDS, type LineRecords } from './line-records.js';
 import { LINE_DIFF_ARGS, replayFirstParent, streamCommitDiffs } from './line-replay.js';
 
 export const REWORK_WINDOW_SECONDS = 14 * 86_400;
@@ -17,6 +18,15 @@ export interface ReworkOptions {
    * blamed. Otherwise each deleting commit's lines are blamed.
    */
   readonly replayFrom?: string;
+  /** Line-level records: the reworked lines they name as an assistant's are counted apart (`marked`). */
+  readonly records?: LineRecords;
+}
+
+export interface ReworkedLines {
+  /** Reworked lines by the commit that wrote them. */
+  readonly lines: Map<string, number>;
+  /** Of those, the lines the writer's line-level record names as an assistant's (only commits with a record). */
+  readonly marked: Map<string, number>;
 }
 
 /**
@@ -27,9 +37,10 @@ export interface ReworkOptions {
  * only lines that came in through a merge are blamed; otherwise each deleting commit's parent is
  * blamed over exactly the lines it deletes (`git blame -w -M -L … --since`). A path no other commit
  * touched within the window cannot hold such lines and is never blamed. Rework inside a side
- * branch before its merge is not seen by the replay. Returns reworked lines by writer commit.
+ * branch before its merge is not seen by the replay.
  */
-export async function readReworkedLines(dir: string, commits: readonly CommitRecord[], options: ReworkOptions): Promise<Map<string, number>> {
+export async function readReworkedLines(dir: string, commits: readonly CommitRecord[], options: ReworkOptions): Promise<ReworkedLines> {
+  const records = options.records ?? NO_LINE_RECORDS;
   const window = options.windowSeconds ?? REWORK_WINDOW_SECONDS;
   const byHash = new Map(commits.map((c) => [c.hash, c]));
   const touched = new Map<string, CommitRecord[]>();
@@ -58,9 +69,11 @@ export async function readReworkedLines(dir: string, commits: readonly CommitRec
   const recentlyTouched = (commit: CommitRecord, path: string): boolean =>
     (touched.get(path) ?? []).some((other) => other !== commit && other.authorTime >= commit.authorTime - window && other.authorTime <= commit.authorTime);
   const reworked = new Map<string, number>();
-  const charge = (writer: CommitRecord | undefined, deleter: CommitRecord, lines: number): void => {
+  const marked = new Map<string, number>();
+  const charge = (writer: CommitRecord | undefined, deleter: CommitRecord, lines: number, markedLines: number): void => {
     if (!writer || deleter.authorTime - writer.authorTime > window || writer.authorTime > deleter.authorTime) return;
     reworked.set(writer.hash, (reworked.get(writer.hash) ?? 0) + lines);
+    if (markedLines > 0) marked.set(writer.hash, (marked.get(writer.hash) ?? 0) + markedLines);
   };
   // Lines to blame in a deleting commit's first parent: by commit, by path, the parent's line numbers.
   const work: { commit: CommitRecord; path: string; ranges: [number, number][] }[] = [];
@@ -71,7 +84,7 @@ export async function readReworkedLines(dir: string, commits: readonly CommitRec
       const deleter = byHash.get(deletion.by);
       if (!deleter) return;
       if (deletion.origin !== null) {
-        charge(byHash.get(deletion.origin), deleter, 1);
+        charge(byHash.get(deletion.origin), deleter, 1, deletion.marked ? 1 : 0);
         return;
       }
       if (!candidates.has(deleter.hash) || !recentlyTouched(deleter, deletion.path)) return;
@@ -80,7 +93,7 @@ export async function readReworkedLines(dir: string, commits: readonly CommitRec
       lines.push(deletion.line);
       byPath.set(deletion.path, lines);
       unknown.set(deleter.hash, byPath);
-    }, options.signal);
+    }, options.signal, records.byCommit.size > 0 ? (commit, path) => records.byCommit.get(commit)?.get(path) : undefined);
     for (const [hash, paths] of unknown) for (const [path, lines] of paths) work.push({ commit: byHash.get(hash)!, path, ranges: toRanges(lines) });
   } else {
     // What each candidate deletes, from ONE `git log -p -U0 -w -M` over just those commits (a diff per commit would be a process each).
@@ -106,11 +119,14 @@ export async function readReworkedLines(dir: string, commits: readonly CommitRec
       const parent = commit.parents[0]!;
       // Commits older than the window (by committer date, never earlier than the author date) are not walked.
       const blamed = await blameFile(dir, parent, path, options.signal, ranges, commit.authorTime - window).catch(() => null);
-      for (const [writer, lines] of blamed?.byCommit ?? []) if (!blamed!.boundary.has(writer)) charge(byHash.get(writer), commit, lines);
+      for (const group of blamed?.groups ?? []) {
+        if (blamed!.boundary.has(group.commit)) continue;
+        charge(byHash.get(group.commit), commit, group.count, markedLines(records, group.commit, group.path, group.line, group.count)?.lines ?? 0);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, () => worker()));
-  return reworked;
+  return { lines: reworked, marked };
 }
 
 /** Line numbers (any order) as `[start, count]` ranges. */

@@ -49,7 +49,7 @@ describe('git-source: rework within 14 days', function () {
     const { commits } = await readHistory(dir, { rev: head, excludeFiles: [] });
     const replayed = await readReworkedLines(dir, commits, { isExcluded: never, replayFrom: head });
     const blamed = await readReworkedLines(dir, commits, { isExcluded: never });
-    expect(Object.fromEntries(replayed)).to.deep.equal({ [repo.hashes[0]!]: 3 });
-    expect(Object.fromEntries(blamed)).to.deep.equal(Object.fromEntries(replayed));
+    expect(Object.fromEntries(replayed.lines)).to.deep.equal({ [repo.hashes[0]!]: 3 });
+    expect(Object.fromEntries(blamed.lines)).to.deep.equal(Object.fromEntries(replayed.lines));
   });
 });

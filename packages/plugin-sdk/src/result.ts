@@ -248,6 +248,20 @@ export interface LinesAtHead {
   directories: { path: string; counted: number; share: number | null }[];
   /** The 20 authors with most lines in range. */
   authors: { name: string; email: string; lines: number; share: number | null }[];
+  /** Line-level records (git-ai notes, Agent Trace) that named lines exactly; absent when the repository has none. */
+  records?: LineRecordsSummary;
+}
+
+export interface LineRecordsSummary {
+  /** Analysed commits with a readable Git AI Standard v3 authorship log (refs/notes/ai). */
+  git_ai: number;
+  /** Agent Trace records of analysed commits (refs/notes/agent-trace, `.agent-trace/*.jsonl`). */
+  agent_trace: number;
+  /** Lines at HEAD those records name as an assistant's (part of `explicit`). */
+  marked: number;
+  /** Records skipped as malformed, and the first reasons (at most 20). */
+  skipped: number;
+  skipped_reasons: string[];
 }
 
 export interface SurvivalSide {

@@ -2,7 +2,7 @@ import { CadenceError } from '@cadence-detect/errors';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence-detect/config/units';
-import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, excludeMatcher, HistoryCache, openRepository, readHeadLines, readLineTree, readReworkedLines, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence-detect/git-source';
+import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, excludeMatcher, HistoryCache, openRepository, readHeadLines, readLineRecords, readLineTree, readReworkedLines, isTraceFile, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence-detect/git-source';
 import type { AnalysisEvent, AnalysisResult, SquashJudgement } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
@@ -164,13 +164,16 @@ export async function acquireRepository(
                 const onlyPaths = range ? new Set(commits.flatMap((c) => (c.filesTruncated ? [] : c.files.map((f) => f.path)))) : undefined;
                 const truncated = range ? commits.some((c) => c.filesTruncated) : false;
                 const tree = await readLineTree(clone.dir, rev, excludeMatcher(excludeFiles), linesSignal);
+                // git-ai notes and Agent Trace records name lines exactly: read before blame matches them.
+                const records = await readLineRecords(clone.dir, rev, { commits: new Set(commits.map((c) => c.hash)), traceFiles: [...tree.files.keys()].filter(isTraceFile), signal: linesSignal });
+                for (const reason of records.skipped) emit({ event: 'fetch', message: `skipped a line record: ${reason}` });
                 // Blame and the rework pass are other git processes: side by side.
                 const [head, reworked] = await Promise.all([
-                  readHeadLines(clone.dir, rev, { isExcluded: tree.isExcluded, tree, maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES, signal: linesSignal, ...(onlyPaths && !truncated ? { onlyPaths } : {}) }),
+                  readHeadLines(clone.dir, rev, { isExcluded: tree.isExcluded, tree, records, maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES, signal: linesSignal, ...(onlyPaths && !truncated ? { onlyPaths } : {}) }),
                   // The whole history read: one replay of it; a range or --since: blames of the range's deletions.
-                  readReworkedLines(clone.dir, commits, { isExcluded: tree.isExcluded, signal: linesSignal, ...(!range && !request.since ? { replayFrom: rev } : {}) }),
+                  readReworkedLines(clone.dir, commits, { isExcluded: tree.isExcluded, records, signal: linesSignal, ...(!range && !request.since ? { replayFrom: rev } : {}) }),
                 ]);
-                return { head, reworked };
+                return { head, reworked: reworked.lines, reworkedMarked: reworked.marked, records };
               },
             }),
       dispose: () => clone.dispose(),

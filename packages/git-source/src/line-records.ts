@@ -1,0 +1,303 @@
+import { isFullCommitId } from '@cadence-detect/plugin-sdk';
+import { runGitCommand } from './git-process.js';
+import { AI_NOTES_REF, NOTE_LIMITS, readNotes } from './notes.js';
+
+/** Where Agent Trace records live as notes (one record, or JSON lines, per commit). */
+export const AGENT_TRACE_NOTES_REF = 'refs/notes/agent-trace';
+/** Where Agent Trace records live in the tree: `.agent-trace/*.jsonl`, one record per line. */
+export const AGENT_TRACE_FOLDER = '.agent-trace/';
+
+/** Lines of one file, as of one commit, that a record names as an assistant's (1-based, inclusive). */
+export interface MarkedRange {
+  readonly start: number;
+  readonly end: number;
+  /** The assistant the record names (git-ai's `agent_id.tool`, Agent Trace's `tool.name`); null when it names none. */
+  readonly assistant: string | null;
+}
+
+/**
+ * Line-level authorship records (docs/lines.md): for each commit that has one, the lines of its
+ * files (numbered as in that commit) that an assistant wrote. A commit listed here has every other
+ * line of it counted as its author's, whatever its commit-level verdict.
+ */
+export interface LineRecords {
+  readonly byCommit: ReadonlyMap<string, ReadonlyMap<string, readonly MarkedRange[]>>;
+  /** Commits with a readable Git AI Standard v3 authorship log. */
+  readonly gitAi: number;
+  /** Agent Trace records read (from the tree and from notes). */
+  readonly agentTrace: number;
+  /** Records skipped as malformed or unusable, one line each (at most MAX_SKIPPED kept), and how many. */
+  readonly skipped: readonly string[];
+  readonly skippedCount: number;
+}
+
+export const NO_LINE_RECORDS: LineRecords = { byCommit: new Map(), gitAi: 0, agentTrace: 0, skipped: [], skippedCount: 0 };
+
+const MAX_SKIPPED = 20;
+/** No range may claim more lines than this: a hostile record cannot make a count enormous. */
+const MAX_LINE = 10_000_000;
+
+/** Assistant lines of `path` (as of `commit`) among `start`…`start + count - 1`, by assistant; null when the commit has no record. */
+export function markedLines(records: LineRecords, commit: string, path: string, start: number, count: number): { lines: number; byAssistant: Map<string, number> } | null {
+  const files = records.byCommit.get(commit);
+  if (!files) return null;
+  const byAssistant = new Map<string, number>();
+  let lines = 0;
+  const end = start + count - 1;
+  for (const range of files.get(path) ?? []) {
+    if (range.start > end) break;
+    const overlap = Math.min(end, range.end) - Math.max(start, range.start) + 1;
+    if (overlap <= 0) continue;
+    lines += overlap;
+    const name = range.assistant ?? UNNAMED_ASSISTANT;
+    byAssistant.set(name, (byAssistant.get(name) ?? 0) + overlap);
+  }
+  return { lines, byAssistant };
+}
+
+/** Assistant lines a commit's record names in `path` (what it added, as the record counts it). */
+export function recordedLines(records: LineRecords, commit: string, path: string): number {
+  return (records.byCommit.get(commit)?.get(path) ?? []).reduce((sum, r) => sum + r.end - r.start + 1, 0);
+}
+
+export const UNNAMED_ASSISTANT = 'unnamed assistant';
+
+class RecordBuilder {
+  readonly byCommit = new Map<string, Map<string, MarkedRange[]>>();
+  gitAi = 0;
+  agentTrace = 0;
+  readonly skipped: string[] = [];
+  skippedCount = 0;
+
+  skip(reason: string): void {
+    this.skippedCount++;
+    if (this.skipped.length < MAX_SKIPPED) this.skipped.push(reason);
+  }
+
+  /** Marks `ranges` of `path` in `commit`; a commit with only human ranges is still recorded. */
+  add(commit: string, path: string | null, ranges: readonly MarkedRange[]): void {
+    const files = this.byCommit.get(commit) ?? new Map<string, MarkedRange[]>();
+    this.byCommit.set(commit, files);
+    if (path === null || ranges.length === 0) return;
+    files.set(path, [...(files.get(path) ?? []), ...ranges]);
+  }
+
+  build(): LineRecords {
+    for (const files of this.byCommit.values()) for (const [path, ranges] of files) files.set(path, disjoint(ranges));
+    return { byCommit: this.byCommit, gitAi: this.gitAi, agentTrace: this.agentTrace, skipped: this.skipped, skippedCount: this.skippedCount };
+  }
+}
+
+/** Sorted, without overlaps (two records naming one line count it once, for the first assistant named). */
+function disjoint(ranges: readonly MarkedRange[]): MarkedRange[] {
+  const sorted = [...ranges].sort((a, b) => a.start - b.start || a.end - b.end);
+  const out: MarkedRange[] = [];
+  for (const range of sorted) {
+    const last = out.at(-1);
+    if (last && range.start <= last.end) {
+      if (range.end > last.end) out.push({ start: last.end + 1, end: range.end, assistant: range.assistant });
+    } else out.push(range);
+  }
+  return out;
+}
+
+const short = (commit: string): string => commit.slice(0, 12);
+
+/** `1-10,15,20-22` as ranges; null when any part is malformed. */
+function parseRanges(text: string, assistant: string | null): MarkedRange[] | null {
+  const ranges: MarkedRange[] = [];
+  for (const part of text.split(',')) {
+    const match = /^(\d{1,8})(?:-(\d{1,8}))?$/.exec(part);
+    if (!match) return null;
+    const start = Number(match[1]);
+    const end = match[2] === undefined ? start : Number(match[2]);
+    if (start < 1 || end < start || end > MAX_LINE) return null;
+    ranges.push({ start, end, assistant });
+  }
+  return ranges;
+}
+
+interface AgentRecord {
+  readonly agent_id?: { readonly tool?: unknown };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const toolName = (value: unknown): string | null => (typeof value === 'string' && value.trim().length > 0 ? value.trim().slice(0, 60) : null);
+
+/**
+ * One Git AI Standard v3 authorship log: its attestation section (a file path at column 0, quoted
+ * when it holds blanks; then `  <key> <ranges>` lines) and, after a line `---`, its JSON metadata.
+ * Keys `h_…` (and the early `human`) are people; any other key is an AI session, named by the
+ * metadata's `sessions` (`s_…::t_…` keys) or legacy `prompts`. Returns the marked ranges by path
+ * (empty: a log that attests no AI line) or why the log is skipped.
+ */
+export function parseAuthorshipLog(text: string): Map<string, MarkedRange[]> | string {
+  if (text.length >= NOTE_LIMITS.wholeNoteChars) return `larger than ${NOTE_LIMITS.wholeNoteChars / (1024 * 1024)} MiB`;
+  const lines = text.split('\n').map((line) => line.trimEnd());
+  const divider = lines.indexOf('---');
+  if (divider < 0) return 'no "---" line before the metadata';
+  let metadata: unknown;
+  try {
+    metadata = JSON.parse(lines.slice(divider + 1).join('\n'));
+  } catch {
+    return 'its metadata is not JSON';
+  }
+  if (!isObject(metadata)) return 'its metadata is not a JSON object';
+  const version = metadata.schema_version;
+  if (typeof version !== 'string' || !version.startsWith('authorship/3.')) return `schema_version ${JSON.stringify(version ?? null)} is not authorship/3.x`;
+  const sessions = isObject(metadata.sessions) ? (metadata.sessions as Record<string, AgentRecord>) : {};
+  const prompts = isObject(metadata.prompts) ? (metadata.prompts as Record<string, AgentRecord>) : {};
+  const byPath = new Map<string, MarkedRange[]>();
+  let path: string | null = null;
+  for (const line of lines.slice(0, divider)) {
+    if (line.length === 0) continue;
+    if (!line.startsWith(' ')) {
+      path = line.length >= 2 && line.startsWith('"') && line.endsWith('"') ? line.slice(1, -1) : line;
+      continue;
+    }
+    const entry = /^ {2}(\S+) (\S+)$/.exec(line);
+    if (!entry || path === null) return `an attestation line is not "  <key> <ranges>" under a file: ${JSON.stringify(line.slice(0, 80))}`;
+    const [, key, rangeText] = entry as unknown as [string, string, string];
+    const human = key.startsWith('h_') || key === 'human';
+    const record = key.startsWith('s_') ? sessions[key.split('::')[0]!] : prompts[key];
+    const agent: unknown = isObject(record) ? record.agent_id : undefined;
+    const ranges = parseRanges(rangeText, human ? null : toolName(isObject(agent) ? agent.tool : undefined));
+    if (!ranges) return `line ranges ${JSON.stringify(rangeText.slice(0, 80))} are malformed`;
+    if (human) continue;
+    byPath.set(path, [...(byPath.get(path) ?? []), ...ranges]);
+  }
+  return byPath;
+}
+
+export interface TraceMarks {
+  /** The commit the ranges' line numbers refer to (`vcs.revision`). */
+  readonly revision: string | null;
+  readonly byPath: Map<string, MarkedRange[]>;
+}
+
+const CONTRIBUTOR_TYPES = new Set(['ai', 'mixed', 'human', 'unknown']);
+
+/**
+ * One Agent Trace record (version 0.x): `files[].conversations[].ranges[]` with `start_line` and
+ * `end_line` (1-based, inclusive) and a `contributor.type` on the conversation or the range. `ai`
+ * and `mixed` ranges are an assistant's (named by `tool.name`, else the contributor's `model_id`);
+ * `human` and `unknown` ranges mark nothing. Returns the marks or why the record is skipped.
+ */
+export function parseTraceRecord(value: unknown): TraceMarks | string {
+  if (!isObject(value)) return 'not a JSON object';
+  if (typeof value.version !== 'string' || !/^0\.\d+(\.\d+)?$/.test(value.version)) return `version ${JSON.stringify(value.version ?? null)} is not 0.x`;
+  if (!Array.isArray(value.files)) return 'no files array';
+  const vcs = value.vcs;
+  let revision: string | null = null;
+  if (vcs !== undefined) {
+    if (!isObject(vcs) || typeof vcs.revision !== 'string') return 'vcs has no revision';
+    if (vcs.type === 'git') revision = vcs.revision.toLowerCase();
+  }
+  const tool = isObject(value.tool) ? toolName(value.tool.name) : null;
+  const byPath = new Map<string, MarkedRange[]>();
+  for (const file of value.files) {
+    if (!isObject(file) || typeof file.path !== 'string' || file.path.length === 0 || !Array.isArray(file.conversations)) return 'a file without a path or conversations';
+    for (const conversation of file.conversations) {
+      if (!isObject(conversation) || !Array.isArray(conversation.ranges)) return `a conversation of ${file.path} without ranges`;
+      for (const range of conversation.ranges) {
+        if (!isObject(range)) return `a range of ${file.path} is not an object`;
+        const contributor = isObject(range.contributor) ? range.contributor : isObject(conversation.contributor) ? conversation.contributor : null;
+        const type = contributor?.type;
+        if (contributor !== null && (typeof type !== 'string' || !CONTRIBUTOR_TYPES.has(type))) return `contributor.type ${JSON.stringify(type ?? null)} is not ai, mixed, human or unknown`;
+        const { start_line: start, end_line: end } = range;
+        if (!Number.isInteger(start) || !Number.isInteger(end) || (start as number) < 1 || (end as number) < (start as number) || (end as number) > MAX_LINE) {
+          return `a range of ${file.path} has no valid start_line and end_line`;
+        }
+        if (type !== 'ai' && type !== 'mixed') continue;
+        const name = tool ?? toolName(contributor?.model_id);
+        const path = file.path.replace(/^\.\//, '');
+        byPath.set(path, [...(byPath.get(path) ?? []), { start: start as number, end: end as number, assistant: name }]);
+      }
+    }
+  }
+  return { revision, byPath };
+}
+
+export interface LineRecordOptions {
+  /** The commits the records may name (the history read): records of other commits are not kept. */
+  readonly commits: ReadonlySet<string>;
+  /** The tree's `.agent-trace/*.jsonl` files (paths at `head`). */
+  readonly traceFiles: readonly string[];
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Reads the line-level records of a repository: Git AI Standard v3 authorship logs under
+ * refs/notes/ai (read whole), Agent Trace records under refs/notes/agent-trace and in the tree's
+ * `.agent-trace/*.jsonl` at `head`. A malformed record is skipped with its reason, never an error.
+ */
+export async function readLineRecords(dir: string, head: string, options: LineRecordOptions): Promise<LineRecords> {
+  const builder = new RecordBuilder();
+  const [logs, traceNotes] = await Promise.all([
+    readNotes(dir, AI_NOTES_REF, options.signal, NOTE_LIMITS.wholeNoteChars),
+    readNotes(dir, AGENT_TRACE_NOTES_REF, options.signal, NOTE_LIMITS.wholeNoteChars),
+  ]);
+  for (const [commit, text] of logs) {
+    if (!options.commits.has(commit)) continue;
+    const parsed = parseAuthorshipLog(text);
+    if (typeof parsed === 'string') {
+      builder.skip(`refs/notes/ai on ${short(commit)}: ${parsed}`);
+      continue;
+    }
+    builder.gitAi++;
+    builder.add(commit, null, []);
+    for (const [path, ranges] of parsed) builder.add(commit, path, ranges);
+  }
+  const addTrace = (where: string, value: unknown, noteCommit: string | null): void => {
+    const parsed = parseTraceRecord(value);
+    if (typeof parsed === 'string') {
+      builder.skip(`${where}: ${parsed}`);
+      return;
+    }
+    // A note belongs to its commit; a record in the tree names its commit in vcs.revision.
+    const commit = noteCommit ?? parsed.revision;
+    if (commit === null || !isFullCommitId(commit)) {
+      builder.skip(`${where}: no git vcs.revision naming a full commit`);
+      return;
+    }
+    if (!options.commits.has(commit)) return;
+    builder.agentTrace++;
+    builder.add(commit, null, []);
+    for (const [path, ranges] of parsed.byPath) builder.add(commit, path, ranges);
+  };
+  for (const [commit, text] of traceNotes) {
+    if (!options.commits.has(commit)) continue;
+    jsonLines(text).forEach((entry, index) => addTrace(`refs/notes/agent-trace on ${short(commit)}, record ${index + 1}`, entry, commit));
+  }
+  for (const path of options.traceFiles) {
+    const blob = await runGitCommand(dir, ['cat-file', 'blob', `${head}:${path}`], options.signal);
+    if (blob.code !== 0) {
+      builder.skip(`${path}: could not be read`);
+      continue;
+    }
+    jsonLines(blob.stdout).forEach((entry, index) => addTrace(`${path}, line ${index + 1}`, entry, null));
+  }
+  return builder.build();
+}
+
+/** A note or file of JSON records: one JSON document, or one per line. A line that is not JSON is kept as its reason. */
+function jsonLines(text: string): unknown[] {
+  const trimmed = text.trim();
+  if (trimmed.length === 0) return [];
+  try {
+    return [JSON.parse(trimmed)];
+  } catch {
+    // One record per line (JSON Lines).
+  }
+  return trimmed.split('\n').filter((line) => line.trim().length > 0).map((line) => {
+    try {
+      return JSON.parse(line) as unknown;
+    } catch {
+      return 'not JSON';
+    }
+  });
+}
+
+/** Whether a path holds Agent Trace records (they are records, not code: never counted). */
+export const isTraceFile = (path: string): boolean => path.startsWith(AGENT_TRACE_FOLDER) && path.endsWith('.jsonl');
