@@ -14,8 +14,11 @@ const NOTE = [
 interface Report {
   attributed_commits: number;
   assistants: Record<string, number>;
+  lines?: { explicit: number; assistants: Record<string, number>; records?: { git_ai: number; agent_trace: number; marked: number } };
   detections: { strategy: string; commit?: string; message: string }[];
 }
+
+const TRACE = { version: '0.1.0', id: 't1', timestamp: '2025-05-05T09:00:00Z', tool: { name: 'codex' }, files: [{ path: 'src/main.txt', conversations: [{ contributor: { type: 'ai' }, ranges: [{ start_line: 1, end_line: 2 }] }] }] };
 
 describe('Git AI notes of a cloned repository (refs/notes/ai over git://)', function () {
   this.timeout(60_000);
@@ -37,10 +40,11 @@ describe('Git AI notes of a cloned repository (refs/notes/ai over git://)', func
       if (name === 'noted') {
         notedCommit = repo.hashes[1]!;
         await repo.git(['notes', '--ref=ai', 'add', '-m', NOTE, notedCommit]);
+        await repo.git(['notes', '--ref=agent-trace', 'add', '-m', JSON.stringify(TRACE), repo.hashes[0]!]);
       }
       const target = await exportRepository(served, `acme/${name}.git`, dir);
       // A bare clone takes branches and tags only: the notes ref is pushed as a forge would keep it.
-      if (name === 'noted') await runGit(dir, ['push', '--quiet', target, 'refs/notes/ai:refs/notes/ai']);
+      if (name === 'noted') await runGit(dir, ['push', '--quiet', target, 'refs/notes/ai:refs/notes/ai', 'refs/notes/agent-trace:refs/notes/agent-trace']);
     }
     daemon = await startGitDaemon(served);
   });
@@ -58,6 +62,10 @@ describe('Git AI notes of a cloned repository (refs/notes/ai over git://)', func
     const detection = report.detections.find((d) => d.strategy === 'attribution');
     expect(detection?.commit).to.equal(notedCommit);
     expect(detection?.message).to.contain('refs/notes/ai: 40 lines in 1 file by claude (claude-sonnet-4-5)');
+    // Both notes refs come with the clone and name lines at HEAD: the log's 1-40 in the commit
+    // that added lines 6-45 holds 35 of its own lines; the trace names lines 1-2 of the first commit.
+    expect(report.lines?.records).to.deep.include({ git_ai: 1, agent_trace: 1, marked: 37 });
+    expect(report.lines?.assistants).to.deep.equal({ 'Claude Code': 35, codex: 2 });
   });
 
   it('treats a repository without the ref as normal: no attribution and no warning', async () => {

@@ -10,6 +10,10 @@ import { branchNotFoundMessage } from './branch-hint.js';
 import { directorySize, objectBytes, watchDirectorySize } from './directory-size.js';
 import { cloneEnvironment, runGitCommand } from './git-process.js';
 import { AI_NOTES_REF } from './notes.js';
+import { AGENT_TRACE_NOTES_REF } from './line-records.js';
+
+/** The notes a clone brings with the branch: git-ai's authorship logs and Agent Trace records. */
+const NOTES_REFSPECS = [`+${AI_NOTES_REF}*:${AI_NOTES_REF}*`, `+${AGENT_TRACE_NOTES_REF}*:${AGENT_TRACE_NOTES_REF}*`];
 import { mirrorIsCurrent, mirrorRefs, remoteHeads } from './remote-heads.js';
 import { discardMirror, holdMirror, mirrorKey, type MirrorOptions } from './mirrors.js';
 import { atLeast, HTTP_PINNING_SINCE, installedGitVersion } from './git-version.js';
@@ -230,9 +234,9 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
       if (current) {
         options.logger?.info('the mirror is current', { url: redactCredentials(locator.url), branch });
       } else {
-        // The AI notes come in the same fetch: a pattern refspec matching nothing is no error, and a
+        // The AI notes and Agent Trace notes come in the same fetch: a pattern refspec matching nothing is no error, and a
         // push's job saves the round trip of a second fetch.
-        await git.raw(['fetch', '--no-tags', '--no-write-fetch-head', '--', url, `+refs/heads/${branch}:refs/heads/${branch}`, `+${AI_NOTES_REF}*:${AI_NOTES_REF}*`]);
+        await git.raw(['fetch', '--no-tags', '--no-write-fetch-head', '--', url, `+refs/heads/${branch}:refs/heads/${branch}`, ...NOTES_REFSPECS]);
       }
       options.onProgress?.(fresh ? 'clone complete' : 'fetch complete');
     } catch (error) {
@@ -322,13 +326,13 @@ async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, comm
 }
 
 /**
- * The Git AI Standard's authorship notes travel apart from branches: fetched when the remote has
- * them. Most repositories do not, so a missing ref is not worth a word; any other failure is logged
+ * The Git AI Standard's authorship notes and Agent Trace notes travel apart from branches: fetched
+ * when the remote has them (pattern refspecs: a pattern matching nothing is no error). Most repositories do not, so a missing ref is not worth a word; any other failure is logged
  * and the analysis goes on without notes.
  */
 async function fetchAiNotes(git: ReturnType<typeof simpleGit>, dir: string, signal: AbortSignal, logger: OpenOptions['logger']): Promise<void> {
   try {
-    await git.cwd(dir).raw(['fetch', '--no-tags', '--', 'origin', `+${AI_NOTES_REF}:${AI_NOTES_REF}`]);
+    await git.cwd(dir).raw(['fetch', '--no-tags', '--', 'origin', ...NOTES_REFSPECS]);
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
     const text = error instanceof Error ? error.message : String(error);
