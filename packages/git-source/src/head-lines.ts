@@ -3,6 +3,7 @@ import { runGitCommand } from './git-process.js';
 import { attributesOf, type PathAttributes } from './gitattributes.js';
 import { unquoteGitPath } from './git-quoting.js';
 import { isTraceFile, markedLines, type LineRecords } from './line-records.js';
+import type { BlameCache } from './blame-cache.js';
 
 /**
  * Where each line of the tree at a commit comes from: `git blame -w -M` of every text file that is
@@ -53,6 +54,8 @@ export interface HeadLinesOptions {
   readonly onlyPaths?: ReadonlySet<string>;
   /** Line-level records (git-ai notes, Agent Trace): matched on blame's original line numbers. */
   readonly records?: LineRecords;
+  /** A mirror's kept blames: an unchanged file is answered from it, a blamed one stored in it. */
+  readonly cache?: BlameCache;
 }
 
 const EMPTY_TREE: Record<string, string> = {
@@ -224,7 +227,9 @@ export async function readHeadLines(dir: string, head: string, options: HeadLine
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const [path] = next;
-      const blamed = await blameFile(dir, head, path, options.signal);
+      const cached = options.cache?.lookup(path);
+      const blamed = cached ?? (await blameFile(dir, head, path, options.signal));
+      if (!cached) options.cache?.store(path, blamed);
       const folder = folderOf(path);
       for (const group of blamed.groups) {
         const entry = byCommit.get(group.commit) ?? { lines: 0, folders: new Map<string, number>() };

@@ -20,3 +20,4 @@ export { readLineRecords, parseAuthorshipLog, parseTraceRecord, markedLines, rec
 export { attributesOf, type PathAttributes } from './gitattributes.js';
 export { readReworkedLines, REWORK_WINDOW_SECONDS, type ReworkOptions, type ReworkedLines } from './rework.js';
 export { replayFirstParent, streamCommitDiffs, type FileDiff, type Deletion } from './line-replay.js';
+export { openBlameCache, BLAME_CACHE_FILE, type BlameCache } from './blame-cache.js';

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { CadenceError } from '@cadence-detect/errors';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence-detect/config/units';
-import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, excludeMatcher, HistoryCache, openRepository, readHeadLines, readLineRecords, readLineTree, readReworkedLines, isTraceFile, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence-detect/git-source';
+import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, excludeMatcher, HistoryCache, openRepository, openBlameCache, readHeadLines, readLineRecords, readLineTree, readReworkedLines, isTraceFile, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence-detect/git-source';
 import type { AnalysisEvent, AnalysisResult, SquashJudgement } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
@@ -167,12 +168,27 @@ export async function acquireRepository(
                 // git-ai notes and Agent Trace records name lines exactly: read before blame matches them.
                 const records = await readLineRecords(clone.dir, rev, { commits: new Set(commits.map((c) => c.hash)), traceFiles: [...tree.files.keys()].filter(isTraceFile), signal: linesSignal });
                 for (const reason of records.skipped) emit({ event: 'fetch', message: `skipped a line record: ${reason}` });
+                const blameOnly = onlyPaths && !truncated ? onlyPaths : undefined;
+                // A mirror keeps whole-tree blames between analyses; a range blames too few files to repay the history walk that keys them.
+                const cache = clone.mirrored && !blameOnly ? await openBlameCache(clone.dir, rev, linesSignal) : undefined;
+                // What the rework of a whole history depends on besides the head: the exclusions and the line records.
+                const reworkKey = createHash('sha256').update(JSON.stringify([rev, request.since ?? null, excludeFiles, [...records.byCommit].map(([c, files]) => [c, [...files]])])).digest('hex');
                 // Blame and the rework pass are other git processes: side by side.
                 const [head, reworked] = await Promise.all([
-                  readHeadLines(clone.dir, rev, { isExcluded: tree.isExcluded, tree, records, maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES, signal: linesSignal, ...(onlyPaths && !truncated ? { onlyPaths } : {}) }),
-                  // The whole history read: one replay of it; a range or --since: blames of the range's deletions.
-                  readReworkedLines(clone.dir, commits, { isExcluded: tree.isExcluded, records, signal: linesSignal, ...(!range && !request.since ? { replayFrom: rev } : {}) }),
+                  readHeadLines(clone.dir, rev, { isExcluded: tree.isExcluded, tree, records, maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES, signal: linesSignal, ...(blameOnly ? { onlyPaths: blameOnly } : {}), ...(cache ? { cache } : {}) }),
+                  // The whole history read: one replay of it (kept in a mirror); a range or --since: blames of the range's deletions.
+                  (async () => {
+                    const kept = cache?.lookupRework(reworkKey);
+                    if (kept) return kept;
+                    const found = await readReworkedLines(clone.dir, commits, { isExcluded: tree.isExcluded, records, signal: linesSignal, ...(!range && !request.since ? { replayFrom: rev } : {}) });
+                    cache?.storeRework(reworkKey, found);
+                    return found;
+                  })(),
                 ]);
+                if (cache) {
+                  await cache.save().catch((error: unknown) => options.logger?.warn('could not keep the blames in the mirror', { error: String(error) }));
+                  emit({ event: 'fetch', message: `blamed ${cache.stats.misses} files, ${cache.stats.hits} unchanged since the mirror's last line count` });
+                }
                 return { head, reworked: reworked.lines, reworkedMarked: reworked.marked, records };
               },
             }),

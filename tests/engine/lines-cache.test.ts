@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import attribution from '@cadence-detect/plugin-attribution';
+import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
+import { createEngine, silentEngineLogger, type EngineConfig } from '@cadence-detect/engine';
+import { BLAME_CACHE_FILE } from '@cadence-detect/git-source';
+import type { AnalysisEvent, RepositoryResult } from '@cadence-detect/plugin-sdk';
+import { createRepository, exportRepository, makeTempDir, runGit, startGitDaemon, type FixtureRepository, type GitDaemon, type TempDir } from '@cadence-detect/test-support';
+
+const DAY = 86_400;
+const T0 = Date.UTC(2025, 5, 1, 12) / 1000;
+const CLAUDE = '\n\nCo-authored-by: Claude <noreply@anthropic.com>\n';
+const rows = (prefix: string, n: number): string => `${Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`).join('\n')}\n`;
+
+/** The engine with a mirrors folder (as the server runs it) or without (a fresh clone per analysis). */
+async function analyze(url: string, mirrors: string | null): Promise<{ result: RepositoryResult; blamed: string | undefined }> {
+  const config: EngineConfig = {
+    limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30 },
+    git: { depth: 0 },
+    ...(mirrors ? { cache: { repositories_dir: mirrors, repositories_max_size: '1GB' } } : {}),
+  };
+  const engine = createEngine({ config, pluginConfig: toPluginConfigView(defaultConfig()), logger: silentEngineLogger(), plugins: [{ plugin: attribution, packageName: '@cadence-detect/plugin-attribution', version: '0.0.0', source: 'builtin' } as never] });
+  const events: AnalysisEvent[] = [];
+  const result = (await engine.analyze({ kind: 'repository', url }, { network: null, allowLocalPaths: false, onEvent: (e) => events.push(e) })) as RepositoryResult;
+  const blamed = events.flatMap((e) => (e.event === 'fetch' && e.message.startsWith('blamed ') ? [e.message] : []))[0];
+  return { result, blamed };
+}
+
+describe('engine: a mirror keeps what blame found, so an unchanged file is never blamed again', function () {
+  this.timeout(90_000);
+  let work: TempDir;
+  let daemon: GitDaemon;
+  let repo: FixtureRepository;
+  let served: string;
+  let mirrors: string;
+
+  before(async () => {
+    work = await makeTempDir('cadence-blame-cache-');
+    const dir = path.join(work.path, 'repo');
+    await mkdir(dir);
+    repo = await createRepository(dir, [
+      { message: 'Initial import', date: T0, files: { 'a.txt': rows('a', 8), 'b.txt': rows('b', 5), 'src/c.txt': rows('c', 6) } },
+      { message: `Rework a${CLAUDE}`, date: T0 + DAY, files: { 'a.txt': `a1\nx2\nx3\n${rows('a', 8).split('\n').slice(3).join('\n')}` } },
+      { message: 'Rename c', date: T0 + 2 * DAY, files: { 'src/c.txt': null, 'lib/c.txt': `c1\ny2\n${rows('c', 6).split('\n').slice(2).join('\n')}` } },
+    ]);
+    const base = path.join(work.path, 'served');
+    await mkdir(base);
+    served = await exportRepository(base, 'acme/lines.git', dir);
+    daemon = await startGitDaemon(base);
+    mirrors = path.join(work.path, 'mirrors');
+  });
+  after(async () => {
+    await daemon?.close();
+    await work?.remove();
+  });
+
+  it('blames every file once, answers all of them from the mirror the second time, and only the changed file after a push', async () => {
+    const url = daemon.url('acme/lines.git');
+    const first = await analyze(url, mirrors);
+    expect(first.blamed).to.equal("blamed 3 files, 0 unchanged since the mirror's last line count");
+    const second = await analyze(url, mirrors);
+    expect(second.blamed).to.equal("blamed 0 files, 3 unchanged since the mirror's last line count");
+    expect(second.result.lines).to.deep.equal(first.result.lines);
+    expect(second.result.survival).to.deep.equal(first.result.survival);
+
+    // A push that rewrites part of b.txt: b is blamed again, a and lib/c are kept.
+    await repo.commit({ message: `Rework b${CLAUDE}`, date: T0 + 3 * DAY, files: { 'b.txt': 'b1\nz2\nz3\nb4\nb5\n' } });
+    await runGit(repo.dir, ['push', '--quiet', served, `${repo.branch}:${repo.branch}`]);
+    const third = await analyze(url, mirrors);
+    expect(third.blamed).to.equal("blamed 1 files, 2 unchanged since the mirror's last line count");
+    // The same numbers as a fresh clone that blames everything.
+    const fresh = await analyze(url, null);
+    expect(fresh.blamed).to.equal(undefined);
+    expect(third.result.lines).to.deep.equal(fresh.result.lines);
+    expect(third.result.survival).to.deep.equal(fresh.result.survival);
+    expect(third.result.lines!.explicit).to.equal(first.result.lines!.explicit + 2);
+  });
+
+  it('a damaged cache file is an empty cache: everything is blamed again, the numbers are right', async () => {
+    const url = daemon.url('acme/lines.git');
+    const kept = (await readdir(mirrors)).filter((name) => name.endsWith('.git'));
+    expect(kept).to.have.length(1);
+    const file = path.join(mirrors, kept[0]!, BLAME_CACHE_FILE);
+    expect(JSON.parse(await readFile(file, 'utf8'))).to.have.property('files');
+    await writeFile(file, '{"format": 1, "flags": "-w -M", "commits": [], "files": {');
+    const damaged = await analyze(url, mirrors);
+    expect(damaged.blamed).to.equal("blamed 3 files, 0 unchanged since the mirror's last line count");
+    expect(damaged.result.lines).to.deep.equal((await analyze(url, null)).result.lines);
+  });
+});
