@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
+import { createRepository, makeTempDir, runCadence, runGit, type TempDir } from '@cadence-detect/test-support';
 
 const T0 = Date.UTC(2025, 0, 1, 12) / 1000;
 
@@ -41,5 +41,27 @@ describe('cadence analyze: code at HEAD and --no-lines', function () {
     expect(result.lines_skipped).to.equal('not asked for (--no-lines)');
     const text = await runCadence(['analyze', dir, '--no-lines'], { cwd: work.path });
     expect(text.stdout).to.contain('Code at HEAD: not counted (not asked for (--no-lines))');
+  });
+
+  it('line records: the text line and the report say what they named, and a skipped record\'s reason is shown as text', async () => {
+    const noted = path.join(work.path, 'noted');
+    await mkdir(noted);
+    const repo = await createRepository(noted, [
+      { message: 'Initial import', date: T0, files: { 'a.txt': 'one\ntwo\nthree\n' } },
+      { message: 'Add more', date: T0 + 86_400, files: { 'a.txt': 'one\ntwo\nthree\nfour\nfive\n' } },
+    ]);
+    const log = `a.txt\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 4\n---\n${JSON.stringify({ schema_version: 'authorship/3.0.0', base_commit_sha: '', prompts: {}, sessions: { s_aaaaaaaaaaaaaa: { agent_id: { tool: 'cursor', id: 'x', model: 'm' } } } })}`;
+    await runGit(noted, ['notes', '--ref=ai', 'add', '-m', log, repo.hashes[1]!]);
+    await runGit(noted, ['notes', '--ref=ai', 'add', '-m', 'a.txt\n  s_a::t_b <img/src=x/onerror=alert(1)>\n---\n{"schema_version":"authorship/3.0.0"}', repo.hashes[0]!]);
+    const text = await runCadence(['analyze', noted], { cwd: work.path });
+    expect(text.code, text.stderr).to.equal(0);
+    expect(text.stdout).to.match(/^Code at HEAD: 20% assistant-made \(1 explicit \+ 0 inferred of 5 lines; 1 named by line records, 1 records skipped\)$/m);
+    const report = path.join(work.path, 'noted.html');
+    const html = await runCadence(['analyze', noted, '-o', report], { cwd: work.path });
+    expect(html.code, html.stderr).to.equal(0);
+    const page = await readFile(report, 'utf8');
+    expect(page).to.match(/<p id="code-records">Line records: 1 commits with a git-ai authorship log and 0 Agent Trace records name 1 of these lines exactly/);
+    expect(page).to.contain('line ranges &quot;&lt;img/src=x/onerror=alert(1)&gt;&quot; are malformed');
+    expect(page).to.not.contain('<img/src');
   });
 });

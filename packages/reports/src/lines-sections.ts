@@ -38,6 +38,13 @@ ${joinHtml(segments, '\n')}
 <p class="legend muted">${joinHtml(shown.map((p) => html`<span style="background:${p.colour}"></span>${p.label}`), '')}</p>`;
 }
 
+/** What the line-level records named, and what was skipped (the reasons listed, as the data wrote them). */
+function recordsNote(records: NonNullable<RepositoryResult['lines']>['records'] & object): SafeHtml {
+  const skipped = records.skipped_reasons.map((reason) => html`<li>${reason}</li>`);
+  return html`<p id="code-records">Line records: ${count(records.git_ai)} commits with a git-ai authorship log and ${count(records.agent_trace)} Agent Trace records name ${count(records.marked)} of these lines exactly; the rest of those commits' lines count as their authors'.${records.skipped > 0 ? html` ${count(records.skipped)} malformed records were skipped:` : ''}</p>
+${skipped.length > 0 && html`<ul class="muted">${joinHtml(skipped, '')}</ul>`}`;
+}
+
 /** "Code at HEAD": the share of the lines at the analysed commit, by folder and by assistant (docs/lines.md). */
 export function codeAtHeadSection(r: RepositoryResult): SafeHtml | '' {
   if (!r.lines) return r.lines_skipped ? html`<h2>Code at HEAD</h2>\n<p class="muted">Not counted: ${r.lines_skipped}.</p>` : '';
@@ -47,6 +54,7 @@ export function codeAtHeadSection(r: RepositoryResult): SafeHtml | '' {
   return html`<h2>Code at HEAD</h2>
 <p><strong>${share(l.share)}</strong> of the ${count(l.counted)} lines at <code>${l.head.slice(0, 12)}</code> are assistant-made: ${count(l.explicit)} explicit (their commit names an assistant) and ${count(l.inferred)} inferred (each commit's probability times its lines). ${count(l.excluded)} lines of vendored, generated and lock files and ${l.binary_files} binary files are left out.</p>
 ${codeBar(l)}
+${l.records ? recordsNote(l.records) : ''}
 <table id="code-folders"><caption class="muted">By top-level folder</caption><thead><tr><th scope="col">Folder</th><th scope="col">Lines</th><th scope="col">Assistant share</th></tr></thead><tbody>
 ${joinHtml(folders, '\n')}
 </tbody></table>

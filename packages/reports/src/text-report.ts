@@ -57,7 +57,7 @@ export function codeLines(r: RepositoryResult): string[] {
   if (!r.lines) return r.lines_skipped ? [`Code at HEAD: not counted (${oneLine(r.lines_skipped)})`] : [];
   const l = r.lines;
   const out = [
-    `Code at HEAD: ${percent(l.share)} assistant-made (${count(l.explicit)} explicit + ${count(l.inferred)} inferred of ${count(l.counted)} lines${l.automation > 0 ? `, ${count(l.automation)} automation` : ''}${l.outside > 0 ? `, ${count(l.outside)} from before the range` : ''})`,
+    `Code at HEAD: ${percent(l.share)} assistant-made (${count(l.explicit)} explicit + ${count(l.inferred)} inferred of ${count(l.counted)} lines${l.automation > 0 ? `, ${count(l.automation)} automation` : ''}${l.outside > 0 ? `, ${count(l.outside)} from before the range` : ''}${l.records ? `; ${count(l.records.marked)} named by line records${l.records.skipped > 0 ? `, ${count(l.records.skipped)} records skipped` : ''}` : ''})`,
   ];
   const s = r.survival;
   if (s) {
