@@ -24,6 +24,22 @@ export function runGitCommand(cwd: string, args: readonly string[], signal?: Abo
   });
 }
 
+/** `runGitCommand` within `bounds` (boundedGitCommand): the line passes' blames and reads. */
+export function runBoundedGit(cwd: string, args: readonly string[], bounds: GitBounds, signal?: AbortSignal): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const git = boundedGitCommand(args, bounds);
+    const child = spawn(git.command, git.args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal, env: gitEnvironment() });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
+  });
+}
+
 /**
  * The environment of git processes we spawn ourselves: no pager, no prompts, and none of the
  * caller's GIT_* variables, which could point git at other repositories or commands.

@@ -1,5 +1,5 @@
 import { CadenceError } from '@cadence-detect/errors';
-import { runGitCommand } from './git-process.js';
+import { DEFAULT_GIT_BOUNDS, runBoundedGit, runGitCommand } from './git-process.js';
 import { attributesOf, type PathAttributes } from './gitattributes.js';
 import { unquoteGitPath } from './git-quoting.js';
 import { isTraceFile, markedLines, type LineRecords } from './line-records.js';
@@ -75,7 +75,8 @@ export class LinesSkipped extends Error {
 export const BLAME_FLAGS = ['-w', '-M'] as const;
 
 async function git(dir: string, args: string[], signal?: AbortSignal): Promise<string> {
-  const result = await runGitCommand(dir, args, signal);
+  // Within the history read's bounds (address space, pack windows, the blob cap): a blame is a git process like it.
+  const result = await runBoundedGit(dir, args, DEFAULT_GIT_BOUNDS, signal);
   if (result.code !== 0) throw new CadenceError('ERR_GIT_READ_FAILED', { message: `git ${args[0]} failed: ${result.stderr.trim().split('\n')[0] ?? ''}` });
   return result.stdout;
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { abortError } from '@cadence-detect/errors';
-import { gitEnvironment } from './git-process.js';
+import { boundedGitCommand, DEFAULT_GIT_BOUNDS, gitEnvironment } from './git-process.js';
 import { unquoteGitPath } from './git-quoting.js';
 
 /** A line whose origin the replay cannot know (it came in through a merge, or its file was not followed). */
@@ -59,7 +59,9 @@ export function streamCommitDiffs(dir: string, args: readonly string[], handlers
       reject(abortError(signal));
       return;
     }
-    const child = spawn('git', ['-c', 'core.quotePath=false', ...args], { cwd: dir, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], env: gitEnvironment() });
+    // Within the history read's bounds: this is the same kind of `git log -p` over the same history.
+    const git = boundedGitCommand(['-c', 'core.quotePath=false', ...args], DEFAULT_GIT_BOUNDS);
+    const child = spawn(git.command, git.args, { cwd: dir, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], env: gitEnvironment() });
     if (input !== undefined) {
       child.stdin!.on('error', () => undefined);
       child.stdin!.end(input);
