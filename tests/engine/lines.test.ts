@@ -142,6 +142,29 @@ describe('engine: lines at HEAD, survival and rework (histories with known answe
   });
 });
 
+describe('engine: a range reads .gitattributes at its base', function () {
+  this.timeout(60_000);
+
+  it('a request that marks its own file linguist-generated still has its lines counted; the whole history honours the mark', async () => {
+    const work = await makeTempDir('cadence-lines-attributes-');
+    try {
+      const dir = path.join(work.path, 'repo');
+      await mkdir(dir);
+      const repo = await createRepository(dir, [
+        { message: 'Initial import', date: T0, author: ADA, files: { 'a.txt': text(lines('a', 1, 3)) } },
+        { message: `Add the generator${CLAUDE}`, date: T0 + DAY, author: ADA, files: { 'gen.txt': text(lines('g', 1, 4)), '.gitattributes': 'gen.txt linguist-generated\n' } },
+      ]);
+      const ranged = await analyze({ kind: 'repository', url: repo.dir, range: { before: repo.hashes[0]!, after: repo.hashes[1]! } });
+      // gen.txt 4 + .gitattributes 1, both the request's; a.txt is outside it.
+      expect(ranged.lines).to.deep.include({ counted: 8, excluded: 0, explicit: 5, outside: 3 });
+      const whole = await analyze({ kind: 'repository', url: repo.dir });
+      expect(whole.lines).to.deep.include({ counted: 4, excluded: 4, explicit: 1 });
+    } finally {
+      await work.remove();
+    }
+  });
+});
+
 describe('engine: lines through a merge', function () {
   this.timeout(60_000);
   let work: TempDir;

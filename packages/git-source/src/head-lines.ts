@@ -96,6 +96,11 @@ async function treeLineCounts(dir: string, head: string, signal?: AbortSignal): 
   return files;
 }
 
+/** The paths of the tree at `commit` (one `git ls-tree -r -z --name-only`). */
+async function treePaths(dir: string, commit: string, signal?: AbortSignal): Promise<string[]> {
+  return (await git(dir, ['-c', 'core.quotePath=false', 'ls-tree', '-r', '-z', '--name-only', '--end-of-options', commit], signal)).split('\0').filter((p) => p.length > 0);
+}
+
 /** The `.gitattributes` files of the tree at `head`, by path. */
 async function attributeFiles(dir: string, head: string, paths: Iterable<string>, signal?: AbortSignal): Promise<Map<string, string>> {
   const files = new Map<string, string>();
@@ -176,10 +181,16 @@ export interface LineTree {
   readonly isExcluded: (path: string) => boolean;
 }
 
-/** Reads the tree at `head` and its `.gitattributes`: what blame and the rework pass both need first. */
-export async function readLineTree(dir: string, head: string, isExcludedByConfig: (path: string) => boolean, signal?: AbortSignal): Promise<LineTree> {
+/**
+ * Reads the tree at `head` and its `.gitattributes`: what blame and the rework pass both need first.
+ * `attributesFrom`: read the `.gitattributes` files of that commit instead (a range's base), so a
+ * request cannot leave its own lines out by marking them generated.
+ */
+export async function readLineTree(dir: string, head: string, isExcludedByConfig: (path: string) => boolean, signal?: AbortSignal, attributesFrom?: string): Promise<LineTree> {
   const files = await treeLineCounts(dir, head, signal);
-  const attributes = attributesOf(await attributeFiles(dir, head, files.keys(), signal));
+  const attributes = attributesOf(
+    attributesFrom === undefined ? await attributeFiles(dir, head, files.keys(), signal) : await attributeFiles(dir, attributesFrom, await treePaths(dir, attributesFrom, signal), signal),
+  );
   const isExcluded = (path: string): boolean => {
     const of = attributes(path);
     if (of.noDiff || isTraceFile(path)) return true;

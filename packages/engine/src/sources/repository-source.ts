@@ -164,7 +164,8 @@ export async function acquireRepository(
                 // A range (a pull request, a push) blames only the files its commits touched: no other line can be its.
                 const onlyPaths = range ? new Set(commits.flatMap((c) => (c.filesTruncated ? [] : c.files.map((f) => f.path)))) : undefined;
                 const truncated = range ? commits.some((c) => c.filesTruncated) : false;
-                const tree = await readLineTree(clone.dir, rev, excludeMatcher(excludeFiles), linesSignal);
+                // A range's attributes are its base's: a request cannot exclude its own lines by marking them generated.
+                const tree = await readLineTree(clone.dir, rev, excludeMatcher(excludeFiles), linesSignal, range?.before ?? undefined);
                 // git-ai notes and Agent Trace records name lines exactly: read before blame matches them.
                 const records = await readLineRecords(clone.dir, rev, { commits: new Set(commits.map((c) => c.hash)), traceFiles: [...tree.files.keys()].filter(isTraceFile), signal: linesSignal });
                 for (const reason of records.skipped) emit({ event: 'fetch', message: `skipped a line record: ${reason}` });
