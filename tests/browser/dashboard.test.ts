@@ -168,6 +168,18 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
     }
   });
 
+  it('sends what is typed as the server takes it (a path too, not only a URL) and shows the server\u2019s refusal', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, `${server.url}/`);
+    // This server keeps security.allow_local_paths off: the browser must not refuse first, the server says why.
+    await page.fill('#analyze-url', work.path);
+    await page.click('#analyze button');
+    await page.waitForFunction(() => ((globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }).document.getElementById('analyze-status')?.textContent ?? '') !== '');
+    expect(await page.textContent('#analyze-status')).to.match(/local path/i);
+    await context.close();
+  });
+
   it('takes the dashboard\u2019s screenshots docs/ shows (pnpm screenshots refreshes them)', async () => {
     const written = await takeDashboardScreenshots(path.join(work.path, 'shots'), browser);
     expect(written.map((f) => path.basename(f))).to.deep.equal(['dashboard-sign-in.png', 'dashboard.png', 'dashboard-job-running.png']);

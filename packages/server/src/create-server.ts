@@ -72,7 +72,9 @@ export function createServer(options: ServerOptions): CadenceServer {
   // The client address is ours to compute (clientAddress): Koa's proxy mode trusts the leftmost X-Forwarded-For entry.
   const app = new Koa({ proxy: config.api.trust_proxy });
   app.silent = true;
-  app.use(errorBody(log));
+  // The route table is known once every router is built (below): a 404 names the routes under its path.
+  let routesUnder = (_path: string): string[] => [];
+  app.use(errorBody(log, (path) => routesUnder(path)));
   if (config.server.base_path) app.use(underBasePath(config.server.base_path));
   if (config.logging.level === 'debug') app.use(requestLog(log));
   app.use(clientAddress(config.api.trust_proxy, config.api.trusted_proxies));
@@ -141,6 +143,10 @@ export function createServer(options: ServerOptions): CadenceServer {
     app.use(router.allowedMethods());
   }
   const routes = [...routeTable(open, false), ...routeTable(guarded, config.api.token !== null)];
+  routesUnder = (path) => {
+    const prefix = `${path.replace(/\/+$/, '')}/`;
+    return prefix === '/' ? [] : routes.filter((r) => r.path.startsWith(prefix)).flatMap((r) => r.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${r.path}`));
+  };
 
   let server: http.Server | null = null;
   const listener = app.callback();

@@ -64,6 +64,15 @@ describe('@cadence-detect/server embedded in another program', function () {
     expect(await get('/nothing/here')).to.deep.include({ status: 404, body: { error: 'not_found', message: 'No route for GET /nothing/here' } });
   });
 
+  it('a guessed path names the routes under it (POST /api/analyze)', async () => {
+    const response = await fetch(`${base}/api/analyze`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{"url":"x"}' });
+    expect(response.status).to.equal(404);
+    expect(await response.json()).to.deep.equal({
+      error: 'not_found',
+      message: 'No route for POST /api/analyze; routes under it: POST /api/analyze/repository, POST /api/analyze/website, POST /api/analyze/organization',
+    });
+  });
+
   it('requires the API token on the job routes', async () => {
     expect((await get('/jobs', null)).status).to.equal(401);
     expect((await get('/JOBS', 'wrong-token')).status).to.equal(401);

@@ -36,7 +36,7 @@ function buildDashboardPage(scans: boolean): { html: string; policy: string } {
 <h2 id="analyze-title">Analyze</h2>
 <form id="analyze">
 <label>Kind<select id="analyze-kind"><option value="repository">repository</option><option value="website">page</option>${scans && html`<option value="organization">organisation (github:owner, gitlab:group)</option>`}</select></label>
-<label>URL<input id="analyze-url" type="url" required size="50" placeholder="https://github.com/owner/repo"></label>
+<label>URL or path<input id="analyze-url" type="text" inputmode="url" autocomplete="off" spellcheck="false" required size="50" placeholder="https://github.com/owner/repo" aria-describedby="analyze-status"></label>
 <button type="submit">Analyze</button>
 <span id="analyze-status" class="muted" aria-live="polite"></span>
 </form>
