@@ -167,7 +167,7 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
   it('cadence ci gitlab: a Code Quality report valid against GitLab\u2019s fields, GIT_DEPTH not cutting the history', async () => {
     const run = await runCadence(['ci', 'gitlab', '--fail-on', 'likely_ai_generated'], {
       cwd: repo.dir,
-      env: { CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head, GIT_DEPTH: '20' },
+      env: { GITLAB_CI: 'true', CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head, GIT_DEPTH: '20' },
     });
     expect([0, 3], run.stderr).to.include(run.code);
     expect(run.stderr).to.match(/^cadence: Adds \d+ lines; about \d+ \(\d+%\) from assistant-made commits\.$/m);
@@ -177,7 +177,7 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     expect(report.length).to.be.at.least(1);
     expect(new Set(report.map((r) => r.fingerprint)).size).to.equal(report.length);
     for (const issue of report) expect(issue.location.path).to.match(/^(src\/module\d\.ts|\.cadence\.yaml)$/);
-    const again = await runCadence(['ci', 'gitlab', '-o', 'again.json'], { cwd: repo.dir, env: { CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head } });
+    const again = await runCadence(['ci', 'gitlab', '-o', 'again.json'], { cwd: repo.dir, env: { GITLAB_CI: 'true', CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head } });
     expect(again.code, again.stderr).to.equal(0);
     const second = JSON.parse(await readFile(path.join(repo.dir, 'again.json'), 'utf8')) as { fingerprint: string }[];
     expect(second.map((r) => r.fingerprint)).to.deep.equal(report.map((r) => r.fingerprint));
@@ -199,7 +199,7 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
       expect(folder.run.code, folder.run.stderr).to.equal(2);
       expect(folder.run.stderr).to.contain(`${path.join(repo.dir, 'reports')} is a symbolic link`);
       await symlink(victim, path.join(repo.dir, 'linked-quality.json'));
-      const quality = await runCadence(['ci', 'gitlab', '-o', 'linked-quality.json'], { cwd: repo.dir, env: { CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head } });
+      const quality = await runCadence(['ci', 'gitlab', '-o', 'linked-quality.json'], { cwd: repo.dir, env: { GITLAB_CI: 'true', CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head } });
       expect(quality.code, quality.stderr).to.equal(2);
       expect(quality.stderr).to.contain(`${path.join(repo.dir, 'linked-quality.json')} is a symbolic link`);
       expect(await readFile(victim, 'utf8')).to.equal('precious\n');
@@ -212,8 +212,24 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
   it('cadence ci gitlab refuses a shallow checkout naming GIT_DEPTH: 0', async () => {
     const shallow = path.join(work.path, 'shallow-gitlab');
     await runGit(work.path, ['clone', '--quiet', '--depth', '3', `file://${repo.dir}`, shallow]);
-    const run = await runCadence(['ci', 'gitlab'], { cwd: shallow, env: { CI_PROJECT_DIR: shallow, CI_PIPELINE_SOURCE: 'push' } });
+    const run = await runCadence(['ci', 'gitlab'], { cwd: shallow, env: { GITLAB_CI: 'true', CI_PROJECT_DIR: shallow, CI_PIPELINE_SOURCE: 'push' } });
     expect(run.code).to.equal(2);
     expect(run.stderr).to.contain('GIT_DEPTH: 0');
+  });
+
+  it('outside the CI it names, each command stops and says what it needs; with --base it says it runs outside and reads that range', async () => {
+    const bare = { GITHUB_EVENT_PATH: '', GITHUB_WORKSPACE: '', GITLAB_CI: '', CI_PROJECT_DIR: '' };
+    const githubRun = await runCadence(['ci', 'github'], { cwd: repo.dir, env: bare });
+    expect(githubRun.code).to.equal(2);
+    expect(githubRun.stderr).to.contain('GITHUB_EVENT_PATH is not set: outside one, give the range\'s base with --base <commit>');
+    expect(githubRun.stdout).to.equal('');
+    const gitlabRun = await runCadence(['ci', 'gitlab'], { cwd: repo.dir, env: bare });
+    expect(gitlabRun.code).to.equal(2);
+    expect(gitlabRun.stderr).to.contain('GITLAB_CI is not set: outside one, give the range\'s base with --base <commit>');
+    // Nothing written into the repository.
+    expect((await runGit(repo.dir, ['status', '--porcelain', '--untracked-files=all'])).split('\n').filter((l) => l.includes('gl-code-quality'))).to.deep.equal([]);
+    const based = await runCadence(['ci', 'github', '--base', base, '--fail-on', 'never'], { cwd: repo.dir, env: bare });
+    expect(based.code, based.stderr).to.equal(0);
+    expect(based.stderr).to.contain('not in a GitHub Actions job (no GITHUB_EVENT_PATH): analysing from --base to HEAD');
   });
 });

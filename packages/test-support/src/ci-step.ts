@@ -78,7 +78,7 @@ export async function runGitlabJob(options: GitlabJobOptions): Promise<StepRun> 
   const template = parse(await readFile(options.templateFile, 'utf8')) as Record<string, { variables?: Record<string, string>; script?: string[] }>;
   const job = template[options.job];
   if (!job?.script) throw new Error(`${options.templateFile} has no job ${options.job} with a script`);
-  const env: NodeJS.ProcessEnv = { ...job.variables, ...options.env, CI_PROJECT_DIR: options.projectDir };
+  const env: NodeJS.ProcessEnv = { ...job.variables, ...options.env, GITLAB_CI: 'true', CI_PROJECT_DIR: options.projectDir };
   const script = ['set -eo pipefail', ...job.script].join('\n');
   return runProgram('bash', ['--noprofile', '--norc', '-c', script], options.projectDir, env, options.timeoutMs);
 }

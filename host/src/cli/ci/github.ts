@@ -25,6 +25,13 @@ const REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 export async function runGithubCi(options: GithubCiOptions, io: CliIo): Promise<void> {
   const env = io.env;
   const workspace = given(env.GITHUB_WORKSPACE) ?? io.cwd;
+  // Outside an Actions job nothing names the range: a run without one would silently read the whole history.
+  if (!given(env.GITHUB_EVENT_PATH)) {
+    if (!given(options.base, env.INPUT_BASE)) {
+      throw new CliError('usage', 'cadence ci github runs in a GitHub Actions job, and GITHUB_EVENT_PATH is not set: outside one, give the range\'s base with --base <commit> (or analyse the whole history with cadence analyze)');
+    }
+    io.stderr.write('cadence: not in a GitHub Actions job (no GITHUB_EVENT_PATH): analysing from --base to HEAD\n');
+  }
   const event = await readEvent(env.GITHUB_EVENT_PATH);
   const name = env.GITHUB_EVENT_NAME ?? '';
   const request = REQUEST_EVENTS.has(name) ? (event.pull_request as Record<string, { sha?: unknown } | undefined> | undefined) : undefined;

@@ -1,4 +1,5 @@
 import type { CliIo } from '../io.js';
+import { CliError } from '../exit-codes.js';
 import { ciGate, failOnInput, given, runCi } from './ci-run.js';
 import { codeQualityReport } from './code-quality.js';
 import { writeReportFile } from './report-file.js';
@@ -24,6 +25,13 @@ export async function runGitlabCi(options: GitlabCiOptions, io: CliIo): Promise<
   const env = { ...io.env };
   delete env.GIT_DEPTH;
   const workspace = given(env.CI_PROJECT_DIR) ?? io.cwd;
+  // Outside a GitLab job nothing names the range, and the report would land in whatever folder this is.
+  if (env.GITLAB_CI !== 'true') {
+    if (!given(options.base)) {
+      throw new CliError('usage', 'cadence ci gitlab runs in a GitLab CI job, and GITLAB_CI is not set: outside one, give the range\'s base with --base <commit> (and -o for the report\'s file), or analyse with cadence analyze');
+    }
+    io.stderr.write('cadence: not in a GitLab CI job (GITLAB_CI is not set): analysing from --base to HEAD\n');
+  }
   const requestPipeline = env.CI_PIPELINE_SOURCE === 'merge_request_event';
   const base = given(options.base, requestPipeline ? env.CI_MERGE_REQUEST_DIFF_BASE_SHA : env.CI_COMMIT_BEFORE_SHA);
   const outcome = await runCi({
