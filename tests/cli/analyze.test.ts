@@ -177,12 +177,19 @@ describe('cadence analyze (the real CLI process)', function () {
   });
 
   it('exits 1 when the analysis fails: missing path, unknown branch, empty repository, unreachable URL', async () => {
+    // What the command named is not there: bad usage (2), each with a code naming it and what to do.
     const missing = await analyze([path.join(work.path, 'nowhere')]);
-    expect(missing.code).to.equal(1);
+    expect(missing.code).to.equal(2);
     expect(missing.stderr.trim().split('\n')).to.have.length(1);
+    expect(missing.stderr).to.contain(`ERR_PATH_NOT_FOUND: No such path: ${path.join(work.path, 'nowhere')} (a local path names a folder that exists`);
+    const plainDir = path.join(work.path, 'plain-folder');
+    await mkdir(plainDir);
+    const notRepository = await analyze([plainDir]);
+    expect(notRepository.code).to.equal(2);
+    expect(notRepository.stderr).to.contain(`ERR_NOT_A_REPOSITORY: Not a git repository: ${plainDir} (git finds no repository there or above it`);
     const branch = await analyze([human, '--branch', 'no-such-branch']);
-    expect(branch.code).to.equal(1);
-    expect(branch.stderr).to.contain('ERR_NO_COMMITS_FOUND');
+    expect(branch.code).to.equal(2);
+    expect(branch.stderr).to.contain('ERR_BRANCH_NOT_FOUND: Branch not found: no-such-branch (');
     const emptyDir = path.join(work.path, 'empty');
     await mkdir(emptyDir);
     await createRepository(emptyDir, []);

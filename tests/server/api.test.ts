@@ -105,7 +105,7 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     expect((await waitForJob<JobBody>(server, unreachable.body.id))).to.include({ status: 'failed', error_code: 'ERR_GIT_CLONE_FAILED' });
     const branch = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git'), branch: 'nope' }));
     const failed = await waitForJob<JobBody>(server, branch.body.id);
-    expect(failed).to.include({ status: 'failed', error_code: 'ERR_NO_COMMITS_FOUND' });
+    expect(failed).to.include({ status: 'failed', error_code: 'ERR_BRANCH_NOT_FOUND' });
     const noResult = await server.json<{ error: string; message: string }>(`/api/results/${failed.id}`);
     expect(noResult.status).to.equal(404);
     expect(noResult.body.message).to.contain('failed');

@@ -31,6 +31,9 @@ export class CliError extends Error {
  * (@cadence-detect/plugin-loader). Known by their names, so that `cadence version` and `--help`
  * never load those packages (the configuration schema, the engine) to recognise them.
  */
+/** Operational codes that say the command named something wrong: exit 2, not 1. */
+const USAGE_CODES: ReadonlySet<string> = new Set(['ERR_INVALID_SOURCE', 'ERR_PATH_NOT_FOUND', 'ERR_NOT_A_REPOSITORY', 'ERR_BRANCH_NOT_FOUND']);
+
 const USAGE_ERRORS: ReadonlySet<string> = new Set(['ConfigError', 'UsageError', 'PluginLoadError', 'PluginOptionsError']);
 
 /**
@@ -41,8 +44,8 @@ const USAGE_ERRORS: ReadonlySet<string> = new Set(['ConfigError', 'UsageError', 
 export function commandEnd(error: unknown): { readonly code: number; readonly message: string | null } | null {
   if (error instanceof CliError) return { code: exitCodeOf(error.outcome), message: error.message };
   if (error instanceof CadenceError) {
-    // A URL or path the URL rules refuse is bad usage; any other code is the analysis failing.
-    return { code: exitCodeOf(error.code === 'ERR_INVALID_SOURCE' ? 'usage' : 'failed'), message: `${error.code}: ${error.message}` };
+    // A URL or path refused, or naming what is not there, is bad usage; any other code is the analysis failing.
+    return { code: exitCodeOf(USAGE_CODES.has(error.code) ? 'usage' : 'failed'), message: `${error.code}: ${error.message}` };
   }
   if (error instanceof Error && USAGE_ERRORS.has(error.name)) return { code: exitCodeOf('usage'), message: error.message };
   // Help and version end 0; every parse error is bad usage.

@@ -4,7 +4,7 @@ import { closestName } from '@cadence-detect/errors';
 import { ConfigError } from './config-error.js';
 import { findProjectFile, findUserFile, readNamedFile, userConfigDir, type ConfigFile } from './config-files.js';
 import { configFromEnvironment, environmentNames } from './environment.js';
-import { ConfigSchema, PROJECT_FILE_KEYS, type CadenceConfig } from './schema.js';
+import { ConfigSchema, PROJECT_FILE_KEYS, SECRET_KEYS, type CadenceConfig } from './schema.js';
 import { checkValues } from './value-checks.js';
 
 export interface LoadConfigOptions {
@@ -116,7 +116,20 @@ function checkShape(data: unknown, source: string, origin: 'file' | 'env' | 'fla
   if (!first) return;
   const key = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   const where = origin === 'env' ? `${source} (${environmentNames(key)[0] ?? key})` : source;
-  throw new ConfigError(`Invalid configuration in ${where}: ${key || 'value'} ${first.message}`, key, source);
+  throw new ConfigError(`Invalid configuration in ${where}: ${key || 'value'} ${first.message}${foundValue(data, first.instancePath, key)}`, key, source);
+}
+
+/** `, found "500"`: the value the check refused, as written (cut to 60 characters); never a secret's. */
+function foundValue(data: unknown, pointer: string, key: string): string {
+  if ((SECRET_KEYS as readonly string[]).includes(key) || /(^|\.)(token|secret|key|password|private_key)$/.test(key)) return '';
+  let value: unknown = data;
+  for (const part of pointer.split('/').slice(1)) {
+    if (value === null || typeof value !== 'object') return '';
+    value = (value as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  if (value === undefined) return '';
+  const text = JSON.stringify(value) ?? String(value);
+  return `, found ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
 }
 
 /** ` (did you mean thresholds.suspicious_additions?)` for a key one or two edits from a real one. */

@@ -144,6 +144,13 @@ describe('configuration', () => {
     await write('chosen.yaml', 'webhook:\n  port: eighty\n');
     const error = await failure(loadConfig({ cwd: dir.path, configPath: 'chosen.yaml', env: {} }));
     expect(error.message).to.contain('webhook.port');
+    expect(error.message).to.match(/webhook\.port must be .*, found "eighty"$/);
+    await write('.cadence.yaml', 'thresholds:\n  suspicious_additions: 12.5\n');
+    expect((await failure(loadConfig({ cwd: dir.path, env: {} }))).message).to.match(/thresholds\.suspicious_additions must be integer, found 12\.5$/);
+    // A secret's value is never repeated.
+    await write('secret.yaml', 'webhook:\n  secret: 12345\n');
+    const secret = await failure(loadConfig({ cwd: dir.path, configPath: 'secret.yaml', env: {} }));
+    expect(secret.message).to.contain('webhook.secret').and.not.to.contain('12345');
   });
 
   it('takes a path prefix as /segment[/segment], and refuses one without its slash, with a trailing one or with other characters', async () => {

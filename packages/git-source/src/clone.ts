@@ -93,13 +93,13 @@ export function checkBranchName(branch: string): void {
 
 async function openLocal(dir: string, options: OpenOptions): Promise<ClonedRepository> {
   const isRepo = await runGitCommand(dir, ['rev-parse', '--git-dir'], options.signal);
-  if (isRepo.code !== 0) throw new CadenceError('ERR_GIT_CLONE_FAILED', { message: `Not a git repository: ${dir}` });
+  if (isRepo.code !== 0) throw new CadenceError('ERR_NOT_A_REPOSITORY', { message: `Not a git repository: ${dir} (git finds no repository there or above it: name the repository's folder)` });
   const rev = options.branch ?? 'HEAD';
   const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], options.signal);
   if (head.code !== 0) {
-    throw new CadenceError('ERR_NO_COMMITS_FOUND', {
-      message: options.branch ? await branchNotFoundMessage(dir, options.branch, options.signal) : `The repository at ${dir} has no commits`,
-    });
+    throw options.branch
+      ? new CadenceError('ERR_BRANCH_NOT_FOUND', { message: await branchNotFoundMessage(dir, options.branch, options.signal) })
+      : new CadenceError('ERR_NO_COMMITS_FOUND', { message: `The repository at ${dir} has no commits` });
   }
   const branch = options.branch ?? (await currentBranch(dir, options.signal));
   const shallow = await runGitCommand(dir, ['rev-parse', '--is-shallow-repository'], options.signal);
@@ -394,7 +394,7 @@ function cloneError(error: unknown, signal: AbortSignal, url: string): CadenceEr
   if (signal.aborted) return abortError(signal);
   const text = error instanceof Error ? error.message : String(error);
   if (/Remote branch .* not found|couldn't find remote ref/i.test(text)) {
-    return new CadenceError('ERR_NO_COMMITS_FOUND', { message: `Branch not found in ${redactCredentials(url)}` });
+    return new CadenceError('ERR_BRANCH_NOT_FOUND', { message: `Branch not found in ${redactCredentials(url)} (its branches: git ls-remote --heads <url>)` });
   }
   const detail = redactCredentials(text).split('\n').map((l) => l.trim()).filter((l) => /^(fatal|error):/.test(l)).join(' ');
   return new CadenceError('ERR_GIT_CLONE_FAILED', {

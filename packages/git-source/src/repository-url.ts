@@ -223,7 +223,7 @@ function localPath(input: string, filePath: string, options: { allowLocalPaths: 
   if (!options.allowLocalPaths) refuse(input, 'local paths are not allowed here (security.allow_local_paths)');
   const resolved = path.resolve(filePath);
   if (!existsSync(resolved)) {
-    throw new CadenceError('ERR_GIT_CLONE_FAILED', { message: `No such path: ${resolved}` });
+    throw new CadenceError('ERR_PATH_NOT_FOUND', { message: `No such path: ${resolved} (a local path names a folder that exists; a repository URL starts with https://, ssh:// or git@)`, details: { field: 'url', reason: 'no such path' } });
   }
   return { kind: 'local', path: resolved, repo: path.basename(resolved) };
 }

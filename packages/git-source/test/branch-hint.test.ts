@@ -25,7 +25,7 @@ describe('a branch that does not exist, in a local repository', () => {
 
   it('names the branches there are, and the one it most likely meant', async () => {
     const mistyped = await failure('mian');
-    expect(mistyped.code).to.equal('ERR_NO_COMMITS_FOUND');
+    expect(mistyped.code).to.equal('ERR_BRANCH_NOT_FOUND');
     expect(mistyped.message).to.equal('Branch not found: mian (did you mean main? branches: main, release-2024)');
     expect((await failure('feature/x')).message).to.equal('Branch not found: feature/x (branches: main, release-2024)');
   });

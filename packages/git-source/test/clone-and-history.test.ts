@@ -139,9 +139,9 @@ describe('git source over git://', function () {
     }
   });
 
-  it('fails with ERR_NO_COMMITS_FOUND for a branch that does not exist and for an empty repository', async () => {
+  it('fails with ERR_BRANCH_NOT_FOUND for a branch that does not exist and ERR_NO_COMMITS_FOUND for an empty repository', async () => {
     const missing = await openRepository(parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }), { ...base, branch: 'no-such-branch' }).catch((e: unknown) => e);
-    expect(missing).to.have.property('code', 'ERR_NO_COMMITS_FOUND');
+    expect(missing).to.have.property('code', 'ERR_BRANCH_NOT_FOUND');
     const empty = await openRepository(parseRepositoryUrl(daemon.url('acme/empty.git'), { allowLocalPaths: false }), base).catch((e: unknown) => e);
     expect(empty).to.have.property('code', 'ERR_NO_COMMITS_FOUND');
   });

@@ -82,7 +82,7 @@ describe('parseRepositoryUrl', () => {
   it('accepts local paths and file:// only when allowed, and a missing path fails to open', () => {
     expect(parseRepositoryUrl(process.cwd(), { allowLocalPaths: true })).to.include({ kind: 'local', path: process.cwd() });
     expect(parseRepositoryUrl(`file://${process.cwd()}`, { allowLocalPaths: true })).to.include({ kind: 'local' });
-    expect(() => parseRepositoryUrl('/definitely/not/here', { allowLocalPaths: true })).to.throw().with.property('code', 'ERR_GIT_CLONE_FAILED');
+    expect(() => parseRepositoryUrl('/definitely/not/here', { allowLocalPaths: true })).to.throw().with.property('code', 'ERR_PATH_NOT_FOUND');
   });
 });
 

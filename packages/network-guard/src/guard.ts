@@ -54,7 +54,7 @@ export async function resolveAndCheck(host: string, policy: NetworkPolicy | null
       : await pending;
   } catch (error) {
     if (error instanceof CadenceError) throw error;
-    throw new CadenceError('ERR_DNS_LOOKUP_FAILED', { message: `Could not resolve host ${bare}`, cause: error, details: { host: bare } });
+    throw new CadenceError('ERR_DNS_LOOKUP_FAILED', { message: `Could not resolve ${bare}: check the host name in the address`, cause: error, details: { host: bare } });
   }
   if (results.length === 0) throw new CadenceError('ERR_DNS_LOOKUP_FAILED', { message: `Could not resolve host ${bare}` });
   if (policy) {

@@ -199,7 +199,10 @@ function mapError(error: unknown, signal: AbortSignal): CadenceError {
   const code = String((error as { code?: unknown })?.code ?? '');
   const message = error instanceof Error ? error.message : String(error);
   if (code === 'ECONNREFUSED') return fail('ERR_CONNECTION_REFUSED', `Cannot connect: ${message}`, error);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return fail('ERR_DNS_LOOKUP_FAILED', message, error);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    const host = typeof (error as { hostname?: unknown }).hostname === 'string' ? (error as { hostname: string }).hostname : 'the host';
+    return fail('ERR_DNS_LOOKUP_FAILED', `Could not resolve ${host}: check the host name in the address (${code === 'EAI_AGAIN' ? 'the name server did not answer' : 'no such host'})`, error);
+  }
   if (TLS_ERRORS.test(code)) return fail('ERR_TLS_CERTIFICATE_INVALID', `TLS certificate verification failed: ${message}`, error);
   if (code === 'ETIMEDOUT') return fail('ERR_FETCH_TIMEOUT', message, error);
   return fail('ERR_CONNECTION_REFUSED', `The connection failed: ${message}`, error);

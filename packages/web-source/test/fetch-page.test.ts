@@ -92,7 +92,9 @@ describe('fetchPage', function () {
     expect(await fetchPage(new URL(`http://127.0.0.1:${port}/`), options).catch((e: unknown) => e)).to.have.property('code', 'ERR_CONNECTION_REFUSED');
     expect(await fetchPage(new URL(server.url('/error')), options).catch((e: unknown) => e)).to.have.property('code', 'ERR_HTTP_STATUS');
     expect(await fetchPage(new URL(server.url('/nothing-here')), options).catch((e: unknown) => e)).to.have.property('code', 'ERR_HTTP_STATUS');
-    expect(await fetchPage(new URL('http://no-such-host.invalid/'), options).catch((e: unknown) => e)).to.have.property('code', 'ERR_DNS_LOOKUP_FAILED');
+    const unresolved = await fetchPage(new URL('http://no-such-host.invalid/'), options).catch((e: unknown) => e);
+    expect(unresolved).to.have.property('code', 'ERR_DNS_LOOKUP_FAILED');
+    expect(unresolved).to.have.property('message').that.matches(/^Could not resolve no-such-host\.invalid: check the host name in the address \(/);
   });
 
   it('decodes the charset from the header or a meta tag', async () => {

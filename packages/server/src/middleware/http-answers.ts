@@ -16,6 +16,8 @@ interface Answer {
 const ANSWERS: Partial<Record<OperationalCode, Answer>> = {
   // A URL or path refused by the URL rules: `details` names the field (the request's `url` unless the error says).
   ERR_INVALID_SOURCE: { status: 400, error: 'invalid_request' },
+  // A local path (where allowed) that does not exist: the request named it.
+  ERR_PATH_NOT_FOUND: { status: 400, error: 'invalid_request' },
   ERR_JOB_NOT_FOUND: { status: 404, error: 'not_found' },
   ERR_JOB_FINAL: { status: 409, error: 'conflict' },
   ERR_SCAN_NOT_ALLOWED: { status: 403, error: 'forbidden' },
