@@ -84,7 +84,7 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     const run = await scan(['--repos', list, '--concurrency', '2', '-o', 'org.json', '--reports-dir', 'reports']);
     expect(run.code, run.stderr).to.equal(0);
     const org = JSON.parse(await readFile(path.join(work.path, 'org.json'), 'utf8')) as Org;
-    expect(org.organization).to.equal('repos.txt');
+    expect(org.organization).to.equal('repositories of repos.txt');
     expect(org.counts).to.deep.equal({ listed: 5, analyzed: 3, failed: 2 });
     const byName = new Map(org.repositories.map((r) => [r.repository, r]));
     expect(byName.get('acme/gone')!.error!.code).to.equal('ERR_GIT_CLONE_FAILED');
@@ -136,7 +136,8 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
   it('prints the organisation verdict first on stdout, and --since judges only later commits', async () => {
     const all = await scan(['--repos', list]);
     expect(all.code, all.stderr).to.equal(0);
-    expect(all.stdout.split('\n')[0]).to.match(/^Verdict: (clean|suspicious|likely_ai_generated): assistant share \d+% of \d+ scored commits in 3 of 5 repositories/);
+    expect(all.stdout.split('\n')[0]).to.match(/^Verdict: (clean|suspicious|likely_ai_generated): 3 repositories: /);
+    expect(all.stdout.split('\n')[1]).to.match(/^Pooled: assistant share \d+% of \d+ scored commits in 3 of 5 repositories/);
     expect(all.stdout).to.contain('failed: ERR_GIT_CLONE_FAILED');
     const since = await scan(['--repos', list, '--since', '2025-03-01', '-o', 'since.json']);
     expect(since.code, since.stderr).to.equal(0);

@@ -30,10 +30,13 @@ export function aggregateOrganization(organization: string, outcomes: readonly R
     addCounts(assistants, result.assistants);
   }
   const share = scored > 0 ? round(weighted / scored) : 0;
+  const byAssessment = groupByAssessment(repositories);
+  const pooled = assessShare(share, bands);
   return {
     organization,
     ai_share: share,
-    assessment: assessShare(share, bands),
+    assessment: pooled === 'clean' && byAssessment.clean.length < analyzed.length ? 'suspicious' : pooled,
+    by_assessment: byAssessment,
     assessment_bands: { ...bands },
     total_commits: sum(repositories, (r) => r.total_commits),
     scored_commits: scored,
@@ -51,6 +54,14 @@ export function aggregateOrganization(organization: string, outcomes: readonly R
 }
 
 const two = (n: number): number => Math.round(n * 100) / 100;
+
+/** The analysed repositories by their own assessment, most assistant-made first. */
+function groupByAssessment(repositories: readonly OrganizationRepository[]): OrganizationResult['by_assessment'] {
+  const groups: OrganizationResult['by_assessment'] = { likely_ai_generated: [], suspicious: [], clean: [] };
+  for (const r of repositories) if (r.assessment && r.ai_share !== null) groups[r.assessment].push({ repository: r.repository, ai_share: r.ai_share });
+  for (const list of Object.values(groups)) list.sort((a, b) => b.ai_share - a.ai_share || a.repository.localeCompare(b.repository));
+  return groups;
+}
 const pickLines = ({ counted, explicit, inferred, automation, human, outside, share }: OrganizationLines): OrganizationLines => ({ counted, explicit, inferred, automation, human, outside, share });
 const lineShare = (l: Omit<OrganizationLines, 'share'>): number | null => {
   const whole = l.counted - l.automation - l.outside;

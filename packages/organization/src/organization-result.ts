@@ -34,11 +34,17 @@ export interface OrganizationAuthor extends Omit<AuthorBreakdown, 'automation' |
 }
 
 export interface OrganizationResult {
-  /** `github:acme`, `gitlab:group/sub`, or the repository list's file name. */
+  /** `github:acme`, `gitlab:group/sub`, `repositories of <list file>`, or the scan's `--name`. */
   organization: string;
   /** Commit-weighted over repositories: the mean probability over every scored commit. */
   ai_share: number;
+  /**
+   * The pooled share's band, raised to `suspicious` when that would read `clean` while a repository
+   * is not: the badge never says `clean` over repositories that are not (`by_assessment` says which).
+   */
   assessment: RepositoryAssessment;
+  /** The analysed repositories in each band, most assistant-made first. */
+  by_assessment: Record<RepositoryAssessment, { repository: string; ai_share: number }[]>;
   assessment_bands: AssessmentBands;
   total_commits: number;
   scored_commits: number;

@@ -3,11 +3,35 @@ import type { OrganizationResult } from './organization-result.js';
 
 const pct = (share: number | null): string => (share === null ? '  -' : `${Math.round(share * 100)}%`.padStart(4));
 
+const BANDS = ['likely_ai_generated', 'suspicious', 'clean'] as const;
+const NAMES_PER_BAND = 5;
+
+/**
+ * "1 repository likely_ai_generated (acme/x 68%), 2 suspicious (…), 2 clean": how many analysed
+ * repositories sit in each band and which (the clean ones counted only), most assistant-made first.
+ */
+export function bandsSentence(org: OrganizationResult, name: (repository: string) => string): string {
+  const parts = BANDS.flatMap((band) => {
+    const list = org.by_assessment[band];
+    if (list.length === 0) return [];
+    const shown = band === 'clean' ? '' : ` (${list.slice(0, NAMES_PER_BAND).map((r) => `${name(r.repository)} ${Math.round(r.ai_share * 100)}%`).join(', ')}${list.length > NAMES_PER_BAND ? `, ${list.length - NAMES_PER_BAND} more` : ''})`;
+    return [`${list.length} ${band}${shown}`];
+  });
+  const analysed = org.counts.analyzed;
+  return parts.length === 0 ? 'no repository analysed' : `${analysed} ${analysed === 1 ? 'repository' : 'repositories'}: ${parts.join(', ')}`;
+}
+
+/** Said when the badge is raised above the pooled share's band. */
+export function raisedNote(org: OrganizationResult): string {
+  return org.assessment === 'suspicious' && org.ai_share < org.assessment_bands.suspicious ? '; the pooled share alone reads clean, but not every repository is' : '';
+}
+
 /** The organisation result for a terminal: the verdict first, then repositories, authors and the trend. */
 export function renderOrganizationText(org: OrganizationResult, options: { authors?: number; months?: number } = {}): string {
   const failed = org.repositories.filter((r) => r.error);
   const lines = [
-    `Verdict: ${org.assessment}: assistant share ${pct(org.ai_share).trim()} of ${org.scored_commits} scored commits in ${org.counts.analyzed} of ${org.counts.listed} repositories (${org.flagged} flagged, ${org.attributed} attributed)`,
+    `Verdict: ${org.assessment}: ${bandsSentence(org, (name) => oneLine(name))}`,
+    `Pooled: assistant share ${pct(org.ai_share).trim()} of ${org.scored_commits} scored commits in ${org.counts.analyzed} of ${org.counts.listed} repositories (${org.flagged} flagged, ${org.attributed} attributed)${raisedNote(org)}`,
     `Organisation: ${oneLine(org.organization)}`,
     `Assistants: ${Object.entries(org.assistants).sort((a, b) => b[1] - a[1]).map(([name, n]) => `${oneLine(name)} ${n}`).join(', ') || 'none attributed'}`,
     ...(org.automation_commits > 0 ? [`Automation: ${org.automation_commits} commits not judged`] : []),

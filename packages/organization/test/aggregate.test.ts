@@ -6,7 +6,8 @@ import { aggregateOrganization, renderOrganizationText } from '../src/index.js';
 function repositoryResult(parts: { ai_share: number; scored: number; total: number; flagged: number; attributed: number; assistants?: Record<string, number>; authors: AuthorBreakdown[]; months?: MonthlyShare[] }): RepositoryResult {
   return {
     source_id: 'x', source_type: 'git', repo: 'x', branch: 'main', head_commit: 'a'.repeat(40),
-    total_commits: parts.total, suspicious_commits: parts.flagged, suspicions: [], assessment: 'clean', timeline: [],
+    total_commits: parts.total, suspicious_commits: parts.flagged, suspicions: [], timeline: [],
+    assessment: parts.ai_share >= 0.5 ? 'likely_ai_generated' : parts.ai_share >= 0.15 ? 'suspicious' : 'clean',
     ai_share: parts.ai_share, scored_commits: parts.scored, attributed_commits: parts.attributed, automation_commits: 0,
     assistants: parts.assistants ?? {}, authors: parts.authors, months: parts.months ?? [],
     assessment_bands: { suspicious: 0.15, likely_ai_generated: 0.5 }, scoring: 'model', flag_at: 0.42,
@@ -37,7 +38,9 @@ describe('the organisation result', () => {
   it('weighs repositories by their scored commits, not one each', () => {
     // (0.1 x 2000 + 0.9 x 20) / 2020, where a mean of the two would say 0.5.
     expect(org.ai_share).to.equal(0.108);
-    expect(org.assessment).to.equal('clean');
+    // The pooled share reads clean, but one repository is not: the badge never says clean over it.
+    expect(org.assessment).to.equal('suspicious');
+    expect(org.by_assessment).to.deep.equal({ likely_ai_generated: [{ repository: 'acme/small', ai_share: 0.9 }], suspicious: [], clean: [{ repository: 'acme/big', ai_share: 0.1 }] });
     expect(org).to.include({ total_commits: 2120, scored_commits: 2020, flagged: 58, attributed: 28 });
     expect(org.assistants).to.deep.equal({ 'Claude Code': 22, Cursor: 6 });
     expect(org.counts).to.deep.equal({ listed: 3, analyzed: 2, failed: 1 });
@@ -85,9 +88,23 @@ describe('the organisation result', () => {
     expect(org).to.not.have.property('lines');
   });
 
+  it('keeps the pooled band when every repository agrees with it, and names each band\u2019s repositories', () => {
+    const allClean = aggregateOrganization('github:acme', [{ repository: 'acme/big', url: 'u', result: big }]);
+    expect(allClean.assessment).to.equal('clean');
+    const mixed = aggregateOrganization('github:acme', [
+      { repository: 'acme/big', url: 'u1', result: big },
+      { repository: 'acme/mid', url: 'u2', result: repositoryResult({ ai_share: 0.3, scored: 100, total: 100, flagged: 30, attributed: 0, authors: [] }) },
+    ]);
+    expect(mixed.assessment).to.equal('suspicious');
+    expect(renderOrganizationText(mixed).split('\n')[0]).to.equal('Verdict: suspicious: 2 repositories: 1 suspicious (acme/mid 30%), 1 clean');
+  });
+
   it('reads as text with the verdict first and the failure named by its code', () => {
     const text = renderOrganizationText(org);
-    expect(text.split('\n')[0]).to.equal('Verdict: clean: assistant share 11% of 2020 scored commits in 2 of 3 repositories (58 flagged, 28 attributed)');
+    expect(text.split('\n').slice(0, 2)).to.deep.equal([
+      'Verdict: suspicious: 2 repositories: 1 likely_ai_generated (acme/small 90%), 1 clean',
+      'Pooled: assistant share 11% of 2020 scored commits in 2 of 3 repositories (58 flagged, 28 attributed); the pooled share alone reads clean, but not every repository is',
+    ]);
     expect(text).to.contain('acme/gone').and.to.contain('failed: ERR_GIT_CLONE_FAILED: Repository not found');
     expect(text).to.contain('2025-02');
   });

@@ -54,13 +54,13 @@ export async function runScan(target: string | undefined, options: ScanOptions, 
 async function listTargets(target: string | undefined, options: ScanOptions, io: CliIo, runtime: Runtime, signal: AbortSignal): Promise<{ organization: string; targets: ScanTarget[] }> {
   if (options.repos !== undefined) {
     if (target !== undefined) throw new CliError('usage', 'give either a target (github:<org>, gitlab:<group>) or --repos <file>, not both');
-    return { organization: path.basename(options.repos), targets: await repositoriesFromFile(options.repos, io.cwd) };
+    return { organization: options.name ?? `repositories of ${path.basename(options.repos)}`, targets: await repositoriesFromFile(options.repos, io.cwd) };
   }
   if (target === undefined) throw new CliError('usage', 'nothing to scan: give github:<org>, gitlab:<group> or --repos <file>');
   const forge = parseForgeTarget(target);
   if (!forge) throw new CliError('usage', `unknown scan target ${JSON.stringify(target)}: give github:<org>, gitlab:<group> or --repos <file>`);
   const filter = { includeForks: options.includeForks === true, includeArchived: options.includeArchived === true };
-  return { organization: `${forge.forge}:${forge.owner}`, targets: await repositoriesFromForge(runtime.plugins, forge, filter, runtime.logger.child('scan'), signal) };
+  return { organization: options.name ?? `${forge.forge}:${forge.owner}`, targets: await repositoriesFromForge(runtime.plugins, forge, filter, runtime.logger.child('scan'), signal) };
 }
 
 async function scanOne(target: ScanTarget, runtime: Runtime, options: ScanOptions, io: CliIo, run: { signal: AbortSignal; cache: ResultCache }, progress: ReturnType<typeof scanProgress>): Promise<RepositoryOutcome> {

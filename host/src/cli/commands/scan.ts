@@ -15,6 +15,7 @@ export interface ScanOptions {
   includeForks?: boolean;
   includeArchived?: boolean;
   match?: string;
+  name?: string;
 }
 
 function positiveInteger(value: string): number {
@@ -44,6 +45,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--config <path>', 'configuration file (YAML or JSON)')
     .option('--include-forks', 'also scan forks (left out by default)')
     .option('--include-archived', 'also scan archived repositories (left out by default)')
+    .option('--name <title>', 'what the organisation report calls the scanned set (default: github:<org>, gitlab:<group>, or "repositories of <file>")')
     .option('--match <glob>', 'only repositories whose name (owner/name or group/…/project) matches this glob')
     .action(async (target: string | undefined, options: ScanOptions) => (await import('./scan-action.js')).runScan(target, options, io));
 }
