@@ -223,6 +223,7 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     expect(githubRun.code).to.equal(2);
     expect(githubRun.stderr).to.contain('GITHUB_EVENT_PATH is not set: outside one, give the range\'s base with --base <commit>');
     expect(githubRun.stdout).to.equal('');
+    await rm(path.join(repo.dir, 'gl-code-quality.json'), { force: true });
     const gitlabRun = await runCadence(['ci', 'gitlab'], { cwd: repo.dir, env: bare });
     expect(gitlabRun.code).to.equal(2);
     expect(gitlabRun.stderr).to.contain('GITLAB_CI is not set: outside one, give the range\'s base with --base <commit>');

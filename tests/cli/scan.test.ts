@@ -98,7 +98,8 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     const run = await scan(['--repos', list, '-o', 'org.html', '--reports-dir', 'reports']);
     expect(run.code, run.stderr).to.equal(0);
     const page = await readFile(path.join(work.path, 'org.html'), 'utf8');
-    expect(page).to.contain('<h1>repos.txt</h1>');
+    expect(page).to.contain('<h1>repositories of repos.txt</h1>');
+    expect(page).to.contain('<title>Cadence organisation report: repositories of repos.txt</title>');
     expect(page).to.contain('<a href="reports/acme--api.html">acme/api</a>');
     expect(page).to.contain('failed: <code>ERR_GIT_CLONE_FAILED</code>');
     // The refused line is shown as text, escaped.
@@ -156,7 +157,7 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     await writeFile(gone, `${daemon.url('acme/gone.git')}\n`);
     const failed = await scan(['--repos', gone]);
     expect(failed.code).to.equal(1);
-    expect(failed.stderr).to.contain('every repository of gone.txt failed');
+    expect(failed.stderr).to.contain('every listed repository failed (repositories of gone.txt: 1 of 1)');
     expect((await scan(['--repos', list, '--concurrency', '0'])).code).to.equal(2);
     expect((await scan(['--repos', list, '--since', 'last tuesday'])).code).to.equal(2);
     const pdf = await scan(['--repos', list, '-o', 'org.pdf']);

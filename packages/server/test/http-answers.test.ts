@@ -35,10 +35,12 @@ describe('HTTP answers of operational codes (middleware/http-answers.ts)', () =>
     expect(body(httpErrorOf(new CadenceError('ERR_INVALID_SOURCE', { message: 'Refused' })))).to.deep.include({ status: 400, error: 'invalid_request', details: { field: 'url', reason: 'Refused' } });
     const branch = new CadenceError('ERR_INVALID_SOURCE', { message: 'Not a valid branch name: "-x"', details: { field: 'branch', reason: 'not a valid branch name' } });
     expect(body(httpErrorOf(branch))).to.deep.include({ status: 400, details: { field: 'branch', reason: 'not a valid branch name' } });
+    // A local path (where allowed) that does not exist is the request's mistake too.
+    expect(body(httpErrorOf(new CadenceError('ERR_PATH_NOT_FOUND', { message: 'No such path: /x', details: { field: 'url', reason: 'no such path' } })))).to.deep.include({ status: 400, error: 'invalid_request', details: { field: 'url', reason: 'no such path' } });
   });
 
   it('answers every other code 500 internal_error with the code as the reason, and leaves an HttpError as it is', () => {
-    const mapped = new Set<OperationalCode>(['ERR_INVALID_SOURCE', 'ERR_JOB_NOT_FOUND', 'ERR_JOB_FINAL', 'ERR_QUEUE_FULL', 'ERR_SHUTTING_DOWN', 'ERR_DATABASE_CONNECTION_FAILED', 'ERR_DELIVERY_IN_PROGRESS', 'ERR_SCAN_NOT_ALLOWED']);
+    const mapped = new Set<OperationalCode>(['ERR_INVALID_SOURCE', 'ERR_PATH_NOT_FOUND', 'ERR_JOB_NOT_FOUND', 'ERR_JOB_FINAL', 'ERR_QUEUE_FULL', 'ERR_SHUTTING_DOWN', 'ERR_DATABASE_CONNECTION_FAILED', 'ERR_DELIVERY_IN_PROGRESS', 'ERR_SCAN_NOT_ALLOWED']);
     for (const code of Object.keys(OPERATIONAL_CODES) as OperationalCode[]) {
       expect(httpAnswerOf(code) !== null, code).to.equal(mapped.has(code));
       if (mapped.has(code)) continue;

@@ -47,7 +47,7 @@ export async function runScan(target: string | undefined, options: ScanOptions, 
   }
   const org = aggregateOrganization(organization, outcomes, { bands: runtime.config.assessment });
   await writeOrganization(org, format, options, io);
-  if (org.counts.analyzed === 0) throw new CliError('failed', `every repository of ${organization} failed (${org.counts.failed} of ${org.counts.listed})`);
+  if (org.counts.analyzed === 0) throw new CliError('failed', `every listed repository failed (${organization}: ${org.counts.failed} of ${org.counts.listed})`);
   if (options.failOn && failsPolicy(org.assessment, options.failOn)) throw new CliError('gate', `verdict ${org.assessment} reaches --fail-on ${options.failOn}`);
 }
 
