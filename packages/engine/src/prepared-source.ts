@@ -27,6 +27,8 @@ export interface PreparedRepository {
   readonly headPaths?: ReadonlySet<string>;
   /** Files counted as binary because a side was above the diff blob cap; absent when none. */
   readonly oversizedFiles?: OversizedFiles;
+  /** Commits whose diff names a blob the repository lacks, and (at most 20 of) those files; absent when none. */
+  readonly unreadable?: { readonly commits: number; readonly files: readonly string[] };
   diffExcerpt(hash: string, maxBytes: number, signal: AbortSignal): Promise<string>;
   /** Blames the tree at the head and reads rework (docs/lines.md); absent when lines are not counted (`linesSkipped` says why). */
   readLines?(signal: AbortSignal): Promise<LineReadings>;

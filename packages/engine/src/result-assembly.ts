@@ -42,6 +42,7 @@ export function buildRepositoryResult(source: PreparedRepository, reports: reado
     timeline: buildTimeline(source.commits, flagged),
     ...(source.info.squash ? { squash: { ...source.info.squash } } : {}),
     ...(source.oversizedFiles ? { oversized_files: { ...source.oversizedFiles, commits: [...source.oversizedFiles.commits] } } : {}),
+    ...(source.unreadable ? { unreadable_commits: source.unreadable.commits, unreadable_files: [...source.unreadable.files] } : {}),
     ...(lines && 'head' in lines
       ? { lines: linesAtHead(lines, source.commits, scores.weights), survival: survivalOf(lines, source.commits, scores.weights) }
       : lines

@@ -49,6 +49,11 @@ export interface History {
   readonly oversizedFiles: number;
   /** The commits that have such files (full hashes, oldest first, at most OVERSIZED_COMMITS_LISTED). */
   readonly oversizedCommits: readonly string[];
+  /**
+   * Objects the repository lacks (a damaged or partial clone): the returned commits whose diff names
+   * a missing blob (full hashes, oldest first), judged without that file's lines, and the files.
+   */
+  readonly unreadable?: { readonly commits: readonly string[]; readonly files: readonly string[] };
 }
 
 /** How many commits with oversized files a History names. */
@@ -67,10 +72,11 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   const isExcluded = excludeMatcher(options.excludeFiles);
   // The range's members and the history are independent reads of the same repository: side by side,
   // a push's job waits for the slower one instead of both (each is a git process of its own).
-  const [inRange, read] = await Promise.all([
+  const [inRange, fromLog] = await Promise.all([
     options.before ? rangeMembers(dir, options.before, options.rev, options.signal) : null,
     shallowBoundary(dir).then((boundary) => readCommits(dir, options, isExcluded, boundary)),
   ]);
+  const { read, missing: damaged } = fromLog;
   fillUnknownTimes(read);
   linkAuthorIntervals(read.filter((c) => !c.authorTimeUnknown).map((c) => c.record));
   const abbreviations = uniqueAbbreviations(read.map((c) => c.record.hash));
@@ -86,25 +92,36 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
     oversizedFiles += commit.oversizedFiles;
     if (oversizedCommits.length < OVERSIZED_COMMITS_LISTED) oversizedCommits.push(commit.record.hash);
   }
-  return { commits, stats: computeStats(all, commits), oversizedFiles, oversizedCommits };
+  const unreadable = damaged ? commits.filter((c) => damaged.commits.has(c.hash)).map((c) => c.hash) : [];
+  return { commits, stats: computeStats(all, commits), oversizedFiles, oversizedCommits, ...(damaged ? { unreadable: { commits: unreadable, files: [...damaged.files].sort() } } : {}) };
+}
+
+/** What a read found missing: the commits whose diff names a blob the repository lacks, and those files. */
+interface MissingBlobs {
+  readonly commits: Set<string>;
+  readonly files: Set<string>;
 }
 
 /** Oldest first; with a cache, the cached history plus what came after its head when `rev` descends from it. */
-async function readCommits(dir: string, options: ReadHistoryOptions, isExcluded: (path: string) => boolean, boundary: ReadonlySet<string>): Promise<ReadCommit[]> {
+async function readCommits(dir: string, options: ReadHistoryOptions, isExcluded: (path: string) => boolean, boundary: ReadonlySet<string>): Promise<{ read: ReadCommit[]; missing?: MissingBlobs }> {
   const cache = isFullCommitId(options.rev) && boundary.size === 0 ? options.cache : undefined;
   const key = JSON.stringify([path.resolve(dir), options.excludeFiles, options.omitPaths ?? []]);
   const cached = cache?.take(key);
   let read: ReadCommit[];
+  let missing: MissingBlobs | undefined;
   if (cached && cached.head === options.rev) read = cached.read;
   else if (cached && (await runGitCommand(dir, ['merge-base', '--is-ancestor', cached.head, options.rev], options.signal)).code === 0) {
-    const newer = (await streamLog(dir, { ...options, rev: `${cached.head}..${options.rev}` }, isExcluded, boundary)).reverse();
-    read = [...cached.read, ...newer];
+    const newer = await streamLog(dir, { ...options, rev: `${cached.head}..${options.rev}` }, isExcluded, boundary);
+    read = [...cached.read, ...newer.commits.reverse()];
+    missing = newer.missing;
   } else {
-    read = (await streamLog(dir, options, isExcluded, boundary)).reverse();
+    const all = await streamLog(dir, options, isExcluded, boundary);
+    read = all.commits.reverse();
+    missing = all.missing;
   }
-  // Kept as read, before the history-wide passes below change the records.
-  cache?.set(key, options.rev, read);
-  return read;
+  // Kept as read, before the history-wide passes below change the records; a damaged read is not kept.
+  if (!missing) cache?.set(key, options.rev, read);
+  return missing ? { read, missing } : { read };
 }
 
 function omitted(paths: readonly string[] | undefined): string[] {
@@ -124,12 +141,58 @@ async function streamLog(
   options: ReadHistoryOptions,
   isExcluded: (path: string) => boolean,
   boundary: ReadonlySet<string>,
-): Promise<ReadCommit[]> {
+): Promise<{ commits: ReadCommit[]; missing?: MissingBlobs }> {
   const bounds = options.bounds ?? DEFAULT_GIT_BOUNDS;
   const binaries: BinaryFile[] = [];
-  const commits = await runLog(dir, options, bounds, isExcluded, boundary, binaries);
+  let commits: ReadCommit[];
+  let found: MissingBlobs | undefined;
+  try {
+    commits = await runLog(dir, options, bounds, isExcluded, boundary, binaries);
+  } catch (error) {
+    // A damaged or partial clone lacks some blobs: read the rest, the files with a missing version
+    // left out (every commit still listed), and name the commits whose diff could not be read.
+    if (!(error instanceof CadenceError) || !MISSING_OBJECT.test(error.message) || options.omitPaths) throw error;
+    const missing = await missingBlobs(dir, options.rev, options.signal);
+    if (missing.files.size === 0) throw error;
+    binaries.length = 0;
+    commits = await runLog(dir, { ...options, omitPaths: [...missing.files] }, bounds, isExcluded, boundary, binaries, true);
+    found = missing;
+  }
   await markOversized(dir, binaries, bounds, options.signal);
-  return commits;
+  return found ? { commits, missing: found } : { commits };
+}
+
+/** git's words for an object it does not have. */
+const MISSING_OBJECT = /unable to read [0-9a-f]{40,64}|missing blob|bad object|could not read blob/i;
+
+/**
+ * The blobs `rev`'s history names but the repository lacks: one `git rev-list --objects
+ * --missing=print` for the missing ids, then one `git log --raw` (trees only, no blob read) for the
+ * commits and files that name them.
+ */
+async function missingBlobs(dir: string, rev: string, signal?: AbortSignal): Promise<MissingBlobs> {
+  const listed = await runGitCommand(dir, ['rev-list', '--objects', '--missing=print', '--end-of-options', rev], signal);
+  const ids = new Set(listed.stdout.split('\n').filter((line) => line.startsWith('?')).map((line) => line.slice(1).trim()));
+  const commits = new Set<string>();
+  const files = new Set<string>();
+  if (ids.size === 0) return { commits, files };
+  const raw = await runGitCommand(dir, ['-c', 'core.quotePath=false', 'log', '--raw', '--no-abbrev', '--no-renames', '-z', '--format=%x01%H', '--end-of-options', rev], signal);
+  let commit = '';
+  let hit = false;
+  for (const token of raw.stdout.split('\0')) {
+    const text = token.replace(/^\n/, '');
+    if (text.startsWith('\x01')) {
+      commit = text.slice(1);
+    } else if (text.startsWith(':')) {
+      const [, , before, after] = text.split(' ');
+      hit = ids.has(before ?? '') || ids.has(after ?? '');
+    } else if (hit && text.length > 0) {
+      commits.add(commit);
+      files.add(text);
+      hit = false;
+    }
+  }
+  return { commits, files };
 }
 
 function runLog(
@@ -139,10 +202,12 @@ function runLog(
   isExcluded: (path: string) => boolean,
   boundary: ReadonlySet<string>,
   binaries: BinaryFile[],
+  everyCommit = false,
 ): Promise<ReadCommit[]> {
   return new Promise((resolve, reject) => {
+    // `--full-history --sparse`: with paths left out, a commit that touched only them is still listed.
     const git = boundedGitCommand(
-      ['log', '-z', '--numstat', '--no-color', '--no-ext-diff', '--no-show-signature', LOG_FORMAT, '--end-of-options', options.rev, '--', ...omitted(options.omitPaths)],
+      ['log', '-z', '--numstat', '--no-color', '--no-ext-diff', '--no-show-signature', ...(everyCommit ? ['--full-history', '--sparse'] : []), LOG_FORMAT, '--end-of-options', options.rev, '--', ...omitted(options.omitPaths)],
       bounds,
     );
     const child = spawn(git.command, git.args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnvironment() });

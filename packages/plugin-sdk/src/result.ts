@@ -211,6 +211,10 @@ export interface RepositoryResult extends ResultCommon {
    * larger than `limits.max_diff_blob_mb`. Absent when there were none.
    */
   oversized_files?: OversizedFiles;
+  /** Commits whose diff names a blob the repository lacks (a damaged or partial clone), judged without those files' lines; absent when none. */
+  unreadable_commits?: number;
+  /** The files with a missing version (at most 20), left out of every commit's counts. */
+  unreadable_files?: string[];
   /** API 1.9: the lines of the tree at the analysed commit, by who wrote them (docs/lines.md). Absent when not counted. */
   lines?: LinesAtHead;
   /** API 1.9: how the analysed commits' lines lasted (docs/lines.md). Absent when lines were not counted. */

@@ -36,6 +36,10 @@ export function scoreMeaning(r: RepositoryResult): string[] {
     const o = r.oversized_files;
     lines.push(`${o.files} ${o.files === 1 ? 'file was' : 'files were'} larger than ${o.max_diff_blob_mb} MiB (limits.max_diff_blob_mb): counted as binary, without a line diff, in no line count.`);
   }
+  if (r.unreadable_commits) {
+    const files = r.unreadable_files ?? [];
+    lines.push(`The repository lacks versions of ${files.length === 1 ? '1 file' : `${files.length} files`} (${files.slice(0, 5).join(', ')}${files.length > 5 ? ', …' : ''}): a damaged or partial clone. ${r.unreadable_commits} ${r.unreadable_commits === 1 ? 'commit was' : 'commits were'} judged without ${files.length === 1 ? 'its' : 'their'} lines, and ${files.length === 1 ? 'it is' : 'they are'} in no line count.`);
+  }
   const counts = flaggedCounts(r);
   lines.push(
     `${counts.flagged} of ${r.scored_commits} scored commits flagged (${(counts.share * 100).toFixed(1)}%): ${counts.explicit} by explicit attribution, ${counts.inferred} inferred.`,

@@ -122,7 +122,7 @@ export async function acquireRepository(
     // So are the files at the analysed head (one `git ls-tree`): reports point only at files that remain.
     const headPaths = readHeadPaths(clone.dir, rev, { signal, bounds });
     headPaths.catch(() => undefined);
-    const { commits, stats, oversizedFiles, oversizedCommits } = await readHistory(clone.dir, {
+    const { commits, stats, oversizedFiles, oversizedCommits, unreadable } = await readHistory(clone.dir, {
       rev,
       bounds,
       ...(clone.mirrored ? { cache: mirroredHistories } : {}),
@@ -142,6 +142,12 @@ export async function acquireRepository(
       });
     }
     emit({ event: 'fetch', message: `read ${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}` });
+    if (unreadable) {
+      // One warning for the whole read: the repository lacks objects (a damaged or partial clone).
+      const files = unreadable.files.slice(0, 5).join(', ') + (unreadable.files.length > 5 ? `, and ${unreadable.files.length - 5} more` : '');
+      emit({ event: 'fetch', message: `the repository lacks versions of ${unreadable.files.length} file(s) (${files}): ${unreadable.commits.length} commit(s) judged without their lines` });
+      options.logger.warn('repository objects missing', { files: unreadable.files.length, commits: unreadable.commits.length });
+    }
     const aiNotes = await notes;
     const pathsAtHead = await headPaths;
     return {
@@ -151,6 +157,7 @@ export async function acquireRepository(
       stats,
       aiNotes,
       ...(pathsAtHead ? { headPaths: pathsAtHead } : {}),
+      ...(unreadable ? { unreadable: { commits: unreadable.commits.length, files: unreadable.files.slice(0, 20) } } : {}),
       ...(oversizedFiles > 0
         ? { oversizedFiles: { files: oversizedFiles, max_diff_blob_mb: bounds.maxDiffBlobBytes / (1024 * 1024), commits: [...oversizedCommits] } }
         : {}),
