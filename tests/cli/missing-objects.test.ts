@@ -39,6 +39,7 @@ describe('cadence analyze on a repository missing git objects', function () {
     // The first commit (adds the lost version), the second (replaces it by another lost one), the fourth (replaces that).
     expect(result.unreadable_commits).to.equal(3);
     expect(result.unreadable_files).to.deep.equal(['docs/diagram.txt']);
+    expect(json.stderr.split('\n').filter((l) => l.includes('warning'))).to.deep.equal(['cadence: warning: the repository lacks versions of 1 file(s); 3 commit(s) judged without their lines (unreadable_commits)']);
     const text = await runCadence(['analyze', dir], { cwd: work.path });
     expect(text.code, text.stderr).to.equal(0);
     expect(text.stdout).to.contain('The repository lacks versions of 1 file (docs/diagram.txt): a damaged or partial clone. 3 commits were judged without its lines');

@@ -38,6 +38,10 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
       allowLocalPaths: true,
     });
     progress.clear();
+    // Said once on stderr whatever the output: the verdict stands on a history git could not wholly read.
+    if (result.source_type === 'git' && result.unreadable_commits) {
+      io.stderr.write(`cadence: warning: the repository lacks versions of ${(result.unreadable_files ?? []).length} file(s); ${result.unreadable_commits} commit(s) judged without their lines (unreadable_commits)\n`);
+    }
     const context = reportContext(runtime.config, options.failOn);
     if (options.output && format) {
       const file = path.resolve(io.cwd, options.output);

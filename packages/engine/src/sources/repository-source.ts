@@ -83,6 +83,13 @@ export async function acquireRepository(
   // The branch is known from here on: a job that named none shows it now, not only in its result.
   // A local path is read where it is, never cloned: the event says which happened.
   emit({ event: 'fetch', message: locator.kind === 'local' ? 'opened' : 'cloned', ...(clone.branch ? { branch: clone.branch } : {}) });
+  if (locator.kind === 'local') {
+    // A partial clone fetches the file versions the history read needs: said before it starts.
+    const promisor = await runGitCommand(clone.dir, ['config', '--get', 'extensions.partialClone'], signal);
+    if (promisor.code === 0 && promisor.stdout.trim()) {
+      emit({ event: 'fetch', message: `a partial clone: reading its history fetches the file versions it lacks from its remote "${promisor.stdout.trim().slice(0, 60)}"; what cannot be fetched is left out and counted (unreadable_commits)` });
+    }
+  }
   try {
     if (range && request.ref && range.before === null) range = { ...range, before: await mergeBase(clone.dir, clone.headCommit, range.after, signal) };
     let squash: SquashJudgement | undefined;
