@@ -96,7 +96,7 @@ describe('cadence analyze (the real CLI process)', function () {
   it('exits 3 with --fail-on when the verdict reaches the level, 0 below it, and refuses an unknown level', async () => {
     const reached = await analyze([attributed, '--fail-on', 'suspicious']);
     expect(reached.code).to.equal(3);
-    expect(reached.stdout).to.match(/^Verdict: likely_ai_generated: \d+ of \d+ commits flagged, assistant share \d+%\nRepository: attributed/);
+    expect(reached.stdout).to.match(/^Verdict: likely_ai_generated: \d+ of \d+ scored commits flagged, assistant share \d+%( \(\d+ read; \d+ not scored: merges, automation and commits without changed lines\))?\nRepository: attributed/);
     expect(reached.stderr.trim()).to.equal('cadence: verdict likely_ai_generated reaches --fail-on suspicious');
     expect((await analyze([attributed, '--fail-on', 'likely_ai_generated', '--json'])).code).to.equal(3);
     expect((await analyze([human, '--fail-on', 'suspicious'])).code).to.equal(0);

@@ -53,6 +53,13 @@ describe('repository scoring (the engine, through the plugin testkit)', () => {
     expect(run.result.flag_at).to.equal(0.5);
   });
 
+  it('never reads an inferred probability as certainty: a model saying 1.0 gives 0.99; 1 is for explicit attribution', async () => {
+    const commits = history();
+    const run = await runPlugin(calibrated((_, i) => (i === 3 ? 1 : 0.999)), { commits });
+    expect(run.result.suspicions.map((s) => s.confidence)).to.deep.equal(new Array(10).fill(0.99));
+    expect(run.result.ai_share).to.equal(0.99);
+  });
+
   it('counts an explicitly attributed commit 1, whatever the model says, and names its assistant', async () => {
     const commits = history();
     const run = await runPlugin(calibrated(() => 0.05), { commits }, { alongside: [attributing] });

@@ -36,6 +36,9 @@ import { round, type StrategyReport } from './strategy-outcomes.js';
  * from it, and the assessment follows from the bands (configuration `assessment.*`).
  */
 
+/** The highest confidence an inferred commit gets: 1.00 is for explicit attribution only. */
+export const MAX_INFERRED_CONFIDENCE = 0.99;
+
 /** Without a calibrated strategy, a commit at or above this heuristic confidence is a suspicion. */
 export const HEURISTIC_FLAG = 0.25;
 /** Where a user's own thresholds flag a commit the model does not: the `medium` band. */
@@ -146,7 +149,8 @@ export function scoreRepository(
       confidence = heuristic;
       flagged = heuristic >= HEURISTIC_FLAG;
     }
-    confidence = round(confidence);
+    // Certainty is for a history that says so: an inferred probability never reads 1.00.
+    confidence = explicit ? 1 : Math.min(round(confidence), MAX_INFERRED_CONFIDENCE);
     const counts = !automation && (explicit || isScoredCommit(commit));
     if (counts) {
       sum += confidence;

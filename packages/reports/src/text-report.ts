@@ -36,7 +36,9 @@ export function renderText(result: AnalysisResult, context?: ReportContext, opti
 /** One line a person reads first: the verdict and the count behind it. */
 function verdictLine(result: AnalysisResult): string {
   if (result.source_type === 'git') {
-    return `Verdict: ${result.assessment}: ${result.suspicious_commits} of ${result.total_commits} commits flagged, assistant share ${Math.round(result.ai_share * 100)}%`;
+    // Flagged of scored, as every later line counts them; what was not scored is said here once.
+    const unscored = result.total_commits - result.scored_commits;
+    return `Verdict: ${result.assessment}: ${result.suspicious_commits} of ${result.scored_commits} scored commits flagged, assistant share ${Math.round(result.ai_share * 100)}%${unscored > 0 ? ` (${result.total_commits} read; ${unscored} not scored: merges, automation and commits without changed lines)` : ''}`;
   }
   return `Verdict: ${result.assessment} (score ${result.overall_score.toFixed(2)})`;
 }
@@ -97,12 +99,18 @@ function repositoryLines(r: RepositoryResult, verbose: boolean): string[] {
     lines.push('', 'Flagged commits (evidence: explicit = the history says so, inferred = how the commit looks):');
     const shown = [...r.suspicions].sort((a, b) => b.confidence - a.confidence).slice(0, verbose ? 50 : SHORT_FINDINGS);
     for (const s of shown) {
-      lines.push(`  ${s.commit_hash}  ${s.severity.padEnd(6)} ${s.confidence.toFixed(2)}  ${evidenceLabel(s.evidence).padEnd(8)} ${oneLine(s.message)}`);
-      for (const reason of verbose ? s.reasons : s.reasons.slice(0, 1)) lines.push(`      - ${oneLine(reason)}`);
+      lines.push(fitLine(`  ${s.commit_hash}  ${s.severity.padEnd(6)} ${s.confidence.toFixed(2)}  ${evidenceLabel(s.evidence).padEnd(8)} ${oneLine(s.message)}`));
+      for (const reason of verbose ? s.reasons : s.reasons.slice(0, 1)) lines.push(fitLine(`      - ${oneLine(reason)}`));
     }
     if (r.suspicions.length > shown.length) lines.push(`  … and ${r.suspicions.length - shown.length} more (${verbose ? 'see the JSON report' : '--verbose lists 50, the JSON report all'})`);
   }
   return lines;
+}
+
+/** A finding's line kept to a terminal's reading width (the JSON and HTML reports keep it whole). */
+const MAX_FINDING_LINE = 160;
+function fitLine(line: string): string {
+  return line.length <= MAX_FINDING_LINE ? line : `${line.slice(0, MAX_FINDING_LINE - 1)}\u2026`;
 }
 
 function websiteLines(r: WebsiteResult): string[] {

@@ -37,6 +37,25 @@ function repositoryResult(): RepositoryResult {
   };
 }
 
+describe('the text report reads without the docs', () => {
+  it('counts flagged commits over scored ones on its first line, saying once what was not scored', () => {
+    const result = { ...repositoryResult(), total_commits: 4684, scored_commits: 3681, suspicious_commits: 29 };
+    expect(renderReport(result, 'text').split('\n')[0]).to.equal('Verdict: likely_ai_generated: 29 of 3681 scored commits flagged, assistant share 75% (4684 read; 1003 not scored: merges, automation and commits without changed lines)');
+    expect(renderReport({ ...result, total_commits: 3681 }, 'text').split('\n')[0]).to.equal('Verdict: likely_ai_generated: 29 of 3681 scored commits flagged, assistant share 75%');
+  });
+
+  it('keeps a finding\u2019s lines to 160 characters (the JSON and HTML keep them whole)', () => {
+    const long = 'Rework the parser '.repeat(20);
+    const base = repositoryResult();
+    const result = { ...base, suspicions: [{ ...base.suspicions[0]!, message: long, reasons: [`commit-model (inferred): ${long}`] }] };
+    const lines = renderReport(result, 'text').split('\n').filter((l) => l.includes('Rework the parser'));
+    expect(lines).to.have.length(2);
+    for (const line of lines) expect(line.length, line).to.be.at.most(160);
+    expect(lines[0]!.endsWith('\u2026')).to.equal(true);
+    expect(renderReport(result, 'json')).to.contain(long.trim());
+  });
+});
+
 describe('reports', () => {
   it('picks the format from the extension and refuses unknown ones', () => {
     expect(['a.json', 'a.TXT', 'a.html', 'a.htm', 'a.yaml', 'a.yml'].map(reportFormatFromPath)).to.deep.equal(['json', 'text', 'html', 'html', 'yaml', 'yaml']);

@@ -10,7 +10,37 @@ export { checkModel, probabilityOf, score, shippedModel, MODEL_FILE, type Commit
 export { sigmoid } from '@cadence-detect/plugin-sdk';
 
 /** How a feature reads in a reason; the names of the rest are shown as they are. */
-const READABLE: Partial<Record<(typeof FEATURE_NAMES)[number], string>> = {
+const READABLE: Record<(typeof FEATURE_NAMES)[number], string> = {
+  log_additions: 'many lines added',
+  log_deletions: 'many lines deleted',
+  log_files: 'many files changed',
+  addition_share: 'mostly additions',
+  log_interval: 'the time since the author\u2019s previous commit',
+  first_of_author: 'the author\u2019s first commit',
+  log_dirs: 'many top-level folders touched',
+  test_file_share: 'a large share of test files',
+  doc_file_share: 'a large share of documentation files',
+  subject_length: 'a long subject line',
+  subject_words: 'many words in the subject',
+  body_lines: 'many lines in the message body',
+  subject_backticks: 'code quoted in the subject',
+  body_backticks: 'code quoted in the message body',
+  subject_capitalized: 'a capitalised subject',
+  subject_period: 'a subject ending in a full stop',
+  pr_number: 'a squash-merge subject ending in (#123)',
+  forge_committed: 'committed by the forge',
+  long_body_lines: 'long lines in the message body',
+  bold_markers: 'bold text in the message',
+  labelled_bullets: 'bullets that open with a label',
+  checkbox_lines: 'a checklist in the message',
+  past_tense_subject: 'a subject in the past tense',
+  self_reference: '\u201cthis commit\u201d or \u201cthis PR\u201d in the message',
+  emoji: 'emoji in the message',
+  body_paragraphs: 'several paragraphs in the message',
+  author_body_rate: 'the author\u2019s messages uniformly have bodies',
+  author_conventional_rate: 'the author\u2019s messages are uniformly conventional',
+  plan_line: 'a coding agent\u2019s plan step in the message',
+  suggestion_subject: 'the subject of an applied review suggestion',
   bullet_lines: 'bulleted message body',
   markdown_headings: 'Markdown headings in the message',
   summary_section: 'a summary section in the message',
@@ -78,8 +108,8 @@ function reason(model: CommitModel, p: number, contributions: Float64Array): str
     .filter(([, c]) => c > 0.15)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
-    .map(([i]) => READABLE[FEATURE_NAMES[i]!] ?? FEATURE_NAMES[i]!.replaceAll('_', ' '));
-  return `model probability ${p.toFixed(2)} (flagged from ${model.flagAt.toFixed(2)})${top.length > 0 ? `: ${top.join(', ')}` : ''}`;
+    .map(([i]) => READABLE[FEATURE_NAMES[i]!]);
+  return `model probability ${Math.min(p, 0.99).toFixed(2)} (flagged from ${model.flagAt.toFixed(2)})${top.length > 0 ? `: ${top.join(', ')}` : ''}`;
 }
 
 export default definePlugin({
