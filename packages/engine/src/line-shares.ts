@@ -65,7 +65,7 @@ interface Tally {
  * the commit is in `ai_share` (explicit 1, inferred its probability), automation and lines from
  * outside the analysed range apart.
  */
-export function linesAtHead(readings: LineReadings, commits: readonly CommitRecord[], weights: ReadonlyMap<string, CommitWeight>): LinesAtHead {
+export function linesAtHead(readings: LineReadings, commits: readonly CommitRecord[], weights: ReadonlyMap<string, CommitWeight>, identity: (commit: CommitRecord) => string = (c) => c.authorEmail.toLowerCase()): LinesAtHead {
   const { head } = readings;
   const byHash = new Map(commits.map((c) => [c.hash, c]));
   let explicit = 0;
@@ -105,7 +105,7 @@ export function linesAtHead(readings: LineReadings, commits: readonly CommitReco
       folders.set(folder, tally);
     }
     if (commit && !isOutside) {
-      const key = commit.authorEmail.toLowerCase();
+      const key = identity(commit);
       const entry = authors.get(key) ?? { name: commit.authorName, email: commit.authorEmail, lines: 0, assistant: 0, automation: 0 };
       entry.lines += blamed.lines;
       if (w === null) entry.automation += blamed.lines;

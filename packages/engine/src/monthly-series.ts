@@ -20,13 +20,16 @@ export interface JudgedForSeries {
  * month's share); the same per author for the authors with the most commits.
  */
 export class MonthlySeries {
+  /** `identity`: the key of a commit's author (one per person); the e-mail in any case when absent. */
+  constructor(private readonly identity: (commit: CommitRecord) => string = (commit) => commit.authorEmail.toLowerCase()) {}
+
   private readonly months = new Map<string, MonthTotals>();
   private readonly byAuthor = new Map<string, { author: string; email: string; commits: number; months: Map<string, MonthTotals> }>();
 
   add(judged: JudgedForSeries): void {
     const month = monthOf(judged.commit.authorTime);
     addTo(this.months, month, judged);
-    const key = judged.commit.authorEmail.toLowerCase();
+    const key = this.identity(judged.commit);
     let author = this.byAuthor.get(key);
     if (!author) {
       author = { author: judged.commit.authorName, email: judged.commit.authorEmail, commits: 0, months: new Map() };

@@ -11,6 +11,7 @@ import {
   type Thresholds,
   type TimelineBucket,
 } from '@cadence-detect/plugin-sdk';
+import { authorIdentities } from './author-identities.js';
 import { logit, sigmoid } from './log-odds.js';
 import { MonthlySeries } from './monthly-series.js';
 import { round, type StrategyReport } from './strategy-outcomes.js';
@@ -92,6 +93,8 @@ export interface RepositoryScores {
   readonly authors: AuthorBreakdown[];
   readonly months: MonthlyShare[];
   readonly authorMonths: AuthorMonths[];
+  /** Each commit's author as one person (author-identities.ts: .mailmap, then shared e-mails, names and GitHub logins). */
+  readonly identity: (commit: CommitRecord) => string;
   readonly scoring: 'model' | 'heuristic';
   readonly flagAt: number | null;
 }
@@ -123,7 +126,8 @@ export function scoreRepository(
   let scored = 0;
   let attributed = 0;
   let automationCommits = 0;
-  const series = new MonthlySeries();
+  const identity = authorIdentities(commits);
+  const series = new MonthlySeries(identity);
   for (const commit of commits) {
     const detections = byHash.get(commit.hash) ?? [];
     const named = [...new Set(detections.filter((d) => d.evidence === 'explicit').map((d) => d.assistant ?? 'unnamed assistant'))];
@@ -161,7 +165,7 @@ export function scoreRepository(
       attributed++;
       for (const name of named) assistants[name] = (assistants[name] ?? 0) + 1;
     }
-    const key = commit.authorEmail.toLowerCase();
+    const key = identity(commit);
     const entry = authors.get(key) ?? { author: commit.authorName, email: commit.authorEmail, commits: 0, attributed: 0, flagged: 0, sum: 0, scored: 0, automation: 0, assistants: {} };
     entry.commits++;
     if (explicit) {
@@ -196,6 +200,7 @@ export function scoreRepository(
   return {
     judged,
     weights: commitWeights,
+    identity,
     aiShare: scored > 0 ? round(sum / scored) : 0,
     scoredCommits: scored,
     attributedCommits: attributed,

@@ -1,4 +1,4 @@
-import type { RepositoryResult, WebsiteResult } from '@cadence-detect/plugin-sdk';
+import type { CommitRecord, RepositoryResult, WebsiteResult } from '@cadence-detect/plugin-sdk';
 import { assessRepository, assessWebsite } from './assessment.js';
 import { linesAtHead, survivalOf, type LineReadings } from './line-shares.js';
 import type { PreparedRepository, PreparedWebsite } from './prepared-source.js';
@@ -38,20 +38,20 @@ export function buildRepositoryResult(source: PreparedRepository, reports: reado
     thresholds: { ...policy.thresholds },
     detections: reports.flatMap((r) => r.detections).map((d) => (d.commit === undefined ? d : { ...d, flagged: flagged.has(d.commit) })),
     strategy_results: reports.map((r) => r.result),
-    metrics: { ...repositoryMetrics(source, suspicions.length), ...strategyMetrics(reports) },
+    metrics: { ...repositoryMetrics(source, suspicions.length, scores.identity), ...strategyMetrics(reports) },
     timeline: buildTimeline(source.commits, flagged),
     ...(source.info.squash ? { squash: { ...source.info.squash } } : {}),
     ...(source.oversizedFiles ? { oversized_files: { ...source.oversizedFiles, commits: [...source.oversizedFiles.commits] } } : {}),
     ...(source.unreadable ? { unreadable_commits: source.unreadable.commits, unreadable_files: [...source.unreadable.files] } : {}),
     ...(lines && 'head' in lines
-      ? { lines: linesAtHead(lines, source.commits, scores.weights), survival: survivalOf(lines, source.commits, scores.weights) }
+      ? { lines: linesAtHead(lines, source.commits, scores.weights, scores.identity), survival: survivalOf(lines, source.commits, scores.weights) }
       : lines
         ? { lines_skipped: lines.skipped }
         : {}),
   };
 }
 
-function repositoryMetrics(source: PreparedRepository, suspicious: number): Record<string, number> {
+function repositoryMetrics(source: PreparedRepository, suspicious: number, identity: (commit: CommitRecord) => string): Record<string, number> {
   const { commits, stats } = source;
   let additions = 0;
   let deletions = 0;
@@ -69,7 +69,7 @@ function repositoryMetrics(source: PreparedRepository, suspicious: number): Reco
     if (c.isMerge) merges++;
     if (c.isBoundary) boundary++;
     if (isScoredCommit(c)) scored++;
-    authors.add(c.authorEmail.toLowerCase());
+    authors.add(identity(c));
     first = Math.min(first, c.authorTime);
     last = Math.max(last, c.authorTime);
   }

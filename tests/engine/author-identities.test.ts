@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import attribution from '@cadence-detect/plugin-attribution';
+import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
+import { createEngine, silentEngineLogger } from '@cadence-detect/engine';
+import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
+import { createRepository, makeTempDir, type TempDir } from '@cadence-detect/test-support';
+
+const T0 = Date.UTC(2025, 3, 1, 9) / 1000;
+
+describe('engine: one author per person (.mailmap, shared e-mails, names and GitHub logins)', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+
+  before(async () => {
+    work = await makeTempDir('cadence-identities-');
+  });
+  after(() => work.remove());
+
+  it('merges what .mailmap maps, then identities sharing a name or a no-reply login; never a generic name or a bot by name', async () => {
+    const dir = path.join(work.path, 'repo');
+    await mkdir(dir);
+    const commit = (i: number, name: string, email: string) => ({ message: `Change ${i}`, date: T0 + i * 3600, author: { name, email }, files: { [`f${i}.txt`]: `${i}\n` } });
+    await createRepository(dir, [
+      { ...commit(0, 'Ada Lovelace', 'ada@example.test'), files: { '.mailmap': 'Ada Lovelace <ada@example.test> <ada@old-laptop.local>\n' } },
+      commit(1, 'ada', 'ada@old-laptop.local'),
+      commit(2, 'Ada Lovelace', 'ada.lovelace@work.example'),
+      commit(3, 'Grace Hopper', 'grace@example.test'),
+      commit(4, 'grace-h', '1234567+grace-h@users.noreply.github.com'),
+      commit(5, 'Grace Hopper', 'grace-h@users.noreply.github.com'),
+      commit(6, 'root', 'root@host-a.local'),
+      commit(7, 'root', 'root@host-b.local'),
+      commit(8, 'dependabot[bot]', '49699333+dependabot[bot]@users.noreply.github.com'),
+    ]);
+    const engine = createEngine({
+      config: { limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30 }, git: { depth: 0 } },
+      pluginConfig: toPluginConfigView(defaultConfig()),
+      logger: silentEngineLogger(),
+      plugins: [{ plugin: attribution, packageName: '@cadence-detect/plugin-attribution', version: '0.0.0', source: 'builtin' } as never],
+    });
+    const result = (await engine.analyze({ kind: 'repository', url: dir, lines: false }, { network: null, allowLocalPaths: true })) as RepositoryResult;
+    const byCommits = result.authors.map((a) => [a.author, a.email, a.commits]).sort((a, b) => String(a[1]).localeCompare(String(b[1])));
+    expect(byCommits).to.deep.equal([
+      ['dependabot[bot]', '49699333+dependabot[bot]@users.noreply.github.com', 1],
+      ['Ada Lovelace', 'ada@example.test', 3],
+      ['Grace Hopper', 'grace@example.test', 3],
+      ['root', 'root@host-a.local', 1],
+      ['root', 'root@host-b.local', 1],
+    ]);
+    expect(result.metrics.authors).to.equal(5);
+  });
+});
