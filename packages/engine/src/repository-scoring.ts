@@ -1,4 +1,5 @@
 import {
+  type EraCheck,
   isMeasurableCommit,
   severityFromScore,
   type AssessmentBands,
@@ -36,6 +37,10 @@ import { round, type StrategyReport } from './strategy-outcomes.js';
  * counted lines, and every explicitly attributed commit; never automation); `overall_score` starts
  * from it, and the assessment follows from the bands (configuration `assessment.*`).
  */
+
+/** GitHub Copilot's first public preview: no coding assistant wrote commits before it (docs/scoring.md, The false-alarm floor). */
+export const ERA_CHECK_BEFORE = '2021-06-29';
+const ERA_CHECK_BEFORE_SECONDS = Date.parse(`${ERA_CHECK_BEFORE}T00:00:00Z`) / 1000;
 
 /** The highest confidence an inferred commit gets: 1.00 is for explicit attribution only. */
 export const MAX_INFERRED_CONFIDENCE = 0.99;
@@ -89,6 +94,8 @@ export interface RepositoryScores {
   readonly scoredCommits: number;
   readonly attributedCommits: number;
   readonly automationCommits: number;
+  /** The history's commits from before assistants existed (EraCheck); null when it has none. */
+  readonly eraCheck: EraCheck | null;
   readonly assistants: Record<string, number>;
   readonly authors: AuthorBreakdown[];
   readonly months: MonthlyShare[];
@@ -126,6 +133,7 @@ export function scoreRepository(
   let scored = 0;
   let attributed = 0;
   let automationCommits = 0;
+  const era = { commits: 0, flagged: 0, sum: 0 };
   const identity = authorIdentities(commits);
   const series = new MonthlySeries(identity);
   for (const commit of commits) {
@@ -161,6 +169,12 @@ export function scoreRepository(
       scored++;
     }
     if (automation) automationCommits++;
+    // Before assistants existed, a flag can only be a false alarm: the floor the history measures on itself.
+    if (counts && !explicit && commit.authorTime < ERA_CHECK_BEFORE_SECONDS) {
+      era.commits++;
+      era.sum += confidence;
+      if (flagged) era.flagged++;
+    }
     if (explicit) {
       attributed++;
       for (const name of named) assistants[name] = (assistants[name] ?? 0) + 1;
@@ -205,6 +219,7 @@ export function scoreRepository(
     scoredCommits: scored,
     attributedCommits: attributed,
     automationCommits,
+    eraCheck: era.commits > 0 ? { before: ERA_CHECK_BEFORE, commits: era.commits, flagged: era.flagged, rate: round(era.flagged / era.commits), mean_probability: round(era.sum / era.commits) } : null,
     assistants,
     authors: breakdown,
     months: series.series(),

@@ -41,6 +41,7 @@ export type {
   SquashJudgement,
   OversizedFiles,
   LinesAtHead,
+  EraCheck,
   LineRecordsSummary,
   Survival,
   SurvivalSide,

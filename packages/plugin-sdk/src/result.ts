@@ -211,6 +211,8 @@ export interface RepositoryResult extends ResultCommon {
    * larger than `limits.max_diff_blob_mb`. Absent when there were none.
    */
   oversized_files?: OversizedFiles;
+  /** The false-alarm floor the history measures on itself: its commits from before assistants existed; absent when it has none. */
+  era_check?: EraCheck;
   /** Commits whose diff names a blob the repository lacks (a damaged or partial clone), judged without those files' lines; absent when none. */
   unreadable_commits?: number;
   /** The files with a missing version (at most 20), left out of every commit's counts. */
@@ -227,6 +229,21 @@ export interface RepositoryResult extends ResultCommon {
  * The lines at HEAD (API 1.9). `explicit + inferred + automation + human + outside = counted`;
  * `inferred` and `human` are expectations (probability times lines), so fractional.
  */
+/**
+ * The scored commits authored before `before` (2021-06-29, GitHub Copilot's first public preview:
+ * no coding assistant wrote commits before it), automation and explicitly attributed ones left out.
+ * Scored as any other, never zeroed: a reading of the noise, not a filter.
+ */
+export interface EraCheck {
+  before: string;
+  commits: number;
+  flagged: number;
+  /** `flagged / commits`. */
+  rate: number;
+  /** Their mean probability. */
+  mean_probability: number;
+}
+
 export interface LinesAtHead {
   /** The commit whose tree was counted (full hash). */
   head: string;

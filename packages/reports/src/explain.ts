@@ -6,6 +6,16 @@ import type { RepositoryAssessment, RepositoryResult, Severity, Thresholds, Webs
  */
 
 /** The badge colour follows the assessment, never the raw score: "clean" is green, whatever else. */
+/**
+ * The false-alarm floor in words: "of 3,100 commits from before assistants existed (before
+ * 2021-06-29), 0.4% are flagged: shares below about that are noise here".
+ */
+export function eraCheckSentence(r: RepositoryResult): string | null {
+  const e = r.era_check;
+  if (!e) return null;
+  return `False-alarm floor: of ${e.commits.toLocaleString('en')} ${e.commits === 1 ? 'commit' : 'commits'} from before assistants existed (before ${e.before}), ${(e.rate * 100).toFixed(1)}% ${e.flagged === 1 ? 'is' : 'are'} flagged (mean probability ${e.mean_probability.toFixed(2)}): shares below about that are noise here.`;
+}
+
 export function assessmentSeverity(assessment: RepositoryAssessment): Severity {
   return assessment === 'likely_ai_generated' ? 'high' : assessment === 'suspicious' ? 'medium' : 'low';
 }

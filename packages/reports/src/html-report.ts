@@ -1,7 +1,7 @@
 import { isCommitIdPrefix, severityFromScore, type AnalysisResult, type RepositoryResult, type WebsiteResult } from '@cadence-detect/plugin-sdk';
 import { displayText } from './display-text.js';
 import type { ReportContext } from './render.js';
-import { assessmentSeverity, assistantsLine, evidenceLabel, flaggedCounts, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';
+import { assessmentSeverity, assistantsLine, eraCheckSentence, evidenceLabel, flaggedCounts, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';
 import { REPORT_SCRIPT, REPORT_SCRIPT_HASH } from './report-script.js';
 import { HUMAN_HISTORIES } from './human-histories.js';
 import { html, joinHtml, type SafeHtml } from './page/html.js';
@@ -81,6 +81,7 @@ ${lines(rows)}
 <section class="verdict ${severity}" aria-label="Verdict">
 <p><span class="score ${severity}">${r.assessment} · ${r.overall_score.toFixed(2)}</span></p>
 <p><strong>${(counts.share * 100).toFixed(1)}%</strong> of ${r.scored_commits} scored commits flagged: <strong>${counts.explicit}</strong> explicit (the history names an assistant), <strong>${counts.inferred}</strong> inferred (how the commit looks). Assistant share ${r.ai_share.toFixed(2)}.</p>
+${eraCheckSentence(r) && html`<p id="era-check">${eraCheckSentence(r)}</p>`}
 <ul class="explain">${scoreMeaning(r).map((line) => html`<li>${line}</li>`)}</ul>
 </section>
 <p>${r.total_commits} commits analyzed, ${r.scored_commits} scored, ${r.suspicious_commits} flagged · ${r.metrics.additions ?? 0} additions · ${r.metrics.authors ?? 0} authors</p>

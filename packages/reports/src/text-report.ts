@@ -1,7 +1,7 @@
 import type { AnalysisResult, RepositoryResult, WebsiteResult } from '@cadence-detect/plugin-sdk';
 import type { ReportContext } from './render.js';
 import { displayLine as oneLine, displayText } from './display-text.js';
-import { assistantsLine, evidenceLabel, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';
+import { assistantsLine, eraCheckSentence, evidenceLabel, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';
 
 /** Flagged commits a short report lists (the full one lists 50, the JSON report all). */
 const SHORT_FINDINGS = 5;
@@ -13,7 +13,8 @@ const SHORT_FINDINGS = 5;
  */
 export function renderText(result: AnalysisResult, context?: ReportContext, options: { verbose?: boolean } = {}): string {
   const verbose = options.verbose ?? true;
-  const lines = [verdictLine(result), ...(result.source_type === 'git' ? repositoryLines(result, verbose) : websiteLines(result))];
+  const floor = result.source_type === 'git' ? eraCheckSentence(result) : null;
+  const lines = [verdictLine(result), ...(floor ? [floor] : []), ...(result.source_type === 'git' ? repositoryLines(result, verbose) : websiteLines(result))];
   if (!verbose) {
     lines.push('', 'More: cadence analyze --verbose (every finding, the authors and the strategies), or -o report.html');
     return `${displayText(lines.join('\n'))}\n`;
