@@ -13,70 +13,15 @@
  * Prints each step and its duration; exits 1 on the first failure. No shell: every command is a
  * program with its arguments. Run after `pnpm install`; it builds first (`pnpm build`: tsc -b and the browser scripts' bundles, quick when built).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CheckFailure, check, CLI_PACKAGE, EXAMPLE, publicPackages, publishEnvironment, publishWorkspace, root, run, SCOPE, startVerdaccio, tail, type Registry } from './local-registry.js';
 
-const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-const CLI_PACKAGE = '@cadence-detect/cli';
 const SDK_PACKAGE = '@cadence-detect/plugin-sdk';
-const SCOPE = '@cadence-detect';
-const EXAMPLE = 'cadence-plugin-file-drops';
 const EXAMPLE_DIR = path.join(root, 'examples', EXAMPLE);
-
-interface Ran {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-class CheckFailure extends Error {}
-
-/** Runs a program (never a shell) and fails with its output when it exits non-zero. */
-function run(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; allowFailure?: boolean }): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new CheckFailure(`${command} could not start: ${error.message}`));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const ran = { code, stdout, stderr };
-      if (code === 0 || options.allowFailure) resolve(ran);
-      else reject(new CheckFailure(`${command} ${args.join(' ')} (in ${options.cwd}) exited with ${code ?? signal}\n${tail(stdout)}\n${tail(stderr)}`));
-    });
-  });
-}
-
-function tail(text: string, lines = 40): string {
-  return text.trimEnd().split('\n').slice(-lines).join('\n');
-}
-
-function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new CheckFailure(message);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const timings: { name: string; ms: number }[] = [];
 
@@ -97,91 +42,6 @@ async function step<T>(name: string, action: () => Promise<T>): Promise<T> {
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
-}
-
-/** The packages `pnpm -r publish` will publish: every workspace package that is not private. */
-async function publicPackages(): Promise<{ name: string; version: string; dir: string }[]> {
-  const listed = await run('pnpm', ['-r', 'ls', '--depth', '-1', '--json'], { cwd: root, env: process.env });
-  const entries = JSON.parse(listed.stdout) as { name: string; version: string; path: string; private: boolean }[];
-  return entries.filter((entry) => !entry.private && entry.name).map((entry) => ({ name: entry.name, version: entry.version, dir: entry.path }));
-}
-
-interface Registry {
-  readonly url: string;
-  readonly process: ChildProcess;
-  readonly log: () => string;
-}
-
-async function startVerdaccio(work: string, uplink: string): Promise<Registry> {
-  const port = await freePort();
-  const config = path.join(work, 'verdaccio');
-  await mkdir(config);
-  // Our names first: served from local storage only, never looked up upstream (no `proxy`).
-  const yaml = [
-    `storage: ${JSON.stringify(path.join(config, 'storage'))}`,
-    'auth:',
-    '  htpasswd:',
-    `    file: ${JSON.stringify(path.join(config, 'htpasswd'))}`,
-    '    max_users: 10',
-    'uplinks:',
-    '  public:',
-    `    url: ${JSON.stringify(uplink)}`,
-    '    timeout: 60s',
-    '    maxage: 30m',
-    'packages:',
-    `  '${SCOPE}/*':`,
-    '    access: $all',
-    '    publish: $authenticated',
-    // The example is never published nor looked up upstream: asking for it by name fails here.
-    `  '${EXAMPLE}':`,
-    '    access: $all',
-    '    publish: nobody',
-    "  '**':",
-    '    access: $all',
-    '    publish: $authenticated',
-    '    proxy: public',
-    'web:',
-    '  enable: false',
-    'max_body_size: 100mb',
-    'log: { type: stdout, format: pretty, level: warn }',
-    '',
-  ].join('\n');
-  const file = path.join(config, 'config.yaml');
-  await writeFile(file, yaml);
-  const bin = path.join(path.dirname(createRequire(path.join(root, 'package.json')).resolve('verdaccio/package.json')), 'bin', 'verdaccio');
-  // The machine's environment (a proxy or a CA bundle the uplink needs), without the npm_* of `pnpm run`.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
-  const child = spawn(process.execPath, [bin, '--config', file, '--listen', `127.0.0.1:${port}`], { cwd: config, env: { ...env, HOME: work }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}/`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new CheckFailure(`verdaccio exited with ${child.exitCode}\n${tail(output)}`);
-    try {
-      const response = await fetch(`${url}-/ping`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new CheckFailure(`verdaccio did not answer on ${url} within 30 s\n${tail(output)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { url, process: child, log: () => output };
-}
-
-/** A throwaway user, created with the registry's own API (what `npm adduser` does); its token. */
-async function createUser(registry: string): Promise<string> {
-  const name = `release-check-${process.pid}`;
-  const response = await fetch(`${registry}-/user/org.couchdb.user:${name}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ _id: `org.couchdb.user:${name}`, name, password: `pw-${Math.random().toString(36).slice(2)}-${Date.now()}`, type: 'user', roles: [], date: new Date().toISOString() }),
-  });
-  const body = (await response.json()) as { token?: string };
-  check(response.status === 201 && body.token, `could not create a user on the registry: ${response.status} ${JSON.stringify(body)}`);
-  return body.token;
 }
 
 /** A repository with a whole 400-line file arriving in one commit: what the example plugin flags. */
@@ -364,55 +224,8 @@ async function main(): Promise<void> {
     registry = server;
     process.stdout.write(`  ${server.url} (uplink ${uplink} for every name outside ${SCOPE}/* and ${EXAMPLE})\n`);
 
-    const token = await step('create a throwaway registry user', () => createUser(server.url));
-    const publisherRc = path.join(work, 'publisher.npmrc');
-    const authLine = `//${new URL(server.url).host}/:_authToken=${token}\n`;
-    await writeFile(publisherRc, `registry=${server.url}\n${authLine}`);
-    // The publishers' environment: the machine's, less the npm_* that `pnpm run` adds (pnpm
-    // publish runs npm publish, which would read them), plus the throwaway user's configuration.
-    const machineEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
-    const publishEnv: NodeJS.ProcessEnv = { ...machineEnv, npm_config_userconfig: publisherRc, npm_config_registry: server.url };
-
-    const isPublished = async (p: { name: string; version: string }): Promise<boolean> => {
-      const response = await fetch(`${server.url}${p.name.replace('/', '%2f')}`);
-      if (!response.ok) return false;
-      const document = (await response.json()) as { versions: Record<string, { dependencies?: Record<string, string> }> };
-      const published = document.versions[p.version];
-      if (!published) return false;
-      for (const [dep, range] of Object.entries(published.dependencies ?? {})) check(!range.startsWith('workspace:'), `${p.name} was published with ${dep}@${range}`);
-      return true;
-    };
-    const publish = async (current: { name: string; version: string; dir: string }): Promise<void> => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await run('pnpm', ['publish', '--registry', server.url, '--no-git-checks', '--access', 'public'], { cwd: current.dir, env: publishEnv, timeoutMs: 90_000 });
-          return;
-        } catch (error) {
-          if (await isPublished(current)) return;
-          if (attempt === 2) throw error;
-          process.stdout.write(`  ${current.name}: publish failed, trying once more: ${(error as Error).message.split('\n')[0]}\n`);
-        }
-      }
-    };
-    const cliPackage = packages.find((p) => p.name === CLI_PACKAGE)!;
-    await step(`publish the ${packages.length - 1} public packages the CLI is made of (pnpm publish in each, three at a time)`, async () => {
-      // One pnpm publish per package (it replaces the workspace: ranges), each with a time limit:
-      // a publish that hangs fails its package, named, instead of the whole step going silent.
-      const queue = packages.filter((p) => p !== cliPackage);
-      const worker = async (): Promise<void> => {
-        for (let p = queue.shift(); p; p = queue.shift()) await publish(p);
-      };
-      await Promise.all([worker(), worker(), worker()]);
-      for (const p of packages) if (p !== cliPackage) check(await isPublished(p), `${p.name}@${p.version} is not on the registry after publishing`);
-    });
-    await step(`write ${CLI_PACKAGE}'s npm-shrinkwrap.json from the published tarballs, then publish it (pnpm release's order)`, async () => {
-      const { writeCliShrinkwrap } = (await import(pathToFileURL(path.join(root, 'scripts', 'cli-shrinkwrap.mjs')).href)) as { writeCliShrinkwrap(options: { registry: string; env: NodeJS.ProcessEnv; cache: string }): Promise<{ packages: number }> };
-      // The user's npm cache (empty until now): the package documents it fetches serve the installs below.
-      const { packages: count } = await writeCliShrinkwrap({ registry: server.url, env: publishEnv, cache: path.join(work, 'npm-cache') });
-      process.stdout.write(`  ${count} packages in the shrinkwrap\n`);
-      await publish(cliPackage);
-      check(await isPublished(cliPackage), `${CLI_PACKAGE}@${cliPackage.version} is not on the registry after publishing`);
-    });
+    const publishEnv = await step('create a throwaway registry user', () => publishEnvironment(server, work));
+    await publishWorkspace(server, packages, publishEnv, path.join(work, 'npm-cache'), step);
 
     // The user's machine: an empty folder, an empty cache and prefix, no configuration but the registry.
     const home = path.join(work, 'home');
