@@ -4,13 +4,17 @@
  * 1. every public package but the CLI (`pnpm -r publish` skips versions already on the registry);
  * 2. host/npm-shrinkwrap.json written from the tarballs just published (scripts/cli-shrinkwrap.mjs);
  * 3. the CLI with it (its prepublishOnly refuses a missing or stale file);
- * 4. the git tags (`changeset tag`).
+ * 4. the git tags: `changeset tag` (each package's), then `v<CLI version>` and the moving `v<major>`
+ *    the GitHub Action and the GitLab template are pinned by (scripts/release-tags.mjs). Push them with
+ *    `git push origin v<version>` and `git push --force origin v<major>`.
  * The registry is npm's configured one. No shell: each step is a program with its arguments.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { writeCliShrinkwrap } from './cli-shrinkwrap.mjs';
+import { tagRelease } from './release-tags.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const CLI = '@cadence-detect/cli';
@@ -30,6 +34,8 @@ try {
   process.stdout.write(`host/npm-shrinkwrap.json: ${packages} packages\n`);
   await run('pnpm', ['--filter', CLI, 'publish', '--access', 'public']);
   await run('pnpm', ['changeset', 'tag']);
+  const { version } = JSON.parse(readFileSync(path.join(root, 'host', 'package.json'), 'utf8'));
+  process.stdout.write(`tags: ${tagRelease(version, root).join(', ')}\n`);
 } catch (error) {
   process.stderr.write(`release: ${error.message}\n`);
   process.exit(1);

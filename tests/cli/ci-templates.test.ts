@@ -72,6 +72,17 @@ describe('the GitHub Action and the GitLab CI template', () => {
       expect(gitlab.code, gitlab.stderr).to.equal(0);
       expect(await readFile(path.join(dir.path, '.gitlab-ci.yml'), 'utf8')).to.equal('stages: [test]\n');
       expect(gitlab.stdout).to.contain('add these lines').and.contain('templates/cadence.gitlab-ci.yml');
+      expect(gitlab.stdout).to.not.contain('stage:');
+      // A pipeline whose own stages lack test: the printed job runs in one of them, and the lines still parse.
+      await writeFile(path.join(dir.path, '.gitlab-ci.yml'), 'stages: [build, verify, deploy]\n');
+      const staged = await runCadence(['config', 'init', '--ci', 'gitlab', '--force'], { cwd: dir.path });
+      expect(staged.code, staged.stderr).to.equal(0);
+      expect(staged.stdout).to.contain('declares stages build, verify, deploy without test: the cadence job below runs in verify (or add test to stages:)');
+      const printed = staged.stdout.slice(staged.stdout.indexOf('# Cadence on merge requests'));
+      expect((parse(printed) as { cadence: { stage: string } }).cadence.stage).to.equal('verify');
+      await writeFile(path.join(dir.path, '.gitlab-ci.yml'), 'stages: [build, package, deploy]\n');
+      const before = await runCadence(['config', 'init', '--ci', 'gitlab', '--force'], { cwd: dir.path });
+      expect((parse(before.stdout.slice(before.stdout.indexOf('# Cadence on merge requests'))) as { cadence: { stage: string } }).cadence.stage).to.equal('package');
       expect((await runCadence(['config', 'init', '--ci', 'jenkins'], { cwd: dir.path })).code).to.equal(2);
     } finally {
       await dir.remove();

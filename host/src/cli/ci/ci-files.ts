@@ -32,13 +32,15 @@ jobs:
 `;
 }
 
-export function gitlabInclude(version: string): string {
+/** `stage`: the job's stage where the pipeline's own `stages:` lack the template's `test`. */
+export function gitlabInclude(version: string, stage?: string): string {
   return `# Cadence on merge requests (docs/ci.md): a Code Quality report and a gate.
 include:
   - remote: https://raw.githubusercontent.com/cadence-detect/cadence/v${version}/templates/cadence.gitlab-ci.yml
 
 cadence:
-  variables:
+${stage === undefined ? '' : `  stage: ${/^[\w.-]+$/.test(stage) ? stage : JSON.stringify(stage)}
+`}  variables:
     CADENCE_FAIL_ON: never        # or suspicious, likely_ai_generated
 `;
 }

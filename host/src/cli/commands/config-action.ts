@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
 import path from 'node:path';
 import { configInitTemplate, renderConfigYaml } from '@cadence-detect/config';
 import { githubWorkflow, gitlabInclude } from '../ci/ci-files.js';
@@ -13,6 +14,25 @@ export async function printConfig(options: { config?: string }, io: CliIo): Prom
   const { config: effective, files } = await loadCliConfig(io, options.config);
   io.stdout.write(`# effective configuration${files.length > 0 ? ` (${files.length > 1 ? 'files' : 'file'}: ${files.join(', ')})` : ' (no configuration file)'}\n`);
   io.stdout.write(renderConfigYaml(effective));
+}
+
+/** The `stages:` a pipeline file declares, or null when it declares none (GitLab's defaults, test among them, apply) or cannot be read. */
+function declaredStages(text: string): string[] | null {
+  try {
+    const document = parseYaml(text) as { stages?: unknown } | null;
+    const stages = document?.stages;
+    return Array.isArray(stages) && stages.every((s) => typeof s === 'string') ? (stages as string[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A stage for the cadence job among a file's own: one that checks (verify, check, lint, review, qa), else the last before a deploy, else the first. */
+function pickStage(stages: readonly string[]): string {
+  const checking = stages.find((s) => /^(verify|validate|check|checks|lint|review|qa|quality|tests?)$/i.test(s));
+  if (checking) return checking;
+  const beforeDeploy = stages.findIndex((s) => /deploy|release|publish/i.test(s));
+  return beforeDeploy > 0 ? stages[beforeDeploy - 1]! : stages[0]!;
 }
 
 /**
@@ -36,7 +56,11 @@ export async function initConfig(options: { force?: boolean; ci?: 'github' | 'gi
   if (options.ci === 'gitlab') {
     const pipeline = path.join(io.cwd, '.gitlab-ci.yml');
     if (existsSync(pipeline)) {
-      io.stdout.write(`${pipeline} exists: add these lines to it\n${gitlabInclude(HOST_VERSION)}`);
+      // The template's job runs in `test`; a file whose own stages lack it would be refused by GitLab.
+      const stages = declaredStages(await readFile(pipeline, 'utf8'));
+      const stage = stages && !stages.includes('test') ? pickStage(stages) : null;
+      if (stage) io.stdout.write(`${pipeline} declares stages ${stages!.join(', ')} without test: the cadence job below runs in ${stage} (or add test to stages:)\n`);
+      io.stdout.write(`${pipeline} exists: add these lines to it\n${gitlabInclude(HOST_VERSION, stage ?? undefined)}`);
     } else {
       await writeFile(pipeline, gitlabInclude(HOST_VERSION));
       io.stdout.write(`wrote ${pipeline}\n`);

@@ -1,0 +1,26 @@
+/**
+ * The git tags a release makes for the GitHub Action and the GitLab template, which users pin:
+ * `v<version>` (the CLI's version, never moved) and `v<major>` (moved to each release of that
+ * major, as actions do). docs/ci.md, `cadence config init --ci` and the templates name only these;
+ * tests/architecture/release-refs.test.ts checks every ref they print against `releaseTags`.
+ */
+import { spawnSync } from 'node:child_process';
+
+/** The tags a release of `version` makes: the exact one, then the moving major one. */
+export function releaseTags(version) {
+  const major = /^(\d+)\./.exec(version)?.[1];
+  if (!major) throw new Error(`not a version: ${version}`);
+  return [`v${version}`, `v${major}`];
+}
+
+/** Makes the release's tags at HEAD of the repository in `cwd` (the moving one forced); pushing them is the releaser's. */
+export function tagRelease(version, cwd = process.cwd()) {
+  const [exact, moving] = releaseTags(version);
+  const git = (args) => {
+    const run = spawnSync('git', args, { cwd, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr.trim()}`);
+  };
+  git(['tag', '-a', exact, '-m', `Cadence ${version}`]);
+  git(['tag', '-f', '-a', moving, '-m', `Cadence ${version} (moves with each ${moving}.x release)`]);
+  return [exact, moving];
+}
