@@ -34,7 +34,8 @@ function fetchedNames(line: string): string[] {
   for (const match of line.matchAll(/\b(npm (?:install|i|add)|pnpm add|yarn add|npx)\b([^&;|#\n]*)/g)) {
     const words = match[2]!.replace(/<[^>]*>/g, ' ').trim().split(/\s+/).filter(Boolean);
     if (match[1] === 'npx' && words.includes('--no')) continue;
-    const specs = words.filter((w) => !/^[-.\/<$~]/.test(w) && !w.endsWith('.tgz'));
+    // A flag's value (`--registry <url>`, `--prefix <dir>`) and a URL are not names.
+    const specs = words.filter((w, i) => !/^[-.\/<$~]/.test(w) && !w.endsWith('.tgz') && !w.includes('://') && !/^--(registry|prefix|cache)$/.test(words[i - 1] ?? ''));
     const taken = match[1] === 'npx' ? specs.slice(0, 1) : specs;
     for (const spec of taken) names.push(spec.startsWith('@') ? spec.split('@').slice(0, 2).join('@') : spec.split('@')[0]!);
   }
@@ -69,5 +70,7 @@ describe('the names the docs tell users to install', () => {
     expect(fetchedNames('npx cadence analyze .')).to.deep.equal(['cadence']);
     expect(fetchedNames('npx --no cadence analyze .')).to.deep.equal([]);
     expect(fetchedNames('npm install -g ./x-1.0.0.tgz && npm install <plugin package>')).to.deep.equal([]);
+    expect(fetchedNames('npx --registry http://127.0.0.1:4873/ @cadence-detect/cli analyze .')).to.deep.equal(['@cadence-detect/cli']);
+    expect(fetchedNames('npm install -g left-pad --registry https://registry.example.test/')).to.deep.equal(['left-pad']);
   });
 });

@@ -10,6 +10,7 @@ import { branchNotFoundMessage } from './branch-hint.js';
 import { directorySize, objectBytes, watchDirectorySize } from './directory-size.js';
 import { cloneEnvironment, runGitCommand } from './git-process.js';
 import { AI_NOTES_REF } from './notes.js';
+import { cloneError } from './clone-error.js';
 import { AGENT_TRACE_NOTES_REF } from './line-records.js';
 
 /** The notes a clone brings with the branch: git-ai's authorship logs and Agent Trace records. */
@@ -387,17 +388,4 @@ async function pinnedTarget(locator: RemoteRepository, options: OpenOptions): Pr
   // (letters, digits, '.', ':' and '-' not in first place), so no shell word can be formed from them.
   const ssh = ['ssh', '-o', `HostName=${checked.address}`, '-o', `HostKeyAlias=${locator.host}`, '-o', 'BatchMode=yes'];
   return { url: locator.url, config: [], env: { ...env, GIT_SSH_COMMAND: ssh.join(' ') } };
-}
-
-
-function cloneError(error: unknown, signal: AbortSignal, url: string): CadenceError {
-  if (signal.aborted) return abortError(signal);
-  const text = error instanceof Error ? error.message : String(error);
-  if (/Remote branch .* not found|couldn't find remote ref/i.test(text)) {
-    return new CadenceError('ERR_BRANCH_NOT_FOUND', { message: `Branch not found in ${redactCredentials(url)} (its branches: git ls-remote --heads <url>)` });
-  }
-  const detail = redactCredentials(text).split('\n').map((l) => l.trim()).filter((l) => /^(fatal|error):/.test(l)).join(' ');
-  return new CadenceError('ERR_GIT_CLONE_FAILED', {
-    message: `Failed to clone ${redactCredentials(url)}${detail ? `: ${detail}` : ''}`,
-  });
 }
