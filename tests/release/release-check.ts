@@ -251,7 +251,11 @@ async function main(): Promise<void> {
     };
     const cadence = path.join(prefix, 'bin', 'cadence');
 
-    await step(`npm install -g ${CLI_PACKAGE}`, () => run('npm', ['install', '-g', CLI_PACKAGE], { cwd: home, env: userEnv, timeoutMs: 300_000 }));
+    await step(`npm install -g ${CLI_PACKAGE}`, async () => {
+      const installed = await run('npm', ['install', '-g', CLI_PACKAGE], { cwd: home, env: userEnv, timeoutMs: 300_000 });
+      // The supported Node versions install without an engine warning (a dependency asking for a newer Node).
+      check(!/EBADENGINE/.test(installed.stderr + installed.stdout), `npm (on the Node of PATH) warned about an engine:\n${tail(installed.stderr)}`);
+    });
 
     await step('the global install took the tree npm-shrinkwrap.json fixes', async () => {
       process.stdout.write(`  ${await checkShrinkwrapInstalled(prefix)} packages at the shrinkwrap's versions\n`);
