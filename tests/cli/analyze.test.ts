@@ -96,7 +96,8 @@ describe('cadence analyze (the real CLI process)', function () {
   it('exits 3 with --fail-on when the verdict reaches the level, 0 below it, and refuses an unknown level', async () => {
     const reached = await analyze([attributed, '--fail-on', 'suspicious']);
     expect(reached.code).to.equal(3);
-    expect(reached.stdout).to.match(/^Verdict: likely_ai_generated: \d+ of \d+ scored commits flagged, assistant share \d+%( \(\d+ read; \d+ not scored: merges, automation and commits without changed lines\))?\nRepository: attributed/);
+    // The four human commits of 2019 predate assistants: the false-alarm floor follows the verdict.
+    expect(reached.stdout).to.match(/^Verdict: likely_ai_generated: \d+ of \d+ scored commits flagged, assistant share \d+%( \(\d+ read; \d+ not scored: merges, automation and commits without changed lines\))?\nFalse-alarm floor: of 4 commits from before assistants existed \(before 2021-06-29\), \d+\.\d% are flagged .*\nRepository: attributed/);
     expect(reached.stderr.trim()).to.equal('cadence: verdict likely_ai_generated reaches --fail-on suspicious');
     expect((await analyze([attributed, '--fail-on', 'likely_ai_generated', '--json'])).code).to.equal(3);
     expect((await analyze([human, '--fail-on', 'suspicious'])).code).to.equal(0);
@@ -108,7 +109,7 @@ describe('cadence analyze (the real CLI process)', function () {
   it('prints a readable text report to stdout that says what the score means, with no progress in piped output', async () => {
     const run = await analyze([attributed]);
     expect(run.code).to.equal(0);
-    expect(run.stdout).to.match(/^Verdict: likely_ai_generated: .*\nRepository: attributed/);
+    expect(run.stdout).to.match(/^Verdict: likely_ai_generated: .*\nFalse-alarm floor: .*\nRepository: attributed/);
     expect(run.stdout).to.contain('Flagged commits (evidence');
     // The few findings that matter; --verbose has the authors, the strategies and every finding.
     expect(run.stdout).to.not.contain('Strategies:');
