@@ -1,65 +1,7 @@
-import type { CommitRecord } from '@cadence-detect/plugin-sdk';
+import { authorKeys, type CommitRecord } from '@cadence-detect/plugin-sdk';
 
-/** Names too common to say two e-mails are one person. */
-const GENERIC_NAMES = new Set(['root', 'unknown', 'user', 'admin', 'administrator', 'your name', 'you', 'me', 'github', 'ubuntu', 'dev', 'developer', 'test', 'nobody']);
-
-/** `12345+login@users.noreply.github.com` or `login@users.noreply.github.com`: the GitHub login. */
-export function githubNoReplyLogin(email: string): string | null {
-  const match = /^(?:\d+\+)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)@users\.noreply\.github\.com$/i.exec(email.trim());
-  return match ? match[1]!.toLowerCase() : null;
-}
-
-const normalName = (name: string): string => name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
-
-/**
- * One key per person across a history's identities (docs/scoring.md, Authors): git has already
- * applied `.mailmap` (the history is read with `%aN`/`%aE`); then identities that share an e-mail
- * (any case), a name (not a generic one such as "root"; bots by e-mail only) or a GitHub no-reply
- * login are one author. Returns the key of a commit's author: the lower-cased e-mail of the first
- * identity of its group seen.
- */
+/** One key per person across a history's commits (the SDK's authorKeys over their authors, `.mailmap` already applied by git). */
 export function authorIdentities(commits: readonly CommitRecord[]): (commit: CommitRecord) => string {
-  const parent = new Map<string, string>();
-  const find = (node: string): string => {
-    let root = node;
-    while (parent.get(root) !== undefined && parent.get(root) !== root) root = parent.get(root)!;
-    // Path compression: later finds are one step.
-    for (let at = node; at !== root; ) {
-      const next = parent.get(at)!;
-      parent.set(at, root);
-      at = next;
-    }
-    return root;
-  };
-  const add = (node: string): void => {
-    if (!parent.has(node)) parent.set(node, node);
-  };
-  const union = (a: string, b: string): void => {
-    add(a);
-    add(b);
-    const ra = find(a);
-    const rb = find(b);
-    // The first node seen stays the root, so the key is the earliest identity's e-mail.
-    if (ra !== rb) parent.set(rb, ra);
-  };
-  const order: string[] = [];
-  for (const commit of commits) {
-    const email = `e:${commit.authorEmail.trim().toLowerCase()}`;
-    if (!parent.has(email)) order.push(email);
-    add(email);
-    const name = normalName(commit.authorName);
-    if (name.length >= 3 && /\p{L}/u.test(name) && !GENERIC_NAMES.has(name) && !name.endsWith('[bot]')) union(email, `n:${name}`);
-    const login = githubNoReplyLogin(commit.authorEmail);
-    if (login) union(email, `l:${login}`);
-  }
-  // The key of a group: its first e-mail in history order.
-  const keyOfRoot = new Map<string, string>();
-  for (const email of order) {
-    const root = find(email);
-    if (!keyOfRoot.has(root)) keyOfRoot.set(root, email.slice(2));
-  }
-  return (commit) => {
-    const email = `e:${commit.authorEmail.trim().toLowerCase()}`;
-    return parent.has(email) ? keyOfRoot.get(find(email)) ?? email.slice(2) : email.slice(2);
-  };
+  const key = authorKeys(commits.map((c) => ({ name: c.authorName, email: c.authorEmail })));
+  return (commit) => key({ name: commit.authorName, email: commit.authorEmail });
 }

@@ -1,5 +1,5 @@
 import { redactCredentials } from '@cadence-detect/errors';
-import { assessShare, DEFAULT_ASSESSMENT_BANDS, monthlyShares, type AssessmentBands, type MonthlyShare, type MonthTotals, type RepositoryResult } from '@cadence-detect/plugin-sdk';
+import { assessShare, authorKeys, DEFAULT_ASSESSMENT_BANDS, monthlyShares, type AssessmentBands, type MonthlyShare, type MonthTotals, type RepositoryResult } from '@cadence-detect/plugin-sdk';
 import type { OrganizationAuthor, OrganizationLines, OrganizationRepository, OrganizationResult } from './organization-result.js';
 
 /** What one repository of a scan came to: its result (every author listed), or why it has none. */
@@ -14,7 +14,7 @@ export interface RepositoryOutcome {
 /**
  * The organisation result from its repositories' results. Every figure is counted over commits, not
  * averaged over repositories: a repository of 2,000 commits weighs a hundred times one of 20.
- * Authors are merged by e-mail (case-insensitive) across repositories; the results must list every
+ * Authors are merged across repositories by the SDK's authorKeys (shared e-mails, names, GitHub logins); the results must list every
  * author (a repository request with `authors: 'all'`), else the figures cover only those listed.
  */
 export function aggregateOrganization(organization: string, outcomes: readonly RepositoryOutcome[], options: { bands?: AssessmentBands; now?: Date } = {}): OrganizationResult {
@@ -99,9 +99,11 @@ function repositoryEntry(outcome: RepositoryOutcome): OrganizationRepository {
 
 function mergeAuthors(analyzed: readonly { repository: string; result: RepositoryResult }[]): OrganizationAuthor[] {
   const byEmail = new Map<string, OrganizationAuthor & { weighted: number }>();
+  // One person across repositories: shared e-mails, names and GitHub no-reply logins (the SDK's rule, as each repository's result applies it).
+  const keyOf = authorKeys(analyzed.flatMap(({ result }) => result.authors.map((a) => ({ name: a.author, email: a.email }))));
   for (const { repository, result } of analyzed) {
     for (const a of result.authors) {
-      const key = a.email.toLowerCase();
+      const key = keyOf({ name: a.author, email: a.email });
       let merged = byEmail.get(key);
       if (!merged) {
         merged = { author: a.author, email: a.email, commits: 0, attributed: 0, flagged: 0, share: 0, scored_commits: 0, assistants: {}, repositories: [], weighted: 0 };

@@ -62,6 +62,20 @@ describe('the organisation result', () => {
     expect(org.authors.map((a) => a.commits)).to.deep.equal([1500, 520]);
   });
 
+  it('merges one person\u2019s identities across repositories: a shared name or GitHub no-reply login, never a generic name', () => {
+    const one = repositoryResult({ ai_share: 0.1, scored: 30, total: 30, flagged: 0, attributed: 0, authors: [author('Grace Hopper', 'grace@work.example', 20, 0.1), author('root', 'root@host-a.local', 10, 0)] });
+    const two = repositoryResult({
+      ai_share: 0.2, scored: 30, total: 30, flagged: 0, attributed: 0,
+      authors: [author('Grace Hopper', '1234+grace-h@users.noreply.github.com', 15, 0.2), author('grace-h', 'grace-h@users.noreply.github.com', 5, 0.2), author('root', 'root@host-b.local', 10, 0)],
+    });
+    const merged = aggregateOrganization('github:acme', [{ repository: 'acme/one', url: 'u1', result: one }, { repository: 'acme/two', url: 'u2', result: two }]);
+    expect(merged.authors.map((a) => [a.author, a.email, a.commits, a.repositories])).to.deep.equal([
+      ['Grace Hopper', 'grace@work.example', 40, ['acme/one', 'acme/two']],
+      ['root', 'root@host-a.local', 10, ['acme/one']],
+      ['root', 'root@host-b.local', 10, ['acme/two']],
+    ]);
+  });
+
   it('merges months by their scored commits, so each month\u2019s parts still add up', () => {
     expect(org.months.map((m) => [m.month, m.commits, m.scored_commits])).to.deep.equal([['2025-01', 1000, 1000], ['2025-02', 1120, 1020]]);
     const february = org.months[1]!;

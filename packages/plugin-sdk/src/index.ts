@@ -97,3 +97,4 @@ export {
   type LogisticModel,
   type LogisticOptions,
 } from './scoring-helpers.js';
+export { authorKeys, githubNoReplyLogin, type AuthorIdentity } from './author-identity.js';
