@@ -4,6 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import {
+  eventually,
   exportRepository,
   startCadenceServer,
   startConnectionRecorder,
@@ -133,9 +134,12 @@ describe('the organisation view in a browser (headless Chromium)', function () {
       expect(await page.textContent('#status')).to.equal('running');
       expect(await page.textContent('#progress')).to.contain('listed: 4 repositories');
       expect(await seriousViolations(page)).to.deep.equal([]);
-      const job = (await (await fetch(`${server.url}/jobs/${started.id}`, { headers: AUTH })).json()) as { children: { repository: string; job_id: string }[] };
-      const slow = job.children.find((c) => c.repository === 'acme/slow')!;
-      await fetch(`${server.url}/jobs/${slow.job_id}/cancel`, { method: 'POST', headers: AUTH });
+      // The slow repository's job exists once the scan has submitted it (one child queued at a time): cancel that job.
+      const slowJob = await eventually(async () => {
+        const job = (await (await fetch(`${server.url}/jobs/${started.id}`, { headers: AUTH })).json()) as { children: { repository: string; job_id?: string | null }[] };
+        return job.children.find((c) => c.repository === 'acme/slow')?.job_id ?? undefined;
+      }, 'the slow repository\u2019s job');
+      expect((await fetch(`${server.url}/jobs/${slowJob}/cancel`, { method: 'POST', headers: AUTH })).ok).to.equal(true);
       await page.waitForSelector('section.verdict', { timeout: 30_000 });
       expect(await page.textContent('h1')).to.equal('github:acme');
       expect(await page.textContent('main')).to.contain('ERR_CANCELLED');

@@ -22,3 +22,4 @@ export { startConnectionRecorder, type ConnectionRecorder, type RecorderBehaviou
 export { jsonPost } from './json-request.js';
 export { runActionStep, runGitlabJob, type StepRun, type ActionStepOptions, type GitlabJobOptions } from './ci-step.js';
 export { startNpmRegistry, type NpmRegistry, type RegistryPackage } from './npm-registry.js';
+export { eventually } from './eventually.js';
