@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 const AUTHORS = ['Ada <ada@example.test>', 'Grace <grace@example.test>', 'Linus <linus@example.test>', 'Barbara <barbara@example.test>', 'Ken <ken@example.test>'];
 
 /** Deterministic pseudo-random numbers, so every run measures the same repository. */
-function random(seed) {
+export function random(seed) {
   let state = seed >>> 0;
   return () => {
     state = (state * 1664525 + 1013904223) >>> 0;

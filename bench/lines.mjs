@@ -17,19 +17,11 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BLAME_CACHE_FILE, excludeMatcher, openBlameCache, readHeadLines, readHistory, readLineRecords, readLineTree, readReworkedLines, isTraceFile } from '@cadence-detect/git-source';
-import { startFastImport } from './generate-repo.mjs';
+import { random, startFastImport } from './generate-repo.mjs';
 
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 50_000);
 const MIB = 1048576;
 const AUTHORS = ['Ada <ada@example.test>', 'Grace <grace@example.test>', 'Linus <linus@example.test>', 'Barbara <barbara@example.test>', 'Ken <ken@example.test>'];
-
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 /** A history of partial edits: each commit changes a few lines of one or two files, inserts and deletes some; 0.3% rename a file. */
 async function generateEditingHistory(dir, commits) {

@@ -11,24 +11,18 @@ export interface GitResult {
 
 /** Runs a short git command (argument array, no shell) and collects its output; killed on abort. */
 export function runGitCommand(cwd: string, args: readonly string[], signal?: AbortSignal): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal, env: gitEnvironment() });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
-    );
-  });
+  return collectOutput('git', args, cwd, signal);
 }
 
 /** `runGitCommand` within `bounds` (boundedGitCommand): the line passes' blames and reads. */
 export function runBoundedGit(cwd: string, args: readonly string[], bounds: GitBounds, signal?: AbortSignal): Promise<GitResult> {
+  const git = boundedGitCommand(args, bounds);
+  return collectOutput(git.command, git.args, cwd, signal);
+}
+
+function collectOutput(command: string, args: readonly string[], cwd: string, signal?: AbortSignal): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const git = boundedGitCommand(args, bounds);
-    const child = spawn(git.command, git.args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal, env: gitEnvironment() });
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal, env: gitEnvironment() });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

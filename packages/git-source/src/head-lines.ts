@@ -81,8 +81,6 @@ async function git(dir: string, args: string[], signal?: AbortSignal): Promise<s
   return result.stdout;
 }
 
-const blameGit = git;
-
 /** Every file of the tree at `head` with its line count (null: binary), from one `git diff --numstat` against the empty tree. */
 async function treeLineCounts(dir: string, head: string, signal?: AbortSignal): Promise<Map<string, number | null>> {
   const format = (await git(dir, ['rev-parse', '--show-object-format'], signal)).trim();
@@ -146,7 +144,7 @@ export async function blameFile(dir: string, head: string, path: string, signal?
   // `--since`: blame stops at commits older than that (their lines go to a boundary commit), so a
   // question about recent lines never walks the whole history.
   const args = ['-c', 'core.quotePath=false', 'blame', '--incremental', '--root', ...BLAME_FLAGS, ...ranges.flatMap(([start, count]) => ['-L', `${start},+${count}`]), ...(since === undefined ? [] : [`--since=@${since}`]), head, '--', path];
-  const out = await blameGit(dir, args, signal);
+  const out = await git(dir, args, signal);
   const groups: BlameGroup[] = [];
   const boundary = new Set<string>();
   let current: { commit: string; line: number; count: number } | null = null;
