@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toPluginConfigView, type CadenceConfig } from '@cadence-detect/config';
-import { installationNodeModules, loadPlugins, resolvePluginOptions, type LoadPluginsResult } from '@cadence-detect/plugin-loader';
-import type { PluginLogger } from '@cadence-detect/plugin-sdk';
+import { applyPluginEnvironment, pluginSecretValues, pluginSections, sectionValues, toPluginConfigView, unownedForgeSections, type CadenceConfig, type PluginSection } from '@cadence-detect/config';
+import { installationNodeModules, loadPlugins, PluginOptionsError, resolvePluginOptions, type LoadPluginsResult } from '@cadence-detect/plugin-loader';
+import { settingsKeyOf, type PluginLogger } from '@cadence-detect/plugin-sdk';
 
 /**
  * The built-in strategies and forges are ordinary plugin packages, loaded by the same loader as third-party
@@ -24,16 +24,23 @@ export const BUILTIN_PLUGINS: readonly string[] = [
 const HOST_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 
 export interface HostPluginOptions {
-  /** The configuration's `plugins:` list: only ever from a file the user chose (see @cadence-detect/config). */
-  readonly configured: CadenceConfig['plugins'];
-  /** `plugin_options`: checked against each plugin's schema (PluginOptionsError, exit 2). */
-  readonly pluginOptions?: CadenceConfig['plugin_options'];
-  /** `forges.*`: the options of the plugins that declare those forges (forgeSettings). */
-  readonly forges?: ForgeSettings;
+  /** The configuration as files, the environment and flags gave it; its `plugins:` come only from a file the user chose. */
+  readonly config: CadenceConfig;
+  /** Where the loaded plugins' options are read from besides files (CADENCE_PLUGIN_<NAME>_<OPTION>, CADENCE_<FORGE>_<OPTION>). */
+  readonly env?: NodeJS.ProcessEnv;
   /** The folder of the file that set `plugins:` (relative entries resolve from it), or null. */
   readonly pluginBase: string | null;
   readonly logger?: PluginLogger;
   readonly throwOnRequiredFailure?: boolean;
+}
+
+export interface HostPlugins extends LoadPluginsResult {
+  /** The configuration completed from the loaded plugins (their options from the environment). */
+  readonly config: CadenceConfig;
+  /** Where each loaded plugin's settings live and which are secrets. */
+  readonly sections: readonly PluginSection[];
+  /** The plugin sections' secret values, for the logger to scrub. */
+  readonly secrets: readonly string[];
 }
 
 /**
@@ -46,32 +53,26 @@ export function hostPluginOptions(config: CadenceConfig): CadenceConfig['plugin_
   return { ...config.plugin_options, 'ai-assist': ai };
 }
 
-/** The forges' settings, which become the options of the plugin that declares each forge. */
-export interface ForgeSettings {
-  /** `forges.<name>` by forge name. */
-  readonly byForge: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-  /** Settings every forge plugin gets when its schema takes them: `report.fail_on`, `forges.request_drafts`. */
-  readonly common: Readonly<Record<string, unknown>>;
-}
-
-export function forgeSettings(config: CadenceConfig): ForgeSettings {
-  const { request_drafts, ...byForge } = config.forges;
-  return { byForge, common: { fail_on: config.report.fail_on, request_drafts } };
+/** Settings every forge plugin gets when its schema takes them: `report.fail_on`, `forges.request_drafts`. */
+function commonForgeSettings(config: CadenceConfig): Record<string, unknown> {
+  return { fail_on: config.report.fail_on, request_drafts: config.forges.request_drafts };
 }
 
 /**
- * Decided once, and for any forge: the plugin that declares forge `<name>` (`plugin.forge`) gets
- * `forges.<name>` and the common settings its schema takes as options, under what `plugin_options`
- * sets for it. Whether a forge can report or look anything up is the plugin's to say from them.
+ * Decided once, and for any forge: a plugin whose settings live in `forges.<forge>` (a forge
+ * plugin's default `meta.configKey`) gets that section and the common settings its schema takes as
+ * options, under what `plugin_options` sets for it. Whether a forge can report or look anything up
+ * is the plugin's to say from them.
  */
-function withForgeOptions(plugins: LoadPluginsResult['plugins'], sections: CadenceConfig['plugin_options'], forges: ForgeSettings | undefined): CadenceConfig['plugin_options'] {
-  if (!forges) return sections;
+function withForgeOptions(plugins: LoadPluginsResult['plugins'], config: CadenceConfig, sections: CadenceConfig['plugin_options']): CadenceConfig['plugin_options'] {
   const merged = { ...sections };
+  const common = commonForgeSettings(config);
   for (const { plugin } of plugins) {
-    if (!plugin.forge) continue;
+    const key = settingsKeyOf(plugin);
+    if (!key.startsWith('forges.')) continue;
     const takes = new Set(Object.keys((plugin.meta?.options as { properties?: object } | undefined)?.properties ?? {}));
-    const common = Object.fromEntries(Object.entries(forges.common).filter(([key]) => takes.has(key)));
-    merged[plugin.name] = { ...common, ...forges.byForge[plugin.forge.name], ...sections[plugin.name] };
+    const given = Object.fromEntries(Object.entries(common).filter(([name]) => takes.has(name)));
+    merged[plugin.name] = { ...given, ...sectionValues(config, key), ...sections[plugin.name] };
   }
   return merged;
 }
@@ -79,11 +80,27 @@ function withForgeOptions(plugins: LoadPluginsResult['plugins'], sections: Caden
 /**
  * Every plugin the host runs: built-ins, `plugins:` entries and `cadence-plugin` packages discovered
  * in the installation the host runs from. Nothing depends on the working directory: `cadence
- * analyze .` in a cloned repository must not import that repository's code.
+ * analyze .` in a cloned repository must not import that repository's code. Plugins load first;
+ * then their sections are completed from the environment and checked against their schemas.
  */
-export async function loadHostPlugins(options: HostPluginOptions): Promise<LoadPluginsResult> {
-  const specifiers = options.configured.map((entry) => (typeof entry === 'string' ? entry : entry.name));
-  const inline = new Map(options.configured.flatMap((entry) => (typeof entry === 'object' && entry.options ? [[entry.name, entry.options] as const] : [])));
+export async function loadHostPlugins(options: HostPluginOptions): Promise<HostPlugins> {
+  const modules = await loadPluginModules(options);
+  const configured = options.config.plugins;
+  const inline = new Map(configured.flatMap((entry) => (typeof entry === 'object' && entry.options ? [[entry.name, entry.options] as const] : [])));
+  const { config, sections } = modules;
+  const unowned = unownedForgeSections(config, sections)[0];
+  if (unowned) throw new PluginOptionsError(`Invalid configuration: ${unowned}: no loaded plugin brings the forge ${unowned.slice('forges.'.length)}`);
+  const byName = withForgeOptions(modules.plugins, config, hostPluginOptions(config));
+  return { ...modules, plugins: resolvePluginOptions(modules.plugins, { sections: byName, inline }) };
+}
+
+/**
+ * The plugins imported and the configuration completed from them (their options from the
+ * environment, their secrets), before their options are checked: what `cadence config` prints
+ * even when a plugin's options would be refused.
+ */
+export async function loadPluginModules(options: HostPluginOptions): Promise<HostPlugins> {
+  const specifiers = options.config.plugins.map((entry) => (typeof entry === 'string' ? entry : entry.name));
   const loaded = await loadPlugins({
     builtins: BUILTIN_PLUGINS,
     hostDir: HOST_DIR,
@@ -93,6 +110,7 @@ export async function loadHostPlugins(options: HostPluginOptions): Promise<LoadP
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.throwOnRequiredFailure !== undefined ? { throwOnRequiredFailure: options.throwOnRequiredFailure } : {}),
   });
-  const sections = withForgeOptions(loaded.plugins, options.pluginOptions ?? {}, options.forges);
-  return { ...loaded, plugins: resolvePluginOptions(loaded.plugins, { sections, inline }) };
+  const sections = pluginSections(loaded.plugins.map((p) => p.plugin));
+  const config = applyPluginEnvironment(options.config, sections, options.env ?? process.env);
+  return { ...loaded, config, sections, secrets: pluginSecretValues(config, sections) };
 }

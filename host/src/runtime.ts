@@ -5,7 +5,7 @@ import type { LoadedPlugin, PluginLoadEntry } from '@cadence-detect/plugin-loade
 import type { CliIo } from './cli/io.js';
 import { loadCliConfig } from './cli/load-config.js';
 import { engineFromConfig } from './engine-setup.js';
-import { forgeSettings, hostPluginOptions, loadHostPlugins } from './plugins.js';
+import { loadHostPlugins } from './plugins.js';
 import { CliError } from './cli/exit-codes.js';
 
 /**
@@ -45,15 +45,19 @@ export interface RuntimeOptions {
 
 /** Configuration, logger, plugins and engine: what every command that analyzes needs, built one way. */
 export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
-  const { config, pluginBase, warnings } = options.resolved
+  const loadedConfig = options.resolved
     ? { ...options.resolved, warnings: [] }
     : await loadCliConfig(io, options.configPath, { flags: options.flags ?? {}, printWarnings: !options.logWarnings && !options.quietWarnings, ...(options.projectFile !== undefined ? { projectFile: options.projectFile } : {}) });
-  const secrets = [config.webhook.secret, config.ai.key, config.api.token, config.forges.github.token, config.forges.github.private_key, config.forges.gitlab.token, redisPassword(config.redis.url)].filter((s): s is string => typeof s === 'string' && s.length > 0);
-  const stream = options.logStream ?? (config.logging.output === 'stderr' ? io.stderr : io.stdout);
-  const logger = createLogger({ level: options.logLevel ?? config.logging.level, stream, secrets });
+  const { config: given, pluginBase, warnings } = loadedConfig;
+  // The plugins' own secrets join once they have loaded (the logger reads this list at each line).
+  const secrets = [given.webhook.secret, given.ai.key, given.api.token, redisPassword(given.redis.url)].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  const stream = options.logStream ?? (given.logging.output === 'stderr' ? io.stderr : io.stdout);
+  const logger = createLogger({ level: options.logLevel ?? given.logging.level, stream, secrets });
   if (options.logWarnings) for (const warning of warnings) logger.child('config').warn(warning);
   // A named plugin that does not load, or refused options, end a command with exit 2 (cli/exit-codes.ts).
-  const loaded = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), forges: forgeSettings(config), pluginBase, logger: logger.child('plugins') });
+  const loaded = await loadHostPlugins({ config: given, env: options.resolved ? {} : io.env, pluginBase, logger: logger.child('plugins') });
+  secrets.push(...loaded.secrets);
+  const { config } = loaded;
   let engine: Engine;
   try {
     engine = engineFromConfig(config, logger, loaded.plugins);

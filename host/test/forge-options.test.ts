@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '@cadence-detect/config';
 import { makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
-import { forgeSettings, hostPluginOptions, loadHostPlugins } from '../src/plugins.js';
+import { loadHostPlugins } from '../src/plugins.js';
 
 describe('forge settings: decided once, as the options of the plugin that declares each forge', function () {
   this.timeout(60_000);
@@ -15,7 +15,7 @@ describe('forge settings: decided once, as the options of the plugin that declar
 
   async function optionsOf(flags: Record<string, unknown>): Promise<Map<string, Readonly<Record<string, unknown>> | undefined>> {
     const { config } = await loadConfig({ cwd: work.path, env: {}, flags });
-    const { plugins } = await loadHostPlugins({ configured: [], pluginOptions: hostPluginOptions(config), forges: forgeSettings(config), pluginBase: null });
+    const { plugins } = await loadHostPlugins({ config, env: {}, pluginBase: null });
     return new Map(plugins.filter((p) => p.plugin.forge).map((p) => [p.plugin.forge!.name, p.options]));
   }
 

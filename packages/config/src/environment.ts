@@ -15,10 +15,6 @@ const ALIASES: Record<string, string[]> = {
 const PRIMARY_OVERRIDES: Record<string, string> = {
   'webhook.read_timeout_seconds': 'CADENCE_WEBHOOK_READ_TIMEOUT',
   'webhook.write_timeout_seconds': 'CADENCE_WEBHOOK_WRITE_TIMEOUT',
-  'forges.github.token': 'CADENCE_GITHUB_TOKEN',
-  'forges.github.app_id': 'CADENCE_GITHUB_APP_ID',
-  'forges.github.private_key': 'CADENCE_GITHUB_PRIVATE_KEY',
-  'forges.gitlab.token': 'CADENCE_GITLAB_TOKEN',
 };
 /**
  * Set but empty is refused for these rather than read as unset: an empty API token would silently
@@ -56,7 +52,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv): Record<string, un
   return out;
 }
 
-function parseValue(raw: string, kind: LeafKind, name: string, path: string): unknown {
+export function parseValue(raw: string, kind: LeafKind, name: string, path: string): unknown {
   const bad = (expected: string): never => {
     throw new ConfigError(`Invalid configuration: ${path} (from the environment variable ${name}) must be ${expected}, got ${JSON.stringify(raw.slice(0, 40))}`, path);
   };

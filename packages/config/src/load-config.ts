@@ -145,6 +145,7 @@ function keyHint(keyPath: string): string {
 interface SchemaNode {
   type?: string;
   properties?: Record<string, SchemaNode>;
+  additionalProperties?: boolean | SchemaNode;
 }
 
 function unknownKey(data: Record<string, unknown>, schema: SchemaNode, prefix: string): string | null {
@@ -152,6 +153,8 @@ function unknownKey(data: Record<string, unknown>, schema: SchemaNode, prefix: s
   for (const [key, value] of Object.entries(data)) {
     const child = properties[key];
     const keyPath = prefix ? `${prefix}.${key}` : key;
+    // A section with free keys besides its own (`forges.<name>`): the plugins' schemas check those once they load.
+    if (!child && typeof schema.additionalProperties === 'object') continue;
     if (!child) return keyPath;
     // Maps with free keys (plugin_options) have no `properties`: their plugins' own schemas check them.
     if (child.type === 'object' && child.properties && value && typeof value === 'object' && !Array.isArray(value)) {

@@ -1,20 +1,26 @@
 import { stringify } from 'yaml';
 import { redactCredentials } from '@cadence-detect/errors';
 import type { PluginConfigView } from '@cadence-detect/plugin-sdk';
+import { pluginSecretLocations, type PluginSection } from './plugin-sections.js';
 import { SECRET_KEYS, type CadenceConfig } from './schema.js';
 import { parseDuration } from './units.js';
 
 export const MASK = '****';
 
-/** A copy with every secret replaced by `****` (unset secrets stay null). */
-export function maskSecrets(config: CadenceConfig): CadenceConfig {
+/**
+ * A copy with every secret replaced by `****` (unset secrets stay null): the host's own, the options
+ * the loaded plugins mark secret, and every value of a plugin section no loaded plugin owns. Without
+ * `sections` (plugins not loaded) every plugin section is masked whole.
+ */
+export function maskSecrets(config: CadenceConfig, sections?: readonly PluginSection[]): CadenceConfig {
   const copy = structuredClone(config) as unknown as Record<string, Record<string, unknown>>;
-  for (const key of SECRET_KEYS) {
-    const path = key.split('.');
+  const locations = [...SECRET_KEYS.map((key) => key.split('.')), ...pluginSecretLocations(config, sections)];
+  for (const location of locations) {
+    const path = [...location];
     const name = path.pop()!;
     let section: Record<string, unknown> | undefined = copy;
     for (const part of path) section = section?.[part] as Record<string, unknown> | undefined;
-    if (section?.[name]) section[name] = MASK;
+    if (section?.[name] !== undefined && section[name] !== null && section[name] !== '') section[name] = MASK;
   }
   // The Redis URL is shown (which Redis is in use matters), its password is not.
   if (typeof copy.redis?.url === 'string') copy.redis.url = redactCredentials(copy.redis.url);
@@ -22,8 +28,8 @@ export function maskSecrets(config: CadenceConfig): CadenceConfig {
 }
 
 /** What `cadence config` prints: the effective configuration as YAML, secrets masked. */
-export function renderConfigYaml(config: CadenceConfig): string {
-  return stringify(maskSecrets(config), { lineWidth: 0 });
+export function renderConfigYaml(config: CadenceConfig, sections?: readonly PluginSection[]): string {
+  return stringify(maskSecrets(config, sections), { lineWidth: 0 });
 }
 
 /**

@@ -163,28 +163,14 @@ export const ConfigSchema = Type.Object(
     /** Options by plugin name (the name a plugin declares, or its package name), checked against the plugin's own schema. */
     plugin_options: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), { default: {} }),
     strategies: Type.Object({ disabled: Strings([]) }, { ...PROJECT_DATA, additionalProperties: false, default: {} }),
-    /** Where results are reported back (docs/forges.md): commit statuses, check runs, merge request notes. */
+    /**
+     * Where results are reported back (docs/forges.md): `forges.<name>` is the settings of the plugin
+     * that brings forge `<name>`, checked against that plugin's own options schema once plugins load.
+     */
     forges: Type.Object({
-      github: Type.Object({
-        token: OptionalSecret,
-        app_id: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { default: null }),
-        private_key: OptionalSecret,
-        private_key_path: OptionalString,
-        /** Configuration, not user input: exempt from the network guard. */
-        api_url: Type.String({ minLength: 1, default: 'https://api.github.com' }),
-        /** Hosts serving git besides api_url's own (github.com for api.github.com): where scans send the token. */
-        git_hosts: Strings([]),
-      }, { additionalProperties: false, default: {} }),
-      gitlab: Type.Object({
-        token: OptionalSecret,
-        api_url: Type.String({ minLength: 1, default: 'https://gitlab.com/api/v4' }),
-        /** Hosts serving git besides api_url's own: where scans send the token. */
-        git_hosts: Strings([]),
-        merge_request_note: Type.Boolean({ default: false }),
-      }, { additionalProperties: false, default: {} }),
       /** Draft pull and merge requests are acknowledged and skipped unless this is true. */
       request_drafts: Type.Boolean({ default: false }),
-    }, { additionalProperties: false, default: {} }),
+    }, { additionalProperties: Type.Record(Type.String(), Type.Unknown()), default: {} }),
     report: Type.Object({
       /** When a status or check fails; otherwise success (neutral for check runs) with the verdict in its description. */
       fail_on: Type.Union([Type.Literal('never'), Type.Literal('suspicious'), Type.Literal('likely_ai_generated')], { default: 'never' }),
@@ -202,15 +188,23 @@ export const ConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export type CadenceConfig = Static<typeof ConfigSchema>;
+/** A forge plugin's section, as written: its plugin's schema checks it. */
+export type ForgeSection = Readonly<Record<string, unknown>>;
+
+export type CadenceConfig = Omit<Static<typeof ConfigSchema>, 'forges'> & {
+  forges: { request_drafts: boolean; [forge: string]: ForgeSection | boolean };
+};
 
 /** The sections a project file found by searching may set (those marked PROJECT_DATA above). */
 export const PROJECT_FILE_KEYS: readonly string[] = Object.freeze(
   Object.entries(ConfigSchema.properties as Record<string, { projectFile?: boolean }>).filter(([, schema]) => schema.projectFile === true).map(([key]) => key),
 );
 
-/** Keys whose values are secrets: masked by `cadence config`, scrubbed from logs. */
-export const SECRET_KEYS = ['ai.key', 'webhook.secret', 'api.token', 'forges.github.token', 'forges.github.private_key', 'forges.gitlab.token'] as const;
+/**
+ * The host's own secrets: masked by `cadence config`, scrubbed from logs. Plugins' secrets are the
+ * options their schemas mark `secret: true`, under their sections (plugin-sections.ts).
+ */
+export const SECRET_KEYS = ['ai.key', 'webhook.secret', 'api.token'] as const;
 
 export type LeafKind = 'boolean' | 'integer' | 'number' | 'string' | 'strings' | 'string-or-number';
 
@@ -227,7 +221,7 @@ export function leafKeys(schema: TSchema = ConfigSchema, prefix = ''): { path: s
   return out;
 }
 
-function leafKind(schema: TSchema): LeafKind | null {
+export function leafKind(schema: TSchema): LeafKind | null {
   const s = schema as { type?: string; anyOf?: { type?: string; const?: unknown }[]; items?: unknown; const?: unknown };
   if (s.type === 'object') return null;
   if (s.type === 'array') return 'strings';

@@ -19,7 +19,11 @@ export interface LoggerOptions {
   readonly component?: string;
   /** Where lines go (stdout by default): anything with write(string). */
   readonly stream?: { write(chunk: string): unknown };
-  /** Values to scrub from every line wherever they appear (the webhook secret, API keys, tokens). */
+  /**
+   * Values to scrub from every line wherever they appear (the webhook secret, API keys, tokens).
+   * Read at each line, not copied: values the caller adds later (plugins' secrets, known once the
+   * plugins have loaded) are scrubbed from then on.
+   */
   readonly secrets?: readonly string[];
 }
 
@@ -34,7 +38,7 @@ const BUNYAN_FIELDS = new Set(['name', 'hostname', 'pid', 'level', 'msg', 'time'
  */
 export function createLogger(options: LoggerOptions): Logger {
   const output = options.stream ?? process.stdout;
-  const secrets = (options.secrets ?? []).filter((s) => typeof s === 'string' && s.length > 0);
+  const secrets = options.secrets ?? [];
   const reshape = {
     write(record: Record<string, unknown>): void {
       const fields: Record<string, unknown> = {};

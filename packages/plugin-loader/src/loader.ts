@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LoadedPlugin } from './loaded-plugin.js';
 import type { CadencePlugin, PluginLogger } from '@cadence-detect/plugin-sdk';
+import { settingsKeyProblem } from '@cadence-detect/plugin-sdk';
 import { incompatibility, targetedRange } from './compatibility.js';
 import { discoverPluginPackages } from './discovery.js';
 import { entryFile, isPathSpecifier, locatePackage } from './package-location.js';
@@ -124,6 +125,8 @@ async function loadOne(
   const shapeProblem = checkShape(plugin);
   if (shapeProblem) return { entry: { ...described, status: 'failed', reason: shapeProblem } };
   const valid = plugin as CadencePlugin;
+  const settingsProblem = settingsKeyProblem(valid);
+  if (settingsProblem) return { entry: { ...described, status: 'failed', reason: settingsProblem } };
   const problem = incompatibility(targetedRange(valid.apiVersion, located.manifest.peerDependencies));
   if (problem) return { entry: { ...described, status: 'incompatible', reason: problem } };
   return {

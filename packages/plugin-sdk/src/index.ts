@@ -98,3 +98,4 @@ export {
   type LogisticOptions,
 } from './scoring-helpers.js';
 export { authorKeys, githubNoReplyLogin, type AuthorIdentity } from './author-identity.js';
+export { settingsKeyOf, settingsKeyProblem, secretOptionPaths, type SettingsOwner } from './plugin-settings.js';

@@ -24,6 +24,15 @@ export interface PluginMeta<S extends object = object> {
    * (`environment.options`, and `context.options` in its strategies): see OptionsOf (API 1.6).
    */
   readonly options?: S;
+  /**
+   * Where the plugin's settings live in the configuration (API 1.11): `plugin_options.<its name>`
+   * (the default for a strategy or reporter) or, for a forge plugin, `forges.<its forge>` (its
+   * default). Any other section is refused when the plugin loads. The section's values are checked
+   * against `options`; its top-level options are read from the environment too
+   * (`CADENCE_PLUGIN_<NAME>_<OPTION>`, `CADENCE_<FORGE>_<OPTION>`), and options whose schema says
+   * `secret: true` are masked by `cadence config` and scrubbed from every log line.
+   */
+  readonly configKey?: string;
   readonly description?: string;
   readonly docsUrl?: string;
 }

@@ -14,7 +14,7 @@ export const AI_OPTIONS = Type.Object(
   {
     enabled: Type.Boolean({ default: false }),
     provider: Type.Enum(['openai', 'anthropic'], { default: 'openai' }),
-    key: nullableString,
+    key: Type.Union([Type.String(), Type.Null()], { default: null, secret: true }),
     baseUrl: nullableString,
     model: nullableString,
     batch_size: Type.Integer({ minimum: 1, default: 10 }),

@@ -21,6 +21,7 @@ export default definePlugin({
   meta: {
     description: 'GitHub: webhook intake, squash look-ups, and each job\u2019s verdict as a commit status or check run.',
     options: GITHUB_OPTIONS,
+    configKey: 'forges.github',
     docsUrl: 'https://github.com/cadence/cadence/blob/main/docs/forges.md',
   },
   forge: {

@@ -12,7 +12,7 @@ const OWNER = /^[A-Za-z0-9][A-Za-z0-9_-]{0,38}$/;
 export async function listGithubRepositories(credentials: GithubCredentials | null, owner: string, signal: AbortSignal): Promise<ListedRepository[]> {
   if (!OWNER.test(owner)) throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a GitHub account name: ${JSON.stringify(owner)}` });
   const client = credentials ? githubClient(credentials, { retries: 2, rateLimitsUntil: null, signal }) : null;
-  if (!client) throw new CadenceError('ERR_FORGE_AUTH', { message: 'Listing a GitHub organisation needs a token: set forges.github.token (CADENCE_FORGES_GITHUB_TOKEN)' });
+  if (!client) throw new CadenceError('ERR_FORGE_AUTH', { message: 'Listing a GitHub organisation needs a token: set forges.github.token (CADENCE_GITHUB_TOKEN)' });
   try {
     let repositories;
     try {

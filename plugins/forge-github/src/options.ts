@@ -3,19 +3,21 @@ import Type from 'typebox';
 import type { OptionsOf } from '@cadence-detect/plugin-sdk';
 
 const NullableText = Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null });
+/** Masked by `cadence config`, scrubbed from logs (plugin API 1.11). */
+const NullableSecret = Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, secret: true });
 
 /**
- * The plugin's options. The host gives it `forges.github.*`, `report.fail_on` and
- * `forges.request_drafts` (docs/forges.md); `plugin_options.github` sets the same keys for a
- * deployment that configures the plugin itself.
+ * The plugin's options: `forges.github.*` (its `meta.configKey`; CADENCE_GITHUB_<OPTION> in the
+ * environment), plus `report.fail_on` and `forges.request_drafts` (docs/forges.md);
+ * `plugin_options.github` sets the same keys for a deployment that configures the plugin itself.
  */
 export const GITHUB_OPTIONS = Type.Object({
   /** A token with commit statuses: read and write (commit statuses, squash look-ups). */
-  token: NullableText,
+  token: NullableSecret,
   /** A GitHub App: with its private key, check runs as the App's installation. */
   app_id: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { default: null }),
   /** The App's private key (PEM). */
-  private_key: NullableText,
+  private_key: NullableSecret,
   /** Or a file holding it, read once when the plugin starts. */
   private_key_path: NullableText,
   /** Configuration, not user input: exempt from the network guard (GitHub Enterprise: https://ghe.example.com/api/v3). */

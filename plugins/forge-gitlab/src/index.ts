@@ -19,6 +19,7 @@ export default definePlugin({
   meta: {
     description: 'GitLab: webhook intake, squash look-ups, and each job\u2019s verdict as a commit status and, optionally, a merge request note.',
     options: GITLAB_OPTIONS,
+    configKey: 'forges.gitlab',
     docsUrl: 'https://github.com/cadence/cadence/blob/main/docs/forges.md',
   },
   forge: {

@@ -15,7 +15,7 @@ interface GitlabProject {
 /** A group's projects, its subgroups' included (`GET /groups/:id/projects?include_subgroups=true`, every page). */
 export async function listGitlabRepositories(credentials: GitlabCredentials | null, group: string, signal: AbortSignal): Promise<ListedRepository[]> {
   if (!GROUP.test(group) || group.split('/').some((part) => part === '.' || part === '..')) throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a GitLab group path: ${JSON.stringify(group)}` });
-  if (!credentials) throw new CadenceError('ERR_FORGE_AUTH', { message: 'Listing a GitLab group needs a token: set forges.gitlab.token (CADENCE_FORGES_GITLAB_TOKEN)' });
+  if (!credentials) throw new CadenceError('ERR_FORGE_AUTH', { message: 'Listing a GitLab group needs a token: set forges.gitlab.token (CADENCE_GITLAB_TOKEN)' });
   const api = gitlabClient(credentials, { timeoutMs: 30_000 });
   try {
     signal.throwIfAborted();

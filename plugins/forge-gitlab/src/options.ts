@@ -2,12 +2,13 @@ import Type from 'typebox';
 import type { OptionsOf } from '@cadence-detect/plugin-sdk';
 
 /**
- * The plugin's options. The host gives it `forges.gitlab.*`, `report.fail_on` and
- * `forges.request_drafts` (docs/forges.md); `plugin_options.gitlab` sets the same keys.
+ * The plugin's options: `forges.gitlab.*` (its `meta.configKey`; CADENCE_GITLAB_<OPTION> in the
+ * environment), plus `report.fail_on` and `forges.request_drafts` (docs/forges.md);
+ * `plugin_options.gitlab` sets the same keys.
  */
 export const GITLAB_OPTIONS = Type.Object({
   /** A project or group access token with the api scope: commit statuses, notes, squash look-ups. */
-  token: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null }),
+  token: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, secret: true }),
   /** Configuration, not user input: exempt from the network guard. */
   api_url: Type.String({ minLength: 1, default: 'https://gitlab.com/api/v4' }),
   /**

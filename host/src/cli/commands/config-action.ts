@@ -8,12 +8,19 @@ import { HOST_VERSION } from '../host-version.js';
 import { CliError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { loadCliConfig } from '../load-config.js';
+import { loadPluginModules } from '../../plugins.js';
 
-/** `cadence config`: the effective configuration as YAML, secrets masked. */
+/**
+ * `cadence config`: the effective configuration as YAML, secrets masked. The plugins load first:
+ * their options come from the environment too, and their schemas say which are secrets; the
+ * sections of a plugin that does not load are masked whole. Options are not checked here: the
+ * configuration prints even when a plugin would refuse its options (the commands that run say so).
+ */
 export async function printConfig(options: { config?: string }, io: CliIo): Promise<void> {
-  const { config: effective, files } = await loadCliConfig(io, options.config);
+  const { config: given, files, pluginBase } = await loadCliConfig(io, options.config);
+  const { config: effective, sections } = await loadPluginModules({ config: given, env: io.env, pluginBase, throwOnRequiredFailure: false });
   io.stdout.write(`# effective configuration${files.length > 0 ? ` (${files.length > 1 ? 'files' : 'file'}: ${files.join(', ')})` : ' (no configuration file)'}\n`);
-  io.stdout.write(renderConfigYaml(effective));
+  io.stdout.write(renderConfigYaml(effective, sections));
 }
 
 /** The `stages:` a pipeline file declares, or null when it declares none (GitLab's defaults, test among them, apply) or cannot be read. */

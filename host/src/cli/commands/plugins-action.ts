@@ -3,15 +3,15 @@ import { createLogger } from '@cadence-detect/logger';
 import { CliError } from '../exit-codes.js';
 import { loadCliConfig } from '../load-config.js';
 import type { CliIo } from '../io.js';
-import { forgeSettings, hostPluginOptions, loadHostPlugins } from '../../plugins.js';
+import { loadHostPlugins } from '../../plugins.js';
 import { engineFromConfig } from '../../engine-setup.js';
 
 /** `cadence plugins`: what would load, from where, and why not. */
 export async function runPlugins(options: { config?: string }, io: CliIo): Promise<void> {
-  const { config, pluginBase } = await loadCliConfig(io, options.config);
+  const { config: given, pluginBase } = await loadCliConfig(io, options.config);
   const logger = createLogger({ level: 'error', stream: io.stderr });
   // Refused plugin options (PluginOptionsError) end the command with exit 2 (cli/exit-codes.ts).
-  const { plugins, entries } = await loadHostPlugins({ configured: config.plugins, pluginOptions: hostPluginOptions(config), forges: forgeSettings(config), pluginBase, throwOnRequiredFailure: false });
+  const { plugins, entries, config } = await loadHostPlugins({ config: given, env: io.env, pluginBase, throwOnRequiredFailure: false });
   let engine;
   try {
     engine = engineFromConfig(config, logger, plugins);

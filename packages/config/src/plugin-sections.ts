@@ -1,0 +1,126 @@
+import type { TSchema } from 'typebox';
+import { secretOptionPaths, settingsKeyOf, type SettingsOwner } from '@cadence-detect/plugin-sdk';
+import { parseValue, setPath } from './environment.js';
+import { leafKind, type CadenceConfig } from './schema.js';
+
+/**
+ * The configuration's plugin sections, built from the plugins that loaded: where each plugin's
+ * settings live (`forges.<forge>` or `plugin_options.<name>`), the environment names of its
+ * top-level options, and which of them are secrets. The host reads `plugins:`, loads them, then
+ * completes the configuration from these.
+ */
+export interface PluginSection {
+  /** `forges.github`, `plugin_options.file-drops`. */
+  readonly configKey: string;
+  /** The plugin's options schema (none: it takes no options). */
+  readonly options: object | undefined;
+  /** Option paths its schema marks `secret: true`. */
+  readonly secrets: readonly string[];
+}
+
+export function pluginSections(plugins: readonly SettingsOwner[]): PluginSection[] {
+  return plugins.map((plugin) => ({ configKey: settingsKeyOf(plugin), options: plugin.meta?.options, secrets: secretOptionPaths(plugin.meta?.options) }));
+}
+
+/**
+ * The environment names of one option: `forges.gitea.token` is `CADENCE_GITEA_TOKEN` (then
+ * `CADENCE_FORGES_GITEA_TOKEN`); `plugin_options.file-drops.api_key` is `CADENCE_PLUGIN_FILE_DROPS_API_KEY`.
+ * The first that is set wins.
+ */
+export function pluginEnvironmentNames(configKey: string, option: string): string[] {
+  const word = (text: string) => text.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '').toUpperCase();
+  const [section, owner = ''] = splitKey(configKey);
+  if (section === 'forges') return [`CADENCE_${word(owner)}_${word(option)}`, `CADENCE_FORGES_${word(owner)}_${word(option)}`];
+  return [`CADENCE_PLUGIN_${word(owner)}_${word(option)}`];
+}
+
+/** `plugin_options.@acme/x` → ['plugin_options', '@acme/x']: a plugin's name may hold dots. */
+function splitKey(configKey: string): [string, string] {
+  const dot = configKey.indexOf('.');
+  return [configKey.slice(0, dot), configKey.slice(dot + 1)];
+}
+
+/** The section's values as written (`forges.<forge>` or `plugin_options.<name>`), or undefined. */
+export function sectionValues(config: CadenceConfig, configKey: string): Record<string, unknown> | undefined {
+  const [section, owner] = splitKey(configKey);
+  const holder = (config as unknown as Record<string, Record<string, unknown>>)[section];
+  const value = holder?.[owner];
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The configuration with each plugin's top-level options that the environment sets, over what
+ * files set (the environment's precedence for every key). Values are read by the option's type.
+ */
+export function applyPluginEnvironment(config: CadenceConfig, sections: readonly PluginSection[], env: NodeJS.ProcessEnv): CadenceConfig {
+  const next = structuredClone(config) as unknown as Record<string, unknown>;
+  for (const section of sections) {
+    const properties = (section.options as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
+    for (const [option, schema] of Object.entries(properties)) {
+      const kind = leafKind(schema);
+      if (!kind) continue;
+      const names = pluginEnvironmentNames(section.configKey, option);
+      const name = names.find((candidate) => env[candidate] !== undefined && env[candidate] !== '');
+      if (!name) continue;
+      const [top, owner] = splitKey(section.configKey);
+      const holder = ((next[top] ??= {}) as Record<string, unknown>);
+      const target = ((holder[owner] ??= {}) as Record<string, unknown>);
+      setPath(target, option, parseValue(env[name]!, kind, name, `${section.configKey}.${option}`));
+    }
+  }
+  return next as unknown as CadenceConfig;
+}
+
+/** Every secret value the plugin sections hold: scrubbed from log lines like the host's own. */
+export function pluginSecretValues(config: CadenceConfig, sections: readonly PluginSection[]): string[] {
+  const out: string[] = [];
+  for (const location of pluginSecretLocations(config, sections)) {
+    // A section nobody owns may hold mappings and lists: every string in them counts.
+    out.push(...stringsIn(valueAt(config, location)));
+  }
+  return out;
+}
+
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return value.length > 0 ? [value] : [];
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+/**
+ * Where the masked values are, as key parts (`['plugin_options', '@acme/x', 'api_key']`: a plugin's
+ * name may hold dots): each loaded plugin's secret options, and every value of a section no loaded
+ * plugin owns (one that failed to load, or a typo), since without its schema nothing says which of
+ * its values are secrets.
+ */
+export function pluginSecretLocations(config: CadenceConfig, sections: readonly PluginSection[] | undefined): string[][] {
+  const owned = new Map((sections ?? []).map((section) => [section.configKey, section]));
+  const out: string[][] = [];
+  for (const top of ['forges', 'plugin_options'] as const) {
+    const holder = (config as unknown as Record<string, Record<string, unknown>>)[top] ?? {};
+    for (const [owner, value] of Object.entries(holder)) {
+      if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
+      const section = owned.get(`${top}.${owner}`);
+      const paths = section ? section.secrets.map((path) => path.split('.')) : Object.keys(value).map((key) => [key]);
+      out.push(...paths.map((path) => [top, owner, ...path]));
+    }
+  }
+  return out;
+}
+
+function valueAt(config: CadenceConfig, parts: readonly string[]): unknown {
+  let node: unknown = config;
+  for (const part of parts) {
+    if (!node || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+/** Sections under `forges.<name>` that no loaded plugin owns: refused, as unclaimed `plugin_options` are. */
+export function unownedForgeSections(config: CadenceConfig, sections: readonly PluginSection[]): string[] {
+  const owned = new Set(sections.map((section) => section.configKey));
+  return Object.entries(config.forges)
+    .filter(([name, value]) => name !== 'request_drafts' && value !== null && typeof value === 'object' && !owned.has(`forges.${name}`))
+    .map(([name]) => `forges.${name}`);
+}

@@ -1,0 +1,53 @@
+/**
+ * Where a plugin's settings live in the configuration, and which of them are secrets (API 1.11).
+ * The host builds the configuration's plugin sections, their environment names and the masking of
+ * `cadence config`, logs and reports from these, so a third party's plugin is configured exactly as
+ * a built-in one is.
+ */
+
+/** What `settingsKeyOf` needs of a plugin: its name, its forge, and its `meta`. */
+export interface SettingsOwner {
+  readonly name: string;
+  readonly forge?: { readonly name: string };
+  readonly meta?: { readonly configKey?: string; readonly options?: object };
+}
+
+/**
+ * The section a plugin's settings live in: `meta.configKey` when declared, else `forges.<forge>`
+ * for a forge plugin and `plugin_options.<name>` for any other. A plugin may only name its own
+ * section (`settingsKeyProblem`): never `webhook`, `api` or another plugin's.
+ */
+export function settingsKeyOf(plugin: SettingsOwner): string {
+  if (plugin.meta?.configKey) return plugin.meta.configKey;
+  return plugin.forge ? `forges.${plugin.forge.name}` : `plugin_options.${plugin.name}`;
+}
+
+/** Why a declared `meta.configKey` is refused, or null when it names the plugin's own section. */
+export function settingsKeyProblem(plugin: SettingsOwner): string | null {
+  const key = plugin.meta?.configKey;
+  if (key === undefined) return null;
+  const own = [`plugin_options.${plugin.name}`, ...(plugin.forge ? [`forges.${plugin.forge.name}`] : [])];
+  if (own.includes(key)) return null;
+  return `its meta.configKey ${JSON.stringify(key)} is not its own section (${own.join(' or ')})`;
+}
+
+/**
+ * The option paths (`token`, `auth.password`) whose schema says `secret: true`, on the property
+ * itself or on a member of its union: `Type.String({ secret: true })`, or
+ * `{ type: 'string', secret: true }` in a plain JSON Schema.
+ */
+export function secretOptionPaths(schema: object | undefined, prefix = ''): string[] {
+  const properties = (schema as { properties?: Record<string, object> } | undefined)?.properties ?? {};
+  const out: string[] = [];
+  for (const [name, child] of Object.entries(properties)) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    if (isSecret(child)) out.push(path);
+    else out.push(...secretOptionPaths(child, path));
+  }
+  return out;
+}
+
+function isSecret(schema: object): boolean {
+  const node = schema as { secret?: unknown; anyOf?: object[] };
+  return node.secret === true || (node.anyOf ?? []).some((member) => (member as { secret?: unknown }).secret === true);
+}
