@@ -124,3 +124,28 @@ export function unownedForgeSections(config: CadenceConfig, sections: readonly P
     .filter(([name, value]) => name !== 'request_drafts' && value !== null && typeof value === 'object' && !owned.has(`forges.${name}`))
     .map(([name]) => `forges.${name}`);
 }
+
+/** Options every forge plugin takes from elsewhere (`report.fail_on`, `forges.request_drafts`): not repeated in its section. */
+const COMMON_FORGE_OPTIONS = new Set(['fail_on', 'request_drafts']);
+
+/**
+ * What `cadence config` shows of each forge section: the values set, with the plugin's defaults
+ * for the rest (a typebox schema's; a plain JSON Schema's top-level ones), as the plugin will get them.
+ */
+export function withForgeDefaults(config: CadenceConfig, sections: readonly PluginSection[]): CadenceConfig {
+  const next = structuredClone(config);
+  for (const section of sections) {
+    const [top, owner] = splitKey(section.configKey);
+    if (top !== 'forges' || !section.options) continue;
+    const written = sectionValues(config, section.configKey) ?? {};
+    const properties = (section.options as { properties?: Record<string, { default?: unknown }> }).properties ?? {};
+    const filled: Record<string, unknown> = {};
+    for (const [name, schema] of Object.entries(properties)) {
+      if (name in written) filled[name] = written[name];
+      else if (!COMMON_FORGE_OPTIONS.has(name) && 'default' in schema) filled[name] = structuredClone(schema.default);
+    }
+    for (const [name, value] of Object.entries(written)) if (!(name in filled)) filled[name] = value;
+    next.forges[owner] = filled;
+  }
+  return next;
+}

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import path from 'node:path';
-import { configInitTemplate, renderConfigYaml } from '@cadence-detect/config';
+import { configInitTemplate, renderConfigYaml, withForgeDefaults } from '@cadence-detect/config';
 import { githubWorkflow, gitlabInclude } from '../ci/ci-files.js';
 import { HOST_VERSION } from '../host-version.js';
 import { CliError } from '../exit-codes.js';
@@ -20,7 +20,7 @@ export async function printConfig(options: { config?: string }, io: CliIo): Prom
   const { config: given, files, pluginBase } = await loadCliConfig(io, options.config);
   const { config: effective, sections } = await loadPluginModules({ config: given, env: io.env, pluginBase, throwOnRequiredFailure: false });
   io.stdout.write(`# effective configuration${files.length > 0 ? ` (${files.length > 1 ? 'files' : 'file'}: ${files.join(', ')})` : ' (no configuration file)'}\n`);
-  io.stdout.write(renderConfigYaml(effective, sections));
+  io.stdout.write(renderConfigYaml(withForgeDefaults(effective, sections), sections));
 }
 
 /** The `stages:` a pipeline file declares, or null when it declares none (GitLab's defaults, test among them, apply) or cannot be read. */
