@@ -121,6 +121,16 @@ describe('architecture: packages by floor', () => {
     expect(outside).to.deep.equal([]);
   });
 
+  it('reads no hook\u2019s taps directly: taps are changed through tapable\u2019s own interceptors', () => {
+    const reading: string[] = [];
+    for (const p of packages) {
+      for (const file of sourceFiles(p.dir)) {
+        if (/\.taps\b/.test(readFileSync(file, 'utf8'))) reading.push(path.relative(ROOT, file));
+      }
+    }
+    expect(reading).to.deep.equal([]);
+  });
+
   it('cites the docs users have, never a design document they do not (its sections, \u00a7N)', () => {
     const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((f) => f && !f.startsWith('tests/architecture/'));
     const citing = tracked.filter((f) => /\.(?:ts|mts|mjs|js|md|yaml|yml|json)$/.test(f) && /decisions\s*\u00a7/i.test(readFileSync(path.join(ROOT, f), 'utf8')));

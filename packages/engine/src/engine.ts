@@ -32,7 +32,7 @@ import { cacheKeyOf, configFingerprint, repositoryCacheKey } from './cache-key.j
 import { reportStrategyRun, type StrategyReport } from './strategy-outcomes.js';
 import { applyPlugins, type StrategyInfo } from './strategy-registry.js';
 import { runStrategy } from './strategy-runner.js';
-import { runTapsSeparately } from './separate-taps.js';
+import { isolateSideEffectTaps } from './separate-taps.js';
 
 export interface EngineOptions {
   readonly config: EngineConfig;
@@ -70,6 +70,7 @@ export function createEngine(options: EngineOptions): Engine {
   const log = logger.child('engine');
   const gitLog = logger.child('git-source');
   const hooks = createHooks();
+  isolateSideEffectTaps(hooks, log);
   // One child logger per plugin (component = its name), for apply and for its strategies' contexts.
   const pluginLoggers = new Map(options.plugins.map((loaded) => [loaded, logger.child(loaded.plugin.name)]));
   const registered = applyPlugins(hooks, options.plugins, (loaded) => {
@@ -217,7 +218,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (!opts.job) return;
     const recordReport = reportRecorder(opts);
     const start: JobStart = Object.freeze({ job: opts.job, request: Object.freeze({ kind: request.kind, url: redactCredentials(request.url) }), logger: log, recordReport });
-    void runTapsSeparately(hooks.jobStart, [start], 'parallel', tapFailure('jobStart', opts.job ?? null, recordReport));
+    void hooks.jobStart.promise(start);
   }
 
   /**
@@ -225,16 +226,9 @@ export function createEngine(options: EngineOptions): Engine {
    * name, the taps after it still run, and the result stands.
    */
   async function runReportHook(result: AnalysisResult, context: AnalysisContext): Promise<void> {
-    await runTapsSeparately(hooks.report, [result, context], 'series', tapFailure('report', context.job, context.recordReport));
+    await hooks.report.promise(result, context);
   }
 
-  /** A failed tap: a warn line and a failed report outcome under the tap's (its plugin's) name. */
-  function tapFailure(hook: 'jobStart' | 'jobFailed' | 'report', job: JobInfo | null, recordReport: (outcome: ReportOutcome) => void) {
-    return (tapName: string, error: unknown): void => {
-      log.warn(`a ${hook} tap failed`, { job_id: job?.id, tap: tapName, error: String((error as Error)?.message ?? error) });
-      recordReport(failedTap(tapName, hook, job));
-    };
-  }
 
   /** A job that ends without a result: its reporters turn `pending` into an error. Not awaited. */
   function failJob(error: unknown, opts: AnalyzeOptions): void {
@@ -242,7 +236,7 @@ export function createEngine(options: EngineOptions): Engine {
     const recordReport = reportRecorder(opts);
     const failure = asJobError(error, opts.signal ?? new AbortController().signal);
     const event: JobFailure = Object.freeze({ job: opts.job, error: Object.freeze({ code: failure.code, message: redactCredentials(failure.message) }), logger: log, recordReport });
-    void runTapsSeparately(hooks.jobFailed, [event], 'parallel', tapFailure('jobFailed', opts.job, recordReport));
+    void hooks.jobFailed.promise(event);
   }
 
   async function analyze(request: AnalysisRequest, opts: AnalyzeOptions): Promise<AnalysisResult> {
@@ -334,19 +328,6 @@ function reportRecorder(opts: Pick<AnalyzeOptions, 'onReport'>): (outcome: Repor
     } catch {
       // The job's record is the server's concern; a reporter cannot fail it.
     }
-  };
-}
-
-function failedTap(reporter: string, hook: 'jobStart' | 'jobFailed' | 'report', job: JobInfo | null): ReportOutcome {
-  return {
-    reporter,
-    forge: job?.forge?.forge ?? null,
-    kind: hook,
-    target: job?.forge ? `${job.forge.repository}@${job.forge.sha}` : job?.id ?? '',
-    state: 'error',
-    ok: false,
-    error_code: 'ERR_REPORTER_FAILED',
-    at: new Date().toISOString(),
   };
 }
 

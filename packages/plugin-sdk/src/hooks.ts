@@ -70,15 +70,29 @@ export interface RequestPreparation {
  */
 export interface EngineHooks<O extends object = PluginOptions> {
   /** `O`, the tapping plugin's options (API 1.6), types what its registrar accepts. */
-  readonly registerStrategies: SyncHook<[StrategyRegistrar<O>]>;
-  readonly jobStart: AsyncParallelHook<[JobStart]>;
-  readonly jobFailed: AsyncParallelHook<[JobFailure]>;
-  readonly prepareRequest: AsyncSeriesWaterfallHook<[AnalysisRequest, RequestPreparation]>;
-  readonly beforeAnalysis: AsyncSeriesHook<[AnalysisContext]>;
+  readonly registerStrategies: RegisterStrategiesHook<O>;
+  readonly jobStart: JobStartHook;
+  readonly jobFailed: JobFailedHook;
+  readonly prepareRequest: PrepareRequestHook;
+  readonly beforeAnalysis: BeforeAnalysisHook;
   /** A copy, typed read-only: only `refineResult` changes findings. */
-  readonly strategyResult: SyncHook<[Readonly<StrategyResult>, AnalysisContext]>;
+  readonly strategyResult: StrategyResultHook;
   /** A copy, typed read-only: only `refineResult` changes findings. */
-  readonly detection: SyncHook<[Readonly<Detection>, AnalysisContext]>;
-  readonly refineResult: AsyncSeriesWaterfallHook<[AnalysisResult, AnalysisContext]>;
-  readonly report: AsyncSeriesHook<[AnalysisResult, AnalysisContext]>;
+  readonly detection: DetectionHook;
+  readonly refineResult: RefineResultHook;
+  readonly report: ReportHook;
 }
+
+/*
+ * Each hook's type by name (API 1.11), so that a plugin's own helpers (a function that taps
+ * `report`, a test that builds one hook) import their types from the SDK alone, not from tapable.
+ */
+export type RegisterStrategiesHook<O extends object = PluginOptions> = SyncHook<[StrategyRegistrar<O>]>;
+export type JobStartHook = AsyncParallelHook<[JobStart]>;
+export type JobFailedHook = AsyncParallelHook<[JobFailure]>;
+export type PrepareRequestHook = AsyncSeriesWaterfallHook<[AnalysisRequest, RequestPreparation]>;
+export type BeforeAnalysisHook = AsyncSeriesHook<[AnalysisContext]>;
+export type StrategyResultHook = SyncHook<[Readonly<StrategyResult>, AnalysisContext]>;
+export type DetectionHook = SyncHook<[Readonly<Detection>, AnalysisContext]>;
+export type RefineResultHook = AsyncSeriesWaterfallHook<[AnalysisResult, AnalysisContext]>;
+export type ReportHook = AsyncSeriesHook<[AnalysisResult, AnalysisContext]>;

@@ -61,7 +61,22 @@ export { FULL_COMMIT_ID, isFullCommitId, isCommitIdPrefix } from './commit-id.js
 export { tapForgeReporter, lazyForgeReporter, type ForgeReporter } from './forge-reporter.js';
 export { tapSquashLookup, SQUASH_LOOKUP_MS, type SquashLookup, type SquashFound } from './squash-lookup.js';
 export type { Forge, ForgeTarget, JobFailure, JobInfo, JobStart, ReportOutcome } from './job.js';
-export { REFINE_STAGE, type EngineHooks, type RequestPreparation, type StrategyRegistrar, type OptionsCheck } from './hooks.js';
+export {
+  REFINE_STAGE,
+  type EngineHooks,
+  type RequestPreparation,
+  type StrategyRegistrar,
+  type OptionsCheck,
+  type RegisterStrategiesHook,
+  type JobStartHook,
+  type JobFailedHook,
+  type PrepareRequestHook,
+  type BeforeAnalysisHook,
+  type StrategyResultHook,
+  type DetectionHook,
+  type RefineResultHook,
+  type ReportHook,
+} from './hooks.js';
 export type { AnalysisRequest, RepositoryRequest, WebsiteRequest, SquashedRequest } from './analysis-request.js';
 export { forgeGitHost, normalizeGitHost } from './forge.js';
 export type { ForgeDefinition, ForgeIntake, IntakeSetup, ListedRepository, WebhookDelivery, WebhookOutcome, WebhookPush, WebhookSecret } from './forge.js';
