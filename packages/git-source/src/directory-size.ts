@@ -28,8 +28,8 @@ const FASTEST_GROWTH_BYTES_PER_SECOND = 1024 ** 3;
 const SLOWEST_CHECK_MS = 2000;
 
 /**
- * Calls `onExceeded` once when the folder grows past `maxBytes`, while a clone runs (decisions
- * §7: the cap is enforced during the clone, not after it). Each check lists and sizes the whole
+ * Calls `onExceeded` once when the folder grows past `maxBytes`, while a clone runs: the cap
+ * holds during the clone, not only after it (docs/git-source.md). Each check lists and sizes the whole
  * folder, so the next one comes when the folder could first have reached the cap growing at
  * FASTEST_GROWTH_BYTES_PER_SECOND, every `minIntervalMs` at most and every 2 s at least. Checking
  * every 100 ms whatever the headroom kept a worker whose four clones waited on a silent server at
