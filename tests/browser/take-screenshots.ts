@@ -3,13 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { takeDashboardScreenshots } from './dashboard-pages.js';
-import { takeOrganisationScreenshot } from './organisation-pages.js';
+import { takeOrganizationScreenshot } from './organization-pages.js';
 import { CHROMIUM, takeScreenshots } from './report-pages.js';
 
 const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 try {
-  for (const file of [...(await takeScreenshots(out, browser)), ...(await takeDashboardScreenshots(out, browser)), ...(await takeOrganisationScreenshot(out, browser))]) {
+  for (const file of [...(await takeScreenshots(out, browser)), ...(await takeDashboardScreenshots(out, browser)), ...(await takeOrganizationScreenshot(out, browser))]) {
     if (file.endsWith('.png')) console.log(path.relative(process.cwd(), file));
   }
 } finally {

@@ -64,7 +64,7 @@ describe('each command imports only what it uses (the real CLI process)', functi
     expect(matching(urls, HTML_REPORT)).to.have.length(1);
   });
 
-  it('cadence scan writing JSON imports no HTML page; writing HTML imports the organisation page', async () => {
+  it('cadence scan writing JSON imports no HTML page; writing HTML imports the organization page', async () => {
     const list = path.join(work.path, 'repos.txt');
     await writeFile(list, `${repo}\n`);
     const config = path.join(work.path, 'scan.yaml');

@@ -75,7 +75,7 @@ describe('cadence scan github:<org> and gitlab:<group> (fake forge APIs, real gi
     return runCadence(['scan', target, '--config', config, ...args], { cwd: work.path });
   }
 
-  it('lists an organisation across pages, leaves out forks and archived ones, and clones with the token outside the URL', async () => {
+  it('lists an organization across pages, leaves out forks and archived ones, and clones with the token outside the URL', async () => {
     github.script('GET', /^\/orgs\/acme\/repos/, [
       { status: 200, headers: { link: `<${github.apiUrl}/orgs/acme/repos?type=all&per_page=100&page=2>; rel="next", <${github.apiUrl}/orgs/acme/repos?type=all&per_page=100&page=2>; rel="last"` }, body: [githubRepo('acme/api'), githubRepo('acme/old', { archived: true })] },
       { status: 200, body: [githubRepo('acme/forked', { fork: true }), githubRepo('acme/web')] },

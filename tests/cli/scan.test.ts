@@ -64,7 +64,7 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     await writeFile(config, `cache:\n  repositories_dir: ${JSON.stringify(path.join(work.path, 'cache'))}\n`);
     list = path.join(work.path, 'repos.txt');
     await writeFile(list, [
-      '# the acme organisation',
+      '# the acme organization',
       daemon.url('acme/api.git'),
       daemon.url('acme/web.git'),
       '',
@@ -94,12 +94,12 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     expect(await readFile('/tmp/cadence-scan-pwned').then(() => true, () => false)).to.equal(false);
   });
 
-  it('writes the organisation page: verdict, monthly share, sortable tables, links to each repository\u2019s report, nothing fetched', async () => {
+  it('writes the organization page: verdict, monthly share, sortable tables, links to each repository\u2019s report, nothing fetched', async () => {
     const run = await scan(['--repos', list, '-o', 'org.html', '--reports-dir', 'reports']);
     expect(run.code, run.stderr).to.equal(0);
     const page = await readFile(path.join(work.path, 'org.html'), 'utf8');
     expect(page).to.contain('<h1>repositories of repos.txt</h1>');
-    expect(page).to.contain('<title>Cadence organisation report: repositories of repos.txt</title>');
+    expect(page).to.contain('<title>Cadence organization report: repositories of repos.txt</title>');
     expect(page).to.contain('<a href="reports/acme--api.html">acme/api</a>');
     expect(page).to.contain('failed: <code>ERR_GIT_CLONE_FAILED</code>');
     // The refused line is shown as text, escaped.
@@ -114,7 +114,7 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     expect(page).to.not.match(/\s(?:src|href)="(?:https?:)?\/\//);
   });
 
-  it('counts the organisation over commits, exactly as the repositories\u2019 own analyses do', async () => {
+  it('counts the organization over commits, exactly as the repositories\u2019 own analyses do', async () => {
     const run = await scan(['--repos', list, '-o', 'org2.json']);
     expect(run.code, run.stderr).to.equal(0);
     const org = JSON.parse(await readFile(path.join(work.path, 'org2.json'), 'utf8')) as Org;
@@ -134,7 +134,7 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     expect(org.months.reduce((s, m) => s + m.commits, 0)).to.equal(org.total_commits);
   });
 
-  it('prints the organisation verdict first on stdout, and --since judges only later commits', async () => {
+  it('prints the organization verdict first on stdout, and --since judges only later commits', async () => {
     const all = await scan(['--repos', list]);
     expect(all.code, all.stderr).to.equal(0);
     expect(all.stdout.split('\n')[0]).to.match(/^Verdict: (clean|suspicious|likely_ai_generated): 3 repositories: /);
@@ -147,7 +147,7 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     expect(org.months.every((m) => m.month >= '2025-03')).to.equal(true);
   });
 
-  it('exits 3 when the organisation verdict reaches --fail-on, 1 when every repository failed, 2 on bad usage', async () => {
+  it('exits 3 when the organization verdict reaches --fail-on, 1 when every repository failed, 2 on bad usage', async () => {
     const onlyWeb = path.join(work.path, 'web.txt');
     await writeFile(onlyWeb, `${daemon.url('acme/web.git')}\n`);
     const gate = await scan(['--repos', onlyWeb, '--fail-on', 'suspicious']);

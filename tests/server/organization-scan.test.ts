@@ -28,7 +28,7 @@ import {
 
 const GITHUB_TOKEN = 'ghp_orgScanTokenThatMustNotLeak0123456789';
 const GITLAB_TOKEN = 'glpat-orgScanTokenThatMustNotLeak4321';
-const API_TOKEN = 'api-token-for-organisation-scans-0123456789';
+const API_TOKEN = 'api-token-for-organization-scans-0123456789';
 const AUTH = { authorization: `Bearer ${API_TOKEN}` };
 
 interface Child { repository: string; job_id: string | null; status: string; error_code: string | null }
@@ -43,7 +43,7 @@ interface OrgJob {
   result?: Record<string, unknown> & { repositories: { repository: string; error: { code: string } | null }[]; counts: Record<string, number> };
 }
 
-describe('server: organisation scans (POST /api/analyze/organization)', function () {
+describe('server: organization scans (POST /api/analyze/organization)', function () {
   this.timeout(180_000);
   let work: TempDir;
   let git: GitHttpServer;
@@ -92,17 +92,17 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
   const post = (body: unknown, headers: Record<string, string> = AUTH, target: ServerProcess = server) =>
     target.json<Record<string, unknown>>('/api/analyze/organization', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
-  /** The id of the organisation job's first repository job, once its scan has queued it. */
+  /** The id of the organization job's first repository job, once its scan has queued it. */
   const firstRepositoryJob = async (target: ServerProcess, id: string): Promise<string> => {
     for (let i = 0; i < 200; i++) {
       const childId = (await target.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body.children[0]?.job_id;
       if (childId) return childId;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error(`organisation job ${id} queued no repository job in 10 s`);
+    throw new Error(`organization job ${id} queued no repository job in 10 s`);
   };
 
-  it('scans an organisation through repository jobs and gives the result the CLI gives; the token is in no record or log line', async () => {
+  it('scans an organization through repository jobs and gives the result the CLI gives; the token is in no record or log line', async () => {
     listing();
     const started = await post({ forge: 'github', owner: 'acme' });
     expect(started.status, JSON.stringify(started.body)).to.equal(202);
@@ -112,10 +112,10 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     expect(job.progress).to.deep.equal({ total: 3, done: 3, failed: 1 });
     expect(job.children.map((c) => [c.repository, c.status])).to.deep.equal([['acme/api', 'completed'], ['acme/web', 'completed'], ['acme/gone', 'failed']]);
     expect(job.children[2]!.error_code).to.equal('ERR_GIT_CLONE_FAILED');
-    // Counted as every job is: two repository jobs and the organisation job completed, one failed.
+    // Counted as every job is: two repository jobs and the organization job completed, one failed.
     const counted = await server.json<{ jobs_total: Record<string, number> }>('/api/metrics', { headers: AUTH });
     expect(counted.body.jobs_total).to.include({ completed: 3, failed: 1 });
-    // Each repository is an ordinary job that names its organisation job.
+    // Each repository is an ordinary job that names its organization job.
     const child = await server.json<{ parent_id: string; kind: string; status: string }>(`/jobs/${job.children[0]!.job_id}`, { headers: AUTH });
     expect(child.body).to.include({ parent_id: job.id, kind: 'repository', status: 'completed' });
     // The git server got the forge token as a header; nothing the server recorded or logged holds it.
@@ -126,7 +126,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
       expect(text).to.not.contain(Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64'));
     }
 
-    // The CLI, given the same configuration and the same listing, gives the same organisation result.
+    // The CLI, given the same configuration and the same listing, gives the same organization result.
     listing();
     const file = path.join(work.path, 'cli.yaml');
     await writeFile(file, stringify({ ...config, forges: { github: { api_url: github.apiUrl, token: GITHUB_TOKEN, git_hosts: [new URL(git.repoUrl('x')).host] }, gitlab: { api_url: gitlab.apiUrl } } }));
@@ -176,14 +176,14 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     expect(job.progress).to.deep.equal({ total: 3, done: 3, failed: 2 });
   });
 
-  it('streams each repository as it ends, then the organisation result, and serves the organisation page', async () => {
+  it('streams each repository as it ends, then the organization result, and serves the organization page', async () => {
     listing();
     const started = await post({ forge: 'github', owner: 'acme', match: 'acme/[aw]*' });
     const id = String(started.body.id);
     const job = await waitForJob<OrgJob>(server, id, 120_000, AUTH);
     expect(job.status).to.equal('completed');
     expect(job.children.map((c) => c.repository)).to.deep.equal(['acme/api', 'acme/web']);
-    // A finished job's events end with its `complete` event carrying the organisation result.
+    // A finished job's events end with its `complete` event carrying the organization result.
     const events = await fetch(`${server.url}/jobs/${id}/events`, { headers: AUTH });
     const text = await events.text();
     const last = JSON.parse(text.trim().split('\n').filter((l) => l.startsWith('data:')).at(-1)!.slice(5)) as { event: string; result: { organization: string } };
@@ -218,7 +218,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     expect((hostile.body.details as { field: string }).field).to.equal('repositories.1');
   });
 
-  it('scans a list of repositories; cancelling the organisation job cancels the repository job running and queues no more', async () => {
+  it('scans a list of repositories; cancelling the organization job cancels the repository job running and queues no more', async () => {
     const stalled = `http://127.0.0.1:${stall.port}/acme/slow.git`;
     const started = await post({ repositories: [stalled, git.repoUrl('acme/api.git'), git.repoUrl('acme/web.git')] });
     expect(started.status, JSON.stringify(started.body)).to.equal(202);
@@ -235,7 +235,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     expect(ended.children.slice(1).map((c) => c.job_id)).to.deep.equal([null, null]);
   });
 
-  it('ends an organisation job that passes limits.scan_timeout_seconds as `timeout`, cancelling its repository jobs', async () => {
+  it('ends an organization job that passes limits.scan_timeout_seconds as `timeout`, cancelling its repository jobs', async () => {
     const timed = await startCadenceServer({ cwd: work.path, config: { ...config, limits: { scan_timeout_seconds: 2 } }, env: { CADENCE_GITHUB_TOKEN: GITHUB_TOKEN, CADENCE_API_TOKEN: API_TOKEN } });
     try {
       const started = await post({ repositories: [`http://127.0.0.1:${stall.port}/acme/slow.git`] }, AUTH, timed);
@@ -243,7 +243,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
       expect(ended.status).to.equal('timeout');
       expect(ended.error_code).to.equal('ERR_JOB_TIMEOUT');
       const child = await waitForJob<{ status: string; error: string }>(timed, ended.children[0]!.job_id!, 20_000, AUTH);
-      // Its repository jobs end `cancelled`, saying why, and the organisation job's record says so too.
+      // Its repository jobs end `cancelled`, saying why, and the organization job's record says so too.
       expect(child.status).to.equal('cancelled');
       expect(child.error).to.contain('ERR_JOB_TIMEOUT');
       expect(ended.children[0]!.status).to.equal('cancelled');
@@ -360,7 +360,7 @@ describe('server: organisation scans (POST /api/analyze/organization)', function
     }
   });
 
-  it('has no organisation route on a server without an API token', async () => {
+  it('has no organization route on a server without an API token', async () => {
     const open = await startCadenceServer({ cwd: work.path, config, env: { CADENCE_GITHUB_TOKEN: GITHUB_TOKEN } });
     try {
       const answer = await post({ forge: 'github', owner: 'acme' }, {}, open);

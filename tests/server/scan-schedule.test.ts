@@ -23,7 +23,7 @@ const AUTH = { authorization: `Bearer ${API_TOKEN}` };
 
 interface ListedJob { id: string; kind: string; source: string; repo: string; status: string }
 
-/** The organisation jobs a server's store holds. */
+/** The organization jobs a server's store holds. */
 async function organizationJobs(server: ServerProcess): Promise<ListedJob[]> {
   const { body } = await server.json<ListedJob[]>('/jobs?limit=100', { headers: AUTH });
   return body.filter((job) => job.kind === 'organization');
@@ -38,7 +38,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
   }
 }
 
-describe('server: scheduled organisation scans (scans.schedule)', function () {
+describe('server: scheduled organization scans (scans.schedule)', function () {
   this.timeout(120_000);
   let work: TempDir;
   let git: GitHttpServer;
@@ -75,7 +75,7 @@ describe('server: scheduled organisation scans (scans.schedule)', function () {
     status: 200, body: [{ full_name: 'acme/api', clone_url: git.repoUrl('acme/api.git'), archived: false, fork: false, private: false }],
   })));
 
-  it('scans a scheduled organisation when the server starts, as an organisation job from `schedule`', async () => {
+  it('scans a scheduled organization when the server starts, as an organization job from `schedule`', async () => {
     listAcme(1);
     const dir = await makeTempDir('cadence-schedule-memory-');
     try {
@@ -99,7 +99,7 @@ describe('server: scheduled organisation scans (scans.schedule)', function () {
       started.push(server);
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(await organizationJobs(server)).to.deep.equal([]);
-      expect(server.logs.some((l) => String(l.message).includes('scheduled organisation scans need api.token'))).to.equal(true);
+      expect(server.logs.some((l) => String(l.message).includes('scheduled organization scans need api.token'))).to.equal(true);
     } finally {
       await dir.remove();
     }

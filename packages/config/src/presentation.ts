@@ -149,7 +149,7 @@ limits:
   max_unverified_webhook_bytes: 104857600  # webhook bodies buffered before their signature is checked, all together (one client at most max(25 MiB, this/8))
   max_connections_per_client: 256  # connections one address may hold open (503 beyond; trusted proxies exempt with api.trust_proxy)
   job_ttl_seconds: 604800        # how long a finished job stays in a Redis store (7 days)
-  scan_timeout_seconds: 21600    # an organisation scan's own limit (6 h); its repository jobs keep job_timeout_seconds
+  scan_timeout_seconds: 21600    # an organization scan's own limit (6 h); its repository jobs keep job_timeout_seconds
 
 scans:
   allowed_owners: []             # forge:owner globs a scan may name, e.g. ["github:acme", "gitlab:platform/*"]; none: no forge scan

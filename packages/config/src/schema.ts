@@ -92,14 +92,14 @@ export const ConfigSchema = Type.Object(
       max_connections_per_client: PositiveInt(256),
       /** How long a finished job stays readable in a shared (Redis) store; the in-memory store keeps `max_jobs`. */
       job_ttl_seconds: PositiveInt(604_800),
-      /** An organisation scan's own limit (its repository jobs each keep job_timeout_seconds). */
+      /** An organization scan's own limit (its repository jobs each keep job_timeout_seconds). */
       scan_timeout_seconds: PositiveNumber(21_600),
       /** Above this many counted text files at HEAD, lines at HEAD and their survival are not counted (docs/lines.md). */
       max_line_files: PositiveInt(20_000),
     }, { additionalProperties: false, default: {} }),
     /** Lines at HEAD, survival and rework of repository analyses (docs/lines.md). */
     lines: Type.Object({ enabled: Type.Boolean({ default: true }) }, { additionalProperties: false, default: {} }),
-    /** Organisation scans on the server (docs/organisation.md). */
+    /** Organization scans on the server (docs/organization.md). */
     scans: Type.Object({
       /** `forge:owner` globs (`github:acme`, `gitlab:platform/*`) a scan may name; none: no forge scan. */
       allowed_owners: Strings([]),

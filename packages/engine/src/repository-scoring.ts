@@ -70,7 +70,7 @@ export interface ScoringPolicy {
   readonly thresholds: Thresholds;
   /** The effective thresholds differ from the defaults: heuristic findings can flag on their own. */
   readonly thresholdsOverridden: boolean;
-  /** Every author in `authors` (the organisation view), not only the 50 with the most commits. */
+  /** Every author in `authors` (the organization view), not only the 50 with the most commits. */
   readonly allAuthors?: boolean;
   /** Configuration `exclude_authors`: their commits count as automation. */
   readonly isExcludedAuthor?: (commit: CommitRecord) => boolean;

@@ -46,7 +46,7 @@ export const OPERATIONAL_CODES = {
   ERR_DELIVERY_IN_PROGRESS: 'The first delivery of this id did not finish creating its job; retry later',
   ERR_JOB_NOT_FOUND: 'No such job',
   ERR_JOB_FINAL: 'The job has already ended',
-  ERR_SCAN_NOT_ALLOWED: 'scans.allowed_owners does not list this organisation or group',
+  ERR_SCAN_NOT_ALLOWED: 'scans.allowed_owners does not list this organization or group',
   ERR_INTERNAL: 'Internal error',
 } as const;
 

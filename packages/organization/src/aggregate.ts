@@ -12,7 +12,7 @@ export interface RepositoryOutcome {
 }
 
 /**
- * The organisation result from its repositories' results. Every figure is counted over commits, not
+ * The organization result from its repositories' results. Every figure is counted over commits, not
  * averaged over repositories: a repository of 2,000 commits weighs a hundred times one of 20.
  * Authors are merged across repositories by the SDK's authorKeys (shared e-mails, names, GitHub logins); the results must list every
  * author (a repository request with `authors: 'all'`), else the figures cover only those listed.
@@ -68,7 +68,7 @@ const lineShare = (l: Omit<OrganizationLines, 'share'>): number | null => {
   return whole > 0 ? Math.round(((l.explicit + l.inferred) / whole) * 10_000) / 10_000 : null;
 };
 
-/** The organisation's code: every counted repository's lines summed, its share from the sums (a large repository weighs its lines). */
+/** The organization's code: every counted repository's lines summed, its share from the sums (a large repository weighs its lines). */
 function organizationLines(repositories: readonly OrganizationRepository[]): { lines?: OrganizationLines & { repositories: number } } {
   const counted = repositories.filter((r) => r.lines);
   if (counted.length === 0) return {};

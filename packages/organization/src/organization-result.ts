@@ -1,6 +1,6 @@
 import type { AssessmentBands, AuthorBreakdown, LinesAtHead, MonthlyShare, RepositoryAssessment } from '@cadence-detect/plugin-sdk';
 
-/** One repository of a scan as the organisation result shows it (docs/http-api.md, The organisation result). */
+/** One repository of a scan as the organization result shows it (docs/http-api.md, The organization result). */
 export interface OrganizationRepository {
   /** `owner/name` (GitHub), the project's path (GitLab), or the URL or path as listed. */
   repository: string;
@@ -15,13 +15,13 @@ export interface OrganizationRepository {
   automation_commits: number;
   /** Why the repository has no result: its operational code and message. */
   error: { code: string; message: string } | null;
-  /** Where its own report is (`--reports-dir`, relative to the organisation report), when written. */
+  /** Where its own report is (`--reports-dir`, relative to the organization report), when written. */
   report?: string;
   /** Its lines at HEAD by who wrote them (docs/lines.md), when they were counted. */
   lines?: OrganizationLines;
 }
 
-/** Lines at HEAD, as a repository result's `lines` counts them (its totals and share); for the organisation, summed over repositories. */
+/** Lines at HEAD, as a repository result's `lines` counts them (its totals and share); for the organization, summed over repositories. */
 export type OrganizationLines = Pick<LinesAtHead, 'counted' | 'explicit' | 'inferred' | 'automation' | 'human' | 'outside' | 'share'>;
 
 /** One author across every repository, identities merged by e-mail: a repository's author entry, summed. */

@@ -26,13 +26,13 @@ export function raisedNote(org: OrganizationResult): string {
   return org.assessment === 'suspicious' && org.ai_share < org.assessment_bands.suspicious ? '; the pooled share alone reads clean, but not every repository is' : '';
 }
 
-/** The organisation result for a terminal: the verdict first, then repositories, authors and the trend. */
+/** The organization result for a terminal: the verdict first, then repositories, authors and the trend. */
 export function renderOrganizationText(org: OrganizationResult, options: { authors?: number; months?: number } = {}): string {
   const failed = org.repositories.filter((r) => r.error);
   const lines = [
     `Verdict: ${org.assessment}: ${bandsSentence(org, (name) => oneLine(name))}`,
     `Pooled: assistant share ${pct(org.ai_share).trim()} of ${org.scored_commits} scored commits in ${org.counts.analyzed} of ${org.counts.listed} repositories (${org.flagged} flagged, ${org.attributed} attributed)${raisedNote(org)}`,
-    `Organisation: ${oneLine(org.organization)}`,
+    `Organization: ${oneLine(org.organization)}`,
     `Assistants: ${Object.entries(org.assistants).sort((a, b) => b[1] - a[1]).map(([name, n]) => `${oneLine(name)} ${n}`).join(', ') || 'none attributed'}`,
     ...(org.automation_commits > 0 ? [`Automation: ${org.automation_commits} commits not judged`] : []),
     ...(org.lines ? [`Code at HEAD: ${pct(org.lines.share).trim()} assistant-made of ${Math.round(org.lines.counted)} lines in ${org.lines.repositories} of ${org.counts.analyzed} repositories (summed)`] : []),

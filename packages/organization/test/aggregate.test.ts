@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { AuthorBreakdown, MonthlyShare, RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { aggregateOrganization, renderOrganizationText } from '../src/index.js';
 
-/** The fields of a repository result the organisation view reads; the rest as a result has them. */
+/** The fields of a repository result the organization view reads; the rest as a result has them. */
 function repositoryResult(parts: { ai_share: number; scored: number; total: number; flagged: number; attributed: number; assistants?: Record<string, number>; authors: AuthorBreakdown[]; months?: MonthlyShare[] }): RepositoryResult {
   return {
     source_id: 'x', source_type: 'git', repo: 'x', branch: 'main', head_commit: 'a'.repeat(40),
@@ -18,7 +18,7 @@ function repositoryResult(parts: { ai_share: number; scored: number; total: numb
 
 const author = (name: string, email: string, commits: number, share: number, extra: Partial<AuthorBreakdown> = {}): AuthorBreakdown => ({ author: name, email, commits, attributed: 0, flagged: 0, share, scored_commits: commits, assistants: {}, ...extra });
 
-describe('the organisation result', () => {
+describe('the organization result', () => {
   const big = repositoryResult({
     ai_share: 0.1, scored: 2000, total: 2100, flagged: 40, attributed: 10, assistants: { 'Claude Code': 10 },
     authors: [author('Ada', 'ada@example.test', 1500, 0.05), author('Bo', 'BO@example.test', 500, 0.25, { attributed: 10, flagged: 30, assistants: { 'Claude Code': 10 } })],
@@ -84,7 +84,7 @@ describe('the organisation result', () => {
     expect(february.assistants).to.deep.equal({ 'Claude Code': 22, Cursor: 6 });
   });
 
-  it('sums the repositories\u2019 lines at HEAD (not their shares) into the organisation\u2019s code share', () => {
+  it('sums the repositories\u2019 lines at HEAD (not their shares) into the organization\u2019s code share', () => {
     const withLines = (result: RepositoryResult, lines: { counted: number; explicit: number; inferred: number; automation: number; outside: number }): RepositoryResult => ({
       ...result,
       lines: { head: 'a'.repeat(40), excluded: 0, binary_files: 0, assistants: {}, directories: [], authors: [], ...lines, human: lines.counted - lines.explicit - lines.inferred - lines.automation - lines.outside, share: (lines.explicit + lines.inferred) / (lines.counted - lines.automation - lines.outside) },

@@ -37,7 +37,7 @@ export interface RepositoryRequest {
   readonly squash?: SquashedRequest;
   readonly thresholds?: Partial<Thresholds>;
   /**
-   * `all`: every author in `authors` rather than the 50 with the most commits (the organisation
+   * `all`: every author in `authors` rather than the 50 with the most commits (the organization
    * view counts authors exactly across repositories).
    */
   readonly authors?: 'top' | 'all';

@@ -29,7 +29,7 @@ export function sourceKindOf(result: Pick<AnalysisResult, 'source_type'>): Sourc
 /** The default repository bands over `ai_share` (configuration `assessment.*`, docs/scoring.md). */
 export const DEFAULT_ASSESSMENT_BANDS: Readonly<AssessmentBands> = Object.freeze({ suspicious: 0.15, likely_ai_generated: 0.5 });
 
-/** A share's assessment by the bands: a repository's `ai_share`, or an organisation's. */
+/** A share's assessment by the bands: a repository's `ai_share`, or an organization's. */
 export function assessShare(share: number, bands: AssessmentBands = DEFAULT_ASSESSMENT_BANDS): RepositoryAssessment {
   if (share >= bands.likely_ai_generated) return 'likely_ai_generated';
   if (share >= bands.suspicious) return 'suspicious';

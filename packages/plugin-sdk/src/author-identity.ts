@@ -20,7 +20,7 @@ export interface AuthorIdentity {
  * (any case), a name (not a generic one such as "root"; bots by e-mail only) or a GitHub no-reply
  * login are one author. Returns the key of an identity among those given: the lower-cased e-mail of
  * the first identity of its group, in the order given. The engine keys a history's commits with it
- * (after `.mailmap`), the organisation view its repositories' authors.
+ * (after `.mailmap`), the organization view its repositories' authors.
  */
 export function authorKeys(identities: Iterable<AuthorIdentity>): (identity: AuthorIdentity) => string {
   const parent = new Map<string, string>();

@@ -19,7 +19,7 @@ export interface ForgeDefinition<O extends object = PluginOptions> {
    */
   intake(setup: IntakeSetup<O>): ForgeIntake;
   /**
-   * API 1.7: every repository of an owner (an organisation or user, a group with its subgroups),
+   * API 1.7: every repository of an owner (an organization or user, a group with its subgroups),
    * for `cadence scan <forge>:<owner>`, through the forge's API with the plugin's credentials.
    * Throws a CadenceError (ERR_FORGE_AUTH, ERR_FORGE_UNAVAILABLE…) when the forge refuses.
    */

@@ -1,5 +1,5 @@
 /**
- * Sortable tables for pages that need nothing else (the organisation report): every
+ * Sortable tables for pages that need nothing else (the organization report): every
  * `table.sortable` whose header buttons carry `data-key` sorts its rows by the row's `data-<key>`,
  * numbers as numbers. Without JavaScript the tables read in the order the page wrote them.
  */

@@ -96,7 +96,7 @@ byId('analyze').addEventListener('submit', async (e) => {
   e.preventDefault();
   const kind = byId<HTMLSelectElement>('analyze-kind').value;
   const target = byId<HTMLInputElement>('analyze-url').value;
-  // An organisation is named `forge:owner` (github:acme, gitlab:group/sub), as `cadence scan` takes it.
+  // An organization is named `forge:owner` (github:acme, gitlab:group/sub), as `cadence scan` takes it.
   const colon = target.indexOf(':');
   const body = kind === 'organization' ? { forge: target.slice(0, colon), owner: target.slice(colon + 1) } : { url: target };
   const answer = await fetch(`api/analyze/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -16,7 +16,7 @@ export interface JobEventData {
   readonly url?: string;
   readonly overall_score?: number;
   readonly error?: string;
-  /** An organisation job's events: `listed` (total), then one `repository` per repository job that ended. */
+  /** An organization job's events: `listed` (total), then one `repository` per repository job that ended. */
   readonly total?: number;
   readonly done?: number;
   readonly repository?: string;

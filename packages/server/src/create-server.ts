@@ -198,15 +198,15 @@ export function createServer(options: ServerOptions): CadenceServer {
 }
 
 /**
- * `scans.schedule`: each target's scan started on its timer (docs/organisation.md), only on a
+ * `scans.schedule`: each target's scan started on its timer (docs/organization.md), only on a
  * server with an API token. A firing that cannot start (the server stopping) is logged and waits
- * for the next; a forge no plugin brings gives an organisation job that fails with its code.
+ * for the next; a forge no plugin brings gives an organization job that fails with its code.
  */
 function startScanSchedule(config: CadenceConfig, backends: ServerBackends, scans: OrganizationScans, log: Logger, stop: AbortSignal): Promise<ScanTimer | null> {
   const entries = scheduledScans(config.scans.schedule);
   if (entries.length > 0 && config.api.token === null) {
     // Its results would be readable by anyone who reaches the server (every job route is open without a token).
-    log.error('scans.schedule is ignored: scheduled organisation scans need api.token', { targets: entries.map((e) => e.target) });
+    log.error('scans.schedule is ignored: scheduled organization scans need api.token', { targets: entries.map((e) => e.target) });
     // Nor does it touch the shared schedule: the servers configured with a token keep theirs.
     return Promise.resolve(null);
   }

@@ -6,13 +6,13 @@ import type { GithubCredentials } from './options.js';
 const OWNER = /^[A-Za-z0-9][A-Za-z0-9_-]{0,38}$/;
 
 /**
- * An organisation's repositories (`GET /orgs/{org}/repos`, every page), or a user's when no
- * organisation has the name. Server errors are asked again twice; a rate limit is not waited out.
+ * An organization's repositories (`GET /orgs/{org}/repos`, every page), or a user's when no
+ * organization has the name. Server errors are asked again twice; a rate limit is not waited out.
  */
 export async function listGithubRepositories(credentials: GithubCredentials | null, owner: string, signal: AbortSignal): Promise<ListedRepository[]> {
   if (!OWNER.test(owner)) throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a GitHub account name: ${JSON.stringify(owner)}` });
   const client = credentials ? githubClient(credentials, { retries: 2, rateLimitsUntil: null, signal }) : null;
-  if (!client) throw new CadenceError('ERR_FORGE_AUTH', { message: 'Listing a GitHub organisation needs a token: set forges.github.token (CADENCE_GITHUB_TOKEN)' });
+  if (!client) throw new CadenceError('ERR_FORGE_AUTH', { message: 'Listing a GitHub organization needs a token: set forges.github.token (CADENCE_GITHUB_TOKEN)' });
   try {
     let repositories;
     try {

@@ -83,13 +83,13 @@ async function scanOne(target: ScanTarget, runtime: Runtime, options: ScanOption
   }
 }
 
-/** Each repository's own HTML report, named after it; the organisation report links to it. */
+/** Each repository's own HTML report, named after it; the organization report links to it. */
 async function writeRepositoryReport(target: ScanTarget, result: RepositoryResult, runtime: Runtime, options: ScanOptions, io: CliIo): Promise<string> {
   const dir = path.resolve(io.cwd, options.reportsDir!);
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${target.reportName ?? reportName(target.repository)}.html`);
   await writeFile(file, await renderReportLazily(result, 'html', reportContext(runtime.config, options.failOn)));
-  // Relative to where the organisation report goes, so the folder can be moved as a whole.
+  // Relative to where the organization report goes, so the folder can be moved as a whole.
   const from = options.output ? path.dirname(path.resolve(io.cwd, options.output)) : io.cwd;
   return path.relative(from, file).split(path.sep).join('/');
 }
@@ -119,7 +119,7 @@ async function writeOrganization(org: OrganizationResult, format: OrganizationFo
     // The HTML page is imported only to write one (it brings the report's page parts).
     const html = format === 'html' ? (await import('@cadence-detect/organization/html')).renderOrganizationHtml(org) : null;
     await writeFile(file, format === 'json' ? `${escapeBidi(JSON.stringify(org, null, 2))}\n` : (html ?? text));
-    io.stderr.write(`organisation report written to ${file}\n`);
+    io.stderr.write(`organization report written to ${file}\n`);
   }
   if (!options.output) io.stdout.write(text);
 }
@@ -129,5 +129,5 @@ function organizationFormat(output: string): OrganizationFormat {
   if (extension === '.json') return 'json';
   if (extension === '.txt') return 'text';
   if (extension === '.html' || extension === '.htm') return 'html';
-  throw new CliError('usage', `cannot tell the organisation report's format from ${JSON.stringify(output)}: use .json, .html or .txt`);
+  throw new CliError('usage', `cannot tell the organization report's format from ${JSON.stringify(output)}: use .json, .html or .txt`);
 }

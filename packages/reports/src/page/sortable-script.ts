@@ -3,7 +3,7 @@ import { bundledScript } from './bundled-script.js';
 
 /**
  * Sortable tables (browser/sortable.ts, bundled at build time), for a page inlining it under its
- * hash as the report does its own: the organisation report.
+ * hash as the report does its own: the organization report.
  */
 export const SORTABLE_SCRIPT = bundledScript(new URL('../../dist/browser/sortable.js', import.meta.url));
 

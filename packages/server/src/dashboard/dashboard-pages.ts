@@ -22,7 +22,7 @@ export function page(title: string, body: SafeHtml, script: DashboardAsset | nul
 
 /**
  * The jobs page: the same for every request (what it shows, its script reads), built once per
- * form: with `scans` (a server with an API token) the form can also start an organisation scan.
+ * form: with `scans` (a server with an API token) the form can also start an organization scan.
  */
 export function dashboardPage(scans = false): { html: string; policy: string } {
   return (dashboards[scans ? 1 : 0] ??= buildDashboardPage(scans));
@@ -35,7 +35,7 @@ function buildDashboardPage(scans: boolean): { html: string; policy: string } {
 <section aria-labelledby="analyze-title">
 <h2 id="analyze-title">Analyze</h2>
 <form id="analyze">
-<label>Kind<select id="analyze-kind"><option value="repository">repository</option><option value="website">page</option>${scans && html`<option value="organization">organisation (github:owner, gitlab:group)</option>`}</select></label>
+<label>Kind<select id="analyze-kind"><option value="repository">repository</option><option value="website">page</option>${scans && html`<option value="organization">organization (github:owner, gitlab:group)</option>`}</select></label>
 <label>URL or path<input id="analyze-url" type="text" inputmode="url" autocomplete="off" spellcheck="false" required size="50" placeholder="https://github.com/owner/repo" aria-describedby="analyze-status"></label>
 <button type="submit">Analyze</button>
 <span id="analyze-status" class="muted" aria-live="polite"></span>

@@ -28,9 +28,9 @@ ${running && html`<p class="muted">The report replaces this page when the job co
   return page(`Cadence: ${job.repo}`, body, running ? DASHBOARD_ASSETS.job : null, '../../');
 }
 
-/** An organisation job's count, as the page opens (its script adds each repository as it ends). */
+/** An organization job's count, as the page opens (its script adds each repository as it ends). */
 function scanProgress(job: JobSummary) {
   const p = job.progress;
   const told = p?.total === null || p === undefined ? 'listing the repositories' : `${p.done} of ${p.total} repositories done${p.failed ? `, ${p.failed} failed` : ''}`;
-  return html`<p>Organisation scan: ${told}.</p>`;
+  return html`<p>Organization scan: ${told}.</p>`;
 }

@@ -10,10 +10,10 @@ import type { JobStore } from './job-store.js';
 /** How long a cancel waits for a running job to unwind before answering with what the store holds. */
 const CANCEL_WAIT_MS = 2000;
 
-/** How long a cancel waits for an organisation job's scan to stop its repository jobs and end. */
+/** How long a cancel waits for an organization job's scan to stop its repository jobs and end. */
 const SCAN_CANCEL_WAIT_MS = 10_000;
 
-/** An organisation job whose scan has not marked it alive for this long has no server running it. */
+/** An organization job whose scan has not marked it alive for this long has no server running it. */
 const ORPHAN_AFTER_MS = 45_000;
 
 function silentSince(job: Job, before: number): boolean {
@@ -51,11 +51,11 @@ export class JobCancelling {
     const job = await store.get(id);
     if (!job) throw new CadenceError('ERR_JOB_NOT_FOUND', { message: `No job ${id}` });
     if (isFinal(job.status)) throw new CadenceError('ERR_JOB_FINAL', { message: `Job ${id} is already ${job.status}` });
-    // An organisation job is never on the queue (its scan runs in a server): only its scan can stop it.
+    // An organization job is never on the queue (its scan runs in a server): only its scan can stop it.
     if (job.kind !== 'organization' && (await queue.remove(id))) return (await records.cancelWaiting(id, reason))!;
     // The worker records the final state when the analysis unwinds, then publishes the job's end:
     // wait for that event (subscribed before the abort, so it cannot be missed), at most CANCEL_WAIT_MS.
-    // An organisation job unwinds its repository jobs first (each a cancel of its own): it gets longer.
+    // An organization job unwinds its repository jobs first (each a cancel of its own): it gets longer.
     const ended = this.endOf(id, job.kind === 'organization' ? SCAN_CANCEL_WAIT_MS : CANCEL_WAIT_MS);
     const here = running.get(id);
     if (here) here.abort(reason);

@@ -15,7 +15,7 @@ export interface NewJob {
   readonly branch: string | null;
   /** A webhook's job: the forge commit its verdict is reported on. */
   readonly forge?: ForgeTarget | null;
-  /** A scan's repository job: its organisation job, and the forge whose plugin gives git its credentials. */
+  /** A scan's repository job: its organization job, and the forge whose plugin gives git its credentials. */
   readonly parentId?: string;
   readonly gitCredentials?: string;
 }

@@ -93,7 +93,7 @@ export class JobManager {
   }
 
   /**
-   * Work of this process that is not a queued analysis (an organisation job's scan), enrolled with
+   * Work of this process that is not a queued analysis (an organization job's scan), enrolled with
    * the controller that cancel (from any server) and shutdown trip. Returns the function that ends it.
    */
   track(id: string, controller: AbortController): () => void {
@@ -109,7 +109,7 @@ export class JobManager {
     };
   }
 
-  /** An end of work this process tracked itself (an organisation job), counted as every job's end is. */
+  /** An end of work this process tracked itself (an organization job), counted as every job's end is. */
   countEnded(status: JobStatus): void {
     this.options.metrics.jobsTotal.inc({ status });
   }
@@ -119,7 +119,7 @@ export class JobManager {
     return this.intake.accepting;
   }
 
-  /** Records and events, for work this process runs itself (an organisation job's scan). */
+  /** Records and events, for work this process runs itself (an organization job's scan). */
   get store(): JobStore {
     return this.options.store;
   }

@@ -19,7 +19,7 @@ export interface Job {
   status: JobStatus;
   readonly kind: 'repository' | 'website' | 'organization';
   readonly source: JobSource;
-  /** `owner/repo` for repositories, the URL for websites, `github:acme` (or `repositories`) for an organisation. */
+  /** `owner/repo` for repositories, the URL for websites, `github:acme` (or `repositories`) for an organization. */
   readonly repo: string;
   /** Null until known: a request that names no branch gets the one the clone checked out. */
   branch: string | null;
@@ -30,19 +30,19 @@ export interface Job {
   error: string | null;
   error_code: OperationalCode | null;
   result?: AnalysisResult;
-  /** What the worker runs (an organisation job: what its scan lists). Not shown. */
+  /** What the worker runs (an organization job: what its scan lists). Not shown. */
   readonly request: AnalysisRequest | OrganizationRequest;
-  /** A scan's repository job: the organisation job it belongs to. */
+  /** A scan's repository job: the organization job it belongs to. */
   readonly parent_id?: string;
   /** A scan's repository job: the forge whose plugin gives git its credentials (never the credentials). Not shown. */
   readonly git_credentials?: string;
-  /** An organisation job: repositories done (ended either way) of those listed (null until listed). */
+  /** An organization job: repositories done (ended either way) of those listed (null until listed). */
   progress?: ScanProgress;
-  /** An organisation job: its repositories and their jobs, in the order listed. */
+  /** An organization job: its repositories and their jobs, in the order listed. */
   children?: ScanChild[];
-  /** An organisation job: when its scan last said it runs (every few seconds). Not shown. */
+  /** An organization job: when its scan last said it runs (every few seconds). Not shown. */
   heartbeat_at?: string;
-  /** An organisation job's result, once every repository job has ended. */
+  /** An organization job's result, once every repository job has ended. */
   organization?: OrganizationResult;
   /** The forge commit a webhook's job reports on (reporters read it); absent for API jobs. */
   readonly forge?: ForgeTarget | null;
@@ -50,7 +50,7 @@ export interface Job {
   reports?: ReportOutcome[];
 }
 
-/** What an organisation job scans: a forge's organisation or group, or a list of repositories. */
+/** What an organization job scans: a forge's organization or group, or a list of repositories. */
 export interface OrganizationRequest {
   readonly kind: 'organization';
   /** `github:acme`, `gitlab:group/sub`, or `repositories` (shown as the job's `url`). */
@@ -106,7 +106,7 @@ export function jobView(job: Job, form: 'full' | 'list'): Record<string, unknown
   return view;
 }
 
-/** docs/http-api.md, The organisation job: progress, its repositories' jobs (full view), and the organisation result once done. */
+/** docs/http-api.md, The organization job: progress, its repositories' jobs (full view), and the organization result once done. */
 function organizationView(job: Job, view: Record<string, unknown>, form: 'full' | 'list'): Record<string, unknown> {
   view.progress = job.progress ?? { total: null, done: 0, failed: 0 };
   if (form === 'full') view.children = job.children ?? [];

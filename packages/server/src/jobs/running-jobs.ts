@@ -108,8 +108,8 @@ export class RunningJobs {
 
   private async analyze(job: Job, signal: AbortSignal): Promise<AnalysisResult> {
     const { engine, events, records, reports } = this.parts;
-    // An organisation job is run by its scan, in the server that accepted it; never by a worker.
-    if (job.request.kind === 'organization') throw new CadenceError('ERR_INTERNAL', { message: 'an organisation job is not an analysis' });
+    // An organization job is run by its scan, in the server that accepted it; never by a worker.
+    if (job.request.kind === 'organization') throw new CadenceError('ERR_INTERNAL', { message: 'an organization job is not an analysis' });
     const request: AnalysisRequest = job.request;
     const authorization = job.git_credentials ? this.parts.gitAuthorizationFor(job.git_credentials, request.url) : null;
     return engine.analyze(request, {

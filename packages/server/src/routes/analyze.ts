@@ -26,7 +26,7 @@ export function analyzeRoutes(router: Router, jobs: JobManager, allowLocalPaths:
 }
 
 /**
- * `POST /api/analyze/organization` (docs/http-api.md, The organisation job): registered only on a
+ * `POST /api/analyze/organization` (docs/http-api.md, The organization job): registered only on a
  * server with an API token, since a scan lists whatever the forge token can see.
  */
 export function organizationRoutes(router: Router, scans: OrganizationScans, rules: ScanRules, guards: readonly Middleware[]): void {

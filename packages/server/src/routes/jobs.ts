@@ -94,7 +94,7 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
   });
 }
 
-/** The organisation page links each analyzed repository to its own job's report (`/jobs/<id>/report`, relative). */
+/** The organization page links each analyzed repository to its own job's report (`/jobs/<id>/report`, relative). */
 function withReportLinks(job: Job): OrganizationResult {
   const org = job.organization!;
   const children = job.children ?? [];

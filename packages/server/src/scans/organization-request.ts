@@ -15,7 +15,7 @@ const Since = Type.String({ minLength: 1, maxLength: 40, pattern: '^\\d{4}-\\d{2
 
 export const OrganizationBody = Type.Object({
   forge: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'a forge such as github or gitlab' })),
-  owner: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'an organisation or group such as acme' })),
+  owner: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'an organization or group such as acme' })),
   repositories: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { minItems: 1, maxItems: MAX_LISTED_REPOSITORIES })),
   include_forks: Type.Optional(Type.Boolean()),
   include_archived: Type.Optional(Type.Boolean()),
@@ -52,11 +52,11 @@ export function organizationRequest(body: unknown, rules: ScanRules): Organizati
     return { kind: 'organization', url: 'repositories', repositories: b.repositories, ...common };
   }
   if (b.forge === undefined) throw HttpError.invalidRequest('forge', 'missing (github or gitlab) with owner');
-  if (b.owner === undefined) throw HttpError.invalidRequest('owner', 'missing (the organisation or group) with forge');
+  if (b.owner === undefined) throw HttpError.invalidRequest('owner', 'missing (the organization or group) with forge');
   // Checked here too (each forge's plugin checks its own grammar when it lists): an owner with `..`
   // or odd characters never reaches the allow-list's globs.
   if (!isOwnerPath(b.owner)) {
-    throw HttpError.invalidRequest('owner', 'must be an organisation, user or group path such as acme or platform/backend');
+    throw HttpError.invalidRequest('owner', 'must be an organization, user or group path such as acme or platform/backend');
   }
   if (!isForgeName(b.forge)) throw HttpError.invalidRequest('forge', 'must be a forge name such as github or gitlab');
   const { forge, owner } = { forge: b.forge, owner: b.owner.replace(/\/+$/, '') };

@@ -27,10 +27,10 @@ export interface ScanParts {
 }
 
 /**
- * One organisation job's scan, run by the server that accepted it: lists the repositories (the
+ * One organization job's scan, run by the server that accepted it: lists the repositories (the
  * forge plugin, or the request's list), feeds them to the shared queue a few at a time as ordinary
  * repository jobs (any worker on Redis runs them), follows each to its end, records the progress,
- * and once all have ended records the organisation result. `signal` is cancel, the scan's time
+ * and once all have ended records the organization result. `signal` is cancel, the scan's time
  * limit and shutdown: the repository jobs still waiting or running are cancelled with it.
  */
 export async function runOrganizationScan(parent: Job, request: OrganizationRequest, parts: ScanParts, signal: AbortSignal): Promise<void> {
@@ -75,9 +75,9 @@ export async function runOrganizationScan(parent: Job, request: OrganizationRequ
     }
   } finally {
     // Whatever ended the scan early (cancel, its time limit, shutdown) ends its repository jobs too.
-    // They end `cancelled` whichever way the organisation job ended, and are recorded so.
+    // They end `cancelled` whichever way the organization job ended, and are recorded so.
     const why = signal.reason instanceof CadenceError ? signal.reason.code : 'an error';
-    const ended = await follower.cancelRemaining(new CadenceError('ERR_CANCELLED', { message: `Its organisation job ${parent.id} stopped (${why})` }));
+    const ended = await follower.cancelRemaining(new CadenceError('ERR_CANCELLED', { message: `Its organization job ${parent.id} stopped (${why})` }));
     for (const { job, index } of ended) recordChild(parts, record, parent.id, index, job, outcomeOf(job, targets[index]!));
     await record.flush();
   }
@@ -89,7 +89,7 @@ export async function runOrganizationScan(parent: Job, request: OrganizationRequ
     j.finished_at = isoNow();
     j.organization = org;
   }), log, parent.id);
-  log.info('organisation scan completed', { job_id: parent.id, organization: org.organization, analyzed: org.counts.analyzed, failed: org.counts.failed });
+  log.info('organization scan completed', { job_id: parent.id, organization: org.organization, analyzed: org.counts.analyzed, failed: org.counts.failed });
   if (recorded?.status === 'completed') {
     jobs.countEnded('completed');
     jobs.events.publish(parent.id, { event: 'complete', type: 'complete', job_id: parent.id, progress: recorded.progress, result: org });
@@ -153,7 +153,7 @@ async function submitChild(parentId: string, target: ScanTarget, request: Organi
 
 function outcomeOf(job: Job | undefined, target: ScanTarget): RepositoryOutcome {
   if (job?.status === 'completed' && job.result?.source_type === 'git') {
-    // The organisation result reads counts, authors and months: the lists of findings are left behind.
+    // The organization result reads counts, authors and months: the lists of findings are left behind.
     const result = { ...job.result, detections: [], suspicions: [] } as RepositoryResult;
     return { repository: target.repository, url: target.url, result };
   }

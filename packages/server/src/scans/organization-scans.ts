@@ -10,7 +10,7 @@ import { isoNow } from '../jobs/iso-now.js';
 import { runOrganizationScan } from './organization-scan.js';
 import { untilRecorded } from '../jobs/store-outage.js';
 
-/** How often a running scan marks its organisation job alive. */
+/** How often a running scan marks its organization job alive. */
 export const HEARTBEAT_MS = 10_000;
 
 export interface OrganizationScansOptions {
@@ -25,20 +25,20 @@ export interface OrganizationScansOptions {
 }
 
 /**
- * Organisation jobs (docs/http-api.md, The organisation job): each is recorded `running` at once and
+ * Organization jobs (docs/http-api.md, The organization job): each is recorded `running` at once and
  * its scan runs in this process, enrolled with the job manager so that a cancel asked of any
  * server, the scan's own time limit and shutdown all stop it, and end its repository jobs with it.
  */
 export class OrganizationScans {
   private readonly log: Logger;
-  /** The scans running here, each until its organisation job's end is recorded. */
+  /** The scans running here, each until its organization job's end is recorded. */
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
   constructor(private readonly options: OrganizationScansOptions) {
     this.log = options.logger.child('scans');
   }
 
-  /** Records the organisation job and starts its scan; refuses (ERR_SHUTTING_DOWN) when the server is stopping. */
+  /** Records the organization job and starts its scan; refuses (ERR_SHUTTING_DOWN) when the server is stopping. */
   async start(request: OrganizationRequest, source: 'api' | 'schedule' = 'api'): Promise<Job> {
     const { jobs } = this.options;
     if (!jobs.accepting || this.stopping) throw new CadenceError('ERR_SHUTTING_DOWN');
@@ -76,8 +76,8 @@ export class OrganizationScans {
       if (!isFinal(j.status)) j.heartbeat_at = isoNow();
     }).catch(() => undefined), HEARTBEAT_MS);
     const seconds = Math.round(this.options.timeoutMs / 1000);
-    const timer = setTimeout(() => controller.abort(new CadenceError('ERR_JOB_TIMEOUT', { message: `The organisation scan exceeded ${seconds} s` })), this.options.timeoutMs);
-    this.log.info('organisation scan started', { job_id: job.id, organization: request.url });
+    const timer = setTimeout(() => controller.abort(new CadenceError('ERR_JOB_TIMEOUT', { message: `The organization scan exceeded ${seconds} s` })), this.options.timeoutMs);
+    this.log.info('organization scan started', { job_id: job.id, organization: request.url });
     const done = runOrganizationScan(job, request, { ...this.options, log: this.log }, controller.signal)
       .catch((error: unknown) => this.end(job.id, controller.signal.aborted ? toCadenceError(controller.signal.reason) : toCadenceError(error)))
       .finally(() => {
@@ -105,7 +105,7 @@ export class OrganizationScans {
     clearTimeout(timer);
   }
 
-  /** The scan stopped before its result: the organisation job ends by the code, and says so. */
+  /** The scan stopped before its result: the organization job ends by the code, and says so. */
   private async end(id: string, failure: CadenceError): Promise<void> {
     const status = endStatusFor(failure.code);
     const ended = await untilRecorded(() => this.options.jobs.store.update(id, (j) => {
@@ -115,7 +115,7 @@ export class OrganizationScans {
       j.error = failure.message;
       j.error_code = failure.code;
     }), this.log, id).catch(() => undefined);
-    this.log.warn(`organisation scan ${status}`, { job_id: id, error_code: failure.code, error: failure.message });
+    this.log.warn(`organization scan ${status}`, { job_id: id, error_code: failure.code, error: failure.message });
     if (ended?.status === status) {
       this.options.jobs.countEnded(status);
       this.options.jobs.events.publish(id, endEventOf(ended));

@@ -1,13 +1,13 @@
 import type { JobStore } from '../jobs/job-store.js';
 import type { ScanChild, ScanProgress } from '../jobs/job.js';
 
-/** How often a scan writes its progress to the organisation job's record, at most. */
+/** How often a scan writes its progress to the organization job's record, at most. */
 const WRITE_EVERY_MS = 500;
 
 /**
- * An organisation job's progress and children as its scan keeps them, written to the job's record
+ * An organization job's progress and children as its scan keeps them, written to the job's record
  * at most every WRITE_EVERY_MS: the record holds every repository, and a write per repository
- * would rewrite a large organisation's record thousands of times (Redis stores a job whole).
+ * would rewrite a large organization's record thousands of times (Redis stores a job whole).
  * Events still go out per repository; the record catches up within the interval.
  */
 export class ScanRecord {

@@ -15,11 +15,11 @@ import {
   type GitHttpServer,
   type ServerProcess,
 } from '@cadence-detect/test-support';
-import { organisationFixture, scanFixture, takeOrganisationScreenshot, type OrganisationFixture } from './organisation-pages.js';
+import { organizationFixture, scanFixture, takeOrganizationScreenshot, type OrganizationFixture } from './organization-pages.js';
 import { CHROMIUM } from './report-pages.js';
 
 const require = createRequire(import.meta.url);
-const TOKEN = 'organisation-page-token-0123456789';
+const TOKEN = 'organization-page-token-0123456789';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 async function seriousViolations(page: Page): Promise<unknown[]> {
@@ -31,14 +31,14 @@ async function seriousViolations(page: Page): Promise<unknown[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-describe('the organisation view in a browser (headless Chromium)', function () {
+describe('the organization view in a browser (headless Chromium)', function () {
   this.timeout(150_000);
-  let fixture: OrganisationFixture;
+  let fixture: OrganizationFixture;
   let browser: Browser;
   let html: string;
 
   before(async () => {
-    fixture = await organisationFixture();
+    fixture = await organizationFixture();
     html = await scanFixture(fixture);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   });
@@ -47,7 +47,7 @@ describe('the organisation view in a browser (headless Chromium)', function () {
     await fixture?.work.remove();
   });
 
-  it('shows the CLI\u2019s organisation page with its script allowed by its policy: tables sort, links reach each report, and axe finds nothing serious', async () => {
+  it('shows the CLI\u2019s organization page with its script allowed by its policy: tables sort, links reach each report, and axe finds nothing serious', async () => {
     const context = await browser.newContext({ bypassCSP: false });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -88,15 +88,15 @@ describe('the organisation view in a browser (headless Chromium)', function () {
     await context.close();
   });
 
-  it('takes the screenshot docs/organisation.md shows (pnpm screenshots refreshes it)', async () => {
+  it('takes the screenshot docs/organization.md shows (pnpm screenshots refreshes it)', async () => {
     const dir = path.join(fixture.work.path, 'shots');
     await mkdir(dir, { recursive: true });
-    const written = await takeOrganisationScreenshot(dir, browser);
-    expect(written.map((f) => path.basename(f))).to.deep.equal(['organisation.png']);
+    const written = await takeOrganizationScreenshot(dir, browser);
+    expect(written.map((f) => path.basename(f))).to.deep.equal(['organization.png']);
     expect((await readFile(written[0]!)).subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
   });
 
-  describe('on the server: the organisation job\u2019s page', () => {
+  describe('on the server: the organization job\u2019s page', () => {
     let git: GitHttpServer;
     let github: FakeForge;
     let stall: ConnectionRecorder;
@@ -119,7 +119,7 @@ describe('the organisation view in a browser (headless Chromium)', function () {
       await Promise.all([git?.close(), github?.close(), stall?.close()]);
     });
 
-    it('fills in live as repositories end, passes axe, then becomes the organisation page linking each repository\u2019s report', async () => {
+    it('fills in live as repositories end, passes axe, then becomes the organization page linking each repository\u2019s report', async () => {
       const entry = (name: string, url: string) => ({ full_name: name, clone_url: url, archived: false, fork: false, private: true });
       // The last repository's git server never answers: the scan waits on it until the test cancels that job.
       github.script('GET', /^\/orgs\/acme\/repos/, [{ status: 200, body: [...fixture.names.map((n) => entry(n, git.repoUrl(`${n}.git`))), entry('acme/slow', `http://127.0.0.1:${stall.port}/acme/slow.git`)] }]);

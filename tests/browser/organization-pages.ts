@@ -1,6 +1,6 @@
-// The organisation view's fixtures and screenshot: a few repositories with months of human work and
+// The organization view's fixtures and screenshot: a few repositories with months of human work and
 // a growing assistant share (their authors across repositories), scanned by the real CLI into the
-// HTML page docs/organisation.md shows.
+// HTML page docs/organization.md shows.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -31,14 +31,14 @@ function history(months: number, assisted: number, offset: number): FixtureCommi
   return out;
 }
 
-export interface OrganisationFixture {
+export interface OrganizationFixture {
   readonly work: TempDir;
   /** The `--repos` file listing the repositories by path. */
   readonly list: string;
   readonly names: readonly string[];
 }
 
-export async function organisationFixture(): Promise<OrganisationFixture> {
+export async function organizationFixture(): Promise<OrganizationFixture> {
   const work = await makeTempDir('cadence-org-pages-');
   const names = ['acme/api', 'acme/web', 'acme/tools'];
   const shares = [0.8, 0.3, 0];
@@ -53,21 +53,21 @@ export async function organisationFixture(): Promise<OrganisationFixture> {
 }
 
 /** Scans the fixture with the CLI into `org.html` (and each repository's report under `reports/`). */
-export async function scanFixture(fixture: OrganisationFixture): Promise<string> {
+export async function scanFixture(fixture: OrganizationFixture): Promise<string> {
   const out = path.join(fixture.work.path, 'org.html');
   const run = await runCadence(['scan', '--repos', fixture.list, '-o', out, '--reports-dir', path.join(fixture.work.path, 'reports')], { cwd: fixture.work.path });
   if (run.code !== 0) throw new Error(`cadence scan failed (${run.code}): ${run.stderr}`);
   return out;
 }
 
-export async function takeOrganisationScreenshot(outDir: string, browser: Browser): Promise<string[]> {
-  const fixture = await organisationFixture();
+export async function takeOrganizationScreenshot(outDir: string, browser: Browser): Promise<string[]> {
+  const fixture = await organizationFixture();
   try {
     const file = await scanFixture(fixture);
     const context = await browser.newContext({ viewport: { width: 1280, height: 1100 } });
     const page = await context.newPage();
     await page.goto(`file://${file}`);
-    const shot = path.join(outDir, 'organisation.png');
+    const shot = path.join(outDir, 'organization.png');
     await page.screenshot({ path: shot, fullPage: true });
     await context.close();
     return [shot];
