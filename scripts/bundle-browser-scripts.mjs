@@ -4,6 +4,7 @@
 // which the package publishes. The report inlines its bundle (allowed by its hash, so a saved report
 // works from file://); the server serves the dashboard's under their content hashes.
 import { build } from 'esbuild';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,11 +20,26 @@ export const BROWSER_SCRIPTS = [
 ];
 
 const started = performance.now();
+/**
+ * A bundle is written only when it changed, and then by rename: tests run side by side, and one
+ * (the release check) builds while others serve these files to a browser.
+ */
+async function writeIfChanged(file, text) {
+  const current = await readFile(file, 'utf8').catch(() => null);
+  if (current === text) return;
+  await mkdir(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.tmp`;
+  await writeFile(partial, text);
+  await rename(partial, file);
+}
+
 await Promise.all(
-  BROWSER_SCRIPTS.map(({ pkg, name }) =>
-    build({
+  BROWSER_SCRIPTS.map(async ({ pkg, name }) => {
+    const outfile = path.join(root, pkg, 'dist', 'browser', `${name}.js`);
+    const built = await build({
       entryPoints: [path.join(root, pkg, 'browser', `${name}.ts`)],
-      outfile: path.join(root, pkg, 'dist', 'browser', `${name}.js`),
+      outfile,
+      write: false,
       bundle: true,
       format: 'iife',
       platform: 'browser',
@@ -33,7 +49,8 @@ await Promise.all(
       legalComments: 'none',
       charset: 'utf8',
       logLevel: 'warning',
-    }),
-  ),
+    });
+    await writeIfChanged(outfile, built.outputFiles[0].text);
+  }),
 );
 console.log(`bundled ${BROWSER_SCRIPTS.length} browser scripts in ${Math.round(performance.now() - started)} ms`);
