@@ -1,0 +1,44 @@
+import type { AnalysisContext, AnalysisEvent, JobInfo, PluginConfigView, ReportOutcome, Thresholds } from '@cadence-detect/plugin-sdk';
+import type { EngineLogger } from '../engine-logger.js';
+import type { PreparedSource } from '../prepared-source.js';
+
+export const NO_OPTIONS: Readonly<Record<string, unknown>> = Object.freeze({});
+const NO_NOTES: ReadonlyMap<string, string> = new Map();
+const DEFAULT_DIFF_EXCERPT_BYTES = 16 * 1024;
+
+export interface ContextParts {
+  readonly signal: AbortSignal;
+  readonly view: PluginConfigView;
+  readonly thresholds: Thresholds;
+  readonly emit: (event: AnalysisEvent) => void;
+  readonly logger: EngineLogger;
+  readonly job: JobInfo | null;
+  readonly recordReport: (outcome: ReportOutcome) => void;
+}
+
+/** The context plugins' hooks and strategies see: the source, the job's view of the configuration, its events. */
+export function buildContext(source: PreparedSource, parts: ContextParts): AnalysisContext {
+  const common = {
+    signal: parts.signal,
+    logger: parts.logger,
+    events: { emit: parts.emit },
+    config: parts.view,
+    options: NO_OPTIONS,
+    scratch: new Map<string, unknown>(),
+    job: parts.job,
+    recordReport: parts.recordReport,
+  };
+  if (source.kind === 'repository') {
+    return Object.freeze({
+      ...common,
+      kind: 'repository' as const,
+      source: source.info,
+      commits: source.commits,
+      stats: source.stats,
+      thresholds: parts.thresholds,
+      aiNotes: source.aiNotes ?? NO_NOTES,
+      diffExcerpt: (hash: string, maxBytes = DEFAULT_DIFF_EXCERPT_BYTES) => source.diffExcerpt(hash, maxBytes, parts.signal),
+    });
+  }
+  return Object.freeze({ ...common, kind: 'website' as const, source: source.info, document: source.document });
+}

@@ -1,0 +1,29 @@
+import type { AnalysisResult, PluginConfigView } from '@cadence-detect/plugin-sdk';
+import { frozenCopy } from '../frozen-view.js';
+import type { PreparedSource } from '../prepared-source.js';
+import { buildContext } from './analysis-context.js';
+import type { EngineParts } from './engine-parts.js';
+import type { RunContext } from './run-context.js';
+
+/**
+ * A kept result for this source, or undefined. A shared cache that cannot answer (Redis away) is a
+ * miss, never a failed analysis. A job answered from the cache is still reported where its forge
+ * expects it; the source is disposed of then.
+ */
+export async function answerFromCache(parts: EngineParts, key: string, source: PreparedSource, run: RunContext): Promise<AnalysisResult | undefined> {
+  const cached = await Promise.resolve(run.options.cache?.get(key)).catch(() => undefined);
+  if (!cached) return undefined;
+  if (run.job) {
+    const view: PluginConfigView = frozenCopy(parts.pluginConfig);
+    await parts.hooks.report.promise(cached, buildContext(source, { signal: run.signal, view, thresholds: view.thresholds, emit: () => undefined, logger: parts.log, job: run.job, recordReport: run.recordReport }));
+  }
+  await source.dispose().catch(() => undefined);
+  return cached;
+}
+
+/** Keeps a result for the next identical analysis; a result whose AI step failed is not kept (the failure is usually transient). */
+export function keepResult(key: string | undefined, result: AnalysisResult, run: RunContext): void {
+  if (!key || result.ai?.error) return;
+  // Not awaited: a cache that cannot store is a later miss, not this analysis's failure.
+  void Promise.resolve(run.options.cache?.set(key, result)).catch(() => undefined);
+}

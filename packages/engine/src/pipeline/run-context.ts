@@ -1,0 +1,37 @@
+import type { AnalysisEvent, JobInfo, ReportOutcome } from '@cadence-detect/plugin-sdk';
+import type { AnalyzeOptions, EmittedEvent } from '../analysis-request.js';
+
+/** What the stages of one analysis share: its options, signal, events, job and report sink. */
+export interface RunContext {
+  readonly options: Omit<AnalyzeOptions, 'network' | 'allowLocalPaths'> & Partial<Pick<AnalyzeOptions, 'network' | 'allowLocalPaths'>>;
+  readonly signal: AbortSignal;
+  readonly emit: (event: AnalysisEvent) => void;
+  readonly job: JobInfo | null;
+  readonly recordReport: (outcome: ReportOutcome) => void;
+}
+
+export function startRun(options: RunContext['options']): RunContext {
+  return {
+    options,
+    signal: options.signal ?? new AbortController().signal,
+    emit: eventEmitter(options.onEvent),
+    job: options.job ?? null,
+    recordReport: reportRecorder(options),
+  };
+}
+
+/** The job's outcome sink, made safe: a reporter's record never throws into it. */
+function reportRecorder(options: Pick<AnalyzeOptions, 'onReport'>): (outcome: ReportOutcome) => void {
+  return (outcome) => {
+    try {
+      options.onReport?.(Object.freeze({ ...outcome }));
+    } catch {
+      // The job's record is the server's concern; a reporter cannot fail it.
+    }
+  };
+}
+
+function eventEmitter(onEvent: ((event: EmittedEvent) => void) | undefined): (event: AnalysisEvent) => void {
+  if (!onEvent) return () => undefined;
+  return (event) => onEvent({ ...event, type: event.event } as EmittedEvent);
+}

@@ -1,0 +1,53 @@
+import type { AnalysisContext, AnalysisEvent } from '@cadence-detect/plugin-sdk';
+import { throwIfCancelled } from '../cancellation.js';
+import type { PreparedSource } from '../prepared-source.js';
+import { reportStrategyRun, type StrategyReport } from '../strategy-outcomes.js';
+import { runStrategy } from '../strategy-runner.js';
+import { NO_OPTIONS } from './analysis-context.js';
+import type { EngineParts } from './engine-parts.js';
+
+/** Detection events a stream carries at most: the result holds them all. */
+const MAX_DETECTION_EVENTS = 500;
+
+/**
+ * Every enabled strategy that applies to the source, one after another, each within its time
+ * budget and isolated (a failure is its report's error); `detection` and `strategyResult` taps see
+ * copies, and the stream gets progress and detection events.
+ */
+export async function runStrategies(parts: EngineParts, source: PreparedSource, context: AnalysisContext, emit: (e: AnalysisEvent) => void): Promise<StrategyReport[]> {
+  const applicable = parts.enabled.filter((r) => r.info.appliesTo === source.kind);
+  const total = source.kind === 'repository' ? source.commits.length : 0;
+  const reports: StrategyReport[] = [];
+  let detectionEvents = 0;
+  for (const [index, strategy] of applicable.entries()) {
+    throwIfCancelled(context.signal);
+    // The strategy sees its own plugin's options and logger; the rest of the context is the job's.
+    const own = strategy.owner;
+    const strategyContext = Object.freeze({ ...context, options: own?.options ?? NO_OPTIONS, logger: own ? parts.pluginLoggers.get(own) ?? context.logger : context.logger }) as AnalysisContext;
+    const run = await runStrategy(strategy.strategy, strategyContext, parts.budgetMs);
+    if (!run.ok) parts.log.warn('strategy failed', { strategy: strategy.info.name, error: run.error, duration_ms: run.durationMs });
+    const report = reportStrategyRun(strategy, run);
+    reports.push(report);
+    for (const detection of report.detections) {
+      // A copy: a plugin that edits what it is shown changes nothing (refineResult is the one place for that).
+      parts.hooks.detection.call({ ...detection }, context);
+      if (detectionEvents++ < MAX_DETECTION_EVENTS) {
+        emit({
+          event: 'detection',
+          ...(detection.commit !== undefined ? { commit: detection.commit } : {}),
+          ...(detection.element !== undefined ? { element: detection.element } : {}),
+          suspicion: detection.message,
+          strategy: detection.strategy,
+          severity: detection.severity,
+        });
+      }
+    }
+    parts.hooks.strategyResult.call({ ...report.result }, context);
+    if (source.kind === 'repository') {
+      emit({ event: 'progress', commits_analyzed: Math.round((total * (index + 1)) / applicable.length), total_commits: total, strategy: strategy.info.name, detections: report.result.detections });
+    } else {
+      emit({ event: 'strategy', name: strategy.info.name, score: report.result.score, strategy: strategy.info.name, detections: report.result.detections });
+    }
+  }
+  return reports;
+}
