@@ -55,7 +55,7 @@ export function reportStrategyRun(strategy: RegisteredStrategy, run: StrategyRun
 }
 
 function toDetection(
-  finding: Finding,
+  finding: Finding & { readonly message: string },
   strategy: string,
   category: string,
   weight: number,
@@ -70,6 +70,7 @@ function toDetection(
     message: finding.message,
     evidence: finding.evidence ?? 'inferred',
   };
+  if (finding.messageId !== undefined) detection.messageId = finding.messageId;
   if (finding.assistant !== undefined) detection.assistant = finding.assistant;
   // The full hash, as the strategy reported it: abbreviations are for display only (suspicions[].commit_hash).
   if (finding.commit !== undefined) detection.commit = finding.commit;

@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import type { AnalysisContext, Strategy, StrategyOutcome } from '@cadence-detect/plugin-sdk';
-import { validateOutcome } from './strategy-validation.js';
+import type { AnalysisContext, Strategy } from '@cadence-detect/plugin-sdk';
+import { validateOutcome, type CheckedOutcome } from './strategy-validation.js';
 import { throwIfCancelled } from './cancellation.js';
 
 export type StrategyRun =
-  | { readonly ok: true; readonly outcome: StrategyOutcome; readonly durationMs: number }
+  | { readonly ok: true; readonly outcome: CheckedOutcome; readonly durationMs: number }
   | { readonly ok: false; readonly error: string; readonly durationMs: number };
 
 /**
@@ -25,7 +25,7 @@ export async function runStrategy(strategy: Strategy, context: AnalysisContext, 
       timer = setTimeout(() => reject(new BudgetExceeded(budgetMs)), budgetMs);
     });
     const value = await Promise.race([work, overrun, aborted.promise]);
-    return { ok: true, outcome: validateOutcome(value), durationMs: elapsed() };
+    return { ok: true, outcome: validateOutcome(value, strategy.meta.messages), durationMs: elapsed() };
   } catch (error) {
     throwIfCancelled(context.signal);
     return { ok: false, error: describe(error), durationMs: elapsed() };

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import Value from 'typebox/value';
 import { CadenceError } from '@cadence-detect/errors';
-import type { Strategy, StrategyOutcome } from '@cadence-detect/plugin-sdk';
+import { formatMessage, type Finding, type Strategy, type StrategyOutcome } from '@cadence-detect/plugin-sdk';
 
 const MetaSchema = Type.Object({
   name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 64 }),
@@ -10,11 +10,14 @@ const MetaSchema = Type.Object({
   appliesTo: Type.Union([Type.Literal('repository'), Type.Literal('website')]),
   weight: Type.Number({ minimum: 0, maximum: 1 }),
   calibrated: Type.Optional(Type.Boolean()),
+  messages: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]*$', maxLength: 64 }), Type.String({ minLength: 1, maxLength: 2000 }))),
 });
 
 const FindingSchema = Type.Object({
   score: Type.Number({ minimum: 0, maximum: 1 }),
-  message: Type.String({ minLength: 1 }),
+  message: Type.Optional(Type.String({ minLength: 1 })),
+  messageId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  data: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
   commit: Type.Optional(Type.String()),
   element: Type.Optional(Type.String()),
   measured: Type.Optional(Type.Record(Type.String(), Type.Number())),
@@ -45,15 +48,30 @@ export function validateStrategyMeta(strategy: Strategy, owner: string): void {
  * A strategy's return value comes from third-party code: it is checked before anything reads it,
  * so garbage becomes that strategy's recorded error instead of a broken result.
  */
-export function validateOutcome(value: unknown): StrategyOutcome {
+export function validateOutcome(value: unknown, messages: Readonly<Record<string, string>> = {}): CheckedOutcome {
   const outcome = Array.isArray(value) ? { findings: value } : value;
   if (Value.Check(OutcomeSchema, outcome)) {
     checkProbabilities((outcome as StrategyOutcome).probabilities);
-    return outcome as StrategyOutcome;
+    const checked = outcome as StrategyOutcome;
+    return { ...checked, findings: checked.findings.map((finding, index) => withMessage(finding, index, messages)) };
   }
   const first = Value.Errors(OutcomeSchema, outcome)[0];
   const where = first ? `${first.instancePath || '(root)'}: ${first.message}` : 'not an outcome';
   throw new Error(`returned an invalid result (${where})`);
+}
+
+/** An outcome whose findings all carry their message (formatted from `meta.messages` where they name one). */
+export type CheckedOutcome = Omit<StrategyOutcome, 'findings'> & { readonly findings: readonly (Finding & { readonly message: string })[] };
+
+/** A finding's message: its own, or its `messageId`'s template with its `data` (an unknown id is the strategy's error). */
+function withMessage(finding: Finding, index: number, messages: Readonly<Record<string, string>>): Finding & { readonly message: string } {
+  if (finding.messageId === undefined) {
+    if (finding.message === undefined) throw new Error(`returned an invalid result (/findings/${index}: neither message nor messageId)`);
+    return finding as Finding & { message: string };
+  }
+  const template = Object.hasOwn(messages, finding.messageId) ? messages[finding.messageId] : undefined;
+  if (template === undefined) throw new Error(`returned an invalid result (/findings/${index}/messageId: ${JSON.stringify(finding.messageId.slice(0, 64))} is not one of its meta.messages)`);
+  return { ...finding, message: formatMessage(template, finding.data) };
 }
 
 /** Probabilities are a Map (a 50,000-commit history would make a slow schema check): checked by hand. */

@@ -15,6 +15,7 @@ export type {
 export {
   defineStrategy,
   toOutcome,
+  formatMessage,
   type Strategy,
   type RepositoryStrategy,
   type WebsiteStrategy,

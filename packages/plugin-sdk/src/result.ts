@@ -12,6 +12,8 @@ export interface Detection {
   confidence: number;
   score: number;
   message: string;
+  /** API 1.11: the id of the strategy's message this detection's `message` was formatted from. */
+  messageId?: string;
   /** The full commit hash (repository detections): never abbreviated, so it cannot name two commits. */
   commit?: string;
   /** Element path and excerpt (website detections). */

@@ -23,6 +23,12 @@ export interface StrategyMeta<K extends SourceKind = SourceKind> {
    * confidence from them, and the other strategies' findings become its reasons (docs/scoring.md).
    */
   readonly calibrated?: boolean;
+  /**
+   * API 1.11: the strategy's messages by id, as ESLint rules carry theirs: a finding names one
+   * (`messageId`) and gives its `data`, and `{{name}}` in the template is replaced by `data.name`.
+   * Reports, SARIF and the testkit then key on the id, whatever the wording becomes.
+   */
+  readonly messages?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -38,8 +44,16 @@ export type Evidence = 'explicit' | 'inferred' | 'automation';
 export interface Finding {
   /** How strongly this indicates machine generation, 0 to 1. */
   readonly score: number;
-  /** A human-readable reason that names the measured value and the threshold. */
-  readonly message: string;
+  /**
+   * A human-readable reason that names the measured value and the threshold. With a `messageId`
+   * (API 1.11) it may be left out: the message is then formatted from `meta.messages[messageId]`
+   * and `data`.
+   */
+  readonly message?: string;
+  /** API 1.11: the id of one of the strategy's `meta.messages`. */
+  readonly messageId?: string;
+  /** API 1.11: the values of the message's `{{placeholders}}`. */
+  readonly data?: Readonly<Record<string, string | number>>;
   /** Full hash of the commit the finding is about (repository strategies). */
   readonly commit?: string;
   /** The element or passage the finding is about (website strategies): a path and a bounded excerpt. */
@@ -135,4 +149,12 @@ export function defineStrategy(...args: [unknown] | [unknown, unknown]): unknown
 /** Normalizes what a strategy returned. */
 export function toOutcome(value: StrategyReturn): StrategyOutcome {
   return Array.isArray(value) ? { findings: value as readonly Finding[] } : (value as StrategyOutcome);
+}
+
+/**
+ * A message template with its `{{placeholders}}` filled from `data` (API 1.11), as ESLint formats a
+ * rule's messages: a placeholder without a value stays as written.
+ */
+export function formatMessage(template: string, data: Readonly<Record<string, string | number>> = {}): string {
+  return template.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (whole, name: string) => (Object.hasOwn(data, name) ? String(data[name]) : whole));
 }

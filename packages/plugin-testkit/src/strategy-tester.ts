@@ -17,6 +17,8 @@ export interface ExpectedDetection {
   readonly element?: string;
   /** The exact message, or a pattern it must match. */
   readonly message?: string | RegExp;
+  /** API 1.11: the id of the strategy's message (`meta.messages`): a test that survives rewording. */
+  readonly messageId?: string;
   readonly severity?: Severity;
 }
 
@@ -25,15 +27,16 @@ export interface InvalidCase extends ValidCase {
   readonly detections: readonly ExpectedDetection[];
 }
 
-type TestFunctions = { describe: (name: string, body: () => void) => void; it: (name: string, body: () => Promise<void>) => void };
+/** The test runner's functions: mocha's (or any runner's) global describe/it unless given. */
+export type TestFunctions = { describe: (name: string, body: () => void) => void; it: (name: string, body: () => Promise<void>) => void };
 
 /**
  * Table-driven tests of one strategy, in the spirit of ESLint's RuleTester: `valid` sources where it
  * must find nothing, `invalid` ones with the detections it must make. Each case runs the plugin
  * through the real engine (runPlugin) and becomes a test of the runner in use (mocha's describe/it).
  */
-export function testStrategy(strategy: string, plugin: CadencePlugin, cases: { valid?: readonly ValidCase[]; invalid?: readonly InvalidCase[] }): void {
-  const { describe, it } = testFunctions();
+export function testStrategy(strategy: string, plugin: CadencePlugin, cases: { valid?: readonly ValidCase[]; invalid?: readonly InvalidCase[] }, runner: TestFunctions = testFunctions()): void {
+  const { describe, it } = runner;
   describe(strategy, () => {
     (cases.valid ?? []).forEach((entry, index) => {
       it(entry.name ?? `valid #${index + 1}`, async () => {
@@ -63,6 +66,7 @@ function checkDetection(actual: Detection, expected: ExpectedDetection, index: n
   if (expected.commit !== undefined) assert.equal(actual.commit, expected.commit, `${where}: commit`);
   if (expected.element !== undefined) assert.equal(actual.element, expected.element, `${where}: element`);
   if (expected.severity !== undefined) assert.equal(actual.severity, expected.severity, `${where}: severity`);
+  if (expected.messageId !== undefined) assert.equal(actual.messageId, expected.messageId, `${where}: messageId`);
   if (typeof expected.message === 'string') assert.equal(actual.message, expected.message, `${where}: message`);
   else if (expected.message) assert.match(actual.message, expected.message, `${where}: message`);
 }

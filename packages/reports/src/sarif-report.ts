@@ -244,17 +244,21 @@ function inferredRule() {
 }
 
 function websiteRun(result: WebsiteResult, failing: boolean): PlannedRun {
-  const rules = result.strategy_results.map(strategyRule);
+  // A detection with a messageId (plugin API 1.11) has a rule of its own, `<strategy>/<messageId>`,
+  // as ESLint's messages do: dismissing one kind of finding leaves the strategy's others.
+  const keyed = [...new Map(result.detections.filter((d) => d.messageId !== undefined).map((d) => [ruleIdOf(d), d])).values()];
+  const categories = new Map(result.strategy_results.map((s) => [s.name, s]));
+  const rules = [...result.strategy_results.map(strategyRule), ...keyed.map((d) => messageRule(d, categories.get(d.strategy)))];
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
   const results = result.detections.map((detection: Detection) => ({
     rank: detection.confidence,
     sarif: {
-      ruleId: detection.strategy,
-      ...(ruleIndex.has(detection.strategy) ? { ruleIndex: ruleIndex.get(detection.strategy) } : {}),
+      ruleId: ruleIdOf(detection),
+      ...(ruleIndex.has(ruleIdOf(detection)) ? { ruleIndex: ruleIndex.get(ruleIdOf(detection)) } : {}),
       level: (failing ? 'error' : 'warning') as Level,
       message: { text: cut(displayLine(detection.message) || detection.strategy, MESSAGE_CHARS) },
       locations: [{ physicalLocation: { artifactLocation: { uri: result.final_url } } }],
-      partialFingerprints: fingerprintsOf(PAGE_FINGERPRINT, detection.strategy, `${result.final_url}\n${detection.element ?? ''}\n${detection.message}`),
+      partialFingerprints: fingerprintsOf(PAGE_FINGERPRINT, ruleIdOf(detection), `${result.final_url}\n${detection.element ?? ''}\n${detection.message}`),
       properties: {
         confidence: detection.confidence,
         evidence: detection.evidence,
@@ -263,6 +267,16 @@ function websiteRun(result: WebsiteResult, failing: boolean): PlannedRun {
     },
   }));
   return { rules, results, properties: {} };
+}
+
+function ruleIdOf(detection: Detection): string {
+  return detection.messageId === undefined ? detection.strategy : `${detection.strategy}/${detection.messageId}`;
+}
+
+/** The rule of one message of a strategy: its id, and the strategy's rule's words. */
+function messageRule(detection: Detection, strategy: StrategyResult | undefined) {
+  const base = strategyRule(strategy ?? { name: detection.strategy, category: detection.category, detected: true, detections: 0, score: 0, duration_ms: 0, error: null });
+  return { ...base, id: ruleIdOf(detection), name: `${base.name}${detection.messageId!.replace(/^(\w)/, (c) => c.toUpperCase())}`, properties: { ...base.properties, messageId: detection.messageId } };
 }
 
 function strategyRule(strategy: StrategyResult) {
