@@ -1,7 +1,6 @@
 // Analysis time and peak memory of `cadence analyze` on a 50,000-commit repository, as ratios
 // against plain `git log --numstat` on the same repository in the same run.
 // Each side runs in its own process; peak RSS counts that process and its git child.
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateRepository } from './generate-repo.mjs';

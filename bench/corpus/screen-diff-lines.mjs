@@ -34,6 +34,7 @@ for (const [repo, rows] of byRepo) {
       f.added++;
       if (!t.trim()) { f.blank++; continue; }
       f.len += Math.min(t.length, 200);
+      // eslint-disable-next-line no-control-regex -- the ASCII range, NUL included
       if (/[^\x00-\x7f]/.test(t)) f.nonAscii++;
       if (/^\s*(\/\*\*|"""|''')/.test(t)) f.docBlock++;
       if (/\b(TODO|FIXME|XXX|HACK)\b/.test(t)) f.todo++;

@@ -35,7 +35,7 @@ function fetchedNames(line: string): string[] {
     const words = match[2]!.replace(/<[^>]*>/g, ' ').trim().split(/\s+/).filter(Boolean);
     if (match[1] === 'npx' && words.includes('--no')) continue;
     // A flag's value (`--registry <url>`, `--prefix <dir>`) and a URL are not names.
-    const specs = words.filter((w, i) => !/^[-.\/<$~]/.test(w) && !w.endsWith('.tgz') && !w.includes('://') && !/^--(registry|prefix|cache)$/.test(words[i - 1] ?? ''));
+    const specs = words.filter((w, i) => !/^[-./<$~]/.test(w) && !w.endsWith('.tgz') && !w.includes('://') && !/^--(registry|prefix|cache)$/.test(words[i - 1] ?? ''));
     const taken = match[1] === 'npx' ? specs.slice(0, 1) : specs;
     for (const spec of taken) names.push(spec.startsWith('@') ? spec.split('@').slice(0, 2).join('@') : spec.split('@')[0]!);
   }

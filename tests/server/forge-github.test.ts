@@ -147,7 +147,7 @@ describe('server: verdicts reported on GitHub (commit statuses and check runs)',
     await repo.git(['branch', '-q', '-D', 'feature-12']);
 
     const require = createRequire(import.meta.url);
-    const events = require('@octokit/webhooks-examples') as { name: string; examples: Record<string, any>[] }[];
+    const events = require('@octokit/webhooks-examples') as { name: string; examples: Record<string, unknown>[] }[];
     const opened = structuredClone(events.find((e) => e.name === 'pull_request')!.examples.find((e) => e.action === 'opened' && !e.pull_request.draft)!);
     opened.number = 12;
     Object.assign(opened.pull_request, { number: 12, state: 'open', draft: false });

@@ -36,6 +36,7 @@ interface RegisteredTap {
   name: string;
   type: 'sync' | 'async' | 'promise';
   /** tapable's own type for it: a sync, callback or promise function by `type`. */
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- tapable types a tap's function so; a narrower type would not accept its taps
   fn: Function;
   before?: string;
   stage?: number;

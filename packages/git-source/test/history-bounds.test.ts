@@ -32,7 +32,7 @@ describe('history bounds: retained strings and dates', function () {
   it('caps subjects, identities, bodies and paths, keeping the body trailers', async () => {
     const dir = path.join(work.path, 'long');
     await mkdir(dir);
-    const repo = await createRepository(dir);
+    await createRepository(dir);
     // Surrogate pairs throughout: a cut at any even offset would split one, and 400 KB of UTF-8
     // arrives in many chunks, so characters straddle chunk edges too.
     const subject = '😀'.repeat(51_200);

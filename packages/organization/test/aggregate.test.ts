@@ -126,6 +126,7 @@ describe('the organization result', () => {
   it('keeps a forge\u2019s names on one line in the text (a repository named with a terminal escape)', () => {
     const hostile = aggregateOrganization('github:acme', [{ repository: 'acme/\u001b[2Jx\u202e', url: 'u', error: { code: 'ERR_GIT_CLONE_FAILED', message: 'a\nb' } }]);
     const text = renderOrganizationText(hostile);
+    // eslint-disable-next-line no-control-regex -- ESC, which starts a terminal escape
     expect(text).to.not.match(/[\u001b\u202e]/);
     expect(text).to.contain('failed: ERR_GIT_CLONE_FAILED: a b');
   });

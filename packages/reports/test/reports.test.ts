@@ -125,7 +125,7 @@ describe('reports', () => {
     expect(json.report).to.include({ version: '9.9.9', generated_at: '2026-01-02T03:04:05.000Z' });
     expect(json.report.explanation[1]).to.contain('Bands: clean below 0.15');
     expect(json.ai_share).to.equal(0.75);
-    expect(renderReport(repositoryResult(), 'yaml', context)).to.match(/^report:\n  tool: cadence\n  version: 9\.9\.9/);
+    expect(renderReport(repositoryResult(), 'yaml', context)).to.match(/^report:\n {2}tool: cadence\n {2}version: 9\.9\.9/);
     expect(renderReport(repositoryResult(), 'text', context)).to.contain('Made by cadence 9.9.9 at 2026-01-02T03:04:05.000Z.');
   });
 
@@ -190,6 +190,7 @@ describe('reports', () => {
       };
       for (const format of ['text', 'html'] as const) {
         const report = renderReport(site, format);
+        // eslint-disable-next-line no-control-regex -- the control characters a report must not hold
         expect(report).to.not.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
         expect(report).to.contain('delve');
       }

@@ -66,7 +66,9 @@ export function createServer(options: ServerOptions): CadenceServer {
   const app = createApp(config, log, (path) => routesBelow(routes, path));
   routes = registerRoutes(app, { config, engine, logger, backends, jobs, scans, metrics, cache });
   let server: http.Server | null = null;
-  const listener = app.callback();
+  const handle = app.callback();
+  // Koa answers its own errors (ctx.onerror): the promise it returns settles and never rejects.
+  const listener: http.RequestListener = (request, response) => void handle(request, response);
   return {
     app,
     listener,

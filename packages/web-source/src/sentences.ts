@@ -14,7 +14,7 @@ export function splitSentences(text: string): string[] {
 
 /** The sentences of splitSentences as [start, end) offsets into the text, trimmed, in order. */
 export function forEachSentence(text: string, onSentence: (start: number, end: number) => void): void {
-  const pattern = /[.!?]+["')\]]*\s+(?=["'(\[]?[A-Z0-9])/g;
+  const pattern = /[.!?]+["')\]]*\s+(?=["'([]?[A-Z0-9])/g;
   let start = 0;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
     const end = match.index + match[0].trimEnd().length;
