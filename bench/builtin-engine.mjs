@@ -4,12 +4,14 @@ import { loadConfig, toPluginConfigView } from '@cadence-detect/config';
 import { silentLogger } from '@cadence-detect/logger';
 
 export async function builtinRepositoryEngine(cwd, env = {}) {
-  const plugins = await Promise.all(['attribution', 'commit-model', 'velocity', 'timing', 'size'].map(async (name) => ({
-    plugin: (await import(`@cadence-detect/plugin-${name}`)).default,
-    packageName: `@cadence-detect/plugin-${name}`,
-    version: '0',
-    source: 'builtin',
-  })));
+  const plugins = await Promise.all(
+    ['attribution', 'commit-model', 'velocity', 'timing', 'size'].map(async (name) => ({
+      plugin: (await import(`@cadence-detect/plugin-${name}`)).default,
+      packageName: `@cadence-detect/plugin-${name}`,
+      version: '0',
+      source: 'builtin',
+    })),
+  );
   const { config } = await loadConfig({ cwd, env });
   return createEngine({ config, pluginConfig: toPluginConfigView(config), logger: silentLogger(), plugins });
 }

@@ -44,11 +44,15 @@ export async function startCadenceServer({ prefix, config, nodeArgs = [], worker
   writeFileSync(configFile, [...config, 'logging: { level: error }'].join('\n'));
   const port = await freePort();
   let stopping = false;
-  const child = spawn(process.execPath, [...nodeArgs, BIN, 'webhook', '--config', configFile, '--port', String(port), '--host', '127.0.0.1'], {
-    cwd: dir,
-    env: { ...process.env, CADENCE_WEBHOOK_SECRET: BENCH_SECRET, CADENCE_LOGGING_LEVEL: 'error' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, BIN, 'webhook', '--config', configFile, '--port', String(port), '--host', '127.0.0.1'],
+    {
+      cwd: dir,
+      env: { ...process.env, CADENCE_WEBHOOK_SECRET: BENCH_SECRET, CADENCE_LOGGING_LEVEL: 'error' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   child.once('exit', (code, signal) => {
     if (!stopping) {
       console.error(`the server exited (${code ?? signal}) during the run`);
@@ -56,11 +60,13 @@ export async function startCadenceServer({ prefix, config, nodeArgs = [], worker
     }
   });
   // `cadence worker` processes sharing the server's configuration (queue.backend: redis).
-  const workers = Array.from({ length: workerProcesses }, () => spawn(process.execPath, [BIN, 'worker', '--config', configFile, ...workerArgs], {
-    cwd: dir,
-    env: { ...process.env, CADENCE_LOGGING_LEVEL: 'error' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  }));
+  const workers = Array.from({ length: workerProcesses }, () =>
+    spawn(process.execPath, [BIN, 'worker', '--config', configFile, ...workerArgs], {
+      cwd: dir,
+      env: { ...process.env, CADENCE_LOGGING_LEVEL: 'error' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    }),
+  );
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) break;
@@ -73,13 +79,14 @@ export async function startCadenceServer({ prefix, config, nodeArgs = [], worker
     url: `http://127.0.0.1:${port}`,
     /** The server's and its workers' process ids (to pin them to cores, say). */
     pids: [child.pid, ...workers.map((worker) => worker.pid)],
-    close: () => new Promise((resolve) => {
-      stopping = true;
-      for (const worker of workers) worker.kill('SIGTERM');
-      child.on('exit', resolve);
-      child.kill('SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        stopping = true;
+        for (const worker of workers) worker.kill('SIGTERM');
+        child.on('exit', resolve);
+        child.kill('SIGTERM');
+        rmSync(dir, { recursive: true, force: true });
+      }),
   };
 }
 
@@ -88,11 +95,21 @@ export async function startCadenceServer({ prefix, config, nodeArgs = [], worker
  * (`bare`, `receiver`, `receiver-redis` with the Redis at `redisUrl`), pinned to the app cores.
  */
 export async function startReferenceApp(mode, redisUrl = '') {
-  const child = spawn(process.execPath, [path.join(HERE, 'reference-app.mjs'), mode, BENCH_SECRET, redisUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(HERE, 'reference-app.mjs'), mode, BENCH_SECRET, redisUrl], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise((resolve, reject) => {
     child.stdout.once('data', (data) => resolve(Number(String(data).trim())));
     child.once('exit', () => reject(new Error(`the ${mode} reference app exited`)));
   });
   pinApp(child.pid);
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid, close: () => new Promise((resolve) => { child.on('exit', resolve); child.kill('SIGTERM'); }) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    close: () =>
+      new Promise((resolve) => {
+        child.on('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
 }

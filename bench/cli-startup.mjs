@@ -43,7 +43,8 @@ try {
   const times = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
   for (let i = 0; i < RUNS; i++) for (const [name, args] of Object.entries(cases)) times[name].push(once(args, dir));
   const [bare, version, help, analyze] = Object.keys(cases).map((name) => median(times[name]));
-  const line = (label, seconds, target) => console.log(`${label.padEnd(29)} ${seconds.toFixed(3)} s  ${(seconds / bare).toFixed(2)}x node -e 0  ${target}`);
+  const line = (label, seconds, target) =>
+    console.log(`${label.padEnd(29)} ${seconds.toFixed(3)} s  ${(seconds / bare).toFixed(2)}x node -e 0  ${target}`);
   console.log(`median of ${RUNS} runs each, node ${process.version}, environment PATH and HOME only`);
   line('node -e 0 (baseline)', bare, '');
   line('cadence version', version, version / bare <= 3 ? '(target <= 3x) OK' : '(target <= 3x) MISSED');

@@ -23,5 +23,7 @@ export function pinApp(pid) {
 }
 
 export function coresLine() {
-  return PINNING ? `the load generator on core 0, each app (and Redis) on ${APP_CORES}` : 'shared (one core, or no taskset)';
+  return PINNING
+    ? `the load generator on core 0, each app (and Redis) on ${APP_CORES}`
+    : 'shared (one core, or no taskset)';
 }

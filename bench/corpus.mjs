@@ -10,7 +10,9 @@ import { finalModel, validate, PREVALENCE, CALIBRATION_PRIOR, TARGETS } from './
 
 const present = loadCorpusConfig().repositories.filter((r) => existsSync(mirrorOf(r.repo)));
 if (present.length < 3) {
-  console.log(`corpus: ${present.length} of the configured mirrors are present; nothing to measure (this benchmark needs the mirrors).`);
+  console.log(
+    `corpus: ${present.length} of the configured mirrors are present; nothing to measure (this benchmark needs the mirrors).`,
+  );
   process.exit(0);
 }
 // --reuse reads the corpus the last run built (a development convenience); by default it is rebuilt.
@@ -27,46 +29,74 @@ if (process.argv.includes('--reuse') && existsSync(cache)) {
 // CORPUS_DROP_FEATURES=a,b validates without those features (an ablation: before/after a feature change).
 const drop = new Set((process.env.CORPUS_DROP_FEATURES ?? '').split(',').filter(Boolean));
 if (drop.size > 0) {
-  if (process.argv.includes('--write')) throw new Error('CORPUS_DROP_FEATURES is for validation only: the shipped model has every feature');
+  if (process.argv.includes('--write'))
+    throw new Error('CORPUS_DROP_FEATURES is for validation only: the shipped model has every feature');
   const keep = corpus.features.map((name, j) => (drop.has(name) ? -1 : j)).filter((j) => j >= 0);
   console.log(`without ${[...drop].join(', ')} (${keep.length} of ${corpus.features.length} features)`);
   const cut = (r) => ({ ...r, features: keep.map((j) => r.features[j]) });
-  corpus = { ...corpus, features: keep.map((j) => corpus.features[j]), rows: corpus.rows.map(cut), eraCheck: (corpus.eraCheck ?? []).map(cut) };
+  corpus = {
+    ...corpus,
+    features: keep.map((j) => corpus.features[j]),
+    rows: corpus.rows.map(cut),
+    eraCheck: (corpus.eraCheck ?? []).map(cut),
+  };
 }
 const rows = corpus.rows;
 const assistant = rows.filter((r) => r.label === 'assistant').length;
-console.log(`${rows.length} labeled commits from ${corpus.repositories.length} repositories: ${assistant} assistant, ${rows.length - assistant} human`);
+console.log(
+  `${rows.length} labeled commits from ${corpus.repositories.length} repositories: ${assistant} assistant, ${rows.length - assistant} human`,
+);
 console.log(`attribution rules firing after stripping (must be 0): ${corpus.leftAfterStripping}`);
-for (const [rule, quotes] of Object.entries(corpus.leftByRule)) console.log(`  ${rule}: ${quotes.map((q) => JSON.stringify(q)).join(', ')}`);
-const labels = Object.values(corpus.ruleCounts).length ? Object.entries(corpus.ruleCounts).map(([id, n]) => `${id} ${n}`).join(', ') : 'none';
+for (const [rule, quotes] of Object.entries(corpus.leftByRule))
+  console.log(`  ${rule}: ${quotes.map((q) => JSON.stringify(q)).join(', ')}`);
+const labels = Object.values(corpus.ruleCounts).length
+  ? Object.entries(corpus.ruleCounts)
+      .map(([id, n]) => `${id} ${n}`)
+      .join(', ')
+  : 'none';
 console.log(`label rules (commits each labeled, a commit can match several): ${labels}`);
 console.log('leave-one-repository-out:');
 const validation = validate(rows, { eraCheck: corpus.eraCheck ?? [] });
 const pct = (v) => (v === null || v === undefined ? '-' : v.toFixed(3));
-const show = (name, f) => console.log(`${name}: precision ${pct(f.precision)} (at 1:3.2 prevalence ${pct(f.precision_at_prevalence)}), recall ${pct(f.recall)}, false-positive rate ${pct(f.false_positive_rate)}`);
+const show = (name, f) =>
+  console.log(
+    `${name}: precision ${pct(f.precision)} (at 1:3.2 prevalence ${pct(f.precision_at_prevalence)}), recall ${pct(f.recall)}, false-positive rate ${pct(f.false_positive_rate)}`,
+  );
 console.log(`AUC (inferred signals alone): ${pct(validation.auc)}`);
 show('inferred signals alone (attributions stripped)', validation.inferred);
 show('attribution alone', validation.attribution_alone);
 show('with attribution', validation.with_attribution);
 const era = validation.era_check;
-console.log(`era check (unlabeled commits from each human cut-off to ${ERA_CHECK_BEFORE}, never trained on): ${era.flagged} of ${era.commits} flagged from ${era.repositories} repositories, false-positive rate ${pct(era.false_positive_rate)} (precision at 1:3.2 if human commits looked like these ${pct(era.precision_at_prevalence)})`);
+console.log(
+  `era check (unlabeled commits from each human cut-off to ${ERA_CHECK_BEFORE}, never trained on): ${era.flagged} of ${era.commits} flagged from ${era.repositories} repositories, false-positive rate ${pct(era.false_positive_rate)} (precision at 1:3.2 if human commits looked like these ${pct(era.precision_at_prevalence)})`,
+);
 console.log('per repository (mean probability on assistant / human commits, recall, false-positive rate):');
 for (const r of validation.by_repository) {
-  console.log(`  ${r.repo.padEnd(40)} a=${String(r.assistant).padStart(4)} h=${String(r.human).padStart(4)}  p_a ${pct(r.mean_p_assistant)}  p_h ${pct(r.mean_p_human)}  recall ${pct(r.recall)}  fpr ${pct(r.false_positive_rate)}`);
+  console.log(
+    `  ${r.repo.padEnd(40)} a=${String(r.assistant).padStart(4)} h=${String(r.human).padStart(4)}  p_a ${pct(r.mean_p_assistant)}  p_h ${pct(r.mean_p_human)}  recall ${pct(r.recall)}  fpr ${pct(r.false_positive_rate)}`,
+  );
 }
 console.log('per assistant (the assistant the labelling rule names; inferred signals alone, out of fold):');
-console.log(`  ${'assistant'.padEnd(14)} ${'commits'.padStart(7)} ${'repos'.padStart(5)}  recall  mean p  (with attribution)`);
+console.log(
+  `  ${'assistant'.padEnd(14)} ${'commits'.padStart(7)} ${'repos'.padStart(5)}  recall  mean p  (with attribution)`,
+);
 for (const a of validation.by_assistant) {
-  console.log(`  ${a.assistant.padEnd(14)} ${String(a.commits).padStart(7)} ${String(a.repositories).padStart(5)}  ${pct(a.recall)}   ${pct(a.mean_p)}   (${pct(a.recall_with_attribution)})`);
+  console.log(
+    `  ${a.assistant.padEnd(14)} ${String(a.commits).padStart(7)} ${String(a.repositories).padStart(5)}  ${pct(a.recall)}   ${pct(a.mean_p)}   (${pct(a.recall_with_attribution)})`,
+  );
 }
 console.log(`(calibration prior ${CALIBRATION_PRIOR}, prevalence for precision ${PREVALENCE.toFixed(3)})`);
 const met = (ok) => (ok ? 'met' : 'NOT met');
 const inferred = validation.inferred;
 console.log('targets (inferred signals alone, leave one repository out, at 1 assistant commit to 3.2 human ones):');
-console.log(`  precision >= ${TARGETS.precision}: ${pct(inferred.precision_at_prevalence)} ${met(inferred.precision_at_prevalence >= TARGETS.precision)}`);
+console.log(
+  `  precision >= ${TARGETS.precision}: ${pct(inferred.precision_at_prevalence)} ${met(inferred.precision_at_prevalence >= TARGETS.precision)}`,
+);
 console.log(`  recall >= ${TARGETS.recall}: ${pct(inferred.recall)} ${met(inferred.recall >= TARGETS.recall)}`);
 for (const a of validation.by_assistant.filter((x) => x.commits >= TARGETS.assistantMinCommits)) {
-  console.log(`  recall ${a.assistant} (${a.commits} commits) >= ${TARGETS.assistantRecall}: ${pct(a.recall)} ${met(a.recall >= TARGETS.assistantRecall)}`);
+  console.log(
+    `  recall ${a.assistant} (${a.commits} commits) >= ${TARGETS.assistantRecall}: ${pct(a.recall)} ${met(a.recall >= TARGETS.assistantRecall)}`,
+  );
 }
 if (process.argv.includes('--write')) {
   const model = finalModel(rows, corpus.features, {

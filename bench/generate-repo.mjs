@@ -4,7 +4,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const AUTHORS = ['Ada <ada@example.test>', 'Grace <grace@example.test>', 'Linus <linus@example.test>', 'Barbara <barbara@example.test>', 'Ken <ken@example.test>'];
+const AUTHORS = [
+  'Ada <ada@example.test>',
+  'Grace <grace@example.test>',
+  'Linus <linus@example.test>',
+  'Barbara <barbara@example.test>',
+  'Ken <ken@example.test>',
+];
 
 /** Deterministic pseudo-random numbers, so every run measures the same repository. */
 export function random(seed) {
@@ -34,7 +40,8 @@ export async function generateRepository(dir, commits) {
   const { importer, done } = started;
   const next = random(42);
   let time = Date.UTC(2015, 0, 1) / 1000;
-  const write = (text) => (importer.stdin.write(text) ? Promise.resolve() : new Promise((r) => importer.stdin.once('drain', r)));
+  const write = (text) =>
+    importer.stdin.write(text) ? Promise.resolve() : new Promise((r) => importer.stdin.once('drain', r));
   for (let i = 1; i <= commits; i++) {
     time += Math.floor(next() < 0.1 ? 20 + next() * 100 : 600 + next() * 20_000);
     const author = AUTHORS[Math.floor(next() * AUTHORS.length)];
@@ -44,7 +51,9 @@ export async function generateRepository(dir, commits) {
     const files = 1 + Math.floor(next() * 3);
     for (let f = 0; f < files; f++) {
       const lines = next() < 0.02 ? 400 + Math.floor(next() * 2000) : 1 + Math.floor(next() * 40);
-      const body = Array.from({ length: lines }, (_, l) => `line ${l} of change ${i} ${Math.floor(next() * 1e9)}`).join('\n') + '\n';
+      const body =
+        Array.from({ length: lines }, (_, l) => `line ${l} of change ${i} ${Math.floor(next() * 1e9)}`).join('\n') +
+        '\n';
       chunk += `M 100644 inline src/dir${i % 50}/file${(i + f) % 400}.txt\ndata ${Buffer.byteLength(body)}\n${body}\n`;
     }
     await write(chunk);

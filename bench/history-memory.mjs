@@ -45,17 +45,27 @@ const mb = (bytes) => (bytes === 0 ? '0 (exited before a sample)' : (bytes / MIB
 
 const bigRepo = path.join(tmpdir(), `cadence-bench-lines-${LINES}`);
 await generateManyLines(bigRepo, LINES);
-const pack = spawnSync('git', ['count-objects', '-v'], { cwd: bigRepo, encoding: 'utf8' }).stdout.match(/size-pack: (\d+)/)?.[1];
+const pack = spawnSync('git', ['count-objects', '-v'], { cwd: bigRepo, encoding: 'utf8' }).stdout.match(
+  /size-pack: (\d+)/,
+)?.[1];
 console.log(`repository: 2 commits, ${LINES} lines, pack ${pack} KiB at ${bigRepo}`);
 
 const plain = await run(['git-log', bigRepo], 'git log');
 const bounded = await run(['git-log-bounded', bigRepo], 'bounded git log');
 const analyzed = await run(['analyze', bigRepo], 'analyze');
-console.log(`git log --numstat (unbounded, before): peak git VmHWM ${mb(plain.gitPeakBytes)} MiB, ${plain.seconds.toFixed(2)} s`);
-console.log(`git log --numstat (bounded):           peak git VmHWM ${mb(bounded.gitPeakBytes)} MiB, ${bounded.seconds.toFixed(2)} s`);
-console.log(`cadence analyze:                       peak git VmHWM ${mb(analyzed.gitPeakBytes)} MiB, ${analyzed.seconds.toFixed(2)} s, ${analyzed.commits} commits`);
+console.log(
+  `git log --numstat (unbounded, before): peak git VmHWM ${mb(plain.gitPeakBytes)} MiB, ${plain.seconds.toFixed(2)} s`,
+);
+console.log(
+  `git log --numstat (bounded):           peak git VmHWM ${mb(bounded.gitPeakBytes)} MiB, ${bounded.seconds.toFixed(2)} s`,
+);
+console.log(
+  `cadence analyze:                       peak git VmHWM ${mb(analyzed.gitPeakBytes)} MiB, ${analyzed.seconds.toFixed(2)} s, ${analyzed.commits} commits`,
+);
 const peakAfter = Math.max(bounded.gitPeakBytes, analyzed.gitPeakBytes);
-console.log(`peak git VmHWM after/before: ${(peakAfter / plain.gitPeakBytes).toFixed(3)}; after ${mb(peakAfter)} MiB (target < 256 MiB) ${peakAfter < 256 * MIB ? 'OK' : 'MISSED'}`);
+console.log(
+  `peak git VmHWM after/before: ${(peakAfter / plain.gitPeakBytes).toFixed(3)}; after ${mb(peakAfter)} MiB (target < 256 MiB) ${peakAfter < 256 * MIB ? 'OK' : 'MISSED'}`,
+);
 
 const repo = path.join(tmpdir(), `cadence-bench-${COMMITS}`);
 await generateRepository(repo, COMMITS);
@@ -65,17 +75,26 @@ const times = { plain: [], bounded: [], analyze: [] };
 const peaks = { plain: [], bounded: [], analyze: [] };
 for (let i = 0; i < RUNS; i++) {
   // Interleaved, so that a slow moment of a shared machine falls on all three alike.
-  for (const [key, mode] of [['plain', 'git-log'], ['bounded', 'git-log-bounded'], ['analyze', 'analyze']]) {
+  for (const [key, mode] of [
+    ['plain', 'git-log'],
+    ['bounded', 'git-log-bounded'],
+    ['analyze', 'analyze'],
+  ]) {
     const result = await run([mode, repo], key);
     times[key].push(result.seconds);
     peaks[key].push(result.gitPeakBytes);
   }
 }
-const show = (key) => `median ${median(times[key]).toFixed(2)} s (${times[key].map((t) => t.toFixed(2)).join(', ')}), peak git VmHWM ${mb(Math.max(...peaks[key]))} MiB`;
+const show = (key) =>
+  `median ${median(times[key]).toFixed(2)} s (${times[key].map((t) => t.toFixed(2)).join(', ')}), peak git VmHWM ${mb(Math.max(...peaks[key]))} MiB`;
 console.log(`git log --numstat (unbounded): ${show('plain')}`);
 console.log(`git log --numstat (bounded):   ${show('bounded')}`);
 console.log(`cadence analyze:               ${show('analyze')}`);
 const boundedRatio = median(times.bounded) / median(times.plain);
-console.log(`bounded / unbounded git log, median of ${RUNS}: ${boundedRatio.toFixed(3)} (target <= 1.05) ${boundedRatio <= 1.05 ? 'OK' : 'MISSED'}`);
+console.log(
+  `bounded / unbounded git log, median of ${RUNS}: ${boundedRatio.toFixed(3)} (target <= 1.05) ${boundedRatio <= 1.05 ? 'OK' : 'MISSED'}`,
+);
 const analyzeRatio = median(times.analyze) / median(times.plain);
-console.log(`cadence analyze / git log (bench/history.mjs's ratio), median of ${RUNS}: ${analyzeRatio.toFixed(3)} (target <= 1.5) ${analyzeRatio <= 1.5 ? 'OK' : 'MISSED'}`);
+console.log(
+  `cadence analyze / git log (bench/history.mjs's ratio), median of ${RUNS}: ${analyzeRatio.toFixed(3)} (target <= 1.5) ${analyzeRatio <= 1.5 ? 'OK' : 'MISSED'}`,
+);

@@ -8,7 +8,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export function runHistoryWorker(args, label) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [path.join(here, 'history-worker.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(here, 'history-worker.mjs'), ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.on('error', reject);

@@ -25,7 +25,8 @@ const LOG_ARGS = ['log', '--numstat', '--format=%H %P %an %ae %at %s', 'HEAD'];
 if (mode === 'git-log' || mode === 'git-log-bounded') {
   // git-log-bounded: the same command within the bounds Cadence's history reader puts on git
   // (core.bigFileThreshold, the pack windows, prlimit's address-space limit).
-  const { boundedGitCommand, DEFAULT_GIT_BOUNDS } = mode === 'git-log-bounded' ? await import('@cadence-detect/git-source') : {};
+  const { boundedGitCommand, DEFAULT_GIT_BOUNDS } =
+    mode === 'git-log-bounded' ? await import('@cadence-detect/git-source') : {};
   const git = boundedGitCommand ? boundedGitCommand(LOG_ARGS, DEFAULT_GIT_BOUNDS) : { command: 'git', args: LOG_ARGS };
   const child = spawn(git.command, git.args, { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
   const { sample, stop } = childPeak(child.pid);
@@ -38,7 +39,9 @@ if (mode === 'git-log' || mode === 'git-log-bounded') {
   const gitPeak = stop();
   if (code !== 0) process.exitCode = 1;
   const nodePeak = process.resourceUsage().maxRSS * 1024;
-  process.stdout.write(JSON.stringify({ bytes, peakBytes: gitPeak + nodePeak, gitPeakBytes: gitPeak, nodePeakBytes: nodePeak }));
+  process.stdout.write(
+    JSON.stringify({ bytes, peakBytes: gitPeak + nodePeak, gitPeakBytes: gitPeak, nodePeakBytes: nodePeak }),
+  );
 } else {
   const { builtinRepositoryEngine } = await import('./builtin-engine.mjs');
   const engine = await builtinRepositoryEngine(repo);
@@ -46,7 +49,10 @@ if (mode === 'git-log' || mode === 'git-log-bounded') {
   let gitPeak = 0;
   const watcher = setInterval(() => {
     try {
-      for (const pid of readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+      for (const pid of readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)) {
         const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
         if (match) gitPeak = Math.max(gitPeak, Number(match[1]) * 1024);
       }
@@ -55,8 +61,19 @@ if (mode === 'git-log' || mode === 'git-log-bounded') {
     }
   }, 10);
   // The history target is the commit verdicts' (lines: false); the lines pass has its own (docs/lines.md).
-  const result = await engine.analyze({ kind: 'repository', url: repo, lines: false }, { network: null, allowLocalPaths: true });
+  const result = await engine.analyze(
+    { kind: 'repository', url: repo, lines: false },
+    { network: null, allowLocalPaths: true },
+  );
   clearInterval(watcher);
   const nodePeak = process.resourceUsage().maxRSS * 1024;
-  process.stdout.write(JSON.stringify({ commits: result.total_commits, score: result.overall_score, peakBytes: nodePeak + gitPeak, nodePeakBytes: nodePeak, gitPeakBytes: gitPeak }));
+  process.stdout.write(
+    JSON.stringify({
+      commits: result.total_commits,
+      score: result.overall_score,
+      peakBytes: nodePeak + gitPeak,
+      nodePeakBytes: nodePeak,
+      gitPeakBytes: gitPeak,
+    }),
+  );
 }

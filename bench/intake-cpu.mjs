@@ -44,7 +44,13 @@ async function measure(url, pid) {
     if (used.user + used.system > busiest.user + busiest.system) busiest = used;
   }
   const perPush = (ticks) => (ticks * TICK_US) / Math.max(1, accepted);
-  return { rate: result.requests.average, user: perPush(busiest.user), system: perPush(busiest.system), accepted, refused: result.non2xx ?? 0 };
+  return {
+    rate: result.requests.average,
+    user: perPush(busiest.user),
+    system: perPush(busiest.system),
+    accepted,
+    refused: result.non2xx ?? 0,
+  };
 }
 
 const reference = await startReferenceApp('receiver');
@@ -59,11 +65,14 @@ const serverFigures = await measure(server.url, server.pids[0]);
 await server.close();
 stall.close();
 
-const line = (name, f) => `  ${name} ${(f.user + f.system).toFixed(1)} µs per push (user ${f.user.toFixed(1)}, system ${f.system.toFixed(1)}), ${f.rate.toFixed(0)} pushes/s, ${f.accepted} accepted, ${f.refused} refused`;
+const line = (name, f) =>
+  `  ${name} ${(f.user + f.system).toFixed(1)} µs per push (user ${f.user.toFixed(1)}, system ${f.system.toFixed(1)}), ${f.rate.toFixed(0)} pushes/s, ${f.accepted} accepted, ${f.refused} refused`;
 console.log(`cores: ${coresLine()}; each app warmed up for ${WARM_UP_SECONDS} s, then ${SECONDS} s measured`);
 console.log('CPU of the HTTP thread per signed push, closed loop of 32 connections:');
 console.log(line('minimal receiver:', receiverFigures));
 console.log(line('cadence server:  ', serverFigures));
 const ratio = (receiverFigures.user + receiverFigures.system) / (serverFigures.user + serverFigures.system);
-console.log(`  the server's intake does ${ratio.toFixed(2)}x the receiver's pushes per CPU second (its throughput ratio in this run: ${(serverFigures.rate / receiverFigures.rate).toFixed(2)}x)`);
+console.log(
+  `  the server's intake does ${ratio.toFixed(2)}x the receiver's pushes per CPU second (its throughput ratio in this run: ${(serverFigures.rate / receiverFigures.rate).toFixed(2)}x)`,
+);
 process.exit(serverFigures.refused > 0 ? 1 : 0);

@@ -4,7 +4,12 @@
 // and the check that markup counts alone separate the sides no better than chance.
 // Needs the mirrors: never run in CI.
 import { existsSync } from 'node:fs';
-import websiteSignature, { FEATURE_Z_LIMIT, MIN_PROSE_WORDS, PAGE_FEATURE_NAMES, shippedPageModel } from '@cadence-detect/plugin-website-signature';
+import websiteSignature, {
+  FEATURE_Z_LIMIT,
+  MIN_PROSE_WORDS,
+  PAGE_FEATURE_NAMES,
+  shippedPageModel,
+} from '@cadence-detect/plugin-website-signature';
 
 const websiteSignatureShipsModel = () => shippedPageModel() !== null;
 import { runPlugin } from '@cadence-detect/plugin-testkit';
@@ -17,12 +22,16 @@ const LAMBDA = 10;
 const present = loadHumanSources().filter((p) => existsSync(mirrorOf(p.repo)));
 const written = machinePages().length;
 if (present.length < 20 || written < 20) {
-  console.log(`pages: ${present.length} human pages with their mirror here and ${written} machine pages in bench/pages/machine; nothing to measure (this benchmark needs the corpus and the mirrors).`);
+  console.log(
+    `pages: ${present.length} human pages with their mirror here and ${written} machine pages in bench/pages/machine; nothing to measure (this benchmark needs the corpus and the mirrors).`,
+  );
   process.exit(0);
 }
 const { rows } = await buildPages();
 const machine = rows.filter((r) => r.label === 'machine');
-console.log(`${rows.length} pages: ${rows.length - machine.length} human, ${machine.length} machine (${[...new Set(machine.map((r) => r.brief))].map((b) => `${b} ${machine.filter((r) => r.brief === b).length}`).join(', ')})`);
+console.log(
+  `${rows.length} pages: ${rows.length - machine.length} human, ${machine.length} machine (${[...new Set(machine.map((r) => r.brief))].map((b) => `${b} ${machine.filter((r) => r.brief === b).length}`).join(', ')})`,
+);
 
 /** What the shipped strategy gives a page it does not score (too little prose). */
 const UNSCORED_PROBABILITY = 0.05;
@@ -36,7 +45,13 @@ function fitPage(all, vectorOf, lambda = LAMBDA, gate = scorable) {
   const z = (x) => x.map((v, j) => Math.max(-FEATURE_Z_LIMIT, Math.min(FEATURE_Z_LIMIT, (v - mean[j]) / scale[j])));
   const labels = train.map((r) => (r.label === 'machine' ? 1 : 0));
   const fit = fitLogistic(xs.map(z), labels, balancedWeights(labels), lambda);
-  return { mean, scale, weights: fit.weights, bias: fit.bias, raw: (r) => fit.bias + z(vectorOf(r)).reduce((s, v, j) => s + v * fit.weights[j], 0) };
+  return {
+    mean,
+    scale,
+    weights: fit.weights,
+    bias: fit.bias,
+    raw: (r) => fit.bias + z(vectorOf(r)).reduce((s, v, j) => s + v * fit.weights[j], 0),
+  };
 }
 
 /** Raw (uncalibrated) leave-one-topic-out scores. */
@@ -57,7 +72,10 @@ function chooseLambda(vectorOf, train, gate) {
   let best = { lambda: LAMBDA, auc: -1 };
   for (const lambda of LAMBDAS) {
     const raw = [...rawLeaveOneTopicOut(vectorOf, train, gate, lambda).entries()];
-    const score = auc(raw.map(([, z]) => z), raw.map(([r]) => (r.label === 'machine' ? 1 : 0)));
+    const score = auc(
+      raw.map(([, z]) => z),
+      raw.map(([r]) => (r.label === 'machine' ? 1 : 0)),
+    );
     if (score > best.auc) best = { lambda, auc: score };
   }
   return best.lambda;
@@ -73,7 +91,8 @@ function leaveOneTopicOut(vectorOf, lambda = null, gate = scorable) {
     const chosen = lambda ?? chooseLambda(vectorOf, train, gate);
     const model = fitPage(train, vectorOf, chosen, gate);
     const platt = calibrationOf(rawLeaveOneTopicOut(vectorOf, train, gate, chosen));
-    for (const r of test) scores.set(r, gate(r) ? sigmoid(platt.slope * model.raw(r) + platt.intercept) : UNSCORED_PROBABILITY);
+    for (const r of test)
+      scores.set(r, gate(r) ? sigmoid(platt.slope * model.raw(r) + platt.intercept) : UNSCORED_PROBABILITY);
   }
   return scores;
 }
@@ -81,7 +100,11 @@ function leaveOneTopicOut(vectorOf, lambda = null, gate = scorable) {
 /** Platt scaling on out-of-fold raw scores, the corpus weighted to a balance of the two sides. */
 function calibrationOf(raw) {
   const list = [...raw.entries()];
-  return fitPlatt(list.map(([, z]) => z), list.map(([r]) => (r.label === 'machine' ? 1 : 0)), 0.5);
+  return fitPlatt(
+    list.map(([, z]) => z),
+    list.map(([r]) => (r.label === 'machine' ? 1 : 0)),
+    0.5,
+  );
 }
 
 /**
@@ -91,7 +114,7 @@ function calibrationOf(raw) {
 function markupNull(observed) {
   const observedAuc = aucOf(observed);
   let state = 20261124;
-  const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
   const draws = [];
   const original = rows.map((r) => r.label);
   for (let i = 0; i < 40; i++) {
@@ -114,7 +137,10 @@ function markupNull(observed) {
 
 function aucOf(scores) {
   const list = [...scores.entries()];
-  return auc(list.map(([, p]) => p), labelsOf(list.map(([r]) => r)));
+  return auc(
+    list.map(([, p]) => p),
+    labelsOf(list.map(([r]) => r)),
+  );
 }
 
 /** Precision and recall of "machine-written" at the two bands' thresholds, on balanced-weight counts as measured. */
@@ -124,7 +150,9 @@ function precisionRecall(scores) {
     const flagged = list.filter(([, p]) => p >= t);
     const truePositives = flagged.filter(([r]) => r.label === 'machine').length;
     const machineCount = list.filter(([r]) => r.label === 'machine').length;
-    console.log(`  at ${t}: precision ${(truePositives / Math.max(flagged.length, 1)).toFixed(3)}, recall ${(truePositives / Math.max(machineCount, 1)).toFixed(3)} (${flagged.length} pages flagged)`);
+    console.log(
+      `  at ${t}: precision ${(truePositives / Math.max(flagged.length, 1)).toFixed(3)}, recall ${(truePositives / Math.max(machineCount, 1)).toFixed(3)} (${flagged.length} pages flagged)`,
+    );
   }
 }
 
@@ -133,11 +161,23 @@ function report(name, scores) {
   const labels = list.map(([r]) => (r.label === 'machine' ? 1 : 0));
   const humans = list.filter(([r]) => r.label === 'human');
   const fpr = (t) => (humans.filter(([, p]) => p >= t).length / Math.max(humans.length, 1)).toFixed(3);
-  console.log(`${name}: AUC ${auc(list.map(([, p]) => p), labels).toFixed(3)}; human pages at >= 0.4: ${fpr(0.4)}, >= 0.7: ${fpr(0.7)}`);
+  console.log(
+    `${name}: AUC ${auc(
+      list.map(([, p]) => p),
+      labels,
+    ).toFixed(3)}; human pages at >= 0.4: ${fpr(0.4)}, >= 0.7: ${fpr(0.7)}`,
+  );
   for (const brief of [...new Set(machine.map((r) => r.brief))]) {
     const subset = list.filter(([r]) => r.label === 'human' || r.brief === brief);
-    const mean = subset.filter(([r]) => r.brief === brief).reduce((s, [, p]) => s + p, 0) / Math.max(1, subset.filter(([r]) => r.brief === brief).length);
-    console.log(`  ${brief.padEnd(22)} AUC ${auc(subset.map(([, p]) => p), subset.map(([r]) => (r.label === 'machine' ? 1 : 0))).toFixed(3)}  mean score ${mean.toFixed(3)}`);
+    const mean =
+      subset.filter(([r]) => r.brief === brief).reduce((s, [, p]) => s + p, 0) /
+      Math.max(1, subset.filter(([r]) => r.brief === brief).length);
+    console.log(
+      `  ${brief.padEnd(22)} AUC ${auc(
+        subset.map(([, p]) => p),
+        subset.map(([r]) => (r.label === 'machine' ? 1 : 0)),
+      ).toFixed(3)}  mean score ${mean.toFixed(3)}`,
+    );
   }
 }
 
@@ -153,21 +193,30 @@ function targets(scores) {
   const humans = list.filter(([r]) => r.label === 'human');
   const flagged = humans.filter(([, p]) => p >= 0.4);
   const rate = flagged.length / Math.max(humans.length, 1);
-  console.log('per brief, leave one topic out (each brief\'s machine pages against all human pages):');
-  console.log(`  ${'brief'.padEnd(22)} ${'pages'.padStart(5)}  ${'AUC'.padStart(5)}  ${'at >= 0.4'.padStart(9)}  ${'median'.padStart(6)}`);
+  console.log("per brief, leave one topic out (each brief's machine pages against all human pages):");
+  console.log(
+    `  ${'brief'.padEnd(22)} ${'pages'.padStart(5)}  ${'AUC'.padStart(5)}  ${'at >= 0.4'.padStart(9)}  ${'median'.padStart(6)}`,
+  );
   const aucs = [];
   for (const brief of [...new Set(machine.map((r) => r.brief))].sort()) {
     const mine = list.filter(([r]) => r.brief === brief && r.label === 'machine');
     const subset = [...humans, ...mine];
-    const value = auc(subset.map(([, p]) => p), subset.map(([r]) => (r.label === 'machine' ? 1 : 0)));
+    const value = auc(
+      subset.map(([, p]) => p),
+      subset.map(([r]) => (r.label === 'machine' ? 1 : 0)),
+    );
     aucs.push([brief, value]);
     const sorted = mine.map(([, p]) => p).sort((a, b) => a - b);
-    console.log(`  ${brief.padEnd(22)} ${String(mine.length).padStart(5)}  ${value.toFixed(3)}  ${`${mine.filter(([, p]) => p >= 0.4).length} of ${mine.length}`.padStart(9)}  ${sorted[Math.floor(sorted.length / 2)].toFixed(3).padStart(6)}`);
+    console.log(
+      `  ${brief.padEnd(22)} ${String(mine.length).padStart(5)}  ${value.toFixed(3)}  ${`${mine.filter(([, p]) => p >= 0.4).length} of ${mine.length}`.padStart(9)}  ${sorted[Math.floor(sorted.length / 2)].toFixed(3).padStart(6)}`,
+    );
   }
   console.log('human pages by kind:');
   for (const kind of [...new Set(humans.map(([r]) => r.brief))].sort()) {
     const mine = humans.filter(([r]) => r.brief === kind);
-    console.log(`  ${kind.padEnd(22)} ${String(mine.length).padStart(5)}  at >= 0.4: ${mine.filter(([, p]) => p >= 0.4).length}, unscored (too little prose): ${mine.filter(([r]) => !scorable(r)).length}`);
+    console.log(
+      `  ${kind.padEnd(22)} ${String(mine.length).padStart(5)}  at >= 0.4: ${mine.filter(([, p]) => p >= 0.4).length}, unscored (too little prose): ${mine.filter(([r]) => !scorable(r)).length}`,
+    );
   }
   // Where the first target would sit on this ranking: the lowest score that flags at most 3% of
   // the human pages, and the machine pages it still flags (information, not a setting).
@@ -175,16 +224,30 @@ function targets(scores) {
   const humanScores = humans.map(([, p]) => p).sort((a, b) => b - a);
   const cut = humanScores[allowed] + 1e-9;
   const machines = list.filter(([r]) => r.label === 'machine');
-  console.log(`  at most ${allowed} of ${humans.length} human pages flagged needs a score above ${humanScores[allowed].toFixed(3)}: it flags ${machines.filter(([, p]) => p >= cut).length} of ${machines.length} machine pages`);
+  console.log(
+    `  at most ${allowed} of ${humans.length} human pages flagged needs a score above ${humanScores[allowed].toFixed(3)}: it flags ${machines.filter(([, p]) => p >= cut).length} of ${machines.length} machine pages`,
+  );
   const worst = aucs.reduce((a, b) => (b[1] < a[1] ? b : a));
   const mark = (ok) => (ok ? 'met' : 'NOT met');
-  console.log(`target: human pages at >= 0.4 at most ${TARGET_HUMAN_AT_0_4 * 100}%: ${(rate * 100).toFixed(1)}% (${flagged.length} of ${humans.length}): ${mark(rate <= TARGET_HUMAN_AT_0_4)}`);
-  console.log(`target: AUC at least ${TARGET_BRIEF_AUC} for every brief: lowest ${worst[1].toFixed(3)} (${worst[0]}): ${mark(worst[1] >= TARGET_BRIEF_AUC)}`);
+  console.log(
+    `target: human pages at >= 0.4 at most ${TARGET_HUMAN_AT_0_4 * 100}%: ${(rate * 100).toFixed(1)}% (${flagged.length} of ${humans.length}): ${mark(rate <= TARGET_HUMAN_AT_0_4)}`,
+  );
+  console.log(
+    `target: AUC at least ${TARGET_BRIEF_AUC} for every brief: lowest ${worst[1].toFixed(3)} (${worst[0]}): ${mark(worst[1] >= TARGET_BRIEF_AUC)}`,
+  );
 }
 
 const MARKUP_COUNTS = ['headings', 'list items', 'links', 'code blocks', 'table cells'];
 const labelsOf = (list) => list.map((r) => (r.label === 'machine' ? 1 : 0));
-console.log(`markup counts one by one (AUC, 0.5 is chance): ${MARKUP_COUNTS.map((name, j) => `${name} ${auc(rows.map((r) => r.markup[j]), labelsOf(rows)).toFixed(3)}`).join(', ')}`);
+console.log(
+  `markup counts one by one (AUC, 0.5 is chance): ${MARKUP_COUNTS.map(
+    (name, j) =>
+      `${name} ${auc(
+        rows.map((r) => r.markup[j]),
+        labelsOf(rows),
+      ).toFixed(3)}`,
+  ).join(', ')}`,
+);
 const everyPage = () => true;
 const markupScores = leaveOneTopicOut((r) => r.markup, LAMBDA, everyPage);
 report('markup counts together (should be near 0.5)', markupScores);
@@ -200,13 +263,24 @@ report('page model (new signals, leave one topic out)', validation);
 precisionRecall(validation);
 targets(validation);
 if (process.argv.includes('--list')) {
-  for (const [r, p] of [...validation.entries()].sort((a, b) => b[1] - a[1])) if ((r.label === 'human' && p >= 0.3) || (r.label === 'machine' && p < 0.4)) console.log(`    ${p.toFixed(3)} ${r.label} ${r.id}`);
+  for (const [r, p] of [...validation.entries()].sort((a, b) => b[1] - a[1]))
+    if ((r.label === 'human' && p >= 0.3) || (r.label === 'machine' && p < 0.4))
+      console.log(`    ${p.toFixed(3)} ${r.label} ${r.id}`);
 }
 // The model without every feature that reads markup (list items, headings, code blocks): if it
 // holds, the page model is reading the writing, not the corpus's structure.
-const STRUCTURAL = ['term_explanation_items', 'title_case_headings', 'colon_titles', 'code_per_k', 'unterminated_sentences'];
+const STRUCTURAL = [
+  'term_explanation_items',
+  'title_case_headings',
+  'colon_titles',
+  'code_per_k',
+  'unterminated_sentences',
+];
 const prose = PAGE_FEATURE_NAMES.map((name, j) => (STRUCTURAL.includes(name) ? -1 : j)).filter((j) => j >= 0);
-report('page model without structural features', leaveOneTopicOut((r) => prose.map((j) => modelVector(r)[j])));
+report(
+  'page model without structural features',
+  leaveOneTopicOut((r) => prose.map((j) => modelVector(r)[j])),
+);
 if (process.argv.includes('--write')) {
   const vectorOf = modelVector;
   const lambda = chooseLambda(vectorOf, rows, scorable);
@@ -228,14 +302,35 @@ if (process.argv.includes('--write')) {
     weights: model.weights.map(round6),
     bias: round6(model.bias),
     calibration: { slope: round6(platt.slope), intercept: round6(platt.intercept) },
-    human: Object.fromEntries([['median', 0.5], ['p10', 0.1], ['p90', 0.9]].map(([key, q]) => [key, humans[0].features.map((_, j) => round6(quantile(humans.map((r) => r.features[j]), q)))])),
+    human: Object.fromEntries(
+      [
+        ['median', 0.5],
+        ['p10', 0.1],
+        ['p90', 0.9],
+      ].map(([key, q]) => [
+        key,
+        humans[0].features.map((_, j) =>
+          round6(
+            quantile(
+              humans.map((r) => r.features[j]),
+              q,
+            ),
+          ),
+        ),
+      ]),
+    ),
     validation: {
       method: 'leave-one-topic-out',
       lambda,
       pages: rows.length,
       human: humans.length,
       machine: rows.length - humans.length,
-      auc: round6(auc(list.map(([, p]) => p), labels)),
+      auc: round6(
+        auc(
+          list.map(([, p]) => p),
+          labels,
+        ),
+      ),
       human_at_or_above_0_4: list.filter(([r, p]) => r.label === 'human' && p >= 0.4).length,
       human_at_or_above_0_7: list.filter(([r, p]) => r.label === 'human' && p >= 0.7).length,
     },
@@ -271,12 +366,21 @@ if (modelError) {
   }
   // With a model file in place this is the shipped model on the pages it was fitted on: in-sample,
   // a check that the plugin scores as the bench does, not a validation figure.
-  report(shipsModel ? 'the plugin\u2019s page score as shipped (in-sample: its model was fitted on these pages)' : 'the plugin\u2019s page score (hand-set, no model file)', today);
+  report(
+    shipsModel
+      ? 'the plugin\u2019s page score as shipped (in-sample: its model was fitted on these pages)'
+      : 'the plugin\u2019s page score (hand-set, no model file)',
+    today,
+  );
   if (shipsModel) {
     // The page score a reader sees, out of fold: the model's leave-one-topic-out probability, then the floors.
     const pageScore = new Map([...validation.entries()].map(([r, p]) => [r, Math.max(p, floors.get(r) ?? 0)]));
-    const floored = [...floors.keys()].filter((r) => r.label === 'human' && (validation.get(r) ?? 0) < 0.4 && floors.get(r) >= 0.4);
-    console.log(`the page score out of fold (the model's leave-one-topic-out probability, then the floors): ${floors.size} pages floored, ${floored.length} human pages lifted to 0.4 or more by a floor${floored.length ? ` (${floored.map((r) => r.id).join(', ')})` : ''}`);
+    const floored = [...floors.keys()].filter(
+      (r) => r.label === 'human' && (validation.get(r) ?? 0) < 0.4 && floors.get(r) >= 0.4,
+    );
+    console.log(
+      `the page score out of fold (the model's leave-one-topic-out probability, then the floors): ${floors.size} pages floored, ${floored.length} human pages lifted to 0.4 or more by a floor${floored.length ? ` (${floored.map((r) => r.id).join(', ')})` : ''}`,
+    );
     targets(pageScore);
   }
 }

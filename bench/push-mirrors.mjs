@@ -42,10 +42,18 @@ for (let r = 0; r < REPOSITORIES; r++) {
   histories.push(git(source, ['rev-list', '--reverse', 'main']).split('\n'));
 }
 const port = 19000 + Math.floor(Math.random() * 1000);
-const daemon = spawn('git', ['daemon', '--reuseaddr', `--base-path=${served}`, '--listen=127.0.0.1', `--port=${port}`, '--export-all', served], { stdio: 'ignore' });
+const daemon = spawn(
+  'git',
+  ['daemon', '--reuseaddr', `--base-path=${served}`, '--listen=127.0.0.1', `--port=${port}`, '--export-all', served],
+  { stdio: 'ignore' },
+);
 await new Promise((resolve) => setTimeout(resolve, 500));
 
-const engineWith = (mirrorsDir) => builtinRepositoryEngine(root, mirrorsDir ? { CADENCE_CACHE_REPOSITORIES_DIR: mirrorsDir } : { CADENCE_CACHE_REPOSITORIES_MAX_SIZE: '0' });
+const engineWith = (mirrorsDir) =>
+  builtinRepositoryEngine(
+    root,
+    mirrorsDir ? { CADENCE_CACHE_REPOSITORIES_DIR: mirrorsDir } : { CADENCE_CACHE_REPOSITORIES_MAX_SIZE: '0' },
+  );
 const mirrorsDir = path.join(root, 'mirrors');
 rmSync(mirrorsDir, { recursive: true, force: true });
 const warm = await engineWith(mirrorsDir);
@@ -56,7 +64,11 @@ rmSync(baselineDir, { recursive: true, force: true });
 const position = Array(REPOSITORIES).fill(BASE_COMMITS - 1);
 const url = (r) => `git://127.0.0.1:${port}/acme/repo-${r}.git`;
 // A push names its branch (refs/heads/main), as the webhook intake passes it on.
-const analyze = (engine, r, before, after) => engine.analyze({ kind: 'repository', url: url(r), branch: 'main', range: { before, after } }, { network: null, allowLocalPaths: false });
+const analyze = (engine, r, before, after) =>
+  engine.analyze(
+    { kind: 'repository', url: url(r), branch: 'main', range: { before, after } },
+    { network: null, allowLocalPaths: false },
+  );
 
 // Warm the mirrors and the baseline's copies at the starting point (what a first push would clone).
 for (let r = 0; r < REPOSITORIES; r++) {
@@ -96,6 +108,12 @@ const median = (values) => {
 };
 const ratio = (key) => median(rows.map((row) => (row[key] === null ? null : row[key] / row.baseline)));
 console.log(`${sizes.length} pushes of 1-5 commits to ${REPOSITORIES} repositories of ${BASE_COMMITS} commits`);
-console.log(`  baseline (git fetch + git log --numstat before..after): median ${median(rows.map((r) => r.baseline)).toFixed(0)} ms`);
-console.log(`  warm mirror: median ${median(rows.map((r) => r.warm)).toFixed(0)} ms, ${ratio('warm').toFixed(2)}x the baseline (target 2x)`);
-console.log(`  cold clone (first ${COLD_PUSHES} pushes): median ${median(rows.map((r) => r.cold)).toFixed(0)} ms, ${ratio('cold').toFixed(2)}x the baseline`);
+console.log(
+  `  baseline (git fetch + git log --numstat before..after): median ${median(rows.map((r) => r.baseline)).toFixed(0)} ms`,
+);
+console.log(
+  `  warm mirror: median ${median(rows.map((r) => r.warm)).toFixed(0)} ms, ${ratio('warm').toFixed(2)}x the baseline (target 2x)`,
+);
+console.log(
+  `  cold clone (first ${COLD_PUSHES} pushes): median ${median(rows.map((r) => r.cold)).toFixed(0)} ms, ${ratio('cold').toFixed(2)}x the baseline`,
+);

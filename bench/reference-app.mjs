@@ -14,7 +14,12 @@ const [mode, secret = '', redisUrl = ''] = process.argv.slice(2);
 const app = new Koa();
 /** The memory receiver's queue: nothing takes from it, as the server's workers are busy in the benchmark. */
 const waiting = [];
-const queue = mode === 'receiver-redis' ? new (await import('bullmq')).Queue('bench-receiver', { connection: { url: redisUrl, enableOfflineQueue: false, maxRetriesPerRequest: 1 } }) : null;
+const queue =
+  mode === 'receiver-redis'
+    ? new (await import('bullmq')).Queue('bench-receiver', {
+        connection: { url: redisUrl, enableOfflineQueue: false, maxRetriesPerRequest: 1 },
+      })
+    : null;
 if (mode === 'receiver' || mode === 'receiver-redis') {
   app.use(async (ctx) => {
     const chunks = [];

@@ -4,7 +4,23 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const BENCHMARKS = ['corpus.mjs', 'pages.mjs', 'history.mjs', 'history-memory.mjs', 'website.mjs', 'website-responsiveness.mjs', 'webhook-load.mjs', 'slow-senders.mjs', 'intake-cpu.mjs', 'push-mirrors.mjs', 'workers-throughput.mjs', 'cli-startup.mjs', 'report.mjs', 'scan.mjs', 'lines.mjs'];
+const BENCHMARKS = [
+  'corpus.mjs',
+  'pages.mjs',
+  'history.mjs',
+  'history-memory.mjs',
+  'website.mjs',
+  'website-responsiveness.mjs',
+  'webhook-load.mjs',
+  'slow-senders.mjs',
+  'intake-cpu.mjs',
+  'push-mirrors.mjs',
+  'workers-throughput.mjs',
+  'cli-startup.mjs',
+  'report.mjs',
+  'scan.mjs',
+  'lines.mjs',
+];
 const only = process.argv[2];
 // `pnpm bench corpus --write`: what follows the benchmark's name goes to it (only with a name).
 const passed = only ? process.argv.slice(3) : [];

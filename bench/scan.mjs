@@ -45,7 +45,22 @@ function scan(work, cacheDir, concurrency, out) {
   const config = path.join(work, `config-${path.basename(cacheDir)}.yaml`);
   writeFileSync(config, `cache:\n  repositories_dir: ${JSON.stringify(cacheDir)}\n`);
   const started = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, [BIN, 'scan', '--repos', path.join(work, 'repos.txt'), '--concurrency', String(concurrency), '-o', path.join(work, out), '--config', config], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(
+    process.execPath,
+    [
+      BIN,
+      'scan',
+      '--repos',
+      path.join(work, 'repos.txt'),
+      '--concurrency',
+      String(concurrency),
+      '-o',
+      path.join(work, out),
+      '--config',
+      config,
+    ],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (run.status !== 0) throw new Error(`cadence scan exited ${run.status}: ${run.stderr.slice(0, 2000)}`);
   return seconds;
@@ -67,8 +82,14 @@ try {
     urls.push(`git://127.0.0.1:${port}/${name}`);
   }
   writeFileSync(path.join(work, 'repos.txt'), `${urls.join('\n')}\n`);
-  console.log(`${REPOSITORIES} repositories of ${COMMITS} commits ready in ${((Date.now() - generated) / 1000).toFixed(1)} s`);
-  daemon = spawn('git', ['daemon', '--reuseaddr', `--base-path=${served}`, '--listen=127.0.0.1', `--port=${port}`, '--export-all', served], { stdio: 'ignore' });
+  console.log(
+    `${REPOSITORIES} repositories of ${COMMITS} commits ready in ${((Date.now() - generated) / 1000).toFixed(1)} s`,
+  );
+  daemon = spawn(
+    'git',
+    ['daemon', '--reuseaddr', `--base-path=${served}`, '--listen=127.0.0.1', `--port=${port}`, '--export-all', served],
+    { stdio: 'ignore' },
+  );
   await waitForPort(port);
 
   const one = scan(work, path.join(work, 'cache-c1'), 1, 'c1.json');
@@ -79,8 +100,12 @@ try {
   console.log(`the same scan again, nothing new: ${again.toFixed(1)} s`);
   const parallel = two / one;
   const repeat = again / two;
-  console.log(`concurrency 2 against 1: ${parallel.toFixed(2)}x (target at most 0.70x) ${parallel <= 0.7 ? 'met' : 'NOT met'}`);
-  console.log(`second scan against the first: ${repeat.toFixed(2)}x (target at most 0.15x) ${repeat <= 0.15 ? 'met' : 'NOT met'}`);
+  console.log(
+    `concurrency 2 against 1: ${parallel.toFixed(2)}x (target at most 0.70x) ${parallel <= 0.7 ? 'met' : 'NOT met'}`,
+  );
+  console.log(
+    `second scan against the first: ${repeat.toFixed(2)}x (target at most 0.15x) ${repeat <= 0.15 ? 'met' : 'NOT met'}`,
+  );
 } finally {
   daemon?.kill();
   rmSync(work, { recursive: true, force: true });

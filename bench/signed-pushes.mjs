@@ -13,7 +13,13 @@ export async function stallServer() {
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: server.address().port, close: () => { for (const s of sockets) s.destroy(); server.close(); } };
+  return {
+    port: server.address().port,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
 }
 
 /**
@@ -47,21 +53,25 @@ function signedPush(n, cloneUrl) {
 /** Closed loop: each of the connections sends its next request when the answer to the last arrives. */
 export function closedLoop(url, duration, pushes, connections = 32) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({
-      url,
-      connections,
-      duration,
-      requests: [{
-        method: 'POST',
-        path: '/webhooks/github',
-        // A distinct delivery id each time: de-duplication must not turn the load into no-ops.
-        setupRequest: (request) => {
-          const { payload, headers } = pushes.next();
-          return { ...request, headers, body: payload };
-        },
-      }],
-    }, (error, result) => (error ? reject(error) : resolve(result)));
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        duration,
+        requests: [
+          {
+            method: 'POST',
+            path: '/webhooks/github',
+            // A distinct delivery id each time: de-duplication must not turn the load into no-ops.
+            setupRequest: (request) => {
+              const { payload, headers } = pushes.next();
+              return { ...request, headers, body: payload };
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
     autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
   });
 }
-

@@ -27,10 +27,21 @@ function push() {
   const { payload, headers } = pushes.next();
   const started = performance.now();
   return new Promise((resolve) => {
-    const request = http.request({ host: '127.0.0.1', port, localAddress: '127.0.0.1', path: '/webhooks/github', method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(payload) }, agent: false }, (response) => {
-      response.resume();
-      response.on('end', () => resolve({ status: response.statusCode, ms: performance.now() - started }));
-    });
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        localAddress: '127.0.0.1',
+        path: '/webhooks/github',
+        method: 'POST',
+        headers: { ...headers, 'content-length': Buffer.byteLength(payload) },
+        agent: false,
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode, ms: performance.now() - started }));
+      },
+    );
     request.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
     request.end(payload);
   });
@@ -62,7 +73,9 @@ function startSlowSenders() {
     let ticker;
     socket.on('error', () => undefined);
     socket.on('connect', () => {
-      socket.write(`POST /webhooks/github HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-GitHub-Event: push\r\nContent-Length: ${DECLARED}\r\n\r\n{`);
+      socket.write(
+        `POST /webhooks/github HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-GitHub-Event: push\r\nContent-Length: ${DECLARED}\r\n\r\n{`,
+      );
       ticker = setInterval(() => socket.write('x'), 1000);
     });
     socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
@@ -89,13 +102,24 @@ function summary(answers) {
   const rank = (p) => latencies[Math.max(0, Math.ceil((p / 100) * latencies.length) - 1)];
   const statuses = {};
   for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
-  return { sent: answers.length, accepted: statuses[202] ?? 0, acceptance: (statuses[202] ?? 0) / answers.length, p50: rank(50), p99: rank(99), max: latencies.at(-1), statuses };
+  return {
+    sent: answers.length,
+    accepted: statuses[202] ?? 0,
+    acceptance: (statuses[202] ?? 0) / answers.length,
+    p50: rank(50),
+    p99: rank(99),
+    max: latencies.at(-1),
+    statuses,
+  };
 }
 
-const line = (label, s) => `${label.padEnd(22)} ${String(s.accepted).padStart(4)}/${s.sent} accepted (${(100 * s.acceptance).toFixed(1)}%), p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; ${JSON.stringify(s.statuses)}`;
+const line = (label, s) =>
+  `${label.padEnd(22)} ${String(s.accepted).padStart(4)}/${s.sent} accepted (${(100 * s.acceptance).toFixed(1)}%), p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; ${JSON.stringify(s.statuses)}`;
 
 try {
-  console.log(`slow senders: ${PUSHES_PER_SECOND} signed pushes a second from 127.0.0.1 for ${SECONDS} s each phase; cores: ${coresLine()}`);
+  console.log(
+    `slow senders: ${PUSHES_PER_SECOND} signed pushes a second from 127.0.0.1 for ${SECONDS} s each phase; cores: ${coresLine()}`,
+  );
   // Warm-up (unmeasured): JIT, the analysis threads loading their engine.
   await pushFor(3);
   const baseline = summary(await pushFor(SECONDS));
@@ -107,7 +131,9 @@ try {
   console.log(line('baseline', baseline));
   console.log(line(`with ${SENDERS} slow senders`, attacked));
   console.log(`slow-sender connections ended (by status): ${JSON.stringify(senders.ended)}`);
-  console.log(`ratios (with / without): acceptance ${(attacked.acceptance / baseline.acceptance).toFixed(3)}x, p50 ${(attacked.p50 / baseline.p50).toFixed(2)}x, p99 ${(attacked.p99 / baseline.p99).toFixed(2)}x`);
+  console.log(
+    `ratios (with / without): acceptance ${(attacked.acceptance / baseline.acceptance).toFixed(3)}x, p50 ${(attacked.p50 / baseline.p50).toFixed(2)}x, p99 ${(attacked.p99 / baseline.p99).toFixed(2)}x`,
+  );
   if (attacked.acceptance < 1 || attacked.p99 >= 1000) {
     console.log('FAIL: with slow senders, every signed push must be accepted with p99 under 1 s');
     process.exitCode = 1;

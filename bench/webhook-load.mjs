@@ -3,7 +3,13 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
-import { freePort, INTAKE_LOAD_CONFIG, LOOPBACK_CLONES, startCadenceServer, startReferenceApp } from './cadence-server.mjs';
+import {
+  freePort,
+  INTAKE_LOAD_CONFIG,
+  LOOPBACK_CLONES,
+  startCadenceServer,
+  startReferenceApp,
+} from './cadence-server.mjs';
 import { coresLine, pinApp, pinLoadGenerator } from './cores.mjs';
 import { statTicks, TICKS_PER_SECOND } from './proc-stat.mjs';
 import { closedLoop, signedPushes, stallServer } from './signed-pushes.mjs';
@@ -55,7 +61,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 function combined(results) {
   const statusCodeStats = {};
   for (const r of results) {
-    for (const [code, { count }] of Object.entries(r.statusCodeStats ?? {})) statusCodeStats[code] = { count: (statusCodeStats[code]?.count ?? 0) + count };
+    for (const [code, { count }] of Object.entries(r.statusCodeStats ?? {}))
+      statusCodeStats[code] = { count: (statusCodeStats[code]?.count ?? 0) + count };
   }
   return {
     requests: { average: results.reduce((sum, r) => sum + r.requests.average, 0) / results.length },
@@ -80,7 +87,11 @@ async function paced(url, rate) {
   const send = () => {
     const { payload, headers } = pushes.next();
     const started = performance.now();
-    const request = http.request(target, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(payload) } });
+    const request = http.request(target, {
+      method: 'POST',
+      agent,
+      headers: { ...headers, 'content-length': Buffer.byteLength(payload) },
+    });
     const done = new Promise((resolve) => {
       request.on('response', (response) => {
         response.resume();
@@ -113,7 +124,13 @@ async function paced(url, rate) {
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { sent, p50: at(0.5), p99: at(0.99), accepted: statuses.get(202) ?? 0, failed: sent - (statuses.get(202) ?? 0) };
+  return {
+    sent,
+    p50: at(0.5),
+    p99: at(0.99),
+    accepted: statuses.get(202) ?? 0,
+    failed: sent - (statuses.get(202) ?? 0),
+  };
 }
 
 // The load generator on core 0, every app (and the Redis it uses) on the others: see cores.mjs.
@@ -129,7 +146,11 @@ if (BACKEND === 'redis') {
   const { tmpdir } = await import('node:os');
   const dir = mkdtempSync(path.join(tmpdir(), 'cadence-bench-redis-'));
   const port = await freePort();
-  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   pinApp(redis.pid);
   await new Promise((resolve) => setTimeout(resolve, 300));
   redisUrl = `redis://127.0.0.1:${port}`;
@@ -139,9 +160,9 @@ if (BACKEND === 'redis') {
   };
 }
 
-
 /** The reference apps get the server's backend: on Redis the receiver also enqueues into BullMQ. */
-const referenceApp = (mode) => startReferenceApp(mode === 'receiver' && BACKEND === 'redis' ? 'receiver-redis' : mode, redisUrl);
+const referenceApp = (mode) =>
+  startReferenceApp(mode === 'receiver' && BACKEND === 'redis' ? 'receiver-redis' : mode, redisUrl);
 
 async function countJobs(url) {
   const ids = new Set();
@@ -164,7 +185,9 @@ const server = await startCadenceServer({
   prefix: 'cadence-load-',
   config: [
     ...INTAKE_LOAD_CONFIG,
-    ...(BACKEND === 'redis' ? [`queue: { backend: redis }`, `redis: { url: "${redisUrl}" }`, 'webhook: { maxWorkers: 0 }'] : []),
+    ...(BACKEND === 'redis'
+      ? [`queue: { backend: redis }`, `redis: { url: "${redisUrl}" }`, 'webhook: { maxWorkers: 0 }']
+      : []),
     ...(stall ? [LOOPBACK_CLONES] : []),
   ],
   workerProcesses: BACKEND === 'redis' ? 1 : 0,
@@ -183,7 +206,10 @@ const pause = (pids, signal) => {
   for (const pid of pids) process.kill(pid, signal);
 };
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, url, measured, other] of [['receiver', receiver.url, receiverRounds, server.pids], ['server', server.url, serverRounds, [receiver.pid]]]) {
+  for (const [name, url, measured, other] of [
+    ['receiver', receiver.url, receiverRounds, server.pids],
+    ['server', server.url, serverRounds, [receiver.pid]],
+  ]) {
     pause(other, 'SIGSTOP');
     const before = cpuSeconds(other);
     try {
@@ -197,7 +223,9 @@ for (let round = 0; round < ROUNDS; round++) {
 await receiver.close();
 const receiverResult = combined(receiverRounds);
 const result = { ...combined(serverRounds), warmUpAccepted: accepted202(serverWarmUp) };
-const roundRatios = serverRounds.map((r, i) => r.requests.average / receiverRounds[i].requests.average).sort((a, b) => a - b);
+const roundRatios = serverRounds
+  .map((r, i) => r.requests.average / receiverRounds[i].requests.average)
+  .sort((a, b) => a - b);
 // Below saturation: half the rate the server sustained, sent open loop (webhook senders do not wait
 // for each other as a closed loop does), to the server and to the minimal receiver.
 const halfRate = Math.max(1, Math.round(result.requests.average / 2));
@@ -215,22 +243,42 @@ const receiverRatio = receiverResult.requests.average / bareResult.requests.aver
 const ms = (value) => `${value.toFixed(1)} ms`;
 await stopRedis();
 stall?.close();
-console.log(`jobs: ${JOBS === 'long' ? 'long (clones that never finish: the workers stay busy, the queue holds the rest; BENCH_JOBS=fast for jobs refused at once)' : 'fast (refused by the network guard at once: the process also finishes thousands of jobs a second)'}; each app warmed up for ${WARM_UP_SECONDS} s first`);
+console.log(
+  `jobs: ${JOBS === 'long' ? 'long (clones that never finish: the workers stay busy, the queue holds the rest; BENCH_JOBS=fast for jobs refused at once)' : 'fast (refused by the network guard at once: the process also finishes thousands of jobs a second)'}; each app warmed up for ${WARM_UP_SECONDS} s first`,
+);
 console.log(`cores: ${coresLine()}`);
-console.log(`backend: ${BACKEND}${BACKEND === 'redis' ? ' (an intake-only server and one cadence worker; the receiver enqueues into BullMQ too)' : ''}`);
-console.log(`closed loop, ${CONNECTIONS} connections, signed, distinct bodies and delivery ids; bare ${DURATION} s, then the receiver and the server in turns, ${ROUNDS} windows of ${DURATION} s each (rates: their mean; p99: the worst window's):`);
-console.log(`  bare Koa 202:         ${bareResult.requests.average.toFixed(0)} req/s, p99 ${bareResult.latency.p99} ms`);
-console.log(`  minimal receiver:     ${receiverResult.requests.average.toFixed(0)} req/s, p99 ${receiverResult.latency.p99} ms (${receiverRatio.toFixed(2)}x bare: reads the body, checks the HMAC, parses the JSON, enqueues)`);
+console.log(
+  `backend: ${BACKEND}${BACKEND === 'redis' ? ' (an intake-only server and one cadence worker; the receiver enqueues into BullMQ too)' : ''}`,
+);
+console.log(
+  `closed loop, ${CONNECTIONS} connections, signed, distinct bodies and delivery ids; bare ${DURATION} s, then the receiver and the server in turns, ${ROUNDS} windows of ${DURATION} s each (rates: their mean; p99: the worst window's):`,
+);
+console.log(
+  `  bare Koa 202:         ${bareResult.requests.average.toFixed(0)} req/s, p99 ${bareResult.latency.p99} ms`,
+);
+console.log(
+  `  minimal receiver:     ${receiverResult.requests.average.toFixed(0)} req/s, p99 ${receiverResult.latency.p99} ms (${receiverRatio.toFixed(2)}x bare: reads the body, checks the HMAC, parses the JSON, enqueues)`,
+);
 console.log(`  cadence server:       ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`);
 const receiverShare = result.requests.average / receiverResult.requests.average;
-console.log(`  CPU spent while stopped for the other's turn: receiver ${idleSpent.receiver.toFixed(2)} s, server ${idleSpent.server.toFixed(2)} s`);
-console.log(`  the server's rate over the receiver's, window by window: ${roundRatios.map((r) => r.toFixed(2)).join(', ')} (sorted)`);
-console.log(`  throughput ratio: ${ratio.toFixed(2)}x bare, ${receiverShare.toFixed(2)}x minimal receiver (target >= 0.6x the receiver) ${receiverShare >= 0.6 ? 'OK' : 'MISSED'}; p99 ${result.latency.p99} ms (target < 50 ms) ${result.latency.p99 < 50 ? 'OK' : 'MISSED'}`);
+console.log(
+  `  CPU spent while stopped for the other's turn: receiver ${idleSpent.receiver.toFixed(2)} s, server ${idleSpent.server.toFixed(2)} s`,
+);
+console.log(
+  `  the server's rate over the receiver's, window by window: ${roundRatios.map((r) => r.toFixed(2)).join(', ')} (sorted)`,
+);
+console.log(
+  `  throughput ratio: ${ratio.toFixed(2)}x bare, ${receiverShare.toFixed(2)}x minimal receiver (target >= 0.6x the receiver) ${receiverShare >= 0.6 ? 'OK' : 'MISSED'}; p99 ${result.latency.p99} ms (target < 50 ms) ${result.latency.p99 < 50 ? 'OK' : 'MISSED'}`,
+);
 console.log(`open loop at ${halfRate} req/s (half the server's closed-loop rate), ${DURATION} s:`);
 console.log(`  minimal receiver:     p50 ${ms(receiverSteady.p50)}, p99 ${ms(receiverSteady.p99)}`);
-console.log(`  cadence server:       p50 ${ms(steady.p50)}, p99 ${ms(steady.p99)} (${(steady.p99 / receiverSteady.p99).toFixed(2)}x the receiver's p99; target < 20 ms) ${steady.p99 < 20 ? 'OK' : 'MISSED'}`);
+console.log(
+  `  cadence server:       p50 ${ms(steady.p50)}, p99 ${ms(steady.p99)} (${(steady.p99 / receiverSteady.p99).toFixed(2)}x the receiver's p99; target < 20 ms) ${steady.p99 < 20 ? 'OK' : 'MISSED'}`,
+);
 // autocannon counts only responses that arrived within the run; requests still in flight at the end
 // may have created jobs too, so jobs listed can exceed the 202s counted.
 const lost = Math.max(0, accepted - jobs);
 const refused = (result.non2xx ?? 0) + steady.failed;
-console.log(`accepted (202): ${accepted}, jobs listed: ${jobs}, lost: ${lost} ${lost === 0 ? 'OK' : 'MISSED'}; not accepted: ${refused}`);
+console.log(
+  `accepted (202): ${accepted}, jobs listed: ${jobs}, lost: ${lost} ${lost === 0 ? 'OK' : 'MISSED'}; not accepted: ${refused}`,
+);

@@ -51,7 +51,10 @@ async function startPageServer(pages) {
     response.end(body);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: (name) => `http://127.0.0.1:${server.address().port}/${name}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: (name) => `http://127.0.0.1:${server.address().port}/${name}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 /** Polls /health every POLL_MS (a request at most every POLL_MS, one at a time) until `done()`. */
@@ -67,12 +70,20 @@ async function pollHealth(url, done) {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, POLL_MS - elapsed)));
   }
   latencies.sort((a, b) => a - b);
-  return { polls: latencies.length, p50: latencies[Math.floor(latencies.length / 2)], max: latencies[latencies.length - 1] };
+  return {
+    polls: latencies.length,
+    p50: latencies[Math.floor(latencies.length / 2)],
+    max: latencies[latencies.length - 1],
+  };
 }
 
 async function analyze(server, pageUrl) {
   const started = performance.now();
-  const accepted = await fetch(`${server.url}/api/analyze/website`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: pageUrl }) });
+  const accepted = await fetch(`${server.url}/api/analyze/website`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: pageUrl }),
+  });
   if (accepted.status !== 202) throw new Error(`submitting ${pageUrl}: ${accepted.status} ${await accepted.text()}`);
   const { id } = await accepted.json();
   let job = null;
@@ -96,18 +107,29 @@ const server = await startCadenceServer({
 let missed = false;
 try {
   // The first requests on a fresh connection and a cold server are not what idle costs.
-  await pollHealth(server.url, ((n) => () => n-- <= 0)(10));
+  await pollHealth(
+    server.url,
+    (
+      (n) => () =>
+        n-- <= 0
+    )(10),
+  );
   const idleUntil = performance.now() + IDLE_MS;
   const idle = await pollHealth(server.url, () => performance.now() > idleUntil);
   const ms = (value) => `${value.toFixed(1)} ms`;
   console.log(`idle server: /health p50 ${ms(idle.p50)}, max ${ms(idle.max)} over ${idle.polls} polls`);
-  for (const [name, budget, label] of [['nested', 250, '20 x 2,500 nested divs'], ['capped', 1000, '10 MiB page at the cap']]) {
+  for (const [name, budget, label] of [
+    ['nested', 250, '20 x 2,500 nested divs'],
+    ['capped', 1000, '10 MiB page at the cap'],
+  ]) {
     const { job, seconds, health } = await analyze(server, site.url(name));
     const excess = health.max - idle.max;
     const ok = job.status === 'completed' && excess <= budget;
     if (!ok) missed = true;
     const bytes = (Buffer.byteLength(pages[name]) / 1048576).toFixed(2);
-    console.log(`${label} (${bytes} MiB): job ${job.status}${job.error_code ? ` ${job.error_code}` : ''} in ${seconds.toFixed(1)} s; /health p50 ${ms(health.p50)}, max ${ms(health.max)} over ${health.polls} polls, ${ms(excess)} above idle max (target <= ${budget} ms) ${ok ? 'OK' : 'MISSED'}`);
+    console.log(
+      `${label} (${bytes} MiB): job ${job.status}${job.error_code ? ` ${job.error_code}` : ''} in ${seconds.toFixed(1)} s; /health p50 ${ms(health.p50)}, max ${ms(health.max)} over ${health.polls} polls, ${ms(excess)} above idle max (target <= ${budget} ms) ${ok ? 'OK' : 'MISSED'}`,
+    );
   }
 } finally {
   await server.close();

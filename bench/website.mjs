@@ -14,7 +14,8 @@ const sections = ['ai-listicle.html', 'human-post.html', 'ai-casual.html'].map((
   return html.slice(html.indexOf('<body>') + 6, html.lastIndexOf('</body>'));
 });
 let body = '';
-for (let i = 0; Buffer.byteLength(body) < 5 * 1024 * 1024; i++) body += `<section id="s${i}">${sections[i % sections.length]}</section>\n`;
+for (let i = 0; Buffer.byteLength(body) < 5 * 1024 * 1024; i++)
+  body += `<section id="s${i}">${sections[i % sections.length]}</section>\n`;
 const page = `<!doctype html><html lang="en"><head><title>Large page</title></head><body>${body}</body></html>`;
 
 function best(runs, fn) {

@@ -22,19 +22,30 @@ for (let r = 0; r < REPOSITORIES; r++) {
 }
 await new Promise((resolve) => setTimeout(resolve, 2000));
 const gitPort = await freePort();
-const daemon = spawn('git', ['daemon', '--reuseaddr', `--base-path=${served}`, '--listen=127.0.0.1', `--port=${gitPort}`, '--export-all', served], { stdio: 'ignore' });
+const daemon = spawn(
+  'git',
+  ['daemon', '--reuseaddr', `--base-path=${served}`, '--listen=127.0.0.1', `--port=${gitPort}`, '--export-all', served],
+  { stdio: 'ignore' },
+);
 await new Promise((resolve) => setTimeout(resolve, 500));
 
 async function measure(workers) {
   const dir = mkdtempSync(path.join(tmpdir(), 'cadence-bench-workers-redis-'));
   const redisPort = await freePort();
-  const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   await new Promise((resolve) => setTimeout(resolve, 300));
   const server = await startCadenceServer({
     prefix: 'cadence-bench-workers-',
     config: [
-      `queue: { backend: redis }`, `redis: { url: "redis://127.0.0.1:${redisPort}" }`, 'webhook: { maxWorkers: 0 }',
-      'cache: { max_size: 0 }', 'security: { allowed_networks: ["127.0.0.0/8"] }',
+      `queue: { backend: redis }`,
+      `redis: { url: "redis://127.0.0.1:${redisPort}" }`,
+      'webhook: { maxWorkers: 0 }',
+      'cache: { max_size: 0 }',
+      'security: { allowed_networks: ["127.0.0.0/8"] }',
       'rate_limits: { analyses_per_minute: 100000, job_queries_per_minute: 1000000 }',
     ],
     workerProcesses: workers,
@@ -42,12 +53,18 @@ async function measure(workers) {
     workerArgs: ['--concurrency', '1'],
   });
   const submit = async (r) => {
-    const response = await fetch(`${server.url}/api/analyze/repository`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `git://127.0.0.1:${gitPort}/acme/repo-${r}.git` }) });
+    const response = await fetch(`${server.url}/api/analyze/repository`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `git://127.0.0.1:${gitPort}/acme/repo-${r}.git` }),
+    });
     return (await response.json()).id;
   };
   const finished = async (ids) => {
     for (;;) {
-      const states = await Promise.all(ids.map(async (id) => (await (await fetch(`${server.url}/jobs/${id}`)).json()).status));
+      const states = await Promise.all(
+        ids.map(async (id) => (await (await fetch(`${server.url}/jobs/${id}`)).json()).status),
+      );
       if (states.every((s) => s !== 'queued' && s !== 'running')) return states;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -66,6 +83,10 @@ async function measure(workers) {
 const one = await measure(1);
 const two = await measure(2);
 daemon.kill();
-console.log(`${JOBS} analyses of ${REPOSITORIES} repositories of ${COMMITS} commits, warm mirrors, no result cache, one intake-only server, workers of --concurrency 1:`);
+console.log(
+  `${JOBS} analyses of ${REPOSITORIES} repositories of ${COMMITS} commits, warm mirrors, no result cache, one intake-only server, workers of --concurrency 1:`,
+);
 console.log(`  1 worker process:  ${one.perMinute.toFixed(0)} jobs/min (${one.completed} completed)`);
-console.log(`  2 worker processes: ${two.perMinute.toFixed(0)} jobs/min (${two.completed} completed), ${(two.perMinute / one.perMinute).toFixed(2)}x one worker`);
+console.log(
+  `  2 worker processes: ${two.perMinute.toFixed(0)} jobs/min (${two.completed} completed), ${(two.perMinute / one.perMinute).toFixed(2)}x one worker`,
+);

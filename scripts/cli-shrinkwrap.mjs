@@ -33,13 +33,19 @@ function run(command, args, options) {
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}\n${stderr.trim()}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`${command} ${args.join(' ')} exited with ${code}\n${stderr.trim()}`)),
+    );
   });
 }
 
 /** Every workspace package's version by name: what `workspace:` ranges become when published. */
 async function workspaceVersions() {
-  const listed = JSON.parse(await run('pnpm', ['-r', 'ls', '--depth', '-1', '--json'], { cwd: root, env: process.env }));
+  const listed = JSON.parse(
+    await run('pnpm', ['-r', 'ls', '--depth', '-1', '--json'], { cwd: root, env: process.env }),
+  );
   return new Map(listed.filter((p) => p.name).map((p) => [p.name, p.version]));
 }
 
@@ -69,12 +75,23 @@ export async function checkCliShrinkwrap() {
   try {
     lock = JSON.parse(await readFile(file, 'utf8'));
   } catch {
-    throw new Error(`${path.relative(root, file)} is missing: run node scripts/cli-shrinkwrap.mjs after publishing the other packages (pnpm release does)`);
+    throw new Error(
+      `${path.relative(root, file)} is missing: run node scripts/cli-shrinkwrap.mjs after publishing the other packages (pnpm release does)`,
+    );
   }
-  const manifest = publishedManifest(JSON.parse(await readFile(path.join(cliDir, 'package.json'), 'utf8')), await workspaceVersions());
+  const manifest = publishedManifest(
+    JSON.parse(await readFile(path.join(cliDir, 'package.json'), 'utf8')),
+    await workspaceVersions(),
+  );
   const rootEntry = lock.packages?.[''] ?? {};
-  const same = lock.name === manifest.name && lock.version === manifest.version && JSON.stringify(sorted(rootEntry.dependencies)) === JSON.stringify(sorted(manifest.dependencies));
-  if (!same) throw new Error(`${path.relative(root, file)} was written for ${lock.name}@${lock.version} with other dependencies: run node scripts/cli-shrinkwrap.mjs again`);
+  const same =
+    lock.name === manifest.name &&
+    lock.version === manifest.version &&
+    JSON.stringify(sorted(rootEntry.dependencies)) === JSON.stringify(sorted(manifest.dependencies));
+  if (!same)
+    throw new Error(
+      `${path.relative(root, file)} was written for ${lock.name}@${lock.version} with other dependencies: run node scripts/cli-shrinkwrap.mjs again`,
+    );
   return { file, packages: Object.keys(lock.packages).length - 1 };
 }
 
@@ -88,17 +105,38 @@ export async function writeCliShrinkwrap({ registry, env = process.env, cache } 
   const folder = await mkdtemp(path.join(tmpdir(), 'cadence-shrinkwrap-'));
   try {
     await writeFile(path.join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    const npmEnv = Object.fromEntries(Object.entries(env).filter(([key]) => !/^npm_(lifecycle|package|config_(workspace|prefix|local))/i.test(key)));
-    await run('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error', ...(registry ? ['--registry', registry] : [])], { cwd: folder, env: { ...npmEnv, npm_config_cache: cache ?? path.join(folder, 'cache') } });
+    const npmEnv = Object.fromEntries(
+      Object.entries(env).filter(([key]) => !/^npm_(lifecycle|package|config_(workspace|prefix|local))/i.test(key)),
+    );
+    await run(
+      'npm',
+      [
+        'install',
+        '--package-lock-only',
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+        '--no-update-notifier',
+        '--loglevel=error',
+        ...(registry ? ['--registry', registry] : []),
+      ],
+      { cwd: folder, env: { ...npmEnv, npm_config_cache: cache ?? path.join(folder, 'cache') } },
+    );
     const lock = JSON.parse(await readFile(path.join(folder, 'package-lock.json'), 'utf8'));
-    const from = new URL(registry ?? (await run('npm', ['config', 'get', 'registry'], { cwd: folder, env: npmEnv })).trim());
+    const from = new URL(
+      registry ?? (await run('npm', ['config', 'get', 'registry'], { cwd: folder, env: npmEnv })).trim(),
+    );
     const prefix = `${from.origin}${from.pathname.endsWith('/') ? from.pathname : `${from.pathname}/`}`;
     for (const [where, entry] of Object.entries(lock.packages)) {
       if (!where) continue;
-      if (typeof entry.resolved === 'string' && entry.resolved.startsWith(prefix)) entry.resolved = PUBLIC_REGISTRY + entry.resolved.slice(prefix.length);
+      if (typeof entry.resolved === 'string' && entry.resolved.startsWith(prefix))
+        entry.resolved = PUBLIC_REGISTRY + entry.resolved.slice(prefix.length);
       const name = where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length);
       // The project's own packages must be the versions published together (docs/install.md).
-      if (versions.has(name) && entry.version !== versions.get(name)) throw new Error(`${where} resolved to ${entry.version}, not the workspace's ${versions.get(name)}: publish every other package first`);
+      if (versions.has(name) && entry.version !== versions.get(name))
+        throw new Error(
+          `${where} resolved to ${entry.version}, not the workspace's ${versions.get(name)}: publish every other package first`,
+        );
       if (!entry.integrity && !entry.link) throw new Error(`${where} has no integrity in the lock`);
     }
     const file = path.join(cliDir, 'npm-shrinkwrap.json');

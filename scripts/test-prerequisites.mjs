@@ -8,7 +8,11 @@ import path from 'node:path';
 /** A command the tests run, and the Debian package that brings it. */
 const NEEDED = [
   // The browser tests drive Debian's Chromium with playwright-core (never a downloaded browser); CADENCE_CHROMIUM names another.
-  { command: process.env.CADENCE_CHROMIUM || 'chromium', pkg: 'chromium', why: 'browser tests (or set CADENCE_CHROMIUM to a Chromium binary)' },
+  {
+    command: process.env.CADENCE_CHROMIUM || 'chromium',
+    pkg: 'chromium',
+    why: 'browser tests (or set CADENCE_CHROMIUM to a Chromium binary)',
+  },
   // The Redis backend's tests start redis-server processes of their own.
   { command: 'redis-server', pkg: 'redis-server', why: 'Redis backend tests' },
   // `ip` and `unshare` make the loopback-only network namespace of the hostile-URL tests.
@@ -41,11 +45,16 @@ if (isRoot && found('apt-get')) {
   console.error(`installing ${packages.join(' ')} (apt-get) for: ${missing.map((n) => n.why).join(', ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const update = spawnSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'], env });
-  const install = update.status === 0 ? spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: ['ignore', 'ignore', 'inherit'], env }) : update;
+  const install =
+    update.status === 0
+      ? spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: ['ignore', 'ignore', 'inherit'], env })
+      : update;
   if (install.status === 0) process.exit(0);
   console.error(`could not install ${packages.join(' ')}: the tests that need them will fail and say why`);
 } else {
-  console.error(`the tests need ${packages.join(', ')} (${missing.map((n) => n.why).join('; ')}): install them with \`sudo apt-get install ${packages.join(' ')}\`; the tests that need them fail until then`);
+  console.error(
+    `the tests need ${packages.join(', ')} (${missing.map((n) => n.why).join('; ')}): install them with \`sudo apt-get install ${packages.join(' ')}\`; the tests that need them fail until then`,
+  );
 }
 // Never a reason not to run the rest of the suite.
 process.exit(0);

@@ -11,7 +11,8 @@ const ANALYSIS_THREAD_NICENESS_STEP = 10;
 
 try {
   const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isSafeInteger(threadId) && threadId > 0) setPriority(threadId, Math.min(19, getPriority(threadId) + ANALYSIS_THREAD_NICENESS_STEP));
+  if (Number.isSafeInteger(threadId) && threadId > 0)
+    setPriority(threadId, Math.min(19, getPriority(threadId) + ANALYSIS_THREAD_NICENESS_STEP));
 } catch {
   // Not Linux, or not permitted: the analysis runs at the process's priority.
 }

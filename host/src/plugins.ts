@@ -1,7 +1,22 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyPluginEnvironment, pluginSecretValues, pluginSections, sectionValues, toPluginConfigView, unownedForgeSections, type CadenceConfig, type PluginSection } from '@cadence-detect/config';
-import { installationNodeModules, loadPlugins, PluginOptionsError, resolvePluginOptions, type LoadPluginsResult } from '@cadence-detect/plugin-loader';
+import {
+  applyPluginEnvironment,
+  pluginSecretValues,
+  pluginSections,
+  sectionValues,
+  toPluginConfigView,
+  unownedForgeSections,
+  type CadenceConfig,
+  type PluginSection,
+} from '@cadence-detect/config';
+import {
+  installationNodeModules,
+  loadPlugins,
+  PluginOptionsError,
+  resolvePluginOptions,
+  type LoadPluginsResult,
+} from '@cadence-detect/plugin-loader';
 import { settingsKeyOf, type PluginLogger } from '@cadence-detect/plugin-sdk';
 
 /**
@@ -64,7 +79,11 @@ function commonForgeSettings(config: CadenceConfig): Record<string, unknown> {
  * options, under what `plugin_options` sets for it. Whether a forge can report or look anything up
  * is the plugin's to say from them.
  */
-function withForgeOptions(plugins: LoadPluginsResult['plugins'], config: CadenceConfig, sections: CadenceConfig['plugin_options']): CadenceConfig['plugin_options'] {
+function withForgeOptions(
+  plugins: LoadPluginsResult['plugins'],
+  config: CadenceConfig,
+  sections: CadenceConfig['plugin_options'],
+): CadenceConfig['plugin_options'] {
   const merged = { ...sections };
   const common = commonForgeSettings(config);
   for (const { plugin } of plugins) {
@@ -86,10 +105,17 @@ function withForgeOptions(plugins: LoadPluginsResult['plugins'], config: Cadence
 export async function loadHostPlugins(options: HostPluginOptions): Promise<HostPlugins> {
   const modules = await loadPluginModules(options);
   const configured = options.config.plugins;
-  const inline = new Map(configured.flatMap((entry) => (typeof entry === 'object' && entry.options ? [[entry.name, entry.options] as const] : [])));
+  const inline = new Map(
+    configured.flatMap((entry) =>
+      typeof entry === 'object' && entry.options ? [[entry.name, entry.options] as const] : [],
+    ),
+  );
   const { config, sections } = modules;
   const unowned = unownedForgeSections(config, sections)[0];
-  if (unowned) throw new PluginOptionsError(`Invalid configuration: ${unowned}: no loaded plugin brings the forge ${unowned.slice('forges.'.length)}`);
+  if (unowned)
+    throw new PluginOptionsError(
+      `Invalid configuration: ${unowned}: no loaded plugin brings the forge ${unowned.slice('forges.'.length)}`,
+    );
   const byName = withForgeOptions(modules.plugins, config, hostPluginOptions(config));
   return { ...modules, plugins: resolvePluginOptions(modules.plugins, { sections: byName, inline }) };
 }

@@ -47,15 +47,26 @@ export interface RuntimeOptions {
 export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
   const loadedConfig = options.resolved
     ? { ...options.resolved, warnings: [] }
-    : await loadCliConfig(io, options.configPath, { flags: options.flags ?? {}, printWarnings: !options.logWarnings && !options.quietWarnings, ...(options.projectFile !== undefined ? { projectFile: options.projectFile } : {}) });
+    : await loadCliConfig(io, options.configPath, {
+        flags: options.flags ?? {},
+        printWarnings: !options.logWarnings && !options.quietWarnings,
+        ...(options.projectFile !== undefined ? { projectFile: options.projectFile } : {}),
+      });
   const { config: given, pluginBase, warnings } = loadedConfig;
   // The plugins' own secrets join once they have loaded (the logger reads this list at each line).
-  const secrets = [given.webhook.secret, given.ai.key, given.api.token, redisPassword(given.redis.url)].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  const secrets = [given.webhook.secret, given.ai.key, given.api.token, redisPassword(given.redis.url)].filter(
+    (s): s is string => typeof s === 'string' && s.length > 0,
+  );
   const stream = options.logStream ?? (given.logging.output === 'stderr' ? io.stderr : io.stdout);
   const logger = createLogger({ level: options.logLevel ?? given.logging.level, stream, secrets });
   if (options.logWarnings) for (const warning of warnings) logger.child('config').warn(warning);
   // A named plugin that does not load, or refused options, end a command with exit 2 (cli/exit-codes.ts).
-  const loaded = await loadHostPlugins({ config: given, env: options.resolved ? {} : io.env, pluginBase, logger: logger.child('plugins') });
+  const loaded = await loadHostPlugins({
+    config: given,
+    env: options.resolved ? {} : io.env,
+    pluginBase,
+    logger: logger.child('plugins'),
+  });
   secrets.push(...loaded.secrets);
   const { config } = loaded;
   let engine: Engine;
@@ -65,7 +76,14 @@ export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Pr
     // A plugin that refuses its configuration as it starts (an unreadable forges.github.private_key_path): bad configuration, exit 2.
     throw new CliError('usage', error instanceof Error ? error.message : String(error));
   }
-  return { config, resolved: { config, pluginBase }, logger, plugins: loaded.plugins, pluginEntries: loaded.entries, engine };
+  return {
+    config,
+    resolved: { config, pluginBase },
+    logger,
+    plugins: loaded.plugins,
+    pluginEntries: loaded.entries,
+    engine,
+  };
 }
 
 /** The password (or token) in a Redis URL: scrubbed from every log line like the other secrets. */

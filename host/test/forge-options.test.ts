@@ -13,7 +13,9 @@ describe('forge settings: decided once, as the options of the plugin that declar
   });
   after(() => work.remove());
 
-  async function optionsOf(flags: Record<string, unknown>): Promise<Map<string, Readonly<Record<string, unknown>> | undefined>> {
+  async function optionsOf(
+    flags: Record<string, unknown>,
+  ): Promise<Map<string, Readonly<Record<string, unknown>> | undefined>> {
     const { config } = await loadConfig({ cwd: work.path, env: {}, flags });
     const { plugins } = await loadHostPlugins({ config, env: {}, pluginBase: null });
     return new Map(plugins.filter((p) => p.plugin.forge).map((p) => [p.plugin.forge!.name, p.options]));
@@ -26,8 +28,24 @@ describe('forge settings: decided once, as the options of the plugin that declar
       plugin_options: { gitlab: { merge_request_note: true } },
     });
     expect([...forges.keys()].sort()).to.deep.equal(['github', 'gitlab']);
-    expect(forges.get('github')).to.deep.equal({ token: 'ghp_configured', app_id: null, private_key: null, private_key_path: null, api_url: 'https://ghe.example.test/api/v3', git_hosts: [], fail_on: 'suspicious', request_drafts: true });
-    expect(forges.get('gitlab')).to.deep.equal({ token: null, api_url: 'https://gitlab.com/api/v4', git_hosts: [], merge_request_note: true, fail_on: 'suspicious', request_drafts: true });
+    expect(forges.get('github')).to.deep.equal({
+      token: 'ghp_configured',
+      app_id: null,
+      private_key: null,
+      private_key_path: null,
+      api_url: 'https://ghe.example.test/api/v3',
+      git_hosts: [],
+      fail_on: 'suspicious',
+      request_drafts: true,
+    });
+    expect(forges.get('gitlab')).to.deep.equal({
+      token: null,
+      api_url: 'https://gitlab.com/api/v4',
+      git_hosts: [],
+      merge_request_note: true,
+      fail_on: 'suspicious',
+      request_drafts: true,
+    });
   });
 
   it('loads both forge plugins without configuration: their intake takes pushes, and nothing reports', async () => {

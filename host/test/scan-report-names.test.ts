@@ -11,7 +11,12 @@ describe('cadence scan: each repository report gets a file of its own', () => {
   });
 
   it('keeps names unique when two repositories would meet (whatever the letter case)', () => {
-    const named = withReportNames([{ repository: 'acme/api', url: 'u1' }, { repository: 'acme--api', url: 'u2' }, { repository: 'ACME/API', url: 'u3' }, { repository: 'acme/web', url: 'u4' }]);
+    const named = withReportNames([
+      { repository: 'acme/api', url: 'u1' },
+      { repository: 'acme--api', url: 'u2' },
+      { repository: 'ACME/API', url: 'u3' },
+      { repository: 'acme/web', url: 'u4' },
+    ]);
     expect(named.map((t) => t.reportName)).to.deep.equal(['acme--api', 'acme--api-2', 'ACME--API-3', 'acme--web']);
   });
 });

@@ -39,12 +39,28 @@ interface WorkspacePackage {
 }
 
 function workspacePackages(): WorkspacePackage[] {
-  const dirs = [...['packages', 'plugins'].flatMap((group) => readdirSync(path.join(ROOT, group)).map((name) => path.join(ROOT, group, name))), path.join(ROOT, 'host')];
+  const dirs = [
+    ...['packages', 'plugins'].flatMap((group) =>
+      readdirSync(path.join(ROOT, group)).map((name) => path.join(ROOT, group, name)),
+    ),
+    path.join(ROOT, 'host'),
+  ];
   return dirs
     .filter((dir) => statSync(path.join(dir, 'package.json'), { throwIfNoEntry: false }))
     .map((dir) => {
-      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name: string; private?: boolean; dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
-      return { name: manifest.name, dir, private: manifest.private === true, dependencies: Object.keys(manifest.dependencies ?? {}), peers: Object.keys(manifest.peerDependencies ?? {}) };
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        name: string;
+        private?: boolean;
+        dependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+      };
+      return {
+        name: manifest.name,
+        dir,
+        private: manifest.private === true,
+        dependencies: Object.keys(manifest.dependencies ?? {}),
+        peers: Object.keys(manifest.peerDependencies ?? {}),
+      };
     });
 }
 
@@ -66,7 +82,8 @@ function sourceFiles(dir: string): string[] {
 function importedPackages(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const found = new Set<string>();
-  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](@cadence-detect\/[a-z0-9-]+)/g)) found.add(match[1]!);
+  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](@cadence-detect\/[a-z0-9-]+)/g))
+    found.add(match[1]!);
   return [...found];
 }
 
@@ -75,7 +92,9 @@ const isPlugin = (p: WorkspacePackage): boolean => p.dir.startsWith(path.join(RO
 
 describe('architecture: packages by floor', () => {
   it('gives every product package a floor (test-support and private tools aside)', () => {
-    const unplaced = packages.filter((p) => !isPlugin(p) && !p.private && FLOORS[p.name] === undefined).map((p) => p.name);
+    const unplaced = packages
+      .filter((p) => !isPlugin(p) && !p.private && FLOORS[p.name] === undefined)
+      .map((p) => p.name);
     expect(unplaced, 'add it to FLOORS and to docs/architecture.md').to.deep.equal([]);
   });
 
@@ -83,7 +102,8 @@ describe('architecture: packages by floor', () => {
     const upward: string[] = [];
     for (const p of packages.filter((q) => FLOORS[q.name] !== undefined)) {
       for (const dep of p.dependencies.filter((d) => d.startsWith('@cadence-detect/') && FLOORS[d] !== undefined)) {
-        if (FLOORS[dep]! >= FLOORS[p.name]!) upward.push(`${p.name} (floor ${FLOORS[p.name]}) -> ${dep} (floor ${FLOORS[dep]})`);
+        if (FLOORS[dep]! >= FLOORS[p.name]!)
+          upward.push(`${p.name} (floor ${FLOORS[p.name]}) -> ${dep} (floor ${FLOORS[dep]})`);
       }
     }
     expect(upward).to.deep.equal([]);
@@ -94,7 +114,8 @@ describe('architecture: packages by floor', () => {
     for (const p of packages) {
       for (const file of sourceFiles(p.dir)) {
         for (const imported of importedPackages(file)) {
-          if (imported !== p.name && !p.dependencies.includes(imported) && !p.peers.includes(imported)) undeclared.push(`${path.relative(ROOT, file)} imports ${imported}`);
+          if (imported !== p.name && !p.dependencies.includes(imported) && !p.peers.includes(imported))
+            undeclared.push(`${path.relative(ROOT, file)} imports ${imported}`);
         }
       }
     }
@@ -105,7 +126,9 @@ describe('architecture: packages by floor', () => {
     const reaching: string[] = [];
     for (const p of packages.filter(isPlugin)) {
       for (const file of sourceFiles(p.dir)) {
-        for (const imported of importedPackages(file)) if (imported !== '@cadence-detect/plugin-sdk') reaching.push(`${path.relative(ROOT, file)} imports ${imported}`);
+        for (const imported of importedPackages(file))
+          if (imported !== '@cadence-detect/plugin-sdk')
+            reaching.push(`${path.relative(ROOT, file)} imports ${imported}`);
       }
     }
     expect(reaching).to.deep.equal([]);
@@ -132,8 +155,14 @@ describe('architecture: packages by floor', () => {
   });
 
   it('cites the docs users have, never a design document they do not (its sections, \u00a7N)', () => {
-    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((f) => f && !f.startsWith('tests/architecture/'));
-    const citing = tracked.filter((f) => /\.(?:ts|mts|mjs|js|md|yaml|yml|json)$/.test(f) && /decisions\s*(?:\*\s*)?\u00a7/i.test(readFileSync(path.join(ROOT, f), 'utf8')));
+    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\0')
+      .filter((f) => f && !f.startsWith('tests/architecture/'));
+    const citing = tracked.filter(
+      (f) =>
+        /\.(?:ts|mts|mjs|js|md|yaml|yml|json)$/.test(f) &&
+        /decisions\s*(?:\*\s*)?\u00a7/i.test(readFileSync(path.join(ROOT, f), 'utf8')),
+    );
     expect(citing).to.deep.equal([]);
   });
 

@@ -11,7 +11,9 @@ const OUR_SCOPE = '@cadence-detect/';
 
 /** The Markdown files users read: README, docs/, the example's README. */
 async function userDocs(): Promise<string[]> {
-  const docs = (await readdir(path.join(root, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f));
+  const docs = (await readdir(path.join(root, 'docs')))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => path.join('docs', f));
   return ['README.md', ...docs, 'examples/cadence-plugin-file-drops/README.md'];
 }
 
@@ -32,12 +34,23 @@ function codeIn(markdown: string): string[] {
 function fetchedNames(line: string): string[] {
   const names: string[] = [];
   for (const match of line.matchAll(/\b(npm (?:install|i|add)|pnpm add|yarn add|npx)\b([^&;|#\n]*)/g)) {
-    const words = match[2]!.replace(/<[^>]*>/g, ' ').trim().split(/\s+/).filter(Boolean);
+    const words = match[2]!
+      .replace(/<[^>]*>/g, ' ')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
     if (match[1] === 'npx' && words.includes('--no')) continue;
     // A flag's value (`--registry <url>`, `--prefix <dir>`) and a URL are not names.
-    const specs = words.filter((w, i) => !/^[-./<$~]/.test(w) && !w.endsWith('.tgz') && !w.includes('://') && !/^--(registry|prefix|cache)$/.test(words[i - 1] ?? ''));
+    const specs = words.filter(
+      (w, i) =>
+        !/^[-./<$~]/.test(w) &&
+        !w.endsWith('.tgz') &&
+        !w.includes('://') &&
+        !/^--(registry|prefix|cache)$/.test(words[i - 1] ?? ''),
+    );
     const taken = match[1] === 'npx' ? specs.slice(0, 1) : specs;
-    for (const spec of taken) names.push(spec.startsWith('@') ? spec.split('@').slice(0, 2).join('@') : spec.split('@')[0]!);
+    for (const spec of taken)
+      names.push(spec.startsWith('@') ? spec.split('@').slice(0, 2).join('@') : spec.split('@')[0]!);
   }
   return names;
 }
@@ -55,7 +68,8 @@ describe('the names the docs tell users to install', () => {
       for (const line of codeIn(await readFile(path.join(root, file), 'utf8'))) {
         for (const name of fetchedNames(line)) {
           found.push(name);
-          if (!name.startsWith(OUR_SCOPE) && !WELL_KNOWN.has(name)) unowned.push(`${file}: ${name} (in \`${line.trim().slice(0, 100)}\`)`);
+          if (!name.startsWith(OUR_SCOPE) && !WELL_KNOWN.has(name))
+            unowned.push(`${file}: ${name} (in \`${line.trim().slice(0, 100)}\`)`);
         }
       }
     }
@@ -66,11 +80,18 @@ describe('the names the docs tell users to install', () => {
   it('the check itself: finds a bare name in a wrapped code span, skips paths, files, placeholders and npx --no', () => {
     expect(codeIn('run `npm install -g\n  cadence-plugin-x` now')).to.include('npm install -g cadence-plugin-x');
     expect(fetchedNames('npm install -g cadence-plugin-x')).to.deep.equal(['cadence-plugin-x']);
-    expect(fetchedNames('npm install --save-dev @cadence-detect/cli@1.2.0 left-pad@^1')).to.deep.equal(['@cadence-detect/cli', 'left-pad']);
+    expect(fetchedNames('npm install --save-dev @cadence-detect/cli@1.2.0 left-pad@^1')).to.deep.equal([
+      '@cadence-detect/cli',
+      'left-pad',
+    ]);
     expect(fetchedNames('npx cadence analyze .')).to.deep.equal(['cadence']);
     expect(fetchedNames('npx --no cadence analyze .')).to.deep.equal([]);
     expect(fetchedNames('npm install -g ./x-1.0.0.tgz && npm install <plugin package>')).to.deep.equal([]);
-    expect(fetchedNames('npx --registry http://127.0.0.1:4873/ @cadence-detect/cli analyze .')).to.deep.equal(['@cadence-detect/cli']);
-    expect(fetchedNames('npm install -g left-pad --registry https://registry.example.test/')).to.deep.equal(['left-pad']);
+    expect(fetchedNames('npx --registry http://127.0.0.1:4873/ @cadence-detect/cli analyze .')).to.deep.equal([
+      '@cadence-detect/cli',
+    ]);
+    expect(fetchedNames('npm install -g left-pad --registry https://registry.example.test/')).to.deep.equal([
+      'left-pad',
+    ]);
   });
 });

@@ -6,25 +6,34 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeTempDir, runCadence, runGit } from '@cadence-detect/test-support';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-const { releaseTags, tagRelease } = (await import(pathToFileURL(path.join(root, 'scripts', 'release-tags.mjs')).href)) as {
+const { releaseTags, tagRelease } = (await import(
+  pathToFileURL(path.join(root, 'scripts', 'release-tags.mjs')).href
+)) as {
   releaseTags(version: string): string[];
   tagRelease(version: string, cwd: string): string[];
 };
 
 /** Every ref of this project's action or template a text names: `cadence-detect/cadence@<ref>` and `…/cadence-detect/cadence/<ref>/templates/`. */
 function namedRefs(text: string): string[] {
-  return [...text.matchAll(/cadence-detect\/cadence@([\w.-]+)/g), ...text.matchAll(/cadence-detect\/cadence\/([\w.-]+)\/templates\//g)].map((m) => m[1]!);
+  return [
+    ...text.matchAll(/cadence-detect\/cadence@([\w.-]+)/g),
+    ...text.matchAll(/cadence-detect\/cadence\/([\w.-]+)\/templates\//g),
+  ].map((m) => m[1]!);
 }
 
 describe('the refs the docs and templates print are tags a release makes', function () {
   this.timeout(60_000);
 
   it('names only v<CLI version> or v<major> in docs/, the README, the templates and config init --ci', async () => {
-    const { version } = JSON.parse(await readFile(path.join(root, 'host', 'package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(await readFile(path.join(root, 'host', 'package.json'), 'utf8')) as {
+      version: string;
+    };
     const made = releaseTags(version);
     const texts: [string, string][] = [];
-    for (const name of await readdir(path.join(root, 'docs'))) if (name.endsWith('.md')) texts.push([`docs/${name}`, await readFile(path.join(root, 'docs', name), 'utf8')]);
-    for (const file of ['README.md', 'action.yml', 'templates/cadence.gitlab-ci.yml']) texts.push([file, await readFile(path.join(root, file), 'utf8')]);
+    for (const name of await readdir(path.join(root, 'docs')))
+      if (name.endsWith('.md')) texts.push([`docs/${name}`, await readFile(path.join(root, 'docs', name), 'utf8')]);
+    for (const file of ['README.md', 'action.yml', 'templates/cadence.gitlab-ci.yml'])
+      texts.push([file, await readFile(path.join(root, file), 'utf8')]);
     const work = await makeTempDir('cadence-release-refs-');
     try {
       for (const forge of ['github', 'gitlab']) {
@@ -46,7 +55,11 @@ describe('the refs the docs and templates print are tags a release makes', funct
   it('tags a release v<version> and moves v<major> (pnpm release runs it after changeset tag)', async () => {
     const work = await makeTempDir('cadence-release-tags-');
     try {
-      const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=R', '-c', 'user.email=r@example.test', ...args], { cwd: work.path, encoding: 'utf8' }).trim();
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=R', '-c', 'user.email=r@example.test', ...args], {
+          cwd: work.path,
+          encoding: 'utf8',
+        }).trim();
       git('init', '-q');
       git('commit', '-q', '--allow-empty', '-m', 'one');
       expect(tagRelease('0.1.0', work.path)).to.deep.equal(['v0.1.0', 'v0']);

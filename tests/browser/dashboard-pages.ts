@@ -16,7 +16,9 @@ export async function takeDashboardScreenshots(outDir: string, browser: Browser)
     release = () => {
       release = () => undefined;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html lang="en"><head><title>Notes</title></head><body><main>${'<p>The station opened in 1911 and closed to passengers in 1966.</p>'.repeat(20)}</main></body></html>`);
+      res.end(
+        `<!doctype html><html lang="en"><head><title>Notes</title></head><body><main>${'<p>The station opened in 1911 and closed to passengers in 1966.</p>'.repeat(20)}</main></body></html>`,
+      );
     };
   });
   const server = await startCadenceServer({
@@ -26,11 +28,20 @@ export async function takeDashboardScreenshots(outDir: string, browser: Browser)
   });
   const written: string[] = [];
   try {
-    const api = (route: string, body: unknown) => fetch(`${server.url}${route}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const api = (route: string, body: unknown) =>
+      fetch(`${server.url}${route}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     for (const repo of ['acme/human.git', 'acme/burst.git']) {
-      const { id } = (await (await api('/api/analyze/repository', { url: git.daemon.url(repo) })).json()) as { id: string };
+      const { id } = (await (await api('/api/analyze/repository', { url: git.daemon.url(repo) })).json()) as {
+        id: string;
+      };
       for (let i = 0; i < 100; i++) {
-        const job = (await (await fetch(`${server.url}/jobs/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as { status: string };
+        const job = (await (
+          await fetch(`${server.url}/jobs/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+        ).json()) as { status: string };
         if (job.status !== 'queued' && job.status !== 'running') break;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }

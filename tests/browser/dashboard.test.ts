@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import { chromium, type Browser } from 'playwright-core';
-import { makeTempDir, startCadenceServer, startHttpServer, type ServerProcess, type TempDir, type TestHttpServer } from '@cadence-detect/test-support';
+import {
+  makeTempDir,
+  startCadenceServer,
+  startHttpServer,
+  type ServerProcess,
+  type TempDir,
+  type TestHttpServer,
+} from '@cadence-detect/test-support';
 import { serveRepositories, type GitFixtures } from '../server/fixtures.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,7 +32,9 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
     slowSite = await startHttpServer((_req, res) => {
       releasePage = () => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(`<!doctype html><html lang="en"><head><title>Notes</title></head><body><main>${'<p>The station opened in 1911 and closed to passengers in 1966, though freight trains used the line for another decade.</p>'.repeat(12)}</main></body></html>`);
+        res.end(
+          `<!doctype html><html lang="en"><head><title>Notes</title></head><body><main>${'<p>The station opened in 1911 and closed to passengers in 1966, though freight trains used the line for another decade.</p>'.repeat(12)}</main></body></html>`,
+        );
       };
     });
     work = await makeTempDir('cadence-dashboard-');
@@ -52,7 +61,12 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
     expect(await page.isVisible('#login')).to.equal(true);
     await page.fill('#token', 'not-the-token');
     await page.click('#login button');
-    await page.waitForFunction(() => ((globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }).document.getElementById('login-status')?.textContent ?? '') !== '');
+    await page.waitForFunction(
+      () =>
+        ((
+          globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }
+        ).document.getElementById('login-status')?.textContent ?? '') !== '',
+    );
     expect(await page.textContent('#login-status')).to.contain('not accepted');
     await page.fill('#token', TOKEN);
     await Promise.all([page.waitForSelector('#analyze'), page.click('#login button')]);
@@ -61,7 +75,9 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
     expect(session).to.include({ httpOnly: true, sameSite: 'Strict' });
     expect(session.value).not.to.contain(TOKEN);
     expect(page.url()).not.to.contain(TOKEN);
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).to.equal('');
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie),
+    ).to.equal('');
     await context.close();
   });
 
@@ -88,10 +104,19 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
     const context = await browser.newContext();
     const page = await context.newPage();
     await signIn(page, `${server.url}/`);
-    await page.waitForFunction(() => (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }).document.getElementById('jobs-status')?.textContent !== '');
+    await page.waitForFunction(
+      () =>
+        (
+          globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }
+        ).document.getElementById('jobs-status')?.textContent !== '',
+    );
     let reloaded = false;
     page.on('load', () => (reloaded = true));
-    const answer = await fetch(`${server.url}/api/analyze/repository`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: git.daemon.url('acme/human.git') }) });
+    const answer = await fetch(`${server.url}/api/analyze/repository`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: git.daemon.url('acme/human.git') }),
+    });
     expect(answer.status).to.equal(202);
     const { id } = (await answer.json()) as { id: string };
     // Well before the list's 30-second reread: only the feed can bring it this soon.
@@ -143,7 +168,11 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
   it('works under a path prefix (server.base_path), as behind a proxy that forwards /cadence/ unchanged', async () => {
     const prefixed = await startCadenceServer({
       cwd: work.path,
-      config: { security: { allowed_networks: ['127.0.0.0/8'] }, strategies: { disabled: ['commit-model'] }, server: { base_path: '/cadence' } },
+      config: {
+        security: { allowed_networks: ['127.0.0.0/8'] },
+        strategies: { disabled: ['commit-model'] },
+        server: { base_path: '/cadence' },
+      },
       env: { CADENCE_API_TOKEN: TOKEN },
     });
     try {
@@ -160,7 +189,10 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
       await page.fill('#analyze-url', git.daemon.url('acme/burst.git'));
       await page.click('#analyze button');
       await page.waitForSelector('#jobs-body tr[data-status="completed"] a', { timeout: 30_000 });
-      await Promise.all([page.waitForURL(/\/cadence\/jobs\/[0-9a-f-]+\/report$/), page.locator('#jobs-body tr[data-status="completed"] a').first().click()]);
+      await Promise.all([
+        page.waitForURL(/\/cadence\/jobs\/[0-9a-f-]+\/report$/),
+        page.locator('#jobs-body tr[data-status="completed"] a').first().click(),
+      ]);
       expect(await page.textContent('h1')).to.equal('acme/burst');
       await context.close();
     } finally {
@@ -175,29 +207,53 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
     // This server keeps security.allow_local_paths off: the browser must not refuse first, the server says why.
     await page.fill('#analyze-url', work.path);
     await page.click('#analyze button');
-    await page.waitForFunction(() => ((globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }).document.getElementById('analyze-status')?.textContent ?? '') !== '');
+    await page.waitForFunction(
+      () =>
+        ((
+          globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }
+        ).document.getElementById('analyze-status')?.textContent ?? '') !== '',
+    );
     expect(await page.textContent('#analyze-status')).to.match(/local path/i);
     await context.close();
   });
 
   it('takes the dashboard\u2019s screenshots docs/ shows (pnpm screenshots refreshes them)', async () => {
     const written = await takeDashboardScreenshots(path.join(work.path, 'shots'), browser);
-    expect(written.map((f) => path.basename(f))).to.deep.equal(['dashboard-sign-in.png', 'dashboard.png', 'dashboard-job-running.png']);
-    for (const file of written) expect((await readFile(file)).subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
+    expect(written.map((f) => path.basename(f))).to.deep.equal([
+      'dashboard-sign-in.png',
+      'dashboard.png',
+      'dashboard-job-running.png',
+    ]);
+    for (const file of written)
+      expect((await readFile(file)).subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
   });
 
   it('refuses a cookie-authenticated change from another origin, and the guarded API without token or cookie', async () => {
-    const login = await fetch(`${server.url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN }) });
+    const login = await fetch(`${server.url}/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: TOKEN }),
+    });
     expect(login.status).to.equal(204);
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const body = JSON.stringify({ url: git.daemon.url('acme/burst.git') });
-    const crossSite = await fetch(`${server.url}/api/analyze/repository`, { method: 'POST', headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' }, body });
+    const crossSite = await fetch(`${server.url}/api/analyze/repository`, {
+      method: 'POST',
+      headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+      body,
+    });
     expect(crossSite.status).to.equal(403);
     const noOrigin = await fetch(`${server.url}/jobs/unknown/cancel`, { method: 'POST', headers: { cookie } });
     expect(noOrigin.status).to.equal(403);
     expect((await fetch(`${server.url}/jobs`, { headers: { cookie } })).status).to.equal(200);
     expect((await fetch(`${server.url}/jobs`)).status).to.equal(401);
-    expect((await fetch(`${server.url}/jobs`, { headers: { cookie: 'cadence_session=v1.9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } })).status).to.equal(401);
+    expect(
+      (
+        await fetch(`${server.url}/jobs`, {
+          headers: { cookie: 'cadence_session=v1.9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+        })
+      ).status,
+    ).to.equal(401);
   });
 
   /** Opens `url` and signs in with the token, as a person does once per browser. */
@@ -210,7 +266,9 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
   async function seriousViolations(page: import('playwright-core').Page): Promise<unknown[]> {
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
     const violations = await page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+      const axe = (
+        globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
+      ).axe;
       return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact }));
     });
     return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
@@ -222,16 +280,25 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
     const check = async (): Promise<unknown[]> => {
       await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
       const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+        const axe = (
+          globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
+        ).axe;
         return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact }));
       });
-      return violations.filter((v) => (v as { impact: string }).impact === 'serious' || (v as { impact: string }).impact === 'critical');
+      return violations.filter(
+        (v) => (v as { impact: string }).impact === 'serious' || (v as { impact: string }).impact === 'critical',
+      );
     };
     await page.goto(`${server.url}/`);
     expect(await check()).to.deep.equal([]);
     await page.fill('#token', TOKEN);
     await Promise.all([page.waitForSelector('#analyze'), page.click('#login button')]);
-    await page.waitForFunction(() => (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }).document.getElementById('jobs-status')?.textContent !== '');
+    await page.waitForFunction(
+      () =>
+        (
+          globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }
+        ).document.getElementById('jobs-status')?.textContent !== '',
+    );
     expect(await check()).to.deep.equal([]);
     await context.close();
   });

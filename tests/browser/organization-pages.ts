@@ -4,7 +4,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { createRepository, makeTempDir, runCadence, type FixtureCommit, type TempDir } from '@cadence-detect/test-support';
+import {
+  createRepository,
+  makeTempDir,
+  runCadence,
+  type FixtureCommit,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 const PEOPLE = [
   { name: 'Ada Example', email: 'ada@example.test' },
@@ -21,7 +27,9 @@ function history(months: number, assisted: number, offset: number): FixtureCommi
       const n = m * 6 + i;
       const withClaude = m >= months / 2 && i < Math.round(assisted * 6 * (m / months));
       out.push({
-        message: withClaude ? `Add handler for case ${n}\n\nCo-Authored-By: Claude <noreply@anthropic.com>` : `Fix parser edge case ${n}`,
+        message: withClaude
+          ? `Add handler for case ${n}\n\nCo-Authored-By: Claude <noreply@anthropic.com>`
+          : `Fix parser edge case ${n}`,
         date: start + m * 30 * 86_400 + i * 3 * 86_400 + ((n * 977 + offset) % 5400),
         author: PEOPLE[(n + offset) % PEOPLE.length]!,
         addLines: 3 + ((n * 7) % 11),
@@ -55,7 +63,10 @@ export async function organizationFixture(): Promise<OrganizationFixture> {
 /** Scans the fixture with the CLI into `org.html` (and each repository's report under `reports/`). */
 export async function scanFixture(fixture: OrganizationFixture): Promise<string> {
   const out = path.join(fixture.work.path, 'org.html');
-  const run = await runCadence(['scan', '--repos', fixture.list, '-o', out, '--reports-dir', path.join(fixture.work.path, 'reports')], { cwd: fixture.work.path });
+  const run = await runCadence(
+    ['scan', '--repos', fixture.list, '-o', out, '--reports-dir', path.join(fixture.work.path, 'reports')],
+    { cwd: fixture.work.path },
+  );
   if (run.code !== 0) throw new Error(`cadence scan failed (${run.code}): ${run.stderr}`);
   return out;
 }

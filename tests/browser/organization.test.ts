@@ -15,7 +15,12 @@ import {
   type GitHttpServer,
   type ServerProcess,
 } from '@cadence-detect/test-support';
-import { organizationFixture, scanFixture, takeOrganizationScreenshot, type OrganizationFixture } from './organization-pages.js';
+import {
+  organizationFixture,
+  scanFixture,
+  takeOrganizationScreenshot,
+  type OrganizationFixture,
+} from './organization-pages.js';
 import { CHROMIUM } from './report-pages.js';
 
 const require = createRequire(import.meta.url);
@@ -25,7 +30,9 @@ const AUTH = { authorization: `Bearer ${TOKEN}` };
 async function seriousViolations(page: Page): Promise<unknown[]> {
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
+    ).axe;
     return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
@@ -104,13 +111,18 @@ describe('the organization view in a browser (headless Chromium)', function () {
 
     before(async () => {
       const served = path.join(fixture.work.path, 'served');
-      for (const name of fixture.names) await exportRepository(served, `${name}.git`, path.join(fixture.work.path, 'repos', name));
+      for (const name of fixture.names)
+        await exportRepository(served, `${name}.git`, path.join(fixture.work.path, 'repos', name));
       git = await startGitHttpServer(served);
       github = await startFakeGithub();
       stall = await startConnectionRecorder('127.0.0.1', 'stall');
       server = await startCadenceServer({
         cwd: fixture.work.path,
-        config: { security: { allowed_networks: ['127.0.0.0/8'] }, forges: { github: { api_url: github.apiUrl } }, scans: { allowed_owners: ['github:acme'], max_queued_children: 1 } },
+        config: {
+          security: { allowed_networks: ['127.0.0.0/8'] },
+          forges: { github: { api_url: github.apiUrl } },
+          scans: { allowed_owners: ['github:acme'], max_queued_children: 1 },
+        },
         env: { CADENCE_API_TOKEN: TOKEN, CADENCE_GITHUB_TOKEN: 'ghp_pageToken0123456789' },
       });
     });
@@ -120,10 +132,30 @@ describe('the organization view in a browser (headless Chromium)', function () {
     });
 
     it('fills in live as repositories end, passes axe, then becomes the organization page linking each repository\u2019s report', async () => {
-      const entry = (name: string, url: string) => ({ full_name: name, clone_url: url, archived: false, fork: false, private: true });
+      const entry = (name: string, url: string) => ({
+        full_name: name,
+        clone_url: url,
+        archived: false,
+        fork: false,
+        private: true,
+      });
       // The last repository's git server never answers: the scan waits on it until the test cancels that job.
-      github.script('GET', /^\/orgs\/acme\/repos/, [{ status: 200, body: [...fixture.names.map((n) => entry(n, git.repoUrl(`${n}.git`))), entry('acme/slow', `http://127.0.0.1:${stall.port}/acme/slow.git`)] }]);
-      const started = (await (await fetch(`${server.url}/api/analyze/organization`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ forge: 'github', owner: 'acme' }) })).json()) as { id: string };
+      github.script('GET', /^\/orgs\/acme\/repos/, [
+        {
+          status: 200,
+          body: [
+            ...fixture.names.map((n) => entry(n, git.repoUrl(`${n}.git`))),
+            entry('acme/slow', `http://127.0.0.1:${stall.port}/acme/slow.git`),
+          ],
+        },
+      ]);
+      const started = (await (
+        await fetch(`${server.url}/api/analyze/organization`, {
+          method: 'POST',
+          headers: { ...AUTH, 'content-type': 'application/json' },
+          body: JSON.stringify({ forge: 'github', owner: 'acme' }),
+        })
+      ).json()) as { id: string };
       const context = await browser.newContext({ bypassCSP: true });
       const page = await context.newPage();
       await page.goto(`${server.url}/`);
@@ -136,22 +168,35 @@ describe('the organization view in a browser (headless Chromium)', function () {
       expect(await seriousViolations(page)).to.deep.equal([]);
       // The slow repository's job exists once the scan has submitted it (one child queued at a time): cancel that job.
       const slowJob = await eventually(async () => {
-        const job = (await (await fetch(`${server.url}/jobs/${started.id}`, { headers: AUTH })).json()) as { children: { repository: string; job_id?: string | null }[] };
+        const job = (await (await fetch(`${server.url}/jobs/${started.id}`, { headers: AUTH })).json()) as {
+          children: { repository: string; job_id?: string | null }[];
+        };
         return job.children.find((c) => c.repository === 'acme/slow')?.job_id ?? undefined;
       }, 'the slow repository\u2019s job');
-      expect((await fetch(`${server.url}/jobs/${slowJob}/cancel`, { method: 'POST', headers: AUTH })).ok).to.equal(true);
+      expect((await fetch(`${server.url}/jobs/${slowJob}/cancel`, { method: 'POST', headers: AUTH })).ok).to.equal(
+        true,
+      );
       await page.waitForSelector('section.verdict', { timeout: 30_000 });
       expect(await page.textContent('h1')).to.equal('github:acme');
       expect(await page.textContent('main')).to.contain('ERR_CANCELLED');
       expect(await seriousViolations(page)).to.deep.equal([]);
-      await Promise.all([page.waitForURL(/\/jobs\/[0-9a-f-]+\/report$/), page.locator('a', { hasText: 'acme/web' }).click()]);
+      await Promise.all([
+        page.waitForURL(/\/jobs\/[0-9a-f-]+\/report$/),
+        page.locator('a', { hasText: 'acme/web' }).click(),
+      ]);
       await page.waitForSelector('section.verdict');
       expect(page.url()).to.not.contain(started.id);
       await context.close();
     });
 
     it('starts a scan from the dashboard\u2019s form (a server with a token), which lists it with its job page', async () => {
-      const entry = (name: string) => ({ full_name: name, clone_url: git.repoUrl(`${name}.git`), archived: false, fork: false, private: true });
+      const entry = (name: string) => ({
+        full_name: name,
+        clone_url: git.repoUrl(`${name}.git`),
+        archived: false,
+        fork: false,
+        private: true,
+      });
       github.script('GET', /^\/orgs\/acme\/repos/, [{ status: 200, body: fixture.names.map(entry) }]);
       const context = await browser.newContext({ bypassCSP: true });
       const page = await context.newPage();

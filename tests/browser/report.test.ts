@@ -22,7 +22,15 @@ describe('the HTML report in a browser (headless Chromium)', function () {
   before(async () => {
     work = await makeTempDir('cadence-report-browser-');
     file = path.join(work.path, 'report.html');
-    await writeFile(file, renderReport(bigResult(count), 'html', { tool: 'cadence', version: '9.9.9', generated_at: '2026-11-24T10:00:00.000Z', configuration: {} }));
+    await writeFile(
+      file,
+      renderReport(bigResult(count), 'html', {
+        tool: 'cadence',
+        version: '9.9.9',
+        generated_at: '2026-11-24T10:00:00.000Z',
+        configuration: {},
+      }),
+    );
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   });
   after(async () => {
@@ -40,11 +48,20 @@ describe('the HTML report in a browser (headless Chromium)', function () {
     return page;
   }
 
-  const visibleRows = (page: Page): Promise<{ severity: string; evidence: string; confidence: number; author: string }[]> =>
-    page.$$eval('#findings tbody tr:not([hidden])', (rows) => rows.map((r) => {
-      const data = (r as unknown as { dataset: Record<string, string> }).dataset;
-      return { severity: data.severity!, evidence: data.evidence!, confidence: Number(data.confidence), author: data.author! };
-    }));
+  const visibleRows = (
+    page: Page,
+  ): Promise<{ severity: string; evidence: string; confidence: number; author: string }[]> =>
+    page.$$eval('#findings tbody tr:not([hidden])', (rows) =>
+      rows.map((r) => {
+        const data = (r as unknown as { dataset: Record<string, string> }).dataset;
+        return {
+          severity: data.severity!,
+          evidence: data.evidence!,
+          confidence: Number(data.confidence),
+          author: data.author!,
+        };
+      }),
+    );
 
   it('pages the findings, strongest first, and shows more on demand', async () => {
     const page = await open();
@@ -64,7 +81,9 @@ describe('the HTML report in a browser (headless Chromium)', function () {
     await page.click('th button[data-key="confidence"] >> nth=-1');
     const ascending = await visibleRows(page);
     expect(ascending[0]!.confidence).to.equal(Math.min(...ascending.map((r) => r.confidence)));
-    expect(await page.getAttribute('th:has(button[data-key="confidence"]) >> nth=-1', 'aria-sort')).to.equal('ascending');
+    expect(await page.getAttribute('th:has(button[data-key="confidence"]) >> nth=-1', 'aria-sort')).to.equal(
+      'ascending',
+    );
 
     await page.selectOption('#filter-severity', 'high');
     const high = await visibleRows(page);
@@ -106,7 +125,7 @@ describe('the HTML report in a browser (headless Chromium)', function () {
     expect(await page.isHidden('#finding-controls')).to.equal(true);
   });
 
-  it('opens the CLI\'s own report of a real repository from file:// without JavaScript, every flagged commit shown', async () => {
+  it("opens the CLI's own report of a real repository from file:// without JavaScript, every flagged commit shown", async () => {
     const repo = path.join(work.path, 'burst');
     await mkdir(repo);
     await createRepository(repo, burstHistory(12));
@@ -128,7 +147,9 @@ describe('the HTML report in a browser (headless Chromium)', function () {
     // Code at HEAD and Does it last read without script: the numbers are in tables, the bars carry titles.
     const lines = (JSON.parse(await readFile(json, 'utf8')) as RepositoryResult).lines!;
     expect(await page.locator('h2', { hasText: 'Code at HEAD' }).count()).to.equal(1);
-    expect(await page.locator('svg[aria-labelledby="code-bar-title"] title#code-bar-title').textContent()).to.contain(`The ${lines.counted.toLocaleString('en')} lines at HEAD`);
+    expect(await page.locator('svg[aria-labelledby="code-bar-title"] title#code-bar-title').textContent()).to.contain(
+      `The ${lines.counted.toLocaleString('en')} lines at HEAD`,
+    );
     expect(await page.locator('#code-folders tbody tr').count()).to.equal(lines.directories.length);
     expect(await page.locator('#survival tbody tr').count()).to.equal(2);
     expect(await page.locator('svg[aria-labelledby="survival-chart-title"]').count()).to.equal(1);
@@ -137,8 +158,13 @@ describe('the HTML report in a browser (headless Chromium)', function () {
 
   it('takes the screenshots docs/ shows (pnpm screenshots refreshes them)', async () => {
     const written = await takeScreenshots(path.join(work.path, 'shots'), browser);
-    expect(written.map((f) => path.basename(f))).to.deep.equal(['report-repository.png', 'report-repository-dark.png', 'report-website.png']);
-    for (const file of written) expect((await readFile(file)).subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
+    expect(written.map((f) => path.basename(f))).to.deep.equal([
+      'report-repository.png',
+      'report-repository-dark.png',
+      'report-website.png',
+    ]);
+    for (const file of written)
+      expect((await readFile(file)).subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
   });
 
   it('passes an axe-core accessibility check with no serious or critical violation', async () => {
@@ -147,7 +173,11 @@ describe('the HTML report in a browser (headless Chromium)', function () {
       await page.emulateMedia({ colorScheme: scheme });
       await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
       const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+        const axe = (
+          globalThis as unknown as {
+            axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+          }
+        ).axe;
         const result = await axe.run();
         return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
       });

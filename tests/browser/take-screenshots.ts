@@ -9,7 +9,11 @@ import { CHROMIUM, takeScreenshots } from './report-pages.js';
 const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 try {
-  for (const file of [...(await takeScreenshots(out, browser)), ...(await takeDashboardScreenshots(out, browser)), ...(await takeOrganizationScreenshot(out, browser))]) {
+  for (const file of [
+    ...(await takeScreenshots(out, browser)),
+    ...(await takeDashboardScreenshots(out, browser)),
+    ...(await takeOrganizationScreenshot(out, browser)),
+  ]) {
     if (file.endsWith('.png')) console.log(path.relative(process.cwd(), file));
   }
 } finally {

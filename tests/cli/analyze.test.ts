@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { burstHistory, createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
+import {
+  burstHistory,
+  createRepository,
+  humanHistory,
+  makeTempDir,
+  runCadence,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 interface JsonReport {
   report?: { tool: string; version: string; generated_at: string; configuration: Record<string, unknown> };
@@ -41,14 +48,18 @@ describe('cadence analyze (the real CLI process)', function () {
     await createRepository(burst, burstHistory(8));
     await createRepository(attributed, [
       ...humanHistory(4),
-      ...burstHistory(6).map((c) => ({ ...c, message: `${c.message}\n\nCo-Authored-By: Claude <noreply@anthropic.com>` })),
+      ...burstHistory(6).map((c) => ({
+        ...c,
+        message: `${c.message}\n\nCo-Authored-By: Claude <noreply@anthropic.com>`,
+      })),
     ]);
     heuristic = path.join(work.path, 'heuristic.yaml');
     await writeFile(heuristic, 'strategies:\n  disabled: [commit-model]\n');
   });
   after(() => work.remove());
 
-  const analyze = (args: string[], env: NodeJS.ProcessEnv = {}) => runCadence(['analyze', ...args], { cwd: work.path, env });
+  const analyze = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    runCadence(['analyze', ...args], { cwd: work.path, env });
 
   it('scores a burst history above a human one, which is clean; the threshold strategies give the reasons', async () => {
     const h = JSON.parse((await analyze([human, '--json'])).stdout) as JsonReport;
@@ -97,7 +108,9 @@ describe('cadence analyze (the real CLI process)', function () {
     const reached = await analyze([attributed, '--fail-on', 'suspicious']);
     expect(reached.code).to.equal(3);
     // The four human commits of 2019 predate assistants: the false-alarm floor follows the verdict.
-    expect(reached.stdout).to.match(/^Verdict: likely_ai_generated: \d+ of \d+ scored commits flagged, assistant share \d+%( \(\d+ read; \d+ not scored: merges, automation and commits without changed lines\))?\nFalse-alarm floor: of 4 commits from before assistants existed \(before 2021-06-29\), \d+\.\d% are flagged .*\nRepository: attributed/);
+    expect(reached.stdout).to.match(
+      /^Verdict: likely_ai_generated: \d+ of \d+ scored commits flagged, assistant share \d+%( \(\d+ read; \d+ not scored: merges, automation and commits without changed lines\))?\nFalse-alarm floor: of 4 commits from before assistants existed \(before 2021-06-29\), \d+\.\d% are flagged .*\nRepository: attributed/,
+    );
     expect(reached.stderr.trim()).to.equal('cadence: verdict likely_ai_generated reaches --fail-on suspicious');
     expect((await analyze([attributed, '--fail-on', 'likely_ai_generated', '--json'])).code).to.equal(3);
     expect((await analyze([human, '--fail-on', 'suspicious'])).code).to.equal(0);
@@ -148,7 +161,10 @@ describe('cadence analyze (the real CLI process)', function () {
   it('follows --suspicious-additions over the file and the environment (file < env < flag)', async () => {
     const dir = path.join(work.path, 'precedence');
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, '.cadence.yaml'), 'thresholds:\n  suspicious_additions: 100000\n  max_additions_per_min: 100000\n');
+    await writeFile(
+      path.join(dir, '.cadence.yaml'),
+      'thresholds:\n  suspicious_additions: 100000\n  max_additions_per_min: 100000\n',
+    );
     const score = async (args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> => {
       const run = await runCadence(['analyze', burst, '--json', ...args], { cwd: dir, env });
       expect(run.code, run.stderr).to.equal(0);
@@ -156,7 +172,9 @@ describe('cadence analyze (the real CLI process)', function () {
     };
     expect(await score([])).to.equal(0);
     expect(await score([], { CADENCE_THRESHOLDS_SUSPICIOUS_ADDITIONS: '500' })).to.be.above(0);
-    expect(await score(['--suspicious-additions', '100000'], { CADENCE_THRESHOLDS_SUSPICIOUS_ADDITIONS: '500' })).to.equal(0);
+    expect(
+      await score(['--suspicious-additions', '100000'], { CADENCE_THRESHOLDS_SUSPICIOUS_ADDITIONS: '500' }),
+    ).to.equal(0);
   });
 
   it('exits 2 on an invalid configuration file, naming the key and the file', async () => {
@@ -182,12 +200,16 @@ describe('cadence analyze (the real CLI process)', function () {
     const missing = await analyze([path.join(work.path, 'nowhere')]);
     expect(missing.code).to.equal(2);
     expect(missing.stderr.trim().split('\n')).to.have.length(1);
-    expect(missing.stderr).to.contain(`ERR_PATH_NOT_FOUND: No such path: ${path.join(work.path, 'nowhere')} (a local path names a folder that exists`);
+    expect(missing.stderr).to.contain(
+      `ERR_PATH_NOT_FOUND: No such path: ${path.join(work.path, 'nowhere')} (a local path names a folder that exists`,
+    );
     const plainDir = path.join(work.path, 'plain-folder');
     await mkdir(plainDir);
     const notRepository = await analyze([plainDir]);
     expect(notRepository.code).to.equal(2);
-    expect(notRepository.stderr).to.contain(`ERR_NOT_A_REPOSITORY: Not a git repository: ${plainDir} (git finds no repository there or above it`);
+    expect(notRepository.stderr).to.contain(
+      `ERR_NOT_A_REPOSITORY: Not a git repository: ${plainDir} (git finds no repository there or above it`,
+    );
     const branch = await analyze([human, '--branch', 'no-such-branch']);
     expect(branch.code).to.equal(2);
     expect(branch.stderr).to.contain('ERR_BRANCH_NOT_FOUND: Branch not found: no-such-branch (');
@@ -207,7 +229,12 @@ describe('cadence analyze (the real CLI process)', function () {
     await mkdir(dir);
     await createRepository(dir, [
       { message: 'init', date: Date.UTC(2019, 0, 1) / 1000, addLines: 5 },
-      { message: 'Vendor a library', date: Date.UTC(2019, 0, 1) / 1000 + 120, files: { 'vendor/big.js': 'x\n'.repeat(5000) }, addLines: 2 },
+      {
+        message: 'Vendor a library',
+        date: Date.UTC(2019, 0, 1) / 1000 + 120,
+        files: { 'vendor/big.js': 'x\n'.repeat(5000) },
+        addLines: 2,
+      },
     ]);
     const run = await analyze([dir, '--json']);
     const report = JSON.parse(run.stdout) as JsonReport;
@@ -237,7 +264,10 @@ describe('cadence version, config and plugins', function () {
   });
 
   it('prints the effective configuration with secrets masked', async () => {
-    const run = await runCadence(['config'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'super-secret-value', CADENCE_GIT_DEPTH: '7' } });
+    const run = await runCadence(['config'], {
+      cwd: work.path,
+      env: { CADENCE_WEBHOOK_SECRET: 'super-secret-value', CADENCE_GIT_DEPTH: '7' },
+    });
     expect(run.code).to.equal(0);
     expect(run.stdout).to.not.contain('super-secret-value');
     expect(run.stdout).to.contain('secret: "****"');
@@ -259,10 +289,16 @@ describe('cadence version, config and plugins', function () {
   it('lists the built-in plugins and their strategies', async () => {
     const run = await runCadence(['plugins'], { cwd: work.path });
     expect(run.code).to.equal(0);
-    for (const name of ['velocity', 'timing', 'size']) expect(run.stdout).to.match(new RegExp(`loaded\\s+@cadence-detect/plugin-${name}`));
+    for (const name of ['velocity', 'timing', 'size'])
+      expect(run.stdout).to.match(new RegExp(`loaded\\s+@cadence-detect/plugin-${name}`));
     expect(run.stdout.split('\n')[0]).to.match(/^STATUS\s+PACKAGE\s+VERSION\s+SOURCE\s+WHERE$/);
-    const rows = run.stdout.split('\n').filter((line) => /^\S/.test(line)).slice(1);
-    expect(rows.length, 'one row per package, none listed twice').to.equal(new Set(rows.map((line) => line.split(/\s+/)[1])).size);
+    const rows = run.stdout
+      .split('\n')
+      .filter((line) => /^\S/.test(line))
+      .slice(1);
+    expect(rows.length, 'one row per package, none listed twice').to.equal(
+      new Set(rows.map((line) => line.split(/\s+/)[1])).size,
+    );
     expect(run.stdout).to.match(/@cadence-detect\/plugin-ai-assist[^\n]*\n\s+inactive: ai\.enabled is false/);
     const enabled = await runCadence(['plugins'], { cwd: work.path, env: { CADENCE_AI_ENABLED: 'true' } });
     expect(enabled.stdout).to.not.contain('inactive');

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, humanHistory, makeTempDir, runCadence, type FixtureCommit, type TempDir } from '@cadence-detect/test-support';
+import {
+  createRepository,
+  humanHistory,
+  makeTempDir,
+  runCadence,
+  type FixtureCommit,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 interface Result {
   total_commits: number;
@@ -47,7 +54,10 @@ function dependabotBump(i: number): FixtureCommit {
       '',
       'Signed-off-by: dependabot[bot] <support@github.com>',
     ].join('\n'),
-    files: { 'package.json': `{ "dependencies": { "lodash": "^${to}" } }\n`, 'package-lock.json': `{ "lodash": "${to}", "n": ${i} }\n` },
+    files: {
+      'package.json': `{ "dependencies": { "lodash": "^${to}" } }\n`,
+      'package-lock.json': `{ "lodash": "${to}", "n": ${i} }\n`,
+    },
   };
 }
 
@@ -83,11 +93,28 @@ describe('automation is not an assistant (cadence analyze on a real repository)'
       ...humanHistory(24),
       ...Array.from({ length: 6 }, (_, i) => dependabotBump(i)),
       ...Array.from({ length: 3 }, (_, i) => renovateUpdate(i)),
-      { author: ACTIONS, date: START + 40 * DAY, message: 'Update CHANGELOG.md for v2.3.0\n\n[skip ci]', files: { 'CHANGELOG.md': '## 2.3.0\n- fixes\n' } },
+      {
+        author: ACTIONS,
+        date: START + 40 * DAY,
+        message: 'Update CHANGELOG.md for v2.3.0\n\n[skip ci]',
+        files: { 'CHANGELOG.md': '## 2.3.0\n- fixes\n' },
+      },
       // Explicit attribution on a bot's commit beats automation.
-      { author: ACTIONS, date: START + 41 * DAY, message: 'Apply review suggestions\n\nCo-authored-by: Claude <noreply@anthropic.com>', addLines: 40, file: 'src/review.ts' },
+      {
+        author: ACTIONS,
+        date: START + 41 * DAY,
+        message: 'Apply review suggestions\n\nCo-authored-by: Claude <noreply@anthropic.com>',
+        addLines: 40,
+        file: 'src/review.ts',
+      },
       // A coding agent acting as an account stays an assistant.
-      { author: COPILOT, date: START + 42 * DAY, message: 'Add input validation to the upload form', addLines: 60, file: 'src/upload.ts' },
+      {
+        author: COPILOT,
+        date: START + 42 * DAY,
+        message: 'Add input validation to the upload form',
+        addLines: 60,
+        file: 'src/upload.ts',
+      },
       { author: RELEASE_ROBOT, date: START + 43 * DAY, message: 'release: v2.3.0', files: { VERSION: '2.3.0\n' } },
       { author: RELEASE_ROBOT, date: START + 44 * DAY, message: 'release: v2.3.1', files: { VERSION: '2.3.1\n' } },
     ];
@@ -112,7 +139,9 @@ describe('automation is not an assistant (cadence analyze on a real repository)'
       expect(automation, hash).to.have.length(1);
       expect(automation[0]!.strategy).to.equal('attribution');
     }
-    expect(result.detections.find((d) => d.commit === hashes[24] && d.evidence === 'automation')!.message).to.contain('dependabot[bot]');
+    expect(result.detections.find((d) => d.commit === hashes[24] && d.evidence === 'automation')!.message).to.contain(
+      'dependabot[bot]',
+    );
     // The denominator: every commit but the automation ones and those that change no counted line.
     expect(result.scored_commits).to.be.at.most(result.total_commits - result.automation_commits);
     const dependabot = result.authors.find((a) => a.author === 'dependabot[bot]')!;
@@ -159,7 +188,9 @@ describe('automation is not an assistant (cadence analyze on a real repository)'
     await writeFile(config, 'plugin_options:\n  attribution:\n    automation: ["^release robot$"]\n');
     const result = await analyze(repo, ['--config', config]);
     expect(result.automation_commits).to.equal(12);
-    expect(result.detections.filter((d) => d.evidence === 'automation' && d.message.includes('Release Robot'))).to.have.length(2);
+    expect(
+      result.detections.filter((d) => d.evidence === 'automation' && d.message.includes('Release Robot')),
+    ).to.have.length(2);
   });
 });
 

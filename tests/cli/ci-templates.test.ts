@@ -19,38 +19,64 @@ interface ActionStep {
 /** The GitHub Action and the GitLab template as committed: what a user's pipeline runs. */
 describe('the GitHub Action and the GitLab CI template', () => {
   it('action.yml: a composite action on Node 24 whose inputs reach `cadence ci github` as underscore names, never in the script text', async () => {
-    const action = parse(await read('action.yml')) as { inputs: Record<string, unknown>; outputs: Record<string, { value: string }>; runs: { using: string; steps: ActionStep[] } };
+    const action = parse(await read('action.yml')) as {
+      inputs: Record<string, unknown>;
+      outputs: Record<string, { value: string }>;
+      runs: { using: string; steps: ActionStep[] };
+    };
     expect(action.runs.using).to.equal('composite');
     expect(Object.keys(action.inputs).sort()).to.deep.equal(['base', 'config', 'fail-on', 'path', 'sarif']);
     expect(Object.keys(action.outputs).sort()).to.deep.equal(['ai-share', 'assessment', 'flagged']);
-    for (const output of Object.values(action.outputs)) expect(output.value).to.match(/^\$\{\{ steps\.cadence\.outputs\.[a-z-]+ \}\}$/);
+    for (const output of Object.values(action.outputs))
+      expect(output.value).to.match(/^\$\{\{ steps\.cadence\.outputs\.[a-z-]+ \}\}$/);
     const setup = action.runs.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
     expect(setup?.with?.['node-version']).to.equal(24);
     // Pinned by full commit (a tag can be moved), the tag named beside it.
     expect(setup!.uses).to.match(/^actions\/setup-node@[0-9a-f]{40}$/);
-    expect(await read('action.yml')).to.match(new RegExp(`uses: ${setup!.uses!.replace(/[/.]/g, '\\$&')} # v\\d+\\.\\d+\\.\\d+\\n`));
+    expect(await read('action.yml')).to.match(
+      new RegExp(`uses: ${setup!.uses!.replace(/[/.]/g, '\\$&')} # v\\d+\\.\\d+\\.\\d+\\n`),
+    );
     const step = action.runs.steps.find((s) => s.id === 'cadence')!;
     // A hyphen in an environment name (INPUT_FAIL-ON) is dropped by dash, the /bin/sh npx runs commands through.
     for (const name of Object.keys(step.env ?? {})) expect(name).to.match(/^[A-Z][A-Z0-9_]*$/);
-    expect(Object.keys(step.env!).sort()).to.deep.equal(['INPUT_BASE', 'INPUT_CONFIG', 'INPUT_FAIL_ON', 'INPUT_PATH', 'INPUT_SARIF']);
-    for (const [name, value] of Object.entries(step.env!)) expect(value, name).to.equal(`\${{ inputs.${name.slice(6).toLowerCase().replace(/_/g, '-')} }}`);
+    expect(Object.keys(step.env!).sort()).to.deep.equal([
+      'INPUT_BASE',
+      'INPUT_CONFIG',
+      'INPUT_FAIL_ON',
+      'INPUT_PATH',
+      'INPUT_SARIF',
+    ]);
+    for (const [name, value] of Object.entries(step.env!))
+      expect(value, name).to.equal(`\${{ inputs.${name.slice(6).toLowerCase().replace(/_/g, '-')} }}`);
     expect(step.run).to.not.contain('${{');
     // Installed into a folder of the runner's and run by absolute path: never npx in the checkout (tests/security/ci-step-isolation.test.ts runs it).
     expect(step.run).to.not.match(/\bnpx\b/);
     expect((step as { 'working-directory'?: string })['working-directory']).to.equal('${{ runner.temp }}');
-    const bin = (JSON.parse(await read('host/package.json')) as { bin: { cadence: string } }).bin.cadence.replace(/^\.\//, '');
+    const bin = (JSON.parse(await read('host/package.json')) as { bin: { cadence: string } }).bin.cadence.replace(
+      /^\.\//,
+      '',
+    );
     expect(step.run).to.contain(`"$node_bin" "$cli_dir/node_modules/@cadence-detect/cli/${bin}" ci github`);
   });
 
   it('the GitLab template runs `cadence ci gitlab` on merge requests at the CLI\u2019s own version, with the whole history and the Code Quality report', async () => {
-    const template = parse(await read('templates/cadence.gitlab-ci.yml')) as { cadence: { variables: Record<string, string>; rules: { if: string }[]; script: string[]; artifacts: { reports: { codequality: string } } } };
+    const template = parse(await read('templates/cadence.gitlab-ci.yml')) as {
+      cadence: {
+        variables: Record<string, string>;
+        rules: { if: string }[];
+        script: string[];
+        artifacts: { reports: { codequality: string } };
+      };
+    };
     const version = (JSON.parse(await read('host/package.json')) as { version: string }).version;
     const job = template.cadence;
     expect(job.variables.CADENCE_VERSION, 'bump the template with the CLI').to.equal(version);
     expect(job.variables.GIT_DEPTH).to.equal('0');
     expect(job.rules.map((r) => r.if)).to.deep.equal(['$CI_PIPELINE_SOURCE == "merge_request_event"']);
     const script = job.script.join('\n');
-    expect(script).to.contain('"@cadence-detect/cli@${CADENCE_VERSION}"').and.contain('ci gitlab -o gl-code-quality.json');
+    expect(script)
+      .to.contain('"@cadence-detect/cli@${CADENCE_VERSION}"')
+      .and.contain('ci gitlab -o gl-code-quality.json');
     expect(script).to.not.match(/\bnpx\b/);
     expect(job.artifacts.reports.codequality).to.equal('gl-code-quality.json');
   });
@@ -60,12 +86,22 @@ describe('the GitHub Action and the GitLab CI template', () => {
     try {
       const github = await runCadence(['config', 'init', '--ci', 'github'], { cwd: dir.path });
       expect(github.code, github.stderr).to.equal(0);
-      const workflow = parse(await readFile(path.join(dir.path, '.github', 'workflows', 'cadence.yml'), 'utf8')) as { jobs: { cadence: { steps: { uses?: string; with?: Record<string, unknown> }[] } } };
+      const workflow = parse(await readFile(path.join(dir.path, '.github', 'workflows', 'cadence.yml'), 'utf8')) as {
+        jobs: { cadence: { steps: { uses?: string; with?: Record<string, unknown> }[] } };
+      };
       const steps = workflow.jobs.cadence.steps;
       // Third-party actions pinned by full commit; the checkout keeps no token for later steps.
-      expect(steps[0]).to.deep.include({ uses: 'actions/checkout@11d5960a326750d5838078e36cf38b85af677262', with: { 'fetch-depth': 0, 'persist-credentials': false } });
-      expect(steps.map((s) => s.uses)).to.include('github/codeql-action/upload-sarif@dd903d2e4f5405488e5ef1422510ee31c8b32357');
-      for (const uses of steps.map((s) => s.uses).filter((u): u is string => Boolean(u) && !u!.startsWith('cadence-detect/'))) expect(uses).to.match(/@[0-9a-f]{40}$/);
+      expect(steps[0]).to.deep.include({
+        uses: 'actions/checkout@11d5960a326750d5838078e36cf38b85af677262',
+        with: { 'fetch-depth': 0, 'persist-credentials': false },
+      });
+      expect(steps.map((s) => s.uses)).to.include(
+        'github/codeql-action/upload-sarif@dd903d2e4f5405488e5ef1422510ee31c8b32357',
+      );
+      for (const uses of steps
+        .map((s) => s.uses)
+        .filter((u): u is string => Boolean(u) && !u!.startsWith('cadence-detect/')))
+        expect(uses).to.match(/@[0-9a-f]{40}$/);
       expect((await runCadence(['config', 'init', '--ci', 'github'], { cwd: dir.path })).code).to.equal(2);
       await writeFile(path.join(dir.path, '.gitlab-ci.yml'), 'stages: [test]\n');
       const gitlab = await runCadence(['config', 'init', '--ci', 'gitlab', '--force'], { cwd: dir.path });
@@ -77,12 +113,20 @@ describe('the GitHub Action and the GitLab CI template', () => {
       await writeFile(path.join(dir.path, '.gitlab-ci.yml'), 'stages: [build, verify, deploy]\n');
       const staged = await runCadence(['config', 'init', '--ci', 'gitlab', '--force'], { cwd: dir.path });
       expect(staged.code, staged.stderr).to.equal(0);
-      expect(staged.stdout).to.contain('declares stages build, verify, deploy without test: the cadence job below runs in verify (or add test to stages:)');
+      expect(staged.stdout).to.contain(
+        'declares stages build, verify, deploy without test: the cadence job below runs in verify (or add test to stages:)',
+      );
       const printed = staged.stdout.slice(staged.stdout.indexOf('# Cadence on merge requests'));
       expect((parse(printed) as { cadence: { stage: string } }).cadence.stage).to.equal('verify');
       await writeFile(path.join(dir.path, '.gitlab-ci.yml'), 'stages: [build, package, deploy]\n');
       const before = await runCadence(['config', 'init', '--ci', 'gitlab', '--force'], { cwd: dir.path });
-      expect((parse(before.stdout.slice(before.stdout.indexOf('# Cadence on merge requests'))) as { cadence: { stage: string } }).cadence.stage).to.equal('package');
+      expect(
+        (
+          parse(before.stdout.slice(before.stdout.indexOf('# Cadence on merge requests'))) as {
+            cadence: { stage: string };
+          }
+        ).cadence.stage,
+      ).to.equal('package');
       expect((await runCadence(['config', 'init', '--ci', 'jenkins'], { cwd: dir.path })).code).to.equal(2);
     } finally {
       await dir.remove();

@@ -3,12 +3,26 @@ import { readdir, readFile, writeFile, mkdir, rm, symlink } from 'node:fs/promis
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import AjvModule, { type ValidateFunction } from 'ajv';
-import { burstHistory, createRepository, humanHistory, makeTempDir, runCadence, runGit, type FixtureRepository, type TempDir } from '@cadence-detect/test-support';
+import {
+  burstHistory,
+  createRepository,
+  humanHistory,
+  makeTempDir,
+  runCadence,
+  runGit,
+  type FixtureRepository,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 const require = createRequire(import.meta.url);
 // ajv is CommonJS: its class is the module's default export, or the module itself.
-const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as new (options: object) => { compile(schema: object): ValidateFunction; errors?: unknown };
-const CODE_QUALITY_SCHEMA = JSON.parse(await readFile(new URL('./gl-code-quality.schema.json', import.meta.url), 'utf8')) as object;
+const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as new (options: object) => {
+  compile(schema: object): ValidateFunction;
+  errors?: unknown;
+};
+const CODE_QUALITY_SCHEMA = JSON.parse(
+  await readFile(new URL('./gl-code-quality.schema.json', import.meta.url), 'utf8'),
+) as object;
 
 interface PullRequestPayload {
   pull_request: { base: { sha: string; ref: string }; head: { sha: string } };
@@ -18,7 +32,9 @@ interface PullRequestPayload {
 /** GitHub's own documented pull_request payload, pointed at a base and a head of ours. */
 function pullRequestEvent(base: string, head: string): PullRequestPayload {
   const events = require('@octokit/webhooks-examples') as { name: string; examples: PullRequestPayload[] }[];
-  const example = structuredClone(events.find((e) => e.name === 'pull_request')!.examples.find((e) => e.pull_request?.base?.sha)!);
+  const example = structuredClone(
+    events.find((e) => e.name === 'pull_request')!.examples.find((e) => e.pull_request?.base?.sha)!,
+  );
   example.pull_request.base.sha = base;
   example.pull_request.head.sha = head;
   return example;
@@ -41,16 +57,31 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     const dir = path.join(work.path, 'repo');
     await mkdir(dir);
     repo = await createRepository(dir, humanHistory(12));
-    await repo.commit({ message: 'Add the project configuration', date: Date.UTC(2019, 1, 1) / 1000, files: { '.cadence.yaml': 'thresholds:\n  suspicious_additions: 500\n' } });
+    await repo.commit({
+      message: 'Add the project configuration',
+      date: Date.UTC(2019, 1, 1) / 1000,
+      files: { '.cadence.yaml': 'thresholds:\n  suspicious_additions: 500\n' },
+    });
     base = repo.hashes.at(-1)!;
     // The pull request: a burst of large commits, and a configuration that would let it pass.
     for (const commit of burstHistory(6, Date.UTC(2025, 5, 2, 14) / 1000)) await repo.commit(commit);
-    await repo.commit({ message: 'Tune the checks', date: Date.UTC(2025, 5, 2, 15) / 1000, files: { '.cadence.yaml': 'strategies:\n  disabled: [commit-model, velocity, timing, size]\nassessment:\n  suspicious: 1\n  likely_ai_generated: 1\n' } });
+    await repo.commit({
+      message: 'Tune the checks',
+      date: Date.UTC(2025, 5, 2, 15) / 1000,
+      files: {
+        '.cadence.yaml':
+          'strategies:\n  disabled: [commit-model, velocity, timing, size]\nassessment:\n  suspicious: 1\n  likely_ai_generated: 1\n',
+      },
+    });
     head = repo.hashes.at(-1)!;
   });
   after(() => work.remove());
 
-  async function github(env: Record<string, string>, args: string[] = [], event: unknown = pullRequestEvent(base, head)) {
+  async function github(
+    env: Record<string, string>,
+    args: string[] = [],
+    event: unknown = pullRequestEvent(base, head),
+  ) {
     const files = await makeTempDir('cadence-ci-github-');
     const eventFile = path.join(files.path, 'event.json');
     await writeFile(eventFile, JSON.stringify(event));
@@ -60,9 +91,22 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     await writeFile(summary, '');
     const run = await runCadence(['ci', 'github', ...args], {
       cwd: repo.dir,
-      env: { GITHUB_WORKSPACE: repo.dir, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: eventFile, GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary, ...env },
+      env: {
+        GITHUB_WORKSPACE: repo.dir,
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: eventFile,
+        GITHUB_OUTPUT: output,
+        GITHUB_STEP_SUMMARY: summary,
+        ...env,
+      },
     });
-    const outputs = Object.fromEntries((await readFile(output, 'utf8')).trim().split('\n').filter(Boolean).map((line) => line.split('=') as [string, string]));
+    const outputs = Object.fromEntries(
+      (await readFile(output, 'utf8'))
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('=') as [string, string]),
+    );
     const text = await readFile(summary, 'utf8');
     await files.remove();
     return { run, outputs, summary: text };
@@ -75,11 +119,17 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     expect(outputs.assessment).to.be.oneOf(['suspicious', 'likely_ai_generated']);
     expect(Number(outputs.flagged)).to.be.at.least(1).and.at.most(7);
     expect(Number(outputs['ai-share'])).to.be.greaterThan(0);
-    expect(summary).to.match(/^## Cadence: /).and.contain('commits flagged').and.contain(`Commits after \`${base.slice(0, 12)}\``);
+    expect(summary)
+      .to.match(/^## Cadence: /)
+      .and.contain('commits flagged')
+      .and.contain(`Commits after \`${base.slice(0, 12)}\``);
     expect(summary).to.contain('| commit | severity | evidence | why |');
     // The lines the request adds, and how many came from assistant-made commits (docs/lines.md).
     expect(summary).to.match(/^Adds \d+ lines; about \d+ \(\d+%\) from assistant-made commits\.$/m);
-    const sarif = JSON.parse(await readFile(path.join(repo.dir, 'cadence.sarif'), 'utf8')) as { version: string; runs: { results: { level: string }[] }[] };
+    const sarif = JSON.parse(await readFile(path.join(repo.dir, 'cadence.sarif'), 'utf8')) as {
+      version: string;
+      runs: { results: { level: string }[] }[];
+    };
     expect(sarif.version).to.equal('2.1.0');
     expect(sarif.runs[0]!.results.length).to.be.at.least(1);
     // The gate tripped: code scanning sees errors.
@@ -90,7 +140,9 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
   it('passes the gate when fail-on is never (exit 0), the outputs still written, and the SARIF has no error', async () => {
     const { run, outputs } = await github({ INPUT_FAIL_ON: 'never', INPUT_SARIF: 'never.sarif' });
     expect(run.code, run.stderr).to.equal(0);
-    const sarif = JSON.parse(await readFile(path.join(repo.dir, 'never.sarif'), 'utf8')) as { runs: { results: { level: string }[] }[] };
+    const sarif = JSON.parse(await readFile(path.join(repo.dir, 'never.sarif'), 'utf8')) as {
+      runs: { results: { level: string }[] }[];
+    };
     expect(sarif.runs[0]!.results.map((r) => r.level)).to.not.include('error');
     expect(outputs.assessment).to.be.oneOf(['suspicious', 'likely_ai_generated']);
   });
@@ -107,7 +159,14 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     await runGit(work.path, ['clone', '--quiet', '--depth', '1', `file://${repo.dir}`, shallow]);
     const files = await makeTempDir('cadence-ci-shallow-');
     await writeFile(path.join(files.path, 'event.json'), JSON.stringify(pullRequestEvent(base, head)));
-    const run = await runCadence(['ci', 'github'], { cwd: shallow, env: { GITHUB_WORKSPACE: shallow, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: path.join(files.path, 'event.json') } });
+    const run = await runCadence(['ci', 'github'], {
+      cwd: shallow,
+      env: {
+        GITHUB_WORKSPACE: shallow,
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: path.join(files.path, 'event.json'),
+      },
+    });
     await files.remove();
     expect(run.code).to.equal(2);
     expect(run.stderr).to.contain('shallow').and.contain('fetch-depth: 0');
@@ -126,8 +185,14 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     await mkdir(markers, { recursive: true });
     const plugin = path.join(repo.dir, 'evil-plugin');
     await mkdir(plugin, { recursive: true });
-    await writeFile(path.join(plugin, 'package.json'), JSON.stringify({ name: 'evil-plugin', version: '1.0.0', type: 'module', main: 'index.js' }));
-    await writeFile(path.join(plugin, 'index.js'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(path.join(markers, 'evil-plugin'))}, 'ran');\nexport default { name: 'evil-plugin', apply() {} };\n`);
+    await writeFile(
+      path.join(plugin, 'package.json'),
+      JSON.stringify({ name: 'evil-plugin', version: '1.0.0', type: 'module', main: 'index.js' }),
+    );
+    await writeFile(
+      path.join(plugin, 'index.js'),
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(path.join(markers, 'evil-plugin'))}, 'ran');\nexport default { name: 'evil-plugin', apply() {} };\n`,
+    );
     const requestConfig = `plugins: [${JSON.stringify(plugin)}]\nstrategies:\n  disabled: [commit-model, velocity, timing, size]\n`;
     await mkdir(path.join(repo.dir, 'sub'), { recursive: true });
     await mkdir(path.join(repo.dir, '..x'), { recursive: true });
@@ -137,14 +202,18 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     try {
       const sub = await github({ INPUT_PATH: 'sub', INPUT_CONFIG: '.cadence.yaml', INPUT_FAIL_ON: 'never' });
       expect(sub.run.code, sub.run.stderr).to.equal(0);
-      expect(Number(sub.outputs.flagged), 'the base\u2019s configuration, which leaves the strategies on').to.be.at.least(1);
+      expect(
+        Number(sub.outputs.flagged),
+        'the base\u2019s configuration, which leaves the strategies on',
+      ).to.be.at.least(1);
       const dotted = await github({ INPUT_PATH: 'sub', INPUT_CONFIG: '..x/cadence.yaml', INPUT_FAIL_ON: 'never' });
       expect(dotted.run.code, dotted.run.stderr).to.equal(2);
       expect(dotted.run.stderr).to.contain('no such file at the base commit');
       expect(await readdir(markers), 'the request\u2019s plugin ran').to.deep.equal([]);
     } finally {
       await writeFile(path.join(repo.dir, '.cadence.yaml'), committed);
-      for (const name of ['sub', '..x', 'evil-plugin']) await rm(path.join(repo.dir, name), { recursive: true, force: true });
+      for (const name of ['sub', '..x', 'evil-plugin'])
+        await rm(path.join(repo.dir, name), { recursive: true, force: true });
     }
   });
 
@@ -167,17 +236,37 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
   it('cadence ci gitlab: a Code Quality report valid against GitLab\u2019s fields, GIT_DEPTH not cutting the history', async () => {
     const run = await runCadence(['ci', 'gitlab', '--fail-on', 'likely_ai_generated'], {
       cwd: repo.dir,
-      env: { GITLAB_CI: 'true', CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head, GIT_DEPTH: '20' },
+      env: {
+        GITLAB_CI: 'true',
+        CI_PROJECT_DIR: repo.dir,
+        CI_PIPELINE_SOURCE: 'merge_request_event',
+        CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+        CI_COMMIT_SHA: head,
+        GIT_DEPTH: '20',
+      },
     });
     expect([0, 3], run.stderr).to.include(run.code);
     expect(run.stderr).to.match(/^cadence: Adds \d+ lines; about \d+ \(\d+%\) from assistant-made commits\.$/m);
-    const report = JSON.parse(await readFile(path.join(repo.dir, 'gl-code-quality.json'), 'utf8')) as { fingerprint: string; severity: string; location: { path: string } }[];
+    const report = JSON.parse(await readFile(path.join(repo.dir, 'gl-code-quality.json'), 'utf8')) as {
+      fingerprint: string;
+      severity: string;
+      location: { path: string };
+    }[];
     const validate = new Ajv({ allErrors: true, strict: false }).compile(CODE_QUALITY_SCHEMA);
     expect(validate(report), JSON.stringify(validate.errors)).to.equal(true);
     expect(report.length).to.be.at.least(1);
     expect(new Set(report.map((r) => r.fingerprint)).size).to.equal(report.length);
     for (const issue of report) expect(issue.location.path).to.match(/^(src\/module\d\.ts|\.cadence\.yaml)$/);
-    const again = await runCadence(['ci', 'gitlab', '-o', 'again.json'], { cwd: repo.dir, env: { GITLAB_CI: 'true', CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head } });
+    const again = await runCadence(['ci', 'gitlab', '-o', 'again.json'], {
+      cwd: repo.dir,
+      env: {
+        GITLAB_CI: 'true',
+        CI_PROJECT_DIR: repo.dir,
+        CI_PIPELINE_SOURCE: 'merge_request_event',
+        CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+        CI_COMMIT_SHA: head,
+      },
+    });
     expect(again.code, again.stderr).to.equal(0);
     const second = JSON.parse(await readFile(path.join(repo.dir, 'again.json'), 'utf8')) as { fingerprint: string }[];
     expect(second.map((r) => r.fingerprint)).to.deep.equal(report.map((r) => r.fingerprint));
@@ -199,7 +288,16 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
       expect(folder.run.code, folder.run.stderr).to.equal(2);
       expect(folder.run.stderr).to.contain(`${path.join(repo.dir, 'reports')} is a symbolic link`);
       await symlink(victim, path.join(repo.dir, 'linked-quality.json'));
-      const quality = await runCadence(['ci', 'gitlab', '-o', 'linked-quality.json'], { cwd: repo.dir, env: { GITLAB_CI: 'true', CI_PROJECT_DIR: repo.dir, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head } });
+      const quality = await runCadence(['ci', 'gitlab', '-o', 'linked-quality.json'], {
+        cwd: repo.dir,
+        env: {
+          GITLAB_CI: 'true',
+          CI_PROJECT_DIR: repo.dir,
+          CI_PIPELINE_SOURCE: 'merge_request_event',
+          CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+          CI_COMMIT_SHA: head,
+        },
+      });
       expect(quality.code, quality.stderr).to.equal(2);
       expect(quality.stderr).to.contain(`${path.join(repo.dir, 'linked-quality.json')} is a symbolic link`);
       expect(await readFile(victim, 'utf8')).to.equal('precious\n');
@@ -212,7 +310,10 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
   it('cadence ci gitlab refuses a shallow checkout naming GIT_DEPTH: 0', async () => {
     const shallow = path.join(work.path, 'shallow-gitlab');
     await runGit(work.path, ['clone', '--quiet', '--depth', '3', `file://${repo.dir}`, shallow]);
-    const run = await runCadence(['ci', 'gitlab'], { cwd: shallow, env: { GITLAB_CI: 'true', CI_PROJECT_DIR: shallow, CI_PIPELINE_SOURCE: 'push' } });
+    const run = await runCadence(['ci', 'gitlab'], {
+      cwd: shallow,
+      env: { GITLAB_CI: 'true', CI_PROJECT_DIR: shallow, CI_PIPELINE_SOURCE: 'push' },
+    });
     expect(run.code).to.equal(2);
     expect(run.stderr).to.contain('GIT_DEPTH: 0');
   });
@@ -221,16 +322,29 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     const bare = { GITHUB_EVENT_PATH: '', GITHUB_WORKSPACE: '', GITLAB_CI: '', CI_PROJECT_DIR: '' };
     const githubRun = await runCadence(['ci', 'github'], { cwd: repo.dir, env: bare });
     expect(githubRun.code).to.equal(2);
-    expect(githubRun.stderr).to.contain('GITHUB_EVENT_PATH is not set: outside one, give the range\'s base with --base <commit>');
+    expect(githubRun.stderr).to.contain(
+      "GITHUB_EVENT_PATH is not set: outside one, give the range's base with --base <commit>",
+    );
     expect(githubRun.stdout).to.equal('');
     await rm(path.join(repo.dir, 'gl-code-quality.json'), { force: true });
     const gitlabRun = await runCadence(['ci', 'gitlab'], { cwd: repo.dir, env: bare });
     expect(gitlabRun.code).to.equal(2);
-    expect(gitlabRun.stderr).to.contain('GITLAB_CI is not set: outside one, give the range\'s base with --base <commit>');
+    expect(gitlabRun.stderr).to.contain(
+      "GITLAB_CI is not set: outside one, give the range's base with --base <commit>",
+    );
     // Nothing written into the repository.
-    expect((await runGit(repo.dir, ['status', '--porcelain', '--untracked-files=all'])).split('\n').filter((l) => l.includes('gl-code-quality'))).to.deep.equal([]);
-    const based = await runCadence(['ci', 'github', '--base', base, '--fail-on', 'never'], { cwd: repo.dir, env: bare });
+    expect(
+      (await runGit(repo.dir, ['status', '--porcelain', '--untracked-files=all']))
+        .split('\n')
+        .filter((l) => l.includes('gl-code-quality')),
+    ).to.deep.equal([]);
+    const based = await runCadence(['ci', 'github', '--base', base, '--fail-on', 'never'], {
+      cwd: repo.dir,
+      env: bare,
+    });
     expect(based.code, based.stderr).to.equal(0);
-    expect(based.stderr).to.contain('not in a GitHub Actions job (no GITHUB_EVENT_PATH): analysing from --base to HEAD');
+    expect(based.stderr).to.contain(
+      'not in a GitHub Actions job (no GITHUB_EVENT_PATH): analysing from --base to HEAD',
+    );
   });
 });

@@ -28,8 +28,20 @@ describe('cadence analyze on a history with dates past year 9999 (the real CLI p
     // lines in a minute would be a velocity finding, and the next commit a timing one.
     const committed = (human[human.length - 1]!.date as number) + 60;
     // Large enough for a size finding, so each commit is reported with its date.
-    const authorOnly = await fixture.commit({ message: 'Far author date', date: FAR_FUTURE, committerDate: committed, addLines: 2500, file: 'src/a.txt' });
-    const both = await fixture.commit({ message: 'Far dates', date: FAR_FUTURE, committerDate: FAR_FUTURE, addLines: 2500, file: 'src/b.txt' });
+    const authorOnly = await fixture.commit({
+      message: 'Far author date',
+      date: FAR_FUTURE,
+      committerDate: committed,
+      addLines: 2500,
+      file: 'src/a.txt',
+    });
+    const both = await fixture.commit({
+      message: 'Far dates',
+      date: FAR_FUTURE,
+      committerDate: FAR_FUTURE,
+      addLines: 2500,
+      file: 'src/b.txt',
+    });
     farHashes = [authorOnly, both];
     await fixture.git(['fsck', '--strict']);
     // The size strategy's findings are what this test reads: the heuristic scoring reports them as suspicions.

@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { burstHistory, createRepository, importRecorder, makeTempDir, runCadence, type CliRun, type ImportRecorder, type TempDir } from '@cadence-detect/test-support';
+import {
+  burstHistory,
+  createRepository,
+  importRecorder,
+  makeTempDir,
+  runCadence,
+  type CliRun,
+  type ImportRecorder,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 /**
  * What each command imports, seen from inside the real CLI process (importRecorder). Start-up time
@@ -91,7 +100,9 @@ describe('each command imports only what it uses (the real CLI process)', functi
       CADENCE_AI_BASE_URL: 'http://127.0.0.1:9',
       CADENCE_AI_RETRY_COUNT: '0',
     });
-    expect((JSON.parse(run.stdout) as { ai?: { items_sent: number } }).ai?.items_sent, 'the AI step ran').to.be.above(0);
+    expect((JSON.parse(run.stdout) as { ai?: { items_sent: number } }).ai?.items_sent, 'the AI step ran').to.be.above(
+      0,
+    );
     expect(matching(urls, /\/@anthropic-ai\/sdk\//)).to.not.deep.equal([]);
     expect(matching(urls, /\/openai\//)).to.deep.equal([]);
   });

@@ -17,7 +17,11 @@ describe('cadence analyze: code at HEAD and --no-lines', function () {
     await mkdir(dir);
     await createRepository(dir, [
       { message: 'Initial import', date: T0, files: { 'a.txt': 'one\ntwo\nthree\n' } },
-      { message: 'Add the helper\n\nCo-authored-by: Claude <noreply@anthropic.com>\n', date: T0 + 86_400, files: { 'b.txt': 'x\ny\n' } },
+      {
+        message: 'Add the helper\n\nCo-authored-by: Claude <noreply@anthropic.com>\n',
+        date: T0 + 86_400,
+        files: { 'b.txt': 'x\ny\n' },
+      },
     ]);
   });
   after(() => work.remove());
@@ -28,7 +32,10 @@ describe('cadence analyze: code at HEAD and --no-lines', function () {
     expect(text.stdout).to.match(/^Code at HEAD: \d+% assistant-made \(2 explicit \+ \d+ inferred of 5 lines\)$/m);
     expect(text.stdout).to.match(/^Does it last: assistant lines 100% surviving, 0% reworked within 14 days; human /m);
     const json = await runCadence(['analyze', dir, '--json'], { cwd: work.path });
-    const result = JSON.parse(json.stdout) as { lines: { counted: number; explicit: number }; survival: { assistant: { added: number } } };
+    const result = JSON.parse(json.stdout) as {
+      lines: { counted: number; explicit: number };
+      survival: { assistant: { added: number } };
+    };
     expect(result.lines).to.deep.include({ counted: 5, explicit: 2 });
     expect(result.survival.assistant.added).to.equal(2);
   });
@@ -43,7 +50,7 @@ describe('cadence analyze: code at HEAD and --no-lines', function () {
     expect(text.stdout).to.contain('Code at HEAD: not counted (not asked for (--no-lines))');
   });
 
-  it('line records: the text line and the report say what they named, and a skipped record\'s reason is shown as text', async () => {
+  it("line records: the text line and the report say what they named, and a skipped record's reason is shown as text", async () => {
     const noted = path.join(work.path, 'noted');
     await mkdir(noted);
     const repo = await createRepository(noted, [
@@ -52,15 +59,26 @@ describe('cadence analyze: code at HEAD and --no-lines', function () {
     ]);
     const log = `a.txt\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 4\n---\n${JSON.stringify({ schema_version: 'authorship/3.0.0', base_commit_sha: '', prompts: {}, sessions: { s_aaaaaaaaaaaaaa: { agent_id: { tool: 'cursor', id: 'x', model: 'm' } } } })}`;
     await runGit(noted, ['notes', '--ref=ai', 'add', '-m', log, repo.hashes[1]!]);
-    await runGit(noted, ['notes', '--ref=ai', 'add', '-m', 'a.txt\n  s_a::t_b <img/src=x/onerror=alert(1)>\n---\n{"schema_version":"authorship/3.0.0"}', repo.hashes[0]!]);
+    await runGit(noted, [
+      'notes',
+      '--ref=ai',
+      'add',
+      '-m',
+      'a.txt\n  s_a::t_b <img/src=x/onerror=alert(1)>\n---\n{"schema_version":"authorship/3.0.0"}',
+      repo.hashes[0]!,
+    ]);
     const text = await runCadence(['analyze', noted], { cwd: work.path });
     expect(text.code, text.stderr).to.equal(0);
-    expect(text.stdout).to.match(/^Code at HEAD: 20% assistant-made \(1 explicit \+ 0 inferred of 5 lines; 1 named by line records, 1 records skipped\)$/m);
+    expect(text.stdout).to.match(
+      /^Code at HEAD: 20% assistant-made \(1 explicit \+ 0 inferred of 5 lines; 1 named by line records, 1 records skipped\)$/m,
+    );
     const report = path.join(work.path, 'noted.html');
     const html = await runCadence(['analyze', noted, '-o', report], { cwd: work.path });
     expect(html.code, html.stderr).to.equal(0);
     const page = await readFile(report, 'utf8');
-    expect(page).to.match(/<p id="code-records">Line records: 1 commits with a git-ai authorship log and 0 Agent Trace records name 1 of these lines exactly/);
+    expect(page).to.match(
+      /<p id="code-records">Line records: 1 commits with a git-ai authorship log and 0 Agent Trace records name 1 of these lines exactly/,
+    );
     expect(page).to.contain('line ranges &quot;&lt;img/src=x/onerror=alert(1)&gt;&quot; are malformed');
     expect(page).to.not.contain('<img/src');
   });

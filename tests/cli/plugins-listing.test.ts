@@ -45,7 +45,16 @@ describe('cadence plugins lists each package once (the real CLI process)', funct
   it('lists another copy of a built-in as a duplicate, naming the folder of the one that loaded', async () => {
     const copy = path.join(work.path, 'copy-of-size');
     await mkdir(copy);
-    await writeFile(path.join(copy, 'package.json'), JSON.stringify({ name: '@cadence-detect/plugin-size', version: '9.9.9', type: 'module', main: 'index.js', peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' } }));
+    await writeFile(
+      path.join(copy, 'package.json'),
+      JSON.stringify({
+        name: '@cadence-detect/plugin-size',
+        version: '9.9.9',
+        type: 'module',
+        main: 'index.js',
+        peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' },
+      }),
+    );
     await writeFile(path.join(copy, 'index.js'), "export default { name: 'size', apply() {} };\n");
     const config = path.join(work.path, 'copy.yaml');
     await writeFile(config, 'plugins: [./copy-of-size]\n');
@@ -56,6 +65,8 @@ describe('cadence plugins lists each package once (the real CLI process)', funct
       { status: 'loaded', name: '@cadence-detect/plugin-size', source: 'builtin' },
       { status: 'duplicate', name: '@cadence-detect/plugin-size', source: 'config' },
     ]);
-    expect(run.stdout).to.match(/another copy is already loaded \(builtin, \S*host\/node_modules\/@cadence-detect\/plugin-size\)/);
+    expect(run.stdout).to.match(
+      /another copy is already loaded \(builtin, \S*host\/node_modules\/@cadence-detect\/plugin-size\)/,
+    );
   });
 });

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, humanHistory, makeTempDir, runCadence, type FixtureCommit, type TempDir } from '@cadence-detect/test-support';
+import {
+  createRepository,
+  humanHistory,
+  makeTempDir,
+  runCadence,
+  type FixtureCommit,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 interface Result {
   assessment: string;
@@ -12,7 +19,10 @@ interface Result {
 /** A human history with two quick follow-up commits: findings of `high` severity that the verdict does not flag. */
 function humanWithQuickFixes(): FixtureCommit[] {
   // Four days apart: five months of history, so each author has a trend.
-  const history = humanHistory(40, Date.UTC(2024, 0, 8, 9) / 1000).map((c, i) => ({ ...c, date: Date.UTC(2024, 0, 8, 9) / 1000 + i * 4 * 86_400 + ((i * 977) % 3600) }));
+  const history = humanHistory(40, Date.UTC(2024, 0, 8, 9) / 1000).map((c, i) => ({
+    ...c,
+    date: Date.UTC(2024, 0, 8, 9) / 1000 + i * 4 * 86_400 + ((i * 977) % 3600),
+  }));
   const at = (i: number): number => Number(history[i]!.date);
   return [
     ...history.slice(0, 20),
@@ -46,12 +56,16 @@ describe('one story per commit: the HTML report of a clean history (the real CLI
   it('has findings the verdict does not flag, some of them high (the case the page must not paint red)', () => {
     expect(result.assessment).to.equal('clean');
     const unflagged = result.detections.filter((d) => d.commit && d.flagged === false);
-    expect(unflagged.some((d) => d.severity === 'high'), JSON.stringify(result.detections.map((d) => [d.severity, d.flagged]))).to.equal(true);
+    expect(
+      unflagged.some((d) => d.severity === 'high'),
+      JSON.stringify(result.detections.map((d) => [d.severity, d.flagged])),
+    ).to.equal(true);
   });
 
   it('shows no severity badge over a clean verdict, and keeps those findings closed and muted behind a toggle', () => {
     expect(page).to.not.match(/class="sev (high|medium|low)"/);
-    const details = /<details class="unflagged"><summary>Findings on commits that are not flagged \((\d+)\)<\/summary>/.exec(page);
+    const details =
+      /<details class="unflagged"><summary>Findings on commits that are not flagged \((\d+)\)<\/summary>/.exec(page);
     expect(details, 'the toggle').to.not.equal(null);
     expect(Number(details![1])).to.equal(result.detections.filter((d) => d.commit && d.flagged === false).length);
     expect(page).to.not.contain('<details class="unflagged" open');

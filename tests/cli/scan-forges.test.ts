@@ -61,23 +61,38 @@ describe('cadence scan github:<org> and gitlab:<group> (fake forge APIs, real gi
     await work?.remove();
   });
 
-  const githubRepo = (name: string, extra: Record<string, unknown> = {}) => ({ full_name: name, clone_url: git.repoUrl(`${name}.git`), html_url: `https://github.example/${name}`, archived: false, fork: false, private: true, ...extra });
+  const githubRepo = (name: string, extra: Record<string, unknown> = {}) => ({
+    full_name: name,
+    clone_url: git.repoUrl(`${name}.git`),
+    html_url: `https://github.example/${name}`,
+    archived: false,
+    fork: false,
+    private: true,
+    ...extra,
+  });
 
   /** The git server's `host:port`: the forge's git host, named in git_hosts (its API is on another port). */
   const gitHost = (): string => new URL(git.repoUrl('x')).host;
 
   async function scan(target: string, args: string[], forge: 'github' | 'gitlab') {
     const config = path.join(work.path, `${forge}.yaml`);
-    const forges = forge === 'github'
-      ? `forges:\n  github:\n    token: ${GITHUB_TOKEN}\n    api_url: ${github.apiUrl}\n    git_hosts: [${JSON.stringify(gitHost())}]\n`
-      : `forges:\n  gitlab:\n    token: ${GITLAB_TOKEN}\n    api_url: ${gitlab.apiUrl}\n    git_hosts: [${JSON.stringify(gitHost())}]\n`;
+    const forges =
+      forge === 'github'
+        ? `forges:\n  github:\n    token: ${GITHUB_TOKEN}\n    api_url: ${github.apiUrl}\n    git_hosts: [${JSON.stringify(gitHost())}]\n`
+        : `forges:\n  gitlab:\n    token: ${GITLAB_TOKEN}\n    api_url: ${gitlab.apiUrl}\n    git_hosts: [${JSON.stringify(gitHost())}]\n`;
     await writeFile(config, `${forges}cache:\n  repositories_dir: ${JSON.stringify(path.join(work.path, 'cache'))}\n`);
     return runCadence(['scan', target, '--config', config, ...args], { cwd: work.path });
   }
 
   it('lists an organization across pages, leaves out forks and archived ones, and clones with the token outside the URL', async () => {
     github.script('GET', /^\/orgs\/acme\/repos/, [
-      { status: 200, headers: { link: `<${github.apiUrl}/orgs/acme/repos?type=all&per_page=100&page=2>; rel="next", <${github.apiUrl}/orgs/acme/repos?type=all&per_page=100&page=2>; rel="last"` }, body: [githubRepo('acme/api'), githubRepo('acme/old', { archived: true })] },
+      {
+        status: 200,
+        headers: {
+          link: `<${github.apiUrl}/orgs/acme/repos?type=all&per_page=100&page=2>; rel="next", <${github.apiUrl}/orgs/acme/repos?type=all&per_page=100&page=2>; rel="last"`,
+        },
+        body: [githubRepo('acme/api'), githubRepo('acme/old', { archived: true })],
+      },
       { status: 200, body: [githubRepo('acme/forked', { fork: true }), githubRepo('acme/web')] },
     ]);
     const run = await scan('github:acme', ['-o', 'github.json'], 'github');
@@ -90,7 +105,9 @@ describe('cadence scan github:<org> and gitlab:<group> (fake forge APIs, real gi
     expect(listings).to.have.length(2);
     expect(listings[0]!.headers.authorization).to.equal(`token ${GITHUB_TOKEN}`);
     // git sent the token as a header, never in a URL: nothing the scan wrote or printed holds it.
-    expect(git.authorizations()).to.include(`Basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64')}`);
+    expect(git.authorizations()).to.include(
+      `Basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64')}`,
+    );
     const written = [run.stdout, run.stderr, await readFile(path.join(work.path, 'github.json'), 'utf8')];
     for (const file of await allFiles(path.join(work.path, 'cache'))) written.push(await readFile(file, 'latin1'));
     for (const text of written) {
@@ -100,15 +117,26 @@ describe('cadence scan github:<org> and gitlab:<group> (fake forge APIs, real gi
   });
 
   it('takes forks and archived repositories when asked, and --match selects by name', async () => {
-    const page = [githubRepo('acme/api'), githubRepo('acme/old', { archived: true }), githubRepo('acme/forked', { fork: true }), githubRepo('acme/web')];
+    const page = [
+      githubRepo('acme/api'),
+      githubRepo('acme/old', { archived: true }),
+      githubRepo('acme/forked', { fork: true }),
+      githubRepo('acme/web'),
+    ];
     github.script('GET', /^\/orgs\/acme\/repos/, [{ status: 200, body: page }]);
     const all = await scan('github:acme', ['--include-forks', '--include-archived', '-o', 'all.json'], 'github');
     expect(all.code, all.stderr).to.equal(0);
-    expect((JSON.parse(await readFile(path.join(work.path, 'all.json'), 'utf8')) as Org).repositories).to.have.length(4);
+    expect((JSON.parse(await readFile(path.join(work.path, 'all.json'), 'utf8')) as Org).repositories).to.have.length(
+      4,
+    );
     github.script('GET', /^\/orgs\/acme\/repos/, [{ status: 200, body: page }]);
     const matched = await scan('github:acme', ['--match', 'acme/w*', '-o', 'match.json'], 'github');
     expect(matched.code, matched.stderr).to.equal(0);
-    expect((JSON.parse(await readFile(path.join(work.path, 'match.json'), 'utf8')) as Org).repositories.map((r) => r.repository)).to.deep.equal(['acme/web']);
+    expect(
+      (JSON.parse(await readFile(path.join(work.path, 'match.json'), 'utf8')) as Org).repositories.map(
+        (r) => r.repository,
+      ),
+    ).to.deep.equal(['acme/web']);
   });
 
   it('says why when the forge refuses the listing (exit 1) or the owner is no name (exit 2)', async () => {
@@ -126,11 +154,32 @@ describe('cadence scan github:<org> and gitlab:<group> (fake forge APIs, real gi
   });
 
   it('lists a GitLab group with its subgroups across pages (X-Next-Page), and clones with the token as a header', async () => {
-    const project = (name: string, extra: Record<string, unknown> = {}) => ({ id: name.length, path_with_namespace: name, http_url_to_repo: git.repoUrl(`${name}.git`), archived: false, visibility: 'private', ...extra });
+    const project = (name: string, extra: Record<string, unknown> = {}) => ({
+      id: name.length,
+      path_with_namespace: name,
+      http_url_to_repo: git.repoUrl(`${name}.git`),
+      archived: false,
+      visibility: 'private',
+      ...extra,
+    });
     const next = `${gitlab.apiUrl}/groups/acme/projects?include_subgroups=true&per_page=100&page=2`;
     gitlab.script('GET', /^\/groups\/acme\/projects/, [
-      { status: 200, headers: { 'x-next-page': '2', 'x-page': '1', 'x-total-pages': '2', 'x-per-page': '100', link: `<${next}>; rel="next"` }, body: [project('acme/api'), project('acme/forked', { forked_from_project: { id: 1 } })] },
-      { status: 200, headers: { 'x-next-page': '', 'x-page': '2', 'x-total-pages': '2', 'x-per-page': '100' }, body: [project('acme/sub/lib')] },
+      {
+        status: 200,
+        headers: {
+          'x-next-page': '2',
+          'x-page': '1',
+          'x-total-pages': '2',
+          'x-per-page': '100',
+          link: `<${next}>; rel="next"`,
+        },
+        body: [project('acme/api'), project('acme/forked', { forked_from_project: { id: 1 } })],
+      },
+      {
+        status: 200,
+        headers: { 'x-next-page': '', 'x-page': '2', 'x-total-pages': '2', 'x-per-page': '100' },
+        body: [project('acme/sub/lib')],
+      },
     ]);
     const run = await scan('gitlab:acme', ['-o', 'gitlab.json'], 'gitlab');
     expect(run.code, run.stderr).to.equal(0);
@@ -146,13 +195,20 @@ describe('cadence scan github:<org> and gitlab:<group> (fake forge APIs, real gi
   it('never sends the token to a clone URL the listing names on another host (127.0.0.2): those clones go without credentials', async () => {
     const elsewhere = await startGitHttpServer(path.join(work.path, 'served'), '127.0.0.2');
     try {
-      github.script('GET', /^\/orgs\/acme\/repos/, [{ status: 200, body: [githubRepo('acme/api', { clone_url: elsewhere.repoUrl('acme/api.git') }), githubRepo('acme/web')] }]);
+      github.script('GET', /^\/orgs\/acme\/repos/, [
+        {
+          status: 200,
+          body: [githubRepo('acme/api', { clone_url: elsewhere.repoUrl('acme/api.git') }), githubRepo('acme/web')],
+        },
+      ]);
       const run = await scan('github:acme', ['-o', 'elsewhere.json'], 'github');
       expect(run.code, run.stderr).to.equal(0);
       const org = JSON.parse(await readFile(path.join(work.path, 'elsewhere.json'), 'utf8')) as Org;
       expect(org.counts).to.deep.equal({ listed: 2, analyzed: 2, failed: 0 });
       expect(elsewhere.authorizations().filter(Boolean), 'credentials sent to 127.0.0.2').to.deep.equal([]);
-      expect(git.authorizations()).to.include(`Basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64')}`);
+      expect(git.authorizations()).to.include(
+        `Basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64')}`,
+      );
     } finally {
       await elsewhere.close();
     }

@@ -23,7 +23,13 @@ interface Org {
   total_commits: number;
   scored_commits: number;
   counts: { listed: number; analyzed: number; failed: number };
-  repositories: { repository: string; ai_share: number | null; total_commits: number; error: { code: string } | null; report?: string }[];
+  repositories: {
+    repository: string;
+    ai_share: number | null;
+    total_commits: number;
+    error: { code: string } | null;
+    report?: string;
+  }[];
   authors: { email: string; commits: number; repositories: string[] }[];
   months: { month: string; commits: number }[];
 }
@@ -48,8 +54,18 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     const served = path.join(work.path, 'served');
     await mkdir(served);
     const histories: Record<string, FixtureCommit[]> = {
-      'acme/api': [...humanHistory(20), ...humanHistory(5, Date.UTC(2025, 3, 1) / 1000).map((c) => ({ ...c, author: SHARED }))],
-      'acme/web': [...humanHistory(6), ...burstHistory(5).map((c) => ({ ...c, author: SHARED, message: `${c.message}\n\nCo-Authored-By: Claude <noreply@anthropic.com>` }))],
+      'acme/api': [
+        ...humanHistory(20),
+        ...humanHistory(5, Date.UTC(2025, 3, 1) / 1000).map((c) => ({ ...c, author: SHARED })),
+      ],
+      'acme/web': [
+        ...humanHistory(6),
+        ...burstHistory(5).map((c) => ({
+          ...c,
+          author: SHARED,
+          message: `${c.message}\n\nCo-Authored-By: Claude <noreply@anthropic.com>`,
+        })),
+      ],
       'acme/tools': humanHistory(12),
     };
     for (const [name, commits] of Object.entries(histories)) {
@@ -63,15 +79,18 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     config = path.join(work.path, 'cadence.yaml');
     await writeFile(config, `cache:\n  repositories_dir: ${JSON.stringify(path.join(work.path, 'cache'))}\n`);
     list = path.join(work.path, 'repos.txt');
-    await writeFile(list, [
-      '# the acme organization',
-      daemon.url('acme/api.git'),
-      daemon.url('acme/web.git'),
-      '',
-      `${daemon.url('acme/tools.git')}   # tools`,
-      daemon.url('acme/gone.git'),
-      'ext::sh -c touch% /tmp/cadence-scan-pwned',
-    ].join('\n'));
+    await writeFile(
+      list,
+      [
+        '# the acme organization',
+        daemon.url('acme/api.git'),
+        daemon.url('acme/web.git'),
+        '',
+        `${daemon.url('acme/tools.git')}   # tools`,
+        daemon.url('acme/gone.git'),
+        'ext::sh -c touch% /tmp/cadence-scan-pwned',
+      ].join('\n'),
+    );
   });
   after(async () => {
     await daemon?.close();
@@ -90,8 +109,17 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     expect(byName.get('acme/gone')!.error!.code).to.equal('ERR_GIT_CLONE_FAILED');
     expect(org.repositories.find((r) => r.repository.startsWith('ext::'))!.error!.code).to.equal('ERR_INVALID_SOURCE');
     expect(byName.get('acme/api')).to.include({ total_commits: 25, error: null, report: 'reports/acme--api.html' });
-    expect((await readdir(path.join(work.path, 'reports'))).sort()).to.deep.equal(['acme--api.html', 'acme--tools.html', 'acme--web.html']);
-    expect(await readFile('/tmp/cadence-scan-pwned').then(() => true, () => false)).to.equal(false);
+    expect((await readdir(path.join(work.path, 'reports'))).sort()).to.deep.equal([
+      'acme--api.html',
+      'acme--tools.html',
+      'acme--web.html',
+    ]);
+    expect(
+      await readFile('/tmp/cadence-scan-pwned').then(
+        () => true,
+        () => false,
+      ),
+    ).to.equal(false);
   });
 
   it('writes the organization page: verdict, monthly share, sortable tables, links to each repository\u2019s report, nothing fetched', async () => {
@@ -107,7 +135,9 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     expect(page).to.match(/<title id="organization-share-title">Assistant share by month, \d{4}-\d{2} to \d{4}-\d{2}/);
     expect(page).to.contain('<table class="sortable">');
     const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(page)![1]!;
-    expect(policy).to.match(/^default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'; form-action 'none'$/);
+    expect(policy).to.match(
+      /^default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'; form-action 'none'$/,
+    );
     const script = /<script>([\s\S]*?)<\/script>/.exec(page)![1]!;
     const { createHash } = await import('node:crypto');
     expect(policy).to.contain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
@@ -120,7 +150,9 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     const org = JSON.parse(await readFile(path.join(work.path, 'org2.json'), 'utf8')) as Org;
     const singles: RepositoryJson[] = [];
     for (const name of ['acme/api', 'acme/web', 'acme/tools']) {
-      const one = await runCadence(['analyze', daemon.url(`${name}.git`), '--json', '--config', config], { cwd: work.path });
+      const one = await runCadence(['analyze', daemon.url(`${name}.git`), '--json', '--config', config], {
+        cwd: work.path,
+      });
       expect(one.code, one.stderr).to.equal(0);
       singles.push(JSON.parse(one.stdout) as RepositoryJson);
     }
@@ -138,7 +170,9 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
     const all = await scan(['--repos', list]);
     expect(all.code, all.stderr).to.equal(0);
     expect(all.stdout.split('\n')[0]).to.match(/^Verdict: (clean|suspicious|likely_ai_generated): 3 repositories: /);
-    expect(all.stdout.split('\n')[1]).to.match(/^Pooled: assistant share \d+% of \d+ scored commits in 3 of 5 repositories/);
+    expect(all.stdout.split('\n')[1]).to.match(
+      /^Pooled: assistant share \d+% of \d+ scored commits in 3 of 5 repositories/,
+    );
     expect(all.stdout).to.contain('failed: ERR_GIT_CLONE_FAILED');
     const since = await scan(['--repos', list, '--since', '2025-03-01', '-o', 'since.json']);
     expect(since.code, since.stderr).to.equal(0);
@@ -223,7 +257,10 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
         const before = http.requests();
         const run = await scan(['--repos', httpList, '-o', out]);
         expect(run.code, run.stderr).to.equal(0);
-        return { org: JSON.parse(await readFile(path.join(work.path, out), 'utf8')) as Org, requests: http.requests() - before };
+        return {
+          org: JSON.parse(await readFile(path.join(work.path, out), 'utf8')) as Org,
+          requests: http.requests() - before,
+        };
       };
       const first = await scanOnce('http1.json');
       const before = http.requests();

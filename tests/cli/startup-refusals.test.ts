@@ -30,20 +30,37 @@ describe('configuration refused at start-up (the real CLI process)', function ()
 
   /** The server: a refusal exits at once; a server that starts instead is stopped by the time limit (code null). */
   const webhook = (args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> =>
-    runCadence(['webhook', '--port', '0', '--host', '127.0.0.1', ...args], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'test-webhook-secret-0123456789', ...env }, timeoutMs: 15_000 });
+    runCadence(['webhook', '--port', '0', '--host', '127.0.0.1', ...args], {
+      cwd: work.path,
+      env: { CADENCE_WEBHOOK_SECRET: 'test-webhook-secret-0123456789', ...env },
+      timeoutMs: 15_000,
+    });
 
   // A Node timer holds at most 2^31 - 1 ms; a longer one fires after 1 ms, so a month-long job
   // timeout would time every job out at once.
   const TIMER_KEYS = [
-    'ai.timeout_seconds', 'webhook.read_timeout_seconds', 'webhook.write_timeout_seconds',
-    'limits.job_timeout_seconds', 'limits.clone_timeout_seconds', 'limits.shutdown_grace_seconds',
-    'limits.fetch_timeout_seconds', 'limits.strategy_timeout_seconds', 'limits.stream_keepalive_seconds',
+    'ai.timeout_seconds',
+    'webhook.read_timeout_seconds',
+    'webhook.write_timeout_seconds',
+    'limits.job_timeout_seconds',
+    'limits.clone_timeout_seconds',
+    'limits.shutdown_grace_seconds',
+    'limits.fetch_timeout_seconds',
+    'limits.strategy_timeout_seconds',
+    'limits.stream_keepalive_seconds',
   ];
   for (const key of TIMER_KEYS) {
     it(`refuses ${key}: 3000000 (longer than a timer holds) and accepts 2147483`, async () => {
       const [section, name] = key.split('.');
-      expectRefused(await runCadence(['config', '--config', await configFile(`${section}:\n  ${name}: 3000000\n`)], { cwd: work.path }), key);
-      const fits = await runCadence(['config', '--config', await configFile(`${section}:\n  ${name}: 2147483\n`)], { cwd: work.path });
+      expectRefused(
+        await runCadence(['config', '--config', await configFile(`${section}:\n  ${name}: 3000000\n`)], {
+          cwd: work.path,
+        }),
+        key,
+      );
+      const fits = await runCadence(['config', '--config', await configFile(`${section}:\n  ${name}: 2147483\n`)], {
+        cwd: work.path,
+      });
       expect(fits.code, fits.stderr).to.equal(0);
     });
   }
@@ -53,11 +70,17 @@ describe('configuration refused at start-up (the real CLI process)', function ()
   });
 
   it('refuses a retry back-off whose first or last doubling is longer than a timer holds', async () => {
-    expectRefused(await runCadence(['config'], { cwd: work.path, env: { CADENCE_AI_RETRY_BACKOFF_INITIAL: '600h' } }), 'ai.retry_backoff_initial');
-    expectRefused(await runCadence(['config'], { cwd: work.path, env: { CADENCE_AI_RETRY_COUNT: '40' } }), 'ai.retry_count');
+    expectRefused(
+      await runCadence(['config'], { cwd: work.path, env: { CADENCE_AI_RETRY_BACKOFF_INITIAL: '600h' } }),
+      'ai.retry_backoff_initial',
+    );
+    expectRefused(
+      await runCadence(['config'], { cwd: work.path, env: { CADENCE_AI_RETRY_COUNT: '40' } }),
+      'ai.retry_count',
+    );
   });
 
-  it('reads --timeout with the configuration\'s duration parser (a bare number is seconds) and refuses others with exit 2', async () => {
+  it("reads --timeout with the configuration's duration parser (a bare number is seconds) and refuses others with exit 2", async () => {
     for (const bad of ['abc', '0', '10x', '-5s']) {
       const run = await webhook(['--timeout', bad], {});
       expect(run.code, `--timeout ${bad}: ${run.stderr}`).to.equal(2);
@@ -66,10 +89,22 @@ describe('configuration refused at start-up (the real CLI process)', function ()
   });
 
   it('refuses a security.allowed_networks entry that is not a CIDR, from a file and from the environment', async () => {
-    expectRefused(await webhook(['--config', await configFile('security:\n  allowed_networks: ["10.0.0.0/33"]\n')], {}), 'security.allowed_networks');
-    expectRefused(await webhook([], { CADENCE_SECURITY_ALLOWED_NETWORKS: '127.0.0.2/32,not-a-network' }), 'security.allowed_networks');
-    expectRefused(await runCadence(['config'], { cwd: work.path, env: { CADENCE_SECURITY_ALLOWED_NETWORKS: '300.1.1.1' } }), 'security.allowed_networks');
-    expectRefused(await webhook([], { CADENCE_API_TRUSTED_PROXIES: '10.0.0.0/8,proxy.example' }), 'api.trusted_proxies');
+    expectRefused(
+      await webhook(['--config', await configFile('security:\n  allowed_networks: ["10.0.0.0/33"]\n')], {}),
+      'security.allowed_networks',
+    );
+    expectRefused(
+      await webhook([], { CADENCE_SECURITY_ALLOWED_NETWORKS: '127.0.0.2/32,not-a-network' }),
+      'security.allowed_networks',
+    );
+    expectRefused(
+      await runCadence(['config'], { cwd: work.path, env: { CADENCE_SECURITY_ALLOWED_NETWORKS: '300.1.1.1' } }),
+      'security.allowed_networks',
+    );
+    expectRefused(
+      await webhook([], { CADENCE_API_TRUSTED_PROXIES: '10.0.0.0/8,proxy.example' }),
+      'api.trusted_proxies',
+    );
   });
 
   it('refuses CADENCE_API_TOKEN set but empty, and an empty api.token in a file', async () => {

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, makeTempDir, runCadence, type FixtureCommit, type TempDir } from '@cadence-detect/test-support';
+import {
+  createRepository,
+  makeTempDir,
+  runCadence,
+  type FixtureCommit,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 interface Month {
   month: string;
@@ -26,8 +32,11 @@ const BO = { name: 'Bo Example', email: 'bo@example.test' };
 function monthOfWork(monthStart: number, count: number, author: typeof ADA, attributed = 0): FixtureCommit[] {
   return Array.from({ length: count }, (_, i) => ({
     author,
-    date: monthStart / 1000 + 86_400 * (1 + i * 2) + (i * 977) % 3600,
-    message: i < attributed ? `Add handler ${i}\n\nCo-Authored-By: Claude <noreply@anthropic.com>` : `Fix case ${i} in the parser`,
+    date: monthStart / 1000 + 86_400 * (1 + i * 2) + ((i * 977) % 3600),
+    message:
+      i < attributed
+        ? `Add handler ${i}\n\nCo-Authored-By: Claude <noreply@anthropic.com>`
+        : `Fix case ${i} in the parser`,
     addLines: 4 + ((i * 7) % 20),
     file: `src/${author.name.split(' ')[0]!.toLowerCase()}-${i}.txt`,
   }));
@@ -55,7 +64,11 @@ describe('a history\u2019s trend: months[] and author_months[] (cadence analyze 
   after(() => work.remove());
 
   it('gives one entry per month with commits, oldest first, months without commits left out', () => {
-    expect(result.months.map((m) => [m.month, m.commits])).to.deep.equal([['2025-01', 6], ['2025-02', 8], ['2025-04', 5]]);
+    expect(result.months.map((m) => [m.month, m.commits])).to.deep.equal([
+      ['2025-01', 6],
+      ['2025-02', 8],
+      ['2025-04', 5],
+    ]);
   });
 
   it('splits each month\u2019s share into explicit and inferred parts that add up to it', () => {
@@ -70,14 +83,28 @@ describe('a history\u2019s trend: months[] and author_months[] (cadence analyze 
     }
     // The months together are the history: weighted by their scored commits, they give ai_share.
     expect(result.months.reduce((sum, m) => sum + m.scored_commits, 0)).to.equal(result.scored_commits);
-    const weighted = result.months.reduce((sum, m) => sum + (m.explicit_share + m.inferred_share) * m.scored_commits, 0) / result.scored_commits;
+    const weighted =
+      result.months.reduce((sum, m) => sum + (m.explicit_share + m.inferred_share) * m.scored_commits, 0) /
+      result.scored_commits;
     expect(weighted).to.be.closeTo(result.ai_share, 0.002);
   });
 
   it('gives the same series per author, most commits first', () => {
-    expect(result.author_months.map((a) => [a.author, a.commits])).to.deep.equal([['Ada Example', 15], ['Bo Example', 4]]);
+    expect(result.author_months.map((a) => [a.author, a.commits])).to.deep.equal([
+      ['Ada Example', 15],
+      ['Bo Example', 4],
+    ]);
     const bo = result.author_months[1]!;
-    expect(bo.months).to.deep.equal([{ month: '2025-02', commits: 4, scored_commits: 4, explicit_share: 1, inferred_share: 0, assistants: { 'Claude Code': 4 } }]);
+    expect(bo.months).to.deep.equal([
+      {
+        month: '2025-02',
+        commits: 4,
+        scored_commits: 4,
+        explicit_share: 1,
+        inferred_share: 0,
+        assistants: { 'Claude Code': 4 },
+      },
+    ]);
     expect(result.author_months[0]!.months.map((m) => m.month)).to.deep.equal(['2025-01', '2025-02', '2025-04']);
   });
 });

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, makeTempDir, runCadence, startCadenceServer, waitForJob, type TempDir } from '@cadence-detect/test-support';
+import {
+  createRepository,
+  makeTempDir,
+  runCadence,
+  startCadenceServer,
+  waitForJob,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 /**
  * `cadence analyze .` in a cloned repository: the repository chooses its `.cadence.yaml`, its
@@ -17,8 +24,21 @@ describe('a working directory never loads code (the real CLI process)', function
   /** A valid plugin package whose module, on import, writes `<markers>/<marker>`. */
   async function writePlugin(dir: string, name: string, marker: string, keywords: string[] = []): Promise<void> {
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', type: 'module', main: 'index.js', keywords, peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' } }));
-    await writeFile(path.join(dir, 'index.js'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(path.join(markers, marker))}, 'ran');\nexport default { name: ${JSON.stringify(name)}, apply() {} };\n`);
+    await writeFile(
+      path.join(dir, 'package.json'),
+      JSON.stringify({
+        name,
+        version: '1.0.0',
+        type: 'module',
+        main: 'index.js',
+        keywords,
+        peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' },
+      }),
+    );
+    await writeFile(
+      path.join(dir, 'index.js'),
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(path.join(markers, marker))}, 'ran');\nexport default { name: ${JSON.stringify(name)}, apply() {} };\n`,
+    );
   }
 
   const ran = async (): Promise<string[]> => (await readdir(markers)).sort();
@@ -32,10 +52,15 @@ describe('a working directory never loads code (the real CLI process)', function
     await createRepository(repo, [{ message: 'Initial import', date: Date.UTC(2024, 0, 1) / 1000, addLines: 10 }]);
     await writeFile(path.join(repo, '.cadence.yaml'), 'plugins: [./evil]\nthresholds:\n  suspicious_additions: 4242\n');
     await writePlugin(path.join(repo, 'evil'), 'evil-local', 'config-plugin');
-    await writePlugin(path.join(repo, 'node_modules', 'evil-plugin'), 'evil-plugin', 'discovered-plugin', ['cadence-plugin']);
+    await writePlugin(path.join(repo, 'node_modules', 'evil-plugin'), 'evil-plugin', 'discovered-plugin', [
+      'cadence-plugin',
+    ]);
     // cosmiconfig, which found configuration files before, also ran this "meta" configuration.
     await mkdir(path.join(repo, '.config'));
-    await writeFile(path.join(repo, '.config', 'config.cjs'), `require('node:fs').writeFileSync(${JSON.stringify(path.join(markers, 'meta-config'))}, 'ran');\nmodule.exports = {};\n`);
+    await writeFile(
+      path.join(repo, '.config', 'config.cjs'),
+      `require('node:fs').writeFileSync(${JSON.stringify(path.join(markers, 'meta-config'))}, 'ran');\nmodule.exports = {};\n`,
+    );
   });
   beforeEach(async () => {
     await rm(markers, { recursive: true, force: true });
@@ -43,7 +68,8 @@ describe('a working directory never loads code (the real CLI process)', function
   });
   after(() => work.remove());
 
-  const WARNING = /^cadence: warning: Ignored plugins in .*cloned\/\.cadence\.yaml: a configuration found from the working directory sets analysis data only .*, never loads code/m;
+  const WARNING =
+    /^cadence: warning: Ignored plugins in .*cloned\/\.cadence\.yaml: a configuration found from the working directory sets analysis data only .*, never loads code/m;
 
   it('cadence analyze . ignores the project file\u2019s plugins (one warning) and the working directory\u2019s node_modules', async () => {
     const run = await runCadence(['analyze', '.', '--json'], { cwd: repo });
@@ -51,14 +77,18 @@ describe('a working directory never loads code (the real CLI process)', function
     expect(await ran()).to.deep.equal([]);
     expect(run.stderr).to.match(WARNING);
     expect(run.stderr.split('\n').filter((line) => line.includes('Ignored plugins in'))).to.have.length(1);
-    const strategies = (JSON.parse(run.stdout) as { strategy_results: { name: string }[] }).strategy_results.map((s) => s.name);
+    const strategies = (JSON.parse(run.stdout) as { strategy_results: { name: string }[] }).strategy_results.map(
+      (s) => s.name,
+    );
     expect(strategies).to.not.include('evil-local').and.not.include('evil-plugin');
   });
 
   it('still takes data from the project file', async () => {
     const run = await runCadence(['config'], { cwd: repo });
     expect(run.code, run.stderr).to.equal(0);
-    expect(run.stdout).to.contain('suspicious_additions: 4242').and.match(/^plugins: \[\]$/m);
+    expect(run.stdout)
+      .to.contain('suspicious_additions: 4242')
+      .and.match(/^plugins: \[\]$/m);
     expect(run.stderr).to.match(WARNING);
     expect(await ran()).to.deep.equal([]);
   });
@@ -87,12 +117,27 @@ describe('a working directory never loads code (the real CLI process)', function
   it('cadence webhook runs jobs in a folder whose package.json holds settings under cadence (its analysis data applies)', async () => {
     const folder = path.join(work.path, 'manifest');
     await mkdir(folder);
-    await writeFile(path.join(folder, 'package.json'), JSON.stringify({ name: 'some-app', version: '1.0.0', cadence: { thresholds: { suspicious_additions: 1 }, plugins: ['./evil'] } }));
+    await writeFile(
+      path.join(folder, 'package.json'),
+      JSON.stringify({
+        name: 'some-app',
+        version: '1.0.0',
+        cadence: { thresholds: { suspicious_additions: 1 }, plugins: ['./evil'] },
+      }),
+    );
     const server = await startCadenceServer({ cwd: folder, env: { CADENCE_SECURITY_ALLOW_LOCAL_PATHS: 'true' } });
     try {
-      const accepted = await server.json<{ id: string }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: repo }) });
+      const accepted = await server.json<{ id: string }>('/api/analyze/repository', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: repo }),
+      });
       expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
-      const job = await waitForJob<{ status: string; error: string | null; result: { thresholds: { suspicious_additions: number }; detections: { strategy: string }[] } }>(server, accepted.body.id, 30_000);
+      const job = await waitForJob<{
+        status: string;
+        error: string | null;
+        result: { thresholds: { suspicious_additions: number }; detections: { strategy: string }[] };
+      }>(server, accepted.body.id, 30_000);
       expect(job.status, String(job.error)).to.equal('completed');
       // The analysis thread used the threshold the main thread resolved (a 10-line commit is over 1).
       expect(job.result.thresholds.suspicious_additions).to.equal(1);

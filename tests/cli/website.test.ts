@@ -1,8 +1,17 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { makeTempDir, runCadence, startHttpServer, type TempDir, type TestHttpServer } from '@cadence-detect/test-support';
+import {
+  makeTempDir,
+  runCadence,
+  startHttpServer,
+  type TempDir,
+  type TestHttpServer,
+} from '@cadence-detect/test-support';
 
-const page = readFileSync(new URL('../../plugins/website-signature/test/fixtures/ai-listicle.html', import.meta.url), 'utf8');
+const page = readFileSync(
+  new URL('../../plugins/website-signature/test/fixtures/ai-listicle.html', import.meta.url),
+  'utf8',
+);
 
 describe('cadence analyze on a website (the real CLI process)', function () {
   this.timeout(60_000);

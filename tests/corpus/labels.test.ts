@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { attributeCommit, compileRules } from '@cadence-detect/plugin-attribution';
 import { makeCommits, type CommitSpec } from '@cadence-detect/plugin-testkit';
-import { assistantOf, labelOf, labelRulesOf, loadAssistantNames, loadLabelRules, stripAttribution } from '../../bench/corpus/corpus-labels.mjs';
+import {
+  assistantOf,
+  labelOf,
+  labelRulesOf,
+  loadAssistantNames,
+  loadLabelRules,
+  stripAttribution,
+} from '../../bench/corpus/corpus-labels.mjs';
 
 const CUTOFF = Date.parse('2021-01-01T00:00:00Z') / 1000;
 const rules = loadLabelRules();
@@ -10,9 +17,18 @@ const pluginRules = compileRules();
 
 /** Assistant-made commits in every form the attribution plugin knows (messages written for this test). */
 const ASSISTED: Omit<CommitSpec, 'at'>[] = [
-  { subject: 'Add parser', body: 'Parses the header.\n\n\u{1F916} Generated with [Claude Code](https://claude.com/claude-code)\n\nCo-Authored-By: Claude <noreply@anthropic.com>' },
+  {
+    subject: 'Add parser',
+    body: 'Parses the header.\n\n\u{1F916} Generated with [Claude Code](https://claude.com/claude-code)\n\nCo-Authored-By: Claude <noreply@anthropic.com>',
+  },
   { subject: 'Fix retry', body: 'Co-authored-by: Copilot <175728472+Copilot@users.noreply.github.com>' },
-  { subject: 'Initial plan', author: 'copilot-swe-agent[bot]', email: '198982749+Copilot@users.noreply.github.com', committer: 'GitHub', committerEmail: 'noreply@github.com' },
+  {
+    subject: 'Initial plan',
+    author: 'copilot-swe-agent[bot]',
+    email: '198982749+Copilot@users.noreply.github.com',
+    committer: 'GitHub',
+    committerEmail: 'noreply@github.com',
+  },
   { subject: 'aider: aider: rename the module', author: 'Ada (aider)', email: 'ada@example.com' },
   { subject: 'Tidy', body: 'Co-authored-by: Cursor <cursoragent@cursor.com>\nMade-with: Cursor' },
   { subject: 'Speed up', body: 'Assisted-by: Claude:claude-3-opus coccinelle' },
@@ -24,7 +40,19 @@ const ASSISTED: Omit<CommitSpec, 'at'>[] = [
 ];
 
 /** The assistant each form is made with (assistantOf), in ASSISTED order. */
-const MADE_WITH = ['claude', 'copilot', 'copilot-agent', 'aider', 'cursor', 'claude', 'crush', 'codex', 'claude', 'claude', 'codex'];
+const MADE_WITH = [
+  'claude',
+  'copilot',
+  'copilot-agent',
+  'aider',
+  'cursor',
+  'claude',
+  'crush',
+  'codex',
+  'claude',
+  'claude',
+  'codex',
+];
 
 describe('development corpus labels (bench/corpus)', () => {
   it('labels every attributed form assistant, whatever its date', () => {
@@ -50,7 +78,11 @@ describe('development corpus labels (bench/corpus)', () => {
       expect(assistantOf(commit!, rules, names), JSON.stringify(spec)).to.equal(MADE_WITH[i]);
     });
     const [aider, human] = makeCommits([
-      { at: CUTOFF + 1e7, subject: 'feat: Add a cache', body: 'Co-authored-by: aider (anthropic/claude-sonnet-4) <aider@aider.chat>' },
+      {
+        at: CUTOFF + 1e7,
+        subject: 'feat: Add a cache',
+        body: 'Co-authored-by: aider (anthropic/claude-sonnet-4) <aider@aider.chat>',
+      },
       { at: CUTOFF + 1e7, subject: 'Add a cache' },
     ]);
     expect(assistantOf(aider!, rules, names)).to.equal('aider');
@@ -64,10 +96,20 @@ describe('development corpus labels (bench/corpus)', () => {
 
   it('labels neither a release bot named after an assistant nor an automation account, and strips the bot co-author', () => {
     const automation = compileRules().automation;
-    const isAutomation = (c: { authorName: string; authorEmail: string }) => automation.some((r) => r.pattern.test(c.authorName) || r.pattern.test(c.authorEmail));
+    const isAutomation = (c: { authorName: string; authorEmail: string }) =>
+      automation.some((r) => r.pattern.test(c.authorName) || r.pattern.test(c.authorEmail));
     const [release, greenkeeper] = makeCommits([
-      { at: CUTOFF + 1e7, subject: 'chore(release): v0.9.0', body: 'Co-authored-by: gemini-cli-robot <gemini-cli-robot@google.com>' },
-      { at: CUTOFF - 1e7, subject: 'chore(package): update lodash to version 4.17.20', author: 'greenkeeper[bot]', email: 'support@greenkeeper.io' },
+      {
+        at: CUTOFF + 1e7,
+        subject: 'chore(release): v0.9.0',
+        body: 'Co-authored-by: gemini-cli-robot <gemini-cli-robot@google.com>',
+      },
+      {
+        at: CUTOFF - 1e7,
+        subject: 'chore(package): update lodash to version 4.17.20',
+        author: 'greenkeeper[bot]',
+        email: 'support@greenkeeper.io',
+      },
     ]);
     expect(labelOf(release!, rules, CUTOFF, isAutomation)).to.equal(null);
     expect(attributeCommit(stripAttribution(release!, rules), pluginRules)).to.deep.equal([]);
@@ -75,16 +117,36 @@ describe('development corpus labels (bench/corpus)', () => {
   });
 
   it('keeps the rest of the message, and puts the committer in an agent author\u2019s place', () => {
-    const [commit] = makeCommits([{ at: CUTOFF + 1e7, subject: 'Add parser', body: 'Parses the header.\n\nCo-Authored-By: Claude <noreply@anthropic.com>', author: 'claude[bot]', email: '41898282+claude[bot]@users.noreply.github.com', committer: 'Grace', committerEmail: 'grace@example.com' }]);
+    const [commit] = makeCommits([
+      {
+        at: CUTOFF + 1e7,
+        subject: 'Add parser',
+        body: 'Parses the header.\n\nCo-Authored-By: Claude <noreply@anthropic.com>',
+        author: 'claude[bot]',
+        email: '41898282+claude[bot]@users.noreply.github.com',
+        committer: 'Grace',
+        committerEmail: 'grace@example.com',
+      },
+    ]);
     const stripped = stripAttribution(commit!, rules);
-    expect(stripped).to.include({ subject: 'Add parser', body: 'Parses the header.', authorName: 'Grace', authorEmail: 'grace@example.com' });
+    expect(stripped).to.include({
+      subject: 'Add parser',
+      body: 'Parses the header.',
+      authorName: 'Grace',
+      authorEmail: 'grace@example.com',
+    });
   });
 
   it('labels human only before the cut-off, never a bot, and a person at an AI company as a person', () => {
     const [old, recent, bot, person] = makeCommits([
       { at: CUTOFF - 1000, subject: 'Fix typo' },
       { at: CUTOFF + 1000, subject: 'Fix typo' },
-      { at: CUTOFF - 2000, subject: 'Bump x', author: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com' },
+      {
+        at: CUTOFF - 2000,
+        subject: 'Bump x',
+        author: 'dependabot[bot]',
+        email: '49699333+dependabot[bot]@users.noreply.github.com',
+      },
       { at: CUTOFF - 3000, subject: 'Fix docs', author: 'Ada', email: 'ada@anthropic.com' },
     ]);
     expect(labelOf(old!, rules, CUTOFF)).to.equal('human');

@@ -21,9 +21,17 @@ describe('engine: one author per person (.mailmap, shared e-mails, names and Git
   it('merges what .mailmap maps, then identities sharing a name or a no-reply login; never a generic name or a bot by name', async () => {
     const dir = path.join(work.path, 'repo');
     await mkdir(dir);
-    const commit = (i: number, name: string, email: string) => ({ message: `Change ${i}`, date: T0 + i * 3600, author: { name, email }, files: { [`f${i}.txt`]: `${i}\n` } });
+    const commit = (i: number, name: string, email: string) => ({
+      message: `Change ${i}`,
+      date: T0 + i * 3600,
+      author: { name, email },
+      files: { [`f${i}.txt`]: `${i}\n` },
+    });
     await createRepository(dir, [
-      { ...commit(0, 'Ada Lovelace', 'ada@example.test'), files: { '.mailmap': 'Ada Lovelace <ada@example.test> <ada@old-laptop.local>\n' } },
+      {
+        ...commit(0, 'Ada Lovelace', 'ada@example.test'),
+        files: { '.mailmap': 'Ada Lovelace <ada@example.test> <ada@old-laptop.local>\n' },
+      },
       commit(1, 'ada', 'ada@old-laptop.local'),
       commit(2, 'Ada Lovelace', 'ada.lovelace@work.example'),
       commit(3, 'Grace Hopper', 'grace@example.test'),
@@ -34,13 +42,34 @@ describe('engine: one author per person (.mailmap, shared e-mails, names and Git
       commit(8, 'dependabot[bot]', '49699333+dependabot[bot]@users.noreply.github.com'),
     ]);
     const engine = createEngine({
-      config: { limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30 }, git: { depth: 0 } },
+      config: {
+        limits: {
+          clone_timeout_seconds: 120,
+          max_repo_size_mb: 2048,
+          max_page_bytes: 1 << 20,
+          fetch_timeout_seconds: 20,
+          strategy_timeout_seconds: 30,
+        },
+        git: { depth: 0 },
+      },
       pluginConfig: toPluginConfigView(defaultConfig()),
       logger: silentEngineLogger(),
-      plugins: [{ plugin: attribution, packageName: '@cadence-detect/plugin-attribution', version: '0.0.0', source: 'builtin' } as never],
+      plugins: [
+        {
+          plugin: attribution,
+          packageName: '@cadence-detect/plugin-attribution',
+          version: '0.0.0',
+          source: 'builtin',
+        } as never,
+      ],
     });
-    const result = (await engine.analyze({ kind: 'repository', url: dir, lines: false }, { network: null, allowLocalPaths: true })) as RepositoryResult;
-    const byCommits = result.authors.map((a) => [a.author, a.email, a.commits]).sort((a, b) => String(a[1]).localeCompare(String(b[1])));
+    const result = (await engine.analyze(
+      { kind: 'repository', url: dir, lines: false },
+      { network: null, allowLocalPaths: true },
+    )) as RepositoryResult;
+    const byCommits = result.authors
+      .map((a) => [a.author, a.email, a.commits])
+      .sort((a, b) => String(a[1]).localeCompare(String(b[1])));
     expect(byCommits).to.deep.equal([
       ['dependabot[bot]', '49699333+dependabot[bot]@users.noreply.github.com', 1],
       ['Ada Lovelace', 'ada@example.test', 3],

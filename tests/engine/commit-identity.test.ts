@@ -17,7 +17,9 @@ function commitObject(tree: string, parent: string, time: number, subject: strin
 }
 
 function objectHash(content: string): string {
-  return createHash('sha1').update(`commit ${Buffer.byteLength(content)}\0${content}`).digest('hex');
+  return createHash('sha1')
+    .update(`commit ${Buffer.byteLength(content)}\0${content}`)
+    .digest('hex');
 }
 
 /**
@@ -55,10 +57,16 @@ describe('commit identity: two commits sharing a 7-character prefix', function (
     await writeFile(path.join(repo, 'README.md'), 'Helo world\nline two\nline three\n');
     const stamp = `@${T0} +0000`;
     await git(['add', 'README.md']);
-    await git(['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '-q', '-m', 'Start'], { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp });
+    await git(['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '-q', '-m', 'Start'], {
+      GIT_AUTHOR_DATE: stamp,
+      GIT_COMMITTER_DATE: stamp,
+    });
     const root = (await git(['rev-parse', 'HEAD'])).trim();
     // The 5,000-line commit's tree, and the typo fix's tree (3 lines changed), both on top of the root.
-    await writeFile(path.join(repo, 'generated.ts'), Array.from({ length: 5000 }, (_, i) => `export const value${i} = ${i};`).join('\n') + '\n');
+    await writeFile(
+      path.join(repo, 'generated.ts'),
+      Array.from({ length: 5000 }, (_, i) => `export const value${i} = ${i};`).join('\n') + '\n',
+    );
     await git(['add', 'generated.ts']);
     const bigTree = (await git(['write-tree'])).trim();
     await git(['rm', '-q', '--cached', 'generated.ts']);
@@ -69,7 +77,10 @@ describe('commit identity: two commits sharing a 7-character prefix', function (
       (n) => commitObject(bigTree, root, T0 + 3600, `Add generated module (${n})`),
       (n) => commitObject(fixTree, root, T0 + 7200, `Fix typo in README (${n})`),
     );
-    for (const [name, content] of [['big', pair.big], ['fix', pair.small]] as const) {
+    for (const [name, content] of [
+      ['big', pair.big],
+      ['fix', pair.small],
+    ] as const) {
       const file = path.join(repo, `${name}.commit`);
       await writeFile(file, content);
       const written = (await git(['hash-object', '-t', 'commit', '-w', file])).trim();
@@ -81,10 +92,16 @@ describe('commit identity: two commits sharing a 7-character prefix', function (
     // A merge of both, with both trees' changes, so the branch holds the two siblings.
     await git(['add', 'generated.ts']);
     const mergeTree = (await git(['write-tree'])).trim();
-    const merge = (await git(['commit-tree', mergeTree, '-p', bigHash, '-p', fixHash, '-m', 'Merge'], {
-      GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'dev@example.com', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'dev@example.com',
-      GIT_AUTHOR_DATE: `@${T0 + 7300} +0000`, GIT_COMMITTER_DATE: `@${T0 + 7300} +0000`,
-    })).trim();
+    const merge = (
+      await git(['commit-tree', mergeTree, '-p', bigHash, '-p', fixHash, '-m', 'Merge'], {
+        GIT_AUTHOR_NAME: 'Dev',
+        GIT_AUTHOR_EMAIL: 'dev@example.com',
+        GIT_COMMITTER_NAME: 'Dev',
+        GIT_COMMITTER_EMAIL: 'dev@example.com',
+        GIT_AUTHOR_DATE: `@${T0 + 7300} +0000`,
+        GIT_COMMITTER_DATE: `@${T0 + 7300} +0000`,
+      })
+    ).trim();
     await git(['update-ref', 'refs/heads/main', merge]);
     await git(['fsck', '--strict']);
   });
@@ -99,8 +116,14 @@ describe('commit identity: two commits sharing a 7-character prefix', function (
     expect(run.code, run.stderr).to.equal(0);
     const report = JSON.parse(run.stdout) as JsonReport;
     const onBig = report.detections.filter((d) => d.commit === bigHash);
-    expect(onBig.map((d) => d.strategy), 'the size finding belongs to the big commit').to.include('size');
-    expect(report.detections.filter((d) => d.commit === fixHash), 'the typo fix has no finding').to.deep.equal([]);
+    expect(
+      onBig.map((d) => d.strategy),
+      'the size finding belongs to the big commit',
+    ).to.include('size');
+    expect(
+      report.detections.filter((d) => d.commit === fixHash),
+      'the typo fix has no finding',
+    ).to.deep.equal([]);
     const suspicion = report.suspicions.find((s) => s.commit === bigHash);
     expect(suspicion, JSON.stringify(report.suspicions)).to.not.equal(undefined);
     expect(suspicion!.message).to.contain('Add generated module');

@@ -14,10 +14,25 @@ const fixedModel = definePlugin({
     hooks.registerStrategies.tap('fixed-model', (r) =>
       r.add(
         defineStrategy({
-          meta: { name: 'fixed-model', category: 'model', description: 'Probabilities set by the test.', appliesTo: 'repository', weight: 1, calibrated: true },
+          meta: {
+            name: 'fixed-model',
+            category: 'model',
+            description: 'Probabilities set by the test.',
+            appliesTo: 'repository',
+            weight: 1,
+            calibrated: true,
+          },
           analyze(context) {
-            const probabilities = new Map(context.commits.map((c) => [c.hash, c.subject.startsWith('flag') ? 0.8 : 0.1]));
-            return { findings: context.commits.filter((c) => probabilities.get(c.hash)! >= 0.5).map((c) => ({ commit: c.hash, score: probabilities.get(c.hash)!, message: 'model' })), probabilities, flagAt: 0.5 };
+            const probabilities = new Map(
+              context.commits.map((c) => [c.hash, c.subject.startsWith('flag') ? 0.8 : 0.1]),
+            );
+            return {
+              findings: context.commits
+                .filter((c) => probabilities.get(c.hash)! >= 0.5)
+                .map((c) => ({ commit: c.hash, score: probabilities.get(c.hash)!, message: 'model' })),
+              probabilities,
+              flagAt: 0.5,
+            };
           },
         }),
       ),
@@ -27,9 +42,19 @@ const fixedModel = definePlugin({
 describe('the false-alarm floor (era_check): the history\u2019s commits from before assistants existed', () => {
   const commits = makeCommits([
     // Before 2021-06-29: 8 of a person's commits (2 flagged), one attributed, one by automation.
-    ...Array.from({ length: 8 }, (_, i) => ({ at: BEFORE - (8 - i) * 86_400, subject: i < 2 ? `flag me ${i}` : `change ${i}`, additions: 10 })),
+    ...Array.from({ length: 8 }, (_, i) => ({
+      at: BEFORE - (8 - i) * 86_400,
+      subject: i < 2 ? `flag me ${i}` : `change ${i}`,
+      additions: 10,
+    })),
     { at: BEFORE - 3600, subject: 'Add parser', body: 'Co-authored-by: Claude <noreply@anthropic.com>', additions: 10 },
-    { at: BEFORE - 1800, subject: 'Bump lodash from 4.17.20 to 4.17.21', author: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com', additions: 10 },
+    {
+      at: BEFORE - 1800,
+      subject: 'Bump lodash from 4.17.20 to 4.17.21',
+      author: 'dependabot[bot]',
+      email: '49699333+dependabot[bot]@users.noreply.github.com',
+      additions: 10,
+    },
     // The last day of the era and after: on the other side, never counted.
     { at: AFTER, subject: 'flag me later', additions: 10 },
     { at: AFTER + 86_400, subject: 'change later', additions: 10 },
@@ -39,17 +64,30 @@ describe('the false-alarm floor (era_check): the history\u2019s commits from bef
     const run = await runPlugin(fixedModel, { commits }, { alongside: [attribution] });
     const result = run.result as RepositoryResult;
     // (2 x 0.8 + 6 x 0.1) / 8 = 0.275.
-    expect(result.era_check).to.deep.equal({ before: '2021-06-29', commits: 8, flagged: 2, rate: 0.25, mean_probability: 0.275 });
+    expect(result.era_check).to.deep.equal({
+      before: '2021-06-29',
+      commits: 8,
+      flagged: 2,
+      rate: 0.25,
+      mean_probability: 0.275,
+    });
     // Never zeroed: the early flagged commits are still suspicions.
     expect(result.suspicions.filter((s) => s.evidence === 'inferred')).to.have.length(3);
     const text = renderReport(result, 'text').split('\n');
-    expect(text[1]).to.equal('False-alarm floor: of 8 commits from before assistants existed (before 2021-06-29), 25.0% are flagged (mean probability 0.28): shares below about that are noise here.');
-    expect(renderReport(result, 'html')).to.contain('<p id="era-check">False-alarm floor: of 8 commits from before assistants existed (before 2021-06-29), 25.0% are flagged');
+    expect(text[1]).to.equal(
+      'False-alarm floor: of 8 commits from before assistants existed (before 2021-06-29), 25.0% are flagged (mean probability 0.28): shares below about that are noise here.',
+    );
+    expect(renderReport(result, 'html')).to.contain(
+      '<p id="era-check">False-alarm floor: of 8 commits from before assistants existed (before 2021-06-29), 25.0% are flagged',
+    );
     expect(JSON.parse(renderReport(result, 'json')).era_check).to.deep.equal(result.era_check);
   });
 
   it('is absent from a history that starts after the date', async () => {
-    const later = makeCommits([{ at: AFTER, subject: 'one', additions: 5 }, { at: AFTER + 60, subject: 'two', additions: 5 }]);
+    const later = makeCommits([
+      { at: AFTER, subject: 'one', additions: 5 },
+      { at: AFTER + 60, subject: 'two', additions: 5 },
+    ]);
     expect((await runPlugin(fixedModel, { commits: later })).result).to.not.have.property('era_check');
   });
 });

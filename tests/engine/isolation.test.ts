@@ -1,14 +1,17 @@
 import { expect } from 'chai';
-import { definePlugin, defineStrategy, REFINE_STAGE, type CadencePlugin, type Finding, type RepositoryContext } from '@cadence-detect/plugin-sdk';
+import {
+  definePlugin,
+  defineStrategy,
+  REFINE_STAGE,
+  type CadencePlugin,
+  type Finding,
+  type RepositoryContext,
+} from '@cadence-detect/plugin-sdk';
 import { makeCommits, runPlugin } from '@cadence-detect/plugin-testkit';
 import size from '@cadence-detect/plugin-size';
 
 const T0 = Date.parse('2020-01-01T00:00:00Z') / 1000;
-const commits = makeCommits([
-  { at: T0 },
-  { at: T0 + 3600, additions: 2000 },
-  { at: T0 + 7200, additions: 5 },
-]);
+const commits = makeCommits([{ at: T0 }, { at: T0 + 3600, additions: 2000 }, { at: T0 + 7200, additions: 5 }]);
 
 function pluginWith(name: string, analyze: (context: RepositoryContext) => unknown): CadencePlugin {
   return definePlugin({
@@ -28,14 +31,23 @@ function pluginWith(name: string, analyze: (context: RepositoryContext) => unkno
 
 describe('engine isolation of strategies', () => {
   it('records a throwing strategy\u2019s error and runs the others', async () => {
-    const run = await runPlugin(pluginWith('thrower', () => { throw new Error('kaboom'); }), { commits }, { alongside: [size] });
+    const run = await runPlugin(
+      pluginWith('thrower', () => {
+        throw new Error('kaboom');
+      }),
+      { commits },
+      { alongside: [size] },
+    );
     expect(run.strategy('thrower')).to.include({ detected: false, detections: 0, error: 'kaboom' });
     expect(run.strategy('size')).to.include({ detected: true, error: null });
     expect(run.result.suspicious_commits).to.equal(1);
   });
 
   it('records a rejected promise the same way', async () => {
-    const run = await runPlugin(pluginWith('rejecter', async () => Promise.reject(new Error('async kaboom'))), { commits });
+    const run = await runPlugin(
+      pluginWith('rejecter', async () => Promise.reject(new Error('async kaboom'))),
+      { commits },
+    );
     expect(run.strategy('rejecter').error).to.equal('async kaboom');
   });
 
@@ -47,7 +59,11 @@ describe('engine isolation of strategies', () => {
     ['metrics that are not numbers', { findings: [], metrics: { x: 'y' } }],
   ] as const) {
     it(`turns garbage (${label}) into the strategy's error`, async () => {
-      const run = await runPlugin(pluginWith('garbage', () => garbage), { commits }, { alongside: [size] });
+      const run = await runPlugin(
+        pluginWith('garbage', () => garbage),
+        { commits },
+        { alongside: [size] },
+      );
       expect(run.strategy('garbage').error).to.match(/^returned an invalid result/);
       expect(run.strategy('size').error).to.equal(null);
     });
@@ -55,7 +71,11 @@ describe('engine isolation of strategies', () => {
 
   it('stops waiting for a strategy past its time budget', async () => {
     const started = Date.now();
-    const run = await runPlugin(pluginWith('sleeper', () => new Promise(() => undefined)), { commits }, { strategyTimeoutSeconds: 0.2, alongside: [size] });
+    const run = await runPlugin(
+      pluginWith('sleeper', () => new Promise(() => undefined)),
+      { commits },
+      { strategyTimeoutSeconds: 0.2, alongside: [size] },
+    );
     expect(run.strategy('sleeper').error).to.equal('exceeded its time budget of 200 ms');
     expect(run.strategy('size').detected).to.equal(true);
     expect(Date.now() - started).to.be.below(5000);
@@ -89,16 +109,21 @@ describe('engine isolation of strategies', () => {
 
   it('runs refineResult taps by their documented stage, whatever the order plugins were loaded in', async () => {
     const order: string[] = [];
-    const tapAt = (name: string, stage?: number) => definePlugin({
-      name,
-      apply(hooks) {
-        hooks.refineResult.tapPromise(stage === undefined ? name : { name, stage }, async (result) => {
-          order.push(name);
-          return result;
-        });
-      },
-    });
-    await runPlugin(tapAt('second-opinion', REFINE_STAGE.SECOND_OPINION), { commits }, { alongside: [tapAt('adjuster', REFINE_STAGE.ADJUST), tapAt('scorer')] });
+    const tapAt = (name: string, stage?: number) =>
+      definePlugin({
+        name,
+        apply(hooks) {
+          hooks.refineResult.tapPromise(stage === undefined ? name : { name, stage }, async (result) => {
+            order.push(name);
+            return result;
+          });
+        },
+      });
+    await runPlugin(
+      tapAt('second-opinion', REFINE_STAGE.SECOND_OPINION),
+      { commits },
+      { alongside: [tapAt('adjuster', REFINE_STAGE.ADJUST), tapAt('scorer')] },
+    );
     expect(order).to.deep.equal(['scorer', 'adjuster', 'second-opinion']);
   });
 
@@ -117,7 +142,10 @@ describe('engine isolation of strategies', () => {
     const controller = new AbortController();
     const slow = pluginWith('slow', () => new Promise((resolve) => setTimeout(() => resolve([]), 5000)));
     setTimeout(() => controller.abort(), 50);
-    const error = await runPlugin(slow, { commits }, { signal: controller.signal }).then(() => null, (e: unknown) => e);
+    const error = await runPlugin(slow, { commits }, { signal: controller.signal }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.have.property('code', 'ERR_CANCELLED');
   });
 
@@ -126,11 +154,17 @@ describe('engine isolation of strategies', () => {
       name: 'sloppy',
       apply(hooks) {
         hooks.registerStrategies.tap('sloppy', (registrar) =>
-          registrar.add({ meta: { name: 'Bad Name', category: 'x', description: 'x', appliesTo: 'repository', weight: 3 }, analyze: () => [] } as never),
+          registrar.add({
+            meta: { name: 'Bad Name', category: 'x', description: 'x', appliesTo: 'repository', weight: 3 },
+            analyze: () => [],
+          } as never),
         );
       },
     });
-    const error = await runPlugin(sloppy, { commits }).then(() => null, (e: Error) => e);
+    const error = await runPlugin(sloppy, { commits }).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(error?.message).to.match(/sloppy registered an invalid strategy \(meta\.(name|weight)/);
   });
 });

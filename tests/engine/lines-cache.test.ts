@@ -6,23 +6,57 @@ import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
 import { createEngine, silentEngineLogger, type EngineConfig } from '@cadence-detect/engine';
 import { BLAME_CACHE_FILE } from '@cadence-detect/git-source';
 import type { AnalysisEvent, RepositoryResult } from '@cadence-detect/plugin-sdk';
-import { createRepository, exportRepository, makeTempDir, runGit, startGitDaemon, type FixtureRepository, type GitDaemon, type TempDir } from '@cadence-detect/test-support';
+import {
+  createRepository,
+  exportRepository,
+  makeTempDir,
+  runGit,
+  startGitDaemon,
+  type FixtureRepository,
+  type GitDaemon,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 const DAY = 86_400;
 const T0 = Date.UTC(2025, 5, 1, 12) / 1000;
 const CLAUDE = '\n\nCo-authored-by: Claude <noreply@anthropic.com>\n';
-const rows = (prefix: string, n: number): string => `${Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`).join('\n')}\n`;
+const rows = (prefix: string, n: number): string =>
+  `${Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`).join('\n')}\n`;
 
 /** The engine with a mirrors folder (as the server runs it) or without (a fresh clone per analysis). */
-async function analyze(url: string, mirrors: string | null): Promise<{ result: RepositoryResult; blamed: string | undefined }> {
+async function analyze(
+  url: string,
+  mirrors: string | null,
+): Promise<{ result: RepositoryResult; blamed: string | undefined }> {
   const config: EngineConfig = {
-    limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30 },
+    limits: {
+      clone_timeout_seconds: 120,
+      max_repo_size_mb: 2048,
+      max_page_bytes: 1 << 20,
+      fetch_timeout_seconds: 20,
+      strategy_timeout_seconds: 30,
+    },
     git: { depth: 0 },
     ...(mirrors ? { cache: { repositories_dir: mirrors, repositories_max_size: '1GB' } } : {}),
   };
-  const engine = createEngine({ config, pluginConfig: toPluginConfigView(defaultConfig()), logger: silentEngineLogger(), plugins: [{ plugin: attribution, packageName: '@cadence-detect/plugin-attribution', version: '0.0.0', source: 'builtin' } as never] });
+  const engine = createEngine({
+    config,
+    pluginConfig: toPluginConfigView(defaultConfig()),
+    logger: silentEngineLogger(),
+    plugins: [
+      {
+        plugin: attribution,
+        packageName: '@cadence-detect/plugin-attribution',
+        version: '0.0.0',
+        source: 'builtin',
+      } as never,
+    ],
+  });
   const events: AnalysisEvent[] = [];
-  const result = (await engine.analyze({ kind: 'repository', url }, { network: null, allowLocalPaths: false, onEvent: (e) => events.push(e) })) as RepositoryResult;
+  const result = (await engine.analyze(
+    { kind: 'repository', url },
+    { network: null, allowLocalPaths: false, onEvent: (e) => events.push(e) },
+  )) as RepositoryResult;
   const blamed = events.flatMap((e) => (e.event === 'fetch' && e.message.startsWith('blamed ') ? [e.message] : []))[0];
   return { result, blamed };
 }
@@ -40,9 +74,21 @@ describe('engine: a mirror keeps what blame found, so an unchanged file is never
     const dir = path.join(work.path, 'repo');
     await mkdir(dir);
     repo = await createRepository(dir, [
-      { message: 'Initial import', date: T0, files: { 'a.txt': rows('a', 8), 'b.txt': rows('b', 5), 'src/c.txt': rows('c', 6) } },
-      { message: `Rework a${CLAUDE}`, date: T0 + DAY, files: { 'a.txt': `a1\nx2\nx3\n${rows('a', 8).split('\n').slice(3).join('\n')}` } },
-      { message: 'Rename c', date: T0 + 2 * DAY, files: { 'src/c.txt': null, 'lib/c.txt': `c1\ny2\n${rows('c', 6).split('\n').slice(2).join('\n')}` } },
+      {
+        message: 'Initial import',
+        date: T0,
+        files: { 'a.txt': rows('a', 8), 'b.txt': rows('b', 5), 'src/c.txt': rows('c', 6) },
+      },
+      {
+        message: `Rework a${CLAUDE}`,
+        date: T0 + DAY,
+        files: { 'a.txt': `a1\nx2\nx3\n${rows('a', 8).split('\n').slice(3).join('\n')}` },
+      },
+      {
+        message: 'Rename c',
+        date: T0 + 2 * DAY,
+        files: { 'src/c.txt': null, 'lib/c.txt': `c1\ny2\n${rows('c', 6).split('\n').slice(2).join('\n')}` },
+      },
     ]);
     const base = path.join(work.path, 'served');
     await mkdir(base);

@@ -14,7 +14,8 @@ const BOB = { name: 'Bob Example', email: 'bob@example.test' };
 const BOT = { name: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com' };
 const CLAUDE = '\n\nCo-authored-by: Claude <noreply@anthropic.com>\n';
 
-const lines = (prefix: string, from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`);
+const lines = (prefix: string, from: number, to: number): string[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`);
 const text = (rows: string[]): string => `${rows.join('\n')}\n`;
 
 /**
@@ -22,9 +23,35 @@ const text = (rows: string[]): string => `${rows.join('\n')}\n`;
  * that is not attributed or automation has probability 0 and each number below is exact.
  */
 async function analyze(request: AnalysisRequest, maxLineFiles?: number, deadline?: number): Promise<RepositoryResult> {
-  const config: EngineConfig = { limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30, ...(maxLineFiles === undefined ? {} : { max_line_files: maxLineFiles }) }, git: { depth: 0 } };
-  const engine = createEngine({ config, pluginConfig: toPluginConfigView(defaultConfig()), logger: silentEngineLogger(), plugins: [{ plugin: attribution, packageName: '@cadence-detect/plugin-attribution', version: '0.0.0', source: 'builtin' } as never] });
-  return (await engine.analyze(request, { network: null, allowLocalPaths: true, ...(deadline === undefined ? {} : { job: { id: 'lines-test', url: null, forge: null, deadline } }) })) as RepositoryResult;
+  const config: EngineConfig = {
+    limits: {
+      clone_timeout_seconds: 120,
+      max_repo_size_mb: 2048,
+      max_page_bytes: 1 << 20,
+      fetch_timeout_seconds: 20,
+      strategy_timeout_seconds: 30,
+      ...(maxLineFiles === undefined ? {} : { max_line_files: maxLineFiles }),
+    },
+    git: { depth: 0 },
+  };
+  const engine = createEngine({
+    config,
+    pluginConfig: toPluginConfigView(defaultConfig()),
+    logger: silentEngineLogger(),
+    plugins: [
+      {
+        plugin: attribution,
+        packageName: '@cadence-detect/plugin-attribution',
+        version: '0.0.0',
+        source: 'builtin',
+      } as never,
+    ],
+  });
+  return (await engine.analyze(request, {
+    network: null,
+    allowLocalPaths: true,
+    ...(deadline === undefined ? {} : { job: { id: 'lines-test', url: null, forge: null, deadline } }),
+  })) as RepositoryResult;
 }
 
 describe('engine: lines at HEAD, survival and rework (histories with known answers)', function () {
@@ -41,7 +68,9 @@ describe('engine: lines at HEAD, survival and rework (histories with known answe
     repo = await createRepository(dir, [
       // C1, Ada: a human file, and what line counts leave out: vendored, a lock file, a generated file, a -diff file, a binary.
       {
-        message: 'Initial import', date: T0, author: ADA,
+        message: 'Initial import',
+        date: T0,
+        author: ADA,
         files: {
           'src/a.txt': text(a),
           'vendor/lib.js': text(lines('v', 1, 5)),
@@ -53,17 +82,45 @@ describe('engine: lines at HEAD, survival and rework (histories with known answe
         },
       },
       // C2, day 1, attributed: rewrites a3..a6 of Ada's file (human rework 4) and adds an 8-line file.
-      { message: `Rework the parser${CLAUDE}`, date: T0 + DAY, author: ADA, files: { 'src/a.txt': text([...a.slice(0, 2), 'x1', 'x2', 'x3', 'x4', ...a.slice(6)]), 'src/agent.txt': text(g) } },
+      {
+        message: `Rework the parser${CLAUDE}`,
+        date: T0 + DAY,
+        author: ADA,
+        files: {
+          'src/a.txt': text([...a.slice(0, 2), 'x1', 'x2', 'x3', 'x4', ...a.slice(6)]),
+          'src/agent.txt': text(g),
+        },
+      },
       // C3, day 5, Bob: renames the assistant's file and rewrites two of its lines (within 14 days: rework 2).
-      { message: 'Move the agent code', date: T0 + 5 * DAY, author: BOB, files: { 'src/agent.txt': null, 'lib/agent.txt': text(['g1', 'b1', 'b2', ...g.slice(3)]) } },
+      {
+        message: 'Move the agent code',
+        date: T0 + 5 * DAY,
+        author: BOB,
+        files: { 'src/agent.txt': null, 'lib/agent.txt': text(['g1', 'b1', 'b2', ...g.slice(3)]) },
+      },
       // C4, day 40, Bob: rewrites one more line of it (39 days on: not rework).
-      { message: 'Tune the agent code', date: T0 + 40 * DAY, author: BOB, files: { 'lib/agent.txt': text(['g1', 'b1', 'b2', 'g4', 'g5', 'b3', 'g7', 'g8']) } },
+      {
+        message: 'Tune the agent code',
+        date: T0 + 40 * DAY,
+        author: BOB,
+        files: { 'lib/agent.txt': text(['g1', 'b1', 'b2', 'g4', 'g5', 'b3', 'g7', 'g8']) },
+      },
       // C5, day 41, Bob: whitespace only (a1 indented): the line stays Ada's, no rework.
-      { message: 'Indent', date: T0 + 41 * DAY, author: BOB, files: { 'src/a.txt': text(['  a1', 'a2', 'x1', 'x2', 'x3', 'x4', ...a.slice(6)]) } },
+      {
+        message: 'Indent',
+        date: T0 + 41 * DAY,
+        author: BOB,
+        files: { 'src/a.txt': text(['  a1', 'a2', 'x1', 'x2', 'x3', 'x4', ...a.slice(6)]) },
+      },
       // C6, day 42: automation.
       { message: 'Bump deps', date: T0 + 42 * DAY, author: BOT, files: { 'deps.txt': text(lines('p', 1, 3)) } },
       // C7, day 50, Ada: rewrites x1 (49 days after C2: not rework).
-      { message: 'Fix a typo', date: T0 + 50 * DAY, author: ADA, files: { 'src/a.txt': text(['  a1', 'a2', 'y1', 'x2', 'x3', 'x4', ...a.slice(6)]) } },
+      {
+        message: 'Fix a typo',
+        date: T0 + 50 * DAY,
+        author: ADA,
+        files: { 'src/a.txt': text(['  a1', 'a2', 'y1', 'x2', 'x3', 'x4', ...a.slice(6)]) },
+      },
     ]);
   });
   after(() => work.remove());
@@ -104,13 +161,33 @@ describe('engine: lines at HEAD, survival and rework (histories with known answe
     // C1 12, C3 2, C4 1, C5 1 (a whitespace edit adds a line that never survives as its own), C7 1.
     expect(survival!.human).to.deep.equal({ added: 17, surviving: 12, reworked_14d: 4 });
     expect(survival!.months).to.deep.equal([
-      { month: '2025-01', assistant_added: 12, assistant_surviving: 8, assistant_reworked_14d: 2, human_added: 14, human_surviving: 10, human_reworked_14d: 4 },
-      { month: '2025-02', assistant_added: 0, assistant_surviving: 0, assistant_reworked_14d: 0, human_added: 3, human_surviving: 2, human_reworked_14d: 0 },
+      {
+        month: '2025-01',
+        assistant_added: 12,
+        assistant_surviving: 8,
+        assistant_reworked_14d: 2,
+        human_added: 14,
+        human_surviving: 10,
+        human_reworked_14d: 4,
+      },
+      {
+        month: '2025-02',
+        assistant_added: 0,
+        assistant_surviving: 0,
+        assistant_reworked_14d: 0,
+        human_added: 3,
+        human_surviving: 2,
+        human_reworked_14d: 0,
+      },
     ]);
   });
 
   it('a range: lines from before it are outside, and the share leaves them out', async () => {
-    const result = await analyze({ kind: 'repository', url: repo.dir, range: { before: repo.hashes[3]!, after: repo.hashes.at(-1)! } });
+    const result = await analyze({
+      kind: 'repository',
+      url: repo.dir,
+      range: { before: repo.hashes[3]!, after: repo.hashes.at(-1)! },
+    });
     const l = result.lines!;
     // In range: C5 (no line of its own), C6 (3, automation), C7 (1). The rest, 19 lines, is outside.
     expect(l).to.deep.include({ counted: 23, outside: 19, automation: 3, explicit: 0, human: 1, share: 0 });
@@ -120,7 +197,9 @@ describe('engine: lines at HEAD, survival and rework (histories with known answe
   it('a tree with more counted files than limits.max_line_files is not blamed: the result says why, the verdict stands', async () => {
     const result = await analyze({ kind: 'repository', url: repo.dir }, 3);
     expect(result).to.not.have.property('lines');
-    expect(result.lines_skipped).to.equal('the tree holds 4 counted text files to blame, more than limits.max_line_files (3)');
+    expect(result.lines_skipped).to.equal(
+      'the tree holds 4 counted text files to blame, more than limits.max_line_files (3)',
+    );
     expect(result.attributed_commits).to.equal(1);
   });
 
@@ -131,7 +210,9 @@ describe('engine: lines at HEAD, survival and rework (histories with known answe
     expect(result.lines_skipped).to.equal("the job's time ran short: lines were dropped to keep the verdict");
     expect(result.attributed_commits).to.equal(1);
     // With time to spare, the same job counts them.
-    expect((await analyze({ kind: 'repository', url: repo.dir }, undefined, Date.now() + 120_000)).lines?.counted).to.equal(23);
+    expect(
+      (await analyze({ kind: 'repository', url: repo.dir }, undefined, Date.now() + 120_000)).lines?.counted,
+    ).to.equal(23);
   });
 
   it('--no-lines (lines: false) skips them and says why; the verdict is the same', async () => {
@@ -152,9 +233,18 @@ describe('engine: a range reads .gitattributes at its base', function () {
       await mkdir(dir);
       const repo = await createRepository(dir, [
         { message: 'Initial import', date: T0, author: ADA, files: { 'a.txt': text(lines('a', 1, 3)) } },
-        { message: `Add the generator${CLAUDE}`, date: T0 + DAY, author: ADA, files: { 'gen.txt': text(lines('g', 1, 4)), '.gitattributes': 'gen.txt linguist-generated\n' } },
+        {
+          message: `Add the generator${CLAUDE}`,
+          date: T0 + DAY,
+          author: ADA,
+          files: { 'gen.txt': text(lines('g', 1, 4)), '.gitattributes': 'gen.txt linguist-generated\n' },
+        },
       ]);
-      const ranged = await analyze({ kind: 'repository', url: repo.dir, range: { before: repo.hashes[0]!, after: repo.hashes[1]! } });
+      const ranged = await analyze({
+        kind: 'repository',
+        url: repo.dir,
+        range: { before: repo.hashes[0]!, after: repo.hashes[1]! },
+      });
       // gen.txt 4 + .gitattributes 1, both the request's; a.txt is outside it.
       expect(ranged.lines).to.deep.include({ counted: 8, excluded: 0, explicit: 5, outside: 3 });
       const whole = await analyze({ kind: 'repository', url: repo.dir });
@@ -174,14 +264,42 @@ describe('engine: lines through a merge', function () {
     try {
       const dir = path.join(work.path, 'repo');
       await mkdir(dir);
-      const repo = await createRepository(dir, [{ message: 'Initial import', date: T0, author: ADA, files: { 'main.txt': text(lines('m', 1, 4)) } }]);
+      const repo = await createRepository(dir, [
+        { message: 'Initial import', date: T0, author: ADA, files: { 'main.txt': text(lines('m', 1, 4)) } },
+      ]);
       await repo.git(['checkout', '-q', '-b', 'side']);
-      const side = await repo.commit({ message: `Add the side file${CLAUDE}`, date: T0 + DAY, author: ADA, files: { 'side.txt': text(lines('s', 1, 6)) } });
+      const side = await repo.commit({
+        message: `Add the side file${CLAUDE}`,
+        date: T0 + DAY,
+        author: ADA,
+        files: { 'side.txt': text(lines('s', 1, 6)) },
+      });
       await repo.git(['checkout', '-q', repo.branch]);
-      await repo.commit({ message: 'Main work', date: T0 + 2 * DAY, author: BOB, files: { 'main.txt': text([...lines('m', 1, 4), 'm5']) } });
-      await repo.git(['-c', 'user.name=Bob Example', '-c', 'user.email=bob@example.test', 'merge', '-q', '--no-ff', '-m', 'Merge side', 'side']);
+      await repo.commit({
+        message: 'Main work',
+        date: T0 + 2 * DAY,
+        author: BOB,
+        files: { 'main.txt': text([...lines('m', 1, 4), 'm5']) },
+      });
+      await repo.git([
+        '-c',
+        'user.name=Bob Example',
+        '-c',
+        'user.email=bob@example.test',
+        'merge',
+        '-q',
+        '--no-ff',
+        '-m',
+        'Merge side',
+        'side',
+      ]);
       // Three days after the side commit, Bob deletes two of its lines: rework, found by blaming through the merge.
-      await repo.commit({ message: 'Trim', date: T0 + 4 * DAY, author: BOB, files: { 'side.txt': text(['s1', 's2', 's5', 's6']) } });
+      await repo.commit({
+        message: 'Trim',
+        date: T0 + 4 * DAY,
+        author: BOB,
+        files: { 'side.txt': text(['s1', 's2', 's5', 's6']) },
+      });
       const result = await analyze({ kind: 'repository', url: repo.dir });
       expect(side).to.be.a('string');
       expect(result.lines).to.deep.include({ counted: 9, explicit: 4, human: 5, outside: 0, share: 0.4444 });
@@ -202,7 +320,16 @@ describe('engine: line-level records (git-ai v3 notes, Agent Trace) name lines e
       `  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb ${ranges}`,
       '  h_cccccccccccccc 6,12',
       '---',
-      JSON.stringify({ schema_version: 'authorship/3.0.0', base_commit_sha: '', prompts: {}, sessions: { s_aaaaaaaaaaaaaa: { agent_id: { tool: 'cursor', id: 'c1', model: 'm' }, human_author: null } } }, null, 2),
+      JSON.stringify(
+        {
+          schema_version: 'authorship/3.0.0',
+          base_commit_sha: '',
+          prompts: {},
+          sessions: { s_aaaaaaaaaaaaaa: { agent_id: { tool: 'cursor', id: 'c1', model: 'm' }, human_author: null } },
+        },
+        null,
+        2,
+      ),
     ].join('\n');
 
   before(async () => {
@@ -214,28 +341,62 @@ describe('engine: line-level records (git-ai v3 notes, Agent Trace) name lines e
       // R1, Ada: ten human lines.
       { message: 'Initial import', date: T0, author: ADA, files: { 'src/a.txt': text(a) } },
       // R2, day 1, Ada, no trailer: a3..a6 become n1..n4, n5 and n6 appended. Its git-ai note names lines 3-5 and 11 (n1-n3, n5) Cursor's.
-      { message: 'Rewrite the middle', date: T0 + DAY, author: ADA, files: { 'src/a.txt': text([...a.slice(0, 2), 'n1', 'n2', 'n3', 'n4', ...a.slice(6), 'n5', 'n6']) } },
+      {
+        message: 'Rewrite the middle',
+        date: T0 + DAY,
+        author: ADA,
+        files: { 'src/a.txt': text([...a.slice(0, 2), 'n1', 'n2', 'n3', 'n4', ...a.slice(6), 'n5', 'n6']) },
+      },
       // R3, day 3, Bob: two lines on top, and n2 (an assistant line, two days old) rewritten: assistant rework 1.
-      { message: 'Header and a fix', date: T0 + 3 * DAY, author: BOB, files: { 'src/a.txt': text(['h1', 'h2', 'a1', 'a2', 'n1', 'b1', 'n3', 'n4', ...a.slice(6), 'n5', 'n6']) } },
+      {
+        message: 'Header and a fix',
+        date: T0 + 3 * DAY,
+        author: BOB,
+        files: { 'src/a.txt': text(['h1', 'h2', 'a1', 'a2', 'n1', 'b1', 'n3', 'n4', ...a.slice(6), 'n5', 'n6']) },
+      },
       // R4, day 10, Bob: a new file, no trailer; an Agent Trace record in the next commit names lines 2-4 (ai) and 6 (mixed).
       { message: 'Add b', date: T0 + 10 * DAY, author: BOB, files: { 'src/b.txt': text(lines('q', 1, 6)) } },
     ]);
     const [, r2, r3, r4] = repo.hashes as [string, string, string, string];
     const trace = {
-      version: '0.1.0', id: '550e8400-e29b-41d4-a716-446655440000', timestamp: '2025-01-12T12:00:00Z',
-      vcs: { type: 'git', revision: r4 }, tool: { name: 'claude-code' },
-      files: [{ path: 'src/b.txt', conversations: [
-        { contributor: { type: 'ai' }, ranges: [{ start_line: 2, end_line: 4 }] },
-        { contributor: { type: 'mixed' }, ranges: [{ start_line: 6, end_line: 6 }] },
-        { contributor: { type: 'human' }, ranges: [{ start_line: 1, end_line: 1 }] },
-      ] }],
+      version: '0.1.0',
+      id: '550e8400-e29b-41d4-a716-446655440000',
+      timestamp: '2025-01-12T12:00:00Z',
+      vcs: { type: 'git', revision: r4 },
+      tool: { name: 'claude-code' },
+      files: [
+        {
+          path: 'src/b.txt',
+          conversations: [
+            { contributor: { type: 'ai' }, ranges: [{ start_line: 2, end_line: 4 }] },
+            { contributor: { type: 'mixed' }, ranges: [{ start_line: 6, end_line: 6 }] },
+            { contributor: { type: 'human' }, ranges: [{ start_line: 1, end_line: 1 }] },
+          ],
+        },
+      ],
     };
     // R5, day 11, Ada: the records file (two lines: one record, one malformed), itself never counted.
-    await repo.commit({ message: 'Record traces', date: T0 + 11 * DAY, author: ADA, files: { '.agent-trace/traces.jsonl': `${JSON.stringify(trace)}\n{"version":"0.1.0","files":"oops"}\n` } });
+    await repo.commit({
+      message: 'Record traces',
+      date: T0 + 11 * DAY,
+      author: ADA,
+      files: { '.agent-trace/traces.jsonl': `${JSON.stringify(trace)}\n{"version":"0.1.0","files":"oops"}\n` },
+    });
     await repo.git(['notes', '--ref=ai', 'add', '-m', CURSOR_LOG('3-5,11'), r2]);
     // R3's authorship log is malformed (skipped with its reason); its Agent Trace note names h1, h2 (Codex).
     await repo.git(['notes', '--ref=ai', 'add', '-m', 'src/a.txt\n---\n{"schema_version": "authorship/3.0.0", ', r3]);
-    const note = { version: '0.1.0', id: 'x', timestamp: '2025-01-04T00:00:00Z', tool: { name: 'codex' }, files: [{ path: 'src/a.txt', conversations: [{ contributor: { type: 'ai' }, ranges: [{ start_line: 1, end_line: 2 }] }] }] };
+    const note = {
+      version: '0.1.0',
+      id: 'x',
+      timestamp: '2025-01-04T00:00:00Z',
+      tool: { name: 'codex' },
+      files: [
+        {
+          path: 'src/a.txt',
+          conversations: [{ contributor: { type: 'ai' }, ranges: [{ start_line: 1, end_line: 2 }] }],
+        },
+      ],
+    };
     await repo.git(['notes', '--ref=agent-trace', 'add', '-m', JSON.stringify(note), r3]);
   });
   after(() => work.remove());
@@ -262,7 +423,10 @@ describe('engine: line-level records (git-ai v3 notes, Agent Trace) name lines e
       agent_trace: 2,
       marked: 9,
       skipped: 2,
-      skipped_reasons: [`refs/notes/ai on ${r3!.slice(0, 12)}: its metadata is not JSON`, '.agent-trace/traces.jsonl, line 2: no files array'],
+      skipped_reasons: [
+        `refs/notes/ai on ${r3!.slice(0, 12)}: its metadata is not JSON`,
+        '.agent-trace/traces.jsonl, line 2: no files array',
+      ],
     });
   });
 
@@ -275,7 +439,11 @@ describe('engine: line-level records (git-ai v3 notes, Agent Trace) name lines e
   });
 
   it('a range: a recorded commit\u2019s rework is found by blaming the deleting commit, and still follows the line', async () => {
-    const result = await analyze({ kind: 'repository', url: repo.dir, since: new Date((T0 + 12 * 3600) * 1000).toISOString() });
+    const result = await analyze({
+      kind: 'repository',
+      url: repo.dir,
+      since: new Date((T0 + 12 * 3600) * 1000).toISOString(),
+    });
     expect(result.survival!.assistant).to.deep.equal({ added: 10, surviving: 9, reworked_14d: 1 });
   });
 });

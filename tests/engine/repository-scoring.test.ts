@@ -6,16 +6,32 @@ import size from '@cadence-detect/plugin-size';
 const T0 = Date.parse('2024-01-08T09:00:00Z') / 1000;
 
 /** A calibrated strategy whose probabilities the test sets: the engine's part is what is under test. */
-function calibrated(probabilities: (commit: CommitRecord, index: number) => number, flagAt = 0.5, covers: readonly string[] = []) {
+function calibrated(
+  probabilities: (commit: CommitRecord, index: number) => number,
+  flagAt = 0.5,
+  covers: readonly string[] = [],
+) {
   const strategy = defineStrategy({
-    meta: { name: 'fixed-model', category: 'model', description: 'Probabilities set by the test.', appliesTo: 'repository', weight: 1, calibrated: true },
+    meta: {
+      name: 'fixed-model',
+      category: 'model',
+      description: 'Probabilities set by the test.',
+      appliesTo: 'repository',
+      weight: 1,
+      calibrated: true,
+    },
     analyze(context) {
       const map = new Map(context.commits.map((c, i) => [c.hash, probabilities(c, i)]));
-      const findings = context.commits.filter((c) => map.get(c.hash)! >= flagAt).map((c) => ({ commit: c.hash, score: map.get(c.hash)!, message: 'model' }));
+      const findings = context.commits
+        .filter((c) => map.get(c.hash)! >= flagAt)
+        .map((c) => ({ commit: c.hash, score: map.get(c.hash)!, message: 'model' }));
       return { findings, probabilities: map, flagAt, covers };
     },
   });
-  return definePlugin({ name: 'fixed-model', apply: (hooks) => hooks.registerStrategies.tap('fixed-model', (r) => r.add(strategy)) });
+  return definePlugin({
+    name: 'fixed-model',
+    apply: (hooks) => hooks.registerStrategies.tap('fixed-model', (r) => r.add(strategy)),
+  });
 }
 
 const attributing = definePlugin({
@@ -24,9 +40,23 @@ const attributing = definePlugin({
     hooks.registerStrategies.tap('says-so', (r) =>
       r.add(
         defineStrategy({
-          meta: { name: 'says-so', category: 'attribution', description: 'Commits whose subject says "assistant".', appliesTo: 'repository', weight: 1 },
+          meta: {
+            name: 'says-so',
+            category: 'attribution',
+            description: 'Commits whose subject says "assistant".',
+            appliesTo: 'repository',
+            weight: 1,
+          },
           analyze: (context) =>
-            context.commits.filter((c) => c.subject.includes('assistant')).map((c) => ({ commit: c.hash, score: 1, message: 'says so', evidence: 'explicit' as const, assistant: 'Test Assistant' })),
+            context.commits
+              .filter((c) => c.subject.includes('assistant'))
+              .map((c) => ({
+                commit: c.hash,
+                score: 1,
+                message: 'says so',
+                evidence: 'explicit' as const,
+                assistant: 'Test Assistant',
+              })),
         }),
       ),
     );
@@ -36,14 +66,21 @@ const attributing = definePlugin({
 /** Ten small commits a few hours apart; commit 5 is a 2,000-line one (a size finding at default thresholds). */
 function history(): CommitRecord[] {
   return makeCommits(
-    Array.from({ length: 10 }, (_, i) => ({ at: T0 + i * 4 * 3600, subject: i === 2 || i === 3 ? `assistant change ${i}` : `change ${i}`, additions: i === 5 ? 2000 : 10 })),
+    Array.from({ length: 10 }, (_, i) => ({
+      at: T0 + i * 4 * 3600,
+      subject: i === 2 || i === 3 ? `assistant change ${i}` : `change ${i}`,
+      additions: i === 5 ? 2000 : 10,
+    })),
   );
 }
 
 describe('repository scoring (the engine, through the plugin testkit)', () => {
   it('takes each commit\u2019s confidence from the calibrated strategy: ai_share is their mean, and overall_score follows it', async () => {
     const commits = history();
-    const run = await runPlugin(calibrated((_, i) => (i === 7 ? 0.9 : 0.1)), { commits });
+    const run = await runPlugin(
+      calibrated((_, i) => (i === 7 ? 0.9 : 0.1)),
+      { commits },
+    );
     expect(run.result.scoring).to.equal('model');
     expect(run.result.ai_share).to.equal(0.18);
     expect(run.result.overall_score).to.equal(0.18);
@@ -55,14 +92,21 @@ describe('repository scoring (the engine, through the plugin testkit)', () => {
 
   it('never reads an inferred probability as certainty: a model saying 1.0 gives 0.99; 1 is for explicit attribution', async () => {
     const commits = history();
-    const run = await runPlugin(calibrated((_, i) => (i === 3 ? 1 : 0.999)), { commits });
+    const run = await runPlugin(
+      calibrated((_, i) => (i === 3 ? 1 : 0.999)),
+      { commits },
+    );
     expect(run.result.suspicions.map((s) => s.confidence)).to.deep.equal(new Array(10).fill(0.99));
     expect(run.result.ai_share).to.equal(0.99);
   });
 
   it('counts an explicitly attributed commit 1, whatever the model says, and names its assistant', async () => {
     const commits = history();
-    const run = await runPlugin(calibrated(() => 0.05), { commits }, { alongside: [attributing] });
+    const run = await runPlugin(
+      calibrated(() => 0.05),
+      { commits },
+      { alongside: [attributing] },
+    );
     // Two commits at 1, eight at 0.05: (2 + 0.4) / 10.
     expect(run.result.ai_share).to.equal(0.24);
     expect(run.result.attributed_commits).to.equal(2);
@@ -75,18 +119,30 @@ describe('repository scoring (the engine, through the plugin testkit)', () => {
 
   it('keeps the findings of strategies the model covers as reasons only, unless the thresholds were changed from their defaults', async () => {
     const commits = history();
-    const quiet = await runPlugin(calibrated(() => 0.05, 0.5, ['size']), { commits }, { alongside: [size] });
+    const quiet = await runPlugin(
+      calibrated(() => 0.05, 0.5, ['size']),
+      { commits },
+      { alongside: [size] },
+    );
     expect(quiet.result.detections.some((d) => d.strategy === 'size' && d.commit === commits[5]!.hash)).to.equal(true);
     expect(quiet.result.suspicions).to.deep.equal([]);
     expect(quiet.result.ai_share).to.equal(0.05);
-    const overridden = await runPlugin(calibrated(() => 0.05, 0.5, ['size']), { commits }, { alongside: [size], thresholds: { suspicious_additions: 400 } });
+    const overridden = await runPlugin(
+      calibrated(() => 0.05, 0.5, ['size']),
+      { commits },
+      { alongside: [size], thresholds: { suspicious_additions: 400 } },
+    );
     expect(overridden.result.suspicions.map((s) => s.commit)).to.deep.equal([commits[5]!.hash]);
     expect(overridden.result.suspicions[0]!.reasons.join(' ')).to.contain('exceeds suspicious_additions 400');
   });
 
   it('moves a commit by the findings of a strategy the model does not cover, in log-odds from the prior', async () => {
     const commits = history();
-    const run = await runPlugin(calibrated(() => 0.05), { commits }, { alongside: [size] });
+    const run = await runPlugin(
+      calibrated(() => 0.05),
+      { commits },
+      { alongside: [size] },
+    );
     const finding = run.result.detections.find((d) => d.strategy === 'size' && d.commit === commits[5]!.hash)!;
     // K = logit(0.5) - logit(0.05) + 0.1 (the default prior); size's weight times the finding's score.
     const k = 0 - Math.log(0.05 / 0.95) + 0.1;
@@ -109,7 +165,13 @@ describe('repository scoring (the engine, through the plugin testkit)', () => {
   it('maps ai_share to the assessment with the configured bands', async () => {
     const commits = history();
     const at = async (p: number, assessment?: { suspicious: number; likely_ai_generated: number }) =>
-      (await runPlugin(calibrated(() => p), { commits }, assessment ? { assessment } : {})).result.assessment;
+      (
+        await runPlugin(
+          calibrated(() => p),
+          { commits },
+          assessment ? { assessment } : {},
+        )
+      ).result.assessment;
     expect(await at(0.14)).to.equal('clean');
     expect(await at(0.15)).to.equal('suspicious');
     expect(await at(0.49)).to.equal('suspicious');
@@ -124,10 +186,32 @@ describe('repository scoring (the engine, through the plugin testkit)', () => {
       { at: T0 + 7200, author: 'Alan', subject: 'c' },
       { at: T0 + 9000, author: 'Ada', subject: 'd' },
     ]);
-    const run = await runPlugin(calibrated(() => 0.2), { commits }, { alongside: [attributing] });
+    const run = await runPlugin(
+      calibrated(() => 0.2),
+      { commits },
+      { alongside: [attributing] },
+    );
     expect(run.result.authors).to.deep.equal([
-      { author: 'Ada', email: 'ada@example.com', commits: 3, attributed: 1, flagged: 1, share: 0.467, scored_commits: 3, assistants: { 'Test Assistant': 1 } },
-      { author: 'Alan', email: 'alan@example.com', commits: 1, attributed: 0, flagged: 0, share: 0.2, scored_commits: 1, assistants: {} },
+      {
+        author: 'Ada',
+        email: 'ada@example.com',
+        commits: 3,
+        attributed: 1,
+        flagged: 1,
+        share: 0.467,
+        scored_commits: 3,
+        assistants: { 'Test Assistant': 1 },
+      },
+      {
+        author: 'Alan',
+        email: 'alan@example.com',
+        commits: 1,
+        attributed: 0,
+        flagged: 0,
+        share: 0.2,
+        scored_commits: 1,
+        assistants: {},
+      },
     ]);
   });
 
@@ -138,7 +222,14 @@ describe('repository scoring (the engine, through the plugin testkit)', () => {
         hooks.registerStrategies.tap('broken-model', (r) =>
           r.add(
             defineStrategy({
-              meta: { name: 'broken-model', category: 'model', description: 'Returns garbage.', appliesTo: 'repository', weight: 1, calibrated: true },
+              meta: {
+                name: 'broken-model',
+                category: 'model',
+                description: 'Returns garbage.',
+                appliesTo: 'repository',
+                weight: 1,
+                calibrated: true,
+              },
               analyze: (context) => ({ findings: [], probabilities: new Map([[context.commits[0]!.hash, 7]]) }),
             }),
           ),

@@ -4,20 +4,43 @@ import { runPlugin } from '@cadence-detect/plugin-testkit';
 
 const PAGE = `<!doctype html><html><head><title>t</title></head><body><main>${'<p>The station opened in 1911 and closed in 1966.</p>'.repeat(20)}</main></body></html>`;
 
-function websiteStrategy(name: string, score: number, extra: { calibrated?: boolean; covers?: string[]; floor?: number; weight?: number } = {}) {
+function websiteStrategy(
+  name: string,
+  score: number,
+  extra: { calibrated?: boolean; covers?: string[]; floor?: number; weight?: number } = {},
+) {
   return defineStrategy({
-    meta: { name, category: 'test', description: `Scores ${score}.`, appliesTo: 'website', weight: extra.weight ?? 1, ...(extra.calibrated ? { calibrated: true } : {}) },
-    analyze: () => ({ findings: [], score, ...(extra.covers ? { covers: extra.covers } : {}), ...(extra.floor !== undefined ? { floor: extra.floor } : {}) }),
+    meta: {
+      name,
+      category: 'test',
+      description: `Scores ${score}.`,
+      appliesTo: 'website',
+      weight: extra.weight ?? 1,
+      ...(extra.calibrated ? { calibrated: true } : {}),
+    },
+    analyze: () => ({
+      findings: [],
+      score,
+      ...(extra.covers ? { covers: extra.covers } : {}),
+      ...(extra.floor !== undefined ? { floor: extra.floor } : {}),
+    }),
   });
 }
 
 function pluginOf(name: string, ...strategies: ReturnType<typeof websiteStrategy>[]) {
-  return definePlugin({ name, apply: (hooks) => hooks.registerStrategies.tap(name, (r) => strategies.forEach((s) => r.add(s))) });
+  return definePlugin({
+    name,
+    apply: (hooks) => hooks.registerStrategies.tap(name, (r) => strategies.forEach((s) => r.add(s))),
+  });
 }
 
 describe('website scoring (the engine owns the page score)', () => {
   it('takes a calibrated strategy\u2019s probability as the page score; the strategies it covers only explain it', async () => {
-    const model = pluginOf('model', websiteStrategy('model', 0.3, { calibrated: true, covers: ['signal'] }), websiteStrategy('signal', 1));
+    const model = pluginOf(
+      'model',
+      websiteStrategy('model', 0.3, { calibrated: true, covers: ['signal'] }),
+      websiteStrategy('signal', 1),
+    );
     expect((await runPlugin(model, { html: PAGE })).result.overall_score).to.equal(0.3);
   });
 
@@ -31,7 +54,11 @@ describe('website scoring (the engine owns the page score)', () => {
   });
 
   it('keeps a floor a strategy sets, whatever the model says', async () => {
-    const model = pluginOf('model', websiteStrategy('model', 0.1, { calibrated: true, covers: ['leftovers'] }), websiteStrategy('leftovers', 0.95, { floor: 0.85 }));
+    const model = pluginOf(
+      'model',
+      websiteStrategy('model', 0.1, { calibrated: true, covers: ['leftovers'] }),
+      websiteStrategy('leftovers', 0.95, { floor: 0.85 }),
+    );
     const result = (await runPlugin(model, { html: PAGE })).result;
     expect(result.overall_score).to.equal(0.85);
     expect(result.assessment).to.equal('Likely AI-Generated');

@@ -1,24 +1,53 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, exportRepository, makeTempDir, runCadence, runGit, startGitDaemon, type GitDaemon, type TempDir } from '@cadence-detect/test-support';
+import {
+  createRepository,
+  exportRepository,
+  makeTempDir,
+  runCadence,
+  runGit,
+  startGitDaemon,
+  type GitDaemon,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 const T0 = Date.UTC(2025, 4, 5, 9) / 1000;
 const NOTE = [
   'src/main.txt',
   '  s_c9883b05a2487d::t_9f8e7d6c5b4a32 1-40',
   '---',
-  JSON.stringify({ schema_version: 'authorship/3.0.0', base_commit_sha: 'a'.repeat(40), prompts: {}, sessions: { s_c9883b05a2487d: { agent_id: { tool: 'claude', id: 'x', model: 'claude-sonnet-4-5' } } } }),
+  JSON.stringify({
+    schema_version: 'authorship/3.0.0',
+    base_commit_sha: 'a'.repeat(40),
+    prompts: {},
+    sessions: { s_c9883b05a2487d: { agent_id: { tool: 'claude', id: 'x', model: 'claude-sonnet-4-5' } } },
+  }),
 ].join('\n');
 
 interface Report {
   attributed_commits: number;
   assistants: Record<string, number>;
-  lines?: { explicit: number; assistants: Record<string, number>; records?: { git_ai: number; agent_trace: number; marked: number } };
+  lines?: {
+    explicit: number;
+    assistants: Record<string, number>;
+    records?: { git_ai: number; agent_trace: number; marked: number };
+  };
   detections: { strategy: string; commit?: string; message: string }[];
 }
 
-const TRACE = { version: '0.1.0', id: 't1', timestamp: '2025-05-05T09:00:00Z', tool: { name: 'codex' }, files: [{ path: 'src/main.txt', conversations: [{ contributor: { type: 'ai' }, ranges: [{ start_line: 1, end_line: 2 }] }] }] };
+const TRACE = {
+  version: '0.1.0',
+  id: 't1',
+  timestamp: '2025-05-05T09:00:00Z',
+  tool: { name: 'codex' },
+  files: [
+    {
+      path: 'src/main.txt',
+      conversations: [{ contributor: { type: 'ai' }, ranges: [{ start_line: 1, end_line: 2 }] }],
+    },
+  ],
+};
 
 describe('Git AI notes of a cloned repository (refs/notes/ai over git://)', function () {
   this.timeout(60_000);
@@ -44,7 +73,14 @@ describe('Git AI notes of a cloned repository (refs/notes/ai over git://)', func
       }
       const target = await exportRepository(served, `acme/${name}.git`, dir);
       // A bare clone takes branches and tags only: the notes ref is pushed as a forge would keep it.
-      if (name === 'noted') await runGit(dir, ['push', '--quiet', target, 'refs/notes/ai:refs/notes/ai', 'refs/notes/agent-trace:refs/notes/agent-trace']);
+      if (name === 'noted')
+        await runGit(dir, [
+          'push',
+          '--quiet',
+          target,
+          'refs/notes/ai:refs/notes/ai',
+          'refs/notes/agent-trace:refs/notes/agent-trace',
+        ]);
     }
     daemon = await startGitDaemon(served);
   });
@@ -69,7 +105,10 @@ describe('Git AI notes of a cloned repository (refs/notes/ai over git://)', func
   });
 
   it('treats a repository without the ref as normal: no attribution and no warning', async () => {
-    const run = await runCadence(['analyze', daemon.url('acme/plain.git'), '--json'], { cwd: work.path, env: { LOG_LEVEL: 'debug' } });
+    const run = await runCadence(['analyze', daemon.url('acme/plain.git'), '--json'], {
+      cwd: work.path,
+      env: { LOG_LEVEL: 'debug' },
+    });
     expect(run.code, run.stderr).to.equal(0);
     expect((JSON.parse(run.stdout) as Report).attributed_commits).to.equal(0);
     expect(run.stderr).to.not.contain('could not fetch AI notes');

@@ -44,7 +44,10 @@ describe('per-plugin options (plugin API 1.1)', function () {
     dir = await makeTempDir('cadence-options-');
     const plugin = path.join(dir.path, 'echo-options');
     await mkdir(plugin);
-    await writeFile(path.join(plugin, 'package.json'), JSON.stringify({ name: 'echo-options', version: '1.0.0', type: 'module', main: 'index.js' }));
+    await writeFile(
+      path.join(plugin, 'package.json'),
+      JSON.stringify({ name: 'echo-options', version: '1.0.0', type: 'module', main: 'index.js' }),
+    );
     await writeFile(path.join(plugin, 'index.js'), PLUGIN_SOURCE);
     repo = path.join(dir.path, 'repo');
     await mkdir(repo);
@@ -59,7 +62,8 @@ describe('per-plugin options (plugin API 1.1)', function () {
     await writeFile(file, configYaml);
     return runCadence(['analyze', '.', '--json', '--config', file], { cwd: repo });
   }
-  const echoed = (stdout: string): string => (JSON.parse(stdout) as Report).detections.find((d) => d.strategy === 'reports-options')?.message ?? '';
+  const echoed = (stdout: string): string =>
+    (JSON.parse(stdout) as Report).detections.find((d) => d.strategy === 'reports-options')?.message ?? '';
 
   it('gives a strategy its plugin\u2019s options with the schema\u2019s defaults, frozen', async () => {
     const run = await analyze(`plugins: [${JSON.stringify(path.join(dir.path, 'echo-options'))}]\n`);
@@ -67,22 +71,44 @@ describe('per-plugin options (plugin API 1.1)', function () {
     expect(echoed(run.stdout)).to.equal('options {"threshold":5,"label":"x"} frozen=true');
     // Its own child logger: the log line names the plugin as its component.
     const line = run.stderr.split('\n').find((l) => l.includes('echo-options applied'));
-    expect(JSON.parse(line ?? '{}')).to.include({ component: 'echo-options', message: 'echo-options applied', threshold: 5 });
+    expect(JSON.parse(line ?? '{}')).to.include({
+      component: 'echo-options',
+      message: 'echo-options applied',
+      threshold: 5,
+    });
   });
 
   it('reads options from plugins: [{ name, options }] over plugin_options.<name>', async () => {
-    const run = await analyze(`plugins:\n  - name: ${JSON.stringify(path.join(dir.path, 'echo-options'))}\n    options: { threshold: 3 }\nplugin_options:\n  echo-options: { threshold: 9, label: from-section }\n`);
+    const run = await analyze(
+      `plugins:\n  - name: ${JSON.stringify(path.join(dir.path, 'echo-options'))}\n    options: { threshold: 3 }\nplugin_options:\n  echo-options: { threshold: 9, label: from-section }\n`,
+    );
     expect(run.code, run.stderr).to.equal(0);
     expect(echoed(run.stdout)).to.equal('options {"threshold":3,"label":"from-section"} frozen=true');
   });
 
   for (const [label, yaml, expected] of [
-    ['a wrong type', 'plugin_options:\n  echo-options: { threshold: many }\n', /plugin_options\.echo-options\.threshold/],
-    ['below the minimum', 'plugin_options:\n  echo-options: { threshold: 0 }\n', /plugin_options\.echo-options\.threshold/],
+    [
+      'a wrong type',
+      'plugin_options:\n  echo-options: { threshold: many }\n',
+      /plugin_options\.echo-options\.threshold/,
+    ],
+    [
+      'below the minimum',
+      'plugin_options:\n  echo-options: { threshold: 0 }\n',
+      /plugin_options\.echo-options\.threshold/,
+    ],
     ['an unknown option', 'plugin_options:\n  echo-options: { colour: red }\n', /plugin_options\.echo-options/],
-    ['options for a plugin that is not loaded', 'plugin_options:\n  echo-optoins: { threshold: 2 }\n', /plugin_options\.echo-optoins: no loaded plugin/],
+    [
+      'options for a plugin that is not loaded',
+      'plugin_options:\n  echo-optoins: { threshold: 2 }\n',
+      /plugin_options\.echo-optoins: no loaded plugin/,
+    ],
     ['options for a plugin that takes none', 'plugin_options:\n  size: { threshold: 2 }\n', /takes no options/],
-    ['an AI option out of range (the ai: section goes through the same mechanism)', 'plugin_options:\n  ai-assist: { batch_size: 0 }\n', /plugin_options\.ai-assist\.batch_size/],
+    [
+      'an AI option out of range (the ai: section goes through the same mechanism)',
+      'plugin_options:\n  ai-assist: { batch_size: 0 }\n',
+      /plugin_options\.ai-assist\.batch_size/,
+    ],
   ] as const) {
     it(`refuses ${label} at start-up with exit 2, naming the plugin and the key`, async () => {
       const run = await analyze(`plugins: [${JSON.stringify(path.join(dir.path, 'echo-options'))}]\n${yaml}`);
@@ -98,19 +124,33 @@ describe('the testkit runs a plugin as the host would', () => {
     meta: { name: 'echo', category: 'test', description: 'Echoes its options.', appliesTo: 'repository', weight: 1 },
     analyze: (context) => [{ commit: context.commits[0]!.hash, score: 0.5, message: JSON.stringify(context.options) }],
   });
-  const plugin = (apiVersion?: string) => definePlugin({
-    name: 'echo-plugin',
-    ...(apiVersion ? { apiVersion } : {}),
-    meta: { options: { type: 'object', properties: { level: { type: 'integer', default: 1 } }, additionalProperties: false } },
-    apply: (hooks) => hooks.registerStrategies.tap('echo-plugin', (registrar) => registrar.add(echo)),
-  });
+  const plugin = (apiVersion?: string) =>
+    definePlugin({
+      name: 'echo-plugin',
+      ...(apiVersion ? { apiVersion } : {}),
+      meta: {
+        options: {
+          type: 'object',
+          properties: { level: { type: 'integer', default: 1 } },
+          additionalProperties: false,
+        },
+      },
+      apply: (hooks) => hooks.registerStrategies.tap('echo-plugin', (registrar) => registrar.add(echo)),
+    });
   const commits = makeCommits([{ at: 1_600_000_000 }]);
 
   it('passes options through the plugin\u2019s schema (defaults, refusals)', async () => {
     expect((await runPlugin(plugin(), { commits })).detectionsOf('echo')[0]!.message).to.equal('{"level":1}');
-    expect((await runPlugin(plugin(), { commits }, { options: { level: 4 } })).detectionsOf('echo')[0]!.message).to.equal('{"level":4}');
-    const refused = await runPlugin(plugin(), { commits }, { options: { level: 'high' } }).catch((error: Error) => error);
-    expect(refused).to.be.instanceOf(Error).with.property('message').that.matches(/plugin_options\.echo-plugin\.level/);
+    expect(
+      (await runPlugin(plugin(), { commits }, { options: { level: 4 } })).detectionsOf('echo')[0]!.message,
+    ).to.equal('{"level":4}');
+    const refused = await runPlugin(plugin(), { commits }, { options: { level: 'high' } }).catch(
+      (error: Error) => error,
+    );
+    expect(refused)
+      .to.be.instanceOf(Error)
+      .with.property('message')
+      .that.matches(/plugin_options\.echo-plugin\.level/);
   });
 
   it('refuses a plugin built for another plugin API version', async () => {

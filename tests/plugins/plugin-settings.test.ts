@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
-import { createRepository, humanHistory, makeTempDir, runCadence, startCadenceServer, type TempDir } from '@cadence-detect/test-support';
+import {
+  createRepository,
+  humanHistory,
+  makeTempDir,
+  runCadence,
+  startCadenceServer,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 /**
  * Plugins own their settings (plugin API 1.11): two third-party packages outside the workspace, a
@@ -79,7 +86,10 @@ const GREEDY_PLUGIN = `export default { name: 'greedy', apiVersion: '^1.11.0', m
 
 async function writePackage(dir: string, name: string, source: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', type: 'module', main: 'index.js', keywords: ['cadence-plugin'] }));
+  await writeFile(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name, version: '1.0.0', type: 'module', main: 'index.js', keywords: ['cadence-plugin'] }),
+  );
   await writeFile(path.join(dir, 'index.js'), source);
 }
 
@@ -102,11 +112,14 @@ describe('plugins own their settings (plugin API 1.11): a third-party forge and 
     await mkdir(repo);
     await createRepository(repo, humanHistory(3));
     configFile = path.join(work.path, 'chosen.yaml');
-    await writeFile(configFile, stringify({
-      plugins: ['./plugins/acme-forge', './plugins/key-check'],
-      forges: { acme: { api_url: 'https://acme.example.test/api' } },
-      plugin_options: { 'key-check': { region: 'us' } },
-    }));
+    await writeFile(
+      configFile,
+      stringify({
+        plugins: ['./plugins/acme-forge', './plugins/key-check'],
+        forges: { acme: { api_url: 'https://acme.example.test/api' } },
+        plugin_options: { 'key-check': { region: 'us' } },
+      }),
+    );
   });
   after(async () => {
     await work?.remove();
@@ -121,12 +134,17 @@ describe('plugins own their settings (plugin API 1.11): a third-party forge and 
     // The forge's section as its plugin gets it: its defaults filled (fail_on comes from report.fail_on).
     expect(printed.forges.acme).to.deep.equal({ token: '****', api_url: 'https://acme.example.test/api' });
     expect(printed.plugin_options['key-check']).to.deep.equal({ region: 'us', api_key: '****' });
-    expect(run.stdout + run.stderr).to.not.contain(FORGE_TOKEN).and.not.contain(STRATEGY_KEY);
+    expect(run.stdout + run.stderr)
+      .to.not.contain(FORGE_TOKEN)
+      .and.not.contain(STRATEGY_KEY);
   });
 
   it('cadence config masks every value of a section whose plugin is not loaded', async () => {
     const file = path.join(work.path, 'unloaded.yaml');
-    await writeFile(file, stringify({ plugin_options: { 'not-installed': { api_key: 'value-of-a-plugin-never-loaded', depth: 3 } } }));
+    await writeFile(
+      file,
+      stringify({ plugin_options: { 'not-installed': { api_key: 'value-of-a-plugin-never-loaded', depth: 3 } } }),
+    );
     const run = await runCadence(['config', '--config', file], { cwd: repo, env: {} });
     expect(run.stdout).to.not.contain('value-of-a-plugin-never-loaded');
     const printed = parse(run.stdout) as { plugin_options: Record<string, unknown> };
@@ -140,19 +158,32 @@ describe('plugins own their settings (plugin API 1.11): a third-party forge and 
     const detection = report.detections.find((d) => d.strategy === 'key-check');
     expect(detection?.message).to.equal(`key of ${STRATEGY_KEY.length} characters, region us`);
     expect(run.stderr).to.contain('key-check starting with [redacted]');
-    expect(run.stdout + run.stderr).to.not.contain(STRATEGY_KEY).and.not.contain(FORGE_TOKEN);
+    expect(run.stdout + run.stderr)
+      .to.not.contain(STRATEGY_KEY)
+      .and.not.contain(FORGE_TOKEN);
   });
 
   it('the server serves the third-party forge with its settings from the file and its token from the environment, never logging the token', async () => {
     const server = await startCadenceServer({
       cwd: work.path,
-      config: { plugins: ['./plugins/acme-forge', './plugins/key-check'], forges: { acme: { api_url: 'https://acme.example.test/api' } }, report: { fail_on: 'suspicious' } },
+      config: {
+        plugins: ['./plugins/acme-forge', './plugins/key-check'],
+        forges: { acme: { api_url: 'https://acme.example.test/api' } },
+        report: { fail_on: 'suspicious' },
+      },
       env,
     });
     try {
-      const { status, body } = await server.json<{ ignored: boolean; event: string }>('/webhooks/acme', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const { status, body } = await server.json<{ ignored: boolean; event: string }>('/webhooks/acme', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(status).to.equal(200);
-      expect(body).to.deep.equal({ ignored: true, event: 'https://acme.example.test/api token=set fail_on=suspicious' });
+      expect(body).to.deep.equal({
+        ignored: true,
+        event: 'https://acme.example.test/api token=set fail_on=suspicious',
+      });
       const logged = JSON.stringify(server.logs) + server.stderr();
       expect(logged).to.contain('acme intake built with [redacted]');
       expect(logged).to.not.contain(FORGE_TOKEN).and.not.contain(STRATEGY_KEY);

@@ -25,7 +25,10 @@ const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..')
 
 interface Job {
   status: string;
-  result?: { detections: { strategy: string; commit?: string; message: string }[]; strategy_results: { name: string }[] };
+  result?: {
+    detections: { strategy: string; commit?: string; message: string }[];
+    strategy_results: { name: string }[];
+  };
 }
 
 /**
@@ -37,14 +40,17 @@ interface Job {
 function packageFolder(entry: string, name: string): string {
   for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name) return dir;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name)
+      return dir;
   }
   throw new Error(`no package folder for ${name} above ${entry}`);
 }
 
 /** The folders of a package's dependencies that are not workspace packages, and of theirs, once each. */
 function thirdPartyDependencies(packageDir: string, seen = new Set<string>()): string[] {
-  const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
   const need = createRequire(path.join(packageDir, 'package.json'));
   const found: string[] = [];
   for (const [name, range] of Object.entries(manifest.dependencies ?? {})) {
@@ -78,21 +84,34 @@ describe('a third-party plugin installed from packed tarballs', function () {
     // from its installed copy (by pnpm: `npm pack <folder>` of typebox's some 1400 files dies with
     // "Exit handler never called").
     const seen = new Set<string>();
-    for (const dir of [path.join(root, 'packages/plugin-sdk'), path.join(root, 'examples/cadence-plugin-file-drops')].flatMap((pkg) => thirdPartyDependencies(pkg, seen))) {
+    for (const dir of [
+      path.join(root, 'packages/plugin-sdk'),
+      path.join(root, 'examples/cadence-plugin-file-drops'),
+    ].flatMap((pkg) => thirdPartyDependencies(pkg, seen))) {
       await run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: dir });
     }
-    await run('npm', ['pack', path.join(root, 'examples/cadence-plugin-file-drops'), '--pack-destination', tarballs], { cwd: work.path });
+    await run('npm', ['pack', path.join(root, 'examples/cadence-plugin-file-drops'), '--pack-destination', tarballs], {
+      cwd: work.path,
+    });
     project = path.join(work.path, 'deployment');
     await mkdir(project);
-    await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'my-cadence-deployment', private: true }));
+    await writeFile(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'my-cadence-deployment', private: true }),
+    );
     const files = (await readdir(tarballs)).map((f) => path.join(tarballs, f));
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...files], { cwd: project });
+    await run(
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...files],
+      { cwd: project },
+    );
     // The host as `npm install @cadence-detect/cli` would place it: its built files in the deployment's
     // node_modules. Its own dependencies are linked from the workspace (packing them all offline
     // would be most of the monorepo); they live in the host's node_modules, not the deployment's.
     const hostCopy = path.join(project, 'node_modules', '@cadence-detect', 'cli');
     await mkdir(hostCopy, { recursive: true });
-    for (const entry of ['package.json', 'bin', 'dist']) await cp(path.join(root, 'host', entry), path.join(hostCopy, entry), { recursive: true });
+    for (const entry of ['package.json', 'bin', 'dist'])
+      await cp(path.join(root, 'host', entry), path.join(hostCopy, entry), { recursive: true });
     await symlink(path.join(root, 'host', 'node_modules'), path.join(hostCopy, 'node_modules'), 'dir');
     deployedBin = path.join(hostCopy, 'bin', 'cadence.js');
 
@@ -130,10 +149,21 @@ describe('a third-party plugin installed from packed tarballs', function () {
   it('shows in /api/plugins and runs in a job through the real server', async () => {
     let server: ServerProcess | null = null;
     try {
-      server = await startCadenceServer({ cwd: project, bin: deployedBin, config: { security: { allowed_networks: ['127.0.0.0/8'] } } });
+      server = await startCadenceServer({
+        cwd: project,
+        bin: deployedBin,
+        config: { security: { allowed_networks: ['127.0.0.0/8'] } },
+      });
       const plugins = await server.json<{ name: string; package: string; version: string }[]>('/api/plugins');
-      expect(plugins.body.find((p) => p.name === 'file-drops')).to.include({ package: 'cadence-plugin-file-drops', version: '1.0.0' });
-      const accepted = await server.json<{ id: string }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: daemon.url('acme/assisted.git') }) });
+      expect(plugins.body.find((p) => p.name === 'file-drops')).to.include({
+        package: 'cadence-plugin-file-drops',
+        version: '1.0.0',
+      });
+      const accepted = await server.json<{ id: string }>('/api/analyze/repository', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: daemon.url('acme/assisted.git') }),
+      });
       const job = await waitForJob<Job>(server, accepted.body.id);
       expect(job.status).to.equal('completed');
       const detections = job.result!.detections.filter((d) => d.strategy === 'file-drops');
@@ -162,7 +192,10 @@ describe('a plugin named in the configuration that does not load', function () {
   it('stops the server and the CLI with one clear message and exit code 2', async () => {
     // Named in a file the user chose (--config): a found .cadence.yaml loads no plugins at all.
     await writeFile(path.join(work.path, 'cadence.yaml'), 'plugins: [./plugins/missing-plugin]\n');
-    const server = await runCadence(['webhook', '--port', '0', '--config', 'cadence.yaml'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' } });
+    const server = await runCadence(['webhook', '--port', '0', '--config', 'cadence.yaml'], {
+      cwd: work.path,
+      env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' },
+    });
     expect(server.code).to.equal(2);
     expect(server.stderr).to.contain('plugin ./plugins/missing-plugin (config) could not be loaded: not found');
     const analyze = await runCadence(['analyze', root, '--config', 'cadence.yaml'], { cwd: work.path });
@@ -174,10 +207,22 @@ describe('a plugin named in the configuration that does not load', function () {
   it('refuses a plugin built for another plugin API version, saying which versions fit', async () => {
     const dir = path.join(work.path, 'plugins', 'future');
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'cadence-plugin-future', version: '3.0.0', type: 'module', main: 'index.js', peerDependencies: { '@cadence-detect/plugin-sdk': '^2.0.0' } }));
+    await writeFile(
+      path.join(dir, 'package.json'),
+      JSON.stringify({
+        name: 'cadence-plugin-future',
+        version: '3.0.0',
+        type: 'module',
+        main: 'index.js',
+        peerDependencies: { '@cadence-detect/plugin-sdk': '^2.0.0' },
+      }),
+    );
     await writeFile(path.join(dir, 'index.js'), 'export default { name: "future", apply() {} };');
     await writeFile(path.join(work.path, 'cadence.yaml'), 'plugins: [./plugins/future]\n');
-    const server = await runCadence(['webhook', '--port', '0', '--config', 'cadence.yaml'], { cwd: work.path, env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' } });
+    const server = await runCadence(['webhook', '--port', '0', '--config', 'cadence.yaml'], {
+      cwd: work.path,
+      env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' },
+    });
     expect(server.code).to.equal(2);
     expect(server.stderr).to.contain(`targets plugin API ^2.0.0, but this host provides ${PLUGIN_API_VERSION}`);
   });

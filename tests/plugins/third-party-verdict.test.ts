@@ -41,10 +41,16 @@ describe('every strategy counts: a third-party strategy moves the verdict', func
 
   before(async () => {
     dir = await makeTempDir('cadence-third-party-');
-    for (const [name, weight] of [['marker-rule', 1], ['marker-rule-light', 0.25]] as const) {
+    for (const [name, weight] of [
+      ['marker-rule', 1],
+      ['marker-rule-light', 0.25],
+    ] as const) {
       const plugin = path.join(dir.path, name);
       await mkdir(plugin);
-      await writeFile(path.join(plugin, 'package.json'), JSON.stringify({ name: 'marker-rule', version: '1.0.0', type: 'module', main: 'index.js' }));
+      await writeFile(
+        path.join(plugin, 'package.json'),
+        JSON.stringify({ name: 'marker-rule', version: '1.0.0', type: 'module', main: 'index.js' }),
+      );
       await writeFile(path.join(plugin, 'index.js'), pluginSource(weight));
     }
     repo = path.join(dir.path, 'repo');

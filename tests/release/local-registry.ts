@@ -26,7 +26,11 @@ export interface Ran {
 export class CheckFailure extends Error {}
 
 /** Runs a program (never a shell) and fails with its output when it exits non-zero. */
-export function run(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; allowFailure?: boolean }): Promise<Ran> {
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; allowFailure?: boolean },
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -42,7 +46,12 @@ export function run(command: string, args: readonly string[], options: { cwd: st
       clearTimeout(timer);
       const ran = { code, stdout, stderr };
       if (code === 0 || options.allowFailure) resolve(ran);
-      else reject(new CheckFailure(`${command} ${args.join(' ')} (in ${options.cwd}) exited with ${code ?? signal}\n${tail(stdout)}\n${tail(stderr)}`));
+      else
+        reject(
+          new CheckFailure(
+            `${command} ${args.join(' ')} (in ${options.cwd}) exited with ${code ?? signal}\n${tail(stdout)}\n${tail(stderr)}`,
+          ),
+        );
     });
   });
 }
@@ -70,7 +79,9 @@ export function freePort(): Promise<number> {
 export async function publicPackages(): Promise<{ name: string; version: string; dir: string }[]> {
   const listed = await run('pnpm', ['-r', 'ls', '--depth', '-1', '--json'], { cwd: root, env: process.env });
   const entries = JSON.parse(listed.stdout) as { name: string; version: string; path: string; private: boolean }[];
-  return entries.filter((entry) => !entry.private && entry.name).map((entry) => ({ name: entry.name, version: entry.version, dir: entry.path }));
+  return entries
+    .filter((entry) => !entry.private && entry.name)
+    .map((entry) => ({ name: entry.name, version: entry.version, dir: entry.path }));
 }
 
 export interface Registry {
@@ -79,7 +90,11 @@ export interface Registry {
   readonly log: () => string;
 }
 
-export async function startVerdaccio(work: string, uplink: string, options: { detached?: boolean } = {}): Promise<Registry> {
+export async function startVerdaccio(
+  work: string,
+  uplink: string,
+  options: { detached?: boolean } = {},
+): Promise<Registry> {
   const port = await freePort();
   const config = path.join(work, 'verdaccio');
   await mkdir(config);
@@ -115,7 +130,11 @@ export async function startVerdaccio(work: string, uplink: string, options: { de
   ].join('\n');
   const file = path.join(config, 'config.yaml');
   await writeFile(file, yaml);
-  const bin = path.join(path.dirname(createRequire(path.join(root, 'package.json')).resolve('verdaccio/package.json')), 'bin', 'verdaccio');
+  const bin = path.join(
+    path.dirname(createRequire(path.join(root, 'package.json')).resolve('verdaccio/package.json')),
+    'bin',
+    'verdaccio',
+  );
   // The machine's environment (a proxy or a CA bundle the uplink needs), without the npm_* of `pnpm run`.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
   let output = '';
@@ -123,11 +142,20 @@ export async function startVerdaccio(work: string, uplink: string, options: { de
   if (options.detached) {
     // Left running after this process ends (pnpm release:local): its log goes to a file.
     const log = await open(path.join(config, 'verdaccio.log'), 'a');
-    child = spawn(process.execPath, [bin, '--config', file, '--listen', `127.0.0.1:${port}`], { cwd: config, env: { ...env, HOME: work }, stdio: ['ignore', log.fd, log.fd], detached: true });
+    child = spawn(process.execPath, [bin, '--config', file, '--listen', `127.0.0.1:${port}`], {
+      cwd: config,
+      env: { ...env, HOME: work },
+      stdio: ['ignore', log.fd, log.fd],
+      detached: true,
+    });
     child.unref();
     await log.close();
   } else {
-    child = spawn(process.execPath, [bin, '--config', file, '--listen', `127.0.0.1:${port}`], { cwd: config, env: { ...env, HOME: work }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [bin, '--config', file, '--listen', `127.0.0.1:${port}`], {
+      cwd: config,
+      env: { ...env, HOME: work },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   }
@@ -141,7 +169,8 @@ export async function startVerdaccio(work: string, uplink: string, options: { de
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new CheckFailure(`verdaccio did not answer on ${url} within 30 s\n${tail(output)}`);
+    if (Date.now() > deadline)
+      throw new CheckFailure(`verdaccio did not answer on ${url} within 30 s\n${tail(output)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { url, process: child, log: () => output };
@@ -153,20 +182,31 @@ export async function createUser(registry: string): Promise<string> {
   const response = await fetch(`${registry}-/user/org.couchdb.user:${name}`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ _id: `org.couchdb.user:${name}`, name, password: `pw-${Math.random().toString(36).slice(2)}-${Date.now()}`, type: 'user', roles: [], date: new Date().toISOString() }),
+    body: JSON.stringify({
+      _id: `org.couchdb.user:${name}`,
+      name,
+      password: `pw-${Math.random().toString(36).slice(2)}-${Date.now()}`,
+      type: 'user',
+      roles: [],
+      date: new Date().toISOString(),
+    }),
   });
   const body = (await response.json()) as { token?: string };
-  check(response.status === 201 && body.token, `could not create a user on the registry: ${response.status} ${JSON.stringify(body)}`);
+  check(
+    response.status === 201 && body.token,
+    `could not create a user on the registry: ${response.status} ${JSON.stringify(body)}`,
+  );
   return body.token;
 }
-
 
 /** Publishing to `server` as a throwaway user: its environment, with the machine's less `pnpm run`'s npm_* (pnpm publish runs npm publish, which would read them). */
 export async function publishEnvironment(server: Registry, work: string): Promise<NodeJS.ProcessEnv> {
   const token = await createUser(server.url);
   const publisherRc = path.join(work, 'publisher.npmrc');
   await writeFile(publisherRc, `registry=${server.url}\n//${new URL(server.url).host}/:_authToken=${token}\n`);
-  const machineEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+  const machineEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')),
+  );
   return { ...machineEnv, npm_config_userconfig: publisherRc, npm_config_registry: server.url };
 }
 
@@ -188,38 +228,64 @@ export async function publishWorkspace(
     const document = (await response.json()) as { versions: Record<string, { dependencies?: Record<string, string> }> };
     const published = document.versions[p.version];
     if (!published) return false;
-    for (const [dep, range] of Object.entries(published.dependencies ?? {})) check(!range.startsWith('workspace:'), `${p.name} was published with ${dep}@${range}`);
+    for (const [dep, range] of Object.entries(published.dependencies ?? {}))
+      check(!range.startsWith('workspace:'), `${p.name} was published with ${dep}@${range}`);
     return true;
   };
   const publish = async (current: { name: string; version: string; dir: string }): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        await run('pnpm', ['publish', '--registry', server.url, '--no-git-checks', '--access', 'public'], { cwd: current.dir, env: publishEnv, timeoutMs: 90_000 });
+        await run('pnpm', ['publish', '--registry', server.url, '--no-git-checks', '--access', 'public'], {
+          cwd: current.dir,
+          env: publishEnv,
+          timeoutMs: 90_000,
+        });
         return;
       } catch (error) {
         if (await isPublished(current)) return;
         if (attempt === 2) throw error;
-        process.stdout.write(`  ${current.name}: publish failed, trying once more: ${(error as Error).message.split('\n')[0]}\n`);
+        process.stdout.write(
+          `  ${current.name}: publish failed, trying once more: ${(error as Error).message.split('\n')[0]}\n`,
+        );
       }
     }
   };
   const cliPackage = packages.find((p) => p.name === CLI_PACKAGE)!;
-  await step(`publish the ${packages.length - 1} public packages the CLI is made of (pnpm publish in each, three at a time)`, async () => {
-    // One pnpm publish per package (it replaces the workspace: ranges), each with a time limit:
-    // a publish that hangs fails its package, named, instead of the whole step going silent.
-    const queue = packages.filter((p) => p !== cliPackage);
-    const worker = async (): Promise<void> => {
-      for (let p = queue.shift(); p; p = queue.shift()) await publish(p);
-    };
-    await Promise.all([worker(), worker(), worker()]);
-    for (const p of packages) if (p !== cliPackage) check(await isPublished(p), `${p.name}@${p.version} is not on the registry after publishing`);
-  });
-  await step(`write ${CLI_PACKAGE}'s npm-shrinkwrap.json from the published tarballs, then publish it (pnpm release's order)`, async () => {
-    const { writeCliShrinkwrap } = (await import(pathToFileURL(path.join(root, 'scripts', 'cli-shrinkwrap.mjs')).href)) as { writeCliShrinkwrap(options: { registry: string; env: NodeJS.ProcessEnv; cache: string }): Promise<{ packages: number }> };
-    // The user's npm cache (empty until now): the package documents it fetches serve the installs below.
-    const { packages: count } = await writeCliShrinkwrap({ registry: server.url, env: publishEnv, cache });
-    process.stdout.write(`  ${count} packages in the shrinkwrap\n`);
-    await publish(cliPackage);
-    check(await isPublished(cliPackage), `${CLI_PACKAGE}@${cliPackage.version} is not on the registry after publishing`);
-  });
+  await step(
+    `publish the ${packages.length - 1} public packages the CLI is made of (pnpm publish in each, three at a time)`,
+    async () => {
+      // One pnpm publish per package (it replaces the workspace: ranges), each with a time limit:
+      // a publish that hangs fails its package, named, instead of the whole step going silent.
+      const queue = packages.filter((p) => p !== cliPackage);
+      const worker = async (): Promise<void> => {
+        for (let p = queue.shift(); p; p = queue.shift()) await publish(p);
+      };
+      await Promise.all([worker(), worker(), worker()]);
+      for (const p of packages)
+        if (p !== cliPackage)
+          check(await isPublished(p), `${p.name}@${p.version} is not on the registry after publishing`);
+    },
+  );
+  await step(
+    `write ${CLI_PACKAGE}'s npm-shrinkwrap.json from the published tarballs, then publish it (pnpm release's order)`,
+    async () => {
+      const { writeCliShrinkwrap } = (await import(
+        pathToFileURL(path.join(root, 'scripts', 'cli-shrinkwrap.mjs')).href
+      )) as {
+        writeCliShrinkwrap(options: {
+          registry: string;
+          env: NodeJS.ProcessEnv;
+          cache: string;
+        }): Promise<{ packages: number }>;
+      };
+      // The user's npm cache (empty until now): the package documents it fetches serve the installs below.
+      const { packages: count } = await writeCliShrinkwrap({ registry: server.url, env: publishEnv, cache });
+      process.stdout.write(`  ${count} packages in the shrinkwrap\n`);
+      await publish(cliPackage);
+      check(
+        await isPublished(cliPackage),
+        `${CLI_PACKAGE}@${cliPackage.version} is not on the registry after publishing`,
+      );
+    },
+  );
 }

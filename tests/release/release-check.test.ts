@@ -16,7 +16,11 @@ describe('the release check (pnpm release:check)', function () {
   it('publishes the packages to a local registry and installs and runs them as a user would', async () => {
     const script = path.join(root, 'tests/release/release-check.ts');
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import=tsx', script], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import=tsx', script], {
+        cwd: root,
+        env: process.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -24,7 +28,12 @@ describe('the release check (pnpm release:check)', function () {
       child.on('close', (exitCode) => resolve({ code: exitCode, output }));
     });
     expect(code, output).to.equal(0);
-    for (const step of ['npm install -g @cadence-detect/cli', 'cadence webhook answers /health', 'npx @cadence-detect/cli analyze .', 'cadence-plugin-file-drops: npm test']) {
+    for (const step of [
+      'npm install -g @cadence-detect/cli',
+      'cadence webhook answers /health',
+      'npx @cadence-detect/cli analyze .',
+      'cadence-plugin-file-drops: npm test',
+    ]) {
       expect(output).to.contain(`✓ ${step}`);
     }
     expect(output).to.match(/release check passed in \d+\.\d s/);

@@ -18,7 +18,21 @@ import { createHash } from 'node:crypto';
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CheckFailure, check, CLI_PACKAGE, EXAMPLE, publicPackages, publishEnvironment, publishWorkspace, root, run, SCOPE, startVerdaccio, tail, type Registry } from './local-registry.js';
+import {
+  CheckFailure,
+  check,
+  CLI_PACKAGE,
+  EXAMPLE,
+  publicPackages,
+  publishEnvironment,
+  publishWorkspace,
+  root,
+  run,
+  SCOPE,
+  startVerdaccio,
+  tail,
+  type Registry,
+} from './local-registry.js';
 
 const SDK_PACKAGE = '@cadence-detect/plugin-sdk';
 const EXAMPLE_DIR = path.join(root, 'examples', EXAMPLE);
@@ -48,19 +62,37 @@ function seconds(ms: number): string {
 async function makeRepository(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
   await mkdir(path.join(dir, 'src'), { recursive: true });
   const git = (args: string[], date: number) =>
-    run('git', ['-c', 'user.name=Release Check', '-c', 'user.email=release@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
-      cwd: dir,
-      env: { ...env, GIT_AUTHOR_DATE: `@${date} +0000`, GIT_COMMITTER_DATE: `@${date} +0000` },
-    });
+    run(
+      'git',
+      [
+        '-c',
+        'user.name=Release Check',
+        '-c',
+        'user.email=release@example.invalid',
+        '-c',
+        'commit.gpgsign=false',
+        ...args,
+      ],
+      {
+        cwd: dir,
+        env: { ...env, GIT_AUTHOR_DATE: `@${date} +0000`, GIT_COMMITTER_DATE: `@${date} +0000` },
+      },
+    );
   const day = (n: number) => Date.UTC(2025, 0, n) / 1000;
   await git(['init', '-q', '-b', 'main'], day(1));
   await writeFile(path.join(dir, 'README.md'), Array.from({ length: 10 }, (_, i) => `line ${i}`).join('\n') + '\n');
   await git(['add', '-A'], day(1));
   await git(['commit', '-q', '-m', 'Initial import'], day(1));
-  await writeFile(path.join(dir, 'src', 'parser.txt'), Array.from({ length: 400 }, (_, i) => `rule ${i} = token ${i}`).join('\n') + '\n');
+  await writeFile(
+    path.join(dir, 'src', 'parser.txt'),
+    Array.from({ length: 400 }, (_, i) => `rule ${i} = token ${i}`).join('\n') + '\n',
+  );
   await git(['add', '-A'], day(2));
   await git(['commit', '-q', '-m', 'Add the parser'], day(2));
-  await writeFile(path.join(dir, 'README.md'), Array.from({ length: 10 }, (_, i) => `line ${i}`).join('\n') + '\nfixed\n');
+  await writeFile(
+    path.join(dir, 'README.md'),
+    Array.from({ length: 10 }, (_, i) => `line ${i}`).join('\n') + '\nfixed\n',
+  );
   await git(['add', '-A'], day(3));
   await git(['commit', '-q', '-m', 'Fix typo'], day(3));
 }
@@ -90,9 +122,14 @@ async function runActionStep(repo: string, work: string, userEnv: NodeJS.Process
   try {
     await writeFile(path.join(workspace, '.npmrc'), `registry=${planted.url}\n`);
     const head = (await run('git', ['rev-parse', 'HEAD'], { cwd: workspace, env: userEnv })).stdout.trim();
-    const base = (await run('git', ['rev-list', '--max-parents=0', 'HEAD'], { cwd: workspace, env: userEnv })).stdout.trim();
+    const base = (
+      await run('git', ['rev-list', '--max-parents=0', 'HEAD'], { cwd: workspace, env: userEnv })
+    ).stdout.trim();
     const runnerTemp = await mkdtemp(path.join(work, 'runner-temp-'));
-    await writeFile(path.join(runnerTemp, 'event.json'), JSON.stringify({ action: 'opened', pull_request: { base: { sha: base }, head: { sha: head } } }));
+    await writeFile(
+      path.join(runnerTemp, 'event.json'),
+      JSON.stringify({ action: 'opened', pull_request: { base: { sha: base }, head: { sha: head } } }),
+    );
     const attempt = async (inputs: Record<string, string>) => {
       const output = path.join(runnerTemp, `output-${Object.values(inputs).join('-')}`);
       await writeFile(output, '');
@@ -102,18 +139,34 @@ async function runActionStep(repo: string, work: string, userEnv: NodeJS.Process
         inputs: { config: '', base: '', ...inputs },
         workspace,
         runnerTemp,
-        env: { ...userEnv, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: path.join(runnerTemp, 'event.json'), GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: path.join(runnerTemp, 'summary.md') },
+        env: {
+          ...userEnv,
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: path.join(runnerTemp, 'event.json'),
+          GITHUB_OUTPUT: output,
+          GITHUB_STEP_SUMMARY: path.join(runnerTemp, 'summary.md'),
+        },
         timeoutMs: 300_000,
       });
       return { ...ran, outputs: await readFile(output, 'utf8') };
     };
     const passed = await attempt({ path: '.', 'fail-on': 'never', sarif: 'cadence.sarif' });
     check(passed.code === 0, `the action step failed (exit ${passed.code}):\n${tail(passed.stderr)}`);
-    check(/^assessment=(clean|suspicious|likely_ai_generated)$/m.test(passed.outputs) && /^flagged=\d+$/m.test(passed.outputs), `the action step wrote no outputs:\n${passed.outputs}`);
-    check((await readFile(path.join(workspace, 'cadence.sarif'), 'utf8')).includes('"version": "2.1.0"'), 'the action step wrote no SARIF');
+    check(
+      /^assessment=(clean|suspicious|likely_ai_generated)$/m.test(passed.outputs) &&
+        /^flagged=\d+$/m.test(passed.outputs),
+      `the action step wrote no outputs:\n${passed.outputs}`,
+    );
+    check(
+      (await readFile(path.join(workspace, 'cadence.sarif'), 'utf8')).includes('"version": "2.1.0"'),
+      'the action step wrote no SARIF',
+    );
     const ranPlanted = await readdir(markers);
     check(ranPlanted.length === 0, `the pull request's planted programs ran: ${ranPlanted.join(', ')}`);
-    check(planted.requests.length === 0, `npm asked the registry the pull request's .npmrc names: ${planted.requests.join(', ')}`);
+    check(
+      planted.requests.length === 0,
+      `npm asked the registry the pull request's .npmrc names: ${planted.requests.join(', ')}`,
+    );
   } finally {
     await planted.close();
   }
@@ -122,15 +175,22 @@ async function runActionStep(repo: string, work: string, userEnv: NodeJS.Process
 /** The published CLI carries npm-shrinkwrap.json, and a global install took exactly its tree. */
 async function checkShrinkwrapInstalled(prefix: string): Promise<number> {
   const installed = path.join(prefix, 'lib', 'node_modules', ...CLI_PACKAGE.split('/'));
-  const shrinkwrap = JSON.parse(await readFile(path.join(installed, 'npm-shrinkwrap.json'), 'utf8').catch(() => '{}')) as { packages?: Record<string, { version?: string; link?: boolean }> };
+  const shrinkwrap = JSON.parse(
+    await readFile(path.join(installed, 'npm-shrinkwrap.json'), 'utf8').catch(() => '{}'),
+  ) as { packages?: Record<string, { version?: string; link?: boolean }> };
   check(shrinkwrap.packages, `the published ${CLI_PACKAGE} has no npm-shrinkwrap.json`);
   let compared = 0;
   for (const [where, entry] of Object.entries(shrinkwrap.packages)) {
     if (!where || entry.link) continue;
-    const manifest = JSON.parse(await readFile(path.join(installed, where, 'package.json'), 'utf8').catch(() => '{}')) as { version?: string };
+    const manifest = JSON.parse(
+      await readFile(path.join(installed, where, 'package.json'), 'utf8').catch(() => '{}'),
+    ) as { version?: string };
     // Optional packages for other platforms are in the tree but not installed here.
     if (!manifest.version && (entry as { optional?: boolean }).optional) continue;
-    check(manifest.version === entry.version, `${where} installed at ${manifest.version ?? 'nothing'}, the shrinkwrap says ${entry.version}`);
+    check(
+      manifest.version === entry.version,
+      `${where} installed at ${manifest.version ?? 'nothing'}, the shrinkwrap says ${entry.version}`,
+    );
     compared++;
   }
   return compared;
@@ -153,14 +213,21 @@ function parseReport(stdout: string): Report {
 async function checkWebhook(cadence: string, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   const child = spawn(cadence, ['webhook', '--port', '0', '--host', '127.0.0.1'], {
     cwd,
-    env: { ...env, CADENCE_WEBHOOK_SECRET: 'release-check-secret-0123456789', CADENCE_CACHE_REPOSITORIES_DIR: path.join(cwd, '.cadence-mirrors') },
+    env: {
+      ...env,
+      CADENCE_WEBHOOK_SECRET: 'release-check-secret-0123456789',
+      CADENCE_CACHE_REPOSITORIES_DIR: path.join(cwd, '.cadence-mirrors'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
     const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new CheckFailure(`cadence webhook did not log "listening" within 30 s\n${tail(output)}`)), 30_000);
+      const timer = setTimeout(
+        () => reject(new CheckFailure(`cadence webhook did not log "listening" within 30 s\n${tail(output)}`)),
+        30_000,
+      );
       let buffered = '';
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
@@ -190,7 +257,10 @@ async function checkWebhook(cadence: string, cwd: string, env: NodeJS.ProcessEnv
     return port;
   } finally {
     if (child.exitCode === null) child.kill('SIGTERM');
-    const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 15_000))]);
+    const code = await Promise.race([
+      exited,
+      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 15_000)),
+    ]);
     if (code === 'timeout') {
       child.kill('SIGKILL');
       // eslint-disable-next-line no-unsafe-finally -- a server that does not stop on SIGTERM fails the check, whatever came before
@@ -204,7 +274,9 @@ async function main(): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'cadence-release-check-'));
   let registry: Registry | null = null;
   try {
-    await step('build (pnpm build: tsc -b, then the browser scripts bundled)', () => run('pnpm', ['build'], { cwd: root, env: process.env }));
+    await step('build (pnpm build: tsc -b, then the browser scripts bundled)', () =>
+      run('pnpm', ['build'], { cwd: root, env: process.env }),
+    );
 
     const packages = await step('list the public packages; the SDK version is the plugin API version', async () => {
       const list = await publicPackages();
@@ -212,15 +284,26 @@ async function main(): Promise<void> {
       check(sdk, `${SDK_PACKAGE} is not among the public packages`);
       const versionSource = await readFile(path.join(root, 'packages/plugin-sdk/src/version.ts'), 'utf8');
       const api = /PLUGIN_API_VERSION\s*=\s*'([^']+)'/.exec(versionSource)?.[1];
-      check(api === sdk.version, `${SDK_PACKAGE} is ${sdk.version} but PLUGIN_API_VERSION is ${api}: they move together (docs/install.md)`);
-      check(list.some((p) => p.name === CLI_PACKAGE), `${CLI_PACKAGE} is not public`);
+      check(
+        api === sdk.version,
+        `${SDK_PACKAGE} is ${sdk.version} but PLUGIN_API_VERSION is ${api}: they move together (docs/install.md)`,
+      );
+      check(
+        list.some((p) => p.name === CLI_PACKAGE),
+        `${CLI_PACKAGE} is not public`,
+      );
       for (const p of list) check(p.name.startsWith(`${SCOPE}/`), `${p.name} is public but outside ${SCOPE}`);
       process.stdout.write(`  ${list.length} packages: ${list.map((p) => `${p.name}@${p.version}`).join(', ')}\n`);
       return list;
     });
 
     // The public registry npm is configured with on this machine is the uplink.
-    const uplink = (await run('npm', ['config', 'get', 'registry'], { cwd: work, env: { PATH: process.env.PATH, HOME: process.env.HOME } })).stdout.trim();
+    const uplink = (
+      await run('npm', ['config', 'get', 'registry'], {
+        cwd: work,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      })
+    ).stdout.trim();
     const server = await step('start Verdaccio on 127.0.0.1', () => startVerdaccio(work, uplink));
     registry = server;
     process.stdout.write(`  ${server.url} (uplink ${uplink} for every name outside ${SCOPE}/* and ${EXAMPLE})\n`);
@@ -235,7 +318,10 @@ async function main(): Promise<void> {
     await mkdir(home);
     await mkdir(prefix);
     await writeFile(userRc, `registry=${server.url}\n`);
-    const userPath = [path.join(prefix, 'bin'), ...(process.env.PATH ?? '').split(path.delimiter).filter((entry) => entry && !entry.includes('node_modules'))].join(path.delimiter);
+    const userPath = [
+      path.join(prefix, 'bin'),
+      ...(process.env.PATH ?? '').split(path.delimiter).filter((entry) => entry && !entry.includes('node_modules')),
+    ].join(path.delimiter);
     const userEnv: NodeJS.ProcessEnv = {
       PATH: userPath,
       HOME: home,
@@ -253,9 +339,16 @@ async function main(): Promise<void> {
     const cadence = path.join(prefix, 'bin', 'cadence');
 
     await step(`npm install -g ${CLI_PACKAGE}`, async () => {
-      const installed = await run('npm', ['install', '-g', CLI_PACKAGE], { cwd: home, env: userEnv, timeoutMs: 300_000 });
+      const installed = await run('npm', ['install', '-g', CLI_PACKAGE], {
+        cwd: home,
+        env: userEnv,
+        timeoutMs: 300_000,
+      });
       // The supported Node versions install without an engine warning (a dependency asking for a newer Node).
-      check(!/EBADENGINE/.test(installed.stderr + installed.stdout), `npm (on the Node of PATH) warned about an engine:\n${tail(installed.stderr)}`);
+      check(
+        !/EBADENGINE/.test(installed.stderr + installed.stdout),
+        `npm (on the Node of PATH) warned about an engine:\n${tail(installed.stderr)}`,
+      );
     });
 
     await step('the global install took the tree npm-shrinkwrap.json fixes', async () => {
@@ -265,7 +358,10 @@ async function main(): Promise<void> {
     await step('cadence version', async () => {
       const cli = packages.find((p) => p.name === CLI_PACKAGE)!;
       const ran = await run(cadence, ['version'], { cwd: home, env: userEnv });
-      check(ran.stdout.includes(cli.version), `cadence version printed ${JSON.stringify(ran.stdout)}, not ${cli.version}`);
+      check(
+        ran.stdout.includes(cli.version),
+        `cadence version printed ${JSON.stringify(ran.stdout)}, not ${cli.version}`,
+      );
     });
 
     const repo = path.join(work, 'repo');
@@ -273,18 +369,28 @@ async function main(): Promise<void> {
 
     await step('cadence analyze <repository> --json', async () => {
       const report = parseReport((await run(cadence, ['analyze', repo, '--json'], { cwd: home, env: userEnv })).stdout);
-      for (const builtin of ['velocity', 'timing', 'size']) check(report.strategy_results.some((r) => r.name === builtin), `the built-in strategy ${builtin} did not run`);
+      for (const builtin of ['velocity', 'timing', 'size'])
+        check(
+          report.strategy_results.some((r) => r.name === builtin),
+          `the built-in strategy ${builtin} did not run`,
+        );
     });
 
-    await step('cadence analyze <repository> -o report.html: the published report carries its bundled script, allowed by its hash', async () => {
-      const file = path.join(work, 'report.html');
-      await run(cadence, ['analyze', repo, '-o', file], { cwd: home, env: userEnv, allowFailure: true });
-      const page = await readFile(file, 'utf8');
-      const script = /<script>([\s\S]*?)<\/script>/.exec(page)?.[1];
-      check(script && script.includes('finding-controls'), 'the HTML report has no bundled script (is dist/browser/ in the published @cadence-detect/reports?)');
-      const hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
-      check(page.includes(`script-src ${hash}`), `the report's policy does not allow its script by its hash ${hash}`);
-    });
+    await step(
+      'cadence analyze <repository> -o report.html: the published report carries its bundled script, allowed by its hash',
+      async () => {
+        const file = path.join(work, 'report.html');
+        await run(cadence, ['analyze', repo, '-o', file], { cwd: home, env: userEnv, allowFailure: true });
+        const page = await readFile(file, 'utf8');
+        const script = /<script>([\s\S]*?)<\/script>/.exec(page)?.[1];
+        check(
+          script && script.includes('finding-controls'),
+          'the HTML report has no bundled script (is dist/browser/ in the published @cadence-detect/reports?)',
+        );
+        const hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+        check(page.includes(`script-src ${hash}`), `the report's policy does not allow its script by its hash ${hash}`);
+      },
+    );
 
     await step('cadence webhook answers /health, then stops', async () => {
       const port = await checkWebhook(cadence, home, userEnv);
@@ -292,49 +398,87 @@ async function main(): Promise<void> {
     });
 
     await step(`npx ${CLI_PACKAGE} analyze . (in the repository)`, async () => {
-      const ran = await run('npx', ['--yes', CLI_PACKAGE, 'analyze', '.'], { cwd: repo, env: userEnv, timeoutMs: 300_000 });
+      const ran = await run('npx', ['--yes', CLI_PACKAGE, 'analyze', '.'], {
+        cwd: repo,
+        env: userEnv,
+        timeoutMs: 300_000,
+      });
       check(/assessment|score/i.test(ran.stdout), `npx ... analyze . printed no verdict:\n${tail(ran.stdout)}`);
     });
 
-    await step('the GitHub Action\u2019s own step, as written (bash, inputs as it maps them), in a request that plants .bin programs and an .npmrc', async () => {
-      await runActionStep(repo, work, userEnv);
-    });
+    await step(
+      'the GitHub Action\u2019s own step, as written (bash, inputs as it maps them), in a request that plants .bin programs and an .npmrc',
+      async () => {
+        await runActionStep(repo, work, userEnv);
+      },
+    );
 
     // The example is not published (nobody owns its name on the public registry, and this
     // registry refuses to look it up): users install it from its folder, packed, as docs/plugins.md says.
-    const exampleTarball = await step(`npm pack examples/${EXAMPLE} (the docs' way to install the unpublished example)`, async () => {
-      const packed = await run('npm', ['pack', EXAMPLE_DIR, '--pack-destination', work], { cwd: work, env: userEnv });
-      const file = path.join(work, packed.stdout.trim().split('\n').pop()!);
-      check(file.endsWith('.tgz'), `npm pack printed ${JSON.stringify(packed.stdout)}`);
-      return file;
-    });
+    const exampleTarball = await step(
+      `npm pack examples/${EXAMPLE} (the docs' way to install the unpublished example)`,
+      async () => {
+        const packed = await run('npm', ['pack', EXAMPLE_DIR, '--pack-destination', work], { cwd: work, env: userEnv });
+        const file = path.join(work, packed.stdout.trim().split('\n').pop()!);
+        check(file.endsWith('.tgz'), `npm pack printed ${JSON.stringify(packed.stdout)}`);
+        return file;
+      },
+    );
 
-    await step(`npm install -g ${EXAMPLE} (its tarball, next to the global CLI)`, () => run('npm', ['install', '-g', exampleTarball], { cwd: home, env: userEnv, timeoutMs: 300_000 }));
+    await step(`npm install -g ${EXAMPLE} (its tarball, next to the global CLI)`, () =>
+      run('npm', ['install', '-g', exampleTarball], { cwd: home, env: userEnv, timeoutMs: 300_000 }),
+    );
 
     await step('cadence plugins lists the example; cadence analyze reports its detection', async () => {
       const listing = await run(cadence, ['plugins'], { cwd: home, env: userEnv });
-      check(new RegExp(`loaded\\s+${EXAMPLE}\\s+1\\.0\\.0\\s+discovered`).test(listing.stdout), `cadence plugins does not list ${EXAMPLE} as loaded:\n${listing.stdout}`);
+      check(
+        new RegExp(`loaded\\s+${EXAMPLE}\\s+1\\.0\\.0\\s+discovered`).test(listing.stdout),
+        `cadence plugins does not list ${EXAMPLE} as loaded:\n${listing.stdout}`,
+      );
       const report = parseReport((await run(cadence, ['analyze', repo, '--json'], { cwd: home, env: userEnv })).stdout);
       const drops = report.detections.filter((d) => d.strategy === 'file-drops');
-      check(drops.length === 1 && drops[0]!.message.includes('src/parser.txt'), `expected one file-drops detection naming src/parser.txt, got ${JSON.stringify(drops)}`);
+      check(
+        drops.length === 1 && drops[0]!.message.includes('src/parser.txt'),
+        `expected one file-drops detection naming src/parser.txt, got ${JSON.stringify(drops)}`,
+      );
     });
 
-    await step('a project with the CLI and the example as devDependencies: npx cadence plugins finds it there', async () => {
-      const project = path.join(work, 'project');
-      await mkdir(project);
-      await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'my-project', version: '1.0.0', private: true }));
-      await run('npm', ['install', '--save-dev', CLI_PACKAGE, exampleTarball], { cwd: project, env: userEnv, timeoutMs: 300_000 });
-      const listing = await run('npx', ['cadence', 'plugins'], { cwd: project, env: userEnv });
-      const where = path.join(project, 'node_modules', EXAMPLE);
-      check(listing.stdout.split('\n').some((line) => /^loaded\s/.test(line) && line.includes(EXAMPLE) && line.trimEnd().endsWith(where)), `npx cadence plugins in the project does not load ${EXAMPLE} from ${where}:\n${listing.stdout}`);
-    });
+    await step(
+      'a project with the CLI and the example as devDependencies: npx cadence plugins finds it there',
+      async () => {
+        const project = path.join(work, 'project');
+        await mkdir(project);
+        await writeFile(
+          path.join(project, 'package.json'),
+          JSON.stringify({ name: 'my-project', version: '1.0.0', private: true }),
+        );
+        await run('npm', ['install', '--save-dev', CLI_PACKAGE, exampleTarball], {
+          cwd: project,
+          env: userEnv,
+          timeoutMs: 300_000,
+        });
+        const listing = await run('npx', ['cadence', 'plugins'], { cwd: project, env: userEnv });
+        const where = path.join(project, 'node_modules', EXAMPLE);
+        check(
+          listing.stdout
+            .split('\n')
+            .some((line) => /^loaded\s/.test(line) && line.includes(EXAMPLE) && line.trimEnd().endsWith(where)),
+          `npx cadence plugins in the project does not load ${EXAMPLE} from ${where}:\n${listing.stdout}`,
+        );
+      },
+    );
 
     const examples = path.join(work, 'examples');
     await step('copy examples/ out of the repository', () =>
-      cp(path.join(root, 'examples'), examples, { recursive: true, filter: (source) => !source.split(path.sep).includes('node_modules') }),
+      cp(path.join(root, 'examples'), examples, {
+        recursive: true,
+        filter: (source) => !source.split(path.sep).includes('node_modules'),
+      }),
     );
     const example = path.join(examples, EXAMPLE);
-    await step(`${EXAMPLE}: npm install (the published SDK and testkit)`, () => run('npm', ['install'], { cwd: example, env: userEnv, timeoutMs: 300_000 }));
+    await step(`${EXAMPLE}: npm install (the published SDK and testkit)`, () =>
+      run('npm', ['install'], { cwd: example, env: userEnv, timeoutMs: 300_000 }),
+    );
     await step(`${EXAMPLE}: npm test`, () => run('npm', ['test'], { cwd: example, env: userEnv }));
     await step(`${EXAMPLE}: npm run typecheck`, () => run('npm', ['run', 'typecheck'], { cwd: example, env: userEnv }));
   } catch (error) {

@@ -8,7 +8,15 @@
  */
 import { readFile, rm, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { check, publicPackages, publishEnvironment, publishWorkspace, root, run, startVerdaccio } from './local-registry.js';
+import {
+  check,
+  publicPackages,
+  publishEnvironment,
+  publishWorkspace,
+  root,
+  run,
+  startVerdaccio,
+} from './local-registry.js';
 
 const work = path.join(root, '.release-local');
 const stateFile = path.join(work, 'state.json');
@@ -40,7 +48,8 @@ async function stop(): Promise<void> {
   if (state && alive(state.pid)) {
     // The registry was started in its own process group: the group goes, its children with it.
     process.kill(-state.pid, 'SIGTERM');
-    for (let waited = 0; alive(state.pid) && waited < 50; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let waited = 0; alive(state.pid) && waited < 50; waited++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     if (alive(state.pid)) process.kill(-state.pid, 'SIGKILL');
     process.stdout.write(`stopped the registry at ${state.url}\n`);
   } else {
@@ -52,7 +61,10 @@ async function stop(): Promise<void> {
 
 async function start(): Promise<void> {
   const running = await readState();
-  check(!running || !alive(running.pid), `a local registry is already running at ${running?.url} (pnpm release:local stop stops it)`);
+  check(
+    !running || !alive(running.pid),
+    `a local registry is already running at ${running?.url} (pnpm release:local stop stops it)`,
+  );
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
   const step = async <T>(name: string, action: () => Promise<T>): Promise<T> => {
@@ -61,8 +73,15 @@ async function start(): Promise<void> {
   };
   await step('build', () => run('pnpm', ['build'], { cwd: root, env: process.env }));
   const packages = await publicPackages();
-  const uplink = (await run('npm', ['config', 'get', 'registry'], { cwd: work, env: { PATH: process.env.PATH, HOME: process.env.HOME } })).stdout.trim();
-  const server = await step('start Verdaccio on 127.0.0.1 (left running)', () => startVerdaccio(work, uplink, { detached: true }));
+  const uplink = (
+    await run('npm', ['config', 'get', 'registry'], {
+      cwd: work,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    })
+  ).stdout.trim();
+  const server = await step('start Verdaccio on 127.0.0.1 (left running)', () =>
+    startVerdaccio(work, uplink, { detached: true }),
+  );
   const pid = server.process.pid!;
   await writeFile(stateFile, JSON.stringify({ pid, url: server.url } satisfies State));
   try {
@@ -90,7 +109,12 @@ async function start(): Promise<void> {
 }
 
 const command = process.argv[2] ?? 'start';
-(command === 'stop' ? stop() : command === 'start' ? start() : Promise.reject(new Error(`unknown command ${command}: start or stop`))).then(
+(command === 'stop'
+  ? stop()
+  : command === 'start'
+    ? start()
+    : Promise.reject(new Error(`unknown command ${command}: start or stop`))
+).then(
   () => process.exit(0),
   (error: unknown) => {
     process.stderr.write(`release:local: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { mkdir, readdir, readFile, writeFile, chmod } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir, runActionStep, runGitlabJob, startNpmRegistry, type NpmRegistry, type TempDir } from '@cadence-detect/test-support';
+import {
+  makeTempDir,
+  runActionStep,
+  runGitlabJob,
+  startNpmRegistry,
+  type NpmRegistry,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const CLI = '@cadence-detect/cli';
@@ -35,7 +42,8 @@ const { writeFileSync } = require('node:fs');
 const git = execFileSync('git', ['--version']).toString().trim();
 writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), node: process.execPath, git, workspace: process.env.GITHUB_WORKSPACE || process.env.CI_PROJECT_DIR, inputs: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('INPUT_') || k === 'CADENCE_FAIL_ON')) }));`;
 
-  const marker = (name: string): string => `require('node:fs').writeFileSync(${JSON.stringify(path.join(markers, name))}, 'ran');`;
+  const marker = (name: string): string =>
+    `require('node:fs').writeFileSync(${JSON.stringify(path.join(markers, name))}, 'ran');`;
 
   before(async () => {
     work = await makeTempDir('cadence-ci-step-');
@@ -43,7 +51,9 @@ writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.ar
     await mkdir(markers);
     version = (JSON.parse(await readFile(path.join(root, 'host/package.json'), 'utf8')) as { version: string }).version;
     userRegistry = await startNpmRegistry([{ name: CLI, version, files: cliPackage(recorder) }]);
-    requestRegistry = await startNpmRegistry([{ name: CLI, version, files: cliPackage(marker('request-registry-cli')) }]);
+    requestRegistry = await startNpmRegistry([
+      { name: CLI, version, files: cliPackage(marker('request-registry-cli')) },
+    ]);
   });
   after(async () => {
     await userRegistry.close();
@@ -63,13 +73,20 @@ writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.ar
       return dir;
     }
     await mkdir(path.join(dir, 'node_modules', '.bin'), { recursive: true });
-    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'pull-request', version: '1.0.0', dependencies: { [CLI]: version } }));
+    await writeFile(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'pull-request', version: '1.0.0', dependencies: { [CLI]: version } }),
+    );
     const local = path.join(dir, 'node_modules', ...CLI.split('/'));
     await mkdir(path.join(local, 'bin'), { recursive: true });
-    for (const [file, text] of Object.entries(cliPackage(marker('planted-cli-package')))) await writeFile(path.join(local, file), text);
+    for (const [file, text] of Object.entries(cliPackage(marker('planted-cli-package'))))
+      await writeFile(path.join(local, file), text);
     for (const program of ['cadence', 'node', 'git', 'npm']) {
       const shim = path.join(dir, 'node_modules', '.bin', program);
-      await writeFile(shim, `#!/bin/sh\necho ran > ${JSON.stringify(path.join(markers, `planted-bin-${program}`))}\nexit 0\n`);
+      await writeFile(
+        shim,
+        `#!/bin/sh\necho ran > ${JSON.stringify(path.join(markers, `planted-bin-${program}`))}\nexit 0\n`,
+      );
       await chmod(shim, 0o755);
     }
     return dir;
@@ -82,19 +99,49 @@ writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.ar
     const userRc = path.join(home, '.npmrc');
     await writeFile(userRc, `registry=${userRegistry.url}\n`);
     // The node running the tests first (the runner's setup-node), then the machine's PATH without any node_modules/.bin.
-    const PATH = [path.dirname(process.execPath), ...(process.env.PATH ?? '').split(path.delimiter).filter((entry) => entry && !entry.includes('node_modules'))].join(path.delimiter);
-    return { PATH, HOME: home, LANG: 'C.UTF-8', npm_config_userconfig: userRc, npm_config_globalconfig: path.join(home, 'global.npmrc'), CADENCE_STEP_RECORD: path.join(work.path, `${name}-record.json`) };
+    const PATH = [
+      path.dirname(process.execPath),
+      ...(process.env.PATH ?? '').split(path.delimiter).filter((entry) => entry && !entry.includes('node_modules')),
+    ].join(path.delimiter);
+    return {
+      PATH,
+      HOME: home,
+      LANG: 'C.UTF-8',
+      npm_config_userconfig: userRc,
+      npm_config_globalconfig: path.join(home, 'global.npmrc'),
+      CADENCE_STEP_RECORD: path.join(work.path, `${name}-record.json`),
+    };
   }
 
-  async function expectRunFromOutside(name: string, workspace: string, ran: { code: number | null; stderr: string }, command: string[], inputs: Record<string, string>): Promise<void> {
+  async function expectRunFromOutside(
+    name: string,
+    workspace: string,
+    ran: { code: number | null; stderr: string },
+    command: string[],
+    inputs: Record<string, string>,
+  ): Promise<void> {
     expect(ran.code, ran.stderr).to.equal(0);
     expect(await readdir(markers), 'planted programs that ran').to.deep.equal([]);
     expect(requestRegistry.requests, 'requests to the registry the pull request named').to.deep.equal([]);
-    expect(userRegistry.requests.length > 0 && userRegistry.requests.some((r) => r.includes('@cadence-detect%2fcli') || r.includes('@cadence-detect/cli')), 'the user\u2019s registry was asked for the CLI').to.equal(true);
-    const record = JSON.parse(await readFile(path.join(work.path, `${name}-record.json`), 'utf8')) as { argv: string[]; cwd: string; node: string; git: string; workspace: string; inputs: Record<string, string> };
+    expect(
+      userRegistry.requests.length > 0 &&
+        userRegistry.requests.some((r) => r.includes('@cadence-detect%2fcli') || r.includes('@cadence-detect/cli')),
+      'the user\u2019s registry was asked for the CLI',
+    ).to.equal(true);
+    const record = JSON.parse(await readFile(path.join(work.path, `${name}-record.json`), 'utf8')) as {
+      argv: string[];
+      cwd: string;
+      node: string;
+      git: string;
+      workspace: string;
+      inputs: Record<string, string>;
+    };
     expect(record.argv).to.deep.equal(command);
     expect(record.workspace).to.equal(workspace);
-    expect(path.relative(workspace, record.cwd).startsWith('..'), `the CLI ran in ${record.cwd}, inside the checkout`).to.equal(true);
+    expect(
+      path.relative(workspace, record.cwd).startsWith('..'),
+      `the CLI ran in ${record.cwd}, inside the checkout`,
+    ).to.equal(true);
     expect(record.node).to.equal(process.execPath);
     expect(record.git).to.match(/^git version /);
     // Every input reaches the CLI under its underscore name (a gate wired through a dropped name would never fail).
@@ -102,22 +149,51 @@ writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.ar
   }
 
   for (const plant of ['bin', 'npmrc'] as const) {
-    const planted = plant === 'bin' ? 'node_modules/.bin/{cadence,node,git,npm} and its own CLI package' : 'an .npmrc naming another registry';
+    const planted =
+      plant === 'bin'
+        ? 'node_modules/.bin/{cadence,node,git,npm} and its own CLI package'
+        : 'an .npmrc naming another registry';
     it(`the Action\u2019s step, in a request that commits ${planted}: the CLI comes from the user\u2019s registry and runs from the runner\u2019s temporary folder`, async () => {
       const name = `github-${plant}`;
       const workspace = await plantedCheckout(name, plant);
       const runnerTemp = path.join(work.path, `${name}-runner-temp`);
       await mkdir(runnerTemp);
-      const inputs = { path: 'sub', 'fail-on': 'likely_ai_generated', sarif: 'out/cadence.sarif', config: 'cadence ci.yaml', base: 'main~2' };
-      const ran = await runActionStep({ actionPath: root, stepId: 'cadence', inputs, workspace, runnerTemp, env: await runnerEnv(name) });
-      await expectRunFromOutside(name, workspace, ran, ['ci', 'github'], { INPUT_PATH: 'sub', INPUT_FAIL_ON: 'likely_ai_generated', INPUT_SARIF: 'out/cadence.sarif', INPUT_CONFIG: 'cadence ci.yaml', INPUT_BASE: 'main~2' });
+      const inputs = {
+        path: 'sub',
+        'fail-on': 'likely_ai_generated',
+        sarif: 'out/cadence.sarif',
+        config: 'cadence ci.yaml',
+        base: 'main~2',
+      };
+      const ran = await runActionStep({
+        actionPath: root,
+        stepId: 'cadence',
+        inputs,
+        workspace,
+        runnerTemp,
+        env: await runnerEnv(name),
+      });
+      await expectRunFromOutside(name, workspace, ran, ['ci', 'github'], {
+        INPUT_PATH: 'sub',
+        INPUT_FAIL_ON: 'likely_ai_generated',
+        INPUT_SARIF: 'out/cadence.sarif',
+        INPUT_CONFIG: 'cadence ci.yaml',
+        INPUT_BASE: 'main~2',
+      });
     });
 
     it(`the GitLab template\u2019s script, in a request that commits ${planted}: the same, from a fresh temporary folder`, async () => {
       const name = `gitlab-${plant}`;
       const projectDir = await plantedCheckout(name, plant);
-      const ran = await runGitlabJob({ templateFile: path.join(root, 'templates/cadence.gitlab-ci.yml'), job: 'cadence', projectDir, env: { ...(await runnerEnv(name)), CI_PIPELINE_SOURCE: 'merge_request_event' } });
-      await expectRunFromOutside(name, projectDir, ran, ['ci', 'gitlab', '-o', 'gl-code-quality.json'], { CADENCE_FAIL_ON: 'never' });
+      const ran = await runGitlabJob({
+        templateFile: path.join(root, 'templates/cadence.gitlab-ci.yml'),
+        job: 'cadence',
+        projectDir,
+        env: { ...(await runnerEnv(name)), CI_PIPELINE_SOURCE: 'merge_request_event' },
+      });
+      await expectRunFromOutside(name, projectDir, ran, ['ci', 'gitlab', '-o', 'gl-code-quality.json'], {
+        CADENCE_FAIL_ON: 'never',
+      });
     });
   }
 });

@@ -23,7 +23,11 @@ describe('security: configuration the server found, not chosen', function () {
   });
 
   it('loads no plugin from it, sends no key or token to its addresses, and takes its analysis data only', async () => {
-    const run = await runInLoopbackNamespace([process.execPath, '--import', 'tsx', script], { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME }, timeoutMs: 140_000 });
+    const run = await runInLoopbackNamespace([process.execPath, '--import', 'tsx', script], {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      timeoutMs: 140_000,
+    });
     const last = run.stdout.trim().split('\n').pop() ?? '';
     let report: FoundConfigurationReport;
     try {

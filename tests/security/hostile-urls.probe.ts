@@ -25,7 +25,11 @@ interface CaseOutcome {
 
 const ALLOW_127_0_0_2: NetworkPolicy = { allowPrivateNetworks: false, allowedNetworks: ['127.0.0.2/32'] };
 
-async function attempt(url: string, policy: NetworkPolicy, listeners: ProbeListeners): Promise<CaseOutcome & { locator: RepositoryLocator | null }> {
+async function attempt(
+  url: string,
+  policy: NetworkPolicy,
+  listeners: ProbeListeners,
+): Promise<CaseOutcome & { locator: RepositoryLocator | null }> {
   const before = listeners.counts();
   let locator: RepositoryLocator | null = null;
   let outcome = 'cloned';
@@ -34,7 +38,12 @@ async function attempt(url: string, policy: NetworkPolicy, listeners: ProbeListe
     const repo = await openRepository(locator, { timeoutMs: 3000, maxSizeBytes: 50 * 1024 * 1024, policy });
     await repo.dispose();
   } catch (error) {
-    outcome = error instanceof CadenceError ? (error.code === 'ERR_INVALID_SOURCE' && locator === null ? 'refused' : error.code) : `thrown: ${String(error)}`;
+    outcome =
+      error instanceof CadenceError
+        ? error.code === 'ERR_INVALID_SOURCE' && locator === null
+          ? 'refused'
+          : error.code
+        : `thrown: ${String(error)}`;
   }
   return { url, outcome, reached: reached(before, listeners.counts()), locator };
 }
@@ -46,7 +55,11 @@ async function table(listeners: ProbeListeners): Promise<CaseOutcome[]> {
     outcomes.push(rest);
   }
   // Controls: the same listeners are reachable when the policy allows them, so a silent recorder means something.
-  for (const url of [`git://127.0.0.2:${listeners.ports.git}/acme/human.git`, `http://127.0.0.2:${listeners.ports.http}/acme/human.git`, `ssh://git@127.0.0.2:${listeners.ports.ssh}/x.git`]) {
+  for (const url of [
+    `git://127.0.0.2:${listeners.ports.git}/acme/human.git`,
+    `http://127.0.0.2:${listeners.ports.http}/acme/human.git`,
+    `ssh://git@127.0.0.2:${listeners.ports.ssh}/x.git`,
+  ]) {
     const { locator: _locator, ...rest } = await attempt(url, ALLOW_127_0_0_2, listeners);
     outcomes.push({ ...rest, url: `control ${url}` });
   }
@@ -56,22 +69,99 @@ async function table(listeners: ProbeListeners): Promise<CaseOutcome[]> {
 /** Pieces hostile spellings are made of: separators, encodings, the loopback and decoy hosts, ports. */
 function spellings(ports: ProbeListeners['ports']): fc.Arbitrary<string> {
   const port = fc.constantFrom(String(ports.git), String(ports.http), String(ports.ssh));
-  const host = fc.constantFrom('127.0.0.1', '127.0.0.2', DECOY, '[::1]', '[::ffff:127.0.0.1]', '[::ffff:127.0.0.2]', '2130706433', '0x7f000001', '127.1', '0177.0.0.1', 'localhost', '127.0.0.2.', '[0:0:0:0:0:ffff:7f00:2]');
-  const hostPort = fc.oneof(host, fc.tuple(host, port).map(([h, p]) => `${h}:${p}`));
-  const separator = fc.constantFrom('@', '\\', '\\\\', '%2F', '%2f', '%5C', '%40', '%252F', '/', ':', '#', '?', '\t', '%00', '@@', ';', ',', '%20', ' ', '[', ']');
+  const host = fc.constantFrom(
+    '127.0.0.1',
+    '127.0.0.2',
+    DECOY,
+    '[::1]',
+    '[::ffff:127.0.0.1]',
+    '[::ffff:127.0.0.2]',
+    '2130706433',
+    '0x7f000001',
+    '127.1',
+    '0177.0.0.1',
+    'localhost',
+    '127.0.0.2.',
+    '[0:0:0:0:0:ffff:7f00:2]',
+  );
+  const hostPort = fc.oneof(
+    host,
+    fc.tuple(host, port).map(([h, p]) => `${h}:${p}`),
+  );
+  const separator = fc.constantFrom(
+    '@',
+    '\\',
+    '\\\\',
+    '%2F',
+    '%2f',
+    '%5C',
+    '%40',
+    '%252F',
+    '/',
+    ':',
+    '#',
+    '?',
+    '\t',
+    '%00',
+    '@@',
+    ';',
+    ',',
+    '%20',
+    ' ',
+    '[',
+    ']',
+  );
   const userPart = fc.oneof(
     fc.constant(''),
     fc.tuple(hostPort, separator).map(([h, s]) => `${h}${s}`),
     fc.tuple(fc.constantFrom('git', 'u', 'u:p', 'x-access-token:abc'), fc.constant('@')).map(([u, s]) => `${u}${s}`),
   );
-  const scheme = fc.constantFrom('http://', 'https://', 'git://', 'ssh://', 'HTTP://', 'git+ssh://', 'ssh:/', 'http:\\\\');
-  const repoPath = fc.constantFrom('/acme/human.git', '/x.git', '\\acme\\human.git', '/@127.0.0.1/x.git', '/%2e%2e/x.git', ':x.git', '/~git/x.git');
+  const scheme = fc.constantFrom(
+    'http://',
+    'https://',
+    'git://',
+    'ssh://',
+    'HTTP://',
+    'git+ssh://',
+    'ssh:/',
+    'http:\\\\',
+  );
+  const repoPath = fc.constantFrom(
+    '/acme/human.git',
+    '/x.git',
+    '\\acme\\human.git',
+    '/@127.0.0.1/x.git',
+    '/%2e%2e/x.git',
+    ':x.git',
+    '/~git/x.git',
+  );
   const urlForm = fc.tuple(scheme, userPart, hostPort, repoPath).map(([s, u, h, p]) => `${s}${u}${h}${p}`);
-  const scpForm = fc.tuple(fc.constantFrom('git', 'u', '-oProxyCommand=x', 'git%40127.0.0.1'), host, fc.constantFrom(':x.git', ':/x.git', ':-x', ':acme/human.git')).map(([u, h, p]) => `${u}@${h}${p}`);
+  const scpForm = fc
+    .tuple(
+      fc.constantFrom('git', 'u', '-oProxyCommand=x', 'git%40127.0.0.1'),
+      host,
+      fc.constantFrom(':x.git', ':/x.git', ':-x', ':acme/human.git'),
+    )
+    .map(([u, h, p]) => `${u}@${h}${p}`);
   // Well-formed spellings aimed at the allowed address, so that accepted ones also connect and the oracle has work.
-  const aimed = fc.tuple(fc.constantFrom(['http://', ports.http], ['git://', ports.git], ['ssh://git@', ports.ssh], ['HTTP://', ports.http]), fc.constantFrom('127.0.0.2', '[::ffff:127.0.0.2]', '127.0.0.1', '[::1]'), fc.constantFrom('', '/', '\\', '%2F@' + DECOY, '@' + DECOY), repoPath)
+  const aimed = fc
+    .tuple(
+      fc.constantFrom(
+        ['http://', ports.http],
+        ['git://', ports.git],
+        ['ssh://git@', ports.ssh],
+        ['HTTP://', ports.http],
+      ),
+      fc.constantFrom('127.0.0.2', '[::ffff:127.0.0.2]', '127.0.0.1', '[::1]'),
+      fc.constantFrom('', '/', '\\', '%2F@' + DECOY, '@' + DECOY),
+      repoPath,
+    )
     .map(([[s, p], h, junk, path]) => `${s}${h}:${p}${junk}${path}`);
-  return fc.oneof({ arbitrary: urlForm, weight: 3 }, { arbitrary: scpForm, weight: 1 }, { arbitrary: aimed, weight: 2 });
+  return fc.oneof(
+    { arbitrary: urlForm, weight: 3 },
+    { arbitrary: scpForm, weight: 1 },
+    { arbitrary: aimed, weight: 2 },
+  );
 }
 
 interface FuzzSummary {
@@ -100,7 +190,8 @@ async function fuzz(listeners: ProbeListeners, runs: number, seed: number): Prom
         }
         const allowed = `${checked}|${result.locator.port ?? 22}`;
         const stray = result.reached.filter((key) => key !== allowed);
-        if (stray.length > 0) throw new Error(`${JSON.stringify(url)}: the guard checked ${allowed} but git reached ${stray.join(', ')}`);
+        if (stray.length > 0)
+          throw new Error(`${JSON.stringify(url)}: the guard checked ${allowed} but git reached ${stray.join(', ')}`);
       }),
       { numRuns: runs, seed, endOnFailure: true },
     );
@@ -114,7 +205,8 @@ async function fuzz(listeners: ProbeListeners, runs: number, seed: number): Prom
 function listenerAddress(address: string): string {
   const parsed = parseAddress(address);
   if (!parsed || parsed.family === 4) return address;
-  const mapped = parsed.bytes.subarray(0, 10).every((b) => b === 0) && parsed.bytes[10] === 0xff && parsed.bytes[11] === 0xff;
+  const mapped =
+    parsed.bytes.subarray(0, 10).every((b) => b === 0) && parsed.bytes[10] === 0xff && parsed.bytes[11] === 0xff;
   if (mapped) return Array.from(parsed.bytes.subarray(12)).join('.');
   return parsed.bytes.subarray(0, 15).every((b) => b === 0) && parsed.bytes[15] === 1 ? '::1' : address;
 }
@@ -130,22 +222,39 @@ async function server(listeners: ProbeListeners, root: string): Promise<CaseOutc
     for (const url of hostileUrls(listeners.ports).slice(0, 6)) {
       const before = listeners.counts();
       const requests: Array<{ label: string; path: string; body: string; headers: Record<string, string> }> = [
-        { label: 'analyze', path: '/api/analyze/repository', body: JSON.stringify({ url }), headers: { 'content-type': 'application/json' } },
+        {
+          label: 'analyze',
+          path: '/api/analyze/repository',
+          body: JSON.stringify({ url }),
+          headers: { 'content-type': 'application/json' },
+        },
         githubPush(url),
         gitlabPush(url),
       ];
       for (const request of requests) {
-        const response = await cadence.json<{ id?: string; error?: string }>(request.path, { method: 'POST', body: request.body, headers: request.headers });
+        const response = await cadence.json<{ id?: string; error?: string }>(request.path, {
+          method: 'POST',
+          body: request.body,
+          headers: request.headers,
+        });
         let outcome = `${response.status} ${response.body.error ?? ''}`.trim();
         if (response.status === 202 && response.body.id) {
-          const job = await waitForJob<{ status: string; error_code: string | null }>(cadence, response.body.id, 20_000);
+          const job = await waitForJob<{ status: string; error_code: string | null }>(
+            cadence,
+            response.body.id,
+            20_000,
+          );
           outcome = `${job.status} ${job.error_code ?? ''}`.trim();
         }
         outcomes.push({ url: `${request.label} ${url}`, outcome, reached: reached(before, listeners.counts()) });
       }
       const stream = await cadence.request(`/api/stream/repository?url=${encodeURIComponent(url)}`);
       const text = await stream.text();
-      outcomes.push({ url: `stream ${url}`, outcome: `${stream.status} ${/"error":"([A-Za-z_]+)"/.exec(text)?.[1] ?? ''}`.trim(), reached: reached(before, listeners.counts()) });
+      outcomes.push({
+        url: `stream ${url}`,
+        outcome: `${stream.status} ${/"error":"([A-Za-z_]+)"/.exec(text)?.[1] ?? ''}`.trim(),
+        reached: reached(before, listeners.counts()),
+      });
     }
     const health = await cadence.json<{ status: string }>('/health');
     outcomes.push({ url: 'health after the hostile requests', outcome: health.body.status, reached: [] });
@@ -164,7 +273,17 @@ function githubPush(url: string): { label: string; path: string; body: string; h
     commits: [],
   });
   const signature = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
-  return { label: 'github push', path: '/webhooks/github', body, headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': signature, 'x-github-delivery': `d-${Math.random()}` } };
+  return {
+    label: 'github push',
+    path: '/webhooks/github',
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'push',
+      'x-hub-signature-256': signature,
+      'x-github-delivery': `d-${Math.random()}`,
+    },
+  };
 }
 
 function gitlabPush(url: string): { label: string; path: string; body: string; headers: Record<string, string> } {
@@ -176,7 +295,12 @@ function gitlabPush(url: string): { label: string; path: string; body: string; h
     project: { path_with_namespace: 'acme/human', git_http_url: url },
     commits: [],
   });
-  return { label: 'gitlab push', path: '/webhooks/gitlab', body, headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': SECRET } };
+  return {
+    label: 'gitlab push',
+    path: '/webhooks/gitlab',
+    body,
+    headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': SECRET },
+  };
 }
 
 async function main(): Promise<void> {

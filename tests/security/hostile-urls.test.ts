@@ -12,9 +12,11 @@ const PROBE = fileURLToPath(new URL('./hostile-urls.probe.ts', import.meta.url))
 
 /** Runs the probe in a loopback-only namespace; fails (never falls back) where none can be made. */
 async function probe<T>(...args: string[]): Promise<T> {
-  const run = await runInLoopbackNamespace([process.execPath, '--import', 'tsx', PROBE, ...args], { timeoutMs: 240_000 });
+  const run = await runInLoopbackNamespace([process.execPath, '--import', 'tsx', PROBE, ...args], {
+    timeoutMs: 240_000,
+  });
   const last = run.stdout.trim().split('\n').pop() ?? '';
-  if (run.code !== 0 || !last.startsWith('{') && !last.startsWith('[')) {
+  if (run.code !== 0 || (!last.startsWith('{') && !last.startsWith('['))) {
     throw new Error(`the probe failed (exit ${run.code}): ${run.stderr.slice(-2000)}`);
   }
   return JSON.parse(last) as T;
@@ -56,7 +58,13 @@ describe('hostile repository URLs (docs/git-source.md and docs/deploy.md), insid
   });
 
   it('fuzzed spellings: an accepted one reaches only the address the guard checked', async () => {
-    const summary = await probe<{ seed: number; runs: number; accepted: number; connected: number; failure: string | null }>('fuzz', '400');
+    const summary = await probe<{
+      seed: number;
+      runs: number;
+      accepted: number;
+      connected: number;
+      failure: string | null;
+    }>('fuzz', '400');
     expect(summary.failure, `seed ${summary.seed}`).to.equal(null);
     expect(summary.runs).to.equal(400);
     expect(summary.accepted, 'the generator should produce accepted spellings too').to.be.greaterThan(5);

@@ -11,7 +11,13 @@ const render = (markdown: string): string => micromark(markdown, { extensions: [
 
 /** What a reader sees: the HTML's text, entities decoded. */
 const visibleText = (html: string): string =>
-  html.replace(/<[^>]*>/g, '').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#x27;/g, "'").replace(/&amp;/g, '&');
+  html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, '&');
 
 const HOSTILE = [
   'Fix https://evil.example/login?next=1',
@@ -52,13 +58,29 @@ describe('a request\u2019s text in Markdown never becomes a link', function () {
       const base = repo.hashes.at(-1)!;
       const subjects = HOSTILE.slice(0, 5);
       for (const [i, subject] of subjects.entries()) {
-        await repo.commit({ message: `${subject}\n\nCo-authored-by: Claude <noreply@anthropic.com>\n`, date: Date.UTC(2025, 5, 2, 10 + i) / 1000, addLines: 40 });
+        await repo.commit({
+          message: `${subject}\n\nCo-authored-by: Claude <noreply@anthropic.com>\n`,
+          date: Date.UTC(2025, 5, 2, 10 + i) / 1000,
+          addLines: 40,
+        });
       }
       const eventFile = path.join(work.path, 'event.json');
-      await writeFile(eventFile, JSON.stringify({ pull_request: { base: { sha: base }, head: { sha: repo.hashes.at(-1)! } } }));
+      await writeFile(
+        eventFile,
+        JSON.stringify({ pull_request: { base: { sha: base }, head: { sha: repo.hashes.at(-1)! } } }),
+      );
       const summary = path.join(work.path, 'summary.md');
       await writeFile(summary, '');
-      const run = await runCadence(['ci', 'github'], { cwd: dir, env: { GITHUB_WORKSPACE: dir, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: eventFile, GITHUB_STEP_SUMMARY: summary, INPUT_SARIF: '' } });
+      const run = await runCadence(['ci', 'github'], {
+        cwd: dir,
+        env: {
+          GITHUB_WORKSPACE: dir,
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: eventFile,
+          GITHUB_STEP_SUMMARY: summary,
+          INPUT_SARIF: '',
+        },
+      });
       expect(run.code, run.stderr).to.equal(0);
       const html = render(await readFile(summary, 'utf8'));
       expect(html).to.contain('<table>');

@@ -52,7 +52,8 @@ export async function startProbeListeners(root: string): Promise<ProbeListeners>
     const first = await startConnectionRecorder(LISTEN_ADDRESSES[0], behaviours[kind]);
     recorders.push(first);
     ports[kind] = first.port;
-    for (const address of LISTEN_ADDRESSES.slice(1)) recorders.push(await startConnectionRecorder(address, behaviours[kind], first.port));
+    for (const address of LISTEN_ADDRESSES.slice(1))
+      recorders.push(await startConnectionRecorder(address, behaviours[kind], first.port));
   }
   return {
     ports,

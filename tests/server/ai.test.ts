@@ -1,12 +1,23 @@
 import { expect } from 'chai';
-import { makeTempDir, startCadenceServer, startHttpServer, waitForJob, type ServerProcess, type TempDir, type TestHttpServer } from '@cadence-detect/test-support';
+import {
+  makeTempDir,
+  startCadenceServer,
+  startHttpServer,
+  waitForJob,
+  type ServerProcess,
+  type TempDir,
+  type TestHttpServer,
+} from '@cadence-detect/test-support';
 import { readStream, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface Job {
   id: string;
   status: string;
   error_code: string | null;
-  result?: { overall_score: number; ai?: { provider: string; model: string; items_sent: number; verdicts: unknown[]; error?: { code: string } } };
+  result?: {
+    overall_score: number;
+    ai?: { provider: string; model: string; items_sent: number; verdicts: unknown[]; error?: { code: string } };
+  };
 }
 
 describe('server: AI-assisted analysis against a fake provider', function () {
@@ -33,16 +44,43 @@ describe('server: AI-assisted analysis against a fake provider', function () {
           return;
         }
         const ids = [...body.matchAll(/### item ([\w-]+)/g)].map((m) => m[1]);
-        const content = JSON.stringify({ verdicts: ids.map((item) => ({ item, assessment: 'ai_generated', confidence: 0.8, reasoning: 'generated', indicators: [] })) });
+        const content = JSON.stringify({
+          verdicts: ids.map((item) => ({
+            item,
+            assessment: 'ai_generated',
+            confidence: 0.8,
+            reasoning: 'generated',
+            indicators: [],
+          })),
+        });
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 1, model: 'gpt-fake', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
+        res.end(
+          JSON.stringify({
+            id: 'x',
+            object: 'chat.completion',
+            created: 1,
+            model: 'gpt-fake',
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+          }),
+        );
       });
     });
     server = await startCadenceServer({
       cwd: work.path,
       // The heuristic scoring flags the burst fixture's commits, so there is something to send the provider.
-      config: { security: { allowed_networks: ['127.0.0.0/8'] }, strategies: { disabled: ['commit-model'] }, ai: { retry_count: 1, retry_backoff_initial: '10ms' } },
-      env: { CADENCE_AI_ENABLED: 'true', CADENCE_AI_PROVIDER: 'openai', CADENCE_AI_KEY: 'sk-server-test-key-987', CADENCE_AI_BASE_URL: provider.url('/v1'), CADENCE_AI_MODEL: 'gpt-fake' },
+      config: {
+        security: { allowed_networks: ['127.0.0.0/8'] },
+        strategies: { disabled: ['commit-model'] },
+        ai: { retry_count: 1, retry_backoff_initial: '10ms' },
+      },
+      env: {
+        CADENCE_AI_ENABLED: 'true',
+        CADENCE_AI_PROVIDER: 'openai',
+        CADENCE_AI_KEY: 'sk-server-test-key-987',
+        CADENCE_AI_BASE_URL: provider.url('/v1'),
+        CADENCE_AI_MODEL: 'gpt-fake',
+      },
     });
   });
   after(async () => {
@@ -54,7 +92,9 @@ describe('server: AI-assisted analysis against a fake provider', function () {
 
   it('refines a repository job with the verdicts and streams ai_analysis in progress, then done', async () => {
     mode = 'answer';
-    const events = await readStream(`${server.url}/api/stream/repository?url=${encodeURIComponent(git.daemon.url('acme/burst.git'))}`);
+    const events = await readStream(
+      `${server.url}/api/stream/repository?url=${encodeURIComponent(git.daemon.url('acme/burst.git'))}`,
+    );
     const ai = events.filter((e) => e.event === 'ai_analysis').map((e) => e.in_progress);
     expect(ai).to.deep.equal([true, false]);
     const complete = events.at(-1)! as { result: Job['result'] };
@@ -66,7 +106,11 @@ describe('server: AI-assisted analysis against a fake provider', function () {
 
   it('keeps the heuristic result when the provider fails, with result.ai.error', async () => {
     mode = 'fail';
-    const accepted = await server.json<{ id: string }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: git.daemon.url('acme/burst.git'), branch: 'main' }) });
+    const accepted = await server.json<{ id: string }>('/api/analyze/repository', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: git.daemon.url('acme/burst.git'), branch: 'main' }),
+    });
     const job = await waitForJob<Job>(server, accepted.body.id);
     expect(job.status).to.equal('completed');
     expect(job.result!.ai!.error!.code).to.equal('ERR_AI_PROVIDER_UNAVAILABLE');
@@ -75,7 +119,11 @@ describe('server: AI-assisted analysis against a fake provider', function () {
   it('cancelling the job aborts the AI call in flight', async () => {
     mode = 'stall';
     const before = requests.length;
-    const accepted = await server.json<{ id: string }>('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${git.daemon.url('acme/burst.git')}` }) });
+    const accepted = await server.json<{ id: string }>('/api/analyze/repository', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${git.daemon.url('acme/burst.git')}` }),
+    });
     for (let i = 0; requests.length === before; i++) {
       if (i > 500) throw new Error('the provider was never called');
       await new Promise((r) => setTimeout(r, 20));

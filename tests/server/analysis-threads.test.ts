@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDir, startCadenceServer, waitForJob, type ServerProcess, type TempDir, jsonPost } from '@cadence-detect/test-support';
+import {
+  makeTempDir,
+  startCadenceServer,
+  waitForJob,
+  type ServerProcess,
+  type TempDir,
+  jsonPost,
+} from '@cadence-detect/test-support';
 import { serveRepositories, type GitFixtures } from './fixtures.js';
 
 /** A strategy stuck in synchronous code on one repository: it never yields, so only its thread's end stops it. */
@@ -33,13 +40,27 @@ describe('analyses in worker threads (memory backend, the real server)', functio
     git = await serveRepositories(work.path);
     const plugin = path.join(work.path, 'spins');
     await mkdir(plugin);
-    await writeFile(path.join(plugin, 'package.json'), JSON.stringify({ name: 'spins', version: '1.0.0', type: 'module', main: 'index.js' }));
+    await writeFile(
+      path.join(plugin, 'package.json'),
+      JSON.stringify({ name: 'spins', version: '1.0.0', type: 'module', main: 'index.js' }),
+    );
     await writeFile(path.join(plugin, 'index.js'), STUCK_PLUGIN);
     // Plugins load from a file named with --config, never from one found in the working directory.
     const configFile = path.join(work.path, 'cadence.json');
-    await writeFile(configFile, JSON.stringify({ plugins: [plugin], security: { allowed_networks: ['127.0.0.0/8'] }, limits: { job_timeout_seconds: 6 } }));
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        plugins: [plugin],
+        security: { allowed_networks: ['127.0.0.0/8'] },
+        limits: { job_timeout_seconds: 6 },
+      }),
+    );
     // The memory backend's behaviour, in the run whose other servers use Redis too.
-    server = await startCadenceServer({ cwd: work.path, args: ['--workers', '1', '--config', configFile], env: { CADENCE_QUEUE_BACKEND: 'memory' } });
+    server = await startCadenceServer({
+      cwd: work.path,
+      args: ['--workers', '1', '--config', configFile],
+      env: { CADENCE_QUEUE_BACKEND: 'memory' },
+    });
   });
   after(async () => {
     await server?.stop();
@@ -49,9 +70,15 @@ describe('analyses in worker threads (memory backend, the real server)', functio
 
   it('stops a strategy stuck in synchronous code at the job timeout, answers HTTP meanwhile, and runs the next job', async () => {
     // A first job warms the pool's thread (it loads the plugins), so the next one spins in the strategy, not in start-up.
-    const warm = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git') }));
+    const warm = await server.json<JobBody>(
+      '/api/analyze/repository',
+      jsonPost({ url: git.daemon.url('acme/human.git') }),
+    );
     expect((await waitForJob<JobBody>(server, warm.body.id, 20_000)).status).to.equal('completed');
-    const stuck = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/burst.git') }));
+    const stuck = await server.json<JobBody>(
+      '/api/analyze/repository',
+      jsonPost({ url: git.daemon.url('acme/burst.git') }),
+    );
     expect(stuck.status).to.equal(202);
     // The HTTP event loop is not the one spinning.
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -62,14 +89,18 @@ describe('analyses in worker threads (memory backend, the real server)', functio
     const job = await waitForJob<JobBody>(server, stuck.body.id, 30_000);
     expect(job).to.include({ status: 'timeout', error_code: 'ERR_JOB_TIMEOUT' });
     // The log line travels its own pipe: it may arrive a moment after the job's record changed.
-    for (let i = 0; i < 40 && !server.logs.some((l) => l.message === 'analysis thread did not stop; terminated'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 40 && !server.logs.some((l) => l.message === 'analysis thread did not stop; terminated'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.logs.map((l) => l.message)).to.include('analysis thread did not stop; terminated');
     // The pool's one thread was replaced: the next job runs.
-    const next = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git') }));
+    const next = await server.json<JobBody>(
+      '/api/analyze/repository',
+      jsonPost({ url: git.daemon.url('acme/human.git') }),
+    );
     expect((await waitForJob<JobBody>(server, next.body.id, 15_000)).status).to.equal('completed');
   });
 
-  it('runs its analysis threads below the HTTP thread\'s priority (10 nicer, on Linux), so intake comes first', async () => {
+  it("runs its analysis threads below the HTTP thread's priority (10 nicer, on Linux), so intake comes first", async () => {
     // The previous test's last job left a loaded thread in the pool.
     const pid = server.child.pid!;
     const niceness = async (tid: string): Promise<number> => {
@@ -81,6 +112,9 @@ describe('analyses in worker threads (memory backend, the real server)', functio
     const values = await Promise.all(threads.map(niceness));
     // Relative to the process: a server started under `nice` keeps its analysis threads below it.
     const http = await niceness(String(pid));
-    expect(values.filter((n) => n === Math.min(19, http + 10)), JSON.stringify(values)).to.have.length.of.at.least(1);
+    expect(
+      values.filter((n) => n === Math.min(19, http + 10)),
+      JSON.stringify(values),
+    ).to.have.length.of.at.least(1);
   });
 });

@@ -63,7 +63,12 @@ interface PushExample {
 }
 
 /** One of GitHub's own documented push payloads, pointed at our repository and range. */
-export function githubPushPayload(cloneUrl: string, before: string, after: string, ref = 'refs/heads/main'): PushExample {
+export function githubPushPayload(
+  cloneUrl: string,
+  before: string,
+  after: string,
+  ref = 'refs/heads/main',
+): PushExample {
   const require = createRequire(import.meta.url);
   const events = require('@octokit/webhooks-examples') as { name: string; examples: PushExample[] }[];
   const example = structuredClone(events.find((e) => e.name === 'push')!.examples[0]!);
@@ -76,7 +81,12 @@ export function githubPushPayload(cloneUrl: string, before: string, after: strin
 }
 
 /** A GitLab push hook body (GitLab's documented shape, trimmed to what matters). */
-export function gitlabPushPayload(cloneUrl: string, before: string, after: string, ref = 'refs/heads/main'): Record<string, unknown> {
+export function gitlabPushPayload(
+  cloneUrl: string,
+  before: string,
+  after: string,
+  ref = 'refs/heads/main',
+): Record<string, unknown> {
   return {
     object_kind: 'push',
     event_name: 'push',
@@ -85,7 +95,13 @@ export function gitlabPushPayload(cloneUrl: string, before: string, after: strin
     ref,
     checkout_sha: after,
     user_name: 'Ada',
-    project: { id: 15, name: 'human', path_with_namespace: 'acme/human', web_url: 'http://127.0.0.1/acme/human', git_http_url: cloneUrl },
+    project: {
+      id: 15,
+      name: 'human',
+      path_with_namespace: 'acme/human',
+      web_url: 'http://127.0.0.1/acme/human',
+      git_http_url: cloneUrl,
+    },
     repository: { name: 'human', git_http_url: cloneUrl },
     commits: [],
     total_commits_count: 0,
@@ -96,9 +112,20 @@ export function gitlabPushPayload(cloneUrl: string, before: string, after: strin
 export async function readStream(url: string, body?: unknown): Promise<Record<string, unknown>[]> {
   const events: Record<string, unknown>[] = [];
   await new Promise<void>((resolve, reject) => {
-    const source = new EventSource(url, body === undefined ? {} : {
-      fetch: (input, init) => fetch(input, { ...init, method: 'POST', body: JSON.stringify(body), headers: { ...(init?.headers as Record<string, string>), 'content-type': 'application/json' } }),
-    });
+    const source = new EventSource(
+      url,
+      body === undefined
+        ? {}
+        : {
+            fetch: (input, init) =>
+              fetch(input, {
+                ...init,
+                method: 'POST',
+                body: JSON.stringify(body),
+                headers: { ...(init?.headers as Record<string, string>), 'content-type': 'application/json' },
+              }),
+          },
+    );
     const timer = setTimeout(() => {
       source.close();
       reject(new Error(`stream did not end: ${JSON.stringify(events)}`));
@@ -120,10 +147,17 @@ export async function readStream(url: string, body?: unknown): Promise<Record<st
 }
 
 /** Reads the server's job feed (GET /events) until a `job` event satisfies `until`; returns the events seen. */
-export async function readFeed(url: string, until: (job: Record<string, unknown>) => boolean, headers: Record<string, string> = {}): Promise<Record<string, unknown>[]> {
+export async function readFeed(
+  url: string,
+  until: (job: Record<string, unknown>) => boolean,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>[]> {
   const jobs: Record<string, unknown>[] = [];
   await new Promise<void>((resolve, reject) => {
-    const source = new EventSource(url, { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) });
+    const source = new EventSource(url, {
+      fetch: (input, init) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+    });
     const timer = setTimeout(() => {
       source.close();
       reject(new Error(`the feed never showed the job: ${JSON.stringify(jobs)}`));

@@ -1,6 +1,18 @@
 import { expect } from 'chai';
 import { sign } from '@octokit/webhooks-methods';
-import { freePort, makeTempDir, startCadenceServer, startConnectionRecorder, startFakeGithub, waitForJob, waitForReports, type ConnectionRecorder, type FakeForge, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
+import {
+  freePort,
+  makeTempDir,
+  startCadenceServer,
+  startConnectionRecorder,
+  startFakeGithub,
+  waitForJob,
+  waitForReports,
+  type ConnectionRecorder,
+  type FakeForge,
+  type ServerProcess,
+  type TempDir,
+} from '@cadence-detect/test-support';
 import { githubPushPayload, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface JobBody {
@@ -36,7 +48,11 @@ describe('server: forge reports that fail, and why', function () {
 
   async function serverFor(apiUrl: string): Promise<ServerProcess> {
     const dir = await makeTempDir('cadence-forge-failures-srv-');
-    const server = await startCadenceServer({ cwd: dir.path, config: { security: { allowed_networks: ['127.0.0.0/8'] }, forges: { github: { api_url: apiUrl } } }, env: { CADENCE_GITHUB_TOKEN: TOKEN } });
+    const server = await startCadenceServer({
+      cwd: dir.path,
+      config: { security: { allowed_networks: ['127.0.0.0/8'] }, forges: { github: { api_url: apiUrl } } },
+      env: { CADENCE_GITHUB_TOKEN: TOKEN },
+    });
     servers.push(server);
     return server;
   }
@@ -45,7 +61,12 @@ describe('server: forge reports that fail, and why', function () {
     const body = JSON.stringify(githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[5]!, git.hashes[9]!));
     const accepted = await server.json<{ id: string }>('/webhooks/github', {
       method: 'POST',
-      headers: { 'x-github-event': 'push', 'x-github-delivery': `failures-${++delivery}`, 'x-hub-signature-256': await sign(SECRET, body), 'content-type': 'application/json' },
+      headers: {
+        'x-github-event': 'push',
+        'x-github-delivery': `failures-${++delivery}`,
+        'x-hub-signature-256': await sign(SECRET, body),
+        'content-type': 'application/json',
+      },
       body,
     });
     expect(accepted.status).to.equal(202);
@@ -56,13 +77,23 @@ describe('server: forge reports that fail, and why', function () {
     const closed = await freePort();
     const refused = await serverFor(`http://127.0.0.1:${closed}`);
     const job = await waitForReports<JobBody>(refused, await push(refused), 2, 60_000);
-    expect(job.reports.map((r) => [r.state, r.ok, r.error_code])).to.deep.equal([['pending', false, 'ERR_FORGE_UNAVAILABLE'], ['success', false, 'ERR_FORGE_UNAVAILABLE']]);
+    expect(job.reports.map((r) => [r.state, r.ok, r.error_code])).to.deep.equal([
+      ['pending', false, 'ERR_FORGE_UNAVAILABLE'],
+      ['success', false, 'ERR_FORGE_UNAVAILABLE'],
+    ]);
     // The pending call, retried past the grace the final call gives it, may have been stopped instead.
-    expect(job.reports[0]!.reason).to.be.oneOf([`connection refused (127.0.0.1:${closed})`, 'stopped (the job ended or the final status went ahead)']);
+    expect(job.reports[0]!.reason).to.be.oneOf([
+      `connection refused (127.0.0.1:${closed})`,
+      'stopped (the job ended or the final status went ahead)',
+    ]);
     expect(job.reports[1]!.reason).to.equal(`connection refused (127.0.0.1:${closed})`);
 
     github = await startFakeGithub();
-    github.script('POST', /\/statuses\//, [403, 403].map(() => ({ status: 403, body: { message: 'Resource not accessible by integration' } })));
+    github.script(
+      'POST',
+      /\/statuses\//,
+      [403, 403].map(() => ({ status: 403, body: { message: 'Resource not accessible by integration' } })),
+    );
     const forbidden = await serverFor(github.apiUrl);
     const answered = await waitForReports<JobBody>(forbidden, await push(forbidden), 2);
     expect(answered.reports.map((r) => [r.error_code, r.reason])).to.deep.equal([
@@ -79,7 +110,8 @@ describe('server: forge reports that fail, and why', function () {
     expect(job.status).to.equal('completed');
     const ended = Date.parse(job.finished_at!);
     // The pending call holds one connection; the final status opens another.
-    while (stalled.connections() < 2 && Date.now() - ended < 10_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (stalled.connections() < 2 && Date.now() - ended < 10_000)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(stalled.connections(), 'the final status was not attempted').to.be.at.least(2);
     expect(Date.now() - ended).to.be.below(6_000);
   });

@@ -5,7 +5,13 @@ import { mkdtemp } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { makeTempDir, startCadenceServer, type ServerOptions, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
+import {
+  makeTempDir,
+  startCadenceServer,
+  type ServerOptions,
+  type ServerProcess,
+  type TempDir,
+} from '@cadence-detect/test-support';
 import { githubPushPayload, gitlabPushPayload, SECRET } from './fixtures.js';
 
 const MiB = 1024 * 1024;
@@ -21,21 +27,29 @@ interface RawAnswer {
  * A POST to /webhooks/github from `localAddress` that declares `declared` bytes and sends one byte a
  * second until it is answered or closed (the finding's slow sender).
  */
-function slowSender(port: number, localAddress: string, declared = 25 * MiB): { answer: Promise<RawAnswer>; stop(): void } {
+function slowSender(
+  port: number,
+  localAddress: string,
+  declared = 25 * MiB,
+): { answer: Promise<RawAnswer>; stop(): void } {
   const started = performance.now();
   const socket = net.connect({ host: '127.0.0.1', port, localAddress });
   let received = '';
   let ticker: NodeJS.Timeout | undefined;
   socket.on('error', () => undefined);
   socket.on('connect', () => {
-    socket.write(`POST /webhooks/github HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-GitHub-Event: push\r\nContent-Length: ${declared}\r\n\r\n{`);
+    socket.write(
+      `POST /webhooks/github HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-GitHub-Event: push\r\nContent-Length: ${declared}\r\n\r\n{`,
+    );
     ticker = setInterval(() => socket.write('x'), 1000);
   });
   socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-  const answer = new Promise<RawAnswer>((resolve) => socket.on('close', () => {
-    clearInterval(ticker);
-    resolve(parseRawAnswer(received, performance.now() - started));
-  }));
+  const answer = new Promise<RawAnswer>((resolve) =>
+    socket.on('close', () => {
+      clearInterval(ticker);
+      resolve(parseRawAnswer(received, performance.now() - started));
+    }),
+  );
   return { answer, stop: () => socket.destroy() };
 }
 
@@ -53,7 +67,9 @@ function parseRawAnswer(text: string, elapsedMs: number): RawAnswer {
 
 /** A correctly signed GitHub push whose clone the network guard refuses at once (no job does real work). */
 function signedPush(n: number): { payload: string; headers: Record<string, string> } {
-  const payload = JSON.stringify(githubPushPayload('git://127.0.0.1:9/acme/none.git', '1'.repeat(40), n.toString(16).padStart(40, '0')));
+  const payload = JSON.stringify(
+    githubPushPayload('git://127.0.0.1:9/acme/none.git', '1'.repeat(40), n.toString(16).padStart(40, '0')),
+  );
   return {
     payload,
     headers: {
@@ -67,14 +83,29 @@ function signedPush(n: number): { payload: string; headers: Record<string, strin
 }
 
 /** Sends one request from `localAddress` on a connection of its own; resolves with the status, the body and the time to the answer. */
-function post(port: number, localAddress: string, path: string, headers: Record<string, string>, body: string | Buffer): Promise<{ status: number; body: Record<string, unknown>; ms: number }> {
+function post(
+  port: number,
+  localAddress: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string | Buffer,
+): Promise<{ status: number; body: Record<string, unknown>; ms: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: '127.0.0.1', port, localAddress, path, method: 'POST', headers, agent: false }, (response) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text || '{}') as Record<string, unknown>, ms: performance.now() - started }));
-    });
+    const request = httpRequest(
+      { host: '127.0.0.1', port, localAddress, path, method: 'POST', headers, agent: false },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: JSON.parse(text || '{}') as Record<string, unknown>,
+            ms: performance.now() - started,
+          }),
+        );
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -84,10 +115,13 @@ function post(port: number, localAddress: string, path: string, headers: Record<
 function health(port: number, localAddress: string): Promise<{ status: number; ms: number; error?: string }> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const request = httpRequest({ host: '127.0.0.1', port, localAddress, path: '/health', agent: false, timeout: 5000 }, (response) => {
-      response.resume();
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - started }));
-    });
+    const request = httpRequest(
+      { host: '127.0.0.1', port, localAddress, path: '/health', agent: false, timeout: 5000 },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - started }));
+      },
+    );
     request.on('timeout', () => request.destroy(new Error('no answer in 5 s')));
     request.on('error', (error) => resolve({ status: 0, ms: performance.now() - started, error: error.message }));
     request.end();
@@ -97,13 +131,20 @@ function health(port: number, localAddress: string): Promise<{ status: number; m
 /** Sets a process's open-file limit (soft and hard) with prlimit(1); the test needs thousands of sockets. */
 function setOpenFileLimit(pid: number, soft: number, hard: number): void {
   const run = spawnSync('prlimit', ['--pid', String(pid), `--nofile=${soft}:${hard}`], { encoding: 'utf8' });
-  if (run.error || run.status !== 0) throw new Error(`prlimit could not set the open-file limit of ${pid}: ${run.error?.message ?? run.stderr}`);
+  if (run.error || run.status !== 0)
+    throw new Error(`prlimit could not set the open-file limit of ${pid}: ${run.error?.message ?? run.stderr}`);
 }
 
 function openFileLimit(pid: number): { soft: number; hard: number } {
-  const run = spawnSync('prlimit', ['--pid', String(pid), '--nofile', '--raw', '--noheadings', '--output=SOFT,HARD'], { encoding: 'utf8' });
-  if (run.error || run.status !== 0) throw new Error(`prlimit could not read the open-file limit: ${run.error?.message ?? run.stderr}`);
-  const [soft, hard] = run.stdout.trim().split(/\s+/).map((value) => (value === 'unlimited' ? Infinity : Number(value)));
+  const run = spawnSync('prlimit', ['--pid', String(pid), '--nofile', '--raw', '--noheadings', '--output=SOFT,HARD'], {
+    encoding: 'utf8',
+  });
+  if (run.error || run.status !== 0)
+    throw new Error(`prlimit could not read the open-file limit: ${run.error?.message ?? run.stderr}`);
+  const [soft, hard] = run.stdout
+    .trim()
+    .split(/\s+/)
+    .map((value) => (value === 'unlimited' ? Infinity : Number(value)));
   return { soft: soft!, hard: hard! };
 }
 
@@ -129,7 +170,10 @@ describe('server: webhook intake under slow senders, connections per client, cro
     await work?.remove();
   });
 
-  async function withServer(options: Omit<ServerOptions, 'cwd'>, test: (server: ServerProcess) => Promise<void>): Promise<void> {
+  async function withServer(
+    options: Omit<ServerOptions, 'cwd'>,
+    test: (server: ServerProcess) => Promise<void>,
+  ): Promise<void> {
     const server = await startCadenceServer({ ...options, cwd: await mkdtemp(`${work.path}/srv-`) });
     try {
       await test(server);
@@ -139,7 +183,7 @@ describe('server: webhook intake under slow senders, connections per client, cro
   }
 
   describe('slow senders (finding 4)', () => {
-    it('cuts a body that trickles in with 408 request_timeout, the contract\'s body, soon after its first 2 s', async () => {
+    it("cuts a body that trickles in with 408 request_timeout, the contract's body, soon after its first 2 s", async () => {
       await withServer({}, async (server) => {
         const sender = slowSender(server.port, '127.0.0.2');
         const answer = await sender.answer;
@@ -155,15 +199,29 @@ describe('server: webhook intake under slow senders, connections per client, cro
       await withServer({}, async (server) => {
         const { payload, headers } = signedPush(3);
         // The signed push padded with spaces after its JSON (still the signed bytes) to 256 KiB, sent 8 KiB every 100 ms.
-        const padded = Buffer.concat([Buffer.from(payload), Buffer.alloc(256 * 1024 - Buffer.byteLength(payload), 0x20)]);
+        const padded = Buffer.concat([
+          Buffer.from(payload),
+          Buffer.alloc(256 * 1024 - Buffer.byteLength(payload), 0x20),
+        ]);
         const signature = `sha256=${createHmac('sha256', SECRET).update(padded).digest('hex')}`;
         const started = performance.now();
         const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-          const request = httpRequest({ host: '127.0.0.1', port: server.port, localAddress: '127.0.0.2', path: '/webhooks/github', method: 'POST', agent: false, headers: { ...headers, 'content-length': String(padded.length), 'x-hub-signature-256': signature } }, (response) => {
-            let body = '';
-            response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-          });
+          const request = httpRequest(
+            {
+              host: '127.0.0.1',
+              port: server.port,
+              localAddress: '127.0.0.2',
+              path: '/webhooks/github',
+              method: 'POST',
+              agent: false,
+              headers: { ...headers, 'content-length': String(padded.length), 'x-hub-signature-256': signature },
+            },
+            (response) => {
+              let body = '';
+              response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+              response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+            },
+          );
           request.on('error', reject);
           void (async () => {
             for (let offset = 0; offset < padded.length; offset += 8192) {
@@ -205,7 +263,12 @@ describe('server: webhook intake under slow senders, connections per client, cro
         await Promise.all(attackers);
         const refused = answers.filter((answer) => answer.status !== 202);
         expect(refused, JSON.stringify(refused.slice(0, 3))).to.deep.equal([]);
-        expect(percentile(answers.map((answer) => answer.ms), 99)).to.be.below(1000);
+        expect(
+          percentile(
+            answers.map((answer) => answer.ms),
+            99,
+          ),
+        ).to.be.below(1000);
         // The senders were cut (not merely outlasted): 408 request_timeout with the contract's body.
         const timedOut = cuts.filter((cut) => cut.status === 408);
         expect(timedOut.length).to.be.at.least(50);
@@ -219,16 +282,30 @@ describe('server: webhook intake under slow senders, connections per client, cro
         const first = net.connect({ host: '127.0.0.1', port: server.port, localAddress: '127.0.0.3' });
         first.on('error', () => undefined);
         await new Promise((resolve) => first.once('connect', resolve));
-        first.write(`POST /webhooks/github HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${20 * MiB}\r\n\r\n`);
+        first.write(
+          `POST /webhooks/github HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${20 * MiB}\r\n\r\n`,
+        );
         await new Promise((resolve) => first.write(Buffer.alloc(13 * MiB, 0x20), resolve));
         await sleep(1000);
         try {
           // The same client's second body passes its 25 MiB share before its 13 MiB are in: 503 overloaded.
-          const second = await post(server.port, '127.0.0.3', '/webhooks/github', { 'content-type': 'application/json', 'x-github-event': 'push' }, Buffer.alloc(13 * MiB, 0x20)).catch((error: Error) => ({ status: -1, body: { error: error.message }, ms: 0 }));
+          const second = await post(
+            server.port,
+            '127.0.0.3',
+            '/webhooks/github',
+            { 'content-type': 'application/json', 'x-github-event': 'push' },
+            Buffer.alloc(13 * MiB, 0x20),
+          ).catch((error: Error) => ({ status: -1, body: { error: error.message }, ms: 0 }));
           expect(second.status, JSON.stringify(second.body)).to.equal(503);
           expect(second.body).to.include({ error: 'overloaded' });
           // Another client still has the rest of the 100 MiB budget: a 13 MiB body is read (and refused for its signature only).
-          const other = await post(server.port, '127.0.0.4', '/webhooks/github', { 'content-type': 'application/json', 'x-github-event': 'push' }, Buffer.alloc(13 * MiB, 0x20));
+          const other = await post(
+            server.port,
+            '127.0.0.4',
+            '/webhooks/github',
+            { 'content-type': 'application/json', 'x-github-event': 'push' },
+            Buffer.alloc(13 * MiB, 0x20),
+          );
           expect(other.status).to.equal(401);
           const { payload, headers } = signedPush(1);
           expect((await post(server.port, '127.0.0.4', '/webhooks/github', headers, payload)).status).to.equal(202);
@@ -248,7 +325,8 @@ describe('server: webhook intake under slow senders, connections per client, cro
       this.timeout(180_000);
       // This process holds the 5,000 client sockets: its own limit is raised to its hard limit.
       const own = openFileLimit(process.pid);
-      if (own.hard < 6000) throw new Error(`this test needs an open-file hard limit of at least 6000 (it is ${own.hard})`);
+      if (own.hard < 6000)
+        throw new Error(`this test needs an open-file hard limit of at least 6000 (it is ${own.hard})`);
       if (own.soft < 6000) setOpenFileLimit(process.pid, Math.min(own.hard, 20_000), own.hard);
       await withServer({}, async (server) => {
         // A server whose open-file limit is below the 5,000 connections (in production 19,990 reached
@@ -263,7 +341,11 @@ describe('server: webhook intake under slow senders, connections per client, cro
           socket.on('error', () => undefined);
           socket.on('connect', () => socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: '));
           socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-          answers.push(new Promise((resolve) => socket.on('close', () => resolve(parseRawAnswer(received, performance.now() - opened)))));
+          answers.push(
+            new Promise((resolve) =>
+              socket.on('close', () => resolve(parseRawAnswer(received, performance.now() - opened))),
+            ),
+          );
           sockets.push(socket);
           // In batches, so that the listen backlog is not what refuses them.
           if (i % 250 === 249) await sleep(50);
@@ -304,23 +386,32 @@ describe('server: webhook intake under slow senders, connections per client, cro
     });
 
     it('does not count the connections of a trusted proxy (api.trust_proxy), behind which every client is the proxy', async () => {
-      await withServer({ config: { api: { trust_proxy: true, trusted_proxies: ['127.0.0.6/32'] }, limits: { max_connections_per_client: 2 } } }, async (server) => {
-        const hold = (localAddress: string) => Array.from({ length: 3 }, () => {
-          const socket = net.connect({ host: '127.0.0.1', port: server.port, localAddress });
-          socket.on('error', () => undefined);
-          return socket;
-        });
-        const proxy = hold('127.0.0.6');
-        const client = hold('127.0.0.7');
-        try {
-          await sleep(500);
-          expect((await health(server.port, '127.0.0.6')).status).to.equal(200);
-          const refused = await health(server.port, '127.0.0.7');
-          expect(refused.status).to.equal(503);
-        } finally {
-          for (const socket of [...proxy, ...client]) socket.destroy();
-        }
-      });
+      await withServer(
+        {
+          config: {
+            api: { trust_proxy: true, trusted_proxies: ['127.0.0.6/32'] },
+            limits: { max_connections_per_client: 2 },
+          },
+        },
+        async (server) => {
+          const hold = (localAddress: string) =>
+            Array.from({ length: 3 }, () => {
+              const socket = net.connect({ host: '127.0.0.1', port: server.port, localAddress });
+              socket.on('error', () => undefined);
+              return socket;
+            });
+          const proxy = hold('127.0.0.6');
+          const client = hold('127.0.0.7');
+          try {
+            await sleep(500);
+            expect((await health(server.port, '127.0.0.6')).status).to.equal(200);
+            const refused = await health(server.port, '127.0.0.7');
+            expect(refused.status).to.equal(503);
+          } finally {
+            for (const socket of [...proxy, ...client]) socket.destroy();
+          }
+        },
+      );
     });
   });
 
@@ -329,11 +420,18 @@ describe('server: webhook intake under slow senders, connections per client, cro
     const form = (headers: Record<string, string>): RequestInit => ({
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-      body: new URLSearchParams({ payload: JSON.stringify(gitlabPushPayload('https://gitlab.example/acme/human.git', '1'.repeat(40), '2'.repeat(40))) }).toString(),
+      body: new URLSearchParams({
+        payload: JSON.stringify(
+          gitlabPushPayload('https://gitlab.example/acme/human.git', '1'.repeat(40), '2'.repeat(40)),
+        ),
+      }).toString(),
     });
 
     for (const [label, headers] of [
-      ['Sec-Fetch-Site: cross-site with another Origin', { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }],
+      [
+        'Sec-Fetch-Site: cross-site with another Origin',
+        { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+      ],
       ['Origin of another site alone', { origin: 'https://evil.example' }],
       ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
     ] as const) {
@@ -342,7 +440,10 @@ describe('server: webhook intake under slow senders, connections per client, cro
           // Compared with what was there before: on a shared store another test's jobs may show too.
           const before = (await server.json<{ id: string }[]>('/jobs?limit=100')).body.map((j) => j.id);
           for (const path of ['/webhooks/gitlab', '/webhooks/github', '/WEBHOOKS/gitlab/']) {
-            const answer = await server.json<{ error: string; message: string }>(path, form({ ...headers, ...(path.includes('github') ? { 'x-github-event': 'push' } : {}) }));
+            const answer = await server.json<{ error: string; message: string }>(
+              path,
+              form({ ...headers, ...(path.includes('github') ? { 'x-github-event': 'push' } : {}) }),
+            );
             expect(answer.status, path).to.equal(403);
             expect(answer.body.error).to.equal('forbidden');
             expect(answer.body.message).to.be.a('string');

@@ -49,7 +49,11 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     const redisSettings = settings.redis as { url: string; key_prefix: string };
     // Also in the environment, which wins over the file: the run that puts every other test's
     // servers on a Redis of its own (CADENCE_TEST_REDIS_URL) must not move these.
-    const env = { CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: redisSettings.url, CADENCE_REDIS_KEY_PREFIX: redisSettings.key_prefix };
+    const env = {
+      CADENCE_QUEUE_BACKEND: 'redis',
+      CADENCE_REDIS_URL: redisSettings.url,
+      CADENCE_REDIS_KEY_PREFIX: redisSettings.key_prefix,
+    };
     let first = true;
     const withConfig = () => {
       const options = first ? { cwd, env, config: settings } : { cwd, env };
@@ -90,7 +94,11 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     const a = await site.server(0);
     const b = await site.server(0);
     await site.worker();
-    const seen = await feedOfJob(`${b.url}/events`, async () => (await a.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git') }))).body.id);
+    const seen = await feedOfJob(
+      `${b.url}/events`,
+      async () =>
+        (await a.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git') }))).body.id,
+    );
     expect(seen.at(-1)).to.include({ status: 'completed', repo: 'acme/human' });
   });
 
@@ -102,7 +110,10 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     const health = await a.json<Record<string, unknown>>('/health');
     expect(health.body).to.include({ status: 'ok', backend: 'redis', redis: 'up' });
 
-    const accepted = await a.json<JobBody>('/api/analyze/repository', jsonPost({ url: git.daemon.url('acme/human.git') }));
+    const accepted = await a.json<JobBody>(
+      '/api/analyze/repository',
+      jsonPost({ url: git.daemon.url('acme/human.git') }),
+    );
     expect(accepted.status).to.equal(202);
     const followed = await readStream(`${b.url}/jobs/${accepted.body.id}/events`);
     expect(followed.at(-1)).to.include({ event: 'complete', job_id: accepted.body.id });
@@ -130,7 +141,10 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
       const a = await site.server(0);
       const b = await site.server(0);
       const worker = await site.worker();
-      const accepted = await a.json<JobBody>('/api/analyze/repository', jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
+      const accepted = await a.json<JobBody>(
+        '/api/analyze/repository',
+        jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }),
+      );
       await until(() => worker.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id));
       const cancelled = await b.json<JobBody>(`/jobs/${accepted.body.id}/cancel`, { method: 'POST' });
       expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
@@ -147,11 +161,17 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     try {
       const site = await deployment(config(redis.url));
       const a = await site.server(0);
-      const accepted = await a.json<JobBody>('/api/analyze/repository', jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
+      const accepted = await a.json<JobBody>(
+        '/api/analyze/repository',
+        jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }),
+      );
       let worker = await site.worker();
       for (let attempt = 1; attempt <= 2; attempt++) {
         const current = worker;
-        await until(() => current.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id), 20_000);
+        await until(
+          () => current.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id),
+          20_000,
+        );
         await current.stop('SIGKILL');
         // The next worker's stalled-job check finds the dead one's job.
         worker = await site.worker();
@@ -170,7 +190,10 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
       const site = await deployment(config(redis.url));
       const a = await site.server(0);
       const first = await site.worker();
-      const accepted = await a.json<JobBody>('/api/analyze/repository', jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }));
+      const accepted = await a.json<JobBody>(
+        '/api/analyze/repository',
+        jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }),
+      );
       await until(() => first.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id));
       expect(await first.stop('SIGTERM')).to.equal(0);
       expect(first.logs.some((l) => l.message === 'job handed back' && l.job_id === accepted.body.id)).to.equal(true);
@@ -185,7 +208,9 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
   });
 
   it('serves the queue dashboard at /admin/queues behind the API token, when asked', async () => {
-    const site = await deployment(config(redis.url, { queue: { backend: 'redis', dashboard: true }, api: { token: 'dashboard-token-0123456789' } }));
+    const site = await deployment(
+      config(redis.url, { queue: { backend: 'redis', dashboard: true }, api: { token: 'dashboard-token-0123456789' } }),
+    );
     const a = await site.server(0);
     expect((await a.request('/admin/queues')).status).to.equal(401);
     expect((await a.request('/admin/queues/api/queues')).status).to.equal(401);
@@ -216,12 +241,23 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
       const a = await site.server(0);
       await site.worker();
       let delivery = 0;
-      const push = async (): Promise<{ status: number; body: { job_id?: string; error?: string }; headers: Headers }> => {
-        const body = JSON.stringify(githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[6]!, git.hashes[9]!));
+      const push = async (): Promise<{
+        status: number;
+        body: { job_id?: string; error?: string };
+        headers: Headers;
+      }> => {
+        const body = JSON.stringify(
+          githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[6]!, git.hashes[9]!),
+        );
         return a.json('/webhooks/github', {
           method: 'POST',
           body,
-          headers: { 'x-github-event': 'push', 'x-github-delivery': `outage-${++delivery}`, 'x-hub-signature-256': await sign(SECRET, body), 'content-type': 'application/json' },
+          headers: {
+            'x-github-event': 'push',
+            'x-github-delivery': `outage-${++delivery}`,
+            'x-hub-signature-256': await sign(SECRET, body),
+            'content-type': 'application/json',
+          },
         });
       };
       const accepted: string[] = [];

@@ -21,7 +21,13 @@ import {
 const API_TOKEN = 'schedule-api-token-0123456789';
 const AUTH = { authorization: `Bearer ${API_TOKEN}` };
 
-interface ListedJob { id: string; kind: string; source: string; repo: string; status: string }
+interface ListedJob {
+  id: string;
+  kind: string;
+  source: string;
+  repo: string;
+  status: string;
+}
 
 /** The organization jobs a server's store holds. */
 async function organizationJobs(server: ServerProcess): Promise<ListedJob[]> {
@@ -71,20 +77,51 @@ describe('server: scheduled organization scans (scans.schedule)', function () {
     scans: { schedule: [{ target: 'github:acme', every: '1h' }] },
     ...extra,
   });
-  const listAcme = (times: number) => github.script('GET', /^\/orgs\/acme\/repos/, Array.from({ length: times }, () => ({
-    status: 200, body: [{ full_name: 'acme/api', clone_url: git.repoUrl('acme/api.git'), archived: false, fork: false, private: false }],
-  })));
+  const listAcme = (times: number) =>
+    github.script(
+      'GET',
+      /^\/orgs\/acme\/repos/,
+      Array.from({ length: times }, () => ({
+        status: 200,
+        body: [
+          {
+            full_name: 'acme/api',
+            clone_url: git.repoUrl('acme/api.git'),
+            archived: false,
+            fork: false,
+            private: false,
+          },
+        ],
+      })),
+    );
 
   it('scans a scheduled organization when the server starts, as an organization job from `schedule`', async () => {
     listAcme(1);
     const dir = await makeTempDir('cadence-schedule-memory-');
     try {
-      const server = await startCadenceServer({ cwd: dir.path, config: config({ queue: { backend: 'memory' } }), env: { CADENCE_QUEUE_BACKEND: 'memory', CADENCE_GITHUB_TOKEN: 'ghp_scheduleToken0123456789', CADENCE_API_TOKEN: API_TOKEN } });
+      const server = await startCadenceServer({
+        cwd: dir.path,
+        config: config({ queue: { backend: 'memory' } }),
+        env: {
+          CADENCE_QUEUE_BACKEND: 'memory',
+          CADENCE_GITHUB_TOKEN: 'ghp_scheduleToken0123456789',
+          CADENCE_API_TOKEN: API_TOKEN,
+        },
+      });
       started.push(server);
-      const jobs = await until(() => organizationJobs(server), (list) => list.length > 0, 20_000);
+      const jobs = await until(
+        () => organizationJobs(server),
+        (list) => list.length > 0,
+        20_000,
+      );
       expect(jobs).to.have.length(1);
       expect(jobs[0]).to.include({ source: 'schedule', repo: 'github:acme' });
-      const job = await waitForJob<{ status: string; result: { counts: Record<string, number> } }>(server, jobs[0]!.id, 60_000, AUTH);
+      const job = await waitForJob<{ status: string; result: { counts: Record<string, number> } }>(
+        server,
+        jobs[0]!.id,
+        60_000,
+        AUTH,
+      );
       expect(job.status, JSON.stringify(job)).to.equal('completed');
       expect(job.result.counts).to.deep.equal({ listed: 1, analyzed: 1, failed: 0 });
     } finally {
@@ -95,11 +132,17 @@ describe('server: scheduled organization scans (scans.schedule)', function () {
   it('ignores the schedule on a server without an API token, saying so (anyone could read what it lists)', async () => {
     const dir = await makeTempDir('cadence-schedule-open-');
     try {
-      const server = await startCadenceServer({ cwd: dir.path, config: config({ queue: { backend: 'memory' } }), env: { CADENCE_QUEUE_BACKEND: 'memory', CADENCE_GITHUB_TOKEN: 'ghp_scheduleToken0123456789' } });
+      const server = await startCadenceServer({
+        cwd: dir.path,
+        config: config({ queue: { backend: 'memory' } }),
+        env: { CADENCE_QUEUE_BACKEND: 'memory', CADENCE_GITHUB_TOKEN: 'ghp_scheduleToken0123456789' },
+      });
       started.push(server);
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(await organizationJobs(server)).to.deep.equal([]);
-      expect(server.logs.some((l) => String(l.message).includes('scheduled organization scans need api.token'))).to.equal(true);
+      expect(
+        server.logs.some((l) => String(l.message).includes('scheduled organization scans need api.token')),
+      ).to.equal(true);
     } finally {
       await dir.remove();
     }
@@ -110,12 +153,22 @@ describe('server: scheduled organization scans (scans.schedule)', function () {
     const dir = await makeTempDir('cadence-schedule-redis-');
     try {
       const settings = config({ queue: { backend: 'redis' }, redis: { url: redis.url, key_prefix: 'schedule1' } });
-      const env = { CADENCE_API_TOKEN: API_TOKEN, CADENCE_GITHUB_TOKEN: 'ghp_scheduleToken0123456789', CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: redis.url, CADENCE_REDIS_KEY_PREFIX: 'schedule1' };
+      const env = {
+        CADENCE_API_TOKEN: API_TOKEN,
+        CADENCE_GITHUB_TOKEN: 'ghp_scheduleToken0123456789',
+        CADENCE_QUEUE_BACKEND: 'redis',
+        CADENCE_REDIS_URL: redis.url,
+        CADENCE_REDIS_KEY_PREFIX: 'schedule1',
+      };
       const a = await startCadenceServer({ cwd: dir.path, config: settings, env });
       started.push(a);
       const b = await startCadenceServer({ cwd: dir.path, env });
       started.push(b);
-      const first = await until(() => organizationJobs(a), (list) => list.length > 0, 20_000);
+      const first = await until(
+        () => organizationJobs(a),
+        (list) => list.length > 0,
+        20_000,
+      );
       expect(first, 'the schedule fired').to.have.length(1);
       // Both servers set the schedule up; a firing per server would show a second job by now.
       await new Promise((resolve) => setTimeout(resolve, 3000));

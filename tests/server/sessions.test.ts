@@ -1,15 +1,27 @@
 import { expect } from 'chai';
-import { makeTempDir, startCadenceServer, startRedisServer, type RedisServer, type ServerProcess, type TempDir } from '@cadence-detect/test-support';
+import {
+  makeTempDir,
+  startCadenceServer,
+  startRedisServer,
+  type RedisServer,
+  type ServerProcess,
+  type TempDir,
+} from '@cadence-detect/test-support';
 
 const TOKEN = 'sessions-test-token-0123456789';
 
 async function signIn(server: ServerProcess): Promise<string> {
-  const login = await fetch(`${server.url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN }) });
+  const login = await fetch(`${server.url}/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: TOKEN }),
+  });
   expect(login.status).to.equal(204);
   return login.headers.get('set-cookie')!.split(';')[0]!;
 }
 
-const jobsWith = async (server: ServerProcess, cookie: string): Promise<number> => (await fetch(`${server.url}/jobs`, { headers: { cookie } })).status;
+const jobsWith = async (server: ServerProcess, cookie: string): Promise<number> =>
+  (await fetch(`${server.url}/jobs`, { headers: { cookie } })).status;
 
 const signOut = async (server: ServerProcess, cookie: string): Promise<void> => {
   expect((await fetch(`${server.url}/session`, { method: 'DELETE', headers: { cookie } })).status).to.equal(204);
@@ -42,13 +54,21 @@ describe('server: signing out of the dashboard', function () {
     expect(await (await fetch(`${server.url}/`, { headers: { cookie: ended } })).text()).to.contain('id="login"');
     expect(await jobsWith(server, kept)).to.equal(200);
     // A forged or expired cookie ends nothing and is refused anyway.
-    await signOut(server, 'cadence_session=v2.AAAAAAAAAAAAAAAAAAAAAA.9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    await signOut(
+      server,
+      'cadence_session=v2.AAAAAAAAAAAAAAAAAAAAAA.9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    );
     expect(await jobsWith(server, kept)).to.equal(200);
   });
 
   it('on Redis, a sign-out on one server ends the session on every server of the deployment, across restarts', async () => {
     redis = await startRedisServer();
-    const env = { CADENCE_API_TOKEN: TOKEN, CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: redis.url, CADENCE_REDIS_KEY_PREFIX: 'sessions' };
+    const env = {
+      CADENCE_API_TOKEN: TOKEN,
+      CADENCE_QUEUE_BACKEND: 'redis',
+      CADENCE_REDIS_URL: redis.url,
+      CADENCE_REDIS_KEY_PREFIX: 'sessions',
+    };
     const first = await startCadenceServer({ cwd: work.path, env });
     const second = await startCadenceServer({ cwd: work.path, env });
     processes.push(first, second);

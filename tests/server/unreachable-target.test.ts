@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loopbackNamespaceUnavailable, makeTempDir, runInLoopbackNamespace, type TempDir } from '@cadence-detect/test-support';
+import {
+  loopbackNamespaceUnavailable,
+  makeTempDir,
+  runInLoopbackNamespace,
+  type TempDir,
+} from '@cadence-detect/test-support';
 import type { TargetOutcome } from './netns/unreachable-target.js';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -29,7 +34,12 @@ describe('server: a website target that cannot be routed to', function () {
     await writeFile(hostsFile, HOSTS);
     const urls = ['http://unreachable.cadence.test:9/', 'http://8.8.8.8:9/'];
     // Loopback only, so 8.8.8.8 has no route (ENETUNREACH at connect time) and nothing can leave the machine.
-    const run = await runInLoopbackNamespace([process.execPath, '--import', 'tsx', script, ...urls], { hostsFile, cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME }, timeoutMs: 90_000 });
+    const run = await runInLoopbackNamespace([process.execPath, '--import', 'tsx', script, ...urls], {
+      hostsFile,
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      timeoutMs: 90_000,
+    });
     const last = run.stdout.trim().split('\n').pop() ?? '';
     let report: { outcomes?: TargetOutcome[]; refused?: string };
     try {
@@ -40,7 +50,13 @@ describe('server: a website target that cannot be routed to', function () {
     expect(report.refused, 'the check must run isolated').to.equal(undefined);
     expect(report.outcomes!.map((o) => o.url)).to.deep.equal(urls);
     for (const outcome of report.outcomes!) {
-      expect(outcome, JSON.stringify(outcome)).to.deep.include({ status: 'failed', errorCode: 'ERR_CONNECTION_REFUSED', healthStatus: 200, serverExitCode: null, failure: null });
+      expect(outcome, JSON.stringify(outcome)).to.deep.include({
+        status: 'failed',
+        errorCode: 'ERR_CONNECTION_REFUSED',
+        healthStatus: 200,
+        serverExitCode: null,
+        failure: null,
+      });
     }
   });
 });

@@ -1,15 +1,30 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { makeTempDir, startCadenceServer, startHttpServer, waitForJob, type ServerProcess, type TempDir, type TestHttpServer } from '@cadence-detect/test-support';
+import {
+  makeTempDir,
+  startCadenceServer,
+  startHttpServer,
+  waitForJob,
+  type ServerProcess,
+  type TempDir,
+  type TestHttpServer,
+} from '@cadence-detect/test-support';
 import { readStream } from './fixtures.js';
 
-const fixture = (name: string): string => readFileSync(new URL(`../../plugins/website-signature/test/fixtures/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string): string =>
+  readFileSync(new URL(`../../plugins/website-signature/test/fixtures/${name}`, import.meta.url), 'utf8');
 
 interface WebsiteJob {
   id: string;
   status: string;
   error_code: string | null;
-  result?: { overall_score: number; assessment: string; strategies_triggered: number; source_type: string; url: string };
+  result?: {
+    overall_score: number;
+    assessment: string;
+    strategies_triggered: number;
+    source_type: string;
+    url: string;
+  };
 }
 
 describe('server: website analysis', function () {
@@ -50,7 +65,11 @@ describe('server: website analysis', function () {
   });
 
   const analyze = async (url: string): Promise<WebsiteJob> => {
-    const accepted = await server.json<{ id: string }>('/api/analyze/website', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+    const accepted = await server.json<{ id: string }>('/api/analyze/website', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url }),
+    });
     expect(accepted.status).to.equal(202);
     return waitForJob<WebsiteJob>(server, accepted.body.id);
   };
@@ -79,7 +98,9 @@ describe('server: website analysis', function () {
   });
 
   it('streams start, fetch, parse, strategy… and complete with strategies_triggered', async () => {
-    const events = await readStream(`${server.url}/api/stream/website?url=${encodeURIComponent(site.url('/generated'))}`);
+    const events = await readStream(
+      `${server.url}/api/stream/website?url=${encodeURIComponent(site.url('/generated'))}`,
+    );
     const names = events.map((e) => e.event);
     expect(names[0]).to.equal('start');
     expect(names.indexOf('fetch')).to.be.above(0);

@@ -23,7 +23,9 @@ export const FILE_DROPS_OPTIONS = Type.Object(
  */
 export function droppedFiles(commit, minLines) {
   if (commit.isMerge || commit.isBoundary || commit.parents.length === 0) return [];
-  return commit.files.filter((file) => !file.excluded && !file.binary && file.deletions === 0 && file.additions >= minLines);
+  return commit.files.filter(
+    (file) => !file.excluded && !file.binary && file.deletions === 0 && file.additions >= minLines,
+  );
 }
 
 // Declared with its plugin's options schema: context.options has the schema's type.

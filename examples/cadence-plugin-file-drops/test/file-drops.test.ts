@@ -4,7 +4,13 @@ import plugin, { droppedFiles } from '../index.js';
 
 const T0 = Date.parse('2025-02-03T10:00:00Z') / 1000;
 const hours = (n: number): number => T0 + n * 3600;
-const file = (path: string, additions: number, deletions = 0) => ({ path, additions, deletions, binary: false, excluded: false });
+const file = (path: string, additions: number, deletions = 0) => ({
+  path,
+  additions,
+  deletions,
+  binary: false,
+  excluded: false,
+});
 
 describe('cadence-plugin-file-drops', () => {
   it('flags a commit that adds a whole file of at least min_lines lines, and says which', async () => {
@@ -25,7 +31,9 @@ describe('cadence-plugin-file-drops', () => {
   it('reads min_lines from its options, and the host refuses options its schema does not allow', async () => {
     const commits = makeCommits([{ at: hours(0) }, { at: hours(1), files: [file('src/b.ts', 150)] }]);
     expect((await runPlugin(plugin, { commits })).detectionsOf('file-drops')).to.have.length(0);
-    expect((await runPlugin(plugin, { commits }, { options: { min_lines: 100 } })).detectionsOf('file-drops')).to.have.length(1);
+    expect(
+      (await runPlugin(plugin, { commits }, { options: { min_lines: 100 } })).detectionsOf('file-drops'),
+    ).to.have.length(1);
     await runPlugin(plugin, { commits }, { options: { min_lines: 0 } }).then(
       () => expect.fail('min_lines 0 was accepted'),
       (error: Error) => expect(error.message).to.match(/min_lines/),
@@ -35,7 +43,13 @@ describe('cadence-plugin-file-drops', () => {
   it('leaves excluded and binary files out', () => {
     const [, commit] = makeCommits([
       { at: hours(0) },
-      { at: hours(1), files: [{ ...file('vendor/lib.js', 5000), excluded: true }, { ...file('logo.png', 0), binary: true }] },
+      {
+        at: hours(1),
+        files: [
+          { ...file('vendor/lib.js', 5000), excluded: true },
+          { ...file('logo.png', 0), binary: true },
+        ],
+      },
     ]);
     expect(droppedFiles(commit!, 300)).to.deep.equal([]);
   });

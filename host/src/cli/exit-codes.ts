@@ -32,9 +32,19 @@ export class CliError extends Error {
  * never load those packages (the configuration schema, the engine) to recognise them.
  */
 /** Operational codes that say the command named something wrong: exit 2, not 1. */
-const USAGE_CODES: ReadonlySet<string> = new Set(['ERR_INVALID_SOURCE', 'ERR_PATH_NOT_FOUND', 'ERR_NOT_A_REPOSITORY', 'ERR_BRANCH_NOT_FOUND']);
+const USAGE_CODES: ReadonlySet<string> = new Set([
+  'ERR_INVALID_SOURCE',
+  'ERR_PATH_NOT_FOUND',
+  'ERR_NOT_A_REPOSITORY',
+  'ERR_BRANCH_NOT_FOUND',
+]);
 
-const USAGE_ERRORS: ReadonlySet<string> = new Set(['ConfigError', 'UsageError', 'PluginLoadError', 'PluginOptionsError']);
+const USAGE_ERRORS: ReadonlySet<string> = new Set([
+  'ConfigError',
+  'UsageError',
+  'PluginLoadError',
+  'PluginOptionsError',
+]);
 
 /**
  * How a command that threw ends: its exit code and the line for stderr (null: commander has said
@@ -45,10 +55,15 @@ export function commandEnd(error: unknown): { readonly code: number; readonly me
   if (error instanceof CliError) return { code: exitCodeOf(error.outcome), message: error.message };
   if (error instanceof CadenceError) {
     // A URL or path refused, or naming what is not there, is bad usage; any other code is the analysis failing.
-    return { code: exitCodeOf(USAGE_CODES.has(error.code) ? 'usage' : 'failed'), message: `${error.code}: ${error.message}` };
+    return {
+      code: exitCodeOf(USAGE_CODES.has(error.code) ? 'usage' : 'failed'),
+      message: `${error.code}: ${error.message}`,
+    };
   }
-  if (error instanceof Error && USAGE_ERRORS.has(error.name)) return { code: exitCodeOf('usage'), message: error.message };
+  if (error instanceof Error && USAGE_ERRORS.has(error.name))
+    return { code: exitCodeOf('usage'), message: error.message };
   // Help and version end 0; every parse error is bad usage.
-  if (error instanceof CommanderError) return { code: exitCodeOf(error.exitCode === 0 ? 'done' : 'usage'), message: null };
+  if (error instanceof CommanderError)
+    return { code: exitCodeOf(error.exitCode === 0 ? 'done' : 'usage'), message: null };
   return null;
 }

@@ -14,9 +14,19 @@ export interface CliConfigOptions {
 }
 
 /** Loads the configuration for a command; an invalid one ends it with exit code 2 (docs/configuration.md). */
-export async function loadCliConfig(io: CliIo, configPath: string | undefined, options: CliConfigOptions = {}): Promise<LoadedConfig> {
+export async function loadCliConfig(
+  io: CliIo,
+  configPath: string | undefined,
+  options: CliConfigOptions = {},
+): Promise<LoadedConfig> {
   // An invalid configuration throws a ConfigError, which ends the command with exit 2 (exit-codes.ts).
-  const loaded = await loadConfig({ cwd: io.cwd, configPath: configPath ?? null, env: io.env, flags: options.flags ?? {}, ...(options.projectFile !== undefined ? { projectFile: options.projectFile } : {}) });
+  const loaded = await loadConfig({
+    cwd: io.cwd,
+    configPath: configPath ?? null,
+    env: io.env,
+    flags: options.flags ?? {},
+    ...(options.projectFile !== undefined ? { projectFile: options.projectFile } : {}),
+  });
   checkNetworks(loaded);
   if (options.printWarnings ?? true) {
     // A warning names paths from the working directory, which a cloned repository names.
@@ -27,11 +37,17 @@ export async function loadCliConfig(io: CliIo, configPath: string | undefined, o
 
 /** Checked at start-up, not on the first request that needs it (where it would fail every job). */
 function checkNetworks({ config, filepath }: LoadedConfig): void {
-  const lists = { 'security.allowed_networks': config.security.allowed_networks, 'api.trusted_proxies': config.api.trusted_proxies };
+  const lists = {
+    'security.allowed_networks': config.security.allowed_networks,
+    'api.trusted_proxies': config.api.trusted_proxies,
+  };
   for (const [key, list] of Object.entries(lists)) {
     const bad = list.find((text) => !isValidCidr(text));
     if (bad !== undefined) {
-      throw new CliError('usage', `Invalid configuration in ${filepath ?? 'the configuration'}: ${key} has ${JSON.stringify(bad)}, which is not a CIDR (such as 10.1.2.3/32 or fd00::/8)`);
+      throw new CliError(
+        'usage',
+        `Invalid configuration in ${filepath ?? 'the configuration'}: ${key} has ${JSON.stringify(bad)}, which is not a CIDR (such as 10.1.2.3/32 or fd00::/8)`,
+      );
     }
   }
 }

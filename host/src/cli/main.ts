@@ -13,7 +13,16 @@ import { register as registerWebhook } from './commands/webhook.js';
 import { register as registerWorker } from './commands/worker.js';
 
 /** Every command, one file each; adding a command is one line here. */
-const COMMANDS = [registerAnalyze, registerCi, registerConfig, registerPlugins, registerScan, registerVersion, registerWebhook, registerWorker];
+const COMMANDS = [
+  registerAnalyze,
+  registerCi,
+  registerConfig,
+  registerPlugins,
+  registerScan,
+  registerVersion,
+  registerWebhook,
+  registerWorker,
+];
 
 /** Runs the CLI and returns its exit code (0 done, 1 failed, 2 bad usage or configuration). */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {

@@ -5,7 +5,10 @@ import type { EmittedEvent } from '@cadence-detect/engine';
  * output; docs/cli.md). Indeterminate work — a clone, a fetch — has no bar to fill, so a line
  * that says what is happening serves better than a progress-bar library here.
  */
-export function progressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }): { onEvent(event: EmittedEvent): void; clear(): void } {
+export function progressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }): {
+  onEvent(event: EmittedEvent): void;
+  clear(): void;
+} {
   if (!stream.isTTY) return { onEvent: () => undefined, clear: () => undefined };
   let shown = false;
   const show = (text: string): void => {
@@ -25,7 +28,9 @@ export function progressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }
         case 'progress':
           // The engine's commits_analyzed moves as strategies finish (each reads every commit), so
           // the line says what is true: the commits being judged and the share of the work done.
-          show(`judging ${event.total_commits} ${event.total_commits === 1 ? 'commit' : 'commits'}: ${event.strategy ? `${event.strategy} done, ` : ''}${event.total_commits > 0 ? Math.round((100 * event.commits_analyzed) / event.total_commits) : 100}% of the strategies`);
+          show(
+            `judging ${event.total_commits} ${event.total_commits === 1 ? 'commit' : 'commits'}: ${event.strategy ? `${event.strategy} done, ` : ''}${event.total_commits > 0 ? Math.round((100 * event.commits_analyzed) / event.total_commits) : 100}% of the strategies`,
+          );
           break;
         case 'strategy':
           show(`${event.name}: score ${event.score.toFixed(2)}`);

@@ -10,16 +10,24 @@ export const SHUTDOWN_OVERRUN_MS = 15_000;
  * closes) is given up on: the process leaves, and a shared queue hands its jobs to another worker
  * through the stalled-job check, as for a crash.
  */
-export function runUntilStopped(log: Logger, graceSeconds: number, shutdown: () => Promise<void>, overrunMs = SHUTDOWN_OVERRUN_MS): Promise<void> {
+export function runUntilStopped(
+  log: Logger,
+  graceSeconds: number,
+  shutdown: () => Promise<void>,
+  overrunMs = SHUTDOWN_OVERRUN_MS,
+): Promise<void> {
   return new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       process.off('SIGTERM', onTerm);
       process.off('SIGINT', onInt);
       log.info('shutting down', { signal, grace_seconds: graceSeconds });
-      const overrun = setTimeout(() => {
-        log.warn('shutdown did not finish in time; leaving', { waited_seconds: graceSeconds + overrunMs / 1000 });
-        resolve();
-      }, graceSeconds * 1000 + overrunMs);
+      const overrun = setTimeout(
+        () => {
+          log.warn('shutdown did not finish in time; leaving', { waited_seconds: graceSeconds + overrunMs / 1000 });
+          resolve();
+        },
+        graceSeconds * 1000 + overrunMs,
+      );
       overrun.unref();
       void shutdown().then(() => {
         clearTimeout(overrun);

@@ -12,9 +12,31 @@ export interface ConfigFile {
 }
 
 /** Searched from the working directory upwards; the first one that holds something wins. */
-const PROJECT_FILES = ['.cadence.yaml', '.cadence.yml', '.cadence.json', '.cadencerc', '.cadencerc.yaml', '.cadencerc.yml', '.cadencerc.json', 'package.json'];
+const PROJECT_FILES = [
+  '.cadence.yaml',
+  '.cadence.yml',
+  '.cadence.json',
+  '.cadencerc',
+  '.cadencerc.yaml',
+  '.cadencerc.yml',
+  '.cadencerc.json',
+  'package.json',
+];
 /** Found, never loaded: a configuration must never run code (docs/configuration.md). */
-const PROJECT_SCRIPTS = ['.cadence.js', '.cadence.cjs', '.cadence.mjs', '.cadence.ts', '.cadencerc.js', '.cadencerc.cjs', '.cadencerc.mjs', '.cadencerc.ts', 'cadence.config.js', 'cadence.config.cjs', 'cadence.config.mjs', 'cadence.config.ts'];
+const PROJECT_SCRIPTS = [
+  '.cadence.js',
+  '.cadence.cjs',
+  '.cadence.mjs',
+  '.cadence.ts',
+  '.cadencerc.js',
+  '.cadencerc.cjs',
+  '.cadencerc.mjs',
+  '.cadencerc.ts',
+  'cadence.config.js',
+  'cadence.config.cjs',
+  'cadence.config.mjs',
+  'cadence.config.ts',
+];
 /** In the user's configuration folder. */
 const USER_FILES = ['config.yaml', 'config.yml', 'config.json'];
 const USER_SCRIPTS = ['config.js', 'config.cjs', 'config.mjs', 'config.ts'];
@@ -62,7 +84,11 @@ export function findProjectFile(cwd: string, env: NodeJS.ProcessEnv, warnings: s
 export function readNamedFile(cwd: string, configPath: string): ConfigFile {
   const file = path.resolve(cwd, configPath);
   if (SCRIPT_EXTENSION.test(file)) {
-    throw new ConfigError(`Refused configuration file ${file}: JavaScript configuration files are not allowed (use YAML or JSON)`, undefined, file);
+    throw new ConfigError(
+      `Refused configuration file ${file}: JavaScript configuration files are not allowed (use YAML or JSON)`,
+      undefined,
+      file,
+    );
   }
   if (!isFile(file)) throw new ConfigError(`Configuration file not found: ${file}`, undefined, file);
   return { filepath: file, data: readConfigFile(file) };
@@ -98,14 +124,19 @@ function parseContent(file: string, content: string, kind: 'json' | 'yaml'): unk
     return kind === 'json' ? (JSON.parse(content) as unknown) : (parseYaml(content) as unknown);
   } catch (error) {
     const first = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-    throw new ConfigError(`Invalid configuration file ${file}: not valid ${kind === 'json' ? 'JSON' : 'YAML'} (${first})`, undefined, file);
+    throw new ConfigError(
+      `Invalid configuration file ${file}: not valid ${kind === 'json' ? 'JSON' : 'YAML'} (${first})`,
+      undefined,
+      file,
+    );
   }
 }
 
 function warnAboutScripts(dir: string, names: readonly string[], warnings: string[]): void {
   for (const name of names) {
     const file = path.join(dir, name);
-    if (existsSync(file)) warnings.push(`Ignored ${file}: JavaScript configuration files are never loaded (use YAML or JSON)`);
+    if (existsSync(file))
+      warnings.push(`Ignored ${file}: JavaScript configuration files are never loaded (use YAML or JSON)`);
   }
 }
 

@@ -27,7 +27,10 @@ const FILE_ONLY = new Set(['plugins', 'strategies.disabled', 'scans.schedule']);
 /** `webhook.maxWorkers` → `CADENCE_WEBHOOK_MAX_WORKERS`. */
 export function environmentName(path: string): string {
   if (PRIMARY_OVERRIDES[path]) return PRIMARY_OVERRIDES[path];
-  return `CADENCE_${path.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/\./g, '_').toUpperCase()}`;
+  return `CADENCE_${path
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/\./g, '_')
+    .toUpperCase()}`;
 }
 
 export function environmentNames(path: string): string[] {
@@ -42,7 +45,10 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv): Record<string, un
     for (const name of environmentNames(path)) {
       const raw = env[name];
       if (raw === '' && EMPTY_REFUSED.has(path)) {
-        throw new ConfigError(`Invalid configuration: ${path} (from the environment variable ${name}) is set but empty; unset it to run without a token, or give a token`, path);
+        throw new ConfigError(
+          `Invalid configuration: ${path} (from the environment variable ${name}) is set but empty; unset it to run without a token, or give a token`,
+          path,
+        );
       }
       if (raw === undefined || raw === '') continue;
       setPath(out, path, parseValue(raw, kind, name, path));
@@ -54,7 +60,10 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv): Record<string, un
 
 export function parseValue(raw: string, kind: LeafKind, name: string, path: string): unknown {
   const bad = (expected: string): never => {
-    throw new ConfigError(`Invalid configuration: ${path} (from the environment variable ${name}) must be ${expected}, got ${JSON.stringify(raw.slice(0, 40))}`, path);
+    throw new ConfigError(
+      `Invalid configuration: ${path} (from the environment variable ${name}) must be ${expected}, got ${JSON.stringify(raw.slice(0, 40))}`,
+      path,
+    );
   };
   switch (kind) {
     case 'boolean':
@@ -66,7 +75,10 @@ export function parseValue(raw: string, kind: LeafKind, name: string, path: stri
     case 'number':
       return /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : bad('a number');
     case 'strings':
-      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     case 'string-or-number':
       return /^\d+$/.test(raw.trim()) ? Number(raw) : raw.trim();
     default:

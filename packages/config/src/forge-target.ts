@@ -8,5 +8,8 @@ export function isForgeName(name: string): boolean {
 
 /** An organization, user or group path: names of letters, digits, `_ . -` joined by `/`, never `.` or `..`. */
 export function isOwnerPath(owner: string): boolean {
-  return /^[A-Za-z0-9_][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$/.test(owner) && !owner.split('/').some((part) => part === '.' || part === '..');
+  return (
+    /^[A-Za-z0-9_][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$/.test(owner) &&
+    !owner.split('/').some((part) => part === '.' || part === '..')
+  );
 }

@@ -1,9 +1,34 @@
-export { ConfigSchema, DEFAULT_EXCLUDE_FILES, SECRET_KEYS, PROJECT_FILE_KEYS, leafKeys, type CadenceConfig, type ForgeSection } from './schema.js';
-export { pluginSections, pluginEnvironmentNames, applyPluginEnvironment, pluginSecretValues, pluginSecretLocations, sectionValues, unownedForgeSections, withForgeDefaults, type PluginSection } from './plugin-sections.js';
+export {
+  ConfigSchema,
+  DEFAULT_EXCLUDE_FILES,
+  SECRET_KEYS,
+  PROJECT_FILE_KEYS,
+  leafKeys,
+  type CadenceConfig,
+  type ForgeSection,
+} from './schema.js';
+export {
+  pluginSections,
+  pluginEnvironmentNames,
+  applyPluginEnvironment,
+  pluginSecretValues,
+  pluginSecretLocations,
+  sectionValues,
+  unownedForgeSections,
+  withForgeDefaults,
+  type PluginSection,
+} from './plugin-sections.js';
 export { loadConfig, defaultConfig, type LoadConfigOptions, type LoadedConfig } from './load-config.js';
 export { ConfigError } from './config-error.js';
 export { parseConfigText, type ConfigFile } from './config-files.js';
 export { environmentName, environmentNames } from './environment.js';
-export { maskSecrets, renderConfigYaml, toPluginConfigView, configInitTemplate, SERVER_SETTINGS, MASK } from './presentation.js';
+export {
+  maskSecrets,
+  renderConfigYaml,
+  toPluginConfigView,
+  configInitTemplate,
+  SERVER_SETTINGS,
+  MASK,
+} from './presentation.js';
 export { parseDuration, parseSize } from './units.js';
 export { isForgeName, isOwnerPath } from './forge-target.js';

@@ -73,7 +73,13 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
 }
 
 /** Lowest precedence first: the found project file, then the file the user chose. */
-function readLayers(cwd: string, configPath: string | null, env: NodeJS.ProcessEnv, warnings: string[], given: ConfigFile | null | undefined): Layer[] {
+function readLayers(
+  cwd: string,
+  configPath: string | null,
+  env: NodeJS.ProcessEnv,
+  warnings: string[],
+  given: ConfigFile | null | undefined,
+): Layer[] {
   if (configPath) return [{ ...readNamedFile(cwd, configPath), chosen: true }];
   const layers: Layer[] = [];
   const user = findUserFile(env, warnings);
@@ -90,7 +96,12 @@ function readLayers(cwd: string, configPath: string | null, env: NodeJS.ProcessE
  * requests and secrets go, and a cloned repository chooses that file. Dropped with one warning;
  * keys the schema does not know stay, so a typo still stops with its name.
  */
-function keepProjectData(data: Record<string, unknown>, file: string, env: NodeJS.ProcessEnv, warnings: string[]): Record<string, unknown> {
+function keepProjectData(
+  data: Record<string, unknown>,
+  file: string,
+  env: NodeJS.ProcessEnv,
+  warnings: string[],
+): Record<string, unknown> {
   const known = Object.keys(ConfigSchema.properties);
   const ignored = Object.keys(data).filter((key) => known.includes(key) && !PROJECT_FILE_KEYS.includes(key));
   if (ignored.length === 0) return { ...data };
@@ -102,26 +113,40 @@ function keepProjectData(data: Record<string, unknown>, file: string, env: NodeJ
 
 function requireMapping(data: unknown, source: string): asserts data is Record<string, unknown> {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new ConfigError(`Invalid configuration in ${source}: the top level must be a mapping of keys`, undefined, source);
+    throw new ConfigError(
+      `Invalid configuration in ${source}: the top level must be a mapping of keys`,
+      undefined,
+      source,
+    );
   }
 }
 
 function checkShape(data: unknown, source: string, origin: 'file' | 'env' | 'flags' | 'effective'): void {
   requireMapping(data, source);
   const unknown = unknownKey(data as Record<string, unknown>, ConfigSchema as unknown as SchemaNode, '');
-  if (unknown) throw new ConfigError(`Invalid configuration in ${source}: unknown key ${unknown}${keyHint(unknown)}`, unknown, source);
+  if (unknown)
+    throw new ConfigError(
+      `Invalid configuration in ${source}: unknown key ${unknown}${keyHint(unknown)}`,
+      unknown,
+      source,
+    );
   const schema = origin === 'effective' ? ConfigSchema : partialSchema;
   const errors = Value.Errors(schema, data);
   const first = errors[0];
   if (!first) return;
   const key = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   const where = origin === 'env' ? `${source} (${environmentNames(key)[0] ?? key})` : source;
-  throw new ConfigError(`Invalid configuration in ${where}: ${key || 'value'} ${first.message}${foundValue(data, first.instancePath, key)}`, key, source);
+  throw new ConfigError(
+    `Invalid configuration in ${where}: ${key || 'value'} ${first.message}${foundValue(data, first.instancePath, key)}`,
+    key,
+    source,
+  );
 }
 
 /** `, found "500"`: the value the check refused, as written (cut to 60 characters); never a secret's. */
 function foundValue(data: unknown, pointer: string, key: string): string {
-  if ((SECRET_KEYS as readonly string[]).includes(key) || /(^|\.)(token|secret|key|password|private_key)$/.test(key)) return '';
+  if ((SECRET_KEYS as readonly string[]).includes(key) || /(^|\.)(token|secret|key|password|private_key)$/.test(key))
+    return '';
   let value: unknown = data;
   for (const part of pointer.split('/').slice(1)) {
     if (value === null || typeof value !== 'object') return '';
@@ -183,7 +208,14 @@ function deepMerge(base: Record<string, unknown>, over: unknown): Record<string,
   for (const [key, value] of Object.entries(over as Record<string, unknown>)) {
     if (value === undefined) continue;
     const current = out[key];
-    if (value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' && !Array.isArray(current)) {
+    if (
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      current &&
+      typeof current === 'object' &&
+      !Array.isArray(current)
+    ) {
       out[key] = deepMerge(current as Record<string, unknown>, value);
     } else {
       out[key] = value;

@@ -19,7 +19,11 @@ export interface PluginSection {
 }
 
 export function pluginSections(plugins: readonly SettingsOwner[]): PluginSection[] {
-  return plugins.map((plugin) => ({ configKey: settingsKeyOf(plugin), options: plugin.meta?.options, secrets: secretOptionPaths(plugin.meta?.options) }));
+  return plugins.map((plugin) => ({
+    configKey: settingsKeyOf(plugin),
+    options: plugin.meta?.options,
+    secrets: secretOptionPaths(plugin.meta?.options),
+  }));
 }
 
 /**
@@ -28,9 +32,15 @@ export function pluginSections(plugins: readonly SettingsOwner[]): PluginSection
  * The first that is set wins.
  */
 export function pluginEnvironmentNames(configKey: string, option: string): string[] {
-  const word = (text: string) => text.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '').toUpperCase();
+  const word = (text: string) =>
+    text
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '')
+      .toUpperCase();
   const [section, owner = ''] = splitKey(configKey);
-  if (section === 'forges') return [`CADENCE_${word(owner)}_${word(option)}`, `CADENCE_FORGES_${word(owner)}_${word(option)}`];
+  if (section === 'forges')
+    return [`CADENCE_${word(owner)}_${word(option)}`, `CADENCE_FORGES_${word(owner)}_${word(option)}`];
   return [`CADENCE_PLUGIN_${word(owner)}_${word(option)}`];
 }
 
@@ -52,7 +62,11 @@ export function sectionValues(config: CadenceConfig, configKey: string): Record<
  * The configuration with each plugin's top-level options that the environment sets, over what
  * files set (the environment's precedence for every key). Values are read by the option's type.
  */
-export function applyPluginEnvironment(config: CadenceConfig, sections: readonly PluginSection[], env: NodeJS.ProcessEnv): CadenceConfig {
+export function applyPluginEnvironment(
+  config: CadenceConfig,
+  sections: readonly PluginSection[],
+  env: NodeJS.ProcessEnv,
+): CadenceConfig {
   const next = structuredClone(config) as unknown as Record<string, unknown>;
   for (const section of sections) {
     const properties = (section.options as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
@@ -63,8 +77,8 @@ export function applyPluginEnvironment(config: CadenceConfig, sections: readonly
       const name = names.find((candidate) => env[candidate] !== undefined && env[candidate] !== '');
       if (!name) continue;
       const [top, owner] = splitKey(section.configKey);
-      const holder = ((next[top] ??= {}) as Record<string, unknown>);
-      const target = ((holder[owner] ??= {}) as Record<string, unknown>);
+      const holder = (next[top] ??= {}) as Record<string, unknown>;
+      const target = (holder[owner] ??= {}) as Record<string, unknown>;
       setPath(target, option, parseValue(env[name]!, kind, name, `${section.configKey}.${option}`));
     }
   }
@@ -93,7 +107,10 @@ function stringsIn(value: unknown): string[] {
  * plugin owns (one that failed to load, or a typo), since without its schema nothing says which of
  * its values are secrets.
  */
-export function pluginSecretLocations(config: CadenceConfig, sections: readonly PluginSection[] | undefined): string[][] {
+export function pluginSecretLocations(
+  config: CadenceConfig,
+  sections: readonly PluginSection[] | undefined,
+): string[][] {
   const owned = new Map((sections ?? []).map((section) => [section.configKey, section]));
   const out: string[][] = [];
   for (const top of ['forges', 'plugin_options'] as const) {
@@ -121,7 +138,10 @@ function valueAt(config: CadenceConfig, parts: readonly string[]): unknown {
 export function unownedForgeSections(config: CadenceConfig, sections: readonly PluginSection[]): string[] {
   const owned = new Set(sections.map((section) => section.configKey));
   return Object.entries(config.forges)
-    .filter(([name, value]) => name !== 'request_drafts' && value !== null && typeof value === 'object' && !owned.has(`forges.${name}`))
+    .filter(
+      ([name, value]) =>
+        name !== 'request_drafts' && value !== null && typeof value === 'object' && !owned.has(`forges.${name}`),
+    )
     .map(([name]) => `forges.${name}`);
 }
 

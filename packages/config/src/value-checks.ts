@@ -26,36 +26,64 @@ const MIN_SCHEDULE_MS = 60_000;
 /** What the schema cannot say: units, timer ranges, a secret set to nothing. */
 export function checkValues(config: CadenceConfig, file: string | null): void {
   const fail = (key: string, text: string): never => {
-    throw new ConfigError(`Invalid configuration in ${file ?? 'the configuration'}: ${key} ${text}`, key, file ?? undefined);
+    throw new ConfigError(
+      `Invalid configuration in ${file ?? 'the configuration'}: ${key} ${text}`,
+      key,
+      file ?? undefined,
+    );
   };
   if (config.assessment.suspicious > config.assessment.likely_ai_generated) {
-    fail('assessment.suspicious', `must not be above assessment.likely_ai_generated (${config.assessment.likely_ai_generated}), got ${config.assessment.suspicious}`);
+    fail(
+      'assessment.suspicious',
+      `must not be above assessment.likely_ai_generated (${config.assessment.likely_ai_generated}), got ${config.assessment.suspicious}`,
+    );
   }
   const backoffMs = parseDuration(config.ai.retry_backoff_initial);
   if (Number.isNaN(backoffMs)) fail('ai.retry_backoff_initial', 'must be a duration such as 500ms, 1s or 2m');
-  if (Number.isNaN(parseSize(config.cache.max_size))) fail('cache.max_size', 'must be a size such as 500m, 1g or 65536');
-  if (Number.isNaN(parseSize(config.cache.repositories_max_size))) fail('cache.repositories_max_size', 'must be a size such as 5g, 500m or 0 (no mirrors)');
+  if (Number.isNaN(parseSize(config.cache.max_size)))
+    fail('cache.max_size', 'must be a size such as 500m, 1g or 65536');
+  if (Number.isNaN(parseSize(config.cache.repositories_max_size)))
+    fail('cache.repositories_max_size', 'must be a size such as 5g, 500m or 0 (no mirrors)');
   const maxSeconds = Math.floor(MAX_TIMER_MS / 1000);
   for (const key of TIMER_SECONDS_KEYS) {
     if (Math.round(valueAt(config, key) * 1000) > MAX_TIMER_MS) {
-      fail(key, `must be at most ${maxSeconds} seconds (about 24 days: the longest a timer holds), got ${valueAt(config, key)}`);
+      fail(
+        key,
+        `must be at most ${maxSeconds} seconds (about 24 days: the longest a timer holds), got ${valueAt(config, key)}`,
+      );
     }
   }
-  if (backoffMs > MAX_TIMER_MS) fail('ai.retry_backoff_initial', `must be at most ${maxSeconds}s (the longest a timer holds)`);
+  if (backoffMs > MAX_TIMER_MS)
+    fail('ai.retry_backoff_initial', `must be at most ${maxSeconds}s (the longest a timer holds)`);
   // The back-off doubles on each retry: the last one must fit a timer too.
   if (backoffMs * 2 ** Math.max(config.ai.retry_count - 1, 0) > MAX_TIMER_MS) {
-    fail('ai.retry_count', `is too large for ai.retry_backoff_initial ${config.ai.retry_backoff_initial}: the back-off doubles per retry and the last one would exceed ${maxSeconds} seconds (the longest a timer holds)`);
+    fail(
+      'ai.retry_count',
+      `is too large for ai.retry_backoff_initial ${config.ai.retry_backoff_initial}: the back-off doubles per retry and the last one would exceed ${maxSeconds} seconds (the longest a timer holds)`,
+    );
   }
   config.scans.schedule.forEach((entry, i) => {
     const every = parseDuration(entry.every);
-    if (Number.isNaN(every) || every < MIN_SCHEDULE_MS || every > MAX_TIMER_MS) fail(`scans.schedule[${i}].every`, `must be a duration from 1m to 24 days such as 24h or 30m, got ${JSON.stringify(entry.every)}`);
+    if (Number.isNaN(every) || every < MIN_SCHEDULE_MS || every > MAX_TIMER_MS)
+      fail(
+        `scans.schedule[${i}].every`,
+        `must be a duration from 1m to 24 days such as 24h or 30m, got ${JSON.stringify(entry.every)}`,
+      );
     const colon = entry.target.indexOf(':');
-    if (colon < 0 || !isForgeName(entry.target.slice(0, colon)) || !isOwnerPath(entry.target.slice(colon + 1))) fail(`scans.schedule[${i}].target`, `must name a forge and an owner such as github:acme or gitlab:group/sub, got ${JSON.stringify(entry.target)}`);
+    if (colon < 0 || !isForgeName(entry.target.slice(0, colon)) || !isOwnerPath(entry.target.slice(colon + 1)))
+      fail(
+        `scans.schedule[${i}].target`,
+        `must name a forge and an owner such as github:acme or gitlab:group/sub, got ${JSON.stringify(entry.target)}`,
+      );
   });
   // An entry without its forge would match no request, silently.
   config.scans.allowed_owners.forEach((entry, i) => {
     const colon = entry.indexOf(':');
-    if (colon < 0 || !isForgeName(entry.slice(0, colon)) || !/^\S+$/.test(entry.slice(colon + 1))) fail(`scans.allowed_owners[${i}]`, `must be forge:owner, where the owner may be a glob, such as github:acme or gitlab:platform/*, got ${JSON.stringify(entry)}`);
+    if (colon < 0 || !isForgeName(entry.slice(0, colon)) || !/^\S+$/.test(entry.slice(colon + 1)))
+      fail(
+        `scans.allowed_owners[${i}]`,
+        `must be forge:owner, where the owner may be a glob, such as github:acme or gitlab:platform/*, got ${JSON.stringify(entry)}`,
+      );
   });
   // An empty token would either turn authentication off or be a password of nothing: both silent.
   if (config.api.token === '') fail('api.token', 'is set but empty (unset it to run without a token, or give a token)');

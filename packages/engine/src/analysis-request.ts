@@ -1,4 +1,10 @@
-import type { AnalysisEvent, AnalysisRequest, AnalysisResult, JobInfo, ReportOutcome } from '@cadence-detect/plugin-sdk';
+import type {
+  AnalysisEvent,
+  AnalysisRequest,
+  AnalysisResult,
+  JobInfo,
+  ReportOutcome,
+} from '@cadence-detect/plugin-sdk';
 import type { NetworkPolicy } from '@cadence-detect/network-guard';
 
 /** The request type is the plugin API's (`prepareRequest` taps refine it): one definition. */

@@ -1,9 +1,20 @@
-import { ASSESSMENT_LEVELS, assessShare, DEFAULT_ASSESSMENT_BANDS, severityFromScore, type AssessmentBands, type RepositoryAssessment, type WebsiteAssessment } from '@cadence-detect/plugin-sdk';
+import {
+  ASSESSMENT_LEVELS,
+  assessShare,
+  DEFAULT_ASSESSMENT_BANDS,
+  severityFromScore,
+  type AssessmentBands,
+  type RepositoryAssessment,
+  type WebsiteAssessment,
+} from '@cadence-detect/plugin-sdk';
 
 export { DEFAULT_ASSESSMENT_BANDS };
 
 /** A repository's assessment from its overall score (ai_share, moved by the AI second opinion if any). */
-export function assessRepository(score: number, bands: AssessmentBands = DEFAULT_ASSESSMENT_BANDS): RepositoryAssessment {
+export function assessRepository(
+  score: number,
+  bands: AssessmentBands = DEFAULT_ASSESSMENT_BANDS,
+): RepositoryAssessment {
   return assessShare(score, bands);
 }
 

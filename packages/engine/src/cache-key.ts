@@ -14,7 +14,12 @@ import type { RegisteredStrategy } from './strategy-registry.js';
  * model changes results without a new version during development). A shared cache survives
  * restarts, so a result computed under other options must never answer.
  */
-export function configFingerprint(view: PluginConfigView, plugins: readonly LoadedPlugin[], strategies: readonly RegisteredStrategy[], bands: AssessmentBands): string {
+export function configFingerprint(
+  view: PluginConfigView,
+  plugins: readonly LoadedPlugin[],
+  strategies: readonly RegisteredStrategy[],
+  bands: AssessmentBands,
+): string {
   const material = JSON.stringify({
     thresholds: view.thresholds,
     bands,
@@ -43,14 +48,32 @@ function fileDigest(file: URL): string {
 }
 
 export function cacheKeyOf(request: AnalysisRequest, source: PreparedSource, fingerprint: string): string {
-  if (source.kind === 'repository' && request.kind === 'repository') return repositoryCacheKey(request, source.info, fingerprint);
+  if (source.kind === 'repository' && request.kind === 'repository')
+    return repositoryCacheKey(request, source.info, fingerprint);
   const w = source as PreparedWebsite;
   return sha256(JSON.stringify(['website', w.info.finalUrl, w.contentDigest, fingerprint]));
 }
 
 /** A repository result's key: what was analysed (known once the clone or fetch says the head) and how. */
-export function repositoryCacheKey(request: Extract<AnalysisRequest, { kind: 'repository' }>, info: PreparedRepository['info'], fingerprint: string): string {
-  return sha256(JSON.stringify(['repository', info.url, info.branch, info.headCommit, info.range, info.squash ?? null, request.thresholds ?? null, request.authors ?? 'top', request.since ?? null, fingerprint]));
+export function repositoryCacheKey(
+  request: Extract<AnalysisRequest, { kind: 'repository' }>,
+  info: PreparedRepository['info'],
+  fingerprint: string,
+): string {
+  return sha256(
+    JSON.stringify([
+      'repository',
+      info.url,
+      info.branch,
+      info.headCommit,
+      info.range,
+      info.squash ?? null,
+      request.thresholds ?? null,
+      request.authors ?? 'top',
+      request.since ?? null,
+      fingerprint,
+    ]),
+  );
 }
 
 function sha256(text: string): string {

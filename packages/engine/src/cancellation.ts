@@ -13,5 +13,8 @@ export function asJobError(error: unknown, signal: AbortSignal): CadenceError {
   if (error instanceof CadenceError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (isOperationalCode(code)) return new CadenceError(code, { message: (error as Error).message, cause: error });
-  return new CadenceError('ERR_INTERNAL', { message: error instanceof Error ? error.message : String(error), cause: error });
+  return new CadenceError('ERR_INTERNAL', {
+    message: error instanceof Error ? error.message : String(error),
+    cause: error,
+  });
 }

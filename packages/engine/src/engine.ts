@@ -1,4 +1,10 @@
-import { PLUGIN_API_VERSION, type AnalysisResult, type EngineHooks, type PluginConfigView, type Thresholds } from '@cadence-detect/plugin-sdk';
+import {
+  PLUGIN_API_VERSION,
+  type AnalysisResult,
+  type EngineHooks,
+  type PluginConfigView,
+  type Thresholds,
+} from '@cadence-detect/plugin-sdk';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import type { AnalysisRequest, AnalyzeOptions } from './analysis-request.js';
 import { DEFAULT_ASSESSMENT_BANDS } from './assessment.js';
@@ -33,7 +39,11 @@ export interface Engine {
   /** Acquires the source (clone or fetch), runs every enabled strategy and the hooks, returns the result. */
   analyze(request: AnalysisRequest, options: AnalyzeOptions): Promise<AnalysisResult>;
   /** Runs the analysis on a source made ready by hand (the plugin testkit); disposes it at the end. */
-  analyzeSource(source: PreparedSource, options: Omit<AnalyzeOptions, 'network' | 'allowLocalPaths'>, thresholds?: Partial<Thresholds>): Promise<AnalysisResult>;
+  analyzeSource(
+    source: PreparedSource,
+    options: Omit<AnalyzeOptions, 'network' | 'allowLocalPaths'>,
+    thresholds?: Partial<Thresholds>,
+  ): Promise<AnalysisResult>;
 }
 
 /**
@@ -48,7 +58,12 @@ export function createEngine(options: EngineOptions): Engine {
   isolateSideEffectTaps(hooks, log);
   const pluginLoggers = new Map(options.plugins.map((loaded) => [loaded, logger.child(loaded.plugin.name)]));
   const registered = applyPlugins(hooks, options.plugins, (loaded) => {
-    loaded.plugin.apply(hooks, { apiVersion: PLUGIN_API_VERSION, config: pluginConfig, logger: pluginLoggers.get(loaded)!, options: loaded.options ?? NO_OPTIONS });
+    loaded.plugin.apply(hooks, {
+      apiVersion: PLUGIN_API_VERSION,
+      config: pluginConfig,
+      logger: pluginLoggers.get(loaded)!,
+      options: loaded.options ?? NO_OPTIONS,
+    });
   });
   const disabled = new Set(pluginConfig.strategies.disabled);
   const enabled = registered.filter((r) => !disabled.has(r.info.name));

@@ -8,7 +8,10 @@ import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 export function excludedAuthorMatcher(globs: readonly string[]): ((commit: CommitRecord) => boolean) | null {
   if (globs.length === 0) return null;
   // `[bot]` is literal in an account name, not a character class: brackets are escaped.
-  const matches = picomatch(globs.map((glob) => glob.replace(/[[\]]/g, '\\$&')), { nocase: true, dot: true, bash: true });
+  const matches = picomatch(
+    globs.map((glob) => glob.replace(/[[\]]/g, '\\$&')),
+    { nocase: true, dot: true, bash: true },
+  );
   const seen = new Map<string, boolean>();
   return (commit) => {
     const key = `${commit.authorName}\0${commit.authorEmail}`;

@@ -9,7 +9,10 @@ interface MarkedReading {
 
 /** Line-level records (git-source's LineRecords, structurally): assistant ranges by commit and path. */
 export interface RecordReadings {
-  readonly byCommit: ReadonlyMap<string, ReadonlyMap<string, readonly { readonly start: number; readonly end: number }[]>>;
+  readonly byCommit: ReadonlyMap<
+    string,
+    ReadonlyMap<string, readonly { readonly start: number; readonly end: number }[]>
+  >;
   readonly gitAi: number;
   readonly agentTrace: number;
   readonly skipped: readonly string[];
@@ -25,7 +28,10 @@ export interface LineReadings {
     readonly excluded: number;
     readonly binaryFiles: number;
     /** `marked`: present for a commit with a line-level record. */
-    readonly byCommit: ReadonlyMap<string, { readonly lines: number; readonly folders: ReadonlyMap<string, number>; readonly marked?: MarkedReading }>;
+    readonly byCommit: ReadonlyMap<
+      string,
+      { readonly lines: number; readonly folders: ReadonlyMap<string, number>; readonly marked?: MarkedReading }
+    >;
     readonly boundary: ReadonlySet<string>;
     readonly isExcluded: (path: string) => boolean;
     /** Lines of files no analysed commit touched (not blamed): outside the range. */
@@ -43,7 +49,8 @@ const MAX_DIRECTORIES = 20;
 const MAX_AUTHORS = 20;
 
 const two = (n: number): number => Math.round(n * 100) / 100;
-const ratio = (part: number, whole: number): number | null => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
+const ratio = (part: number, whole: number): number | null =>
+  whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null;
 
 /** A commit's assistant weight: 1 explicit, its probability when scored, 0 otherwise; null for automation. */
 function assistantWeight(weight: CommitWeight | undefined): number | null {
@@ -65,7 +72,12 @@ interface Tally {
  * the commit is in `ai_share` (explicit 1, inferred its probability), automation and lines from
  * outside the analysed range apart.
  */
-export function linesAtHead(readings: LineReadings, commits: readonly CommitRecord[], weights: ReadonlyMap<string, CommitWeight>, identity: (commit: CommitRecord) => string = (c) => c.authorEmail.toLowerCase()): LinesAtHead {
+export function linesAtHead(
+  readings: LineReadings,
+  commits: readonly CommitRecord[],
+  weights: ReadonlyMap<string, CommitWeight>,
+  identity: (commit: CommitRecord) => string = (c) => c.authorEmail.toLowerCase(),
+): LinesAtHead {
   const { head } = readings;
   const byHash = new Map(commits.map((c) => [c.hash, c]));
   let explicit = 0;
@@ -75,8 +87,12 @@ export function linesAtHead(readings: LineReadings, commits: readonly CommitReco
   let markedTotal = 0;
   const assistants: Record<string, number> = {};
   const folders = new Map<string, Tally>();
-  const authors = new Map<string, { name: string; email: string; lines: number; assistant: number; automation: number }>();
-  for (const [folder, lines] of head.unblamedFolders ?? []) folders.set(folder, { counted: lines, assistant: 0, apart: lines });
+  const authors = new Map<
+    string,
+    { name: string; email: string; lines: number; assistant: number; automation: number }
+  >();
+  for (const [folder, lines] of head.unblamedFolders ?? [])
+    folders.set(folder, { counted: lines, assistant: 0, apart: lines });
   for (const [hash, blamed] of head.byCommit) {
     const commit = byHash.get(hash);
     const isOutside = !commit || head.boundary.has(hash) || commit.isBoundary;
@@ -90,13 +106,17 @@ export function linesAtHead(readings: LineReadings, commits: readonly CommitReco
       explicit += marked.lines;
       markedTotal += marked.lines;
       // The commit's own assistant names where it has them, so one assistant is not counted under two names.
-      const named = weight?.explicit && weight.assistants.length > 0 ? weight.assistants.map((name): [string, number] => [name, marked.lines]) : marked.byAssistant;
+      const named =
+        weight?.explicit && weight.assistants.length > 0
+          ? weight.assistants.map((name): [string, number] => [name, marked.lines])
+          : marked.byAssistant;
       for (const [name, lines] of named) if (lines > 0) assistants[name] = (assistants[name] ?? 0) + lines;
     } else if (weight?.explicit) {
       explicit += blamed.lines;
       for (const name of weight.assistants) assistants[name] = (assistants[name] ?? 0) + blamed.lines;
     } else inferred += w * blamed.lines;
-    const assistantIn = (lines: number, folder?: string): number => (marked ? (folder === undefined ? marked.lines : marked.folders.get(folder) ?? 0) : (w ?? 0) * lines);
+    const assistantIn = (lines: number, folder?: string): number =>
+      marked ? (folder === undefined ? marked.lines : (marked.folders.get(folder) ?? 0)) : (w ?? 0) * lines;
     for (const [folder, lines] of blamed.folders) {
       const tally = folders.get(folder) ?? { counted: 0, assistant: 0, apart: 0 };
       tally.counted += lines;
@@ -106,7 +126,13 @@ export function linesAtHead(readings: LineReadings, commits: readonly CommitReco
     }
     if (commit && !isOutside) {
       const key = identity(commit);
-      const entry = authors.get(key) ?? { name: commit.authorName, email: commit.authorEmail, lines: 0, assistant: 0, automation: 0 };
+      const entry = authors.get(key) ?? {
+        name: commit.authorName,
+        email: commit.authorEmail,
+        lines: 0,
+        assistant: 0,
+        automation: 0,
+      };
       entry.lines += blamed.lines;
       if (w === null) entry.automation += blamed.lines;
       else entry.assistant += assistantIn(blamed.lines);
@@ -133,9 +159,22 @@ export function linesAtHead(readings: LineReadings, commits: readonly CommitReco
     authors: [...authors.values()]
       .sort((a, b) => b.lines - a.lines || a.email.localeCompare(b.email))
       .slice(0, MAX_AUTHORS)
-      .map((a) => ({ name: a.name, email: a.email, lines: a.lines, share: ratio(a.assistant, a.lines - a.automation) })),
+      .map((a) => ({
+        name: a.name,
+        email: a.email,
+        lines: a.lines,
+        share: ratio(a.assistant, a.lines - a.automation),
+      })),
     ...(readings.records && (readings.records.byCommit.size > 0 || readings.records.skippedCount > 0)
-      ? { records: { git_ai: readings.records.gitAi, agent_trace: readings.records.agentTrace, marked: markedTotal, skipped: readings.records.skippedCount, skipped_reasons: [...readings.records.skipped] } }
+      ? {
+          records: {
+            git_ai: readings.records.gitAi,
+            agent_trace: readings.records.agentTrace,
+            marked: markedTotal,
+            skipped: readings.records.skippedCount,
+            skipped_reasons: [...readings.records.skipped],
+          },
+        }
       : {}),
   };
 }
@@ -147,10 +186,18 @@ function addedLines(commit: CommitRecord, isExcluded: (path: string) => boolean)
 }
 
 /** Assistant lines a commit's record names in the files the counts keep (each file at most what the commit added to it). */
-function recordedAdded(commit: CommitRecord, recorded: ReadonlyMap<string, readonly { readonly start: number; readonly end: number }[]>, isExcluded: (path: string) => boolean): number {
+function recordedAdded(
+  commit: CommitRecord,
+  recorded: ReadonlyMap<string, readonly { readonly start: number; readonly end: number }[]>,
+  isExcluded: (path: string) => boolean,
+): number {
   const named = (path: string): number => (recorded.get(path) ?? []).reduce((sum, r) => sum + r.end - r.start + 1, 0);
-  if (commit.filesTruncated) return [...recorded.keys()].filter((path) => !isExcluded(path)).reduce((sum, path) => sum + named(path), 0);
-  return commit.files.reduce((sum, f) => (f.binary || f.excluded || isExcluded(f.path) ? sum : sum + Math.min(f.additions, named(f.path))), 0);
+  if (commit.filesTruncated)
+    return [...recorded.keys()].filter((path) => !isExcluded(path)).reduce((sum, path) => sum + named(path), 0);
+  return commit.files.reduce(
+    (sum, f) => (f.binary || f.excluded || isExcluded(f.path) ? sum : sum + Math.min(f.additions, named(f.path))),
+    0,
+  );
 }
 
 const monthOf = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 7);
@@ -160,7 +207,11 @@ const monthOf = (seconds: number): string => new Date(seconds * 1000).toISOStrin
  * 14 days, assistant against human, each commit weighed by its assistant weight (automation and a
  * shallow clone's boundary commit left out).
  */
-export function survivalOf(readings: LineReadings, commits: readonly CommitRecord[], weights: ReadonlyMap<string, CommitWeight>): Survival {
+export function survivalOf(
+  readings: LineReadings,
+  commits: readonly CommitRecord[],
+  weights: ReadonlyMap<string, CommitWeight>,
+): Survival {
   const side = (): SurvivalSide => ({ added: 0, surviving: 0, reworked_14d: 0 });
   const add = (to: SurvivalSide, weight: number, lines: SurvivalSide): void => {
     to.added += weight * lines.added;
@@ -174,7 +225,11 @@ export function survivalOf(readings: LineReadings, commits: readonly CommitRecor
     const w = assistantWeight(weights.get(commit.hash));
     if (w === null) continue;
     const atHead = readings.head.byCommit.get(commit.hash);
-    const lines = { added: addedLines(commit, readings.head.isExcluded), surviving: atHead?.lines ?? 0, reworked_14d: readings.reworked.get(commit.hash) ?? 0 };
+    const lines = {
+      added: addedLines(commit, readings.head.isExcluded),
+      surviving: atHead?.lines ?? 0,
+      reworked_14d: readings.reworked.get(commit.hash) ?? 0,
+    };
     if (lines.added === 0 && lines.surviving === 0 && lines.reworked_14d === 0) continue;
     const month = monthOf(commit.authorTime);
     const byMonth = months.get(month) ?? { assistant: side(), human: side() };
@@ -182,19 +237,31 @@ export function survivalOf(readings: LineReadings, commits: readonly CommitRecor
     const recorded = readings.records?.byCommit.get(commit.hash);
     // A commit with a line-level record: its named lines are the assistant's, the rest its author's.
     const assistantLines = recorded
-      ? { added: Math.min(lines.added, recordedAdded(commit, recorded, readings.head.isExcluded)), surviving: atHead?.marked?.lines ?? 0, reworked_14d: readings.reworkedMarked?.get(commit.hash) ?? 0 }
+      ? {
+          added: Math.min(lines.added, recordedAdded(commit, recorded, readings.head.isExcluded)),
+          surviving: atHead?.marked?.lines ?? 0,
+          reworked_14d: readings.reworkedMarked?.get(commit.hash) ?? 0,
+        }
       : null;
     for (const into of [total, byMonth]) {
       if (assistantLines) {
         add(into.assistant, 1, assistantLines);
-        add(into.human, 1, { added: lines.added - assistantLines.added, surviving: lines.surviving - assistantLines.surviving, reworked_14d: lines.reworked_14d - assistantLines.reworked_14d });
+        add(into.human, 1, {
+          added: lines.added - assistantLines.added,
+          surviving: lines.surviving - assistantLines.surviving,
+          reworked_14d: lines.reworked_14d - assistantLines.reworked_14d,
+        });
       } else {
         add(into.assistant, w, lines);
         add(into.human, 1 - w, lines);
       }
     }
   }
-  const rounded = (s: SurvivalSide): SurvivalSide => ({ added: two(s.added), surviving: two(s.surviving), reworked_14d: two(s.reworked_14d) });
+  const rounded = (s: SurvivalSide): SurvivalSide => ({
+    added: two(s.added),
+    surviving: two(s.surviving),
+    reworked_14d: two(s.reworked_14d),
+  });
   return {
     assistant: rounded(total.assistant),
     human: rounded(total.human),

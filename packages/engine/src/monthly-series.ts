@@ -1,4 +1,10 @@
-import { monthlyShares, type AuthorMonths, type CommitRecord, type MonthlyShare, type MonthTotals } from '@cadence-detect/plugin-sdk';
+import {
+  monthlyShares,
+  type AuthorMonths,
+  type CommitRecord,
+  type MonthlyShare,
+  type MonthTotals,
+} from '@cadence-detect/plugin-sdk';
 
 /** How many authors get a series of their own: the most commits first. */
 export const AUTHORS_WITH_SERIES = 20;
@@ -21,10 +27,15 @@ export interface JudgedForSeries {
  */
 export class MonthlySeries {
   /** `identity`: the key of a commit's author (one per person); the e-mail in any case when absent. */
-  constructor(private readonly identity: (commit: CommitRecord) => string = (commit) => commit.authorEmail.toLowerCase()) {}
+  constructor(
+    private readonly identity: (commit: CommitRecord) => string = (commit) => commit.authorEmail.toLowerCase(),
+  ) {}
 
   private readonly months = new Map<string, MonthTotals>();
-  private readonly byAuthor = new Map<string, { author: string; email: string; commits: number; months: Map<string, MonthTotals> }>();
+  private readonly byAuthor = new Map<
+    string,
+    { author: string; email: string; commits: number; months: Map<string, MonthTotals> }
+  >();
 
   add(judged: JudgedForSeries): void {
     const month = monthOf(judged.commit.authorTime);
@@ -68,7 +79,8 @@ function addTo(months: Map<string, MonthTotals>, month: string, judged: JudgedFo
     if (judged.explicit) totals.explicit++;
     else totals.inferred += judged.confidence;
   }
-  if (judged.explicit) for (const name of judged.assistants) totals.assistants[name] = (totals.assistants[name] ?? 0) + 1;
+  if (judged.explicit)
+    for (const name of judged.assistants) totals.assistants[name] = (totals.assistants[name] ?? 0) + 1;
 }
 
 function toSeries(months: Map<string, MonthTotals>): MonthlyShare[] {

@@ -120,7 +120,9 @@ export function scoreRepository(
   const model = reports.find((r) => r.calibration !== undefined);
   const calibration = model?.calibration;
   // What the model's probability already includes: itself and the strategies it covers.
-  const covered = new Set(reports.filter((r) => r.calibration !== undefined).flatMap((r) => [r.result.name, ...(r.covers ?? [])]));
+  const covered = new Set(
+    reports.filter((r) => r.calibration !== undefined).flatMap((r) => [r.result.name, ...(r.covers ?? [])]),
+  );
   const calibratedNames = new Set(reports.filter((r) => r.calibration !== undefined).map((r) => r.result.name));
   const weights = new Map(reports.map((r) => [r.result.name, r.strategy.info.weight]));
   const shiftPerPoint = calibration ? strategyShift(calibration) : 0;
@@ -128,7 +130,20 @@ export function scoreRepository(
   const judged: CommitJudgement[] = [];
   const commitWeights = new Map<string, CommitWeight>();
   const assistants: Record<string, number> = {};
-  const authors = new Map<string, { author: string; email: string; commits: number; attributed: number; flagged: number; sum: number; scored: number; automation: number; assistants: Record<string, number> }>();
+  const authors = new Map<
+    string,
+    {
+      author: string;
+      email: string;
+      commits: number;
+      attributed: number;
+      flagged: number;
+      sum: number;
+      scored: number;
+      automation: number;
+      assistants: Record<string, number>;
+    }
+  >();
   let sum = 0;
   let scored = 0;
   let attributed = 0;
@@ -138,10 +153,17 @@ export function scoreRepository(
   const series = new MonthlySeries(identity);
   for (const commit of commits) {
     const detections = byHash.get(commit.hash) ?? [];
-    const named = [...new Set(detections.filter((d) => d.evidence === 'explicit').map((d) => d.assistant ?? 'unnamed assistant'))];
+    const named = [
+      ...new Set(detections.filter((d) => d.evidence === 'explicit').map((d) => d.assistant ?? 'unnamed assistant')),
+    ];
     const explicit = detections.some((d) => d.evidence === 'explicit');
-    const automation = !explicit && (detections.some((d) => d.evidence === 'automation') || policy.isExcludedAuthor?.(commit) === true);
-    const heuristic = 1 - detections.filter((d) => d.evidence === 'inferred' && !calibratedNames.has(d.strategy)).reduce((product, d) => product * (1 - d.confidence), 1);
+    const automation =
+      !explicit && (detections.some((d) => d.evidence === 'automation') || policy.isExcludedAuthor?.(commit) === true);
+    const heuristic =
+      1 -
+      detections
+        .filter((d) => d.evidence === 'inferred' && !calibratedNames.has(d.strategy))
+        .reduce((product, d) => product * (1 - d.confidence), 1);
     let confidence: number;
     let flagged: boolean;
     if (explicit) {
@@ -151,7 +173,9 @@ export function scoreRepository(
       confidence = 0;
       flagged = false;
     } else if (calibration) {
-      const shift = detections.filter((d) => d.evidence === 'inferred' && !covered.has(d.strategy)).reduce((total, d) => total + shiftPerPoint * (weights.get(d.strategy) ?? 1) * d.score, 0);
+      const shift = detections
+        .filter((d) => d.evidence === 'inferred' && !covered.has(d.strategy))
+        .reduce((total, d) => total + shiftPerPoint * (weights.get(d.strategy) ?? 1) * d.score, 0);
       const modelled = calibration.probabilities.get(commit.hash) ?? 0;
       const p = shift > 0 ? sigmoid(Math.max(logit(modelled), logit(calibration.prior)) + shift) : modelled;
       const override = policy.thresholdsOverridden && heuristic >= OVERRIDE_FLAG;
@@ -180,7 +204,17 @@ export function scoreRepository(
       for (const name of named) assistants[name] = (assistants[name] ?? 0) + 1;
     }
     const key = identity(commit);
-    const entry = authors.get(key) ?? { author: commit.authorName, email: commit.authorEmail, commits: 0, attributed: 0, flagged: 0, sum: 0, scored: 0, automation: 0, assistants: {} };
+    const entry = authors.get(key) ?? {
+      author: commit.authorName,
+      email: commit.authorEmail,
+      commits: 0,
+      attributed: 0,
+      flagged: 0,
+      sum: 0,
+      scored: 0,
+      automation: 0,
+      assistants: {},
+    };
     entry.commits++;
     if (explicit) {
       entry.attributed++;
@@ -195,7 +229,8 @@ export function scoreRepository(
     authors.set(key, entry);
     series.add({ commit, counts, explicit, confidence, assistants: named });
     commitWeights.set(commit.hash, { confidence, explicit, automation, counts, assistants: named });
-    if (detections.length > 0 || flagged) judged.push({ commit, confidence, flagged, explicit, automation, assistants: named, detections });
+    if (detections.length > 0 || flagged)
+      judged.push({ commit, confidence, flagged, explicit, automation, assistants: named, detections });
   }
   const breakdown = [...authors.values()]
     .sort((a, b) => b.commits - a.commits || a.email.localeCompare(b.email))
@@ -219,7 +254,16 @@ export function scoreRepository(
     scoredCommits: scored,
     attributedCommits: attributed,
     automationCommits,
-    eraCheck: era.commits > 0 ? { before: ERA_CHECK_BEFORE, commits: era.commits, flagged: era.flagged, rate: round(era.flagged / era.commits), mean_probability: round(era.sum / era.commits) } : null,
+    eraCheck:
+      era.commits > 0
+        ? {
+            before: ERA_CHECK_BEFORE,
+            commits: era.commits,
+            flagged: era.flagged,
+            rate: round(era.flagged / era.commits),
+            mean_probability: round(era.sum / era.commits),
+          }
+        : null,
     assistants,
     authors: breakdown,
     months: series.series(),
@@ -315,7 +359,11 @@ export function buildTimeline(commits: readonly CommitRecord[], flaggedHashes: R
   const span = Math.max(last - first, 1);
   const count = Math.min(MAX_BUCKETS, commits.length);
   const width = Math.max(1, Math.ceil((span + 1) / count));
-  const buckets: TimelineBucket[] = Array.from({ length: count }, (_, i) => ({ t: first + i * width, commits: 0, flagged: 0 }));
+  const buckets: TimelineBucket[] = Array.from({ length: count }, (_, i) => ({
+    t: first + i * width,
+    commits: 0,
+    flagged: 0,
+  }));
   for (const c of commits) {
     const index = Math.min(count - 1, Math.floor((c.authorTime - first) / width));
     const bucket = buckets[index]!;

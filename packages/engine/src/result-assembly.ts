@@ -2,12 +2,23 @@ import type { CommitRecord, RepositoryResult, WebsiteResult } from '@cadence-det
 import { assessRepository, assessWebsite } from './assessment.js';
 import { linesAtHead, survivalOf, type LineReadings } from './line-shares.js';
 import type { PreparedRepository, PreparedWebsite } from './prepared-source.js';
-import { buildTimeline, isScoredCommit, scoreRepository, toSuspicions, type ScoringPolicy } from './repository-scoring.js';
+import {
+  buildTimeline,
+  isScoredCommit,
+  scoreRepository,
+  toSuspicions,
+  type ScoringPolicy,
+} from './repository-scoring.js';
 import { round, type StrategyReport } from './strategy-outcomes.js';
 import { overallWebsiteScore } from './website-scoring.js';
 
 /** Both published forms of a repository result (docs/scoring.md), from the strategies' reports. */
-export function buildRepositoryResult(source: PreparedRepository, reports: readonly StrategyReport[], policy: ScoringPolicy, lines?: LineReadings | { readonly skipped: string }): RepositoryResult {
+export function buildRepositoryResult(
+  source: PreparedRepository,
+  reports: readonly StrategyReport[],
+  policy: ScoringPolicy,
+  lines?: LineReadings | { readonly skipped: string },
+): RepositoryResult {
   const scores = scoreRepository(source.commits, reports, policy);
   const suspicions = toSuspicions(scores.judged, source.headPaths);
   const score = scores.aiShare;
@@ -37,22 +48,35 @@ export function buildRepositoryResult(source: PreparedRepository, reports: reado
     scoring: scores.scoring,
     flag_at: scores.flagAt,
     thresholds: { ...policy.thresholds },
-    detections: reports.flatMap((r) => r.detections).map((d) => (d.commit === undefined ? d : { ...d, flagged: flagged.has(d.commit) })),
+    detections: reports
+      .flatMap((r) => r.detections)
+      .map((d) => (d.commit === undefined ? d : { ...d, flagged: flagged.has(d.commit) })),
     strategy_results: reports.map((r) => r.result),
     metrics: { ...repositoryMetrics(source, suspicions.length, scores.identity), ...strategyMetrics(reports) },
     timeline: buildTimeline(source.commits, flagged),
     ...(source.info.squash ? { squash: { ...source.info.squash } } : {}),
-    ...(source.oversizedFiles ? { oversized_files: { ...source.oversizedFiles, commits: [...source.oversizedFiles.commits] } } : {}),
-    ...(source.unreadable ? { unreadable_commits: source.unreadable.commits, unreadable_files: [...source.unreadable.files] } : {}),
+    ...(source.oversizedFiles
+      ? { oversized_files: { ...source.oversizedFiles, commits: [...source.oversizedFiles.commits] } }
+      : {}),
+    ...(source.unreadable
+      ? { unreadable_commits: source.unreadable.commits, unreadable_files: [...source.unreadable.files] }
+      : {}),
     ...(lines && 'head' in lines
-      ? { lines: linesAtHead(lines, source.commits, scores.weights, scores.identity), survival: survivalOf(lines, source.commits, scores.weights) }
+      ? {
+          lines: linesAtHead(lines, source.commits, scores.weights, scores.identity),
+          survival: survivalOf(lines, source.commits, scores.weights),
+        }
       : lines
         ? { lines_skipped: lines.skipped }
         : {}),
   };
 }
 
-function repositoryMetrics(source: PreparedRepository, suspicious: number, identity: (commit: CommitRecord) => string): Record<string, number> {
+function repositoryMetrics(
+  source: PreparedRepository,
+  suspicious: number,
+  identity: (commit: CommitRecord) => string,
+): Record<string, number> {
   const { commits, stats } = source;
   let additions = 0;
   let deletions = 0;

@@ -1,4 +1,11 @@
-import type { AnalysisContext, EngineHooks, JobFailure, JobInfo, JobStart, ReportOutcome } from '@cadence-detect/plugin-sdk';
+import type {
+  AnalysisContext,
+  EngineHooks,
+  JobFailure,
+  JobInfo,
+  JobStart,
+  ReportOutcome,
+} from '@cadence-detect/plugin-sdk';
 import type { EngineLogger } from './engine-logger.js';
 
 type SideEffectHook = 'jobStart' | 'jobFailed' | 'report';
@@ -9,10 +16,16 @@ type SideEffectHook = 'jobStart' | 'jobFailed' | 'report';
  * the result stands. Set once, before any plugin taps.
  */
 export function isolateSideEffectTaps(hooks: EngineHooks, log: EngineLogger): void {
-  const failed = (hook: SideEffectHook, on: { readonly job: JobInfo | null; recordReport(outcome: ReportOutcome): void }) => (tapName: string, error: unknown) => {
-    log.warn(`a ${hook} tap failed`, { job_id: on.job?.id, tap: tapName, error: String((error as Error)?.message ?? error) });
-    on.recordReport(failedTap(tapName, hook, on.job));
-  };
+  const failed =
+    (hook: SideEffectHook, on: { readonly job: JobInfo | null; recordReport(outcome: ReportOutcome): void }) =>
+    (tapName: string, error: unknown) => {
+      log.warn(`a ${hook} tap failed`, {
+        job_id: on.job?.id,
+        tap: tapName,
+        error: String((error as Error)?.message ?? error),
+      });
+      on.recordReport(failedTap(tapName, hook, on.job));
+    };
   isolateTaps(hooks.jobStart, (tap, error, args) => failed('jobStart', args[0] as JobStart)(tap, error));
   isolateTaps(hooks.jobFailed, (tap, error, args) => failed('jobFailed', args[0] as JobFailure)(tap, error));
   isolateTaps(hooks.report, (tap, error, args) => failed('report', args[1] as AnalysisContext)(tap, error));
@@ -23,7 +36,7 @@ function failedTap(reporter: string, hook: SideEffectHook, job: JobInfo | null):
     reporter,
     forge: job?.forge?.forge ?? null,
     kind: hook,
-    target: job?.forge ? `${job.forge.repository}@${job.forge.sha}` : job?.id ?? '',
+    target: job?.forge ? `${job.forge.repository}@${job.forge.sha}` : (job?.id ?? ''),
     state: 'error',
     ok: false,
     error_code: 'ERR_REPORTER_FAILED',
@@ -54,11 +67,19 @@ interface InterceptableHook {
  * resolves. The hook is then called as tapable calls it (`hook.promise(...)`): a series goes on to
  * the next tap, a parallel hook hears every tap, and other interceptors (`call`, `tap`) still run.
  */
-export function isolateTaps(hook: InterceptableHook, onFailure: (tapName: string, error: unknown, args: readonly unknown[]) => void): void {
+export function isolateTaps(
+  hook: InterceptableHook,
+  onFailure: (tapName: string, error: unknown, args: readonly unknown[]) => void,
+): void {
   hook.intercept({
     register(tap) {
       const original = tap;
-      return { ...tap, type: 'promise', fn: (...args: unknown[]) => callTap(original, args).catch((error: unknown) => onFailure(original.name, error, args)) };
+      return {
+        ...tap,
+        type: 'promise',
+        fn: (...args: unknown[]) =>
+          callTap(original, args).catch((error: unknown) => onFailure(original.name, error, args)),
+      };
     },
   });
 }

@@ -1,4 +1,10 @@
-import { clampScore, severityFromScore, type Detection, type Finding, type StrategyResult } from '@cadence-detect/plugin-sdk';
+import {
+  clampScore,
+  severityFromScore,
+  type Detection,
+  type Finding,
+  type StrategyResult,
+} from '@cadence-detect/plugin-sdk';
 import type { RegisteredStrategy } from './strategy-registry.js';
 import type { StrategyRun } from './strategy-runner.js';
 
@@ -12,7 +18,11 @@ export interface StrategyReport {
   readonly detections: readonly Detection[];
   readonly metrics: Readonly<Record<string, number>>;
   /** A calibrated strategy's per-commit probabilities and flag cut-off (meta.calibrated only). */
-  readonly calibration?: { readonly probabilities: ReadonlyMap<string, number>; readonly flagAt: number; readonly prior: number };
+  readonly calibration?: {
+    readonly probabilities: ReadonlyMap<string, number>;
+    readonly flagAt: number;
+    readonly prior: number;
+  };
   /** What a calibrated strategy's probability includes; websites: a floor on the page score. */
   readonly covers?: readonly string[];
   readonly floor?: number;
@@ -23,7 +33,15 @@ export function reportStrategyRun(strategy: RegisteredStrategy, run: StrategyRun
   if (!run.ok) {
     return {
       strategy,
-      result: { name, category, detected: false, detections: 0, score: 0, duration_ms: run.durationMs, error: run.error },
+      result: {
+        name,
+        category,
+        detected: false,
+        detections: 0,
+        score: 0,
+        duration_ms: run.durationMs,
+        error: run.error,
+      },
       detections: [],
       metrics: {},
     };
@@ -34,7 +52,10 @@ export function reportStrategyRun(strategy: RegisteredStrategy, run: StrategyRun
   const metrics: Record<string, number> = {};
   for (const [key, value] of Object.entries(run.outcome.metrics ?? {})) metrics[`${name}_${key}`] = value;
   const { probabilities, flagAt, prior } = run.outcome;
-  const calibration = strategy.info.calibrated && probabilities ? { probabilities, flagAt: clampScore(flagAt ?? 0.5), prior: clampScore(prior ?? DEFAULT_PRIOR) } : undefined;
+  const calibration =
+    strategy.info.calibrated && probabilities
+      ? { probabilities, flagAt: clampScore(flagAt ?? 0.5), prior: clampScore(prior ?? DEFAULT_PRIOR) }
+      : undefined;
   return {
     strategy,
     ...(calibration ? { calibration } : {}),

@@ -14,7 +14,11 @@ export type StrategyRun =
  * The budget stops waiting for an asynchronous strategy; it cannot interrupt one stuck in
  * synchronous code on this thread (docs/plugins.md says so).
  */
-export async function runStrategy(strategy: Strategy, context: AnalysisContext, budgetMs: number): Promise<StrategyRun> {
+export async function runStrategy(
+  strategy: Strategy,
+  context: AnalysisContext,
+  budgetMs: number,
+): Promise<StrategyRun> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   let timer: NodeJS.Timeout | undefined;

@@ -10,7 +10,12 @@ const MetaSchema = Type.Object({
   appliesTo: Type.Union([Type.Literal('repository'), Type.Literal('website')]),
   weight: Type.Number({ minimum: 0, maximum: 1 }),
   calibrated: Type.Optional(Type.Boolean()),
-  messages: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]*$', maxLength: 64 }), Type.String({ minLength: 1, maxLength: 2000 }))),
+  messages: Type.Optional(
+    Type.Record(
+      Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]*$', maxLength: 64 }),
+      Type.String({ minLength: 1, maxLength: 2000 }),
+    ),
+  ),
 });
 
 const FindingSchema = Type.Object({
@@ -39,7 +44,9 @@ export function validateStrategyMeta(strategy: Strategy, owner: string): void {
   const meta: unknown = strategy?.meta;
   if (typeof strategy?.analyze !== 'function' || !Value.Check(MetaSchema, meta)) {
     const first = Value.Check(MetaSchema, meta) ? undefined : Value.Errors(MetaSchema, meta)[0];
-    const where = first ? `meta${first.instancePath.replaceAll('/', '.')}: ${first.message}` : 'analyze is not a function';
+    const where = first
+      ? `meta${first.instancePath.replaceAll('/', '.')}: ${first.message}`
+      : 'analyze is not a function';
     throw new CadenceError('ERR_INTERNAL', { message: `${owner} registered an invalid strategy (${where})` });
   }
 }
@@ -61,16 +68,26 @@ export function validateOutcome(value: unknown, messages: Readonly<Record<string
 }
 
 /** An outcome whose findings all carry their message (formatted from `meta.messages` where they name one). */
-export type CheckedOutcome = Omit<StrategyOutcome, 'findings'> & { readonly findings: readonly (Finding & { readonly message: string })[] };
+export type CheckedOutcome = Omit<StrategyOutcome, 'findings'> & {
+  readonly findings: readonly (Finding & { readonly message: string })[];
+};
 
 /** A finding's message: its own, or its `messageId`'s template with its `data` (an unknown id is the strategy's error). */
-function withMessage(finding: Finding, index: number, messages: Readonly<Record<string, string>>): Finding & { readonly message: string } {
+function withMessage(
+  finding: Finding,
+  index: number,
+  messages: Readonly<Record<string, string>>,
+): Finding & { readonly message: string } {
   if (finding.messageId === undefined) {
-    if (finding.message === undefined) throw new Error(`returned an invalid result (/findings/${index}: neither message nor messageId)`);
+    if (finding.message === undefined)
+      throw new Error(`returned an invalid result (/findings/${index}: neither message nor messageId)`);
     return finding as Finding & { message: string };
   }
   const template = Object.hasOwn(messages, finding.messageId) ? messages[finding.messageId] : undefined;
-  if (template === undefined) throw new Error(`returned an invalid result (/findings/${index}/messageId: ${JSON.stringify(finding.messageId.slice(0, 64))} is not one of its meta.messages)`);
+  if (template === undefined)
+    throw new Error(
+      `returned an invalid result (/findings/${index}/messageId: ${JSON.stringify(finding.messageId.slice(0, 64))} is not one of its meta.messages)`,
+    );
   return { ...finding, message: formatMessage(template, finding.data) };
 }
 

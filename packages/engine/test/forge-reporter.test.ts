@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import { createHooks } from '../src/index.js';
-import { tapForgeReporter, type AnalysisContext, type AnalysisResult, type ForgeReporter, type JobInfo, type ReportOutcome } from '@cadence-detect/plugin-sdk';
+import {
+  tapForgeReporter,
+  type AnalysisContext,
+  type AnalysisResult,
+  type ForgeReporter,
+  type JobInfo,
+  type ReportOutcome,
+} from '@cadence-detect/plugin-sdk';
 
 const jobOf = (forge: 'github' | 'gitlab' | null): JobInfo => ({
   id: `job-${forge}`,
@@ -18,7 +25,16 @@ describe('tapForgeReporter (plugin API 1.4)', () => {
     const reporter: ForgeReporter = {
       start: (job, rec) => {
         calls.push(`start ${job.id}`);
-        rec({ reporter: 'r', forge: 'github', kind: 'commit-status', target: job.id, state: 'pending', ok: true, error_code: null, at: new Date(0).toISOString() });
+        rec({
+          reporter: 'r',
+          forge: 'github',
+          kind: 'commit-status',
+          target: job.id,
+          state: 'pending',
+          ok: true,
+          error_code: null,
+          at: new Date(0).toISOString(),
+        });
       },
       finish: async (job) => void calls.push(`finish ${job.id}`),
       fail: async (job, error) => void calls.push(`fail ${job.id} ${error.code}`),
@@ -26,9 +42,19 @@ describe('tapForgeReporter (plugin API 1.4)', () => {
     tapForgeReporter(hooks, 'r', 'github', reporter);
     for (const forge of ['github', 'gitlab', null] as const) {
       const job = jobOf(forge);
-      await hooks.jobStart.promise({ job, request: { kind: 'repository', url: 'https://example.test/acme/app.git' }, logger: console as never, recordReport: record });
+      await hooks.jobStart.promise({
+        job,
+        request: { kind: 'repository', url: 'https://example.test/acme/app.git' },
+        logger: console as never,
+        recordReport: record,
+      });
       await hooks.report.promise({} as AnalysisResult, { job, recordReport: record } as unknown as AnalysisContext);
-      await hooks.jobFailed.promise({ job, error: { code: 'ERR_CANCELLED', message: 'cancelled' }, logger: console as never, recordReport: record });
+      await hooks.jobFailed.promise({
+        job,
+        error: { code: 'ERR_CANCELLED', message: 'cancelled' },
+        logger: console as never,
+        recordReport: record,
+      });
     }
     expect(calls).to.deep.equal(['start job-github', 'finish job-github', 'fail job-github ERR_CANCELLED']);
     expect(recorded.map((r) => r.state)).to.deep.equal(['pending']);

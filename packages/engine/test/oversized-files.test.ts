@@ -11,11 +11,26 @@ const CONFIG_VIEW: PluginConfigView = toPluginConfigView(defaultConfig());
 
 async function analyze(dir: string, maxDiffBlobMb?: number): Promise<RepositoryResult> {
   const config: EngineConfig = {
-    limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30, ...(maxDiffBlobMb === undefined ? {} : { max_diff_blob_mb: maxDiffBlobMb }) },
+    limits: {
+      clone_timeout_seconds: 120,
+      max_repo_size_mb: 2048,
+      max_page_bytes: 1 << 20,
+      fetch_timeout_seconds: 20,
+      strategy_timeout_seconds: 30,
+      ...(maxDiffBlobMb === undefined ? {} : { max_diff_blob_mb: maxDiffBlobMb }),
+    },
     git: { depth: 0 },
   };
-  const engine = createEngine({ config, pluginConfig: structuredClone(CONFIG_VIEW), logger: silentEngineLogger(), plugins: [] });
-  return (await engine.analyze({ kind: 'repository', url: dir }, { network: null, allowLocalPaths: true })) as RepositoryResult;
+  const engine = createEngine({
+    config,
+    pluginConfig: structuredClone(CONFIG_VIEW),
+    logger: silentEngineLogger(),
+    plugins: [],
+  });
+  return (await engine.analyze(
+    { kind: 'repository', url: dir },
+    { network: null, allowLocalPaths: true },
+  )) as RepositoryResult;
 }
 
 describe('engine: files above limits.max_diff_blob_mb', function () {

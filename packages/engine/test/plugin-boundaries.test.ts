@@ -3,12 +3,27 @@ import { definePlugin, type AnalysisContext, type PluginConfigView } from '@cade
 import { createEngine, silentEngineLogger, type EmittedEvent, type PreparedRepository } from '../src/index.js';
 
 const CONFIG_VIEW: PluginConfigView = {
-  thresholds: { suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 },
+  thresholds: {
+    suspicious_additions: 500,
+    suspicious_deletions: 1000,
+    max_additions_per_min: 100,
+    max_deletions_per_min: 500,
+    min_time_delta_seconds: 60,
+  },
   exclude_files: [],
   strategies: { disabled: [] },
   ai: {
-    enabled: false, provider: 'openai', key: null, baseUrl: null, model: null, batch_size: 10, retry_count: 3,
-    retry_backoff_initial_ms: 1000, timeout_ms: 30_000, max_items_per_job: 50, max_chars_per_job: 60_000,
+    enabled: false,
+    provider: 'openai',
+    key: null,
+    baseUrl: null,
+    model: null,
+    batch_size: 10,
+    retry_count: 3,
+    retry_backoff_initial_ms: 1000,
+    timeout_ms: 30_000,
+    max_items_per_job: 50,
+    max_chars_per_job: 60_000,
   },
 };
 
@@ -17,7 +32,18 @@ function emptyRepository(): PreparedRepository {
     kind: 'repository',
     info: { url: 'test://empty', repo: 'test/empty', branch: 'main', headCommit: '', range: null, shallow: false },
     commits: [],
-    stats: { historyCommits: 0, analyzedCommits: 0, authors: 0, firstCommitTime: null, lastCommitTime: null, totalAdditions: 0, totalDeletions: 0, medianAdditions: 0, p90Additions: 0, medianAuthorIntervalSeconds: null },
+    stats: {
+      historyCommits: 0,
+      analyzedCommits: 0,
+      authors: 0,
+      firstCommitTime: null,
+      lastCommitTime: null,
+      totalAdditions: 0,
+      totalDeletions: 0,
+      medianAdditions: 0,
+      p90Additions: 0,
+      medianAuthorIntervalSeconds: null,
+    },
     diffExcerpt: async () => '',
     dispose: async () => undefined,
   };
@@ -31,7 +57,16 @@ function engineWith(tap: (context: AnalysisContext) => void) {
     },
   });
   return createEngine({
-    config: { limits: { clone_timeout_seconds: 120, max_repo_size_mb: 2048, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30 }, git: { depth: 0 } },
+    config: {
+      limits: {
+        clone_timeout_seconds: 120,
+        max_repo_size_mb: 2048,
+        max_page_bytes: 1 << 20,
+        fetch_timeout_seconds: 20,
+        strategy_timeout_seconds: 30,
+      },
+      git: { depth: 0 },
+    },
     pluginConfig: structuredClone(CONFIG_VIEW),
     logger: silentEngineLogger(),
     plugins: [{ plugin, packageName: 'meddler', version: '0.0.0', source: 'config' }],
@@ -53,9 +88,21 @@ describe('engine: what plugins cannot reach', () => {
         if (changed()) writes.push(label);
       };
       seen.push({ ai: context.config.ai.enabled, additions: context.config.thresholds.suspicious_additions, writes });
-      attempt('ai.enabled', () => ((context.config.ai as { enabled: boolean }).enabled = true), () => context.config.ai.enabled);
-      attempt('thresholds', () => ((context.config.thresholds as { suspicious_additions: number }).suspicious_additions = 1), () => context.config.thresholds.suspicious_additions === 1);
-      attempt('exclude_files', () => (context.config.exclude_files as string[]).push('**'), () => context.config.exclude_files.length > 0);
+      attempt(
+        'ai.enabled',
+        () => ((context.config.ai as { enabled: boolean }).enabled = true),
+        () => context.config.ai.enabled,
+      );
+      attempt(
+        'thresholds',
+        () => ((context.config.thresholds as { suspicious_additions: number }).suspicious_additions = 1),
+        () => context.config.thresholds.suspicious_additions === 1,
+      );
+      attempt(
+        'exclude_files',
+        () => (context.config.exclude_files as string[]).push('**'),
+        () => context.config.exclude_files.length > 0,
+      );
     });
     await engine.analyzeSource(emptyRepository(), {});
     await engine.analyzeSource(emptyRepository(), {});

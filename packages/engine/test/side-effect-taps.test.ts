@@ -3,11 +3,23 @@ import { createHooks } from '../src/index.js';
 import { isolateSideEffectTaps } from '../src/separate-taps.js';
 import type { AnalysisContext, AnalysisResult, JobInfo, ReportOutcome } from '@cadence-detect/plugin-sdk';
 
-const job: JobInfo = { id: 'job-1', url: null, forge: { forge: 'github', repository: 'acme/app', sha: 'b'.repeat(40) }, deadline: Date.now() + 60_000 };
+const job: JobInfo = {
+  id: 'job-1',
+  url: null,
+  forge: { forge: 'github', repository: 'acme/app', sha: 'b'.repeat(40) },
+  deadline: Date.now() + 60_000,
+};
 
 function quietLog() {
   const lines: string[] = [];
-  const log = { debug: () => undefined, info: () => undefined, error: () => undefined, warn: (message: string, fields?: Record<string, unknown>) => void lines.push(`${message} ${JSON.stringify(fields)}`), child: () => log };
+  const log = {
+    debug: () => undefined,
+    info: () => undefined,
+    error: () => undefined,
+    warn: (message: string, fields?: Record<string, unknown>) =>
+      void lines.push(`${message} ${JSON.stringify(fields)}`),
+    child: () => log,
+  };
   return { log: log as never, lines };
 }
 
@@ -31,7 +43,10 @@ describe('side-effect hooks: each tap fails on its own, through tapable\u2019s i
     });
     hooks.report.tap('fine', () => void ran.push('fine'));
     const recorded: ReportOutcome[] = [];
-    await hooks.report.promise({} as AnalysisResult, { job, recordReport: (o: ReportOutcome) => void recorded.push(o) } as unknown as AnalysisContext);
+    await hooks.report.promise(
+      {} as AnalysisResult,
+      { job, recordReport: (o: ReportOutcome) => void recorded.push(o) } as unknown as AnalysisContext,
+    );
     expect(ran).to.deep.equal(['throws', 'rejects', 'calls-back', 'fine']);
     expect(recorded.map((o) => [o.reporter, o.kind, o.error_code, o.target])).to.deep.equal([
       ['throws', 'report', 'ERR_REPORTER_FAILED', `acme/app@${'b'.repeat(40)}`],
@@ -53,12 +68,22 @@ describe('side-effect hooks: each tap fails on its own, through tapable\u2019s i
     hooks.jobStart.tap('second', () => void seen.push('second ran'));
     const recorded: ReportOutcome[] = [];
     const recordReport = (o: ReportOutcome): void => void recorded.push(o);
-    await hooks.jobStart.promise({ job, request: { kind: 'repository', url: 'https://example.test/a.git' }, logger: log, recordReport });
+    await hooks.jobStart.promise({
+      job,
+      request: { kind: 'repository', url: 'https://example.test/a.git' },
+      logger: log,
+      recordReport,
+    });
     expect(seen).to.deep.equal(['call', 'tap first', 'tap second', 'second ran']);
     hooks.jobFailed.tap('failing', () => {
       throw new Error('also no');
     });
-    await hooks.jobFailed.promise({ job, error: { code: 'ERR_CANCELLED', message: 'cancelled' }, logger: log, recordReport });
+    await hooks.jobFailed.promise({
+      job,
+      error: { code: 'ERR_CANCELLED', message: 'cancelled' },
+      logger: log,
+      recordReport,
+    });
     expect(recorded.map((o) => `${o.kind} ${o.reporter}`)).to.deep.equal(['jobStart first', 'jobFailed failing']);
   });
 });

@@ -30,7 +30,11 @@ export class CadenceError extends ExpectedError {
 
   constructor(code: OperationalCode, options: CadenceErrorOptions = {}) {
     // ERR_INTERNAL, a bug, keeps its stack; a wrapped failure keeps the stack of its `cause`.
-    super(options.message ?? OPERATIONAL_CODES[code], options.cause === undefined ? undefined : { cause: options.cause }, code === 'ERR_INTERNAL');
+    super(
+      options.message ?? OPERATIONAL_CODES[code],
+      options.cause === undefined ? undefined : { cause: options.cause },
+      code === 'ERR_INTERNAL',
+    );
     this.name = 'CadenceError';
     this.code = code;
     this.details = options.details;

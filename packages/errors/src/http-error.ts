@@ -17,7 +17,11 @@ export class HttpError extends ExpectedError {
     status: number,
     error: HttpErrorCode,
     message: string,
-    options: { details?: Record<string, unknown>; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    options: {
+      details?: Record<string, unknown>;
+      extra?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     // Always an answer rendered as a response body, never a bug: no stack.
     super(message, undefined, false);

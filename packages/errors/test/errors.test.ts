@@ -34,7 +34,9 @@ describe('CadenceError', () => {
 
   it('is recognised by instanceof and CadenceError.is when another copy of the package made it, and only then', async () => {
     // A second evaluation of the module, as a plugin bundling its own copy would bring.
-    const copy = (await import(new URL('../dist/cadence-error.js?another-copy', import.meta.url).href)) as typeof import('../src/cadence-error.js');
+    const copy = (await import(
+      new URL('../dist/cadence-error.js?another-copy', import.meta.url).href
+    )) as typeof import('../src/cadence-error.js');
     expect(copy.CadenceError).to.not.equal(CadenceError);
     const foreign = new copy.CadenceError('ERR_PRIVATE_ADDRESS');
     expect(foreign).to.be.instanceOf(CadenceError);
@@ -46,7 +48,9 @@ describe('CadenceError', () => {
     expect(HttpError.notFound()).to.not.be.instanceOf(CadenceError);
     // The mark is on the prototype: nothing of it is serialised or listed.
     expect(Object.getOwnPropertySymbols(foreign)).to.deep.equal([]);
-    expect(JSON.parse(JSON.stringify(foreign))).to.deep.equal(JSON.parse(JSON.stringify(new CadenceError('ERR_PRIVATE_ADDRESS'))));
+    expect(JSON.parse(JSON.stringify(foreign))).to.deep.equal(
+      JSON.parse(JSON.stringify(new CadenceError('ERR_PRIVATE_ADDRESS'))),
+    );
   });
 
   it('renders an HttpError without a stack: it is always an answer, never a bug', () => {

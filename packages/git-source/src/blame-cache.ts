@@ -65,15 +65,26 @@ export async function openBlameCache(dir: string, head: string, signal?: AbortSi
     const blob = blobs.get(p);
     return commit && blob ? `${commit} ${blob} ${p}` : null;
   };
-  const kept = await readFile(file, 'utf8').then((text) => JSON.parse(text) as StoredCache).catch(() => null);
-  const usable = kept && kept.format === FORMAT && kept.flags === flags && Array.isArray(kept.commits) && kept.files && typeof kept.files === 'object' ? kept : null;
+  const kept = await readFile(file, 'utf8')
+    .then((text) => JSON.parse(text) as StoredCache)
+    .catch(() => null);
+  const usable =
+    kept &&
+    kept.format === FORMAT &&
+    kept.flags === flags &&
+    Array.isArray(kept.commits) &&
+    kept.files &&
+    typeof kept.files === 'object'
+      ? kept
+      : null;
   const fresh = new Map<string, FileBlame>();
   const stats = { hits: 0, misses: 0 };
   let rework: StoredCache['rework'] = usable?.rework;
   return {
     stats,
     lookupRework(key) {
-      if (!rework || rework.key !== key || !Array.isArray(rework.lines) || !Array.isArray(rework.marked)) return undefined;
+      if (!rework || rework.key !== key || !Array.isArray(rework.lines) || !Array.isArray(rework.marked))
+        return undefined;
       return { lines: new Map(rework.lines), marked: new Map(rework.marked) };
     },
     storeRework(key, kept) {
@@ -161,14 +172,33 @@ async function blobsAt(dir: string, head: string, signal?: AbortSignal): Promise
  * The newest commit (in `git log` order from `head`) whose diff names each wanted path: one
  * streaming `git log --name-only -z --no-renames`, stopped as soon as every path is found.
  */
-function lastTouchingCommits(dir: string, head: string, wanted: ReadonlySet<string>, signal?: AbortSignal): Promise<Map<string, string>> {
+function lastTouchingCommits(
+  dir: string,
+  head: string,
+  wanted: ReadonlySet<string>,
+  signal?: AbortSignal,
+): Promise<Map<string, string>> {
   return new Promise((resolve, reject) => {
     const found = new Map<string, string>();
     if (wanted.size === 0) {
       resolve(found);
       return;
     }
-    const child = spawn('git', ['-c', 'core.quotePath=false', 'log', '--format=%x01%H', '--name-only', '-z', '--no-renames', '--end-of-options', head], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'], env: gitEnvironment() });
+    const child = spawn(
+      'git',
+      [
+        '-c',
+        'core.quotePath=false',
+        'log',
+        '--format=%x01%H',
+        '--name-only',
+        '-z',
+        '--no-renames',
+        '--end-of-options',
+        head,
+      ],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'], env: gitEnvironment() },
+    );
     const onAbort = (): void => {
       child.kill('SIGKILL');
     };

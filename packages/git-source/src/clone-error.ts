@@ -5,9 +5,15 @@ export function cloneError(error: unknown, signal: AbortSignal, url: string): Ca
   if (signal.aborted) return abortError(signal);
   const text = error instanceof Error ? error.message : String(error);
   if (/Remote branch .* not found|couldn't find remote ref/i.test(text)) {
-    return new CadenceError('ERR_BRANCH_NOT_FOUND', { message: `Branch not found in ${redactCredentials(url)} (its branches: git ls-remote --heads <url>)` });
+    return new CadenceError('ERR_BRANCH_NOT_FOUND', {
+      message: `Branch not found in ${redactCredentials(url)} (its branches: git ls-remote --heads <url>)`,
+    });
   }
-  const detail = redactCredentials(text).split('\n').map((l) => l.trim()).filter((l) => /^(fatal|error):/.test(l)).join(' ');
+  const detail = redactCredentials(text)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^(fatal|error):/.test(l))
+    .join(' ');
   return new CadenceError('ERR_GIT_CLONE_FAILED', {
     message: `Failed to clone ${redactCredentials(url)}${detail ? `: ${detail}` : ''}`,
   });

@@ -71,13 +71,22 @@ export const REQUEST_REF = /^refs\/(?:pull\/[1-9]\d{0,9}\/head|merge-requests\/[
 export function openRepository(locator: RepositoryLocator, options: OpenOptions): Promise<ClonedRepository> {
   if (options.branch !== undefined) checkBranchName(options.branch);
   if (options.fetchCommit !== undefined && !isFullCommitId(options.fetchCommit, { anyCase: true })) {
-    throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${JSON.stringify(options.fetchCommit)}` });
+    throw new CadenceError('ERR_INVALID_SOURCE', {
+      message: `Not a commit id: ${JSON.stringify(options.fetchCommit)}`,
+    });
   }
   for (const ref of options.optionalRefs ?? []) {
-    if (!REQUEST_REF.test(ref)) throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a pull or merge request ref: ${JSON.stringify(ref.slice(0, 100))}`, details: { field: 'ref', reason: 'not a request ref' } });
+    if (!REQUEST_REF.test(ref))
+      throw new CadenceError('ERR_INVALID_SOURCE', {
+        message: `Not a pull or merge request ref: ${JSON.stringify(ref.slice(0, 100))}`,
+        details: { field: 'ref', reason: 'not a request ref' },
+      });
   }
   if (options.fetchRef !== undefined && !REQUEST_REF.test(options.fetchRef)) {
-    throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a pull or merge request ref: ${JSON.stringify(options.fetchRef.slice(0, 100))}`, details: { field: 'ref', reason: 'not a request ref' } });
+    throw new CadenceError('ERR_INVALID_SOURCE', {
+      message: `Not a pull or merge request ref: ${JSON.stringify(options.fetchRef.slice(0, 100))}`,
+      details: { field: 'ref', reason: 'not a request ref' },
+    });
   }
   if (locator.kind === 'local') return openLocal(locator.path, options);
   if (options.mirrors && !(options.depth && options.depth > 0)) return openMirrored(locator, options, options.mirrors);
@@ -88,18 +97,30 @@ export function openRepository(locator: RepositoryLocator, options: OpenOptions)
 export function checkBranchName(branch: string): void {
   // eslint-disable-next-line no-control-regex
   if (!branch || branch.startsWith('-') || /[\s\x00-\x1f\x7f~^:?*[\\]|\.\.|@\{/.test(branch) || branch.length > 255) {
-    throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a valid branch name: ${JSON.stringify(branch.slice(0, 100))}`, details: { field: 'branch', reason: 'not a valid branch name' } });
+    throw new CadenceError('ERR_INVALID_SOURCE', {
+      message: `Not a valid branch name: ${JSON.stringify(branch.slice(0, 100))}`,
+      details: { field: 'branch', reason: 'not a valid branch name' },
+    });
   }
 }
 
 async function openLocal(dir: string, options: OpenOptions): Promise<ClonedRepository> {
   const isRepo = await runGitCommand(dir, ['rev-parse', '--git-dir'], options.signal);
-  if (isRepo.code !== 0) throw new CadenceError('ERR_NOT_A_REPOSITORY', { message: `Not a git repository: ${dir} (git finds no repository there or above it: name the repository's folder)` });
+  if (isRepo.code !== 0)
+    throw new CadenceError('ERR_NOT_A_REPOSITORY', {
+      message: `Not a git repository: ${dir} (git finds no repository there or above it: name the repository's folder)`,
+    });
   const rev = options.branch ?? 'HEAD';
-  const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], options.signal);
+  const head = await runGitCommand(
+    dir,
+    ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`],
+    options.signal,
+  );
   if (head.code !== 0) {
     throw options.branch
-      ? new CadenceError('ERR_BRANCH_NOT_FOUND', { message: await branchNotFoundMessage(dir, options.branch, options.signal) })
+      ? new CadenceError('ERR_BRANCH_NOT_FOUND', {
+          message: await branchNotFoundMessage(dir, options.branch, options.signal),
+        })
       : new CadenceError('ERR_NO_COMMITS_FOUND', { message: `The repository at ${dir} has no commits` });
   }
   const branch = options.branch ?? (await currentBranch(dir, options.signal));
@@ -125,13 +146,21 @@ async function cloneRemote(locator: RemoteRepository, options: OpenOptions): Pro
   const dispose = (): Promise<void> => rm(workDir, { recursive: true, force: true });
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  const timer = setTimeout(() => stop.abort(new CadenceError('ERR_GIT_CLONE_TIMEOUT', {
-    message: `Cloning took longer than ${Math.round(options.timeoutMs / 1000)} s`,
-  })), options.timeoutMs);
+  const timer = setTimeout(
+    () =>
+      stop.abort(
+        new CadenceError('ERR_GIT_CLONE_TIMEOUT', {
+          message: `Cloning took longer than ${Math.round(options.timeoutMs / 1000)} s`,
+        }),
+      ),
+    options.timeoutMs,
+  );
   const stopWatching = watchDirectorySize(workDir, options.maxSizeBytes, (bytes) =>
-    stop.abort(new CadenceError('ERR_REPOSITORY_TOO_LARGE', {
-      message: `The clone passed ${Math.round(options.maxSizeBytes / 1048576)} MB (${Math.round(bytes / 1048576)} MB so far)`,
-    })),
+    stop.abort(
+      new CadenceError('ERR_REPOSITORY_TOO_LARGE', {
+        message: `The clone passed ${Math.round(options.maxSizeBytes / 1048576)} MB (${Math.round(bytes / 1048576)} MB so far)`,
+      }),
+    ),
   );
   try {
     const git = simpleGit({
@@ -142,12 +171,19 @@ async function cloneRemote(locator: RemoteRepository, options: OpenOptions): Pro
       // simple-git refuses guarded variables unless named: the only ones passed are ours (cloneEnvironment),
       // GIT_CONFIG_* only for a forge token as a header (authorizationEnvironment).
       allowEnvironment: Object.keys(env),
-      unsafe: { allowUnsafeSshCommand: env.GIT_SSH_COMMAND !== undefined, allowUnsafeConfigEnvCount: env.GIT_CONFIG_COUNT !== undefined },
+      unsafe: {
+        allowUnsafeSshCommand: env.GIT_SSH_COMMAND !== undefined,
+        allowUnsafeConfigEnvCount: env.GIT_CONFIG_COUNT !== undefined,
+      },
     }).env(cloneEnvironment(env));
     const args = ['--bare', '--single-branch', '--no-tags'];
     if (options.branch) args.push('--branch', options.branch);
     if (options.depth && options.depth > 0) args.push('--depth', String(options.depth));
-    options.logger?.info('cloning', { url: redactCredentials(locator.url), branch: options.branch ?? null, depth: options.depth ?? 0 });
+    options.logger?.info('cloning', {
+      url: redactCredentials(locator.url),
+      branch: options.branch ?? null,
+      depth: options.depth ?? 0,
+    });
     try {
       // `--` ends the options: the URL is never read as one (our URL check already refused a leading "-").
       // simple-git's progress option would append --progress after `--`, where git reads it as a path.
@@ -159,15 +195,25 @@ async function cloneRemote(locator: RemoteRepository, options: OpenOptions): Pro
     // The watcher polls; a clone that finished between two polls is measured once more here.
     const finalSize = await directorySize(workDir);
     if (finalSize > options.maxSizeBytes) {
-      throw new CadenceError('ERR_REPOSITORY_TOO_LARGE', { message: `The clone is ${Math.round(finalSize / 1048576)} MB, above ${Math.round(options.maxSizeBytes / 1048576)} MB` });
+      throw new CadenceError('ERR_REPOSITORY_TOO_LARGE', {
+        message: `The clone is ${Math.round(finalSize / 1048576)} MB, above ${Math.round(options.maxSizeBytes / 1048576)} MB`,
+      });
     }
     const head = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], signal);
     if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
-    if (options.fetchCommit) await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, 'origin', options.fetchRef);
+    if (options.fetchCommit)
+      await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, 'origin', options.fetchRef);
     const fetchedRefs = await fetchOptionalRefs(git, dir, options.optionalRefs ?? [], 'origin', signal);
     await fetchAiNotes(git, dir, signal, options.logger);
     const branch = options.branch ?? (await currentBranch(dir, signal));
-    return { dir, headCommit: head.stdout.trim(), branch, shallow: existsSync(path.join(dir, 'shallow')), fetchedRefs, dispose };
+    return {
+      dir,
+      headCommit: head.stdout.trim(),
+      branch,
+      shallow: existsSync(path.join(dir, 'shallow')),
+      fetchedRefs,
+      dispose,
+    };
   } catch (error) {
     await dispose();
     if (signal.aborted) throw abortError(signal);
@@ -184,14 +230,24 @@ async function cloneRemote(locator: RemoteRepository, options: OpenOptions): Pro
  * the one allowed protocol, no redirects, the size and time limits). The URL is passed to every
  * fetch and never stored, so the mirror's config and FETCH_HEAD hold no credential.
  */
-async function openMirrored(locator: RemoteRepository, options: OpenOptions, mirrors: MirrorOptions): Promise<ClonedRepository> {
+async function openMirrored(
+  locator: RemoteRepository,
+  options: OpenOptions,
+  mirrors: MirrorOptions,
+): Promise<ClonedRepository> {
   const { url, config, env } = await pinnedTarget(locator, options);
   await mkdir(mirrors.dir, { recursive: true, mode: 0o700 });
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  const timer = setTimeout(() => stop.abort(new CadenceError('ERR_GIT_CLONE_TIMEOUT', {
-    message: `Cloning took longer than ${Math.round(options.timeoutMs / 1000)} s`,
-  })), options.timeoutMs);
+  const timer = setTimeout(
+    () =>
+      stop.abort(
+        new CadenceError('ERR_GIT_CLONE_TIMEOUT', {
+          message: `Cloning took longer than ${Math.round(options.timeoutMs / 1000)} s`,
+        }),
+      ),
+    options.timeoutMs,
+  );
   let held: Awaited<ReturnType<typeof holdMirror>> | null = null;
   let fresh = false;
   let stopWatching = (): void => undefined;
@@ -201,12 +257,17 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
     fresh = !existsSync(path.join(dir, 'HEAD'));
     if (fresh) {
       const init = await runGitCommand(mirrors.dir, ['init', '--bare', '--quiet', '--', dir], signal);
-      if (init.code !== 0) throw new CadenceError('ERR_GIT_CLONE_FAILED', { message: `Cannot create a repository mirror: ${init.stderr.trim()}` });
+      if (init.code !== 0)
+        throw new CadenceError('ERR_GIT_CLONE_FAILED', {
+          message: `Cannot create a repository mirror: ${init.stderr.trim()}`,
+        });
     }
     stopWatching = watchDirectorySize(dir, options.maxSizeBytes, (bytes) =>
-      stop.abort(new CadenceError('ERR_REPOSITORY_TOO_LARGE', {
-        message: `The clone passed ${Math.round(options.maxSizeBytes / 1048576)} MB (${Math.round(bytes / 1048576)} MB so far)`,
-      })),
+      stop.abort(
+        new CadenceError('ERR_REPOSITORY_TOO_LARGE', {
+          message: `The clone passed ${Math.round(options.maxSizeBytes / 1048576)} MB (${Math.round(bytes / 1048576)} MB so far)`,
+        }),
+      ),
     );
     const git = simpleGit({
       baseDir: dir,
@@ -214,9 +275,15 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
       // gc.auto=0: no fetch repacks or prunes a mirror another job may be reading.
       config: ['http.followRedirects=false', 'gc.auto=0', ...config],
       allowEnvironment: Object.keys(env),
-      unsafe: { allowUnsafeSshCommand: env.GIT_SSH_COMMAND !== undefined, allowUnsafeConfigEnvCount: env.GIT_CONFIG_COUNT !== undefined },
+      unsafe: {
+        allowUnsafeSshCommand: env.GIT_SSH_COMMAND !== undefined,
+        allowUnsafeConfigEnvCount: env.GIT_CONFIG_COUNT !== undefined,
+      },
     }).env(cloneEnvironment(env));
-    options.logger?.info(fresh ? 'cloning into a new mirror' : 'fetching into the mirror', { url: redactCredentials(locator.url), branch: options.branch ?? null });
+    options.logger?.info(fresh ? 'cloning into a new mirror' : 'fetching into the mirror', {
+      url: redactCredentials(locator.url),
+      branch: options.branch ?? null,
+    });
     let branch = options.branch;
     /** The branch's commit when the mirror already held everything the remote has. */
     let current: string | null = null;
@@ -237,7 +304,15 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
       } else {
         // The AI notes and Agent Trace notes come in the same fetch: a pattern refspec matching nothing is no error, and a
         // push's job saves the round trip of a second fetch.
-        await git.raw(['fetch', '--no-tags', '--no-write-fetch-head', '--', url, `+refs/heads/${branch}:refs/heads/${branch}`, ...NOTES_REFSPECS]);
+        await git.raw([
+          'fetch',
+          '--no-tags',
+          '--no-write-fetch-head',
+          '--',
+          url,
+          `+refs/heads/${branch}:refs/heads/${branch}`,
+          ...NOTES_REFSPECS,
+        ]);
       }
       options.onProgress?.(fresh ? 'clone complete' : 'fetch complete');
     } catch (error) {
@@ -250,13 +325,19 @@ async function openMirrored(locator: RemoteRepository, options: OpenOptions, mir
     // An unchanged mirror was measured when it last changed, and its head is the one just read.
     const [sized, headed, ensured] = await Promise.allSettled([
       current ? 0 : objectBytes(dir, signal),
-      current ? { code: 0, stdout: current, stderr: '' } : runGitCommand(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], signal),
-      options.fetchCommit ? ensureCommit(git, dir, options.fetchCommit, signal, locator.url, url, options.fetchRef) : null,
+      current
+        ? { code: 0, stdout: current, stderr: '' }
+        : runGitCommand(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], signal),
+      options.fetchCommit
+        ? ensureCommit(git, dir, options.fetchCommit, signal, locator.url, url, options.fetchRef)
+        : null,
     ]);
     // Judged in the order they were once asked: size, then the branch, then the pushed commit.
     const finalSize = settledValue(sized);
     if (finalSize > options.maxSizeBytes) {
-      throw new CadenceError('ERR_REPOSITORY_TOO_LARGE', { message: `The clone is ${Math.round(finalSize / 1048576)} MB, above ${Math.round(options.maxSizeBytes / 1048576)} MB` });
+      throw new CadenceError('ERR_REPOSITORY_TOO_LARGE', {
+        message: `The clone is ${Math.round(finalSize / 1048576)} MB, above ${Math.round(options.maxSizeBytes / 1048576)} MB`,
+      });
     }
     const head = settledValue(headed);
     if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
@@ -299,11 +380,26 @@ function settledValue<T>(outcome: PromiseSettledResult<T>): T {
 }
 
 /** Fetches each ref (already checked against REQUEST_REF) the remote still has; returns those it had. */
-async function fetchOptionalRefs(git: ReturnType<typeof simpleGit>, dir: string, refs: readonly string[], remote: string, signal: AbortSignal): Promise<string[]> {
+async function fetchOptionalRefs(
+  git: ReturnType<typeof simpleGit>,
+  dir: string,
+  refs: readonly string[],
+  remote: string,
+  signal: AbortSignal,
+): Promise<string[]> {
   const fetched: string[] = [];
   for (const ref of refs) {
     try {
-      await git.cwd(dir).raw(['fetch', '--no-tags', ...(remote === 'origin' ? [] : ['--no-write-fetch-head']), '--', remote, `+${ref}:${ref}`]);
+      await git
+        .cwd(dir)
+        .raw([
+          'fetch',
+          '--no-tags',
+          ...(remote === 'origin' ? [] : ['--no-write-fetch-head']),
+          '--',
+          remote,
+          `+${ref}:${ref}`,
+        ]);
       fetched.push(ref);
     } catch {
       if (signal.aborted) throw abortError(signal);
@@ -312,17 +408,31 @@ async function fetchOptionalRefs(git: ReturnType<typeof simpleGit>, dir: string,
   return fetched;
 }
 
-async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, commit: string, signal: AbortSignal, url: string, remote = 'origin', ref?: string): Promise<void> {
+async function ensureCommit(
+  git: ReturnType<typeof simpleGit>,
+  dir: string,
+  commit: string,
+  signal: AbortSignal,
+  url: string,
+  remote = 'origin',
+  ref?: string,
+): Promise<void> {
   const present = await runGitCommand(dir, ['cat-file', '-e', `${commit}^{commit}`], signal);
   if (present.code === 0) return;
   try {
     // A request's head is fetched by its ref (checked against REQUEST_REF): servers need not serve unadvertised commits.
     const what = ref ? `+${ref}:${ref}` : commit;
-    await git.cwd(dir).raw(['fetch', '--no-tags', ...(remote === 'origin' ? [] : ['--no-write-fetch-head']), '--', remote, what]);
-    if (ref && (await runGitCommand(dir, ['cat-file', '-e', `${commit}^{commit}`], signal)).code !== 0) throw new Error(`${ref} does not hold ${commit}`);
+    await git
+      .cwd(dir)
+      .raw(['fetch', '--no-tags', ...(remote === 'origin' ? [] : ['--no-write-fetch-head']), '--', remote, what]);
+    if (ref && (await runGitCommand(dir, ['cat-file', '-e', `${commit}^{commit}`], signal)).code !== 0)
+      throw new Error(`${ref} does not hold ${commit}`);
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
-    throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `The pushed commit ${commit.slice(0, 12)} is not in ${redactCredentials(url)}`, cause: error });
+    throw new CadenceError('ERR_NO_COMMITS_FOUND', {
+      message: `The pushed commit ${commit.slice(0, 12)} is not in ${redactCredentials(url)}`,
+      cause: error,
+    });
   }
 }
 
@@ -331,7 +441,12 @@ async function ensureCommit(git: ReturnType<typeof simpleGit>, dir: string, comm
  * when the remote has them (pattern refspecs: a pattern matching nothing is no error). Most repositories do not, so a missing ref is not worth a word; any other failure is logged
  * and the analysis goes on without notes.
  */
-async function fetchAiNotes(git: ReturnType<typeof simpleGit>, dir: string, signal: AbortSignal, logger: OpenOptions['logger']): Promise<void> {
+async function fetchAiNotes(
+  git: ReturnType<typeof simpleGit>,
+  dir: string,
+  signal: AbortSignal,
+  logger: OpenOptions['logger'],
+): Promise<void> {
   try {
     await git.cwd(dir).raw(['fetch', '--no-tags', '--', 'origin', ...NOTES_REFSPECS]);
   } catch (error) {
@@ -348,9 +463,21 @@ async function fetchAiNotes(git: ReturnType<typeof simpleGit>, dir: string, sign
  * git's GIT_CONFIG_* environment, for this one git process. No URL, mirror config, job record or
  * log line holds it, and git sends it only to URLs under the prefix (the forge's own origin).
  */
-function authorizationEnvironment(locator: RemoteRepository, authorization: OpenOptions['httpAuthorization']): Record<string, string> {
-  if (!authorization || (locator.scheme !== 'https' && locator.scheme !== 'http') || !locator.url.startsWith(authorization.urlPrefix)) return {};
-  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${authorization.urlPrefix}.extraHeader`, GIT_CONFIG_VALUE_0: authorization.header };
+function authorizationEnvironment(
+  locator: RemoteRepository,
+  authorization: OpenOptions['httpAuthorization'],
+): Record<string, string> {
+  if (
+    !authorization ||
+    (locator.scheme !== 'https' && locator.scheme !== 'http') ||
+    !locator.url.startsWith(authorization.urlPrefix)
+  )
+    return {};
+  return {
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `http.${authorization.urlPrefix}.extraHeader`,
+    GIT_CONFIG_VALUE_0: authorization.header,
+  };
 }
 
 /** What git is started with for one remote: the URL serialized from checked parts, config and environment. */
@@ -369,7 +496,11 @@ interface PinnedTarget {
  */
 async function pinnedTarget(locator: RemoteRepository, options: OpenOptions): Promise<PinnedTarget> {
   const protocol = locator.scheme === 'scp' ? 'ssh' : locator.scheme;
-  const env: Record<string, string> = { GIT_ALLOW_PROTOCOL: protocol, GIT_TERMINAL_PROMPT: '0', ...authorizationEnvironment(locator, options.httpAuthorization) };
+  const env: Record<string, string> = {
+    GIT_ALLOW_PROTOCOL: protocol,
+    GIT_TERMINAL_PROMPT: '0',
+    ...authorizationEnvironment(locator, options.httpAuthorization),
+  };
   if (!options.policy) return { url: locator.url, config: [], env };
   const checked = await resolveAndCheck(locator.host, options.policy, options.signal);
   if (locator.scheme === 'https' || locator.scheme === 'http') {

@@ -142,7 +142,8 @@ function importedTreeTracker() {
       let best: { path: string; additions: number } | null = null;
       for (const root of roots) {
         const additions = additionsUnder.get(root) ?? 0;
-        if (additions >= IMPORTED_TREE_MIN_LINES && (!best || additions > best.additions)) best = { path: capped(root, LIMITS.pathChars), additions };
+        if (additions >= IMPORTED_TREE_MIN_LINES && (!best || additions > best.additions))
+          best = { path: capped(root, LIMITS.pathChars), additions };
       }
       return best;
     },
@@ -150,7 +151,8 @@ function importedTreeTracker() {
 }
 
 function fromHeader(header: LogHeader, boundary: ReadonlySet<string>): ReadCommit {
-  const [hash, parentList, authorName, authorEmail, authorTime, committerName, committerEmail, committerTime, message] = header;
+  const [hash, parentList, authorName, authorEmail, authorTime, committerName, committerEmail, committerTime, message] =
+    header;
   const newline = message.indexOf('\n');
   const parents = parentList ? parentList.split(' ') : [];
   const author = saneTime(authorTime);
@@ -181,10 +183,21 @@ function fromHeader(header: LogHeader, boundary: ReadonlySet<string>): ReadCommi
     previousAuthorTime: null,
     importedTree: null,
   };
-  return { record, authorTimeUnknown: author === null, timeUnknown: author === null && committer === null, oversizedFiles: 0 };
+  return {
+    record,
+    authorTimeUnknown: author === null,
+    timeUnknown: author === null && committer === null,
+    oversizedFiles: 0,
+  };
 }
 
-function addFile(commit: MutableCommit, added: string, deleted: string, path: string, isExcluded: (path: string) => boolean): void {
+function addFile(
+  commit: MutableCommit,
+  added: string,
+  deleted: string,
+  path: string,
+  isExcluded: (path: string) => boolean,
+): void {
   // numstat prints `-` for binary files.
   const binary = added === '-' || deleted === '-';
   const additions = binary ? 0 : Number(added) || 0;
@@ -199,6 +212,7 @@ function addFile(commit: MutableCommit, added: string, deleted: string, path: st
     commit.deletions += deletions;
   }
   const files = commit.files as CommitFileChange[];
-  if (files.length < LIMITS.files) files.push({ path: capped(path, LIMITS.pathChars), additions, deletions, binary, excluded });
+  if (files.length < LIMITS.files)
+    files.push({ path: capped(path, LIMITS.pathChars), additions, deletions, binary, excluded });
   else commit.filesTruncated = true;
 }

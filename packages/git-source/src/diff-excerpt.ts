@@ -22,10 +22,14 @@ const FILE_HEADER = /^diff --git a\/(.*) b\/(.*)$/;
  * soon as the excerpt is full, so a huge commit costs no more than a small one.
  */
 export function diffExcerpt(dir: string, hash: string, options: DiffExcerptOptions): Promise<string> {
-  if (!isCommitIdPrefix(hash, { anyCase: true })) return Promise.reject(new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${hash}` }));
+  if (!isCommitIdPrefix(hash, { anyCase: true }))
+    return Promise.reject(new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${hash}` }));
   const isExcluded = excludeMatcher(options.excludeFiles);
   return new Promise((resolve, reject) => {
-    const git = boundedGitCommand(['show', '--format=', '--patch', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', hash, '--'], options.bounds ?? DEFAULT_GIT_BOUNDS);
+    const git = boundedGitCommand(
+      ['show', '--format=', '--patch', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', hash, '--'],
+      options.bounds ?? DEFAULT_GIT_BOUNDS,
+    );
     const child = spawn(git.command, git.args, {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'ignore'],

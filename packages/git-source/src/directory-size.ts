@@ -35,7 +35,12 @@ const SLOWEST_CHECK_MS = 2000;
  * every 100 ms whatever the headroom kept a worker whose four clones waited on a silent server at
  * 6% of a core.
  */
-export function watchDirectorySize(dir: string, maxBytes: number, onExceeded: (bytes: number) => void, minIntervalMs = 100): () => void {
+export function watchDirectorySize(
+  dir: string,
+  maxBytes: number,
+  onExceeded: (bytes: number) => void,
+  minIntervalMs = 100,
+): () => void {
   let stopped = false;
   let timer: NodeJS.Timeout;
   const schedule = (delayMs: number): void => {

@@ -8,7 +8,10 @@ import picomatch from 'picomatch';
 export function excludeMatcher(globs: readonly string[]): (path: string) => boolean {
   if (globs.length === 0) return () => false;
   const match = picomatch([...globs], { dot: true, basename: false });
-  const byName = picomatch(globs.filter((g) => !g.includes('/')), { dot: true });
+  const byName = picomatch(
+    globs.filter((g) => !g.includes('/')),
+    { dot: true },
+  );
   const hasNamePatterns = globs.some((g) => !g.includes('/'));
   return (path) => {
     if (match(path)) return true;

@@ -15,12 +15,22 @@ export function runGitCommand(cwd: string, args: readonly string[], signal?: Abo
 }
 
 /** `runGitCommand` within `bounds` (boundedGitCommand): the line passes' blames and reads. */
-export function runBoundedGit(cwd: string, args: readonly string[], bounds: GitBounds, signal?: AbortSignal): Promise<GitResult> {
+export function runBoundedGit(
+  cwd: string,
+  args: readonly string[],
+  bounds: GitBounds,
+  signal?: AbortSignal,
+): Promise<GitResult> {
   const git = boundedGitCommand(args, bounds);
   return collectOutput(git.command, git.args, cwd, signal);
 }
 
-function collectOutput(command: string, args: readonly string[], cwd: string, signal?: AbortSignal): Promise<GitResult> {
+function collectOutput(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  signal?: AbortSignal,
+): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal, env: gitEnvironment() });
     const out: Buffer[] = [];
@@ -92,7 +102,10 @@ const MIB = 1024 * 1024;
  * the worst line diff below 16 MiB (a blob of one-character lines) needs more than 1 GiB, so it
  * fails with ERR_REPOSITORY_TOO_LARGE instead of taking the host's memory.
  */
-export const DEFAULT_GIT_BOUNDS: GitBounds = Object.freeze({ maxDiffBlobBytes: 16 * MIB, addressSpaceBytes: 1024 * MIB });
+export const DEFAULT_GIT_BOUNDS: GitBounds = Object.freeze({
+  maxDiffBlobBytes: 16 * MIB,
+  addressSpaceBytes: 1024 * MIB,
+});
 
 /** Pack windows small enough for the address-space limit: at most 256 MiB of packs mapped at once, 32 MiB at a time. */
 const PACK_WINDOW = '32m';
@@ -103,7 +116,11 @@ let prlimitPath: string | null | undefined;
 /** util-linux's `prlimit`, looked up once on PATH (and in /usr/bin, /bin); null when absent. */
 export function findPrlimit(): string | null {
   if (prlimitPath !== undefined) return prlimitPath;
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)), '/usr/bin', '/bin'];
+  const dirs = [
+    ...(process.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)),
+    '/usr/bin',
+    '/bin',
+  ];
   prlimitPath = null;
   for (const dir of dirs) {
     const candidate = path.join(dir, 'prlimit');
@@ -125,9 +142,12 @@ export function findPrlimit(): string | null {
  */
 export function boundedGitCommand(args: readonly string[], bounds: GitBounds): { command: string; args: string[] } {
   const config = [
-    '-c', `core.bigFileThreshold=${Math.max(1, Math.floor(bounds.maxDiffBlobBytes))}`,
-    '-c', `core.packedGitWindowSize=${PACK_WINDOW}`,
-    '-c', `core.packedGitLimit=${PACK_LIMIT}`,
+    '-c',
+    `core.bigFileThreshold=${Math.max(1, Math.floor(bounds.maxDiffBlobBytes))}`,
+    '-c',
+    `core.packedGitWindowSize=${PACK_WINDOW}`,
+    '-c',
+    `core.packedGitLimit=${PACK_LIMIT}`,
   ];
   const prlimit = bounds.addressSpaceBytes === null ? null : findPrlimit();
   if (prlimit === null || bounds.addressSpaceBytes === null) return { command: 'git', args: [...config, ...args] };
@@ -148,6 +168,11 @@ export function reachedMemoryBound(signal: NodeJS.Signals | null, stderr: string
 
 /** The error of a git child stopped by its bounds. */
 export function memoryBoundError(what: string, bounds: GitBounds): CadenceError {
-  const ceiling = bounds.addressSpaceBytes === null ? 'its memory' : `its ${Math.round(bounds.addressSpaceBytes / MIB)} MiB memory ceiling`;
-  return new CadenceError('ERR_REPOSITORY_TOO_LARGE', { message: `${what} reached ${ceiling}: the repository's history needs more memory than a job may use` });
+  const ceiling =
+    bounds.addressSpaceBytes === null
+      ? 'its memory'
+      : `its ${Math.round(bounds.addressSpaceBytes / MIB)} MiB memory ceiling`;
+  return new CadenceError('ERR_REPOSITORY_TOO_LARGE', {
+    message: `${what} reached ${ceiling}: the repository's history needs more memory than a job may use`,
+  });
 }

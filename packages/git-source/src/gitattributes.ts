@@ -69,7 +69,8 @@ export function attributesOf(files: ReadonlyMap<string, string>): (path: string)
     const vendored = state.get('linguist-vendored');
     const generated = state.get('linguist-generated');
     return {
-      linguist: vendored === true || generated === true ? true : vendored === false || generated === false ? false : undefined,
+      linguist:
+        vendored === true || generated === true ? true : vendored === false || generated === false ? false : undefined,
       noDiff: state.get('diff') === false,
     };
   };

@@ -77,7 +77,10 @@ export const BLAME_FLAGS = ['-w', '-M'] as const;
 async function git(dir: string, args: string[], signal?: AbortSignal): Promise<string> {
   // Within the history read's bounds (address space, pack windows, the blob cap): a blame is a git process like it.
   const result = await runBoundedGit(dir, args, DEFAULT_GIT_BOUNDS, signal);
-  if (result.code !== 0) throw new CadenceError('ERR_GIT_READ_FAILED', { message: `git ${args[0]} failed: ${result.stderr.trim().split('\n')[0] ?? ''}` });
+  if (result.code !== 0)
+    throw new CadenceError('ERR_GIT_READ_FAILED', {
+      message: `git ${args[0]} failed: ${result.stderr.trim().split('\n')[0] ?? ''}`,
+    });
   return result.stdout;
 }
 
@@ -85,7 +88,11 @@ async function git(dir: string, args: string[], signal?: AbortSignal): Promise<s
 async function treeLineCounts(dir: string, head: string, signal?: AbortSignal): Promise<Map<string, number | null>> {
   const format = (await git(dir, ['rev-parse', '--show-object-format'], signal)).trim();
   const empty = EMPTY_TREE[format] ?? EMPTY_TREE.sha1!;
-  const out = await git(dir, ['-c', 'core.quotePath=false', 'diff', '--numstat', '-z', '--no-renames', '--no-ext-diff', empty, head], signal);
+  const out = await git(
+    dir,
+    ['-c', 'core.quotePath=false', 'diff', '--numstat', '-z', '--no-renames', '--no-ext-diff', empty, head],
+    signal,
+  );
   const files = new Map<string, number | null>();
   for (const entry of out.split('\0')) {
     const match = /^(\d+|-)\t(\d+|-)\t(.+)$/s.exec(entry);
@@ -96,11 +103,24 @@ async function treeLineCounts(dir: string, head: string, signal?: AbortSignal): 
 
 /** The paths of the tree at `commit` (one `git ls-tree -r -z --name-only`). */
 async function treePaths(dir: string, commit: string, signal?: AbortSignal): Promise<string[]> {
-  return (await git(dir, ['-c', 'core.quotePath=false', 'ls-tree', '-r', '-z', '--name-only', '--end-of-options', commit], signal)).split('\0').filter((p) => p.length > 0);
+  return (
+    await git(
+      dir,
+      ['-c', 'core.quotePath=false', 'ls-tree', '-r', '-z', '--name-only', '--end-of-options', commit],
+      signal,
+    )
+  )
+    .split('\0')
+    .filter((p) => p.length > 0);
 }
 
 /** The `.gitattributes` files of the tree at `head`, by path. */
-async function attributeFiles(dir: string, head: string, paths: Iterable<string>, signal?: AbortSignal): Promise<Map<string, string>> {
+async function attributeFiles(
+  dir: string,
+  head: string,
+  paths: Iterable<string>,
+  signal?: AbortSignal,
+): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const path of paths) {
     if (path !== '.gitattributes' && !path.endsWith('/.gitattributes')) continue;
@@ -140,10 +160,29 @@ export interface FileBlame {
  * the commit that wrote it and where the lines were in that commit (line records are matched on
  * those original numbers), and the commits marked `boundary`.
  */
-export async function blameFile(dir: string, head: string, path: string, signal?: AbortSignal, ranges: readonly (readonly [number, number])[] = [], since?: number): Promise<FileBlame> {
+export async function blameFile(
+  dir: string,
+  head: string,
+  path: string,
+  signal?: AbortSignal,
+  ranges: readonly (readonly [number, number])[] = [],
+  since?: number,
+): Promise<FileBlame> {
   // `--since`: blame stops at commits older than that (their lines go to a boundary commit), so a
   // question about recent lines never walks the whole history.
-  const args = ['-c', 'core.quotePath=false', 'blame', '--incremental', '--root', ...BLAME_FLAGS, ...ranges.flatMap(([start, count]) => ['-L', `${start},+${count}`]), ...(since === undefined ? [] : [`--since=@${since}`]), head, '--', path];
+  const args = [
+    '-c',
+    'core.quotePath=false',
+    'blame',
+    '--incremental',
+    '--root',
+    ...BLAME_FLAGS,
+    ...ranges.flatMap(([start, count]) => ['-L', `${start},+${count}`]),
+    ...(since === undefined ? [] : [`--since=@${since}`]),
+    head,
+    '--',
+    path,
+  ];
   const out = await git(dir, args, signal);
   const groups: BlameGroup[] = [];
   const boundary = new Set<string>();
@@ -184,10 +223,18 @@ export interface LineTree {
  * `attributesFrom`: read the `.gitattributes` files of that commit instead (a range's base), so a
  * request cannot leave its own lines out by marking them generated.
  */
-export async function readLineTree(dir: string, head: string, isExcludedByConfig: (path: string) => boolean, signal?: AbortSignal, attributesFrom?: string): Promise<LineTree> {
+export async function readLineTree(
+  dir: string,
+  head: string,
+  isExcludedByConfig: (path: string) => boolean,
+  signal?: AbortSignal,
+  attributesFrom?: string,
+): Promise<LineTree> {
   const files = await treeLineCounts(dir, head, signal);
   const attributes = attributesOf(
-    attributesFrom === undefined ? await attributeFiles(dir, head, files.keys(), signal) : await attributeFiles(dir, attributesFrom, await treePaths(dir, attributesFrom, signal), signal),
+    attributesFrom === undefined
+      ? await attributeFiles(dir, head, files.keys(), signal)
+      : await attributeFiles(dir, attributesFrom, await treePaths(dir, attributesFrom, signal), signal),
   );
   const isExcluded = (path: string): boolean => {
     const of = attributes(path);
@@ -198,8 +245,13 @@ export async function readLineTree(dir: string, head: string, isExcludedByConfig
 }
 
 /** Counts and blames the lines of the tree at `head` (a full commit id), read by `readLineTree` unless given. */
-export async function readHeadLines(dir: string, head: string, options: HeadLinesOptions & { readonly tree?: LineTree }): Promise<HeadLines> {
-  const { files, attributes, isExcluded } = options.tree ?? (await readLineTree(dir, head, options.isExcluded, options.signal));
+export async function readHeadLines(
+  dir: string,
+  head: string,
+  options: HeadLinesOptions & { readonly tree?: LineTree },
+): Promise<HeadLines> {
+  const { files, attributes, isExcluded } =
+    options.tree ?? (await readLineTree(dir, head, options.isExcluded, options.signal));
   let excluded = 0;
   let binaryFiles = 0;
   const counted: [string, number][] = [];
@@ -231,7 +283,9 @@ export async function readHeadLines(dir: string, head: string, options: HeadLine
     return false;
   });
   if (queue.length > options.maxFiles) {
-    throw new LinesSkipped(`the tree holds ${queue.length} counted text files to blame, more than limits.max_line_files (${options.maxFiles})`);
+    throw new LinesSkipped(
+      `the tree holds ${queue.length} counted text files to blame, more than limits.max_line_files (${options.maxFiles})`,
+    );
   }
   const records = options.records && options.records.byCommit.size > 0 ? options.records : null;
   const worker = async (): Promise<void> => {
@@ -252,12 +306,24 @@ export async function readHeadLines(dir: string, head: string, options: HeadLine
           entry.marked ??= { lines: 0, folders: new Map(), byAssistant: new Map() };
           entry.marked.lines += marked.lines;
           entry.marked.folders.set(folder, (entry.marked.folders.get(folder) ?? 0) + marked.lines);
-          for (const [name, lines] of marked.byAssistant) entry.marked.byAssistant.set(name, (entry.marked.byAssistant.get(name) ?? 0) + lines);
+          for (const [name, lines] of marked.byAssistant)
+            entry.marked.byAssistant.set(name, (entry.marked.byAssistant.get(name) ?? 0) + lines);
         }
       }
       for (const commit of blamed.boundary) boundary.add(commit);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, () => worker()));
-  return { head, counted: total + unblamed, excluded, binaryFiles, countedFiles: counted.length, byCommit, boundary, isExcluded, unblamed, unblamedFolders };
+  return {
+    head,
+    counted: total + unblamed,
+    excluded,
+    binaryFiles,
+    countedFiles: counted.length,
+    byCommit,
+    boundary,
+    isExcluded,
+    unblamed,
+    unblamedFolders,
+  };
 }

@@ -32,8 +32,15 @@ export function readHeadPaths(dir: string, rev: string, options: HeadPathsOption
       reject(abortError(signal));
       return;
     }
-    const git = boundedGitCommand(['ls-tree', '-r', '-z', '--name-only', '--end-of-options', rev], options.bounds ?? DEFAULT_GIT_BOUNDS);
-    const child = spawn(git.command, git.args, { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'], env: gitEnvironment() });
+    const git = boundedGitCommand(
+      ['ls-tree', '-r', '-z', '--name-only', '--end-of-options', rev],
+      options.bounds ?? DEFAULT_GIT_BOUNDS,
+    );
+    const child = spawn(git.command, git.args, {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: gitEnvironment(),
+    });
     const paths = new Set<string>();
     let pending: Buffer[] = [];
     let tooMany = false;

@@ -7,7 +7,15 @@ import { linkAuthorIntervals } from './author-intervals.js';
 import type { CommitRecord, RepositoryStats } from '@cadence-detect/plugin-sdk';
 import { commitRecordSink, type MutableCommit, type ReadCommit } from './commit-record.js';
 import { excludeMatcher } from './exclude-matcher.js';
-import { boundedGitCommand, DEFAULT_GIT_BOUNDS, gitEnvironment, memoryBoundError, reachedMemoryBound, runGitCommand, type GitBounds } from './git-process.js';
+import {
+  boundedGitCommand,
+  DEFAULT_GIT_BOUNDS,
+  gitEnvironment,
+  memoryBoundError,
+  reachedMemoryBound,
+  runGitCommand,
+  type GitBounds,
+} from './git-process.js';
 import { createLogStreamParser, LOG_FORMAT, type LogSink } from './log-stream.js';
 import { MISSING_OBJECT, missingBlobs, type MissingBlobs } from './missing-objects.js';
 import type { HistoryCache } from './history-cache.js';
@@ -84,7 +92,8 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   for (const commit of read) commit.record.shortHash = abbreviations.get(commit.record.hash) ?? commit.record.shortHash;
   const all = read.map((c) => c.record);
   const since = options.since ?? null;
-  const wanted = (c: CommitRecord): boolean => (!inRange || inRange.has(c.hash)) && (since === null || c.authorTime >= since);
+  const wanted = (c: CommitRecord): boolean =>
+    (!inRange || inRange.has(c.hash)) && (since === null || c.authorTime >= since);
   const commits = inRange || since !== null ? all.filter(wanted) : all;
   let oversizedFiles = 0;
   const oversizedCommits: string[] = [];
@@ -94,19 +103,32 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
     if (oversizedCommits.length < OVERSIZED_COMMITS_LISTED) oversizedCommits.push(commit.record.hash);
   }
   const unreadable = damaged ? commits.filter((c) => damaged.commits.has(c.hash)).map((c) => c.hash) : [];
-  return { commits, stats: computeStats(all, commits), oversizedFiles, oversizedCommits, ...(damaged ? { unreadable: { commits: unreadable, files: [...damaged.files].sort() } } : {}) };
+  return {
+    commits,
+    stats: computeStats(all, commits),
+    oversizedFiles,
+    oversizedCommits,
+    ...(damaged ? { unreadable: { commits: unreadable, files: [...damaged.files].sort() } } : {}),
+  };
 }
 
-
 /** Oldest first; with a cache, the cached history plus what came after its head when `rev` descends from it. */
-async function readCommits(dir: string, options: ReadHistoryOptions, isExcluded: (path: string) => boolean, boundary: ReadonlySet<string>): Promise<{ read: ReadCommit[]; missing?: MissingBlobs }> {
+async function readCommits(
+  dir: string,
+  options: ReadHistoryOptions,
+  isExcluded: (path: string) => boolean,
+  boundary: ReadonlySet<string>,
+): Promise<{ read: ReadCommit[]; missing?: MissingBlobs }> {
   const cache = isFullCommitId(options.rev) && boundary.size === 0 ? options.cache : undefined;
   const key = JSON.stringify([path.resolve(dir), options.excludeFiles, options.omitPaths ?? []]);
   const cached = cache?.take(key);
   let read: ReadCommit[];
   let missing: MissingBlobs | undefined;
   if (cached && cached.head === options.rev) read = cached.read;
-  else if (cached && (await runGitCommand(dir, ['merge-base', '--is-ancestor', cached.head, options.rev], options.signal)).code === 0) {
+  else if (
+    cached &&
+    (await runGitCommand(dir, ['merge-base', '--is-ancestor', cached.head, options.rev], options.signal)).code === 0
+  ) {
     const newer = await streamLog(dir, { ...options, rev: `${cached.head}..${options.rev}` }, isExcluded, boundary);
     read = [...cached.read, ...newer.commits.reverse()];
     missing = newer.missing;
@@ -151,7 +173,15 @@ async function streamLog(
     const missing = await missingBlobs(dir, options.rev, options.signal);
     if (missing.files.size === 0) throw error;
     binaries.length = 0;
-    commits = await runLog(dir, { ...options, omitPaths: [...missing.files] }, bounds, isExcluded, boundary, binaries, true);
+    commits = await runLog(
+      dir,
+      { ...options, omitPaths: [...missing.files] },
+      bounds,
+      isExcluded,
+      boundary,
+      binaries,
+      true,
+    );
     found = missing;
   }
   await markOversized(dir, binaries, bounds, options.signal);
@@ -170,7 +200,20 @@ function runLog(
   return new Promise((resolve, reject) => {
     // `--full-history --sparse`: with paths left out, a commit that touched only them is still listed.
     const git = boundedGitCommand(
-      ['log', '-z', '--numstat', '--no-color', '--no-ext-diff', '--no-show-signature', ...(everyCommit ? ['--full-history', '--sparse'] : []), LOG_FORMAT, '--end-of-options', options.rev, '--', ...omitted(options.omitPaths)],
+      [
+        'log',
+        '-z',
+        '--numstat',
+        '--no-color',
+        '--no-ext-diff',
+        '--no-show-signature',
+        ...(everyCommit ? ['--full-history', '--sparse'] : []),
+        LOG_FORMAT,
+        '--end-of-options',
+        options.rev,
+        '--',
+        ...omitted(options.omitPaths),
+      ],
       bounds,
     );
     const child = spawn(git.command, git.args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnvironment() });
@@ -212,7 +255,9 @@ function runLog(
     child.stderr.on('data', (chunk: string) => {
       if (stderr.length < 4096) stderr += chunk;
     });
-    child.on('error', (error) => reject(new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git log failed to start: ${error.message}` })));
+    child.on('error', (error) =>
+      reject(new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git log failed to start: ${error.message}` })),
+    );
     child.on('close', (code, signal) => {
       options.signal?.removeEventListener('abort', onAbort);
       if (options.signal?.aborted) {
@@ -225,7 +270,11 @@ function runLog(
         } else if (/does not have any commits|unknown revision|bad revision|ambiguous argument/i.test(stderr)) {
           reject(new CadenceError('ERR_NO_COMMITS_FOUND', { message: `No commits at ${options.rev}` }));
         } else {
-          reject(new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git log failed: ${stderr.trim().split('\n')[0] ?? code}` }));
+          reject(
+            new CadenceError('ERR_GIT_CLONE_FAILED', {
+              message: `git log failed: ${stderr.trim().split('\n')[0] ?? code}`,
+            }),
+          );
         }
         return;
       }
@@ -241,11 +290,18 @@ function runLog(
  * one `git cat-file --batch-check` sizes `<commit>:<path>` and `<first parent>:<path>` (a rename's
  * old path is not sized). Files numstat calls binary are few in most histories, and none costs a read.
  */
-async function markOversized(dir: string, binaries: readonly BinaryFile[], bounds: GitBounds, signal?: AbortSignal): Promise<void> {
+async function markOversized(
+  dir: string,
+  binaries: readonly BinaryFile[],
+  bounds: GitBounds,
+  signal?: AbortSignal,
+): Promise<void> {
   // A path with a newline cannot be named on a batch-check line: such a file is not sized.
   const sized = binaries.filter((b) => !b.path.includes('\n'));
   if (sized.length === 0) return;
-  const input = sized.map((b) => `${b.commit.record.hash}:${b.path}\n${b.parent ? `${b.parent}:${b.path}` : b.commit.record.hash}\n`).join('');
+  const input = sized
+    .map((b) => `${b.commit.record.hash}:${b.path}\n${b.parent ? `${b.parent}:${b.path}` : b.commit.record.hash}\n`)
+    .join('');
   const sizes = await batchSizes(dir, input, bounds, signal);
   sized.forEach((file, i) => {
     const after = sizes[2 * i] ?? 0;
@@ -273,17 +329,30 @@ function batchSizes(dir: string, input: string, bounds: GitBounds, signal?: Abor
     // A git that exits early closes its input: the close below reports it.
     child.stdin.on('error', () => undefined);
     child.stdin.end(input);
-    child.on('error', (error) => reject(new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git cat-file failed to start: ${error.message}` })));
+    child.on('error', (error) =>
+      reject(new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git cat-file failed to start: ${error.message}` })),
+    );
     child.on('close', (code, exitSignal) => {
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) return reject(abortError(signal));
       if (code !== 0) {
-        return reject(reachedMemoryBound(exitSignal, stderr) ? memoryBoundError('git cat-file', bounds) : new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git cat-file failed: ${stderr.trim().split('\n')[0] ?? code}` }));
+        return reject(
+          reachedMemoryBound(exitSignal, stderr)
+            ? memoryBoundError('git cat-file', bounds)
+            : new CadenceError('ERR_GIT_CLONE_FAILED', {
+                message: `git cat-file failed: ${stderr.trim().split('\n')[0] ?? code}`,
+              }),
+        );
       }
-      resolve(Buffer.concat(out).toString('utf8').split('\n').map((line) => {
-        const match = /^blob (\d+)$/.exec(line);
-        return match ? Number(match[1]) : 0;
-      }));
+      resolve(
+        Buffer.concat(out)
+          .toString('utf8')
+          .split('\n')
+          .map((line) => {
+            const match = /^blob (\d+)$/.exec(line);
+            return match ? Number(match[1]) : 0;
+          }),
+      );
     });
   });
 }
@@ -313,7 +382,12 @@ function setTime(record: MutableCommit, seconds: number): void {
   record.committerTime = seconds;
 }
 
-async function rangeMembers(dir: string, before: string, rev: string, signal?: AbortSignal): Promise<Set<string> | null> {
+async function rangeMembers(
+  dir: string,
+  before: string,
+  rev: string,
+  signal?: AbortSignal,
+): Promise<Set<string> | null> {
   if (!REV.test(before) || before.startsWith('-')) {
     throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a revision: ${JSON.stringify(before)}` });
   }
@@ -336,7 +410,10 @@ async function shallowBoundary(dir: string): Promise<Set<string>> {
 
 /** Repository-wide statistics of a history (all commits read) and the analyzed part of it. */
 export function computeStats(history: readonly CommitRecord[], analyzed: readonly CommitRecord[]): RepositoryStats {
-  const sizes = analyzed.filter((c) => !c.isMerge && !c.isBoundary).map((c) => c.additions).sort((a, b) => a - b);
+  const sizes = analyzed
+    .filter((c) => !c.isMerge && !c.isBoundary)
+    .map((c) => c.additions)
+    .sort((a, b) => a - b);
   const intervals = analyzed
     .filter((c) => c.previousAuthorTime !== null)
     .map((c) => c.authorTime - (c.previousAuthorTime ?? 0))

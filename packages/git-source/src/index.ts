@@ -4,7 +4,13 @@ export { openRepository, REQUEST_REF, type OpenOptions, type ClonedRepository } 
 export { evictMirrors, mirrorKey, type MirrorOptions } from './mirrors.js';
 /** Kept for callers of 1.0: the one implementation lives in @cadence-detect/errors. */
 export { redactCredentials } from '@cadence-detect/errors';
-export { readHistory, computeStats, OVERSIZED_COMMITS_LISTED, type ReadHistoryOptions, type History } from './history.js';
+export {
+  readHistory,
+  computeStats,
+  OVERSIZED_COMMITS_LISTED,
+  type ReadHistoryOptions,
+  type History,
+} from './history.js';
 export { diffExcerpt, type DiffExcerptOptions } from './diff-excerpt.js';
 export { excludeMatcher } from './exclude-matcher.js';
 export { uniqueAbbreviations, MIN_ABBREVIATION } from './abbreviations.js';
@@ -15,8 +21,34 @@ export { readNotes, AI_NOTES_REF, NOTE_LIMITS } from './notes.js';
 export { HistoryCache } from './history-cache.js';
 export { runGitCommand, boundedGitCommand, DEFAULT_GIT_BOUNDS, type GitBounds } from './git-process.js';
 export { readHeadPaths, MAX_HEAD_PATHS, type HeadPathsOptions } from './head-paths.js';
-export { readHeadLines, readLineTree, blameFile, linesByCommit, LinesSkipped, BLAME_FLAGS, type HeadLines, type CommitLines, type MarkedLines, type HeadLinesOptions, type LineTree, type BlameGroup, type FileBlame } from './head-lines.js';
-export { readLineRecords, parseAuthorshipLog, parseTraceRecord, markedLines, recordedLines, isTraceFile, NO_LINE_RECORDS, UNNAMED_ASSISTANT, AGENT_TRACE_NOTES_REF, type LineRecords, type MarkedRange } from './line-records.js';
+export {
+  readHeadLines,
+  readLineTree,
+  blameFile,
+  linesByCommit,
+  LinesSkipped,
+  BLAME_FLAGS,
+  type HeadLines,
+  type CommitLines,
+  type MarkedLines,
+  type HeadLinesOptions,
+  type LineTree,
+  type BlameGroup,
+  type FileBlame,
+} from './head-lines.js';
+export {
+  readLineRecords,
+  parseAuthorshipLog,
+  parseTraceRecord,
+  markedLines,
+  recordedLines,
+  isTraceFile,
+  NO_LINE_RECORDS,
+  UNNAMED_ASSISTANT,
+  AGENT_TRACE_NOTES_REF,
+  type LineRecords,
+  type MarkedRange,
+} from './line-records.js';
 export { attributesOf, type PathAttributes } from './gitattributes.js';
 export { readReworkedLines, REWORK_WINDOW_SECONDS, type ReworkOptions, type ReworkedLines } from './rework.js';
 export { replayFirstParent, streamCommitDiffs, type FileDiff, type Deletion } from './line-replay.js';

@@ -31,14 +31,26 @@ export interface LineRecords {
   readonly skippedCount: number;
 }
 
-export const NO_LINE_RECORDS: LineRecords = { byCommit: new Map(), gitAi: 0, agentTrace: 0, skipped: [], skippedCount: 0 };
+export const NO_LINE_RECORDS: LineRecords = {
+  byCommit: new Map(),
+  gitAi: 0,
+  agentTrace: 0,
+  skipped: [],
+  skippedCount: 0,
+};
 
 const MAX_SKIPPED = 20;
 /** No range may claim more lines than this: a hostile record cannot make a count enormous. */
 const MAX_LINE = 10_000_000;
 
 /** Assistant lines of `path` (as of `commit`) among `start`…`start + count - 1`, by assistant; null when the commit has no record. */
-export function markedLines(records: LineRecords, commit: string, path: string, start: number, count: number): { lines: number; byAssistant: Map<string, number> } | null {
+export function markedLines(
+  records: LineRecords,
+  commit: string,
+  path: string,
+  start: number,
+  count: number,
+): { lines: number; byAssistant: Map<string, number> } | null {
   const files = records.byCommit.get(commit);
   if (!files) return null;
   const byAssistant = new Map<string, number>();
@@ -84,7 +96,13 @@ class RecordBuilder {
 
   build(): LineRecords {
     for (const files of this.byCommit.values()) for (const [path, ranges] of files) files.set(path, disjoint(ranges));
-    return { byCommit: this.byCommit, gitAi: this.gitAi, agentTrace: this.agentTrace, skipped: this.skipped, skippedCount: this.skippedCount };
+    return {
+      byCommit: this.byCommit,
+      gitAi: this.gitAi,
+      agentTrace: this.agentTrace,
+      skipped: this.skipped,
+      skippedCount: this.skippedCount,
+    };
   }
 }
 
@@ -121,9 +139,11 @@ interface AgentRecord {
   readonly agent_id?: { readonly tool?: unknown };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
-const toolName = (value: unknown): string | null => (typeof value === 'string' && value.trim().length > 0 ? value.trim().slice(0, 60) : null);
+const toolName = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim().length > 0 ? value.trim().slice(0, 60) : null;
 
 /**
  * One Git AI Standard v3 authorship log: its attestation section (a file path at column 0, quoted
@@ -145,7 +165,8 @@ export function parseAuthorshipLog(text: string): Map<string, MarkedRange[]> | s
   }
   if (!isObject(metadata)) return 'its metadata is not a JSON object';
   const version = metadata.schema_version;
-  if (typeof version !== 'string' || !version.startsWith('authorship/3.')) return `schema_version ${JSON.stringify(version ?? null)} is not authorship/3.x`;
+  if (typeof version !== 'string' || !version.startsWith('authorship/3.'))
+    return `schema_version ${JSON.stringify(version ?? null)} is not authorship/3.x`;
   const sessions = isObject(metadata.sessions) ? (metadata.sessions as Record<string, AgentRecord>) : {};
   const prompts = isObject(metadata.prompts) ? (metadata.prompts as Record<string, AgentRecord>) : {};
   const byPath = new Map<string, MarkedRange[]>();
@@ -157,7 +178,8 @@ export function parseAuthorshipLog(text: string): Map<string, MarkedRange[]> | s
       continue;
     }
     const entry = /^ {2}(\S+) (\S+)$/.exec(line);
-    if (!entry || path === null) return `an attestation line is not "  <key> <ranges>" under a file: ${JSON.stringify(line.slice(0, 80))}`;
+    if (!entry || path === null)
+      return `an attestation line is not "  <key> <ranges>" under a file: ${JSON.stringify(line.slice(0, 80))}`;
     const [, key, rangeText] = entry as unknown as [string, string, string];
     const human = key.startsWith('h_') || key === 'human';
     const record = key.startsWith('s_') ? sessions[key.split('::')[0]!] : prompts[key];
@@ -186,7 +208,8 @@ const CONTRIBUTOR_TYPES = new Set(['ai', 'mixed', 'human', 'unknown']);
  */
 export function parseTraceRecord(value: unknown): TraceMarks | string {
   if (!isObject(value)) return 'not a JSON object';
-  if (typeof value.version !== 'string' || !/^0\.\d+(\.\d+)?$/.test(value.version)) return `version ${JSON.stringify(value.version ?? null)} is not 0.x`;
+  if (typeof value.version !== 'string' || !/^0\.\d+(\.\d+)?$/.test(value.version))
+    return `version ${JSON.stringify(value.version ?? null)} is not 0.x`;
   if (!Array.isArray(value.files)) return 'no files array';
   const vcs = value.vcs;
   let revision: string | null = null;
@@ -197,22 +220,43 @@ export function parseTraceRecord(value: unknown): TraceMarks | string {
   const tool = isObject(value.tool) ? toolName(value.tool.name) : null;
   const byPath = new Map<string, MarkedRange[]>();
   for (const file of value.files) {
-    if (!isObject(file) || typeof file.path !== 'string' || file.path.length === 0 || !Array.isArray(file.conversations)) return 'a file without a path or conversations';
+    if (
+      !isObject(file) ||
+      typeof file.path !== 'string' ||
+      file.path.length === 0 ||
+      !Array.isArray(file.conversations)
+    )
+      return 'a file without a path or conversations';
     for (const conversation of file.conversations) {
-      if (!isObject(conversation) || !Array.isArray(conversation.ranges)) return `a conversation of ${file.path} without ranges`;
+      if (!isObject(conversation) || !Array.isArray(conversation.ranges))
+        return `a conversation of ${file.path} without ranges`;
       for (const range of conversation.ranges) {
         if (!isObject(range)) return `a range of ${file.path} is not an object`;
-        const contributor = isObject(range.contributor) ? range.contributor : isObject(conversation.contributor) ? conversation.contributor : null;
+        const contributor = isObject(range.contributor)
+          ? range.contributor
+          : isObject(conversation.contributor)
+            ? conversation.contributor
+            : null;
         const type = contributor?.type;
-        if (contributor !== null && (typeof type !== 'string' || !CONTRIBUTOR_TYPES.has(type))) return `contributor.type ${JSON.stringify(type ?? null)} is not ai, mixed, human or unknown`;
+        if (contributor !== null && (typeof type !== 'string' || !CONTRIBUTOR_TYPES.has(type)))
+          return `contributor.type ${JSON.stringify(type ?? null)} is not ai, mixed, human or unknown`;
         const { start_line: start, end_line: end } = range;
-        if (!Number.isInteger(start) || !Number.isInteger(end) || (start as number) < 1 || (end as number) < (start as number) || (end as number) > MAX_LINE) {
+        if (
+          !Number.isInteger(start) ||
+          !Number.isInteger(end) ||
+          (start as number) < 1 ||
+          (end as number) < (start as number) ||
+          (end as number) > MAX_LINE
+        ) {
           return `a range of ${file.path} has no valid start_line and end_line`;
         }
         if (type !== 'ai' && type !== 'mixed') continue;
         const name = tool ?? toolName(contributor?.model_id);
         const path = file.path.replace(/^\.\//, '');
-        byPath.set(path, [...(byPath.get(path) ?? []), { start: start as number, end: end as number, assistant: name }]);
+        byPath.set(path, [
+          ...(byPath.get(path) ?? []),
+          { start: start as number, end: end as number, assistant: name },
+        ]);
       }
     }
   }
@@ -268,7 +312,9 @@ export async function readLineRecords(dir: string, head: string, options: LineRe
   };
   for (const [commit, text] of traceNotes) {
     if (!options.commits.has(commit)) continue;
-    jsonLines(text).forEach((entry, index) => addTrace(`refs/notes/agent-trace on ${short(commit)}, record ${index + 1}`, entry, commit));
+    jsonLines(text).forEach((entry, index) =>
+      addTrace(`refs/notes/agent-trace on ${short(commit)}, record ${index + 1}`, entry, commit),
+    );
   }
   for (const path of options.traceFiles) {
     const blob = await runGitCommand(dir, ['cat-file', 'blob', `${head}:${path}`], options.signal);
@@ -290,13 +336,16 @@ function jsonLines(text: string): unknown[] {
   } catch {
     // One record per line (JSON Lines).
   }
-  return trimmed.split('\n').filter((line) => line.trim().length > 0).map((line) => {
-    try {
-      return JSON.parse(line) as unknown;
-    } catch {
-      return 'not JSON';
-    }
-  });
+  return trimmed
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => {
+      try {
+        return JSON.parse(line) as unknown;
+      } catch {
+        return 'not JSON';
+      }
+    });
 }
 
 /** Whether a path holds Agent Trace records (they are records, not code: never counted). */

@@ -26,9 +26,10 @@ export interface Deletion {
 }
 
 /** The assistant line ranges a commit's record names in a file (as numbered in that commit), if it has any. */
-export type RecordedRanges = (commit: string, path: string) => readonly { readonly start: number; readonly end: number }[] | undefined;
-
-
+export type RecordedRanges = (
+  commit: string,
+  path: string,
+) => readonly { readonly start: number; readonly end: number }[] | undefined;
 
 /** One file of a commit's `-U0` diff: its paths before and after, and its hunks `[oldStart, oldCount, newStart, newCount]`. */
 export interface FileDiff {
@@ -53,7 +54,13 @@ export interface DiffHandlers {
  * content line that looks like a header is never read as one. `input` is written to git's stdin
  * (for `--stdin`). Rejects when git fails or `signal` aborts.
  */
-export function streamCommitDiffs(dir: string, args: readonly string[], handlers: DiffHandlers, signal?: AbortSignal, input?: string): Promise<void> {
+export function streamCommitDiffs(
+  dir: string,
+  args: readonly string[],
+  handlers: DiffHandlers,
+  signal?: AbortSignal,
+  input?: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(abortError(signal));
@@ -61,7 +68,11 @@ export function streamCommitDiffs(dir: string, args: readonly string[], handlers
     }
     // Within the history read's bounds: this is the same kind of `git log -p` over the same history.
     const git = boundedGitCommand(['-c', 'core.quotePath=false', ...args], DEFAULT_GIT_BOUNDS);
-    const child = spawn(git.command, git.args, { cwd: dir, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], env: gitEnvironment() });
+    const child = spawn(git.command, git.args, {
+      cwd: dir,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'],
+      env: gitEnvironment(),
+    });
     if (input !== undefined) {
       child.stdin!.on('error', () => undefined);
       child.stdin!.end(input);
@@ -147,11 +158,20 @@ export const LINE_DIFF_ARGS = ['-p', '-U0', '-w', '-M', '--no-color', '--no-ext-
  * are skipped (`follows` false: excluded or binary). Each line's origin is stored as `index * 2 + m`,
  * m being 1 when the writing commit's record (`recorded`) names the line an assistant's.
  */
-export async function replayFirstParent(dir: string, head: string, follows: (path: string) => boolean, onDeletion: (deletion: Deletion) => void, signal?: AbortSignal, recorded?: RecordedRanges): Promise<void> {
+export async function replayFirstParent(
+  dir: string,
+  head: string,
+  follows: (path: string) => boolean,
+  onDeletion: (deletion: Deletion) => void,
+  signal?: AbortSignal,
+  recorded?: RecordedRanges,
+): Promise<void> {
   const files = new Map<string, number[]>();
   const commits: ReplayedCommit[] = [];
-  const originOf = (origin: number | undefined): string | null => (origin === undefined || origin === UNKNOWN_ORIGIN ? null : commits[origin >> 1]!.hash);
-  const markedOf = (origin: number | undefined): boolean => origin !== undefined && origin !== UNKNOWN_ORIGIN && (origin & 1) === 1;
+  const originOf = (origin: number | undefined): string | null =>
+    origin === undefined || origin === UNKNOWN_ORIGIN ? null : commits[origin >> 1]!.hash;
+  const markedOf = (origin: number | undefined): boolean =>
+    origin !== undefined && origin !== UNKNOWN_ORIGIN && (origin & 1) === 1;
   const apply = (diff: FileDiff): void => {
     const index = commits.length - 1;
     const commit = commits[index];
@@ -167,25 +187,40 @@ export async function replayFirstParent(dir: string, head: string, follows: (pat
     if (old === undefined) {
       // A file not followed before (binary or excluded until now): its lines' origins stay unknown.
       if (to) files.delete(to);
-      for (const [a, b] of diff.hunks) for (let i = 0; i < b; i++) onDeletion({ by: commit.hash, origin: null, path: from!, line: a + i, marked: false });
+      for (const [a, b] of diff.hunks)
+        for (let i = 0; i < b; i++)
+          onDeletion({ by: commit.hash, origin: null, path: from!, line: a + i, marked: false });
       return;
     }
     const origin = commit.isMerge ? UNKNOWN_ORIGIN : index * 2;
     const ranges = commit.isMerge || !to ? undefined : recorded?.(commit.hash, to);
-    const isMarked = (line: number): boolean => ranges !== undefined && ranges.some((r) => r.start <= line && line <= r.end);
+    const isMarked = (line: number): boolean =>
+      ranges !== undefined && ranges.some((r) => r.start <= line && line <= r.end);
     const out: number[] = [];
     let position = 0;
     for (const [a, b, c, d] of diff.hunks) {
       const start = b === 0 ? a : a - 1;
       for (; position < start && position < old.length; position++) out.push(old[position]!);
-      for (let i = 0; i < b; i++, position++) onDeletion({ by: commit.hash, origin: originOf(old[position]), path: from!, line: position + 1, marked: markedOf(old[position]) });
+      for (let i = 0; i < b; i++, position++)
+        onDeletion({
+          by: commit.hash,
+          origin: originOf(old[position]),
+          path: from!,
+          line: position + 1,
+          marked: markedOf(old[position]),
+        });
       for (let i = 0; i < d; i++) out.push(origin === UNKNOWN_ORIGIN ? origin : origin + (isMarked(c + i) ? 1 : 0));
     }
     for (; position < old.length; position++) out.push(old[position]!);
     if (to) files.set(to, out);
   };
-  await streamCommitDiffs(dir, ['log', '--first-parent', '--diff-merges=first-parent', '--reverse', ...LINE_DIFF_ARGS, '--end-of-options', head], {
-    commit: (hash, isMerge) => commits.push({ hash, isMerge }),
-    file: apply,
-  }, signal);
+  await streamCommitDiffs(
+    dir,
+    ['log', '--first-parent', '--diff-merges=first-parent', '--reverse', ...LINE_DIFF_ARGS, '--end-of-options', head],
+    {
+      commit: (hash, isMerge) => commits.push({ hash, isMerge }),
+      file: apply,
+    },
+    signal,
+  );
 }

@@ -45,10 +45,18 @@ export async function holdMirror(options: MirrorOptions, key: string, signal: Ab
   for (;;) {
     if (signal.aborted) throw abortError(signal);
     try {
-      releaseLock = await lockfile.lock(dir, { realpath: false, lockfilePath: lockPath, stale: LOCK_STALE_MS, retries: 0 });
+      releaseLock = await lockfile.lock(dir, {
+        realpath: false,
+        lockfilePath: lockPath,
+        stale: LOCK_STALE_MS,
+        retries: 0,
+      });
       break;
     } catch (error) {
-      if ((error as { code?: string }).code !== 'ELOCKED') throw new CadenceError('ERR_GIT_CLONE_FAILED', { message: `Cannot lock the repository mirror: ${(error as Error).message}` });
+      if ((error as { code?: string }).code !== 'ELOCKED')
+        throw new CadenceError('ERR_GIT_CLONE_FAILED', {
+          message: `Cannot lock the repository mirror: ${(error as Error).message}`,
+        });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -58,7 +66,10 @@ export async function holdMirror(options: MirrorOptions, key: string, signal: Ab
       await releaseLock().catch(() => undefined);
       // The bookkeeping (size, last use, eviction) runs after the job: nothing waits for it.
       void (async () => {
-        await writeFile(path.join(options.dir, `${key}.json`), JSON.stringify({ last_used: Date.now(), bytes: await directorySize(dir).catch(() => 0) }));
+        await writeFile(
+          path.join(options.dir, `${key}.json`),
+          JSON.stringify({ last_used: Date.now(), bytes: await directorySize(dir).catch(() => 0) }),
+        );
         await evictMirrors(options);
       })().catch(() => undefined);
     },
@@ -76,7 +87,10 @@ export async function evictMirrors(options: MirrorOptions): Promise<string[]> {
   for (const name of await readdir(options.dir).catch(() => [] as string[])) {
     if (!name.endsWith('.json')) continue;
     try {
-      const meta = JSON.parse(await readFile(path.join(options.dir, name), 'utf8')) as { last_used: number; bytes: number };
+      const meta = JSON.parse(await readFile(path.join(options.dir, name), 'utf8')) as {
+        last_used: number;
+        bytes: number;
+      };
       entries.push({ key: name.slice(0, -'.json'.length), lastUsed: meta.last_used, bytes: meta.bytes });
     } catch {
       // A record being written: looked at next time.
@@ -89,7 +103,12 @@ export async function evictMirrors(options: MirrorOptions): Promise<string[]> {
     const dir = path.join(options.dir, `${entry.key}.git`);
     let release: (() => Promise<void>) | null = null;
     try {
-      release = await lockfile.lock(dir, { realpath: false, lockfilePath: path.join(options.dir, `${entry.key}.lock`), stale: LOCK_STALE_MS, retries: 0 });
+      release = await lockfile.lock(dir, {
+        realpath: false,
+        lockfilePath: path.join(options.dir, `${entry.key}.lock`),
+        stale: LOCK_STALE_MS,
+        retries: 0,
+      });
     } catch {
       continue;
     }

@@ -15,12 +15,36 @@ export const MISSING_OBJECT = /unable to read [0-9a-f]{40,64}|missing blob|bad o
  * commits and files that name them.
  */
 export async function missingBlobs(dir: string, rev: string, signal?: AbortSignal): Promise<MissingBlobs> {
-  const listed = await runGitCommand(dir, ['rev-list', '--objects', '--missing=print', '--end-of-options', rev], signal);
-  const ids = new Set(listed.stdout.split('\n').filter((line) => line.startsWith('?')).map((line) => line.slice(1).trim()));
+  const listed = await runGitCommand(
+    dir,
+    ['rev-list', '--objects', '--missing=print', '--end-of-options', rev],
+    signal,
+  );
+  const ids = new Set(
+    listed.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('?'))
+      .map((line) => line.slice(1).trim()),
+  );
   const commits = new Set<string>();
   const files = new Set<string>();
   if (ids.size === 0) return { commits, files };
-  const raw = await runGitCommand(dir, ['-c', 'core.quotePath=false', 'log', '--raw', '--no-abbrev', '--no-renames', '-z', '--format=%x01%H', '--end-of-options', rev], signal);
+  const raw = await runGitCommand(
+    dir,
+    [
+      '-c',
+      'core.quotePath=false',
+      'log',
+      '--raw',
+      '--no-abbrev',
+      '--no-renames',
+      '-z',
+      '--format=%x01%H',
+      '--end-of-options',
+      rev,
+    ],
+    signal,
+  );
   let commit = '';
   let hit = false;
   for (const token of raw.stdout.split('\0')) {

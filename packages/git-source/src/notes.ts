@@ -10,15 +10,23 @@ export const AI_NOTES_REF = 'refs/notes/ai';
 /** Bounds on what is kept: notes are repository data, as untrusted as commit messages. */
 export const NOTE_LIMITS = { notes: 100_000, noteChars: 16_384, wholeNoteChars: 16 * 1024 * 1024 } as const;
 
-
 /**
  * The notes under `ref`, by full commit hash, each cut at `maxChars` (NOTE_LIMITS.noteChars unless given:
  * the line counts read authorship logs whole, up to NOTE_LIMITS.wholeNoteChars). A repository
  * without the ref has none, which is the usual case: that is an empty map, not an error.
  */
-export async function readNotes(dir: string, ref: string = AI_NOTES_REF, signal?: AbortSignal, maxChars: number = NOTE_LIMITS.noteChars): Promise<Map<string, string>> {
+export async function readNotes(
+  dir: string,
+  ref: string = AI_NOTES_REF,
+  signal?: AbortSignal,
+  maxChars: number = NOTE_LIMITS.noteChars,
+): Promise<Map<string, string>> {
   const notes = new Map<string, string>();
-  const present = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], signal);
+  const present = await runGitCommand(
+    dir,
+    ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`],
+    signal,
+  );
   if (present.code !== 0) return notes;
   const listed = await runGitCommand(dir, ['notes', `--ref=${ref}`, 'list'], signal);
   if (listed.code !== 0) return notes;
@@ -29,7 +37,12 @@ export async function readNotes(dir: string, ref: string = AI_NOTES_REF, signal?
     if (pairs.length >= NOTE_LIMITS.notes) break;
   }
   if (pairs.length === 0) return notes;
-  const texts = await readBlobs(dir, pairs.map((p) => p.blob), maxChars, signal);
+  const texts = await readBlobs(
+    dir,
+    pairs.map((p) => p.blob),
+    maxChars,
+    signal,
+  );
   pairs.forEach((pair, index) => {
     const text = texts[index];
     if (text !== undefined) notes.set(pair.commit, text);
@@ -38,9 +51,18 @@ export async function readNotes(dir: string, ref: string = AI_NOTES_REF, signal?
 }
 
 /** Blob contents through one `git cat-file --batch`, each cut at the note limit as it streams. */
-function readBlobs(dir: string, blobs: readonly string[], maxChars: number, signal?: AbortSignal): Promise<(string | undefined)[]> {
+function readBlobs(
+  dir: string,
+  blobs: readonly string[],
+  maxChars: number,
+  signal?: AbortSignal,
+): Promise<(string | undefined)[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['cat-file', '--batch'], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'], env: gitEnvironment() });
+    const child = spawn('git', ['cat-file', '--batch'], {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: gitEnvironment(),
+    });
     const onAbort = (): void => {
       child.kill('SIGKILL');
     };

@@ -23,7 +23,8 @@ export async function remoteHeads(git: SimpleGit, url: string, branch: string | 
     }
     const entry = /^([0-9a-f]{40,64})\t(\S+)$/.exec(line);
     // ls-remote matches patterns by their tail (`HEAD` also lists refs/heads/x/HEAD): only exact names count.
-    if (entry && (entry[2] === 'HEAD' || entry[2] === `refs/heads/${branch}` || entry[2]!.startsWith(AI_NOTES_REF))) refs.set(entry[2]!, entry[1]!);
+    if (entry && (entry[2] === 'HEAD' || entry[2] === `refs/heads/${branch}` || entry[2]!.startsWith(AI_NOTES_REF)))
+      refs.set(entry[2]!, entry[1]!);
   }
   // HEAD's own line stands for its branch only when no branch was asked for by name.
   const head = refs.get('HEAD');
@@ -38,7 +39,11 @@ export async function remoteHeads(git: SimpleGit, url: string, branch: string | 
  * Null when they cannot be read, which makes the mirror fetch.
  */
 export async function mirrorRefs(dir: string, signal: AbortSignal): Promise<ReadonlyMap<string, string> | null> {
-  const local = await runGitCommand(dir, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/notes/'], signal);
+  const local = await runGitCommand(
+    dir,
+    ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/notes/'],
+    signal,
+  );
   if (local.code !== 0) return null;
   const have = new Map<string, string>();
   for (const line of local.stdout.split('\n')) {
@@ -54,7 +59,11 @@ export async function mirrorRefs(dir: string, signal: AbortSignal): Promise<Read
  * beyond the remote's change nothing): then the branch's commit, and the fetch, with its
  * negotiation, is skipped; else null.
  */
-export function mirrorIsCurrent(have: ReadonlyMap<string, string> | null, heads: RemoteHeads, branch: string): string | null {
+export function mirrorIsCurrent(
+  have: ReadonlyMap<string, string> | null,
+  heads: RemoteHeads,
+  branch: string,
+): string | null {
   const remoteBranch = heads.refs.get(`refs/heads/${branch}`);
   if (!remoteBranch || !have) return null;
   // Only what the fetch would bring counts: HEAD's branch, listed when another was asked for, is

@@ -26,7 +26,8 @@ export interface RemoteRepository {
   readonly repo: string;
 }
 
-export type RepositoryLocator = RemoteRepository | { readonly kind: 'local'; readonly path: string; readonly repo: string };
+export type RepositoryLocator =
+  RemoteRepository | { readonly kind: 'local'; readonly path: string; readonly repo: string };
 
 const DEFAULT_PORTS = { https: 443, http: 80, ssh: 22, git: 9418 } as const;
 
@@ -60,7 +61,6 @@ function refuse(input: string, reason: string): never {
 function truncate(value: string): string {
   return value.length > 200 ? `${value.slice(0, 200)}…` : value;
 }
-
 
 /**
  * docs/git-source.md: only https, http, ssh, git and scp-style URLs; never a remote helper (`ext::`),
@@ -123,11 +123,23 @@ function parseUrlForm(input: string, scheme: 'https' | 'http' | 'ssh' | 'git'): 
   const { user, password } = parseUserInfo(input, scheme, userInfo);
   const { host, port } = parseHostPort(input, hostPort);
   const repoPath = checkPath(input, rawPath);
-  const parts = { scheme, user, password, host, port: port ?? DEFAULT_PORTS[scheme], explicitPort: port !== null, path: repoPath };
+  const parts = {
+    scheme,
+    user,
+    password,
+    host,
+    port: port ?? DEFAULT_PORTS[scheme],
+    explicitPort: port !== null,
+    path: repoPath,
+  };
   return { kind: 'remote', ...parts, url: serializeRemote(parts), repo: repoName(repoPath) };
 }
 
-function parseUserInfo(input: string, scheme: string, userInfo: string | null): { user: string | null; password: string | null } {
+function parseUserInfo(
+  input: string,
+  scheme: string,
+  userInfo: string | null,
+): { user: string | null; password: string | null } {
   if (userInfo === null) return { user: null, password: null };
   if (scheme === 'git') refuse(input, 'git:// URLs carry no user part');
   const colon = userInfo.indexOf(':');
@@ -138,8 +150,10 @@ function parseUserInfo(input: string, scheme: string, userInfo: string | null): 
     if (!SSH_USER.test(user)) refuse(input, 'not a valid ssh user name');
     return { user, password: null };
   }
-  if (!CREDENTIAL.test(user) || user.startsWith('-')) refuse(input, 'the user part may hold only letters, digits and . _ ~ + = -');
-  if (password !== null && !CREDENTIAL.test(password)) refuse(input, 'the password may hold only letters, digits and . _ ~ + = -');
+  if (!CREDENTIAL.test(user) || user.startsWith('-'))
+    refuse(input, 'the user part may hold only letters, digits and . _ ~ + = -');
+  if (password !== null && !CREDENTIAL.test(password))
+    refuse(input, 'the password may hold only letters, digits and . _ ~ + = -');
   return { user, password };
 }
 
@@ -182,7 +196,8 @@ function checkHostName(input: string, host: string): void {
 }
 
 function checkPath(input: string, rawPath: string): string {
-  if (!PATH_CHARS.test(rawPath)) refuse(input, 'the path holds characters outside letters, digits and - . _ ~ / : + = , ; ! $ & \' ( ) *');
+  if (!PATH_CHARS.test(rawPath))
+    refuse(input, "the path holds characters outside letters, digits and - . _ ~ / : + = , ; ! $ & ' ( ) *");
   if (rawPath.replace(/^\/+/, '').length === 0) refuse(input, 'no repository path');
   if (rawPath.startsWith('//')) refuse(input, 'the path starts with "//"');
   return rawPath;
@@ -203,7 +218,15 @@ function parseScp(input: string): RemoteRepository {
   }
   if (rawPath.startsWith('-')) refuse(input, 'a path that starts with "-"');
   const repoPath = checkPath(input, rawPath);
-  const parts = { scheme: 'scp' as const, user, password: null, host: host.toLowerCase(), port: null, explicitPort: false, path: repoPath };
+  const parts = {
+    scheme: 'scp' as const,
+    user,
+    password: null,
+    host: host.toLowerCase(),
+    port: null,
+    explicitPort: false,
+    path: repoPath,
+  };
   return { kind: 'remote', ...parts, url: serializeRemote(parts), repo: repoName(repoPath) };
 }
 
@@ -223,13 +246,20 @@ function localPath(input: string, filePath: string, options: { allowLocalPaths: 
   if (!options.allowLocalPaths) refuse(input, 'local paths are not allowed here (security.allow_local_paths)');
   const resolved = path.resolve(filePath);
   if (!existsSync(resolved)) {
-    throw new CadenceError('ERR_PATH_NOT_FOUND', { message: `No such path: ${resolved} (a local path names a folder that exists; a repository URL starts with https://, ssh:// or git@)`, details: { field: 'url', reason: 'no such path' } });
+    throw new CadenceError('ERR_PATH_NOT_FOUND', {
+      message: `No such path: ${resolved} (a local path names a folder that exists; a repository URL starts with https://, ssh:// or git@)`,
+      details: { field: 'url', reason: 'no such path' },
+    });
   }
   return { kind: 'local', path: resolved, repo: path.basename(resolved) };
 }
 
 /** `owner/repo` (or `group/sub/repo`) from a URL path, without `.git` and trailing slashes. */
 function repoName(repoPath: string): string {
-  const trimmed = repoPath.replace(/^\/+/, '').replace(/\/+$/, '').replace(/\.git$/, '').replace(/^~[^/]*\//, '');
+  const trimmed = repoPath
+    .replace(/^\/+/, '')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '')
+    .replace(/^~[^/]*\//, '');
   return trimmed || repoPath;
 }

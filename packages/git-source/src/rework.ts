@@ -39,7 +39,11 @@ export interface ReworkedLines {
  * touched within the window cannot hold such lines and is never blamed. Rework inside a side
  * branch before its merge is not seen by the replay.
  */
-export async function readReworkedLines(dir: string, commits: readonly CommitRecord[], options: ReworkOptions): Promise<ReworkedLines> {
+export async function readReworkedLines(
+  dir: string,
+  commits: readonly CommitRecord[],
+  options: ReworkOptions,
+): Promise<ReworkedLines> {
   const records = options.records ?? NO_LINE_RECORDS;
   const window = options.windowSeconds ?? REWORK_WINDOW_SECONDS;
   const byHash = new Map(commits.map((c) => [c.hash, c]));
@@ -65,12 +69,24 @@ export async function readReworkedLines(dir: string, commits: readonly CommitRec
     for (let i = low; i < times.length && times[i]! <= time; i++) if (++count > 1) return true;
     return false;
   };
-  const candidates = new Set(commits.filter((c) => c.parents.length >= 1 && c.deletions + c.excludedDeletions > 0 && anyWithin(c.authorTime)).map((c) => c.hash));
+  const candidates = new Set(
+    commits
+      .filter((c) => c.parents.length >= 1 && c.deletions + c.excludedDeletions > 0 && anyWithin(c.authorTime))
+      .map((c) => c.hash),
+  );
   const recentlyTouched = (commit: CommitRecord, path: string): boolean =>
-    (touched.get(path) ?? []).some((other) => other !== commit && other.authorTime >= commit.authorTime - window && other.authorTime <= commit.authorTime);
+    (touched.get(path) ?? []).some(
+      (other) =>
+        other !== commit && other.authorTime >= commit.authorTime - window && other.authorTime <= commit.authorTime,
+    );
   const reworked = new Map<string, number>();
   const marked = new Map<string, number>();
-  const charge = (writer: CommitRecord | undefined, deleter: CommitRecord, lines: number, markedLines: number): void => {
+  const charge = (
+    writer: CommitRecord | undefined,
+    deleter: CommitRecord,
+    lines: number,
+    markedLines: number,
+  ): void => {
     if (!writer || deleter.authorTime - writer.authorTime > window || writer.authorTime > deleter.authorTime) return;
     reworked.set(writer.hash, (reworked.get(writer.hash) ?? 0) + lines);
     if (markedLines > 0) marked.set(writer.hash, (marked.get(writer.hash) ?? 0) + markedLines);
@@ -79,38 +95,54 @@ export async function readReworkedLines(dir: string, commits: readonly CommitRec
   const work: { commit: CommitRecord; path: string; ranges: [number, number][] }[] = [];
   if (options.replayFrom) {
     const unknown = new Map<string, Map<string, number[]>>();
-    await replayFirstParent(dir, options.replayFrom, (path) => !options.isExcluded(path), (deletion) => {
-      if (options.isExcluded(deletion.path)) return;
-      const deleter = byHash.get(deletion.by);
-      if (!deleter) return;
-      if (deletion.origin !== null) {
-        charge(byHash.get(deletion.origin), deleter, 1, deletion.marked ? 1 : 0);
-        return;
-      }
-      if (!candidates.has(deleter.hash) || !recentlyTouched(deleter, deletion.path)) return;
-      const byPath = unknown.get(deleter.hash) ?? new Map<string, number[]>();
-      const lines = byPath.get(deletion.path) ?? [];
-      lines.push(deletion.line);
-      byPath.set(deletion.path, lines);
-      unknown.set(deleter.hash, byPath);
-    }, options.signal, records.byCommit.size > 0 ? (commit, path) => records.byCommit.get(commit)?.get(path) : undefined);
-    for (const [hash, paths] of unknown) for (const [path, lines] of paths) work.push({ commit: byHash.get(hash)!, path, ranges: toRanges(lines) });
+    await replayFirstParent(
+      dir,
+      options.replayFrom,
+      (path) => !options.isExcluded(path),
+      (deletion) => {
+        if (options.isExcluded(deletion.path)) return;
+        const deleter = byHash.get(deletion.by);
+        if (!deleter) return;
+        if (deletion.origin !== null) {
+          charge(byHash.get(deletion.origin), deleter, 1, deletion.marked ? 1 : 0);
+          return;
+        }
+        if (!candidates.has(deleter.hash) || !recentlyTouched(deleter, deletion.path)) return;
+        const byPath = unknown.get(deleter.hash) ?? new Map<string, number[]>();
+        const lines = byPath.get(deletion.path) ?? [];
+        lines.push(deletion.line);
+        byPath.set(deletion.path, lines);
+        unknown.set(deleter.hash, byPath);
+      },
+      options.signal,
+      records.byCommit.size > 0 ? (commit, path) => records.byCommit.get(commit)?.get(path) : undefined,
+    );
+    for (const [hash, paths] of unknown)
+      for (const [path, lines] of paths) work.push({ commit: byHash.get(hash)!, path, ranges: toRanges(lines) });
   } else {
     // What each candidate deletes, from ONE `git log -p -U0 -w -M` over just those commits (a diff per commit would be a process each).
     const single = [...candidates].filter((hash) => !byHash.get(hash)!.isMerge);
     let current: CommitRecord | undefined;
     if (single.length > 0) {
-      await streamCommitDiffs(dir, ['log', '--no-walk=unsorted', '--stdin', ...LINE_DIFF_ARGS], {
-        commit: (hash) => {
-          current = byHash.get(hash);
+      await streamCommitDiffs(
+        dir,
+        ['log', '--no-walk=unsorted', '--stdin', ...LINE_DIFF_ARGS],
+        {
+          commit: (hash) => {
+            current = byHash.get(hash);
+          },
+          file: (diff) => {
+            const path = diff.oldPath ?? diff.renameFrom;
+            if (!current || !path || diff.binary || options.isExcluded(path) || !recentlyTouched(current, path)) return;
+            const ranges = diff.hunks
+              .filter(([, count]) => count > 0)
+              .map(([start, count]): [number, number] => [start, count]);
+            if (ranges.length > 0) work.push({ commit: current, path, ranges });
+          },
         },
-        file: (diff) => {
-          const path = diff.oldPath ?? diff.renameFrom;
-          if (!current || !path || diff.binary || options.isExcluded(path) || !recentlyTouched(current, path)) return;
-          const ranges = diff.hunks.filter(([, count]) => count > 0).map(([start, count]): [number, number] => [start, count]);
-          if (ranges.length > 0) work.push({ commit: current, path, ranges });
-        },
-      }, options.signal, `${single.join('\n')}\n`);
+        options.signal,
+        `${single.join('\n')}\n`,
+      );
     }
   }
   const worker = async (): Promise<void> => {
@@ -118,10 +150,17 @@ export async function readReworkedLines(dir: string, commits: readonly CommitRec
       const { commit, path, ranges } = next;
       const parent = commit.parents[0]!;
       // Commits older than the window (by committer date, never earlier than the author date) are not walked.
-      const blamed = await blameFile(dir, parent, path, options.signal, ranges, commit.authorTime - window).catch(() => null);
+      const blamed = await blameFile(dir, parent, path, options.signal, ranges, commit.authorTime - window).catch(
+        () => null,
+      );
       for (const group of blamed?.groups ?? []) {
         if (blamed!.boundary.has(group.commit)) continue;
-        charge(byHash.get(group.commit), commit, group.count, markedLines(records, group.commit, group.path, group.line, group.count)?.lines ?? 0);
+        charge(
+          byHash.get(group.commit),
+          commit,
+          group.count,
+          markedLines(records, group.commit, group.path, group.line, group.count)?.lines ?? 0,
+        );
       }
     }
   };

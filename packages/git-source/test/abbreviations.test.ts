@@ -13,7 +13,8 @@ describe('uniqueAbbreviations', () => {
     expect(out.get(b)).to.equal('abcdef129');
     expect(out.get(c)).to.equal('abcdef120');
     const values = [...out.values()];
-    for (const [hash, short] of out) expect(values.filter((v) => hash !== v && v !== short && hash.startsWith(v))).to.deep.equal([]);
+    for (const [hash, short] of out)
+      expect(values.filter((v) => hash !== v && v !== short && hash.startsWith(v))).to.deep.equal([]);
   });
 
   it('handles one hash, duplicates and 64-digit hashes', () => {

@@ -18,7 +18,15 @@ describe('a branch that does not exist, in a local repository', () => {
   after(() => work.remove());
 
   async function failure(branch: string): Promise<CadenceError> {
-    const error = await openRepository(parseRepositoryUrl(dir, { allowLocalPaths: true }), { branch, policy: null, timeoutMs: 10_000, maxSizeBytes: 1 << 30 }).then(() => null, (e: unknown) => e);
+    const error = await openRepository(parseRepositoryUrl(dir, { allowLocalPaths: true }), {
+      branch,
+      policy: null,
+      timeoutMs: 10_000,
+      maxSizeBytes: 1 << 30,
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(CadenceError);
     return error as CadenceError;
   }

@@ -18,7 +18,6 @@ import {
 import { diffExcerpt, openRepository, parseRepositoryUrl, readHistory } from '../src/index.js';
 import { base, loopbackAllowed, strict } from './clone-options.js';
 
-
 async function cloneDirsNow(): Promise<string[]> {
   return (await readdir(tmpdir())).filter((name) => name.startsWith('cadence-clone-'));
 }
@@ -46,7 +45,12 @@ describe('git source over git://', function () {
     humanHashes = [...repo.hashes];
     await repo.git(['checkout', '--quiet', '-b', 'feature']);
     await repo.commit({ message: 'Feature work', date: Date.UTC(2019, 2, 1) / 1000, addLines: 40 });
-    await repo.commit({ message: 'Add lock file', date: Date.UTC(2019, 2, 2) / 1000, files: { 'package-lock.json': 'x\n'.repeat(3000), 'vendor/lib.js': 'y\n'.repeat(2000) }, addLines: 5 });
+    await repo.commit({
+      message: 'Add lock file',
+      date: Date.UTC(2019, 2, 2) / 1000,
+      files: { 'package-lock.json': 'x\n'.repeat(3000), 'vendor/lib.js': 'y\n'.repeat(2000) },
+      addLines: 5,
+    });
     await repo.git(['checkout', '--quiet', 'main']);
     await exportRepository(served, 'acme/human.git', human);
     const burst = path.join(work.path, 'burst');
@@ -56,7 +60,9 @@ describe('git source over git://', function () {
     const large = path.join(work.path, 'large');
     await mkdir(large);
     const { randomBytes } = await import('node:crypto');
-    const blobs = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`blob${i}.bin`, randomBytes(4 * 1024 * 1024).toString('base64')]));
+    const blobs = Object.fromEntries(
+      Array.from({ length: 6 }, (_, i) => [`blob${i}.bin`, randomBytes(4 * 1024 * 1024).toString('base64')]),
+    );
     await createRepository(large, [{ message: 'Large blobs', date: Date.UTC(2020, 0, 1) / 1000, files: blobs }]);
     await exportRepository(served, 'acme/large.git', large);
     const empty = path.join(work.path, 'empty');
@@ -74,7 +80,10 @@ describe('git source over git://', function () {
 
   it('clones, reads the whole history oldest first, and removes the clone on dispose', async () => {
     const before = await cloneDirsNow();
-    const clone = await openRepository(parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }), base);
+    const clone = await openRepository(
+      parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }),
+      base,
+    );
     expect(clone.branch).to.equal('main');
     expect(clone.headCommit).to.equal(humanHashes[humanHashes.length - 1]);
     const { commits, stats } = await readHistory(clone.dir, { rev: clone.headCommit, excludeFiles: [] });
@@ -88,21 +97,35 @@ describe('git source over git://', function () {
   });
 
   it('clones a chosen branch and applies exclude_files to the line counts', async () => {
-    const clone = await openRepository(parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }), { ...base, branch: 'feature' });
+    const clone = await openRepository(parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }), {
+      ...base,
+      branch: 'feature',
+    });
     try {
-      const { commits } = await readHistory(clone.dir, { rev: clone.headCommit, excludeFiles: ['package-lock.json', 'vendor/**'] });
+      const { commits } = await readHistory(clone.dir, {
+        rev: clone.headCommit,
+        excludeFiles: ['package-lock.json', 'vendor/**'],
+      });
       const last = commits[commits.length - 1]!;
       expect(last.subject).to.equal('Add lock file');
       expect(last.additions).to.equal(5);
       expect(last.excludedAdditions).to.equal(5000);
-      expect(last.files.filter((f) => f.excluded).map((f) => f.path).sort()).to.deep.equal(['package-lock.json', 'vendor/lib.js']);
+      expect(
+        last.files
+          .filter((f) => f.excluded)
+          .map((f) => f.path)
+          .sort(),
+      ).to.deep.equal(['package-lock.json', 'vendor/lib.js']);
     } finally {
       await clone.dispose();
     }
   });
 
   it('marks the boundary commit of a shallow clone', async () => {
-    const clone = await openRepository(parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }), { ...base, depth: 3 });
+    const clone = await openRepository(parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }), {
+      ...base,
+      depth: 3,
+    });
     try {
       expect(clone.shallow).to.equal(true);
       const { commits } = await readHistory(clone.dir, { rev: clone.headCommit, excludeFiles: [] });
@@ -114,9 +137,16 @@ describe('git source over git://', function () {
   });
 
   it('reads only a pushed range while the earlier history still feeds the baselines', async () => {
-    const clone = await openRepository(parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }), { ...base, fetchCommit: humanHashes[11]! });
+    const clone = await openRepository(parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }), {
+      ...base,
+      fetchCommit: humanHashes[11]!,
+    });
     try {
-      const { commits, stats } = await readHistory(clone.dir, { rev: humanHashes[11]!, before: humanHashes[8]!, excludeFiles: [] });
+      const { commits, stats } = await readHistory(clone.dir, {
+        rev: humanHashes[11]!,
+        before: humanHashes[8]!,
+        excludeFiles: [],
+      });
       expect(commits.map((c) => c.hash)).to.deep.equal(humanHashes.slice(9));
       expect(commits[0]!.previousAuthorTime).to.not.equal(null);
       expect(stats).to.include({ historyCommits: 12, analyzedCommits: 3 });
@@ -126,9 +156,15 @@ describe('git source over git://', function () {
   });
 
   it('gives a bounded diff excerpt without excluded files', async () => {
-    const clone = await openRepository(parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }), { ...base, branch: 'feature' });
+    const clone = await openRepository(parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }), {
+      ...base,
+      branch: 'feature',
+    });
     try {
-      const excerpt = await diffExcerpt(clone.dir, clone.headCommit, { maxBytes: 2000, excludeFiles: ['package-lock.json', 'vendor/**'] });
+      const excerpt = await diffExcerpt(clone.dir, clone.headCommit, {
+        maxBytes: 2000,
+        excludeFiles: ['package-lock.json', 'vendor/**'],
+      });
       expect(excerpt).to.contain('src/main.txt');
       expect(excerpt).to.not.contain('package-lock.json');
       const small = await diffExcerpt(clone.dir, clone.headCommit, { maxBytes: 300, excludeFiles: [] });
@@ -140,17 +176,29 @@ describe('git source over git://', function () {
   });
 
   it('fails with ERR_BRANCH_NOT_FOUND for a branch that does not exist and ERR_NO_COMMITS_FOUND for an empty repository', async () => {
-    const missing = await openRepository(parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }), { ...base, branch: 'no-such-branch' }).catch((e: unknown) => e);
+    const missing = await openRepository(parseRepositoryUrl(daemon.url('acme/human.git'), { allowLocalPaths: false }), {
+      ...base,
+      branch: 'no-such-branch',
+    }).catch((e: unknown) => e);
     expect(missing).to.have.property('code', 'ERR_BRANCH_NOT_FOUND');
-    const empty = await openRepository(parseRepositoryUrl(daemon.url('acme/empty.git'), { allowLocalPaths: false }), base).catch((e: unknown) => e);
+    const empty = await openRepository(
+      parseRepositoryUrl(daemon.url('acme/empty.git'), { allowLocalPaths: false }),
+      base,
+    ).catch((e: unknown) => e);
     expect(empty).to.have.property('code', 'ERR_NO_COMMITS_FOUND');
   });
 
   it('fails with ERR_GIT_CLONE_FAILED for an unreachable URL and a repository that is not there', async () => {
     const port = await freePort();
-    const refused = await openRepository(parseRepositoryUrl(`git://127.0.0.1:${port}/acme/none.git`, { allowLocalPaths: false }), base).catch((e: unknown) => e);
+    const refused = await openRepository(
+      parseRepositoryUrl(`git://127.0.0.1:${port}/acme/none.git`, { allowLocalPaths: false }),
+      base,
+    ).catch((e: unknown) => e);
     expect(refused).to.have.property('code', 'ERR_GIT_CLONE_FAILED');
-    const absent = await openRepository(parseRepositoryUrl(daemon.url('acme/absent.git'), { allowLocalPaths: false }), base).catch((e: unknown) => e);
+    const absent = await openRepository(
+      parseRepositoryUrl(daemon.url('acme/absent.git'), { allowLocalPaths: false }),
+      base,
+    ).catch((e: unknown) => e);
     expect(absent).to.have.property('code', 'ERR_GIT_CLONE_FAILED');
   });
 
@@ -164,7 +212,10 @@ describe('git source over git://', function () {
 
   it('aborts a clone that grows past the size cap with ERR_REPOSITORY_TOO_LARGE', async () => {
     const before = await cloneDirsNow();
-    const error = await openRepository(parseRepositoryUrl(daemon.url('acme/large.git'), { allowLocalPaths: false }), { ...base, maxSizeBytes: 1024 * 1024 }).catch((e: unknown) => e);
+    const error = await openRepository(parseRepositoryUrl(daemon.url('acme/large.git'), { allowLocalPaths: false }), {
+      ...base,
+      maxSizeBytes: 1024 * 1024,
+    }).catch((e: unknown) => e);
     expect(error).to.have.property('code', 'ERR_REPOSITORY_TOO_LARGE');
     expect(await cloneDirsNow()).to.deep.equal(before);
   });
@@ -196,7 +247,18 @@ describe('git source over git://', function () {
     await repo.git(['checkout', '--quiet', '-b', 'side']);
     await repo.commit({ message: 'side', date: Date.UTC(2019, 5, 1) / 1000, addLines: 3, file: 'side.txt' });
     await repo.git(['checkout', '--quiet', 'main']);
-    await repo.git(['-c', 'user.name=A', '-c', 'user.email=a@example.test', 'merge', '--no-ff', '--quiet', '-m', 'Merge side', 'side']);
+    await repo.git([
+      '-c',
+      'user.name=A',
+      '-c',
+      'user.email=a@example.test',
+      'merge',
+      '--no-ff',
+      '--quiet',
+      '-m',
+      'Merge side',
+      'side',
+    ]);
     const opened = await openRepository(parseRepositoryUrl(dir, { allowLocalPaths: true }), base);
     const { commits } = await readHistory(opened.dir, { rev: opened.headCommit, excludeFiles: [] });
     const merge = commits.find((c) => c.subject === 'Merge side')!;

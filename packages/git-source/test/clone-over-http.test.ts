@@ -72,14 +72,20 @@ describe('git source over smart HTTP (git http-backend)', function () {
   it('never follows a redirect, which could lead a checked clone to another host', async () => {
     const served = backend.requests();
     for (const policy of [null, loopbackAllowed]) {
-      const failed = await openRepository(remote(redirector.url('/acme/human.git')), { ...base, policy }).catch((e: unknown) => e);
+      const failed = await openRepository(remote(redirector.url('/acme/human.git')), { ...base, policy }).catch(
+        (e: unknown) => e,
+      );
       expect(failed).to.have.property('code', 'ERR_GIT_CLONE_FAILED');
     }
     expect(backend.requests(), 'no request followed the redirect').to.equal(served);
   });
 
   it('fetches a pushed commit that a shallow clone lacks', async () => {
-    const clone = await openRepository(remote(backend.repoUrl('acme/human.git')), { ...base, depth: 2, fetchCommit: hashes[3]! });
+    const clone = await openRepository(remote(backend.repoUrl('acme/human.git')), {
+      ...base,
+      depth: 2,
+      fetchCommit: hashes[3]!,
+    });
     try {
       const { commits } = await readHistory(clone.dir, { rev: hashes[3]!, before: hashes[1]!, excludeFiles: [] });
       expect(commits.map((c) => c.hash)).to.deep.equal(hashes.slice(2, 4));
@@ -92,6 +98,8 @@ describe('git source over smart HTTP (git http-backend)', function () {
     const url = backend.repoUrl('acme/absent.git').replace('http://', 'http://deploy:s3cr3t-token@');
     const failed = await openRepository(remote(url), base).catch((e: unknown) => e);
     expect(failed).to.have.property('code', 'ERR_GIT_CLONE_FAILED');
-    expect(String((failed as Error).message)).to.contain('acme/absent.git').and.not.contain('s3cr3t-token');
+    expect(String((failed as Error).message))
+      .to.contain('acme/absent.git')
+      .and.not.contain('s3cr3t-token');
   });
 });

@@ -16,7 +16,11 @@ describe('readHeadPaths (the files at the analysed head)', () => {
     const dir = path.join(work.path, 'repo');
     await mkdir(dir);
     repo = await createRepository(dir, [
-      { message: 'Add files', date: T0, files: { 'src/a.ts': 'a\n', 'src/gone.ts': 'g\n', 'docs/naïve\nname.md': 'n\n', 'x\ty.txt': 't\n' } },
+      {
+        message: 'Add files',
+        date: T0,
+        files: { 'src/a.ts': 'a\n', 'src/gone.ts': 'g\n', 'docs/naïve\nname.md': 'n\n', 'x\ty.txt': 't\n' },
+      },
       { message: 'Remove one', date: T0 + 3600, files: { 'src/gone.ts': null } },
     ]);
   });
@@ -38,7 +42,10 @@ describe('readHeadPaths (the files at the analysed head)', () => {
   it('rejects when the analysis is cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    const error = await readHeadPaths(repo.dir, repo.hashes[1]!, { signal: controller.signal }).then(() => null, (e: unknown) => e);
+    const error = await readHeadPaths(repo.dir, repo.hashes[1]!, { signal: controller.signal }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(CadenceError);
     expect((error as CadenceError).code).to.equal('ERR_CANCELLED');
   });

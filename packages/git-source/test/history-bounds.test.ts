@@ -72,9 +72,19 @@ describe('history bounds: retained strings and dates', function () {
     await mkdir(dir);
     const repo = await createRepository(dir);
     const first = await repo.commit({ message: 'First', date: T0, addLines: 5 });
-    const far = await repo.commit({ message: 'Far author date', date: FAR_FUTURE, committerDate: T0 + 120, addLines: 9 });
+    const far = await repo.commit({
+      message: 'Far author date',
+      date: FAR_FUTURE,
+      committerDate: T0 + 120,
+      addLines: 9,
+    });
     const after = await repo.commit({ message: 'After', date: T0 + 240, addLines: 3 });
-    const lost = await repo.commit({ message: 'No usable date', date: FAR_FUTURE, committerDate: FAR_FUTURE, addLines: 4 });
+    const lost = await repo.commit({
+      message: 'No usable date',
+      date: FAR_FUTURE,
+      committerDate: FAR_FUTURE,
+      addLines: 4,
+    });
     await repo.git(['fsck', '--strict']);
 
     const { commits, stats } = await readHistory(dir, { rev: 'HEAD', excludeFiles: [] });

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { createRepository, makeTempDir, runGit, type FixtureRepository, type TempDir } from '@cadence-detect/test-support';
+import {
+  createRepository,
+  makeTempDir,
+  runGit,
+  type FixtureRepository,
+  type TempDir,
+} from '@cadence-detect/test-support';
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 import { readHistory } from '../src/index.js';
 import { createLogStreamParser, LOG_FORMAT, type LogHeader } from '../src/log-stream.js';
@@ -82,7 +88,10 @@ describe('history framing: commit data cannot forge, hide or drop records', func
     const read = byHash(commits);
     for (const [hash, want] of expected) {
       const commit = read.get(hash)!;
-      expect({ additions: commit.additions, subject: commit.subject, authorName: commit.authorName }, hash).to.deep.equal(want);
+      expect(
+        { additions: commit.additions, subject: commit.subject, authorName: commit.authorName },
+        hash,
+      ).to.deep.equal(want);
     }
     expect(commits.some((c) => c.hash === FAKE_HASH)).to.equal(false);
     expect(commits.flatMap((c) => c.files.map((f) => f.path))).to.not.include('forged.txt');
@@ -108,14 +117,24 @@ describe('history framing: commit data cannot forge, hide or drop records', func
     const repo = await newRepository(work, 'paths');
     const odd = 'odd\tname\nwith newline.txt';
     const renamed = 'moved\tdir/new\nname.txt';
-    await repo.commit({ message: 'Odd names', date: T0, files: { [odd]: 'a\nb\nc\n', 'notes/old name.txt': 'one\ntwo\n' } });
-    await repo.commit({ message: 'Move notes', date: T0 + 600, files: { 'notes/old name.txt': null, [renamed]: 'one\ntwo\n' } });
+    await repo.commit({
+      message: 'Odd names',
+      date: T0,
+      files: { [odd]: 'a\nb\nc\n', 'notes/old name.txt': 'one\ntwo\n' },
+    });
+    await repo.commit({
+      message: 'Move notes',
+      date: T0 + 600,
+      files: { 'notes/old name.txt': null, [renamed]: 'one\ntwo\n' },
+    });
     await repo.commit({ message: 'Edit moved', date: T0 + 1200, files: { [renamed]: 'one\ntwo\nthree\n' } });
     await repo.git(['fsck', '--strict']);
 
     const { commits } = await readHistory(repo.dir, { rev: 'HEAD', excludeFiles: ['notes/**'] });
 
-    expect(commits.map((c) => c.files.map((f) => ({ path: f.path, additions: f.additions, excluded: f.excluded })))).to.deep.equal([
+    expect(
+      commits.map((c) => c.files.map((f) => ({ path: f.path, additions: f.additions, excluded: f.excluded }))),
+    ).to.deep.equal([
       [
         { path: 'notes/old name.txt', additions: 2, excluded: true },
         { path: odd, additions: 3, excluded: false },

@@ -15,7 +15,10 @@ function sampleChildren(): () => number {
   let peak = 0;
   const timer = setInterval(() => {
     try {
-      for (const pid of readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+      for (const pid of readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)) {
         const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
         if (match) peak = Math.max(peak, Number(match[1]) * 1024);
       }
@@ -39,7 +42,11 @@ describe('history memory: blobs that would make git diff gigabytes', function ()
     // The finding's shape, smaller: a file of many short lines, then a one-character change.
     repo = await createRepository(dir, [
       { message: 'many lines', date: 1_700_000_000, files: { 'lines.txt': 'a\n'.repeat(LINES), 'small.txt': 'one\n' } },
-      { message: 'one byte', date: 1_700_000_600, files: { 'lines.txt': `b${'\na'.repeat(LINES)}`.slice(0, 2 * LINES), 'small.txt': 'one\ntwo\n' } },
+      {
+        message: 'one byte',
+        date: 1_700_000_600,
+        files: { 'lines.txt': `b${'\na'.repeat(LINES)}`.slice(0, 2 * LINES), 'small.txt': 'one\ntwo\n' },
+      },
     ]);
     const smallDir = path.join(work.path, 'small');
     await mkdir(smallDir);
@@ -52,7 +59,11 @@ describe('history memory: blobs that would make git diff gigabytes', function ()
 
   it('counts a blob above the cap as binary without a line diff, and says which commits have one', async () => {
     const stop = sampleChildren();
-    const history = await readHistory(repo.dir, { rev: 'HEAD', excludeFiles: [], bounds: { maxDiffBlobBytes: 1 * MIB, addressSpaceBytes: DEFAULT_GIT_BOUNDS.addressSpaceBytes } });
+    const history = await readHistory(repo.dir, {
+      rev: 'HEAD',
+      excludeFiles: [],
+      bounds: { maxDiffBlobBytes: 1 * MIB, addressSpaceBytes: DEFAULT_GIT_BOUNDS.addressSpaceBytes },
+    });
     const gitPeak = stop();
 
     expect(history.commits.map((c) => c.subject)).to.deep.equal(['many lines', 'one byte']);
@@ -61,7 +72,11 @@ describe('history memory: blobs that would make git diff gigabytes', function ()
       expect(big, commit.subject).to.deep.include({ binary: true, additions: 0, deletions: 0 });
     }
     // The small file beside it still has its line diff.
-    expect(history.commits[1]!.files.find((f) => f.path === 'small.txt')).to.deep.include({ binary: false, additions: 1, deletions: 0 });
+    expect(history.commits[1]!.files.find((f) => f.path === 'small.txt')).to.deep.include({
+      binary: false,
+      additions: 1,
+      deletions: 0,
+    });
     expect(history.commits.map((c) => c.additions)).to.deep.equal([1, 1]);
     expect(history.oversizedFiles).to.equal(2);
     expect(history.oversizedCommits).to.deep.equal(repo.hashes);
@@ -77,7 +92,11 @@ describe('history memory: blobs that would make git diff gigabytes', function ()
   });
 
   it('fails with ERR_REPOSITORY_TOO_LARGE when git reaches its memory ceiling', async () => {
-    const error = await readHistory(repo.dir, { rev: 'HEAD', excludeFiles: [], bounds: { maxDiffBlobBytes: 64 * MIB, addressSpaceBytes: 128 * MIB } }).then(
+    const error = await readHistory(repo.dir, {
+      rev: 'HEAD',
+      excludeFiles: [],
+      bounds: { maxDiffBlobBytes: 64 * MIB, addressSpaceBytes: 128 * MIB },
+    }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -86,12 +105,20 @@ describe('history memory: blobs that would make git diff gigabytes', function ()
   });
 
   it('reads an ordinary history within the same ceiling', async () => {
-    const history = await readHistory(small.dir, { rev: 'HEAD', excludeFiles: [], bounds: { maxDiffBlobBytes: 64 * MIB, addressSpaceBytes: 128 * MIB } });
+    const history = await readHistory(small.dir, {
+      rev: 'HEAD',
+      excludeFiles: [],
+      bounds: { maxDiffBlobBytes: 64 * MIB, addressSpaceBytes: 128 * MIB },
+    });
     expect(history.commits.map((c) => c.additions)).to.deep.equal([30, 12]);
   });
 
   it('shows a blob above the cap as binary in a diff excerpt', async () => {
-    const excerpt = await diffExcerpt(repo.dir, repo.hashes[1]!, { maxBytes: 4096, excludeFiles: [], bounds: { maxDiffBlobBytes: 1 * MIB, addressSpaceBytes: DEFAULT_GIT_BOUNDS.addressSpaceBytes } });
+    const excerpt = await diffExcerpt(repo.dir, repo.hashes[1]!, {
+      maxBytes: 4096,
+      excludeFiles: [],
+      bounds: { maxDiffBlobBytes: 1 * MIB, addressSpaceBytes: DEFAULT_GIT_BOUNDS.addressSpaceBytes },
+    });
     expect(excerpt).to.include('Binary files a/lines.txt and b/lines.txt differ');
     expect(excerpt).to.include('+two');
   });

@@ -9,10 +9,15 @@ const T0 = Date.UTC(2025, 2, 1) / 1000;
 const never = (): boolean => false;
 
 describe('git-source: .gitattributes as line counts read them', () => {
-  const of = attributesOf(new Map([
-    ['.gitattributes', '# comment\n*.gen.ts linguist-generated\n/docs/** linguist-vendored\nvendor/keep/** -linguist-vendored\nassets/*.svg binary\nbuild/ linguist-generated\n'],
-    ['sub/.gitattributes', 'local.txt -diff\n'],
-  ]));
+  const of = attributesOf(
+    new Map([
+      [
+        '.gitattributes',
+        '# comment\n*.gen.ts linguist-generated\n/docs/** linguist-vendored\nvendor/keep/** -linguist-vendored\nassets/*.svg binary\nbuild/ linguist-generated\n',
+      ],
+      ['sub/.gitattributes', 'local.txt -diff\n'],
+    ]),
+  );
 
   it('a name pattern matches at any depth, a slashed one from its file\u2019s folder, later lines win, binary is -diff', () => {
     expect(of('src/api.gen.ts').linguist).to.equal(true);

@@ -14,7 +14,14 @@ import {
   type GitHttpServer,
   type TempDir,
 } from '@cadence-detect/test-support';
-import { evictMirrors, HistoryCache, mirrorKey, openRepository, parseRepositoryUrl, readHistory } from '../src/index.js';
+import {
+  evictMirrors,
+  HistoryCache,
+  mirrorKey,
+  openRepository,
+  parseRepositoryUrl,
+  readHistory,
+} from '../src/index.js';
 import { base } from './clone-options.js';
 
 const remote = (url: string) => parseRepositoryUrl(url, { allowLocalPaths: false });
@@ -65,7 +72,17 @@ describe('repository mirrors', function () {
     const repo = path.join(served, 'acme/human.git');
     const clone = path.join(work.path, 'pusher');
     await runGit(work.path, ['clone', '--quiet', repo, clone]);
-    await runGit(clone, ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.test', 'commit', '--quiet', '--allow-empty', '-m', 'New work']);
+    await runGit(clone, [
+      '-c',
+      'user.name=Ada',
+      '-c',
+      'user.email=ada@example.test',
+      'commit',
+      '--quiet',
+      '--allow-empty',
+      '-m',
+      'New work',
+    ]);
     await runGit(clone, ['push', '--quiet', 'origin', 'HEAD:main']);
     const second = await openRepository(remote(daemon.url('acme/human.git')), { ...base, mirrors });
     expect(second.dir).to.equal(first.dir);
@@ -108,7 +125,17 @@ describe('repository mirrors', function () {
     const repo = path.join(served, name);
     const pusher = path.join(work.path, 'quiet-pusher');
     await runGit(work.path, ['clone', '--quiet', repo, pusher]);
-    await runGit(pusher, ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.test', 'commit', '--quiet', '--allow-empty', '-m', 'Moved on']);
+    await runGit(pusher, [
+      '-c',
+      'user.name=Ada',
+      '-c',
+      'user.email=ada@example.test',
+      'commit',
+      '--quiet',
+      '--allow-empty',
+      '-m',
+      'Moved on',
+    ]);
     await runGit(pusher, ['push', '--quiet', 'origin', 'HEAD:main']);
     const moved = await open();
     expect(moved.requests).to.be.greaterThan(lsRemote);
@@ -116,12 +143,25 @@ describe('repository mirrors', function () {
     expect(moved.opened.headCommit).to.equal((await runGit(pusher, ['rev-parse', 'HEAD'])).trim());
 
     // Only an AI note arrives: the branch is where it was, and the mirror still fetches it.
-    await runGit(pusher, ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.test', 'notes', '--ref=refs/notes/ai', 'add', '-m', '{"schema":"authorship/3.0.0"}', 'HEAD']);
+    await runGit(pusher, [
+      '-c',
+      'user.name=Ada',
+      '-c',
+      'user.email=ada@example.test',
+      'notes',
+      '--ref=refs/notes/ai',
+      'add',
+      '-m',
+      '{"schema":"authorship/3.0.0"}',
+      'HEAD',
+    ]);
     await runGit(pusher, ['push', '--quiet', 'origin', 'refs/notes/ai:refs/notes/ai']);
     const noted = await open();
     expect(noted.requests).to.be.greaterThan(lsRemote);
     expect(noted.opened.headCommit).to.equal(moved.opened.headCommit);
-    const mirrorNotes = (await runGit(noted.opened.dir, ['for-each-ref', '--format=%(objectname)', 'refs/notes/ai'])).trim();
+    const mirrorNotes = (
+      await runGit(noted.opened.dir, ['for-each-ref', '--format=%(objectname)', 'refs/notes/ai'])
+    ).trim();
     expect(mirrorNotes).to.equal((await runGit(pusher, ['rev-parse', 'refs/notes/ai'])).trim());
     expect((await open()).requests).to.equal(lsRemote);
 
@@ -145,7 +185,17 @@ describe('repository mirrors', function () {
     const pusher = path.join(work.path, 'branches-pusher');
     await runGit(work.path, ['clone', '--quiet', path.join(served, name), pusher]);
     const commit = async (message: string, ref: string) => {
-      await runGit(pusher, ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.test', 'commit', '--quiet', '--allow-empty', '-m', message]);
+      await runGit(pusher, [
+        '-c',
+        'user.name=Ada',
+        '-c',
+        'user.email=ada@example.test',
+        'commit',
+        '--quiet',
+        '--allow-empty',
+        '-m',
+        message,
+      ]);
       await runGit(pusher, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
       return (await runGit(pusher, ['rev-parse', 'HEAD'])).trim();
     };
@@ -224,7 +274,11 @@ describe('repository mirrors', function () {
     const mirrors = { dir: path.join(work.path, 'm4'), maxBytes: 1 << 30 };
     const held = await openRepository(remote(daemon.url('acme/human.git')), { ...base, mirrors });
     try {
-      const error = await openRepository(remote(daemon.url('acme/human.git')), { ...base, timeoutMs: 500, mirrors }).catch((e: unknown) => e);
+      const error = await openRepository(remote(daemon.url('acme/human.git')), {
+        ...base,
+        timeoutMs: 500,
+        mirrors,
+      }).catch((e: unknown) => e);
       expect(error).to.include({ code: 'ERR_GIT_CLONE_TIMEOUT' });
     } finally {
       await held.dispose();
@@ -243,7 +297,9 @@ describe('repository mirrors', function () {
     // b is in use: a cap of one byte evicts a (older, free) and skips b.
     const evicted = await evictMirrors({ dir, maxBytes: 1 });
     expect(evicted).to.deep.equal([mirrorKey(daemon.url('acme/human.git'))]);
-    expect((await readdir(dir)).filter((n) => n.endsWith('.git'))).to.deep.equal([`${mirrorKey(http.repoUrl('acme/human.git'))}.git`]);
+    expect((await readdir(dir)).filter((n) => n.endsWith('.git'))).to.deep.equal([
+      `${mirrorKey(http.repoUrl('acme/human.git'))}.git`,
+    ]);
     await b.dispose();
   });
 
@@ -253,21 +309,35 @@ describe('repository mirrors', function () {
     const { mkdir } = await import('node:fs/promises');
     const { randomBytes } = await import('node:crypto');
     await mkdir(large);
-    const blobs = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`blob${i}.bin`, randomBytes(2 * 1024 * 1024).toString('base64')]));
+    const blobs = Object.fromEntries(
+      Array.from({ length: 4 }, (_, i) => [`blob${i}.bin`, randomBytes(2 * 1024 * 1024).toString('base64')]),
+    );
     await createRepository(large, [{ message: 'Large blobs', date: Date.UTC(2020, 0, 1) / 1000, files: blobs }]);
     await exportRepository(served, 'acme/large.git', large);
-    const tooLarge = await openRepository(remote(daemon.url('acme/large.git')), { ...base, maxSizeBytes: 1024 * 1024, mirrors }).catch((e: unknown) => e);
+    const tooLarge = await openRepository(remote(daemon.url('acme/large.git')), {
+      ...base,
+      maxSizeBytes: 1024 * 1024,
+      mirrors,
+    }).catch((e: unknown) => e);
     expect(tooLarge).to.have.property('code', 'ERR_REPOSITORY_TOO_LARGE');
     expect((await readdir(mirrors.dir)).filter((n) => n.endsWith('.git'))).to.have.length(0);
     // The network guard runs before any mirror is touched: loopback is refused under a strict policy.
-    const guarded = await openRepository(remote(daemon.url('acme/human.git')), { ...base, policy: { allowPrivateNetworks: false, allowedNetworks: [] }, mirrors }).catch((e: unknown) => e);
+    const guarded = await openRepository(remote(daemon.url('acme/human.git')), {
+      ...base,
+      policy: { allowPrivateNetworks: false, allowedNetworks: [] },
+      mirrors,
+    }).catch((e: unknown) => e);
     expect(guarded).to.have.property('code', 'ERR_PRIVATE_ADDRESS');
   });
 
   it('leaves no mirror behind when the first clone fails', async () => {
     const mirrors = { dir: path.join(work.path, 'm6'), maxBytes: 1 << 30 };
-    const error = await openRepository(remote(daemon.url('acme/missing.git')), { ...base, mirrors }).catch((e: unknown) => e);
-    expect(error).to.have.property('code').that.matches(/ERR_GIT_CLONE_FAILED|ERR_NO_COMMITS_FOUND/);
+    const error = await openRepository(remote(daemon.url('acme/missing.git')), { ...base, mirrors }).catch(
+      (e: unknown) => e,
+    );
+    expect(error)
+      .to.have.property('code')
+      .that.matches(/ERR_GIT_CLONE_FAILED|ERR_NO_COMMITS_FOUND/);
     expect((await readdir(mirrors.dir)).filter((n) => n.endsWith('.git'))).to.have.length(0);
   });
 });
@@ -297,7 +367,12 @@ describe('history cache (histories read from mirrors)', function () {
     await repo.commit({ message: 'And another', date: Date.UTC(2019, 5, 2) / 1000, addLines: 3 });
     const head = (await runGit(dir, ['rev-parse', 'HEAD'])).trim();
     let progress = 0;
-    const second = await readHistory(dir, { rev: head, excludeFiles: [], cache, onProgress: (read) => (progress = Math.max(progress, read)) });
+    const second = await readHistory(dir, {
+      rev: head,
+      excludeFiles: [],
+      cache,
+      onProgress: (read) => (progress = Math.max(progress, read)),
+    });
     expect(progress, 'only the two new commits were read from git').to.equal(2);
     const full = await readHistory(dir, { rev: head, excludeFiles: [] });
     expect(second.commits).to.deep.equal(full.commits);

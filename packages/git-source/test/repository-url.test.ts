@@ -5,11 +5,32 @@ const remote = { allowLocalPaths: false };
 
 describe('parseRepositoryUrl', () => {
   it('accepts https, http, ssh, git and scp-style URLs and names owner/repo', () => {
-    expect(parseRepositoryUrl('https://github.com/acme/widget', remote)).to.include({ kind: 'remote', scheme: 'https', host: 'github.com', port: 443, repo: 'acme/widget' });
-    expect(parseRepositoryUrl('http://127.0.0.2:8080/group/sub/proj.git', remote)).to.include({ scheme: 'http', port: 8080, repo: 'group/sub/proj' });
-    expect(parseRepositoryUrl('ssh://git@example.com:2222/acme/widget.git', remote)).to.include({ scheme: 'ssh', port: 2222, repo: 'acme/widget' });
-    expect(parseRepositoryUrl('git://127.0.0.1:9418/acme/widget', remote)).to.include({ scheme: 'git', repo: 'acme/widget' });
-    expect(parseRepositoryUrl('git@github.com:acme/widget.git', remote)).to.include({ scheme: 'scp', host: 'github.com', repo: 'acme/widget' });
+    expect(parseRepositoryUrl('https://github.com/acme/widget', remote)).to.include({
+      kind: 'remote',
+      scheme: 'https',
+      host: 'github.com',
+      port: 443,
+      repo: 'acme/widget',
+    });
+    expect(parseRepositoryUrl('http://127.0.0.2:8080/group/sub/proj.git', remote)).to.include({
+      scheme: 'http',
+      port: 8080,
+      repo: 'group/sub/proj',
+    });
+    expect(parseRepositoryUrl('ssh://git@example.com:2222/acme/widget.git', remote)).to.include({
+      scheme: 'ssh',
+      port: 2222,
+      repo: 'acme/widget',
+    });
+    expect(parseRepositoryUrl('git://127.0.0.1:9418/acme/widget', remote)).to.include({
+      scheme: 'git',
+      repo: 'acme/widget',
+    });
+    expect(parseRepositoryUrl('git@github.com:acme/widget.git', remote)).to.include({
+      scheme: 'scp',
+      host: 'github.com',
+      repo: 'acme/widget',
+    });
   });
 
   for (const hostile of [
@@ -30,17 +51,32 @@ describe('parseRepositoryUrl', () => {
     '',
   ]) {
     it(`refuses ${JSON.stringify(hostile)} with ERR_INVALID_SOURCE`, () => {
-      expect(() => parseRepositoryUrl(hostile, remote)).to.throw().with.property('code', 'ERR_INVALID_SOURCE');
+      expect(() => parseRepositoryUrl(hostile, remote))
+        .to.throw()
+        .with.property('code', 'ERR_INVALID_SOURCE');
     });
   }
 
-  it('hands git a URL serialized from the checked parts, never the caller\'s string', () => {
-    expect(parseRepositoryUrl('HTTPS://GitHub.COM/acme/widget', remote)).to.include({ url: 'https://github.com/acme/widget', host: 'github.com', explicitPort: false });
-    expect(parseRepositoryUrl('https://x-access-token:ghs_abc123@github.com/acme/widget.git', remote)).to.include({
-      url: 'https://x-access-token:ghs_abc123@github.com/acme/widget.git', user: 'x-access-token', password: 'ghs_abc123',
+  it("hands git a URL serialized from the checked parts, never the caller's string", () => {
+    expect(parseRepositoryUrl('HTTPS://GitHub.COM/acme/widget', remote)).to.include({
+      url: 'https://github.com/acme/widget',
+      host: 'github.com',
+      explicitPort: false,
     });
-    expect(parseRepositoryUrl('ssh://git@[2001:db8::1]:2222/acme/widget.git', remote)).to.include({ host: '2001:db8::1', port: 2222, url: 'ssh://git@[2001:db8::1]:2222/acme/widget.git' });
-    expect(parseRepositoryUrl('git@GitHub.com:acme/widget.git', remote)).to.include({ url: 'git@github.com:acme/widget.git', port: null });
+    expect(parseRepositoryUrl('https://x-access-token:ghs_abc123@github.com/acme/widget.git', remote)).to.include({
+      url: 'https://x-access-token:ghs_abc123@github.com/acme/widget.git',
+      user: 'x-access-token',
+      password: 'ghs_abc123',
+    });
+    expect(parseRepositoryUrl('ssh://git@[2001:db8::1]:2222/acme/widget.git', remote)).to.include({
+      host: '2001:db8::1',
+      port: 2222,
+      url: 'ssh://git@[2001:db8::1]:2222/acme/widget.git',
+    });
+    expect(parseRepositoryUrl('git@GitHub.com:acme/widget.git', remote)).to.include({
+      url: 'git@github.com:acme/widget.git',
+      port: null,
+    });
   });
 
   for (const [ambiguous, why] of [
@@ -71,18 +107,27 @@ describe('parseRepositoryUrl', () => {
     ['-oProxyCommand=x@host:x', 'an scp user that starts with "-"'],
   ] as const) {
     it(`refuses ${why}: ${JSON.stringify(ambiguous)}`, () => {
-      expect(() => parseRepositoryUrl(ambiguous, remote)).to.throw().with.property('code', 'ERR_INVALID_SOURCE');
+      expect(() => parseRepositoryUrl(ambiguous, remote))
+        .to.throw()
+        .with.property('code', 'ERR_INVALID_SOURCE');
     });
   }
 
   it('keeps credentials out of the refusal message', () => {
-    expect(() => parseRepositoryUrl('https://user:hunter2hunter2@exa mple.com/r.git', remote)).to.throw().that.satisfies((error: Error) => !error.message.includes('hunter2'));
+    expect(() => parseRepositoryUrl('https://user:hunter2hunter2@exa mple.com/r.git', remote))
+      .to.throw()
+      .that.satisfies((error: Error) => !error.message.includes('hunter2'));
   });
 
   it('accepts local paths and file:// only when allowed, and a missing path fails to open', () => {
-    expect(parseRepositoryUrl(process.cwd(), { allowLocalPaths: true })).to.include({ kind: 'local', path: process.cwd() });
+    expect(parseRepositoryUrl(process.cwd(), { allowLocalPaths: true })).to.include({
+      kind: 'local',
+      path: process.cwd(),
+    });
     expect(parseRepositoryUrl(`file://${process.cwd()}`, { allowLocalPaths: true })).to.include({ kind: 'local' });
-    expect(() => parseRepositoryUrl('/definitely/not/here', { allowLocalPaths: true })).to.throw().with.property('code', 'ERR_PATH_NOT_FOUND');
+    expect(() => parseRepositoryUrl('/definitely/not/here', { allowLocalPaths: true }))
+      .to.throw()
+      .with.property('code', 'ERR_PATH_NOT_FOUND');
   });
 });
 
@@ -91,7 +136,17 @@ describe('request refs', () => {
     const { REQUEST_REF } = await import('../src/index.js');
     expect(REQUEST_REF.test('refs/pull/12/head')).to.equal(true);
     expect(REQUEST_REF.test('refs/merge-requests/4/head')).to.equal(true);
-    for (const hostile of ['--upload-pack=x', 'refs/pull/0/head', 'refs/pull/12/merge', 'refs/heads/main', 'refs/pull/12/head:refs/heads/main', '+refs/pull/1/head', 'refs/pull/1/head\n--x', 'refs/pull/-1/head', 'refs/pull/12345678901/head']) {
+    for (const hostile of [
+      '--upload-pack=x',
+      'refs/pull/0/head',
+      'refs/pull/12/merge',
+      'refs/heads/main',
+      'refs/pull/12/head:refs/heads/main',
+      '+refs/pull/1/head',
+      'refs/pull/1/head\n--x',
+      'refs/pull/-1/head',
+      'refs/pull/12345678901/head',
+    ]) {
       expect(REQUEST_REF.test(hostile), hostile).to.equal(false);
     }
   });
@@ -99,7 +154,16 @@ describe('request refs', () => {
   it('refuses any other ref before git runs (ERR_INVALID_SOURCE)', async () => {
     const { openRepository } = await import('../src/index.js');
     const locator = parseRepositoryUrl('https://github.com/acme/widget', remote);
-    expect(() => openRepository(locator, { timeoutMs: 1000, maxSizeBytes: 1, policy: null, fetchCommit: 'a'.repeat(40), fetchRef: '--upload-pack=touch /tmp/x' }))
-      .to.throw().with.property('code', 'ERR_INVALID_SOURCE');
+    expect(() =>
+      openRepository(locator, {
+        timeoutMs: 1000,
+        maxSizeBytes: 1,
+        policy: null,
+        fetchCommit: 'a'.repeat(40),
+        fetchRef: '--upload-pack=touch /tmp/x',
+      }),
+    )
+      .to.throw()
+      .with.property('code', 'ERR_INVALID_SOURCE');
   });
 });

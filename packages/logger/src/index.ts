@@ -27,7 +27,14 @@ export interface LoggerOptions {
   readonly secrets?: readonly string[];
 }
 
-const LEVEL_NAMES: Record<number, RecordLevel> = { 10: 'debug', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+const LEVEL_NAMES: Record<number, RecordLevel> = {
+  10: 'debug',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
 /** bunyan's own record fields, replaced by the record docs/deploy.md describes. */
 const BUNYAN_FIELDS = new Set(['name', 'hostname', 'pid', 'level', 'msg', 'time', 'v', 'component']);
 

@@ -1,6 +1,7 @@
 import { redactCredentials } from '@cadence-detect/errors';
 /** Field names whose values are secrets wherever they appear (nested too). */
-const SECRET_NAME = /(^|[_-])(key|api[_-]?key|apikey|token|secret|password|passwd|authorization|auth|cookie|signature|credentials?)$/i;
+const SECRET_NAME =
+  /(^|[_-])(key|api[_-]?key|apikey|token|secret|password|passwd|authorization|auth|cookie|signature|credentials?)$/i;
 export const REDACTED = '[redacted]';
 
 /** A copy of `value` with secret-named fields and known secret strings replaced. */
@@ -11,7 +12,10 @@ export function redact(value: unknown, secrets: readonly string[], depth = 0): u
   if (Array.isArray(value)) return value.map((item) => redact(item, secrets, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = SECRET_NAME.test(key) && item !== null && item !== undefined && item !== '' ? REDACTED : redact(item, secrets, depth + 1);
+    out[key] =
+      SECRET_NAME.test(key) && item !== null && item !== undefined && item !== ''
+        ? REDACTED
+        : redact(item, secrets, depth + 1);
   }
   return out;
 }

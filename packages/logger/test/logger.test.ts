@@ -5,7 +5,12 @@ function capture(): { stream: { write(chunk: string): void }; lines: () => Recor
   const chunks: string[] = [];
   return {
     stream: { write: (chunk: string) => void chunks.push(chunk) },
-    lines: () => chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>),
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
   };
 }
 
@@ -15,8 +20,21 @@ describe('logger', () => {
     const logger = createLogger({ level: 'info', stream: out.stream });
     logger.child('jobs').info('job finished', { job_id: 'abc', duration_ms: 12.6 });
     const [line] = out.lines();
-    expect(Object.keys(line!)).to.include.members(['timestamp', 'level', 'component', 'message', 'duration_ms', 'job_id']);
-    expect(line).to.include({ level: 'info', component: 'jobs', message: 'job finished', duration_ms: 13, job_id: 'abc' });
+    expect(Object.keys(line!)).to.include.members([
+      'timestamp',
+      'level',
+      'component',
+      'message',
+      'duration_ms',
+      'job_id',
+    ]);
+    expect(line).to.include({
+      level: 'info',
+      component: 'jobs',
+      message: 'job finished',
+      duration_ms: 13,
+      job_id: 'abc',
+    });
     expect(new Date(String(line!.timestamp)).toISOString()).to.equal(line!.timestamp);
     expect(line).to.not.have.any.keys('msg', 'hostname', 'pid', 'v', 'name', 'time');
   });

@@ -15,6 +15,12 @@ export function fitPlatt(scores: readonly number[], labels: readonly number[], p
   const positives = labels.filter((l) => l === 1).length;
   const negatives = labels.length - positives;
   const weights = labels.map((l) => (l === 1 ? prior / positives : (1 - prior) / negatives) * labels.length);
-  const fit = fitLogistic(scores.map((z) => [z]), labels, weights, 1e-6, 50);
+  const fit = fitLogistic(
+    scores.map((z) => [z]),
+    labels,
+    weights,
+    1e-6,
+    50,
+  );
   return { slope: fit.weights[0]!, intercept: fit.bias, prior };
 }

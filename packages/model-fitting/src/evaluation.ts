@@ -6,7 +6,7 @@ export function auc(scores: readonly number[], labels: readonly number[]): numbe
   const order = scores.map((s, i): [number, number] => [s, labels[i]!]).sort((a, b) => a[0] - b[0]);
   let rankSum = 0;
   let positives = 0;
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     let j = i;
     while (j < order.length && order[j]![0] === order[i]![0]) j++;
     const rank = (i + j + 1) / 2;
@@ -51,18 +51,37 @@ export function figures(flagged: readonly boolean[], labels: readonly number[], 
   const recall = pos ? tp / pos : 0;
   const fpr = neg ? fp / neg : 0;
   const precision = tp + fp ? tp / (tp + fp) : 1;
-  const atPrevalence = recall * prevalence + fpr * (1 - prevalence) > 0 ? (recall * prevalence) / (recall * prevalence + fpr * (1 - prevalence)) : 1;
-  return { precision, recall, false_positive_rate: fpr, precision_at_prevalence: atPrevalence, positives: pos, negatives: neg };
+  const atPrevalence =
+    recall * prevalence + fpr * (1 - prevalence) > 0
+      ? (recall * prevalence) / (recall * prevalence + fpr * (1 - prevalence))
+      : 1;
+  return {
+    precision,
+    recall,
+    false_positive_rate: fpr,
+    precision_at_prevalence: atPrevalence,
+    positives: pos,
+    negatives: neg,
+  };
 }
 
 /**
  * The lowest cut-off (of the probabilities rounded to hundredths) whose precision at `prevalence`
  * reaches `target` with some recall: recall as high as the target allows. 0.99 if none does.
  */
-export function chooseCutoff(probabilities: readonly number[], labels: readonly number[], prevalence: number, target: number): number {
+export function chooseCutoff(
+  probabilities: readonly number[],
+  labels: readonly number[],
+  prevalence: number,
+  target: number,
+): number {
   const candidates = [...new Set(probabilities.map((p) => Math.round(p * 100) / 100))].sort((a, b) => a - b);
   for (const t of candidates) {
-    const f = figures(probabilities.map((p) => p >= t), labels, prevalence);
+    const f = figures(
+      probabilities.map((p) => p >= t),
+      labels,
+      prevalence,
+    );
     if (f.precision_at_prevalence >= target && f.recall > 0) return t;
   }
   return 0.99;

@@ -15,7 +15,13 @@ export interface LogisticFit {
  * 1e-6 or after `iterations` steps. `rows` should be standardized (standardizer) so that one
  * lambda means the same for every feature; `labels` are 0 or 1.
  */
-export function fitLogistic(rows: readonly (readonly number[])[], labels: readonly number[], weights: readonly number[], lambda = 1, iterations = 25): LogisticFit {
+export function fitLogistic(
+  rows: readonly (readonly number[])[],
+  labels: readonly number[],
+  weights: readonly number[],
+  lambda = 1,
+  iterations = 25,
+): LogisticFit {
   const d = rows[0]!.length;
   const w = new Array<number>(d + 1).fill(0); // the last entry: the bias
   for (let iter = 0; iter < iterations; iter++) {

@@ -17,7 +17,9 @@ describe('model fitting: the figures of a scored set', () => {
     expect(f.false_positive_rate).to.be.closeTo(1 / 3, 1e-12);
     expect(f.precision_at_prevalence).to.be.closeTo(2 / 3, 1e-12);
     // Rarer positives: the same rates give a lower precision.
-    expect(figures([true, true, false, true, false, false], [1, 1, 1, 0, 0, 0], 0.1).precision_at_prevalence).to.be.closeTo((2 / 30) / (2 / 30 + 0.3), 1e-12);
+    expect(
+      figures([true, true, false, true, false, false], [1, 1, 1, 0, 0, 0], 0.1).precision_at_prevalence,
+    ).to.be.closeTo(2 / 30 / (2 / 30 + 0.3), 1e-12);
   });
 
   it('chooses the lowest cut-off that reaches the precision target, and 0.99 when none does', () => {

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { balancedWeights, fitLogistic, fitPlatt, sigmoid, solveLinear, standardizer } from '../src/index.js';
 import { seeded } from './fixtures.js';
 
-const score = (fit: { weights: readonly number[]; bias: number }, x: readonly number[]): number => x.reduce((s, v, j) => s + v * fit.weights[j]!, fit.bias);
+const score = (fit: { weights: readonly number[]; bias: number }, x: readonly number[]): number =>
+  x.reduce((s, v, j) => s + v * fit.weights[j]!, fit.bias);
 
 describe('model fitting: logistic regression by Newton\u2019s method', () => {
   it('keeps the weights finite on a separable set, where the unpenalised fit would grow without bound, and classifies it perfectly', () => {
@@ -29,7 +30,12 @@ describe('model fitting: logistic regression by Newton\u2019s method', () => {
     const rows = Array.from({ length: 20_000 }, () => [normal(), normal(), normal()]);
     // Labels drawn from the model itself: the classes overlap everywhere.
     const labels = rows.map((x) => (uniform() < sigmoid(score(truth, x)) ? 1 : 0));
-    const fit = fitLogistic(rows, labels, labels.map(() => 1), 1e-6);
+    const fit = fitLogistic(
+      rows,
+      labels,
+      labels.map(() => 1),
+      1e-6,
+    );
     fit.weights.forEach((w, j) => expect(w, `weight ${j}`).to.be.closeTo(truth.weights[j]!, 0.1));
     expect(fit.bias).to.be.closeTo(truth.bias, 0.1);
   });
@@ -38,22 +44,37 @@ describe('model fitting: logistic regression by Newton\u2019s method', () => {
     const labels = [1, 0, 0, 0];
     const weights = balancedWeights(labels);
     expect(weights).to.deep.equal([2, 2 / 3, 2 / 3, 2 / 3]);
-    expect(weights[0]!).to.be.closeTo(weights.slice(1).reduce((s, w) => s + w, 0), 1e-12);
+    expect(weights[0]!).to.be.closeTo(
+      weights.slice(1).reduce((s, w) => s + w, 0),
+      1e-12,
+    );
   });
 
   it('standardizes each feature to mean 0 and spread 1, and leaves a constant one at scale 1', () => {
-    const { mean, scale } = standardizer([[1, 5], [3, 5], [5, 5]]);
+    const { mean, scale } = standardizer([
+      [1, 5],
+      [3, 5],
+      [5, 5],
+    ]);
     expect(mean).to.deep.equal([3, 5]);
     expect(scale[0]).to.be.closeTo(Math.sqrt(8 / 3), 1e-12);
     expect(scale[1]).to.equal(1);
   });
 
   it('solves a linear system by elimination with pivoting (a zero on the diagonal included), leaving its arguments alone', () => {
-    const a = [[0, 2, 1], [1, 1, 1], [2, 1, 0]];
+    const a = [
+      [0, 2, 1],
+      [1, 1, 1],
+      [2, 1, 0],
+    ];
     const b = [5, 4, 4];
     const x = solveLinear(a, b);
     [1, 2, 1].forEach((v, i) => expect(x[i]).to.be.closeTo(v, 1e-12));
-    expect(a).to.deep.equal([[0, 2, 1], [1, 1, 1], [2, 1, 0]]);
+    expect(a).to.deep.equal([
+      [0, 2, 1],
+      [1, 1, 1],
+      [2, 1, 0],
+    ]);
     expect(b).to.deep.equal([5, 4, 4]);
   });
 
@@ -76,16 +97,39 @@ describe('model fitting: logistic regression by Newton\u2019s method', () => {
   // The numbers bench/corpus/logistic.mjs (the script this package replaced) gave on this set: a
   // refit from the same data writes the same model files.
   it('fits exactly as the corpus scripts did before it was a package', () => {
-    const rows = [[0.5, 1.2, -0.3], [1.5, -0.7, 0.8], [-1.1, 0.4, 1.9], [2.2, 2.1, -1.4], [-0.6, -1.8, 0.2], [0.9, 0.3, -0.9], [-2.0, 1.1, 0.6], [1.3, -1.2, -0.2], [0.1, 0.9, 1.1], [-0.4, -0.5, -1.6], [1.8, 0.6, 0.4], [-1.5, -0.9, -0.7]];
+    const rows = [
+      [0.5, 1.2, -0.3],
+      [1.5, -0.7, 0.8],
+      [-1.1, 0.4, 1.9],
+      [2.2, 2.1, -1.4],
+      [-0.6, -1.8, 0.2],
+      [0.9, 0.3, -0.9],
+      [-2.0, 1.1, 0.6],
+      [1.3, -1.2, -0.2],
+      [0.1, 0.9, 1.1],
+      [-0.4, -0.5, -1.6],
+      [1.8, 0.6, 0.4],
+      [-1.5, -0.9, -0.7],
+    ];
     const labels = [1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 1, 1];
     const st = standardizer(rows);
-    const near = (actual: readonly number[], expected: readonly number[]): void => expected.forEach((v, i) => expect(actual[i]).to.be.closeTo(v, 1e-9));
+    const near = (actual: readonly number[], expected: readonly number[]): void =>
+      expected.forEach((v, i) => expect(actual[i]).to.be.closeTo(v, 1e-9));
     near(st.mean, [0.22499999999999998, 0.125, -0.008333333333333304]);
     near(st.scale, [1.3058362582396514, 1.1000946928939042, 0.9987144514602537]);
     const z = rows.map((x) => x.map((v, j) => (v - st.mean[j]!) / st.scale[j]!));
-    const fit = fitLogistic(z, labels, labels.map(() => 1), 1);
+    const fit = fitLogistic(
+      z,
+      labels,
+      labels.map(() => 1),
+      1,
+    );
     near([...fit.weights, fit.bias], [0.4136384323806906, 0.9008742653001178, -0.46818487212132, 0.06315159718750599]);
-    const platt = fitPlatt(rows.map((r) => r[0]! + r[1]!), labels, 0.05);
+    const platt = fitPlatt(
+      rows.map((r) => r[0]! + r[1]!),
+      labels,
+      0.05,
+    );
     near([platt.slope, platt.intercept], [1.6227537955191669, -3.290673386020003]);
   });
 });

@@ -14,7 +14,8 @@ export function parseCidr(text: string): Cidr {
   if (!address || extra !== undefined) throw new Error(`not a CIDR: ${JSON.stringify(text)}`);
   const max = address.family === 4 ? 32 : 128;
   const prefix = prefixText === undefined ? max : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max) throw new Error(`not a CIDR prefix: ${JSON.stringify(text)}`);
+  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max)
+    throw new Error(`not a CIDR prefix: ${JSON.stringify(text)}`);
   return { family: address.family, bytes: address.bytes, prefix };
 }
 

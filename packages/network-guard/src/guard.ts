@@ -34,7 +34,11 @@ function refuse(host: string, address: string): CadenceError {
  * to: callers must connect to exactly that address, so a second lookup cannot rebind the name.
  * With a null policy (the CLI) nothing is refused.
  */
-export async function resolveAndCheck(host: string, policy: NetworkPolicy | null, signal?: AbortSignal): Promise<CheckedAddress> {
+export async function resolveAndCheck(
+  host: string,
+  policy: NetworkPolicy | null,
+  signal?: AbortSignal,
+): Promise<CheckedAddress> {
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   const literal = parseAddress(bare);
   if (literal) {
@@ -49,14 +53,21 @@ export async function resolveAndCheck(host: string, policy: NetworkPolicy | null
     results = signal
       ? await Promise.race([
           pending,
-          new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(abortError(signal)), { once: true })),
+          new Promise<never>((_, reject) =>
+            signal.addEventListener('abort', () => reject(abortError(signal)), { once: true }),
+          ),
         ])
       : await pending;
   } catch (error) {
     if (error instanceof CadenceError) throw error;
-    throw new CadenceError('ERR_DNS_LOOKUP_FAILED', { message: `Could not resolve ${bare}: check the host name in the address`, cause: error, details: { host: bare } });
+    throw new CadenceError('ERR_DNS_LOOKUP_FAILED', {
+      message: `Could not resolve ${bare}: check the host name in the address`,
+      cause: error,
+      details: { host: bare },
+    });
   }
-  if (results.length === 0) throw new CadenceError('ERR_DNS_LOOKUP_FAILED', { message: `Could not resolve host ${bare}` });
+  if (results.length === 0)
+    throw new CadenceError('ERR_DNS_LOOKUP_FAILED', { message: `Could not resolve host ${bare}` });
   if (policy) {
     for (const result of results) {
       if (!isAddressAllowed(result.address, policy)) throw refuse(bare, result.address);

@@ -12,4 +12,7 @@ export interface CheckedAddress {
 }
 
 /** The default of the HTTP API: nothing private is reachable. */
-export const STRICT_POLICY: NetworkPolicy = Object.freeze({ allowPrivateNetworks: false, allowedNetworks: Object.freeze([]) });
+export const STRICT_POLICY: NetworkPolicy = Object.freeze({
+  allowPrivateNetworks: false,
+  allowedNetworks: Object.freeze([]),
+});

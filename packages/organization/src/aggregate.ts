@@ -1,6 +1,20 @@
 import { redactCredentials } from '@cadence-detect/errors';
-import { assessShare, authorKeys, DEFAULT_ASSESSMENT_BANDS, monthlyShares, type AssessmentBands, type MonthlyShare, type MonthTotals, type RepositoryResult } from '@cadence-detect/plugin-sdk';
-import type { OrganizationAuthor, OrganizationLines, OrganizationRepository, OrganizationResult } from './organization-result.js';
+import {
+  assessShare,
+  authorKeys,
+  DEFAULT_ASSESSMENT_BANDS,
+  monthlyShares,
+  type AssessmentBands,
+  type MonthlyShare,
+  type MonthTotals,
+  type RepositoryResult,
+} from '@cadence-detect/plugin-sdk';
+import type {
+  OrganizationAuthor,
+  OrganizationLines,
+  OrganizationRepository,
+  OrganizationResult,
+} from './organization-result.js';
 
 /** What one repository of a scan came to: its result (every author listed), or why it has none. */
 export interface RepositoryOutcome {
@@ -17,10 +31,16 @@ export interface RepositoryOutcome {
  * Authors are merged across repositories by the SDK's authorKeys (shared e-mails, names, GitHub logins); the results must list every
  * author (a repository request with `authors: 'all'`), else the figures cover only those listed.
  */
-export function aggregateOrganization(organization: string, outcomes: readonly RepositoryOutcome[], options: { bands?: AssessmentBands; now?: Date } = {}): OrganizationResult {
+export function aggregateOrganization(
+  organization: string,
+  outcomes: readonly RepositoryOutcome[],
+  options: { bands?: AssessmentBands; now?: Date } = {},
+): OrganizationResult {
   const bands = options.bands ?? DEFAULT_ASSESSMENT_BANDS;
   const repositories = outcomes.map(repositoryEntry);
-  const analyzed = outcomes.filter((o): o is RepositoryOutcome & { result: RepositoryResult } => o.result !== undefined);
+  const analyzed = outcomes.filter(
+    (o): o is RepositoryOutcome & { result: RepositoryResult } => o.result !== undefined,
+  );
   let weighted = 0;
   let scored = 0;
   const assistants: Record<string, number> = {};
@@ -58,23 +78,44 @@ const two = (n: number): number => Math.round(n * 100) / 100;
 /** The analysed repositories by their own assessment, most assistant-made first. */
 function groupByAssessment(repositories: readonly OrganizationRepository[]): OrganizationResult['by_assessment'] {
   const groups: OrganizationResult['by_assessment'] = { likely_ai_generated: [], suspicious: [], clean: [] };
-  for (const r of repositories) if (r.assessment && r.ai_share !== null) groups[r.assessment].push({ repository: r.repository, ai_share: r.ai_share });
-  for (const list of Object.values(groups)) list.sort((a, b) => b.ai_share - a.ai_share || a.repository.localeCompare(b.repository));
+  for (const r of repositories)
+    if (r.assessment && r.ai_share !== null)
+      groups[r.assessment].push({ repository: r.repository, ai_share: r.ai_share });
+  for (const list of Object.values(groups))
+    list.sort((a, b) => b.ai_share - a.ai_share || a.repository.localeCompare(b.repository));
   return groups;
 }
-const pickLines = ({ counted, explicit, inferred, automation, human, outside, share }: OrganizationLines): OrganizationLines => ({ counted, explicit, inferred, automation, human, outside, share });
+const pickLines = ({
+  counted,
+  explicit,
+  inferred,
+  automation,
+  human,
+  outside,
+  share,
+}: OrganizationLines): OrganizationLines => ({ counted, explicit, inferred, automation, human, outside, share });
 const lineShare = (l: Omit<OrganizationLines, 'share'>): number | null => {
   const whole = l.counted - l.automation - l.outside;
   return whole > 0 ? Math.round(((l.explicit + l.inferred) / whole) * 10_000) / 10_000 : null;
 };
 
 /** The organization's code: every counted repository's lines summed, its share from the sums (a large repository weighs its lines). */
-function organizationLines(repositories: readonly OrganizationRepository[]): { lines?: OrganizationLines & { repositories: number } } {
+function organizationLines(repositories: readonly OrganizationRepository[]): {
+  lines?: OrganizationLines & { repositories: number };
+} {
   const counted = repositories.filter((r) => r.lines);
   if (counted.length === 0) return {};
   const total = { counted: 0, explicit: 0, inferred: 0, automation: 0, human: 0, outside: 0 };
-  for (const { lines } of counted) for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += lines![key];
-  const summed = { counted: total.counted, explicit: total.explicit, inferred: two(total.inferred), automation: total.automation, human: two(total.human), outside: total.outside };
+  for (const { lines } of counted)
+    for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += lines![key];
+  const summed = {
+    counted: total.counted,
+    explicit: total.explicit,
+    inferred: two(total.inferred),
+    automation: total.automation,
+    human: two(total.human),
+    outside: total.outside,
+  };
   return { lines: { ...summed, share: lineShare(summed), repositories: counted.length } };
 }
 
@@ -100,13 +141,26 @@ function repositoryEntry(outcome: RepositoryOutcome): OrganizationRepository {
 function mergeAuthors(analyzed: readonly { repository: string; result: RepositoryResult }[]): OrganizationAuthor[] {
   const byEmail = new Map<string, OrganizationAuthor & { weighted: number }>();
   // One person across repositories: shared e-mails, names and GitHub no-reply logins (the SDK's rule, as each repository's result applies it).
-  const keyOf = authorKeys(analyzed.flatMap(({ result }) => result.authors.map((a) => ({ name: a.author, email: a.email }))));
+  const keyOf = authorKeys(
+    analyzed.flatMap(({ result }) => result.authors.map((a) => ({ name: a.author, email: a.email }))),
+  );
   for (const { repository, result } of analyzed) {
     for (const a of result.authors) {
       const key = keyOf({ name: a.author, email: a.email });
       let merged = byEmail.get(key);
       if (!merged) {
-        merged = { author: a.author, email: a.email, commits: 0, attributed: 0, flagged: 0, share: 0, scored_commits: 0, assistants: {}, repositories: [], weighted: 0 };
+        merged = {
+          author: a.author,
+          email: a.email,
+          commits: 0,
+          attributed: 0,
+          flagged: 0,
+          share: 0,
+          scored_commits: 0,
+          assistants: {},
+          repositories: [],
+          weighted: 0,
+        };
         byEmail.set(key, merged);
       }
       // A 1.6 result has no per-author scored count: its commits stand in.

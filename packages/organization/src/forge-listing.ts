@@ -1,6 +1,11 @@
 import { CadenceError, toCadenceError } from '@cadence-detect/errors';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
-import { normalizeGitHost, type ForgeDefinition, type IntakeSetup, type PluginLogger } from '@cadence-detect/plugin-sdk';
+import {
+  normalizeGitHost,
+  type ForgeDefinition,
+  type IntakeSetup,
+  type PluginLogger,
+} from '@cadence-detect/plugin-sdk';
 
 /** One repository a scan will analyze: the name reports show and what git clones. */
 export interface ScanTarget {
@@ -35,11 +40,22 @@ export function parseForgeTarget(target: string): { forge: string; owner: string
 type AnyForge = ForgeDefinition<Readonly<Record<string, unknown>>>;
 
 /** The loaded plugin that brings `forge` and can list; ERR_INVALID_SOURCE (field `forge`) when none does. */
-function listingForge(plugins: readonly LoadedPlugin[], forge: string): { forge: AnyForge; setup: (logger: PluginLogger) => IntakeSetup<Readonly<Record<string, unknown>>> } {
+function listingForge(
+  plugins: readonly LoadedPlugin[],
+  forge: string,
+): { forge: AnyForge; setup: (logger: PluginLogger) => IntakeSetup<Readonly<Record<string, unknown>>> } {
   const loaded = plugins.find((p) => p.plugin.forge?.name === forge);
   const definition = loaded?.plugin.forge as AnyForge | undefined;
-  if (!loaded || !definition) throw new CadenceError('ERR_INVALID_SOURCE', { message: `no loaded plugin brings the forge ${JSON.stringify(forge)}: give github:<org>, gitlab:<group> or a list of repositories`, details: { field: 'forge', reason: 'unknown forge' } });
-  if (!definition.listRepositories) throw new CadenceError('ERR_INVALID_SOURCE', { message: `the ${forge} plugin cannot list repositories; give a list of repositories`, details: { field: 'forge', reason: 'cannot list' } });
+  if (!loaded || !definition)
+    throw new CadenceError('ERR_INVALID_SOURCE', {
+      message: `no loaded plugin brings the forge ${JSON.stringify(forge)}: give github:<org>, gitlab:<group> or a list of repositories`,
+      details: { field: 'forge', reason: 'unknown forge' },
+    });
+  if (!definition.listRepositories)
+    throw new CadenceError('ERR_INVALID_SOURCE', {
+      message: `the ${forge} plugin cannot list repositories; give a list of repositories`,
+      details: { field: 'forge', reason: 'cannot list' },
+    });
   return { forge: definition, setup: (logger) => ({ options: loaded.options ?? {}, logger }) };
 }
 
@@ -54,7 +70,13 @@ export function checkListingForge(plugins: readonly LoadedPlugin[], forge: strin
  * the origin of its own clone URL, when that URL is on one of the forge's git hosts: the token goes
  * nowhere else, whatever the listing names. A refusal is the forge's CadenceError (ERR_FORGE_AUTH…).
  */
-export async function repositoriesFromForge(plugins: readonly LoadedPlugin[], target: { forge: string; owner: string }, filter: ListingFilter, logger: PluginLogger, signal: AbortSignal): Promise<ScanTarget[]> {
+export async function repositoriesFromForge(
+  plugins: readonly LoadedPlugin[],
+  target: { forge: string; owner: string },
+  filter: ListingFilter,
+  logger: PluginLogger,
+  signal: AbortSignal,
+): Promise<ScanTarget[]> {
   const { forge, setup } = listingForge(plugins, target.forge);
   const listed = await forge.listRepositories!(setup(logger), target.owner, signal).catch((error: unknown) => {
     throw toCadenceError(error);
@@ -64,7 +86,12 @@ export async function repositoriesFromForge(plugins: readonly LoadedPlugin[], ta
     .filter((r) => (filter.includeForks || !r.fork) && (filter.includeArchived || !r.archived))
     .map((r) => {
       const authorization = credentials ? scopedAuthorization(credentials, r.cloneUrl) : null;
-      return { repository: r.repository, url: r.cloneUrl, forge: target.forge, ...(authorization ? { authorization } : {}) };
+      return {
+        repository: r.repository,
+        url: r.cloneUrl,
+        forge: target.forge,
+        ...(authorization ? { authorization } : {}),
+      };
     });
 }
 
@@ -73,7 +100,12 @@ export async function repositoriesFromForge(plugins: readonly LoadedPlugin[], ta
  * credentials or for a URL that is not http(s). What a worker computes for a scan's child job,
  * whose record names the forge and never holds the header.
  */
-export function forgeAuthorizationFor(plugins: readonly LoadedPlugin[], forgeName: string, url: string, logger: PluginLogger): GitAuthorization | null {
+export function forgeAuthorizationFor(
+  plugins: readonly LoadedPlugin[],
+  forgeName: string,
+  url: string,
+  logger: PluginLogger,
+): GitAuthorization | null {
   const loaded = plugins.find((p) => p.plugin.forge?.name === forgeName);
   const forge = loaded?.plugin.forge as AnyForge | undefined;
   const credentials = forge ? forgeCredentials(forge, { options: loaded!.options ?? {}, logger }) : null;
@@ -87,7 +119,10 @@ interface ForgeCredentials {
 }
 
 /** The plugin's git header and the hosts it may go to; null without a header. */
-function forgeCredentials(forge: AnyForge, setup: IntakeSetup<Readonly<Record<string, unknown>>>): ForgeCredentials | null {
+function forgeCredentials(
+  forge: AnyForge,
+  setup: IntakeSetup<Readonly<Record<string, unknown>>>,
+): ForgeCredentials | null {
   const header = forge.gitAuthorization?.(setup) ?? null;
   if (!header) return null;
   const hosts = (forge.gitHosts?.(setup) ?? []).map(normalizeGitHost).filter((host): host is string => host !== null);
@@ -105,7 +140,9 @@ function scopedAuthorization(credentials: ForgeCredentials, url: string): GitAut
     const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(parsed.hostname);
     const encrypted = parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback);
     const host = normalizeGitHost(parsed.host);
-    return encrypted && host !== null && credentials.hosts.has(host) ? { urlPrefix: `${parsed.origin}/`, header: credentials.header } : null;
+    return encrypted && host !== null && credentials.hosts.has(host)
+      ? { urlPrefix: `${parsed.origin}/`, header: credentials.header }
+      : null;
   } catch {
     return null;
   }

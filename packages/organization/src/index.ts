@@ -3,4 +3,12 @@ export { aggregateOrganization, mergeMonths, type RepositoryOutcome } from './ag
 export { renderOrganizationText } from './render-text.js';
 // The HTML page is `@cadence-detect/organization/html`: it brings the report package's page parts,
 // which a scan writing JSON or text never needs.
-export { checkListingForge, forgeAuthorizationFor, parseForgeTarget, repositoriesFromForge, type GitAuthorization, type ListingFilter, type ScanTarget } from './forge-listing.js';
+export {
+  checkListingForge,
+  forgeAuthorizationFor,
+  parseForgeTarget,
+  repositoriesFromForge,
+  type GitAuthorization,
+  type ListingFilter,
+  type ScanTarget,
+} from './forge-listing.js';

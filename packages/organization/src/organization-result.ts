@@ -1,4 +1,10 @@
-import type { AssessmentBands, AuthorBreakdown, LinesAtHead, MonthlyShare, RepositoryAssessment } from '@cadence-detect/plugin-sdk';
+import type {
+  AssessmentBands,
+  AuthorBreakdown,
+  LinesAtHead,
+  MonthlyShare,
+  RepositoryAssessment,
+} from '@cadence-detect/plugin-sdk';
 
 /** One repository of a scan as the organization result shows it (docs/http-api.md, The organization result). */
 export interface OrganizationRepository {
@@ -22,7 +28,10 @@ export interface OrganizationRepository {
 }
 
 /** Lines at HEAD, as a repository result's `lines` counts them (its totals and share); for the organization, summed over repositories. */
-export type OrganizationLines = Pick<LinesAtHead, 'counted' | 'explicit' | 'inferred' | 'automation' | 'human' | 'outside' | 'share'>;
+export type OrganizationLines = Pick<
+  LinesAtHead,
+  'counted' | 'explicit' | 'inferred' | 'automation' | 'human' | 'outside' | 'share'
+>;
 
 /** One author across every repository, identities merged by e-mail: a repository's author entry, summed. */
 export interface OrganizationAuthor extends Omit<AuthorBreakdown, 'automation' | 'scored_commits' | 'assistants'> {

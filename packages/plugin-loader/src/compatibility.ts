@@ -7,7 +7,10 @@ export const SDK_PACKAGE = '@cadence-detect/plugin-sdk';
  * The plugin API range a plugin targets: its own `apiVersion`, else its peer dependency on the SDK.
  * A plugin that declares neither is refused: nothing says it was written for this API.
  */
-export function targetedRange(apiVersion: string | undefined, peerDependencies: Readonly<Record<string, string>> | undefined): string | null {
+export function targetedRange(
+  apiVersion: string | undefined,
+  peerDependencies: Readonly<Record<string, string>> | undefined,
+): string | null {
   return apiVersion ?? peerDependencies?.[SDK_PACKAGE] ?? null;
 }
 

@@ -1,4 +1,11 @@
-export { loadPlugins, PluginLoadError, type LoadPluginsOptions, type LoadPluginsResult, type PluginLoadEntry, type PluginOrigin } from './loader.js';
+export {
+  loadPlugins,
+  PluginLoadError,
+  type LoadPluginsOptions,
+  type LoadPluginsResult,
+  type PluginLoadEntry,
+  type PluginOrigin,
+} from './loader.js';
 export { discoverPluginPackages, installationNodeModules, PLUGIN_KEYWORD } from './discovery.js';
 export { incompatibility, targetedRange, SDK_PACKAGE } from './compatibility.js';
 export { resolvePluginOptions, PluginOptionsError, type PluginOptionSources } from './plugin-options.js';

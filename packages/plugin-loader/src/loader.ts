@@ -84,7 +84,11 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadPlug
       // discovery also finds) is one package: one row, the first. Only another copy is a duplicate.
       if (earlier?.realDir === realDir) continue;
       if (earlier) {
-        entries.push({ ...outcome.entry, status: 'duplicate', reason: `another copy is already loaded (${earlier.source}, ${earlier.path})` });
+        entries.push({
+          ...outcome.entry,
+          status: 'duplicate',
+          reason: `another copy is already loaded (${earlier.source}, ${earlier.path})`,
+        });
         continue;
       }
       seen.set(key, { source: candidate.source, path: dir, realDir });
@@ -120,7 +124,13 @@ async function loadOne(
     const module = (await import(pathToFileURL(entryFile(located)).href)) as { default?: unknown };
     plugin = module.default;
   } catch (error) {
-    return { entry: { ...described, status: 'failed', reason: `import failed: ${error instanceof Error ? error.message : String(error)}` } };
+    return {
+      entry: {
+        ...described,
+        status: 'failed',
+        reason: `import failed: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    };
   }
   const shapeProblem = checkShape(plugin);
   if (shapeProblem) return { entry: { ...described, status: 'failed', reason: shapeProblem } };
@@ -131,12 +141,20 @@ async function loadOne(
   if (problem) return { entry: { ...described, status: 'incompatible', reason: problem } };
   return {
     entry: { ...described, status: 'loaded', reason: null },
-    plugin: { plugin: valid, packageName, version: located.manifest.version ?? '0.0.0', source, path: located.dir, specifier },
+    plugin: {
+      plugin: valid,
+      packageName,
+      version: located.manifest.version ?? '0.0.0',
+      source,
+      path: located.dir,
+      specifier,
+    },
   };
 }
 
 function checkShape(value: unknown): string | null {
-  if (!value || typeof value !== 'object') return 'its default export is not a plugin object (expected { name, apply })';
+  if (!value || typeof value !== 'object')
+    return 'its default export is not a plugin object (expected { name, apply })';
   const candidate = value as { name?: unknown; apply?: unknown };
   if (typeof candidate.name !== 'string' || candidate.name.length === 0) return 'its default export has no name';
   if (typeof candidate.apply !== 'function') return 'its default export has no apply(hooks) method';

@@ -51,8 +51,12 @@ async function readManifest(dir: string): Promise<LocatedPackage | null> {
 
 /** The file `import(name)` would load: the package's `exports` for `.` under Node's ESM conditions, else `main`, else index.js. */
 export function entryFile(located: LocatedPackage): string {
-  const fromExports = located.manifest.exports === undefined
-    ? undefined
-    : resolveExports(located.manifest as Parameters<typeof resolveExports>[0], '.', { conditions: ['node', 'import'], unsafe: false })?.[0];
+  const fromExports =
+    located.manifest.exports === undefined
+      ? undefined
+      : resolveExports(located.manifest as Parameters<typeof resolveExports>[0], '.', {
+          conditions: ['node', 'import'],
+          unsafe: false,
+        })?.[0];
   return path.resolve(located.dir, fromExports ?? located.manifest.main ?? 'index.js');
 }

@@ -34,27 +34,36 @@ export function resolvePluginOptions(plugins: readonly LoadedPlugin[], sources: 
     const inline = loaded.specifier !== undefined ? sources.inline.get(loaded.specifier) : undefined;
     if (inline && loaded.specifier !== undefined) claimed.add(`plugins:${loaded.specifier}`);
     const given = fromSections.length > 0 || inline !== undefined;
-    const raw: Record<string, unknown> = Object.assign({}, ...fromSections.map((key) => sources.sections[key]), inline ?? {});
+    const raw: Record<string, unknown> = Object.assign(
+      {},
+      ...fromSections.map((key) => sources.sections[key]),
+      inline ?? {},
+    );
     const schema = loaded.plugin.meta?.options;
     const where = `plugin_options.${loaded.plugin.name}`;
     if (!schema) {
-      if (given && Object.keys(raw).length > 0) throw new PluginOptionsError(`Invalid configuration: ${where}: the plugin ${loaded.plugin.name} (${loaded.packageName}) takes no options`);
+      if (given && Object.keys(raw).length > 0)
+        throw new PluginOptionsError(
+          `Invalid configuration: ${where}: the plugin ${loaded.plugin.name} (${loaded.packageName}) takes no options`,
+        );
       return loaded;
     }
     const options = withDefaults(schema, structuredClone(raw)) as Record<string, unknown>;
     const first = Value.Errors(schema as never, options)[0];
     if (first) {
       const key = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      throw new PluginOptionsError(`Invalid configuration: ${where}${key ? `.${key}` : ''}: ${optionProblem(schema, key, first.message)} (options of the plugin ${loaded.plugin.name}, ${loaded.packageName})`);
+      throw new PluginOptionsError(
+        `Invalid configuration: ${where}${key ? `.${key}` : ''}: ${optionProblem(schema, key, first.message)} (options of the plugin ${loaded.plugin.name}, ${loaded.packageName})`,
+      );
     }
     return { ...loaded, options: deepFreeze(options) };
   });
   for (const key of Object.keys(sources.sections)) {
-    if (!claimed.has(`plugin_options.${key}`)) throw new PluginOptionsError(`Invalid configuration: plugin_options.${key}: no loaded plugin is named ${key}`);
+    if (!claimed.has(`plugin_options.${key}`))
+      throw new PluginOptionsError(`Invalid configuration: plugin_options.${key}: no loaded plugin is named ${key}`);
   }
   return resolved;
 }
-
 
 /**
  * A schema error as a sentence: an option the schema does not have (JSON Schema says "schema is
@@ -86,10 +95,12 @@ function withDefaults(schema: object, value: unknown): unknown {
 
 function plainDefaults(schema: object, value: unknown): unknown {
   const node = schema as { type?: unknown; properties?: Record<string, object> };
-  if (node.type !== 'object' || !node.properties || !value || typeof value !== 'object' || Array.isArray(value)) return value;
+  if (node.type !== 'object' || !node.properties || !value || typeof value !== 'object' || Array.isArray(value))
+    return value;
   const out = value as Record<string, unknown>;
   for (const [key, child] of Object.entries(node.properties)) {
-    if (out[key] === undefined && 'default' in child) out[key] = structuredClone((child as { default: unknown }).default);
+    if (out[key] === undefined && 'default' in child)
+      out[key] = structuredClone((child as { default: unknown }).default);
     if (out[key] !== undefined) out[key] = plainDefaults(child, out[key]);
   }
   return out;

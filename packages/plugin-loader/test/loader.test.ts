@@ -44,7 +44,10 @@ interface LoggedError {
   fields: Record<string, unknown> | undefined;
 }
 
-function recordingLogger(): { logger: { debug(): void; info(): void; warn(): void; error(m: string, f?: Record<string, unknown>): void }; errors: LoggedError[] } {
+function recordingLogger(): {
+  logger: { debug(): void; info(): void; warn(): void; error(m: string, f?: Record<string, unknown>): void };
+  errors: LoggedError[];
+} {
   const errors: LoggedError[] = [];
   return {
     errors,
@@ -68,7 +71,9 @@ describe('plugin loader', () => {
   it('loads a plugin named by path, relative to the configuration folder', async () => {
     await writePackage(path.join(root, 'local-plugin'), 'local-plugin');
     const { plugins, entries } = await load(['./local-plugin']);
-    expect(plugins.map((p) => [p.packageName, p.version, p.source])).to.deep.equal([['local-plugin', '1.2.3', 'config']]);
+    expect(plugins.map((p) => [p.packageName, p.version, p.source])).to.deep.equal([
+      ['local-plugin', '1.2.3', 'config'],
+    ]);
     expect(entries[0]).to.include({ status: 'loaded', reason: null });
   });
 
@@ -84,7 +89,10 @@ describe('plugin loader', () => {
   });
 
   it('stops with a clear error when a named plugin is missing', async () => {
-    const error = await load(['./nowhere']).then(() => null, (e: unknown) => e);
+    const error = await load(['./nowhere']).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(PluginLoadError);
     // Its exit code, 2, is the CLI's to choose: host/test/exit-codes.test.ts.
     expect((error as Error).message).to.match(/plugin \.\/nowhere \(config\) could not be loaded: not found/);
@@ -93,14 +101,22 @@ describe('plugin loader', () => {
   it('refuses a named plugin whose module throws while loading, or exports no plugin', async () => {
     await writePackage(path.join(root, 'throws'), 'throws', { source: 'throw new Error("boom at import");' });
     await writePackage(path.join(root, 'shapeless'), 'shapeless', { source: 'export default { name: "shapeless" };' });
-    const thrown = await load(['./throws']).then(() => null, (e: Error) => e);
+    const thrown = await load(['./throws']).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(thrown?.message).to.contain('import failed: boom at import');
-    const shapeless = await load(['./shapeless']).then(() => null, (e: Error) => e);
+    const shapeless = await load(['./shapeless']).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(shapeless?.message).to.contain('has no apply(hooks) method');
   });
 
   it('skips a broken discovered plugin with an error log and loads the rest', async () => {
-    await writePackage(path.join(root, 'node_modules', 'broken-plugin'), 'broken-plugin', { source: 'export default 42;' });
+    await writePackage(path.join(root, 'node_modules', 'broken-plugin'), 'broken-plugin', {
+      source: 'export default 42;',
+    });
     await writePackage(path.join(root, 'node_modules', 'fine-plugin'), 'fine-plugin');
     const { logger, errors } = recordingLogger();
     const { plugins, entries } = await load([], { discoverIn: [path.join(root, 'node_modules')], logger });
@@ -112,14 +128,22 @@ describe('plugin loader', () => {
 
   it('refuses a plugin built for another plugin API version and says which versions fit', async () => {
     await writePackage(path.join(root, 'future'), 'future', { peer: '^2.0.0' });
-    const error = await load(['./future']).then(() => null, (e: PluginLoadError) => e);
+    const error = await load(['./future']).then(
+      () => null,
+      (e: PluginLoadError) => e,
+    );
     expect(error?.entry.status).to.equal('incompatible');
-    expect(error?.message).to.contain(`targets plugin API ^2.0.0, but this host provides ${PLUGIN_API_VERSION}`).and.match(/\^1\.0\.0/);
+    expect(error?.message)
+      .to.contain(`targets plugin API ^2.0.0, but this host provides ${PLUGIN_API_VERSION}`)
+      .and.match(/\^1\.0\.0/);
   });
 
   it('refuses a plugin that declares no API version at all', async () => {
     await writePackage(path.join(root, 'undeclared'), 'undeclared', { peer: null });
-    const error = await load(['./undeclared']).then(() => null, (e: Error) => e);
+    const error = await load(['./undeclared']).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(error?.message).to.contain('declares no plugin API version');
   });
 
@@ -133,7 +157,9 @@ describe('plugin loader', () => {
   it('loads and lists a package found twice (named and discovered, one through a symlink) once', async () => {
     await writePackage(path.join(root, 'node_modules', 'twice'), 'twice');
     await symlink(path.join(root, 'node_modules', 'twice'), path.join(root, 'linked-twice'), 'dir');
-    const { plugins, entries } = await load(['twice', './linked-twice'], { discoverIn: [path.join(root, 'node_modules')] });
+    const { plugins, entries } = await load(['twice', './linked-twice'], {
+      discoverIn: [path.join(root, 'node_modules')],
+    });
     expect(plugins).to.have.length(1);
     expect(entries.map((e) => [e.status, e.source])).to.deep.equal([['loaded', 'config']]);
   });
@@ -160,7 +186,11 @@ describe('plugin loader', () => {
 
   it('does not discover a built-in again', async () => {
     await writePackage(path.join(root, 'node_modules', 'builtin-plugin'), 'builtin-plugin');
-    const { plugins, entries } = await load([], { builtins: ['builtin-plugin'], hostDir: root, discoverIn: [path.join(root, 'node_modules')] });
+    const { plugins, entries } = await load([], {
+      builtins: ['builtin-plugin'],
+      hostDir: root,
+      discoverIn: [path.join(root, 'node_modules')],
+    });
     expect(plugins.map((p) => `${p.packageName}:${p.source}`)).to.deep.equal(['builtin-plugin:builtin']);
     expect(entries).to.have.length(1);
   });

@@ -3,8 +3,14 @@ import Type from 'typebox';
 import { definePlugin, type CadencePlugin } from '@cadence-detect/plugin-sdk';
 import { resolvePluginOptions } from '../src/index.js';
 
-function resolved(plugin: CadencePlugin, given: Record<string, unknown> = {}): Readonly<Record<string, unknown>> | undefined {
-  const [loaded] = resolvePluginOptions([{ plugin, packageName: `cadence-plugin-${plugin.name}`, version: '1.0.0', source: 'config' }], { sections: { [plugin.name]: given }, inline: new Map() });
+function resolved(
+  plugin: CadencePlugin,
+  given: Record<string, unknown> = {},
+): Readonly<Record<string, unknown>> | undefined {
+  const [loaded] = resolvePluginOptions(
+    [{ plugin, packageName: `cadence-plugin-${plugin.name}`, version: '1.0.0', source: 'config' }],
+    { sections: { [plugin.name]: given }, inline: new Map() },
+  );
   return loaded!.options;
 }
 
@@ -14,11 +20,14 @@ describe('plugin option defaults', () => {
     const plugin = definePlugin({
       name: 'typed',
       meta: {
-        options: Type.Object({
-          min_lines: Type.Integer({ minimum: 1, default: 300 }),
-          key: Type.Union([Type.String(), Type.Null()], { default: null }),
-          nested: Type.Object({ depth: Type.Integer({ default: 2 }) }, { default: {} }),
-        }, { additionalProperties: false }),
+        options: Type.Object(
+          {
+            min_lines: Type.Integer({ minimum: 1, default: 300 }),
+            key: Type.Union([Type.String(), Type.Null()], { default: null }),
+            nested: Type.Object({ depth: Type.Integer({ default: 2 }) }, { default: {} }),
+          },
+          { additionalProperties: false },
+        ),
       },
       apply() {},
     });
@@ -43,7 +52,10 @@ describe('plugin option defaults', () => {
       apply() {},
     });
     expect(resolved(plugin)).to.deep.equal({ min_lines: 300, nested: { depth: 2 } });
-    expect(resolved(plugin, { min_lines: 40, nested: { depth: 5 } })).to.deep.equal({ min_lines: 40, nested: { depth: 5 } });
+    expect(resolved(plugin, { min_lines: 40, nested: { depth: 5 } })).to.deep.equal({
+      min_lines: 40,
+      nested: { depth: 5 },
+    });
   });
 
   it('leaves the schema\u2019s default objects unshared: one plugin\u2019s options never alias its schema', () => {

@@ -6,7 +6,11 @@ import type { AnalysisResult, AssessmentBands, RepositoryAssessment, WebsiteAsse
  * Human-Written`…) and a source twice (a request's `repository`/`website`, a result's
  * `git`/`web`). Both pairs are kept for compatibility; these tables are the one mapping (API 1.6).
  */
-export const ASSESSMENT_LEVELS: readonly { readonly repository: RepositoryAssessment; readonly website: WebsiteAssessment; readonly severity: Severity }[] = Object.freeze([
+export const ASSESSMENT_LEVELS: readonly {
+  readonly repository: RepositoryAssessment;
+  readonly website: WebsiteAssessment;
+  readonly severity: Severity;
+}[] = Object.freeze([
   { repository: 'clean', website: 'Likely Human-Written', severity: 'low' },
   { repository: 'suspicious', website: 'Suspicious Activity', severity: 'medium' },
   { repository: 'likely_ai_generated', website: 'Likely AI-Generated', severity: 'high' },
@@ -19,7 +23,10 @@ export function assessmentLevel(assessment: string): number {
 }
 
 /** A result's `source_type` for each kind of request. */
-export const SOURCE_TYPE: Readonly<Record<SourceKind, AnalysisResult['source_type']>> = Object.freeze({ repository: 'git', website: 'web' });
+export const SOURCE_TYPE: Readonly<Record<SourceKind, AnalysisResult['source_type']>> = Object.freeze({
+  repository: 'git',
+  website: 'web',
+});
 
 /** The kind of request a result answers. */
 export function sourceKindOf(result: Pick<AnalysisResult, 'source_type'>): SourceKind {
@@ -27,7 +34,10 @@ export function sourceKindOf(result: Pick<AnalysisResult, 'source_type'>): Sourc
 }
 
 /** The default repository bands over `ai_share` (configuration `assessment.*`, docs/scoring.md). */
-export const DEFAULT_ASSESSMENT_BANDS: Readonly<AssessmentBands> = Object.freeze({ suspicious: 0.15, likely_ai_generated: 0.5 });
+export const DEFAULT_ASSESSMENT_BANDS: Readonly<AssessmentBands> = Object.freeze({
+  suspicious: 0.15,
+  likely_ai_generated: 0.5,
+});
 
 /** A share's assessment by the bands: a repository's `ai_share`, or an organization's. */
 export function assessShare(share: number, bands: AssessmentBands = DEFAULT_ASSESSMENT_BANDS): RepositoryAssessment {

@@ -1,5 +1,20 @@
 /** Names too common to say two e-mails are one person. */
-const GENERIC_NAMES = new Set(['root', 'unknown', 'user', 'admin', 'administrator', 'your name', 'you', 'me', 'github', 'ubuntu', 'dev', 'developer', 'test', 'nobody']);
+const GENERIC_NAMES = new Set([
+  'root',
+  'unknown',
+  'user',
+  'admin',
+  'administrator',
+  'your name',
+  'you',
+  'me',
+  'github',
+  'ubuntu',
+  'dev',
+  'developer',
+  'test',
+  'nobody',
+]);
 
 /** `12345+login@users.noreply.github.com` or `login@users.noreply.github.com`: the GitHub login. */
 export function githubNoReplyLogin(email: string): string | null {
@@ -28,7 +43,7 @@ export function authorKeys(identities: Iterable<AuthorIdentity>): (identity: Aut
     let root = node;
     while (parent.get(root) !== undefined && parent.get(root) !== root) root = parent.get(root)!;
     // Path compression: later finds are one step.
-    for (let at = node; at !== root; ) {
+    for (let at = node; at !== root;) {
       const next = parent.get(at)!;
       parent.set(at, root);
       at = next;
@@ -52,7 +67,8 @@ export function authorKeys(identities: Iterable<AuthorIdentity>): (identity: Aut
     if (!parent.has(email)) order.push(email);
     add(email);
     const name = normalName(identity.name);
-    if (name.length >= 3 && /\p{L}/u.test(name) && !GENERIC_NAMES.has(name) && !name.endsWith('[bot]')) union(email, `n:${name}`);
+    if (name.length >= 3 && /\p{L}/u.test(name) && !GENERIC_NAMES.has(name) && !name.endsWith('[bot]'))
+      union(email, `n:${name}`);
     const login = githubNoReplyLogin(identity.email);
     if (login) union(email, `l:${login}`);
   }
@@ -64,6 +80,6 @@ export function authorKeys(identities: Iterable<AuthorIdentity>): (identity: Aut
   }
   return (identity) => {
     const email = `e:${identity.email.trim().toLowerCase()}`;
-    return parent.has(email) ? keyOfRoot.get(find(email)) ?? email.slice(2) : email.slice(2);
+    return parent.has(email) ? (keyOfRoot.get(find(email)) ?? email.slice(2)) : email.slice(2);
   };
 }

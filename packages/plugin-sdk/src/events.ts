@@ -17,7 +17,14 @@ export type AnalysisEvent =
   | { event: 'detection'; commit?: string; element?: string; suspicion: string; strategy: string; severity: string }
   | { event: 'strategy'; name: string; score: number; strategy?: string; detections?: number }
   | { event: 'ai_analysis'; in_progress: boolean; items?: number; error?: string }
-  | { event: 'complete'; job_id?: string; suspicious_count?: number; strategies_triggered?: number; overall_score: number; result: unknown }
+  | {
+      event: 'complete';
+      job_id?: string;
+      suspicious_count?: number;
+      strategies_triggered?: number;
+      overall_score: number;
+      result: unknown;
+    }
   | { event: 'error'; error: string; message: string };
 
 export type AnalysisEventName = AnalysisEvent['event'];

@@ -9,7 +9,11 @@ export interface ForgeReporter {
   /** The job has its result: the verdict. The `complete` event does not wait for it. */
   finish(job: JobInfo, result: AnalysisResult, record: (outcome: ReportOutcome) => void): Promise<void>;
   /** The job ended without a result: the pending status turns into an error. */
-  fail(job: JobInfo, error: { readonly code: string; readonly message: string }, record: (outcome: ReportOutcome) => void): Promise<void>;
+  fail(
+    job: JobInfo,
+    error: { readonly code: string; readonly message: string },
+    record: (outcome: ReportOutcome) => void,
+  ): Promise<void>;
 }
 
 /**
@@ -34,10 +38,14 @@ export function tapForgeReporter(hooks: EngineHooks, name: string, forge: Forge,
  * command, and its API client (Octokit, Gitbeaker) should cost nothing until a job reports. Calls
  * keep their order: each waits for the same load.
  */
-export function lazyForgeReporter(load: () => Promise<ForgeReporter>, onLoadError: (error: unknown) => void): ForgeReporter {
+export function lazyForgeReporter(
+  load: () => Promise<ForgeReporter>,
+  onLoadError: (error: unknown) => void,
+): ForgeReporter {
   let loading: Promise<ForgeReporter | null> | null = null;
   // A module that cannot load reports nothing (said once, through onLoadError) rather than reject into a hook nobody awaits.
-  const reporter = (): Promise<ForgeReporter | null> => (loading ??= load().catch((error: unknown) => (onLoadError(error), null)));
+  const reporter = (): Promise<ForgeReporter | null> =>
+    (loading ??= load().catch((error: unknown) => (onLoadError(error), null)));
   return {
     start(job, record) {
       void reporter().then((r) => r?.start(job, record));

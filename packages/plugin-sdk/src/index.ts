@@ -1,6 +1,12 @@
 export { PLUGIN_API_VERSION } from './version.js';
 export { severityFromScore, clampScore, type SourceKind, type Severity } from './source.js';
-export { DEFAULT_THRESHOLDS, type CommitRecord, type CommitFileChange, type RepositoryStats, type Thresholds } from './commit.js';
+export {
+  DEFAULT_THRESHOLDS,
+  type CommitRecord,
+  type CommitFileChange,
+  type RepositoryStats,
+  type Thresholds,
+} from './commit.js';
 export type { PageDocument, TextBlock, Heading, ListBlock, LinkRef, ImageRef } from './document.js';
 export type { AnalysisEvent, AnalysisEventName, EventChannel } from './events.js';
 export type { PluginLogger } from './logger.js';
@@ -56,7 +62,14 @@ export type {
 export { failsPolicy, verdictLine, escapeMarkdown, markdownDetails, type FailOn } from './report-helpers.js';
 export { describeRequestFailure } from './request-failure.js';
 export { retrying, retryAfterMs, type RetryOptions } from './retry.js';
-export { ASSESSMENT_LEVELS, assessmentLevel, assessShare, DEFAULT_ASSESSMENT_BANDS, SOURCE_TYPE, sourceKindOf } from './assessment.js';
+export {
+  ASSESSMENT_LEVELS,
+  assessmentLevel,
+  assessShare,
+  DEFAULT_ASSESSMENT_BANDS,
+  SOURCE_TYPE,
+  sourceKindOf,
+} from './assessment.js';
 export { monthlyShares, type MonthTotals } from './monthly-share.js';
 export { FULL_COMMIT_ID, isFullCommitId, isCommitIdPrefix } from './commit-id.js';
 export { tapForgeReporter, lazyForgeReporter, type ForgeReporter } from './forge-reporter.js';
@@ -80,7 +93,16 @@ export {
 } from './hooks.js';
 export type { AnalysisRequest, RepositoryRequest, WebsiteRequest, SquashedRequest } from './analysis-request.js';
 export { forgeGitHost, normalizeGitHost } from './forge.js';
-export type { ForgeDefinition, ForgeIntake, IntakeSetup, ListedRepository, WebhookDelivery, WebhookOutcome, WebhookPush, WebhookSecret } from './forge.js';
+export type {
+  ForgeDefinition,
+  ForgeIntake,
+  IntakeSetup,
+  ListedRepository,
+  WebhookDelivery,
+  WebhookOutcome,
+  WebhookPush,
+  WebhookSecret,
+} from './forge.js';
 export {
   constantTimeEqual,
   hubSignatureKey,

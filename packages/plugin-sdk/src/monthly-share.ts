@@ -20,6 +20,13 @@ export function monthlyShares(months: ReadonlyMap<string, MonthTotals>): Monthly
     .map(([month, t]) => {
       const explicit = t.scored > 0 ? round(t.explicit / t.scored) : 0;
       const share = t.scored > 0 ? round((t.explicit + t.inferred) / t.scored) : 0;
-      return { month, commits: t.commits, scored_commits: t.scored, explicit_share: explicit, inferred_share: round(Math.max(0, share - explicit)), assistants: t.assistants };
+      return {
+        month,
+        commits: t.commits,
+        scored_commits: t.scored,
+        explicit_share: explicit,
+        inferred_share: round(Math.max(0, share - explicit)),
+        assistants: t.assistants,
+      };
     });
 }

@@ -14,13 +14,14 @@ export function failsPolicy(assessment: string, failOn: FailOn): boolean {
 
 /** `suspicious: score 0.22, 22% assistant share, 9 of 41 commits flagged (6 attributed)`, cut at `max` characters. */
 export function verdictLine(result: AnalysisResult, max = 140): string {
-  const text = result.source_type !== 'git'
-    ? `${result.assessment}: page score ${result.overall_score.toFixed(2)}`
-    : (() => {
-        const flagged = result.suspicions.length;
-        const explicit = result.suspicions.filter((s) => s.evidence === 'explicit').length;
-        return `${result.assessment}: score ${result.overall_score.toFixed(2)}, ${(result.ai_share * 100).toFixed(0)}% assistant share, ${flagged} of ${result.scored_commits} commits flagged${explicit > 0 ? ` (${explicit} attributed)` : ''}`;
-      })();
+  const text =
+    result.source_type !== 'git'
+      ? `${result.assessment}: page score ${result.overall_score.toFixed(2)}`
+      : (() => {
+          const flagged = result.suspicions.length;
+          const explicit = result.suspicions.filter((s) => s.evidence === 'explicit').length;
+          return `${result.assessment}: score ${result.overall_score.toFixed(2)}, ${(result.ai_share * 100).toFixed(0)}% assistant share, ${flagged} of ${result.scored_commits} commits flagged${explicit > 0 ? ` (${explicit} attributed)` : ''}`;
+        })();
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
@@ -44,18 +45,38 @@ export function markdownDetails(result: AnalysisResult): string[] {
 }
 
 function repositoryDetails(r: RepositoryResult): string[] {
-  const lines = [`Assistant share (mean probability over ${r.scored_commits} scored commits): **${r.ai_share.toFixed(2)}**; ${r.attributed_commits} commits attributed explicitly.`];
-  if (r.squash) lines.push('', r.squash.judged_by === 'request' ? `Judged by request ${r.squash.request}'s original commits (the push squashed it).` : `The push squashed request ${r.squash.request}, whose commits could not be used: judged as one commit.`);
+  const lines = [
+    `Assistant share (mean probability over ${r.scored_commits} scored commits): **${r.ai_share.toFixed(2)}**; ${r.attributed_commits} commits attributed explicitly.`,
+  ];
+  if (r.squash)
+    lines.push(
+      '',
+      r.squash.judged_by === 'request'
+        ? `Judged by request ${r.squash.request}'s original commits (the push squashed it).`
+        : `The push squashed request ${r.squash.request}, whose commits could not be used: judged as one commit.`,
+    );
   const assistants = Object.entries(r.assistants).sort((a, b) => b[1] - a[1]);
-  if (assistants.length > 0) lines.push('', '| Assistant | Commits |', '|---|---|', ...assistants.map(([name, n]) => `| ${escapeMarkdown(name)} | ${n} |`));
+  if (assistants.length > 0)
+    lines.push(
+      '',
+      '| Assistant | Commits |',
+      '|---|---|',
+      ...assistants.map(([name, n]) => `| ${escapeMarkdown(name)} | ${n} |`),
+    );
   if (r.authors.length > 0) {
     lines.push('', '| Author | Commits | Attributed | Flagged | Share |', '|---|---|---|---|---|');
-    for (const a of r.authors.slice(0, 20)) lines.push(`| ${escapeMarkdown(a.author)} | ${a.commits} | ${a.attributed} | ${a.flagged} | ${a.share.toFixed(2)} |`);
+    for (const a of r.authors.slice(0, 20))
+      lines.push(
+        `| ${escapeMarkdown(a.author)} | ${a.commits} | ${a.attributed} | ${a.flagged} | ${a.share.toFixed(2)} |`,
+      );
   }
   const top = [...r.suspicions].sort((a, b) => b.confidence - a.confidence).slice(0, 10);
   if (top.length > 0) {
     lines.push('', '**Top findings**', '');
-    for (const s of top) lines.push(`- \`${s.commit_hash}\` ${escapeMarkdown(s.message.split('\n')[0] ?? '')} (${s.evidence}, confidence ${s.confidence.toFixed(2)}): ${escapeMarkdown(s.reasons.join('; '))}`);
+    for (const s of top)
+      lines.push(
+        `- \`${s.commit_hash}\` ${escapeMarkdown(s.message.split('\n')[0] ?? '')} (${s.evidence}, confidence ${s.confidence.toFixed(2)}): ${escapeMarkdown(s.reasons.join('; '))}`,
+      );
   }
   return lines;
 }

@@ -20,7 +20,17 @@ export function describeRequestFailure(error: unknown): string {
   return shortMessage(chain[0]) || 'failed';
 }
 
-type Failure = { code?: unknown; name?: unknown; message?: unknown; hostname?: unknown; address?: unknown; port?: unknown; status?: unknown; response?: { status?: unknown }; cause?: unknown };
+type Failure = {
+  code?: unknown;
+  name?: unknown;
+  message?: unknown;
+  hostname?: unknown;
+  address?: unknown;
+  port?: unknown;
+  status?: unknown;
+  response?: { status?: unknown };
+  cause?: unknown;
+};
 
 function causes(error: unknown): Failure[] {
   const chain: Failure[] = [];
@@ -32,23 +42,27 @@ function causes(error: unknown): Failure[] {
   return chain;
 }
 
-const TLS_CODE = /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(VERIFY|GET)_|HOSTNAME_MISMATCH)/;
+const TLS_CODE =
+  /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(VERIFY|GET)_|HOSTNAME_MISMATCH)/;
 
 function networkFailure(e: Failure): string | null {
   const code = typeof e.code === 'string' ? e.code : '';
   const where = typeof e.address === 'string' ? ` (${e.address}${typeof e.port === 'number' ? `:${e.port}` : ''})` : '';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return `DNS: no address for ${typeof e.hostname === 'string' ? e.hostname : 'the host'}`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
+    return `DNS: no address for ${typeof e.hostname === 'string' ? e.hostname : 'the host'}`;
   if (code === 'ECONNREFUSED') return `connection refused${where}`;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `connection reset${where}`;
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `unreachable${where}`;
-  if (code === 'ETIMEDOUT' || code.startsWith('UND_ERR_') && /TIMEOUT/.test(code) || e.name === 'TimeoutError') return 'timed out';
+  if (code === 'ETIMEDOUT' || (code.startsWith('UND_ERR_') && /TIMEOUT/.test(code)) || e.name === 'TimeoutError')
+    return 'timed out';
   if (e.name === 'AbortError' || code === 'ABORT_ERR') return 'stopped (the job ended or the final status went ahead)';
   if (TLS_CODE.test(code)) return `TLS: ${shortMessage(e) || 'the certificate was refused'} (${code})`;
   return null;
 }
 
 function httpStatus(e: Failure): number | null {
-  const status = typeof e.status === 'number' ? e.status : typeof e.response?.status === 'number' ? e.response.status : null;
+  const status =
+    typeof e.status === 'number' ? e.status : typeof e.response?.status === 'number' ? e.response.status : null;
   return status !== null && status >= 100 && status <= 599 ? status : null;
 }
 

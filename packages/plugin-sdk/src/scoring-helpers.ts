@@ -51,7 +51,10 @@ export function sizeEvidenceFactor(commit: CommitRecord): number {
 }
 
 /** The findings of a strategy that judges each commit on its own: one judgement per commit, nulls dropped. */
-export function judgeEachCommit(commits: readonly CommitRecord[], judge: (commit: CommitRecord) => Finding | null): Finding[] {
+export function judgeEachCommit(
+  commits: readonly CommitRecord[],
+  judge: (commit: CommitRecord) => Finding | null,
+): Finding[] {
   const findings: Finding[] = [];
   for (const commit of commits) {
     const finding = judge(commit);
@@ -88,21 +91,36 @@ export function sigmoid(z: number): number {
 }
 
 /** The model's calibrated probability for one feature vector (what every commit or page needs; allocates nothing). */
-export function logisticProbability(model: LogisticModel, features: ArrayLike<number>, options: LogisticOptions = {}): number {
-  return sigmoid(model.calibration.slope * linearScore(model, features, options.zLimit, null) + model.calibration.intercept);
+export function logisticProbability(
+  model: LogisticModel,
+  features: ArrayLike<number>,
+  options: LogisticOptions = {},
+): number {
+  return sigmoid(
+    model.calibration.slope * linearScore(model, features, options.zLimit, null) + model.calibration.intercept,
+  );
 }
 
 /**
  * The probability and each feature's part of the linear score (weight × standardized value), in
  * feature order: what a finding's message explains itself with.
  */
-export function logisticScore(model: LogisticModel, features: ArrayLike<number>, options: LogisticOptions = {}): { probability: number; contributions: Float64Array } {
+export function logisticScore(
+  model: LogisticModel,
+  features: ArrayLike<number>,
+  options: LogisticOptions = {},
+): { probability: number; contributions: Float64Array } {
   const contributions = new Float64Array(model.weights.length);
   const z = linearScore(model, features, options.zLimit, contributions);
   return { probability: sigmoid(model.calibration.slope * z + model.calibration.intercept), contributions };
 }
 
-function linearScore(model: LogisticModel, x: ArrayLike<number>, zLimit: number | undefined, contributions: Float64Array | null): number {
+function linearScore(
+  model: LogisticModel,
+  x: ArrayLike<number>,
+  zLimit: number | undefined,
+  contributions: Float64Array | null,
+): number {
   let z = model.bias;
   for (let i = 0; i < model.weights.length; i++) {
     let standardized = (x[i]! - model.mean[i]!) / model.scale[i]!;

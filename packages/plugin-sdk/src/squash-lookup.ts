@@ -25,17 +25,31 @@ export const SQUASH_LOOKUP_MS = 10_000;
  * subject's `(#N)` (anyone can write one). A look-up that fails or takes longer than 10 s is logged
  * and the push is judged as it is.
  */
-export function tapSquashLookup(hooks: EngineHooks, tap: { readonly name: string; readonly forge: Forge; readonly logger: PluginLogger }, lookup: SquashLookup): void {
+export function tapSquashLookup(
+  hooks: EngineHooks,
+  tap: { readonly name: string; readonly forge: Forge; readonly logger: PluginLogger },
+  lookup: SquashLookup,
+): void {
   hooks.prepareRequest.tapPromise(tap.name, async (request, { job, signal }) => {
     const target = job?.forge;
-    if (request.kind !== 'repository' || !request.squash_candidate || !request.range || !target || target.forge !== tap.forge) return request;
+    if (
+      request.kind !== 'repository' ||
+      !request.squash_candidate ||
+      !request.range ||
+      !target ||
+      target.forge !== tap.forge
+    )
+      return request;
     try {
       const found = await lookup(target, AbortSignal.any([signal, AbortSignal.timeout(SQUASH_LOOKUP_MS)]));
       if (!found) return request;
       tap.logger.info('push squashes a request', { job_id: job.id, request: found.number });
       return { ...request, squash: { commit: target.sha, request: found.number, ref: found.ref, head: found.head } };
     } catch (error) {
-      tap.logger.warn('squash look-up failed; the push is judged as it is', { job_id: job.id, error: String((error as Error)?.message ?? error).slice(0, 200) });
+      tap.logger.warn('squash look-up failed; the push is judged as it is', {
+        job_id: job.id,
+        error: String((error as Error)?.message ?? error).slice(0, 200),
+      });
       return request;
     }
   });

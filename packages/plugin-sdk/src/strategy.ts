@@ -117,10 +117,14 @@ export interface WebsiteStrategy<O extends object = PluginOptions> {
 export type Strategy<O extends object = PluginOptions> = RepositoryStrategy<O> | WebsiteStrategy<O>;
 
 /** The context a strategy of kind `K` is given; `O` is its plugin's options (API 1.6). */
-export type ContextOf<K extends SourceKind, O extends object = PluginOptions> = K extends 'repository' ? RepositoryContext<O> : WebsiteContext<O>;
+export type ContextOf<K extends SourceKind, O extends object = PluginOptions> = K extends 'repository'
+  ? RepositoryContext<O>
+  : WebsiteContext<O>;
 
 /** The strategy `defineStrategy` makes of a definition of kind `K`. */
-export type StrategyOf<K extends SourceKind, O extends object = PluginOptions> = K extends 'repository' ? RepositoryStrategy<O> : WebsiteStrategy<O>;
+export type StrategyOf<K extends SourceKind, O extends object = PluginOptions> = K extends 'repository'
+  ? RepositoryStrategy<O>
+  : WebsiteStrategy<O>;
 
 /** What `defineStrategy` takes: the metadata and the function that runs. */
 export interface StrategyDefinition<K extends SourceKind, O extends object = PluginOptions> {
@@ -141,7 +145,10 @@ export interface StrategyDefinition<K extends SourceKind, O extends object = Plu
  * alone: the host gives a strategy the options of the plugin that registered it.
  */
 export function defineStrategy<K extends SourceKind>(strategy: StrategyDefinition<K>): StrategyOf<K>;
-export function defineStrategy<S extends object, K extends SourceKind>(options: S, strategy: StrategyDefinition<K, OptionsOf<S>>): StrategyOf<K, OptionsOf<S>>;
+export function defineStrategy<S extends object, K extends SourceKind>(
+  options: S,
+  strategy: StrategyDefinition<K, OptionsOf<S>>,
+): StrategyOf<K, OptionsOf<S>>;
 export function defineStrategy(...args: [unknown] | [unknown, unknown]): unknown {
   return args.length === 2 ? args[1] : args[0];
 }
@@ -156,5 +163,7 @@ export function toOutcome(value: StrategyReturn): StrategyOutcome {
  * rule's messages: a placeholder without a value stays as written.
  */
 export function formatMessage(template: string, data: Readonly<Record<string, string | number>> = {}): string {
-  return template.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (whole, name: string) => (Object.hasOwn(data, name) ? String(data[name]) : whole));
+  return template.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (whole, name: string) =>
+    Object.hasOwn(data, name) ? String(data[name]) : whole,
+  );
 }

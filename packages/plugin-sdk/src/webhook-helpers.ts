@@ -28,14 +28,22 @@ export function hubSignatureKey(secret: string): KeyObject {
 }
 
 /** `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>`; any malformed value is simply false. */
-export function verifyHubSignature(rawBody: string | Buffer, header: string | undefined, secret: string | KeyObject): boolean {
+export function verifyHubSignature(
+  rawBody: string | Buffer,
+  header: string | undefined,
+  secret: string | KeyObject,
+): boolean {
   if (!header) return false;
   const expected = `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
   return constantTimeEqual(header.trim().toLowerCase(), expected);
 }
 
 /** A delivery that does not prove it comes from the forge: 401 `invalid_signature` or 403 `invalid_token`. */
-export function refuseDelivery(status: 401 | 403, error: 'invalid_signature' | 'invalid_token', message: string): Error {
+export function refuseDelivery(
+  status: 401 | 403,
+  error: 'invalid_signature' | 'invalid_token',
+  message: string,
+): Error {
   return new HttpError(status, error, message);
 }
 
@@ -100,7 +108,8 @@ export function pushRange(payload: unknown): PushRange | { readonly ignored: str
   const after = payloadCommit(payload, 'after', 'after');
   if (ZERO.test(after)) return { ignored: 'branch deleted' };
   const before = payloadText(payload, 'before');
-  if (before !== undefined && !isFullCommitId(before, { anyCase: true })) throw invalidPayload('before', 'must be a commit id');
+  if (before !== undefined && !isFullCommitId(before, { anyCase: true }))
+    throw invalidPayload('before', 'must be a commit id');
   const ref = payloadText(payload, 'ref') ?? '';
   const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
   if (ref.startsWith('refs/tags/')) return { ignored: 'tag push' };

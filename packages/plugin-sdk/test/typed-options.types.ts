@@ -5,7 +5,15 @@
  * that does not provide its options).
  */
 import Type from 'typebox';
-import { definePlugin, defineStrategy, tapForgeReporter, type CadencePlugin, type EngineHooks, type PluginOptions, type RepositoryContext } from '@cadence-detect/plugin-sdk';
+import {
+  definePlugin,
+  defineStrategy,
+  tapForgeReporter,
+  type CadencePlugin,
+  type EngineHooks,
+  type PluginOptions,
+  type RepositoryContext,
+} from '@cadence-detect/plugin-sdk';
 
 const OPTIONS = Type.Object(
   {

@@ -28,7 +28,9 @@ describe('commit names: one pattern, three senses', () => {
 describe('assessments and source kinds: one mapping for both vocabularies', () => {
   it('ranks a repository and a website verdict on one scale', () => {
     expect(['clean', 'suspicious', 'likely_ai_generated'].map(assessmentLevel)).to.deep.equal([0, 1, 2]);
-    expect(['Likely Human-Written', 'Suspicious Activity', 'Likely AI-Generated'].map(assessmentLevel)).to.deep.equal([0, 1, 2]);
+    expect(['Likely Human-Written', 'Suspicious Activity', 'Likely AI-Generated'].map(assessmentLevel)).to.deep.equal([
+      0, 1, 2,
+    ]);
     expect(failsPolicy('Suspicious Activity', 'suspicious')).to.equal(true);
     expect(failsPolicy('Likely Human-Written', 'suspicious')).to.equal(false);
     expect(failsPolicy('likely_ai_generated', 'never')).to.equal(false);

@@ -39,13 +39,19 @@ export function makeCommits(specs: readonly CommitSpec[]): CommitRecord[] {
     const authorTime = toUnixSeconds(spec.at);
     const author = spec.author ?? 'Ada Lovelace';
     const email = spec.email ?? `${author.toLowerCase().replace(/\s+/g, '.')}@example.com`;
-    const hash = spec.hash ?? createHash('sha1').update(`${index}:${author}:${authorTime}:${spec.subject ?? ''}`).digest('hex');
+    const hash =
+      spec.hash ??
+      createHash('sha1')
+        .update(`${index}:${author}:${authorTime}:${spec.subject ?? ''}`)
+        .digest('hex');
     const previous = commits[commits.length - 1];
     const isRoot = spec.root ?? index === 0;
     const parents = isRoot || !previous ? [] : spec.merge ? [previous.hash, '0'.repeat(40)] : [previous.hash];
     const additions = spec.additions ?? 10;
     const deletions = spec.deletions ?? 0;
-    const files = spec.files ?? [{ path: `src/file-${index}.ts`, additions, deletions, binary: false, excluded: false }];
+    const files = spec.files ?? [
+      { path: `src/file-${index}.ts`, additions, deletions, binary: false, excluded: false },
+    ];
     commits.push({
       hash,
       shortHash: hash.slice(0, 7),

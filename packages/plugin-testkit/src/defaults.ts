@@ -21,7 +21,10 @@ export function pluginConfigView(overrides: TestConfig = {}): PluginConfigView {
 
 export function engineConfig(overrides: TestConfig = {}): EngineConfig {
   return {
-    limits: { ...DEFAULTS.limits, strategy_timeout_seconds: overrides.strategyTimeoutSeconds ?? DEFAULTS.limits.strategy_timeout_seconds },
+    limits: {
+      ...DEFAULTS.limits,
+      strategy_timeout_seconds: overrides.strategyTimeoutSeconds ?? DEFAULTS.limits.strategy_timeout_seconds,
+    },
     git: { ...DEFAULTS.git },
     assessment: overrides.assessment ?? { ...DEFAULTS.assessment },
   };

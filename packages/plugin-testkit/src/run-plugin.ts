@@ -64,10 +64,26 @@ export interface RunOptions extends TestConfig {
  * Runs one plugin through the real engine (hooks, strategy runner, validation, scoring) on the
  * given source, as ESLint's RuleTester runs one rule: nothing is mocked but the source's origin.
  */
-export async function runPlugin(plugin: CadencePlugin, source: HandMadeCommits, options?: RunOptions): Promise<PluginRun<RepositoryResult>>;
-export async function runPlugin(plugin: CadencePlugin, source: { repository: string; branch?: string }, options?: RunOptions): Promise<PluginRun<RepositoryResult>>;
-export async function runPlugin(plugin: CadencePlugin, source: { html: string; url?: string; contentType?: string }, options?: RunOptions): Promise<PluginRun<WebsiteResult>>;
-export async function runPlugin(plugin: CadencePlugin, source: TestSource, options: RunOptions = {}): Promise<PluginRun> {
+export async function runPlugin(
+  plugin: CadencePlugin,
+  source: HandMadeCommits,
+  options?: RunOptions,
+): Promise<PluginRun<RepositoryResult>>;
+export async function runPlugin(
+  plugin: CadencePlugin,
+  source: { repository: string; branch?: string },
+  options?: RunOptions,
+): Promise<PluginRun<RepositoryResult>>;
+export async function runPlugin(
+  plugin: CadencePlugin,
+  source: { html: string; url?: string; contentType?: string },
+  options?: RunOptions,
+): Promise<PluginRun<WebsiteResult>>;
+export async function runPlugin(
+  plugin: CadencePlugin,
+  source: TestSource,
+  options: RunOptions = {},
+): Promise<PluginRun> {
   // The host's own checks: a plugin built for another API version, or options its schema refuses, fail here too.
   const problem = incompatibility(targetedRange(plugin.apiVersion, undefined) ?? `^${PLUGIN_API_VERSION}`);
   if (problem) throw new Error(`plugin ${plugin.name} ${problem}`);
@@ -77,7 +93,10 @@ export async function runPlugin(plugin: CadencePlugin, source: TestSource, optio
     version: '0.0.0-test',
     source: 'config' as const,
   }));
-  const plugins = resolvePluginOptions(loaded, { sections: options.options ? { [plugin.name]: options.options } : {}, inline: new Map() });
+  const plugins = resolvePluginOptions(loaded, {
+    sections: options.options ? { [plugin.name]: options.options } : {},
+    inline: new Map(),
+  });
   const engine = createEngine({
     config: engineConfig(options),
     pluginConfig: pluginConfigView(options),
@@ -92,7 +111,12 @@ export async function runPlugin(plugin: CadencePlugin, source: TestSource, optio
   let result: AnalysisResult;
   if ('repository' in source) {
     result = await engine.analyze(
-      { kind: 'repository', url: source.repository, branch: source.branch ?? null, thresholds: options.thresholds ?? {} },
+      {
+        kind: 'repository',
+        url: source.repository,
+        branch: source.branch ?? null,
+        thresholds: options.thresholds ?? {},
+      },
       { signal, onEvent, network: null, allowLocalPaths: true },
     );
   } else {
@@ -106,7 +130,10 @@ export async function runPlugin(plugin: CadencePlugin, source: TestSource, optio
     detectionsOf: (strategy) => result.detections.filter((d) => d.strategy === strategy),
     strategy: (name) => {
       const found = result.strategy_results.find((s) => s.name === name);
-      if (!found) throw new Error(`strategy "${name}" did not run (ran: ${result.strategy_results.map((s) => s.name).join(', ') || 'none'})`);
+      if (!found)
+        throw new Error(
+          `strategy "${name}" did not run (ran: ${result.strategy_results.map((s) => s.name).join(', ') || 'none'})`,
+        );
       return found;
     },
   };

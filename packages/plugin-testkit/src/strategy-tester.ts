@@ -28,26 +28,42 @@ export interface InvalidCase extends ValidCase {
 }
 
 /** The test runner's functions: mocha's (or any runner's) global describe/it unless given. */
-export type TestFunctions = { describe: (name: string, body: () => void) => void; it: (name: string, body: () => Promise<void>) => void };
+export type TestFunctions = {
+  describe: (name: string, body: () => void) => void;
+  it: (name: string, body: () => Promise<void>) => void;
+};
 
 /**
  * Table-driven tests of one strategy, in the spirit of ESLint's RuleTester: `valid` sources where it
  * must find nothing, `invalid` ones with the detections it must make. Each case runs the plugin
  * through the real engine (runPlugin) and becomes a test of the runner in use (mocha's describe/it).
  */
-export function testStrategy(strategy: string, plugin: CadencePlugin, cases: { valid?: readonly ValidCase[]; invalid?: readonly InvalidCase[] }, runner: TestFunctions = testFunctions()): void {
+export function testStrategy(
+  strategy: string,
+  plugin: CadencePlugin,
+  cases: { valid?: readonly ValidCase[]; invalid?: readonly InvalidCase[] },
+  runner: TestFunctions = testFunctions(),
+): void {
   const { describe, it } = runner;
   describe(strategy, () => {
     (cases.valid ?? []).forEach((entry, index) => {
       it(entry.name ?? `valid #${index + 1}`, async () => {
         const found = await detectionsOf(strategy, plugin, entry);
-        assert.deepEqual(found.map((d) => d.message), [], `${strategy} should find nothing here`);
+        assert.deepEqual(
+          found.map((d) => d.message),
+          [],
+          `${strategy} should find nothing here`,
+        );
       });
     });
     (cases.invalid ?? []).forEach((entry, index) => {
       it(entry.name ?? `invalid #${index + 1}`, async () => {
         const found = await detectionsOf(strategy, plugin, entry);
-        assert.equal(found.length, entry.detections.length, `${strategy} made ${found.length} detections, expected ${entry.detections.length}: ${JSON.stringify(found.map((d) => d.message))}`);
+        assert.equal(
+          found.length,
+          entry.detections.length,
+          `${strategy} made ${found.length} detections, expected ${entry.detections.length}: ${JSON.stringify(found.map((d) => d.message))}`,
+        );
         entry.detections.forEach((expected, i) => checkDetection(found[i]!, expected, i));
       });
     });
@@ -74,7 +90,9 @@ function checkDetection(actual: Detection, expected: ExpectedDetection, index: n
 function testFunctions(): TestFunctions {
   const scope = globalThis as Partial<TestFunctions>;
   if (typeof scope.describe !== 'function' || typeof scope.it !== 'function') {
-    throw new Error('testStrategy defines tests with the global describe/it of a test runner such as mocha: call it from a test file');
+    throw new Error(
+      'testStrategy defines tests with the global describe/it of a test runner such as mocha: call it from a test file',
+    );
   }
   return { describe: scope.describe, it: scope.it };
 }

@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import { definePlugin, defineStrategy, formatMessage } from '@cadence-detect/plugin-sdk';
-import { makeCommits, runPlugin, testStrategy, type InvalidCase, type TestFunctions, type ValidCase } from '../src/index.js';
+import {
+  makeCommits,
+  runPlugin,
+  testStrategy,
+  type InvalidCase,
+  type TestFunctions,
+  type ValidCase,
+} from '../src/index.js';
 
 const T0 = Date.parse('2024-03-01T09:00:00Z') / 1000;
 
@@ -20,7 +27,14 @@ const bigCommits = definePlugin({
             messages: { tooBig: '{{added}} lines added in one commit (over {{limit}})', unused: 'never used' },
           },
           analyze(context) {
-            return context.commits.filter((c) => c.additions > 400).map((c) => ({ commit: c.hash, score: 0.8, messageId: 'tooBig', data: { added: c.additions, limit: 400 } }));
+            return context.commits
+              .filter((c) => c.additions > 400)
+              .map((c) => ({
+                commit: c.hash,
+                score: 0.8,
+                messageId: 'tooBig',
+                data: { added: c.additions, limit: 400 },
+              }));
           },
         }),
       ),
@@ -28,23 +42,41 @@ const bigCommits = definePlugin({
   },
 });
 
-const small = makeCommits([{ at: T0, additions: 10 }, { at: T0 + 3600, additions: 20 }]);
-const large = makeCommits([{ at: T0, additions: 10 }, { at: T0 + 3600, additions: 900 }]);
+const small = makeCommits([
+  { at: T0, additions: 10 },
+  { at: T0 + 3600, additions: 20 },
+]);
+const large = makeCommits([
+  { at: T0, additions: 10 },
+  { at: T0 + 3600, additions: 900 },
+]);
 
 /** Runs the tests testStrategy defines, collecting each one's failure (or null). */
 async function outcomes(cases: { valid?: ValidCase[]; invalid?: InvalidCase[] }): Promise<Map<string, string | null>> {
   const defined: Array<{ name: string; body: () => Promise<void> }> = [];
-  const runner: TestFunctions = { describe: (_name, body) => body(), it: (name, body) => void defined.push({ name, body }) };
+  const runner: TestFunctions = {
+    describe: (_name, body) => body(),
+    it: (name, body) => void defined.push({ name, body }),
+  };
   testStrategy('big-commits', bigCommits, cases, runner);
   const results = new Map<string, string | null>();
-  for (const test of defined) results.set(test.name, await test.body().then(() => null, (error: Error) => error.message));
+  for (const test of defined)
+    results.set(
+      test.name,
+      await test.body().then(
+        () => null,
+        (error: Error) => error.message,
+      ),
+    );
   return results;
 }
 
 describe('the plugin testkit', () => {
   it('formats a finding\u2019s message from its messageId and data, and keeps the id on the detection', async () => {
     const run = await runPlugin(bigCommits, { commits: large });
-    expect(run.detectionsOf('big-commits').map((d) => [d.messageId, d.message, d.commit])).to.deep.equal([['tooBig', '900 lines added in one commit (over 400)', large[1]!.hash]]);
+    expect(run.detectionsOf('big-commits').map((d) => [d.messageId, d.message, d.commit])).to.deep.equal([
+      ['tooBig', '900 lines added in one commit (over 400)', large[1]!.hash],
+    ]);
   });
 
   it('records a finding naming a messageId the strategy does not have as the strategy\u2019s error', async () => {
@@ -52,7 +84,19 @@ describe('the plugin testkit', () => {
       name: 'broken-ids',
       apply(hooks) {
         hooks.registerStrategies.tap('broken-ids', (registrar) =>
-          registrar.add(defineStrategy({ meta: { name: 'broken-ids', category: 't', description: 'x', appliesTo: 'repository', weight: 1, messages: { a: 'A' } }, analyze: (c) => [{ commit: c.commits[0]!.hash, score: 0.5, messageId: 'b' }] })),
+          registrar.add(
+            defineStrategy({
+              meta: {
+                name: 'broken-ids',
+                category: 't',
+                description: 'x',
+                appliesTo: 'repository',
+                weight: 1,
+                messages: { a: 'A' },
+              },
+              analyze: (c) => [{ commit: c.commits[0]!.hash, score: 0.5, messageId: 'b' }],
+            }),
+          ),
         );
       },
     });
@@ -63,9 +107,18 @@ describe('the plugin testkit', () => {
   it('testStrategy passes valid and invalid cases that hold, asserting messageIds', async () => {
     const results = await outcomes({
       valid: [{ name: 'small commits', source: { commits: small } }],
-      invalid: [{ name: 'one large commit', source: { commits: large }, detections: [{ commit: large[1]!.hash, messageId: 'tooBig', severity: 'high', message: /900 lines/ }] }],
+      invalid: [
+        {
+          name: 'one large commit',
+          source: { commits: large },
+          detections: [{ commit: large[1]!.hash, messageId: 'tooBig', severity: 'high', message: /900 lines/ }],
+        },
+      ],
     });
-    expect([...results.entries()]).to.deep.equal([['small commits', null], ['one large commit', null]]);
+    expect([...results.entries()]).to.deep.equal([
+      ['small commits', null],
+      ['one large commit', null],
+    ]);
   });
 
   it('testStrategy fails a case whose detections differ: a wrong messageId, a wrong count, a detection on a valid source', async () => {

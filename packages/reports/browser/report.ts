@@ -31,10 +31,13 @@ function start(table: HTMLTableElement): void {
     const evidence = value('filter-evidence');
     const strategy = value('filter-strategy');
     const author = value('filter-author');
-    const matching = rows.filter((row) => (!severity || row.dataset.severity === severity)
-      && (!evidence || row.dataset.evidence === evidence)
-      && (!strategy || (row.dataset.strategies ?? '').split(' ').includes(strategy))
-      && (!author || (row.dataset.author ?? '').includes(author)));
+    const matching = rows.filter(
+      (row) =>
+        (!severity || row.dataset.severity === severity) &&
+        (!evidence || row.dataset.evidence === evidence) &&
+        (!strategy || (row.dataset.strategies ?? '').split(' ').includes(strategy)) &&
+        (!author || (row.dataset.author ?? '').includes(author)),
+    );
     matching.sort((a, b) => {
       const x = a.dataset[order.key] ?? '';
       const y = b.dataset[order.key] ?? '';

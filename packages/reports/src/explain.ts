@@ -1,4 +1,10 @@
-import type { RepositoryAssessment, RepositoryResult, Severity, Thresholds, WebsiteResult } from '@cadence-detect/plugin-sdk';
+import type {
+  RepositoryAssessment,
+  RepositoryResult,
+  Severity,
+  Thresholds,
+  WebsiteResult,
+} from '@cadence-detect/plugin-sdk';
 
 /**
  * What a repository report says its numbers mean, written once for the text and HTML reports
@@ -20,10 +26,20 @@ export function assessmentSeverity(assessment: RepositoryAssessment): Severity {
   return assessment === 'likely_ai_generated' ? 'high' : assessment === 'suspicious' ? 'medium' : 'low';
 }
 
-export function flaggedCounts(r: RepositoryResult): { flagged: number; explicit: number; inferred: number; share: number } {
+export function flaggedCounts(r: RepositoryResult): {
+  flagged: number;
+  explicit: number;
+  inferred: number;
+  share: number;
+} {
   const explicit = r.suspicions.filter((s) => s.evidence === 'explicit').length;
   const flagged = r.suspicions.length;
-  return { flagged, explicit, inferred: flagged - explicit, share: r.scored_commits > 0 ? flagged / r.scored_commits : 0 };
+  return {
+    flagged,
+    explicit,
+    inferred: flagged - explicit,
+    share: r.scored_commits > 0 ? flagged / r.scored_commits : 0,
+  };
 }
 
 export function scoreMeaning(r: RepositoryResult): string[] {
@@ -33,7 +49,9 @@ export function scoreMeaning(r: RepositoryResult): string[] {
     `Bands: clean below ${bands.suspicious.toFixed(2)}, suspicious from ${bands.suspicious.toFixed(2)}, likely_ai_generated from ${bands.likely_ai_generated.toFixed(2)} (configuration assessment.*).`,
   ];
   if (Math.abs(r.overall_score - r.ai_share) >= 0.0005) {
-    lines.push(`The AI second opinion moved the overall score from ${r.ai_share.toFixed(2)} to ${r.overall_score.toFixed(2)}; the assessment follows the overall score.`);
+    lines.push(
+      `The AI second opinion moved the overall score from ${r.ai_share.toFixed(2)} to ${r.overall_score.toFixed(2)}; the assessment follows the overall score.`,
+    );
   }
   if (r.squash) {
     lines.push(
@@ -44,11 +62,15 @@ export function scoreMeaning(r: RepositoryResult): string[] {
   }
   if (r.oversized_files) {
     const o = r.oversized_files;
-    lines.push(`${o.files} ${o.files === 1 ? 'file was' : 'files were'} larger than ${o.max_diff_blob_mb} MiB (limits.max_diff_blob_mb): counted as binary, without a line diff, in no line count.`);
+    lines.push(
+      `${o.files} ${o.files === 1 ? 'file was' : 'files were'} larger than ${o.max_diff_blob_mb} MiB (limits.max_diff_blob_mb): counted as binary, without a line diff, in no line count.`,
+    );
   }
   if (r.unreadable_commits) {
     const files = r.unreadable_files ?? [];
-    lines.push(`The repository lacks versions of ${files.length === 1 ? '1 file' : `${files.length} files`} (${files.slice(0, 5).join(', ')}${files.length > 5 ? ', …' : ''}): a damaged or partial clone. ${r.unreadable_commits} ${r.unreadable_commits === 1 ? 'commit was' : 'commits were'} judged without ${files.length === 1 ? 'its' : 'their'} lines, and ${files.length === 1 ? 'it is' : 'they are'} in no line count.`);
+    lines.push(
+      `The repository lacks versions of ${files.length === 1 ? '1 file' : `${files.length} files`} (${files.slice(0, 5).join(', ')}${files.length > 5 ? ', …' : ''}): a damaged or partial clone. ${r.unreadable_commits} ${r.unreadable_commits === 1 ? 'commit was' : 'commits were'} judged without ${files.length === 1 ? 'its' : 'their'} lines, and ${files.length === 1 ? 'it is' : 'they are'} in no line count.`,
+    );
   }
   const counts = flaggedCounts(r);
   lines.push(
@@ -68,7 +90,8 @@ export function thresholdsLine(t: Thresholds): string {
 
 export function assistantsLine(r: RepositoryResult): string {
   const entries = Object.entries(r.assistants).sort((a, b) => b[1] - a[1]);
-  if (entries.length === 0) return 'Attributed commits: none (no trailer, footer, agent account, note or agent branch names an assistant).';
+  if (entries.length === 0)
+    return 'Attributed commits: none (no trailer, footer, agent account, note or agent branch names an assistant).';
   return `Attributed commits: ${r.attributed_commits} (${entries.map(([name, n]) => `${name} ${n}`).join(', ')}).`;
 }
 
@@ -91,24 +114,37 @@ export function pageScoreMeaning(r: WebsiteResult): string[] {
   const lines: string[] = [];
   const probability = pageModelMetric(r, 'probability');
   if (probability === undefined) {
-    lines.push(`Page score ${r.overall_score.toFixed(2)}: the weight-averaged score of the website strategies (no calibrated page model ran).`);
+    lines.push(
+      `Page score ${r.overall_score.toFixed(2)}: the weight-averaged score of the website strategies (no calibrated page model ran).`,
+    );
   } else {
-    lines.push(`Page score ${r.overall_score.toFixed(2)}: the page model's calibrated probability that a language model wrote the page is ${probability.toFixed(2)}${Math.abs(probability - r.overall_score) >= 0.005 ? `; other strategies and floors (assistant leftovers, stock phrases) moved it to ${r.overall_score.toFixed(2)}` : ''}.`);
+    lines.push(
+      `Page score ${r.overall_score.toFixed(2)}: the page model's calibrated probability that a language model wrote the page is ${probability.toFixed(2)}${Math.abs(probability - r.overall_score) >= 0.005 ? `; other strategies and floors (assistant leftovers, stock phrases) moved it to ${r.overall_score.toFixed(2)}` : ''}.`,
+    );
     const auc = pageModelMetric(r, 'validation_auc');
     const pages = pageModelMetric(r, 'validation_pages');
     const humanShare = pageModelMetric(r, 'validation_human_at_0_4');
     if (auc !== undefined && pages !== undefined) {
-      lines.push(`The model was validated leave one topic out on ${pages} pages of the development corpus: AUC ${auc.toFixed(2)}${humanShare !== undefined ? `, ${(humanShare * 100).toFixed(0)}% of its human pages scored 0.4 or more` : ''}. Short pages, heavily edited text and paraphrased text are beyond it (docs/website-analysis.md).`);
+      lines.push(
+        `The model was validated leave one topic out on ${pages} pages of the development corpus: AUC ${auc.toFixed(2)}${humanShare !== undefined ? `, ${(humanShare * 100).toFixed(0)}% of its human pages scored 0.4 or more` : ''}. Short pages, heavily edited text and paraphrased text are beyond it (docs/website-analysis.md).`,
+      );
     }
-    if (pageModelMetric(r, 'too_short') === 1) lines.push('The page is too short for the model to say much: its probability stays low whoever wrote it.');
-    if (pageModelMetric(r, 'too_little_prose') === 1) lines.push('The page is mostly lists, tables or code, with too little paragraph prose for the model, which was validated on prose: its probability stays low whoever wrote it.');
+    if (pageModelMetric(r, 'too_short') === 1)
+      lines.push('The page is too short for the model to say much: its probability stays low whoever wrote it.');
+    if (pageModelMetric(r, 'too_little_prose') === 1)
+      lines.push(
+        'The page is mostly lists, tables or code, with too little paragraph prose for the model, which was validated on prose: its probability stays low whoever wrote it.',
+      );
   }
   lines.push('Bands: Likely Human-Written below 0.40, Suspicious Activity from 0.40, Likely AI-Generated from 0.70.');
   return lines;
 }
 
 /** The page's strongest signals: the signal strategies' detections, strongest first. */
-export function strongestPageSignals(r: WebsiteResult, limit = 5): { strategy: string; message: string; score: number }[] {
+export function strongestPageSignals(
+  r: WebsiteResult,
+  limit = 5,
+): { strategy: string; message: string; score: number }[] {
   return r.detections
     .filter((d) => d.strategy !== 'page-model')
     .slice()

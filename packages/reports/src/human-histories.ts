@@ -3,21 +3,21 @@
 // Each figure is the spread across those histories (10th percentile, median, 90th percentile) of
 // the metric the engine computes for one history.
 export const HUMAN_HISTORIES = {
-  "histories": 19,
-  "commits": 23670,
-  "median_additions": {
-    "p10": 5,
-    "median": 8,
-    "p90": 13
+  histories: 19,
+  commits: 23670,
+  median_additions: {
+    p10: 5,
+    median: 8,
+    p90: 13,
   },
-  "p90_additions": {
-    "p10": 56,
-    "median": 101,
-    "p90": 244
+  p90_additions: {
+    p10: 56,
+    median: 101,
+    p90: 244,
   },
-  "median_author_interval_seconds": {
-    "p10": 736,
-    "median": 2938,
-    "p90": 7574
-  }
+  median_author_interval_seconds: {
+    p10: 736,
+    median: 2938,
+    p90: 7574,
+  },
 } as const;

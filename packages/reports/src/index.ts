@@ -9,7 +9,21 @@ export { REPORT_CONTENT_SECURITY_POLICY } from './html-report.js';
 export { aggregateTimeline } from './timeline-chart.js';
 export { shareChart, trendLine, chartedMonths, ASSISTANTS_FROM } from './share-chart.js';
 // The page shell, the style sheet and HTML that escapes by default (also `@cadence-detect/reports/page`, which loads no report).
-export { bundledScript, escapeHtml, html, isSafeHtml, joinHtml, pageShell, PAGE_STYLE, rawHtml, SORTABLE_SCRIPT, SORTABLE_SCRIPT_HASH, type HtmlValue, type PageShell, type SafeHtml } from './page/index.js';
+export {
+  bundledScript,
+  escapeHtml,
+  html,
+  isSafeHtml,
+  joinHtml,
+  pageShell,
+  PAGE_STYLE,
+  rawHtml,
+  SORTABLE_SCRIPT,
+  SORTABLE_SCRIPT_HASH,
+  type HtmlValue,
+  type PageShell,
+  type SafeHtml,
+} from './page/index.js';
 export { renderSarif } from './sarif-report.js';
 export { displayLine, displayText } from './display-text.js';
 export { renderReportLazily, jsonReport, type ReportContext } from './render.js';

@@ -41,9 +41,10 @@ export function jsonReport(result: AnalysisResult, context?: ReportContext): str
 /** The result with `report` (context, and what its score means) in front. */
 export function withContext(result: AnalysisResult, context?: ReportContext): unknown {
   if (!context) return result;
-  const explanation = result.source_type === 'git'
-    ? { explanation: scoreMeaning(result) }
-    : { explanation: pageScoreMeaning(result), strongest_signals: strongestPageSignals(result) };
+  const explanation =
+    result.source_type === 'git'
+      ? { explanation: scoreMeaning(result) }
+      : { explanation: pageScoreMeaning(result), strongest_signals: strongestPageSignals(result) };
   return { report: { ...context, ...explanation }, ...result };
 }
 
@@ -54,7 +55,12 @@ export { displayLine, displayText } from './display-text.js';
  * renderReport, loading only the chosen format's code: a CLI that prints text need not load the
  * HTML report or the YAML library at every start (`@cadence-detect/reports/render` imports neither).
  */
-export async function renderReportLazily(result: AnalysisResult, format: ReportFormat, context?: ReportContext, options: { verbose?: boolean } = {}): Promise<string> {
+export async function renderReportLazily(
+  result: AnalysisResult,
+  format: ReportFormat,
+  context?: ReportContext,
+  options: { verbose?: boolean } = {},
+): Promise<string> {
   switch (format) {
     case 'json':
       return jsonReport(result, context);

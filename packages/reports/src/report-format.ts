@@ -26,7 +26,9 @@ export function reportFormatFromPath(file: string): ReportFormat {
   const extension = path.extname(file).toLowerCase();
   const format = BY_EXTENSION[extension];
   if (!format) {
-    throw new UsageError(`unknown report extension "${extension || '(none)'}" in ${file}: use .json, .txt, .html, .yaml, .yml or .sarif`);
+    throw new UsageError(
+      `unknown report extension "${extension || '(none)'}" in ${file}: use .json, .txt, .html, .yaml, .yml or .sarif`,
+    );
   }
   return format;
 }

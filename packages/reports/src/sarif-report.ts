@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { failsPolicy, sourceKindOf, type AnalysisResult, type Detection, type RepositoryResult, type StrategyResult, type Suspicion, type WebsiteResult } from '@cadence-detect/plugin-sdk';
+import {
+  failsPolicy,
+  sourceKindOf,
+  type AnalysisResult,
+  type Detection,
+  type RepositoryResult,
+  type StrategyResult,
+  type Suspicion,
+  type WebsiteResult,
+} from '@cadence-detect/plugin-sdk';
 import { displayLine } from './display-text.js';
 import type { ReportContext } from './render.js';
 
@@ -58,7 +67,11 @@ export function renderSarif(result: AnalysisResult, context?: ReportContext, lim
     assessment: result.assessment,
     overall_score: result.overall_score,
     ...(result.source_type === 'git'
-      ? { ai_share: result.ai_share, flagged_commits: result.suspicions.length, attributed_commits: result.attributed_commits }
+      ? {
+          ai_share: result.ai_share,
+          flagged_commits: result.suspicions.length,
+          attributed_commits: result.attributed_commits,
+        }
       : {}),
     ...policy,
     ...run.properties,
@@ -103,10 +116,16 @@ interface PlannedRun {
  * The log with as many results as the limits allow: the highest ranked kept, in their original
  * order; `results_capped` says how many were left out and why.
  */
-function capped(planned: readonly PlannedResult[], limits: SarifLimits, log: (results: readonly unknown[], capped: object) => unknown): string {
+function capped(
+  planned: readonly PlannedResult[],
+  limits: SarifLimits,
+  log: (results: readonly unknown[], capped: object) => unknown,
+): string {
   const maxResults = limits.maxResults ?? MAX_RESULTS;
   const maxGzip = limits.maxGzipBytes ?? MAX_GZIP_BYTES;
-  const order = planned.map((p, index) => ({ rank: p.rank, index })).sort((a, b) => b.rank - a.rank || b.index - a.index);
+  const order = planned
+    .map((p, index) => ({ rank: p.rank, index }))
+    .sort((a, b) => b.rank - a.rank || b.index - a.index);
   let keep = Math.min(planned.length, maxResults);
   for (;;) {
     const kept = new Set(order.slice(0, keep).map((o) => o.index));
@@ -142,7 +161,14 @@ function repositoryRun(result: RepositoryResult, failing: boolean): PlannedRun {
         ruleIndex: explicit ? 0 : 1,
         level,
         message: { text: messageOf(suspicion, result) },
-        locations: [{ physicalLocation: { artifactLocation: { uri: encodeUri(file), uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } } }],
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: encodeUri(file), uriBaseId: '%SRCROOT%' },
+              region: { startLine: 1 },
+            },
+          },
+        ],
         partialFingerprints: fingerprintsOf(FINGERPRINT, ruleId, suspicion.commit),
         properties: {
           commit: suspicion.commit,
@@ -179,11 +205,15 @@ function locationOf(suspicion: Suspicion): string | null {
 /** `Commit abc1234 is attributed to Claude Code: Add parser. Reasons: …`; its first sentence is the alert's title. */
 function messageOf(suspicion: Suspicion, result: RepositoryResult): string {
   const subject = displayLine(suspicion.message.replace(/^[^:]*: /, ''));
-  const head = suspicion.evidence === 'explicit'
-    ? `Commit ${suspicion.commit_hash} is attributed to ${(suspicion.assistants ?? []).map((a) => displayLine(a)).join(', ') || 'an AI assistant'}`
-    : `Commit ${suspicion.commit_hash} looks made with an AI assistant (probability ${suspicion.confidence.toFixed(2)}${result.flag_at !== null ? `, flagged from ${result.flag_at.toFixed(2)}` : ''})`;
+  const head =
+    suspicion.evidence === 'explicit'
+      ? `Commit ${suspicion.commit_hash} is attributed to ${(suspicion.assistants ?? []).map((a) => displayLine(a)).join(', ') || 'an AI assistant'}`
+      : `Commit ${suspicion.commit_hash} looks made with an AI assistant (probability ${suspicion.confidence.toFixed(2)}${result.flag_at !== null ? `, flagged from ${result.flag_at.toFixed(2)}` : ''})`;
   const reasons = suspicion.reasons.slice(0, REASONS_KEPT).map((r) => cut(displayLine(r), REASON_CHARS));
-  return cut(`${head}: ${subject}${/[.!?]$/.test(subject) ? '' : '.'}${reasons.length > 0 ? ` Reasons: ${reasons.join('; ')}.` : ''}`, MESSAGE_CHARS);
+  return cut(
+    `${head}: ${subject}${/[.!?]$/.test(subject) ? '' : '.'}${reasons.length > 0 ? ` Reasons: ${reasons.join('; ')}.` : ''}`,
+    MESSAGE_CHARS,
+  );
 }
 
 /**
@@ -193,7 +223,10 @@ function messageOf(suspicion: Suspicion, result: RepositoryResult): string {
  */
 function fingerprintsOf(name: string, ruleId: string, identity: string): Record<string, string> {
   const digest = createHash('sha256').update(`${ruleId}\n${identity}`).digest('hex');
-  return { [name]: name === FINGERPRINT ? `${identity}:${ruleId}` : digest, primaryLocationLineHash: `${digest.slice(0, 16)}:1` };
+  return {
+    [name]: name === FINGERPRINT ? `${identity}:${ruleId}` : digest,
+    primaryLocationLineHash: `${digest.slice(0, 16)}:1`,
+  };
 }
 
 const DOCS = 'docs/scoring.md and docs/sarif.md in the Cadence repository';
@@ -207,13 +240,15 @@ function attributedRule() {
     id: ATTRIBUTED_RULE,
     name: 'AttributedCommit',
     shortDescription: { text: 'A commit attributed to an AI assistant by its own history' },
-    fullDescription: { text: 'The commit names an AI assistant outright (a trailer, a footer, an agent account or a Git AI note): explicit attribution, not an inference.' },
+    fullDescription: {
+      text: 'The commit names an AI assistant outright (a trailer, a footer, an agent account or a Git AI note): explicit attribution, not an inference.',
+    },
     defaultConfiguration: { level: 'note' },
     help: {
       text,
       markdown:
         '**Explicitly attributed commit.** The commit says it was made with an AI assistant: a `Co-Authored-By` trailer, a footer, an agent account or a Git AI note.\n\n' +
-        'This is a disclosure, not a defect: nothing needs fixing. It is reported so that reviewers know where assistants worked, and it counts fully in the repository\'s assistant share.\n\n' +
+        "This is a disclosure, not a defect: nothing needs fixing. It is reported so that reviewers know where assistants worked, and it counts fully in the repository's assistant share.\n\n" +
         `The result is located at the commit's most-changed file that still exists (line 1: findings are about commits, not lines). See ${DOCS}.`,
     },
     properties: { tags: ['ai-attribution', 'commit'], 'problem.severity': 'recommendation' },
@@ -222,21 +257,23 @@ function attributedRule() {
 
 function inferredRule() {
   const text =
-    'The commit looks made with an AI assistant, from how it looks once every attribution is removed: its size and pace against the author\'s own baseline, its place in a working session, its files and its message. ' +
+    "The commit looks made with an AI assistant, from how it looks once every attribution is removed: its size and pace against the author's own baseline, its place in a working session, its files and its message. " +
     'It is an indicator, not proof: review the commit (its hash is in the result) and dismiss the alert if it was written by hand. ' +
     `The reasons name each strategy's finding with the measured value and the threshold. See ${DOCS}.`;
   return {
     id: INFERRED_RULE,
     name: 'InferredCommit',
     shortDescription: { text: 'A commit that looks made with an AI assistant' },
-    fullDescription: { text: "Cadence's calibrated commit model (or, without it, its heuristic strategies) flagged the commit as probably made with an AI assistant. No attribution says so." },
+    fullDescription: {
+      text: "Cadence's calibrated commit model (or, without it, its heuristic strategies) flagged the commit as probably made with an AI assistant. No attribution says so.",
+    },
     defaultConfiguration: { level: 'warning' },
     help: {
       text,
       markdown:
-        '**Inferred: the commit looks made with an AI assistant.** Cadence judges a commit with every attribution removed: its size and pace against the author\'s own baseline, its place in a working session, its files and the shape of its message.\n\n' +
-        'It is an indicator, not proof. Review the commit (the full hash is in the result\'s properties) and dismiss the alert if it was written by hand. ' +
-        'The reasons name each strategy\'s finding with the measured value and the threshold.\n\n' +
+        "**Inferred: the commit looks made with an AI assistant.** Cadence judges a commit with every attribution removed: its size and pace against the author's own baseline, its place in a working session, its files and the shape of its message.\n\n" +
+        "It is an indicator, not proof. Review the commit (the full hash is in the result's properties) and dismiss the alert if it was written by hand. " +
+        "The reasons name each strategy's finding with the measured value and the threshold.\n\n" +
         `The result is located at the commit's most-changed file that still exists (line 1: findings are about commits, not lines). See ${DOCS}.`,
     },
     properties: { tags: ['ai-inferred', 'commit'], 'problem.severity': 'warning' },
@@ -246,9 +283,14 @@ function inferredRule() {
 function websiteRun(result: WebsiteResult, failing: boolean): PlannedRun {
   // A detection with a messageId (plugin API 1.11) has a rule of its own, `<strategy>/<messageId>`,
   // as ESLint's messages do: dismissing one kind of finding leaves the strategy's others.
-  const keyed = [...new Map(result.detections.filter((d) => d.messageId !== undefined).map((d) => [ruleIdOf(d), d])).values()];
+  const keyed = [
+    ...new Map(result.detections.filter((d) => d.messageId !== undefined).map((d) => [ruleIdOf(d), d])).values(),
+  ];
   const categories = new Map(result.strategy_results.map((s) => [s.name, s]));
-  const rules = [...result.strategy_results.map(strategyRule), ...keyed.map((d) => messageRule(d, categories.get(d.strategy)))];
+  const rules = [
+    ...result.strategy_results.map(strategyRule),
+    ...keyed.map((d) => messageRule(d, categories.get(d.strategy))),
+  ];
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
   const results = result.detections.map((detection: Detection) => ({
     rank: detection.confidence,
@@ -258,7 +300,11 @@ function websiteRun(result: WebsiteResult, failing: boolean): PlannedRun {
       level: (failing ? 'error' : 'warning') as Level,
       message: { text: cut(displayLine(detection.message) || detection.strategy, MESSAGE_CHARS) },
       locations: [{ physicalLocation: { artifactLocation: { uri: result.final_url } } }],
-      partialFingerprints: fingerprintsOf(PAGE_FINGERPRINT, ruleIdOf(detection), `${result.final_url}\n${detection.element ?? ''}\n${detection.message}`),
+      partialFingerprints: fingerprintsOf(
+        PAGE_FINGERPRINT,
+        ruleIdOf(detection),
+        `${result.final_url}\n${detection.element ?? ''}\n${detection.message}`,
+      ),
       properties: {
         confidence: detection.confidence,
         evidence: detection.evidence,
@@ -275,8 +321,23 @@ function ruleIdOf(detection: Detection): string {
 
 /** The rule of one message of a strategy: its id, and the strategy's rule's words. */
 function messageRule(detection: Detection, strategy: StrategyResult | undefined) {
-  const base = strategyRule(strategy ?? { name: detection.strategy, category: detection.category, detected: true, detections: 0, score: 0, duration_ms: 0, error: null });
-  return { ...base, id: ruleIdOf(detection), name: `${base.name}${detection.messageId!.replace(/^(\w)/, (c) => c.toUpperCase())}`, properties: { ...base.properties, messageId: detection.messageId } };
+  const base = strategyRule(
+    strategy ?? {
+      name: detection.strategy,
+      category: detection.category,
+      detected: true,
+      detections: 0,
+      score: 0,
+      duration_ms: 0,
+      error: null,
+    },
+  );
+  return {
+    ...base,
+    id: ruleIdOf(detection),
+    name: `${base.name}${detection.messageId!.replace(/^(\w)/, (c) => c.toUpperCase())}`,
+    properties: { ...base.properties, messageId: detection.messageId },
+  };
 }
 
 function strategyRule(strategy: StrategyResult) {

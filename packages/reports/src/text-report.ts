@@ -1,7 +1,15 @@
 import type { AnalysisResult, RepositoryResult, WebsiteResult } from '@cadence-detect/plugin-sdk';
 import type { ReportContext } from './render.js';
 import { displayLine as oneLine, displayText } from './display-text.js';
-import { assistantsLine, eraCheckSentence, evidenceLabel, pageScoreMeaning, scoreMeaning, strongestPageSignals, thresholdsLine } from './explain.js';
+import {
+  assistantsLine,
+  eraCheckSentence,
+  evidenceLabel,
+  pageScoreMeaning,
+  scoreMeaning,
+  strongestPageSignals,
+  thresholdsLine,
+} from './explain.js';
 
 /** Flagged commits a short report lists (the full one lists 50, the JSON report all). */
 const SHORT_FINDINGS = 5;
@@ -11,25 +19,40 @@ const SHORT_FINDINGS = 5;
  * `cadence analyze` prints on a terminal without --verbose) keeps the few findings that matter and
  * leaves the authors, the strategies and every reason to the full report.
  */
-export function renderText(result: AnalysisResult, context?: ReportContext, options: { verbose?: boolean } = {}): string {
+export function renderText(
+  result: AnalysisResult,
+  context?: ReportContext,
+  options: { verbose?: boolean } = {},
+): string {
   const verbose = options.verbose ?? true;
   const floor = result.source_type === 'git' ? eraCheckSentence(result) : null;
-  const lines = [verdictLine(result), ...(floor ? [floor] : []), ...(result.source_type === 'git' ? repositoryLines(result, verbose) : websiteLines(result))];
+  const lines = [
+    verdictLine(result),
+    ...(floor ? [floor] : []),
+    ...(result.source_type === 'git' ? repositoryLines(result, verbose) : websiteLines(result)),
+  ];
   if (!verbose) {
-    lines.push('', 'More: cadence analyze --verbose (every finding, the authors and the strategies), or -o report.html');
+    lines.push(
+      '',
+      'More: cadence analyze --verbose (every finding, the authors and the strategies), or -o report.html',
+    );
     return `${displayText(lines.join('\n'))}\n`;
   }
   lines.push('', 'Strategies:');
   for (const s of result.strategy_results) {
-    const status = s.error ? `error: ${oneLine(s.error)}` : `${s.detections} detection${s.detections === 1 ? '' : 's'}, score ${s.score.toFixed(2)}`;
+    const status = s.error
+      ? `error: ${oneLine(s.error)}`
+      : `${s.detections} detection${s.detections === 1 ? '' : 's'}, score ${s.score.toFixed(2)}`;
     lines.push(`  ${oneLine(s.name).padEnd(24)} ${status} (${s.duration_ms} ms)`);
   }
   if (result.ai) {
     lines.push('', `AI analysis (${oneLine(result.ai.provider)}, ${oneLine(result.ai.model)}):`);
     if (result.ai.error) lines.push(`  skipped: ${oneLine(result.ai.error.code)}: ${oneLine(result.ai.error.message)}`);
-    for (const v of result.ai.verdicts) lines.push(`  ${oneLine(v.item)}: ${oneLine(v.assessment)} (${v.confidence.toFixed(2)}) ${oneLine(v.reasoning)}`);
+    for (const v of result.ai.verdicts)
+      lines.push(`  ${oneLine(v.item)}: ${oneLine(v.assessment)} (${v.confidence.toFixed(2)}) ${oneLine(v.reasoning)}`);
   }
-  if (context) lines.push('', `Made by ${oneLine(context.tool)} ${oneLine(context.version)} at ${oneLine(context.generated_at)}.`);
+  if (context)
+    lines.push('', `Made by ${oneLine(context.tool)} ${oneLine(context.version)} at ${oneLine(context.generated_at)}.`);
   // Each field above is already one clean line; this pass keeps a field a future edit forgets safe.
   return `${displayText(lines.join('\n'))}\n`;
 }
@@ -49,7 +72,9 @@ function automationLines(r: RepositoryResult): string[] {
   const count = r.automation_commits ?? 0;
   if (count === 0) return [];
   const accounts = r.authors.filter((a) => a.automation).map((a) => `${oneLine(a.author)} ${a.commits}`);
-  return [`Automation: ${count} commit${count === 1 ? '' : 's'} not judged${accounts.length > 0 ? ` (${accounts.join(', ')})` : ''}`];
+  return [
+    `Automation: ${count} commit${count === 1 ? '' : 's'} not judged${accounts.length > 0 ? ` (${accounts.join(', ')})` : ''}`,
+  ];
 }
 
 const percent = (share: number | null): string => (share === null ? 'n/a' : `${Math.round(share * 100)}%`);
@@ -65,7 +90,9 @@ export function codeLines(r: RepositoryResult): string[] {
   const s = r.survival;
   if (s) {
     const rate = (part: number, whole: number): string => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : 'n/a');
-    out.push(`Does it last: assistant lines ${rate(s.assistant.surviving, s.assistant.added)} surviving, ${rate(s.assistant.reworked_14d, s.assistant.added)} reworked within 14 days; human ${rate(s.human.surviving, s.human.added)} and ${rate(s.human.reworked_14d, s.human.added)}`);
+    out.push(
+      `Does it last: assistant lines ${rate(s.assistant.surviving, s.assistant.added)} surviving, ${rate(s.assistant.reworked_14d, s.assistant.added)} reworked within 14 days; human ${rate(s.human.surviving, s.human.added)} and ${rate(s.human.reworked_14d, s.human.added)}`,
+    );
   }
   return out;
 }
@@ -86,13 +113,17 @@ function repositoryLines(r: RepositoryResult, verbose: boolean): string[] {
     lines.push('', 'Trend (month: commits, assistant share = explicit + inferred; the last 12 months with commits):');
     for (const m of r.months!.slice(-12)) {
       const share = m.explicit_share + m.inferred_share;
-      lines.push(`  ${m.month}  ${String(m.commits).padStart(6)}  ${(share * 100).toFixed(0).padStart(3)}% = ${(m.explicit_share * 100).toFixed(0)}% + ${(m.inferred_share * 100).toFixed(0)}%`);
+      lines.push(
+        `  ${m.month}  ${String(m.commits).padStart(6)}  ${(share * 100).toFixed(0).padStart(3)}% = ${(m.explicit_share * 100).toFixed(0)}% + ${(m.inferred_share * 100).toFixed(0)}%`,
+      );
     }
   }
   if (verbose && r.authors.length > 0) {
     lines.push('', 'Authors (commits, attributed, flagged, share):');
     for (const a of r.authors.slice(0, 10)) {
-      lines.push(`  ${oneLine(a.author).slice(0, 40).padEnd(40)} ${String(a.commits).padStart(6)} ${String(a.attributed).padStart(6)} ${String(a.flagged).padStart(6)}  ${a.automation ? 'automation' : a.share.toFixed(2)}`);
+      lines.push(
+        `  ${oneLine(a.author).slice(0, 40).padEnd(40)} ${String(a.commits).padStart(6)} ${String(a.attributed).padStart(6)} ${String(a.flagged).padStart(6)}  ${a.automation ? 'automation' : a.share.toFixed(2)}`,
+      );
     }
     if (r.authors.length > 10) lines.push(`  … and ${r.authors.length - 10} more (see the JSON report)`);
   }
@@ -100,10 +131,18 @@ function repositoryLines(r: RepositoryResult, verbose: boolean): string[] {
     lines.push('', 'Flagged commits (evidence: explicit = the history says so, inferred = how the commit looks):');
     const shown = [...r.suspicions].sort((a, b) => b.confidence - a.confidence).slice(0, verbose ? 50 : SHORT_FINDINGS);
     for (const s of shown) {
-      lines.push(fitLine(`  ${s.commit_hash}  ${s.severity.padEnd(6)} ${s.confidence.toFixed(2)}  ${evidenceLabel(s.evidence).padEnd(8)} ${oneLine(s.message)}`));
-      for (const reason of verbose ? s.reasons : s.reasons.slice(0, 1)) lines.push(fitLine(`      - ${oneLine(reason)}`));
+      lines.push(
+        fitLine(
+          `  ${s.commit_hash}  ${s.severity.padEnd(6)} ${s.confidence.toFixed(2)}  ${evidenceLabel(s.evidence).padEnd(8)} ${oneLine(s.message)}`,
+        ),
+      );
+      for (const reason of verbose ? s.reasons : s.reasons.slice(0, 1))
+        lines.push(fitLine(`      - ${oneLine(reason)}`));
     }
-    if (r.suspicions.length > shown.length) lines.push(`  … and ${r.suspicions.length - shown.length} more (${verbose ? 'see the JSON report' : '--verbose lists 50, the JSON report all'})`);
+    if (r.suspicions.length > shown.length)
+      lines.push(
+        `  … and ${r.suspicions.length - shown.length} more (${verbose ? 'see the JSON report' : '--verbose lists 50, the JSON report all'})`,
+      );
   }
   return lines;
 }
@@ -125,7 +164,8 @@ function websiteLines(r: WebsiteResult): string[] {
   const strongest = strongestPageSignals(r);
   if (strongest.length > 0) {
     lines.push('', 'Strongest signals (against what human pages show):');
-    for (const s of strongest) lines.push(`  ${oneLine(s.strategy).padEnd(24)} ${s.score.toFixed(2)}  ${oneLine(s.message)}`);
+    for (const s of strongest)
+      lines.push(`  ${oneLine(s.strategy).padEnd(24)} ${s.score.toFixed(2)}  ${oneLine(s.message)}`);
   }
   if (r.detections.length > 0) {
     lines.push('', 'Detections:');

@@ -16,7 +16,19 @@ function repositoryResult(): RepositoryResult {
     head_commit: 'a'.repeat(40),
     total_commits: 2,
     suspicious_commits: 1,
-    suspicions: [{ commit_hash: 'abcdef1', commit: 'abcdef1'.padEnd(40, '0'), message: HOSTILE, severity: 'high', confidence: 0.9, reasons: [`size: ${HOSTILE}`], evidence: 'inferred', author: HOSTILE, date: '2020-01-01T00:00:00.000Z' }],
+    suspicions: [
+      {
+        commit_hash: 'abcdef1',
+        commit: 'abcdef1'.padEnd(40, '0'),
+        message: HOSTILE,
+        severity: 'high',
+        confidence: 0.9,
+        reasons: [`size: ${HOSTILE}`],
+        evidence: 'inferred',
+        author: HOSTILE,
+        date: '2020-01-01T00:00:00.000Z',
+      },
+    ],
     overall_score: 0.75,
     suspicion_score: 0.75,
     assessment: 'likely_ai_generated',
@@ -28,27 +40,64 @@ function repositoryResult(): RepositoryResult {
     assessment_bands: { suspicious: 0.15, likely_ai_generated: 0.5 },
     scoring: 'model',
     flag_at: 0.5,
-    thresholds: { suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 },
-    detections: [{ strategy: 'size', category: 'size', severity: 'high', confidence: 0.7, score: 1, message: HOSTILE, commit: 'abcdef1', evidence: 'inferred' }],
-    strategy_results: [{ name: 'size', category: 'size', detected: true, detections: 1, score: 1, duration_ms: 1, error: HOSTILE }],
+    thresholds: {
+      suspicious_additions: 500,
+      suspicious_deletions: 1000,
+      max_additions_per_min: 100,
+      max_deletions_per_min: 500,
+      min_time_delta_seconds: 60,
+    },
+    detections: [
+      {
+        strategy: 'size',
+        category: 'size',
+        severity: 'high',
+        confidence: 0.7,
+        score: 1,
+        message: HOSTILE,
+        commit: 'abcdef1',
+        evidence: 'inferred',
+      },
+    ],
+    strategy_results: [
+      { name: 'size', category: 'size', detected: true, detections: 1, score: 1, duration_ms: 1, error: HOSTILE },
+    ],
     metrics: { additions: 10, authors: 1 },
-    timeline: Array.from({ length: 1000 }, (_, i) => ({ t: 1_600_000_000 + i * 3600, commits: 1 + (i % 3), flagged: i % 10 === 0 ? 1 : 0 })),
-    ai: { provider: 'openai', model: HOSTILE, verdicts: [{ item: 'abcdef1', assessment: 'ai_generated', confidence: 0.8, reasoning: HOSTILE, indicators: [] }], items_sent: 1 },
+    timeline: Array.from({ length: 1000 }, (_, i) => ({
+      t: 1_600_000_000 + i * 3600,
+      commits: 1 + (i % 3),
+      flagged: i % 10 === 0 ? 1 : 0,
+    })),
+    ai: {
+      provider: 'openai',
+      model: HOSTILE,
+      verdicts: [{ item: 'abcdef1', assessment: 'ai_generated', confidence: 0.8, reasoning: HOSTILE, indicators: [] }],
+      items_sent: 1,
+    },
   };
 }
 
 describe('the text report reads without the docs', () => {
   it('counts flagged commits over scored ones on its first line, saying once what was not scored', () => {
     const result = { ...repositoryResult(), total_commits: 4684, scored_commits: 3681, suspicious_commits: 29 };
-    expect(renderReport(result, 'text').split('\n')[0]).to.equal('Verdict: likely_ai_generated: 29 of 3681 scored commits flagged, assistant share 75% (4684 read; 1003 not scored: merges, automation and commits without changed lines)');
-    expect(renderReport({ ...result, total_commits: 3681 }, 'text').split('\n')[0]).to.equal('Verdict: likely_ai_generated: 29 of 3681 scored commits flagged, assistant share 75%');
+    expect(renderReport(result, 'text').split('\n')[0]).to.equal(
+      'Verdict: likely_ai_generated: 29 of 3681 scored commits flagged, assistant share 75% (4684 read; 1003 not scored: merges, automation and commits without changed lines)',
+    );
+    expect(renderReport({ ...result, total_commits: 3681 }, 'text').split('\n')[0]).to.equal(
+      'Verdict: likely_ai_generated: 29 of 3681 scored commits flagged, assistant share 75%',
+    );
   });
 
   it('keeps a finding\u2019s lines to 160 characters (the JSON and HTML keep them whole)', () => {
     const long = 'Rework the parser '.repeat(20);
     const base = repositoryResult();
-    const result = { ...base, suspicions: [{ ...base.suspicions[0]!, message: long, reasons: [`commit-model (inferred): ${long}`] }] };
-    const lines = renderReport(result, 'text').split('\n').filter((l) => l.includes('Rework the parser'));
+    const result = {
+      ...base,
+      suspicions: [{ ...base.suspicions[0]!, message: long, reasons: [`commit-model (inferred): ${long}`] }],
+    };
+    const lines = renderReport(result, 'text')
+      .split('\n')
+      .filter((l) => l.includes('Rework the parser'));
     expect(lines).to.have.length(2);
     for (const line of lines) expect(line.length, line).to.be.at.most(160);
     expect(lines[0]!.endsWith('\u2026')).to.equal(true);
@@ -58,7 +107,14 @@ describe('the text report reads without the docs', () => {
 
 describe('reports', () => {
   it('picks the format from the extension and refuses unknown ones', () => {
-    expect(['a.json', 'a.TXT', 'a.html', 'a.htm', 'a.yaml', 'a.yml'].map(reportFormatFromPath)).to.deep.equal(['json', 'text', 'html', 'html', 'yaml', 'yaml']);
+    expect(['a.json', 'a.TXT', 'a.html', 'a.htm', 'a.yaml', 'a.yml'].map(reportFormatFromPath)).to.deep.equal([
+      'json',
+      'text',
+      'html',
+      'html',
+      'yaml',
+      'yaml',
+    ]);
     expect(() => reportFormatFromPath('a.pdf')).to.throw(UsageError, /unknown report extension "\.pdf"/);
     expect(() => reportFormatFromPath('report')).to.throw(UsageError);
   });
@@ -76,7 +132,7 @@ describe('reports', () => {
     expect(html).to.not.contain('<img');
     expect(html).to.not.contain('</style><');
     expect(html).to.contain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quotes&#39;');
-    expect(html.replace(/"[^"]*"/g, "\"\"")).to.not.match(/<[^>]+\s(src|href)=/);
+    expect(html.replace(/"[^"]*"/g, '""')).to.not.match(/<[^>]+\s(src|href)=/);
     expect(html).to.contain("default-src 'none'");
   });
 
@@ -96,11 +152,25 @@ describe('reports', () => {
   });
 
   it('puts the size and pace metrics beside the corpus\u2019s human histories, and leaves out what was not measured', () => {
-    const result = { ...repositoryResult(), metrics: { additions: 10, authors: 1, median_additions: 240, p90_additions: 1800, median_author_interval_seconds: 95 } };
+    const result = {
+      ...repositoryResult(),
+      metrics: {
+        additions: 10,
+        authors: 1,
+        median_additions: 240,
+        p90_additions: 1800,
+        median_author_interval_seconds: 95,
+      },
+    };
     const html = renderReport(result, 'html');
-    const table = html.slice(html.indexOf('<table id="metrics">'), html.indexOf('</table>', html.indexOf('<table id="metrics">')));
+    const table = html.slice(
+      html.indexOf('<table id="metrics">'),
+      html.indexOf('</table>', html.indexOf('<table id="metrics">')),
+    );
     expect(table).to.contain('repositories').and.contain('commits written before assistants');
-    expect(table).to.match(/Median additions per commit<\/th><td class="num">240 lines<\/td><td class="num">\d+ lines<\/td><td class="num">\d+ lines to \d+ lines<\/td>/);
+    expect(table).to.match(
+      /Median additions per commit<\/th><td class="num">240 lines<\/td><td class="num">\d+ lines<\/td><td class="num">\d+ lines to \d+ lines<\/td>/,
+    );
     expect(table).to.contain('<td class="num">1800 lines</td>');
     expect(table).to.contain('<td class="num">2 min</td>');
     expect(renderReport(repositoryResult(), 'html')).not.to.contain('<table id="metrics">');
@@ -119,14 +189,26 @@ describe('reports', () => {
   });
 
   it('puts the tool version, the time, the configuration and the explanation in front of the JSON and YAML reports', () => {
-    const context = { tool: 'cadence', version: '9.9.9', generated_at: '2026-01-02T03:04:05.000Z', configuration: { thresholds: { suspicious_additions: 500 } } };
-    const json = JSON.parse(renderReport(repositoryResult(), 'json', context)) as { report: { version: string; explanation: string[] }; ai_share: number };
+    const context = {
+      tool: 'cadence',
+      version: '9.9.9',
+      generated_at: '2026-01-02T03:04:05.000Z',
+      configuration: { thresholds: { suspicious_additions: 500 } },
+    };
+    const json = JSON.parse(renderReport(repositoryResult(), 'json', context)) as {
+      report: { version: string; explanation: string[] };
+      ai_share: number;
+    };
     expect(Object.keys(json)[0]).to.equal('report');
     expect(json.report).to.include({ version: '9.9.9', generated_at: '2026-01-02T03:04:05.000Z' });
     expect(json.report.explanation[1]).to.contain('Bands: clean below 0.15');
     expect(json.ai_share).to.equal(0.75);
-    expect(renderReport(repositoryResult(), 'yaml', context)).to.match(/^report:\n {2}tool: cadence\n {2}version: 9\.9\.9/);
-    expect(renderReport(repositoryResult(), 'text', context)).to.contain('Made by cadence 9.9.9 at 2026-01-02T03:04:05.000Z.');
+    expect(renderReport(repositoryResult(), 'yaml', context)).to.match(
+      /^report:\n {2}tool: cadence\n {2}version: 9\.9\.9/,
+    );
+    expect(renderReport(repositoryResult(), 'text', context)).to.contain(
+      'Made by cadence 9.9.9 at 2026-01-02T03:04:05.000Z.',
+    );
   });
 
   it('aggregates a long timeline to at most 400 points, keeping the counts', () => {
@@ -148,12 +230,30 @@ describe('reports', () => {
   describe('control and bidirectional characters from a repository or page', () => {
     // Each one makes a terminal or a browser do something other than show it (docs/report.md: every string from a repository or a page is escaped).
     const FORBIDDEN: readonly [string, string][] = [
-      ['U+0000 NUL', '\u0000'], ['U+0007 BEL', '\u0007'], ['U+0008 BS', '\u0008'], ['U+000D CR', '\r'],
-      ['U+001B ESC', '\u001b'], ['U+001F US', '\u001f'], ['U+007F DEL', '\u007f'], ['U+0080', '\u0080'],
-      ['U+0085 NEL', '\u0085'], ['U+009B CSI', '\u009b'], ['U+009D OSC', '\u009d'], ['U+009F APC', '\u009f'],
-      ['U+061C ALM', '\u061c'], ['U+200E LRM', '\u200e'], ['U+200F RLM', '\u200f'],
-      ['U+202A LRE', '\u202a'], ['U+202B RLE', '\u202b'], ['U+202C PDF', '\u202c'], ['U+202D LRO', '\u202d'], ['U+202E RLO', '\u202e'],
-      ['U+2066 LRI', '\u2066'], ['U+2067 RLI', '\u2067'], ['U+2068 FSI', '\u2068'], ['U+2069 PDI', '\u2069'],
+      ['U+0000 NUL', '\u0000'],
+      ['U+0007 BEL', '\u0007'],
+      ['U+0008 BS', '\u0008'],
+      ['U+000D CR', '\r'],
+      ['U+001B ESC', '\u001b'],
+      ['U+001F US', '\u001f'],
+      ['U+007F DEL', '\u007f'],
+      ['U+0080', '\u0080'],
+      ['U+0085 NEL', '\u0085'],
+      ['U+009B CSI', '\u009b'],
+      ['U+009D OSC', '\u009d'],
+      ['U+009F APC', '\u009f'],
+      ['U+061C ALM', '\u061c'],
+      ['U+200E LRM', '\u200e'],
+      ['U+200F RLM', '\u200f'],
+      ['U+202A LRE', '\u202a'],
+      ['U+202B RLE', '\u202b'],
+      ['U+202C PDF', '\u202c'],
+      ['U+202D LRO', '\u202d'],
+      ['U+202E RLO', '\u202e'],
+      ['U+2066 LRI', '\u2066'],
+      ['U+2067 RLI', '\u2067'],
+      ['U+2068 FSI', '\u2068'],
+      ['U+2069 PDI', '\u2069'],
     ];
 
     function hostile(character: string): RepositoryResult {
@@ -183,15 +283,35 @@ describe('reports', () => {
 
     it('strips them from website reports too (page text and URLs)', () => {
       const site: WebsiteResult = {
-        source_id: 'https://example.test/\u202e', source_type: 'web', url: 'https://example.test/\u202egpj.exe', final_url: 'https://example.test/\u009d',
-        overall_score: 0.5, suspicion_score: 0.5, assessment: 'Likely Human-Written', strategies_triggered: 1,
-        detections: [{ strategy: 'website-signature', category: 'content', severity: 'medium', confidence: 0.5, score: 0.5, message: 'phrase \u0085"delve\u2066"', element: 'p\u001b[2J', evidence: 'inferred' }],
-        strategy_results: [], metrics: { words: 120 },
+        source_id: 'https://example.test/\u202e',
+        source_type: 'web',
+        url: 'https://example.test/\u202egpj.exe',
+        final_url: 'https://example.test/\u009d',
+        overall_score: 0.5,
+        suspicion_score: 0.5,
+        assessment: 'Likely Human-Written',
+        strategies_triggered: 1,
+        detections: [
+          {
+            strategy: 'website-signature',
+            category: 'content',
+            severity: 'medium',
+            confidence: 0.5,
+            score: 0.5,
+            message: 'phrase \u0085"delve\u2066"',
+            element: 'p\u001b[2J',
+            evidence: 'inferred',
+          },
+        ],
+        strategy_results: [],
+        metrics: { words: 120 },
       };
       for (const format of ['text', 'html'] as const) {
         const report = renderReport(site, format);
         // eslint-disable-next-line no-control-regex -- the control characters a report must not hold
-        expect(report).to.not.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+        expect(report).to.not.match(
+          /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/,
+        );
         expect(report).to.contain('delve');
       }
     });
@@ -204,9 +324,17 @@ describe('reports', () => {
 
   it('renders website results in every format', () => {
     const site: WebsiteResult = {
-      source_id: 'https://example.test/', source_type: 'web', url: 'https://example.test/', final_url: 'https://example.test/',
-      overall_score: 0.2, suspicion_score: 0.2, assessment: 'Likely Human-Written', strategies_triggered: 0,
-      detections: [], strategy_results: [], metrics: { words: 120 },
+      source_id: 'https://example.test/',
+      source_type: 'web',
+      url: 'https://example.test/',
+      final_url: 'https://example.test/',
+      overall_score: 0.2,
+      suspicion_score: 0.2,
+      assessment: 'Likely Human-Written',
+      strategies_triggered: 0,
+      detections: [],
+      strategy_results: [],
+      metrics: { words: 120 },
     };
     expect(renderReport(site, 'text')).to.contain('Assessment: Likely Human-Written');
     expect(JSON.parse(renderReport(site, 'json'))).to.deep.equal(site);
@@ -216,19 +344,62 @@ describe('reports', () => {
 
   it('explains a page score: the model, its validation, the bands and the strongest signals', () => {
     const site: WebsiteResult = {
-      source_id: 'https://example.test/', source_type: 'web', url: 'https://example.test/', final_url: 'https://example.test/',
-      overall_score: 0.85, suspicion_score: 0.85, assessment: 'Likely AI-Generated', strategies_triggered: 2,
+      source_id: 'https://example.test/',
+      source_type: 'web',
+      url: 'https://example.test/',
+      final_url: 'https://example.test/',
+      overall_score: 0.85,
+      suspicion_score: 0.85,
+      assessment: 'Likely AI-Generated',
+      strategies_triggered: 2,
       detections: [
-        { strategy: 'page-model', category: 'website-signature', severity: 'high', confidence: 0.8, score: 0.8, message: 'page model probability 0.80', element: 'page', evidence: 'inferred' },
-        { strategy: 'triads', category: 'website-signature', severity: 'low', confidence: 1, score: 1, message: 'triads per sentence 0.4 (human pages: median 0.08, 90th percentile 0.2)', element: 'page', evidence: 'inferred' },
-        { strategy: 'stock-phrases', category: 'content', severity: 'high', confidence: 0.85, score: 0.85, message: 'stock phrase "<delve into>"', element: 'p', evidence: 'inferred' },
+        {
+          strategy: 'page-model',
+          category: 'website-signature',
+          severity: 'high',
+          confidence: 0.8,
+          score: 0.8,
+          message: 'page model probability 0.80',
+          element: 'page',
+          evidence: 'inferred',
+        },
+        {
+          strategy: 'triads',
+          category: 'website-signature',
+          severity: 'low',
+          confidence: 1,
+          score: 1,
+          message: 'triads per sentence 0.4 (human pages: median 0.08, 90th percentile 0.2)',
+          element: 'page',
+          evidence: 'inferred',
+        },
+        {
+          strategy: 'stock-phrases',
+          category: 'content',
+          severity: 'high',
+          confidence: 0.85,
+          score: 0.85,
+          message: 'stock phrase "<delve into>"',
+          element: 'p',
+          evidence: 'inferred',
+        },
       ],
       strategy_results: [],
-      metrics: { words: 900, 'page-model_probability': 0.8, 'page-model_validation_auc': 0.91, 'page-model_validation_pages': 170, 'page-model_validation_human_at_0_4': 0.06 },
+      metrics: {
+        words: 900,
+        'page-model_probability': 0.8,
+        'page-model_validation_auc': 0.91,
+        'page-model_validation_pages': 170,
+        'page-model_validation_human_at_0_4': 0.06,
+      },
     };
     const text = renderReport(site, 'text');
-    expect(text).to.contain("the page model's calibrated probability that a language model wrote the page is 0.80; other strategies and floors");
-    expect(text).to.contain('validated leave one topic out on 170 pages of the development corpus: AUC 0.91, 6% of its human pages scored 0.4 or more');
+    expect(text).to.contain(
+      "the page model's calibrated probability that a language model wrote the page is 0.80; other strategies and floors",
+    );
+    expect(text).to.contain(
+      'validated leave one topic out on 170 pages of the development corpus: AUC 0.91, 6% of its human pages scored 0.4 or more',
+    );
     expect(text).to.contain('Bands: Likely Human-Written below 0.40');
     // Strongest first; the model's own detection is the score, not a signal.
     const signals = text.slice(text.indexOf('Strongest signals'));
@@ -237,22 +408,56 @@ describe('reports', () => {
     const html = renderReport(site, 'html');
     expect(html).to.contain('<h2>Strongest signals</h2>');
     expect(html).to.contain('&quot;&lt;delve into&gt;&quot;');
-    const json = JSON.parse(renderReport(site, 'json', { tool: 'cadence', version: '0', generated_at: '2026-01-01T00:00:00Z', configuration: {} }));
+    const json = JSON.parse(
+      renderReport(site, 'json', {
+        tool: 'cadence',
+        version: '0',
+        generated_at: '2026-01-01T00:00:00Z',
+        configuration: {},
+      }),
+    );
     expect(json.report.explanation[0]).to.match(/^Page score 0\.85/);
     expect(json.report.strongest_signals[0].strategy).to.equal('triads');
     // Without a model the score is the strategies' mean, and the report says so.
-    expect(renderReport({ ...site, metrics: { words: 900 } }, 'text')).to.contain('the weight-averaged score of the website strategies (no calibrated page model ran)');
+    expect(renderReport({ ...site, metrics: { words: 900 } }, 'text')).to.contain(
+      'the weight-averaged score of the website strategies (no calibrated page model ran)',
+    );
   });
 
   it('marks the flagged phrase in its passage on a website report, everything escaped', () => {
     const site: WebsiteResult = {
-      source_id: 'https://example.test/', source_type: 'web', url: 'https://example.test/', final_url: 'https://example.test/',
-      overall_score: 0.72, suspicion_score: 0.72, assessment: 'Likely AI-Generated', strategies_triggered: 1,
+      source_id: 'https://example.test/',
+      source_type: 'web',
+      url: 'https://example.test/',
+      final_url: 'https://example.test/',
+      overall_score: 0.72,
+      suspicion_score: 0.72,
+      assessment: 'Likely AI-Generated',
+      strategies_triggered: 1,
       detections: [
-        { strategy: 'stock-phrases', category: 'content', severity: 'high', confidence: 0.8, score: 0.8, message: 'stock phrase "delve into" (3 stock phrases)', element: 'article > p:nth(2): "…we Delve into <b>the</b> details…"', evidence: 'inferred' },
-        { strategy: 'placeholder-text', category: 'content', severity: 'high', confidence: 0.9, score: 0.9, message: 'placeholder or assistant text "<script>x</script>"', element: 'p: "… <script>x</script> …"', evidence: 'inferred' },
+        {
+          strategy: 'stock-phrases',
+          category: 'content',
+          severity: 'high',
+          confidence: 0.8,
+          score: 0.8,
+          message: 'stock phrase "delve into" (3 stock phrases)',
+          element: 'article > p:nth(2): "…we Delve into <b>the</b> details…"',
+          evidence: 'inferred',
+        },
+        {
+          strategy: 'placeholder-text',
+          category: 'content',
+          severity: 'high',
+          confidence: 0.9,
+          score: 0.9,
+          message: 'placeholder or assistant text "<script>x</script>"',
+          element: 'p: "… <script>x</script> …"',
+          evidence: 'inferred',
+        },
       ],
-      strategy_results: [], metrics: { words: 900 },
+      strategy_results: [],
+      metrics: { words: 900 },
     };
     const html = renderReport(site, 'html');
     expect(html).to.contain('&quot;…we <mark>Delve into</mark> &lt;b&gt;the&lt;/b&gt; details…&quot;');
@@ -264,7 +469,9 @@ describe('reports', () => {
   // The CLI renders through the lazy entry: it must write the very report renderReport writes.
   it('renders the same report lazily, in every format', async () => {
     for (const format of ['text', 'json', 'yaml', 'html'] as const) {
-      expect(await renderReportLazily(repositoryResult(), format), format).to.equal(renderReport(repositoryResult(), format));
+      expect(await renderReportLazily(repositoryResult(), format), format).to.equal(
+        renderReport(repositoryResult(), format),
+      );
     }
   });
 });

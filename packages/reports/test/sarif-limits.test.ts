@@ -13,7 +13,9 @@ function suspicion(i: number, options: { explicit?: boolean; confidence?: number
     message: `2 patterns detected (velocity, size): Change ${i}`,
     severity: 'high',
     confidence: options.confidence ?? 0.9,
-    reasons: options.noise ? [`size (inferred): ${randomBytes(options.noise).toString('base64')}`] : ['size (inferred): 900 additions'],
+    reasons: options.noise
+      ? [`size (inferred): ${randomBytes(options.noise).toString('base64')}`]
+      : ['size (inferred): 900 additions'],
     evidence: options.explicit ? 'explicit' : 'inferred',
     ...(options.explicit ? { assistants: ['Claude Code'] } : {}),
     files: [`src/file${i}.ts`],
@@ -42,7 +44,13 @@ function result(suspicions: Suspicion[]): RepositoryResult {
     assessment_bands: { suspicious: 0.15, likely_ai_generated: 0.5 },
     scoring: 'model',
     flag_at: 0.42,
-    thresholds: { suspicious_additions: 500, suspicious_deletions: 1000, max_additions_per_min: 100, max_deletions_per_min: 500, min_time_delta_seconds: 60 },
+    thresholds: {
+      suspicious_additions: 500,
+      suspicious_deletions: 1000,
+      max_additions_per_min: 100,
+      max_deletions_per_min: 500,
+      min_time_delta_seconds: 60,
+    },
     detections: [],
     strategy_results: [],
     metrics: {},
@@ -65,9 +73,15 @@ describe('SARIF within code scanning limits', () => {
     ];
     const run = runOf(renderSarif(result(many)));
     expect(run.results).to.have.length(MAX_RESULTS);
-    expect(run.properties.results_capped).to.deep.include({ omitted: 1, reason: 'result_count', max_results: MAX_RESULTS });
+    expect(run.properties.results_capped).to.deep.include({
+      omitted: 1,
+      reason: 'result_count',
+      max_results: MAX_RESULTS,
+    });
     // The one warning is kept; a note made room for it.
-    expect(run.results.filter((r) => r.level === 'warning').map((r) => r.properties.commit)).to.deep.equal([many[MAX_RESULTS]!.commit]);
+    expect(run.results.filter((r) => r.level === 'warning').map((r) => r.properties.commit)).to.deep.equal([
+      many[MAX_RESULTS]!.commit,
+    ]);
     // Below the cap nothing is said.
     expect(runOf(renderSarif(result(many.slice(0, 10)))).properties.results_capped).to.equal(undefined);
   });

@@ -5,9 +5,20 @@ import { chartedMonths, shareChart } from '../src/index.js';
 /** Every month from `from` (YYYY-MM) to `to`, the share moving from `moves` on. */
 function history(from: string, to: string, moves: string): MonthlyShare[] {
   const out: MonthlyShare[] = [];
-  for (let [y, m] = from.split('-').map(Number) as [number, number]; `${y}-${String(m).padStart(2, '0')}` <= to; m === 12 ? ((y += 1), (m = 1)) : (m += 1)) {
+  for (
+    let [y, m] = from.split('-').map(Number) as [number, number];
+    `${y}-${String(m).padStart(2, '0')}` <= to;
+    m === 12 ? ((y += 1), (m = 1)) : (m += 1)
+  ) {
     const month = `${y}-${String(m).padStart(2, '0')}`;
-    out.push({ month, commits: 10, scored_commits: 10, explicit_share: month >= moves ? 0.1 : 0, inferred_share: month >= moves ? 0.2 : 0, assistants: {} });
+    out.push({
+      month,
+      commits: 10,
+      scored_commits: 10,
+      explicit_share: month >= moves ? 0.1 : 0,
+      inferred_share: month >= moves ? 0.2 : 0,
+      assistants: {},
+    });
   }
   return out;
 }
@@ -31,13 +42,18 @@ describe('the share-by-month chart', () => {
 
   it('keeps every month label inside the frame: the last ends at its bar, the first starts at its own', () => {
     const svg = String(shareChart(history('2021-06', '2026-02', '2021-06')));
-    const labels = [...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+" font-size="12" text-anchor="(start|middle|end)">(\d{4}-\d{2})<\/text>/g)].map((m) => ({ x: Number(m[1]), anchor: m[2], month: m[3] }));
+    const labels = [
+      ...svg.matchAll(
+        /<text x="([\d.]+)" y="[\d.]+" font-size="12" text-anchor="(start|middle|end)">(\d{4}-\d{2})<\/text>/g,
+      ),
+    ].map((m) => ({ x: Number(m[1]), anchor: m[2], month: m[3] }));
     expect(labels[0]).to.include({ anchor: 'start', month: '2021-06' });
     expect(labels.at(-1)).to.include({ anchor: 'end', month: '2026-02' });
     // The viewBox is 1000 wide with a 16-unit right margin.
     expect(labels.at(-1)!.x).to.be.at.most(1000 - 16);
     // No two labels closer than a label's width (7 characters at 12 px, about 50 units).
-    for (let i = 1; i < labels.length; i++) expect(labels[i]!.x - labels[i - 1]!.x, labels[i]!.month).to.be.at.least(50);
+    for (let i = 1; i < labels.length; i++)
+      expect(labels[i]!.x - labels[i - 1]!.x, labels[i]!.month).to.be.at.least(50);
   });
 
   it('draws the inferred part in the visible inferred colour, as its legend swatch', () => {

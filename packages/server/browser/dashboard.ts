@@ -14,7 +14,11 @@ interface JobView {
   readonly source?: string;
   readonly started_at?: string | null;
   readonly finished_at?: string | null;
-  readonly result?: { readonly overall_score?: number; readonly ai_share?: number; readonly assessment?: string } | null;
+  readonly result?: {
+    readonly overall_score?: number;
+    readonly ai_share?: number;
+    readonly assessment?: string;
+  } | null;
 }
 
 const rows = new Map<string, HTMLTableRowElement>();
@@ -49,7 +53,17 @@ function render(job: JobView, progress?: string): void {
   id.append(a);
   row.append(id, cell(job.status + (progress ? `: ${progress}` : '')), cell(job.repo), cell(job.source));
   const result = job.result || {};
-  row.append(cell(typeof result.overall_score === 'number' ? result.overall_score.toFixed(2) : typeof result.ai_share === 'number' ? result.ai_share.toFixed(2) : ''), cell(result.assessment || ''), cell(seconds(job)));
+  row.append(
+    cell(
+      typeof result.overall_score === 'number'
+        ? result.overall_score.toFixed(2)
+        : typeof result.ai_share === 'number'
+          ? result.ai_share.toFixed(2)
+          : '',
+    ),
+    cell(result.assessment || ''),
+    cell(seconds(job)),
+  );
   if (job.status === 'queued' || job.status === 'running') follow(job);
   applyFilter(row);
 }
@@ -58,9 +72,14 @@ function applyFilter(row: HTMLTableRowElement): void {
   const status = byId<HTMLSelectElement>('filter-status').value;
   const repo = byId<HTMLInputElement>('filter-repo').value.trim().toLowerCase();
   const source = byId<HTMLSelectElement>('filter-source').value;
-  row.hidden = Boolean((status && row.dataset.status !== status) || (repo && !(row.dataset.repo ?? '').includes(repo)) || (source && !(row.dataset.source ?? '').startsWith(source)));
+  row.hidden = Boolean(
+    (status && row.dataset.status !== status) ||
+    (repo && !(row.dataset.repo ?? '').includes(repo)) ||
+    (source && !(row.dataset.source ?? '').startsWith(source)),
+  );
 }
-for (const id of ['filter-status', 'filter-repo', 'filter-source']) byId(id).addEventListener('input', () => rows.forEach(applyFilter));
+for (const id of ['filter-status', 'filter-repo', 'filter-source'])
+  byId(id).addEventListener('input', () => rows.forEach(applyFilter));
 byId('jobs-filter').addEventListener('submit', (e) => e.preventDefault());
 
 function follow(job: JobView): void {
@@ -98,8 +117,13 @@ byId('analyze').addEventListener('submit', async (e) => {
   const target = byId<HTMLInputElement>('analyze-url').value;
   // An organization is named `forge:owner` (github:acme, gitlab:group/sub), as `cadence scan` takes it.
   const colon = target.indexOf(':');
-  const body = kind === 'organization' ? { forge: target.slice(0, colon), owner: target.slice(colon + 1) } : { url: target };
-  const answer = await fetch(`api/analyze/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const body =
+    kind === 'organization' ? { forge: target.slice(0, colon), owner: target.slice(colon + 1) } : { url: target };
+  const answer = await fetch(`api/analyze/${kind}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const accepted = (await answer.json()) as { id: string; message?: string };
   byId('analyze-status').textContent = answer.ok ? `Queued ${accepted.id.slice(0, 8)}` : accepted.message || 'refused';
   if (answer.ok) {
@@ -126,8 +150,14 @@ void (async () => {
     }
   }
   const health = await fetch('health');
-  const h = (await health.json().catch(() => ({}))) as { status?: string; active_jobs?: number; queue_depth?: number; jobs_processed?: number };
-  byId('health').textContent = `Status ${h.status || health.status}, ${h.active_jobs ?? '?'} running, ${h.queue_depth ?? '?'} waiting, ${h.jobs_processed ?? '?'} processed`;
+  const h = (await health.json().catch(() => ({}))) as {
+    status?: string;
+    active_jobs?: number;
+    queue_depth?: number;
+    jobs_processed?: number;
+  };
+  byId('health').textContent =
+    `Status ${h.status || health.status}, ${h.active_jobs ?? '?'} running, ${h.queue_depth ?? '?'} waiting, ${h.jobs_processed ?? '?'} processed`;
 })();
 
 // New jobs and status changes from anywhere (webhooks, other servers) arrive on the server's job

@@ -27,13 +27,19 @@ export interface JobEventData {
 }
 
 export function describeEvent(data: JobEventData): string {
-  if (data.event === 'strategy') return `strategy ${data.name}: score ${Number(data.score).toFixed(2)}, ${data.detections} detections`;
-  if (data.event === 'progress') return `${data.strategy ? `${data.strategy}: ` : ''}${data.commits_analyzed} of ${data.total_commits} commits${typeof data.detections === 'number' ? `, ${data.detections} detections` : ''}`;
+  if (data.event === 'strategy')
+    return `strategy ${data.name}: score ${Number(data.score).toFixed(2)}, ${data.detections} detections`;
+  if (data.event === 'progress')
+    return `${data.strategy ? `${data.strategy}: ` : ''}${data.commits_analyzed} of ${data.total_commits} commits${typeof data.detections === 'number' ? `, ${data.detections} detections` : ''}`;
   if (data.event === 'listed') return `listed: ${data.total} repositories`;
   if (data.event === 'repository') {
-    const verdict = data.assessment ? `${data.assessment}, AI share ${Number(data.ai_share).toFixed(2)}` : `${data.status}${data.error_code ? ` (${data.error_code})` : ''}`;
+    const verdict = data.assessment
+      ? `${data.assessment}, AI share ${Number(data.ai_share).toFixed(2)}`
+      : `${data.status}${data.error_code ? ` (${data.error_code})` : ''}`;
     return `${data.done} of ${data.total}: ${data.repository}: ${verdict}`;
   }
   if (data.event === 'parse') return `parsed: ${data.elements} elements`;
-  return data.event + (data.message ? `: ${data.message}` : data.repo ? `: ${data.repo}` : data.url ? `: ${data.url}` : '');
+  return (
+    data.event + (data.message ? `: ${data.message}` : data.repo ? `: ${data.repo}` : data.url ? `: ${data.url}` : '')
+  );
 }

@@ -7,7 +7,12 @@ import type { NewJob } from './jobs/job-manager.js';
  * Turns an analyze or stream request into a job, checking the URL rules up front (a refused URL
  * is a 400, not a failed job). Private addresses are checked later, after DNS, by the job.
  */
-export function repositoryJob(url: string, branch: string | null | undefined, allowLocalPaths: boolean, source: NewJob['source']): NewJob {
+export function repositoryJob(
+  url: string,
+  branch: string | null | undefined,
+  allowLocalPaths: boolean,
+  source: NewJob['source'],
+): NewJob {
   const locator = parseRepositoryUrl(url, { allowLocalPaths });
   // Refused here, as a 400, rather than as a job that fails when the clone starts.
   if (branch !== null && branch !== undefined) checkBranchName(branch);

@@ -21,13 +21,15 @@ export function createApp(config: CadenceConfig, log: Logger, routesUnder: (path
   app.use(clientAddress(config.api.trust_proxy, config.api.trusted_proxies));
   // Without a token, a DNS-rebound page would pass as this server's own origin (middleware/allowed-host.ts).
   if (config.api.token === null) {
-    app.use(requireAllowedHost({
-      publicUrl: config.server.public_url,
-      allowedHosts: config.api.allowed_hosts,
-      trustProxy: config.api.trust_proxy,
-      trustedProxies: config.api.trusted_proxies,
-      exempt: (path) => path === '/health' || path.startsWith('/webhooks/'),
-    }));
+    app.use(
+      requireAllowedHost({
+        publicUrl: config.server.public_url,
+        allowedHosts: config.api.allowed_hosts,
+        trustProxy: config.api.trust_proxy,
+        trustedProxies: config.api.trusted_proxies,
+        exempt: (path) => path === '/health' || path.startsWith('/webhooks/'),
+      }),
+    );
   }
   return app;
 }
@@ -45,7 +47,8 @@ function underBasePath(basePath: string): Middleware {
       ctx.redirect(`${basePath}/${ctx.querystring ? `?${ctx.querystring}` : ''}`);
       return;
     }
-    if (!ctx.path.startsWith(`${basePath}/`)) throw HttpError.notFound(`Nothing here: this server answers under ${basePath}/`);
+    if (!ctx.path.startsWith(`${basePath}/`))
+      throw HttpError.notFound(`Nothing here: this server answers under ${basePath}/`);
     ctx.path = ctx.path.slice(basePath.length);
     await next();
   };
@@ -57,7 +60,12 @@ function requestLog(log: Logger): Middleware {
     try {
       await next();
     } finally {
-      log.debug('request', { method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: performance.now() - started });
+      log.debug('request', {
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        duration_ms: performance.now() - started,
+      });
     }
   };
 }

@@ -9,10 +9,18 @@ import type net from 'node:net';
  * Counted on the socket's peer (no request has been read yet, so no X-Forwarded-For): peers for
  * which `exempt` is true (the trusted proxies, behind which every client is the proxy) are not counted.
  */
-export function limitConnectionsPerClient(server: http.Server, max: number, exempt: (address: string) => boolean): { refused(socket: net.Socket): boolean } {
+export function limitConnectionsPerClient(
+  server: http.Server,
+  max: number,
+  exempt: (address: string) => boolean,
+): { refused(socket: net.Socket): boolean } {
   const open = new Map<string, number>();
   const refusedSockets = new WeakSet<net.Socket>();
-  const body = JSON.stringify({ error: 'overloaded', message: `Too many connections from this address (at most ${max} at once); retry shortly`, retry_after: 5 });
+  const body = JSON.stringify({
+    error: 'overloaded',
+    message: `Too many connections from this address (at most ${max} at once); retry shortly`,
+    retry_after: 5,
+  });
   const answer = `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 5\r\nConnection: close\r\n\r\n${body}`;
   // Ahead of the HTTP server's own listener: a refused socket is closed before anything else is set up for it.
   server.prependListener('connection', (socket: net.Socket) => {
@@ -51,16 +59,32 @@ function peerAddress(socket: net.Socket): string {
  */
 export function answerClientErrors(server: http.Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: net.Socket) => {
-    if (error.code === 'ECONNRESET' || !socket.writable || (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    if (
+      error.code === 'ECONNRESET' ||
+      !socket.writable ||
+      (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
+    ) {
       socket.destroy();
       return;
     }
     const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-    const body = JSON.stringify(timedOut
-      ? { error: 'request_timeout', message: 'The request did not arrive in time' }
-      : { error: 'invalid_request', message: 'The request could not be read as HTTP', details: { field: 'request', reason: error.code ?? 'malformed' } });
-    const status = timedOut ? '408 Request Timeout' : error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const body = JSON.stringify(
+      timedOut
+        ? { error: 'request_timeout', message: 'The request did not arrive in time' }
+        : {
+            error: 'invalid_request',
+            message: 'The request could not be read as HTTP',
+            details: { field: 'request', reason: error.code ?? 'malformed' },
+          },
+    );
+    const status = timedOut
+      ? '408 Request Timeout'
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : '400 Bad Request';
+    socket.end(
+      `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
     socket.destroySoon();
   });
 }

@@ -49,7 +49,16 @@ export function createServer(options: ServerOptions): CadenceServer {
   const log = logger.child('server');
   const metrics = new ServerMetrics();
   const cache = backends.resultCache(metrics);
-  const jobs = jobManagerFor({ config, engine, logger, backends, metrics, cache, workers: config.webhook.maxWorkers, threads: options.analysisThreads });
+  const jobs = jobManagerFor({
+    config,
+    engine,
+    logger,
+    backends,
+    metrics,
+    cache,
+    workers: config.webhook.maxWorkers,
+    threads: options.analysisThreads,
+  });
   const scans = new OrganizationScans({
     jobs,
     plugins: () => engine.plugins(),
@@ -83,7 +92,10 @@ export function createServer(options: ServerOptions): CadenceServer {
       const left = (): number => Math.max(0, deadline - Date.now());
       // A schedule still setting up (Redis away) gives up on this signal; waiting for it is bounded.
       scheduleStop.abort();
-      await Promise.race([schedule.then((timer) => timer?.close()), new Promise((resolve) => setTimeout(resolve, Math.min(3000, left())).unref())]);
+      await Promise.race([
+        schedule.then((timer) => timer?.close()),
+        new Promise((resolve) => setTimeout(resolve, Math.min(3000, left())).unref()),
+      ]);
       await scans.stop(left());
       await jobs.shutdown(left());
       await backends.close();

@@ -25,7 +25,12 @@ export function createWorker(options: WorkerOptions): CadenceWorker {
   const { config, backends } = options;
   if (!backends.queue.shared) throw new Error('a worker needs a shared queue (queue.backend: redis)');
   const metrics = new ServerMetrics();
-  const jobs = jobManagerFor({ ...options, metrics, cache: backends.resultCache(metrics), workers: options.concurrency });
+  const jobs = jobManagerFor({
+    ...options,
+    metrics,
+    cache: backends.resultCache(metrics),
+    workers: options.concurrency,
+  });
   return {
     jobs,
     async shutdown() {

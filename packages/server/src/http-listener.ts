@@ -7,7 +7,12 @@ import { trustedProxyPeer } from './middleware/client-address.js';
 const HEADERS_TIMEOUT_MS = 10_000;
 
 /** An http.Server for the listener, with the configuration's timeouts and per-client connection cap, listening. */
-export function listenHttp(config: CadenceConfig, listener: http.RequestListener, port: number, host: string): Promise<http.Server> {
+export function listenHttp(
+  config: CadenceConfig,
+  listener: http.RequestListener,
+  port: number,
+  host: string,
+): Promise<http.Server> {
   return new Promise((resolve, reject) => {
     // Node checks the headers and request timeouts every connectionsCheckingInterval (30 s by
     // default, which would stretch a 10 s headers timeout to 40 s): once a second here.
@@ -15,7 +20,11 @@ export function listenHttp(config: CadenceConfig, listener: http.RequestListener
       if (connections.refused(request.socket)) return void request.socket.destroy();
       listener(request, response);
     });
-    const connections = limitConnectionsPerClient(created, config.limits.max_connections_per_client, trustedProxyPeer(config.api.trust_proxy, config.api.trusted_proxies));
+    const connections = limitConnectionsPerClient(
+      created,
+      config.limits.max_connections_per_client,
+      trustedProxyPeer(config.api.trust_proxy, config.api.trusted_proxies),
+    );
     answerClientErrors(created);
     // --timeout: how long a request may take to arrive; streams send keep-alives and clear their socket timeout.
     created.requestTimeout = config.webhook.read_timeout_seconds * 1000;

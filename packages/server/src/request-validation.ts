@@ -3,10 +3,22 @@ import Value from 'typebox/value';
 import { HttpError } from '@cadence-detect/errors';
 
 export const RepositoryBody = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2048, examples: ['https://github.com/acme/widget'], description: 'a repository URL' }),
+  url: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    examples: ['https://github.com/acme/widget'],
+    description: 'a repository URL',
+  }),
   branch: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Null()])),
 });
-export const WebsiteBody = Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048, examples: ['https://example.org/post'], description: 'a page URL' }) });
+export const WebsiteBody = Type.Object({
+  url: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    examples: ['https://example.org/post'],
+    description: 'a page URL',
+  }),
+});
 
 /** Checks a body against a schema: 400 invalid_request with `details: {field, reason}` (docs/http-api.md, Errors). */
 export function validated<S extends TSchema>(schema: S, value: unknown): Static<S> {
@@ -26,9 +38,15 @@ export function validated<S extends TSchema>(schema: S, value: unknown): Static<
  * example built from what the caller did send (`{"repo": "tj/co"}`) when that looks like owner/name.
  */
 function missingField(schema: TSchema, field: string, body: Record<string, unknown>): HttpError {
-  const property = (schema as { properties?: Record<string, { description?: string; examples?: string[] }> }).properties?.[field];
-  const ownerName = ['repo', 'repository', 'full_name', 'name'].map((key) => body[key]).find((v): v is string => typeof v === 'string' && /^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(v));
-  const example = field === 'url' && ownerName && property?.description === 'a repository URL' ? `https://github.com/${ownerName}` : property?.examples?.[0];
+  const property = (schema as { properties?: Record<string, { description?: string; examples?: string[] }> })
+    .properties?.[field];
+  const ownerName = ['repo', 'repository', 'full_name', 'name']
+    .map((key) => body[key])
+    .find((v): v is string => typeof v === 'string' && /^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(v));
+  const example =
+    field === 'url' && ownerName && property?.description === 'a repository URL'
+      ? `https://github.com/${ownerName}`
+      : property?.examples?.[0];
   const what = property?.description ? ` (${property.description}${example ? ` such as ${example}` : ''})` : '';
   return new HttpError(400, 'invalid_request', `missing ${field}${what}`, { details: { field, reason: 'missing' } });
 }

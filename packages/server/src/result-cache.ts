@@ -26,7 +26,10 @@ export class SizedResultCache implements ServerResultCache {
   hits = 0;
   misses = 0;
 
-  constructor(maxBytes: number, private readonly metrics: ServerMetrics) {
+  constructor(
+    maxBytes: number,
+    private readonly metrics: ServerMetrics,
+  ) {
     this.cache = new LRUCache<string, AnalysisResult>({
       maxSize: Math.max(1, maxBytes),
       sizeCalculation: (value) => Math.max(1, JSON.stringify(value).length),
@@ -56,6 +59,12 @@ export class SizedResultCache implements ServerResultCache {
   }
 
   async stats(): Promise<CacheStats> {
-    return { hits: this.hits, misses: this.misses, size: this.cache.size, bytes: this.cache.calculatedSize, max_bytes: this.cache.maxSize };
+    return {
+      hits: this.hits,
+      misses: this.misses,
+      size: this.cache.size,
+      bytes: this.cache.calculatedSize,
+      max_bytes: this.cache.maxSize,
+    };
   }
 }

@@ -32,7 +32,11 @@ export interface RouteDeps {
   readonly cache: ServerResultCache;
 }
 
-export type RouteTable = ReadonlyArray<{ readonly path: string; readonly methods: readonly string[]; readonly guarded: boolean }>;
+export type RouteTable = ReadonlyArray<{
+  readonly path: string;
+  readonly methods: readonly string[];
+  readonly guarded: boolean;
+}>;
 
 /**
  * Every route, on one of two routers that each carry their own checks: a route added to `guarded`
@@ -51,31 +55,58 @@ export function registerRoutes(app: Koa, deps: RouteDeps): RouteTable {
   healthRoutes(open, jobs, backends);
   if (config.webhook.enabled) {
     // Ahead of both routers: a forge's POST to the exact webhook path skips route matching.
-    app.use(webhookRoutes(open, {
-      secret: config.webhook.secret,
-      jobs,
-      crossSite,
-      limiter: backends.rateLimiters('webhooks', config.rate_limits.webhooks_per_minute),
-      unverifiedBytes: new UnverifiedBytes(config.limits.max_unverified_webhook_bytes),
-      allowLocalPaths: config.security.allow_local_paths,
-      // Whatever forges the loaded plugins declare: GitHub and GitLab are built-in plugins like any other.
-      forges: forgeIntakes(engine.plugins(), logger),
-    }));
+    app.use(
+      webhookRoutes(open, {
+        secret: config.webhook.secret,
+        jobs,
+        crossSite,
+        limiter: backends.rateLimiters('webhooks', config.rate_limits.webhooks_per_minute),
+        unverifiedBytes: new UnverifiedBytes(config.limits.max_unverified_webhook_bytes),
+        allowLocalPaths: config.security.allow_local_paths,
+        // Whatever forges the loaded plugins declare: GitHub and GitLab are built-in plugins like any other.
+        forges: forgeIntakes(engine.plugins(), logger),
+      }),
+    );
   }
   const metricsLimit = limit('metrics', config.rate_limits.metrics_per_minute);
   prometheusRoutes(config.api.public_metrics ? open : guarded, metrics, metricsLimit);
   analyzeRoutes(guarded, jobs, config.security.allow_local_paths, startsJobs);
   // Only behind a token: a server anyone can reach must not list what its forge token can see.
   if (config.api.token !== null) {
-    organizationRoutes(guarded, scans, { allowedOwners: config.scans.allowed_owners, allowLocalPaths: config.security.allow_local_paths, plugins: () => engine.plugins() }, startsJobs);
+    organizationRoutes(
+      guarded,
+      scans,
+      {
+        allowedOwners: config.scans.allowed_owners,
+        allowLocalPaths: config.security.allow_local_paths,
+        plugins: () => engine.plugins(),
+      },
+      startsJobs,
+    );
   }
   const queryLimit = limit('job_queries', config.rate_limits.job_queries_per_minute);
   dashboardRoutes(open, config.api.token, queryLimit, backends.sessionRevocations, config.server.base_path);
-  streamRoutes(guarded, { jobs, store: backends.store, queryLimit, events: backends.events, allowLocalPaths: config.security.allow_local_paths, keepAliveMs: config.limits.stream_keepalive_seconds * 1000, guards: startsJobs, maxOpenStreams: config.limits.max_open_streams });
+  streamRoutes(guarded, {
+    jobs,
+    store: backends.store,
+    queryLimit,
+    events: backends.events,
+    allowLocalPaths: config.security.allow_local_paths,
+    keepAliveMs: config.limits.stream_keepalive_seconds * 1000,
+    guards: startsJobs,
+    maxOpenStreams: config.limits.max_open_streams,
+  });
   jobRoutes(guarded, backends.store, jobs, queryLimit);
   operationRoutes(guarded, cache, engine);
   metricRoutes(guarded, metrics, jobs, cache, metricsLimit);
-  if (backends.queueDashboard) app.use(dashboardMount(backends.queueDashboard, requireApiToken(config.api.token, backends.sessionRevocations), config.server.base_path));
+  if (backends.queueDashboard)
+    app.use(
+      dashboardMount(
+        backends.queueDashboard,
+        requireApiToken(config.api.token, backends.sessionRevocations),
+        config.server.base_path,
+      ),
+    );
   for (const router of [open, guarded]) {
     app.use(router.routes());
     // Not thrown: the router then sets the Allow header, and errorBody gives the 405 the contract's body.
@@ -87,7 +118,11 @@ export function registerRoutes(app: Koa, deps: RouteDeps): RouteTable {
 /** What a 404 under `path` lists: the routes below it (none for the root). */
 export function routesBelow(routes: RouteTable, path: string): string[] {
   const prefix = `${path.replace(/\/+$/, '')}/`;
-  return prefix === '/' ? [] : routes.filter((r) => r.path.startsWith(prefix)).flatMap((r) => r.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${r.path}`));
+  return prefix === '/'
+    ? []
+    : routes
+        .filter((r) => r.path.startsWith(prefix))
+        .flatMap((r) => r.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${r.path}`));
 }
 
 /**
@@ -102,13 +137,16 @@ function dashboardMount(load: () => Promise<Middleware>, tokenCheck: Middleware,
       dashboard ??= load();
       // bull-board routes by its own base path, which holds the prefix (see queueDashboard).
       if (basePath) ctx.path = basePath + ctx.path;
-      await (await dashboard)(ctx, next);
+      await (
+        await dashboard
+      )(ctx, next);
     });
   };
 }
 
 function routeTable(router: Router, guarded: boolean): Array<{ path: string; methods: string[]; guarded: boolean }> {
   // Layers without methods are the router's own middleware (the token check), not routes.
-  return router.stack.filter((layer) => layer.methods.length > 0).map((layer) => ({ path: String(layer.path), methods: [...layer.methods], guarded }));
+  return router.stack
+    .filter((layer) => layer.methods.length > 0)
+    .map((layer) => ({ path: String(layer.path), methods: [...layer.methods], guarded }));
 }
-

@@ -25,7 +25,11 @@ describe('the analysis thread\u2019s entry (@cadence-detect/server/analysis-thre
   async function importsOf(specifier: string): Promise<string[]> {
     await recorder.clear();
     // Run from the server package, where its own name resolves as a dependant's would.
-    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)});`], { cwd: path.join(here, '..'), env: { ...process.env, ...recorder.env } });
+    await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)});`],
+      { cwd: path.join(here, '..'), env: { ...process.env, ...recorder.env } },
+    );
     return recorder.urls();
   }
 

@@ -22,9 +22,14 @@ describe('the dashboard\u2019s assets', () => {
 
   it('draws each page in the shared shell, with the dashboard\u2019s rules of the style sheet', () => {
     for (const page of [dashboardPage(), loginPage()]) {
-      expect(page.html).to.contain('<body class="dashboard">').and.contain(`<link rel="stylesheet" href="${DASHBOARD_ASSETS.style.path}">`);
+      expect(page.html)
+        .to.contain('<body class="dashboard">')
+        .and.contain(`<link rel="stylesheet" href="${DASHBOARD_ASSETS.style.path}">`);
       expect(page.html.match(/<script/g)).to.have.length(1);
-      expect(page.policy).to.contain("script-src 'self'").and.contain("style-src 'self'").and.not.contain('unsafe-inline');
+      expect(page.policy)
+        .to.contain("script-src 'self'")
+        .and.contain("style-src 'self'")
+        .and.not.contain('unsafe-inline');
     }
   });
 });

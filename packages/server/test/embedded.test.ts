@@ -8,7 +8,15 @@ import { createLogger } from '@cadence-detect/logger';
 import github from '@cadence-detect/plugin-github';
 import gitlab from '@cadence-detect/plugin-gitlab';
 import size from '@cadence-detect/plugin-size';
-import { burstHistory, createRepository, exportRepository, makeTempDir, startGitDaemon, type GitDaemon, type TempDir } from '@cadence-detect/test-support';
+import {
+  burstHistory,
+  createRepository,
+  exportRepository,
+  makeTempDir,
+  startGitDaemon,
+  type GitDaemon,
+  type TempDir,
+} from '@cadence-detect/test-support';
 import { createServer, type CadenceServer } from '../src/index.js';
 
 const TOKEN = 'embedded-test-token-0123456789';
@@ -32,15 +40,27 @@ describe('@cadence-detect/server embedded in another program', function () {
     const { config } = await loadConfig({
       cwd: work.path,
       env: {},
-      flags: { security: { allowed_networks: ['127.0.0.0/8'] }, api: { token: TOKEN }, webhook: { secret: 'embedded-secret-0123456789' } },
+      flags: {
+        security: { allowed_networks: ['127.0.0.0/8'] },
+        api: { token: TOKEN },
+        webhook: { secret: 'embedded-secret-0123456789' },
+      },
     });
-    const logger = createLogger({ level: 'error', stream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
-    const engine = createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [
-      { plugin: size, packageName: '@cadence-detect/plugin-size', version: '0.0.0', source: 'builtin' },
-      // The forges the server takes webhooks from are plugins too: an embedding program loads the ones it wants.
-      { plugin: github, packageName: '@cadence-detect/plugin-github', version: '0.0.0', source: 'builtin' },
-      { plugin: gitlab, packageName: '@cadence-detect/plugin-gitlab', version: '0.0.0', source: 'builtin' },
-    ] });
+    const logger = createLogger({
+      level: 'error',
+      stream: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    });
+    const engine = createEngine({
+      config,
+      pluginConfig: toPluginConfigView(config),
+      logger,
+      plugins: [
+        { plugin: size, packageName: '@cadence-detect/plugin-size', version: '0.0.0', source: 'builtin' },
+        // The forges the server takes webhooks from are plugins too: an embedding program loads the ones it wants.
+        { plugin: github, packageName: '@cadence-detect/plugin-github', version: '0.0.0', source: 'builtin' },
+        { plugin: gitlab, packageName: '@cadence-detect/plugin-gitlab', version: '0.0.0', source: 'builtin' },
+      ],
+    });
     cadence = createServer({ config, engine, logger });
     // The embedding program's own http server, with Cadence's request listener mounted in it.
     host = http.createServer(cadence.listener);
@@ -61,15 +81,23 @@ describe('@cadence-detect/server embedded in another program', function () {
 
   it('answers /health without the token and the contract\u2019s 404 body', async () => {
     expect((await get('/health', null)).body).to.include({ status: 'ok' });
-    expect(await get('/nothing/here')).to.deep.include({ status: 404, body: { error: 'not_found', message: 'No route for GET /nothing/here' } });
+    expect(await get('/nothing/here')).to.deep.include({
+      status: 404,
+      body: { error: 'not_found', message: 'No route for GET /nothing/here' },
+    });
   });
 
   it('a guessed path names the routes under it (POST /api/analyze)', async () => {
-    const response = await fetch(`${base}/api/analyze`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{"url":"x"}' });
+    const response = await fetch(`${base}/api/analyze`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: '{"url":"x"}',
+    });
     expect(response.status).to.equal(404);
     expect(await response.json()).to.deep.equal({
       error: 'not_found',
-      message: 'No route for POST /api/analyze; routes under it: POST /api/analyze/repository, POST /api/analyze/website, POST /api/analyze/organization',
+      message:
+        'No route for POST /api/analyze; routes under it: POST /api/analyze/repository, POST /api/analyze/website, POST /api/analyze/organization',
     });
   });
 
@@ -79,7 +107,7 @@ describe('@cadence-detect/server embedded in another program', function () {
     expect((await get('/jobs')).status).to.equal(200);
   });
 
-  it('puts only /health, the webhooks and the dashboard\'s sign-in on the open router, and every other route behind the token', async () => {
+  it("puts only /health, the webhooks and the dashboard's sign-in on the open router, and every other route behind the token", async () => {
     const open = [...new Set(cadence.routes.filter((r) => !r.guarded).map((r) => r.path))].sort();
     expect(open).to.deep.equal(['/', '/assets/:file', '/health', '/session', '/webhooks/github', '/webhooks/gitlab']);
     // Without the token (or its session cookie) `/` is the sign-in page: it shows no job.
@@ -87,20 +115,32 @@ describe('@cadence-detect/server embedded in another program', function () {
     expect(page.status).to.equal(200);
     const html = await page.text();
     expect(html).to.contain('id="login"').and.not.contain('id="jobs-body"');
-    expect((await fetch(`${base}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'wrong' }) })).status).to.equal(401);
+    expect(
+      (
+        await fetch(`${base}/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token: 'wrong' }),
+        })
+      ).status,
+    ).to.equal(401);
     const guarded = cadence.routes.filter((r) => r.guarded);
     expect(guarded.length).to.be.greaterThan(10);
     for (const route of guarded) {
       for (const method of route.methods.filter((m) => m !== 'HEAD')) {
         const path = route.path.replace(':id', '00000000-0000-0000-0000-000000000000');
-        const response = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) });
+        const response = await fetch(`${base}${path}`, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          ...(method === 'POST' ? { body: '{}' } : {}),
+        });
         expect(response.status, `${method} ${path}`).to.equal(401);
         await response.body?.cancel();
       }
     }
   });
 
-  it('serves the pages\' style sheet and script under content-hashed names, cached for a year, revalidated by ETag', async () => {
+  it("serves the pages' style sheet and script under content-hashed names, cached for a year, revalidated by ETag", async () => {
     const html = await (await fetch(`${base}/`)).text();
     const links = [...html.matchAll(/(?:href|src)="(assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(links).to.have.length(2);
@@ -113,7 +153,9 @@ describe('@cadence-detect/server embedded in another program', function () {
       expect(link).to.contain(etag.replaceAll('"', ''));
       expect((await first.text()).length).to.be.greaterThan(100);
       // As a browser revalidates (fetch() alone would add `Cache-Control: no-cache`, which forbids a 304).
-      const again = await fetch(`${base}/${link}`, { headers: { 'if-none-match': etag, 'cache-control': 'max-age=0' } });
+      const again = await fetch(`${base}/${link}`, {
+        headers: { 'if-none-match': etag, 'cache-control': 'max-age=0' },
+      });
       expect(again.status).to.equal(304);
       expect(await again.text()).to.equal('');
     }

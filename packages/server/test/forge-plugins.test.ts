@@ -5,9 +5,25 @@ import { Writable } from 'node:stream';
 import { loadConfig, toPluginConfigView } from '@cadence-detect/config';
 import { createEngine } from '@cadence-detect/engine';
 import { createLogger } from '@cadence-detect/logger';
-import { constantTimeEqual, definePlugin, payloadText, pushOutcome, pushRange, refuseDelivery, type CadencePlugin } from '@cadence-detect/plugin-sdk';
+import {
+  constantTimeEqual,
+  definePlugin,
+  payloadText,
+  pushOutcome,
+  pushRange,
+  refuseDelivery,
+  type CadencePlugin,
+} from '@cadence-detect/plugin-sdk';
 import size from '@cadence-detect/plugin-size';
-import { burstHistory, createRepository, exportRepository, makeTempDir, startGitDaemon, type GitDaemon, type TempDir } from '@cadence-detect/test-support';
+import {
+  burstHistory,
+  createRepository,
+  exportRepository,
+  makeTempDir,
+  startGitDaemon,
+  type GitDaemon,
+  type TempDir,
+} from '@cadence-detect/test-support';
 import { createServer, type CadenceServer } from '../src/index.js';
 
 const TOKEN = 'forge-plugins-api-token-0123456789';
@@ -29,7 +45,12 @@ function teaForge(seen: { options: Readonly<Record<string, unknown>> | null }): 
         seen.options = options;
         return {
           verify(delivery, secret) {
-            if (!constantTimeEqual(delivery.header('x-tea-secret'), secret.text)) throw refuseDelivery(403, 'invalid_token', 'The X-Tea-Secret header does not match the configured secret');
+            if (!constantTimeEqual(delivery.header('x-tea-secret'), secret.text))
+              throw refuseDelivery(
+                403,
+                'invalid_token',
+                'The X-Tea-Secret header does not match the configured secret',
+              );
           },
           parse(delivery) {
             const event = delivery.header('x-tea-event');
@@ -39,7 +60,15 @@ function teaForge(seen: { options: Readonly<Record<string, unknown>> | null }): 
             const range = pushRange(payload);
             if ('ignored' in range) return { kind: 'ignored', reason: range.ignored };
             const cloneUrl = payloadText(payload, 'clone_url')!;
-            return pushOutcome({ cloneUrl, repo: 'acme/burst', ...range, forge: { forge: 'tea', repository: 'acme/burst', sha: range.after } }, delivery.header('x-tea-delivery'));
+            return pushOutcome(
+              {
+                cloneUrl,
+                repo: 'acme/burst',
+                ...range,
+                forge: { forge: 'tea', repository: 'acme/burst', sha: range.after },
+              },
+              delivery.header('x-tea-delivery'),
+            );
           },
         };
       },
@@ -57,10 +86,20 @@ describe('forge plugins: the server serves the webhooks of whatever forge a plug
   let head: string;
   const seen: { options: Readonly<Record<string, unknown>> | null } = { options: null };
   const logger = createLogger({ level: 'error', stream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
-  const loaded = (plugin: CadencePlugin, options?: Record<string, unknown>): LoadedPlugin => ({ plugin, packageName: `cadence-plugin-${plugin.name}`, version: '1.0.0', source: 'config', ...(options ? { options } : {}) });
+  const loaded = (plugin: CadencePlugin, options?: Record<string, unknown>): LoadedPlugin => ({
+    plugin,
+    packageName: `cadence-plugin-${plugin.name}`,
+    version: '1.0.0',
+    source: 'config',
+    ...(options ? { options } : {}),
+  });
 
   async function configured() {
-    const { config } = await loadConfig({ cwd: work.path, env: {}, flags: { security: { allowed_networks: ['127.0.0.0/8'] }, api: { token: TOKEN }, webhook: { secret: SECRET } } });
+    const { config } = await loadConfig({
+      cwd: work.path,
+      env: {},
+      flags: { security: { allowed_networks: ['127.0.0.0/8'] }, api: { token: TOKEN }, webhook: { secret: SECRET } },
+    });
     return config;
   }
 
@@ -72,7 +111,12 @@ describe('forge plugins: the server serves the webhooks of whatever forge a plug
     await exportRepository(`${work.path}/served`, 'acme/burst.git', source);
     daemon = await startGitDaemon(`${work.path}/served`);
     const config = await configured();
-    const engine = createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [loaded(size), loaded(teaForge(seen), { region: 'eu' })] });
+    const engine = createEngine({
+      config,
+      pluginConfig: toPluginConfigView(config),
+      logger,
+      plugins: [loaded(size), loaded(teaForge(seen), { region: 'eu' })],
+    });
     cadence = createServer({ config, engine, logger });
     host = http.createServer(cadence.listener);
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
@@ -86,7 +130,11 @@ describe('forge plugins: the server serves the webhooks of whatever forge a plug
   });
 
   const post = async (headers: Record<string, string>, body: unknown, path = '/webhooks/tea') => {
-    const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 
@@ -102,22 +150,37 @@ describe('forge plugins: the server serves the webhooks of whatever forge a plug
       status: 403,
       body: { error: 'invalid_token', message: 'The X-Tea-Secret header does not match the configured secret' },
     });
-    const jobs = (await (await fetch(`${base}/jobs`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as unknown[];
+    const jobs = (await (
+      await fetch(`${base}/jobs`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).json()) as unknown[];
     expect(jobs).to.have.length(0);
   });
 
   it('answers a ping, an ignored event and a push that asks for nothing as GitHub\u2019s and GitLab\u2019s are answered', async () => {
     const headers = { 'x-tea-secret': SECRET };
-    expect(await post({ ...headers, 'x-tea-event': 'ping' }, {})).to.deep.equal({ status: 200, body: { ok: true, event: 'ping' } });
-    expect(await post({ ...headers, 'x-tea-event': 'issue' }, {})).to.deep.equal({ status: 200, body: { ignored: true, event: 'issue' } });
-    expect(await post({ ...headers, 'x-tea-event': 'push' }, { ref: 'refs/tags/v1', before: '0'.repeat(40), after: head })).to.deep.equal({ status: 200, body: { ignored: true, reason: 'tag push' } });
+    expect(await post({ ...headers, 'x-tea-event': 'ping' }, {})).to.deep.equal({
+      status: 200,
+      body: { ok: true, event: 'ping' },
+    });
+    expect(await post({ ...headers, 'x-tea-event': 'issue' }, {})).to.deep.equal({
+      status: 200,
+      body: { ignored: true, event: 'issue' },
+    });
+    expect(
+      await post({ ...headers, 'x-tea-event': 'push' }, { ref: 'refs/tags/v1', before: '0'.repeat(40), after: head }),
+    ).to.deep.equal({ status: 200, body: { ignored: true, reason: 'tag push' } });
     const bad = await post({ ...headers, 'x-tea-event': 'push' }, { ref: 'refs/heads/main', after: 'not-a-commit' });
     expect(bad).to.deep.include({ status: 400 });
     expect(bad.body).to.include({ error: 'invalid_request' });
   });
 
   it('makes a job of a push, under the forge\u2019s name and delivery id, that analyzes the pushed commits', async () => {
-    const push = { ref: 'refs/heads/main', before: '0'.repeat(40), after: head, clone_url: daemon.url('acme/burst.git') };
+    const push = {
+      ref: 'refs/heads/main',
+      before: '0'.repeat(40),
+      after: head,
+      clone_url: daemon.url('acme/burst.git'),
+    };
     const headers = { 'x-tea-secret': SECRET, 'x-tea-event': 'push', 'x-tea-delivery': 'd-1' };
     const first = await post(headers, push);
     expect(first.status).to.equal(202);
@@ -126,7 +189,9 @@ describe('forge plugins: the server serves the webhooks of whatever forge a plug
     expect(again.body).to.include({ id: first.body.id, duplicate: true });
     let job: Record<string, unknown> = {};
     for (let i = 0; i < 200 && !['completed', 'failed'].includes(String(job.status)); i++) {
-      job = (await (await fetch(`${base}/jobs/${String(first.body.id)}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as Record<string, unknown>;
+      job = (await (
+        await fetch(`${base}/jobs/${String(first.body.id)}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+      ).json()) as Record<string, unknown>;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(job).to.include({ status: 'completed', source: 'webhook:tea', repo: 'acme/burst', branch: 'main' });
@@ -135,10 +200,20 @@ describe('forge plugins: the server serves the webhooks of whatever forge a plug
 
   it('refuses to start with two plugins declaring one forge, or a forge name that is no path segment', async () => {
     const config = await configured();
-    const twice = createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [loaded(teaForge(seen)), loaded({ ...teaForge(seen), name: 'tea-too' })] });
+    const twice = createEngine({
+      config,
+      pluginConfig: toPluginConfigView(config),
+      logger,
+      plugins: [loaded(teaForge(seen)), loaded({ ...teaForge(seen), name: 'tea-too' })],
+    });
     expect(() => createServer({ config, engine: twice, logger })).to.throw(/Two plugins declare the forge "tea"/);
     const odd = teaForge(seen);
-    const badName = createEngine({ config, pluginConfig: toPluginConfigView(config), logger, plugins: [loaded({ ...odd, forge: { ...odd.forge!, name: '../x' } })] });
+    const badName = createEngine({
+      config,
+      pluginConfig: toPluginConfigView(config),
+      logger,
+      plugins: [loaded({ ...odd, forge: { ...odd.forge!, name: '../x' } })],
+    });
     expect(() => createServer({ config, engine: badName, logger })).to.throw(/lower-case letters, digits and dashes/);
   });
 });

@@ -17,7 +17,14 @@ import { SizedResultCache } from '../src/result-cache.js';
 import { httpErrorOf } from '../src/middleware/http-answers.js';
 import { CadenceError } from '@cadence-detect/errors';
 
-async function manager(options: { workers: number; queueCapacity: number; queue?: JobQueue; store?: InMemoryJobStore; engine?: (engine: JobEngine) => JobEngine; allowLocalPaths?: boolean }) {
+async function manager(options: {
+  workers: number;
+  queueCapacity: number;
+  queue?: JobQueue;
+  store?: InMemoryJobStore;
+  engine?: (engine: JobEngine) => JobEngine;
+  allowLocalPaths?: boolean;
+}) {
   const dir = await makeTempDir('cadence-jobs-');
   const { config } = await loadConfig({ cwd: dir.path, env: {} });
   const logger = createLogger({ level: 'error', stream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
@@ -50,7 +57,9 @@ class FlakyStore extends InMemoryJobStore {
   override async update(id: string, change: (job: Job) => void): Promise<Job | undefined> {
     if (this.away) {
       this.refused++;
-      throw new CadenceError('ERR_DATABASE_CONNECTION_FAILED', { message: 'The job store is unavailable; retry later' });
+      throw new CadenceError('ERR_DATABASE_CONNECTION_FAILED', {
+        message: 'The job store is unavailable; retry later',
+      });
     }
     return super.update(id, change);
   }
@@ -78,7 +87,12 @@ class GatedQueue extends InMemoryJobQueue {
   }
 }
 
-const spec = (url: string) => ({ request: { kind: 'repository' as const, url, branch: null }, source: 'api' as const, repo: 'acme/stall', branch: null });
+const spec = (url: string) => ({
+  request: { kind: 'repository' as const, url, branch: null },
+  source: 'api' as const,
+  repo: 'acme/stall',
+  branch: null,
+});
 
 describe('job manager', function () {
   this.timeout(20_000);
@@ -104,7 +118,9 @@ describe('job manager', function () {
     const { jobs, store, cleanup } = await manager({ workers: 0, queueCapacity: 1 });
     try {
       // Submitted together, all pass the room check before any is offered: one fits, the rest are refused.
-      const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => jobs.submit(spec('git://127.0.0.1:9/acme/stall.git'))));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 5 }, () => jobs.submit(spec('git://127.0.0.1:9/acme/stall.git'))),
+      );
       expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
       for (const refused of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
         expect(refused.reason).to.be.instanceOf(CadenceError).with.property('code', 'ERR_QUEUE_FULL');
@@ -143,7 +159,11 @@ describe('job manager', function () {
       expect(await jobs.cancel(job.id)).to.include({ status: 'cancelled', error_code: 'ERR_CANCELLED' });
       const again = await jobs.cancel(job.id).catch((error: unknown) => error);
       expect(again).to.be.instanceOf(CadenceError).with.property('code', 'ERR_JOB_FINAL');
-      expect(httpErrorOf(again)).to.include({ status: 409, error: 'conflict', message: `Job ${job.id} is already cancelled` });
+      expect(httpErrorOf(again)).to.include({
+        status: 409,
+        error: 'conflict',
+        message: `Job ${job.id} is already cancelled`,
+      });
     } finally {
       await cleanup();
     }
@@ -151,7 +171,14 @@ describe('job manager', function () {
 
   it('closes an engine that has something to close (an analysis thread pool) at shutdown, and needs nothing of one that has not', async () => {
     let closed = 0;
-    const closing = await manager({ workers: 1, queueCapacity: 10, engine: (engine) => ({ analyze: (request, options) => engine.analyze(request, options), close: async () => void closed++ }) });
+    const closing = await manager({
+      workers: 1,
+      queueCapacity: 10,
+      engine: (engine) => ({
+        analyze: (request, options) => engine.analyze(request, options),
+        close: async () => void closed++,
+      }),
+    });
     const plain = await manager({ workers: 1, queueCapacity: 10 });
     try {
       await closing.jobs.shutdown(0);
@@ -183,8 +210,14 @@ describe('job manager', function () {
         }
         return job;
       };
-      const job = await jobs.submit({ request: { kind: 'repository', url: repository, branch: null }, source: 'api', repo: 'acme/repo', branch: null });
-      for (let i = 0; i < 200 && (await store.get(job.id))?.status !== 'completed'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      const job = await jobs.submit({
+        request: { kind: 'repository', url: repository, branch: null },
+        source: 'api',
+        repo: 'acme/repo',
+        branch: null,
+      });
+      for (let i = 0; i < 200 && (await store.get(job.id))?.status !== 'completed'; i++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await store.get(job.id)).to.include({ status: 'completed' });
       expect(store.refused).to.be.at.least(1);
     } finally {
@@ -253,7 +286,21 @@ describe('job manager', function () {
       const { jobs, store, cleanup } = await manager({ workers: 0, queueCapacity: 10 });
       try {
         const created_at = new Date(Date.now() - 60_000).toISOString();
-        const orphan = { id: 'orphan', status: 'queued' as const, kind: 'repository' as const, source: 'webhook:github' as const, repo: 'acme/stall', branch: null, url: 'git://127.0.0.1:9/acme/stall.git', created_at, started_at: null, finished_at: null, error: null, error_code: null, request: push().request };
+        const orphan = {
+          id: 'orphan',
+          status: 'queued' as const,
+          kind: 'repository' as const,
+          source: 'webhook:github' as const,
+          repo: 'acme/stall',
+          branch: null,
+          url: 'git://127.0.0.1:9/acme/stall.git',
+          created_at,
+          started_at: null,
+          finished_at: null,
+          error: null,
+          error_code: null,
+          request: push().request,
+        };
         await store.create(orphan, 'github:d1');
         const taken = await jobs.receive(push(), 'github:d1');
         expect(taken.duplicate).to.equal(false);

@@ -11,7 +11,13 @@ describe('the job page before a report exists', () => {
     expect(running.html).to.contain('<ol id="progress"').and.contain('The report replaces this page');
     expect(running.policy).to.contain("script-src 'self'").and.not.contain('unsafe-inline');
     expect(running.html).to.match(/<script src="\.\.\/\.\.\/assets\/job\.[0-9a-f]{16}\.js"><\/script>/);
-    const failed = jobPage({ id: 'job-2', status: 'failed', repo: 'acme/app', error_code: 'ERR_GIT_CLONE_FAILED', error: HOSTILE });
+    const failed = jobPage({
+      id: 'job-2',
+      status: 'failed',
+      repo: 'acme/app',
+      error_code: 'ERR_GIT_CLONE_FAILED',
+      error: HOSTILE,
+    });
     expect(failed.html).to.contain('This job ended failed (ERR_GIT_CLONE_FAILED) without a report.');
     expect(failed.html).not.to.contain('<script').and.not.to.contain('<img');
     expect(failed.html).to.match(/<link rel="stylesheet" href="\.\.\/\.\.\/assets\/dashboard\.[0-9a-f]{16}\.css">/);

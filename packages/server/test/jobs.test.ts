@@ -14,7 +14,21 @@ import { createHmac } from 'node:crypto';
 let counter = 0;
 function job(status: JobStatus, repo = 'acme/widget'): Job {
   const id = `job-${++counter}`;
-  return { id, status, kind: 'repository', source: 'api', repo, branch: null, url: `https://x.test/${repo}`, created_at: new Date().toISOString(), started_at: null, finished_at: null, error: null, error_code: null, request: { kind: 'repository', url: `https://x.test/${repo}` } };
+  return {
+    id,
+    status,
+    kind: 'repository',
+    source: 'api',
+    repo,
+    branch: null,
+    url: `https://x.test/${repo}`,
+    created_at: new Date().toISOString(),
+    started_at: null,
+    finished_at: null,
+    error: null,
+    error_code: null,
+    request: { kind: 'repository', url: `https://x.test/${repo}` },
+  };
 }
 
 describe('job store, queue and limits (in-memory implementations)', () => {
@@ -56,8 +70,12 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     const store = new InMemoryJobStore(100);
     const jobs = [job('completed', 'a/a'), job('failed', 'b/b'), job('completed', 'a/a'), job('completed', 'b/b')];
     for (const j of jobs) await store.create(j);
-    expect((await store.list({ limit: 10, offset: 0 })).map((j) => j.id)).to.deep.equal(jobs.map((j) => j.id).reverse());
-    expect((await store.list({ limit: 10, offset: 0, status: 'completed', repo: 'a/a' })).map((j) => j.id)).to.deep.equal([jobs[2]!.id, jobs[0]!.id]);
+    expect((await store.list({ limit: 10, offset: 0 })).map((j) => j.id)).to.deep.equal(
+      jobs.map((j) => j.id).reverse(),
+    );
+    expect(
+      (await store.list({ limit: 10, offset: 0, status: 'completed', repo: 'a/a' })).map((j) => j.id),
+    ).to.deep.equal([jobs[2]!.id, jobs[0]!.id]);
     expect((await store.list({ limit: 1, offset: 1 })).map((j) => j.id)).to.deep.equal([jobs[2]!.id]);
   });
 
@@ -75,14 +93,43 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     const expected = made.filter((j, i) => j.status === 'queued' && (i < 3000 || i >= 3600)).reverse();
     expect((await store.list({ limit: 5000, offset: 0 })).map((j) => j.id)).to.deep.equal(expected.map((j) => j.id));
     const page = await store.list({ limit: 3, offset: 2, status: 'queued', repo: 'r/0' });
-    expect(page.map((j) => j.id)).to.deep.equal(expected.filter((j) => j.repo === 'r/0').slice(2, 5).map((j) => j.id));
+    expect(page.map((j) => j.id)).to.deep.equal(
+      expected
+        .filter((j) => j.repo === 'r/0')
+        .slice(2, 5)
+        .map((j) => j.id),
+    );
   });
 
   it('caps what a retained result keeps in full while keeping exact counts', () => {
-    const detections = Array.from({ length: 5000 }, (_, i) => ({ strategy: 's', category: 'c', severity: 'low' as const, confidence: i / 5000, score: 0.1, message: 'm', commit: `c${i}` }));
-    const suspicions = Array.from({ length: 3000 }, (_, i) => ({ commit_hash: `c${i}`, message: 'm', severity: 'low' as const, confidence: i / 3000, reasons: [] }));
-    const result = { source_type: 'git', detections, suspicions, suspicious_commits: 3000, total_commits: 9000, strategy_results: [{ name: 's', detections: 5000 }] } as unknown as AnalysisResult;
-    const kept = retainedResult(result) as AnalysisResult & { suspicions: unknown[]; truncated: { detections: number; suspicions: number } };
+    const detections = Array.from({ length: 5000 }, (_, i) => ({
+      strategy: 's',
+      category: 'c',
+      severity: 'low' as const,
+      confidence: i / 5000,
+      score: 0.1,
+      message: 'm',
+      commit: `c${i}`,
+    }));
+    const suspicions = Array.from({ length: 3000 }, (_, i) => ({
+      commit_hash: `c${i}`,
+      message: 'm',
+      severity: 'low' as const,
+      confidence: i / 3000,
+      reasons: [],
+    }));
+    const result = {
+      source_type: 'git',
+      detections,
+      suspicions,
+      suspicious_commits: 3000,
+      total_commits: 9000,
+      strategy_results: [{ name: 's', detections: 5000 }],
+    } as unknown as AnalysisResult;
+    const kept = retainedResult(result) as AnalysisResult & {
+      suspicions: unknown[];
+      truncated: { detections: number; suspicions: number };
+    };
     expect(kept.detections).to.have.length(MAX_RETAINED_ITEMS);
     expect(kept.suspicions).to.have.length(MAX_RETAINED_ITEMS);
     expect(kept.truncated).to.include({ detections: 5000, suspicions: 3000 });
@@ -107,7 +154,9 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     for (let i = 0; i < 50_000; i += 3) await queue.remove(`id-${i}`);
     await queue.offer('late');
     const taken: string[] = [];
-    const expected = Array.from({ length: 50_000 }, (_, i) => i).filter((i) => i % 3 !== 0).map((i) => `id-${i}`);
+    const expected = Array.from({ length: 50_000 }, (_, i) => i)
+      .filter((i) => i % 3 !== 0)
+      .map((i) => `id-${i}`);
     await new Promise<void>((resolve) => {
       queue.consume(1, async (id) => {
         taken.push(id);
@@ -168,7 +217,13 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     recent.set('d', 'job-d');
     recent.set('e', 'job-e');
     // a and b were two generations back: forgotten; c and d (the previous generation) and e are kept.
-    expect([recent.get('a'), recent.get('b'), recent.get('c'), recent.get('d'), recent.get('e')]).to.deep.equal([undefined, undefined, 'job-c', 'job-d', 'job-e']);
+    expect([recent.get('a'), recent.get('b'), recent.get('c'), recent.get('d'), recent.get('e')]).to.deep.equal([
+      undefined,
+      undefined,
+      'job-c',
+      'job-d',
+      'job-e',
+    ]);
     recent.release('c', 'job-other');
     expect(recent.get('c')).to.equal('job-c');
     recent.release('c', 'job-c');
@@ -203,6 +258,7 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     const good = `sha256=${createHmac('sha256', 'k').update(body).digest('hex')}`;
     expect(verifyHubSignature(body, good, 'k')).to.equal(true);
     expect(verifyHubSignature(body, good.toUpperCase().replace('SHA256', 'sha256'), 'k')).to.equal(true);
-    for (const bad of [undefined, '', 'sha256=', 'sha256=00', good.slice(0, -1), `sha1=${good.slice(7)}`]) expect(verifyHubSignature(body, bad, 'k')).to.equal(false);
+    for (const bad of [undefined, '', 'sha256=', 'sha256=00', good.slice(0, -1), `sha1=${good.slice(7)}`])
+      expect(verifyHubSignature(body, bad, 'k')).to.equal(false);
   });
 });

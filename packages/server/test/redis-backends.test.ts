@@ -19,7 +19,12 @@ let prefixCount = 0;
 async function redisConfig(url: string, overrides: Record<string, string> = {}): Promise<CadenceConfig> {
   const dir = await makeTempDir('cadence-redis-config-');
   try {
-    const env = { CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: url, CADENCE_REDIS_KEY_PREFIX: `t${++prefixCount}`, ...overrides };
+    const env = {
+      CADENCE_QUEUE_BACKEND: 'redis',
+      CADENCE_REDIS_URL: url,
+      CADENCE_REDIS_KEY_PREFIX: `t${++prefixCount}`,
+      ...overrides,
+    };
     return (await loadConfig({ cwd: dir.path, env })).config;
   } finally {
     await dir.remove();
@@ -28,8 +33,18 @@ async function redisConfig(url: string, overrides: Record<string, string> = {}):
 
 function job(id: string, repo = 'acme/widgets', status: Job['status'] = 'queued'): Job {
   return {
-    id, status, kind: 'repository', source: 'api', repo, branch: null, url: `https://example.test/${repo}`,
-    created_at: new Date().toISOString(), started_at: null, finished_at: null, error: null, error_code: null,
+    id,
+    status,
+    kind: 'repository',
+    source: 'api',
+    repo,
+    branch: null,
+    url: `https://example.test/${repo}`,
+    created_at: new Date().toISOString(),
+    started_at: null,
+    finished_at: null,
+    error: null,
+    error_code: null,
     request: { kind: 'repository', url: `https://example.test/${repo}` },
   };
 }
@@ -63,10 +78,22 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     expect(await store.size()).to.equal(7);
     expect((await store.list({ limit: 3, offset: 0 })).map((j) => j.id)).to.deep.equal(['j6', 'j5', 'j4']);
     expect((await store.list({ limit: 3, offset: 3 })).map((j) => j.id)).to.deep.equal(['j3', 'j2', 'j1']);
-    expect((await store.list({ limit: 10, offset: 0, repo: 'acme/even' })).map((j) => j.id)).to.deep.equal(['j6', 'j4', 'j2', 'j0']);
-    expect((await store.list({ limit: 10, offset: 0, status: 'completed' })).map((j) => j.id)).to.deep.equal(['j4', 'j2']);
-    expect((await store.list({ limit: 10, offset: 0, status: 'queued', repo: 'acme/even' })).map((j) => j.id)).to.deep.equal(['j6', 'j0']);
-    expect((await store.list({ limit: 10, offset: 0, status: 'queued', repo: 'acme/even' })).map((j) => j.id)).to.deep.equal(['j6', 'j0']);
+    expect((await store.list({ limit: 10, offset: 0, repo: 'acme/even' })).map((j) => j.id)).to.deep.equal([
+      'j6',
+      'j4',
+      'j2',
+      'j0',
+    ]);
+    expect((await store.list({ limit: 10, offset: 0, status: 'completed' })).map((j) => j.id)).to.deep.equal([
+      'j4',
+      'j2',
+    ]);
+    expect(
+      (await store.list({ limit: 10, offset: 0, status: 'queued', repo: 'acme/even' })).map((j) => j.id),
+    ).to.deep.equal(['j6', 'j0']);
+    expect(
+      (await store.list({ limit: 10, offset: 0, status: 'queued', repo: 'acme/even' })).map((j) => j.id),
+    ).to.deep.equal(['j6', 'j0']);
     await store.delete('j6');
     expect(await store.get('j6')).to.equal(undefined);
     expect((await store.list({ limit: 1, offset: 0, repo: 'acme/even' })).map((j) => j.id)).to.deep.equal(['j4']);
@@ -88,7 +115,10 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
   });
 
   it('keeps at most max_jobs, dropping the oldest final jobs and never an active one, and gives final jobs a TTL', async () => {
-    const config = await redisConfig(redis.url, { CADENCE_LIMITS_MAX_JOBS: '3', CADENCE_LIMITS_JOB_TTL_SECONDS: '120' });
+    const config = await redisConfig(redis.url, {
+      CADENCE_LIMITS_MAX_JOBS: '3',
+      CADENCE_LIMITS_JOB_TTL_SECONDS: '120',
+    });
     const { store } = await open(config);
     await store.create(job('active'));
     await store.create(job('old-final'));
@@ -138,24 +168,35 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     const a = await open(config);
     const b = await open(config);
     let done = false;
-    const heard = new Promise<[string, string]>((resolve) => b.cancels.listen((id, code) => {
-      done = true;
-      resolve([id, code]);
-    }));
+    const heard = new Promise<[string, string]>((resolve) =>
+      b.cancels.listen((id, code) => {
+        done = true;
+        resolve([id, code]);
+      }),
+    );
     // Pub/sub delivers only to subscriptions already in place (a loaded machine may take a while to
     // finish b's): the request is sent again until b hears it. It is also remembered for late readers.
     // Each wait is bounded and says what it waited for: a CI run once spent the whole test timeout
     // here without saying whether the request or the hearing never came.
     const within = <T>(work: Promise<T>, ms: number, what: string): Promise<T> =>
-      Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms))]);
+      Promise.race([
+        work,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms),
+        ),
+      ]);
     // b hears nothing before its subscription is in place: wait for it (a loaded machine can take
     // longer than the 5 s the backends wait at start), and say so if it never comes.
-    if (b.cancels instanceof RedisJobCancels) await within(b.cancels.ready, 20_000, 'the other server subscribing to cancels');
+    if (b.cancels instanceof RedisJobCancels)
+      await within(b.cancels.ready, 20_000, 'the other server subscribing to cancels');
     for (let i = 0; i < 30 && !done; i++) {
       await within(a.cancels.request('job-9', 'ERR_CANCELLED'), 5000, `cancel request ${i + 1}`);
       await Promise.race([heard, new Promise((resolve) => setTimeout(resolve, 500))]);
     }
-    expect(await within(heard, 1000, 'hearing the cancel on the other server')).to.deep.equal(['job-9', 'ERR_CANCELLED']);
+    expect(await within(heard, 1000, 'hearing the cancel on the other server')).to.deep.equal([
+      'job-9',
+      'ERR_CANCELLED',
+    ]);
     expect(await b.cancels.requested('job-9')).to.equal('ERR_CANCELLED');
   }).timeout(60_000);
 
@@ -163,7 +204,11 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     const config = await redisConfig(redis.url);
     const a = await open(config);
     const b = await open(config);
-    const outcomes = await Promise.all([a.store.create(job('first'), 'delivery-1'), b.store.create(job('second'), 'delivery-1'), a.store.create(job('third'), 'delivery-1')]);
+    const outcomes = await Promise.all([
+      a.store.create(job('first'), 'delivery-1'),
+      b.store.create(job('second'), 'delivery-1'),
+      a.store.create(job('third'), 'delivery-1'),
+    ]);
     const created = ['first', 'second', 'third'].filter((_, i) => outcomes[i] === undefined);
     expect(created).to.have.length(1);
     expect(outcomes.filter((o) => o !== undefined)).to.deep.equal([created[0], created[0]]);
@@ -187,7 +232,10 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     const raw = new Redis(redis.url);
     try {
       const scriptCalls = async (): Promise<number> =>
-        [...(await raw.info('commandstats')).matchAll(/^cmdstat_eval(?:sha)?:calls=(\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+        [...(await raw.info('commandstats')).matchAll(/^cmdstat_eval(?:sha)?:calls=(\d+)/gm)].reduce(
+          (sum, m) => sum + Number(m[1]),
+          0,
+        );
       await store.create(job('first-alone'));
       const before = await scriptCalls();
       const outcomes = await Promise.all([
@@ -200,7 +248,9 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
       expect(await store.get('redelivered')).to.equal(undefined);
       expect(await store.size()).to.equal(21);
       expect((await store.list({ limit: 2, offset: 0 })).map((j) => j.id)).to.deep.equal(['batch-19', 'batch-18']);
-      expect(await Promise.all(Array.from({ length: 20 }, (_, i) => queue.offer(`batch-${i}`)))).to.deep.equal(Array.from({ length: 20 }, () => true));
+      expect(await Promise.all(Array.from({ length: 20 }, (_, i) => queue.offer(`batch-${i}`)))).to.deep.equal(
+        Array.from({ length: 20 }, () => true),
+      );
       expect(await queue.depth()).to.equal(20);
       expect(await queue.holds('batch-19')).to.equal(true);
     } finally {
@@ -215,7 +265,10 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     await a.consume('203.0.113.9');
     await b.consume('203.0.113.9');
     await a.consume('203.0.113.9');
-    const refused = await b.consume('203.0.113.9').then(() => null, (outcome: unknown) => outcome);
+    const refused = await b.consume('203.0.113.9').then(
+      () => null,
+      (outcome: unknown) => outcome,
+    );
     expect(refused).to.have.property('msBeforeNext');
     await b.consume('198.51.100.1');
   });
@@ -266,7 +319,10 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
       await store.create(job('kept'));
       await own.stop();
       const started = Date.now();
-      const thrown = await store.get('kept').then(() => null, (e: unknown) => e);
+      const thrown = await store.get('kept').then(
+        () => null,
+        (e: unknown) => e,
+      );
       // The store raises its outage code; the server's edge answers it 503 unavailable.
       expect(thrown).to.be.instanceOf(CadenceError).with.property('code', 'ERR_DATABASE_CONNECTION_FAILED');
       const error = httpErrorOf(thrown);
@@ -275,7 +331,8 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
       expect(error.headers).to.have.property('Retry-After');
       expect(Date.now() - started).to.be.below(3000);
       await own.restart();
-      for (let i = 0; i < 100 && !(await store.get('kept').catch(() => undefined)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let i = 0; i < 100 && !(await store.get('kept').catch(() => undefined)); i++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       expect((await store.get('kept'))!.id).to.equal('kept');
     } finally {
       await Promise.all(opened.splice(0).map((b) => b.close()));

@@ -6,11 +6,20 @@ import { isStoreOutage, STORE_OUTAGE_WAIT, untilRecorded } from '../src/jobs/sto
 
 function recordingLogger() {
   const lines: { message: string; job_id?: string }[] = [];
-  const logger = createLogger({ level: 'warn', stream: new Writable({ write: (chunk, _encoding, done) => { lines.push(JSON.parse(String(chunk)) as { message: string }); done(); } }) });
+  const logger = createLogger({
+    level: 'warn',
+    stream: new Writable({
+      write: (chunk, _encoding, done) => {
+        lines.push(JSON.parse(String(chunk)) as { message: string });
+        done();
+      },
+    }),
+  });
   return { logger, lines };
 }
 
-const away = () => new CadenceError('ERR_DATABASE_CONNECTION_FAILED', { message: 'The job store is unavailable; retry later' });
+const away = () =>
+  new CadenceError('ERR_DATABASE_CONNECTION_FAILED', { message: 'The job store is unavailable; retry later' });
 
 /** A job's outcome waits out a job store that is away (jobs/store-outage.ts). */
 describe('waiting out a store outage', () => {
@@ -21,11 +30,16 @@ describe('waiting out a store outage', () => {
   it('writes again at a steady pace while the store is away, warns once, and answers what the write returns', async () => {
     const { logger, lines } = recordingLogger();
     const attempts: number[] = [];
-    const written = await untilRecorded(async () => {
-      attempts.push(performance.now());
-      if (attempts.length < 4) throw away();
-      return 'recorded';
-    }, logger, 'j1', { everyMs: 150, forMs: 5000 });
+    const written = await untilRecorded(
+      async () => {
+        attempts.push(performance.now());
+        if (attempts.length < 4) throw away();
+        return 'recorded';
+      },
+      logger,
+      'j1',
+      { everyMs: 150, forMs: 5000 },
+    );
     expect(written).to.equal('recorded');
     expect(attempts).to.have.length(4);
     const gaps = attempts.slice(1).map((at, i) => at - attempts[i]!);
@@ -39,10 +53,15 @@ describe('waiting out a store outage', () => {
     const { logger } = recordingLogger();
     let attempts = 0;
     const started = performance.now();
-    const failure = await untilRecorded(async () => {
-      attempts++;
-      throw away();
-    }, logger, 'j2', { everyMs: 100, forMs: 450 }).catch((error: unknown) => error);
+    const failure = await untilRecorded(
+      async () => {
+        attempts++;
+        throw away();
+      },
+      logger,
+      'j2',
+      { everyMs: 100, forMs: 450 },
+    ).catch((error: unknown) => error);
     expect(isStoreOutage(failure)).to.equal(true);
     expect(failure).to.have.property('message', 'The job store is unavailable; retry later');
     expect(attempts).to.be.within(4, 7);
@@ -53,10 +72,15 @@ describe('waiting out a store outage', () => {
     const { logger, lines } = recordingLogger();
     let attempts = 0;
     const other = new CadenceError('ERR_INTERNAL', { message: 'too many concurrent updates' });
-    const failure = await untilRecorded(async () => {
-      attempts++;
-      throw other;
-    }, logger, 'j3', { everyMs: 100, forMs: 5000 }).catch((error: unknown) => error);
+    const failure = await untilRecorded(
+      async () => {
+        attempts++;
+        throw other;
+      },
+      logger,
+      'j3',
+      { everyMs: 100, forMs: 5000 },
+    ).catch((error: unknown) => error);
     expect(failure).to.equal(other);
     expect(attempts).to.equal(1);
     expect(lines).to.deep.equal([]);

@@ -11,10 +11,12 @@ describe('TurnBatch (one command for the calls of one event-loop turn)', () => {
     const first = await Promise.all([batch.add(1), batch.add(2), batch.add(3)]);
     expect(first).to.deep.equal(['r1', 'r2', 'r3']);
     // Calls resumed by the same reply (promise continuations) still share a batch.
-    const resumed = await Promise.all([4, 5].map(async (n) => {
-      await Promise.resolve();
-      return batch.add(n);
-    }));
+    const resumed = await Promise.all(
+      [4, 5].map(async (n) => {
+        await Promise.resolve();
+        return batch.add(n);
+      }),
+    );
     expect(resumed).to.deep.equal(['r4', 'r5']);
     const later = await batch.add(6);
     expect(later).to.equal('r6');
@@ -29,7 +31,10 @@ describe('TurnBatch (one command for the calls of one event-loop turn)', () => {
     });
     const outcomes = await Promise.allSettled([batch.add(1), batch.add(2)]);
     expect(outcomes.map((o) => o.status)).to.deep.equal(['rejected', 'rejected']);
-    expect(outcomes.map((o) => (o as PromiseRejectedResult).reason.message)).to.deep.equal(['Redis is away', 'Redis is away']);
+    expect(outcomes.map((o) => (o as PromiseRejectedResult).reason.message)).to.deep.equal([
+      'Redis is away',
+      'Redis is away',
+    ]);
     failing = false;
     expect(await Promise.all([batch.add(3), batch.add(4)])).to.deep.equal([3, 4]);
   });

@@ -41,7 +41,9 @@ describe('rawWebhookBody', () => {
     try {
       const socket = net.connect(site.port, '127.0.0.1');
       await new Promise((resolve) => socket.once('connect', resolve));
-      socket.write('POST /webhooks/github HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ref":');
+      socket.write(
+        'POST /webhooks/github HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ref":',
+      );
       await sleep(20);
       socket.destroy();
       for (let i = 0; i < 100 && site.outcomes.length === 0; i++) await sleep(10);
@@ -57,7 +59,11 @@ describe('rawWebhookBody', () => {
   it('still reads a body that arrives whole after the wait', async () => {
     const site = await delayedWebhookServer(50);
     try {
-      const response = await fetch(`http://127.0.0.1:${site.port}/webhooks/github`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ref":"refs/heads/main"}' });
+      const response = await fetch(`http://127.0.0.1:${site.port}/webhooks/github`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"ref":"refs/heads/main"}',
+      });
       expect(response.status).to.equal(202);
       expect(await response.json()).to.deep.equal({ bytes: 25 });
     } finally {

@@ -47,11 +47,18 @@ function expression(value: string, options: ActionStepOptions): string {
  * resolved (the workspace when none is given), RUNNER_TEMP and GITHUB_ACTION_PATH set.
  */
 export async function runActionStep(options: ActionStepOptions): Promise<StepRun> {
-  const action = parse(await readFile(path.join(options.actionPath, 'action.yml'), 'utf8')) as { runs: { steps: ActionStep[] } };
+  const action = parse(await readFile(path.join(options.actionPath, 'action.yml'), 'utf8')) as {
+    runs: { steps: ActionStep[] };
+  };
   const step = action.runs.steps.find((s) => s.id === options.stepId);
   if (!step?.run) throw new Error(`action.yml has no run step with id ${options.stepId}`);
   if (step.shell !== 'bash') throw new Error(`the step's shell is ${step.shell}, not bash`);
-  const env: NodeJS.ProcessEnv = { ...options.env, GITHUB_WORKSPACE: options.workspace, GITHUB_ACTION_PATH: options.actionPath, RUNNER_TEMP: options.runnerTemp };
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    GITHUB_WORKSPACE: options.workspace,
+    GITHUB_ACTION_PATH: options.actionPath,
+    RUNNER_TEMP: options.runnerTemp,
+  };
   for (const [name, value] of Object.entries(step.env ?? {})) env[name] = expression(value, options);
   const cwd = step['working-directory'] ? expression(step['working-directory'], options) : options.workspace;
   const folder = await mkdtemp(path.join(options.runnerTemp, 'step-'));
@@ -75,15 +82,29 @@ export interface GitlabJobOptions {
  * pipefail), from CI_PROJECT_DIR, with the job's `variables:` set (the pipeline's own win).
  */
 export async function runGitlabJob(options: GitlabJobOptions): Promise<StepRun> {
-  const template = parse(await readFile(options.templateFile, 'utf8')) as Record<string, { variables?: Record<string, string>; script?: string[] }>;
+  const template = parse(await readFile(options.templateFile, 'utf8')) as Record<
+    string,
+    { variables?: Record<string, string>; script?: string[] }
+  >;
   const job = template[options.job];
   if (!job?.script) throw new Error(`${options.templateFile} has no job ${options.job} with a script`);
-  const env: NodeJS.ProcessEnv = { ...job.variables, ...options.env, GITLAB_CI: 'true', CI_PROJECT_DIR: options.projectDir };
+  const env: NodeJS.ProcessEnv = {
+    ...job.variables,
+    ...options.env,
+    GITLAB_CI: 'true',
+    CI_PROJECT_DIR: options.projectDir,
+  };
   const script = ['set -eo pipefail', ...job.script].join('\n');
   return runProgram('bash', ['--noprofile', '--norc', '-c', script], options.projectDir, env, options.timeoutMs);
 }
 
-function runProgram(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<StepRun> {
+function runProgram(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 240_000,
+): Promise<StepRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -15,7 +15,10 @@ export const CADENCE_BIN = path.resolve(fileURLToPath(new URL('.', import.meta.u
  * Runs the real `cadence` CLI as a process. `process.execPath` on purpose: under the Node 22 CI run
  * the CLI runs on Node 22 too. `bin` runs another installation's (a deployment's copy).
  */
-export function runCadence(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; bin?: string }): Promise<CliRun> {
+export function runCadence(
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; bin?: string },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [options.bin ?? CADENCE_BIN, ...args], {
       cwd: options.cwd,

@@ -17,7 +17,11 @@ export type RecorderBehaviour = { readonly forwardTo: { host: string; port: numb
  * succeeds), hangs up at once (a stand-in for an sshd: the client fails fast) or stalls (a server
  * that never answers).
  */
-export async function startConnectionRecorder(host: string, behaviour: RecorderBehaviour, port = 0): Promise<ConnectionRecorder> {
+export async function startConnectionRecorder(
+  host: string,
+  behaviour: RecorderBehaviour,
+  port = 0,
+): Promise<ConnectionRecorder> {
   const sockets = new Set<Socket>();
   let count = 0;
   const server = createServer((socket) => {

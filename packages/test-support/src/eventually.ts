@@ -3,7 +3,11 @@
  * `everyMs`; fails naming `what` after `timeoutMs`. The one way tests wait for a condition, never a
  * fixed sleep.
  */
-export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, options: { timeoutMs?: number; everyMs?: number } = {}): Promise<T> {
+export async function eventually<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  options: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   for (;;) {
     const value = await probe();

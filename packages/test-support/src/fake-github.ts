@@ -54,8 +54,18 @@ export async function startFakeForge(routes: Route[], prefix: string): Promise<F
       const request: ForgeRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, at: Date.now() };
       requests.push(request);
       const script = scripts.find((s) => s.method === request.method && s.path.test(path) && s.answers.length > 0);
-      const answer = script?.answers.shift() ?? routes.reduce<ScriptedAnswer | null>((found, route) => found ?? route(request), null) ?? { status: 404, body: { message: 'Not Found' } };
-      const headers = { 'content-type': 'application/json; charset=utf-8', 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600), ...answer.headers };
+      const answer = script?.answers.shift() ??
+        routes.reduce<ScriptedAnswer | null>((found, route) => found ?? route(request), null) ?? {
+          status: 404,
+          body: { message: 'Not Found' },
+        };
+      const headers = {
+        'content-type': 'application/json; charset=utf-8',
+        'x-ratelimit-limit': '5000',
+        'x-ratelimit-remaining': '4999',
+        'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
+        ...answer.headers,
+      };
       res.writeHead(answer.status, headers);
       res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
       for (const wake of waiters.splice(0)) wake();
@@ -73,7 +83,12 @@ export async function startFakeForge(routes: Route[], prefix: string): Promise<F
         const check = (): void => {
           const matching = requests.filter((r) => r.method === method && path.test(r.path));
           if (matching.length >= count) return resolve(matching);
-          if (Date.now() > deadline) return reject(new Error(`fake forge: ${matching.length} of ${count} ${method} ${path} after ${timeoutMs} ms; saw ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}`));
+          if (Date.now() > deadline)
+            return reject(
+              new Error(
+                `fake forge: ${matching.length} of ${count} ${method} ${path} after ${timeoutMs} ms; saw ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}`,
+              ),
+            );
           waiters.push(check);
           setTimeout(check, 200).unref();
         };
@@ -87,14 +102,49 @@ let nextId = 1000;
 
 /** GitHub's REST API: commit statuses, check runs, App installation tokens. */
 export function startFakeGithub(): Promise<FakeForge> {
-  return startFakeForge([
-    (r) => (r.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]{40}$/.test(r.path) ? { status: 201, body: { id: ++nextId, state: r.body?.state, context: r.body?.context, description: r.body?.description } } : null),
-    (r) => (r.method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(r.path) ? { status: 201, body: { token: `ghs_installation${++nextId}`, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: { checks: 'write', statuses: 'write' }, repository_selection: 'all' } } : null),
-    (r) => (r.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/check-runs$/.test(r.path) ? { status: 201, body: { id: ++nextId, head_sha: r.body?.head_sha, status: r.body?.status, name: r.body?.name } } : null),
-    // No pull request is associated with a commit unless a test scripts one.
-    (r) => (r.method === 'GET' && /^\/repos\/[^/]+\/[^/]+\/commits\/[0-9a-f]{40}\/pulls/.test(r.path) ? { status: 200, body: [] } : null),
-    (r) => (r.method === 'PATCH' && /^\/repos\/[^/]+\/[^/]+\/check-runs\/\d+$/.test(r.path) ? { status: 200, body: { id: Number(r.path.split('/').pop()), status: r.body?.status, conclusion: r.body?.conclusion } } : null),
-  ], '');
+  return startFakeForge(
+    [
+      (r) =>
+        r.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]{40}$/.test(r.path)
+          ? {
+              status: 201,
+              body: { id: ++nextId, state: r.body?.state, context: r.body?.context, description: r.body?.description },
+            }
+          : null,
+      (r) =>
+        r.method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(r.path)
+          ? {
+              status: 201,
+              body: {
+                token: `ghs_installation${++nextId}`,
+                expires_at: new Date(Date.now() + 3600_000).toISOString(),
+                permissions: { checks: 'write', statuses: 'write' },
+                repository_selection: 'all',
+              },
+            }
+          : null,
+      (r) =>
+        r.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/check-runs$/.test(r.path)
+          ? {
+              status: 201,
+              body: { id: ++nextId, head_sha: r.body?.head_sha, status: r.body?.status, name: r.body?.name },
+            }
+          : null,
+      // No pull request is associated with a commit unless a test scripts one.
+      (r) =>
+        r.method === 'GET' && /^\/repos\/[^/]+\/[^/]+\/commits\/[0-9a-f]{40}\/pulls/.test(r.path)
+          ? { status: 200, body: [] }
+          : null,
+      (r) =>
+        r.method === 'PATCH' && /^\/repos\/[^/]+\/[^/]+\/check-runs\/\d+$/.test(r.path)
+          ? {
+              status: 200,
+              body: { id: Number(r.path.split('/').pop()), status: r.body?.status, conclusion: r.body?.conclusion },
+            }
+          : null,
+    ],
+    '',
+  );
 }
 
 /**
@@ -103,31 +153,58 @@ export function startFakeGithub(): Promise<FakeForge> {
  */
 export function startFakeGitlab(): Promise<FakeForge> {
   const notes: { id: number; body: string; system: boolean }[] = [{ id: 1, body: 'Looks good to me', system: false }];
-  return startFakeForge([
-    (r) => (r.method === 'POST' && /^\/projects\/\d+\/statuses\/[0-9a-f]{40}$/.test(r.path.split('?')[0]!) ? { status: 201, body: { id: ++nextId, sha: r.path.split('/')[4]!.split('?')[0], status: (r.body?.state ?? new URLSearchParams(r.path.split('?')[1]).get('state')), name: r.body?.name } } : null),
-    (r) => (r.method === 'GET' && /^\/projects\/\d+\/repository\/commits\/[0-9a-f]{40}\/merge_requests/.test(r.path) ? { status: 200, body: [{ id: 90, iid: 3, state: 'opened', title: 'A change' }] } : null),
-    (r) => {
-      if (r.method !== 'GET' || !/^\/projects\/\d+\/merge_requests\/3\/notes/.test(r.path)) return null;
-      const query = new URLSearchParams(r.path.split('?')[1] ?? '');
-      const perPage = Number(query.get('per_page') ?? 20);
-      const page = Number(query.get('page') ?? 1);
-      const slice = notes.slice((page - 1) * perPage, page * perPage);
-      const pages = Math.max(1, Math.ceil(notes.length / perPage));
-      return { status: 200, headers: { 'x-total': String(notes.length), 'x-total-pages': String(pages), 'x-per-page': String(perPage), 'x-page': String(page), 'x-next-page': page < pages ? String(page + 1) : '' }, body: slice };
-    },
-    (r) => {
-      if (r.method !== 'POST' || !/^\/projects\/\d+\/merge_requests\/3\/notes$/.test(r.path)) return null;
-      const note = { id: ++nextId, body: String(r.body?.body ?? ''), system: false };
-      notes.push(note);
-      return { status: 201, body: note };
-    },
-    (r) => {
-      const match = r.method === 'PUT' ? /^\/projects\/\d+\/merge_requests\/3\/notes\/(\d+)$/.exec(r.path) : null;
-      const note = match ? notes.find((n) => n.id === Number(match[1])) : undefined;
-      if (!match) return null;
-      if (!note) return { status: 404, body: { message: '404 Not found' } };
-      note.body = String(r.body?.body ?? note.body);
-      return { status: 200, body: note };
-    },
-  ], '/api/v4');
+  return startFakeForge(
+    [
+      (r) =>
+        r.method === 'POST' && /^\/projects\/\d+\/statuses\/[0-9a-f]{40}$/.test(r.path.split('?')[0]!)
+          ? {
+              status: 201,
+              body: {
+                id: ++nextId,
+                sha: r.path.split('/')[4]!.split('?')[0],
+                status: r.body?.state ?? new URLSearchParams(r.path.split('?')[1]).get('state'),
+                name: r.body?.name,
+              },
+            }
+          : null,
+      (r) =>
+        r.method === 'GET' && /^\/projects\/\d+\/repository\/commits\/[0-9a-f]{40}\/merge_requests/.test(r.path)
+          ? { status: 200, body: [{ id: 90, iid: 3, state: 'opened', title: 'A change' }] }
+          : null,
+      (r) => {
+        if (r.method !== 'GET' || !/^\/projects\/\d+\/merge_requests\/3\/notes/.test(r.path)) return null;
+        const query = new URLSearchParams(r.path.split('?')[1] ?? '');
+        const perPage = Number(query.get('per_page') ?? 20);
+        const page = Number(query.get('page') ?? 1);
+        const slice = notes.slice((page - 1) * perPage, page * perPage);
+        const pages = Math.max(1, Math.ceil(notes.length / perPage));
+        return {
+          status: 200,
+          headers: {
+            'x-total': String(notes.length),
+            'x-total-pages': String(pages),
+            'x-per-page': String(perPage),
+            'x-page': String(page),
+            'x-next-page': page < pages ? String(page + 1) : '',
+          },
+          body: slice,
+        };
+      },
+      (r) => {
+        if (r.method !== 'POST' || !/^\/projects\/\d+\/merge_requests\/3\/notes$/.test(r.path)) return null;
+        const note = { id: ++nextId, body: String(r.body?.body ?? ''), system: false };
+        notes.push(note);
+        return { status: 201, body: note };
+      },
+      (r) => {
+        const match = r.method === 'PUT' ? /^\/projects\/\d+\/merge_requests\/3\/notes\/(\d+)$/.exec(r.path) : null;
+        const note = match ? notes.find((n) => n.id === Number(match[1])) : undefined;
+        if (!match) return null;
+        if (!note) return { status: 404, body: { message: '404 Not found' } };
+        note.body = String(r.body?.body ?? note.body);
+        return { status: 200, body: note };
+      },
+    ],
+    '/api/v4',
+  );
 }

@@ -59,7 +59,10 @@ export async function createRepository(
     const files: Record<string, string | null> = { ...(spec.files ?? {}) };
     if (spec.addLines !== undefined) {
       const file = spec.file ?? 'src/main.txt';
-      const lines = Array.from({ length: spec.addLines }, () => `line ${++lineCounter} ${Math.random().toString(36).slice(2)}`);
+      const lines = Array.from(
+        { length: spec.addLines },
+        () => `line ${++lineCounter} ${Math.random().toString(36).slice(2)}`,
+      );
       const { readFile } = await import('node:fs/promises');
       const previous = await readFile(join(dir, file), 'utf8').catch(() => '');
       files[file] = previous + lines.join('\n') + '\n';

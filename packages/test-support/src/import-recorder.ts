@@ -26,7 +26,10 @@ export async function importRecorder(dir: string): Promise<ImportRecorder> {
       'export async function resolve(specifier, context, next) {\n  const resolved = await next(specifier, context);\n  appendFileSync(log, `${resolved.url}\\n`);\n  return resolved;\n}\n',
   );
   const register = path.join(dir, 'record-imports.mjs');
-  await writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { log: ${JSON.stringify(log)} } });\n`);
+  await writeFile(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { log: ${JSON.stringify(log)} } });\n`,
+  );
   return {
     env: { NODE_OPTIONS: `--import ${pathToFileURL(register).href}` },
     clear: () => rm(log, { force: true }),

@@ -14,10 +14,31 @@ export { startHttpServer, type TestHttpServer } from './http-server.js';
 export { startGitHttpServer, type GitHttpServer } from './git-http.js';
 export { runCadence, CADENCE_BIN, type CliRun } from './cli-process.js';
 export { importRecorder, type ImportRecorder } from './import-recorder.js';
-export { startCadenceServer, startCadenceWorker, waitForJob, waitForReports, startStalledServer, SERVER_CONFIG_FILE, type ServerProcess, type ServerOptions } from './server-process.js';
-export { loopbackNamespaceUnavailable, runInLoopbackNamespace, assertLoopbackOnly, type NamespaceRun, type NamespaceOptions } from './network-namespace.js';
+export {
+  startCadenceServer,
+  startCadenceWorker,
+  waitForJob,
+  waitForReports,
+  startStalledServer,
+  SERVER_CONFIG_FILE,
+  type ServerProcess,
+  type ServerOptions,
+} from './server-process.js';
+export {
+  loopbackNamespaceUnavailable,
+  runInLoopbackNamespace,
+  assertLoopbackOnly,
+  type NamespaceRun,
+  type NamespaceOptions,
+} from './network-namespace.js';
 export { startRedisServer, type RedisServer } from './redis-server.js';
-export { startFakeGithub, startFakeGitlab, type FakeForge, type ForgeRequest, type ScriptedAnswer } from './fake-github.js';
+export {
+  startFakeGithub,
+  startFakeGitlab,
+  type FakeForge,
+  type ForgeRequest,
+  type ScriptedAnswer,
+} from './fake-github.js';
 export { startConnectionRecorder, type ConnectionRecorder, type RecorderBehaviour } from './connection-recorder.js';
 export { jsonPost } from './json-request.js';
 export { runActionStep, runGitlabJob, type StepRun, type ActionStepOptions, type GitlabJobOptions } from './ci-step.js';

@@ -14,7 +14,10 @@ export interface NamespaceRun {
  */
 export function loopbackNamespaceUnavailable(withMounts = false): string | null {
   const flags = ['--net', '--map-root-user', ...(withMounts ? ['--mount'] : [])];
-  const probe = spawnSync('unshare', [...flags, 'ip', 'link', 'set', 'lo', 'up'], { encoding: 'utf8', timeout: 10_000 });
+  const probe = spawnSync('unshare', [...flags, 'ip', 'link', 'set', 'lo', 'up'], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
   if (probe.error) return `unshare could not run: ${probe.error.message}`;
   if (probe.status !== 0) return `unshare ${flags.join(' ')} failed: ${probe.stderr.trim() || `exit ${probe.status}`}`;
   return null;
@@ -32,13 +35,27 @@ export interface NamespaceOptions {
  * Runs `command` in a new network namespace whose only interface is loopback (brought up first).
  * The command is an argument array: the fixed `sh -c` below only brings `lo` up and execs it.
  */
-export function runInLoopbackNamespace(command: readonly string[], options: NamespaceOptions = {}): Promise<NamespaceRun> {
+export function runInLoopbackNamespace(
+  command: readonly string[],
+  options: NamespaceOptions = {},
+): Promise<NamespaceRun> {
   const withMounts = options.hostsFile !== undefined;
   const unavailable = loopbackNamespaceUnavailable(withMounts);
-  if (unavailable) return Promise.reject(new Error(`No loopback-only network namespace (refusing to fall back to the real network): ${unavailable}`));
+  if (unavailable)
+    return Promise.reject(
+      new Error(`No loopback-only network namespace (refusing to fall back to the real network): ${unavailable}`),
+    );
   // Fixed scripts; the command and the hosts file travel as arguments ("$@", "$0"), never in the script text.
   const setup = withMounts
-    ? ['--net', '--map-root-user', '--mount', 'sh', '-c', 'mount --bind "$0" /etc/hosts && ip link set lo up && exec "$@"', options.hostsFile!]
+    ? [
+        '--net',
+        '--map-root-user',
+        '--mount',
+        'sh',
+        '-c',
+        'mount --bind "$0" /etc/hosts && ip link set lo up && exec "$@"',
+        options.hostsFile!,
+      ]
     : ['--net', '--map-root-user', 'sh', '-c', 'ip link set lo up && exec "$@"', 'loopback-namespace'];
   return new Promise((resolve, reject) => {
     const child = spawn('unshare', [...setup, ...command], {
@@ -61,6 +78,9 @@ export function runInLoopbackNamespace(command: readonly string[], options: Name
 
 /** Throws unless this process sees loopback interfaces only: a probe's first line of defence. */
 export function assertLoopbackOnly(): void {
-  const others = Object.entries(networkInterfaces()).filter(([, addresses]) => (addresses ?? []).some((a) => !a.internal));
-  if (others.length > 0) throw new Error(`not inside a loopback-only namespace: ${others.map(([name]) => name).join(', ')}`);
+  const others = Object.entries(networkInterfaces()).filter(([, addresses]) =>
+    (addresses ?? []).some((a) => !a.internal),
+  );
+  if (others.length > 0)
+    throw new Error(`not inside a loopback-only namespace: ${others.map(([name]) => name).join(', ')}`);
 }

@@ -23,13 +23,33 @@ export async function startRedisServer(options: { persistent?: boolean } = {}): 
   let port = await freePort();
   let child: ChildProcess | null = null;
   const spawnOn = async (): Promise<boolean> => {
-    const started = spawn('redis-server', [
-      '--port', String(port), '--bind', '127.0.0.1', '--dir', dir.path, '--save', '',
-      '--appendonly', options.persistent ? 'yes' : 'no', '--appendfsync', 'always', '--daemonize', 'no', '--loglevel', 'warning',
-    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const started = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir.path,
+        '--save',
+        '',
+        '--appendonly',
+        options.persistent ? 'yes' : 'no',
+        '--appendfsync',
+        'always',
+        '--daemonize',
+        'no',
+        '--loglevel',
+        'warning',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     const exited = new Promise<boolean>((resolve) => started.once('exit', () => resolve(false)));
     child = started;
-    const listening = waitForPort('127.0.0.1', port, 10_000).then(() => new Promise<boolean>((resolve) => setTimeout(() => resolve(started.exitCode === null), 100)));
+    const listening = waitForPort('127.0.0.1', port, 10_000).then(
+      () => new Promise<boolean>((resolve) => setTimeout(() => resolve(started.exitCode === null), 100)),
+    );
     return Promise.race([listening, exited]);
   };
   const start = async (): Promise<void> => {

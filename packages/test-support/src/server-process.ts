@@ -56,10 +56,18 @@ let sharedBackendServers = 0;
 function sharedBackendEnv(): Record<string, string> {
   const url = process.env.CADENCE_TEST_REDIS_URL;
   if (!url) return {};
-  return { CADENCE_QUEUE_BACKEND: 'redis', CADENCE_REDIS_URL: url, CADENCE_REDIS_KEY_PREFIX: `e2e-${process.pid}-${++sharedBackendServers}` };
+  return {
+    CADENCE_QUEUE_BACKEND: 'redis',
+    CADENCE_REDIS_URL: url,
+    CADENCE_REDIS_KEY_PREFIX: `e2e-${process.pid}-${++sharedBackendServers}`,
+  };
 }
 
-async function startCadenceProcess(options: ServerOptions, command: readonly string[], readyMessage: string): Promise<ServerProcess> {
+async function startCadenceProcess(
+  options: ServerOptions,
+  command: readonly string[],
+  readyMessage: string,
+): Promise<ServerProcess> {
   const configFile = path.join(options.cwd, SERVER_CONFIG_FILE);
   if (options.config) await writeFile(configFile, stringify(options.config));
   const chosen = existsSync(configFile) && !options.args?.includes('--config') ? ['--config', configFile] : [];
@@ -68,7 +76,14 @@ async function startCadenceProcess(options: ServerOptions, command: readonly str
     cwd: options.cwd,
     // Repository mirrors per test folder: processes of one deployment share them (and their locks),
     // tests (and parallel CI runs) never meet in the machine-wide default folder.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, CADENCE_CACHE_REPOSITORIES_DIR: path.join(options.cwd, '.cadence-mirrors'), ...(secret ? { CADENCE_WEBHOOK_SECRET: secret } : {}), ...(command[0] === 'webhook' ? sharedBackendEnv() : {}), ...options.env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      CADENCE_CACHE_REPOSITORIES_DIR: path.join(options.cwd, '.cadence-mirrors'),
+      ...(secret ? { CADENCE_WEBHOOK_SECRET: secret } : {}),
+      ...(command[0] === 'webhook' ? sharedBackendEnv() : {}),
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
@@ -127,7 +142,12 @@ async function startCadenceProcess(options: ServerOptions, command: readonly str
 }
 
 /** Polls GET /jobs/:id until the job reaches a final state. */
-export async function waitForJob<T extends { status: string }>(server: ServerProcess, id: string, timeoutMs = 20_000, headers: Record<string, string> = {}): Promise<T> {
+export async function waitForJob<T extends { status: string }>(
+  server: ServerProcess,
+  id: string,
+  timeoutMs = 20_000,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await server.json<T>(`/jobs/${id}`, { headers });
@@ -138,14 +158,22 @@ export async function waitForJob<T extends { status: string }>(server: ServerPro
 }
 
 /** Waits until the job has ended and its record holds `count` reporter outcomes (reporters may finish after the job). */
-export async function waitForReports<T extends { reports?: unknown[]; status?: string }>(server: ServerProcess, id: string, count: number, timeoutMs = 25_000): Promise<T> {
+export async function waitForReports<T extends { reports?: unknown[]; status?: string }>(
+  server: ServerProcess,
+  id: string,
+  count: number,
+  timeoutMs = 25_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await server.json<T>(`/jobs/${id}`);
     // Also ended: a reporter's final outcome is recorded as the analysis returns, a moment before
     // the job's own final write (longer through a shared store).
     if ((body.reports ?? []).length >= count && ENDED.has(String(body.status))) return body;
-    if (Date.now() > deadline) throw new Error(`job ${id}: ${String(body.status)}, reports ${JSON.stringify(body.reports)} after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `job ${id}: ${String(body.status)}, reports ${JSON.stringify(body.reports)} after ${timeoutMs} ms`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -153,6 +181,8 @@ export async function waitForReports<T extends { reports?: unknown[]; status?: s
 const ENDED = new Set(['completed', 'failed', 'cancelled', 'timeout']);
 
 /** A TCP server that accepts connections and never answers: a stalled git or HTTP server. */
-export async function startStalledServer(host = '127.0.0.1'): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
+export async function startStalledServer(
+  host = '127.0.0.1',
+): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
   return startConnectionRecorder(host, 'stall');
 }

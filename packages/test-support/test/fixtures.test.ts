@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createRepository, exportRepository, makeTempDir, runGit, startGitDaemon, startHttpServer } from '@cadence-detect/test-support';
+import {
+  createRepository,
+  exportRepository,
+  makeTempDir,
+  runGit,
+  startGitDaemon,
+  startHttpServer,
+} from '@cadence-detect/test-support';
 
 const exec = promisify(execFile);
 

@@ -24,13 +24,25 @@ function isSupported(label: string): boolean {
  * Bytes 0x80–0x9F of windows-1252, which the web uses for latin1 labels too. Node's TextDecoder
  * decodes these labels as ISO-8859-1 (control characters), so they are mapped here.
  */
-const WINDOWS_1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-const WINDOWS_1252_LABELS = new Set(['windows-1252', 'cp1252', 'latin1', 'iso-8859-1', 'iso8859-1', 'l1', 'us-ascii', 'ascii', 'x-cp1252']);
+const WINDOWS_1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+const WINDOWS_1252_LABELS = new Set([
+  'windows-1252',
+  'cp1252',
+  'latin1',
+  'iso-8859-1',
+  'iso8859-1',
+  'l1',
+  'us-ascii',
+  'ascii',
+  'x-cp1252',
+]);
 
 export function decode(bytes: Buffer, charset: string): string {
   if (WINDOWS_1252_LABELS.has(charset.toLowerCase())) {
     let out = '';
-    for (const byte of bytes) out += byte >= 0x80 && byte <= 0x9f ? WINDOWS_1252_HIGH[byte - 0x80] : String.fromCharCode(byte);
+    for (const byte of bytes)
+      out += byte >= 0x80 && byte <= 0x9f ? WINDOWS_1252_HIGH[byte - 0x80] : String.fromCharCode(byte);
     return out;
   }
   return new TextDecoder(charset).decode(bytes);

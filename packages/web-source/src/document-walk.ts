@@ -7,13 +7,67 @@ type Element = DefaultTreeAdapterMap['element'];
 type TextNode = DefaultTreeAdapterMap['textNode'];
 
 /** Not visible text, or the page's chrome rather than its content. */
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'nav', 'header', 'footer', 'aside', 'svg', 'iframe', 'head', 'object', 'canvas', 'select', 'button']);
+const SKIPPED = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'svg',
+  'iframe',
+  'head',
+  'object',
+  'canvas',
+  'select',
+  'button',
+]);
 /** Elements whose text is one block of its own. */
 const BLOCKS = new Set([
-  'p', 'li', 'blockquote', 'pre', 'td', 'th', 'dd', 'dt', 'figcaption', 'caption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'div', 'section', 'article', 'main', 'body', 'ul', 'ol', 'dl', 'table', 'tr', 'tbody', 'thead', 'figure', 'form', 'address', 'details', 'summary',
+  'p',
+  'li',
+  'blockquote',
+  'pre',
+  'td',
+  'th',
+  'dd',
+  'dt',
+  'figcaption',
+  'caption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'div',
+  'section',
+  'article',
+  'main',
+  'body',
+  'ul',
+  'ol',
+  'dl',
+  'table',
+  'tr',
+  'tbody',
+  'thead',
+  'figure',
+  'form',
+  'address',
+  'details',
+  'summary',
 ]);
-const HEADING_LEVELS: ReadonlyMap<string, Heading['level']> = new Map([['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6]]);
+const HEADING_LEVELS: ReadonlyMap<string, Heading['level']> = new Map([
+  ['h1', 1],
+  ['h2', 2],
+  ['h3', 3],
+  ['h4', 4],
+  ['h5', 5],
+  ['h6', 6],
+]);
 /**
  * Elements nested deeper than this (html is depth 1) are counted, and their text goes to the
  * enclosing block, but they open no blocks and record no headings, lists, links or images: no
@@ -58,8 +112,16 @@ interface Frame {
   readonly close: (() => void) | null;
 }
 
-interface MutableHeading { level: Heading['level']; text: string; path: string }
-interface MutableLink { href: string; text: string; path: string }
+interface MutableHeading {
+  level: Heading['level'];
+  text: string;
+  path: string;
+}
+interface MutableLink {
+  href: string;
+  text: string;
+  path: string;
+}
 
 /**
  * One pass over the parse5 tree with an explicit stack: linear in the number of nodes, whatever the
@@ -68,10 +130,23 @@ interface MutableLink { href: string; text: string; path: string }
  */
 export function walkDocument(root: ParentNode): WalkResult {
   const out: WalkResult = { blocks: [], headings: [], lists: [], links: [], images: [], elements: 0, deepElements: 0 };
-  const stack: Frame[] = [{
-    node: root, next: 0, depth: 0, segments: [], siblings: null, hidden: false, spaced: false,
-    block: null, heading: null, link: null, item: null, items: null, close: null,
-  }];
+  const stack: Frame[] = [
+    {
+      node: root,
+      next: 0,
+      depth: 0,
+      segments: [],
+      siblings: null,
+      hidden: false,
+      spaced: false,
+      block: null,
+      heading: null,
+      link: null,
+      item: null,
+      items: null,
+      close: null,
+    },
+  ];
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
     const children = frame.node.childNodes;
@@ -106,13 +181,28 @@ function addToCollectors(frame: Frame, text: string): void {
 }
 
 function isHidden(element: Element): boolean {
-  return SKIPPED.has(element.tagName) || attribute(element, 'hidden') !== null || attribute(element, 'aria-hidden') === 'true';
+  return (
+    SKIPPED.has(element.tagName) ||
+    attribute(element, 'hidden') !== null ||
+    attribute(element, 'aria-hidden') === 'true'
+  );
 }
 
 function hiddenFrame(element: Element, depth: number): Frame {
   return {
-    node: element, next: 0, depth, segments: [], siblings: null, hidden: true, spaced: false,
-    block: null, heading: null, link: null, item: null, items: null, close: null,
+    node: element,
+    next: 0,
+    depth,
+    segments: [],
+    siblings: null,
+    hidden: true,
+    spaced: false,
+    block: null,
+    heading: null,
+    link: null,
+    item: null,
+    items: null,
+    close: null,
   };
 }
 
@@ -125,7 +215,13 @@ function deepFrame(parent: Frame, element: Element, depth: number): Frame {
   if (separate) parent.block?.add(' ');
   if (tag === 'br') addToCollectors(parent, ' ');
   return {
-    ...parent, node: element, next: 0, depth, siblings: null, spaced: BLOCKS.has(tag), items: null,
+    ...parent,
+    node: element,
+    next: 0,
+    depth,
+    siblings: null,
+    spaced: BLOCKS.has(tag),
+    items: null,
     close: separate && parent.block ? () => parent.block!.add(' ') : null,
   };
 }
@@ -139,7 +235,8 @@ function openElement(parent: Frame, element: Element, depth: number, out: WalkRe
   siblings.set(tag, nth);
   if (isHidden(element)) return hiddenFrame(element, depth);
   const segment = nth > 1 ? `${tag}:nth-of-type(${nth})` : tag;
-  const segments = parent.segments.length < PATH_SEGMENTS ? [...parent.segments, segment] : [...parent.segments.slice(1), segment];
+  const segments =
+    parent.segments.length < PATH_SEGMENTS ? [...parent.segments, segment] : [...parent.segments.slice(1), segment];
   // Most elements (inline text, table rows) record nothing: their path is joined only when asked for.
   let joined: string | undefined;
   const path = (): string => (joined ??= segments.join(' > '));
@@ -186,8 +283,18 @@ function openElement(parent: Frame, element: Element, depth: number, out: WalkRe
     });
   }
   return {
-    node: element, next: 0, depth, segments, siblings: null, hidden: false, spaced: BLOCKS.has(tag),
-    block, heading, link, item, items,
+    node: element,
+    next: 0,
+    depth,
+    segments,
+    siblings: null,
+    hidden: false,
+    spaced: BLOCKS.has(tag),
+    block,
+    heading,
+    link,
+    item,
+    items,
     close: closers.length === 0 ? null : closers.length === 1 ? closers[0]! : () => closers.forEach((close) => close()),
   };
 }

@@ -2,7 +2,10 @@ import type { PageDocument, TextBlock } from '@cadence-detect/plugin-sdk';
 import { countWords, forEachSentence } from './sentences.js';
 
 /** The fields a document shares with its parts and its wire form. */
-type Shared = Pick<PageDocument, 'url' | 'title' | 'lang' | 'headings' | 'lists' | 'links' | 'images' | 'elements' | 'deepElements'>;
+type Shared = Pick<
+  PageDocument,
+  'url' | 'title' | 'lang' | 'headings' | 'lists' | 'links' | 'images' | 'elements' | 'deepElements'
+>;
 
 /** What the walk (or the plain-text reader) produced: the document before its text is joined. */
 export interface DocumentParts extends Shared {
@@ -43,7 +46,15 @@ export function toWire(parts: DocumentParts): WireDocument {
     offset += block.text.length + BLOCK_SEPARATOR.length;
   });
   const text = parts.blocks.map((b) => b.text).join(BLOCK_SEPARATOR);
-  return { ...shared(parts), text, words: countWords(text), tags: tags.values, paths: paths.values, blocks, sentences: Int32Array.from(sentences) };
+  return {
+    ...shared(parts),
+    text,
+    words: countWords(text),
+    tags: tags.values,
+    paths: paths.values,
+    blocks,
+    sentences: Int32Array.from(sentences),
+  };
 }
 
 function shared(parts: Shared): Shared {
@@ -72,11 +83,16 @@ export function fromWire(wire: WireDocument): PageDocument {
   let offset = 0;
   for (let i = 0; i < blocks.length; i++) {
     const length = wire.blocks[i * 3 + 2]!;
-    blocks[i] = { tag: wire.tags[wire.blocks[i * 3]!]!, text: text.slice(offset, offset + length), path: wire.paths[wire.blocks[i * 3 + 1]!]! };
+    blocks[i] = {
+      tag: wire.tags[wire.blocks[i * 3]!]!,
+      text: text.slice(offset, offset + length),
+      path: wire.paths[wire.blocks[i * 3 + 1]!]!,
+    };
     offset += length + BLOCK_SEPARATOR.length;
   }
   const sentences: string[] = new Array<string>(wire.sentences.length / 2);
-  for (let i = 0; i < sentences.length; i++) sentences[i] = text.slice(wire.sentences[i * 2]!, wire.sentences[i * 2 + 1]!);
+  for (let i = 0; i < sentences.length; i++)
+    sentences[i] = text.slice(wire.sentences[i * 2]!, wire.sentences[i * 2 + 1]!);
   return {
     url: wire.url,
     title: wire.title,

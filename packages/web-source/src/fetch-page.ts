@@ -46,7 +46,13 @@ function fail(code: OperationalCode, message: string, cause?: unknown): CadenceE
 export async function fetchPage(url: URL, options: FetchOptions): Promise<FetchedPage> {
   if (url.protocol === 'file:') return readLocalPage(url, options.maxBytes);
   const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(fail('ERR_FETCH_TIMEOUT', `Fetching ${url.origin} took longer than ${Math.round(options.timeoutMs / 1000)} s`)), options.timeoutMs);
+  const timer = setTimeout(
+    () =>
+      stop.abort(
+        fail('ERR_FETCH_TIMEOUT', `Fetching ${url.origin} took longer than ${Math.round(options.timeoutMs / 1000)} s`),
+      ),
+    options.timeoutMs,
+  );
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   try {
     let current = url;
@@ -55,7 +61,8 @@ export async function fetchPage(url: URL, options: FetchOptions): Promise<Fetche
       const location = response.headers.location;
       if (response.statusCode !== undefined && response.statusCode >= 300 && response.statusCode < 400 && location) {
         response.resume();
-        if (redirects >= MAX_REDIRECTS) throw fail('ERR_TOO_MANY_REDIRECTS', `${url.toString()} redirected more than ${MAX_REDIRECTS} times`);
+        if (redirects >= MAX_REDIRECTS)
+          throw fail('ERR_TOO_MANY_REDIRECTS', `${url.toString()} redirected more than ${MAX_REDIRECTS} times`);
         const next = new URL(location, current);
         if (next.protocol !== 'http:' && next.protocol !== 'https:') {
           throw fail('ERR_INVALID_SOURCE', `Refused a redirect to the scheme ${next.protocol}`);
@@ -110,7 +117,13 @@ async function requestOnce(url: URL, options: FetchOptions, signal: AbortSignal)
   });
 }
 
-async function readBody(original: URL, final: URL, response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<FetchedPage> {
+async function readBody(
+  original: URL,
+  final: URL,
+  response: IncomingMessage,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<FetchedPage> {
   const status = response.statusCode ?? 0;
   if (status >= 400) {
     response.resume();
@@ -120,7 +133,10 @@ async function readBody(original: URL, final: URL, response: IncomingMessage, ma
   const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
   if (!ACCEPTED_TYPES.has(mediaType)) {
     response.resume();
-    throw fail('ERR_UNSUPPORTED_CONTENT_TYPE', `${final.toString()} is ${mediaType || 'of no type'}, not HTML or plain text`);
+    throw fail(
+      'ERR_UNSUPPORTED_CONTENT_TYPE',
+      `${final.toString()} is ${mediaType || 'of no type'}, not HTML or plain text`,
+    );
   }
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -186,11 +202,20 @@ async function readLocalPage(url: URL, maxBytes: number): Promise<FetchedPage> {
   const info = await stat(file).catch((error: unknown) => {
     throw fail('ERR_CONNECTION_REFUSED', `Cannot read ${file}`, error);
   });
-  if (info.size > maxBytes) throw fail('ERR_PAGE_TOO_LARGE', `${file} is ${info.size} bytes, above the ${maxBytes}-byte cap`);
+  if (info.size > maxBytes)
+    throw fail('ERR_PAGE_TOO_LARGE', `${file} is ${info.size} bytes, above the ${maxBytes}-byte cap`);
   const body = await readFile(file);
   const contentType = /\.(txt|md)$/i.test(file) ? 'text/plain' : 'text/html';
   const charset = detectCharset(body, contentType);
-  return { url: url.toString(), finalUrl: url.toString(), status: 200, contentType, charset, bytes: body.length, body: decode(body, charset) };
+  return {
+    url: url.toString(),
+    finalUrl: url.toString(),
+    status: 200,
+    contentType,
+    charset,
+    bytes: body.length,
+    body: decode(body, charset),
+  };
 }
 
 function mapError(error: unknown, signal: AbortSignal): CadenceError {
@@ -200,10 +225,18 @@ function mapError(error: unknown, signal: AbortSignal): CadenceError {
   const message = error instanceof Error ? error.message : String(error);
   if (code === 'ECONNREFUSED') return fail('ERR_CONNECTION_REFUSED', `Cannot connect: ${message}`, error);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    const host = typeof (error as { hostname?: unknown }).hostname === 'string' ? (error as { hostname: string }).hostname : 'the host';
-    return fail('ERR_DNS_LOOKUP_FAILED', `Could not resolve ${host}: check the host name in the address (${code === 'EAI_AGAIN' ? 'the name server did not answer' : 'no such host'})`, error);
+    const host =
+      typeof (error as { hostname?: unknown }).hostname === 'string'
+        ? (error as { hostname: string }).hostname
+        : 'the host';
+    return fail(
+      'ERR_DNS_LOOKUP_FAILED',
+      `Could not resolve ${host}: check the host name in the address (${code === 'EAI_AGAIN' ? 'the name server did not answer' : 'no such host'})`,
+      error,
+    );
   }
-  if (TLS_ERRORS.test(code)) return fail('ERR_TLS_CERTIFICATE_INVALID', `TLS certificate verification failed: ${message}`, error);
+  if (TLS_ERRORS.test(code))
+    return fail('ERR_TLS_CERTIFICATE_INVALID', `TLS certificate verification failed: ${message}`, error);
   if (code === 'ETIMEDOUT') return fail('ERR_FETCH_TIMEOUT', message, error);
   return fail('ERR_CONNECTION_REFUSED', `The connection failed: ${message}`, error);
 }

@@ -34,9 +34,21 @@ function documentParts(body: string, options: ParseOptions): DocumentParts {
   const head = html?.childNodes.find((n) => isElement(n, 'head')) as Element | undefined;
   const titleElement = head?.childNodes.find((n) => isElement(n, 'title')) as Element | undefined;
   // A title holds only text (parse5 reads it as RCDATA).
-  const title = titleElement ? normalize(titleElement.childNodes.map((n) => (n.nodeName === '#text' ? (n as DefaultTreeAdapterMap['textNode']).value : '')).join('')) : '';
+  const title = titleElement
+    ? normalize(
+        titleElement.childNodes
+          .map((n) => (n.nodeName === '#text' ? (n as DefaultTreeAdapterMap['textNode']).value : ''))
+          .join(''),
+      )
+    : '';
   const walk = walkDocument(root);
-  return { url: options.url, title, lang: html ? attribute(html, 'lang') : null, ...walk, isProse: (block) => !HEADING_TAG.test(block.tag) };
+  return {
+    url: options.url,
+    title,
+    lang: html ? attribute(html, 'lang') : null,
+    ...walk,
+    isProse: (block) => !HEADING_TAG.test(block.tag),
+  };
 }
 
 const HEADING_TAG = /^h[1-6]$/;
@@ -46,7 +58,22 @@ function isElement(node: Node, tag: string): boolean {
 }
 
 function plainTextDocument(body: string, url: string): DocumentParts {
-  const paragraphs = body.split(/\n\s*\n/).map(normalize).filter(Boolean);
+  const paragraphs = body
+    .split(/\n\s*\n/)
+    .map(normalize)
+    .filter(Boolean);
   const blocks: TextBlock[] = paragraphs.map((text, i) => ({ tag: 'p', text, path: `text > p:nth-of-type(${i + 1})` }));
-  return { url, title: '', lang: null, blocks, headings: [], lists: [], links: [], images: [], elements: 0, deepElements: 0, isProse: () => true };
+  return {
+    url,
+    title: '',
+    lang: null,
+    blocks,
+    headings: [],
+    lists: [],
+    links: [],
+    images: [],
+    elements: 0,
+    deepElements: 0,
+    isProse: () => true,
+  };
 }

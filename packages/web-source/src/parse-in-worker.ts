@@ -25,7 +25,10 @@ export const DEFAULT_PARSE_HEAP_MB = 1024;
 
 // The worker is built JavaScript next to this module. Under tsx (the tests run the sources) this
 // module is src/parse-in-worker.ts and a worker cannot load TypeScript, so it runs the build in dist.
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../dist/parse-worker.js' : './parse-worker.js', import.meta.url);
+const WORKER_URL = new URL(
+  import.meta.url.endsWith('.ts') ? '../dist/parse-worker.js' : './parse-worker.js',
+  import.meta.url,
+);
 
 /**
  * parseDocument on a worker thread of its own: parse5 and the walk cost hundreds of milliseconds on
@@ -54,12 +57,27 @@ export function parseDocumentInWorker(body: string, options: WorkerParseOptions)
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.once('message', (wire: WireDocument) => settle(() => resolve(fromWire(wire))));
     worker.once('error', (error) => settle(() => reject(workerFailure(error))));
-    worker.once('exit', (code) => settle(() => reject(new CadenceError('ERR_INTERNAL', { message: `The page parser stopped (exit code ${code}) without a document` }))));
+    worker.once('exit', (code) =>
+      settle(() =>
+        reject(
+          new CadenceError('ERR_INTERNAL', {
+            message: `The page parser stopped (exit code ${code}) without a document`,
+          }),
+        ),
+      ),
+    );
   });
 }
 
 function workerFailure(error: unknown): CadenceError {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ERR_WORKER_OUT_OF_MEMORY') return new CadenceError('ERR_OUT_OF_MEMORY', { message: 'Parsing the page needed more memory than a parse may use', cause: error });
-  return new CadenceError('ERR_INTERNAL', { message: `Parsing the page failed: ${error instanceof Error ? error.message : String(error)}`, cause: error });
+  if (code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return new CadenceError('ERR_OUT_OF_MEMORY', {
+      message: 'Parsing the page needed more memory than a parse may use',
+      cause: error,
+    });
+  return new CadenceError('ERR_INTERNAL', {
+    message: `Parsing the page failed: ${error instanceof Error ? error.message : String(error)}`,
+    cause: error,
+  });
 }

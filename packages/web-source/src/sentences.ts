@@ -49,7 +49,11 @@ export function countWords(text: string): number {
     const code = text.charCodeAt(i);
     let wordChar: boolean;
     if (code < 128) {
-      wordChar = (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (inWord && (code === 39 || code === 45));
+      wordChar =
+        (code >= 48 && code <= 57) ||
+        (code >= 65 && code <= 90) ||
+        (code >= 97 && code <= 122) ||
+        (inWord && (code === 39 || code === 45));
     } else {
       wordChar = code === 0x2019 ? inWord : LETTER_OR_DIGIT.test(text[i]!);
     }

@@ -23,7 +23,8 @@ export function parseWebsiteUrl(input: string, options: { allowLocalPaths: boole
     if (!options.allowLocalPaths) refuse(input, 'local files are not allowed here (security.allow_local_paths)');
     return url;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') refuse(input, `the scheme "${url.protocol.slice(0, -1)}" is not allowed (http or https)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    refuse(input, `the scheme "${url.protocol.slice(0, -1)}" is not allowed (http or https)`);
   if (!url.hostname) refuse(input, 'no host');
   return url;
 }

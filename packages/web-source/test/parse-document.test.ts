@@ -4,27 +4,38 @@ import { MAX_DEPTH } from '../src/document-walk.js';
 import { MAX_TEXT_PER_BLOCK } from '../src/text-sink.js';
 
 describe('parseDocument', () => {
-  const doc = parseDocument(`<!doctype html><html lang="en"><head><title> My  page </title><style>p{}</style></head><body>
+  const doc = parseDocument(
+    `<!doctype html><html lang="en"><head><title> My  page </title><style>p{}</style></head><body>
     <nav><a href="/">Home</a></nav><header>Site header</header>
     <main><h1>Title</h1><p>First sentence here. Second one, e.g. with an abbreviation! Third?</p>
     <h3>Deeper</h3><ul><li>one</li><li>two <b>bold</b></li></ul>
     <p>Link to <a href="/docs">the docs</a>. <img src="a.png"><img src="b.png" alt=""></p>
     <script>var x = "never visible";</script><div hidden>hidden text</div></main>
-    <footer>Footer text</footer></body></html>`, { url: 'http://x.test/', contentType: 'text/html' });
+    <footer>Footer text</footer></body></html>`,
+    { url: 'http://x.test/', contentType: 'text/html' },
+  );
 
   it('keeps visible text and drops scripts, styles, navigation, header, footer and hidden elements', () => {
     expect(doc.title).to.equal('My page');
     expect(doc.lang).to.equal('en');
     expect(doc.text).to.contain('First sentence here.');
-    for (const hidden of ['never visible', 'Home', 'Site header', 'Footer text', 'hidden text', 'p{}']) expect(doc.text).to.not.contain(hidden);
+    for (const hidden of ['never visible', 'Home', 'Site header', 'Footer text', 'hidden text', 'p{}'])
+      expect(doc.text).to.not.contain(hidden);
   });
 
   it('splits sentences, respecting abbreviations', () => {
-    expect(doc.sentences).to.include.members(['First sentence here.', 'Second one, e.g. with an abbreviation!', 'Third?']);
+    expect(doc.sentences).to.include.members([
+      'First sentence here.',
+      'Second one, e.g. with an abbreviation!',
+      'Third?',
+    ]);
   });
 
   it('collects headings with levels, lists, links and images with alt', () => {
-    expect(doc.headings.map((h) => [h.level, h.text])).to.deep.equal([[1, 'Title'], [3, 'Deeper']]);
+    expect(doc.headings.map((h) => [h.level, h.text])).to.deep.equal([
+      [1, 'Title'],
+      [3, 'Deeper'],
+    ]);
     expect(doc.lists[0]).to.deep.include({ ordered: false, items: ['one', 'two bold'] });
     expect(doc.links.map((l) => [l.href, l.text])).to.deep.equal([['/docs', 'the docs']]);
     expect(doc.images.map((i) => i.alt)).to.deep.equal([null, '']);
@@ -41,7 +52,10 @@ describe('parseDocument', () => {
   });
 
   it('reads plain text as paragraphs', () => {
-    const plain = parseDocument('One paragraph here.\n\nAnother one. With two sentences.', { url: 'x', contentType: 'text/plain' });
+    const plain = parseDocument('One paragraph here.\n\nAnother one. With two sentences.', {
+      url: 'x',
+      contentType: 'text/plain',
+    });
     expect(plain.blocks).to.have.length(2);
     expect(plain.sentences).to.have.length(3);
     expect(plain.words).to.equal(8);
@@ -72,7 +86,8 @@ describe('parseDocument on deep and nested pages', () => {
   }
 
   it('folds the text of elements past the depth cap into the enclosing block, keeping words apart, and records nothing for them', () => {
-    const beyond = '<h2>Lost heading</h2><p>one</p><p>two<br>three</p><a href="/deep">deep link</a><img src="deep.png">';
+    const beyond =
+      '<h2>Lost heading</h2><p>one</p><p>two<br>three</p><a href="/deep">deep link</a><img src="deep.png">';
     // html, body and the divs take levels 1 to MAX_DEPTH - 1; the p and the section sit at the cap.
     const doc = read(page(nested(MAX_DEPTH - 3, `<p>Shallow text.</p><section>${beyond}</section>`)));
     expect(doc.blocks).to.deep.equal([
@@ -85,10 +100,17 @@ describe('parseDocument on deep and nested pages', () => {
     expect(doc.deepElements).to.equal(6);
   });
 
-  it('gives a nested list item its own text, not its parent item\'s', () => {
+  it("gives a nested list item its own text, not its parent item's", () => {
     // Deliberately unlike the recursive model, whose outer item also held the inner items' text.
-    const doc = read(page('<ul><li>Parent <b>item</b><ol><li>child one</li><li>child <a href="/c">two</a></li></ol></li><li>sibling</li></ul>'));
-    expect(doc.lists.map((l) => [l.ordered, l.items])).to.deep.equal([[false, ['Parent item', 'sibling']], [true, ['child one', 'child two']]]);
+    const doc = read(
+      page(
+        '<ul><li>Parent <b>item</b><ol><li>child one</li><li>child <a href="/c">two</a></li></ol></li><li>sibling</li></ul>',
+      ),
+    );
+    expect(doc.lists.map((l) => [l.ordered, l.items])).to.deep.equal([
+      [false, ['Parent item', 'sibling']],
+      [true, ['child one', 'child two']],
+    ]);
     expect(doc.links).to.deep.equal([{ href: '/c', text: 'two', path: 'li > ol > li:nth-of-type(2) > a' }]);
   });
 

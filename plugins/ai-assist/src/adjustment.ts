@@ -1,4 +1,10 @@
-import { clampScore, severityFromScore, type AiVerdict, type AnalysisResult, type Detection } from '@cadence-detect/plugin-sdk';
+import {
+  clampScore,
+  severityFromScore,
+  type AiVerdict,
+  type AnalysisResult,
+  type Detection,
+} from '@cadence-detect/plugin-sdk';
 import type { FlaggedItem } from './flagged-items.js';
 
 /** How much the model's opinion can move things (docs/ai.md). */
@@ -20,7 +26,11 @@ export function blend(confidence: number, verdict: AiVerdict): number {
  * score moves by OVERALL_WEIGHT × the mean of confidence × (verdict − 0.5) × 2 (at most ±0.25).
  * The engine recomputes the assessment from the new score.
  */
-export function applyVerdicts(result: AnalysisResult, items: readonly FlaggedItem[], verdicts: readonly AiVerdict[]): AnalysisResult {
+export function applyVerdicts(
+  result: AnalysisResult,
+  items: readonly FlaggedItem[],
+  verdicts: readonly AiVerdict[],
+): AnalysisResult {
   if (verdicts.length === 0) return result;
   const byItem = new Map(verdicts.map((v) => [v.item, v]));
   const shift = verdicts.reduce((sum, v) => sum + v.confidence * (verdictValue(v) - 0.5) * 2, 0) / verdicts.length;
@@ -32,7 +42,12 @@ export function applyVerdicts(result: AnalysisResult, items: readonly FlaggedIte
       const verdict = byCommit.get(s.commit);
       if (!verdict) return s;
       const confidence = blend(s.confidence, verdict);
-      return { ...s, confidence, severity: severityFromScore(confidence), reasons: [...s.reasons, `ai: ${verdict.assessment} (${verdict.confidence}): ${verdict.reasoning}`] };
+      return {
+        ...s,
+        confidence,
+        severity: severityFromScore(confidence),
+        reasons: [...s.reasons, `ai: ${verdict.assessment} (${verdict.confidence}): ${verdict.reasoning}`],
+      };
     });
     const detections = result.detections.map((d) => adjustDetection(d, d.commit ? byCommit.get(d.commit) : undefined));
     return { ...result, suspicions, detections, overall_score: overall, suspicion_score: overall };

@@ -18,7 +18,11 @@ const DIFF_EXCERPT_BYTES = 4000;
  * commits with their stats, message and a bounded diff excerpt, or the flagged passages of a page,
  * within `max_items_per_job` and `max_chars_per_job`.
  */
-export async function collectItems(result: AnalysisResult, context: AnalysisContext, caps: Pick<AiSettings, 'max_items_per_job' | 'max_chars_per_job'>): Promise<FlaggedItem[]> {
+export async function collectItems(
+  result: AnalysisResult,
+  context: AnalysisContext,
+  caps: Pick<AiSettings, 'max_items_per_job' | 'max_chars_per_job'>,
+): Promise<FlaggedItem[]> {
   const { max_items_per_job: maxItems, max_chars_per_job: maxChars } = caps;
   const items: FlaggedItem[] = [];
   let chars = 0;

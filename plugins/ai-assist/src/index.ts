@@ -1,4 +1,12 @@
-import { CadenceError, definePlugin, REFINE_STAGE, type AiReport, type AiVerdict, type AnalysisContext, type AnalysisResult } from '@cadence-detect/plugin-sdk';
+import {
+  CadenceError,
+  definePlugin,
+  REFINE_STAGE,
+  type AiReport,
+  type AiVerdict,
+  type AnalysisContext,
+  type AnalysisResult,
+} from '@cadence-detect/plugin-sdk';
 import { applyVerdicts } from './adjustment.js';
 import { collectItems, type FlaggedItem } from './flagged-items.js';
 import { AI_OPTIONS, type AiOptions } from './options.js';
@@ -26,28 +34,51 @@ export default definePlugin({
     // Checked against AI_OPTIONS by the host (or the testkit) before apply runs, defaults applied.
     const ai = environment.options;
     // Last: the second opinion reads the result every other refiner made.
-    hooks.refineResult.tapPromise({ name: 'ai-assist', stage: REFINE_STAGE.SECOND_OPINION }, async (result, context) => {
-      if (!ai.enabled) return result;
-      const model = ai.model ?? DEFAULT_MODELS[ai.provider];
-      const report: AiReport = { provider: ai.provider, model, verdicts: [], items_sent: 0 };
-      const items = await collectItems(result, context, ai);
-      if (items.length === 0) return { ...result, ai: report };
-      const scrub = (text: string): string => (ai.key ? text.split(ai.key).join('****') : text);
-      context.events.emit({ event: 'ai_analysis', in_progress: true, items: items.length });
-      try {
-        if (!ai.key) throw new CadenceError('ERR_AI_API_KEY_INVALID', { message: 'AI analysis is enabled but no key is configured (ai.key / CADENCE_AI_KEY)' });
-        const { verdicts, tokens, malformed } = await judge(items, context, ai, scrub);
-        const refined = applyVerdicts(result, items, verdicts);
-        context.events.emit({ event: 'ai_analysis', in_progress: false, items: items.length });
-        return { ...refined, ai: { ...report, verdicts, items_sent: items.length, ...(tokens ? { tokens } : {}), ...(malformed > 0 ? { malformed_answers: malformed } : {}) } };
-      } catch (error) {
-        if (context.signal.aborted) throw error;
-        const failure = error instanceof CadenceError ? error : new CadenceError('ERR_AI_PROVIDER_UNAVAILABLE', { message: scrub(error instanceof Error ? error.message : String(error)) });
-        context.logger.warn('AI analysis skipped', { code: failure.code, error: scrub(failure.message) });
-        context.events.emit({ event: 'ai_analysis', in_progress: false, error: failure.code });
-        return { ...result, ai: { ...report, items_sent: items.length, error: { code: failure.code, message: scrub(failure.message) } } };
-      }
-    });
+    hooks.refineResult.tapPromise(
+      { name: 'ai-assist', stage: REFINE_STAGE.SECOND_OPINION },
+      async (result, context) => {
+        if (!ai.enabled) return result;
+        const model = ai.model ?? DEFAULT_MODELS[ai.provider];
+        const report: AiReport = { provider: ai.provider, model, verdicts: [], items_sent: 0 };
+        const items = await collectItems(result, context, ai);
+        if (items.length === 0) return { ...result, ai: report };
+        const scrub = (text: string): string => (ai.key ? text.split(ai.key).join('****') : text);
+        context.events.emit({ event: 'ai_analysis', in_progress: true, items: items.length });
+        try {
+          if (!ai.key)
+            throw new CadenceError('ERR_AI_API_KEY_INVALID', {
+              message: 'AI analysis is enabled but no key is configured (ai.key / CADENCE_AI_KEY)',
+            });
+          const { verdicts, tokens, malformed } = await judge(items, context, ai, scrub);
+          const refined = applyVerdicts(result, items, verdicts);
+          context.events.emit({ event: 'ai_analysis', in_progress: false, items: items.length });
+          return {
+            ...refined,
+            ai: {
+              ...report,
+              verdicts,
+              items_sent: items.length,
+              ...(tokens ? { tokens } : {}),
+              ...(malformed > 0 ? { malformed_answers: malformed } : {}),
+            },
+          };
+        } catch (error) {
+          if (context.signal.aborted) throw error;
+          const failure =
+            error instanceof CadenceError
+              ? error
+              : new CadenceError('ERR_AI_PROVIDER_UNAVAILABLE', {
+                  message: scrub(error instanceof Error ? error.message : String(error)),
+                });
+          context.logger.warn('AI analysis skipped', { code: failure.code, error: scrub(failure.message) });
+          context.events.emit({ event: 'ai_analysis', in_progress: false, error: failure.code });
+          return {
+            ...result,
+            ai: { ...report, items_sent: items.length, error: { code: failure.code, message: scrub(failure.message) } },
+          };
+        }
+      },
+    );
   },
 });
 
@@ -72,7 +103,11 @@ async function judge(
     const parsed = parseVerdicts(completion.text, batch);
     verdicts.push(...parsed.verdicts);
     malformed += parsed.malformed;
-    if (completion.tokens) tokens = { input: (tokens?.input ?? 0) + completion.tokens.input, output: (tokens?.output ?? 0) + completion.tokens.output };
+    if (completion.tokens)
+      tokens = {
+        input: (tokens?.input ?? 0) + completion.tokens.input,
+        output: (tokens?.output ?? 0) + completion.tokens.output,
+      };
   }
   return { verdicts, tokens, malformed };
 }

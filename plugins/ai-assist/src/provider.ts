@@ -19,7 +19,10 @@ export interface AiProvider {
 
 export const DEFAULT_MODELS = { openai: 'gpt-4o-mini', anthropic: 'claude-3-5-haiku-latest' } as const;
 /** docs/configuration.md (ai.baseUrl): openai's base URL carries /v1, anthropic's is the bare host. */
-export const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
+export const DEFAULT_BASE_URLS = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com',
+} as const;
 const MAX_OUTPUT_TOKENS = 2048;
 
 /**
@@ -40,7 +43,12 @@ export async function createProvider(settings: AiSettings): Promise<AiProvider> 
       model,
       async complete(prompt, signal) {
         const message = await client.messages.create(
-          { model, max_tokens: MAX_OUTPUT_TOKENS, system: prompt.system, messages: [{ role: 'user', content: prompt.user }] },
+          {
+            model,
+            max_tokens: MAX_OUTPUT_TOKENS,
+            system: prompt.system,
+            messages: [{ role: 'user', content: prompt.user }],
+          },
           { signal },
         );
         const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');

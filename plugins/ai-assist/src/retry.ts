@@ -8,7 +8,8 @@ export interface ClassifiedFailure {
 }
 
 export function classify(error: unknown): ClassifiedFailure {
-  const status = typeof (error as { status?: unknown })?.status === 'number' ? (error as { status: number }).status : null;
+  const status =
+    typeof (error as { status?: unknown })?.status === 'number' ? (error as { status: number }).status : null;
   const message = error instanceof Error ? error.message : String(error);
   if (status === 401 || status === 403) return { kind: 'auth', status, message };
   if (status === 429) return { kind: 'rate', status, message };
@@ -19,7 +20,10 @@ export function classify(error: unknown): ClassifiedFailure {
 /** The `Retry-After` of a provider SDK's error (a fetch `Headers` or a plain record), in milliseconds. */
 function retryAfterOf(error: unknown): number | null {
   const headers = (error as { headers?: unknown })?.headers;
-  const value = headers && typeof (headers as Headers).get === 'function' ? (headers as Headers).get('retry-after') : (headers as Record<string, string> | undefined)?.['retry-after'];
+  const value =
+    headers && typeof (headers as Headers).get === 'function'
+      ? (headers as Headers).get('retry-after')
+      : (headers as Record<string, string> | undefined)?.['retry-after'];
   return retryAfterMs(value);
 }
 
@@ -38,7 +42,12 @@ export interface RetryPolicy {
  * would back off on their own schedule and ignore these settings. The job's signal cancels the wait
  * and the call.
  */
-export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPolicy, signal: AbortSignal, scrub: (text: string) => string): Promise<T> {
+export async function withRetries<T>(
+  attempt: () => Promise<T>,
+  policy: RetryPolicy,
+  signal: AbortSignal,
+  scrub: (text: string) => string,
+): Promise<T> {
   try {
     return await retrying(() => attempt(), {
       retries: policy.retries,
@@ -62,11 +71,17 @@ function toAiError(failure: ClassifiedFailure, retries: number, scrub: (text: st
   const detail = scrub(failure.message).slice(0, 300);
   switch (failure.kind) {
     case 'auth':
-      return new CadenceError('ERR_AI_API_KEY_INVALID', { message: `The AI provider refused the key (${failure.status})` });
+      return new CadenceError('ERR_AI_API_KEY_INVALID', {
+        message: `The AI provider refused the key (${failure.status})`,
+      });
     case 'rate':
-      return new CadenceError('ERR_AI_RATE_LIMIT', { message: `The AI provider kept answering 429 after ${retries} retries` });
+      return new CadenceError('ERR_AI_RATE_LIMIT', {
+        message: `The AI provider kept answering 429 after ${retries} retries`,
+      });
     case 'rejected':
-      return new CadenceError('ERR_AI_PROVIDER_UNAVAILABLE', { message: `The AI provider refused the request (${failure.status}): ${detail}` });
+      return new CadenceError('ERR_AI_PROVIDER_UNAVAILABLE', {
+        message: `The AI provider refused the request (${failure.status}): ${detail}`,
+      });
     default:
       return new CadenceError('ERR_AI_PROVIDER_UNAVAILABLE', {
         message: `The AI provider is unavailable after ${retries} retries (${failure.status ?? 'no answer'}): ${detail}`,

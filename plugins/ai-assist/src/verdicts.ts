@@ -1,5 +1,5 @@
 import type { AiVerdict } from '@cadence-detect/plugin-sdk';
-import type { FlaggedItem, } from './flagged-items.js';
+import type { FlaggedItem } from './flagged-items.js';
 import type { Prompt } from './provider.js';
 
 const SYSTEM = `You review material that heuristics flagged as possibly machine-generated (written by an AI model or coding assistant).
@@ -20,11 +20,19 @@ const ASSESSMENTS = new Set(['ai_generated', 'human', 'uncertain']);
  * JSON, missing fields, unknown ids) yields no verdict for the affected items: it is counted, never
  * thrown.
  */
-export function parseVerdicts(text: string, asked: readonly FlaggedItem[]): { verdicts: AiVerdict[]; malformed: number } {
+export function parseVerdicts(
+  text: string,
+  asked: readonly FlaggedItem[],
+): { verdicts: AiVerdict[]; malformed: number } {
   const ids = new Set(asked.map((i) => i.id));
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, ''));
+    parsed = JSON.parse(
+      text
+        .trim()
+        .replace(/^```(?:json)?\s*/i, '')
+        .replace(/\s*```$/, ''),
+    );
   } catch {
     return { verdicts: [], malformed: asked.length };
   }
@@ -36,14 +44,27 @@ export function parseVerdicts(text: string, asked: readonly FlaggedItem[]): { ve
     const v = entry as Record<string, unknown>;
     const item = typeof v?.item === 'string' ? v.item : typeof v?.id === 'string' ? v.id : null;
     const confidence = typeof v?.confidence === 'number' ? v.confidence : Number.NaN;
-    if (!item || !ids.has(item) || seen.has(item) || typeof v.assessment !== 'string' || !ASSESSMENTS.has(v.assessment) || !(confidence >= 0 && confidence <= 1)) continue;
+    if (
+      !item ||
+      !ids.has(item) ||
+      seen.has(item) ||
+      typeof v.assessment !== 'string' ||
+      !ASSESSMENTS.has(v.assessment) ||
+      !(confidence >= 0 && confidence <= 1)
+    )
+      continue;
     seen.add(item);
     verdicts.push({
       item,
       assessment: v.assessment as AiVerdict['assessment'],
       confidence,
       reasoning: typeof v.reasoning === 'string' ? v.reasoning.slice(0, 1000) : '',
-      indicators: Array.isArray(v.indicators) ? v.indicators.filter((x): x is string => typeof x === 'string').slice(0, 10).map((x) => x.slice(0, 200)) : [],
+      indicators: Array.isArray(v.indicators)
+        ? v.indicators
+            .filter((x): x is string => typeof x === 'string')
+            .slice(0, 10)
+            .map((x) => x.slice(0, 200))
+        : [],
     });
   }
   return { verdicts, malformed: asked.length - verdicts.length };

@@ -6,12 +6,32 @@ import { anthropicAnswer, askedIds, fakeProvider, openaiAnswer, status, verdicts
 
 const T0 = Date.parse('2025-01-01T00:00:00Z') / 1000;
 /** Five commits over suspicious_additions (and five small ones), hours apart: size flags five. */
-const commits = makeCommits(Array.from({ length: 10 }, (_, i) => ({ at: T0 + i * 7200, additions: i % 2 === 1 ? 1200 : 20, subject: `change ${i}` })));
+const commits = makeCommits(
+  Array.from({ length: 10 }, (_, i) => ({
+    at: T0 + i * 7200,
+    additions: i % 2 === 1 ? 1200 : 20,
+    subject: `change ${i}`,
+  })),
+);
 const KEY = 'sk-test-secret-key-123456';
 
 function options(baseUrl: string, ai: Partial<AiOptions> = {}): RunOptions {
   // The plugin's own options (API 1.1), checked against AI_OPTIONS by the testkit as by the host.
-  return { alongside: [size], options: { enabled: true, provider: 'openai', key: KEY, baseUrl, model: 'gpt-test', batch_size: 2, retry_count: 2, retry_backoff_initial_ms: 10, timeout_ms: 5000, ...ai } };
+  return {
+    alongside: [size],
+    options: {
+      enabled: true,
+      provider: 'openai',
+      key: KEY,
+      baseUrl,
+      model: 'gpt-test',
+      batch_size: 2,
+      retry_count: 2,
+      retry_backoff_initial_ms: 10,
+      timeout_ms: 5000,
+      ...ai,
+    },
+  };
 }
 
 describe('ai-assist plugin against fake providers', function () {
@@ -34,10 +54,15 @@ describe('ai-assist plugin against fake providers', function () {
       expect(ai).to.include({ provider: 'openai', model: 'gpt-test', items_sent: 5 });
       expect(ai.verdicts).to.have.length(5);
       expect(ai.tokens).to.deep.equal({ input: 300, output: 60 });
-      expect(run.result.overall_score).to.be.closeTo(Math.min(1, baseline.result.overall_score + OVERALL_WEIGHT * 0.9), 0.002);
+      expect(run.result.overall_score).to.be.closeTo(
+        Math.min(1, baseline.result.overall_score + OVERALL_WEIGHT * 0.9),
+        0.002,
+      );
       const before = baseline.result.suspicions[0]!.confidence;
       expect(run.result.suspicions[0]!.confidence).to.be.closeTo(before * (1 - 0.45) + 0.45, 0.002);
-      expect(run.events.filter((e) => e.event === 'ai_analysis').map((e) => (e as { in_progress: boolean }).in_progress)).to.deep.equal([true, false]);
+      expect(
+        run.events.filter((e) => e.event === 'ai_analysis').map((e) => (e as { in_progress: boolean }).in_progress),
+      ).to.deep.equal([true, false]);
     } finally {
       await fake.server.close();
     }
@@ -47,7 +72,11 @@ describe('ai-assist plugin against fake providers', function () {
     const fake = await fakeProvider((req, _i, res) => anthropicAnswer(res, verdictsJson(askedIds(req), 'human', 1)));
     try {
       const baseline = await runPlugin(aiAssist, { commits }, { alongside: [size] });
-      const run = await runPlugin(aiAssist, { commits }, options(fake.server.url(''), { provider: 'anthropic', model: 'claude-test', batch_size: 10 }));
+      const run = await runPlugin(
+        aiAssist,
+        { commits },
+        options(fake.server.url(''), { provider: 'anthropic', model: 'claude-test', batch_size: 10 }),
+      );
       expect(fake.requests).to.have.length(1);
       const [request] = fake.requests;
       expect(request!.path).to.equal('/v1/messages');
@@ -55,7 +84,10 @@ describe('ai-assist plugin against fake providers', function () {
       expect([request!.headers['x-api-key'], request!.headers.authorization]).to.include.oneOf([KEY, `Bearer ${KEY}`]);
       expect(request!.headers['anthropic-version']).to.be.a('string');
       expect(request!.body.model).to.equal('claude-test');
-      expect(run.result.overall_score).to.be.closeTo(Math.max(0, baseline.result.overall_score - OVERALL_WEIGHT), 0.002);
+      expect(run.result.overall_score).to.be.closeTo(
+        Math.max(0, baseline.result.overall_score - OVERALL_WEIGHT),
+        0.002,
+      );
       expect(run.result.ai!.tokens).to.deep.equal({ input: 80, output: 15 });
     } finally {
       await fake.server.close();
@@ -79,11 +111,17 @@ describe('ai-assist plugin against fake providers', function () {
   it('waits retry_backoff_initial_ms before the first retry and twice that before the second (no SDK retries in between)', async () => {
     const fake = await fakeProvider((_req, _i, res) => status(res, 503));
     try {
-      const run = await runPlugin(aiAssist, { commits }, options(fake.server.url('/v1'), { batch_size: 10, retry_backoff_initial_ms: 300 }));
+      const run = await runPlugin(
+        aiAssist,
+        { commits },
+        options(fake.server.url('/v1'), { batch_size: 10, retry_backoff_initial_ms: 300 }),
+      );
       // retry_count 2: three calls, the provider SDK's own retries (maxRetries) would add more.
       expect(fake.requests).to.have.length(3);
       const [first, second, third] = fake.requests.map((r) => r.at);
-      expect(second! - first!).to.be.at.least(290).and.below(600);
+      expect(second! - first!)
+        .to.be.at.least(290)
+        .and.below(600);
       expect(third! - second!).to.be.at.least(590);
       expect(run.result.ai!.error).to.deep.include({ code: 'ERR_AI_PROVIDER_UNAVAILABLE' });
       expect(run.result.ai!.error!.message).to.match(/^The AI provider is unavailable after 2 retries \(503\): /);
@@ -96,12 +134,22 @@ describe('ai-assist plugin against fake providers', function () {
     const fake = await fakeProvider((_req, _i, res) => status(res, 500));
     try {
       const controller = new AbortController();
-      const pending = runPlugin(aiAssist, { commits }, { ...options(fake.server.url('/v1'), { batch_size: 10, retry_backoff_initial_ms: 20_000 }), signal: controller.signal });
+      const pending = runPlugin(
+        aiAssist,
+        { commits },
+        {
+          ...options(fake.server.url('/v1'), { batch_size: 10, retry_backoff_initial_ms: 20_000 }),
+          signal: controller.signal,
+        },
+      );
       while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
       await new Promise((r) => setTimeout(r, 100));
       const started = Date.now();
       controller.abort();
-      const error = await pending.then(() => null, (e: unknown) => e);
+      const error = await pending.then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).to.have.property('code', 'ERR_CANCELLED');
       expect(Date.now() - started).to.be.below(2000);
       expect(fake.requests).to.have.length(1);
@@ -123,7 +171,9 @@ describe('ai-assist plugin against fake providers', function () {
   });
 
   it('honours Retry-After on 429, and gives ERR_AI_RATE_LIMIT when it never stops', async () => {
-    const fake = await fakeProvider((req, i, res) => (i === 0 ? status(res, 429, { 'retry-after': '1' }) : openaiAnswer(res, verdictsJson(askedIds(req)))));
+    const fake = await fakeProvider((req, i, res) =>
+      i === 0 ? status(res, 429, { 'retry-after': '1' }) : openaiAnswer(res, verdictsJson(askedIds(req))),
+    );
     try {
       const run = await runPlugin(aiAssist, { commits }, options(fake.server.url('/v1'), { batch_size: 10 }));
       expect(fake.requests).to.have.length(2);
@@ -160,11 +210,18 @@ describe('ai-assist plugin against fake providers', function () {
     const fake = await fakeProvider(() => undefined);
     try {
       const controller = new AbortController();
-      const pending = runPlugin(aiAssist, { commits }, { ...options(fake.server.url('/v1')), signal: controller.signal });
+      const pending = runPlugin(
+        aiAssist,
+        { commits },
+        { ...options(fake.server.url('/v1')), signal: controller.signal },
+      );
       while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
       const started = Date.now();
       controller.abort();
-      const error = await pending.then(() => null, (e: unknown) => e);
+      const error = await pending.then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).to.have.property('code', 'ERR_CANCELLED');
       expect(Date.now() - started).to.be.below(2000);
       await new Promise((r) => setTimeout(r, 100));
@@ -178,7 +235,11 @@ describe('ai-assist plugin against fake providers', function () {
     const fake = await fakeProvider((req, _i, res) => openaiAnswer(res, verdictsJson(askedIds(req))));
     const saved = { ...process.env };
     try {
-      const disabled = await runPlugin(aiAssist, { commits }, { alongside: [size], options: { enabled: false, key: KEY, baseUrl: fake.server.url('/v1') } });
+      const disabled = await runPlugin(
+        aiAssist,
+        { commits },
+        { alongside: [size], options: { enabled: false, key: KEY, baseUrl: fake.server.url('/v1') } },
+      );
       expect(fake.requests).to.have.length(0);
       expect(disabled.result.ai).to.equal(undefined);
       process.env.OPENAI_API_KEY = 'sk-from-environment';
@@ -197,9 +258,17 @@ describe('ai-assist plugin against fake providers', function () {
   it('caps what one job sends by max_items_per_job and max_chars_per_job', async () => {
     const fake = await fakeProvider((req, _i, res) => openaiAnswer(res, verdictsJson(askedIds(req))));
     try {
-      const run = await runPlugin(aiAssist, { commits }, options(fake.server.url('/v1'), { batch_size: 10, max_items_per_job: 2 }));
+      const run = await runPlugin(
+        aiAssist,
+        { commits },
+        options(fake.server.url('/v1'), { batch_size: 10, max_items_per_job: 2 }),
+      );
       expect(run.result.ai!.items_sent).to.equal(2);
-      const small = await runPlugin(aiAssist, { commits }, options(fake.server.url('/v1'), { batch_size: 10, max_chars_per_job: 500 }));
+      const small = await runPlugin(
+        aiAssist,
+        { commits },
+        options(fake.server.url('/v1'), { batch_size: 10, max_chars_per_job: 500 }),
+      );
       expect(small.result.ai!.items_sent).to.be.at.most(2);
       expect(JSON.stringify(fake.requests.at(-1)!.body).length).to.be.below(3000);
     } finally {

@@ -25,7 +25,11 @@ export function compileAutomationRule(spec: AutomationRuleSpec): CompiledAutomat
  * commit made in the forge's web editor or merged by a bot keeps its person as author. Cached per
  * author, as a history has far fewer authors than commits.
  */
-export function automationOf(commit: CommitRecord, rules: readonly CompiledAutomationRule[], seen: Map<string, Attribution | null>): Attribution | null {
+export function automationOf(
+  commit: CommitRecord,
+  rules: readonly CompiledAutomationRule[],
+  seen: Map<string, Attribution | null>,
+): Attribution | null {
   const key = `${commit.authorName}\0${commit.authorEmail}`;
   const known = seen.get(key);
   if (known !== undefined) return known;

@@ -26,7 +26,13 @@ export function readAuthorshipLog(text: string): NoteAttribution | null {
   const divider = lines.indexOf('---');
   const attestation = divider >= 0 ? lines.slice(0, divider) : lines;
   const metadata = divider >= 0 ? parseMetadata(lines.slice(divider + 1).join('\n')) : null;
-  if (divider >= 0 && metadata && typeof metadata.schema_version === 'string' && !metadata.schema_version.startsWith('authorship/')) return null;
+  if (
+    divider >= 0 &&
+    metadata &&
+    typeof metadata.schema_version === 'string' &&
+    !metadata.schema_version.startsWith('authorship/')
+  )
+    return null;
   const aiKeys = new Map<string, number>();
   let humanLines = 0;
   let files = 0;

@@ -1,5 +1,12 @@
 import Type from 'typebox';
-import { defineStrategy, definePlugin, type CommitRecord, type Finding, type OptionsOf, type RepositoryContext } from '@cadence-detect/plugin-sdk';
+import {
+  defineStrategy,
+  definePlugin,
+  type CommitRecord,
+  type Finding,
+  type OptionsOf,
+  type RepositoryContext,
+} from '@cadence-detect/plugin-sdk';
 import { readAuthorshipLog } from './git-ai-notes.js';
 import { automationOf } from './automation.js';
 import { attributeCommit, hit, type Attribution } from './match.js';
@@ -7,7 +14,15 @@ import { compileRules, type RuleSet } from './rules.js';
 
 export { readAuthorshipLog, type NoteAttribution } from './git-ai-notes.js';
 export { attributeCommit, type Attribution } from './match.js';
-export { compileRules, builtInRuleIds, builtInAutomationIds, RULES_FILE, type AttributionRuleSpec, type BranchRuleSpec, type RuleSet } from './rules.js';
+export {
+  compileRules,
+  builtInRuleIds,
+  builtInAutomationIds,
+  RULES_FILE,
+  type AttributionRuleSpec,
+  type BranchRuleSpec,
+  type RuleSet,
+} from './rules.js';
 export { trailersOf, type Trailer } from './trailers.js';
 
 const RULE = Type.Object(
@@ -55,7 +70,8 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
   meta: {
     name: 'attribution',
     category: 'attribution',
-    description: 'What the history says outright: assistant trailers and footers, prompts, agent accounts, Git AI notes (refs/notes/ai), agent branches of a push; and which commits automation accounts made.',
+    description:
+      'What the history says outright: assistant trailers and footers, prompts, agent accounts, Git AI notes (refs/notes/ai), agent branches of a push; and which commits automation accounts made.',
     appliesTo: 'repository',
     weight: 1,
   },
@@ -81,7 +97,12 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
       // Explicit attribution wins: only a commit nothing attributes can be automation's.
       const account = automationOf(commit, rules.automation, automationAccounts);
       if (account) {
-        findings.push({ commit: commit.hash, score: 0, evidence: 'automation', message: `automation: ${account.quote} (rule ${account.rule})` });
+        findings.push({
+          commit: commit.hash,
+          score: 0,
+          evidence: 'automation',
+          message: `automation: ${account.quote} (rule ${account.rule})`,
+        });
         automation++;
       }
     }
@@ -91,7 +112,8 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
 
 function toFinding(commit: CommitRecord, found: readonly Attribution[]): Finding {
   const [first, ...others] = found;
-  const also = others.length > 0 ? `; also ${others.map((a) => `${a.where} ${JSON.stringify(a.quote)}`).join('; ')}` : '';
+  const also =
+    others.length > 0 ? `; also ${others.map((a) => `${a.where} ${JSON.stringify(a.quote)}`).join('; ')}` : '';
   return {
     commit: commit.hash,
     score: 1,
@@ -113,9 +135,14 @@ function noteAttribution(note: string, rules: RuleSet): Attribution | null {
   const log = readAuthorshipLog(note);
   if (!log) return null;
   const tool = log.tools[0];
-  const assistant = tool === undefined ? 'unnamed assistant' : rules.notesTools[tool.toLowerCase()] ?? tool;
+  const assistant = tool === undefined ? 'unnamed assistant' : (rules.notesTools[tool.toLowerCase()] ?? tool);
   const model = log.models.length > 0 ? ` (${log.models.join(', ')})` : '';
-  return hit('git-ai-note', assistant, 'note', `refs/notes/ai: ${log.aiLines} lines in ${log.files} file${log.files === 1 ? '' : 's'} by ${log.tools.join(', ') || 'an AI session'}${model}`);
+  return hit(
+    'git-ai-note',
+    assistant,
+    'note',
+    `refs/notes/ai: ${log.aiLines} lines in ${log.files} file${log.files === 1 ? '' : 's'} by ${log.tools.join(', ') || 'an AI session'}${model}`,
+  );
 }
 
 export default definePlugin({

@@ -20,7 +20,11 @@ const AFFIRMATIVE = /^(?:yes|true|y|1)$/i;
  * Every rule that fires on the commit, at most one attribution per rule. `identities` caches the
  * identity rules' answer per author and committer pair: a history has far fewer people than commits.
  */
-export function attributeCommit(commit: CommitRecord, rules: RuleSet, identities: Map<string, Attribution[]> = new Map()): Attribution[] {
+export function attributeCommit(
+  commit: CommitRecord,
+  rules: RuleSet,
+  identities: Map<string, Attribution[]> = new Map(),
+): Attribution[] {
   const key = `${commit.authorName}\0${commit.authorEmail}\0${commit.committerName}\0${commit.committerEmail}`;
   let byIdentity = identities.get(key);
   if (!byIdentity) {
@@ -30,7 +34,13 @@ export function attributeCommit(commit: CommitRecord, rules: RuleSet, identities
   const found: Attribution[] = [...byIdentity];
   if (commit.body.length === 0 && !rules.rules.some((r) => r.spec.kind === 'subject')) return found;
   const trailers = commit.body.length === 0 ? [] : trailersOf(commit.body);
-  const lines = commit.body.length === 0 ? [] : commit.body.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines =
+    commit.body.length === 0
+      ? []
+      : commit.body
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l.length > 0);
   for (const rule of rules.rules) {
     if (rule.spec.kind === 'identity') continue;
     const hit = matchRule(rules, rule, commit, trailers, lines, []);
@@ -41,8 +51,16 @@ export function attributeCommit(commit: CommitRecord, rules: RuleSet, identities
 
 function identityAttributions(commit: CommitRecord, rules: RuleSet): Attribution[] {
   const identities = [
-    { where: 'author', values: [commit.authorName, commit.authorEmail], quote: `${commit.authorName} <${commit.authorEmail}>` },
-    { where: 'committer', values: [commit.committerName, commit.committerEmail], quote: `${commit.committerName} <${commit.committerEmail}>` },
+    {
+      where: 'author',
+      values: [commit.authorName, commit.authorEmail],
+      quote: `${commit.authorName} <${commit.authorEmail}>`,
+    },
+    {
+      where: 'committer',
+      values: [commit.committerName, commit.committerEmail],
+      quote: `${commit.committerName} <${commit.committerEmail}>`,
+    },
   ];
   const found: Attribution[] = [];
   for (const rule of rules.rules) {

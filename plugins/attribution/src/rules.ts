@@ -57,7 +57,11 @@ function builtInRules(): RulesFile {
 }
 
 /** The built-in rules followed by the user's own (each user rule is checked, its regex compiled once). */
-export function compileRules(extra: readonly AttributionRuleSpec[] = [], extraBranches: readonly BranchRuleSpec[] = [], extraAutomation: readonly string[] = []): RuleSet {
+export function compileRules(
+  extra: readonly AttributionRuleSpec[] = [],
+  extraBranches: readonly BranchRuleSpec[] = [],
+  extraAutomation: readonly string[] = [],
+): RuleSet {
   const file = builtInRules();
   const userAutomation = extraAutomation.map((pattern, index) => ({ id: `automation[${index}]`, pattern }));
   return {

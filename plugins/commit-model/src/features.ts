@@ -73,17 +73,20 @@ const LONG_BODY = 300;
 const WEEK = 7 * 86400;
 const MIN_INTERVAL_SECONDS = 30;
 
-const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec|specs|testing|testdata|fixtures)\/|(?:^|[/_.-])(?:test|tests|spec)[_.-][^/]*$|[._-](?:test|spec)\.[a-z0-9]+$|_test\.go$|Tests?\.[a-z]+$/i;
+const TEST_PATH =
+  /(?:^|\/)(?:tests?|__tests__|spec|specs|testing|testdata|fixtures)\/|(?:^|[/_.-])(?:test|tests|spec)[_.-][^/]*$|[._-](?:test|spec)\.[a-z0-9]+$|_test\.go$|Tests?\.[a-z]+$/i;
 const DOC_PATH = /\.(?:md|mdx|rst|txt|adoc)$|(?:^|\/)docs?\//i;
 const BULLET = /^\s*(?:[-*•]|\d+[.)])\s+\S/;
 const HEADING = /^\s*#{1,4}\s+\S/;
-const SUMMARY = /^\s*(?:#{1,4}\s*)?(?:\*\*)?(?:summary|overview|changes(?: made)?|what changed|key changes|motivation|description)(?:\*\*)?:?\s*$/im;
+const SUMMARY =
+  /^\s*(?:#{1,4}\s*)?(?:\*\*)?(?:summary|overview|changes(?: made)?|what changed|key changes|motivation|description)(?:\*\*)?:?\s*$/im;
 const TEST_PLAN = /^\s*(?:#{1,4}\s*)?(?:\*\*)?(?:test plan|testing|tests|how to test|verification)(?:\*\*)?:?\s*$/im;
 const CONVENTIONAL = /^(?:feat|fix|chore|docs|refactor|test|tests|perf|ci|build|style|revert)(?:\([^)]{1,40}\))?!?:\s/i;
 const PR_NUMBER = /\(#\d+\)\s*$/;
 const FORGE_COMMITTER = /^noreply@github\.com$|^noreply@gitlab\.com$/i;
 /** Words assistant-written messages lean on; counted, not trusted alone. */
-const ASSISTANT_WORDS = /\b(?:comprehensive|enhance[sd]?|enhancements?|ensur(?:e|es|ing)|robust|streamlin(?:e|es|ed|ing)|leverag(?:e|es|ing)|seamless(?:ly)?|improved?|implement(?:s|ed|ation)?|additionally|utilit(?:y|ies)|functionality|properly|correctly|handling)\b/gi;
+const ASSISTANT_WORDS =
+  /\b(?:comprehensive|enhance[sd]?|enhancements?|ensur(?:e|es|ing)|robust|streamlin(?:e|es|ed|ing)|leverag(?:e|es|ing)|seamless(?:ly)?|improved?|implement(?:s|ed|ation)?|additionally|utilit(?:y|ies)|functionality|properly|correctly|handling)\b/gi;
 
 /** `- **Parser**: handles …` or `- Parser: handles …`: a bullet that opens with a label. */
 const LABELLED_BULLET = /^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*[^*]{1,60}\*\*|`[^`]{1,60}`|[A-Z][\w ./-]{1,40}):\s/;
@@ -112,10 +115,17 @@ export function extractFeatures(commits: readonly CommitRecord[]): FeatureVector
   const baselines = authorBaselines(commits);
   const sessions = sessionPositions(commits);
   const nearby = nearbyRates(commits);
-  return commits.map((commit, index) => featuresOf(commit, baselines.get(authorKey(commit))!, sessions[index]!, nearby[index]!));
+  return commits.map((commit, index) =>
+    featuresOf(commit, baselines.get(authorKey(commit))!, sessions[index]!, nearby[index]!),
+  );
 }
 
-function featuresOf(commit: CommitRecord, author: AuthorBaseline, sessionPosition: number, nearby: Float64Array): FeatureVector {
+function featuresOf(
+  commit: CommitRecord,
+  author: AuthorBaseline,
+  sessionPosition: number,
+  nearby: Float64Array,
+): FeatureVector {
   const lines = commit.additions + commit.deletions;
   const interval = intervalOf(commit);
   const pace = paceOf(commit);
@@ -157,7 +167,9 @@ function featuresOf(commit: CommitRecord, author: AuthorBaseline, sessionPositio
     /* subject_capitalized */ /^[A-Z]/.test(commit.subject) ? 1 : 0,
     /* subject_period */ /\.\s*$/.test(commit.subject) ? 1 : 0,
     /* pr_number */ PR_NUMBER.test(commit.subject) ? 1 : 0,
-    /* forge_committed */ FORGE_COMMITTER.test(commit.committerEmail) && commit.committerEmail !== commit.authorEmail ? 1 : 0,
+    /* forge_committed */ FORGE_COMMITTER.test(commit.committerEmail) && commit.committerEmail !== commit.authorEmail
+      ? 1
+      : 0,
     /* assistant_words */ Math.log1p((message.match(ASSISTANT_WORDS) ?? []).length),
     /* long_body_lines */ bodyLines.length > 0 ? bodyLines.filter((l) => l.length > 80).length / bodyLines.length : 0,
     /* bold_markers */ Math.log1p(countOf(body, '**') / 2),
@@ -166,7 +178,9 @@ function featuresOf(commit: CommitRecord, author: AuthorBaseline, sessionPositio
     /* past_tense_subject */ PAST_TENSE.test(commit.subject) ? 1 : 0,
     /* self_reference */ SELF_REFERENCE.test(body) ? 1 : 0,
     /* emoji */ EMOJI.test(message) ? 1 : 0,
-    /* body_paragraphs */ Math.log1p(body.length === 0 ? 0 : body.split(/\n\s*\n/).filter((p) => p.trim().length > 0).length),
+    /* body_paragraphs */ Math.log1p(
+      body.length === 0 ? 0 : body.split(/\n\s*\n/).filter((p) => p.trim().length > 0).length,
+    ),
     /* author_bullet_rate */ author.bulletRate,
     /* author_body_rate */ author.bodyRate,
     /* author_conventional_rate */ author.conventionalRate,
@@ -257,7 +271,8 @@ function nearbyRates(commits: readonly CommitRecord[]): Float64Array[] {
     const prefix = new Float64Array(traits * (n + 1));
     indices.forEach((index, i) => {
       const commit = commits[index]!;
-      for (let t = 0; t < traits; t++) prefix[t * (n + 1) + i + 1] = prefix[t * (n + 1) + i]! + (NEARBY_TRAITS[t]!(commit) ? 1 : 0);
+      for (let t = 0; t < traits; t++)
+        prefix[t * (n + 1) + i + 1] = prefix[t * (n + 1) + i]! + (NEARBY_TRAITS[t]!(commit) ? 1 : 0);
     });
     indices.forEach((index, i) => {
       const lo = Math.max(0, i - NEARBY_COMMITS);

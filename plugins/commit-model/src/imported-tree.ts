@@ -1,7 +1,8 @@
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 
 /** A subject that says the commit brings in someone else's code. */
-const IMPORT_SUBJECT = /\b(?:vendor(?:ed|ing|s)?|import(?:ed|ing|s)? (?:of |from |upstream|the )|third[- ]party|upstream (?:copy|version|sources?)|(?:copy|copied) (?:of|from) |bundle[sd]? (?:copy|version)|subtree|git-subtree)\b/i;
+const IMPORT_SUBJECT =
+  /\b(?:vendor(?:ed|ing|s)?|import(?:ed|ing|s)? (?:of |from |upstream|the )|third[- ]party|upstream (?:copy|version|sources?)|(?:copy|copied) (?:of|from) |bundle[sd]? (?:copy|version)|subtree|git-subtree)\b/i;
 /** An import subject alone counts for large commits only: small "vendor" commits are ordinary edits. */
 const IMPORT_SUBJECT_MIN_LINES = 500;
 

@@ -1,4 +1,10 @@
-import { defineStrategy, definePlugin, isMeasurableCommit, type Finding, type RepositoryContext } from '@cadence-detect/plugin-sdk';
+import {
+  defineStrategy,
+  definePlugin,
+  isMeasurableCommit,
+  type Finding,
+  type RepositoryContext,
+} from '@cadence-detect/plugin-sdk';
 import { extractFeatures, FEATURE_NAMES } from './features.js';
 import { isImportedTree } from './imported-tree.js';
 import { MODEL_FILE, probabilityOf, score, shippedModel, type CommitModel } from './model.js';
@@ -70,7 +76,8 @@ export const commitModelStrategy = defineStrategy({
   meta: {
     name: 'commit-model',
     category: 'model',
-    description: 'A learned model of assistant-made commits (size and pace against the author\u2019s baseline, session, files, message shape); its calibrated probability decides each commit\u2019s confidence.',
+    description:
+      'A learned model of assistant-made commits (size and pace against the author\u2019s baseline, session, files, message shape); its calibrated probability decides each commit\u2019s confidence.',
     appliesTo: 'repository',
     weight: 1,
     calibrated: true,
@@ -91,9 +98,22 @@ export const commitModelStrategy = defineStrategy({
       }
       const p = Math.round(probabilityOf(model, features[index]!) * 1000) / 1000;
       probabilities.set(commit.hash, p);
-      if (p >= model.flagAt) findings.push({ commit: commit.hash, score: p, message: reason(model, p, score(model, features[index]!).contributions), evidence: 'inferred' });
+      if (p >= model.flagAt)
+        findings.push({
+          commit: commit.hash,
+          score: p,
+          message: reason(model, p, score(model, features[index]!).contributions),
+          evidence: 'inferred',
+        });
     });
-    return { findings, probabilities, flagAt: model.flagAt, prior: model.calibration.prior, covers: COVERED, metrics: { scored: probabilities.size, imported_trees: imported } };
+    return {
+      findings,
+      probabilities,
+      flagAt: model.flagAt,
+      prior: model.calibration.prior,
+      covers: COVERED,
+      metrics: { scored: probabilities.size, imported_trees: imported },
+    };
   },
 });
 

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { makeCommits, runPlugin, type CommitSpec } from '@cadence-detect/plugin-testkit';
 import { createRepository, makeTempDir, type TempDir } from '@cadence-detect/test-support';
-import commitModel, { extractFeatures, FEATURE_NAMES, isImportedTree, NEARBY_COMMITS, score, shippedModel } from '../src/index.js';
+import commitModel, {
+  extractFeatures,
+  FEATURE_NAMES,
+  isImportedTree,
+  NEARBY_COMMITS,
+  score,
+  shippedModel,
+} from '../src/index.js';
 
 const T0 = Date.parse('2024-03-04T09:00:00Z') / 1000;
 const minutes = (n: number): number => T0 + n * 60;
@@ -74,7 +81,9 @@ describe('commit-model plugin', () => {
     const run = await runPlugin(commitModel, { commits });
     const model = shippedModel();
     const features = extractFeatures(commits);
-    const flagged = commits.filter((_, i) => i > 0 && score(model, features[i]!).probability >= model.flagAt).map((c) => c.hash);
+    const flagged = commits
+      .filter((_, i) => i > 0 && score(model, features[i]!).probability >= model.flagAt)
+      .map((c) => c.hash);
     expect(run.detectionsOf('commit-model').map((d) => d.commit)).to.deep.equal(flagged);
     for (const detection of run.detectionsOf('commit-model')) {
       expect(detection.evidence).to.equal('inferred');
@@ -101,7 +110,9 @@ describe('commit-model plugin', () => {
         { path: 'app/packages/yaml/src/index.js', additions: 8949, deletions: 0, binary: false, excluded: false },
       ],
     };
-    const commits = makeCommits([...humanSpecs(6), vendored]).map((c, i) => (i === 6 ? { ...c, importedTree: { path: 'app/packages/yaml', additions: 9000 } } : c));
+    const commits = makeCommits([...humanSpecs(6), vendored]).map((c, i) =>
+      i === 6 ? { ...c, importedTree: { path: 'app/packages/yaml', additions: 9000 } } : c,
+    );
     expect(isImportedTree(commits[6]!)).to.equal(true);
     const run = await runPlugin(commitModel, { commits });
     expect(run.detectionsOf('commit-model').filter((d) => d.commit === commits[6]!.hash)).to.deep.equal([]);
@@ -126,11 +137,21 @@ describe('commit-model plugin', () => {
     afterEach(() => temp.remove());
 
     it('marks the folder a commit adds with its own licence and manifest, and not an ordinary feature', async () => {
-      const library = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`web/packages/chart/src/part${i}.js`, 'x\n'.repeat(80)]));
+      const library = Object.fromEntries(
+        Array.from({ length: 12 }, (_, i) => [`web/packages/chart/src/part${i}.js`, 'x\n'.repeat(80)]),
+      );
       const repo = await createRepository(temp.path, [
         { message: 'Start', date: T0, addLines: 10 },
-        { message: 'Add chart library', date: T0 + 3600, files: { ...library, 'web/packages/chart/LICENSE': 'MIT\n', 'web/packages/chart/package.json': '{}\n' } },
-        { message: 'Add chart page', date: T0 + 7200, files: { 'web/src/chart-page.js': 'y\n'.repeat(400), 'web/src/README.md': 'notes\n' } },
+        {
+          message: 'Add chart library',
+          date: T0 + 3600,
+          files: { ...library, 'web/packages/chart/LICENSE': 'MIT\n', 'web/packages/chart/package.json': '{}\n' },
+        },
+        {
+          message: 'Add chart page',
+          date: T0 + 7200,
+          files: { 'web/src/chart-page.js': 'y\n'.repeat(400), 'web/src/README.md': 'notes\n' },
+        },
       ]);
       const run = await runPlugin(commitModel, { repository: repo.dir });
       expect(run.result.metrics['commit-model_imported_trees']).to.equal(1);
@@ -143,7 +164,13 @@ describe('commit-model features', () => {
   it('writes each feature in its slot of FEATURE_NAMES', () => {
     const [, commit] = makeCommits([
       { at: T0 },
-      { at: T0 + 600, subject: 'Fixed `parser`.', body: '- **Parser**: faster\n- [x] tests\n\nThis commit adds \u{1F680}', additions: 99, deletions: 9 },
+      {
+        at: T0 + 600,
+        subject: 'Fixed `parser`.',
+        body: '- **Parser**: faster\n- [x] tests\n\nThis commit adds \u{1F680}',
+        additions: 99,
+        deletions: 9,
+      },
     ]);
     const x = extractFeatures([commit!, commit!])[0]!;
     const at = (name: (typeof FEATURE_NAMES)[number]): number => x[FEATURE_NAMES.indexOf(name)]!;
@@ -166,7 +193,11 @@ describe('commit-model features', () => {
   it('reads an agent’s plan step in a squashed message, and an applied review suggestion', () => {
     const [person, squash, suggestion, batch] = makeCommits([
       { at: T0, subject: 'Add retry to the uploader', body: 'Plan the retries with backoff.' },
-      { at: T0 + 1200, subject: 'Add retry to the uploader (#12)', body: '* Initial plan\n\n* Add retry to the uploader\n\n* Address review feedback' },
+      {
+        at: T0 + 1200,
+        subject: 'Add retry to the uploader (#12)',
+        body: '* Initial plan\n\n* Add retry to the uploader\n\n* Address review feedback',
+      },
       { at: T0 + 1800, subject: 'Update src/upload/retry.ts' },
       { at: T0 + 2400, subject: 'Apply suggestions from code review' },
     ]);
@@ -177,24 +208,46 @@ describe('commit-model features', () => {
   });
 
   it('reads how the author wrote around a commit: their nearby commits, the commit itself and other authors left out', () => {
-    const bulleted = { subject: 'fix(parser): keep `offsets` stable', body: '- **Parser**: keeps offsets\n\nA second paragraph that goes on. '.padEnd(320, 'x') };
+    const bulleted = {
+      subject: 'fix(parser): keep `offsets` stable',
+      body: '- **Parser**: keeps offsets\n\nA second paragraph that goes on. '.padEnd(320, 'x'),
+    };
     const commits = makeCommits([
       { at: T0, ...bulleted },
       { at: T0 + 60, author: 'Grace Hopper', ...bulleted },
       { at: T0 + 120, ...bulleted },
       { at: T0 + 180, subject: 'Tidy' },
-      { at: T0 + 240, subject: 'Tidy again', files: [{ path: 'src/a.ts', additions: 1, deletions: 0, binary: false, excluded: false }, { path: 'test/a.test.ts', additions: 1, deletions: 0, binary: false, excluded: false }] },
+      {
+        at: T0 + 240,
+        subject: 'Tidy again',
+        files: [
+          { path: 'src/a.ts', additions: 1, deletions: 0, binary: false, excluded: false },
+          { path: 'test/a.test.ts', additions: 1, deletions: 0, binary: false, excluded: false },
+        ],
+      },
     ]);
     const xs = extractFeatures(commits);
     const at = (name: (typeof FEATURE_NAMES)[number]): number[] => xs.map((x) => x[FEATURE_NAMES.indexOf(name)]!);
     // Ada's commits are 0, 2, 3, 4: each reads the other three; Grace has no other commit.
-    const nearby = ['nearby_bullet_rate', 'nearby_body_rate', 'nearby_conventional_rate', 'nearby_scope_rate', 'nearby_long_body_rate', 'nearby_labelled_rate', 'nearby_backtick_rate', 'nearby_paragraphs_rate'] as const;
+    const nearby = [
+      'nearby_bullet_rate',
+      'nearby_body_rate',
+      'nearby_conventional_rate',
+      'nearby_scope_rate',
+      'nearby_long_body_rate',
+      'nearby_labelled_rate',
+      'nearby_backtick_rate',
+      'nearby_paragraphs_rate',
+    ] as const;
     for (const name of nearby) expect(at(name), name).to.deep.equal([1 / 3, 0, 1 / 3, 2 / 3, 2 / 3]);
     expect(at('nearby_code_with_tests_rate')).to.deep.equal([1 / 3, 0, 1 / 3, 1 / 3, 0]);
   });
 
   it(`reads at most ${NEARBY_COMMITS} of the author's commits on either side`, () => {
-    const specs = Array.from({ length: 2 * NEARBY_COMMITS + 5 }, (_, i) => ({ at: T0 + i * 600, subject: i < NEARBY_COMMITS + 1 ? 'Tidy' : 'feat: more' }));
+    const specs = Array.from({ length: 2 * NEARBY_COMMITS + 5 }, (_, i) => ({
+      at: T0 + i * 600,
+      subject: i < NEARBY_COMMITS + 1 ? 'Tidy' : 'feat: more',
+    }));
     const xs = extractFeatures(makeCommits(specs));
     const conventional = (i: number): number => xs[i]![FEATURE_NAMES.indexOf('nearby_conventional_rate')]!;
     // The first commit reads commits 1 to NEARBY_COMMITS, none conventional.

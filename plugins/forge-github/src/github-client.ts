@@ -55,7 +55,11 @@ export function githubClient(credentials: GithubCredentials, settings: GithubCli
     return new CadenceOctokit({
       ...common,
       authStrategy: createAppAuth,
-      auth: { appId: credentials.app!.appId, privateKey: credentials.app!.privateKey, installationId: settings.installationId! },
+      auth: {
+        appId: credentials.app!.appId,
+        privateKey: credentials.app!.privateKey,
+        installationId: settings.installationId!,
+      },
     });
   }
   return new CadenceOctokit({ ...common, auth: credentials.token! });

@@ -1,4 +1,10 @@
-import type { AnalysisResult, JobInfo, PluginLogger, ReportOutcome, RepositoryResult } from '@cadence-detect/plugin-sdk';
+import type {
+  AnalysisResult,
+  JobInfo,
+  PluginLogger,
+  ReportOutcome,
+  RepositoryResult,
+} from '@cadence-detect/plugin-sdk';
 import { describeRequestFailure } from '@cadence-detect/plugin-sdk';
 import { forgeErrorCode } from './forge-error.js';
 import { githubClient, type GithubClient } from './github-client.js';
@@ -36,13 +42,21 @@ const START_GRACE_MS = 2000;
 export class GithubReporter {
   private readonly jobs = new Map<string, JobState>();
 
-  constructor(private readonly credentials: GithubCredentials, private readonly failOn: FailOn, private readonly logger: PluginLogger) {}
+  constructor(
+    private readonly credentials: GithubCredentials,
+    private readonly failOn: FailOn,
+    private readonly logger: PluginLogger,
+  ) {}
 
   start(job: JobInfo, record: Record_): void {
     const client = this.client(job);
     if (!client || !job.forge) return;
     const stopStart = new AbortController();
-    const started = this.usesChecks(job) ? this.createCheck(client, job, record, stopStart.signal) : this.status(client, job, 'pending', 'Cadence is analyzing this push', record, stopStart.signal).then(() => null);
+    const started = this.usesChecks(job)
+      ? this.createCheck(client, job, record, stopStart.signal)
+      : this.status(client, job, 'pending', 'Cadence is analyzing this push', record, stopStart.signal).then(
+          () => null,
+        );
     this.jobs.set(job.id, { client, started, stopStart });
     // A job that never ends here (its process stopped) does not keep its state past its time.
     setTimeout(() => this.jobs.delete(job.id), Math.max(0, job.deadline - Date.now()) + 60_000).unref();
@@ -54,12 +68,18 @@ export class GithubReporter {
     const checkId = await settle(state);
     const verdict = verdictOf(result, this.failOn);
     if (this.usesChecks(job)) {
-      await this.completeCheck(state.client, job, checkId, {
-        conclusion: verdict.failing ? 'failure' : 'neutral',
-        title: verdict.description,
-        summary: checkSummary(result, this.failOn, job.url),
-        annotations: result.source_type === 'git' ? annotations(result) : [],
-      }, record);
+      await this.completeCheck(
+        state.client,
+        job,
+        checkId,
+        {
+          conclusion: verdict.failing ? 'failure' : 'neutral',
+          title: verdict.description,
+          summary: checkSummary(result, this.failOn, job.url),
+          annotations: result.source_type === 'git' ? annotations(result) : [],
+        },
+        record,
+      );
     } else {
       await this.status(state.client, job, verdict.failing ? 'failure' : 'success', verdict.description, record);
     }
@@ -70,16 +90,25 @@ export class GithubReporter {
     if (!state || !job.forge) return;
     const checkId = await settle(state);
     const description = `Cadence could not analyze this push: ${error.code}`;
-    if (this.usesChecks(job)) await this.completeCheck(state.client, job, checkId, { conclusion: 'action_required', title: description, summary: description, annotations: [] }, record);
+    if (this.usesChecks(job))
+      await this.completeCheck(
+        state.client,
+        job,
+        checkId,
+        { conclusion: 'action_required', title: description, summary: description, annotations: [] },
+        record,
+      );
     else await this.status(state.client, job, 'error', description, record);
   }
 
   private take(job: JobInfo): JobState | undefined {
-    const state = this.jobs.get(job.id) ?? (() => {
-      // The start was not seen here (a cached result, a restarted worker): report without it.
-      const client = this.client(job);
-      return client ? { client, started: Promise.resolve(null), stopStart: new AbortController() } : undefined;
-    })();
+    const state =
+      this.jobs.get(job.id) ??
+      (() => {
+        // The start was not seen here (a cached result, a restarted worker): report without it.
+        const client = this.client(job);
+        return client ? { client, started: Promise.resolve(null), stopStart: new AbortController() } : undefined;
+      })();
     this.jobs.delete(job.id);
     return state;
   }
@@ -103,22 +132,52 @@ export class GithubReporter {
     return this.credentials.app !== null && job.forge?.installation_id !== undefined;
   }
 
-  private async status(client: GithubClient, job: JobInfo, state: 'pending' | 'success' | 'failure' | 'error', description: string, record: Record_, stop?: AbortSignal): Promise<void> {
+  private async status(
+    client: GithubClient,
+    job: JobInfo,
+    state: 'pending' | 'success' | 'failure' | 'error',
+    description: string,
+    record: Record_,
+    stop?: AbortSignal,
+  ): Promise<void> {
     const { repository, sha } = job.forge!;
     const [owner, repo] = repository.split('/') as [string, string];
     try {
-      await client.rest.repos.createCommitStatus({ owner, repo, sha, state, context: CONTEXT, description, ...(job.url ? { target_url: job.url } : {}), ...requestSignal(job, stop) });
+      await client.rest.repos.createCommitStatus({
+        owner,
+        repo,
+        sha,
+        state,
+        context: CONTEXT,
+        description,
+        ...(job.url ? { target_url: job.url } : {}),
+        ...requestSignal(job, stop),
+      });
       record(this.outcome('commit-status', job, state, null));
     } catch (error) {
       record(this.outcome('commit-status', job, state, error));
     }
   }
 
-  private async createCheck(client: GithubClient, job: JobInfo, record: Record_, stop: AbortSignal): Promise<number | null> {
+  private async createCheck(
+    client: GithubClient,
+    job: JobInfo,
+    record: Record_,
+    stop: AbortSignal,
+  ): Promise<number | null> {
     const { repository, sha } = job.forge!;
     const [owner, repo] = repository.split('/') as [string, string];
     try {
-      const { data } = await client.rest.checks.create({ owner, repo, name: CHECK_NAME, head_sha: sha, status: 'in_progress', external_id: job.id, ...(job.url ? { details_url: job.url } : {}), ...requestSignal(job, stop) });
+      const { data } = await client.rest.checks.create({
+        owner,
+        repo,
+        name: CHECK_NAME,
+        head_sha: sha,
+        status: 'in_progress',
+        external_id: job.id,
+        ...(job.url ? { details_url: job.url } : {}),
+        ...requestSignal(job, stop),
+      });
       record(this.outcome('check-run', job, 'in_progress', null));
       return data.id;
     } catch (error) {
@@ -131,7 +190,12 @@ export class GithubReporter {
     client: GithubClient,
     job: JobInfo,
     checkId: number | null,
-    output: { conclusion: 'success' | 'neutral' | 'failure' | 'action_required'; title: string; summary: string; annotations: Annotation[] },
+    output: {
+      conclusion: 'success' | 'neutral' | 'failure' | 'action_required';
+      title: string;
+      summary: string;
+      annotations: Annotation[];
+    },
     record: Record_,
   ): Promise<void> {
     const { repository, sha } = job.forge!;
@@ -142,12 +206,17 @@ export class GithubReporter {
       status: 'completed' as const,
       conclusion: output.conclusion,
       completed_at: new Date().toISOString(),
-      output: { title: output.title, summary: output.summary, ...(output.annotations.length > 0 ? { annotations: output.annotations } : {}) },
+      output: {
+        title: output.title,
+        summary: output.summary,
+        ...(output.annotations.length > 0 ? { annotations: output.annotations } : {}),
+      },
       ...(job.url ? { details_url: job.url } : {}),
     };
     try {
       // No run was created (its call failed): one completed run still carries the verdict.
-      if (checkId === null) await client.rest.checks.create({ ...body, name: CHECK_NAME, head_sha: sha, external_id: job.id });
+      if (checkId === null)
+        await client.rest.checks.create({ ...body, name: CHECK_NAME, head_sha: sha, external_id: job.id });
       else await client.rest.checks.update({ ...body, check_run_id: checkId });
       record(this.outcome('check-run', job, output.conclusion, null));
     } catch (error) {
@@ -158,8 +227,26 @@ export class GithubReporter {
   private outcome(kind: string, job: JobInfo, state: string, error: unknown): ReportOutcome {
     const code = error === null ? null : forgeErrorCode(error);
     const reason = error === null ? undefined : describeRequestFailure(error);
-    if (code) this.logger.warn('GitHub report failed', { job_id: job.id, kind, state, error_code: code, reason, status: (error as { status?: number })?.status ?? null });
-    return { reporter: 'report-github', forge: 'github', kind, target: `${job.forge!.repository}@${job.forge!.sha}`, state, ok: code === null, error_code: code, ...(reason ? { reason } : {}), at: new Date().toISOString() };
+    if (code)
+      this.logger.warn('GitHub report failed', {
+        job_id: job.id,
+        kind,
+        state,
+        error_code: code,
+        reason,
+        status: (error as { status?: number })?.status ?? null,
+      });
+    return {
+      reporter: 'report-github',
+      forge: 'github',
+      kind,
+      target: `${job.forge!.repository}@${job.forge!.sha}`,
+      state,
+      ok: code === null,
+      error_code: code,
+      ...(reason ? { reason } : {}),
+      at: new Date().toISOString(),
+    };
   }
 }
 
@@ -202,7 +289,11 @@ function annotations(result: RepositoryResult): Annotation[] {
       start_line: 1,
       end_line: 1,
       annotation_level: s.severity === 'high' ? 'failure' : s.severity === 'medium' ? 'warning' : 'notice',
-      title: `${s.commit_hash}: ${s.evidence === 'explicit' ? 'attributed to an assistant' : 'inferred'} (confidence ${s.confidence.toFixed(2)})`.slice(0, 255),
+      title:
+        `${s.commit_hash}: ${s.evidence === 'explicit' ? 'attributed to an assistant' : 'inferred'} (confidence ${s.confidence.toFixed(2)})`.slice(
+          0,
+          255,
+        ),
       message: s.reasons.join('\n').slice(0, 60_000) || s.message.slice(0, 1000),
     });
     if (out.length >= MAX_ANNOTATIONS) break;

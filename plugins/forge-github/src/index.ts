@@ -1,4 +1,10 @@
-import { definePlugin, forgeGitHost, lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/plugin-sdk';
+import {
+  definePlugin,
+  forgeGitHost,
+  lazyForgeReporter,
+  tapForgeReporter,
+  tapSquashLookup,
+} from '@cadence-detect/plugin-sdk';
 import { githubIntake } from './intake.js';
 import { GITHUB_OPTIONS, githubCredentials } from './options.js';
 
@@ -19,7 +25,8 @@ export { githubPush, githubPullRequest, isGithubFullName, type PushOutcome } fro
 export default definePlugin({
   name: 'github',
   meta: {
-    description: 'GitHub: webhook intake, squash look-ups, and each job\u2019s verdict as a commit status or check run.',
+    description:
+      'GitHub: webhook intake, squash look-ups, and each job\u2019s verdict as a commit status or check run.',
     options: GITHUB_OPTIONS,
     configKey: 'forges.github',
     docsUrl: 'https://github.com/cadence/cadence/blob/main/docs/forges.md',
@@ -53,10 +60,17 @@ export default definePlugin({
     const modules = Promise.all([import('./github-reporter.js'), import('./squash.js')]);
     // Said when a job needs them (lazyForgeReporter's onLoadError, the look-up's warning), not as an unhandled rejection now.
     modules.catch(() => undefined);
-    tapForgeReporter(hooks, 'report-github', 'github', lazyForgeReporter(
-      async () => new (await modules)[0].GithubReporter(credentials, options.fail_on, logger),
-      (error) => logger.error('the GitHub reporter could not load', { error: String(error) }),
-    ));
-    tapSquashLookup(hooks, { name: 'github', forge: 'github', logger }, async (target, signal) => (await modules)[1].githubSquash(credentials, target, signal));
+    tapForgeReporter(
+      hooks,
+      'report-github',
+      'github',
+      lazyForgeReporter(
+        async () => new (await modules)[0].GithubReporter(credentials, options.fail_on, logger),
+        (error) => logger.error('the GitHub reporter could not load', { error: String(error) }),
+      ),
+    );
+    tapSquashLookup(hooks, { name: 'github', forge: 'github', logger }, async (target, signal) =>
+      (await modules)[1].githubSquash(credentials, target, signal),
+    );
   },
 });

@@ -1,4 +1,15 @@
-import { invalidPayload, isSingleCommitPush, payloadCommit, payloadField, payloadText, positiveInteger, pushRange, requestNumber, type ForgeTarget, type PushFields } from '@cadence-detect/plugin-sdk';
+import {
+  invalidPayload,
+  isSingleCommitPush,
+  payloadCommit,
+  payloadField,
+  payloadText,
+  positiveInteger,
+  pushRange,
+  requestNumber,
+  type ForgeTarget,
+  type PushFields,
+} from '@cadence-detect/plugin-sdk';
 
 export type PushOutcome = { kind: 'push'; push: PushFields } | { kind: 'ignored'; reason: string };
 
@@ -30,7 +41,16 @@ export function githubPush(payload: unknown): PushOutcome {
   if (!cloneUrl) throw invalidPayload('repository.clone_url', 'missing');
   const fullName = payloadText(payload, 'repository', 'full_name');
   const forge = target(fullName, range.after, payload);
-  return { kind: 'push', push: { cloneUrl, repo: fullName ?? cloneUrl, ...range, forge, squashCandidate: forge !== null && isSingleCommitPush(payload, range) } };
+  return {
+    kind: 'push',
+    push: {
+      cloneUrl,
+      repo: fullName ?? cloneUrl,
+      ...range,
+      forge,
+      squashCandidate: forge !== null && isSingleCommitPush(payload, range),
+    },
+  };
 }
 
 /** pull_request actions that change what the request holds. */
@@ -42,15 +62,36 @@ const PULL_REQUEST_ACTIONS = new Set(['opened', 'synchronize', 'reopened', 'read
  */
 export function githubPullRequest(payload: unknown, options: { drafts: boolean }): PushOutcome {
   const action = payloadText(payload, 'action') ?? '';
-  if (!PULL_REQUEST_ACTIONS.has(action)) return { kind: 'ignored', reason: `pull_request action ${action || 'missing'}` };
-  const number = requestNumber(payloadField(payload, 'pull_request', 'number') ?? payloadField(payload, 'number'), 'pull_request.number');
-  if (payloadText(payload, 'pull_request', 'state') === 'closed') return { kind: 'ignored', reason: 'pull request closed' };
-  if (payloadField(payload, 'pull_request', 'draft') === true && !options.drafts) return { kind: 'ignored', reason: 'draft pull request' };
+  if (!PULL_REQUEST_ACTIONS.has(action))
+    return { kind: 'ignored', reason: `pull_request action ${action || 'missing'}` };
+  const number = requestNumber(
+    payloadField(payload, 'pull_request', 'number') ?? payloadField(payload, 'number'),
+    'pull_request.number',
+  );
+  if (payloadText(payload, 'pull_request', 'state') === 'closed')
+    return { kind: 'ignored', reason: 'pull request closed' };
+  if (payloadField(payload, 'pull_request', 'draft') === true && !options.drafts)
+    return { kind: 'ignored', reason: 'draft pull request' };
   const head = payloadCommit(payload, 'pull_request.head.sha', 'pull_request', 'head', 'sha');
   const base = payloadText(payload, 'pull_request', 'base', 'ref');
   if (!base) throw invalidPayload('pull_request.base.ref', 'missing');
-  const cloneUrl = payloadText(payload, 'pull_request', 'base', 'repo', 'clone_url') ?? payloadText(payload, 'repository', 'clone_url');
+  const cloneUrl =
+    payloadText(payload, 'pull_request', 'base', 'repo', 'clone_url') ??
+    payloadText(payload, 'repository', 'clone_url');
   if (!cloneUrl) throw invalidPayload('repository.clone_url', 'missing');
-  const fullName = payloadText(payload, 'pull_request', 'base', 'repo', 'full_name') ?? payloadText(payload, 'repository', 'full_name');
-  return { kind: 'push', push: { cloneUrl, repo: fullName ?? cloneUrl, branch: base, before: null, after: head, forge: target(fullName, head, payload), ref: `refs/pull/${number}/head` } };
+  const fullName =
+    payloadText(payload, 'pull_request', 'base', 'repo', 'full_name') ??
+    payloadText(payload, 'repository', 'full_name');
+  return {
+    kind: 'push',
+    push: {
+      cloneUrl,
+      repo: fullName ?? cloneUrl,
+      branch: base,
+      before: null,
+      after: head,
+      forge: target(fullName, head, payload),
+      ref: `refs/pull/${number}/head`,
+    },
+  };
 }

@@ -8,11 +8,28 @@ import type { GithubCredentials } from './options.js';
  * an answer that will not change or a rate limit is not: within its 10 s the job would rather judge
  * the squash commit as itself at once than wait for a window that may outlast it.
  */
-export async function githubSquash(credentials: GithubCredentials, target: ForgeTarget, signal: AbortSignal): Promise<SquashFound | null> {
-  const client = githubClient(credentials, { retries: 2, rateLimitsUntil: null, signal, ...(target.installation_id !== undefined ? { installationId: target.installation_id } : {}) });
+export async function githubSquash(
+  credentials: GithubCredentials,
+  target: ForgeTarget,
+  signal: AbortSignal,
+): Promise<SquashFound | null> {
+  const client = githubClient(credentials, {
+    retries: 2,
+    rateLimitsUntil: null,
+    signal,
+    ...(target.installation_id !== undefined ? { installationId: target.installation_id } : {}),
+  });
   if (!client) return null;
   const [owner, repo] = target.repository.split('/') as [string, string];
-  const { data } = await client.rest.repos.listPullRequestsAssociatedWithCommit({ owner, repo, commit_sha: target.sha });
-  const squashed = data.find((pr) => pr.merged_at && pr.merge_commit_sha === target.sha && FULL_COMMIT_ID.test(pr.head.sha));
-  return squashed ? { number: squashed.number, ref: `refs/pull/${squashed.number}/head`, head: squashed.head.sha } : null;
+  const { data } = await client.rest.repos.listPullRequestsAssociatedWithCommit({
+    owner,
+    repo,
+    commit_sha: target.sha,
+  });
+  const squashed = data.find(
+    (pr) => pr.merged_at && pr.merge_commit_sha === target.sha && FULL_COMMIT_ID.test(pr.head.sha),
+  );
+  return squashed
+    ? { number: squashed.number, ref: `refs/pull/${squashed.number}/head`, head: squashed.head.sha }
+    : null;
 }

@@ -1,4 +1,11 @@
-import { failsPolicy, markdownDetails, verdictLine, escapeMarkdown, type AnalysisResult, type FailOn } from '@cadence-detect/plugin-sdk';
+import {
+  failsPolicy,
+  markdownDetails,
+  verdictLine,
+  escapeMarkdown,
+  type AnalysisResult,
+  type FailOn,
+} from '@cadence-detect/plugin-sdk';
 
 export { failsPolicy, escapeMarkdown, type FailOn };
 

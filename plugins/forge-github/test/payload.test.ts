@@ -18,8 +18,22 @@ function refusal(run: () => unknown): HttpError {
 
 describe('GitHub webhook payloads: what a forge\u2019s names and numbers may be', () => {
   it('takes GitHub owner/name by GitHub\u2019s grammar: never a dot segment, a slash too many or an empty part', () => {
-    for (const good of ['acme/widget', 'octo-cat/.github', 'a/b', 'acme_emu/x.y_z-1', 'A1/...x']) expect(isGithubFullName(good), good).to.equal(true);
-    for (const bad of ['../..', 'acme/..', '../widget', 'acme/.', './widget', 'acme/widget/extra', 'acme', '/widget', 'acme/', '-acme/widget', 'ac.me/widget', 'acme/wid%2fget']) {
+    for (const good of ['acme/widget', 'octo-cat/.github', 'a/b', 'acme_emu/x.y_z-1', 'A1/...x'])
+      expect(isGithubFullName(good), good).to.equal(true);
+    for (const bad of [
+      '../..',
+      'acme/..',
+      '../widget',
+      'acme/.',
+      './widget',
+      'acme/widget/extra',
+      'acme',
+      '/widget',
+      'acme/',
+      '-acme/widget',
+      'ac.me/widget',
+      'acme/wid%2fget',
+    ]) {
       expect(isGithubFullName(bad), bad).to.equal(false);
     }
   });
@@ -27,7 +41,9 @@ describe('GitHub webhook payloads: what a forge\u2019s names and numbers may be'
   it('reports a push whose full_name is ../.. nowhere (no forge target), and still analyses it', () => {
     const require = createRequire(import.meta.url);
     const events = require('@octokit/webhooks-examples') as { name: string; examples: Record<string, unknown>[] }[];
-    const push = structuredClone(events.find((e) => e.name === 'push')!.examples[0]!) as Record<string, unknown> & { repository: Record<string, unknown> };
+    const push = structuredClone(events.find((e) => e.name === 'push')!.examples[0]!) as Record<string, unknown> & {
+      repository: Record<string, unknown>;
+    };
     Object.assign(push, { before: BEFORE, after: HEAD, ref: 'refs/heads/main' });
     push.repository.full_name = '../..';
     const outcome = githubPush(push);
@@ -39,7 +55,16 @@ describe('GitHub webhook payloads: what a forge\u2019s names and numbers may be'
   });
 
   it('refuses a request number above 2^31-1 with 400 at intake, naming the field', () => {
-    const pullRequest = (number: number) => ({ action: 'opened', number, pull_request: { number, state: 'open', head: { sha: HEAD }, base: { ref: 'main', repo: { clone_url: 'https://github.com/acme/widget.git', full_name: 'acme/widget' } } } });
+    const pullRequest = (number: number) => ({
+      action: 'opened',
+      number,
+      pull_request: {
+        number,
+        state: 'open',
+        head: { sha: HEAD },
+        base: { ref: 'main', repo: { clone_url: 'https://github.com/acme/widget.git', full_name: 'acme/widget' } },
+      },
+    });
     const refused = refusal(() => githubPullRequest(pullRequest(10 ** 15), { drafts: false }));
     expect(refused.status).to.equal(400);
     expect(refused.details).to.deep.include({ field: 'pull_request.number' });

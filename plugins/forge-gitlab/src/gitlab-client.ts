@@ -14,7 +14,8 @@ export function gitlabClient(credentials: GitlabCredentials, settings: { readonl
   return new Gitlab({ host: credentials.host, token: credentials.token, queryTimeout: settings.timeoutMs });
 }
 
-export type CallOutcome<T> = { ok: true; value: T } | { ok: false; code: string; status: number | null; reason: string };
+export type CallOutcome<T> =
+  { ok: true; value: T } | { ok: false; code: string; status: number | null; reason: string };
 
 /** How a failure counts: its operational code, its HTTP status, and how long the forge asked to wait. */
 export interface Classified {
@@ -29,7 +30,12 @@ export function classify(error: unknown): Classified {
   const response = e?.cause?.response;
   const status = response?.status ?? null;
   const retryAfter = retryAfterMs(response?.headers?.get?.('retry-after'));
-  if (e?.name === 'GitbeakerRetryError') return { code: /429/.test(e.message ?? '') ? 'ERR_FORGE_RATE_LIMIT' : 'ERR_FORGE_UNAVAILABLE', status: null, retryAfterMs: null };
+  if (e?.name === 'GitbeakerRetryError')
+    return {
+      code: /429/.test(e.message ?? '') ? 'ERR_FORGE_RATE_LIMIT' : 'ERR_FORGE_UNAVAILABLE',
+      status: null,
+      retryAfterMs: null,
+    };
   if (status === 429) return { code: 'ERR_FORGE_RATE_LIMIT', status, retryAfterMs: retryAfter };
   if (status === 401 || status === 403 || status === 404) return { code: 'ERR_FORGE_AUTH', status, retryAfterMs: null };
   if (status === null || status >= 500) return { code: 'ERR_FORGE_UNAVAILABLE', status, retryAfterMs: retryAfter };
@@ -42,34 +48,48 @@ export function classify(error: unknown): Classified {
  * `stop` ends the retries (the final status went ahead of a `running` one still being tried).
  * Never throws: the outcome says what happened.
  */
-export async function reportCall<T>(call: () => Promise<T>, settings: { readonly deadline: number; readonly stop?: AbortSignal }): Promise<CallOutcome<T>> {
+export async function reportCall<T>(
+  call: () => Promise<T>,
+  settings: { readonly deadline: number; readonly stop?: AbortSignal },
+): Promise<CallOutcome<T>> {
   let last: unknown = null;
   const deadline = AbortSignal.timeout(Math.max(0, settings.deadline - Date.now()));
   const signal = settings.stop ? AbortSignal.any([deadline, settings.stop]) : deadline;
   try {
-    const value = await retrying(async () => {
-      try {
-        return await call();
-      } catch (error) {
-        last = error;
-        throw error;
-      }
-    }, {
-      retries: 3,
-      initialDelayMs: 1000,
-      signal,
-      retryable: (error) => {
-        const { code, retryAfterMs: after } = classify(error);
-        if (code !== 'ERR_FORGE_UNAVAILABLE' && code !== 'ERR_FORGE_RATE_LIMIT') return false;
-        return after === null ? true : { afterMs: after };
+    const value = await retrying(
+      async () => {
+        try {
+          return await call();
+        } catch (error) {
+          last = error;
+          throw error;
+        }
       },
-    });
+      {
+        retries: 3,
+        initialDelayMs: 1000,
+        signal,
+        retryable: (error) => {
+          const { code, retryAfterMs: after } = classify(error);
+          if (code !== 'ERR_FORGE_UNAVAILABLE' && code !== 'ERR_FORGE_RATE_LIMIT') return false;
+          return after === null ? true : { afterMs: after };
+        },
+      },
+    );
     return { ok: true, value };
   } catch (error) {
     const failure = last ?? error;
     const { code, status } = classify(failure);
     const reason = describeRequestFailure(failure);
-    return { ok: false, code, status, reason: settings.stop?.aborted && last !== null ? `${reason}; stopped retrying when the final status went ahead` : reason };
+    return {
+      ok: false,
+      code,
+      status,
+      reason:
+        settings.stop?.aborted && last !== null
+          ? `${reason}; stopped retrying when the final status went ahead`
+          : reason,
+    };
   }
 }
 

@@ -28,7 +28,10 @@ export class GitlabReporter {
     const api = this.api(job);
     if (!api) return;
     const stop = new AbortController();
-    this.started.set(job.id, { done: this.status(api, job, 'running', 'Cadence is analyzing this push', record, stop.signal), stop });
+    this.started.set(job.id, {
+      done: this.status(api, job, 'running', 'Cadence is analyzing this push', record, stop.signal),
+      stop,
+    });
     setTimeout(() => this.started.delete(job.id), Math.max(0, job.deadline - Date.now()) + 60_000).unref();
   }
 
@@ -45,7 +48,13 @@ export class GitlabReporter {
     const api = this.api(job);
     if (!api) return;
     await this.afterStart(job);
-    await this.status(api, job, error.code === 'ERR_CANCELLED' ? 'canceled' : 'failed', `Cadence could not analyze this push: ${error.code}`, record);
+    await this.status(
+      api,
+      job,
+      error.code === 'ERR_CANCELLED' ? 'canceled' : 'failed',
+      `Cadence could not analyze this push: ${error.code}`,
+      record,
+    );
   }
 
   /** The `running` status first, waited for at most START_GRACE_MS: then it retries no more and the final one goes ahead. */
@@ -66,9 +75,24 @@ export class GitlabReporter {
     return gitlabClient(this.credentials, { timeoutMs: Math.max(1000, job.deadline - Date.now()) });
   }
 
-  private async status(api: GitlabApi, job: JobInfo, state: StatusState, description: string, record: Record_, stop?: AbortSignal): Promise<void> {
+  private async status(
+    api: GitlabApi,
+    job: JobInfo,
+    state: StatusState,
+    description: string,
+    record: Record_,
+    stop?: AbortSignal,
+  ): Promise<void> {
     const { project_id: projectId, sha } = job.forge!;
-    const outcome = await reportCall(() => api.Commits.editStatus(projectId!, sha, state, { name: STATUS_NAME, description, ...(job.url ? { targetUrl: job.url } : {}) }), { deadline: job.deadline, ...(stop ? { stop } : {}) });
+    const outcome = await reportCall(
+      () =>
+        api.Commits.editStatus(projectId!, sha, state, {
+          name: STATUS_NAME,
+          description,
+          ...(job.url ? { targetUrl: job.url } : {}),
+        }),
+      { deadline: job.deadline, ...(stop ? { stop } : {}) },
+    );
     record(this.outcome('commit-status', job, state, outcome));
   }
 
@@ -76,24 +100,41 @@ export class GitlabReporter {
   private async note(api: GitlabApi, job: JobInfo, result: AnalysisResult, record: Record_): Promise<void> {
     const { project_id: projectId, sha } = job.forge!;
     let target = `${job.forge!.repository}@${sha}`;
-    const outcome = await reportCall(async () => {
-      const requests = (await api.Commits.allMergeRequests(projectId!, sha)) as { iid: number; state: string }[];
-      const open = requests.find((r) => r.state === 'opened');
-      if (!open) return 'none';
-      target = `${job.forge!.repository}!${open.iid}`;
-      const body = noteBody(result, sha, job.url);
-      const notes = (await api.MergeRequestNotes.all(projectId!, open.iid, { perPage: 100, maxPages: 20 })) as { id: number; body: string }[];
-      const mine = notes.find((n) => typeof n.body === 'string' && n.body.startsWith(NOTE_MARKER));
-      if (mine) await api.MergeRequestNotes.edit(projectId!, open.iid, mine.id, { body });
-      else await api.MergeRequestNotes.create(projectId!, open.iid, body);
-      return mine ? 'updated' : 'created';
-    }, { deadline: job.deadline });
+    const outcome = await reportCall(
+      async () => {
+        const requests = (await api.Commits.allMergeRequests(projectId!, sha)) as { iid: number; state: string }[];
+        const open = requests.find((r) => r.state === 'opened');
+        if (!open) return 'none';
+        target = `${job.forge!.repository}!${open.iid}`;
+        const body = noteBody(result, sha, job.url);
+        const notes = (await api.MergeRequestNotes.all(projectId!, open.iid, { perPage: 100, maxPages: 20 })) as {
+          id: number;
+          body: string;
+        }[];
+        const mine = notes.find((n) => typeof n.body === 'string' && n.body.startsWith(NOTE_MARKER));
+        if (mine) await api.MergeRequestNotes.edit(projectId!, open.iid, mine.id, { body });
+        else await api.MergeRequestNotes.create(projectId!, open.iid, body);
+        return mine ? 'updated' : 'created';
+      },
+      { deadline: job.deadline },
+    );
     if (outcome.ok && outcome.value === 'none') return;
-    record({ ...this.outcome('merge-request-note', job, outcome.ok ? String(outcome.value) : 'note', outcome), target });
+    record({
+      ...this.outcome('merge-request-note', job, outcome.ok ? String(outcome.value) : 'note', outcome),
+      target,
+    });
   }
 
   private outcome(kind: string, job: JobInfo, state: string, result: CallOutcome<unknown>): ReportOutcome {
-    if (!result.ok) this.logger.warn('GitLab report failed', { job_id: job.id, kind, state, error_code: result.code, reason: result.reason, status: result.status });
+    if (!result.ok)
+      this.logger.warn('GitLab report failed', {
+        job_id: job.id,
+        kind,
+        state,
+        error_code: result.code,
+        reason: result.reason,
+        status: result.status,
+      });
     return {
       reporter: 'report-gitlab',
       forge: 'gitlab',

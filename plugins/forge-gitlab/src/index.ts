@@ -1,4 +1,10 @@
-import { definePlugin, forgeGitHost, lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/plugin-sdk';
+import {
+  definePlugin,
+  forgeGitHost,
+  lazyForgeReporter,
+  tapForgeReporter,
+  tapSquashLookup,
+} from '@cadence-detect/plugin-sdk';
 import { gitlabIntake } from './intake.js';
 import { GITLAB_OPTIONS, gitlabCredentials } from './options.js';
 
@@ -17,7 +23,8 @@ export { gitlabPush, gitlabMergeRequest, isGitlabPath, type PushOutcome } from '
 export default definePlugin({
   name: 'gitlab',
   meta: {
-    description: 'GitLab: webhook intake, squash look-ups, and each job\u2019s verdict as a commit status and, optionally, a merge request note.',
+    description:
+      'GitLab: webhook intake, squash look-ups, and each job\u2019s verdict as a commit status and, optionally, a merge request note.',
     options: GITLAB_OPTIONS,
     configKey: 'forges.gitlab',
     docsUrl: 'https://github.com/cadence/cadence/blob/main/docs/forges.md',
@@ -52,10 +59,17 @@ export default definePlugin({
     const modules = Promise.all([import('./gitlab-reporter.js'), import('./squash.js')]);
     // Said when a job needs them (lazyForgeReporter's onLoadError, the look-up's warning), not as an unhandled rejection now.
     modules.catch(() => undefined);
-    tapForgeReporter(hooks, 'report-gitlab', 'gitlab', lazyForgeReporter(
-      async () => new (await modules)[0].GitlabReporter(credentials, settings, logger),
-      (error) => logger.error('the GitLab reporter could not load', { error: String(error) }),
-    ));
-    tapSquashLookup(hooks, { name: 'gitlab', forge: 'gitlab', logger }, async (target, signal) => (await modules)[1].gitlabSquash(credentials, target, signal));
+    tapForgeReporter(
+      hooks,
+      'report-gitlab',
+      'gitlab',
+      lazyForgeReporter(
+        async () => new (await modules)[0].GitlabReporter(credentials, settings, logger),
+        (error) => logger.error('the GitLab reporter could not load', { error: String(error) }),
+      ),
+    );
+    tapSquashLookup(hooks, { name: 'gitlab', forge: 'gitlab', logger }, async (target, signal) =>
+      (await modules)[1].gitlabSquash(credentials, target, signal),
+    );
   },
 });

@@ -1,4 +1,11 @@
-import { constantTimeEqual, pushOutcome, refuseDelivery, verifyHubSignature, type ForgeIntake, type WebhookOutcome } from '@cadence-detect/plugin-sdk';
+import {
+  constantTimeEqual,
+  pushOutcome,
+  refuseDelivery,
+  verifyHubSignature,
+  type ForgeIntake,
+  type WebhookOutcome,
+} from '@cadence-detect/plugin-sdk';
 import { gitlabMergeRequest, gitlabPush, type PushOutcome } from './payload.js';
 
 const PUSH_HOOK = /^push hook$/i;
@@ -15,7 +22,8 @@ export function gitlabIntake(settings: { readonly requests: boolean; readonly dr
     verify(delivery, secret) {
       const signature = delivery.header('x-hub-signature-256');
       if (signature) {
-        if (!verifyHubSignature(delivery.body, signature, secret.key)) throw refuseDelivery(401, 'invalid_signature', 'Webhook signature verification failed');
+        if (!verifyHubSignature(delivery.body, signature, secret.key))
+          throw refuseDelivery(401, 'invalid_signature', 'Webhook signature verification failed');
       } else if (!constantTimeEqual(delivery.header('x-gitlab-token'), secret.text)) {
         throw refuseDelivery(403, 'invalid_token', 'The X-Gitlab-Token header does not match the configured secret');
       }
@@ -25,7 +33,8 @@ export function gitlabIntake(settings: { readonly requests: boolean; readonly dr
       const payload = delivery.payload();
       const kind = payload.object_kind;
       const id = delivery.header('idempotency-key') || delivery.header('x-gitlab-event-uuid');
-      if ((MERGE_REQUEST_HOOK.test(event) || kind === 'merge_request') && settings.requests) return outcome(gitlabMergeRequest(payload, settings), id);
+      if ((MERGE_REQUEST_HOOK.test(event) || kind === 'merge_request') && settings.requests)
+        return outcome(gitlabMergeRequest(payload, settings), id);
       if (!PUSH_HOOK.test(event) && kind !== 'push') return { kind: 'ignored-event', event: event || null };
       return outcome(gitlabPush(payload), id);
     },

@@ -3,11 +3,28 @@ import { gitlabClient, lookupCall } from './gitlab-client.js';
 import type { GitlabCredentials } from './options.js';
 
 /** The merged merge request whose squash commit the pushed commit is (GitLab's merge requests of the commit). */
-export async function gitlabSquash(credentials: GitlabCredentials, target: ForgeTarget, signal: AbortSignal): Promise<SquashFound | null> {
+export async function gitlabSquash(
+  credentials: GitlabCredentials,
+  target: ForgeTarget,
+  signal: AbortSignal,
+): Promise<SquashFound | null> {
   if (target.project_id === undefined) return null;
   const api = gitlabClient(credentials, { timeoutMs: 10_000 });
   signal.throwIfAborted();
-  const requests = (await lookupCall(() => api.Commits.allMergeRequests(target.project_id!, target.sha), signal)) as { iid: number; squash_commit_sha?: string | null; sha?: string; state?: string }[];
-  const squashed = requests.find((mr) => mr.state === 'merged' && mr.squash_commit_sha === target.sha && typeof mr.sha === 'string' && FULL_COMMIT_ID.test(mr.sha));
-  return squashed ? { number: squashed.iid, ref: `refs/merge-requests/${squashed.iid}/head`, head: squashed.sha! } : null;
+  const requests = (await lookupCall(() => api.Commits.allMergeRequests(target.project_id!, target.sha), signal)) as {
+    iid: number;
+    squash_commit_sha?: string | null;
+    sha?: string;
+    state?: string;
+  }[];
+  const squashed = requests.find(
+    (mr) =>
+      mr.state === 'merged' &&
+      mr.squash_commit_sha === target.sha &&
+      typeof mr.sha === 'string' &&
+      FULL_COMMIT_ID.test(mr.sha),
+  );
+  return squashed
+    ? { number: squashed.iid, ref: `refs/merge-requests/${squashed.iid}/head`, head: squashed.sha! }
+    : null;
 }

@@ -23,17 +23,30 @@ describe('GitLab client: one client, one retry policy, for look-ups and reports'
 
   it('decides once whether GitLab is configured: a token, the API\u2019s host without /api/v4', () => {
     expect(gitlabCredentials({ token: null, api_url: 'https://gitlab.example/api/v4' })).to.equal(null);
-    expect(gitlabCredentials({ token: 't', api_url: 'https://gitlab.example/api/v4/' })).to.deep.equal({ host: 'https://gitlab.example', token: 't' });
+    expect(gitlabCredentials({ token: 't', api_url: 'https://gitlab.example/api/v4/' })).to.deep.equal({
+      host: 'https://gitlab.example',
+      token: 't',
+    });
   });
 
   it('finds the merged merge request a commit squashes, asking again after a 5xx', async () => {
     gitlab.script('GET', MERGE_REQUESTS, [
       { status: 500, body: { message: '500 Internal Server Error' } },
-      { status: 200, body: [{ iid: 3, state: 'opened', sha: HEAD }, { iid: 9, state: 'merged', squash_commit_sha: SHA, sha: HEAD }] },
+      {
+        status: 200,
+        body: [
+          { iid: 3, state: 'opened', sha: HEAD },
+          { iid: 9, state: 'merged', squash_commit_sha: SHA, sha: HEAD },
+        ],
+      },
     ]);
     const before = asked();
     const started = Date.now();
-    expect(await gitlabSquash(credentials(), target, AbortSignal.timeout(10_000))).to.deep.equal({ number: 9, ref: 'refs/merge-requests/9/head', head: HEAD });
+    expect(await gitlabSquash(credentials(), target, AbortSignal.timeout(10_000))).to.deep.equal({
+      number: 9,
+      ref: 'refs/merge-requests/9/head',
+      head: HEAD,
+    });
     expect(asked() - before).to.equal(2);
     expect(Date.now() - started, 'one back-off of about a second').to.be.within(900, 5000);
   });
@@ -41,12 +54,22 @@ describe('GitLab client: one client, one retry policy, for look-ups and reports'
   it('does not ask again after an answer that will not change, and stops with its signal', async () => {
     gitlab.script('GET', MERGE_REQUESTS, [{ status: 403, body: { message: '403 Forbidden' } }]);
     const before = asked();
-    const refused = await gitlabSquash(credentials(), target, AbortSignal.timeout(10_000)).then(() => null, (error: unknown) => error);
+    const refused = await gitlabSquash(credentials(), target, AbortSignal.timeout(10_000)).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(refused).to.be.an('error');
     expect(asked() - before).to.equal(1);
-    gitlab.script('GET', MERGE_REQUESTS, [500, 500, 500].map(() => ({ status: 500, body: { message: 'down' } })));
+    gitlab.script(
+      'GET',
+      MERGE_REQUESTS,
+      [500, 500, 500].map(() => ({ status: 500, body: { message: 'down' } })),
+    );
     const started = Date.now();
-    const stopped = await gitlabSquash(credentials(), target, AbortSignal.timeout(300)).then(() => null, (error: unknown) => error as Error);
+    const stopped = await gitlabSquash(credentials(), target, AbortSignal.timeout(300)).then(
+      () => null,
+      (error: unknown) => error as Error,
+    );
     expect(stopped?.name).to.equal('TimeoutError');
     expect(Date.now() - started).to.be.below(1000);
   });
@@ -59,9 +82,18 @@ describe('GitLab client: one client, one retry policy, for look-ups and reports'
     expect(await reportCall(status, { deadline: Date.now() + 20_000 })).to.deep.include({ ok: true });
 
     gitlab.script('POST', STATUS, [{ status: 401, body: { message: '401 Unauthorized' } }]);
-    expect(await reportCall(status, { deadline: Date.now() + 20_000 })).to.deep.equal({ ok: false, code: 'ERR_FORGE_AUTH', status: 401, reason: 'HTTP 401: 401 Unauthorized' });
+    expect(await reportCall(status, { deadline: Date.now() + 20_000 })).to.deep.equal({
+      ok: false,
+      code: 'ERR_FORGE_AUTH',
+      status: 401,
+      reason: 'HTTP 401: 401 Unauthorized',
+    });
 
-    gitlab.script('POST', STATUS, [500, 500, 500, 500].map(() => ({ status: 500, body: { message: 'down' } })));
+    gitlab.script(
+      'POST',
+      STATUS,
+      [500, 500, 500, 500].map(() => ({ status: 500, body: { message: 'down' } })),
+    );
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 300);
     const started = Date.now();

@@ -14,7 +14,8 @@ export const sizeStrategy = defineStrategy({
   meta: {
     name: 'size',
     category: 'size',
-    description: 'Lines added or deleted in one commit (excluded files left out), against suspicious_additions / suspicious_deletions.',
+    description:
+      'Lines added or deleted in one commit (excluded files left out), against suspicious_additions / suspicious_deletions.',
     appliesTo: 'repository',
     weight: 0.7,
   },

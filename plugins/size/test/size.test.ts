@@ -11,7 +11,11 @@ describe('size plugin', () => {
     const run = await runPlugin(size, { commits });
     const detections = run.detectionsOf('size');
     expect(detections).to.have.length(1);
-    expect(detections[0]).to.include({ commit: commits[1]!.hash, message: '1000 additions exceeds suspicious_additions 500', severity: 'high' });
+    expect(detections[0]).to.include({
+      commit: commits[1]!.hash,
+      message: '1000 additions exceeds suspicious_additions 500',
+      severity: 'high',
+    });
   });
 
   it('flags deletions over suspicious_deletions, weighted below additions', async () => {
@@ -24,7 +28,9 @@ describe('size plugin', () => {
   it('takes thresholds from the configuration (the CLI flag --suspicious-additions lands here)', async () => {
     const commits = makeCommits([{ at: days(0) }, { at: days(1), additions: 120 }]);
     expect((await runPlugin(size, { commits })).detections).to.have.length(0);
-    expect((await runPlugin(size, { commits }, { thresholds: { suspicious_additions: 100 } })).detections).to.have.length(1);
+    expect(
+      (await runPlugin(size, { commits }, { thresholds: { suspicious_additions: 100 } })).detections,
+    ).to.have.length(1);
   });
 
   it('discounts the initial import and ignores merges and a shallow boundary', async () => {
@@ -45,10 +51,23 @@ describe('size plugin', () => {
 const big = makeCommits([{ at: days(0) }, { at: days(1), additions: 1000 }]);
 testStrategy('size', size, {
   valid: [
-    { name: 'commits under both thresholds', source: { commits: makeCommits([{ at: days(0) }, { at: days(1), additions: 499, deletions: 999 }]) } },
-    { name: 'a large commit under a raised threshold', source: { commits: big }, run: { thresholds: { suspicious_additions: 2000 } } },
+    {
+      name: 'commits under both thresholds',
+      source: { commits: makeCommits([{ at: days(0) }, { at: days(1), additions: 499, deletions: 999 }]) },
+    },
+    {
+      name: 'a large commit under a raised threshold',
+      source: { commits: big },
+      run: { thresholds: { suspicious_additions: 2000 } },
+    },
   ],
   invalid: [
-    { name: 'a commit over suspicious_additions', source: { commits: big }, detections: [{ commit: big[1]!.hash, message: '1000 additions exceeds suspicious_additions 500', severity: 'high' }] },
+    {
+      name: 'a commit over suspicious_additions',
+      source: { commits: big },
+      detections: [
+        { commit: big[1]!.hash, message: '1000 additions exceeds suspicious_additions 500', severity: 'high' },
+      ],
+    },
   ],
 });

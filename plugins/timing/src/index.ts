@@ -18,7 +18,8 @@ export const timingStrategy = defineStrategy({
   meta: {
     name: 'timing',
     category: 'timing',
-    description: 'Time since the same author\u2019s previous commit, against min_time_delta_seconds; larger commits made that quickly count more.',
+    description:
+      'Time since the same author\u2019s previous commit, against min_time_delta_seconds; larger commits made that quickly count more.',
     appliesTo: 'repository',
     weight: 0.6,
   },

@@ -9,7 +9,9 @@ describe('timing plugin', () => {
     const commits = makeCommits([{ at: T0 }, { at: T0 + 15, additions: 120 }]);
     const run = await runPlugin(timing, { commits });
     const [detection] = run.detectionsOf('timing');
-    expect(detection?.message).to.equal('committed 15s after the author\'s previous commit (120 lines changed: additions plus deletions), under min_time_delta_seconds 60');
+    expect(detection?.message).to.equal(
+      "committed 15s after the author's previous commit (120 lines changed: additions plus deletions), under min_time_delta_seconds 60",
+    );
     expect(run.strategy('timing').detected).to.equal(true);
   });
 
@@ -33,13 +35,19 @@ describe('timing plugin', () => {
   it('honours a configured min_time_delta_seconds', async () => {
     const commits = makeCommits([{ at: T0 }, { at: T0 + 200, additions: 100 }]);
     expect((await runPlugin(timing, { commits })).detections).to.have.length(0);
-    expect((await runPlugin(timing, { commits }, { thresholds: { min_time_delta_seconds: 300 } })).detections).to.have.length(1);
+    expect(
+      (await runPlugin(timing, { commits }, { thresholds: { min_time_delta_seconds: 300 } })).detections,
+    ).to.have.length(1);
   });
 
   it('treats a negative delta (rebased or skewed clocks) as simultaneous, and skips merges', async () => {
     // The git source orders an author's commits by date, so it never gives a negative delta; a
     // record built by other means (a plugin's own source) still may, and must not break the strategy.
-    const made = makeCommits([{ at: T0 + 100 }, { at: T0, additions: 200 }, { at: T0 + 101, merge: true, additions: 200 }]);
+    const made = makeCommits([
+      { at: T0 + 100 },
+      { at: T0, additions: 200 },
+      { at: T0 + 101, merge: true, additions: 200 },
+    ]);
     const commits = [made[0]!, { ...made[1]!, previousAuthorTime: T0 + 100 }, made[2]!];
     const detections = (await runPlugin(timing, { commits })).detectionsOf('timing');
     expect(detections).to.have.length(1);

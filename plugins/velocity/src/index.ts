@@ -21,7 +21,8 @@ export const velocityStrategy = defineStrategy({
   meta: {
     name: 'velocity',
     category: 'velocity',
-    description: 'Lines added or deleted per minute since the same author\u2019s previous commit, against max_additions_per_min / max_deletions_per_min.',
+    description:
+      'Lines added or deleted per minute since the same author\u2019s previous commit, against max_additions_per_min / max_deletions_per_min.',
     appliesTo: 'repository',
     weight: 0.9,
   },

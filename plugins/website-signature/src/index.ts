@@ -23,9 +23,29 @@ export const STRATEGIES = [
 ] as const;
 
 export { websiteOverallScore, SIGNAL_WEIGHTS } from './page-score.js';
-export { pageModelStrategy, pageProbability, FEATURE_Z_LIMIT, shippedPageModel, checkPageModel, PAGE_MODEL_FILE, type PageModel } from './page-model.js';
+export {
+  pageModelStrategy,
+  pageProbability,
+  FEATURE_Z_LIMIT,
+  shippedPageModel,
+  checkPageModel,
+  PAGE_MODEL_FILE,
+  type PageModel,
+} from './page-model.js';
 export { pageFeatures, proseWords, PAGE_FEATURE_NAMES, MIN_PROSE_WORDS } from './page-features.js';
-export { stockPhrases, aiVocabulary, transitionDensity, placeholderText, sentenceUniformity, repetitiveOpenings, unhedgedClaims, structureDensity, pageStructure, humanVoice, textLength };
+export {
+  stockPhrases,
+  aiVocabulary,
+  transitionDensity,
+  placeholderText,
+  sentenceUniformity,
+  repetitiveOpenings,
+  unhedgedClaims,
+  structureDensity,
+  pageStructure,
+  humanVoice,
+  textLength,
+};
 
 export default definePlugin({
   name: 'website-signature',
@@ -39,7 +59,12 @@ export default definePlugin({
       if (model) {
         const signals = Object.entries(SIGNAL_GROUPS).map(([name, features]) => signalStrategy(model, name, features));
         for (const signal of signals) registrar.add(signal);
-        registrar.add(pageModelStrategy(model, [...STRATEGIES, ...signals].map((s) => s.meta.name)));
+        registrar.add(
+          pageModelStrategy(
+            model,
+            [...STRATEGIES, ...signals].map((s) => s.meta.name),
+          ),
+        );
       }
     });
     if (!model) {

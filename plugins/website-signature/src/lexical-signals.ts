@@ -19,29 +19,52 @@ export function stockPhraseFloor(density: number): number {
 
 /** Phrases language models reach for ("delve into", "it's important to note", "in today's fast-paced world"). */
 export const stockPhrases = defineStrategy({
-  meta: { name: 'stock-phrases', category: CATEGORY, description: 'Overused stock phrases of generated text, per 1000 words.', appliesTo: 'website', weight: 0.9 },
+  meta: {
+    name: 'stock-phrases',
+    category: CATEGORY,
+    description: 'Overused stock phrases of generated text, per 1000 words.',
+    appliesTo: 'website',
+    weight: 0.9,
+  },
   analyze(context: WebsiteContext) {
     if (tooShort(context)) return { findings: [], score: 0 };
     const text = textViews(context.document).lower;
-    const hits = LEXICON.stockPhrases.map((phrase) => ({ phrase, count: countPhrase(text, phrase) })).filter((h) => h.count > 0);
+    const hits = LEXICON.stockPhrases
+      .map((phrase) => ({ phrase, count: countPhrase(text, phrase) }))
+      .filter((h) => h.count > 0);
     const total = hits.reduce((sum, h) => sum + h.count, 0);
     const density = perThousand(total, context.document.words);
     const score = clamp01(density / 6);
     const findings: Finding[] = hits
       .sort((a, b) => b.count - a.count)
       .slice(0, MAX_FINDINGS)
-      .map((h) => ({ score, message: `stock phrase "${h.phrase}" (${total} stock phrases, ${round(density)} per 1000 words; 6 per 1000 scores 1)`, element: locate(context.document, h.phrase) }));
+      .map((h) => ({
+        score,
+        message: `stock phrase "${h.phrase}" (${total} stock phrases, ${round(density)} per 1000 words; 6 per 1000 scores 1)`,
+        element: locate(context.document, h.phrase),
+      }));
     // Stock phrases stay a floor under the page score from 5 per 1000 words (0.4) up to 0.7 at 6. On
     // the development corpus 6 human pages and no machine page reach 3 per 1000, one human page 4,
     // none 5 (docs/website-analysis.md): a floor from 3 flagged human pages and no machine one.
     const floor = stockPhraseFloor(density);
-    return { findings: score >= 0.2 ? findings : [], score: round(score), floor, metrics: { count: total, per_1000_words: round(density) } };
+    return {
+      findings: score >= 0.2 ? findings : [],
+      score: round(score),
+      floor,
+      metrics: { count: total, per_1000_words: round(density) },
+    };
   },
 });
 
 /** Words whose frequency jumps in generated text ("tapestry", "seamless", "leverage", "realm"). */
 export const aiVocabulary = defineStrategy({
-  meta: { name: 'ai-vocabulary', category: CATEGORY, description: 'Density of vocabulary characteristic of language models.', appliesTo: 'website', weight: 0.7 },
+  meta: {
+    name: 'ai-vocabulary',
+    category: CATEGORY,
+    description: 'Density of vocabulary characteristic of language models.',
+    appliesTo: 'website',
+    weight: 0.7,
+  },
   analyze(context: WebsiteContext) {
     if (tooShort(context)) return { findings: [], score: 0 };
     const tokens = textViews(context.document).tokens;
@@ -52,14 +75,27 @@ export const aiVocabulary = defineStrategy({
     // Human prose uses a few of these words too (about 2 to 6 per 1000): only the excess counts.
     const score = clamp01((density - 6) / 20);
     const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
-    const findings: Finding[] = score >= 0.2 ? top.map(([word, n]) => ({ score, message: `"${word}" ×${n} (${total} characteristic words, ${round(density)} per 1000; above 6 per 1000 counts)`, element: locate(context.document, word) })) : [];
+    const findings: Finding[] =
+      score >= 0.2
+        ? top.map(([word, n]) => ({
+            score,
+            message: `"${word}" ×${n} (${total} characteristic words, ${round(density)} per 1000; above 6 per 1000 counts)`,
+            element: locate(context.document, word),
+          }))
+        : [];
     return { findings, score: round(score), metrics: { count: total, per_1000_words: round(density) } };
   },
 });
 
 /** Sentences opening with "Moreover", "Furthermore", "Additionally", "Ultimately"… */
 export const transitionDensity = defineStrategy({
-  meta: { name: 'transition-density', category: CATEGORY, description: 'Share of sentences that open with a transition word.', appliesTo: 'website', weight: 0.6 },
+  meta: {
+    name: 'transition-density',
+    category: CATEGORY,
+    description: 'Share of sentences that open with a transition word.',
+    appliesTo: 'website',
+    weight: 0.6,
+  },
   analyze(context: WebsiteContext) {
     const sentences = textViews(context.document).sentences;
     if (tooShort(context) || sentences.length < 5) return { findings: [], score: 0 };
@@ -69,22 +105,39 @@ export const transitionDensity = defineStrategy({
     });
     const share = opening.length / sentences.length;
     const score = clamp01((share - 0.08) / 0.17);
-    const findings: Finding[] = score >= 0.2 ? opening.slice(0, MAX_FINDINGS).map((s) => ({ score, message: `${opening.length} of ${sentences.length} sentences open with a transition word (${Math.round(share * 100)}%; above 8% counts)`, element: locate(context.document, s.slice(0, 60)) })) : [];
+    const findings: Finding[] =
+      score >= 0.2
+        ? opening.slice(0, MAX_FINDINGS).map((s) => ({
+            score,
+            message: `${opening.length} of ${sentences.length} sentences open with a transition word (${Math.round(share * 100)}%; above 8% counts)`,
+            element: locate(context.document, s.slice(0, 60)),
+          }))
+        : [];
     return { findings, score: round(score), metrics: { share: round(share) } };
   },
 });
 
 /** "As an AI language model", "lorem ipsum", "[Your Name]": text nobody meant to publish. */
 export const placeholderText = defineStrategy({
-  meta: { name: 'placeholder-text', category: CATEGORY, description: 'Boilerplate and placeholder text, and chat-assistant leftovers.', appliesTo: 'website', weight: 1 },
+  meta: {
+    name: 'placeholder-text',
+    category: CATEGORY,
+    description: 'Boilerplate and placeholder text, and chat-assistant leftovers.',
+    appliesTo: 'website',
+    weight: 1,
+  },
   analyze(context: WebsiteContext) {
     const text = textViews(context.document).lower;
     const hits = LEXICON.placeholders.filter((p) => text.includes(p));
     if (hits.length === 0) return { findings: [], score: 0 };
-    const assistant = hits.some((h) => /ai|language model|knowledge|certainly|sure!|regenerate|browse|personal/.test(h));
+    const assistant = hits.some((h) =>
+      /ai|language model|knowledge|certainly|sure!|regenerate|browse|personal/.test(h),
+    );
     const score = assistant ? 0.95 : 0.6;
     return {
-      findings: hits.slice(0, MAX_FINDINGS).map((h) => ({ score, message: `placeholder or assistant text "${h}"`, element: locate(context.document, h) })),
+      findings: hits
+        .slice(0, MAX_FINDINGS)
+        .map((h) => ({ score, message: `placeholder or assistant text "${h}"`, element: locate(context.document, h) })),
       score,
       // Text nobody meant to publish: chat-assistant leftovers floor the page at 0.85, lorem ipsum at 0.6.
       floor: assistant ? 0.85 : 0.6,

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 
-const LISTS = ['stock-phrases', 'vocabulary', 'transitions', 'hedges', 'absolutes', 'placeholders', 'generic-links'] as const;
+const LISTS = [
+  'stock-phrases',
+  'vocabulary',
+  'transitions',
+  'hedges',
+  'absolutes',
+  'placeholders',
+  'generic-links',
+] as const;
 const fileOf = (name: (typeof LISTS)[number]): URL => new URL(`../data/${name}.json`, import.meta.url);
 export const LEXICON_FILES: readonly URL[] = LISTS.map(fileOf);
 

@@ -57,11 +57,38 @@ export const PAGE_FEATURE_NAMES = [
 export type PageFeatureName = (typeof PAGE_FEATURE_NAMES)[number];
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
-const FUNCTION_WORDS = new Set(['the', 'of', 'and', 'to', 'a', 'in', 'that', 'it', 'is', 'was', 'for', 'on', 'with', 'as', 'this', 'but', 'be', 'at', 'by', 'not', 'or', 'from', 'so', 'if']);
+const FUNCTION_WORDS = new Set([
+  'the',
+  'of',
+  'and',
+  'to',
+  'a',
+  'in',
+  'that',
+  'it',
+  'is',
+  'was',
+  'for',
+  'on',
+  'with',
+  'as',
+  'this',
+  'but',
+  'be',
+  'at',
+  'by',
+  'not',
+  'or',
+  'from',
+  'so',
+  'if',
+]);
 const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', "i'm", "i've", "i'd", "i'll", 'we', 'our', 'us']);
 const SECOND_PERSON = new Set(['you', 'your', 'yours', "you're", "you've", "you'll", "you'd", 'yourself']);
-const READER_OPENER = /^(?:imagine|picture this|if you(?:'ve| have)? ever|here's|here is|let's|let us|ready to|whether you're|have you ever|think about)\b/i;
-const CONTRAST = /\bnot (?:just|only|merely) [^.!?]{1,60}?\b(?:but|—)|\b[\p{L}]+(?:'s| is| are) not (?:about |just |only )?[^.!?]{1,50}?[,;—-] (?:it|this|that|they)(?:'s| is| are)\b|\bisn't just\b|\bmore than just\b|\brather than simply\b/giu;
+const READER_OPENER =
+  /^(?:imagine|picture this|if you(?:'ve| have)? ever|here's|here is|let's|let us|ready to|whether you're|have you ever|think about)\b/i;
+const CONTRAST =
+  /\bnot (?:just|only|merely) [^.!?]{1,60}?\b(?:but|—)|\b[\p{L}]+(?:'s| is| are) not (?:about |just |only )?[^.!?]{1,50}?[,;—-] (?:it|this|that|they)(?:'s| is| are)\b|\bisn't just\b|\bmore than just\b|\brather than simply\b/giu;
 const TRIAD = /\b[\p{L}-]+(?: [\p{L}-]+)?, [\p{L}-]+(?: [\p{L}-]+)?,? (?:and|or) [\p{L}-]+/gu;
 const TERM_EXPLANATION = /^(?:\*\*)?[A-Z][\p{L}\p{N} /&+.-]{1,40}(?:\*\*)?:\s+\S/u;
 const CONTRACTION = /\b\p{L}+(?:n't|'re|'ve|'ll|'d|'m|'s)\b/giu;
@@ -75,8 +102,71 @@ const INTENSIFIER = /\b(?:just|simply|easily|basically|actually|really|pretty|qu
 // People's documentation and announcements say what will happen ("this will install", "we will
 // release"); model prose keeps to the present ("the command installs").
 const WILL = /\bwill\b/giu;
-const IMPERATIVE_VERBS = new Set(['add', 'run', 'create', 'open', 'use', 'install', 'set', 'make', 'check', 'start', 'edit', 'update', 'replace', 'remove', 'go', 'put', 'pass', 'call', 'read', 'see', 'note', 'keep', 'leave', 'move', 'choose', 'configure', 'deploy', 'apply', 'review', 'close', 'follow', 'try', 'change', 'define', 'import', 'enable', 'write', 'type', 'click', 'navigate', 'let', 'consider']);
-const SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'to', 'for', 'with', 'at', 'by', 'vs', 'is', 'as', 'from', 'into']);
+const IMPERATIVE_VERBS = new Set([
+  'add',
+  'run',
+  'create',
+  'open',
+  'use',
+  'install',
+  'set',
+  'make',
+  'check',
+  'start',
+  'edit',
+  'update',
+  'replace',
+  'remove',
+  'go',
+  'put',
+  'pass',
+  'call',
+  'read',
+  'see',
+  'note',
+  'keep',
+  'leave',
+  'move',
+  'choose',
+  'configure',
+  'deploy',
+  'apply',
+  'review',
+  'close',
+  'follow',
+  'try',
+  'change',
+  'define',
+  'import',
+  'enable',
+  'write',
+  'type',
+  'click',
+  'navigate',
+  'let',
+  'consider',
+]);
+const SMALL_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'but',
+  'of',
+  'in',
+  'on',
+  'to',
+  'for',
+  'with',
+  'at',
+  'by',
+  'vs',
+  'is',
+  'as',
+  'from',
+  'into',
+]);
 
 /**
  * The page model reads prose: a page with fewer words than this in its paragraphs (a changelog of
@@ -128,23 +218,40 @@ function measure(document: PageDocument): Float64Array {
   const tokens = views.tokens;
   const kText = Math.max(tokens.length, 1) / 1000;
   const prose = document.blocks.filter((b) => b.tag === 'p' || b.tag === 'li' || b.tag === 'blockquote');
-  const items = sampleEvenly(document.lists.flatMap((l) => l.items), SAMPLE_ITEMS);
+  const items = sampleEvenly(
+    document.lists.flatMap((l) => l.items),
+    SAMPLE_ITEMS,
+  );
   const sentenceLengths = sentences.map((s) => (s.match(WORD) ?? []).length).filter((l) => l > 0);
   // Per-sentence rates divide counts in the text by its sentences: on a sampled page, the page's
   // sentences in proportion to the share of its words the sample holds.
-  const n = Math.max(sampled ? (document.sentences.length * tokens.length) / Math.max(document.words, 1) : sentences.length, 1);
-  const paragraphLengths = sampleEvenly(prose.filter((b) => b.tag === 'p'), SAMPLE_ITEMS).map((b) => (b.text.match(WORD) ?? []).length).filter((l) => l > 0);
+  const n = Math.max(
+    sampled ? (document.sentences.length * tokens.length) / Math.max(document.words, 1) : sentences.length,
+    1,
+  );
+  const paragraphLengths = sampleEvenly(
+    prose.filter((b) => b.tag === 'p'),
+    SAMPLE_ITEMS,
+  )
+    .map((b) => (b.text.match(WORD) ?? []).length)
+    .filter((l) => l > 0);
   const headings = document.headings.filter((h) => h.level > 1 || document.headings.length === 1);
   const code = document.blocks.filter((b) => b.tag === 'pre' || b.tag === 'code').length;
   // Links and code blocks are counted on the whole page, so per the whole page's words.
   const kPage = sampled ? Math.max(document.words, 1) / 1000 : kText;
-  const sentenceWords = Math.max(sentenceLengths.reduce((a, b) => a + b, 0), 1) / 1000;
+  const sentenceWords =
+    Math.max(
+      sentenceLengths.reduce((a, b) => a + b, 0),
+      1,
+    ) / 1000;
   return Float64Array.of(
     /* em_dashes_per_sentence */ count(text, /—|\s--\s/g) / n,
     /* colons_per_sentence */ count(text, /:(?=\s)/g) / n,
     /* semicolons_per_sentence */ count(text, /(?<=[\p{L}\p{N}])[;](?=\s+[\p{L}])/gu) / n,
     /* parentheses_per_sentence */ count(text, /\(/g) / n,
-    /* term_explanation_items */ items.length > 0 ? items.filter((i) => TERM_EXPLANATION.test(i)).length / items.length : 0,
+    /* term_explanation_items */ items.length > 0
+      ? items.filter((i) => TERM_EXPLANATION.test(i)).length / items.length
+      : 0,
     /* second_person_rate */ share(tokens, SECOND_PERSON),
     /* reader_openers */ sentences.filter((s) => READER_OPENER.test(s.trim())).length / n,
     /* contrast_templates */ count(text, CONTRAST) / n,
@@ -156,8 +263,12 @@ function measure(document: PageDocument): Float64Array {
     /* function_word_rate */ share(tokens, FUNCTION_WORDS),
     /* first_person_rate */ share(tokens, FIRST_PERSON),
     /* contraction_rate */ count(text, CONTRACTION) / Math.max(tokens.length, 1),
-    /* title_case_headings */ headings.length > 0 ? headings.filter((h) => isTitleCase(h.text)).length / headings.length : 0,
-    /* colon_titles */ headings.length > 0 ? headings.filter((h) => /^[^:]{2,60}: \S/.test(h.text)).length / headings.length : 0,
+    /* title_case_headings */ headings.length > 0
+      ? headings.filter((h) => isTitleCase(h.text)).length / headings.length
+      : 0,
+    /* colon_titles */ headings.length > 0
+      ? headings.filter((h) => /^[^:]{2,60}: \S/.test(h.text)).length / headings.length
+      : 0,
     /* numbers_per_k */ count(text, NUMBER) / kText,
     /* proper_nouns_per_k */ properNouns(sentences) / (sampled ? sentenceWords : kText),
     /* code_per_k */ code / kPage,
@@ -169,8 +280,10 @@ function measure(document: PageDocument): Float64Array {
     /* hedges_per_k */ LEXICON.hedges.reduce((sum, phrase) => sum + countPhrase(lower, phrase), 0) / kText,
     /* compression_gain */ compressionGain(text),
     /* latin_abbreviations_per_k */ count(text, LATIN_ABBREVIATION) / kText,
-    /* unterminated_sentences */ sentences.filter((s) => s.trim() && !TERMINATED.test(s.trim())).length / sentences.length,
-    /* imperative_openers */ sentences.filter((s) => IMPERATIVE_VERBS.has(s.trim().split(/\s+/)[0]!.toLowerCase())).length / sentences.length,
+    /* unterminated_sentences */ sentences.filter((s) => s.trim() && !TERMINATED.test(s.trim())).length /
+      sentences.length,
+    /* imperative_openers */ sentences.filter((s) => IMPERATIVE_VERBS.has(s.trim().split(/\s+/)[0]!.toLowerCase()))
+      .length / sentences.length,
     /* intensifiers_per_k */ count(text, INTENSIFIER) / kText,
     /* will_per_k */ count(text, WILL) / kText,
   );

@@ -1,5 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { defineStrategy, logisticScore, type Finding, type LogisticModel, type WebsiteContext } from '@cadence-detect/plugin-sdk';
+import {
+  defineStrategy,
+  logisticScore,
+  type Finding,
+  type LogisticModel,
+  type WebsiteContext,
+} from '@cadence-detect/plugin-sdk';
 import { MIN_PROSE_WORDS, PAGE_FEATURE_NAMES, pageFeatures, proseWords } from './page-features.js';
 import { MIN_WORDS, round } from './text-tools.js';
 
@@ -10,7 +16,11 @@ export interface PageModel extends LogisticModel {
   /** p = sigmoid(slope × (w·z + bias) + intercept), fitted on leave-one-topic-out scores of a balanced corpus. */
   readonly calibration: { readonly slope: number; readonly intercept: number };
   /** What human pages of the development corpus show, per feature: for the reasons a result gives. */
-  readonly human: { readonly median: readonly number[]; readonly p10: readonly number[]; readonly p90: readonly number[] };
+  readonly human: {
+    readonly median: readonly number[];
+    readonly p10: readonly number[];
+    readonly p90: readonly number[];
+  };
   readonly validation?: PageModelValidation;
 }
 
@@ -29,7 +39,11 @@ export interface PageModelValidation {
 function validationMetrics(model: PageModel): Record<string, number> {
   const v = model.validation;
   if (!v || !(v.pages > 0) || !(v.human > 0)) return {};
-  return { validation_auc: v.auc, validation_pages: v.pages, validation_human_at_0_4: round(v.human_at_or_above_0_4 / v.human) };
+  return {
+    validation_auc: v.auc,
+    validation_pages: v.pages,
+    validation_human_at_0_4: round(v.human_at_or_above_0_4 / v.human),
+  };
 }
 
 export const PAGE_MODEL_FILE = new URL('../model/page-model.json', import.meta.url);
@@ -41,13 +55,19 @@ let shipped: PageModel | null | undefined;
 /** The shipped model, or null when the plugin ships none (the engine then averages the signals). */
 export function shippedPageModel(): PageModel | null {
   if (shipped !== undefined) return shipped;
-  shipped = existsSync(PAGE_MODEL_FILE) ? checkPageModel(JSON.parse(readFileSync(PAGE_MODEL_FILE, 'utf8')) as PageModel) : null;
+  shipped = existsSync(PAGE_MODEL_FILE)
+    ? checkPageModel(JSON.parse(readFileSync(PAGE_MODEL_FILE, 'utf8')) as PageModel)
+    : null;
   return shipped;
 }
 
 export function checkPageModel(model: PageModel): PageModel {
   const n = PAGE_FEATURE_NAMES.length;
-  if (model.features.length !== n || model.features.some((f, i) => f !== PAGE_FEATURE_NAMES[i]) || model.weights.length !== n) {
+  if (
+    model.features.length !== n ||
+    model.features.some((f, i) => f !== PAGE_FEATURE_NAMES[i]) ||
+    model.weights.length !== n
+  ) {
     throw new Error(`page model: its features do not match this plugin's (${model.features.length} vs ${n})`);
   }
   return model;
@@ -75,18 +95,29 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
     meta: {
       name: 'page-model',
       category: 'website-signature',
-      description: 'A learned model over the page\u2019s prose measurements; its calibrated probability is the page score.',
+      description:
+        'A learned model over the page\u2019s prose measurements; its calibrated probability is the page score.',
       appliesTo: 'website',
       weight: 1,
       calibrated: true,
     },
     analyze(context: WebsiteContext) {
       if (context.document.words < MIN_WORDS) {
-        return { findings: [], score: TOO_SHORT_PROBABILITY, covers, metrics: { probability: TOO_SHORT_PROBABILITY, too_short: 1, ...validation } };
+        return {
+          findings: [],
+          score: TOO_SHORT_PROBABILITY,
+          covers,
+          metrics: { probability: TOO_SHORT_PROBABILITY, too_short: 1, ...validation },
+        };
       }
       const prose = proseWords(context.document);
       if (prose < MIN_PROSE_WORDS) {
-        return { findings: [], score: TOO_SHORT_PROBABILITY, covers, metrics: { probability: TOO_SHORT_PROBABILITY, too_little_prose: 1, prose_words: prose, ...validation } };
+        return {
+          findings: [],
+          score: TOO_SHORT_PROBABILITY,
+          covers,
+          metrics: { probability: TOO_SHORT_PROBABILITY, too_little_prose: 1, prose_words: prose, ...validation },
+        };
       }
       const x = pageFeatures(context.document);
       const { probability, contributions } = pageProbability(model, x);
@@ -96,8 +127,20 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
         .filter((e) => e.c > 0.2)
         .sort((a, b) => b.c - a.c)
         .slice(0, 4)
-        .map(({ i }) => `${PAGE_FEATURE_NAMES[i]!.replaceAll('_', ' ')} ${round(x[i]!)} (human pages: median ${round(model.human.median[i]!)})`);
-      const findings: Finding[] = p >= 0.4 ? [{ score: p, element: 'page', message: `page model probability ${p.toFixed(2)}${strongest.length ? `; strongest signals: ${strongest.join('; ')}` : ''}` }] : [];
+        .map(
+          ({ i }) =>
+            `${PAGE_FEATURE_NAMES[i]!.replaceAll('_', ' ')} ${round(x[i]!)} (human pages: median ${round(model.human.median[i]!)})`,
+        );
+      const findings: Finding[] =
+        p >= 0.4
+          ? [
+              {
+                score: p,
+                element: 'page',
+                message: `page model probability ${p.toFixed(2)}${strongest.length ? `; strongest signals: ${strongest.join('; ')}` : ''}`,
+              },
+            ]
+          : [];
       return { findings, score: p, covers, metrics: { probability: p, ...validation } };
     },
   });
@@ -105,15 +148,20 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
 
 /** The new signals, each a strategy of its own that explains the page model with its measurements. */
 export const SIGNAL_GROUPS: Readonly<Record<string, readonly (typeof PAGE_FEATURE_NAMES)[number][]>> = Object.freeze({
-  'punctuation-profile': ['em_dashes_per_sentence', 'colons_per_sentence', 'semicolons_per_sentence', 'parentheses_per_sentence'],
+  'punctuation-profile': [
+    'em_dashes_per_sentence',
+    'colons_per_sentence',
+    'semicolons_per_sentence',
+    'parentheses_per_sentence',
+  ],
   'term-lists': ['term_explanation_items'],
   'reader-address': ['second_person_rate', 'reader_openers'],
   'contrast-templates': ['contrast_templates'],
-  'triads': ['triads_per_sentence'],
-  'burstiness': ['sentence_length_cv', 'paragraph_length_cv'],
+  triads: ['triads_per_sentence'],
+  burstiness: ['sentence_length_cv', 'paragraph_length_cv'],
   'lexical-diversity': ['lexical_diversity_mtld', 'function_word_rate'],
   'heading-style': ['title_case_headings', 'colon_titles'],
-  'specificity': ['numbers_per_k', 'proper_nouns_per_k', 'code_per_k'],
+  specificity: ['numbers_per_k', 'proper_nouns_per_k', 'code_per_k'],
   'compression-similarity': ['compression_gain'],
 });
 
@@ -123,7 +171,11 @@ export const SIGNAL_GROUPS: Readonly<Record<string, readonly (typeof PAGE_FEATUR
  * percentile for a positive weight, below the 10th for a negative one). The score is the share of
  * its measurements past that line; the message names each value against the human median.
  */
-export function signalStrategy(model: PageModel, name: string, features: readonly (typeof PAGE_FEATURE_NAMES)[number][]) {
+export function signalStrategy(
+  model: PageModel,
+  name: string,
+  features: readonly (typeof PAGE_FEATURE_NAMES)[number][],
+) {
   return defineStrategy({
     meta: {
       name,
@@ -141,7 +193,10 @@ export function signalStrategy(model: PageModel, name: string, features: readonl
         const w = model.weights[i]!;
         const value = x[i]!;
         const beyond = w > 0 ? value > model.human.p90[i]! : w < 0 ? value < model.human.p10[i]! : false;
-        if (beyond) past.push(`${feature.replaceAll('_', ' ')} ${round(value)} (human pages: median ${round(model.human.median[i]!)}, ${w > 0 ? '90th percentile' : '10th percentile'} ${round(w > 0 ? model.human.p90[i]! : model.human.p10[i]!)})`);
+        if (beyond)
+          past.push(
+            `${feature.replaceAll('_', ' ')} ${round(value)} (human pages: median ${round(model.human.median[i]!)}, ${w > 0 ? '90th percentile' : '10th percentile'} ${round(w > 0 ? model.human.p90[i]! : model.human.p10[i]!)})`,
+          );
       }
       const score = round(past.length / features.length);
       const findings: Finding[] = past.length > 0 ? [{ score, element: 'page', message: past.join('; ') }] : [];

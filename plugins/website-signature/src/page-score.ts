@@ -27,7 +27,10 @@ export function websiteOverallScore(results: readonly StrategyResult[]): number 
   const weighted = signals.map(([name, weight]) => ({ weight, score: byName.get(name)!.score }));
   const totalWeight = weighted.reduce((sum, s) => sum + s.weight, 0);
   const mean = weighted.reduce((sum, s) => sum + s.weight * s.score, 0) / totalWeight;
-  const strongest = weighted.map((s) => s.weight * s.score).sort((a, b) => b - a).slice(0, 3);
+  const strongest = weighted
+    .map((s) => s.weight * s.score)
+    .sort((a, b) => b - a)
+    .slice(0, 3);
   const combined = 1 - strongest.reduce((product, v) => product * (1 - v), 1);
   const human = byName.get('human-voice')?.score ?? 0;
   let score = 0.5 * mean + 0.5 * combined - HUMAN_VOICE_PULL * human;

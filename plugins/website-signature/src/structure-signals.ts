@@ -6,7 +6,13 @@ const CATEGORY = 'website-signature';
 
 /** A heading every few lines and bullet lists everywhere: the listicle shape of generated answers. */
 export const structureDensity = defineStrategy({
-  meta: { name: 'structure-density', category: CATEGORY, description: 'Excessive headings and list items for the amount of text.', appliesTo: 'website', weight: 0.4 },
+  meta: {
+    name: 'structure-density',
+    category: CATEGORY,
+    description: 'Excessive headings and list items for the amount of text.',
+    appliesTo: 'website',
+    weight: 0.4,
+  },
   analyze(context: WebsiteContext) {
     const doc = context.document;
     if (doc.words < MIN_WORDS) return { findings: [], score: 0 };
@@ -14,30 +20,59 @@ export const structureDensity = defineStrategy({
     const perHundred = ((doc.headings.length + items) * 100) / doc.words;
     const boldLead = doc.lists.flatMap((l) => l.items).filter((item) => /^[\p{Lu}][^:]{2,40}:\s/u.test(item)).length;
     const score = clamp01((perHundred - 2.5) / 4 + (items > 0 ? (boldLead / items) * 0.3 : 0));
-    const findings: Finding[] = score >= 0.3 ? [{ score, message: `${doc.headings.length} headings and ${items} list items in ${doc.words} words (${round(perHundred)} per 100 words; above 2.5 counts)`, element: doc.lists[0]?.path ?? doc.headings[0]?.path ?? 'page' }] : [];
+    const findings: Finding[] =
+      score >= 0.3
+        ? [
+            {
+              score,
+              message: `${doc.headings.length} headings and ${items} list items in ${doc.words} words (${round(perHundred)} per 100 words; above 2.5 counts)`,
+              element: doc.lists[0]?.path ?? doc.headings[0]?.path ?? 'page',
+            },
+          ]
+        : [];
     return { findings, score: round(score), metrics: { per_100_words: round(perHundred) } };
   },
 });
 
 /** Missing alt text, skipped heading levels, "click here" links: weak, but generators leave them. */
 export const pageStructure = defineStrategy({
-  meta: { name: 'page-structure', category: CATEGORY, description: 'Page-structure hints: missing alt text, heading level jumps, generic link text.', appliesTo: 'website', weight: 0.2 },
+  meta: {
+    name: 'page-structure',
+    category: CATEGORY,
+    description: 'Page-structure hints: missing alt text, heading level jumps, generic link text.',
+    appliesTo: 'website',
+    weight: 0.2,
+  },
   analyze(context: WebsiteContext) {
     const doc = context.document;
     const findings: Finding[] = [];
     const missingAlt = doc.images.filter((i) => i.alt === null);
-    for (const image of missingAlt.slice(0, 3)) findings.push({ score: 0.3, message: `image without alt text (${image.src.slice(0, 80)})`, element: image.path });
+    for (const image of missingAlt.slice(0, 3))
+      findings.push({ score: 0.3, message: `image without alt text (${image.src.slice(0, 80)})`, element: image.path });
     let jumps = 0;
     for (let i = 1; i < doc.headings.length; i++) {
       const previous = doc.headings[i - 1]!;
       const heading = doc.headings[i]!;
       if (heading.level > previous.level + 1) {
         jumps++;
-        if (jumps <= 3) findings.push({ score: 0.3, message: `heading jumps from h${previous.level} to h${heading.level}`, element: `${heading.path}: "${heading.text.slice(0, 80)}"` });
+        if (jumps <= 3)
+          findings.push({
+            score: 0.3,
+            message: `heading jumps from h${previous.level} to h${heading.level}`,
+            element: `${heading.path}: "${heading.text.slice(0, 80)}"`,
+          });
       }
     }
-    const generic = doc.links.filter((l) => LEXICON.genericLinks.has(l.text.toLowerCase().replace(/[.!…]+$/, '').trim()));
-    for (const link of generic.slice(0, 3)) findings.push({ score: 0.3, message: `generic link text "${link.text}"`, element: link.path });
+    const generic = doc.links.filter((l) =>
+      LEXICON.genericLinks.has(
+        l.text
+          .toLowerCase()
+          .replace(/[.!…]+$/, '')
+          .trim(),
+      ),
+    );
+    for (const link of generic.slice(0, 3))
+      findings.push({ score: 0.3, message: `generic link text "${link.text}"`, element: link.path });
     const issues = missingAlt.length + jumps + generic.length;
     const score = doc.words < MIN_WORDS ? 0 : clamp01(issues * 0.1);
     return { findings: score > 0 ? findings : [], score: round(score), metrics: { issues } };

@@ -59,14 +59,24 @@ const caches = new Map<number, WeakMap<PageDocument, TextViews>>();
  * by all of them: the whole text up to `sampleWords`, else an even sample of its blocks (and of its
  * sentences, at most `sampleSentences`).
  */
-export function textViews(document: PageDocument, sampleWords = SAMPLE_WORDS, sampleSentences = SAMPLE_SENTENCES): TextViews {
+export function textViews(
+  document: PageDocument,
+  sampleWords = SAMPLE_WORDS,
+  sampleSentences = SAMPLE_SENTENCES,
+): TextViews {
   let views = caches.get(sampleWords);
   if (!views) caches.set(sampleWords, (views = new WeakMap()));
   let cached = views.get(document);
   if (!cached) {
-    const source = document.words <= sampleWords
-      ? document.text
-      : sampleEvenly(document.blocks, Math.max(1, Math.floor((document.blocks.length * sampleWords) / document.words))).map((b) => b.text).join('\n\n');
+    const source =
+      document.words <= sampleWords
+        ? document.text
+        : sampleEvenly(
+            document.blocks,
+            Math.max(1, Math.floor((document.blocks.length * sampleWords) / document.words)),
+          )
+            .map((b) => b.text)
+            .join('\n\n');
     const text = normalizeQuotes(source);
     const lower = text.toLowerCase();
     cached = {

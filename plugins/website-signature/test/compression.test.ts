@@ -26,7 +26,10 @@ describe('compression gain (ZipPy-style similarity to a seed)', () => {
 
   it('averages over the seed’s windows', () => {
     const both = compressionGain(SAMPLE, [SEED_ABOUT_CACHES, SEED_ABOUT_GARDENS]);
-    expect(both).to.be.closeTo((compressionGain(SAMPLE, [SEED_ABOUT_CACHES]) + compressionGain(SAMPLE, [SEED_ABOUT_GARDENS])) / 2, 1e-9);
+    expect(both).to.be.closeTo(
+      (compressionGain(SAMPLE, [SEED_ABOUT_CACHES]) + compressionGain(SAMPLE, [SEED_ABOUT_GARDENS])) / 2,
+      1e-9,
+    );
   });
 
   it('is 0 without a seed or without text', () => {
@@ -37,6 +40,8 @@ describe('compression gain (ZipPy-style similarity to a seed)', () => {
 
   it('reads at most the first 32 KiB of a page', () => {
     const long = SAMPLE.repeat(2000);
-    expect(compressionGain(long, [SEED_ABOUT_CACHES])).to.equal(compressionGain(long.slice(0, 32 * 1024), [SEED_ABOUT_CACHES]));
+    expect(compressionGain(long, [SEED_ABOUT_CACHES])).to.equal(
+      compressionGain(long.slice(0, 32 * 1024), [SEED_ABOUT_CACHES]),
+    );
   });
 });

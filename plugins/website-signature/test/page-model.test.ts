@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { runPlugin } from '@cadence-detect/plugin-testkit';
-import plugin, { checkPageModel, FEATURE_Z_LIMIT, PAGE_FEATURE_NAMES, pageProbability, shippedPageModel, type PageModel } from '../src/index.js';
+import plugin, {
+  checkPageModel,
+  FEATURE_Z_LIMIT,
+  PAGE_FEATURE_NAMES,
+  pageProbability,
+  shippedPageModel,
+  type PageModel,
+} from '../src/index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 

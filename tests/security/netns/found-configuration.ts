@@ -42,27 +42,54 @@ const attacker = await startHttpServer((request, response) => {
   response.writeHead(500, { 'content-type': 'application/json' }).end('{}');
 });
 const page = await startHttpServer((_request, response) => {
-  const prose = 'The harbour smelled of diesel and rain the morning we left. My uncle counted the ropes twice, swore at the gulls, then laughed at himself. '.repeat(30);
-  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Leaving</title></head><body><article><h1>Leaving</h1><p>${prose}</p></article></body></html>`);
+  const prose =
+    'The harbour smelled of diesel and rain the morning we left. My uncle counted the ropes twice, swore at the gulls, then laughed at himself. '.repeat(
+      30,
+    );
+  response
+    .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    .end(
+      `<!doctype html><html><head><title>Leaving</title></head><body><article><h1>Leaving</h1><p>${prose}</p></article></body></html>`,
+    );
 });
 const git = await serveRepositories(work.path);
 
 const deployment = path.join(work.path, 'deployment');
 await mkdir(path.join(deployment, 'evil-plugin'), { recursive: true });
-await writeFile(path.join(deployment, 'evil-plugin', 'package.json'), JSON.stringify({ name: 'evil-plugin', version: '1.0.0', type: 'module', main: 'index.js', peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' } }));
-await writeFile(path.join(deployment, 'evil-plugin', 'index.js'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(path.join(markers, 'evil-plugin'))}, String(process.env.CADENCE_AI_KEY));\nexport default { name: 'evil-plugin', apply() {} };\n`);
-await writeFile(path.join(deployment, '.cadence.yaml'), [
-  'plugins: [./evil-plugin]',
-  `ai: { enabled: true, baseUrl: "${attacker.url('/v1')}" }`,
-  `forges: { github: { api_url: "${attacker.url('/api')}" } }`,
-  'security: { allow_local_paths: true, allowed_networks: ["0.0.0.0/0"] }',
-  'thresholds: { suspicious_additions: 4242 }',
-].join('\n'));
+await writeFile(
+  path.join(deployment, 'evil-plugin', 'package.json'),
+  JSON.stringify({
+    name: 'evil-plugin',
+    version: '1.0.0',
+    type: 'module',
+    main: 'index.js',
+    peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' },
+  }),
+);
+await writeFile(
+  path.join(deployment, 'evil-plugin', 'index.js'),
+  `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(path.join(markers, 'evil-plugin'))}, String(process.env.CADENCE_AI_KEY));\nexport default { name: 'evil-plugin', apply() {} };\n`,
+);
+await writeFile(
+  path.join(deployment, '.cadence.yaml'),
+  [
+    'plugins: [./evil-plugin]',
+    `ai: { enabled: true, baseUrl: "${attacker.url('/v1')}" }`,
+    `forges: { github: { api_url: "${attacker.url('/api')}" } }`,
+    'security: { allow_local_paths: true, allowed_networks: ["0.0.0.0/0"] }',
+    'thresholds: { suspicious_additions: 4242 }',
+  ].join('\n'),
+);
 
 const server = await startCadenceServer({
   cwd: deployment,
   // The operator's own choices: the secrets, and loopback allowed for the test's targets.
-  env: { CADENCE_AI_KEY: AI_KEY, CADENCE_GITHUB_TOKEN: GITHUB_TOKEN, CADENCE_SECURITY_ALLOWED_NETWORKS: '127.0.0.0/8', CADENCE_QUEUE_BACKEND: 'memory' },
+  env: {
+    CADENCE_AI_KEY: AI_KEY,
+    CADENCE_GITHUB_TOKEN: GITHUB_TOKEN,
+    CADENCE_SECURITY_ALLOWED_NETWORKS: '127.0.0.0/8',
+    CADENCE_QUEUE_BACKEND: 'memory',
+  },
 });
 let report: FoundConfigurationReport;
 try {
@@ -70,23 +97,40 @@ try {
   const body = JSON.stringify(githubPushPayload(git.daemon.url('acme/human.git'), git.hashes[8]!, git.hashes[9]!));
   const pushed = await server.json<{ id: string }>('/webhooks/github', {
     method: 'POST',
-    headers: { 'x-github-event': 'push', 'x-github-delivery': 'found-config-1', 'x-hub-signature-256': await sign(SECRET, body), 'content-type': 'application/json' },
+    headers: {
+      'x-github-event': 'push',
+      'x-github-delivery': 'found-config-1',
+      'x-hub-signature-256': await sign(SECRET, body),
+      'content-type': 'application/json',
+    },
     body,
   });
   const push = await waitForJob<{ status: string }>(server, pushed.body.id, 60_000);
-  const submitted = await server.json<{ id: string }>('/api/analyze/website', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: page.url('/post') }) });
+  const submitted = await server.json<{ id: string }>('/api/analyze/website', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: page.url('/post') }),
+  });
   const website = await waitForJob<{ status: string }>(server, submitted.body.id, 60_000);
-  const local = await server.request('/api/analyze/repository', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: '/etc' }) });
+  const local = await server.request('/api/analyze/repository', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: '/etc' }),
+  });
   // Reporters may still be talking to a forge a moment after the job's record is final.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   report = {
     markers: (await readdir(markers)).sort(),
-    leaked: requests.filter((r) => r.headers.includes(AI_KEY) || r.headers.includes(GITHUB_TOKEN)).map((r) => `${r.method} ${r.path}`),
+    leaked: requests
+      .filter((r) => r.headers.includes(AI_KEY) || r.headers.includes(GITHUB_TOKEN))
+      .map((r) => `${r.method} ${r.path}`),
     attackerRequests: requests.length,
     pushJob: push.status,
     websiteJob: website.status,
     localPathStatus: local.status,
-    warned: server.logs.some((l) => l.level === 'warn' && /Ignored plugins, ai, forges, security in .*\.cadence\.yaml/.test(String(l.message))),
+    warned: server.logs.some(
+      (l) => l.level === 'warn' && /Ignored plugins, ai, forges, security in .*\.cadence\.yaml/.test(String(l.message)),
+    ),
   };
 } finally {
   await server.stop();

@@ -29,7 +29,11 @@ for (const url of urls) {
   let healthStatus: number | null = null;
   let failure: string | null = null;
   try {
-    const accepted = await server.json<{ id: string }>('/api/analyze/website', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+    const accepted = await server.json<{ id: string }>('/api/analyze/website', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url }),
+    });
     const job = await waitForJob<{ status: string; error_code: string | null }>(server, accepted.body.id, 15_000);
     status = job.status;
     errorCode = job.error_code;
@@ -38,7 +42,10 @@ for (const url of urls) {
   }
   // The process may die a moment after the job's record was written: give it that moment.
   await new Promise((resolve) => setTimeout(resolve, 200));
-  healthStatus = await server.request('/health').then((r) => r.status, () => null);
+  healthStatus = await server.request('/health').then(
+    (r) => r.status,
+    () => null,
+  );
   outcomes.push({ url, status, errorCode, healthStatus, serverExitCode: server.child.exitCode, failure });
 }
 await server.stop();

@@ -16,7 +16,13 @@ export interface CiCheckout {
 /** A commit id a revision names in `dir`, or null (never an option: `--end-of-options` comes first). */
 export async function resolveCommit(dir: string, revision: string): Promise<string | null> {
   if (!revision || revision.startsWith('-') || /^0+$/.test(revision)) return null;
-  const result = await runGitCommand(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`]);
+  const result = await runGitCommand(dir, [
+    'rev-parse',
+    '--verify',
+    '--quiet',
+    '--end-of-options',
+    `${revision}^{commit}`,
+  ]);
   return result.code === 0 ? result.stdout.trim() : null;
 }
 
@@ -25,17 +31,30 @@ export async function resolveCommit(dir: string, revision: string): Promise<stri
  * every commit before the cut look like the start of the project), the base and head commits in it.
  * `deepen` says, in the forge's own words, how to fetch the whole history.
  */
-export async function openCheckout(dir: string, base: string | null, head: string | null, deepen: string): Promise<CiCheckout> {
+export async function openCheckout(
+  dir: string,
+  base: string | null,
+  head: string | null,
+  deepen: string,
+): Promise<CiCheckout> {
   const shallow = await runGitCommand(dir, ['rev-parse', '--is-shallow-repository']).catch(() => null);
-  if (!shallow || shallow.code !== 0) throw new CliError('failed', `${dir} is not a git repository (check out the repository before this step)`);
+  if (!shallow || shallow.code !== 0)
+    throw new CliError('failed', `${dir} is not a git repository (check out the repository before this step)`);
   if (shallow.stdout.trim() === 'true') {
-    throw new CliError('usage', `the checkout at ${dir} is shallow: Cadence needs the whole history to judge the new commits against it. ${deepen}`);
+    throw new CliError(
+      'usage',
+      `the checkout at ${dir} is shallow: Cadence needs the whole history to judge the new commits against it. ${deepen}`,
+    );
   }
   const headCommit = (head ? await resolveCommit(dir, head) : null) ?? (await resolveCommit(dir, 'HEAD'));
   if (!headCommit) throw new CliError('failed', `the repository at ${dir} has no commits`);
   if (!base) return { dir, base: null, head: headCommit };
   const baseCommit = await resolveCommit(dir, base);
-  if (!baseCommit) throw new CliError('usage', `the base ${JSON.stringify(base.slice(0, 80))} is not a commit of the checkout at ${dir}. ${deepen}`);
+  if (!baseCommit)
+    throw new CliError(
+      'usage',
+      `the base ${JSON.stringify(base.slice(0, 80))} is not a commit of the checkout at ${dir}. ${deepen}`,
+    );
   return { dir, base: baseCommit, head: headCommit };
 }
 
@@ -70,7 +89,10 @@ const isWithin = (top: string, candidate: string): boolean => {
  * path is taken as text, so a link the change committed is never followed (read from git, it names
  * no file).
  */
-export async function placeConfigPath(absolute: string, top: string): Promise<{ inside: true; gitPath: string } | { inside: false; file: string }> {
+export async function placeConfigPath(
+  absolute: string,
+  top: string,
+): Promise<{ inside: true; gitPath: string } | { inside: false; file: string }> {
   const segments = path.resolve(absolute).split(path.sep);
   for (let count = 1; count <= segments.length; count++) {
     const prefix = segments.slice(0, count).join(path.sep) || path.sep;
@@ -101,15 +123,26 @@ const PROJECT_FILES = ['.cadence.yaml', '.cadence.yml', '.cadence.json'];
  * - no base (a push with no earlier commit): the head's, as a project file.
  * `--config` is relative to the workspace. `cleanup` removes the copy a base file was written to.
  */
-export async function ciConfiguration(checkout: CiCheckout, workspace: string, configInput: string | undefined): Promise<{ configPath?: string; projectFile: ConfigFile | null; cleanup(): Promise<void> }> {
+export async function ciConfiguration(
+  checkout: CiCheckout,
+  workspace: string,
+  configInput: string | undefined,
+): Promise<{ configPath?: string; projectFile: ConfigFile | null; cleanup(): Promise<void> }> {
   const none = async (): Promise<void> => undefined;
   const source = checkout.base ?? checkout.head;
   if (configInput) {
     const top = await repositoryTop(checkout.dir);
-    const placed = await placeConfigPath(path.resolve(await realpath(workspace).catch(() => workspace), configInput), top);
+    const placed = await placeConfigPath(
+      path.resolve(await realpath(workspace).catch(() => workspace), configInput),
+      top,
+    );
     if (!placed.inside) return { configPath: placed.file, projectFile: null, cleanup: none };
     const text = placed.gitPath ? await fileAt(checkout.dir, source, placed.gitPath) : null;
-    if (text === null) throw new CliError('usage', `--config ${configInput}: no such file at the base commit ${source.slice(0, 12)} (a change's own configuration is never used; name a file outside the repository or commit it to the base branch first)`);
+    if (text === null)
+      throw new CliError(
+        'usage',
+        `--config ${configInput}: no such file at the base commit ${source.slice(0, 12)} (a change's own configuration is never used; name a file outside the repository or commit it to the base branch first)`,
+      );
     const folder = await mkdtemp(path.join(tmpdir(), 'cadence-ci-config-'));
     const copy = path.join(folder, path.posix.basename(placed.gitPath));
     await writeFile(copy, text);
@@ -117,7 +150,8 @@ export async function ciConfiguration(checkout: CiCheckout, workspace: string, c
   }
   for (const name of PROJECT_FILES) {
     const text = await fileAt(checkout.dir, source, name);
-    if (text !== null) return { projectFile: parseConfigText(`${name} at ${source.slice(0, 12)}`, text, name), cleanup: none };
+    if (text !== null)
+      return { projectFile: parseConfigText(`${name} at ${source.slice(0, 12)}`, text, name), cleanup: none };
   }
   return { projectFile: null, cleanup: none };
 }

@@ -39,8 +39,12 @@ include:
   - remote: https://raw.githubusercontent.com/cadence-detect/cadence/v${version}/templates/cadence.gitlab-ci.yml
 
 cadence:
-${stage === undefined ? '' : `  stage: ${/^[\w.-]+$/.test(stage) ? stage : JSON.stringify(stage)}
-`}  variables:
+${
+  stage === undefined
+    ? ''
+    : `  stage: ${/^[\w.-]+$/.test(stage) ? stage : JSON.stringify(stage)}
+`
+}  variables:
     CADENCE_FAIL_ON: never        # or suspicious, likely_ai_generated
 `;
 }

@@ -38,18 +38,31 @@ export interface CiOutcome {
  * writes the forge's own outputs, then ends with the gate (`ciGate`).
  */
 export async function runCi(request: CiRequest, io: CliIo): Promise<CiOutcome> {
-  const checkout = await openCheckout(path.resolve(request.workspace, request.path), request.base, request.head, request.deepen);
+  const checkout = await openCheckout(
+    path.resolve(request.workspace, request.path),
+    request.base,
+    request.head,
+    request.deepen,
+  );
   const configuration = await ciConfiguration(checkout, request.workspace, request.config);
   try {
-    const runtime = await createRuntime({ ...io, cwd: checkout.dir }, {
-      ...(configuration.configPath ? { configPath: configuration.configPath } : {}),
-      projectFile: configuration.projectFile,
-      logStream: io.stderr,
-      logLevel: 'error',
-    });
+    const runtime = await createRuntime(
+      { ...io, cwd: checkout.dir },
+      {
+        ...(configuration.configPath ? { configPath: configuration.configPath } : {}),
+        projectFile: configuration.projectFile,
+        logStream: io.stderr,
+        logLevel: 'error',
+      },
+    );
     // A CadenceError ends the command by its code (cli/exit-codes.ts).
     const result = await runtime.engine.analyze(
-      { kind: 'repository', url: checkout.dir, branch: null, ...(checkout.base ? { range: { before: checkout.base, after: checkout.head } } : {}) },
+      {
+        kind: 'repository',
+        url: checkout.dir,
+        branch: null,
+        ...(checkout.base ? { range: { before: checkout.base, after: checkout.head } } : {}),
+      },
       { network: null, allowLocalPaths: true },
     );
     if (result.source_type !== 'git') throw new CliError('failed', 'the analysis did not read a repository');
@@ -57,10 +70,19 @@ export async function runCi(request: CiRequest, io: CliIo): Promise<CiOutcome> {
     const failOn = request.failOn ?? (configured === 'never' ? null : configured);
     const gateReached = reachesLevel(result, failOn ?? undefined);
     if (request.sarif) {
-      const file = await writeReportFile(request.workspace, request.sarif, await renderReportLazily(result, 'sarif', { ...reportContext(runtime.config, undefined), fail_on: failOn ?? 'never' }));
+      const file = await writeReportFile(
+        request.workspace,
+        request.sarif,
+        await renderReportLazily(result, 'sarif', {
+          ...reportContext(runtime.config, undefined),
+          fail_on: failOn ?? 'never',
+        }),
+      );
       io.stderr.write(`SARIF written to ${file}\n`);
     }
-    io.stdout.write(`cadence: ${result.assessment}: ${result.suspicions.length} of ${result.total_commits} commits flagged, assistant share ${Math.round(result.ai_share * 100)}%\n`);
+    io.stdout.write(
+      `cadence: ${result.assessment}: ${result.suspicions.length} of ${result.total_commits} commits flagged, assistant share ${Math.round(result.ai_share * 100)}%\n`,
+    );
     return { result, checkout, failOn, gateReached };
   } finally {
     await configuration.cleanup();
@@ -69,7 +91,8 @@ export async function runCi(request: CiRequest, io: CliIo): Promise<CiOutcome> {
 
 /** Ends the job by its gate: exit 3 when the verdict reached the fail-on level. */
 export function ciGate(outcome: CiOutcome): void {
-  if (outcome.gateReached) throw new CliError('gate', `verdict ${outcome.result.assessment} reaches fail-on ${outcome.failOn}`);
+  if (outcome.gateReached)
+    throw new CliError('gate', `verdict ${outcome.result.assessment} reaches fail-on ${outcome.failOn}`);
 }
 
 /** An input that is set: CI systems pass unset inputs as empty strings. */
@@ -80,5 +103,8 @@ export function given(...values: (string | undefined)[]): string | undefined {
 export function failOnInput(value: string | undefined): FailOnLevel | null {
   if (value === undefined || value === 'never') return null;
   if (value === 'suspicious' || value === 'likely_ai_generated') return value;
-  throw new CliError('usage', `fail-on must be never, suspicious or likely_ai_generated, not ${JSON.stringify(value.slice(0, 40))}`);
+  throw new CliError(
+    'usage',
+    `fail-on must be never, suspicious or likely_ai_generated, not ${JSON.stringify(value.slice(0, 40))}`,
+  );
 }

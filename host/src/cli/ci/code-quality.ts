@@ -21,12 +21,17 @@ const CHECK = 'cadence/commit';
  * points at the commit's most-changed file that still exists at the analysed head, line 1 (findings
  * carry files, not lines); a commit none of whose files remain is left out and counted.
  */
-export function codeQualityReport(result: RepositoryResult, checkoutDir: string, gateReached: boolean): { issues: CodeQualityIssue[]; withoutLocation: number } {
+export function codeQualityReport(
+  result: RepositoryResult,
+  checkoutDir: string,
+  gateReached: boolean,
+): { issues: CodeQualityIssue[]; withoutLocation: number } {
   const issues: CodeQualityIssue[] = [];
   let withoutLocation = 0;
   for (const suspicion of result.suspicions) {
     // The files the analysis found at its head (as SARIF locates them); the checkout's own files when the source did not list them.
-    const candidates = suspicion.files_at_head ?? (suspicion.files ?? []).filter((f) => existsSync(path.join(checkoutDir, f)));
+    const candidates =
+      suspicion.files_at_head ?? (suspicion.files ?? []).filter((f) => existsSync(path.join(checkoutDir, f)));
     const file = candidates.find((f) => !path.isAbsolute(f) && !f.split('/').includes('..'));
     if (!file) {
       withoutLocation++;
@@ -35,7 +40,10 @@ export function codeQualityReport(result: RepositoryResult, checkoutDir: string,
     const severity = gateReached ? 'major' : suspicion.evidence === 'explicit' ? 'info' : 'minor';
     const subject = displayLine(suspicion.message.split('\n')[0] ?? '').slice(0, 120);
     issues.push({
-      description: `Commit ${suspicion.commit_hash} (${subject}) looks assistant-made: ${suspicion.reasons.map((r) => displayLine(r)).join('; ').slice(0, 500)}`,
+      description: `Commit ${suspicion.commit_hash} (${subject}) looks assistant-made: ${suspicion.reasons
+        .map((r) => displayLine(r))
+        .join('; ')
+        .slice(0, 500)}`,
       check_name: CHECK,
       fingerprint: createHash('sha256').update(`${CHECK}\0${suspicion.commit}`).digest('hex'),
       severity,

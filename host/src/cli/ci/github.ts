@@ -28,28 +28,45 @@ export async function runGithubCi(options: GithubCiOptions, io: CliIo): Promise<
   // Outside an Actions job nothing names the range: a run without one would silently read the whole history.
   if (!given(env.GITHUB_EVENT_PATH)) {
     if (!given(options.base, env.INPUT_BASE)) {
-      throw new CliError('usage', 'cadence ci github runs in a GitHub Actions job, and GITHUB_EVENT_PATH is not set: outside one, give the range\'s base with --base <commit> (or analyse the whole history with cadence analyze)');
+      throw new CliError(
+        'usage',
+        "cadence ci github runs in a GitHub Actions job, and GITHUB_EVENT_PATH is not set: outside one, give the range's base with --base <commit> (or analyse the whole history with cadence analyze)",
+      );
     }
     io.stderr.write('cadence: not in a GitHub Actions job (no GITHUB_EVENT_PATH): analysing from --base to HEAD\n');
   }
   const event = await readEvent(env.GITHUB_EVENT_PATH);
   const name = env.GITHUB_EVENT_NAME ?? '';
-  const request = REQUEST_EVENTS.has(name) ? (event.pull_request as Record<string, { sha?: unknown } | undefined> | undefined) : undefined;
-  const base = given(options.base, env.INPUT_BASE, sha(request?.base?.sha), name === 'push' ? sha(event.before) : undefined);
+  const request = REQUEST_EVENTS.has(name)
+    ? (event.pull_request as Record<string, { sha?: unknown } | undefined> | undefined)
+    : undefined;
+  const base = given(
+    options.base,
+    env.INPUT_BASE,
+    sha(request?.base?.sha),
+    name === 'push' ? sha(event.before) : undefined,
+  );
   const head = given(sha(request?.head?.sha), name === 'push' ? sha(event.after) : undefined);
-  const outcome = await runCi({
-    workspace,
-    path: given(options.path, env.INPUT_PATH) ?? '.',
-    base: base ?? null,
-    head: head ?? null,
-    failOn: failOnInput(given(options.failOn, env.INPUT_FAIL_ON)),
-    ...withValue('config', given(options.config, env.INPUT_CONFIG)),
-    ...withValue('sarif', given(options.sarif, env.INPUT_SARIF)),
-    deepen: 'Check out with the whole history: actions/checkout with `fetch-depth: 0`.',
-  }, io);
+  const outcome = await runCi(
+    {
+      workspace,
+      path: given(options.path, env.INPUT_PATH) ?? '.',
+      base: base ?? null,
+      head: head ?? null,
+      failOn: failOnInput(given(options.failOn, env.INPUT_FAIL_ON)),
+      ...withValue('config', given(options.config, env.INPUT_CONFIG)),
+      ...withValue('sarif', given(options.sarif, env.INPUT_SARIF)),
+      deepen: 'Check out with the whole history: actions/checkout with `fetch-depth: 0`.',
+    },
+    io,
+  );
   const { result } = outcome;
   const outputs = given(env.GITHUB_OUTPUT);
-  if (outputs) await appendFile(outputs, `assessment=${result.assessment}\nai-share=${result.ai_share.toFixed(4)}\nflagged=${result.suspicions.length}\n`);
+  if (outputs)
+    await appendFile(
+      outputs,
+      `assessment=${result.assessment}\nai-share=${result.ai_share.toFixed(4)}\nflagged=${result.suspicions.length}\n`,
+    );
   const summary = given(env.GITHUB_STEP_SUMMARY);
   if (summary) await appendFile(summary, ciSummary(result, outcome.checkout));
   ciGate(outcome);

@@ -28,25 +28,37 @@ export async function runGitlabCi(options: GitlabCiOptions, io: CliIo): Promise<
   // Outside a GitLab job nothing names the range, and the report would land in whatever folder this is.
   if (env.GITLAB_CI !== 'true') {
     if (!given(options.base)) {
-      throw new CliError('usage', 'cadence ci gitlab runs in a GitLab CI job, and GITLAB_CI is not set: outside one, give the range\'s base with --base <commit> (and -o for the report\'s file), or analyse with cadence analyze');
+      throw new CliError(
+        'usage',
+        "cadence ci gitlab runs in a GitLab CI job, and GITLAB_CI is not set: outside one, give the range's base with --base <commit> (and -o for the report's file), or analyse with cadence analyze",
+      );
     }
     io.stderr.write('cadence: not in a GitLab CI job (GITLAB_CI is not set): analysing from --base to HEAD\n');
   }
   const requestPipeline = env.CI_PIPELINE_SOURCE === 'merge_request_event';
   const base = given(options.base, requestPipeline ? env.CI_MERGE_REQUEST_DIFF_BASE_SHA : env.CI_COMMIT_BEFORE_SHA);
-  const outcome = await runCi({
-    workspace,
-    path: given(options.path) ?? '.',
-    base: base && !/^0+$/.test(base) ? base : null,
-    head: given(env.CI_COMMIT_SHA) ?? null,
-    failOn: failOnInput(given(options.failOn, env.CADENCE_FAIL_ON)),
-    ...(given(options.config) ? { config: given(options.config)! } : {}),
-    ...(given(options.sarif) ? { sarif: given(options.sarif)! } : {}),
-    deepen: 'Fetch the whole history: set the job variable `GIT_DEPTH: 0` (GitLab fetches 20 commits by default).',
-  }, { ...io, env });
+  const outcome = await runCi(
+    {
+      workspace,
+      path: given(options.path) ?? '.',
+      base: base && !/^0+$/.test(base) ? base : null,
+      head: given(env.CI_COMMIT_SHA) ?? null,
+      failOn: failOnInput(given(options.failOn, env.CADENCE_FAIL_ON)),
+      ...(given(options.config) ? { config: given(options.config)! } : {}),
+      ...(given(options.sarif) ? { sarif: given(options.sarif)! } : {}),
+      deepen: 'Fetch the whole history: set the job variable `GIT_DEPTH: 0` (GitLab fetches 20 commits by default).',
+    },
+    { ...io, env },
+  );
   const { issues, withoutLocation } = codeQualityReport(outcome.result, outcome.checkout.dir, outcome.gateReached);
-  const file = await writeReportFile(workspace, given(options.output) ?? 'gl-code-quality.json', `${JSON.stringify(issues, null, 2)}\n`);
-  io.stderr.write(`Code Quality report written to ${file} (${issues.length} issues${withoutLocation ? `; ${withoutLocation} flagged commits whose files are all gone left out` : ''})\n`);
+  const file = await writeReportFile(
+    workspace,
+    given(options.output) ?? 'gl-code-quality.json',
+    `${JSON.stringify(issues, null, 2)}\n`,
+  );
+  io.stderr.write(
+    `Code Quality report written to ${file} (${issues.length} issues${withoutLocation ? `; ${withoutLocation} flagged commits whose files are all gone left out` : ''})\n`,
+  );
   for (const line of addedLinesSentence(outcome.result)) io.stderr.write(`cadence: ${line}\n`);
   ciGate(outcome);
 }

@@ -4,7 +4,10 @@ import path from 'node:path';
 import { CliError } from '../exit-codes.js';
 
 const refusal = (link: string): CliError =>
-  new CliError('usage', `${link} is a symbolic link: a CI report is never written through a link (the change may have committed it to overwrite another file); remove it or choose another path`);
+  new CliError(
+    'usage',
+    `${link} is a symbolic link: a CI report is never written through a link (the change may have committed it to overwrite another file); remove it or choose another path`,
+  );
 
 /**
  * Writes a CI report (SARIF, Code Quality) at `target`, resolved against the workspace, never
@@ -16,7 +19,8 @@ const refusal = (link: string): CliError =>
 export async function writeReportFile(workspace: string, target: string, text: string): Promise<string> {
   const file = path.resolve(workspace, target);
   const relative = path.relative(workspace, file);
-  const inside = relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+  const inside =
+    relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
   if (inside) {
     let folder = workspace;
     for (const segment of relative.split(path.sep).slice(0, -1)) {
@@ -30,7 +34,10 @@ export async function writeReportFile(workspace: string, target: string, text: s
     handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw refusal(file);
-    throw new CliError('failed', `could not write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CliError(
+      'failed',
+      `could not write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   try {
     await handle.writeFile(text);

@@ -15,19 +15,33 @@ export function ciSummary(result: RepositoryResult, range: { base: string | null
     `## Cadence: ${result.assessment.replace(/_/g, ' ')}`,
     '',
     `${result.suspicions.length} of ${result.total_commits} commits flagged · assistant share ${percent(result.ai_share)} · score ${result.overall_score.toFixed(2)}`,
-    range.base ? `Commits after \`${range.base.slice(0, 12)}\` up to \`${range.head.slice(0, 12)}\`.` : `The whole history up to \`${range.head.slice(0, 12)}\`.`,
+    range.base
+      ? `Commits after \`${range.base.slice(0, 12)}\` up to \`${range.head.slice(0, 12)}\`.`
+      : `The whole history up to \`${range.head.slice(0, 12)}\`.`,
     ...addedLinesSentence(result).map((line) => `${line}`),
     '',
   ];
   const assistants = Object.entries(result.assistants).sort((a, b) => b[1] - a[1]);
   if (assistants.length > 0) {
-    lines.push('| assistant | commits |', '|---|---:|', ...assistants.map(([name, count]) => `| ${cell(name)} | ${count} |`), '');
+    lines.push(
+      '| assistant | commits |',
+      '|---|---:|',
+      ...assistants.map(([name, count]) => `| ${cell(name)} | ${count} |`),
+      '',
+    );
   }
   const top = [...result.suspicions].sort(bySeverity).slice(0, TOP_FINDINGS);
   if (top.length > 0) {
     lines.push('| commit | severity | evidence | why |', '|---|---|---|---|');
-    for (const s of top) lines.push(`| \`${s.commit_hash}\` ${cell(s.message.split('\n')[0] ?? '').slice(0, 200)} | ${s.severity} | ${s.evidence} | ${cell(s.reasons[0] ?? '').slice(0, 200)} |`);
-    if (result.suspicions.length > top.length) lines.push('', `… and ${result.suspicions.length - top.length} more (the SARIF and JSON reports list every one).`);
+    for (const s of top)
+      lines.push(
+        `| \`${s.commit_hash}\` ${cell(s.message.split('\n')[0] ?? '').slice(0, 200)} | ${s.severity} | ${s.evidence} | ${cell(s.reasons[0] ?? '').slice(0, 200)} |`,
+      );
+    if (result.suspicions.length > top.length)
+      lines.push(
+        '',
+        `… and ${result.suspicions.length - top.length} more (the SARIF and JSON reports list every one).`,
+      );
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
@@ -40,7 +54,9 @@ export function addedLinesSentence(result: RepositoryResult): string[] {
   const added = survival.assistant.added + survival.human.added;
   if (added <= 0) return [];
   const assistant = Math.round(survival.assistant.added);
-  return [`Adds ${Math.round(added)} lines; about ${assistant} (${Math.round((survival.assistant.added / added) * 100)}%) from assistant-made commits.`];
+  return [
+    `Adds ${Math.round(added)} lines; about ${assistant} (${Math.round((survival.assistant.added / added) * 100)}%) from assistant-made commits.`,
+  ];
 }
 
 const SEVERITY_RANK: Record<string, number> = { critical: 4, high: 3, medium: 2, low: 1 };

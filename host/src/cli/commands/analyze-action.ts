@@ -4,7 +4,12 @@ import type { AnalysisRequest } from '@cadence-detect/engine';
 import { answersAsRepository, parseRepositoryUrl } from '@cadence-detect/git-source';
 import { maskSecrets, type CadenceConfig } from '@cadence-detect/config';
 import { failsPolicy, type AnalysisResult } from '@cadence-detect/plugin-sdk';
-import { renderReportLazily, reportFormatFromPath, type ReportContext, type ReportFormat } from '@cadence-detect/reports/render';
+import {
+  renderReportLazily,
+  reportFormatFromPath,
+  type ReportContext,
+  type ReportFormat,
+} from '@cadence-detect/reports/render';
 import { HOST_VERSION } from '../host-version.js';
 import { createRuntime } from '../../runtime.js';
 import { CliError } from '../exit-codes.js';
@@ -18,7 +23,10 @@ const PROBE_TIMEOUT_MS = 8000;
 export async function runAnalyze(target: string, options: AnalyzeOptions, io: CliIo): Promise<void> {
   // An unknown extension is a UsageError: exit 2 (cli/exit-codes.ts), before any work.
   const format: ReportFormat | null = options.output ? reportFormatFromPath(options.output) : null;
-  const flags = options.suspiciousAdditions !== undefined ? { thresholds: { suspicious_additions: options.suspiciousAdditions } } : {};
+  const flags =
+    options.suspiciousAdditions !== undefined
+      ? { thresholds: { suspicious_additions: options.suspiciousAdditions } }
+      : {};
   const runtime = await createRuntime(io, {
     ...(options.config ? { configPath: options.config } : {}),
     flags,
@@ -40,7 +48,9 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
     progress.clear();
     // Said once on stderr whatever the output: the verdict stands on a history git could not wholly read.
     if (result.source_type === 'git' && result.unreadable_commits) {
-      io.stderr.write(`cadence: warning: the repository lacks versions of ${(result.unreadable_files ?? []).length} file(s); ${result.unreadable_commits} commit(s) judged without their lines (unreadable_commits)\n`);
+      io.stderr.write(
+        `cadence: warning: the repository lacks versions of ${(result.unreadable_files ?? []).length} file(s); ${result.unreadable_commits} commit(s) judged without their lines (unreadable_commits)\n`,
+      );
     }
     const context = reportContext(runtime.config, options.failOn);
     if (options.output && format) {
@@ -50,7 +60,8 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
     }
     if (options.json) io.stdout.write(await renderReportLazily(result, 'json', context));
     // On stdout the verdict and the findings that matter; --verbose (or -o report.txt) has everything.
-    else if (!options.output) io.stdout.write(await renderReportLazily(result, 'text', context, { verbose: options.verbose ?? false }));
+    else if (!options.output)
+      io.stdout.write(await renderReportLazily(result, 'text', context, { verbose: options.verbose ?? false }));
     verdictGate(result, options.failOn);
   } catch (error) {
     // A CadenceError ends the command by its code (cli/exit-codes.ts).
@@ -68,7 +79,8 @@ export function reachesLevel(result: AnalysisResult, failOn: FailOnLevel | undef
 
 /** `--fail-on`: after the report is out, a verdict at or above the level ends the command with its own code. */
 export function verdictGate(result: AnalysisResult, failOn: FailOnLevel | undefined): void {
-  if (reachesLevel(result, failOn)) throw new CliError('gate', `verdict ${result.assessment} reaches --fail-on ${failOn}`);
+  if (reachesLevel(result, failOn))
+    throw new CliError('gate', `verdict ${result.assessment} reaches --fail-on ${failOn}`);
 }
 
 /**
@@ -91,7 +103,12 @@ export function reportContext(config: CadenceConfig, failOn: FailOnLevel | undef
       plugins: masked.plugins,
       // Plugin options can hold a plugin's secrets: their names are shown, not their values.
       plugin_options: Object.keys(masked.plugin_options),
-      ai: { enabled: masked.ai.enabled, provider: masked.ai.provider, model: masked.ai.model, baseUrl: masked.ai.baseUrl },
+      ai: {
+        enabled: masked.ai.enabled,
+        provider: masked.ai.provider,
+        model: masked.ai.model,
+        baseUrl: masked.ai.baseUrl,
+      },
     },
   };
 }
@@ -101,7 +118,12 @@ async function buildRequest(target: string, options: AnalyzeOptions, io: CliIo):
   const kind = options.kind ?? (await guessKind(target, io));
   if (kind === 'website') return { kind: 'website', url: target };
   const url = isUrlLike(target) ? target : path.resolve(io.cwd, target);
-  return { kind: 'repository', url, branch: options.branch ?? null, ...(options.lines === false ? { lines: false } : {}) };
+  return {
+    kind: 'repository',
+    url,
+    branch: options.branch ?? null,
+    ...(options.lines === false ? { lines: false } : {}),
+  };
 }
 
 function isUrlLike(target: string): boolean {

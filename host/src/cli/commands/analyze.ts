@@ -19,7 +19,8 @@ export interface AnalyzeOptions {
 export type FailOnLevel = 'suspicious' | 'likely_ai_generated';
 
 export function failOnOption(value: string): FailOnLevel {
-  if (value !== 'suspicious' && value !== 'likely_ai_generated') throw new InvalidArgumentError('must be suspicious or likely_ai_generated');
+  if (value !== 'suspicious' && value !== 'likely_ai_generated')
+    throw new InvalidArgumentError('must be suspicious or likely_ai_generated');
   return value;
 }
 
@@ -38,7 +39,10 @@ export function register(program: Command, io: CliIo): void {
     .command('analyze')
     .description('analyze a repository (URL or path) or a website, and report')
     .argument('<url-or-path>', 'repository URL, local path, or website URL')
-    .option('-o, --output <report>', 'write a report; the extension picks the format: .json .txt .html .yaml .yml .sarif')
+    .option(
+      '-o, --output <report>',
+      'write a report; the extension picks the format: .json .txt .html .yaml .yml .sarif',
+    )
     .option('--branch <name>', 'branch to analyze (default: the repository\u2019s default branch)')
     .option('--config <path>', 'configuration file (YAML or JSON)')
     .option('--suspicious-additions <n>', 'override thresholds.suspicious_additions', nonNegativeInteger)
@@ -46,7 +50,13 @@ export function register(program: Command, io: CliIo): void {
     .option('--verbose', 'print every finding, the authors and the strategies (the text report on stdout)')
     .option('--kind <kind>', 'repository or website, for URLs that could be either', kindOption)
     .option('--no-lines', 'skip the lines at HEAD, their survival and rework (docs/lines.md): the commit verdicts only')
-    .option('--fail-on <level>', `exit ${exitCodeOf('gate')} when the verdict reaches this level: suspicious or likely_ai_generated (for CI gates)`, failOnOption)
+    .option(
+      '--fail-on <level>',
+      `exit ${exitCodeOf('gate')} when the verdict reaches this level: suspicious or likely_ai_generated (for CI gates)`,
+      failOnOption,
+    )
     // Loaded when the command runs: `cadence version` and `--help` never load the engine, plugins or reports.
-    .action(async (target: string, options: AnalyzeOptions) => (await import('./analyze-action.js')).runAnalyze(target, options, io));
+    .action(async (target: string, options: AnalyzeOptions) =>
+      (await import('./analyze-action.js')).runAnalyze(target, options, io),
+    );
 }

@@ -18,8 +18,15 @@ import { loadPluginModules } from '../../plugins.js';
  */
 export async function printConfig(options: { config?: string }, io: CliIo): Promise<void> {
   const { config: given, files, pluginBase } = await loadCliConfig(io, options.config);
-  const { config: effective, sections } = await loadPluginModules({ config: given, env: io.env, pluginBase, throwOnRequiredFailure: false });
-  io.stdout.write(`# effective configuration${files.length > 0 ? ` (${files.length > 1 ? 'files' : 'file'}: ${files.join(', ')})` : ' (no configuration file)'}\n`);
+  const { config: effective, sections } = await loadPluginModules({
+    config: given,
+    env: io.env,
+    pluginBase,
+    throwOnRequiredFailure: false,
+  });
+  io.stdout.write(
+    `# effective configuration${files.length > 0 ? ` (${files.length > 1 ? 'files' : 'file'}: ${files.join(', ')})` : ' (no configuration file)'}\n`,
+  );
   io.stdout.write(renderConfigYaml(withForgeDefaults(effective, sections), sections));
 }
 
@@ -51,7 +58,8 @@ export async function initConfig(options: { force?: boolean; ci?: 'github' | 'gi
   const target = path.join(io.cwd, '.cadence.yaml');
   const workflow = options.ci === 'github' ? path.join(io.cwd, '.github', 'workflows', 'cadence.yml') : null;
   for (const file of [target, workflow]) {
-    if (file && existsSync(file) && !options.force) throw new CliError('usage', `${file} exists; use --force to overwrite it`);
+    if (file && existsSync(file) && !options.force)
+      throw new CliError('usage', `${file} exists; use --force to overwrite it`);
   }
   await writeFile(target, configInitTemplate());
   io.stdout.write(`wrote ${target}\n`);
@@ -66,7 +74,10 @@ export async function initConfig(options: { force?: boolean; ci?: 'github' | 'gi
       // The template's job runs in `test`; a file whose own stages lack it would be refused by GitLab.
       const stages = declaredStages(await readFile(pipeline, 'utf8'));
       const stage = stages && !stages.includes('test') ? pickStage(stages) : null;
-      if (stage) io.stdout.write(`${pipeline} declares stages ${stages!.join(', ')} without test: the cadence job below runs in ${stage} (or add test to stages:)\n`);
+      if (stage)
+        io.stdout.write(
+          `${pipeline} declares stages ${stages!.join(', ')} without test: the cadence job below runs in ${stage} (or add test to stages:)\n`,
+        );
       io.stdout.write(`${pipeline} exists: add these lines to it\n${gitlabInclude(HOST_VERSION, stage ?? undefined)}`);
     } else {
       await writeFile(pipeline, gitlabInclude(HOST_VERSION));

@@ -11,8 +11,14 @@ export function register(program: Command, io: CliIo): void {
     .command('init')
     .description('write a commented .cadence.yaml in the current directory')
     .option('--force', 'overwrite existing files')
-    .option('--ci <forge>', 'also write the CI set-up: github (.github/workflows/cadence.yml) or gitlab (an include in .gitlab-ci.yml)', ciForge)
-    .action(async (options: { force?: boolean; ci?: 'github' | 'gitlab' }) => (await import('./config-action.js')).initConfig(options, io));
+    .option(
+      '--ci <forge>',
+      'also write the CI set-up: github (.github/workflows/cadence.yml) or gitlab (an include in .gitlab-ci.yml)',
+      ciForge,
+    )
+    .action(async (options: { force?: boolean; ci?: 'github' | 'gitlab' }) =>
+      (await import('./config-action.js')).initConfig(options, io),
+    );
 }
 
 function ciForge(value: string): 'github' | 'gitlab' {

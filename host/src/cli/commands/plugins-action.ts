@@ -11,7 +11,12 @@ export async function runPlugins(options: { config?: string }, io: CliIo): Promi
   const { config: given, pluginBase } = await loadCliConfig(io, options.config);
   const logger = createLogger({ level: 'error', stream: io.stderr });
   // Refused plugin options (PluginOptionsError) end the command with exit 2 (cli/exit-codes.ts).
-  const { plugins, entries, config } = await loadHostPlugins({ config: given, env: io.env, pluginBase, throwOnRequiredFailure: false });
+  const { plugins, entries, config } = await loadHostPlugins({
+    config: given,
+    env: io.env,
+    pluginBase,
+    throwOnRequiredFailure: false,
+  });
   let engine;
   try {
     engine = engineFromConfig(config, logger, plugins);
@@ -31,7 +36,9 @@ export async function runPlugins(options: { config?: string }, io: CliIo): Promi
     const inactive = inactiveReason(plugins.find((p) => p.packageName === entry.packageName));
     if (inactive) io.stdout.write(`             inactive: ${inactive}\n`);
     for (const s of strategies.filter((x) => x.package === entry.packageName)) {
-      io.stdout.write(`             - ${s.name} (${s.category}, ${s.appliesTo}, weight ${s.weight})${s.enabled ? '' : ' [disabled by strategies.disabled]'}: ${s.description}${s.docsUrl ? ` (${s.docsUrl})` : ''}\n`);
+      io.stdout.write(
+        `             - ${s.name} (${s.category}, ${s.appliesTo}, weight ${s.weight})${s.enabled ? '' : ' [disabled by strategies.disabled]'}: ${s.description}${s.docsUrl ? ` (${s.docsUrl})` : ''}\n`,
+      );
     }
   }
 }
@@ -39,5 +46,7 @@ export async function runPlugins(options: { config?: string }, io: CliIo): Promi
 /** A loaded plugin that does nothing as configured: its options say `enabled: false` (the AI plugin while ai.enabled is false). */
 function inactiveReason(loaded: LoadedPlugin | undefined): string | null {
   if (!loaded || loaded.options?.enabled !== false) return null;
-  return loaded.plugin.name === 'ai-assist' ? 'ai.enabled is false' : `plugin_options.${loaded.plugin.name}.enabled is false`;
+  return loaded.plugin.name === 'ai-assist'
+    ? 'ai.enabled is false'
+    : `plugin_options.${loaded.plugin.name}.enabled is false`;
 }

@@ -4,7 +4,14 @@ import pMap from 'p-map';
 import picomatch from 'picomatch';
 import type { ResultCache } from '@cadence-detect/engine';
 import { toCadenceError } from '@cadence-detect/errors';
-import { aggregateOrganization, parseForgeTarget, renderOrganizationText, repositoriesFromForge, type OrganizationResult, type RepositoryOutcome } from '@cadence-detect/organization';
+import {
+  aggregateOrganization,
+  parseForgeTarget,
+  renderOrganizationText,
+  repositoriesFromForge,
+  type OrganizationResult,
+  type RepositoryOutcome,
+} from '@cadence-detect/organization';
 import { failsPolicy, type RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { escapeBidi, renderReportLazily } from '@cadence-detect/reports/render';
 import { createRuntime, type Runtime } from '../../runtime.js';
@@ -31,8 +38,16 @@ export async function runScan(target: string | undefined, options: ScanOptions, 
   });
   const controller = new AbortController();
   const { organization, targets } = await listTargets(target, options, io, runtime, controller.signal);
-  const selected = withReportNames(options.match ? targets.filter((t) => picomatch(options.match!, { nocase: true, dot: true })(t.repository)) : targets);
-  if (selected.length === 0) throw new CliError('failed', `no repositories to scan in ${organization}${options.match ? ` matching ${options.match}` : ''}`);
+  const selected = withReportNames(
+    options.match
+      ? targets.filter((t) => picomatch(options.match!, { nocase: true, dot: true })(t.repository))
+      : targets,
+  );
+  if (selected.length === 0)
+    throw new CliError(
+      'failed',
+      `no repositories to scan in ${organization}${options.match ? ` matching ${options.match}` : ''}`,
+    );
 
   const onInterrupt = (): void => controller.abort();
   process.once('SIGINT', onInterrupt);
@@ -40,37 +55,77 @@ export async function runScan(target: string | undefined, options: ScanOptions, 
   const cache = resultFiles(runtime.config);
   let outcomes: RepositoryOutcome[];
   try {
-    outcomes = await pMap(selected, (t) => scanOne(t, runtime, options, io, { signal: controller.signal, cache }, progress), { concurrency: options.concurrency ?? 1, signal: controller.signal });
+    outcomes = await pMap(
+      selected,
+      (t) => scanOne(t, runtime, options, io, { signal: controller.signal, cache }, progress),
+      { concurrency: options.concurrency ?? 1, signal: controller.signal },
+    );
   } finally {
     progress.clear();
     process.removeListener('SIGINT', onInterrupt);
   }
   const org = aggregateOrganization(organization, outcomes, { bands: runtime.config.assessment });
   await writeOrganization(org, format, options, io);
-  if (org.counts.analyzed === 0) throw new CliError('failed', `every listed repository failed (${organization}: ${org.counts.failed} of ${org.counts.listed})`);
-  if (options.failOn && failsPolicy(org.assessment, options.failOn)) throw new CliError('gate', `verdict ${org.assessment} reaches --fail-on ${options.failOn}`);
+  if (org.counts.analyzed === 0)
+    throw new CliError(
+      'failed',
+      `every listed repository failed (${organization}: ${org.counts.failed} of ${org.counts.listed})`,
+    );
+  if (options.failOn && failsPolicy(org.assessment, options.failOn))
+    throw new CliError('gate', `verdict ${org.assessment} reaches --fail-on ${options.failOn}`);
 }
 
-async function listTargets(target: string | undefined, options: ScanOptions, io: CliIo, runtime: Runtime, signal: AbortSignal): Promise<{ organization: string; targets: ScanTarget[] }> {
+async function listTargets(
+  target: string | undefined,
+  options: ScanOptions,
+  io: CliIo,
+  runtime: Runtime,
+  signal: AbortSignal,
+): Promise<{ organization: string; targets: ScanTarget[] }> {
   if (options.repos !== undefined) {
-    if (target !== undefined) throw new CliError('usage', 'give either a target (github:<org>, gitlab:<group>) or --repos <file>, not both');
-    return { organization: options.name ?? `repositories of ${path.basename(options.repos)}`, targets: await repositoriesFromFile(options.repos, io.cwd) };
+    if (target !== undefined)
+      throw new CliError('usage', 'give either a target (github:<org>, gitlab:<group>) or --repos <file>, not both');
+    return {
+      organization: options.name ?? `repositories of ${path.basename(options.repos)}`,
+      targets: await repositoriesFromFile(options.repos, io.cwd),
+    };
   }
-  if (target === undefined) throw new CliError('usage', 'nothing to scan: give github:<org>, gitlab:<group> or --repos <file>');
+  if (target === undefined)
+    throw new CliError('usage', 'nothing to scan: give github:<org>, gitlab:<group> or --repos <file>');
   const forge = parseForgeTarget(target);
-  if (!forge) throw new CliError('usage', `unknown scan target ${JSON.stringify(target)}: give github:<org>, gitlab:<group> or --repos <file>`);
+  if (!forge)
+    throw new CliError(
+      'usage',
+      `unknown scan target ${JSON.stringify(target)}: give github:<org>, gitlab:<group> or --repos <file>`,
+    );
   const filter = { includeForks: options.includeForks === true, includeArchived: options.includeArchived === true };
-  return { organization: options.name ?? `${forge.forge}:${forge.owner}`, targets: await repositoriesFromForge(runtime.plugins, forge, filter, runtime.logger.child('scan'), signal) };
+  return {
+    organization: options.name ?? `${forge.forge}:${forge.owner}`,
+    targets: await repositoriesFromForge(runtime.plugins, forge, filter, runtime.logger.child('scan'), signal),
+  };
 }
 
-async function scanOne(target: ScanTarget, runtime: Runtime, options: ScanOptions, io: CliIo, run: { signal: AbortSignal; cache: ResultCache }, progress: ReturnType<typeof scanProgress>): Promise<RepositoryOutcome> {
+async function scanOne(
+  target: ScanTarget,
+  runtime: Runtime,
+  options: ScanOptions,
+  io: CliIo,
+  run: { signal: AbortSignal; cache: ResultCache },
+  progress: ReturnType<typeof scanProgress>,
+): Promise<RepositoryOutcome> {
   const { signal, cache } = run;
   if (target.refused) return { repository: target.repository, url: target.url, error: target.refused };
   progress.started(target.repository);
   try {
     const result = (await runtime.engine.analyze(
       { kind: 'repository', url: target.url, authors: 'all', ...(options.since ? { since: options.since } : {}) },
-      { signal, network: null, allowLocalPaths: true, cache, ...(target.authorization ? { gitAuthorization: target.authorization } : {}) },
+      {
+        signal,
+        network: null,
+        allowLocalPaths: true,
+        cache,
+        ...(target.authorization ? { gitAuthorization: target.authorization } : {}),
+      },
     )) as RepositoryResult;
     const report = options.reportsDir ? await writeRepositoryReport(target, result, runtime, options, io) : undefined;
     return { repository: target.repository, url: target.url, result, ...(report ? { report } : {}) };
@@ -84,7 +139,13 @@ async function scanOne(target: ScanTarget, runtime: Runtime, options: ScanOption
 }
 
 /** Each repository's own HTML report, named after it; the organization report links to it. */
-async function writeRepositoryReport(target: ScanTarget, result: RepositoryResult, runtime: Runtime, options: ScanOptions, io: CliIo): Promise<string> {
+async function writeRepositoryReport(
+  target: ScanTarget,
+  result: RepositoryResult,
+  runtime: Runtime,
+  options: ScanOptions,
+  io: CliIo,
+): Promise<string> {
   const dir = path.resolve(io.cwd, options.reportsDir!);
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${target.reportName ?? reportName(target.repository)}.html`);
@@ -108,16 +169,26 @@ export function withReportNames(targets: readonly ScanTarget[]): ScanTarget[] {
 }
 
 export function reportName(repository: string): string {
-  const name = repository.replace(/[/\\]+/g, '--').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[.-]+/, '').slice(0, 150);
+  const name = repository
+    .replace(/[/\\]+/g, '--')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[.-]+/, '')
+    .slice(0, 150);
   return name.length > 0 ? name : 'repository';
 }
 
-async function writeOrganization(org: OrganizationResult, format: OrganizationFormat | null, options: ScanOptions, io: CliIo): Promise<void> {
+async function writeOrganization(
+  org: OrganizationResult,
+  format: OrganizationFormat | null,
+  options: ScanOptions,
+  io: CliIo,
+): Promise<void> {
   const text = renderOrganizationText(org);
   if (options.output && format) {
     const file = path.resolve(io.cwd, options.output);
     // The HTML page is imported only to write one (it brings the report's page parts).
-    const html = format === 'html' ? (await import('@cadence-detect/organization/html')).renderOrganizationHtml(org) : null;
+    const html =
+      format === 'html' ? (await import('@cadence-detect/organization/html')).renderOrganizationHtml(org) : null;
     await writeFile(file, format === 'json' ? `${escapeBidi(JSON.stringify(org, null, 2))}\n` : (html ?? text));
     io.stderr.write(`organization report written to ${file}\n`);
   }
@@ -129,5 +200,8 @@ function organizationFormat(output: string): OrganizationFormat {
   if (extension === '.json') return 'json';
   if (extension === '.txt') return 'text';
   if (extension === '.html' || extension === '.htm') return 'html';
-  throw new CliError('usage', `cannot tell the organization report's format from ${JSON.stringify(output)}: use .json, .html or .txt`);
+  throw new CliError(
+    'usage',
+    `cannot tell the organization report's format from ${JSON.stringify(output)}: use .json, .html or .txt`,
+  );
 }

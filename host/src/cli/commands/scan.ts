@@ -25,7 +25,10 @@ function positiveInteger(value: string): number {
 
 /** A date or date-time git and people both read: `2025-01-31` or ISO 8601 with a time. */
 export function sinceOption(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$/.test(value) || Number.isNaN(Date.parse(value))) {
+  if (
+    !/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$/.test(value) ||
+    Number.isNaN(Date.parse(value))
+  ) {
     throw new InvalidArgumentError('must be a date: YYYY-MM-DD or an ISO 8601 date-time');
   }
   return new Date(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)).toISOString();
@@ -34,18 +37,38 @@ export function sinceOption(value: string): string {
 export function register(program: Command, io: CliIo): void {
   program
     .command('scan')
-    .description('analyze every repository of a GitHub organization or GitLab group (or a list), per author and per month')
+    .description(
+      'analyze every repository of a GitHub organization or GitLab group (or a list), per author and per month',
+    )
     .argument('[target]', 'github:<org> or gitlab:<group> (subgroups included); or give --repos')
     .option('--repos <file>', 'repositories to scan, one URL or path a line (# starts a comment)')
-    .option('--since <date>', 'judge only commits authored from this date (earlier ones still set the baselines)', sinceOption)
-    .option('--concurrency <n>', 'repositories analyzed at once (default: the number of cores)', positiveInteger, availableParallelism())
+    .option(
+      '--since <date>',
+      'judge only commits authored from this date (earlier ones still set the baselines)',
+      sinceOption,
+    )
+    .option(
+      '--concurrency <n>',
+      'repositories analyzed at once (default: the number of cores)',
+      positiveInteger,
+      availableParallelism(),
+    )
     .option('-o, --output <report>', 'write the organization report; the extension picks the format: .json .txt .html')
     .option('--reports-dir <dir>', 'write each repository\u2019s own HTML report into this folder')
-    .option('--fail-on <level>', `exit ${exitCodeOf('gate')} when the organization\u2019s verdict reaches this level: suspicious or likely_ai_generated`, failOnOption)
+    .option(
+      '--fail-on <level>',
+      `exit ${exitCodeOf('gate')} when the organization\u2019s verdict reaches this level: suspicious or likely_ai_generated`,
+      failOnOption,
+    )
     .option('--config <path>', 'configuration file (YAML or JSON)')
     .option('--include-forks', 'also scan forks (left out by default)')
     .option('--include-archived', 'also scan archived repositories (left out by default)')
-    .option('--name <title>', 'what the organization report calls the scanned set (default: github:<org>, gitlab:<group>, or "repositories of <file>")')
+    .option(
+      '--name <title>',
+      'what the organization report calls the scanned set (default: github:<org>, gitlab:<group>, or "repositories of <file>")',
+    )
     .option('--match <glob>', 'only repositories whose name (owner/name or group/…/project) matches this glob')
-    .action(async (target: string | undefined, options: ScanOptions) => (await import('./scan-action.js')).runScan(target, options, io));
+    .action(async (target: string | undefined, options: ScanOptions) =>
+      (await import('./scan-action.js')).runScan(target, options, io),
+    );
 }

@@ -14,10 +14,15 @@ export function listeningLine(config: CadenceConfig, port: number, forges: reado
   const local = `http://${shown}:${port}${config.server.base_path}`;
   const dashboard = config.server.public_url ? config.server.public_url.replace(/\/+$/, '') : local;
   const everywhere = host === '0.0.0.0' || host === '::' ? ' (every interface)' : '';
-  const token = config.api.token ? 'API token required' : 'no API token: anyone who reaches this address may start analyses (set CADENCE_API_TOKEN)';
+  const token = config.api.token
+    ? 'API token required'
+    : 'no API token: anyone who reaches this address may start analyses (set CADENCE_API_TOKEN)';
   // The forges the loaded plugins declare: "…/webhooks/github and /webhooks/gitlab".
   const paths = forges.map((name) => `/webhooks/${name}`);
-  const webhooks = paths.length === 0 ? 'no webhooks (no forge plugin loaded)' : `webhooks ${dashboard}${[paths.slice(0, -1).join(', '), paths.at(-1)].filter(Boolean).join(' and ')}`;
+  const webhooks =
+    paths.length === 0
+      ? 'no webhooks (no forge plugin loaded)'
+      : `webhooks ${dashboard}${[paths.slice(0, -1).join(', '), paths.at(-1)].filter(Boolean).join(' and ')}`;
   return `cadence webhook: listening on ${local}${everywhere}, dashboard ${dashboard}/, ${webhooks}, ${token}`;
 }
 
@@ -31,22 +36,37 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
   if (options.timeout !== undefined) webhook.read_timeout_seconds = options.timeout;
   const flags: Record<string, unknown> = { webhook };
   if (options.apiToken !== undefined) flags.api = { token: options.apiToken };
-  const runtime = await createRuntime(io, { ...(options.config ? { configPath: options.config } : {}), flags, logWarnings: true });
+  const runtime = await createRuntime(io, {
+    ...(options.config ? { configPath: options.config } : {}),
+    flags,
+    logWarnings: true,
+  });
   const { config, logger } = runtime;
   const log = logger.child('server');
   if (!config.webhook.secret) {
     if (!options.insecureNoSecret) {
-      throw new CliError('usage', 'no webhook secret: set CADENCE_WEBHOOK_SECRET (or webhook.secret, or --secret), or pass --insecure-no-secret');
+      throw new CliError(
+        'usage',
+        'no webhook secret: set CADENCE_WEBHOOK_SECRET (or webhook.secret, or --secret), or pass --insecure-no-secret',
+      );
     }
-    log.warn('starting WITHOUT a webhook secret (--insecure-no-secret): anyone can trigger analyses through the webhooks');
+    log.warn(
+      'starting WITHOUT a webhook secret (--insecure-no-secret): anyone can trigger analyses through the webhooks',
+    );
   } else if (config.webhook.secret.length < MIN_SECRET_LENGTH) {
-    throw new CliError('usage', `Invalid configuration: webhook.secret must be at least ${MIN_SECRET_LENGTH} characters, got ${config.webhook.secret.length} (CADENCE_WEBHOOK_SECRET, webhook.secret or --secret)`);
+    throw new CliError(
+      'usage',
+      `Invalid configuration: webhook.secret must be at least ${MIN_SECRET_LENGTH} characters, got ${config.webhook.secret.length} (CADENCE_WEBHOOK_SECRET, webhook.secret or --secret)`,
+    );
   }
   for (const entry of runtime.pluginEntries.filter((e) => e.status === 'failed' || e.status === 'incompatible')) {
     log.warn('plugin not loaded', { plugin: entry.specifier, status: entry.status, reason: entry.reason });
   }
   if (config.webhook.maxWorkers === 0 && config.queue.backend === 'memory') {
-    throw new CliError('usage', '--workers 0 (intake only) needs queue.backend: redis and `cadence worker` processes to run the jobs');
+    throw new CliError(
+      'usage',
+      '--workers 0 (intake only) needs queue.backend: redis and `cadence worker` processes to run the jobs',
+    );
   }
   const backends = await createBackends(config, logger);
   // Analyses run in worker threads built from this runtime's resolved configuration (data, not a
@@ -54,17 +74,38 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
   // code can be stopped.
   const threadData: EngineThreadData = { resolved: runtime.resolved, cwd: io.cwd };
   const analysisThreads = { module: new URL('../../engine-thread.js', import.meta.url), data: threadData };
-  const server = createServer({ config: runtime.config, engine: runtime.engine, logger: runtime.logger, backends, analysisThreads });
+  const server = createServer({
+    config: runtime.config,
+    engine: runtime.engine,
+    logger: runtime.logger,
+    backends,
+    analysisThreads,
+  });
   try {
     const listening = await server.listen(config.webhook.port, config.webhook.host);
     const address = listening.address();
     const port = typeof address === 'object' && address ? address.port : config.webhook.port;
-    log.info('listening', { host: config.webhook.host, port, workers: config.webhook.maxWorkers, backend: backends.kind, plugins: runtime.plugins.map((p) => p.packageName) });
+    log.info('listening', {
+      host: config.webhook.host,
+      port,
+      workers: config.webhook.maxWorkers,
+      backend: backends.kind,
+      plugins: runtime.plugins.map((p) => p.packageName),
+    });
     // One line for a person at the terminal (the JSON log on stdout is for machines).
-    io.stderr.write(`${listeningLine(config, port, runtime.plugins.flatMap((p) => (p.plugin.forge ? [p.plugin.forge.name] : [])))}\n`);
+    io.stderr.write(
+      `${listeningLine(
+        config,
+        port,
+        runtime.plugins.flatMap((p) => (p.plugin.forge ? [p.plugin.forge.name] : [])),
+      )}\n`,
+    );
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new CliError(code === 'EADDRINUSE' || code === 'EACCES' ? 'failed' : 'usage', `cannot listen on ${config.webhook.host}:${config.webhook.port}: ${(error as Error).message}`);
+    throw new CliError(
+      code === 'EADDRINUSE' || code === 'EACCES' ? 'failed' : 'usage',
+      `cannot listen on ${config.webhook.host}:${config.webhook.port}: ${(error as Error).message}`,
+    );
   }
   await runUntilStopped(log, config.limits.shutdown_grace_seconds, () => server.shutdown());
 }

@@ -18,7 +18,8 @@ export interface WebhookOptions {
 
 export function integer(min: number, max: number) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`must be an integer from ${min} to ${max}`);
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+      throw new InvalidArgumentError(`must be an integer from ${min} to ${max}`);
     return Number(value);
   };
 }
@@ -39,7 +40,11 @@ export function register(program: Command, io: CliIo): void {
     .option('--port <port>', 'listen port (8000)', integer(0, 65535))
     .option('--host <host>', 'bind address (0.0.0.0)')
     .option('--secret <secret>', 'webhook secret (prefer CADENCE_WEBHOOK_SECRET: flags show in ps)')
-    .option('--workers <n>', 'concurrent analysis workers (4); 0: intake only, `cadence worker`s run the jobs (queue.backend: redis)', integer(0, 1024))
+    .option(
+      '--workers <n>',
+      'concurrent analysis workers (4); 0: intake only, `cadence worker`s run the jobs (queue.backend: redis)',
+      integer(0, 1024),
+    )
     .option('--timeout <duration>', 'per-request timeout (30s); streams are exempt', seconds)
     .option('--config <path>', 'configuration file (YAML or JSON)')
     .option('--api-token <token>', 'require Authorization: Bearer <token> on the API')

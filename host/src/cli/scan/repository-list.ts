@@ -23,8 +23,12 @@ export async function repositoriesFromFile(file: string, cwd: string): Promise<S
   } catch (error) {
     throw new CliError('usage', `cannot read --repos ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-  const lines = text.split(/\r?\n/).map((line) => line.replace(/(^|\s)#.*$/, '').trim()).filter((line) => line.length > 0);
-  if (lines.length > MAX_LISTED) throw new CliError('usage', `--repos ${file} lists ${lines.length} repositories; at most ${MAX_LISTED}`);
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/(^|\s)#.*$/, '').trim())
+    .filter((line) => line.length > 0);
+  if (lines.length > MAX_LISTED)
+    throw new CliError('usage', `--repos ${file} lists ${lines.length} repositories; at most ${MAX_LISTED}`);
   const base = path.dirname(full);
   return lines.map((line) => targetOf(line, base));
 }
@@ -36,7 +40,11 @@ function targetOf(line: string, base: string): ScanTarget {
     return { repository: locator.repo || line, url };
   } catch (error) {
     const code = error instanceof CadenceError ? error.code : 'ERR_INVALID_SOURCE';
-    return { repository: line, url, refused: { code, message: error instanceof Error ? error.message : String(error) } };
+    return {
+      repository: line,
+      url,
+      refused: { code, message: error instanceof Error ? error.message : String(error) },
+    };
   }
 }
 

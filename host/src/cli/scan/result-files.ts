@@ -45,7 +45,10 @@ export function resultFiles(config: CadenceConfig): ResultCache {
 async function prune(dir: string): Promise<void> {
   const names = (await readdir(dir)).filter((name) => name.endsWith('.json'));
   if (names.length <= MAX_RESULTS) return;
-  const dated = await Promise.all(names.map(async (name) => ({ name, at: (await stat(path.join(dir, name))).mtimeMs })));
+  const dated = await Promise.all(
+    names.map(async (name) => ({ name, at: (await stat(path.join(dir, name))).mtimeMs })),
+  );
   dated.sort((a, b) => a.at - b.at);
-  for (const { name } of dated.slice(0, dated.length - MAX_RESULTS)) await unlink(path.join(dir, name)).catch(() => undefined);
+  for (const { name } of dated.slice(0, dated.length - MAX_RESULTS))
+    await unlink(path.join(dir, name)).catch(() => undefined);
 }

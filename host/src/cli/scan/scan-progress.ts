@@ -4,7 +4,10 @@ import { displayLine } from '@cadence-detect/reports/display-text';
  * One status line on a terminal's stderr while a scan runs: repositories done of total and the
  * ones being analyzed now (never in piped output, as `cadence analyze`'s line).
  */
-export function scanProgress(stream: NodeJS.WritableStream & { isTTY?: boolean }, total: number): { started(name: string): void; finished(name: string): void; clear(): void } {
+export function scanProgress(
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+  total: number,
+): { started(name: string): void; finished(name: string): void; clear(): void } {
   if (!stream.isTTY) return { started: () => undefined, finished: () => undefined, clear: () => undefined };
   const running = new Set<string>();
   let done = 0;
@@ -13,7 +16,9 @@ export function scanProgress(stream: NodeJS.WritableStream & { isTTY?: boolean }
     shown = true;
     const width = (stream as { columns?: number }).columns ?? 80;
     const now = [...running].join(', ');
-    stream.write(`\r\x1b[K${`scanning: ${done} of ${total} done${now ? `, now ${now}` : ''}`.slice(0, Math.max(10, width - 1))}`);
+    stream.write(
+      `\r\x1b[K${`scanning: ${done} of ${total} done${now ? `, now ${now}` : ''}`.slice(0, Math.max(10, width - 1))}`,
+    );
   };
   return {
     started(name) {

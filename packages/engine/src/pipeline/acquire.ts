@@ -12,15 +12,29 @@ import type { RunContext } from './run-context.js';
  * a page fetched and parsed. A repository whose head a kept result already covers may answer with
  * that result instead.
  */
-export async function acquireSource(parts: EngineParts, request: AnalysisRequest, run: RunContext, options: AnalyzeOptions): Promise<{ readonly source: PreparedSource } | { readonly cached: AnalysisResult }> {
+export async function acquireSource(
+  parts: EngineParts,
+  request: AnalysisRequest,
+  run: RunContext,
+  options: AnalyzeOptions,
+): Promise<{ readonly source: PreparedSource } | { readonly cached: AnalysisResult }> {
   const common = { ...options, signal: run.signal, emit: run.emit, config: parts.config };
   try {
     if (request.kind === 'repository') {
       // Without a job to report to, a kept result answers as soon as the head is known: an
       // unchanged repository (a second scan) costs a fetch, not a history read.
       const cache = options.cache;
-      const early = cache && !run.job ? (info: PreparedRepository['info']) => Promise.resolve(cache.get(repositoryCacheKey(request, info, parts.fingerprint))).catch(() => undefined) : undefined;
-      const acquired = await acquireRepository(request, { ...common, excludeFiles: parts.pluginConfig.exclude_files, logger: parts.gitLog, ...(early ? { answerFromCache: early } : {}) });
+      const early =
+        cache && !run.job
+          ? (info: PreparedRepository['info']) =>
+              Promise.resolve(cache.get(repositoryCacheKey(request, info, parts.fingerprint))).catch(() => undefined)
+          : undefined;
+      const acquired = await acquireRepository(request, {
+        ...common,
+        excludeFiles: parts.pluginConfig.exclude_files,
+        logger: parts.gitLog,
+        ...(early ? { answerFromCache: early } : {}),
+      });
       return acquired.kind === 'cached' ? { cached: acquired.result } : { source: acquired };
     }
     // Imported for a website only: the HTML parser and the page fetcher are no repository's cost.

@@ -1,4 +1,11 @@
-import type { AnalysisContext, AnalysisEvent, JobInfo, PluginConfigView, ReportOutcome, Thresholds } from '@cadence-detect/plugin-sdk';
+import type {
+  AnalysisContext,
+  AnalysisEvent,
+  JobInfo,
+  PluginConfigView,
+  ReportOutcome,
+  Thresholds,
+} from '@cadence-detect/plugin-sdk';
 import type { EngineLogger } from '../engine-logger.js';
 import type { PreparedSource } from '../prepared-source.js';
 
@@ -37,7 +44,8 @@ export function buildContext(source: PreparedSource, parts: ContextParts): Analy
       stats: source.stats,
       thresholds: parts.thresholds,
       aiNotes: source.aiNotes ?? NO_NOTES,
-      diffExcerpt: (hash: string, maxBytes = DEFAULT_DIFF_EXCERPT_BYTES) => source.diffExcerpt(hash, maxBytes, parts.signal),
+      diffExcerpt: (hash: string, maxBytes = DEFAULT_DIFF_EXCERPT_BYTES) =>
+        source.diffExcerpt(hash, maxBytes, parts.signal),
     });
   }
   return Object.freeze({ ...common, kind: 'website' as const, source: source.info, document: source.document });

@@ -1,4 +1,9 @@
-import { DEFAULT_THRESHOLDS, type AnalysisResult, type PluginConfigView, type Thresholds } from '@cadence-detect/plugin-sdk';
+import {
+  DEFAULT_THRESHOLDS,
+  type AnalysisResult,
+  type PluginConfigView,
+  type Thresholds,
+} from '@cadence-detect/plugin-sdk';
 import { asJobError, throwIfCancelled } from '../cancellation.js';
 import { frozenCopy } from '../frozen-view.js';
 import { pluginEventEmitter } from '../plugin-events.js';
@@ -26,7 +31,12 @@ export interface SourceAnalysis {
  * beside them), the result assembled, refined and reported, then kept. The source is disposed of
  * whatever happens; a failure leaves as a job error.
  */
-export async function analyzeSource(parts: EngineParts, source: PreparedSource, run: RunContext, analysis: SourceAnalysis = {}): Promise<AnalysisResult> {
+export async function analyzeSource(
+  parts: EngineParts,
+  source: PreparedSource,
+  run: RunContext,
+  analysis: SourceAnalysis = {},
+): Promise<AnalysisResult> {
   const { signal } = run;
   try {
     throwIfCancelled(signal);
@@ -34,7 +44,15 @@ export async function analyzeSource(parts: EngineParts, source: PreparedSource, 
     // Per job and deep: nothing a plugin writes reaches the next job or the cache key.
     const view: PluginConfigView = frozenCopy({ ...parts.pluginConfig, thresholds });
     const emit = pluginEventEmitter(run.emit, (message, fields) => parts.log.warn(message, fields));
-    const context = buildContext(source, { signal, view, thresholds: view.thresholds, emit, logger: parts.log, job: run.job, recordReport: run.recordReport });
+    const context = buildContext(source, {
+      signal,
+      view,
+      thresholds: view.thresholds,
+      emit,
+      logger: parts.log,
+      job: run.job,
+      recordReport: run.recordReport,
+    });
     await parts.hooks.beforeAnalysis.promise(context);
     // Blame runs beside the strategies (other git processes); a failure drops the lines, never the verdict.
     const lines = source.kind === 'repository' ? readLines(source, signal, parts.log, run.job?.deadline) : undefined;
@@ -49,13 +67,28 @@ export async function analyzeSource(parts: EngineParts, source: PreparedSource, 
   } catch (error) {
     throw asJobError(error, signal);
   } finally {
-    await source.dispose().catch((error: unknown) => parts.log.warn('could not remove a source', { error: String(error) }));
+    await source
+      .dispose()
+      .catch((error: unknown) => parts.log.warn('could not remove a source', { error: String(error) }));
   }
 }
 
-async function assemble(parts: EngineParts, source: PreparedSource, reports: StrategyReport[], thresholds: Thresholds, authors: 'top' | 'all', lines: Promise<LinesOutcome> | undefined): Promise<AnalysisResult> {
+async function assemble(
+  parts: EngineParts,
+  source: PreparedSource,
+  reports: StrategyReport[],
+  thresholds: Thresholds,
+  authors: 'top' | 'all',
+  lines: Promise<LinesOutcome> | undefined,
+): Promise<AnalysisResult> {
   if (source.kind !== 'repository') return buildWebsiteResult(source, reports);
-  const settings = { bands: parts.bands, thresholds, thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS), allAuthors: authors === 'all', ...(parts.isExcludedAuthor ? { isExcludedAuthor: parts.isExcludedAuthor } : {}) };
+  const settings = {
+    bands: parts.bands,
+    thresholds,
+    thresholdsOverridden: !sameThresholds(thresholds, DEFAULT_THRESHOLDS),
+    allAuthors: authors === 'all',
+    ...(parts.isExcludedAuthor ? { isExcludedAuthor: parts.isExcludedAuthor } : {}),
+  };
   return buildRepositoryResult(source, reports, settings, await lines);
 }
 

@@ -8,7 +8,12 @@ import type { RunContext } from './run-context.js';
 /** A job's reporters start (a `pending` status); the analysis does not wait for them. */
 export function announceStart(parts: EngineParts, request: AnalysisRequest, run: RunContext): void {
   if (!run.job) return;
-  const start: JobStart = Object.freeze({ job: run.job, request: Object.freeze({ kind: request.kind, url: redactCredentials(request.url) }), logger: parts.log, recordReport: run.recordReport });
+  const start: JobStart = Object.freeze({
+    job: run.job,
+    request: Object.freeze({ kind: request.kind, url: redactCredentials(request.url) }),
+    logger: parts.log,
+    recordReport: run.recordReport,
+  });
   void parts.hooks.jobStart.promise(start);
 }
 
@@ -16,6 +21,11 @@ export function announceStart(parts: EngineParts, request: AnalysisRequest, run:
 export function announceFailure(parts: EngineParts, error: unknown, run: RunContext): void {
   if (!run.job) return;
   const failure = asJobError(error, run.signal);
-  const event: JobFailure = Object.freeze({ job: run.job, error: Object.freeze({ code: failure.code, message: redactCredentials(failure.message) }), logger: parts.log, recordReport: run.recordReport });
+  const event: JobFailure = Object.freeze({
+    job: run.job,
+    error: Object.freeze({ code: failure.code, message: redactCredentials(failure.message) }),
+    logger: parts.log,
+    recordReport: run.recordReport,
+  });
   void parts.hooks.jobFailed.promise(event);
 }

@@ -13,19 +13,30 @@ export type LinesOutcome = LineReadings | { skipped: string } | undefined;
  * thrown). A job with a deadline waits for them only until LINES_RESERVE_MS before it: then they
  * are stopped and dropped with a reason, and the verdict keeps the time that is left.
  */
-export async function readLines(source: PreparedRepository, signal: AbortSignal, log: EngineLogger, deadline?: number): Promise<LinesOutcome> {
+export async function readLines(
+  source: PreparedRepository,
+  signal: AbortSignal,
+  log: EngineLogger,
+  deadline?: number,
+): Promise<LinesOutcome> {
   if (!source.readLines) return source.linesSkipped ? { skipped: source.linesSkipped } : undefined;
   const own = new AbortController();
   const stop = (): void => own.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });
   const late = { skipped: "the job's time ran short: lines were dropped to keep the verdict" } as const;
   let timer: NodeJS.Timeout | undefined;
-  const cutOff = deadline === undefined ? null : new Promise<typeof late>((resolve) => {
-    timer = setTimeout(() => {
-      own.abort(new Error('lines out of time'));
-      resolve(late);
-    }, Math.max(0, deadline - LINES_RESERVE_MS - Date.now()));
-  });
+  const cutOff =
+    deadline === undefined
+      ? null
+      : new Promise<typeof late>((resolve) => {
+          timer = setTimeout(
+            () => {
+              own.abort(new Error('lines out of time'));
+              resolve(late);
+            },
+            Math.max(0, deadline - LINES_RESERVE_MS - Date.now()),
+          );
+        });
   try {
     const reading = source.readLines(own.signal);
     // Raced against the cut-off: a rejection after the race is settled below, not unhandled.
@@ -34,8 +45,12 @@ export async function readLines(source: PreparedRepository, signal: AbortSignal,
   } catch (error) {
     throwIfCancelled(signal);
     if (own.signal.aborted) return late;
-    const reason = error instanceof Error && error.name === 'LinesSkipped' ? error.message : `lines could not be counted: ${error instanceof Error ? error.message : String(error)}`;
-    if (error instanceof Error && error.name !== 'LinesSkipped') log.warn('lines not counted', { error: error.message });
+    const reason =
+      error instanceof Error && error.name === 'LinesSkipped'
+        ? error.message
+        : `lines could not be counted: ${error instanceof Error ? error.message : String(error)}`;
+    if (error instanceof Error && error.name !== 'LinesSkipped')
+      log.warn('lines not counted', { error: error.message });
     return { skipped: reason };
   } finally {
     clearTimeout(timer);

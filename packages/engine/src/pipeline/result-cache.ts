@@ -10,12 +10,28 @@ import type { RunContext } from './run-context.js';
  * miss, never a failed analysis. A job answered from the cache is still reported where its forge
  * expects it; the source is disposed of then.
  */
-export async function answerFromCache(parts: EngineParts, key: string, source: PreparedSource, run: RunContext): Promise<AnalysisResult | undefined> {
+export async function answerFromCache(
+  parts: EngineParts,
+  key: string,
+  source: PreparedSource,
+  run: RunContext,
+): Promise<AnalysisResult | undefined> {
   const cached = await Promise.resolve(run.options.cache?.get(key)).catch(() => undefined);
   if (!cached) return undefined;
   if (run.job) {
     const view: PluginConfigView = frozenCopy(parts.pluginConfig);
-    await parts.hooks.report.promise(cached, buildContext(source, { signal: run.signal, view, thresholds: view.thresholds, emit: () => undefined, logger: parts.log, job: run.job, recordReport: run.recordReport }));
+    await parts.hooks.report.promise(
+      cached,
+      buildContext(source, {
+        signal: run.signal,
+        view,
+        thresholds: view.thresholds,
+        emit: () => undefined,
+        logger: parts.log,
+        job: run.job,
+        recordReport: run.recordReport,
+      }),
+    );
   }
   await source.dispose().catch(() => undefined);
   return cached;

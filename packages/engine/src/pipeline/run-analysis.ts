@@ -14,7 +14,11 @@ import { startRun } from './run-context.js';
  * kept result used when there is one, else the source analysed. A job that ends without a result
  * is announced as failed (its reporters turn `pending` into an error) and the error goes on.
  */
-export async function runAnalysis(parts: EngineParts, request: AnalysisRequest, options: AnalyzeOptions): Promise<AnalysisResult> {
+export async function runAnalysis(
+  parts: EngineParts,
+  request: AnalysisRequest,
+  options: AnalyzeOptions,
+): Promise<AnalysisResult> {
   const run = startRun(options);
   announceStart(parts, request, run);
   try {
@@ -25,7 +29,11 @@ export async function runAnalysis(parts: EngineParts, request: AnalysisRequest, 
     const cached = await answerFromCache(parts, key, acquired.source, run);
     if (cached) return cached;
     const repository = prepared.kind === 'repository' ? prepared : null;
-    return await analyzeSource(parts, acquired.source, run, { thresholds: repository?.thresholds, cacheKey: key, authors: repository?.authors });
+    return await analyzeSource(parts, acquired.source, run, {
+      thresholds: repository?.thresholds,
+      cacheKey: key,
+      authors: repository?.authors,
+    });
   } catch (error) {
     announceFailure(parts, error, run);
     throw error;

@@ -3,7 +3,8 @@ import type { AnalyzeOptions, EmittedEvent } from '../analysis-request.js';
 
 /** What the stages of one analysis share: its options, signal, events, job and report sink. */
 export interface RunContext {
-  readonly options: Omit<AnalyzeOptions, 'network' | 'allowLocalPaths'> & Partial<Pick<AnalyzeOptions, 'network' | 'allowLocalPaths'>>;
+  readonly options: Omit<AnalyzeOptions, 'network' | 'allowLocalPaths'> &
+    Partial<Pick<AnalyzeOptions, 'network' | 'allowLocalPaths'>>;
   readonly signal: AbortSignal;
   readonly emit: (event: AnalysisEvent) => void;
   readonly job: JobInfo | null;

@@ -14,7 +14,12 @@ const MAX_DETECTION_EVENTS = 500;
  * budget and isolated (a failure is its report's error); `detection` and `strategyResult` taps see
  * copies, and the stream gets progress and detection events.
  */
-export async function runStrategies(parts: EngineParts, source: PreparedSource, context: AnalysisContext, emit: (e: AnalysisEvent) => void): Promise<StrategyReport[]> {
+export async function runStrategies(
+  parts: EngineParts,
+  source: PreparedSource,
+  context: AnalysisContext,
+  emit: (e: AnalysisEvent) => void,
+): Promise<StrategyReport[]> {
   const applicable = parts.enabled.filter((r) => r.info.appliesTo === source.kind);
   const total = source.kind === 'repository' ? source.commits.length : 0;
   const reports: StrategyReport[] = [];
@@ -23,9 +28,18 @@ export async function runStrategies(parts: EngineParts, source: PreparedSource, 
     throwIfCancelled(context.signal);
     // The strategy sees its own plugin's options and logger; the rest of the context is the job's.
     const own = strategy.owner;
-    const strategyContext = Object.freeze({ ...context, options: own?.options ?? NO_OPTIONS, logger: own ? parts.pluginLoggers.get(own) ?? context.logger : context.logger }) as AnalysisContext;
+    const strategyContext = Object.freeze({
+      ...context,
+      options: own?.options ?? NO_OPTIONS,
+      logger: own ? (parts.pluginLoggers.get(own) ?? context.logger) : context.logger,
+    }) as AnalysisContext;
     const run = await runStrategy(strategy.strategy, strategyContext, parts.budgetMs);
-    if (!run.ok) parts.log.warn('strategy failed', { strategy: strategy.info.name, error: run.error, duration_ms: run.durationMs });
+    if (!run.ok)
+      parts.log.warn('strategy failed', {
+        strategy: strategy.info.name,
+        error: run.error,
+        duration_ms: run.durationMs,
+      });
     const report = reportStrategyRun(strategy, run);
     reports.push(report);
     for (const detection of report.detections) {
@@ -44,9 +58,21 @@ export async function runStrategies(parts: EngineParts, source: PreparedSource, 
     }
     parts.hooks.strategyResult.call({ ...report.result }, context);
     if (source.kind === 'repository') {
-      emit({ event: 'progress', commits_analyzed: Math.round((total * (index + 1)) / applicable.length), total_commits: total, strategy: strategy.info.name, detections: report.result.detections });
+      emit({
+        event: 'progress',
+        commits_analyzed: Math.round((total * (index + 1)) / applicable.length),
+        total_commits: total,
+        strategy: strategy.info.name,
+        detections: report.result.detections,
+      });
     } else {
-      emit({ event: 'strategy', name: strategy.info.name, score: report.result.score, strategy: strategy.info.name, detections: report.result.detections });
+      emit({
+        event: 'strategy',
+        name: strategy.info.name,
+        score: report.result.score,
+        strategy: strategy.info.name,
+        detections: report.result.detections,
+      });
     }
   }
   return reports;

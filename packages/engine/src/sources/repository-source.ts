@@ -3,7 +3,27 @@ import { CadenceError } from '@cadence-detect/errors';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence-detect/config/units';
-import { AI_NOTES_REF, DEFAULT_GIT_BOUNDS, diffExcerpt, excludeMatcher, HistoryCache, openRepository, openBlameCache, readHeadLines, readLineRecords, readLineTree, readReworkedLines, isTraceFile, parseRepositoryUrl, readHeadPaths, readHistory, readNotes, runGitCommand, type GitBounds, type MirrorOptions } from '@cadence-detect/git-source';
+import {
+  AI_NOTES_REF,
+  DEFAULT_GIT_BOUNDS,
+  diffExcerpt,
+  excludeMatcher,
+  HistoryCache,
+  openRepository,
+  openBlameCache,
+  readHeadLines,
+  readLineRecords,
+  readLineTree,
+  readReworkedLines,
+  isTraceFile,
+  parseRepositoryUrl,
+  readHeadPaths,
+  readHistory,
+  readNotes,
+  runGitCommand,
+  type GitBounds,
+  type MirrorOptions,
+} from '@cadence-detect/git-source';
 import type { AnalysisEvent, AnalysisResult, SquashJudgement } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
@@ -11,7 +31,6 @@ import type { EngineLogger } from '../engine-logger.js';
 import type { PreparedRepository } from '../prepared-source.js';
 import { redactUrl } from './redact-url.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
-
 
 /** `limits.max_line_files` when the configuration gives none. */
 const DEFAULT_MAX_LINE_FILES = 20_000;
@@ -63,7 +82,10 @@ export async function acquireRepository(
   const locator = parseRepositoryUrl(request.url, { allowLocalPaths: options.allowLocalPaths });
   const bounds = gitBoundsOf(config);
   emit({ event: 'start', repo: locator.repo });
-  emit({ event: 'fetch', message: locator.kind === 'local' ? `reading ${locator.path}` : `cloning ${redactUrl(request.url)}` });
+  emit({
+    event: 'fetch',
+    message: locator.kind === 'local' ? `reading ${locator.path}` : `cloning ${redactUrl(request.url)}`,
+  });
   let range = request.range ?? null;
   const clone = await openRepository(locator, {
     ...(request.branch ? { branch: request.branch } : {}),
@@ -82,27 +104,46 @@ export async function acquireRepository(
   });
   // The branch is known from here on: a job that named none shows it now, not only in its result.
   // A local path is read where it is, never cloned: the event says which happened.
-  emit({ event: 'fetch', message: locator.kind === 'local' ? 'opened' : 'cloned', ...(clone.branch ? { branch: clone.branch } : {}) });
+  emit({
+    event: 'fetch',
+    message: locator.kind === 'local' ? 'opened' : 'cloned',
+    ...(clone.branch ? { branch: clone.branch } : {}),
+  });
   if (locator.kind === 'local') {
     // A partial clone fetches the file versions the history read needs: said before it starts.
     const promisor = await runGitCommand(clone.dir, ['config', '--get', 'extensions.partialClone'], signal);
     if (promisor.code === 0 && promisor.stdout.trim()) {
-      emit({ event: 'fetch', message: `a partial clone: reading its history fetches the file versions it lacks from its remote "${promisor.stdout.trim().slice(0, 60)}"; what cannot be fetched is left out and counted (unreadable_commits)` });
+      emit({
+        event: 'fetch',
+        message: `a partial clone: reading its history fetches the file versions it lacks from its remote "${promisor.stdout.trim().slice(0, 60)}"; what cannot be fetched is left out and counted (unreadable_commits)`,
+      });
     }
   }
   try {
-    if (range && request.ref && range.before === null) range = { ...range, before: await mergeBase(clone.dir, clone.headCommit, range.after, signal) };
+    if (range && request.ref && range.before === null)
+      range = { ...range, before: await mergeBase(clone.dir, clone.headCommit, range.after, signal) };
     let squash: SquashJudgement | undefined;
     if (request.squash && range) {
       // The request's own commits: from where it left the branch the squash landed on, to its head.
-      const usable = clone.fetchedRefs?.includes(request.squash.ref) && (await runGitCommand(clone.dir, ['cat-file', '-e', `${request.squash.head}^{commit}`], signal)).code === 0;
-      const from = usable && range.before ? await mergeBase(clone.dir, range.before, request.squash.head, signal) : null;
+      const usable =
+        clone.fetchedRefs?.includes(request.squash.ref) &&
+        (await runGitCommand(clone.dir, ['cat-file', '-e', `${request.squash.head}^{commit}`], signal)).code === 0;
+      const from =
+        usable && range.before ? await mergeBase(clone.dir, range.before, request.squash.head, signal) : null;
       if (usable && from) {
         range = { before: from, after: request.squash.head };
         squash = { commit: request.squash.commit, request: request.squash.request, judged_by: 'request' };
-        emit({ event: 'fetch', message: `judging the squashed request ${request.squash.request} by its ${request.squash.ref} commits` });
+        emit({
+          event: 'fetch',
+          message: `judging the squashed request ${request.squash.request} by its ${request.squash.ref} commits`,
+        });
       } else {
-        squash = { commit: request.squash.commit, request: request.squash.request, judged_by: 'squash', reason: usable ? 'no merge base with the branch' : `${request.squash.ref} could not be fetched` };
+        squash = {
+          commit: request.squash.commit,
+          request: request.squash.request,
+          judged_by: 'squash',
+          reason: usable ? 'no merge base with the branch' : `${request.squash.ref} could not be fetched`,
+        };
       }
     }
     const rev = range?.after ?? clone.headCommit;
@@ -145,15 +186,27 @@ export async function acquireRepository(
     });
     if (commits.length === 0) {
       throw new CadenceError('ERR_NO_COMMITS_FOUND', {
-        message: range ? `No commits in the pushed range of ${locator.repo}` : request.since ? `${locator.repo} has no commits since ${request.since}` : `${locator.repo} has no commits on the analyzed branch`,
+        message: range
+          ? `No commits in the pushed range of ${locator.repo}`
+          : request.since
+            ? `${locator.repo} has no commits since ${request.since}`
+            : `${locator.repo} has no commits on the analyzed branch`,
       });
     }
     emit({ event: 'fetch', message: `read ${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}` });
     if (unreadable) {
       // One warning for the whole read: the repository lacks objects (a damaged or partial clone).
-      const files = unreadable.files.slice(0, 5).join(', ') + (unreadable.files.length > 5 ? `, and ${unreadable.files.length - 5} more` : '');
-      emit({ event: 'fetch', message: `the repository lacks versions of ${unreadable.files.length} file(s) (${files}): ${unreadable.commits.length} commit(s) judged without their lines` });
-      options.logger.warn('repository objects missing', { files: unreadable.files.length, commits: unreadable.commits.length });
+      const files =
+        unreadable.files.slice(0, 5).join(', ') +
+        (unreadable.files.length > 5 ? `, and ${unreadable.files.length - 5} more` : '');
+      emit({
+        event: 'fetch',
+        message: `the repository lacks versions of ${unreadable.files.length} file(s) (${files}): ${unreadable.commits.length} commit(s) judged without their lines`,
+      });
+      options.logger.warn('repository objects missing', {
+        files: unreadable.files.length,
+        commits: unreadable.commits.length,
+      });
     }
     const aiNotes = await notes;
     const pathsAtHead = await headPaths;
@@ -164,11 +217,20 @@ export async function acquireRepository(
       stats,
       aiNotes,
       ...(pathsAtHead ? { headPaths: pathsAtHead } : {}),
-      ...(unreadable ? { unreadable: { commits: unreadable.commits.length, files: unreadable.files.slice(0, 20) } } : {}),
-      ...(oversizedFiles > 0
-        ? { oversizedFiles: { files: oversizedFiles, max_diff_blob_mb: bounds.maxDiffBlobBytes / (1024 * 1024), commits: [...oversizedCommits] } }
+      ...(unreadable
+        ? { unreadable: { commits: unreadable.commits.length, files: unreadable.files.slice(0, 20) } }
         : {}),
-      diffExcerpt: (hash, maxBytes, excerptSignal) => diffExcerpt(clone.dir, hash, { maxBytes, excludeFiles, signal: excerptSignal, bounds }),
+      ...(oversizedFiles > 0
+        ? {
+            oversizedFiles: {
+              files: oversizedFiles,
+              max_diff_blob_mb: bounds.maxDiffBlobBytes / (1024 * 1024),
+              commits: [...oversizedCommits],
+            },
+          }
+        : {}),
+      diffExcerpt: (hash, maxBytes, excerptSignal) =>
+        diffExcerpt(clone.dir, hash, { maxBytes, excludeFiles, signal: excerptSignal, bounds }),
       ...(request.lines === false
         ? { linesSkipped: 'not asked for (--no-lines)' }
         : config.lines?.enabled === false
@@ -176,33 +238,76 @@ export async function acquireRepository(
           : {
               readLines: async (linesSignal: AbortSignal) => {
                 // A range (a pull request, a push) blames only the files its commits touched: no other line can be its.
-                const onlyPaths = range ? new Set(commits.flatMap((c) => (c.filesTruncated ? [] : c.files.map((f) => f.path)))) : undefined;
+                const onlyPaths = range
+                  ? new Set(commits.flatMap((c) => (c.filesTruncated ? [] : c.files.map((f) => f.path))))
+                  : undefined;
                 const truncated = range ? commits.some((c) => c.filesTruncated) : false;
                 // A range's attributes are its base's: a request cannot exclude its own lines by marking them generated.
-                const tree = await readLineTree(clone.dir, rev, excludeMatcher(excludeFiles), linesSignal, range?.before ?? undefined);
+                const tree = await readLineTree(
+                  clone.dir,
+                  rev,
+                  excludeMatcher(excludeFiles),
+                  linesSignal,
+                  range?.before ?? undefined,
+                );
                 // git-ai notes and Agent Trace records name lines exactly: read before blame matches them.
-                const records = await readLineRecords(clone.dir, rev, { commits: new Set(commits.map((c) => c.hash)), traceFiles: [...tree.files.keys()].filter(isTraceFile), signal: linesSignal });
-                for (const reason of records.skipped) emit({ event: 'fetch', message: `skipped a line record: ${reason}` });
+                const records = await readLineRecords(clone.dir, rev, {
+                  commits: new Set(commits.map((c) => c.hash)),
+                  traceFiles: [...tree.files.keys()].filter(isTraceFile),
+                  signal: linesSignal,
+                });
+                for (const reason of records.skipped)
+                  emit({ event: 'fetch', message: `skipped a line record: ${reason}` });
                 const blameOnly = onlyPaths && !truncated ? onlyPaths : undefined;
                 // A mirror keeps whole-tree blames between analyses; a range blames too few files to repay the history walk that keys them.
-                const cache = clone.mirrored && !blameOnly ? await openBlameCache(clone.dir, rev, linesSignal) : undefined;
+                const cache =
+                  clone.mirrored && !blameOnly ? await openBlameCache(clone.dir, rev, linesSignal) : undefined;
                 // What the rework of a whole history depends on besides the head: the exclusions and the line records.
-                const reworkKey = createHash('sha256').update(JSON.stringify([rev, request.since ?? null, excludeFiles, [...records.byCommit].map(([c, files]) => [c, [...files]])])).digest('hex');
+                const reworkKey = createHash('sha256')
+                  .update(
+                    JSON.stringify([
+                      rev,
+                      request.since ?? null,
+                      excludeFiles,
+                      [...records.byCommit].map(([c, files]) => [c, [...files]]),
+                    ]),
+                  )
+                  .digest('hex');
                 // Blame and the rework pass are other git processes: side by side.
                 const [head, reworked] = await Promise.all([
-                  readHeadLines(clone.dir, rev, { isExcluded: tree.isExcluded, tree, records, maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES, signal: linesSignal, ...(blameOnly ? { onlyPaths: blameOnly } : {}), ...(cache ? { cache } : {}) }),
+                  readHeadLines(clone.dir, rev, {
+                    isExcluded: tree.isExcluded,
+                    tree,
+                    records,
+                    maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES,
+                    signal: linesSignal,
+                    ...(blameOnly ? { onlyPaths: blameOnly } : {}),
+                    ...(cache ? { cache } : {}),
+                  }),
                   // The whole history read: one replay of it (kept in a mirror); a range or --since: blames of the range's deletions.
                   (async () => {
                     const kept = cache?.lookupRework(reworkKey);
                     if (kept) return kept;
-                    const found = await readReworkedLines(clone.dir, commits, { isExcluded: tree.isExcluded, records, signal: linesSignal, ...(!range && !request.since ? { replayFrom: rev } : {}) });
+                    const found = await readReworkedLines(clone.dir, commits, {
+                      isExcluded: tree.isExcluded,
+                      records,
+                      signal: linesSignal,
+                      ...(!range && !request.since ? { replayFrom: rev } : {}),
+                    });
                     cache?.storeRework(reworkKey, found);
                     return found;
                   })(),
                 ]);
                 if (cache) {
-                  await cache.save().catch((error: unknown) => options.logger?.warn('could not keep the blames in the mirror', { error: String(error) }));
-                  emit({ event: 'fetch', message: `blamed ${cache.stats.misses} files, ${cache.stats.hits} unchanged since the mirror's last line count` });
+                  await cache
+                    .save()
+                    .catch((error: unknown) =>
+                      options.logger?.warn('could not keep the blames in the mirror', { error: String(error) }),
+                    );
+                  emit({
+                    event: 'fetch',
+                    message: `blamed ${cache.stats.misses} files, ${cache.stats.hits} unchanged since the mirror's last line count`,
+                  });
                 }
                 return { head, reworked: reworked.lines, reworkedMarked: reworked.marked, records };
               },
@@ -216,7 +321,12 @@ export async function acquireRepository(
 }
 
 /** Where a request's commits begin: the merge base of the target branch's head and the request's head (both full hashes). */
-async function mergeBase(dir: string, targetHead: string, requestHead: string, signal: AbortSignal): Promise<string | null> {
+async function mergeBase(
+  dir: string,
+  targetHead: string,
+  requestHead: string,
+  signal: AbortSignal,
+): Promise<string | null> {
   const found = await runGitCommand(dir, ['merge-base', targetHead, requestHead], signal);
   const base = found.stdout.trim();
   return found.code === 0 && isFullCommitId(base) ? base : null;

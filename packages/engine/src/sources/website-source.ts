@@ -31,11 +31,20 @@ export async function acquireWebsite(
   });
   emit({ event: 'fetch', message: `fetched ${page.bytes} bytes (${page.status}, ${page.contentType})` });
   // Off the event loop: a large or deeply nested page parses for hundreds of milliseconds.
-  const document = await parseDocumentInWorker(page.body, { url: page.finalUrl, contentType: page.contentType, signal });
+  const document = await parseDocumentInWorker(page.body, {
+    url: page.finalUrl,
+    contentType: page.contentType,
+    signal,
+  });
   emit({ event: 'parse', elements: document.elements });
   return {
     kind: 'website',
-    info: { url: redactUrl(request.url), finalUrl: redactUrl(page.finalUrl), contentType: page.contentType, bytes: page.bytes },
+    info: {
+      url: redactUrl(request.url),
+      finalUrl: redactUrl(page.finalUrl),
+      contentType: page.contentType,
+      bytes: page.bytes,
+    },
     document,
     contentDigest: createHash('sha256').update(page.body).digest('hex'),
     dispose: async () => undefined,

@@ -69,7 +69,13 @@ export function isSafeHtml(value: unknown): value is SafeHtml {
 /** What escaping changes: the five characters below, controls (but tab and line feed) and bidi marks. */
 // eslint-disable-next-line no-control-regex
 const NEEDS_ESCAPING = /[&<>"'\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ENTITIES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /**
  * Escapes text for HTML content and attribute values: every string from a repository or page goes

@@ -51,7 +51,10 @@ export function inMemoryBackends(config: CadenceConfig): ServerBackends {
 }
 
 /** The backends `queue.backend` names; the Redis ones (and BullMQ) load only when chosen. */
-export async function createBackends(config: CadenceConfig, logger: import('@cadence-detect/logger').Logger): Promise<ServerBackends> {
+export async function createBackends(
+  config: CadenceConfig,
+  logger: import('@cadence-detect/logger').Logger,
+): Promise<ServerBackends> {
   if (config.queue.backend === 'memory') return inMemoryBackends(config);
   const { createRedisBackends } = await import('./redis/redis-backends.js');
   return createRedisBackends(config, logger);

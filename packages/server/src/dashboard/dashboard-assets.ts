@@ -34,7 +34,9 @@ export const DASHBOARD_ASSETS = {
   job: asset('job', 'js', 'text/javascript; charset=utf-8', script('job')),
 } as const;
 
-const BY_FILE = new Map<string, DashboardAsset>(Object.values(DASHBOARD_ASSETS).map((a) => [a.path.slice('assets/'.length), a]));
+const BY_FILE = new Map<string, DashboardAsset>(
+  Object.values(DASHBOARD_ASSETS).map((a) => [a.path.slice('assets/'.length), a]),
+);
 
 /** The asset a file name under assets/ names, exactly (old hashes are gone with their release). */
 export function dashboardAsset(file: string): DashboardAsset | undefined {

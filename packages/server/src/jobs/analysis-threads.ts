@@ -21,7 +21,16 @@ export interface AnalysisThreadsSpec {
 const UNWIND_MS = 2000;
 
 type ToThread =
-  | { type: 'analyze'; id: number; request: AnalysisRequest; network: AnalyzeOptions['network']; allowLocalPaths: boolean; cached: boolean; job: JobInfo | null; gitAuthorization: AnalyzeOptions['gitAuthorization'] | null }
+  | {
+      type: 'analyze';
+      id: number;
+      request: AnalysisRequest;
+      network: AnalyzeOptions['network'];
+      allowLocalPaths: boolean;
+      cached: boolean;
+      job: JobInfo | null;
+      gitAuthorization: AnalyzeOptions['gitAuthorization'] | null;
+    }
   | { type: 'abort'; id: number; code: string; message: string }
   | { type: 'cache-value'; id: number; result: AnalysisResult | undefined };
 
@@ -56,7 +65,11 @@ export class AnalysisThreadPool implements JobEngine {
   /** Threads made so far: one is made when a job needs it (a server that runs no job loads no engine twice). */
   private created = 0;
 
-  constructor(private readonly spec: AnalysisThreadsSpec, private readonly size: number, private readonly logger: Logger) {}
+  constructor(
+    private readonly spec: AnalysisThreadsSpec,
+    private readonly size: number,
+    private readonly logger: Logger,
+  ) {}
 
   async analyze(request: AnalysisRequest, options: AnalyzeOptions): Promise<AnalysisResult> {
     const slot = await this.take();
@@ -103,16 +116,23 @@ class ThreadSlot {
   private readonly reportSinks = new Map<number, (outcome: ReportOutcome) => void>();
   private readonly ready: Promise<void>;
 
-  constructor(private readonly worker: Worker, private readonly logger: Logger) {
+  constructor(
+    private readonly worker: Worker,
+    private readonly logger: Logger,
+  ) {
     this.ready = new Promise((resolve, reject) => {
-      worker.once('message', (message: FromThread) => (message.type === 'ready' ? resolve() : reject(new Error('analysis thread did not start'))));
+      worker.once('message', (message: FromThread) =>
+        message.type === 'ready' ? resolve() : reject(new Error('analysis thread did not start')),
+      );
       worker.once('error', reject);
     });
     // An unused thread must not keep the process alive.
     worker.unref();
     void this.ready.catch(() => undefined);
     worker.on('message', (message: FromThread) => this.receive(message));
-    worker.on('error', (error) => this.fail(new CadenceError('ERR_INTERNAL', { message: `analysis thread failed: ${error.message}` })));
+    worker.on('error', (error) =>
+      this.fail(new CadenceError('ERR_INTERNAL', { message: `analysis thread failed: ${error.message}` })),
+    );
     worker.on('exit', () => {
       this.alive = false;
       this.fail(new CadenceError('ERR_INTERNAL', { message: 'analysis thread exited' }));
@@ -146,7 +166,16 @@ class ThreadSlot {
         };
         if (signal?.aborted) onAbort();
         else signal?.addEventListener('abort', onAbort, { once: true });
-        this.post({ type: 'analyze', id, request, network: options.network, allowLocalPaths: options.allowLocalPaths, cached: options.cache !== undefined, job: options.job ?? null, gitAuthorization: options.gitAuthorization ?? null });
+        this.post({
+          type: 'analyze',
+          id,
+          request,
+          network: options.network,
+          allowLocalPaths: options.allowLocalPaths,
+          cached: options.cache !== undefined,
+          job: options.job ?? null,
+          gitAuthorization: options.gitAuthorization ?? null,
+        });
       });
     } finally {
       this.running = null;
@@ -188,7 +217,11 @@ class ThreadSlot {
         break;
       case 'failed':
         if (message.id === running.id) {
-          running.reject(new CadenceError(isOperationalCode(message.code) ? message.code : 'ERR_INTERNAL', { message: message.message }));
+          running.reject(
+            new CadenceError(isOperationalCode(message.code) ? message.code : 'ERR_INTERNAL', {
+              message: message.message,
+            }),
+          );
         }
         break;
     }
@@ -210,7 +243,11 @@ export function serveAnalysisThread(port: MessagePort, engine: JobEngine): void 
   const cacheReads = new Map<number, (result: AnalysisResult | undefined) => void>();
   port.on('message', (message: ToThread) => {
     if (message.type === 'abort') {
-      controllers.get(message.id)?.abort(new CadenceError(isOperationalCode(message.code) ? message.code : 'ERR_CANCELLED', { message: message.message }));
+      controllers.get(message.id)?.abort(
+        new CadenceError(isOperationalCode(message.code) ? message.code : 'ERR_CANCELLED', {
+          message: message.message,
+        }),
+      );
       return;
     }
     if (message.type === 'cache-value') {
@@ -223,10 +260,11 @@ export function serveAnalysisThread(port: MessagePort, engine: JobEngine): void 
     controllers.set(id, controller);
     const cache: ResultCache | undefined = message.cached
       ? {
-          get: (key) => new Promise((resolve) => {
-            cacheReads.set(id, resolve);
-            port.postMessage({ type: 'cache-get', id, key } satisfies FromThread);
-          }),
+          get: (key) =>
+            new Promise((resolve) => {
+              cacheReads.set(id, resolve);
+              port.postMessage({ type: 'cache-get', id, key } satisfies FromThread);
+            }),
           set: (key, result) => port.postMessage({ type: 'cache-set', key, result } satisfies FromThread),
         }
       : undefined;
@@ -236,7 +274,13 @@ export function serveAnalysisThread(port: MessagePort, engine: JobEngine): void 
         network: message.network,
         allowLocalPaths: message.allowLocalPaths,
         onEvent: (event) => port.postMessage({ type: 'event', id, event } satisfies FromThread),
-        ...(message.job ? { job: message.job, onReport: (outcome: ReportOutcome) => port.postMessage({ type: 'report', id, outcome } satisfies FromThread) } : {}),
+        ...(message.job
+          ? {
+              job: message.job,
+              onReport: (outcome: ReportOutcome) =>
+                port.postMessage({ type: 'report', id, outcome } satisfies FromThread),
+            }
+          : {}),
         ...(cache ? { cache } : {}),
         ...(message.gitAuthorization ? { gitAuthorization: message.gitAuthorization } : {}),
       })

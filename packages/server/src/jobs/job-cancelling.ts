@@ -62,17 +62,28 @@ export class JobCancelling {
     else await cancels.request(id, reason.code);
     await ended;
     const after = (await store.get(id)) ?? job;
-    if (after.kind === 'organization' && !isFinal(after.status) && !here && silentSince(after, Date.now() - ORPHAN_AFTER_MS)) {
+    if (
+      after.kind === 'organization' &&
+      !isFinal(after.status) &&
+      !here &&
+      silentSince(after, Date.now() - ORPHAN_AFTER_MS)
+    ) {
       // No server runs its scan any more (killed, not stopped): the cancel ends it here, and its
       // repository jobs still waiting or running with it (each a cancel of its own, as a scan does).
-      const open = (after.children ?? []).filter((child) => child.job_id && !isFinal(child.status as Job['status']) && child.status !== 'waiting');
+      const open = (after.children ?? []).filter(
+        (child) => child.job_id && !isFinal(child.status as Job['status']) && child.status !== 'waiting',
+      );
       await Promise.all(open.map((child) => this.cancel(child.job_id!, reason).catch(() => undefined)));
       const ended = await records.cancelWaiting(id, reason);
       if (!ended) return after;
       const cancelled = new Set(open.map((child) => child.job_id));
-      await store.update(id, (j) => {
-        j.children = (j.children ?? []).map((child) => (cancelled.has(child.job_id) ? { ...child, status: 'cancelled', error_code: reason.code } : child));
-      }).catch(() => undefined);
+      await store
+        .update(id, (j) => {
+          j.children = (j.children ?? []).map((child) =>
+            cancelled.has(child.job_id) ? { ...child, status: 'cancelled', error_code: reason.code } : child,
+          );
+        })
+        .catch(() => undefined);
       return (await store.get(id)) ?? ended;
     }
     return after;
@@ -90,9 +101,12 @@ export class JobCancelling {
     if (asked) controller.abort(new CadenceError(asked));
     if (!queue.shared) return () => undefined;
     const recheck = setInterval(() => {
-      void cancels.requested(id).then((code) => {
-        if (code && !controller.signal.aborted) controller.abort(new CadenceError(code));
-      }, () => undefined);
+      void cancels.requested(id).then(
+        (code) => {
+          if (code && !controller.signal.aborted) controller.abort(new CadenceError(code));
+        },
+        () => undefined,
+      );
     }, CANCEL_RECHECK_MS);
     return () => clearInterval(recheck);
   }

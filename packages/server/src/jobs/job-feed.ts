@@ -17,7 +17,10 @@ export class JobFeed {
   private timer: NodeJS.Timeout | null = null;
   private reading = false;
 
-  constructor(private readonly store: JobStore, private readonly intervalMs = FEED_INTERVAL_MS) {}
+  constructor(
+    private readonly store: JobStore,
+    private readonly intervalMs = FEED_INTERVAL_MS,
+  ) {}
 
   subscribe(listener: (job: Record<string, unknown>) => void): () => void {
     this.listeners.add(listener);

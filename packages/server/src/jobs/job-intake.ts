@@ -36,7 +36,11 @@ export class JobIntake {
     return this.open;
   }
 
-  constructor(private readonly store: JobStore, private readonly queue: JobQueue, private readonly log: Logger) {}
+  constructor(
+    private readonly store: JobStore,
+    private readonly queue: JobQueue,
+    private readonly log: Logger,
+  ) {}
 
   /** Refuses every job from now on (shutdown). */
   close(): void {
@@ -88,7 +92,11 @@ export class JobIntake {
     }
   }
 
-  private async enqueue(spec: NewJob, delivery: string | undefined, beforeStart?: (job: Job) => void): Promise<{ job: Job } | { earlier: string }> {
+  private async enqueue(
+    spec: NewJob,
+    delivery: string | undefined,
+    beforeStart?: (job: Job) => void,
+  ): Promise<{ job: Job } | { earlier: string }> {
     if (!this.open) throw new CadenceError('ERR_SHUTTING_DOWN');
     if (!(await this.queue.hasRoom())) throw new CadenceError('ERR_QUEUE_FULL');
     const now = isoNow();

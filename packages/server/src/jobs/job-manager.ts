@@ -38,7 +38,10 @@ export interface JobManagerOptions {
   /** `server.public_url`: reporters link to the job there. */
   readonly publicUrl: string | null;
   /** The header git sends for a scan's repository job, from the forge plugin its record names; absent: none. */
-  readonly gitAuthorizationFor?: (forge: string, url: string) => { readonly urlPrefix: string; readonly header: string } | null;
+  readonly gitAuthorizationFor?: (
+    forge: string,
+    url: string,
+  ) => { readonly urlPrefix: string; readonly header: string } | null;
 }
 
 /**
@@ -101,7 +104,10 @@ export class JobManager {
     // As for a repository job: a cancel whose pub/sub message this process missed is read back.
     let stopWatching: (() => void) | null = null;
     let ended = false;
-    void this.cancelling.watch(id, controller).then((stop) => (ended ? stop() : (stopWatching = stop)), () => undefined);
+    void this.cancelling.watch(id, controller).then(
+      (stop) => (ended ? stop() : (stopWatching = stop)),
+      () => undefined,
+    );
     return () => {
       ended = true;
       stopWatching?.();
@@ -138,7 +144,12 @@ export class JobManager {
     return { jobs_processed: this.runs.processed, active_jobs: this.runs.active, uptime_seconds: this.uptimeSeconds() };
   }
 
-  async health(): Promise<{ jobs_processed: number; active_jobs: number; queue_depth: number; uptime_seconds: number }> {
+  async health(): Promise<{
+    jobs_processed: number;
+    active_jobs: number;
+    queue_depth: number;
+    uptime_seconds: number;
+  }> {
     return {
       jobs_processed: this.runs.processed,
       active_jobs: this.runs.active,
@@ -187,7 +198,9 @@ export function jobManagerFor(parts: {
   const { config, backends } = parts;
   const inThreads = parts.threads && parts.workers > 0 && !backends.queue.shared;
   return new JobManager({
-    engine: inThreads ? new AnalysisThreadPool(parts.threads!, parts.workers, parts.logger.child('threads')) : parts.engine,
+    engine: inThreads
+      ? new AnalysisThreadPool(parts.threads!, parts.workers, parts.logger.child('threads'))
+      : parts.engine,
     store: backends.store,
     queue: backends.queue,
     events: backends.events,
@@ -197,10 +210,13 @@ export function jobManagerFor(parts: {
     logger: parts.logger,
     workers: parts.workers,
     jobTimeoutMs: config.limits.job_timeout_seconds * 1000,
-    network: config.security.allow_private_networks ? null : { allowPrivateNetworks: false, allowedNetworks: config.security.allowed_networks },
+    network: config.security.allow_private_networks
+      ? null
+      : { allowPrivateNetworks: false, allowedNetworks: config.security.allowed_networks },
     allowLocalPaths: config.security.allow_local_paths,
     publicUrl: config.server.public_url,
     // A scan's repository job names its forge; whichever process runs it asks that forge's plugin here.
-    gitAuthorizationFor: (forge, url) => forgeAuthorizationFor(parts.engine.plugins(), forge, url, parts.logger.child('forge')),
+    gitAuthorizationFor: (forge, url) =>
+      forgeAuthorizationFor(parts.engine.plugins(), forge, url, parts.logger.child('forge')),
   });
 }

@@ -97,10 +97,13 @@ export class InMemoryJobQueue implements JobQueue {
     while (this.consumer && this.running.size < this.consumer.concurrency && this.waiting.size > 0) {
       const id = this.waiting.values().next().value!;
       this.waiting.delete(id);
-      const done = this.consumer.run(id).catch(() => 'done').finally(() => {
-        this.running.delete(done);
-        this.pump();
-      });
+      const done = this.consumer
+        .run(id)
+        .catch(() => 'done')
+        .finally(() => {
+          this.running.delete(done);
+          this.pump();
+        });
       this.running.add(done);
     }
   }

@@ -45,12 +45,17 @@ export class JobRecords {
 
   /** `running` → `completed` with the retained result; the `complete` event is published once recorded. */
   async complete(id: string, result: AnalysisResult, durationMs: number): Promise<void> {
-    const done = await untilRecorded(() => this.store.update(id, (j) => {
-      j.status = 'completed';
-      j.finished_at = isoNow();
-      j.result = retainedResult(result);
-      if (j.branch === null && result.source_type === 'git') j.branch = result.branch;
-    }), this.log, id);
+    const done = await untilRecorded(
+      () =>
+        this.store.update(id, (j) => {
+          j.status = 'completed';
+          j.finished_at = isoNow();
+          j.result = retainedResult(result);
+          if (j.branch === null && result.source_type === 'git') j.branch = result.branch;
+        }),
+      this.log,
+      id,
+    );
     this.metrics.jobsTotal.inc({ status: 'completed' });
     this.log.info('job completed', { job_id: id, duration_ms: durationMs, overall_score: result.overall_score });
     if (done) this.events.publish(id, completeEvent(id, result));
@@ -59,9 +64,18 @@ export class JobRecords {
   /** A running job's analysis stopped with `failure`: its end, by the failure's code. */
   async fail(id: string, failure: CadenceError, durationMs: number): Promise<void> {
     const status = endStatusFor(failure.code);
-    const ended = await untilRecorded(() => this.store.update(id, (j) => this.finish(j, status, failure)), this.log, id);
+    const ended = await untilRecorded(
+      () => this.store.update(id, (j) => this.finish(j, status, failure)),
+      this.log,
+      id,
+    );
     if (status === 'failed') this.metrics.analysisErrors.inc();
-    this.log.warn(`job ${status}`, { job_id: id, error_code: failure.code, error: failure.message, duration_ms: durationMs });
+    this.log.warn(`job ${status}`, {
+      job_id: id,
+      error_code: failure.code,
+      error: failure.message,
+      duration_ms: durationMs,
+    });
     if (ended) this.publishEnd(ended);
   }
 
@@ -84,11 +98,13 @@ export class JobRecords {
   /** The queue gave up on a job whose worker stopped twice: failed with `lost`, once, by whichever process hears it first. */
   async workerLost(id: string, lost: CadenceError): Promise<void> {
     let changed = false;
-    const job = await this.store.update(id, (j) => {
-      if (isFinal(j.status)) return;
-      this.finish(j, 'failed', lost);
-      changed = true;
-    }).catch(() => undefined);
+    const job = await this.store
+      .update(id, (j) => {
+        if (isFinal(j.status)) return;
+        this.finish(j, 'failed', lost);
+        changed = true;
+      })
+      .catch(() => undefined);
     if (!job || !changed) return;
     this.log.warn('job failed', { job_id: id, error_code: lost.code });
     this.publishEnd(job);
@@ -96,9 +112,11 @@ export class JobRecords {
 
   /** A request that named no branch shows the one the clone checked out, as soon as it is known. */
   async recordBranch(id: string, branch: string): Promise<void> {
-    await this.store.update(id, (j) => {
-      if (j.branch === null) j.branch = branch;
-    }).catch((error: unknown) => this.log.warn('could not record the branch', { job_id: id, error: String(error) }));
+    await this.store
+      .update(id, (j) => {
+        if (j.branch === null) j.branch = branch;
+      })
+      .catch((error: unknown) => this.log.warn('could not record the branch', { job_id: id, error: String(error) }));
   }
 
   private finish(job: Job, status: EndStatus, error: CadenceError): void {

@@ -102,7 +102,8 @@ export function jobView(job: Job, form: 'full' | 'list'): Record<string, unknown
   if (job.kind === 'organization') return organizationView(job, view, form);
   const reports = job.reports ?? [];
   if (form === 'full') view.reports = reports;
-  if (job.status === 'completed' && job.result) view.result = form === 'full' ? { ...job.result, reports } : shortResult(job.result);
+  if (job.status === 'completed' && job.result)
+    view.result = form === 'full' ? { ...job.result, reports } : shortResult(job.result);
   return view;
 }
 
@@ -123,19 +124,35 @@ function organizationView(job: Job, view: Record<string, unknown>, form: 'full' 
  * can show the verdict without reading every job.
  */
 export function shortResult(result: AnalysisResult): Record<string, unknown> {
-  if (result.source_type === 'git') return { suspicious_commits: result.suspicious_commits, overall_score: result.overall_score, assessment: result.assessment };
+  if (result.source_type === 'git')
+    return {
+      suspicious_commits: result.suspicious_commits,
+      overall_score: result.overall_score,
+      assessment: result.assessment,
+    };
   return { overall_score: result.overall_score, assessment: result.assessment };
 }
 
 /** The `complete` event of a job that produced `result`. */
 export function completeEvent(jobId: string, result: AnalysisResult): JobEvent {
-  const counts = result.source_type === 'git' ? { suspicious_count: result.suspicious_commits } : { strategies_triggered: result.strategies_triggered };
+  const counts =
+    result.source_type === 'git'
+      ? { suspicious_count: result.suspicious_commits }
+      : { strategies_triggered: result.strategies_triggered };
   return { event: 'complete', type: 'complete', job_id: jobId, ...counts, overall_score: result.overall_score, result };
 }
 
 /** A final job's last event: `complete` with its result, or `error` with its code. */
 export function endEventOf(job: Job): JobEvent {
-  if (job.status === 'completed' && job.organization) return { event: 'complete', type: 'complete', job_id: job.id, progress: job.progress, result: job.organization };
+  if (job.status === 'completed' && job.organization)
+    return { event: 'complete', type: 'complete', job_id: job.id, progress: job.progress, result: job.organization };
   if (job.status === 'completed' && job.result) return completeEvent(job.id, job.result);
-  return { event: 'error', type: 'error', error: job.error_code ?? 'ERR_INTERNAL', message: job.error ?? 'failed', job_id: job.id, status: job.status };
+  return {
+    event: 'error',
+    type: 'error',
+    error: job.error_code ?? 'ERR_INTERNAL',
+    message: job.error ?? 'failed',
+    job_id: job.id,
+    status: job.status,
+  };
 }

@@ -12,7 +12,10 @@ export class ReportWrites {
   /** Each job's report recording, chained so outcomes land in the order reporters finished. */
   private readonly chains = new Map<string, Promise<void>>();
 
-  constructor(private readonly store: JobStore, private readonly log: Logger) {}
+  constructor(
+    private readonly store: JobStore,
+    private readonly log: Logger,
+  ) {}
 
   queue(id: string, outcome: ReportOutcome): void {
     const previous = this.chains.get(id) ?? Promise.resolve();
@@ -29,7 +32,16 @@ export class ReportWrites {
         const reports = j.reports ?? [];
         if (reports.length < MAX_REPORTS_PER_JOB) j.reports = [...reports, outcome];
       });
-      const fields = { job_id: id, reporter: outcome.reporter, forge: outcome.forge, kind: outcome.kind, target: outcome.target, state: outcome.state, ok: outcome.ok, error_code: outcome.error_code };
+      const fields = {
+        job_id: id,
+        reporter: outcome.reporter,
+        forge: outcome.forge,
+        kind: outcome.kind,
+        target: outcome.target,
+        state: outcome.state,
+        ok: outcome.ok,
+        error_code: outcome.error_code,
+      };
       if (outcome.ok) this.log.info('report sent', fields);
       else this.log.warn('report failed', fields);
     } catch (error) {

@@ -81,9 +81,15 @@ export class RunningJobs {
     if (!job) return 'done';
     const stopWatching = await cancelling.watch(id, controller);
     const started = performance.now();
-    const timeout = setTimeout(() => controller.abort(new CadenceError('ERR_JOB_TIMEOUT', {
-      message: `The job exceeded ${Math.round(jobTimeoutMs / 1000)} s`,
-    })), jobTimeoutMs);
+    const timeout = setTimeout(
+      () =>
+        controller.abort(
+          new CadenceError('ERR_JOB_TIMEOUT', {
+            message: `The job exceeded ${Math.round(jobTimeoutMs / 1000)} s`,
+          }),
+        ),
+      jobTimeoutMs,
+    );
     try {
       const result = await this.analyze(job, controller.signal);
       await records.complete(id, result, performance.now() - started);
@@ -92,7 +98,12 @@ export class RunningJobs {
       const failure = toCadenceError(error);
       // Another worker takes it from the start: the job waits again rather than failing. Not a
       // stream's job: it lives for the client of this server's stream, which shutdown ends.
-      if (failure.code === 'ERR_SHUTTING_DOWN' && this.shuttingDown && this.parts.queue.shared && job.source !== 'stream') {
+      if (
+        failure.code === 'ERR_SHUTTING_DOWN' &&
+        this.shuttingDown &&
+        this.parts.queue.shared &&
+        job.source !== 'stream'
+      ) {
         await records.handBack(id);
         return 'hand-back';
       }
@@ -109,14 +120,16 @@ export class RunningJobs {
   private async analyze(job: Job, signal: AbortSignal): Promise<AnalysisResult> {
     const { engine, events, records, reports } = this.parts;
     // An organization job is run by its scan, in the server that accepted it; never by a worker.
-    if (job.request.kind === 'organization') throw new CadenceError('ERR_INTERNAL', { message: 'an organization job is not an analysis' });
+    if (job.request.kind === 'organization')
+      throw new CadenceError('ERR_INTERNAL', { message: 'an organization job is not an analysis' });
     const request: AnalysisRequest = job.request;
     const authorization = job.git_credentials ? this.parts.gitAuthorizationFor(job.git_credentials, request.url) : null;
     return engine.analyze(request, {
       signal,
       onEvent: (event: EmittedEvent) => {
         events.publish(job.id, event as unknown as JobEvent);
-        if (job.branch === null && event.event === 'fetch' && event.branch !== undefined) void records.recordBranch(job.id, event.branch);
+        if (job.branch === null && event.event === 'fetch' && event.branch !== undefined)
+          void records.recordBranch(job.id, event.branch);
       },
       network: this.parts.network,
       allowLocalPaths: this.parts.allowLocalPaths,
@@ -130,6 +143,11 @@ export class RunningJobs {
 
   private jobInfo(job: Job): JobInfo {
     const base = this.parts.publicUrl?.replace(/\/+$/, '');
-    return { id: job.id, url: base ? `${base}/jobs/${encodeURIComponent(job.id)}` : null, forge: job.forge ?? null, deadline: Date.now() + this.parts.jobTimeoutMs };
+    return {
+      id: job.id,
+      url: base ? `${base}/jobs/${encodeURIComponent(job.id)}` : null,
+      forge: job.forge ?? null,
+      deadline: Date.now() + this.parts.jobTimeoutMs,
+    };
   }
 }

@@ -22,7 +22,12 @@ export function isStoreOutage(error: unknown): boolean {
  * until `forMs` has passed, rather than leaving the job `running` for ever. Other errors, and a
  * store still away after that, propagate as thrown.
  */
-export function untilRecorded<T>(write: () => Promise<T>, log: Logger, jobId: string, wait: OutageWait = STORE_OUTAGE_WAIT): Promise<T> {
+export function untilRecorded<T>(
+  write: () => Promise<T>,
+  log: Logger,
+  jobId: string,
+  wait: OutageWait = STORE_OUTAGE_WAIT,
+): Promise<T> {
   const deadline = Date.now() + wait.forMs;
   let warned = false;
   return retrying(() => write(), {

@@ -38,18 +38,26 @@ export function requireAllowedHost(options: AllowedHostOptions): Middleware {
   };
   const allowed = (hostname: string): boolean =>
     parseAddress(hostname) !== null ||
-    hostname === 'localhost' || hostname.endsWith('.localhost') ||
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
     names.has(hostname) ||
     suffixes.some((suffix) => hostname === suffix.slice(1) || hostname.endsWith(suffix));
   return (ctx, next) => {
     if (options.exempt(ctx.path)) return next();
-    const forwarded = options.trustProxy && fromTrustedProxy(ctx.req.socket.remoteAddress ?? '') ? ctx.get('x-forwarded-host').split(',').at(-1)?.trim() : '';
+    const forwarded =
+      options.trustProxy && fromTrustedProxy(ctx.req.socket.remoteAddress ?? '')
+        ? ctx.get('x-forwarded-host').split(',').at(-1)?.trim()
+        : '';
     const host = forwarded || ctx.get('host');
     // No Host at all (HTTP/1.0 from a script) is no browser's request.
     if (!host) return next();
     const hostname = hostnameOf(host);
     if (hostname === null || !allowed(hostname)) {
-      throw new HttpError(421, 'misdirected_request', `This server does not answer to the host ${JSON.stringify(host.slice(0, 100))}: without an API token it answers to IP addresses, localhost, the host of server.public_url and the names in api.allowed_hosts (add this name there, or set api.token)`);
+      throw new HttpError(
+        421,
+        'misdirected_request',
+        `This server does not answer to the host ${JSON.stringify(host.slice(0, 100))}: without an API token it answers to IP addresses, localhost, the host of server.public_url and the names in api.allowed_hosts (add this name there, or set api.token)`,
+      );
     }
     return next();
   };

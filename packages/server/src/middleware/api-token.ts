@@ -20,10 +20,16 @@ export function requireApiToken(token: string | null, revocations: SessionRevoca
       if (!constantTimeEqual(presented, token)) {
         if (!header && (await sessions!.valid(Sessions.presented(ctx)))) {
           if (!SAFE_METHODS.has(ctx.method) && !sameOriginRequest(ctx)) {
-            throw new HttpError(403, 'forbidden', 'A request that changes something must come from this server\u2019s own pages');
+            throw new HttpError(
+              403,
+              'forbidden',
+              'A request that changes something must come from this server\u2019s own pages',
+            );
           }
         } else {
-          throw new HttpError(401, 'unauthorized', 'A valid API token is required (Authorization: Bearer <token>)', { headers: { 'WWW-Authenticate': 'Bearer' } });
+          throw new HttpError(401, 'unauthorized', 'A valid API token is required (Authorization: Bearer <token>)', {
+            headers: { 'WWW-Authenticate': 'Bearer' },
+          });
         }
       }
     }

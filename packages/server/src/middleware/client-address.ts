@@ -18,7 +18,10 @@ export function clientAddress(trustProxy: boolean, trustedProxies: readonly stri
 
 function rightmostUntrusted(peer: string, forwardedFor: string, trusted: readonly Cidr[]): string {
   if (!isTrusted(peer, trusted) || !forwardedFor) return peer;
-  const hops = forwardedFor.split(',').map((entry) => normalize(entry.trim())).filter(Boolean);
+  const hops = forwardedFor
+    .split(',')
+    .map((entry) => normalize(entry.trim()))
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i]!;
     // Garbage in the header cannot be a client: the proxy that appended after it is the client.

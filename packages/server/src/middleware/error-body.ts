@@ -14,16 +14,29 @@ export function errorBody(logger: Logger, routesUnder: (path: string) => readonl
       if (ctx.status === 404 && ctx.body === undefined) {
         // A guessed path (POST /api/analyze) is told the routes that exist below it.
         const below = routesUnder(ctx.path);
-        throw HttpError.notFound(`No route for ${ctx.method} ${ctx.path}${below.length > 0 ? `; routes under it: ${below.join(', ')}` : ''}`);
+        throw HttpError.notFound(
+          `No route for ${ctx.method} ${ctx.path}${below.length > 0 ? `; routes under it: ${below.join(', ')}` : ''}`,
+        );
       }
       // The router answered 405/501 with its Allow header and no body: the contract's body, the header kept.
-      if ((ctx.status === 405 || ctx.status === 501) && !ctx.body) throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path} (allowed: ${ctx.response.get('Allow') || 'none'})`);
+      if ((ctx.status === 405 || ctx.status === 501) && !ctx.body)
+        throw new HttpError(
+          405,
+          'method_not_allowed',
+          `${ctx.method} is not allowed on ${ctx.path} (allowed: ${ctx.response.get('Allow') || 'none'})`,
+        );
     } catch (thrown) {
       const error = httpErrorOf(thrown);
-      if (error.status >= 500 && error.error === 'internal_error') logger.error('request failed', { path: ctx.path, error: String((thrown as Error)?.stack ?? thrown) });
+      if (error.status >= 500 && error.error === 'internal_error')
+        logger.error('request failed', { path: ctx.path, error: String((thrown as Error)?.stack ?? thrown) });
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
-      ctx.body = { error: error.error, message: error.message, ...(error.details ? { details: error.details } : {}), ...error.extra };
+      ctx.body = {
+        error: error.error,
+        message: error.message,
+        ...(error.details ? { details: error.details } : {}),
+        ...error.extra,
+      };
     }
   };
 }

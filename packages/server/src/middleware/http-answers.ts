@@ -42,26 +42,48 @@ export function httpErrorOf(thrown: unknown): HttpError {
   if (thrown instanceof HttpError) return thrown;
   if (thrown instanceof CadenceError) return fromCode(thrown);
   // Errors raised by koa-body (through raw-body) carry an HTTP status.
-  const status = Number((thrown as { status?: unknown; statusCode?: unknown })?.status ?? (thrown as { statusCode?: unknown })?.statusCode);
+  const status = Number(
+    (thrown as { status?: unknown; statusCode?: unknown })?.status ?? (thrown as { statusCode?: unknown })?.statusCode,
+  );
   const message = thrown instanceof Error ? thrown.message : 'error';
   if (status === 413) {
     const limit = Number((thrown as { limit?: unknown }).limit);
-    return new HttpError(413, 'payload_too_large', Number.isFinite(limit) ? `The request body is larger than the ${limit}-byte limit` : 'The request body is too large', Number.isFinite(limit) ? { details: { limit } } : {});
+    return new HttpError(
+      413,
+      'payload_too_large',
+      Number.isFinite(limit)
+        ? `The request body is larger than the ${limit}-byte limit`
+        : 'The request body is too large',
+      Number.isFinite(limit) ? { details: { limit } } : {},
+    );
   }
   if (status === 415) return new HttpError(415, 'unsupported_media_type', message);
-  if (status === 400 || status === 422) return new HttpError(400, 'invalid_request', `Malformed request body: ${message}`, { details: { field: 'body', reason: message } });
+  if (status === 400 || status === 422)
+    return new HttpError(400, 'invalid_request', `Malformed request body: ${message}`, {
+      details: { field: 'body', reason: message },
+    });
   if (status === 404) return HttpError.notFound(message);
   if (status === 405) return new HttpError(405, 'method_not_allowed', message);
-  return new HttpError(500, 'internal_error', 'The request failed', { details: { component: 'server', reason: 'unexpected error' } });
+  return new HttpError(500, 'internal_error', 'The request failed', {
+    details: { component: 'server', reason: 'unexpected error' },
+  });
 }
 
 function fromCode(thrown: CadenceError): HttpError {
   const answer = httpAnswerOf(thrown.code);
-  if (!answer) return new HttpError(500, 'internal_error', thrown.message, { details: { component: 'engine', reason: thrown.code } });
+  if (!answer)
+    return new HttpError(500, 'internal_error', thrown.message, {
+      details: { component: 'engine', reason: thrown.code },
+    });
   if (answer.error === 'invalid_request') {
     const details = (thrown.details as { field?: string; reason?: string } | undefined) ?? {};
-    return new HttpError(answer.status, answer.error, thrown.message, { details: { field: details.field ?? 'url', reason: details.reason ?? thrown.message } });
+    return new HttpError(answer.status, answer.error, thrown.message, {
+      details: { field: details.field ?? 'url', reason: details.reason ?? thrown.message },
+    });
   }
   if (answer.retryAfter === undefined) return new HttpError(answer.status, answer.error, thrown.message);
-  return new HttpError(answer.status, answer.error, thrown.message, { extra: { retry_after: answer.retryAfter }, headers: { 'Retry-After': String(answer.retryAfter) } });
+  return new HttpError(answer.status, answer.error, thrown.message, {
+    extra: { retry_after: answer.retryAfter },
+    headers: { 'Retry-After': String(answer.retryAfter) },
+  });
 }

@@ -20,7 +20,11 @@ export function refuseCrossSite(allowedOrigins: readonly string[]): Middleware {
     const siteAllowed = site !== 'cross-site' && site !== 'same-site';
     // An allowed origin may come from another site: its listing is the deployer's consent.
     if (!originAllowed || (!siteAllowed && !(origin && allowed.has(origin.toLowerCase())))) {
-      throw new HttpError(403, 'forbidden', 'Requests from another site may not start analyses (api.allowed_origins lists the origins that may)');
+      throw new HttpError(
+        403,
+        'forbidden',
+        'Requests from another site may not start analyses (api.allowed_origins lists the origins that may)',
+      );
     }
     return next();
   };

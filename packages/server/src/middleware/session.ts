@@ -17,7 +17,10 @@ const LIFETIME_SECONDS = 12 * 3600;
 export class Sessions {
   private readonly key: Buffer;
 
-  constructor(token: string, private readonly revocations: SessionRevocations) {
+  constructor(
+    token: string,
+    private readonly revocations: SessionRevocations,
+  ) {
     this.key = createHash('sha256').update(`cadence-session\0${token}`).digest();
   }
 

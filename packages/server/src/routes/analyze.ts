@@ -9,19 +9,34 @@ import { organizationRequest, type ScanRules } from '../scans/organization-reque
 
 /** On-demand analysis: 202 with the queued job (docs/http-api.md, The job). */
 /** `guards`: the cross-site check and the analyses rate limit, shared with the stream routes. */
-export function analyzeRoutes(router: Router, jobs: JobManager, allowLocalPaths: boolean, guards: readonly Middleware[]): void {
+export function analyzeRoutes(
+  router: Router,
+  jobs: JobManager,
+  allowLocalPaths: boolean,
+  guards: readonly Middleware[],
+): void {
   const body = [...guards, requireContentType(['application/json']), jsonBody(API_BODY_LIMIT)];
   router.post('/api/analyze/repository', ...body, async (ctx) => {
     const { url, branch } = validated(RepositoryBody, ctx.request.body);
     const job = await jobs.submit(repositoryJob(url, branch, allowLocalPaths, 'api'));
     ctx.status = 202;
-    ctx.body = { id: job.id, job_id: job.id, status: 'queued', message: `Analysis of ${job.repo} queued; poll GET /jobs/${job.id}` };
+    ctx.body = {
+      id: job.id,
+      job_id: job.id,
+      status: 'queued',
+      message: `Analysis of ${job.repo} queued; poll GET /jobs/${job.id}`,
+    };
   });
   router.post('/api/analyze/website', ...body, async (ctx) => {
     const { url } = validated(WebsiteBody, ctx.request.body);
     const job = await jobs.submit(websiteJob(url, allowLocalPaths, 'api'));
     ctx.status = 202;
-    ctx.body = { id: job.id, job_id: job.id, status: 'queued', message: `Analysis of ${url} queued; poll GET /jobs/${job.id}` };
+    ctx.body = {
+      id: job.id,
+      job_id: job.id,
+      status: 'queued',
+      message: `Analysis of ${url} queued; poll GET /jobs/${job.id}`,
+    };
   });
 }
 
@@ -29,10 +44,27 @@ export function analyzeRoutes(router: Router, jobs: JobManager, allowLocalPaths:
  * `POST /api/analyze/organization` (docs/http-api.md, The organization job): registered only on a
  * server with an API token, since a scan lists whatever the forge token can see.
  */
-export function organizationRoutes(router: Router, scans: OrganizationScans, rules: ScanRules, guards: readonly Middleware[]): void {
-  router.post('/api/analyze/organization', ...guards, requireContentType(['application/json']), jsonBody(API_BODY_LIMIT), async (ctx) => {
-    const job = await scans.start(organizationRequest(ctx.request.body, rules));
-    ctx.status = 202;
-    ctx.body = { id: job.id, job_id: job.id, status: job.status, kind: job.kind, message: `Scan of ${job.repo} started; poll GET /jobs/${job.id}` };
-  });
+export function organizationRoutes(
+  router: Router,
+  scans: OrganizationScans,
+  rules: ScanRules,
+  guards: readonly Middleware[],
+): void {
+  router.post(
+    '/api/analyze/organization',
+    ...guards,
+    requireContentType(['application/json']),
+    jsonBody(API_BODY_LIMIT),
+    async (ctx) => {
+      const job = await scans.start(organizationRequest(ctx.request.body, rules));
+      ctx.status = 202;
+      ctx.body = {
+        id: job.id,
+        job_id: job.id,
+        status: job.status,
+        kind: job.kind,
+        message: `Scan of ${job.repo} started; poll GET /jobs/${job.id}`,
+      };
+    },
+  );
 }

@@ -13,7 +13,13 @@ import { constantTimeEqual } from '@cadence-detect/plugin-sdk';
  * for it once; POST /session trades it for an HttpOnly, SameSite=Strict session cookie that the
  * guarded routes accept (docs/http-api.md). The token never goes into a URL.
  */
-export function dashboardRoutes(router: Router, token: string | null, limit: Middleware, revocations: SessionRevocations, basePath = ''): void {
+export function dashboardRoutes(
+  router: Router,
+  token: string | null,
+  limit: Middleware,
+  revocations: SessionRevocations,
+  basePath = '',
+): void {
   // The cookie goes back only to this server's paths (under its prefix, if it has one).
   const cookiePath = `${basePath}/`;
   const sessions = token ? new Sessions(token, revocations) : null;
@@ -24,7 +30,12 @@ export function dashboardRoutes(router: Router, token: string | null, limit: Mid
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page.html;
   };
-  router.get('/', async (ctx) => send(ctx, sessions && !(await sessions.valid(Sessions.presented(ctx))) ? loginPage() : dashboardPage(sessions !== null)));
+  router.get('/', async (ctx) =>
+    send(
+      ctx,
+      sessions && !(await sessions.valid(Sessions.presented(ctx))) ? loginPage() : dashboardPage(sessions !== null),
+    ),
+  );
   // Open like the sign-in page that needs them; nothing in them is secret.
   router.get('/assets/:file', (ctx) => {
     const asset = dashboardAsset(ctx.params.file!);
@@ -41,14 +52,33 @@ export function dashboardRoutes(router: Router, token: string | null, limit: Mid
     ctx.body = asset.body;
   });
 
-  const form = koaBody({ json: true, jsonStrict: true, urlencoded: true, text: false, multipart: false, jsonLimit: 4096, formLimit: 4096, onError: (error) => { throw error; } });
+  const form = koaBody({
+    json: true,
+    jsonStrict: true,
+    urlencoded: true,
+    text: false,
+    multipart: false,
+    jsonLimit: 4096,
+    formLimit: 4096,
+    onError: (error) => {
+      throw error;
+    },
+  });
   router.post('/session', limit, form, (ctx) => {
     const given = (ctx.request.body as { token?: unknown } | undefined)?.token;
     const fromForm = ctx.is('application/x-www-form-urlencoded') !== false;
     if (sessions) {
-      if (typeof given !== 'string' || !constantTimeEqual(given, token!)) throw new HttpError(401, 'unauthorized', 'That is not the API token');
+      if (typeof given !== 'string' || !constantTimeEqual(given, token!))
+        throw new HttpError(401, 'unauthorized', 'That is not the API token');
       const { value, maxAge } = sessions.issue();
-      ctx.cookies.set(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', path: cookiePath, maxAge: maxAge * 1000, secure: ctx.secure, overwrite: true });
+      ctx.cookies.set(SESSION_COOKIE, value, {
+        httpOnly: true,
+        sameSite: 'strict',
+        path: cookiePath,
+        maxAge: maxAge * 1000,
+        secure: ctx.secure,
+        overwrite: true,
+      });
     }
     if (fromForm) {
       ctx.status = 303;
@@ -60,7 +90,13 @@ export function dashboardRoutes(router: Router, token: string | null, limit: Mid
   // Signing out ends the session itself, not only this browser's copy of the cookie.
   router.delete('/session', async (ctx) => {
     await sessions?.end(Sessions.presented(ctx));
-    ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: cookiePath, maxAge: 0, overwrite: true });
+    ctx.cookies.set(SESSION_COOKIE, '', {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: cookiePath,
+      maxAge: 0,
+      overwrite: true,
+    });
     ctx.status = 204;
   });
 }

@@ -7,13 +7,20 @@ import type { OrganizationResult } from '@cadence-detect/organization';
 import { isFinal, jobView, type Job, type JobStatus } from '../jobs/job.js';
 
 const STATUS_ALIASES: Record<string, JobStatus> = {
-  queued: 'queued', pending: 'queued', running: 'running', processing: 'running',
-  completed: 'completed', failed: 'failed', cancelled: 'cancelled', timeout: 'timeout',
+  queued: 'queued',
+  pending: 'queued',
+  running: 'running',
+  processing: 'running',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  timeout: 'timeout',
 };
 
 function integerParam(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw HttpError.invalidRequest(name, 'must be a non-negative integer');
+  if (typeof value !== 'string' || !/^\d+$/.test(value))
+    throw HttpError.invalidRequest(name, 'must be a non-negative integer');
   return Number(value);
 }
 
@@ -26,7 +33,10 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
     let status: JobStatus | undefined;
     if (statusParam !== undefined) {
       // Own keys only: `__proto__` or `constructor` must not find Object.prototype's.
-      status = typeof statusParam === 'string' && Object.hasOwn(STATUS_ALIASES, statusParam) ? STATUS_ALIASES[statusParam] : undefined;
+      status =
+        typeof statusParam === 'string' && Object.hasOwn(STATUS_ALIASES, statusParam)
+          ? STATUS_ALIASES[statusParam]
+          : undefined;
       if (!status) throw HttpError.invalidRequest('status', `must be one of ${Object.keys(STATUS_ALIASES).join(', ')}`);
     }
     const repo = typeof ctx.query.repo === 'string' && ctx.query.repo ? ctx.query.repo : undefined;
@@ -49,9 +59,10 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
       ctx.body = result;
       return;
     }
-    const why = job.status === 'queued' || job.status === 'running'
-      ? `Job ${job.id} is ${job.status}: no result yet`
-      : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no result`;
+    const why =
+      job.status === 'queued' || job.status === 'running'
+        ? `Job ${job.id} is ${job.status}: no result yet`
+        : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no result`;
     throw HttpError.notFound(why);
   });
   // The job's page: the same HTML report the CLI writes (issue 19), for a browser. It loads the
@@ -73,10 +84,17 @@ export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, lim
       return;
     }
     if (!hasReport) {
-      throw new HttpError(409, 'conflict', !isFinal(job.status) ? `Job ${job.id} is ${job.status}: its report is not ready` : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no report`);
+      throw new HttpError(
+        409,
+        'conflict',
+        !isFinal(job.status)
+          ? `Job ${job.id} is ${job.status}: its report is not ready`
+          : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no report`,
+      );
     }
     if (job.organization) {
-      const { renderOrganizationHtml, ORGANIZATION_CONTENT_SECURITY_POLICY } = await import('@cadence-detect/organization/html');
+      const { renderOrganizationHtml, ORGANIZATION_CONTENT_SECURITY_POLICY } =
+        await import('@cadence-detect/organization/html');
       ctx.set('Content-Security-Policy', `${ORGANIZATION_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
       ctx.set('X-Frame-Options', 'DENY');
       ctx.set('Cache-Control', 'no-store');
@@ -102,7 +120,9 @@ function withReportLinks(job: Job): OrganizationResult {
     ...org,
     repositories: org.repositories.map((r, i) => {
       const child = children[i];
-      return child?.job_id && r.error === null && child.repository === r.repository ? { ...r, report: `../${encodeURIComponent(child.job_id)}/report` } : r;
+      return child?.job_id && r.error === null && child.repository === r.repository
+        ? { ...r, report: `../${encodeURIComponent(child.job_id)}/report` }
+        : r;
     }),
   };
 }

@@ -19,7 +19,13 @@ export function healthRoutes(router: Router, jobs: JobManager, backends: ServerB
     const counts = ready ? await jobs.health().catch(() => null) : null;
     ctx.status = ready && counts ? 200 : 503;
     if (ctx.status === 503) ctx.set('Retry-After', '5');
-    ctx.body = { status: ctx.status === 200 ? 'ok' : 'unavailable', timestamp: now, time: now, ...(counts ?? jobs.localHealth()), ...backend };
+    ctx.body = {
+      status: ctx.status === 200 ? 'ok' : 'unavailable',
+      timestamp: now,
+      time: now,
+      ...(counts ?? jobs.localHealth()),
+      ...backend,
+    };
   });
 }
 
@@ -57,13 +63,24 @@ export function prometheusRoutes(router: Router, metrics: ServerMetrics, limit: 
 }
 
 /** /api/metrics (JSON). */
-export function metricRoutes(router: Router, metrics: ServerMetrics, jobs: JobManager, cache: ServerResultCache, limit: Middleware): void {
+export function metricRoutes(
+  router: Router,
+  metrics: ServerMetrics,
+  jobs: JobManager,
+  cache: ServerResultCache,
+  limit: Middleware,
+): void {
   router.get('/api/metrics', limit, async (ctx) => {
     const health = await jobs.health();
     const stats = await cache.stats();
     const total = async (status: string): Promise<number> => metrics.countOf(metrics.jobsTotal, { status });
     ctx.body = {
-      jobs_total: { completed: await total('completed'), failed: await total('failed'), cancelled: await total('cancelled'), timeout: await total('timeout') },
+      jobs_total: {
+        completed: await total('completed'),
+        failed: await total('failed'),
+        cancelled: await total('cancelled'),
+        timeout: await total('timeout'),
+      },
       jobs_active: health.active_jobs,
       queue_depth: health.queue_depth,
       cache_hits: stats.hits,

@@ -33,12 +33,19 @@ export function streamRoutes(router: Router, options: StreamRouteOptions): void 
     const { url, branch } = validated(RepositoryBody, input);
     return repositoryJob(url, branch, options.allowLocalPaths, 'stream');
   };
-  const website = (input: unknown): NewJob => websiteJob(validated(WebsiteBody, input).url, options.allowLocalPaths, 'stream');
+  const website = (input: unknown): NewJob =>
+    websiteJob(validated(WebsiteBody, input).url, options.allowLocalPaths, 'stream');
 
-  router.get('/api/stream/repository', ...options.guards, open, (ctx) => stream(ctx, repository(queryObject(ctx)), options));
-  router.post('/api/stream/repository', ...options.guards, open, ...body, (ctx) => stream(ctx, repository(ctx.request.body), options));
+  router.get('/api/stream/repository', ...options.guards, open, (ctx) =>
+    stream(ctx, repository(queryObject(ctx)), options),
+  );
+  router.post('/api/stream/repository', ...options.guards, open, ...body, (ctx) =>
+    stream(ctx, repository(ctx.request.body), options),
+  );
   router.get('/api/stream/website', ...options.guards, open, (ctx) => stream(ctx, website(queryObject(ctx)), options));
-  router.post('/api/stream/website', ...options.guards, open, ...body, (ctx) => stream(ctx, website(ctx.request.body), options));
+  router.post('/api/stream/website', ...options.guards, open, ...body, (ctx) =>
+    stream(ctx, website(ctx.request.body), options),
+  );
   router.get('/jobs/:id/events', options.queryLimit, open, (ctx) => follow(ctx, ctx.params.id!, options));
   const feed = new JobFeed(options.store);
   router.get('/events', options.queryLimit, open, (ctx) => feedStream(ctx, feed, options.keepAliveMs));
@@ -98,10 +105,15 @@ function openStreamCap(max: number): Middleware {
   let open = 0;
   return async (ctx, next) => {
     if (open >= max) {
-      throw new HttpError(503, 'overloaded', `${max} streams are open; retry later or poll POST /api/analyze/* instead`, {
-        extra: { retry_after: 5 },
-        headers: { 'Retry-After': '5' },
-      });
+      throw new HttpError(
+        503,
+        'overloaded',
+        `${max} streams are open; retry later or poll POST /api/analyze/* instead`,
+        {
+          extra: { retry_after: 5 },
+          headers: { 'Retry-After': '5' },
+        },
+      );
     }
     open++;
     let released = false;
@@ -137,16 +149,16 @@ async function stream(ctx: Context, spec: NewJob, options: StreamRouteOptions): 
   // Errors before this point (validation, overload) are ordinary error responses.
   try {
     await options.jobs.submit(spec, (job) => {
-    jobId = job.id;
-    sse = new SseStream(ctx, options.keepAliveMs);
-    const out = sse;
-    unsubscribe = options.events.subscribe(job.id, (event) => {
-      out.send(event);
-      if (event.event === 'complete' || event.event === 'error') {
-        unsubscribe?.();
-        out.end();
-      }
-    });
+      jobId = job.id;
+      sse = new SseStream(ctx, options.keepAliveMs);
+      const out = sse;
+      unsubscribe = options.events.subscribe(job.id, (event) => {
+        out.send(event);
+        if (event.event === 'complete' || event.event === 'error') {
+          unsubscribe?.();
+          out.end();
+        }
+      });
     });
   } catch (error) {
     // Refused after subscribing (the queue filled meanwhile): no job, no subscription or stream left behind.

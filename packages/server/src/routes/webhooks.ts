@@ -10,7 +10,13 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { UnverifiedBytes } from '../webhooks/unverified-bytes.js';
 import type { Engine } from '@cadence-detect/engine';
 import type { Logger } from '@cadence-detect/logger';
-import { hubSignatureKey, type ForgeIntake, type WebhookDelivery, type WebhookPush, type WebhookSecret } from '@cadence-detect/plugin-sdk';
+import {
+  hubSignatureKey,
+  type ForgeIntake,
+  type WebhookDelivery,
+  type WebhookPush,
+  type WebhookSecret,
+} from '@cadence-detect/plugin-sdk';
 import type { JobSource } from '../jobs/job.js';
 import { rawWebhookBody, webhookBytes, webhookPayload } from '../webhooks/webhook-body.js';
 
@@ -40,8 +46,14 @@ export function forgeIntakes(plugins: ReturnType<Engine['plugins']>, logger: Log
   for (const loaded of plugins) {
     const forge = loaded.plugin.forge;
     if (!forge) continue;
-    if (!FORGE_NAME.test(forge.name)) throw new Error(`The plugin ${loaded.plugin.name} declares the forge "${forge.name}": a forge's name is lower-case letters, digits and dashes`);
-    if (intakes.has(forge.name)) throw new Error(`Two plugins declare the forge "${forge.name}" (the second is ${loaded.plugin.name}): load one of them`);
+    if (!FORGE_NAME.test(forge.name))
+      throw new Error(
+        `The plugin ${loaded.plugin.name} declares the forge "${forge.name}": a forge's name is lower-case letters, digits and dashes`,
+      );
+    if (intakes.has(forge.name))
+      throw new Error(
+        `Two plugins declare the forge "${forge.name}" (the second is ${loaded.plugin.name}): load one of them`,
+      );
     intakes.set(forge.name, forge.intake({ options: loaded.options ?? {}, logger: logger.child(loaded.plugin.name) }));
   }
   return intakes;
@@ -62,9 +74,13 @@ const FORGE_NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
 export function webhookRoutes(router: Router, options: WebhookRouteOptions): Middleware {
   // Counted before the signature check: a flood of bad signatures is cheap to refuse.
   const limit = rateLimit(options.limiter);
-  const body = rawWebhookBody(WEBHOOK_BODY_LIMIT, options.unverifiedBytes, ['application/json', 'application/x-www-form-urlencoded']);
+  const body = rawWebhookBody(WEBHOOK_BODY_LIMIT, options.unverifiedBytes, [
+    'application/json',
+    'application/x-www-form-urlencoded',
+  ]);
   // The secret as a token compares it, and as the key every HMAC is computed with: made once.
-  const secret: WebhookSecret | null = options.secret === null ? null : { text: options.secret, key: hubSignatureKey(options.secret) };
+  const secret: WebhookSecret | null =
+    options.secret === null ? null : { text: options.secret, key: hubSignatureKey(options.secret) };
   const chains = new Map<string, Middleware>();
   for (const [name, intake] of options.forges) {
     const source = `webhook:${name}` as const;
@@ -74,7 +90,12 @@ export function webhookRoutes(router: Router, options: WebhookRouteOptions): Mid
       const outcome = intake.parse(delivery);
       if (outcome.kind === 'push') return answerPush(ctx, outcome.push, source, options);
       ctx.status = 200;
-      ctx.body = outcome.kind === 'ping' ? { ok: true, event: 'ping' } : outcome.kind === 'ignored-event' ? { ignored: true, event: outcome.event } : { ignored: true, reason: outcome.reason };
+      ctx.body =
+        outcome.kind === 'ping'
+          ? { ok: true, event: 'ping' }
+          : outcome.kind === 'ignored-event'
+            ? { ignored: true, event: outcome.event }
+            : { ignored: true, reason: outcome.reason };
     };
     chains.set(`/webhooks/${name}`, compose([options.crossSite, limit, body, handler]));
   }
@@ -115,20 +136,31 @@ function repositoryOf(url: string, allowLocalPaths: boolean): RepositoryLocator 
   return locator;
 }
 
-async function answerPush(ctx: Context, push: WebhookPush, source: JobSource, options: WebhookRouteOptions): Promise<void> {
+async function answerPush(
+  ctx: Context,
+  push: WebhookPush,
+  source: JobSource,
+  options: WebhookRouteOptions,
+): Promise<void> {
   const { request, delivery } = push;
   // The clone URL comes from the payload: the same URL rules as an API request.
   const locator = repositoryOf(request.url, options.allowLocalPaths);
   const branch = request.branch ?? null;
   if (branch !== null) checkBranchName(branch);
   const spec: NewJob = { request, source, repo: locator.repo || push.repo, branch, forge: push.forge };
-  const { jobId, duplicate } = delivery ? await options.jobs.receive(spec, `${source}:${delivery}`) : { jobId: (await options.jobs.submit(spec)).id, duplicate: false };
+  const { jobId, duplicate } = delivery
+    ? await options.jobs.receive(spec, `${source}:${delivery}`)
+    : { jobId: (await options.jobs.submit(spec)).id, duplicate: false };
   ctx.status = 202;
   ctx.body = {
     id: jobId,
     job_id: jobId,
     status: 'queued',
-    message: duplicate ? `Delivery ${delivery} was already received; this is its job` : request.ref ? 'Request received; analysis of its commits queued' : 'Push received; analysis queued',
+    message: duplicate
+      ? `Delivery ${delivery} was already received; this is its job`
+      : request.ref
+        ? 'Request received; analysis of its commits queued'
+        : 'Push received; analysis queued',
     ...(duplicate ? { duplicate: true } : {}),
   };
 }

@@ -11,18 +11,29 @@ import { isForgeName, isOwnerPath } from '@cadence-detect/config';
 /** At most this many repositories in one request's list (a scan of more is a listing mistake). */
 export const MAX_LISTED_REPOSITORIES = 10_000;
 
-const Since = Type.String({ minLength: 1, maxLength: 40, pattern: '^\\d{4}-\\d{2}-\\d{2}(T[0-9:.]+(Z|[+-]\\d{2}:?\\d{2})?)?$', description: 'a date such as 2025-01-01' });
+const Since = Type.String({
+  minLength: 1,
+  maxLength: 40,
+  pattern: '^\\d{4}-\\d{2}-\\d{2}(T[0-9:.]+(Z|[+-]\\d{2}:?\\d{2})?)?$',
+  description: 'a date such as 2025-01-01',
+});
 
-export const OrganizationBody = Type.Object({
-  forge: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'a forge such as github or gitlab' })),
-  owner: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'an organization or group such as acme' })),
-  repositories: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { minItems: 1, maxItems: MAX_LISTED_REPOSITORIES })),
-  include_forks: Type.Optional(Type.Boolean()),
-  include_archived: Type.Optional(Type.Boolean()),
-  match: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  since: Type.Optional(Since),
-}, { additionalProperties: false });
-
+export const OrganizationBody = Type.Object(
+  {
+    forge: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'a forge such as github or gitlab' })),
+    owner: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: 'an organization or group such as acme' }),
+    ),
+    repositories: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { minItems: 1, maxItems: MAX_LISTED_REPOSITORIES }),
+    ),
+    include_forks: Type.Optional(Type.Boolean()),
+    include_archived: Type.Optional(Type.Boolean()),
+    match: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    since: Type.Optional(Since),
+  },
+  { additionalProperties: false },
+);
 
 /** What decides whether a scan may start: the configuration's rules and the loaded forges. */
 export interface ScanRules {
@@ -56,7 +67,10 @@ export function organizationRequest(body: unknown, rules: ScanRules): Organizati
   // Checked here too (each forge's plugin checks its own grammar when it lists): an owner with `..`
   // or odd characters never reaches the allow-list's globs.
   if (!isOwnerPath(b.owner)) {
-    throw HttpError.invalidRequest('owner', 'must be an organization, user or group path such as acme or platform/backend');
+    throw HttpError.invalidRequest(
+      'owner',
+      'must be an organization, user or group path such as acme or platform/backend',
+    );
   }
   if (!isForgeName(b.forge)) throw HttpError.invalidRequest('forge', 'must be a forge name such as github or gitlab');
   const { forge, owner } = { forge: b.forge, owner: b.owner.replace(/\/+$/, '') };
@@ -86,6 +100,8 @@ function checkListedUrl(url: string, index: number, allowLocalPaths: boolean): v
     parseRepositoryUrl(url, { allowLocalPaths });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new HttpError(400, 'invalid_request', `repositories[${index}]: ${reason}`, { details: { field: `repositories.${index}`, reason } });
+    throw new HttpError(400, 'invalid_request', `repositories[${index}]: ${reason}`, {
+      details: { field: `repositories.${index}`, reason },
+    });
   }
 }

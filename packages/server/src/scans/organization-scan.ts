@@ -2,7 +2,12 @@ import picomatch from 'picomatch';
 import { CadenceError, redactCredentials, toCadenceError } from '@cadence-detect/errors';
 import { parseRepositoryUrl } from '@cadence-detect/git-source';
 import type { Logger } from '@cadence-detect/logger';
-import { aggregateOrganization, repositoriesFromForge, type RepositoryOutcome, type ScanTarget } from '@cadence-detect/organization';
+import {
+  aggregateOrganization,
+  repositoriesFromForge,
+  type RepositoryOutcome,
+  type ScanTarget,
+} from '@cadence-detect/organization';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import type { AssessmentBands, RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { isFinal, type Job, type OrganizationRequest } from '../jobs/job.js';
@@ -33,14 +38,26 @@ export interface ScanParts {
  * and once all have ended records the organization result. `signal` is cancel, the scan's time
  * limit and shutdown: the repository jobs still waiting or running are cancelled with it.
  */
-export async function runOrganizationScan(parent: Job, request: OrganizationRequest, parts: ScanParts, signal: AbortSignal): Promise<void> {
+export async function runOrganizationScan(
+  parent: Job,
+  request: OrganizationRequest,
+  parts: ScanParts,
+  signal: AbortSignal,
+): Promise<void> {
   const { jobs, log } = parts;
   const targets = await listed(request, parts, signal);
   const outcomes: (RepositoryOutcome | undefined)[] = new Array(targets.length);
-  const record = new ScanRecord(jobs.store, parent.id, targets.map((t) => t.repository));
+  const record = new ScanRecord(
+    jobs.store,
+    parent.id,
+    targets.map((t) => t.repository),
+  );
   await record.flush();
   jobs.events.publish(parent.id, { event: 'listed', type: 'listed', job_id: parent.id, total: targets.length });
-  if (targets.length === 0) throw new CadenceError('ERR_INVALID_SOURCE', { message: `no repositories to scan in ${request.url}${request.match ? ` matching ${request.match}` : ''}` });
+  if (targets.length === 0)
+    throw new CadenceError('ERR_INVALID_SOURCE', {
+      message: `no repositories to scan in ${request.url}${request.match ? ` matching ${request.match}` : ''}`,
+    });
 
   const follower = new ChildFollower(jobs, signal);
   try {
@@ -77,22 +94,52 @@ export async function runOrganizationScan(parent: Job, request: OrganizationRequ
     // Whatever ended the scan early (cancel, its time limit, shutdown) ends its repository jobs too.
     // They end `cancelled` whichever way the organization job ended, and are recorded so.
     const why = signal.reason instanceof CadenceError ? signal.reason.code : 'an error';
-    const ended = await follower.cancelRemaining(new CadenceError('ERR_CANCELLED', { message: `Its organization job ${parent.id} stopped (${why})` }));
-    for (const { job, index } of ended) recordChild(parts, record, parent.id, index, job, outcomeOf(job, targets[index]!));
+    const ended = await follower.cancelRemaining(
+      new CadenceError('ERR_CANCELLED', { message: `Its organization job ${parent.id} stopped (${why})` }),
+    );
+    for (const { job, index } of ended)
+      recordChild(parts, record, parent.id, index, job, outcomeOf(job, targets[index]!));
     await record.flush();
   }
-  const org = aggregateOrganization(request.url, outcomes.map((o, i) => o ?? { repository: targets[i]!.repository, url: targets[i]!.url, error: { code: 'ERR_INTERNAL', message: 'no outcome' } }), { bands: parts.bands });
+  const org = aggregateOrganization(
+    request.url,
+    outcomes.map(
+      (o, i) =>
+        o ?? {
+          repository: targets[i]!.repository,
+          url: targets[i]!.url,
+          error: { code: 'ERR_INTERNAL', message: 'no outcome' },
+        },
+    ),
+    { bands: parts.bands },
+  );
   // Its end waits out a store outage, as a repository job's does, rather than staying `running`.
-  const recorded = await untilRecorded(() => jobs.store.update(parent.id, (j) => {
-    if (isFinal(j.status)) return;
-    j.status = 'completed';
-    j.finished_at = isoNow();
-    j.organization = org;
-  }), log, parent.id);
-  log.info('organization scan completed', { job_id: parent.id, organization: org.organization, analyzed: org.counts.analyzed, failed: org.counts.failed });
+  const recorded = await untilRecorded(
+    () =>
+      jobs.store.update(parent.id, (j) => {
+        if (isFinal(j.status)) return;
+        j.status = 'completed';
+        j.finished_at = isoNow();
+        j.organization = org;
+      }),
+    log,
+    parent.id,
+  );
+  log.info('organization scan completed', {
+    job_id: parent.id,
+    organization: org.organization,
+    analyzed: org.counts.analyzed,
+    failed: org.counts.failed,
+  });
   if (recorded?.status === 'completed') {
     jobs.countEnded('completed');
-    jobs.events.publish(parent.id, { event: 'complete', type: 'complete', job_id: parent.id, progress: recorded.progress, result: org });
+    jobs.events.publish(parent.id, {
+      event: 'complete',
+      type: 'complete',
+      job_id: parent.id,
+      progress: recorded.progress,
+      result: org,
+    });
   }
 }
 
@@ -100,7 +147,13 @@ async function listed(request: OrganizationRequest, parts: ScanParts, signal: Ab
   let targets: ScanTarget[];
   if (request.forge !== undefined && request.owner !== undefined) {
     const filter = { includeForks: request.include_forks === true, includeArchived: request.include_archived === true };
-    const fromForge = await repositoriesFromForge(parts.plugins(), { forge: request.forge, owner: request.owner }, filter, parts.log, signal);
+    const fromForge = await repositoriesFromForge(
+      parts.plugins(),
+      { forge: request.forge, owner: request.owner },
+      filter,
+      parts.log,
+      signal,
+    );
     // What a forge lists passes the URL rules like any request's URL before anything clones it.
     targets = fromForge.map((t) => {
       // Never a local path, whatever security.allow_local_paths says: the forge chose these, not the operator.
@@ -108,7 +161,11 @@ async function listed(request: OrganizationRequest, parts: ScanParts, signal: Ab
       return refused ? { ...t, refused } : t;
     });
   } else {
-    targets = (request.repositories ?? []).map((url) => ({ repository: redactCredentials(url), url, ...checkedUrl(url, parts.allowLocalPaths) }));
+    targets = (request.repositories ?? []).map((url) => ({
+      repository: redactCredentials(url),
+      url,
+      ...checkedUrl(url, parts.allowLocalPaths),
+    }));
   }
   if (request.match) {
     const matches = picomatch(request.match, { nocase: true, dot: true });
@@ -121,7 +178,10 @@ async function listed(request: OrganizationRequest, parts: ScanParts, signal: Ab
  * A listed URL under the URL rules: a list's entry named by its repository, or the entry refused
  * with its code (reported, never queued). A forge's own name for a repository is kept.
  */
-function checkedUrl(url: string, allowLocalPaths: boolean): { repository?: string; refused?: { code: string; message: string } } {
+function checkedUrl(
+  url: string,
+  allowLocalPaths: boolean,
+): { repository?: string; refused?: { code: string; message: string } } {
   try {
     const repo = parseRepositoryUrl(url, { allowLocalPaths }).repo;
     return repo ? { repository: repo } : {};
@@ -132,11 +192,23 @@ function checkedUrl(url: string, allowLocalPaths: boolean): { repository?: strin
 }
 
 /** A repository job for `target`, or null when the queue is full (tried again later). */
-async function submitChild(parentId: string, target: ScanTarget, request: OrganizationRequest, parts: ScanParts, signal: AbortSignal): Promise<string | null> {
+async function submitChild(
+  parentId: string,
+  target: ScanTarget,
+  request: OrganizationRequest,
+  parts: ScanParts,
+  signal: AbortSignal,
+): Promise<string | null> {
   signal.throwIfAborted();
   try {
     const job = await parts.jobs.submit({
-      request: { kind: 'repository', url: target.url, branch: null, authors: 'all', ...(request.since ? { since: request.since } : {}) },
+      request: {
+        kind: 'repository',
+        url: target.url,
+        branch: null,
+        authors: 'all',
+        ...(request.since ? { since: request.since } : {}),
+      },
       source: 'api',
       repo: target.repository,
       branch: null,
@@ -146,7 +218,11 @@ async function submitChild(parentId: string, target: ScanTarget, request: Organi
     return job.id;
   } catch (error) {
     // A full queue, or the job store away for a moment (Redis): nothing was recorded, try again later.
-    if (error instanceof CadenceError && (error.code === 'ERR_QUEUE_FULL' || error.code === 'ERR_DATABASE_CONNECTION_FAILED')) return null;
+    if (
+      error instanceof CadenceError &&
+      (error.code === 'ERR_QUEUE_FULL' || error.code === 'ERR_DATABASE_CONNECTION_FAILED')
+    )
+      return null;
     throw error;
   }
 }
@@ -157,11 +233,22 @@ function outcomeOf(job: Job | undefined, target: ScanTarget): RepositoryOutcome 
     const result = { ...job.result, detections: [], suspicions: [] } as RepositoryResult;
     return { repository: target.repository, url: target.url, result };
   }
-  return { repository: target.repository, url: target.url, error: { code: job?.error_code ?? 'ERR_INTERNAL', message: job?.error ?? 'the repository job is gone' } };
+  return {
+    repository: target.repository,
+    url: target.url,
+    error: { code: job?.error_code ?? 'ERR_INTERNAL', message: job?.error ?? 'the repository job is gone' },
+  };
 }
 
 /** One repository ended (or was refused): counted, recorded soon, and told to the job's followers at once. */
-function recordChild(parts: ScanParts, record: ScanRecord, parentId: string, index: number, job: Job | null | undefined, outcome: RepositoryOutcome): void {
+function recordChild(
+  parts: ScanParts,
+  record: ScanRecord,
+  parentId: string,
+  index: number,
+  job: Job | null | undefined,
+  outcome: RepositoryOutcome,
+): void {
   const status = job?.status ?? 'failed';
   Object.assign(record.children[index]!, { status, error_code: outcome.error?.code ?? null });
   record.progress.done++;
@@ -191,7 +278,10 @@ class ChildFollower {
   private readonly ended = new Set<string>();
   private wake: (() => void) | null = null;
 
-  constructor(private readonly jobs: JobManager, private readonly signal: AbortSignal) {}
+  constructor(
+    private readonly jobs: JobManager,
+    private readonly signal: AbortSignal,
+  ) {}
 
   get size(): number {
     return this.following.size;
@@ -236,7 +326,10 @@ class ChildFollower {
       this.ended.delete(id);
       if (!entry) continue;
       // The store away for a moment: the next recheck reads it again rather than the scan failing.
-      const read = await this.jobs.store.get(id).then((job) => ({ job }), () => null);
+      const read = await this.jobs.store.get(id).then(
+        (job) => ({ job }),
+        () => null,
+      );
       if (!read) continue;
       const { job } = read;
       // An end event published before the record was written cannot happen (records first), but a
@@ -254,10 +347,12 @@ class ChildFollower {
     const entries = [...this.following.entries()];
     for (const [, { unsubscribe }] of entries) unsubscribe();
     this.following.clear();
-    return Promise.all(entries.map(async ([id, { index }]) => {
-      const job = await this.jobs.cancel(id, reason).catch(() => this.jobs.store.get(id).catch(() => undefined));
-      return { job, index };
-    }));
+    return Promise.all(
+      entries.map(async ([id, { index }]) => {
+        const job = await this.jobs.cancel(id, reason).catch(() => this.jobs.store.get(id).catch(() => undefined));
+        return { job, index };
+      }),
+    );
   }
 
   private markEnded(id: string): void {

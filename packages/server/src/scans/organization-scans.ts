@@ -72,14 +72,28 @@ export class OrganizationScans {
     }
     // While it runs the scan says so every HEARTBEAT_MS: a job whose server was killed is told
     // apart by its silence, and a cancel then ends it (JobCancelling).
-    const heartbeat = setInterval(() => void jobs.store.update(job.id, (j) => {
-      if (!isFinal(j.status)) j.heartbeat_at = isoNow();
-    }).catch(() => undefined), HEARTBEAT_MS);
+    const heartbeat = setInterval(
+      () =>
+        void jobs.store
+          .update(job.id, (j) => {
+            if (!isFinal(j.status)) j.heartbeat_at = isoNow();
+          })
+          .catch(() => undefined),
+      HEARTBEAT_MS,
+    );
     const seconds = Math.round(this.options.timeoutMs / 1000);
-    const timer = setTimeout(() => controller.abort(new CadenceError('ERR_JOB_TIMEOUT', { message: `The organization scan exceeded ${seconds} s` })), this.options.timeoutMs);
+    const timer = setTimeout(
+      () =>
+        controller.abort(
+          new CadenceError('ERR_JOB_TIMEOUT', { message: `The organization scan exceeded ${seconds} s` }),
+        ),
+      this.options.timeoutMs,
+    );
     this.log.info('organization scan started', { job_id: job.id, organization: request.url });
     const done = runOrganizationScan(job, request, { ...this.options, log: this.log }, controller.signal)
-      .catch((error: unknown) => this.end(job.id, controller.signal.aborted ? toCadenceError(controller.signal.reason) : toCadenceError(error)))
+      .catch((error: unknown) =>
+        this.end(job.id, controller.signal.aborted ? toCadenceError(controller.signal.reason) : toCadenceError(error)),
+      )
       .finally(() => {
         clearTimeout(timer);
         clearInterval(heartbeat);
@@ -101,20 +115,28 @@ export class OrganizationScans {
     const scans = [...this.running.values()];
     for (const { controller } of scans) controller.abort(new CadenceError('ERR_SHUTTING_DOWN'));
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled(scans.map((s) => s.done)), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    await Promise.race([
+      Promise.allSettled(scans.map((s) => s.done)),
+      new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+    ]);
     clearTimeout(timer);
   }
 
   /** The scan stopped before its result: the organization job ends by the code, and says so. */
   private async end(id: string, failure: CadenceError): Promise<void> {
     const status = endStatusFor(failure.code);
-    const ended = await untilRecorded(() => this.options.jobs.store.update(id, (j) => {
-      if (isFinal(j.status)) return;
-      j.status = status;
-      j.finished_at = isoNow();
-      j.error = failure.message;
-      j.error_code = failure.code;
-    }), this.log, id).catch(() => undefined);
+    const ended = await untilRecorded(
+      () =>
+        this.options.jobs.store.update(id, (j) => {
+          if (isFinal(j.status)) return;
+          j.status = status;
+          j.finished_at = isoNow();
+          j.error = failure.message;
+          j.error_code = failure.code;
+        }),
+      this.log,
+      id,
+    ).catch(() => undefined);
     this.log.warn(`organization scan ${status}`, { job_id: id, error_code: failure.code, error: failure.message });
     if (ended?.status === status) {
       this.options.jobs.countEnded(status);

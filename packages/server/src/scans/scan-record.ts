@@ -16,9 +16,18 @@ export class ScanRecord {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: JobStore, private readonly id: string, repositories: readonly string[]) {
+  constructor(
+    private readonly store: JobStore,
+    private readonly id: string,
+    repositories: readonly string[],
+  ) {
     this.progress = { total: repositories.length, done: 0, failed: 0 };
-    this.children = repositories.map((repository) => ({ repository, job_id: null, status: 'waiting', error_code: null }));
+    this.children = repositories.map((repository) => ({
+      repository,
+      job_id: null,
+      status: 'waiting',
+      error_code: null,
+    }));
   }
 
   /** Records a change soon (within the interval). */
@@ -40,10 +49,17 @@ export class ScanRecord {
     const progress = { ...this.progress };
     const children = this.children.map((c) => ({ ...c }));
     // One write at a time, in order: a later snapshot never lands before an earlier one.
-    this.writing = this.writing.then(() => this.store.update(this.id, (j) => {
-      j.progress = progress;
-      j.children = children;
-    })).then(() => undefined, () => undefined);
+    this.writing = this.writing
+      .then(() =>
+        this.store.update(this.id, (j) => {
+          j.progress = progress;
+          j.children = children;
+        }),
+      )
+      .then(
+        () => undefined,
+        () => undefined,
+      );
     return this.writing;
   }
 }

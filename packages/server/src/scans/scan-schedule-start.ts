@@ -10,11 +10,19 @@ import { scheduledScans, type ScanTimer } from './scan-schedule.js';
  * server with an API token. A firing that cannot start (the server stopping) is logged and waits
  * for the next; a forge no plugin brings gives an organization job that fails with its code.
  */
-export function startScanSchedule(config: CadenceConfig, backends: ServerBackends, scans: OrganizationScans, log: Logger, stop: AbortSignal): Promise<ScanTimer | null> {
+export function startScanSchedule(
+  config: CadenceConfig,
+  backends: ServerBackends,
+  scans: OrganizationScans,
+  log: Logger,
+  stop: AbortSignal,
+): Promise<ScanTimer | null> {
   const entries = scheduledScans(config.scans.schedule);
   if (entries.length > 0 && config.api.token === null) {
     // Its results would be readable by anyone who reaches the server (every job route is open without a token).
-    log.error('scans.schedule is ignored: scheduled organization scans need api.token', { targets: entries.map((e) => e.target) });
+    log.error('scans.schedule is ignored: scheduled organization scans need api.token', {
+      targets: entries.map((e) => e.target),
+    });
     // Nor does it touch the shared schedule: the servers configured with a token keep theirs.
     return Promise.resolve(null);
   }
@@ -23,9 +31,26 @@ export function startScanSchedule(config: CadenceConfig, backends: ServerBackend
   const configured = new Set(entries.map((e) => e.target));
   const fire = async (target: string): Promise<void> => {
     const parsed = parseForgeTarget(target);
-    if (!configured.has(target) || !parsed) return void log.warn('a scheduled scan this server does not have configured was skipped', { target });
-    await scans.start({ kind: 'organization', url: `${parsed.forge}:${parsed.owner}`, forge: parsed.forge, owner: parsed.owner, include_forks: false, include_archived: false }, 'schedule')
-      .catch((error: unknown) => log.warn('scheduled scan did not start', { target, error: error instanceof Error ? error.message : String(error) }));
+    if (!configured.has(target) || !parsed)
+      return void log.warn('a scheduled scan this server does not have configured was skipped', { target });
+    await scans
+      .start(
+        {
+          kind: 'organization',
+          url: `${parsed.forge}:${parsed.owner}`,
+          forge: parsed.forge,
+          owner: parsed.owner,
+          include_forks: false,
+          include_archived: false,
+        },
+        'schedule',
+      )
+      .catch((error: unknown) =>
+        log.warn('scheduled scan did not start', {
+          target,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
   };
   return backends.scanTimers(entries, fire, stop).catch((error: unknown) => {
     if (stop.aborted) return null;
@@ -33,4 +58,3 @@ export function startScanSchedule(config: CadenceConfig, backends: ServerBackend
     return null;
   });
 }
-

@@ -19,7 +19,11 @@ export interface ScanTimer {
  * Sets the timers up. `stop` aborts when the server stops: a setup still waiting (Redis away) gives
  * up and leaves no connection or worker behind, even when it would have finished after the stop.
  */
-export type ScanTimerFactory = (entries: readonly ScheduledScan[], fire: (target: string) => Promise<void>, stop: AbortSignal) => Promise<ScanTimer>;
+export type ScanTimerFactory = (
+  entries: readonly ScheduledScan[],
+  fire: (target: string) => Promise<void>,
+  stop: AbortSignal,
+) => Promise<ScanTimer>;
 
 export function scheduledScans(schedule: readonly { target: string; every: string | number }[]): ScheduledScan[] {
   return schedule.map((entry) => ({ target: entry.target, everyMs: parseDuration(entry.every) }));
@@ -27,7 +31,10 @@ export function scheduledScans(schedule: readonly { target: string; every: strin
 
 /** Timers in this process: each entry fires as the server starts, then every period. */
 export const inProcessScanTimers: ScanTimerFactory = async (entries, fire) => {
-  const timers = entries.flatMap((entry) => [setTimeout(() => void fire(entry.target), 0), setInterval(() => void fire(entry.target), entry.everyMs)]);
+  const timers = entries.flatMap((entry) => [
+    setTimeout(() => void fire(entry.target), 0),
+    setInterval(() => void fire(entry.target), entry.everyMs),
+  ]);
   for (const timer of timers) timer.unref();
   return {
     async close() {

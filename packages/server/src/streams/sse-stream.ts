@@ -15,11 +15,19 @@ export class SseStream {
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.status = 200;
-    ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    ctx.set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
     ctx.body = this.body;
-    this.timer = setInterval(() => {
-      if (Date.now() - this.lastWrite >= keepAliveMs) this.write(': keep-alive\n\n');
-    }, Math.max(50, Math.floor(keepAliveMs / 3)));
+    this.timer = setInterval(
+      () => {
+        if (Date.now() - this.lastWrite >= keepAliveMs) this.write(': keep-alive\n\n');
+      },
+      Math.max(50, Math.floor(keepAliveMs / 3)),
+    );
     this.timer.unref();
   }
 

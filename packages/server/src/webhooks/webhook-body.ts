@@ -28,7 +28,12 @@ export const WEBHOOK_BODY_PACE: BodyPace = { graceMs: 2000, minBytesPerSecond: 1
  * charged to `budget` (all bodies together, and the client's share) as it arrives: 503 `overloaded`
  * when it does not fit. The held bytes are given back once the request is answered.
  */
-export function rawWebhookBody(limit: number, budget: UnverifiedBytes, types: readonly string[], pace: BodyPace = WEBHOOK_BODY_PACE): Middleware {
+export function rawWebhookBody(
+  limit: number,
+  budget: UnverifiedBytes,
+  types: readonly string[],
+  pace: BodyPace = WEBHOOK_BODY_PACE,
+): Middleware {
   const accepted = new Set(types);
   return async (ctx, next) => {
     // The header is read once here, for every check after it: its media type (an empty body has
@@ -44,11 +49,22 @@ export function rawWebhookBody(limit: number, budget: UnverifiedBytes, types: re
     const length = ctx.get('content-length');
     const declared = length ? Number(length) : null;
     if (declared !== null && Number.isFinite(declared) && declared > limit) {
-      throw new HttpError(413, 'payload_too_large', `The body is ${declared} bytes; webhook bodies may be at most ${limit} bytes`);
+      throw new HttpError(
+        413,
+        'payload_too_large',
+        `The body is ${declared} bytes; webhook bodies may be at most ${limit} bytes`,
+      );
     }
     const held = { client: ctx.ip, bytes: 0 };
     try {
-      const body = await readBody(ctx, limit, declared !== null && Number.isFinite(declared) ? declared : null, budget, held, pace);
+      const body = await readBody(
+        ctx,
+        limit,
+        declared !== null && Number.isFinite(declared) ? declared : null,
+        budget,
+        held,
+        pace,
+      );
       (ctx.state as Record<symbol, WebhookBody>)[RAW_BODY] = { bytes: body, formEncoded: media === FORM_TYPE };
       await next();
     } finally {
@@ -60,12 +76,24 @@ export function rawWebhookBody(limit: number, budget: UnverifiedBytes, types: re
 /** Why a body stopped being read: the answer, and the connection closed after it (the rest of the body is never read). */
 function cut(status: 408 | 413 | 503, message: string): HttpError {
   if (status === 503) {
-    return new HttpError(503, 'overloaded', message, { extra: { retry_after: 1 }, headers: { 'Retry-After': '1', Connection: 'close' } });
+    return new HttpError(503, 'overloaded', message, {
+      extra: { retry_after: 1 },
+      headers: { 'Retry-After': '1', Connection: 'close' },
+    });
   }
-  return new HttpError(status, status === 408 ? 'request_timeout' : 'payload_too_large', message, { headers: { Connection: 'close' } });
+  return new HttpError(status, status === 408 ? 'request_timeout' : 'payload_too_large', message, {
+    headers: { Connection: 'close' },
+  });
 }
 
-function readBody(ctx: Context, limit: number, declared: number | null, budget: UnverifiedBytes, held: { client: string; bytes: number }, pace: BodyPace): Promise<Buffer> {
+function readBody(
+  ctx: Context,
+  limit: number,
+  declared: number | null,
+  budget: UnverifiedBytes,
+  held: { client: string; bytes: number },
+  pace: BodyPace,
+): Promise<Buffer> {
   const request = ctx.req;
   // A sender that hung up while the request waited (for a shared rate-limit counter, say) left a
   // stream that cannot be read: that is the client leaving, answered 400 to nobody, not a server failure.
@@ -92,7 +120,8 @@ function readBody(ctx: Context, limit: number, declared: number | null, budget: 
     };
     const onData = (chunk: Buffer): void => {
       received += chunk.length;
-      if (received > limit) return finish(cut(413, `The body is larger than ${limit} bytes, the most a webhook body may be`));
+      if (received > limit)
+        return finish(cut(413, `The body is larger than ${limit} bytes, the most a webhook body may be`));
       if (declared !== null && received > declared) return finish(lengthMismatch(declared, received));
       if (!budget.tryReserve(held.client, chunk.length)) {
         return finish(cut(503, 'Too many webhook bodies are being received at once; retry shortly'));
@@ -100,14 +129,20 @@ function readBody(ctx: Context, limit: number, declared: number | null, budget: 
       held.bytes += chunk.length;
       chunks.push(chunk);
     };
-    const onEnd = (): void => finish(declared !== null && received !== declared ? lengthMismatch(declared, received) : null);
+    const onEnd = (): void =>
+      finish(declared !== null && received !== declared ? lengthMismatch(declared, received) : null);
     const onClose = (): void => finish(closedByClient());
     // Checked by one sweep for all bodies being read (no timer per request): cut once the body
     // falls behind its pace.
     const check = (now: number): void => {
       const elapsed = now - started;
       if (elapsed < pace.graceMs + (received * 1000) / pace.minBytesPerSecond) return;
-      finish(cut(408, `The body arrived slower than ${pace.minBytesPerSecond} bytes a second after its first ${pace.graceMs / 1000} s (${received} bytes in ${(elapsed / 1000).toFixed(1)} s)`));
+      finish(
+        cut(
+          408,
+          `The body arrived slower than ${pace.minBytesPerSecond} bytes a second after its first ${pace.graceMs / 1000} s (${received} bytes in ${(elapsed / 1000).toFixed(1)} s)`,
+        ),
+      );
     };
     paceChecks.add(check);
     if (sweeper === null) sweeper = setInterval(sweep, SWEEP_MS).unref();
@@ -135,12 +170,20 @@ function sweep(): void {
 }
 
 function lengthMismatch(declared: number, received: number): HttpError {
-  const reason = received > declared ? `more than the ${declared} bytes of its Content-Length` : `${received} of the ${declared} bytes of its Content-Length`;
-  return new HttpError(400, 'invalid_request', `Malformed request body: ${reason}`, { details: { field: 'body', reason }, headers: { Connection: 'close' } });
+  const reason =
+    received > declared
+      ? `more than the ${declared} bytes of its Content-Length`
+      : `${received} of the ${declared} bytes of its Content-Length`;
+  return new HttpError(400, 'invalid_request', `Malformed request body: ${reason}`, {
+    details: { field: 'body', reason },
+    headers: { Connection: 'close' },
+  });
 }
 
 function closedByClient(): HttpError {
-  return new HttpError(400, 'invalid_request', 'The request was closed before its body arrived', { details: { field: 'body', reason: 'closed by the client' } });
+  return new HttpError(400, 'invalid_request', 'The request was closed before its body arrived', {
+    details: { field: 'body', reason: 'closed by the client' },
+  });
 }
 
 /** What rawWebhookBody read: the bytes as sent, and whether they are GitHub's form encoding. */
@@ -175,6 +218,7 @@ export function webhookPayload(ctx: Context): Record<string, unknown> {
   } catch (error) {
     throw HttpError.invalidRequest(field, `not valid JSON (${(error as Error).message})`);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw HttpError.invalidRequest(field, 'must be a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw HttpError.invalidRequest(field, 'must be a JSON object');
   return value as Record<string, unknown>;
 }

@@ -28,7 +28,13 @@ async function closeWithin(part: Worker | Queue, ms: number): Promise<void> {
 async function within(work: Promise<unknown>, ms: number): Promise<'done' | 'late'> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-  const outcome = await Promise.race([work.then(() => 'done' as const, () => 'done' as const), late]);
+  const outcome = await Promise.race([
+    work.then(
+      () => 'done' as const,
+      () => 'done' as const,
+    ),
+    late,
+  ]);
   clearTimeout(timer);
   return outcome;
 }
@@ -58,14 +64,21 @@ export class BullJobQueue implements JobQueue {
    * For every connection BullMQ makes (its duplicates copy it): reconnect quickly while running,
    * never once closing, so that no connection outlives `close` retrying a Redis that is gone.
    */
-  private readonly retryStrategy = (attempt: number): number | null => (this.closing ? null : Math.min(100 * attempt, 2000));
+  private readonly retryStrategy = (attempt: number): number | null =>
+    this.closing ? null : Math.min(100 * attempt, 2000);
 
   constructor(private readonly options: BullJobQueueOptions) {
     this.log = options.logger.child('queue');
     const prefix = `${options.prefix}:bull`;
     this.queue = new Queue(QUEUE_NAME, {
       prefix,
-      connection: { url: options.url, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: 'cadence-queue', retryStrategy: this.retryStrategy },
+      connection: {
+        url: options.url,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectionName: 'cadence-queue',
+        retryStrategy: this.retryStrategy,
+      },
       defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: 1000 }, attempts: 1 },
     });
     this.queue.on('error', (error) => this.log.warn('queue connection', { error: String(error) }));
@@ -116,7 +129,12 @@ export class BullJobQueue implements JobQueue {
    */
   async hasRoom(): Promise<boolean> {
     const counted = this.counted;
-    if (counted && Date.now() - counted.at < ROOM_RECHECK_MS && counted.waiting + this.offeredSinceCount < this.options.capacity - 1) return true;
+    if (
+      counted &&
+      Date.now() - counted.at < ROOM_RECHECK_MS &&
+      counted.waiting + this.offeredSinceCount < this.options.capacity - 1
+    )
+      return true;
     const waiting = await this.depth();
     this.counted = { at: Date.now(), waiting };
     this.offeredSinceCount = 0;
@@ -141,7 +159,12 @@ export class BullJobQueue implements JobQueue {
       },
       {
         prefix: `${this.options.prefix}:bull`,
-        connection: { url: this.options.url, maxRetriesPerRequest: null, connectionName: 'cadence-worker', retryStrategy: this.retryStrategy },
+        connection: {
+          url: this.options.url,
+          maxRetriesPerRequest: null,
+          connectionName: 'cadence-worker',
+          retryStrategy: this.retryStrategy,
+        },
         concurrency,
         lockDuration: this.options.stallTimeoutMs,
         stalledInterval: interval,

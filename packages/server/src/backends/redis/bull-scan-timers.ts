@@ -9,7 +9,13 @@ const CLOSE_WAIT_MS = 3000;
 async function closeWithin(part: Queue | Worker): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CLOSE_WAIT_MS)));
-  const outcome = await Promise.race([part.close().then(() => 'done' as const, () => 'done' as const), late]);
+  const outcome = await Promise.race([
+    part.close().then(
+      () => 'done' as const,
+      () => 'done' as const,
+    ),
+    late,
+  ]);
   clearTimeout(timer);
   if (outcome === 'late') await part.disconnect().catch(() => undefined);
 }
@@ -27,7 +33,13 @@ export function bullScanTimers(url: string, prefix: string, logger: Logger): Sca
     const retryStrategy = (attempt: number): number | null => (closing ? null : Math.min(100 * attempt, 2000));
     const queue = new Queue(QUEUE_NAME, {
       prefix: `${prefix}:bull`,
-      connection: { url, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName: 'cadence-scan-schedule', retryStrategy },
+      connection: {
+        url,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectionName: 'cadence-scan-schedule',
+        retryStrategy,
+      },
       defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: 100 } },
     });
     queue.on('error', (error) => log.warn('schedule connection', { error: String(error) }));
@@ -51,14 +63,31 @@ export function bullScanTimers(url: string, prefix: string, logger: Logger): Sca
         if (scheduler.key && !wanted.has(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
       }
       for (const entry of entries) {
-        await queue.upsertJobScheduler(entry.target, { every: entry.everyMs }, { name: 'scan', data: { target: entry.target } });
+        await queue.upsertJobScheduler(
+          entry.target,
+          { every: entry.everyMs },
+          { name: 'scan', data: { target: entry.target } },
+        );
       }
       stopped();
       if (entries.length > 0) {
         // A worker's blocking connection waits by design (maxRetriesPerRequest null, as BullMQ requires).
-        worker = new Worker(QUEUE_NAME, async (job) => {
-          await fire(String((job.data as { target?: unknown }).target));
-        }, { prefix: `${prefix}:bull`, connection: { url, maxRetriesPerRequest: null, connectionName: 'cadence-scan-schedule-worker', retryStrategy }, concurrency: 1 });
+        worker = new Worker(
+          QUEUE_NAME,
+          async (job) => {
+            await fire(String((job.data as { target?: unknown }).target));
+          },
+          {
+            prefix: `${prefix}:bull`,
+            connection: {
+              url,
+              maxRetriesPerRequest: null,
+              connectionName: 'cadence-scan-schedule-worker',
+              retryStrategy,
+            },
+            concurrency: 1,
+          },
+        );
         worker.on('error', (error) => log.warn('schedule worker', { error: String(error) }));
       }
     } catch (error) {

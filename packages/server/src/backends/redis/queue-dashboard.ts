@@ -15,6 +15,10 @@ export async function queueDashboard(queue: Queue, basePath = ''): Promise<Middl
   const adapter = new KoaAdapter();
   // Its pages link their assets by absolute path: behind a prefix, the prefix is part of them.
   adapter.setBasePath(basePath + QUEUE_DASHBOARD_PATH);
-  createBullBoard({ queues: [new BullMQAdapter(queue)], serverAdapter: adapter, options: { uiConfig: { boardTitle: 'Cadence queue' } } });
+  createBullBoard({
+    queues: [new BullMQAdapter(queue)],
+    serverAdapter: adapter,
+    options: { uiConfig: { boardTitle: 'Cadence queue' } },
+  });
   return adapter.registerPlugin() as unknown as Middleware;
 }

@@ -22,9 +22,17 @@ export async function createRedisBackends(config: CadenceConfig, logger: Logger)
   const command = commandConnection(url, 'cadence-commands');
   const reader = waitingConnection(url, 'cadence-events');
   const subscriber = waitingConnection(url, 'cadence-cancels');
-  for (const connection of [command, reader, subscriber]) connection.on('error', (error: Error) => log.warn('connection', { error: error.message }));
-  if (!(await whenReady(command, 5000))) log.warn('Redis does not answer yet: requests get 503 unavailable until it does');
-  const queue = new BullJobQueue({ url, prefix, capacity: config.limits.queue_capacity, stallTimeoutMs: config.queue.stall_timeout_seconds * 1000, logger });
+  for (const connection of [command, reader, subscriber])
+    connection.on('error', (error: Error) => log.warn('connection', { error: error.message }));
+  if (!(await whenReady(command, 5000)))
+    log.warn('Redis does not answer yet: requests get 503 unavailable until it does');
+  const queue = new BullJobQueue({
+    url,
+    prefix,
+    capacity: config.limits.queue_capacity,
+    stallTimeoutMs: config.queue.stall_timeout_seconds * 1000,
+    logger,
+  });
   const events = new RedisJobEventChannel(command, reader, prefix, log);
   const cancels = new RedisJobCancels(command, subscriber, prefix);
   await Promise.race([cancels.ready, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
@@ -46,9 +54,14 @@ export async function createRedisBackends(config: CadenceConfig, logger: Logger)
     sessionRevocations: new RedisSessionRevocations(command, prefix),
     resultCache: (metrics) => new RedisResultCache(command, prefix, parseSize(config.cache.max_size), metrics),
     scanTimers: bullScanTimers(url, prefix, logger),
-    queueDashboard: config.queue.dashboard ? () => import('./queue-dashboard.js').then((m) => m.queueDashboard(queue.bullQueue, config.server.base_path)) : undefined,
+    queueDashboard: config.queue.dashboard
+      ? () => import('./queue-dashboard.js').then((m) => m.queueDashboard(queue.bullQueue, config.server.base_path))
+      : undefined,
     async health() {
-      const answers = await command.ping().then(() => true, () => false);
+      const answers = await command.ping().then(
+        () => true,
+        () => false,
+      );
       return { backend: 'redis', redis: answers ? 'up' : 'down' };
     },
     async close() {

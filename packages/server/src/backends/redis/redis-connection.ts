@@ -47,5 +47,8 @@ export function whenReady(connection: Redis, timeoutMs: number): Promise<boolean
 export function unavailable(error: unknown): never {
   // An outcome the call was already going to give (a refusal with its own code) is not Redis failing.
   if (error instanceof CadenceError) throw error;
-  throw new CadenceError('ERR_DATABASE_CONNECTION_FAILED', { message: 'The job store is unavailable; retry later', cause: error });
+  throw new CadenceError('ERR_DATABASE_CONNECTION_FAILED', {
+    message: 'The job store is unavailable; retry later',
+    cause: error,
+  });
 }

@@ -18,11 +18,23 @@ export class RedisJobCancels implements JobCancels {
   /** Resolves once this process hears the channel (a worker takes no job before). */
   readonly ready: Promise<void>;
 
-  constructor(private readonly command: Redis, private readonly subscriber: Redis, private readonly prefix: string) {
+  constructor(
+    private readonly command: Redis,
+    private readonly subscriber: Redis,
+    private readonly prefix: string,
+  ) {
     this.channel = `${prefix}:cancel`;
     // A subscription that fails (Redis away, a connection that timed out under load) is asked again
     // until it holds: a process that never hears the channel would never stop a cancelled job.
-    this.ready = retrying(() => subscriber.subscribe(this.channel), { retries: Number.POSITIVE_INFINITY, initialDelayMs: 100, maxDelayMs: 2000, retryable: () => subscriber.status !== 'end' }).then(() => undefined, () => undefined);
+    this.ready = retrying(() => subscriber.subscribe(this.channel), {
+      retries: Number.POSITIVE_INFINITY,
+      initialDelayMs: 100,
+      maxDelayMs: 2000,
+      retryable: () => subscriber.status !== 'end',
+    }).then(
+      () => undefined,
+      () => undefined,
+    );
     subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.channel) return;
       const { id, code } = JSON.parse(message) as { id: string; code: unknown };

@@ -41,7 +41,9 @@ export class RedisJobEventChannel implements JobEventChannel {
       .xadd(key, 'MAXLEN', '~', MAX_EVENTS, '*', 'e', JSON.stringify(event))
       .expire(key, KEEP_SECONDS)
       .exec()
-      .catch((error: unknown) => this.logger.warn('job event not published', { job_id: jobId, event: event.event, error: String(error) }));
+      .catch((error: unknown) =>
+        this.logger.warn('job event not published', { job_id: jobId, event: event.event, error: String(error) }),
+      );
   }
 
   subscribe(jobId: string, listener: (event: JobEvent) => void): () => void {
@@ -55,7 +57,8 @@ export class RedisJobEventChannel implements JobEventChannel {
     if (!this.reading) void this.readLoop();
     return () => {
       subscription.listeners.delete(listener);
-      if (subscription.listeners.size === 0 && this.subscriptions.get(jobId) === subscription) this.subscriptions.delete(jobId);
+      if (subscription.listeners.size === 0 && this.subscriptions.get(jobId) === subscription)
+        this.subscriptions.delete(jobId);
     };
   }
 
@@ -71,7 +74,8 @@ export class RedisJobEventChannel implements JobEventChannel {
   /** Ends the current blocking read so that the next one includes a new subscription. */
   private interruptRead(): void {
     this.wake?.();
-    if (this.reading && this.readerId !== null) void this.command.client('UNBLOCK', this.readerId).catch(() => undefined);
+    if (this.reading && this.readerId !== null)
+      void this.command.client('UNBLOCK', this.readerId).catch(() => undefined);
   }
 
   private async readLoop(): Promise<void> {
@@ -80,7 +84,15 @@ export class RedisJobEventChannel implements JobEventChannel {
       while (!this.closed && this.subscriptions.size > 0) {
         const ids = [...this.subscriptions.keys()];
         const answer = (await this.reader
-          .xread('COUNT', 500, 'BLOCK', BLOCK_MS, 'STREAMS', ...ids.map((id) => this.key(id)), ...ids.map((id) => this.subscriptions.get(id)!.last))
+          .xread(
+            'COUNT',
+            500,
+            'BLOCK',
+            BLOCK_MS,
+            'STREAMS',
+            ...ids.map((id) => this.key(id)),
+            ...ids.map((id) => this.subscriptions.get(id)!.last),
+          )
           .catch(async (error: unknown) => {
             this.logger.warn('reading job events', { error: String(error) });
             await new Promise((resolve) => setTimeout(resolve, 500));

@@ -49,7 +49,9 @@ export class RedisJobStore implements JobStore {
    * resume together, and one command for all of them cost Redis and this process a third less per
    * webhook than one each (docs/deploy.md, Sizing).
    */
-  private readonly creates = new TurnBatch<{ job: Job; delivery?: string }, string | undefined>((batch) => this.createAll(batch));
+  private readonly creates = new TurnBatch<{ job: Job; delivery?: string }, string | undefined>((batch) =>
+    this.createAll(batch),
+  );
 
   create(job: Job, delivery?: string): Promise<string | undefined> {
     return this.creates.add({ job, delivery }).catch(unavailable);
@@ -59,7 +61,12 @@ export class RedisJobStore implements JobStore {
     const keys = [this.allKey, `${this.prefix}:jobs:seq`];
     const args: Array<string | number> = [this.maxJobs, this.prefix, FINAL_STATUS_LIST, REMEMBER_DELIVERY_SECONDS];
     for (const { job, delivery } of batch) {
-      keys.push(this.jobKey(job.id), this.statusKey(job.status), this.repoKey(job.repo), this.claimKey(job.id, delivery));
+      keys.push(
+        this.jobKey(job.id),
+        this.statusKey(job.status),
+        this.repoKey(job.repo),
+        this.claimKey(job.id, delivery),
+      );
       args.push(JSON.stringify(job), job.status, job.repo, job.id);
     }
     const outcomes = (await runScript(this.redis, CREATE, keys, args)) as Array<string | number>;
@@ -79,8 +86,12 @@ export class RedisJobStore implements JobStore {
       const before = job.status;
       change(job);
       const ttl = FINAL_STATUSES.has(job.status) ? this.ttlSeconds : 0;
-      const written = await runScript(this.redis, UPDATE, [this.jobKey(id), this.statusKey(before), this.statusKey(job.status)], [version, JSON.stringify(job), job.status, id, ttl])
-        .catch(unavailable);
+      const written = await runScript(
+        this.redis,
+        UPDATE,
+        [this.jobKey(id), this.statusKey(before), this.statusKey(job.status)],
+        [version, JSON.stringify(job), job.status, id, ttl],
+      ).catch(unavailable);
       if (written === 1) return job;
       if (written === -1) return undefined;
     }
@@ -88,16 +99,26 @@ export class RedisJobStore implements JobStore {
   }
 
   async delete(id: string, delivery?: string): Promise<void> {
-    await runScript(this.redis, DELETE, [this.jobKey(id), this.claimKey(id, delivery)], [this.prefix, id]).catch(unavailable);
+    await runScript(this.redis, DELETE, [this.jobKey(id), this.claimKey(id, delivery)], [this.prefix, id]).catch(
+      unavailable,
+    );
   }
 
   async list(query: JobQuery): Promise<Job[]> {
-    const keys = [query.status ? this.statusKey(query.status) : null, query.repo ? this.repoKey(query.repo) : null].filter((k): k is string => k !== null);
+    const keys = [
+      query.status ? this.statusKey(query.status) : null,
+      query.repo ? this.repoKey(query.repo) : null,
+    ].filter((k): k is string => k !== null);
     let index = keys[0] ?? this.allKey;
     if (keys.length === 2) {
       // Both filters: their intersection, kept for a few seconds (a client paging through reuses it).
       index = `${this.prefix}:tmp:${query.status}:${query.repo}`;
-      await this.redis.multi().zinterstore(index, 2, keys[0]!, keys[1]!, 'AGGREGATE', 'MAX').expire(index, 5).exec().catch(unavailable);
+      await this.redis
+        .multi()
+        .zinterstore(index, 2, keys[0]!, keys[1]!, 'AGGREGATE', 'MAX')
+        .expire(index, 5)
+        .exec()
+        .catch(unavailable);
     }
     const jobs: Job[] = [];
     let start = query.offset;

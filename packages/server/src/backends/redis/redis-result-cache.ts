@@ -51,7 +51,12 @@ export class RedisResultCache implements ServerResultCache {
     const value = JSON.stringify(result);
     // An entry larger than the whole cache is simply not kept.
     if (Buffer.byteLength(value) > this.maxBytes) return;
-    await runScript(this.redis, SET, [this.entryKey(key), this.indexKey, this.bytesKey], [value, Date.now(), this.maxBytes]);
+    await runScript(
+      this.redis,
+      SET,
+      [this.entryKey(key), this.indexKey, this.bytesKey],
+      [value, Date.now(), this.maxBytes],
+    );
   }
 
   async clear(): Promise<void> {

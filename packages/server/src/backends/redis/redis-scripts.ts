@@ -16,7 +16,12 @@ export function luaScript(lua: string): LuaScript {
  * only when Redis does not know it: on first use and after a restart. A plain EVAL sent the whole
  * script with every call, and the store's create runs for every webhook.
  */
-export async function runScript(redis: Redis, script: LuaScript, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown> {
+export async function runScript(
+  redis: Redis,
+  script: LuaScript,
+  keys: readonly string[],
+  args: ReadonlyArray<string | number>,
+): Promise<unknown> {
   try {
     return await redis.evalsha(script.sha, keys.length, ...keys, ...args);
   } catch (error) {

@@ -3,7 +3,10 @@ import type { SessionRevocations } from '../../middleware/session-revocations.js
 
 /** Revoked session ids in Redis, each expiring with the cookie it ends: every server sees a sign-out. */
 export class RedisSessionRevocations implements SessionRevocations {
-  constructor(private readonly redis: Redis, private readonly prefix: string) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
 
   async revoke(id: string, expiresAt: number): Promise<void> {
     const seconds = Math.max(1, Math.ceil(expiresAt - Date.now() / 1000));
