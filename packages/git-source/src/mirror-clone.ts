@@ -1,0 +1,130 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { abortError, CadenceError, redactCredentials } from '@cadence-detect/errors';
+import { checkBranchName, type ClonedRepository, type OpenOptions } from './clone.js';
+import { cloneError } from './clone-error.js';
+import { objectBytes } from './directory-size.js';
+import { runGitCommand } from './git-process.js';
+import { ensureCommit, fetchOptionalRefs, NOTES_REFSPECS, openGitSession, settledValue } from './git-session.js';
+import { discardMirror, holdMirror, mirrorKey, type MirrorOptions } from './mirrors.js';
+import { mirrorIsCurrent, mirrorRefs, remoteHeads } from './remote-heads.js';
+import type { RemoteRepository } from './repository-url.js';
+
+/**
+ * Fetches into the repository's mirror (cloning it the first time) under its cross-process lock,
+ * held until the job disposes of it. The clone's hardening applies unchanged (the pinned address,
+ * the one allowed protocol, no redirects, the size and time limits). The URL is passed to every
+ * fetch and never stored, so the mirror's config and FETCH_HEAD hold no credential.
+ */
+export async function openMirrored(
+  locator: RemoteRepository,
+  options: OpenOptions,
+  mirrors: MirrorOptions,
+): Promise<ClonedRepository> {
+  const session = await openGitSession(locator, options);
+  const { url, signal } = session;
+  await mkdir(mirrors.dir, { recursive: true, mode: 0o700 });
+  let held: Awaited<ReturnType<typeof holdMirror>> | null = null;
+  let fresh = false;
+  try {
+    held = await holdMirror(mirrors, mirrorKey(locator.url), signal);
+    const dir = held.dir;
+    fresh = !existsSync(path.join(dir, 'HEAD'));
+    if (fresh) {
+      const init = await runGitCommand(mirrors.dir, ['init', '--bare', '--quiet', '--', dir], signal);
+      if (init.code !== 0)
+        throw new CadenceError('ERR_GIT_CLONE_FAILED', {
+          message: `Cannot create a repository mirror: ${init.stderr.trim()}`,
+        });
+    }
+    session.watchSize(dir);
+    // gc.auto=0: no fetch repacks or prunes a mirror another job may be reading.
+    const git = session.git(dir, ['gc.auto=0']);
+    options.logger?.info(fresh ? 'cloning into a new mirror' : 'fetching into the mirror', {
+      url: redactCredentials(locator.url),
+      branch: options.branch ?? null,
+    });
+    let branch = options.branch;
+    /** The branch's commit when the mirror already held everything the remote has. */
+    let current: string | null = null;
+    try {
+      // One round trip names the branch and, for a mirror, tells whether anything is new; the
+      // mirror's own refs are read meanwhile.
+      const local = fresh ? null : mirrorRefs(dir, signal);
+      local?.catch(() => undefined);
+      const heads = branch && fresh ? null : await remoteHeads(git, url, branch);
+      if (!branch) {
+        branch = heads?.headBranch;
+        if (!branch) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
+        checkBranchName(branch);
+      }
+      current = local && heads ? mirrorIsCurrent(await local, heads, branch) : null;
+      if (current) {
+        options.logger?.info('the mirror is current', { url: redactCredentials(locator.url), branch });
+      } else {
+        // The AI notes and Agent Trace notes come in the same fetch: a pattern refspec matching nothing is no error, and a
+        // push's job saves the round trip of a second fetch.
+        await git.raw([
+          'fetch',
+          '--no-tags',
+          '--no-write-fetch-head',
+          '--',
+          url,
+          `+refs/heads/${branch}:refs/heads/${branch}`,
+          ...NOTES_REFSPECS,
+        ]);
+      }
+      options.onProgress?.(fresh ? 'clone complete' : 'fetch complete');
+    } catch (error) {
+      if (error instanceof CadenceError) throw error;
+      throw cloneError(error, signal, locator.url);
+    }
+    // git's own count of the mirror's objects (a walk of a large mirror's folder would cost more
+    // than the fetch), the branch's head and the pushed commit's presence: three git processes,
+    // side by side, all answered before the mirror is used.
+    // An unchanged mirror was measured when it last changed, and its head is the one just read.
+    const [sized, headed, ensured] = await Promise.allSettled([
+      current ? 0 : objectBytes(dir, signal),
+      current
+        ? { code: 0, stdout: current, stderr: '' }
+        : runGitCommand(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], signal),
+      options.fetchCommit
+        ? ensureCommit(git, dir, options.fetchCommit, signal, locator.url, url, options.fetchRef)
+        : null,
+    ]);
+    // Judged in the order they were once asked: size, then the branch, then the pushed commit.
+    session.checkSize(settledValue(sized));
+    const head = settledValue(headed);
+    if (head.code !== 0) throw new CadenceError('ERR_NO_COMMITS_FOUND', { message: `${locator.repo} has no commits` });
+    settledValue(ensured);
+    if ((await readFile(path.join(dir, 'HEAD'), 'utf8').catch(() => '')).trim() !== `ref: refs/heads/${branch}`) {
+      await runGitCommand(dir, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`], signal);
+    }
+    const fetchedRefs = await fetchOptionalRefs(git, dir, options.optionalRefs ?? [], url, signal);
+    const mirror = held;
+    let released = false;
+    return {
+      dir,
+      headCommit: head.stdout.trim(),
+      branch,
+      shallow: false,
+      mirrored: true,
+      fetchedRefs,
+      dispose: async () => {
+        if (released) return;
+        released = true;
+        await mirror.release();
+      },
+    };
+  } catch (error) {
+    if (held) {
+      if (fresh) await discardMirror(held.dir);
+      await held.release();
+    }
+    if (signal.aborted) throw abortError(signal);
+    throw error;
+  } finally {
+    session.close();
+  }
+}
