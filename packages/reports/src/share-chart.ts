@@ -35,35 +35,14 @@ export function shareChart(all: readonly MonthlyShare[], id = 'share-chart'): Sa
   const y = (share: number): number => height - bottom - share * (height - top - bottom);
   const bars = months.map((m, i) => {
     const x = left + i * slot;
-    const tip = html`<title>
-      ${m.month}: ${m.commits} commit${m.commits === 1 ? '' : 's'}, assistant share
-      ${pct(m.explicit_share + m.inferred_share)} (explicit ${pct(m.explicit_share)}, inferred ${pct(m.inferred_share)})
-    </title>`;
+    const tip = html`<title>${m.month}: ${m.commits} commit${m.commits === 1 ? '' : 's'}, assistant share ${pct(m.explicit_share + m.inferred_share)} (explicit ${pct(m.explicit_share)}, inferred ${pct(m.inferred_share)})</title>`;
     const explicitTop = y(m.explicit_share);
     const inferredTop = y(m.explicit_share + m.inferred_share);
-    return html`<g
-      >${tip}<rect
-        x="${x.toFixed(1)}"
-        y="${explicitTop.toFixed(1)}"
-        width="${bar.toFixed(1)}"
-        height="${(height - bottom - explicitTop).toFixed(1)}"
-        fill="var(--flag)" /><rect
-        x="${x.toFixed(1)}"
-        y="${inferredTop.toFixed(1)}"
-        width="${bar.toFixed(1)}"
-        height="${(explicitTop - inferredTop).toFixed(1)}"
-        fill="var(--infer)"
-    /></g>`;
+    return html`<g>${tip}<rect x="${x.toFixed(1)}" y="${explicitTop.toFixed(1)}" width="${bar.toFixed(1)}" height="${(height - bottom - explicitTop).toFixed(1)}" fill="var(--flag)"/><rect x="${x.toFixed(1)}" y="${inferredTop.toFixed(1)}" width="${bar.toFixed(1)}" height="${(explicitTop - inferredTop).toFixed(1)}" fill="var(--infer)"/></g>`;
   });
   const ticks = [0, 0.5, 1].map(
     (s) =>
-      html`<line
-          x1="${left}"
-          x2="${width - right}"
-          y1="${y(s).toFixed(1)}"
-          y2="${y(s).toFixed(1)}"
-          stroke="var(--line)"
-        /><text x="${left - 6}" y="${(y(s) + 4).toFixed(1)}" font-size="12" text-anchor="end">${pct(s)}</text>`,
+      html`<line x1="${left}" x2="${width - right}" y1="${y(s).toFixed(1)}" y2="${y(s).toFixed(1)}" stroke="var(--line)"/><text x="${left - 6}" y="${(y(s) + 4).toFixed(1)}" font-size="12" text-anchor="end">${pct(s)}</text>`,
   );
   const labelEvery = Math.max(1, Math.ceil(months.length / 8));
   const last = months.length - 1;
@@ -75,23 +54,17 @@ export function shareChart(all: readonly MonthlyShare[], id = 'share-chart'): Sa
     const anchor = months.length === 1 ? 'middle' : i === 0 ? 'start' : i === last ? 'end' : 'middle';
     const x =
       anchor === 'start' ? left + i * slot : anchor === 'end' ? left + i * slot + bar : left + i * slot + bar / 2;
-    return html`<text x="${x.toFixed(1)}" y="${height - bottom + 18}" font-size="12" text-anchor="${anchor}"
-      >${m.month}</text
-    >`;
+    return html`<text x="${x.toFixed(1)}" y="${height - bottom + 18}" font-size="12" text-anchor="${anchor}">${m.month}</text>`;
   });
   const earlier =
     hidden > 0 ? `; the ${hidden} earlier months, from ${all[0]!.month}, show no assistant share and are left out` : '';
   return html`<svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}-title">
-      <title id="${id}-title">
-        Assistant share by month, ${months[0]!.month} to ${months[months.length - 1]!.month}: explicit (the history says
-        so) in red, inferred above it${earlier}
-      </title>
-      ${ticks} ${bars} ${labels}
-    </svg>
-    <p class="legend muted">
-      <span style="background:var(--flag)"></span>explicit<span style="background:var(--infer)"></span>inferred · each
-      bar one month; hover a bar for its numbers${earlier ? html` · from ${months[0]!.month}${earlier}` : ''}
-    </p>`;
+<title id="${id}-title">Assistant share by month, ${months[0]!.month} to ${months[months.length - 1]!.month}: explicit (the history says so) in red, inferred above it${earlier}</title>
+${ticks}
+${bars}
+${labels}
+</svg>
+<p class="legend muted"><span style="background:var(--flag)"></span>explicit<span style="background:var(--infer)"></span>inferred · each bar one month; hover a bar for its numbers${earlier ? html` · from ${months[0]!.month}${earlier}` : ''}</p>`;
 }
 
 /** A small line of one author's monthly share (0 to 100 %), for a table cell. */
@@ -105,16 +78,7 @@ export function trendLine(months: readonly MonthlyShare[]): SafeHtml | '' {
         `${((i / (months.length - 1)) * (width - 2) + 1).toFixed(1)},${(height - 1 - (m.explicit_share + m.inferred_share) * (height - 2)).toFixed(1)}`,
     )
     .join(' ');
-  return html`<svg
-    class="trend"
-    viewBox="0 0 ${width} ${height}"
-    width="${width}"
-    height="${height}"
-    role="img"
-    aria-label="share by month from ${months[0]!.month} to ${months[months.length - 1]!.month}: ${months.map((m) => pct(m.explicit_share + m.inferred_share)).join(', ')}"
-  >
-    <polyline points="${points}" fill="none" stroke="var(--flag)" stroke-width="1.5" />
-  </svg>`;
+  return html`<svg class="trend" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="share by month from ${months[0]!.month} to ${months[months.length - 1]!.month}: ${months.map((m) => pct(m.explicit_share + m.inferred_share)).join(', ')}"><polyline points="${points}" fill="none" stroke="var(--flag)" stroke-width="1.5"/></svg>`;
 }
 
 function pct(share: number): string {

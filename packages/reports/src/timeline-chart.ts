@@ -41,60 +41,30 @@ export function timelineChart(buckets: readonly TimelineBucket[]): SafeHtml {
     const tip = html`<title>${when}: ${p.commits} commit${p.commits === 1 ? '' : 's'}, ${p.flagged} flagged</title>`;
     const flagged =
       p.flagged > 0 &&
-      html`<rect
-        x="${x(p.t).toFixed(1)}"
-        y="${y(p.flagged).toFixed(1)}"
-        width="${barWidth.toFixed(1)}"
-        height="${(height - bottom - y(p.flagged)).toFixed(1)}"
-        fill="var(--flag)"
-        >${tip}</rect
-      >`;
-    return html`<rect
-        x="${x(p.t).toFixed(1)}"
-        y="${y(p.commits).toFixed(1)}"
-        width="${barWidth.toFixed(1)}"
-        height="${(height - bottom - y(p.commits)).toFixed(1)}"
-        fill="var(--bar)"
-        >${tip}</rect
-      >${flagged}`;
+      html`<rect x="${x(p.t).toFixed(1)}" y="${y(p.flagged).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(height - bottom - y(p.flagged)).toFixed(1)}" fill="var(--flag)">${tip}</rect>`;
+    return html`<rect x="${x(p.t).toFixed(1)}" y="${y(p.commits).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(height - bottom - y(p.commits)).toFixed(1)}" fill="var(--bar)">${tip}</rect>${flagged}`;
   });
   const yTicks = [...new Set([0, Math.round(max / 2), max])].map(
     (n) =>
-      html`<line
-          x1="${left}"
-          x2="${width - right}"
-          y1="${y(n).toFixed(1)}"
-          y2="${y(n).toFixed(1)}"
-          stroke="var(--line)"
-        /><text x="${left - 6}" y="${(y(n) + 4).toFixed(1)}" font-size="12" text-anchor="end">${n}</text>`,
+      html`<line x1="${left}" x2="${width - right}" y1="${y(n).toFixed(1)}" y2="${y(n).toFixed(1)}" stroke="var(--line)"/><text x="${left - 6}" y="${(y(n) + 4).toFixed(1)}" font-size="12" text-anchor="end">${n}</text>`,
   );
   const tickCount = Math.min(5, points.length);
   const xTicks = Array.from({ length: tickCount }, (_, i) =>
     tickCount === 1 ? first : first + (span * i) / (tickCount - 1),
   ).map(
     (t, i) =>
-      html`<text
-        x="${(x(t) + (i === tickCount - 1 ? barWidth : 0)).toFixed(1)}"
-        y="${height - bottom + 18}"
-        font-size="12"
-        text-anchor="${i === 0 ? 'start' : i === tickCount - 1 ? 'end' : 'middle'}"
-        >${day(t)}</text
-      >`,
+      html`<text x="${(x(t) + (i === tickCount - 1 ? barWidth : 0)).toFixed(1)}" y="${height - bottom + 18}" font-size="12" text-anchor="${i === 0 ? 'start' : i === tickCount - 1 ? 'end' : 'middle'}">${day(t)}</text>`,
   );
   return html`<svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="chart-title">
-      <title id="chart-title">
-        Commits over time, ${day(first)} to ${day(last)}: at most ${max} commits per bar; flagged commits in red
-      </title>
-      ${yTicks}
-      <line x1="${left}" y1="${height - bottom}" x2="${width - right}" y2="${height - bottom}" stroke="var(--muted)" />
-      ${bars} ${xTicks}
-      <text x="${left}" y="${height - 4}" font-size="12">date (UTC)</text>
-      <text x="12" y="16" font-size="12">commits per bar</text>
-    </svg>
-    <p class="legend muted">
-      <span style="background:var(--bar)"></span>commits<span style="background:var(--flag)"></span>flagged commits ·
-      each bar one period; hover a bar for its dates and counts
-    </p>`;
+<title id="chart-title">Commits over time, ${day(first)} to ${day(last)}: at most ${max} commits per bar; flagged commits in red</title>
+${yTicks}
+<line x1="${left}" y1="${height - bottom}" x2="${width - right}" y2="${height - bottom}" stroke="var(--muted)"/>
+${bars}
+${xTicks}
+<text x="${left}" y="${height - 4}" font-size="12">date (UTC)</text>
+<text x="12" y="16" font-size="12">commits per bar</text>
+</svg>
+<p class="legend muted"><span style="background:var(--bar)"></span>commits<span style="background:var(--flag)"></span>flagged commits · each bar one period; hover a bar for its dates and counts</p>`;
 }
 
 function barWidthOf(count: number, plotWidth: number): number {

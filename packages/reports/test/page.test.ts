@@ -28,11 +28,7 @@ describe('HTML that escapes by default (html``)', () => {
 
   it('takes fragments made by html (and rawHtml) as markup, once: nothing is escaped twice', () => {
     const cell = html`<td>${'a < b'}</td>`;
-    expect(
-      html`<tr>
-        ${cell}
-      </tr>`.html,
-    ).to.equal('<tr><td>a &lt; b</td></tr>');
+    expect(html`<tr>${cell}</tr>`.html).to.equal('<tr><td>a &lt; b</td></tr>');
     expect(html`<div>${rawHtml('<b>ours</b>')}</div>`.html).to.equal('<div><b>ours</b></div>');
     expect(isSafeHtml(cell)).to.equal(true);
     expect(isSafeHtml('<td>')).to.equal(false);
@@ -42,14 +38,10 @@ describe('HTML that escapes by default (html``)', () => {
 
   it('joins lists, shows numbers, and shows nothing for null, undefined and false', () => {
     const items = ['<a>', 'b'].map((x) => html`<li>${x}</li>`);
-    expect(
-      html`<ul>
-        ${items}
-      </ul>`.html,
-    ).to.equal('<ul><li>&lt;a&gt;</li><li>b</li></ul>');
+    expect(html`<ul>${items}</ul>`.html).to.equal('<ul><li>&lt;a&gt;</li><li>b</li></ul>');
     expect(joinHtml(items, '\n').html).to.equal('<li>&lt;a&gt;</li>\n<li>b</li>');
     expect(html`${0} ${1.5} [${null}${undefined}${false}]`.html).to.equal('0 1.5 []');
-    expect(html`${[['<', html`<br />`], 2]}`.html).to.equal('&lt;<br>2');
+    expect(html`${[['<', html`<br>`], 2]}`.html).to.equal('&lt;<br>2');
     expect(String(html`<i>${'&'}</i>`)).to.equal('<i>&amp;</i>');
   });
 

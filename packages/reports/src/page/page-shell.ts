@@ -25,35 +25,32 @@ export interface PageShell {
 export function pageShell(page: PageShell): SafeHtml {
   const style =
     'inline' in page.style
-      ? html`<style>
-          ${inlineOnly(page.style.inline, 'style')}
-        </style>`
-      : html`<link rel="stylesheet" href="${page.style.href}" />`;
+      ? html`<style>${inlineOnly(page.style.inline, 'style')}</style>`
+      : html`<link rel="stylesheet" href="${page.style.href}">`;
   const script = !page.script
     ? ''
     : 'inline' in page.script
-      ? html`<script>
-          ${inlineOnly(page.script.inline, 'script')};
-        </script>`
+      ? html`<script>${inlineOnly(page.script.inline, 'script')}</script>`
       : html`<script src="${page.script.src}"></script>`;
   const policy =
     page.policy === undefined
       ? ''
-      : html`<meta http-equiv="Content-Security-Policy" content="${policyAttribute(page.policy)}" /> `;
+      : html`<meta http-equiv="Content-Security-Policy" content="${policyAttribute(page.policy)}">\n`;
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        ${policy}
-        <title>${page.title}</title>
-        ${style}
-      </head>
-      <body class="${page.kind}">
-        ${page.body} ${script}
-      </body>
-    </html> `;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+${policy}<title>${page.title}</title>
+${style}
+</head>
+<body class="${page.kind}">
+${page.body}
+${script}
+</body>
+</html>
+`;
 }
 
 /**

@@ -41,85 +41,31 @@ export function dashboardPage(scans = false): { html: string; policy: string } {
 const dashboards: ({ html: string; policy: string } | undefined)[] = [];
 
 function buildDashboardPage(scans: boolean): { html: string; policy: string } {
-  const body = html`<header>
-      <h1>Cadence</h1>
-      <p class="muted" id="health" aria-live="polite"></p>
-    </header>
-    <main>
-      <section aria-labelledby="analyze-title">
-        <h2 id="analyze-title">Analyze</h2>
-        <form id="analyze">
-          <label
-            >Kind<select id="analyze-kind">
-              <option value="repository">repository</option>
-              <option value="website">page</option>
-              ${scans && html`<option value="organization">organization (github:owner, gitlab:group)</option>`}
-            </select></label
-          >
-          <label
-            >URL or path<input
-              id="analyze-url"
-              type="text"
-              inputmode="url"
-              autocomplete="off"
-              spellcheck="false"
-              required
-              size="50"
-              placeholder="https://github.com/owner/repo"
-              aria-describedby="analyze-status"
-          /></label>
-          <button type="submit">Analyze</button>
-          <span id="analyze-status" class="muted" aria-live="polite"></span>
-        </form>
-      </section>
-      <section aria-labelledby="jobs-title">
-        <h2 id="jobs-title">Jobs</h2>
-        <form id="jobs-filter" role="search" aria-label="Filter jobs">
-          <label
-            >Status<select id="filter-status">
-              <option value="">all</option>
-              <option>queued</option>
-              <option>running</option>
-              <option>completed</option>
-              <option>failed</option>
-              <option>cancelled</option>
-              <option>timeout</option>
-            </select></label
-          >
-          <label>Repository or page<input id="filter-repo" type="search" placeholder="contains" /></label>
-          <label
-            >Source<select id="filter-source">
-              <option value="">all</option>
-              <option value="webhook">webhooks</option>
-              <option>api</option>
-              <option>stream</option>
-            </select></label
-          >
-        </form>
-        <p class="muted" id="jobs-status" aria-live="polite"></p>
-        <table>
-          <caption class="muted">
-            The latest jobs; unfinished ones update as they run
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">Status</th>
-              <th scope="col">Repository or page</th>
-              <th scope="col">Source</th>
-              <th scope="col">Score</th>
-              <th scope="col">Assessment</th>
-              <th scope="col">Duration</th>
-            </tr>
-          </thead>
-          <tbody id="jobs-body"></tbody>
-        </table>
-      </section>
-      <section aria-labelledby="plugins-title">
-        <h2 id="plugins-title">Strategies</h2>
-        <ul id="plugins"></ul>
-      </section>
-    </main>`;
+  const body = html`<header><h1>Cadence</h1><p class="muted" id="health" aria-live="polite"></p></header>
+<main>
+<section aria-labelledby="analyze-title">
+<h2 id="analyze-title">Analyze</h2>
+<form id="analyze">
+<label>Kind<select id="analyze-kind"><option value="repository">repository</option><option value="website">page</option>${scans && html`<option value="organization">organization (github:owner, gitlab:group)</option>`}</select></label>
+<label>URL or path<input id="analyze-url" type="text" inputmode="url" autocomplete="off" spellcheck="false" required size="50" placeholder="https://github.com/owner/repo" aria-describedby="analyze-status"></label>
+<button type="submit">Analyze</button>
+<span id="analyze-status" class="muted" aria-live="polite"></span>
+</form>
+</section>
+<section aria-labelledby="jobs-title">
+<h2 id="jobs-title">Jobs</h2>
+<form id="jobs-filter" role="search" aria-label="Filter jobs">
+<label>Status<select id="filter-status"><option value="">all</option><option>queued</option><option>running</option><option>completed</option><option>failed</option><option>cancelled</option><option>timeout</option></select></label>
+<label>Repository or page<input id="filter-repo" type="search" placeholder="contains"></label>
+<label>Source<select id="filter-source"><option value="">all</option><option value="webhook">webhooks</option><option>api</option><option>stream</option></select></label>
+</form>
+<p class="muted" id="jobs-status" aria-live="polite"></p>
+<table><caption class="muted">The latest jobs; unfinished ones update as they run</caption>
+<thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Repository or page</th><th scope="col">Source</th><th scope="col">Score</th><th scope="col">Assessment</th><th scope="col">Duration</th></tr></thead>
+<tbody id="jobs-body"></tbody></table>
+</section>
+<section aria-labelledby="plugins-title"><h2 id="plugins-title">Strategies</h2><ul id="plugins"></ul></section>
+</main>`;
   return page('Cadence', body, DASHBOARD_ASSETS.dashboard);
 }
 
@@ -131,16 +77,13 @@ let login: { html: string; policy: string } | undefined;
 
 function buildLoginPage(): { html: string; policy: string } {
   const body = html`<main>
-    <h1>Cadence</h1>
-    <p>
-      This server asks for its API token. It is exchanged for a session cookie (HttpOnly, SameSite=Strict) and is not
-      kept in the page.
-    </p>
-    <form id="login" method="post" action="session">
-      <label>API token<input id="token" name="token" type="password" autocomplete="current-password" required /></label>
-      <button type="submit">Sign in</button>
-    </form>
-    <p id="login-status" role="status"></p>
-  </main>`;
+<h1>Cadence</h1>
+<p>This server asks for its API token. It is exchanged for a session cookie (HttpOnly, SameSite=Strict) and is not kept in the page.</p>
+<form id="login" method="post" action="session">
+<label>API token<input id="token" name="token" type="password" autocomplete="current-password" required></label>
+<button type="submit">Sign in</button>
+</form>
+<p id="login-status" role="status"></p>
+</main>`;
   return page('Cadence: sign in', body, DASHBOARD_ASSETS.login);
 }

@@ -16,27 +16,17 @@ export function jobPage(job: JobSummary): { html: string; policy: string } {
   const running = !isFinal(job.status);
   const ended = running
     ? ''
-    : html`<p role="alert">
-        This job ended ${job.status}${job.error_code ? html` (${job.error_code})` : ''} without a
-        report.${job.error ? html` ${job.error}` : ''}
-      </p>`;
-  const body = html`<header>
-      <p><a href="../../">Cadence</a></p>
-      <h1>${job.repo}</h1>
-      <p>Job <code>${job.id}</code>: <span id="status" aria-live="polite">${job.status}</span></p>
-    </header>
-    <main>
-      ${ended} ${job.kind === 'organization' ? scanProgress(job) : ''}
-      <section aria-labelledby="progress-title">
-        <h2 id="progress-title">Progress</h2>
-        <ol id="progress" aria-live="polite"></ol>
-        ${
-          running &&
-          html`<p class="muted">The report replaces this page when the job completes.</p>
-            <noscript><p>Reload this page to see the report once the job has completed.</p></noscript>`
-        }
-      </section>
-    </main>`;
+    : html`<p role="alert">This job ended ${job.status}${job.error_code ? html` (${job.error_code})` : ''} without a report.${job.error ? html` ${job.error}` : ''}</p>`;
+  const body = html`<header><p><a href="../../">Cadence</a></p><h1>${job.repo}</h1>
+<p>Job <code>${job.id}</code>: <span id="status" aria-live="polite">${job.status}</span></p></header>
+<main>
+${ended}
+${job.kind === 'organization' ? scanProgress(job) : ''}
+<section aria-labelledby="progress-title"><h2 id="progress-title">Progress</h2>
+<ol id="progress" aria-live="polite"></ol>
+${running && html`<p class="muted">The report replaces this page when the job completes.</p><noscript><p>Reload this page to see the report once the job has completed.</p></noscript>`}
+</section>
+</main>`;
   // The page is /jobs/:id/report: two levels below the root the assets are served from.
   return page(`Cadence: ${job.repo}`, body, running ? DASHBOARD_ASSETS.job : null, '../../');
 }
