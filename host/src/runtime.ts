@@ -7,6 +7,7 @@ import { loadCliConfig } from './cli/load-config.js';
 import { engineFromConfig } from './engine-setup.js';
 import { loadHostPlugins } from './plugins.js';
 import { CliError } from './cli/exit-codes.js';
+import { errorMessage } from '@cadence-detect/errors';
 
 /**
  * The configuration as resolved once, in the main thread: what analysis threads receive as data,
@@ -74,7 +75,7 @@ export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Pr
     engine = engineFromConfig(config, logger, loaded.plugins);
   } catch (error) {
     // A plugin that refuses its configuration as it starts (an unreadable forges.github.private_key_path): bad configuration, exit 2.
-    throw new CliError('usage', error instanceof Error ? error.message : String(error));
+    throw new CliError('usage', errorMessage(error));
   }
   return {
     config,

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.js';
+import { errorMessage } from '@cadence-detect/errors';
 
 /** A configuration file read as data (YAML or JSON: a configuration never runs code). */
 export interface ConfigFile {
@@ -123,7 +124,7 @@ function parseContent(file: string, content: string, kind: 'json' | 'yaml'): unk
   try {
     return kind === 'json' ? (JSON.parse(content) as unknown) : (parseYaml(content) as unknown);
   } catch (error) {
-    const first = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    const first = errorMessage(error).split('\n')[0] ?? '';
     throw new ConfigError(
       `Invalid configuration file ${file}: not valid ${kind === 'json' ? 'JSON' : 'YAML'} (${first})`,
       undefined,

@@ -1,4 +1,4 @@
-import { abortError, CadenceError, isOperationalCode } from '@cadence-detect/errors';
+import { abortError, CadenceError, isOperationalCode, errorMessage } from '@cadence-detect/errors';
 
 /** The error a cancelled job rejects with (one implementation: @cadence-detect/errors' abortError). */
 export const cancellationError: (signal: AbortSignal) => CadenceError = abortError;
@@ -14,7 +14,7 @@ export function asJobError(error: unknown, signal: AbortSignal): CadenceError {
   const code = (error as { code?: unknown } | null)?.code;
   if (isOperationalCode(code)) return new CadenceError(code, { message: (error as Error).message, cause: error });
   return new CadenceError('ERR_INTERNAL', {
-    message: error instanceof Error ? error.message : String(error),
+    message: errorMessage(error),
     cause: error,
   });
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from './error-message.js';
 import { OPERATIONAL_CODES, type OperationalCode } from './codes.js';
 import { ExpectedError } from './expected-error.js';
 
@@ -53,6 +54,6 @@ Object.defineProperty(CadenceError.prototype, BRAND, { value: true });
 /** Turns anything thrown into a CadenceError, keeping a CadenceError as it is. */
 export function toCadenceError(error: unknown, fallback: OperationalCode = 'ERR_INTERNAL'): CadenceError {
   if (error instanceof CadenceError) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new CadenceError(fallback, { message, cause: error });
 }

@@ -4,3 +4,4 @@ export { HttpError } from './http-error.js';
 export { redactCredentials } from './redact-credentials.js';
 export { abortError } from './abort-error.js';
 export { closestName } from './closest-name.js';
+export { errorMessage } from './error-message.js';

@@ -1,9 +1,9 @@
-import { abortError, CadenceError, redactCredentials } from '@cadence-detect/errors';
+import { abortError, CadenceError, redactCredentials, errorMessage } from '@cadence-detect/errors';
 
 /** What a failed clone or fetch is called: a branch the remote lacks, or git's own error lines (credentials redacted). */
 export function cloneError(error: unknown, signal: AbortSignal, url: string): CadenceError {
   if (signal.aborted) return abortError(signal);
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   if (/Remote branch .* not found|couldn't find remote ref/i.test(text)) {
     return new CadenceError('ERR_BRANCH_NOT_FOUND', {
       message: `Branch not found in ${redactCredentials(url)} (its branches: git ls-remote --heads <url>)`,

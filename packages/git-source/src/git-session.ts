@@ -1,5 +1,5 @@
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { abortError, CadenceError, redactCredentials } from '@cadence-detect/errors';
+import { abortError, CadenceError, redactCredentials, errorMessage } from '@cadence-detect/errors';
 import { resolveAndCheck } from '@cadence-detect/network-guard';
 import type { OpenOptions } from './clone.js';
 import { watchDirectorySize } from './directory-size.js';
@@ -166,7 +166,7 @@ export async function fetchAiNotes(
     await git.cwd(dir).raw(['fetch', '--no-tags', '--', 'origin', ...NOTES_REFSPECS]);
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorMessage(error);
     if (!/couldn't find remote ref|no such ref|not our ref/i.test(text)) {
       logger?.warn('could not fetch AI notes', { ref: AI_NOTES_REF, error: redactCredentials(text).slice(0, 300) });
     }

@@ -7,6 +7,7 @@ import { settingsKeyProblem } from '@cadence-detect/plugin-sdk';
 import { incompatibility, targetedRange } from './compatibility.js';
 import { discoverPluginPackages } from './discovery.js';
 import { entryFile, isPathSpecifier, locatePackage } from './package-location.js';
+import { errorMessage } from '@cadence-detect/errors';
 
 export type PluginOrigin = LoadedPlugin['source'];
 
@@ -128,7 +129,7 @@ async function loadOne(
       entry: {
         ...described,
         status: 'failed',
-        reason: `import failed: ${error instanceof Error ? error.message : String(error)}`,
+        reason: `import failed: ${errorMessage(error)}`,
       },
     };
   }

@@ -121,7 +121,7 @@ export {
   type PushRange,
 } from './webhook-helpers.js';
 export { definePlugin, type CadencePlugin, type PluginEnvironment, type PluginMeta } from './plugin.js';
-export { CadenceError, type OperationalCode } from '@cadence-detect/errors';
+export { CadenceError, errorMessage, type OperationalCode } from '@cadence-detect/errors';
 export {
   exceedanceScore,
   isMeasurableCommit,

@@ -4,7 +4,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { abortError, CadenceError, type OperationalCode } from '@cadence-detect/errors';
+import { abortError, CadenceError, type OperationalCode, errorMessage } from '@cadence-detect/errors';
 import { resolveAndCheck, type NetworkPolicy } from '@cadence-detect/network-guard';
 import { decode, detectCharset } from './charset.js';
 
@@ -222,7 +222,7 @@ function mapError(error: unknown, signal: AbortSignal): CadenceError {
   if (signal.aborted) return abortError(signal);
   if (error instanceof CadenceError) return error;
   const code = String((error as { code?: unknown })?.code ?? '');
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (code === 'ECONNREFUSED') return fail('ERR_CONNECTION_REFUSED', `Cannot connect: ${message}`, error);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     const host =

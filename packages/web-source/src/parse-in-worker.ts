@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { abortError, CadenceError } from '@cadence-detect/errors';
+import { abortError, CadenceError, errorMessage } from '@cadence-detect/errors';
 import type { PageDocument } from '@cadence-detect/plugin-sdk';
 import { fromWire, type WireDocument } from './document-wire.js';
 import type { ParseOptions } from './parse-document.js';
@@ -77,7 +77,7 @@ function workerFailure(error: unknown): CadenceError {
       cause: error,
     });
   return new CadenceError('ERR_INTERNAL', {
-    message: `Parsing the page failed: ${error instanceof Error ? error.message : String(error)}`,
+    message: `Parsing the page failed: ${errorMessage(error)}`,
     cause: error,
   });
 }

@@ -6,6 +6,7 @@ import {
   type AiVerdict,
   type AnalysisContext,
   type AnalysisResult,
+  errorMessage,
 } from '@cadence-detect/plugin-sdk';
 import { applyVerdicts } from './adjustment.js';
 import { collectItems, type FlaggedItem } from './flagged-items.js';
@@ -68,7 +69,7 @@ export default definePlugin({
             error instanceof CadenceError
               ? error
               : new CadenceError('ERR_AI_PROVIDER_UNAVAILABLE', {
-                  message: scrub(error instanceof Error ? error.message : String(error)),
+                  message: scrub(errorMessage(error)),
                 });
           context.logger.warn('AI analysis skipped', { code: failure.code, error: scrub(failure.message) });
           context.events.emit({ event: 'ai_analysis', in_progress: false, error: failure.code });

@@ -1,4 +1,4 @@
-import { CadenceError, retrying, retryAfterMs } from '@cadence-detect/plugin-sdk';
+import { CadenceError, retrying, retryAfterMs, errorMessage } from '@cadence-detect/plugin-sdk';
 
 /** A provider failure sorted into what we do about it. */
 export interface ClassifiedFailure {
@@ -10,7 +10,7 @@ export interface ClassifiedFailure {
 export function classify(error: unknown): ClassifiedFailure {
   const status =
     typeof (error as { status?: unknown })?.status === 'number' ? (error as { status: number }).status : null;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (status === 401 || status === 403) return { kind: 'auth', status, message };
   if (status === 429) return { kind: 'rate', status, message };
   if (status === null || status >= 500 || status === 408) return { kind: 'unavailable', status, message };

@@ -1,5 +1,6 @@
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 import { hit, type Attribution } from './match.js';
+import { errorMessage } from '@cadence-detect/plugin-sdk';
 
 /** One automation account rule: an id and a case-insensitive pattern over the author's name or e-mail. */
 export interface AutomationRuleSpec {
@@ -16,7 +17,7 @@ export function compileAutomationRule(spec: AutomationRuleSpec): CompiledAutomat
   try {
     return { id: spec.id, pattern: new RegExp(spec.pattern, 'iu') };
   } catch (error) {
-    throw new Error(`automation rule "${spec.id}": ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`automation rule "${spec.id}": ${errorMessage(error)}`);
   }
 }
 

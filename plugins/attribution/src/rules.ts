@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { compileAutomationRule, type AutomationRuleSpec, type CompiledAutomationRule } from './automation.js';
+import { errorMessage } from '@cadence-detect/plugin-sdk';
 
 /** Where a rule looks. */
 export type RuleKind = 'trailer' | 'line' | 'subject' | 'identity';
@@ -81,7 +82,7 @@ export function compileRule(spec: AttributionRuleSpec): CompiledRule {
       pattern: new RegExp(spec.pattern, 'iu'),
     };
   } catch (error) {
-    throw new Error(`attribution rule "${spec.id}": ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`attribution rule "${spec.id}": ${errorMessage(error)}`);
   }
 }
 

@@ -5,6 +5,7 @@ import { loadCliConfig } from '../load-config.js';
 import type { CliIo } from '../io.js';
 import { loadHostPlugins } from '../../plugins.js';
 import { engineFromConfig } from '../../engine-setup.js';
+import { errorMessage } from '@cadence-detect/errors';
 
 /** `cadence plugins`: what would load, from where, and why not. */
 export async function runPlugins(options: { config?: string }, io: CliIo): Promise<void> {
@@ -22,7 +23,7 @@ export async function runPlugins(options: { config?: string }, io: CliIo): Promi
     engine = engineFromConfig(config, logger, plugins);
   } catch (error) {
     // A plugin that refuses its configuration as it starts (an unreadable forges.github.private_key_path).
-    throw new CliError('usage', error instanceof Error ? error.message : String(error));
+    throw new CliError('usage', errorMessage(error));
   }
   const strategies = engine.strategies();
   const row = (status: string, name: string, version: string, source: string, where: string): string =>

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CadenceError } from '@cadence-detect/errors';
+import { CadenceError, errorMessage } from '@cadence-detect/errors';
 import { parseRepositoryUrl } from '@cadence-detect/git-source';
 import type { ScanTarget } from '@cadence-detect/organization';
 import { CliError } from '../exit-codes.js';
@@ -43,7 +43,7 @@ function targetOf(line: string, base: string): ScanTarget {
     return {
       repository: line,
       url,
-      refused: { code, message: error instanceof Error ? error.message : String(error) },
+      refused: { code, message: errorMessage(error) },
     };
   }
 }

@@ -2,6 +2,7 @@ import { throwIfCancelled } from '../cancellation.js';
 import type { EngineLogger } from '../engine-logger.js';
 import type { LineReadings } from '../line-shares.js';
 import type { PreparedRepository } from '../prepared-source.js';
+import { errorMessage } from '@cadence-detect/errors';
 
 /** How long before a job's deadline the lines stop being waited for: the verdict, its refinement and its reports keep that. */
 const LINES_RESERVE_MS = 10_000;
@@ -48,7 +49,7 @@ export async function readLines(
     const reason =
       error instanceof Error && error.name === 'LinesSkipped'
         ? error.message
-        : `lines could not be counted: ${error instanceof Error ? error.message : String(error)}`;
+        : `lines could not be counted: ${errorMessage(error)}`;
     if (error instanceof Error && error.name !== 'LinesSkipped')
       log.warn('lines not counted', { error: error.message });
     return { skipped: reason };

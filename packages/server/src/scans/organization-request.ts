@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import Type from 'typebox';
-import { CadenceError, HttpError } from '@cadence-detect/errors';
+import { CadenceError, HttpError, errorMessage } from '@cadence-detect/errors';
 import { parseRepositoryUrl } from '@cadence-detect/git-source';
 import { checkListingForge } from '@cadence-detect/organization';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
@@ -99,7 +99,7 @@ function checkListedUrl(url: string, index: number, allowLocalPaths: boolean): v
   try {
     parseRepositoryUrl(url, { allowLocalPaths });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new HttpError(400, 'invalid_request', `repositories[${index}]: ${reason}`, {
       details: { field: `repositories.${index}`, reason },
     });

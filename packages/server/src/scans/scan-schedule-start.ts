@@ -4,6 +4,7 @@ import { parseForgeTarget } from '@cadence-detect/organization';
 import type { ServerBackends } from '../backends/server-backends.js';
 import type { OrganizationScans } from './organization-scans.js';
 import { scheduledScans, type ScanTimer } from './scan-schedule.js';
+import { errorMessage } from '@cadence-detect/errors';
 
 /**
  * `scans.schedule`: each target's scan started on its timer (docs/organization.md), only on a
@@ -48,13 +49,13 @@ export function startScanSchedule(
       .catch((error: unknown) =>
         log.warn('scheduled scan did not start', {
           target,
-          error: error instanceof Error ? error.message : String(error),
+          error: errorMessage(error),
         }),
       );
   };
   return backends.scanTimers(entries, fire, stop).catch((error: unknown) => {
     if (stop.aborted) return null;
-    log.error('scans.schedule could not be set up', { error: error instanceof Error ? error.message : String(error) });
+    log.error('scans.schedule could not be set up', { error: errorMessage(error) });
     return null;
   });
 }
