@@ -55,6 +55,7 @@ function abortPromise(signal: AbortSignal): { promise: Promise<never>; release()
       signal.addEventListener('abort', listener, { once: true });
     }
   });
+  // Raced against the strategy: a rejection after the race is over is expected, not unhandled.
   promise.catch(() => undefined);
   return { promise, release: () => listener && signal.removeEventListener('abort', listener) };
 }

@@ -52,6 +52,7 @@ export async function openMirrored(
       // One round trip names the branch and, for a mirror, tells whether anything is new; the
       // mirror's own refs are read meanwhile.
       const local = fresh ? null : mirrorRefs(dir, signal);
+      // Marked handled now: awaited below, where its failure is dealt with.
       local?.catch(() => undefined);
       const heads = branch && fresh ? null : await remoteHeads(git, url, branch);
       if (!branch) {

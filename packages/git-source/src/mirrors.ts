@@ -63,6 +63,7 @@ export async function holdMirror(options: MirrorOptions, key: string, signal: Ab
   return {
     dir,
     async release() {
+      // A lock that cannot be released goes stale and is taken over (proper-lockfile): the job is done either way.
       await releaseLock().catch(() => undefined);
       // The bookkeeping (size, last use, eviction) runs after the job: nothing waits for it.
       void (async () => {
@@ -71,6 +72,7 @@ export async function holdMirror(options: MirrorOptions, key: string, signal: Ab
           JSON.stringify({ last_used: Date.now(), bytes: await directorySize(dir).catch(() => 0) }),
         );
         await evictMirrors(options);
+        // Bookkeeping in the background: a use not recorded only makes eviction less exact.
       })().catch(() => undefined);
     },
   };

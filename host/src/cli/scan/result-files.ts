@@ -36,6 +36,7 @@ export function resultFiles(config: CadenceConfig): ResultCache {
       await rename(temporary, path.join(dir, `${key}.json`));
       if (!pruned) {
         pruned = true;
+        // Pruning old results is housekeeping: the scan's own result is written.
         await prune(dir).catch(() => undefined);
       }
     },
@@ -50,5 +51,6 @@ async function prune(dir: string): Promise<void> {
   );
   dated.sort((a, b) => a.at - b.at);
   for (const { name } of dated.slice(0, dated.length - MAX_RESULTS))
+    // A file another run removed first is gone all the same.
     await unlink(path.join(dir, name)).catch(() => undefined);
 }

@@ -27,6 +27,7 @@ export async function acquireSource(
       const early =
         cache && !run.job
           ? (info: PreparedRepository['info']) =>
+              // A cache that cannot answer is a miss: the history is read.
               Promise.resolve(cache.get(repositoryCacheKey(request, info, parts.fingerprint))).catch(() => undefined)
           : undefined;
       const acquired = await acquireRepository(request, {

@@ -56,6 +56,7 @@ export async function analyzeSource(
     await parts.hooks.beforeAnalysis.promise(context);
     // Blame runs beside the strategies (other git processes); a failure drops the lines, never the verdict.
     const lines = source.kind === 'repository' ? readLines(source, signal, parts.log, run.job?.deadline) : undefined;
+    // Marked handled now: it is awaited (and its failure said) after the strategies.
     lines?.catch(() => undefined);
     const reports = await runStrategies(parts, source, context, run.emit);
     const assembled = await assemble(parts, source, reports, thresholds, analysis.authors ?? 'top', lines);

@@ -16,6 +16,7 @@ export async function answerFromCache(
   source: PreparedSource,
   run: RunContext,
 ): Promise<AnalysisResult | undefined> {
+  // A cache that cannot answer (Redis away) is a miss, never a failed analysis.
   const cached = await Promise.resolve(run.options.cache?.get(key)).catch(() => undefined);
   if (!cached) return undefined;
   if (run.job) {
@@ -33,6 +34,7 @@ export async function answerFromCache(
       }),
     );
   }
+  // The kept result stands; a temporary folder left behind is the OS's to clean.
   await source.dispose().catch(() => undefined);
   return cached;
 }

@@ -160,15 +160,18 @@ export async function acquireRepository(
     const kept = await options.answerFromCache?.(info);
     if (kept) {
       emit({ event: 'fetch', message: `unchanged since its kept result (${rev.slice(0, 12)})` });
+      // The kept result answers; a clone that cannot be removed is no reason to fail it.
       await clone.dispose().catch(() => undefined);
       return { kind: 'cached', result: kept };
     }
     let nextReport = READ_PROGRESS_EVERY;
     // The AI notes are read beside the history (another git process on the same repository).
     const notes = readNotes(clone.dir, AI_NOTES_REF, signal);
+    // Marked handled now: awaited below, where its failure is dealt with.
     notes.catch(() => undefined);
     // So are the files at the analysed head (one `git ls-tree`): reports point only at files that remain.
     const headPaths = readHeadPaths(clone.dir, rev, { signal, bounds });
+    // Marked handled now: awaited below, where its failure is dealt with.
     headPaths.catch(() => undefined);
     const { commits, stats, oversizedFiles, oversizedCommits, unreadable } = await readHistory(clone.dir, {
       rev,
@@ -315,6 +318,7 @@ export async function acquireRepository(
       dispose: () => clone.dispose(),
     };
   } catch (error) {
+    // The error being thrown is what the job reports; a failed clean-up would hide it.
     await clone.dispose().catch(() => undefined);
     throw error;
   }

@@ -128,6 +128,7 @@ class ThreadSlot {
     });
     // An unused thread must not keep the process alive.
     worker.unref();
+    // Marked handled now: every caller awaits it and meets its failure there.
     void this.ready.catch(() => undefined);
     worker.on('message', (message: FromThread) => this.receive(message));
     worker.on('error', (error) =>
@@ -206,10 +207,12 @@ class ThreadSlot {
         break;
       case 'cache-get':
         void Promise.resolve(running.options.cache?.get(message.key))
+          // A cache that cannot answer is a miss: the thread analyses.
           .catch(() => undefined)
           .then((result) => this.post({ type: 'cache-value', id: message.id, result }));
         break;
       case 'cache-set':
+        // A result not kept is a later miss, not this job's failure.
         void Promise.resolve(running.options.cache?.set(message.key, message.result)).catch(() => undefined);
         break;
       case 'done':

@@ -73,6 +73,7 @@ export class JobCancelling {
       const open = (after.children ?? []).filter(
         (child) => child.job_id && !isFinal(child.status as Job['status']) && child.status !== 'waiting',
       );
+      // A child already ended or gone needs no cancel: the rest still get theirs.
       await Promise.all(open.map((child) => this.cancel(child.job_id!, reason).catch(() => undefined)));
       const ended = await records.cancelWaiting(id, reason);
       if (!ended) return after;
@@ -83,6 +84,7 @@ export class JobCancelling {
             cancelled.has(child.job_id) ? { ...child, status: 'cancelled', error_code: reason.code } : child,
           );
         })
+        // The organization job is cancelled already; its children list is best effort while the store is away.
         .catch(() => undefined);
       return (await store.get(id)) ?? ended;
     }

@@ -104,6 +104,7 @@ export class JobRecords {
         this.finish(j, 'failed', lost);
         changed = true;
       })
+      // The record is final already or the store is away: whoever reads the lost job next ends it.
       .catch(() => undefined);
     if (!job || !changed) return;
     this.log.warn('job failed', { job_id: id, error_code: lost.code });

@@ -172,6 +172,7 @@ async function stream(ctx: Context, spec: NewJob, options: StreamRouteOptions): 
     if (sse && !ctx.res.writableFinished && jobId) {
       unsubscribe?.();
       sse.end();
+      // The client left: a job already ended needs no cancel, and nobody is left to tell.
       void options.jobs.cancel(jobId).catch(() => undefined);
     }
   });

@@ -353,6 +353,7 @@ class ChildFollower {
     this.following.clear();
     return Promise.all(
       entries.map(async ([id, { index }]) => {
+        // A job that cannot be cancelled (already ended) is read as it is; one that cannot be read is recorded as unknown.
         const job = await this.jobs.cancel(id, reason).catch(() => this.jobs.store.get(id).catch(() => undefined));
         // The cancel waits a moment for the job to unwind; one still unwinding (a clone being
         // stopped on a loaded machine) is waited for, so the scan's record says how it ended.
@@ -367,6 +368,7 @@ class ChildFollower {
     let job = last;
     while (!isFinal(job.status) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, UNWIND_POLL_MS));
+      // A store that cannot answer keeps the last reading; the next poll tries again.
       job = (await this.jobs.store.get(id).catch(() => undefined)) ?? job;
     }
     return job;

@@ -78,6 +78,7 @@ export class OrganizationScans {
           .update(job.id, (j) => {
             if (!isFinal(j.status)) j.heartbeat_at = isoNow();
           })
+          // A missed heartbeat is made up by the next one; the scan goes on.
           .catch(() => undefined),
       HEARTBEAT_MS,
     );
@@ -136,6 +137,7 @@ export class OrganizationScans {
         }),
       this.log,
       id,
+      // untilRecorded waits out a store outage and logs; past its patience the scan has nothing more to try.
     ).catch(() => undefined);
     this.log.warn(`organization scan ${status}`, { job_id: id, error_code: failure.code, error: failure.message });
     if (ended?.status === status) {

@@ -17,6 +17,7 @@ async function closeWithin(part: Queue | Worker): Promise<void> {
     late,
   ]);
   clearTimeout(timer);
+  // Giving up on a connection that never came: nothing is left to tell.
   if (outcome === 'late') await part.disconnect().catch(() => undefined);
 }
 

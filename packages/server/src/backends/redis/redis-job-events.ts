@@ -75,6 +75,7 @@ export class RedisJobEventChannel implements JobEventChannel {
   private interruptRead(): void {
     this.wake?.();
     if (this.reading && this.readerId !== null)
+      // A read that cannot be interrupted ends on its own timeout and picks up the subscription then.
       void this.command.client('UNBLOCK', this.readerId).catch(() => undefined);
   }
 
