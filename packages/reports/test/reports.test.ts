@@ -308,8 +308,8 @@ describe('reports', () => {
       };
       for (const format of ['text', 'html'] as const) {
         const report = renderReport(site, format);
-        // eslint-disable-next-line no-control-regex -- the control characters a report must not hold
         expect(report).to.not.match(
+          // eslint-disable-next-line no-control-regex -- the control characters a report must not hold
           /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/,
         );
         expect(report).to.contain('delve');

@@ -1,36 +1,17 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
-import type { CadenceConfig } from '@cadence-detect/config';
-import type { Engine } from '@cadence-detect/engine';
-import type { Logger } from '@cadence-detect/logger';
-import type { ServerBackends } from './backends/server-backends.js';
-import type { ServerResultCache } from './result-cache.js';
 import { QUEUE_DASHBOARD_PATH } from './backends/redis/queue-dashboard-path.js';
-import type { JobManager } from './jobs/job-manager.js';
-import type { ServerMetrics } from './metrics.js';
 import { requireApiToken } from './middleware/api-token.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { refuseCrossSite } from './middleware/same-origin.js';
-import { analyzeRoutes, organizationRoutes } from './routes/analyze.js';
-import { dashboardRoutes } from './routes/dashboard.js';
-import { jobRoutes } from './routes/jobs.js';
-import { healthRoutes, metricRoutes, operationRoutes, prometheusRoutes } from './routes/operations.js';
-import { streamRoutes } from './routes/streams.js';
-import { forgeIntakes, webhookRoutes } from './routes/webhooks.js';
-import type { OrganizationScans } from './scans/organization-scans.js';
-import { UnverifiedBytes } from './webhooks/unverified-bytes.js';
-
-export interface RouteDeps {
-  readonly config: CadenceConfig;
-  readonly engine: Engine;
-  readonly logger: Logger;
-  readonly backends: ServerBackends;
-  readonly jobs: JobManager;
-  readonly scans: OrganizationScans;
-  readonly metrics: ServerMetrics;
-  readonly cache: ServerResultCache;
-}
+import { register as registerAnalyze } from './routes/analyze.js';
+import { register as registerDashboard } from './routes/dashboard.js';
+import { register as registerJobs } from './routes/jobs.js';
+import { register as registerOperations } from './routes/operations.js';
+import type { RegisterRoutes, RouteDeps } from './routes/route-module.js';
+import { register as registerStreams } from './routes/streams.js';
+import { register as registerWebhooks } from './routes/webhooks.js';
 
 export type RouteTable = ReadonlyArray<{
   readonly path: string;
@@ -38,81 +19,48 @@ export type RouteTable = ReadonlyArray<{
   readonly guarded: boolean;
 }>;
 
+/** What the server gives its route modules: its parts; the shared guards are built here. */
+export type ServerParts = Omit<RouteDeps, 'guards'>;
+
+/** Every route module, each of the one shape `register(routers, deps)`, in the order their routes match. */
+const ROUTE_MODULES: readonly RegisterRoutes[] = [
+  registerOperations,
+  registerWebhooks,
+  registerAnalyze,
+  registerDashboard,
+  registerStreams,
+  registerJobs,
+];
+
 /**
  * Every route, on one of two routers that each carry their own checks: a route added to `guarded`
  * cannot be public by accident, and only what is registered on `open` is (docs/http-api.md,
  * Conventions: /health, the webhooks, /metrics if public). Returns the route table.
  */
-export function registerRoutes(app: Koa, deps: RouteDeps): RouteTable {
-  const { config, engine, logger, backends, jobs, scans, metrics, cache } = deps;
+export function registerRoutes(app: Koa, parts: ServerParts): RouteTable {
+  const { config, backends } = parts;
   const limit = (group: string, perMinute: number) => rateLimit(backends.rateLimiters(group, perMinute));
   // Routes that start jobs: refused to other sites' pages, then counted per client (docs/http-api.md, Conventions).
   const crossSite = refuseCrossSite(config.api.allowed_origins);
-  const startsJobs = [crossSite, limit('analyses', config.rate_limits.analyses_per_minute)];
-  const open = new Router();
-  const guarded = new Router();
-  guarded.use(requireApiToken(config.api.token, backends.sessionRevocations));
-  healthRoutes(open, jobs, backends);
-  if (config.webhook.enabled) {
-    // Ahead of both routers: a forge's POST to the exact webhook path skips route matching.
-    app.use(
-      webhookRoutes(open, {
-        secret: config.webhook.secret,
-        jobs,
-        crossSite,
-        limiter: backends.rateLimiters('webhooks', config.rate_limits.webhooks_per_minute),
-        unverifiedBytes: new UnverifiedBytes(config.limits.max_unverified_webhook_bytes),
-        allowLocalPaths: config.security.allow_local_paths,
-        // Whatever forges the loaded plugins declare: GitHub and GitLab are built-in plugins like any other.
-        forges: forgeIntakes(engine.plugins(), logger),
-      }),
-    );
+  const guards = {
+    crossSite,
+    startsJobs: [crossSite, limit('analyses', config.rate_limits.analyses_per_minute)],
+    queryLimit: limit('job_queries', config.rate_limits.job_queries_per_minute),
+    metricsLimit: limit('metrics', config.rate_limits.metrics_per_minute),
+  };
+  const routers = { app, open: new Router(), guarded: new Router() };
+  routers.guarded.use(requireApiToken(config.api.token, backends.sessionRevocations));
+  for (const register of ROUTE_MODULES) register(routers, { ...parts, guards });
+  if (backends.queueDashboard) {
+    const tokenCheck = requireApiToken(config.api.token, backends.sessionRevocations);
+    app.use(dashboardMount(backends.queueDashboard, tokenCheck, config.server.base_path));
   }
-  const metricsLimit = limit('metrics', config.rate_limits.metrics_per_minute);
-  prometheusRoutes(config.api.public_metrics ? open : guarded, metrics, metricsLimit);
-  analyzeRoutes(guarded, jobs, config.security.allow_local_paths, startsJobs);
-  // Only behind a token: a server anyone can reach must not list what its forge token can see.
-  if (config.api.token !== null) {
-    organizationRoutes(
-      guarded,
-      scans,
-      {
-        allowedOwners: config.scans.allowed_owners,
-        allowLocalPaths: config.security.allow_local_paths,
-        plugins: () => engine.plugins(),
-      },
-      startsJobs,
-    );
-  }
-  const queryLimit = limit('job_queries', config.rate_limits.job_queries_per_minute);
-  dashboardRoutes(open, config.api.token, queryLimit, backends.sessionRevocations, config.server.base_path);
-  streamRoutes(guarded, {
-    jobs,
-    store: backends.store,
-    queryLimit,
-    events: backends.events,
-    allowLocalPaths: config.security.allow_local_paths,
-    keepAliveMs: config.limits.stream_keepalive_seconds * 1000,
-    guards: startsJobs,
-    maxOpenStreams: config.limits.max_open_streams,
-  });
-  jobRoutes(guarded, backends.store, jobs, queryLimit);
-  operationRoutes(guarded, cache, engine);
-  metricRoutes(guarded, metrics, jobs, cache, metricsLimit);
-  if (backends.queueDashboard)
-    app.use(
-      dashboardMount(
-        backends.queueDashboard,
-        requireApiToken(config.api.token, backends.sessionRevocations),
-        config.server.base_path,
-      ),
-    );
-  for (const router of [open, guarded]) {
+  for (const router of [routers.open, routers.guarded]) {
     app.use(router.routes());
     // Not thrown: the router then sets the Allow header, and errorBody gives the 405 the contract's body.
     app.use(router.allowedMethods());
   }
-  return [...routeTable(open, false), ...routeTable(guarded, config.api.token !== null)];
+  return [...routeTable(routers.open, false), ...routeTable(routers.guarded, config.api.token !== null)];
 }
 
 /** What a 404 under `path` lists: the routes below it (none for the root). */

@@ -6,10 +6,11 @@ import { repositoryJob, websiteJob } from '../analysis-targets.js';
 import { RepositoryBody, WebsiteBody, validated } from '../request-validation.js';
 import type { OrganizationScans } from '../scans/organization-scans.js';
 import { organizationRequest, type ScanRules } from '../scans/organization-request.js';
+import type { RegisterRoutes } from './route-module.js';
 
 /** On-demand analysis: 202 with the queued job (docs/http-api.md, The job). */
 /** `guards`: the cross-site check and the analyses rate limit, shared with the stream routes. */
-export function analyzeRoutes(
+function analyzeRoutes(
   router: Router,
   jobs: JobManager,
   allowLocalPaths: boolean,
@@ -44,7 +45,7 @@ export function analyzeRoutes(
  * `POST /api/analyze/organization` (docs/http-api.md, The organization job): registered only on a
  * server with an API token, since a scan lists whatever the forge token can see.
  */
-export function organizationRoutes(
+function organizationRoutes(
   router: Router,
   scans: OrganizationScans,
   rules: ScanRules,
@@ -68,3 +69,17 @@ export function organizationRoutes(
     },
   );
 }
+
+/** The analysis routes; the organization route only on a server with an API token. */
+export const register: RegisterRoutes = ({ guarded }, { config, jobs, scans, engine, guards }) => {
+  analyzeRoutes(guarded, jobs, config.security.allow_local_paths, guards.startsJobs);
+  // Only behind a token: a server anyone can reach must not list what its forge token can see.
+  if (config.api.token !== null) {
+    const rules = {
+      allowedOwners: config.scans.allowed_owners,
+      allowLocalPaths: config.security.allow_local_paths,
+      plugins: () => engine.plugins(),
+    };
+    organizationRoutes(guarded, scans, rules, guards.startsJobs);
+  }
+};

@@ -7,13 +7,14 @@ import { dashboardPage, loginPage } from '../dashboard/dashboard-pages.js';
 import { SESSION_COOKIE, Sessions } from '../middleware/session.js';
 import type { SessionRevocations } from '../middleware/session-revocations.js';
 import { constantTimeEqual } from '@cadence-detect/plugin-sdk';
+import type { RegisterRoutes } from './route-module.js';
 
 /**
  * The dashboard (issue 19): `/`, and the token exchange. With an API token configured, `/` asks
  * for it once; POST /session trades it for an HttpOnly, SameSite=Strict session cookie that the
  * guarded routes accept (docs/http-api.md). The token never goes into a URL.
  */
-export function dashboardRoutes(
+function dashboardRoutes(
   router: Router,
   token: string | null,
   limit: Middleware,
@@ -100,3 +101,8 @@ export function dashboardRoutes(
     ctx.status = 204;
   });
 }
+
+/** The dashboard's pages, on the open router: they ask for the token themselves. */
+export const register: RegisterRoutes = ({ open }, { config, backends, guards }) => {
+  dashboardRoutes(open, config.api.token, guards.queryLimit, backends.sessionRevocations, config.server.base_path);
+};

@@ -5,6 +5,7 @@ import type { JobManager } from '../jobs/job-manager.js';
 import type { JobStore } from '../jobs/job-store.js';
 import type { OrganizationResult } from '@cadence-detect/organization';
 import { isFinal, jobView, type Job, type JobStatus } from '../jobs/job.js';
+import type { RegisterRoutes } from './route-module.js';
 
 const STATUS_ALIASES: Record<string, JobStatus> = {
   queued: 'queued',
@@ -25,7 +26,7 @@ function integerParam(value: unknown, name: string, fallback: number): number {
 }
 
 /** Reading jobs (docs/http-api.md: The job, Conventions). */
-export function jobRoutes(router: Router, store: JobStore, jobs: JobManager, limit: Middleware): void {
+function jobRoutes(router: Router, store: JobStore, jobs: JobManager, limit: Middleware): void {
   router.get('/jobs', limit, async (ctx) => {
     const limit = Math.min(100, integerParam(ctx.query.limit, 'limit', 10));
     const offset = integerParam(ctx.query.offset, 'offset', 0);
@@ -126,3 +127,8 @@ function withReportLinks(job: Job): OrganizationResult {
     }),
   };
 }
+
+/** The job routes, behind the token. */
+export const register: RegisterRoutes = ({ guarded }, { backends, jobs, guards }) => {
+  jobRoutes(guarded, backends.store, jobs, guards.queryLimit);
+};

@@ -5,13 +5,14 @@ import type { JobManager } from '../jobs/job-manager.js';
 import type { ServerMetrics } from '../metrics.js';
 import type { ServerResultCache } from '../result-cache.js';
 import type { ServerBackends } from '../backends/server-backends.js';
+import type { RegisterRoutes } from './route-module.js';
 
 /** /health (docs/http-api.md, GET /health and GET /metrics): never behind the token, for load balancers and probes. */
 /**
  * /health: 200 with the health record when the server is ready; with the Redis backend, 503 and
  * `status: "unavailable"` while Redis does not answer (a load balancer then sends work elsewhere).
  */
-export function healthRoutes(router: Router, jobs: JobManager, backends: ServerBackends): void {
+function healthRoutes(router: Router, jobs: JobManager, backends: ServerBackends): void {
   router.get('/health', async (ctx) => {
     const now = new Date().toISOString();
     const backend = await backends.health();
@@ -30,7 +31,7 @@ export function healthRoutes(router: Router, jobs: JobManager, backends: ServerB
 }
 
 /** /api/cache/*, /api/plugins. */
-export function operationRoutes(router: Router, cache: ServerResultCache, engine: Engine): void {
+function operationRoutes(router: Router, cache: ServerResultCache, engine: Engine): void {
   router.get('/api/cache/stats', async (ctx) => {
     ctx.body = await cache.stats();
   });
@@ -55,7 +56,7 @@ export function operationRoutes(router: Router, cache: ServerResultCache, engine
 }
 
 /** /metrics (Prometheus text): behind the token unless api.public_metrics puts it on the open router. */
-export function prometheusRoutes(router: Router, metrics: ServerMetrics, limit: Middleware): void {
+function prometheusRoutes(router: Router, metrics: ServerMetrics, limit: Middleware): void {
   router.get('/metrics', limit, async (ctx) => {
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
@@ -63,7 +64,7 @@ export function prometheusRoutes(router: Router, metrics: ServerMetrics, limit: 
 }
 
 /** /api/metrics (JSON). */
-export function metricRoutes(
+function metricRoutes(
   router: Router,
   metrics: ServerMetrics,
   jobs: JobManager,
@@ -90,3 +91,14 @@ export function metricRoutes(
     };
   });
 }
+
+/** /health (open), /metrics (open only with api.public_metrics), the cache, plugin and metric routes (guarded). */
+export const register: RegisterRoutes = (
+  { open, guarded },
+  { config, jobs, backends, metrics, cache, engine, guards },
+) => {
+  healthRoutes(open, jobs, backends);
+  prometheusRoutes(config.api.public_metrics ? open : guarded, metrics, guards.metricsLimit);
+  operationRoutes(guarded, cache, engine);
+  metricRoutes(guarded, metrics, jobs, cache, guards.metricsLimit);
+};

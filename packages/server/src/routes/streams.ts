@@ -10,6 +10,7 @@ import { API_BODY_LIMIT, jsonBody, requireContentType } from '../middleware/body
 import { repositoryJob, websiteJob } from '../analysis-targets.js';
 import { RepositoryBody, WebsiteBody, validated } from '../request-validation.js';
 import { SseStream } from '../streams/sse-stream.js';
+import type { RegisterRoutes } from './route-module.js';
 
 export interface StreamRouteOptions {
   readonly jobs: JobManager;
@@ -26,7 +27,7 @@ export interface StreamRouteOptions {
 }
 
 /** Streams (docs/http-api.md): GET with query parameters (Form A) and POST with the analyze body (Form B). */
-export function streamRoutes(router: Router, options: StreamRouteOptions): void {
+function streamRoutes(router: Router, options: StreamRouteOptions): void {
   const open = openStreamCap(options.maxOpenStreams);
   const body = [requireContentType(['application/json']), jsonBody(API_BODY_LIMIT)];
   const repository = (input: unknown): NewJob => {
@@ -177,3 +178,17 @@ async function stream(ctx: Context, spec: NewJob, options: StreamRouteOptions): 
     }
   });
 }
+
+/** The SSE streams, behind the token. */
+export const register: RegisterRoutes = ({ guarded }, { config, jobs, backends, guards }) => {
+  streamRoutes(guarded, {
+    jobs,
+    store: backends.store,
+    queryLimit: guards.queryLimit,
+    events: backends.events,
+    allowLocalPaths: config.security.allow_local_paths,
+    keepAliveMs: config.limits.stream_keepalive_seconds * 1000,
+    guards: guards.startsJobs,
+    maxOpenStreams: config.limits.max_open_streams,
+  });
+};

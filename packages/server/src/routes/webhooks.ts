@@ -7,7 +7,6 @@ import type { JobManager, NewJob } from '../jobs/job-manager.js';
 import { WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { UnverifiedBytes } from '../webhooks/unverified-bytes.js';
 import type { Engine } from '@cadence-detect/engine';
 import type { Logger } from '@cadence-detect/logger';
 import {
@@ -19,6 +18,8 @@ import {
 } from '@cadence-detect/plugin-sdk';
 import type { JobSource } from '../jobs/job.js';
 import { rawWebhookBody, webhookBytes, webhookPayload } from '../webhooks/webhook-body.js';
+import type { RegisterRoutes } from './route-module.js';
+import { UnverifiedBytes } from '../webhooks/unverified-bytes.js';
 
 export interface WebhookRouteOptions {
   readonly secret: string | null;
@@ -41,7 +42,7 @@ export interface WebhookRouteOptions {
  * The forges plugins declare (`plugin.forge`), each intake built once from its plugin's options. The
  * server knows no forge's wire format: verifying a delivery and reading its payload are the plugin's.
  */
-export function forgeIntakes(plugins: ReturnType<Engine['plugins']>, logger: Logger): Map<string, ForgeIntake> {
+function forgeIntakes(plugins: ReturnType<Engine['plugins']>, logger: Logger): Map<string, ForgeIntake> {
   const intakes = new Map<string, ForgeIntake>();
   for (const loaded of plugins) {
     const forge = loaded.plugin.forge;
@@ -71,7 +72,7 @@ const FORGE_NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
  * every route, composing the matched chain anew, parameters) was a fifth of the cost of a webhook
  * (docs/deploy.md, Sizing).
  */
-export function webhookRoutes(router: Router, options: WebhookRouteOptions): Middleware {
+function webhookRoutes(router: Router, options: WebhookRouteOptions): Middleware {
   // Counted before the signature check: a flood of bad signatures is cheap to refuse.
   const limit = rateLimit(options.limiter);
   const body = rawWebhookBody(WEBHOOK_BODY_LIMIT, options.unverifiedBytes, [
@@ -164,3 +165,20 @@ async function answerPush(
     ...(duplicate ? { duplicate: true } : {}),
   };
 }
+
+/** The forges' webhooks (with webhook.enabled), ahead of both routers: a forge's POST to the exact path skips route matching. */
+export const register: RegisterRoutes = ({ app, open }, { config, engine, logger, backends, jobs, guards }) => {
+  if (!config.webhook.enabled) return;
+  app.use(
+    webhookRoutes(open, {
+      secret: config.webhook.secret,
+      jobs,
+      crossSite: guards.crossSite,
+      limiter: backends.rateLimiters('webhooks', config.rate_limits.webhooks_per_minute),
+      unverifiedBytes: new UnverifiedBytes(config.limits.max_unverified_webhook_bytes),
+      allowLocalPaths: config.security.allow_local_paths,
+      // Whatever forges the loaded plugins declare: GitHub and GitLab are built-in plugins like any other.
+      forges: forgeIntakes(engine.plugins(), logger),
+    }),
+  );
+};
