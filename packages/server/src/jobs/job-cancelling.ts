@@ -6,6 +6,7 @@ import type { JobEventChannel } from './job-events.js';
 import type { JobQueue } from './job-queue.js';
 import type { JobRecords } from './job-records.js';
 import type { JobStore } from './job-store.js';
+import type { RunningControllers } from './running-controllers.js';
 
 /** How long a cancel waits for a running job to unwind before answering with what the store holds. */
 const CANCEL_WAIT_MS = 2000;
@@ -36,13 +37,13 @@ export class JobCancelling {
       readonly events: JobEventChannel;
       readonly cancels: JobCancels;
       readonly records: JobRecords;
-      readonly running: ReadonlyMap<string, AbortController>;
+      readonly running: Pick<RunningControllers, 'find'>;
     },
   ) {}
 
   /** Hears cancels asked of any server and aborts the jobs running here; returns the function that stops listening. */
   listen(): () => void {
-    return this.parts.cancels.listen((id, code) => this.parts.running.get(id)?.abort(new CadenceError(code)));
+    return this.parts.cancels.listen((id, code) => this.parts.running.find(id)?.abort(new CadenceError(code)));
   }
 
   /** docs/http-api.md, POST /jobs/:id/cancel: the job cancelled; ERR_JOB_FINAL when it already ended; ERR_JOB_NOT_FOUND when unknown. */
@@ -57,7 +58,7 @@ export class JobCancelling {
     // wait for that event (subscribed before the abort, so it cannot be missed), at most CANCEL_WAIT_MS.
     // An organization job unwinds its repository jobs first (each a cancel of its own): it gets longer.
     const ended = this.endOf(id, job.kind === 'organization' ? SCAN_CANCEL_WAIT_MS : CANCEL_WAIT_MS);
-    const here = running.get(id);
+    const here = running.find(id);
     if (here) here.abort(reason);
     else await cancels.request(id, reason.code);
     await ended;

@@ -18,6 +18,7 @@ import { JobRecords } from './job-records.js';
 import type { JobStore } from './job-store.js';
 import { ReportWrites } from './report-writes.js';
 import { RunningJobs } from './running-jobs.js';
+import { RunningControllers } from './running-controllers.js';
 
 export type { NewJob } from './job-intake.js';
 
@@ -57,7 +58,8 @@ export class JobManager {
   private readonly runs: RunningJobs;
   private readonly startedAt = Date.now();
   private readonly stopListening: () => void;
-  private readonly running = new Map<string, AbortController>();
+  /** The work this process runs: the manager's alone; the parts get only what each needs of it. */
+  private readonly running = new RunningControllers();
 
   constructor(private readonly options: JobManagerOptions) {
     // One child logger for all jobs (each line carries job_id): a child per job is garbage per request.
@@ -100,7 +102,7 @@ export class JobManager {
    * the controller that cancel (from any server) and shutdown trip. Returns the function that ends it.
    */
   track(id: string, controller: AbortController): () => void {
-    this.running.set(id, controller);
+    const leave = this.running.enroll(id, controller);
     // As for a repository job: a cancel whose pub/sub message this process missed is read back.
     let stopWatching: (() => void) | null = null;
     let ended = false;
@@ -111,7 +113,7 @@ export class JobManager {
     return () => {
       ended = true;
       stopWatching?.();
-      if (this.running.get(id) === controller) this.running.delete(id);
+      leave?.();
     };
   }
 

@@ -10,6 +10,7 @@ import type { JobEvent, JobEventChannel } from './job-events.js';
 import type { JobQueue } from './job-queue.js';
 import type { JobRecords } from './job-records.js';
 import type { ReportWrites } from './report-writes.js';
+import type { RunningControllers } from './running-controllers.js';
 
 export interface RunningJobsParts {
   readonly engine: JobEngine;
@@ -19,8 +20,8 @@ export interface RunningJobsParts {
   readonly cancelling: JobCancelling;
   readonly reports: ReportWrites;
   readonly cache: ResultCache;
-  /** This process's running jobs by id, each with the controller that cancel, the job timeout and shutdown trip. */
-  readonly running: Map<string, AbortController>;
+  /** This process's running work (the job manager's): each job enrolls its controller while it runs. */
+  readonly running: Pick<RunningControllers, 'enroll' | 'abortAll' | 'size'>;
   readonly log: Logger;
   readonly jobTimeoutMs: number;
   readonly network: NetworkPolicy | null;
@@ -57,21 +58,20 @@ export class RunningJobs {
   }
 
   abortAll(reason: CadenceError): void {
-    for (const controller of this.parts.running.values()) controller.abort(reason);
+    this.parts.running.abortAll(reason);
   }
 
   /** One job, run by the queue's consumer: `hand-back` when shutdown stopped it and the queue is shared. */
   async run(id: string): Promise<'done' | 'hand-back'> {
-    const { running } = this.parts;
     // A shared queue that took this process's lock renewal for a stall hands the job out again; the
     // run already going here finishes it (and hears its cancel), so a second one is not started.
-    if (running.has(id)) return 'done';
     const controller = new AbortController();
-    running.set(id, controller);
+    const leave = this.parts.running.enroll(id, controller);
+    if (!leave) return 'done';
     try {
       return await this.runStarted(id, controller);
     } finally {
-      running.delete(id);
+      leave();
     }
   }
 
