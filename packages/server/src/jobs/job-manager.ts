@@ -7,7 +7,7 @@ import type { NetworkPolicy } from '@cadence-detect/network-guard';
 import { AnalysisThreadPool, type AnalysisThreadsSpec } from './analysis-threads.js';
 import type { ServerBackends } from '../backends/server-backends.js';
 import type { ServerMetrics } from '../metrics.js';
-import type { Job, JobStatus } from './job.js';
+import type { Job } from './job.js';
 import type { JobCancels } from './job-cancels.js';
 import { JobCancelling } from './job-cancelling.js';
 import type { JobEngine } from './job-engine.js';
@@ -19,6 +19,7 @@ import type { JobStore } from './job-store.js';
 import { ReportWrites } from './report-writes.js';
 import { RunningJobs } from './running-jobs.js';
 import { RunningControllers } from './running-controllers.js';
+import type { OrganizationResult } from '@cadence-detect/organization';
 
 export type { NewJob } from './job-intake.js';
 
@@ -117,9 +118,14 @@ export class JobManager {
     };
   }
 
-  /** An end of work this process tracked itself (an organization job), counted as every job's end is. */
-  countEnded(status: JobStatus): void {
-    this.options.metrics.jobsTotal.inc({ status });
+  /** An organization job's scan ended with its result: the record's transition, counted and published once. */
+  organizationCompleted(id: string, organization: OrganizationResult): Promise<Job | undefined> {
+    return this.records.completeOrganization(id, organization);
+  }
+
+  /** An organization job's scan stopped early (cancel, its time limit, shutdown, a failure): its end by the code. */
+  organizationEnded(id: string, failure: CadenceError): Promise<Job | undefined> {
+    return this.records.endOrganization(id, failure);
   }
 
   /** False once shutdown began: no new work is taken. */

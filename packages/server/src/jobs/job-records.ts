@@ -1,5 +1,6 @@
 import type { CadenceError, OperationalCode } from '@cadence-detect/errors';
 import type { Logger } from '@cadence-detect/logger';
+import type { OrganizationResult } from '@cadence-detect/organization';
 import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
 import type { ServerMetrics } from '../metrics.js';
 import { completeEvent, endEventOf, isFinal, type Job } from './job.js';
@@ -109,6 +110,56 @@ export class JobRecords {
     if (!job || !changed) return;
     this.log.warn('job failed', { job_id: id, error_code: lost.code });
     this.publishEnd(job);
+  }
+
+  /**
+   * An organization job's scan ended with its result (the scan is its runner, in the server that
+   * accepted it): `running` → `completed`, counted and published once, waiting out a store outage.
+   */
+  async completeOrganization(id: string, organization: OrganizationResult): Promise<Job | undefined> {
+    let changed = false;
+    const recorded = await untilRecorded(
+      () =>
+        this.store.update(id, (j) => {
+          if (isFinal(j.status)) return;
+          j.status = 'completed';
+          j.finished_at = isoNow();
+          j.organization = organization;
+          changed = true;
+        }),
+      this.log,
+      id,
+    );
+    if (recorded && changed) {
+      this.metrics.jobsTotal.inc({ status: 'completed' });
+      this.events.publish(id, {
+        event: 'complete',
+        type: 'complete',
+        job_id: id,
+        progress: recorded.progress,
+        result: organization,
+      });
+    }
+    return recorded;
+  }
+
+  /** An organization job's scan stopped before its result: its end by the failure's code, counted and published once. */
+  async endOrganization(id: string, failure: CadenceError): Promise<Job | undefined> {
+    const status = endStatusFor(failure.code);
+    let changed = false;
+    const ended = await untilRecorded(
+      () =>
+        this.store.update(id, (j) => {
+          if (isFinal(j.status)) return;
+          this.finish(j, status, failure);
+          changed = true;
+        }),
+      this.log,
+      id,
+    );
+    this.log.warn(`organization scan ${status}`, { job_id: id, error_code: failure.code, error: failure.message });
+    if (ended && changed) this.publishEnd(ended);
+    return ended;
   }
 
   /** A request that named no branch shows the one the clone checked out, as soon as it is known. */

@@ -12,9 +12,7 @@ import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import type { AssessmentBands, RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { isFinal, type Job, type OrganizationRequest } from '../jobs/job.js';
 import type { JobManager } from '../jobs/job-manager.js';
-import { isoNow } from '../jobs/iso-now.js';
 import { ScanRecord } from './scan-record.js';
-import { untilRecorded } from '../jobs/store-outage.js';
 
 /** How often the scan reads its waiting repository jobs' records, in case an end event was missed. */
 const RECHECK_MS = 2000;
@@ -118,33 +116,13 @@ export async function runOrganizationScan(
     { bands: parts.bands },
   );
   // Its end waits out a store outage, as a repository job's does, rather than staying `running`.
-  const recorded = await untilRecorded(
-    () =>
-      jobs.store.update(parent.id, (j) => {
-        if (isFinal(j.status)) return;
-        j.status = 'completed';
-        j.finished_at = isoNow();
-        j.organization = org;
-      }),
-    log,
-    parent.id,
-  );
+  await jobs.organizationCompleted(parent.id, org);
   log.info('organization scan completed', {
     job_id: parent.id,
     organization: org.organization,
     analyzed: org.counts.analyzed,
     failed: org.counts.failed,
   });
-  if (recorded?.status === 'completed') {
-    jobs.countEnded('completed');
-    jobs.events.publish(parent.id, {
-      event: 'complete',
-      type: 'complete',
-      job_id: parent.id,
-      progress: recorded.progress,
-      result: org,
-    });
-  }
 }
 
 async function listed(request: OrganizationRequest, parts: ScanParts, signal: AbortSignal): Promise<ScanTarget[]> {

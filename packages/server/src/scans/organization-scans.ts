@@ -2,13 +2,11 @@ import { CadenceError, toCadenceError } from '@cadence-detect/errors';
 import type { Logger } from '@cadence-detect/logger';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import type { AssessmentBands } from '@cadence-detect/plugin-sdk';
-import { endStatusFor } from '../jobs/job-records.js';
-import { endEventOf, isFinal, type Job, type OrganizationRequest } from '../jobs/job.js';
+import { isFinal, type Job, type OrganizationRequest } from '../jobs/job.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import { newJobId } from '../jobs/job-id.js';
 import { isoNow } from '../jobs/iso-now.js';
 import { runOrganizationScan } from './organization-scan.js';
-import { untilRecorded } from '../jobs/store-outage.js';
 
 /** How often a running scan marks its organization job alive. */
 export const HEARTBEAT_MS = 10_000;
@@ -125,24 +123,7 @@ export class OrganizationScans {
 
   /** The scan stopped before its result: the organization job ends by the code, and says so. */
   private async end(id: string, failure: CadenceError): Promise<void> {
-    const status = endStatusFor(failure.code);
-    const ended = await untilRecorded(
-      () =>
-        this.options.jobs.store.update(id, (j) => {
-          if (isFinal(j.status)) return;
-          j.status = status;
-          j.finished_at = isoNow();
-          j.error = failure.message;
-          j.error_code = failure.code;
-        }),
-      this.log,
-      id,
-      // untilRecorded waits out a store outage and logs; past its patience the scan has nothing more to try.
-    ).catch(() => undefined);
-    this.log.warn(`organization scan ${status}`, { job_id: id, error_code: failure.code, error: failure.message });
-    if (ended?.status === status) {
-      this.options.jobs.countEnded(status);
-      this.options.jobs.events.publish(id, endEventOf(ended));
-    }
+    // The record's transition waits out a store outage and logs; past its patience the scan has nothing more to try.
+    await this.options.jobs.organizationEnded(id, failure).catch(() => undefined);
   }
 }
