@@ -47,7 +47,7 @@ export class JobCancelling {
   }
 
   /** docs/http-api.md, POST /jobs/:id/cancel: the job cancelled; ERR_JOB_FINAL when it already ended; ERR_JOB_NOT_FOUND when unknown. */
-  async cancel(id: string, reason: CadenceError = new CadenceError('ERR_CANCELLED')): Promise<Job> {
+  async cancel(id: string, reason: CadenceError = new CadenceError('ERR_CANCELLED'), waitMs?: number): Promise<Job> {
     const { store, queue, records, running, cancels } = this.parts;
     const job = await store.get(id);
     if (!job) throw new CadenceError('ERR_JOB_NOT_FOUND', { message: `No job ${id}` });
@@ -57,7 +57,7 @@ export class JobCancelling {
     // The worker records the final state when the analysis unwinds, then publishes the job's end:
     // wait for that event (subscribed before the abort, so it cannot be missed), at most CANCEL_WAIT_MS.
     // An organization job unwinds its repository jobs first (each a cancel of its own): it gets longer.
-    const ended = this.endOf(id, job.kind === 'organization' ? SCAN_CANCEL_WAIT_MS : CANCEL_WAIT_MS);
+    const ended = this.endOf(id, waitMs ?? (job.kind === 'organization' ? SCAN_CANCEL_WAIT_MS : CANCEL_WAIT_MS));
     const here = running.find(id);
     if (here) here.abort(reason);
     else await cancels.request(id, reason.code);

@@ -143,8 +143,8 @@ export class JobManager {
   }
 
   /** The job cancelled, wherever it runs (JobCancelling.cancel). */
-  cancel(id: string, reason?: CadenceError): Promise<Job> {
-    return this.cancelling.cancel(id, reason);
+  cancel(id: string, reason?: CadenceError, waitMs?: number): Promise<Job> {
+    return this.cancelling.cancel(id, reason, waitMs);
   }
 
   /** What this process knows without asking the queue (what /health shows while Redis is away). */

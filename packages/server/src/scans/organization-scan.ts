@@ -18,10 +18,8 @@ import { ScanRecord } from './scan-record.js';
 const RECHECK_MS = 2000;
 /** How long a scan waits before offering a repository job again to a full queue. */
 const QUEUE_FULL_WAIT_MS = 1000;
-/** How long a cancelled repository job is waited for past the cancel's own wait, before the scan records it as last read. */
+/** How long a cancelled repository job is waited for to unwind before the scan records it as last read. */
 const UNWIND_WAIT_MS = 15_000;
-/** How often its record is read meanwhile. */
-const UNWIND_POLL_MS = 100;
 
 export interface ScanParts {
   readonly jobs: JobManager;
@@ -331,25 +329,15 @@ class ChildFollower {
     this.following.clear();
     return Promise.all(
       entries.map(async ([id, { index }]) => {
-        // A job that cannot be cancelled (already ended) is read as it is; one that cannot be read is recorded as unknown.
-        const job = await this.jobs.cancel(id, reason).catch(() => this.jobs.store.get(id).catch(() => undefined));
-        // The cancel waits a moment for the job to unwind; one still unwinding (a clone being
-        // stopped on a loaded machine) is waited for, so the scan's record says how it ended.
-        return { job: job && !isFinal(job.status) ? await this.endOf(id, job) : job, index };
+        // A cancelled job unwinds before its end is recorded (a clone being stopped on a loaded machine
+        // takes a while): waited for up to UNWIND_WAIT_MS, so the scan's record says how it ended.
+        // One that cannot be cancelled (already ended) is read as it is; one that cannot be read is unknown.
+        const job = await this.jobs
+          .cancel(id, reason, UNWIND_WAIT_MS)
+          .catch(() => this.jobs.store.get(id).catch(() => undefined));
+        return { job, index };
       }),
     );
-  }
-
-  /** The job once its record is final, read every UNWIND_POLL_MS for at most UNWIND_WAIT_MS; else as last read. */
-  private async endOf(id: string, last: Job): Promise<Job> {
-    const deadline = Date.now() + UNWIND_WAIT_MS;
-    let job = last;
-    while (!isFinal(job.status) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, UNWIND_POLL_MS));
-      // A store that cannot answer keeps the last reading; the next poll tries again.
-      job = (await this.jobs.store.get(id).catch(() => undefined)) ?? job;
-    }
-    return job;
   }
 
   private markEnded(id: string): void {
