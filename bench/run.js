@@ -20,6 +20,8 @@ const BENCHMARKS = [
   'report.mjs',
   'scan.mjs',
   'lines.mjs',
+  // Only with a commit to compare with: pnpm bench against <commit> [history webhook report].
+  'against.mjs',
 ];
 const only = process.argv[2];
 // `pnpm bench corpus --write`: what follows the benchmark's name goes to it (only with a name).

@@ -3,7 +3,7 @@
 // running on a page that answers only when told (so its live page can be shown mid-run).
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { makeTempDir, startCadenceServer, startHttpServer } from '@cadence-detect/test-support';
+import { eventually, makeTempDir, startCadenceServer, startHttpServer } from '@cadence-detect/test-support';
 import { serveRepositories } from '../server/fixtures.js';
 
 const TOKEN = 'screenshot-token-0123456789abcdef';
@@ -38,13 +38,16 @@ export async function takeDashboardScreenshots(outDir: string, browser: Browser)
       const { id } = (await (await api('/api/analyze/repository', { url: git.daemon.url(repo) })).json()) as {
         id: string;
       };
-      for (let i = 0; i < 100; i++) {
-        const job = (await (
-          await fetch(`${server.url}/jobs/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } })
-        ).json()) as { status: string };
-        if (job.status !== 'queued' && job.status !== 'running') break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      await eventually(
+        async () => {
+          const job = (await (
+            await fetch(`${server.url}/jobs/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+          ).json()) as { status: string };
+          return job.status !== 'queued' && job.status !== 'running';
+        },
+        `job ${id} to end`,
+        { everyMs: 200 },
+      );
     }
     const running = (await (await api('/api/analyze/website', { url: site.url('/notes') })).json()) as { id: string };
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -140,8 +140,11 @@ describe('engine isolation of strategies', () => {
 
   it('rejects with ERR_CANCELLED when the job is cancelled during a strategy', async () => {
     const controller = new AbortController();
-    const slow = pluginWith('slow', () => new Promise((resolve) => setTimeout(() => resolve([]), 5000)));
-    setTimeout(() => controller.abort(), 50);
+    // A strategy that never ends, cancelled once it runs.
+    const slow = pluginWith('slow', () => {
+      queueMicrotask(() => controller.abort());
+      return new Promise(() => undefined);
+    });
     const error = await runPlugin(slow, { commits }, { signal: controller.signal }).then(
       () => null,
       (e: unknown) => e,

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { eventually } from '@cadence-detect/test-support';
 
 export const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 export const CLI_PACKAGE = '@cadence-detect/cli';
@@ -160,19 +161,17 @@ export async function startVerdaccio(
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   }
   const url = `http://127.0.0.1:${port}/`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new CheckFailure(`verdaccio exited with ${child.exitCode}\n${tail(output)}`);
-    try {
-      const response = await fetch(`${url}-/ping`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline)
-      throw new CheckFailure(`verdaccio did not answer on ${url} within 30 s\n${tail(output)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new CheckFailure(`verdaccio exited with ${child.exitCode}\n${tail(output)}`);
+      // Not listening yet: asked again.
+      return (await fetch(`${url}-/ping`).catch(() => null))?.ok;
+    },
+    `verdaccio to answer on ${url}`,
+    { timeoutMs: 30_000, everyMs: 200 },
+  ).catch((error: unknown) => {
+    throw error instanceof CheckFailure ? error : new CheckFailure(`${String(error)}\n${tail(output)}`);
+  });
   return { url, process: child, log: () => output };
 }
 

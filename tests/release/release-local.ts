@@ -17,6 +17,7 @@ import {
   run,
   startVerdaccio,
 } from './local-registry.js';
+import { eventually } from '@cadence-detect/test-support';
 
 const work = path.join(root, '.release-local');
 const stateFile = path.join(work, 'state.json');
@@ -48,8 +49,9 @@ async function stop(): Promise<void> {
   if (state && alive(state.pid)) {
     // The registry was started in its own process group: the group goes, its children with it.
     process.kill(-state.pid, 'SIGTERM');
-    for (let waited = 0; alive(state.pid) && waited < 50; waited++)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventually(() => !alive(state.pid), 'the registry stopping', { timeoutMs: 5000, everyMs: 100 }).catch(
+      () => undefined, // still alive after 5 s: killed below
+    );
     if (alive(state.pid)) process.kill(-state.pid, 'SIGKILL');
     process.stdout.write(`stopped the registry at ${state.url}\n`);
   } else {

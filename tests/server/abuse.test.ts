@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { sign } from '@octokit/webhooks-methods';
 import {
+  eventually,
   makeTempDir,
   startCadenceServer,
   startStalledServer,
@@ -93,14 +94,17 @@ describe('server: analysis limits, open streams, unauthenticated bodies, cross-s
         expect(refused.headers.get('retry-after')).to.match(/^\d+$/);
         holder.abort();
         await open.body?.cancel().catch(() => undefined);
-        const deadline = Date.now() + 5000;
         let again = 503;
-        while (again === 503 && Date.now() < deadline) {
-          const answer = await server.request(`/api/stream/repository?url=${encodeURIComponent(repositoryUrl())}`);
-          again = answer.status;
-          await answer.text();
-          if (again === 503) await new Promise((resolve) => setTimeout(resolve, 50));
-        }
+        await eventually(
+          async () => {
+            const answer = await server.request(`/api/stream/repository?url=${encodeURIComponent(repositoryUrl())}`);
+            again = answer.status;
+            await answer.text();
+            return again !== 503;
+          },
+          'the stream\u2019s place given back',
+          { timeoutMs: 5000 },
+        );
         expect(again).to.equal(200);
       });
     } finally {
@@ -131,7 +135,23 @@ describe('server: analysis limits, open streams, unauthenticated bodies, cross-s
           }),
         );
         slow.write(`{"a":"${'x'.repeat(2000 - 6)}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // Once the server holds those bytes, a body of the push's size no longer fits: probed with a
+        // wrong signature, so that a probe read whole is refused (401) and starts nothing.
+        await eventually(
+          async () =>
+            (
+              await server.json('/webhooks/github', {
+                method: 'POST',
+                body: payload,
+                headers: {
+                  'content-type': 'application/json',
+                  'x-github-event': 'push',
+                  'x-hub-signature-256': `sha256=${'0'.repeat(64)}`,
+                },
+              })
+            ).status === 503,
+          'the slow sender\u2019s bytes held',
+        );
         const headers = {
           'content-type': 'application/json',
           'x-github-event': 'push',
@@ -190,8 +210,11 @@ describe('server: analysis limits, open streams, unauthenticated bodies, cross-s
       const stream = await server.request(`/api/stream/repository?url=${encodeURIComponent(secretUrl)}`);
       expect(stream.status).to.equal(400);
       expect(await stream.text()).to.not.include('hunter2secret');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(server.logs.length).to.be.above(0);
+      // Every log line of both requests is in (each request's own line is its last).
+      await eventually(
+        () => server.logs.some((l) => l.message === 'request' && l.path === '/api/stream/repository'),
+        'the stream request\u2019s log line',
+      );
       expect(JSON.stringify(server.logs)).to.not.include('hunter2secret');
     });
   });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  eventually,
   makeTempDir,
   startCadenceServer,
   startHttpServer,
@@ -124,10 +125,7 @@ describe('server: AI-assisted analysis against a fake provider', function () {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ url: `${git.daemon.url('acme/burst.git')}` }),
     });
-    for (let i = 0; requests.length === before; i++) {
-      if (i > 500) throw new Error('the provider was never called');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await eventually(() => requests.length > before, 'the provider called');
     const cancelled = await server.json<Job>(`/jobs/${accepted.body.id}/cancel`, { method: 'POST' });
     expect(cancelled.body).to.include({ status: 'cancelled', error_code: 'ERR_CANCELLED' });
   });

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  eventually,
   makeTempDir,
   startCadenceServer,
   waitForJob,
@@ -13,10 +15,15 @@ import { serveRepositories, type GitFixtures } from './fixtures.js';
 
 /** A strategy stuck in synchronous code on one repository: it never yields, so only its thread's end stops it. */
 const STUCK_PLUGIN = `
+import { writeFileSync } from 'node:fs';
 const strategy = {
   meta: { name: 'spins', category: 'test', description: 'Never returns on acme/burst.', appliesTo: 'repository', weight: 1 },
   analyze(context) {
-    if (context.commits.length === 6) for (;;) {}
+    if (context.commits.length === 6) {
+      // Tells the test the thread is spinning from now on.
+      writeFileSync(new URL('./spinning', import.meta.url), '');
+      for (;;) {}
+    }
     return [];
   },
 };
@@ -81,7 +88,7 @@ describe('analyses in worker threads (memory backend, the real server)', functio
     );
     expect(stuck.status).to.equal(202);
     // The HTTP event loop is not the one spinning.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await eventually(() => existsSync(path.join(work.path, 'spins', 'spinning')), 'the strategy spinning');
     const started = Date.now();
     const health = await server.json<{ active_jobs: number }>('/health');
     expect(Date.now() - started).to.be.below(500);
@@ -89,9 +96,11 @@ describe('analyses in worker threads (memory backend, the real server)', functio
     const job = await waitForJob<JobBody>(server, stuck.body.id, 30_000);
     expect(job).to.include({ status: 'timeout', error_code: 'ERR_JOB_TIMEOUT' });
     // The log line travels its own pipe: it may arrive a moment after the job's record changed.
-    for (let i = 0; i < 40 && !server.logs.some((l) => l.message === 'analysis thread did not stop; terminated'); i++)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.logs.map((l) => l.message)).to.include('analysis thread did not stop; terminated');
+    await eventually(
+      () => server.logs.some((l) => l.message === 'analysis thread did not stop; terminated'),
+      'the terminated thread logged',
+      { timeoutMs: 2000 },
+    );
     // The pool's one thread was replaced: the next job runs.
     const next = await server.json<JobBody>(
       '/api/analyze/repository',

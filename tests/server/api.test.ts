@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { EventSource } from 'eventsource';
 import {
+  eventually,
   makeTempDir,
   startCadenceServer,
   startStalledServer,
@@ -317,9 +318,10 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
         '/api/analyze/repository',
         jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/follow.git` }),
       );
-      await waitUntil(async () => stalled.connections() > 0);
-      const following = readStream(`${server.url}/jobs/${running.body.id}/events`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await eventually(() => stalled.connections() > 0 || undefined, 'the stalled server\u2019s first connection');
+      let started = false;
+      const following = readStream(`${server.url}/jobs/${running.body.id}/events`, undefined, () => (started = true));
+      await eventually(() => started || undefined, 'the first event of the followed job');
       await server.json(`/jobs/${running.body.id}/cancel`, { method: 'POST' });
       const events = await following;
       expect(events[0]).to.include({ event: 'start' });
@@ -333,7 +335,6 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
       jsonPost({ url: git.daemon.url('acme/burst.git') }),
     );
     const finished = await waitForJob<JobBody>(server, done.body.id);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     const replay = await readStream(`${server.url}/jobs/${done.body.id}/events`);
     expect(replay.at(-1)).to.include({ event: 'complete', job_id: done.body.id });
     expect((replay.at(-1)!.result as { overall_score: number }).overall_score).to.equal(finished.result!.overall_score);
@@ -348,10 +349,12 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
         '/api/analyze/repository',
         jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/stall.git` }),
       );
-      await waitUntil(
+      await eventually(
         async () =>
-          (await server.json<JobBody>(`/jobs/${accepted.body.id}`)).body.status === 'running' &&
-          stalled.connections() > 0,
+          ((await server.json<JobBody>(`/jobs/${accepted.body.id}`)).body.status === 'running' &&
+            stalled.connections() > 0) ||
+          undefined,
+        'the job running against the stalled server',
       );
       const cancelled = await server.json<JobBody>(`/jobs/${accepted.body.id}/cancel`, { method: 'POST' });
       expect(cancelled.status).to.equal(200);
@@ -382,11 +385,11 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
         };
       });
       void jobId;
-      await waitUntil(async () => {
+      await eventually(async () => {
         const jobs = await server.json<JobBody[]>('/jobs?limit=5');
         const job = jobs.body.find((j) => j.source === 'stream' && j.repo === 'acme/stall');
-        return job?.status === 'cancelled';
-      });
+        return job?.status === 'cancelled' || undefined;
+      }, 'the stream\u2019s job cancelled');
     } finally {
       await stalled.close();
     }
@@ -427,11 +430,3 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
     expect(api.body.jobs_total.failed).to.be.at.least(1);
   });
 });
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -108,8 +108,15 @@ export function gitlabPushPayload(
   };
 }
 
-/** Reads a stream to its end with a real SSE client (GET), or posts a body (POST). */
-export async function readStream(url: string, body?: unknown): Promise<Record<string, unknown>[]> {
+/**
+ * Reads a stream to its end with a real SSE client (GET), or posts a body (POST). `onEvent` sees each
+ * event as it arrives, for a test that acts once the stream is under way.
+ */
+export async function readStream(
+  url: string,
+  body?: unknown,
+  onEvent: (event: Record<string, unknown>) => void = () => undefined,
+): Promise<Record<string, unknown>[]> {
   const events: Record<string, unknown>[] = [];
   await new Promise<void>((resolve, reject) => {
     const source = new EventSource(
@@ -133,6 +140,7 @@ export async function readStream(url: string, body?: unknown): Promise<Record<st
     source.onmessage = (message) => {
       const event = JSON.parse(message.data) as Record<string, unknown>;
       events.push(event);
+      onEvent(event);
       if (event.event === 'complete' || event.event === 'error') {
         clearTimeout(timer);
         source.close();
@@ -146,14 +154,22 @@ export async function readStream(url: string, body?: unknown): Promise<Record<st
   return events;
 }
 
-/** Reads the server's job feed (GET /events) until a `job` event satisfies `until`; returns the events seen. */
-export async function readFeed(
+/** The server's job feed (GET /events) as a test reads it: open once the server answered, done at the awaited job. */
+export interface FeedReading {
+  readonly opened: Promise<void>;
+  readonly done: Promise<Record<string, unknown>[]>;
+}
+
+/** Reads the server's job feed (GET /events) until a `job` event satisfies `until`; `done` gives the events seen. */
+export function readFeed(
   url: string,
   until: (job: Record<string, unknown>) => boolean,
   headers: Record<string, string> = {},
-): Promise<Record<string, unknown>[]> {
+): FeedReading {
   const jobs: Record<string, unknown>[] = [];
-  await new Promise<void>((resolve, reject) => {
+  let opened!: () => void;
+  const openedPromise = new Promise<void>((resolve) => (opened = resolve));
+  const done = new Promise<Record<string, unknown>[]>((resolve, reject) => {
     const source = new EventSource(url, {
       fetch: (input, init) =>
         fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
@@ -162,6 +178,7 @@ export async function readFeed(
       source.close();
       reject(new Error(`the feed never showed the job: ${JSON.stringify(jobs)}`));
     }, 30_000);
+    source.onopen = () => opened();
     source.onmessage = (message) => {
       const event = JSON.parse(message.data) as { event: string; job: Record<string, unknown> };
       if (event.event !== 'job') return;
@@ -169,21 +186,22 @@ export async function readFeed(
       if (until(event.job)) {
         clearTimeout(timer);
         source.close();
-        resolve();
+        resolve(jobs);
       }
     };
   });
-  return jobs;
+  return { opened: openedPromise, done };
 }
 
 /**
- * Opens the job feed at `feedUrl`, lets its first read pass (the baseline), starts a job with
- * `submit`, and returns the feed's events for that job up to its completion.
+ * Opens the job feed at `feedUrl`, waits for the server to answer it (the feed takes its baseline as
+ * it subscribes, before answering), starts a job with `submit`, and returns the feed's events for
+ * that job up to its completion.
  */
 export async function feedOfJob(feedUrl: string, submit: () => Promise<string>): Promise<Record<string, unknown>[]> {
   let id = '';
   const feed = readFeed(feedUrl, (job) => job.id === id && job.status === 'completed');
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await feed.opened;
   id = await submit();
-  return (await feed).filter((job) => job.id === id);
+  return (await feed.done).filter((job) => job.id === id);
 }

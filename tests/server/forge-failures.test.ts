@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { sign } from '@octokit/webhooks-methods';
 import {
+  eventually,
   freePort,
   makeTempDir,
   startCadenceServer,
@@ -110,9 +111,7 @@ describe('server: forge reports that fail, and why', function () {
     expect(job.status).to.equal('completed');
     const ended = Date.parse(job.finished_at!);
     // The pending call holds one connection; the final status opens another.
-    while (stalled.connections() < 2 && Date.now() - ended < 10_000)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(stalled.connections(), 'the final status was not attempted').to.be.at.least(2);
+    await eventually(() => stalled!.connections() >= 2, 'the final status attempted', { timeoutMs: 10_000 });
     expect(Date.now() - ended).to.be.below(6_000);
   });
 });

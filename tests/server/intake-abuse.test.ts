@@ -4,8 +4,11 @@ import { createHmac } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import net from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
+// The load's own rhythm (a slow sender's chunks, pushes spaced out, connections opened in batches,
+// /health probed across the attack), never a wait for the server: those use eventually().
+import { setTimeout as pace } from 'node:timers/promises';
 import {
+  eventually,
   makeTempDir,
   startCadenceServer,
   type ServerOptions,
@@ -31,15 +34,17 @@ function slowSender(
   port: number,
   localAddress: string,
   declared = 25 * MiB,
-): { answer: Promise<RawAnswer>; stop(): void } {
+): { answer: Promise<RawAnswer>; declared(): boolean; stop(): void } {
   const started = performance.now();
   const socket = net.connect({ host: '127.0.0.1', port, localAddress });
   let received = '';
   let ticker: NodeJS.Timeout | undefined;
+  let written = false;
   socket.on('error', () => undefined);
   socket.on('connect', () => {
     socket.write(
       `POST /webhooks/github HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-GitHub-Event: push\r\nContent-Length: ${declared}\r\n\r\n{`,
+      () => (written = true),
     );
     ticker = setInterval(() => socket.write('x'), 1000);
   });
@@ -50,7 +55,7 @@ function slowSender(
       resolve(parseRawAnswer(received, performance.now() - started));
     }),
   );
-  return { answer, stop: () => socket.destroy() };
+  return { answer, declared: () => written, stop: () => socket.destroy() };
 }
 
 function parseRawAnswer(text: string, elapsedMs: number): RawAnswer {
@@ -226,7 +231,7 @@ describe('server: webhook intake under slow senders, connections per client, cro
           void (async () => {
             for (let offset = 0; offset < padded.length; offset += 8192) {
               request.write(padded.subarray(offset, offset + 8192));
-              await sleep(100);
+              await pace(100);
             }
             request.end();
           })();
@@ -241,23 +246,25 @@ describe('server: webhook intake under slow senders, connections per client, cro
       await withServer({ config: { rate_limits: { webhooks_per_minute: 100_000 } } }, async (server) => {
         let running = true;
         const cuts: RawAnswer[] = [];
+        const firstSenders: Array<ReturnType<typeof slowSender>> = [];
         const attackers = Array.from({ length: 50 }, async (_, i) => {
           const address = `127.0.0.${2 + (i % 4)}`;
           while (running) {
             const sender = slowSender(server.port, address);
+            if (firstSenders.length < 50) firstSenders.push(sender);
             const stopWhenDone = setInterval(() => running || sender.stop(), 100);
             cuts.push(await sender.answer);
             clearInterval(stopWhenDone);
           }
         });
         // Every sender has connected and declared its 25 MiB before the first push.
-        await sleep(1000);
+        await eventually(() => firstSenders.every((sender) => sender.declared()), 'the 50 senders\u2019 declarations');
         const answers: Array<{ status: number; ms: number }> = [];
         for (let n = 1; n <= 150; n++) {
           const { payload, headers } = signedPush(n);
           const answer = await post(server.port, '127.0.0.1', '/webhooks/github', headers, payload);
           answers.push(answer);
-          await sleep(60);
+          await pace(60);
         }
         running = false;
         await Promise.all(attackers);
@@ -286,17 +293,24 @@ describe('server: webhook intake under slow senders, connections per client, cro
           `POST /webhooks/github HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${20 * MiB}\r\n\r\n`,
         );
         await new Promise((resolve) => first.write(Buffer.alloc(13 * MiB, 0x20), resolve));
-        await sleep(1000);
         try {
-          // The same client's second body passes its 25 MiB share before its 13 MiB are in: 503 overloaded.
-          const second = await post(
-            server.port,
-            '127.0.0.3',
-            '/webhooks/github',
-            { 'content-type': 'application/json', 'x-github-event': 'push' },
-            Buffer.alloc(13 * MiB, 0x20),
-          ).catch((error: Error) => ({ status: -1, body: { error: error.message }, ms: 0 }));
-          expect(second.status, JSON.stringify(second.body)).to.equal(503);
+          // The same client's second body passes its 25 MiB share before its 13 MiB are in: 503
+          // overloaded, once the server has read what the kernel still buffered of the first.
+          let second: { status: number; body: Record<string, unknown> } = { status: 0, body: {} };
+          await eventually(
+            async () => {
+              second = await post(
+                server.port,
+                '127.0.0.3',
+                '/webhooks/github',
+                { 'content-type': 'application/json', 'x-github-event': 'push' },
+                Buffer.alloc(13 * MiB, 0x20),
+              ).catch((error: Error) => ({ status: -1, body: { error: error.message }, ms: 0 }));
+              return second.status === 503;
+            },
+            () => `the second body refused (last ${JSON.stringify(second)})`,
+            { timeoutMs: 10_000, everyMs: 100 },
+          );
           expect(second.body).to.include({ error: 'overloaded' });
           // Another client still has the rest of the 100 MiB budget: a 13 MiB body is read (and refused for its signature only).
           const other = await post(
@@ -313,9 +327,11 @@ describe('server: webhook intake under slow senders, connections per client, cro
           first.destroy();
         }
         // Once the held body is gone its share is free again.
-        await sleep(300);
         const { payload, headers } = signedPush(2);
-        expect((await post(server.port, '127.0.0.3', '/webhooks/github', headers, payload)).status).to.equal(202);
+        await eventually(
+          async () => (await post(server.port, '127.0.0.3', '/webhooks/github', headers, payload)).status === 202,
+          'the share given back',
+        );
       });
     });
   });
@@ -334,12 +350,16 @@ describe('server: webhook intake under slow senders, connections per client, cro
         setOpenFileLimit(server.child.pid!, 4096, 4096);
         const answers: Array<Promise<RawAnswer>> = [];
         const sockets: net.Socket[] = [];
+        const settledOrOpen = new Set<number>();
         const opened = performance.now();
         for (let i = 0; i < 5000; i++) {
           const socket = net.connect({ host: '127.0.0.1', port: server.port, localAddress: '127.0.0.2' });
           let received = '';
           socket.on('error', () => undefined);
-          socket.on('connect', () => socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: '));
+          socket.on('connect', () =>
+            socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: ', () => settledOrOpen.add(i)),
+          );
+          socket.on('close', () => settledOrOpen.add(i));
           socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
           answers.push(
             new Promise((resolve) =>
@@ -348,17 +368,24 @@ describe('server: webhook intake under slow senders, connections per client, cro
           );
           sockets.push(socket);
           // In batches, so that the listen backlog is not what refuses them.
-          if (i % 250 === 249) await sleep(50);
+          if (i % 250 === 249) await pace(50);
         }
         const trickle = setInterval(() => {
           for (const socket of sockets) if (socket.writable && socket.readyState === 'open') socket.write('x');
         }, 1000);
         try {
-          await sleep(1500);
+          // Every connection is open (or already refused) before /health is probed.
+          await eventually(
+            () => settledOrOpen.size === 5000,
+            () => `5,000 connections (${settledOrOpen.size})`,
+            {
+              timeoutMs: 30_000,
+            },
+          );
           const probes = [];
           for (let i = 0; i < 5; i++) {
             probes.push(await health(server.port, '127.0.0.3'));
-            await sleep(500);
+            await pace(500);
           }
           for (const probe of probes) {
             expect(probe.status, probe.error).to.equal(200);
@@ -403,10 +430,14 @@ describe('server: webhook intake under slow senders, connections per client, cro
           const proxy = hold('127.0.0.6');
           const client = hold('127.0.0.7');
           try {
-            await sleep(500);
+            await eventually(
+              () => [...proxy, ...client].every((socket) => !socket.connecting),
+              'the six connections made',
+            );
+            // The client's third connection is refused once the server has counted its two others;
+            // the proxy's, opened with them, are never counted.
+            await eventually(async () => (await health(server.port, '127.0.0.7')).status === 503, 'the client refused');
             expect((await health(server.port, '127.0.0.6')).status).to.equal(200);
-            const refused = await health(server.port, '127.0.0.7');
-            expect(refused.status).to.equal(503);
           } finally {
             for (const socket of [...proxy, ...client]) socket.destroy();
           }

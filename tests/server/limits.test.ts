@@ -3,6 +3,7 @@ import { EventSource } from 'eventsource';
 import { createServer } from 'node:net';
 import { sign } from '@octokit/webhooks-methods';
 import {
+  eventually,
   makeTempDir,
   runCadence,
   startCadenceServer,
@@ -281,7 +282,7 @@ describe('server: limits, guard, authentication, shutdown', function () {
           }
         };
       });
-      while (stalled.connections() === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await eventually(() => stalled.connections() > 0, 'the stalled server\u2019s first connection');
       const exit = server.stop('SIGTERM');
       await ended;
       expect(events.at(-1)).to.include({ event: 'error', type: 'error', error: 'ERR_SHUTTING_DOWN' });

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import {
+  eventually,
   burstHistory,
   createRepository,
   exportRepository,
@@ -129,14 +130,12 @@ describe('server: organization scans (POST /api/analyze/organization)', function
     });
 
   /** The id of the organization job's first repository job, once its scan has queued it. */
-  const firstRepositoryJob = async (target: ServerProcess, id: string): Promise<string> => {
-    for (let i = 0; i < 200; i++) {
-      const childId = (await target.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body.children[0]?.job_id;
-      if (childId) return childId;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`organization job ${id} queued no repository job in 10 s`);
-  };
+  const firstRepositoryJob = (target: ServerProcess, id: string): Promise<string> =>
+    eventually(
+      async () => (await target.json<OrgJob>(`/jobs/${id}`, { headers: AUTH })).body.children[0]?.job_id ?? undefined,
+      `organization job ${id} queueing a repository job`,
+      { timeoutMs: 10_000 },
+    );
 
   it('scans an organization through repository jobs and gives the result the CLI gives; the token is in no record or log line', async () => {
     listing();
@@ -524,11 +523,14 @@ describe('server: organization scans (POST /api/analyze/organization)', function
       const id = String(started.body.id);
       const childId = await firstRepositoryJob(server, id);
       await redis.stop();
-      // Longer than the scan's recheck of its repository jobs (2 s) and a heartbeat's period.
-      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      // Until the scan's heartbeat (every 10 s) has failed against the missing store.
+      await eventually(
+        () => server.logs.some((l) => l.message === 'organization scan heartbeat missed' && l.job_id === id),
+        'a heartbeat missed during the outage',
+        { timeoutMs: 15_000 },
+      );
       await redis.restart();
-      for (let i = 0; i < 100 && (await server.request('/health')).status !== 200; i++)
-        await new Promise((resolve) => setTimeout(resolve, 200));
+      await eventually(async () => (await server.request('/health')).status === 200, 'the server healthy again');
       const cancelled = await server.json<{ status: string }>(`/jobs/${childId}/cancel`, {
         method: 'POST',
         headers: AUTH,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { sign } from '@octokit/webhooks-methods';
 import {
+  eventually,
   makeTempDir,
   startCadenceServer,
   startCadenceWorker,
@@ -145,7 +146,10 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
         '/api/analyze/repository',
         jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }),
       );
-      await until(() => worker.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id));
+      await eventually(
+        () => worker.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id),
+        'the worker starting the job',
+      );
       const cancelled = await b.json<JobBody>(`/jobs/${accepted.body.id}/cancel`, { method: 'POST' });
       expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
       const job = await waitForJob<JobBody>(a, accepted.body.id);
@@ -168,9 +172,10 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
       let worker = await site.worker();
       for (let attempt = 1; attempt <= 2; attempt++) {
         const current = worker;
-        await until(
+        await eventually(
           () => current.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id),
-          20_000,
+          `worker ${attempt} starting the job`,
+          { timeoutMs: 20_000 },
         );
         await current.stop('SIGKILL');
         // The next worker's stalled-job check finds the dead one's job.
@@ -194,12 +199,18 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
         '/api/analyze/repository',
         jsonPost({ url: `git://127.0.0.1:${stalled.port}/acme/slow.git` }),
       );
-      await until(() => first.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id));
+      await eventually(
+        () => first.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id),
+        'the first worker starting the job',
+      );
       expect(await first.stop('SIGTERM')).to.equal(0);
       expect(first.logs.some((l) => l.message === 'job handed back' && l.job_id === accepted.body.id)).to.equal(true);
       expect((await a.json<JobBody>(`/jobs/${accepted.body.id}`)).body.status).to.equal('queued');
       const second = await site.worker();
-      await until(() => second.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id));
+      await eventually(
+        () => second.logs.some((l) => l.message === 'job started' && l.job_id === accepted.body.id),
+        'the second worker starting the job',
+      );
       expect((await a.json<JobBody>(`/jobs/${accepted.body.id}`)).body.status).to.equal('running');
       await site.remove();
     } finally {
@@ -271,7 +282,9 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
       expect(health.status).to.equal(503);
       expect(health.body).to.include({ status: 'unavailable', redis: 'down' });
       await own.restart();
-      await until(async () => (await a.json('/health')).status === 200, 20_000);
+      await eventually(async () => (await a.json('/health')).status === 200, 'the server healthy again', {
+        timeoutMs: 20_000,
+      });
       for (let i = 0; i < 3; i++) {
         const after = await push();
         expect(after.status).to.equal(202);
@@ -284,11 +297,3 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     }
   });
 });
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

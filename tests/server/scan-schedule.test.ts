@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
   createRepository,
+  eventually,
   exportRepository,
   humanHistory,
   makeTempDir,
@@ -33,15 +34,6 @@ interface ListedJob {
 async function organizationJobs(server: ServerProcess): Promise<ListedJob[]> {
   const { body } = await server.json<ListedJob[]>('/jobs?limit=100', { headers: AUTH });
   return body.filter((job) => job.kind === 'organization');
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('server: scheduled organization scans (scans.schedule)', function () {
@@ -109,10 +101,13 @@ describe('server: scheduled organization scans (scans.schedule)', function () {
         },
       });
       started.push(server);
-      const jobs = await until(
-        () => organizationJobs(server),
-        (list) => list.length > 0,
-        20_000,
+      const jobs = await eventually(
+        async () => {
+          const list = await organizationJobs(server);
+          return list.length > 0 && list;
+        },
+        'the schedule firing',
+        { timeoutMs: 20_000 },
       );
       expect(jobs).to.have.length(1);
       expect(jobs[0]).to.include({ source: 'schedule', repo: 'github:acme' });
@@ -138,11 +133,13 @@ describe('server: scheduled organization scans (scans.schedule)', function () {
         env: { CADENCE_QUEUE_BACKEND: 'memory', CADENCE_GITHUB_TOKEN: 'ghp_scheduleToken0123456789' },
       });
       started.push(server);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // The refusal is logged instead of setting any timer up: nothing can fire after it.
+      await eventually(
+        () => server.logs.some((l) => String(l.message).includes('scheduled organization scans need api.token')),
+        'the refusal in the log',
+      );
+      expect(server.logs.some((l) => l.message === 'scans.schedule set up')).to.equal(false);
       expect(await organizationJobs(server)).to.deep.equal([]);
-      expect(
-        server.logs.some((l) => String(l.message).includes('scheduled organization scans need api.token')),
-      ).to.equal(true);
     } finally {
       await dir.remove();
     }
@@ -164,14 +161,19 @@ describe('server: scheduled organization scans (scans.schedule)', function () {
       started.push(a);
       const b = await startCadenceServer({ cwd: dir.path, env });
       started.push(b);
-      const first = await until(
-        () => organizationJobs(a),
-        (list) => list.length > 0,
-        20_000,
+      const setUp = (server: ServerProcess) => server.logs.some((l) => l.message === 'scans.schedule set up');
+      await eventually(() => setUp(a) && setUp(b), 'both servers setting the schedule up', { timeoutMs: 20_000 });
+      const first = await eventually(
+        async () => {
+          const list = await organizationJobs(a);
+          return list.length > 0 && list;
+        },
+        'the schedule firing',
+        { timeoutMs: 20_000 },
       );
       expect(first, 'the schedule fired').to.have.length(1);
-      // Both servers set the schedule up; a firing per server would show a second job by now.
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      // Both servers upserted the one scheduler before its scan ended: a firing per server would be there by now.
+      await waitForJob(a, first[0]!.id, 30_000, AUTH);
       const seen = await organizationJobs(b);
       expect(seen.map((job) => job.id)).to.deep.equal(first.map((job) => job.id));
       expect(seen[0]).to.include({ source: 'schedule', repo: 'github:acme' });

@@ -27,6 +27,12 @@ const FASTEST_GROWTH_BYTES_PER_SECOND = 1024 ** 3;
 /** The longest a folder goes unchecked, however far below the cap it is. */
 const SLOWEST_CHECK_MS = 2000;
 
+export interface WatchOptions {
+  readonly minIntervalMs?: number;
+  /** Each size measured (a test waits for the first before it makes the folder jump). */
+  readonly onMeasured?: (bytes: number) => void;
+}
+
 /**
  * Calls `onExceeded` once when the folder grows past `maxBytes`, while a clone runs: the cap
  * holds during the clone, not only after it (docs/git-source.md). Each check lists and sizes the whole
@@ -39,7 +45,7 @@ export function watchDirectorySize(
   dir: string,
   maxBytes: number,
   onExceeded: (bytes: number) => void,
-  minIntervalMs = 100,
+  { minIntervalMs = 100, onMeasured = () => undefined }: WatchOptions = {},
 ): () => void {
   let stopped = false;
   let timer: NodeJS.Timeout;
@@ -50,6 +56,7 @@ export function watchDirectorySize(
   const check = (): void => {
     void directorySize(dir).then((bytes) => {
       if (stopped) return;
+      onMeasured(bytes);
       if (bytes > maxBytes) {
         stopped = true;
         onExceeded(bytes);

@@ -28,7 +28,11 @@ export async function openMirrored(
   let held: Awaited<ReturnType<typeof holdMirror>> | null = null;
   let fresh = false;
   try {
-    held = await holdMirror(mirrors, mirrorKey(locator.url), signal);
+    held = await holdMirror(mirrors, mirrorKey(locator.url), signal, () => {
+      // Said once: a job can wait here for as long as another one fetches.
+      options.logger?.info('waiting for the mirror another job holds', { url: redactCredentials(locator.url) });
+      options.onProgress?.('Waiting for the repository mirror another analysis holds');
+    });
     const dir = held.dir;
     fresh = !existsSync(path.join(dir, 'HEAD'));
     if (fresh) {

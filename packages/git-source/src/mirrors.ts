@@ -36,12 +36,19 @@ const LOCK_STALE_MS = 30_000;
 /**
  * Takes the lock of one repository's mirror, across processes (proper-lockfile: a lock directory
  * refreshed while held, taken over once stale, so a crashed holder does not block for ever).
- * Waits for another holder until the signal aborts (the clone timeout or a cancel).
+ * Waits for another holder until the signal aborts (the clone timeout or a cancel), calling
+ * `onWaiting` once when it starts to wait.
  */
-export async function holdMirror(options: MirrorOptions, key: string, signal: AbortSignal): Promise<HeldMirror> {
+export async function holdMirror(
+  options: MirrorOptions,
+  key: string,
+  signal: AbortSignal,
+  onWaiting: () => void = () => undefined,
+): Promise<HeldMirror> {
   const dir = path.join(options.dir, `${key}.git`);
   const lockPath = path.join(options.dir, `${key}.lock`);
   let releaseLock: () => Promise<void>;
+  let waiting = false;
   for (;;) {
     if (signal.aborted) throw abortError(signal);
     try {
@@ -57,6 +64,8 @@ export async function holdMirror(options: MirrorOptions, key: string, signal: Ab
         throw new CadenceError('ERR_GIT_CLONE_FAILED', {
           message: `Cannot lock the repository mirror: ${(error as Error).message}`,
         });
+      if (!waiting) onWaiting();
+      waiting = true;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

@@ -231,7 +231,8 @@ describe('git source over git://', function () {
       expect(timedOut).to.have.property('code', 'ERR_GIT_CLONE_TIMEOUT');
       expect(Date.now() - started).to.be.below(5000);
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 300);
+      // Cancelled once git has connected to the silent server.
+      stalled.once('connection', () => controller.abort());
       const cancelled = await openRepository(locator, { ...base, signal: controller.signal }).catch((e: unknown) => e);
       expect(cancelled).to.have.property('code', 'ERR_CANCELLED');
     } finally {

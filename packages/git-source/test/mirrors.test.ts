@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  eventually,
   createRepository,
   exportRepository,
   humanHistory,
@@ -259,11 +260,19 @@ describe('repository mirrors', function () {
     const mirrors = { dir: path.join(work.path, 'm3'), maxBytes: 1 << 30 };
     const first = await openRepository(remote(daemon.url('acme/human.git')), { ...base, mirrors });
     let secondOpened = false;
-    const second = openRepository(remote(daemon.url('acme/human.git')), { ...base, mirrors }).then((opened) => {
+    const progress: string[] = [];
+    const second = openRepository(remote(daemon.url('acme/human.git')), {
+      ...base,
+      mirrors,
+      onProgress: (message) => progress.push(message),
+    }).then((opened) => {
       secondOpened = true;
       return opened;
     });
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await eventually(
+      () => progress.includes('Waiting for the repository mirror another analysis holds'),
+      'the second caller waiting',
+    );
     expect(secondOpened).to.equal(false);
     await first.dispose();
     await (await second).dispose();
@@ -292,7 +301,7 @@ describe('repository mirrors', function () {
     await a.dispose();
     // Its size and last use are recorded after the job, in the background.
     const record = path.join(dir, `${mirrorKey(daemon.url('acme/human.git'))}.json`);
-    for (let i = 0; i < 100 && !existsSync(record); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => existsSync(record), 'the mirror\u2019s record', { timeoutMs: 2000 });
     const b = await openRepository(remote(http.repoUrl('acme/human.git')), { ...base, mirrors: big });
     // b is in use: a cap of one byte evicts a (older, free) and skips b.
     const evicted = await evictMirrors({ dir, maxBytes: 1 });

@@ -85,6 +85,9 @@ describe('forge helpers (plugin API 1.6)', () => {
   it('loads a lazy reporter on its first job, keeps start before finish, and says once when it cannot load', async () => {
     const calls: string[] = [];
     let loads = 0;
+    // The reporter's module loads only once the test has called start and finish.
+    let loaded: () => void = () => undefined;
+    const loading = new Promise<void>((resolve) => (loaded = resolve));
     const real: ForgeReporter = {
       start: () => void calls.push('start'),
       finish: async () => void calls.push('finish'),
@@ -93,14 +96,16 @@ describe('forge helpers (plugin API 1.6)', () => {
     const lazy = lazyForgeReporter(
       async () => {
         loads++;
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await loading;
         return real;
       },
       () => calls.push('load error'),
     );
     expect(loads).to.equal(0);
     lazy.start(job, () => undefined);
-    await lazy.finish(job, {} as AnalysisResult, () => undefined);
+    const finished = lazy.finish(job, {} as AnalysisResult, () => undefined);
+    loaded();
+    await finished;
     await lazy.fail(job, { code: 'ERR_CANCELLED', message: 'x' }, () => undefined);
     expect(calls).to.deep.equal(['start', 'finish', 'fail']);
     expect(loads).to.equal(1);

@@ -36,7 +36,8 @@ describe('describeRequestFailure: why a request failed, in words', () => {
       );
       expect(describeRequestFailure(timedOut)).to.equal('timed out');
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
+      // Stopped once the connection is made and the request waits for its answer.
+      silent.once('connection', () => controller.abort());
       const aborted = await fetch(url, { signal: controller.signal }).then(
         () => null,
         (e: unknown) => e,

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { retryAfterMs, retrying } from '../src/index.js';
+import { eventually } from '@cadence-detect/test-support';
 
 class Refused extends Error {}
 
@@ -79,14 +80,19 @@ describe('retrying: the one retry policy', () => {
   it('an abort ends the wait at once with the signal\u2019s reason', async () => {
     const controller = new AbortController();
     const reason = new Error('job cancelled');
-    setTimeout(() => controller.abort(reason), 30);
+    let attempts = 0;
     const start = performance.now();
-    const error = await retrying(
+    const waiting = retrying(
       async () => {
+        attempts++;
         throw new Error('passing');
       },
       { retries: 3, initialDelayMs: 10_000, signal: controller.signal },
-    ).then(
+    );
+    // The first attempt failed: the 10 s wait has begun.
+    await eventually(() => attempts === 1, 'the first attempt', { everyMs: 5 });
+    controller.abort(reason);
+    const error = await waiting.then(
       () => null,
       (e: unknown) => e,
     );

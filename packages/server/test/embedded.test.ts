@@ -9,6 +9,7 @@ import github from '@cadence-detect/plugin-github';
 import gitlab from '@cadence-detect/plugin-gitlab';
 import size from '@cadence-detect/plugin-size';
 import {
+  eventually,
   burstHistory,
   createRepository,
   exportRepository,
@@ -173,11 +174,10 @@ describe('@cadence-detect/server embedded in another program', function () {
     });
     expect(response.status).to.equal(202);
     const { id } = (await response.json()) as { id: string };
-    let job: Record<string, unknown> = {};
-    for (let i = 0; i < 200 && !['completed', 'failed'].includes(String(job.status)); i++) {
-      job = (await get(`/jobs/${id}`)).body;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const job = await eventually(async () => {
+      const { body } = await get(`/jobs/${id}`);
+      return ['completed', 'failed'].includes(String(body.status)) && body;
+    }, 'the job\u2019s end');
     expect(job.status, JSON.stringify(job)).to.equal('completed');
     const result = job.result as { total_commits: number; strategy_results: Array<{ name: string }> };
     expect(result.total_commits).to.equal(6);

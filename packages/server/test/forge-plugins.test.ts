@@ -16,6 +16,7 @@ import {
 } from '@cadence-detect/plugin-sdk';
 import size from '@cadence-detect/plugin-size';
 import {
+  eventually,
   burstHistory,
   createRepository,
   exportRepository,
@@ -187,13 +188,12 @@ describe('forge plugins: the server serves the webhooks of whatever forge a plug
     expect(first.body).to.include({ status: 'queued', message: 'Push received; analysis queued' });
     const again = await post(headers, push);
     expect(again.body).to.include({ id: first.body.id, duplicate: true });
-    let job: Record<string, unknown> = {};
-    for (let i = 0; i < 200 && !['completed', 'failed'].includes(String(job.status)); i++) {
-      job = (await (
+    const job = await eventually(async () => {
+      const body = (await (
         await fetch(`${base}/jobs/${String(first.body.id)}`, { headers: { authorization: `Bearer ${TOKEN}` } })
       ).json()) as Record<string, unknown>;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+      return ['completed', 'failed'].includes(String(body.status)) && body;
+    }, 'the job\u2019s end');
     expect(job).to.include({ status: 'completed', source: 'webhook:tea', repo: 'acme/burst', branch: 'main' });
     expect((job.result as { total_commits: number }).total_commits).to.equal(6);
   });

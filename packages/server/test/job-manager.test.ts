@@ -4,7 +4,13 @@ import { Writable } from 'node:stream';
 import { loadConfig, toPluginConfigView } from '@cadence-detect/config';
 import { createEngine } from '@cadence-detect/engine';
 import { createLogger } from '@cadence-detect/logger';
-import { createRepository, humanHistory, makeTempDir, startStalledServer } from '@cadence-detect/test-support';
+import {
+  eventually,
+  createRepository,
+  humanHistory,
+  makeTempDir,
+  startStalledServer,
+} from '@cadence-detect/test-support';
 import { InMemoryJobCancels } from '../src/jobs/job-cancels.js';
 import { InMemoryJobEventChannel } from '../src/jobs/job-events.js';
 import { JobManager } from '../src/jobs/job-manager.js';
@@ -80,6 +86,14 @@ class GatedQueue extends InMemoryJobQueue {
     this.gate = null;
   }
 
+  /** How often a delivery waiting for its first job asked whether the queue holds it. */
+  asked = 0;
+
+  override async holds(id: string): Promise<boolean> {
+    this.asked++;
+    return super.holds(id);
+  }
+
   override async offer(id: string): Promise<boolean> {
     if (this.gate) await this.gate;
     if (this.failing) throw new Error('the queue is unavailable');
@@ -138,7 +152,7 @@ describe('job manager', function () {
     const { jobs, cleanup } = await manager({ workers: 1, queueCapacity: 10 });
     try {
       const job = await jobs.submit(spec(`git://127.0.0.1:${stalled.port}/acme/stall.git`));
-      while (stalled.connections() === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await eventually(() => stalled.connections() > 0, 'the stalled server\u2019s first connection');
       const started = Date.now();
       const cancelled = await jobs.cancel(job.id);
       expect(cancelled).to.include({ status: 'cancelled', error_code: 'ERR_CANCELLED' });
@@ -199,14 +213,16 @@ describe('job manager', function () {
       await mkdir(repository);
       await createRepository(repository, humanHistory(4));
       const original = store.update.bind(store);
-      // The store goes away as the job starts running, and is back 3 s later.
+      // The store goes away as the job starts running, and is back once it has refused three writes.
       let started = false;
       store.update = async (id, change) => {
         const job = await original(id, change);
         if (!started && job?.status === 'running') {
           started = true;
           store.away = true;
-          setTimeout(() => (store.away = false), 3000);
+          void eventually(() => store.refused >= 3, 'three writes refused', { timeoutMs: 15_000 }).finally(
+            () => (store.away = false),
+          );
         }
         return job;
       };
@@ -216,10 +232,10 @@ describe('job manager', function () {
         repo: 'acme/repo',
         branch: null,
       });
-      for (let i = 0; i < 200 && (await store.get(job.id))?.status !== 'completed'; i++)
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await store.get(job.id)).to.include({ status: 'completed' });
-      expect(store.refused).to.be.at.least(1);
+      await eventually(async () => (await store.get(job.id))?.status === 'completed', 'the job completed', {
+        timeoutMs: 20_000,
+      });
+      expect(store.refused).to.be.at.least(3);
     } finally {
       await jobs.shutdown(0);
       await cleanup();
@@ -250,7 +266,8 @@ describe('job manager', function () {
         const first = jobs.receive(push(), 'github:d1');
         let answered = false;
         const second = jobs.receive(push(), 'github:d1').then((o) => ((answered = true), o));
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The redelivery has asked more than once whether the first job is queued, and still waits.
+        await eventually(() => queue.asked >= 2, 'the redelivery asking after the first job');
         expect(answered).to.equal(false);
         queue.open();
         const [a, b] = await Promise.all([first, second]);

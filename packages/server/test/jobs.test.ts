@@ -10,6 +10,7 @@ import { newJobId } from '../src/jobs/job-id.js';
 import { isoNow } from '../src/jobs/iso-now.js';
 import { constantTimeEqual, verifyHubSignature } from '@cadence-detect/plugin-sdk';
 import { createHmac } from 'node:crypto';
+import { eventually } from '@cadence-detect/test-support';
 
 let counter = 0;
 function job(status: JobStatus, repo = 'acme/widget'): Job {
@@ -243,7 +244,7 @@ describe('job store, queue and limits (in-memory implementations)', () => {
     const after = Date.now();
     expect(stamp).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(Date.parse(stamp)).to.be.within(before, after);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await eventually(() => Date.now() > Date.parse(stamp), 'the next millisecond', { everyMs: 1 });
     const later = isoNow();
     expect(Date.parse(later)).to.be.greaterThan(Date.parse(stamp));
     expect(Math.abs(Date.parse(isoNow()) - Date.now())).to.be.at.most(1);

@@ -6,7 +6,7 @@ import { CadenceError } from '@cadence-detect/errors';
 import { httpErrorOf } from '../src/middleware/http-answers.js';
 import { createLogger } from '@cadence-detect/logger';
 import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
-import { makeTempDir, startRedisServer, type RedisServer } from '@cadence-detect/test-support';
+import { eventually, makeTempDir, startRedisServer, type RedisServer } from '@cadence-detect/test-support';
 import { createBackends, type ServerBackends } from '../src/backends/server-backends.js';
 import { RedisJobCancels } from '../src/backends/redis/redis-job-cancels.js';
 import type { Job } from '../src/jobs/job.js';
@@ -149,7 +149,16 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     const event = (n: number): JobEvent => ({ event: 'progress', type: 'progress', n });
     worker.events.publish('job-1', event(1));
     worker.events.publish('job-1', event(2));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Both are in the job's stream before the other server subscribes: it gets them from there.
+    const raw = new Redis(redis.url);
+    try {
+      await eventually(
+        async () => (await raw.xlen(`${config.redis.key_prefix}:events:job-1`)) === 2,
+        'two events kept',
+      );
+    } finally {
+      raw.disconnect();
+    }
     const seen: unknown[] = [];
     const done = new Promise<void>((resolve) => {
       server.events.subscribe('job-1', (e) => {
@@ -189,10 +198,16 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     // longer than the 5 s the backends wait at start), and say so if it never comes.
     if (b.cancels instanceof RedisJobCancels)
       await within(b.cancels.ready, 20_000, 'the other server subscribing to cancels');
-    for (let i = 0; i < 30 && !done; i++) {
-      await within(a.cancels.request('job-9', 'ERR_CANCELLED'), 5000, `cancel request ${i + 1}`);
-      await Promise.race([heard, new Promise((resolve) => setTimeout(resolve, 500))]);
-    }
+    let requests = 0;
+    await eventually(
+      async () => {
+        if (done) return true;
+        await within(a.cancels.request('job-9', 'ERR_CANCELLED'), 5000, `cancel request ${++requests}`);
+        return done;
+      },
+      'the other server hearing a cancel request',
+      { timeoutMs: 15_000, everyMs: 500 },
+    );
     expect(await within(heard, 1000, 'hearing the cancel on the other server')).to.deep.equal([
       'job-9',
       'ERR_CANCELLED',
@@ -331,8 +346,10 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
       expect(error.headers).to.have.property('Retry-After');
       expect(Date.now() - started).to.be.below(3000);
       await own.restart();
-      for (let i = 0; i < 100 && !(await store.get('kept').catch(() => undefined)); i++)
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      await eventually(() => store.get('kept').catch(() => undefined), 'the store answering again', {
+        timeoutMs: 10_000,
+        everyMs: 100,
+      });
       expect((await store.get('kept'))!.id).to.equal('kept');
     } finally {
       await Promise.all(opened.splice(0).map((b) => b.close()));

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startHttpServer, type TestHttpServer } from './http-server.js';
+import { eventually } from './eventually.js';
 
 /** One request the fake forge received. */
 export interface ForgeRequest {
@@ -38,7 +39,6 @@ type Route = (request: ForgeRequest) => ScriptedAnswer | null;
 export async function startFakeForge(routes: Route[], prefix: string): Promise<FakeForge> {
   const requests: ForgeRequest[] = [];
   const scripts: { method: string; path: RegExp; answers: ScriptedAnswer[] }[] = [];
-  const waiters: (() => void)[] = [];
   const http = await startHttpServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -68,7 +68,6 @@ export async function startFakeForge(routes: Route[], prefix: string): Promise<F
       };
       res.writeHead(answer.status, headers);
       res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
-      for (const wake of waiters.splice(0)) wake();
     });
   });
   const apiUrl = http.url(prefix || '/').replace(/\/$/, '');
@@ -77,23 +76,15 @@ export async function startFakeForge(routes: Route[], prefix: string): Promise<F
     apiUrl,
     requests,
     script: (method, path, answers) => scripts.push({ method, path, answers: [...answers] }),
-    waitFor: (method, path, count = 1, timeoutMs = 20_000) =>
-      new Promise((resolve, reject) => {
-        const deadline = Date.now() + timeoutMs;
-        const check = (): void => {
-          const matching = requests.filter((r) => r.method === method && path.test(r.path));
-          if (matching.length >= count) return resolve(matching);
-          if (Date.now() > deadline)
-            return reject(
-              new Error(
-                `fake forge: ${matching.length} of ${count} ${method} ${path} after ${timeoutMs} ms; saw ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}`,
-              ),
-            );
-          waiters.push(check);
-          setTimeout(check, 200).unref();
-        };
-        check();
-      }),
+    waitFor: (method, path, count = 1, timeoutMs = 20_000) => {
+      const matching = (): ForgeRequest[] => requests.filter((r) => r.method === method && path.test(r.path));
+      return eventually(
+        () => matching().length >= count && matching(),
+        () =>
+          `fake forge: ${count} ${method} ${path} (${matching().length} so far; saw ${requests.map((r) => `${r.method} ${r.path}`).join(', ')})`,
+        { timeoutMs, everyMs: 20 },
+      );
+    },
     close: () => http.close(),
   };
 }

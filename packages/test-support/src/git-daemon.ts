@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit } from './run-git.js';
+import { eventually } from './eventually.js';
 
 export interface GitDaemon {
   readonly port: number;
@@ -57,17 +58,16 @@ export async function startGitDaemon(baseDir: string, host = '127.0.0.1'): Promi
 
 export async function waitForPort(host: string, port: number, timeoutMs: number): Promise<void> {
   const { connect } = await import('node:net');
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host, port }, () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on ${host}:${port}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await eventually(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect({ host, port }, () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      }),
+    `something to listen on ${host}:${port}`,
+    { timeoutMs },
+  );
 }

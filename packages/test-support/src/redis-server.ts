@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { freePort, waitForPort } from './git-daemon.js';
 import { makeTempDir, type TempDir } from './temp-dir.js';
 
@@ -47,8 +48,9 @@ export async function startRedisServer(options: { persistent?: boolean } = {}): 
     );
     const exited = new Promise<boolean>((resolve) => started.once('exit', () => resolve(false)));
     child = started;
+    // The port may be another server's (taken between the check and the bind): ours says its pid.
     const listening = waitForPort('127.0.0.1', port, 10_000).then(
-      () => new Promise<boolean>((resolve) => setTimeout(() => resolve(started.exitCode === null), 100)),
+      async () => (await redisProcessId(port)) === started.pid,
     );
     return Promise.race([listening, exited]);
   };
@@ -81,4 +83,25 @@ export async function startRedisServer(options: { persistent?: boolean } = {}): 
       await dir.remove();
     },
   };
+}
+
+/** The pid the Redis server on `port` gives in `INFO server`, or null when what answers is not one. */
+function redisProcessId(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let answer = '';
+    const done = (pid: number | null): void => {
+      socket.destroy();
+      resolve(pid);
+    };
+    socket.setTimeout(2000, () => done(null));
+    socket.on('error', () => done(null));
+    socket.on('end', () => done(null));
+    socket.on('connect', () => socket.write('INFO server\r\n'));
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('latin1');
+      const pid = /process_id:(\d+)\r\n/.exec(answer);
+      if (pid) done(Number(pid[1]));
+    });
+  });
 }

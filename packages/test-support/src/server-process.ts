@@ -5,6 +5,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { CADENCE_BIN } from './cli-process.js';
 import { startConnectionRecorder } from './connection-recorder.js';
+import { eventually } from './eventually.js';
 
 export interface ServerProcess {
   readonly url: string;
@@ -148,13 +149,16 @@ export async function waitForJob<T extends { status: string }>(
   timeoutMs = 20_000,
   headers: Record<string, string> = {},
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await server.json<T>(`/jobs/${id}`, { headers });
-    if (['completed', 'failed', 'cancelled', 'timeout'].includes(body.status)) return body;
-    if (Date.now() > deadline) throw new Error(`job ${id} still ${body.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  let last = 'unread';
+  return eventually(
+    async () => {
+      const { body } = await server.json<T>(`/jobs/${id}`, { headers });
+      last = body.status;
+      return ENDED.has(body.status) && body;
+    },
+    () => `job ${id} to end (still ${last})`,
+    { timeoutMs },
+  );
 }
 
 /** Waits until the job has ended and its record holds `count` reporter outcomes (reporters may finish after the job). */
@@ -164,18 +168,18 @@ export async function waitForReports<T extends { reports?: unknown[]; status?: s
   count: number,
   timeoutMs = 25_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await server.json<T>(`/jobs/${id}`);
-    // Also ended: a reporter's final outcome is recorded as the analysis returns, a moment before
-    // the job's own final write (longer through a shared store).
-    if ((body.reports ?? []).length >= count && ENDED.has(String(body.status))) return body;
-    if (Date.now() > deadline)
-      throw new Error(
-        `job ${id}: ${String(body.status)}, reports ${JSON.stringify(body.reports)} after ${timeoutMs} ms`,
-      );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let last: T | undefined;
+  return eventually(
+    async () => {
+      const { body } = await server.json<T>(`/jobs/${id}`);
+      last = body;
+      // Also ended: a reporter's final outcome is recorded as the analysis returns, a moment before
+      // the job's own final write (longer through a shared store).
+      return (body.reports ?? []).length >= count && ENDED.has(String(body.status)) && body;
+    },
+    () => `the reports of job ${id} (${String(last?.status)}, reports ${JSON.stringify(last?.reports)})`,
+    { timeoutMs, everyMs: 100 },
+  );
 }
 
 const ENDED = new Set(['completed', 'failed', 'cancelled', 'timeout']);

@@ -122,7 +122,8 @@ describe('fetchPage', function () {
     expect(error).to.have.property('code', 'ERR_FETCH_TIMEOUT');
     expect(Date.now() - started).to.be.below(3000);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Cancelled once the request has reached the server, which never answers it.
+    server.server.once('request', () => controller.abort());
     expect(
       await fetchPage(new URL(server.url('/stall')), { ...options, signal: controller.signal }).catch(
         (e: unknown) => e,

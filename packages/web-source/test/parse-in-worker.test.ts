@@ -37,11 +37,12 @@ describe('parseDocumentInWorker', function () {
     const started = nextWorker();
     const parsing = parseDocumentInWorker(deepPage, { ...options, signal: controller.signal });
     const worker = await started;
+    const online = new Promise<void>((resolve) => worker.once('online', () => resolve()));
     let answered = false;
     worker.on('message', () => (answered = true));
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    // Abort mid-parse rather than before the thread is up: the page takes far longer to parse.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Abort once the thread runs rather than before it is up: the page takes far longer to parse.
+    await online;
     controller.abort(new CadenceError('ERR_JOB_TIMEOUT'));
     const error = await parsing.catch((e: unknown) => e);
     expect(error).to.be.instanceOf(CadenceError).with.property('code', 'ERR_JOB_TIMEOUT');

@@ -3,6 +3,7 @@ import { makeCommits, runPlugin, type RunOptions } from '@cadence-detect/plugin-
 import size from '@cadence-detect/plugin-size';
 import aiAssist, { OVERALL_WEIGHT, type AiOptions } from '../src/index.js';
 import { anthropicAnswer, askedIds, fakeProvider, openaiAnswer, status, verdictsJson } from './fake-providers.js';
+import { eventually } from '@cadence-detect/test-support';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z') / 1000;
 /** Five commits over suspicious_additions (and five small ones), hours apart: size flags five. */
@@ -142,8 +143,8 @@ describe('ai-assist plugin against fake providers', function () {
           signal: controller.signal,
         },
       );
-      while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
-      await new Promise((r) => setTimeout(r, 100));
+      // The first attempt answered 500: the plugin now waits 20 s for its retry.
+      await eventually(() => fake.answered() > 0, 'the first attempt answered');
       const started = Date.now();
       controller.abort();
       const error = await pending.then(
@@ -215,7 +216,7 @@ describe('ai-assist plugin against fake providers', function () {
         { commits },
         { ...options(fake.server.url('/v1')), signal: controller.signal },
       );
-      while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+      await eventually(() => fake.requests.length > 0, 'the provider asked');
       const started = Date.now();
       controller.abort();
       const error = await pending.then(
@@ -224,8 +225,7 @@ describe('ai-assist plugin against fake providers', function () {
       );
       expect(error).to.have.property('code', 'ERR_CANCELLED');
       expect(Date.now() - started).to.be.below(2000);
-      await new Promise((r) => setTimeout(r, 100));
-      expect(fake.closed()).to.equal(1);
+      await eventually(() => fake.closed() === 1, 'the request closed before its answer');
     } finally {
       await fake.server.close();
     }

@@ -13,9 +13,10 @@ export type Responder = (request: RecordedRequest, index: number, res: ServerRes
 /** A fake provider on 127.0.0.1 that speaks the real wire format and records every request. */
 export async function fakeProvider(
   respond: Responder,
-): Promise<{ server: TestHttpServer; requests: RecordedRequest[]; closed: () => number }> {
+): Promise<{ server: TestHttpServer; requests: RecordedRequest[]; closed: () => number; answered: () => number }> {
   const requests: RecordedRequest[] = [];
   let closedEarly = 0;
+  let answered = 0;
   const server = await startHttpServer((req, res) => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
@@ -30,10 +31,11 @@ export async function fakeProvider(
       res.on('close', () => {
         if (!res.writableFinished) closedEarly++;
       });
+      res.on('finish', () => answered++);
       respond(request, requests.length - 1, res);
     });
   });
-  return { server, requests, closed: () => closedEarly };
+  return { server, requests, closed: () => closedEarly, answered: () => answered };
 }
 
 /** The item ids a request asked about ("### item <id>"). */

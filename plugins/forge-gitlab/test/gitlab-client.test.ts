@@ -95,7 +95,9 @@ describe('GitLab client: one client, one retry policy, for look-ups and reports'
       [500, 500, 500, 500].map(() => ({ status: 500, body: { message: 'down' } })),
     );
     const stop = new AbortController();
-    setTimeout(() => stop.abort(), 300);
+    // The final status goes ahead once the first attempt has been answered 500.
+    const asked = gitlab.requests.filter((r) => r.method === 'POST' && STATUS.test(r.path)).length;
+    void gitlab.waitFor('POST', STATUS, asked + 1).then(() => stop.abort());
     const started = Date.now();
     const stopped = await reportCall(status, { deadline: Date.now() + 20_000, stop: stop.signal });
     expect(stopped).to.deep.include({ ok: false, code: 'ERR_FORGE_UNAVAILABLE', status: 500 });

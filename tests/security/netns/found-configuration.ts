@@ -7,7 +7,7 @@ import { sign } from '@octokit/webhooks-methods';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import { makeTempDir, startCadenceServer, startHttpServer, waitForJob } from '@cadence-detect/test-support';
+import { eventually, makeTempDir, startCadenceServer, startHttpServer, waitForJob } from '@cadence-detect/test-support';
 import { githubPushPayload, SECRET, serveRepositories } from '../../server/fixtures.js';
 
 export interface FoundConfigurationReport {
@@ -117,8 +117,12 @@ try {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ url: '/etc' }),
   });
-  // Reporters may still be talking to a forge a moment after the job's record is final.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // Reporters may still be talking to a forge after the job's record is final: until the push's
+  // final commit status has been attempted (and recorded), wherever it went.
+  await eventually(async () => {
+    const { body } = await server.json<{ reports?: { state: string }[] }>(`/jobs/${pushed.body.id}`);
+    return (body.reports ?? []).some((r) => r.state !== 'pending');
+  }, 'the push\u2019s final commit status attempted');
   report = {
     markers: (await readdir(markers)).sort(),
     leaked: requests

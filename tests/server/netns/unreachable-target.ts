@@ -2,7 +2,7 @@
 // the real server, submits website jobs whose targets cannot be routed to, and prints what happened
 // as one JSON line. It refuses to run anywhere a packet could leave the machine.
 import { networkInterfaces } from 'node:os';
-import { makeTempDir, startCadenceServer, waitForJob } from '@cadence-detect/test-support';
+import { eventually, makeTempDir, startCadenceServer, waitForJob } from '@cadence-detect/test-support';
 
 export interface TargetOutcome {
   readonly url: string;
@@ -28,20 +28,32 @@ for (const url of urls) {
   let errorCode: string | null = null;
   let healthStatus: number | null = null;
   let failure: string | null = null;
+  let id: string | null = null;
   try {
     const accepted = await server.json<{ id: string }>('/api/analyze/website', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ url }),
     });
-    const job = await waitForJob<{ status: string; error_code: string | null }>(server, accepted.body.id, 15_000);
+    id = accepted.body.id;
+    const job = await waitForJob<{ status: string; error_code: string | null }>(server, id, 15_000);
     status = job.status;
     errorCode = job.error_code;
   } catch (error) {
     failure = String(error);
   }
-  // The process may die a moment after the job's record was written: give it that moment.
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // The process could die a moment after the job's record was written: its end's log line, written
+  // after the record, is awaited before /health is asked.
+  if (id)
+    await eventually(
+      () =>
+        server.child.exitCode !== null ||
+        server.logs.some(
+          (l) => l.job_id === id && /^job (completed|failed|timeout|cancelled)$/.test(String(l.message)),
+        ),
+      'the job\u2019s end in the log',
+      { timeoutMs: 5000 },
+    ).catch((error: unknown) => (failure ??= String(error)));
   healthStatus = await server.request('/health').then(
     (r) => r.status,
     () => null,

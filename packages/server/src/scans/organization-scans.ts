@@ -1,4 +1,4 @@
-import { CadenceError, toCadenceError } from '@cadence-detect/errors';
+import { CadenceError, errorMessage, toCadenceError } from '@cadence-detect/errors';
 import type { Logger } from '@cadence-detect/logger';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import type { AssessmentBands } from '@cadence-detect/plugin-sdk';
@@ -77,7 +77,9 @@ export class OrganizationScans {
             if (!isFinal(j.status)) j.heartbeat_at = isoNow();
           })
           // A missed heartbeat is made up by the next one; the scan goes on.
-          .catch(() => undefined),
+          .catch((error: unknown) =>
+            this.log.warn('organization scan heartbeat missed', { job_id: job.id, error: errorMessage(error) }),
+          ),
       HEARTBEAT_MS,
     );
     const seconds = Math.round(this.options.timeoutMs / 1000);

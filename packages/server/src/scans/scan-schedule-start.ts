@@ -53,9 +53,15 @@ export function startScanSchedule(
         }),
       );
   };
-  return backends.scanTimers(entries, fire, stop).catch((error: unknown) => {
-    if (stop.aborted) return null;
-    log.error('scans.schedule could not be set up', { error: errorMessage(error) });
-    return null;
-  });
+  return backends.scanTimers(entries, fire, stop).then(
+    (timer) => {
+      if (entries.length > 0) log.info('scans.schedule set up', { targets: entries.map((e) => e.target) });
+      return timer;
+    },
+    (error: unknown) => {
+      if (stop.aborted) return null;
+      log.error('scans.schedule could not be set up', { error: errorMessage(error) });
+      return null;
+    },
+  );
 }

@@ -1,0 +1,141 @@
+// `pnpm bench against <commit> [history] [webhook] [report]`: runs benchmarks on this checkout and on
+// <commit>, built side by side in a worktree of their own, in turns (baseline, current, baseline,
+// current), and prints each figure's ratio current / baseline. A change that claims not to cost
+// anything is held to it here: the target is at most 1.05x (for rates, at least 1 / 1.05).
+// The worktree is kept under the system's temporary folder and reused while its commit is the same.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const TARGET = 1.05;
+
+/**
+ * What each benchmark's output is read for. `lower`: a time or a size, better smaller; `higher`: a
+ * rate. Figures that are already ratios to a baseline of the same run (git log, a bare Koa app, an
+ * empty page) are compared as such, so that the machine's mood between the two runs cancels out.
+ */
+const FIGURES = {
+  history: {
+    script: 'history.mjs',
+    rounds: 2,
+    figures: [
+      { name: 'analyze time / git log time', pattern: /time ratio: ([\d.]+)/, better: 'lower' },
+      { name: 'peak RSS of the analyzing process (MB)', pattern: /analyzing process: (\d+) MB/, better: 'lower' },
+    ],
+  },
+  webhook: {
+    script: 'webhook-load.mjs',
+    rounds: 1,
+    figures: [
+      {
+        name: 'server rate / minimal receiver rate',
+        pattern: /x bare, ([\d.]+)x minimal receiver/,
+        better: 'higher',
+      },
+      {
+        name: 'open-loop p99 / the receiver\u2019s p99',
+        pattern: /p99 [\d.]+ ms \(([\d.]+)x the receiver's p99/,
+        better: 'lower',
+      },
+    ],
+  },
+  report: {
+    script: 'report.mjs',
+    rounds: 1,
+    figures: [
+      { name: 'report page size (MB)', pattern: /flagged \(1,000 in the page\): ([\d.]+) MB/, better: 'lower' },
+      { name: 'render time / empty page', pattern: /= ([\d.]+)x the empty page/, better: 'lower' },
+    ],
+  },
+};
+
+const [ref, ...asked] = process.argv.slice(2);
+if (!ref) {
+  console.log('skipped: give a commit to compare with (pnpm bench against <commit> [history webhook report])');
+  process.exit(0);
+}
+const names = asked.length > 0 ? asked : Object.keys(FIGURES);
+for (const name of names) if (!FIGURES[name]) throw new Error(`no comparison for "${name}"`);
+
+function git(args, cwd = root) {
+  const out = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`git ${args.join(' ')}: ${out.stderr}`);
+  return out.stdout.trim();
+}
+
+function step(command, args, cwd) {
+  console.log(`$ ${command} ${args.join(' ')}   (in ${cwd})`);
+  const out = spawnSync(command, args, { cwd, stdio: 'inherit' });
+  if (out.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
+}
+
+const commit = git(['rev-parse', '--verify', `${ref}^{commit}`]);
+const baseline = path.join(tmpdir(), `cadence-bench-baseline-${commit.slice(0, 12)}`);
+if (!existsSync(path.join(baseline, '.built'))) {
+  if (!existsSync(baseline)) git(['worktree', 'add', '--detach', baseline, commit]);
+  step('pnpm', ['install', '--frozen-lockfile', '--prefer-offline'], baseline);
+  step('pnpm', ['-s', 'build'], baseline);
+  spawnSync('touch', [path.join(baseline, '.built')]);
+}
+
+function runBench(tree, script) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(tree, 'bench', script)], {
+      cwd: tree,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      process.stdout.write(chunk);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} in ${tree} exited ${code}`))));
+  });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+const lines = [];
+let missed = false;
+for (const name of names) {
+  const { script, rounds, figures } = FIGURES[name];
+  const seen = { baseline: figures.map(() => []), current: figures.map(() => []) };
+  for (let round = 1; round <= rounds; round++) {
+    for (const [side, tree] of [
+      ['baseline', baseline],
+      ['current', root],
+    ]) {
+      console.log(
+        `\n== ${name}, ${side} (${side === 'baseline' ? commit.slice(0, 7) : 'this checkout'}), round ${round}`,
+      );
+      const out = await runBench(tree, script);
+      figures.forEach((figure, i) => {
+        const match = figure.pattern.exec(out);
+        if (!match) throw new Error(`${name} (${side}): no "${figure.name}" in its output`);
+        seen[side][i].push(Number(match[1]));
+      });
+    }
+  }
+  figures.forEach((figure, i) => {
+    const before = median(seen.baseline[i]);
+    const after = median(seen.current[i]);
+    const ratio = after / before;
+    const ok = figure.better === 'lower' ? ratio <= TARGET : ratio >= 1 / TARGET;
+    if (!ok) missed = true;
+    lines.push(
+      `${name}: ${figure.name}: ${before} -> ${after} = ${ratio.toFixed(3)}x (target ${figure.better === 'lower' ? `<= ${TARGET}` : `>= ${(1 / TARGET).toFixed(3)}`}) ${ok ? 'OK' : 'MISSED'}`,
+    );
+  });
+}
+console.log(`\nagainst ${commit.slice(0, 7)}, medians of each side's rounds:`);
+for (const line of lines) console.log(line);
+process.exit(missed ? 1 : 0);
