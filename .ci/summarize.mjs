@@ -39,4 +39,12 @@ if (args[0] === '--total') {
   }
   const s = report.stats;
   console.log(`${label}: ${s.passes} passed, ${s.failures} failed, ${s.pending} pending, ${Math.round(s.duration / 1000)}s`);
+  // Where the time goes (tests only: hooks, such as a server started in before(), are not counted).
+  const byFile = new Map();
+  for (const test of report.tests ?? []) {
+    const file = String(test.file ?? '?').replace(`${process.cwd()}/`, '');
+    byFile.set(file, (byFile.get(file) ?? 0) + (test.duration ?? 0));
+  }
+  const slowest = [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  console.log(`${label}: slowest files (their tests' time): ${slowest.map(([f, ms]) => `${f} ${Math.round(ms / 1000)}s`).join(', ')}`);
 }
