@@ -19,11 +19,12 @@ export interface PluginOptionSources {
 }
 
 /**
- * Gives each loaded plugin its options (API 1.1): the `plugin_options` section under its name (or
+ * Gives each loaded plugin its options: the `plugin_options` section under its name (or
  * package name), overlaid by the options of its `plugins:` entry, checked against the schema the
  * plugin declares in `meta.options` with the schema's defaults applied, then frozen. Options for a
  * plugin that is not loaded, or for one that declares no schema, are refused: a typo must not pass
  * silently as "no options".
+ * @since 1.1
  */
 export function resolvePluginOptions(plugins: readonly LoadedPlugin[], sources: PluginOptionSources): LoadedPlugin[] {
   const claimed = new Set<string>();
@@ -84,10 +85,10 @@ function optionProblem(schema: object, key: string, message: string): string {
 
 /**
  * The value with the schema's `default`s filled where it has none. typebox's Value.Default applies
- * those of a schema built with typebox (every built-in's, API 1.6), nested ones included. It reads
+ * those of a schema built with typebox (every built-in's), nested ones included. It reads
  * a schema's kind from typebox's own marker, so on a plain JSON Schema object, which a third-party
- * plugin in plain JavaScript may declare (API 1.1), it fills nothing below the top: the
- * properties' defaults are filled here then, as 1.1 to 1.5 did.
+ * plugin in plain JavaScript may declare, it fills nothing below the top: the properties'
+ * defaults are filled here then.
  */
 function withDefaults(schema: object, value: unknown): unknown {
   return '~kind' in schema ? Value.Default(schema as never, value) : plainDefaults(schema, value);

@@ -1,6 +1,9 @@
 import type { Thresholds } from './commit.js';
 
-/** A squash commit's request, as a forge's `prepareRequest` tap found it (API 1.6). */
+/**
+ * A squash commit's request, as a forge's `prepareRequest` tap found it.
+ * @since 1.6
+ */
 export interface SquashedRequest {
   /** The squash commit that was pushed (full hash). */
   readonly commit: string;
@@ -26,8 +29,9 @@ export interface RepositoryRequest {
    */
   readonly ref?: string;
   /**
-   * API 1.6: a push of exactly one new commit onto a branch, the shape a squash merge has. A forge's
+   * A push of exactly one new commit onto a branch, the shape a squash merge has. A forge's
    * intake sets it; that forge's `prepareRequest` tap asks its API whether the commit squashes a request.
+   * @since 1.6
    */
   readonly squash_candidate?: boolean;
   /**
@@ -44,8 +48,9 @@ export interface RepositoryRequest {
   /** Only commits authored from this time (ISO 8601) are judged; earlier ones still feed the baselines. */
   readonly since?: string;
   /**
-   * API 1.9: false skips the lines at HEAD and their survival (`--no-lines`); the configuration's
+   * False skips the lines at HEAD and their survival (`--no-lines`); the configuration's
    * `lines.enabled` otherwise decides.
+   * @since 1.9
    */
   readonly lines?: boolean;
 }
@@ -55,5 +60,8 @@ export interface WebsiteRequest {
   readonly url: string;
 }
 
-/** API 1.6: the request `prepareRequest` taps refine before the source is fetched. */
+/**
+ * The request `prepareRequest` taps refine before the source is fetched.
+ * @since 1.6
+ */
 export type AnalysisRequest = RepositoryRequest | WebsiteRequest;

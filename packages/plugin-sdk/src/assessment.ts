@@ -4,7 +4,8 @@ import type { AnalysisResult, AssessmentBands, RepositoryAssessment, WebsiteAsse
 /**
  * The interface names a verdict twice (a repository's `clean`… and a website's `Likely
  * Human-Written`…) and a source twice (a request's `repository`/`website`, a result's
- * `git`/`web`). Both pairs are kept for compatibility; these tables are the one mapping (API 1.6).
+ * `git`/`web`). Both pairs are kept for compatibility; these tables are the one mapping.
+ * @since 1.6
  */
 export const ASSESSMENT_LEVELS: readonly {
   readonly repository: RepositoryAssessment;

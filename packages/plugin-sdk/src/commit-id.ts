@@ -1,6 +1,7 @@
 /**
- * Commit names, in the three senses Cadence meets them (API 1.6). Git names a commit by SHA-1 (40
+ * Commit names, in the three senses Cadence meets them. Git names a commit by SHA-1 (40
  * hex digits) or, in a SHA-256 repository, 64; git itself prints them in lower case.
+ * @since 1.6
  */
 
 /** A full commit name as git prints it: 40 or 64 lower-case hex digits. */

@@ -52,9 +52,10 @@ export interface CommitRecord {
    */
   readonly previousAuthorTime: number | null;
   /**
-   * API 1.2: the folder this commit adds as a project of its own (it brings its own licence file,
+   * The folder this commit adds as a project of its own (it brings its own licence file,
    * at least 100 counted lines under it), with the lines added under it: a
    * vendored or copied library. Null for most commits. Absent from records made by older hosts.
+   * @since 1.2
    */
   readonly importedTree?: { readonly path: string; readonly additions: number } | null;
 }

@@ -5,8 +5,9 @@ export interface AiSettings {
   readonly enabled: boolean;
   readonly provider: 'openai' | 'anthropic';
   /**
-   * Always null in the view every plugin sees (a security fix in API 1.5: a third-party strategy
-   * could read the user's AI key). The key goes to the AI plugin alone, in its own options.
+   * Always null in the view every plugin sees: a third-party strategy must not read the user's AI
+   * key. The key goes to the AI plugin alone, in its own options.
+   * @since 1.5 (null)
    */
   readonly key: string | null;
   readonly baseUrl: string | null;
@@ -29,7 +30,10 @@ export interface AiSettings {
 export interface PluginConfigView {
   readonly thresholds: Thresholds;
   readonly exclude_files: readonly string[];
-  /** API 1.7: globs over author names and e-mails whose commits count as automation (always set by a 1.7 host). */
+  /**
+   * Globs over author names and e-mails whose commits count as automation (always set by a 1.7 host).
+   * @since 1.7
+   */
   readonly exclude_authors?: readonly string[];
   readonly ai: AiSettings;
   readonly strategies: { readonly disabled: readonly string[] };

@@ -14,18 +14,23 @@ interface ContextBase<O extends object> {
   readonly events: EventChannel;
   readonly config: PluginConfigView;
   /**
-   * In a strategy's `analyze`: the options of the plugin that registered it (API 1.1). In hook taps
+   * In a strategy's `analyze`: the options of the plugin that registered it. In hook taps
    * it is `{}`: a plugin reads its own there from `environment.options`, captured in `apply`.
-   * Typed by the plugin's options schema in a strategy declared with it (API 1.6, defineStrategy).
+   * Typed by the plugin's options schema in a strategy declared with it (defineStrategy).
+   * @since 1.1
    */
   readonly options: O;
   /** Room for plugins to share per-job state, keyed by plugin name. */
   readonly scratch: Map<string, unknown>;
-  /** API 1.3: the job this analysis runs for, or null (the CLI, the testkit). */
+  /**
+   * The job this analysis runs for, or null (the CLI, the testkit).
+   * @since 1.3
+   */
   readonly job: JobInfo | null;
   /**
-   * API 1.3: records a reporter's outcome on the job (`result.reports[]`), also after the analysis
+   * Records a reporter's outcome on the job (`result.reports[]`), also after the analysis
    * has ended: a reporter starts its work in `report` and records when it is done. Never throws.
+   * @since 1.3
    */
   recordReport(outcome: ReportOutcome): void;
 }
@@ -41,7 +46,10 @@ export interface RepositorySourceInfo {
   /** For a push: the pushed range. */
   readonly range: { readonly before: string | null; readonly after: string } | null;
   readonly shallow: boolean;
-  /** API 1.3: a push that squashed a request, and whether its original commits are what is analyzed. */
+  /**
+   * A push that squashed a request, and whether its original commits are what is analyzed.
+   * @since 1.3
+   */
   readonly squash?: SquashJudgement;
 }
 
@@ -53,8 +61,9 @@ export interface RepositoryContext<O extends object = PluginOptions> extends Con
   readonly stats: RepositoryStats;
   readonly thresholds: Thresholds;
   /**
-   * API 1.2: git notes under `refs/notes/ai` (the Git AI Standard authorship log), by full commit
+   * Git notes under `refs/notes/ai` (the Git AI Standard authorship log), by full commit
    * hash, each cut at a bounded length. Empty when the repository has none, which is the usual case.
+   * @since 1.2
    */
   readonly aiNotes: ReadonlyMap<string, string>;
   /**

@@ -2,7 +2,10 @@ import type { EngineHooks } from './hooks.js';
 import type { Forge, JobInfo, ReportOutcome } from './job.js';
 import type { AnalysisResult } from './result.js';
 
-/** What a reporter does at each point of a job of its forge (API 1.4). */
+/**
+ * What a reporter does at each point of a job of its forge.
+ * @since 1.4
+ */
 export interface ForgeReporter {
   /** The job began (a `pending` status); the analysis does not wait for it. */
   start(job: JobInfo, record: (outcome: ReportOutcome) => void): void;
@@ -34,9 +37,10 @@ export function tapForgeReporter(hooks: EngineHooks, name: string, forge: Forge,
 }
 
 /**
- * A reporter whose module loads on its first job (API 1.6): a forge plugin is loaded by every
+ * A reporter whose module loads on its first job: a forge plugin is loaded by every
  * command, and its API client (Octokit, Gitbeaker) should cost nothing until a job reports. Calls
  * keep their order: each waits for the same load.
+ * @since 1.6
  */
 export function lazyForgeReporter(
   load: () => Promise<ForgeReporter>,

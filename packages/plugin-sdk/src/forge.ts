@@ -5,10 +5,11 @@ import type { PluginLogger } from './logger.js';
 import type { PluginOptions } from './options.js';
 
 /**
- * A forge a plugin brings (API 1.6): its webhook intake, served by the host at `/webhooks/<name>`.
+ * A forge a plugin brings: its webhook intake, served by the host at `/webhooks/<name>`.
  * The same plugin usually taps `prepareRequest` (look-ups on the forge's API before the source is
  * fetched) and the reporter hooks (`tapForgeReporter`); the host maps its `forges.<name>` settings to
  * the plugin's options. docs/plugins.md, Forge plugins.
+ * @since 1.6
  */
 export interface ForgeDefinition<O extends object = PluginOptions> {
   /** Lower-case letters, digits and dashes: the webhook path, `forges.<name>` and `ForgeTarget.forge`. */
@@ -19,22 +20,25 @@ export interface ForgeDefinition<O extends object = PluginOptions> {
    */
   intake(setup: IntakeSetup<O>): ForgeIntake;
   /**
-   * API 1.7: every repository of an owner (an organization or user, a group with its subgroups),
+   * Every repository of an owner (an organization or user, a group with its subgroups),
    * for `cadence scan <forge>:<owner>`, through the forge's API with the plugin's credentials.
    * Throws a CadenceError (ERR_FORGE_AUTH, ERR_FORGE_UNAVAILABLE…) when the forge refuses.
+   * @since 1.7
    */
   listRepositories?(setup: IntakeSetup<O>, owner: string, signal: AbortSignal): Promise<ListedRepository[]>;
   /**
-   * API 1.7: the HTTP header git sends with clones of the repositories `listRepositories` gave
+   * The HTTP header git sends with clones of the repositories `listRepositories` gave
    * (the token outside the URL, so that no URL, job record, log line or mirror config holds it), or
    * null without credentials. The host scopes it to the origin of each listed clone URL.
+   * @since 1.7
    */
   gitAuthorization?(setup: IntakeSetup<O>): string | null;
   /**
-   * API 1.8: the hosts (`host` or `host:port`) that serve this forge's git repositories: the only
+   * The hosts (`host` or `host:port`) that serve this forge's git repositories: the only
    * places `gitAuthorization`'s header is sent. A listing that names a clone URL elsewhere (a
    * hostile or compromised API) gets that clone without credentials. A forge that declares no
    * hosts has its header sent nowhere. `forgeGitHost(api_url)` gives the usual one.
+   * @since 1.8
    */
   gitHosts?(setup: IntakeSetup<O>): readonly string[];
 }
@@ -43,7 +47,8 @@ export interface ForgeDefinition<O extends object = PluginOptions> {
  * The web host that serves a forge's git repositories, from its API's address: `api.github.com`
  * gives `github.com`, `https://ghe.example.com/api/v3` gives `ghe.example.com`, GitLab's
  * `https://gitlab.example.com/api/v4` gives `gitlab.example.com`; any other API address gives its
- * own host. Null for an address that is not a URL. API 1.8.
+ * own host. Null for an address that is not a URL.
+ * @since 1.8
  */
 export function forgeGitHost(apiUrl: string): string | null {
   let url: URL;
@@ -82,7 +87,10 @@ export interface ListedRepository {
 }
 
 export interface IntakeSetup<O extends object = PluginOptions> {
-  /** The plugin's options, typed by its schema as `environment.options` is (API 1.6). */
+  /**
+   * The plugin's options, typed by its schema as `environment.options` is.
+   * @since 1.6
+   */
   readonly options: O;
   readonly logger: PluginLogger;
 }

@@ -8,8 +8,9 @@ import type { PluginOptions } from './options.js';
 import type { Strategy } from './strategy.js';
 
 /**
- * A strategy reads its plugin's options as `context.options` (API 1.6): it may be added by a plugin
+ * A strategy reads its plugin's options as `context.options`: it may be added by a plugin
  * whose options `O` give it what it reads; otherwise the argument of `add` says why not.
+ * @since 1.6
  */
 export type OptionsCheck<T, O> = T extends { analyze(context: infer C): unknown }
   ? C extends { readonly options: infer R }
@@ -19,7 +20,10 @@ export type OptionsCheck<T, O> = T extends { analyze(context: infer C): unknown 
     : unknown
   : unknown;
 
-/** What `registerStrategies` hands a plugin; `O` is that plugin's options (API 1.6). */
+/**
+ * What `registerStrategies` hands a plugin; `O` is that plugin's options.
+ * @since 1.6
+ */
 export interface StrategyRegistrar<O extends object = PluginOptions> {
   /** Adds a strategy; a second strategy of the same name is refused with an error. */
   add<T extends Strategy>(strategy: T & OptionsCheck<T, O>): void;
@@ -35,7 +39,10 @@ export interface StrategyRegistrar<O extends object = PluginOptions> {
  */
 export const REFINE_STAGE = Object.freeze({ SCORE: 0, ADJUST: 100, SECOND_OPINION: 1000 });
 
-/** What `prepareRequest` taps get beside the request (API 1.6). */
+/**
+ * What `prepareRequest` taps get beside the request.
+ * @since 1.6
+ */
 export interface RequestPreparation {
   /** The server's job the analysis runs for (its forge target), or null (the CLI, the testkit). */
   readonly job: JobInfo | null;
@@ -48,12 +55,12 @@ export interface RequestPreparation {
  * Every hook a plugin can tap, in the order of a job's life (the engine declares them in one place).
  *
  * - `registerStrategies` (sync): once, when the engine starts: add strategies.
- * - `jobStart` (async parallel, API 1.3): a job's analysis begins, before its source is fetched (a
+ * - `jobStart` (async parallel, since 1.3): a job's analysis begins, before its source is fetched (a
  *   reporter sets a `pending` status here). The analysis does not wait for it; a tap that throws is
  *   recorded as a failed report, never a failed job.
- * - `jobFailed` (async parallel, API 1.3): a job's analysis ended without a result (clone failed,
+ * - `jobFailed` (async parallel, since 1.3): a job's analysis ended without a result (clone failed,
  *   timeout, cancel): a reporter turns its `pending` status into an error. Not awaited either.
- * - `prepareRequest` (async series waterfall, API 1.6): before the source is fetched, each tap returns
+ * - `prepareRequest` (async series waterfall, since 1.6): before the source is fetched, each tap returns
  *   the (possibly refined) request: a forge plugin asks its API whether a pushed commit squashes a
  *   request and, if so, adds `squash`. A tap that throws fails the job (ERR_INTERNAL): a look-up that
  *   may fail catches its own errors and returns the request as it was.
@@ -69,7 +76,10 @@ export interface RequestPreparation {
  *   `context.recordReport`, so that the job's `complete` event does not wait for the forge.
  */
 export interface EngineHooks<O extends object = PluginOptions> {
-  /** `O`, the tapping plugin's options (API 1.6), types what its registrar accepts. */
+  /**
+   * `O`, the tapping plugin's options, types what its registrar accepts.
+   * @since 1.6
+   */
   readonly registerStrategies: RegisterStrategiesHook<O>;
   readonly jobStart: JobStartHook;
   readonly jobFailed: JobFailedHook;
@@ -84,7 +94,7 @@ export interface EngineHooks<O extends object = PluginOptions> {
 }
 
 /*
- * Each hook's type by name (API 1.11), so that a plugin's own helpers (a function that taps
+ * Each hook's type by name (since 1.11), so that a plugin's own helpers (a function that taps
  * `report`, a test that builds one hook) import their types from the SDK alone, not from tapable.
  */
 export type RegisterStrategiesHook<O extends object = PluginOptions> = SyncHook<[StrategyRegistrar<O>]>;

@@ -1,6 +1,10 @@
 import type { PluginLogger } from './logger.js';
 
-/** The forges a result can be reported to (API 1.3); since API 1.6 any forge a plugin declares (`ForgeDefinition.name`). */
+/**
+ * The forges a result can be reported to: GitHub, GitLab, or any forge a plugin declares
+ * (`ForgeDefinition.name`, since 1.6).
+ * @since 1.3
+ */
 export type Forge = 'github' | 'gitlab' | (string & {});
 
 /** Where on a forge a job's verdict belongs: the commit a push or a request's head points at. */
@@ -41,7 +45,10 @@ export interface ReportOutcome {
   readonly ok: boolean;
   /** Set when `ok` is false: an operational code (ERR_FORGE_AUTH, ERR_FORGE_RATE_LIMIT…). */
   readonly error_code: string | null;
-  /** Set when `ok` is false (API 1.5): the cause in words (`describeRequestFailure`): DNS, refused, TLS, an HTTP status. */
+  /**
+   * Set when `ok` is false: the cause in words (`describeRequestFailure`): DNS, refused, TLS, an HTTP status.
+   * @since 1.5
+   */
   readonly reason?: string;
   /** When it finished (ISO 8601). */
   readonly at: string;

@@ -11,7 +11,8 @@ export interface MonthTotals {
 
 /**
  * Months in order, each share rounded once so that `explicit_share + inferred_share` is the month's
- * share exactly (API 1.7): a repository's `months` and an organization's are made the same way.
+ * share exactly: a repository's `months` and an organization's are made the same way.
+ * @since 1.7
  */
 export function monthlyShares(months: ReadonlyMap<string, MonthTotals>): MonthlyShare[] {
   const round = (value: number): number => Math.round(value * 1000) / 1000;

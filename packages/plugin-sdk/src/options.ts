@@ -1,8 +1,9 @@
 import type { Static, TSchema } from 'typebox';
 
 /**
- * The options of a plugin that declares none, or declares them as a plain JSON Schema (API 1.1):
+ * The options of a plugin that declares none, or declares them as a plain JSON Schema:
  * checked by the host all the same, but untyped here.
+ * @since 1.1
  */
 export type PluginOptions = Readonly<Record<string, unknown>>;
 
@@ -16,10 +17,11 @@ export type DeepReadonly<T> = T extends (...args: never[]) => unknown
       : T;
 
 /**
- * The options a plugin reads, from the schema in its `meta.options` (API 1.6): a typebox schema
+ * The options a plugin reads, from the schema in its `meta.options`: a typebox schema
  * gives `Static<typeof schema>` (a property with a `default` is always present: the host applies
  * the defaults before `apply` runs), read-only. No schema, or a plain JSON Schema object, gives
  * `PluginOptions` as in 1.1 to 1.5.
+ * @since 1.6
  */
 export type OptionsOf<S> = [S] extends [TSchema & { readonly '~kind': string }]
   ? Static<S> extends infer O extends object

@@ -1,8 +1,9 @@
 /**
- * Where a plugin's settings live in the configuration, and which of them are secrets (API 1.11).
+ * Where a plugin's settings live in the configuration, and which of them are secrets.
  * The host builds the configuration's plugin sections, their environment names and the masking of
  * `cadence config`, logs and reports from these, so a third party's plugin is configured exactly as
  * a built-in one is.
+ * @since 1.11
  */
 
 /** What `settingsKeyOf` needs of a plugin: its name, its forge, and its `meta`. */

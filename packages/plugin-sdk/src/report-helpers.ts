@@ -2,8 +2,9 @@ import { assessmentLevel } from './assessment.js';
 import type { AnalysisResult, RepositoryResult } from './result.js';
 
 /**
- * What reporters say about a result (API 1.3), written once for every forge: the one-line verdict,
+ * What reporters say about a result, written once for every forge: the one-line verdict,
  * the `report.fail_on` policy, and the Markdown summary (check runs, merge request notes).
+ * @since 1.3
  */
 export type FailOn = 'never' | 'suspicious' | 'likely_ai_generated';
 

@@ -1,9 +1,10 @@
 /**
- * Why a request to a forge (or any HTTP API) failed, in words a person acts on (API 1.5):
+ * Why a request to a forge (or any HTTP API) failed, in words a person acts on:
  * `DNS: no address for api.github.test`, `connection refused (127.0.0.1:9)`, `TLS: certificate has
  * expired (CERT_HAS_EXPIRED)`, `timed out`, `HTTP 403: Resource not accessible by integration`.
  * Reads the error and its `cause` chain, as fetch-based clients (Octokit, Gitbeaker) wrap the
  * network error in their own.
+ * @since 1.5
  */
 export function describeRequestFailure(error: unknown): string {
   const chain = causes(error);

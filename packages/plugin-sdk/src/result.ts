@@ -12,20 +12,27 @@ export interface Detection {
   confidence: number;
   score: number;
   message: string;
-  /** API 1.11: the id of the strategy's message this detection's `message` was formatted from. */
+  /**
+   * The id of the strategy's message this detection's `message` was formatted from.
+   * @since 1.11
+   */
   messageId?: string;
   /** The full commit hash (repository detections): never abbreviated, so it cannot name two commits. */
   commit?: string;
   /** Element path and excerpt (website detections). */
   element?: string;
-  /** API 1.2: `explicit` (the history says so) or `inferred` (read from how the commit looks). */
+  /**
+   * `explicit` (the history says so) or `inferred` (read from how the commit looks).
+   * @since 1.2
+   */
   evidence: Evidence;
   /** The assistant an explicit finding names. */
   assistant?: string;
   /**
-   * API 1.7, repository detections: whether the detection's commit is flagged (a suspicion). The
+   * Repository detections: whether the detection's commit is flagged (a suspicion). The
    * severity stays the strategy's own, from its score; reports show the reasons of flagged commits
    * and keep the rest apart, so a clean verdict never sits over `high` badges.
+   * @since 1.7
    */
   flagged?: boolean;
 }
@@ -59,9 +66,10 @@ export interface Suspicion {
   /** The files the commit changed most (counted lines, at most 3): where reports such as SARIF point. */
   files?: string[];
   /**
-   * API 1.5: of the files the commit changed, those that still exist at the analysed head, most
+   * Of the files the commit changed, those that still exist at the analysed head, most
    * changed first (counted files before excluded ones, at most 3); empty when none remains. Absent
    * when the source did not record the head's files. Where SARIF locates the suspicion.
+   * @since 1.5
    */
   files_at_head?: string[];
   /** The commit's author and author date (ISO 8601), for reports. */
@@ -101,7 +109,10 @@ interface ResultCommon {
   suspicion_score: number;
   overall_score: number;
   ai?: AiReport;
-  /** API 1.3: what reporters did with the result (forge statuses, check runs, notes), as they finish. Server jobs only. */
+  /**
+   * What reporters did with the result (forge statuses, check runs, notes), as they finish. Server jobs only.
+   * @since 1.3
+   */
   reports?: ReportOutcome[];
 }
 
@@ -124,15 +135,27 @@ export interface AuthorBreakdown {
   flagged: number;
   /** The author's ai_share: mean probability over their scored commits. */
   share: number;
-  /** API 1.7: every commit of the author's is automation (a bot account, or `exclude_authors`). */
+  /**
+   * Every commit of the author's is automation (a bot account, or `exclude_authors`).
+   * @since 1.7
+   */
   automation?: true;
-  /** API 1.7: the author's commits in `share`'s denominator (set by a 1.7 host). */
+  /**
+   * The author's commits in `share`'s denominator (set by a 1.7 host).
+   * @since 1.7
+   */
   scored_commits?: number;
-  /** API 1.7: the author's attributed commits per assistant (set by a 1.7 host). */
+  /**
+   * The author's attributed commits per assistant (set by a 1.7 host).
+   * @since 1.7
+   */
   assistants?: Record<string, number>;
 }
 
-/** One calendar month of a history (API 1.7; docs/scoring.md, Trend). */
+/**
+ * One calendar month of a history (docs/scoring.md, Trend).
+ * @since 1.7
+ */
 export interface MonthlyShare {
   /** `YYYY-MM` of the author date, in UTC. */
   month: string;
@@ -180,9 +203,10 @@ export interface RepositoryResult extends ResultCommon {
   /** Commits that `ai_share` averages over. */
   scored_commits: number;
   /**
-   * API 1.7: commits by automation accounts (dependabot, renovate, release bots…) or by authors of
+   * Commits by automation accounts (dependabot, renovate, release bots…) or by authors of
    * `exclude_authors`: never flagged, left out of `ai_share`, still in `total_commits`. Always set
    * by a 1.7 host (optional in the type so that results built by hand for 1.6 stay valid).
+   * @since 1.7
    */
   automation_commits?: number;
   /** Commits with explicit attribution, and per assistant. */
@@ -190,9 +214,15 @@ export interface RepositoryResult extends ResultCommon {
   assistants: Record<string, number>;
   /** Per author, most commits first (at most 50). */
   authors: AuthorBreakdown[];
-  /** API 1.7: the share month by month, oldest first (set by a 1.7 host). */
+  /**
+   * The share month by month, oldest first (set by a 1.7 host).
+   * @since 1.7
+   */
   months?: MonthlyShare[];
-  /** API 1.7: the same series for the 20 authors with the most commits. */
+  /**
+   * The same series for the 20 authors with the most commits.
+   * @since 1.7
+   */
   author_months?: AuthorMonths[];
   /** The bands in force when the assessment was made. */
   assessment_bands: AssessmentBands;
@@ -203,9 +233,10 @@ export interface RepositoryResult extends ResultCommon {
   /** The thresholds in force (configuration, then flags). */
   thresholds: Thresholds;
   /**
-   * API 1.3: a pushed commit that squashes a pull or merge request (the forge says so): `request`
+   * A pushed commit that squashes a pull or merge request (the forge says so): `request`
    * when the verdict is the request's original commits', `squash` when they could not be fetched
    * and the squash commit was judged as itself (with the squash discount).
+   * @since 1.3
    */
   squash?: SquashJudgement;
   /**
@@ -219,17 +250,27 @@ export interface RepositoryResult extends ResultCommon {
   unreadable_commits?: number;
   /** The files with a missing version (at most 20), left out of every commit's counts. */
   unreadable_files?: string[];
-  /** API 1.9: the lines of the tree at the analysed commit, by who wrote them (docs/lines.md). Absent when not counted. */
+  /**
+   * The lines of the tree at the analysed commit, by who wrote them (docs/lines.md). Absent when not counted.
+   * @since 1.9
+   */
   lines?: LinesAtHead;
-  /** API 1.9: how the analysed commits' lines lasted (docs/lines.md). Absent when lines were not counted. */
+  /**
+   * How the analysed commits' lines lasted (docs/lines.md). Absent when lines were not counted.
+   * @since 1.9
+   */
   survival?: Survival;
-  /** API 1.9: why `lines` and `survival` are absent (too many files, `--no-lines`, a failure), when they are. */
+  /**
+   * Why `lines` and `survival` are absent (too many files, `--no-lines`, a failure), when they are.
+   * @since 1.9
+   */
   lines_skipped?: string;
 }
 
 /**
- * The lines at HEAD (API 1.9). `explicit + inferred + automation + human + outside = counted`;
+ * The lines at HEAD. `explicit + inferred + automation + human + outside = counted`;
  * `inferred` and `human` are expectations (probability times lines), so fractional.
+ * @since 1.9
  */
 /**
  * The scored commits authored before `before` (2021-06-29, GitHub Copilot's first public preview:

@@ -1,7 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pRetry from 'p-retry';
 
-/** How a call is asked again (API 1.6): the one retry policy of Cadence and its plugins. */
+/**
+ * How a call is asked again: the one retry policy of Cadence and its plugins.
+ * @since 1.6
+ */
 export interface RetryOptions {
   /** Further attempts after the first (0: none). */
   readonly retries: number;

@@ -65,8 +65,9 @@ export function judgeEachCommit(
 
 /**
  * A logistic regression over standardized features, then a Platt calibration: the shape of the
- * models the built-in commit and page models ship (API 1.6). Fit it as you like; the arrays are in
+ * models the built-in commit and page models ship. Fit it as you like; the arrays are in
  * the order of the feature vector the strategy extracts.
+ * @since 1.6
  */
 export interface LogisticModel {
   /** Each feature's mean and scale in the training data: a feature counts as (x - mean) / scale. */

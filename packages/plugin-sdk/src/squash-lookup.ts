@@ -18,12 +18,13 @@ export type SquashLookup = (target: ForgeTarget, signal: AbortSignal) => Promise
 export const SQUASH_LOOKUP_MS = 10_000;
 
 /**
- * Taps `prepareRequest` (API 1.6) with a forge's squash look-up, for that forge's jobs only: a push
+ * Taps `prepareRequest` with a forge's squash look-up, for that forge's jobs only: a push
  * of one commit onto a branch (`squash_candidate`, set by the intake) with a range is asked of the
  * forge; when the forge names the request it squashes, the request gains `squash` and the engine
  * judges the request's original commits when they can still be fetched. The forge's answer, never the
  * subject's `(#N)` (anyone can write one). A look-up that fails or takes longer than 10 s is logged
  * and the push is judged as it is.
+ * @since 1.6
  */
 export function tapSquashLookup(
   hooks: EngineHooks,

@@ -18,25 +18,28 @@ export interface StrategyMeta<K extends SourceKind = SourceKind> {
   readonly weight: number;
   readonly docsUrl?: string;
   /**
-   * API 1.2: the strategy's per-commit probabilities (`StrategyOutcome.probabilities`) are calibrated
+   * The strategy's per-commit probabilities (`StrategyOutcome.probabilities`) are calibrated
    * probabilities that a commit was made with an assistant. The engine then takes a commit's
    * confidence from them, and the other strategies' findings become its reasons (docs/scoring.md).
+   * @since 1.2
    */
   readonly calibrated?: boolean;
   /**
-   * API 1.11: the strategy's messages by id, as ESLint rules carry theirs: a finding names one
+   * The strategy's messages by id, as ESLint rules carry theirs: a finding names one
    * (`messageId`) and gives its `data`, and `{{name}}` in the template is replaced by `data.name`.
    * Reports, SARIF and the testkit then key on the id, whatever the wording becomes.
+   * @since 1.11
    */
   readonly messages?: Readonly<Record<string, string>>;
 }
 
 /**
- * How a finding knows what it says (API 1.2): `explicit` when the history says so outright (a
+ * How a finding knows what it says: `explicit` when the history says so outright (a
  * trailer, an agent account, a note), `inferred` when it is read from how the commit looks.
- * `automation` (API 1.7): the commit was made by an automation account (dependabot, renovate, a
+ * `automation`: the commit was made by an automation account (dependabot, renovate, a
  * release bot), not a person nor an assistant: it is never flagged and `ai_share` leaves it out
  * (an explicit finding on the same commit wins).
+ * @since 1.2
  */
 export type Evidence = 'explicit' | 'inferred' | 'automation';
 
@@ -46,13 +49,20 @@ export interface Finding {
   readonly score: number;
   /**
    * A human-readable reason that names the measured value and the threshold. With a `messageId`
-   * (API 1.11) it may be left out: the message is then formatted from `meta.messages[messageId]`
+   * it may be left out: the message is then formatted from `meta.messages[messageId]`
    * and `data`.
+   * @since 1.11
    */
   readonly message?: string;
-  /** API 1.11: the id of one of the strategy's `meta.messages`. */
+  /**
+   * The id of one of the strategy's `meta.messages`.
+   * @since 1.11
+   */
   readonly messageId?: string;
-  /** API 1.11: the values of the message's `{{placeholders}}`. */
+  /**
+   * The values of the message's `{{placeholders}}`.
+   * @since 1.11
+   */
   readonly data?: Readonly<Record<string, string | number>>;
   /** Full hash of the commit the finding is about (repository strategies). */
   readonly commit?: string;
@@ -85,16 +95,18 @@ export interface StrategyOutcome {
    */
   readonly flagAt?: number;
   /**
-   * Repository strategies (API 1.7): the model's probability for a commit it knows nothing about
+   * Repository strategies: the model's probability for a commit it knows nothing about
    * (its calibration prior). Other strategies' findings move a commit from at least this, in
    * log-odds (docs/scoring.md); 0.05 when absent.
+   * @since 1.7
    */
   readonly prior?: number;
   /**
    * A calibrated strategy's `covers` names the strategies whose evidence its probability already
-   * includes (they only explain it). Every other strategy moves the page score (website strategies,
-   * API 1.2) or its commit's probability (repository strategies, API 1.7) in log-odds
+   * includes (they only explain it). Every other strategy moves the page score (website strategies)
+   * or its commit's probability (repository strategies, since 1.7) in log-odds
    * (docs/website-analysis.md, docs/scoring.md).
+   * @since 1.2
    */
   readonly covers?: readonly string[];
   /** Website strategies: the page score is at least this (e.g. chat-assistant leftovers on the page). */
@@ -103,7 +115,10 @@ export interface StrategyOutcome {
 
 export type StrategyReturn = readonly Finding[] | StrategyOutcome;
 
-/** `O`: the options its `context.options` carries (its plugin's, API 1.6); untyped by default. */
+/**
+ * `O`: the options its `context.options` carries (its plugin's); untyped by default.
+ * @since 1.6 (`O`)
+ */
 export interface RepositoryStrategy<O extends object = PluginOptions> {
   readonly meta: StrategyMeta<'repository'>;
   analyze(context: RepositoryContext<O>): StrategyReturn | Promise<StrategyReturn>;
@@ -116,7 +131,10 @@ export interface WebsiteStrategy<O extends object = PluginOptions> {
 
 export type Strategy<O extends object = PluginOptions> = RepositoryStrategy<O> | WebsiteStrategy<O>;
 
-/** The context a strategy of kind `K` is given; `O` is its plugin's options (API 1.6). */
+/**
+ * The context a strategy of kind `K` is given; `O` is its plugin's options.
+ * @since 1.6
+ */
 export type ContextOf<K extends SourceKind, O extends object = PluginOptions> = K extends 'repository'
   ? RepositoryContext<O>
   : WebsiteContext<O>;
@@ -137,12 +155,13 @@ export interface StrategyDefinition<K extends SourceKind, O extends object = Plu
  * typed (context-sensitive functions are inferred last), so `analyze(context)` needs no annotation:
  * `context` is a RepositoryContext or a WebsiteContext accordingly.
  *
- * API 1.6: given its plugin's options schema first, `defineStrategy(schema, { meta, analyze })`
+ * given its plugin's options schema first, `defineStrategy(schema, { meta, analyze })`
  * also types `context.options` as that plugin's options (OptionsOf), so a strategy reads
  * `context.options.min_lines` as a number, default applied, and reading an option the schema lacks
  * does not compile. The plugin that registers it must declare that schema (its `registrar.add`
  * refuses a strategy that reads options its plugin does not have). The schema is read for its type
  * alone: the host gives a strategy the options of the plugin that registered it.
+ * @since 1.6
  */
 export function defineStrategy<K extends SourceKind>(strategy: StrategyDefinition<K>): StrategyOf<K>;
 export function defineStrategy<S extends object, K extends SourceKind>(
@@ -159,8 +178,9 @@ export function toOutcome(value: StrategyReturn): StrategyOutcome {
 }
 
 /**
- * A message template with its `{{placeholders}}` filled from `data` (API 1.11), as ESLint formats a
+ * A message template with its `{{placeholders}}` filled from `data`, as ESLint formats a
  * rule's messages: a placeholder without a value stays as written.
+ * @since 1.11
  */
 export function formatMessage(template: string, data: Readonly<Record<string, string | number>> = {}): string {
   return template.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (whole, name: string) =>

@@ -5,9 +5,10 @@ import type { WebhookOutcome } from './forge.js';
 import type { ForgeTarget } from './job.js';
 
 /**
- * What forge intakes share (API 1.6): constant-time checks, the `X-Hub-Signature-256` HMAC that
+ * What forge intakes share: constant-time checks, the `X-Hub-Signature-256` HMAC that
  * GitHub, GitLab, Gitea and others sign with, payload readers that never throw on a wrong shape, and
  * the refusals the server answers with the contract's error body (docs/http-api.md, Webhooks).
+ * @since 1.6
  */
 
 /**

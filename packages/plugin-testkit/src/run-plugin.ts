@@ -32,7 +32,10 @@ export type TestSource =
 export interface HandMadeCommits {
   readonly commits: readonly CommitRecord[];
   readonly diffs?: Readonly<Record<string, string>>;
-  /** Notes under refs/notes/ai by full commit hash (API 1.2). */
+  /**
+   * Notes under refs/notes/ai by full commit hash.
+   * @since 1.2
+   */
   readonly aiNotes?: Readonly<Record<string, string>>;
   /** The analyzed branch (default `main`). */
   readonly branch?: string;
@@ -56,7 +59,10 @@ export interface RunOptions extends TestConfig {
   readonly logger?: EngineLogger;
   /** Other plugins to load beside the one under test (their strategies run too). */
   readonly alongside?: readonly CadencePlugin[];
-  /** Options of the plugin under test, checked against its `meta.options` schema as the host does (API 1.1). */
+  /**
+   * Options of the plugin under test, checked against its `meta.options` schema as the host does.
+   * @since 1.1
+   */
   readonly options?: Readonly<Record<string, unknown>>;
 }
 

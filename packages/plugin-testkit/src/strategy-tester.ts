@@ -17,7 +17,10 @@ export interface ExpectedDetection {
   readonly element?: string;
   /** The exact message, or a pattern it must match. */
   readonly message?: string | RegExp;
-  /** API 1.11: the id of the strategy's message (`meta.messages`): a test that survives rewording. */
+  /**
+   * The id of the strategy's message (`meta.messages`): a test that survives rewording.
+   * @since 1.11
+   */
   readonly messageId?: string;
   readonly severity?: Severity;
 }

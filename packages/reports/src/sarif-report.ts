@@ -281,7 +281,7 @@ function inferredRule() {
 }
 
 function websiteRun(result: WebsiteResult, failing: boolean): PlannedRun {
-  // A detection with a messageId (plugin API 1.11) has a rule of its own, `<strategy>/<messageId>`,
+  // A detection with a messageId has a rule of its own, `<strategy>/<messageId>`,
   // as ESLint's messages do: dismissing one kind of finding leaves the strategy's others.
   const keyed = [
     ...new Map(result.detections.filter((d) => d.messageId !== undefined).map((d) => [ruleIdOf(d), d])).values(),

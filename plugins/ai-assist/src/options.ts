@@ -4,10 +4,10 @@ import type { AiSettings, OptionsOf } from '@cadence-detect/plugin-sdk';
 const nullableString = Type.Union([Type.String(), Type.Null()], { default: null });
 
 /**
- * The plugin's options (plugin API 1.1): its own settings live with it. The host gives it the
+ * The plugin's options: its own settings live with it. The host gives it the
  * configuration's `ai:` section (CADENCE_AI_* in the environment) in this shape, durations in
  * milliseconds; `plugin_options.ai-assist` sets the same keys. A typebox schema, so the options the
- * plugin reads are typed by it (API 1.6). typebox is loaded by then in every process that loads
+ * plugin reads are typed by it. typebox is loaded by then in every process that loads
  * plugins (the configuration's schema, the loader), and `cadence version` loads no plugin.
  */
 export const AI_OPTIONS = Type.Object(

@@ -12,7 +12,7 @@ import { MODEL_FILE, probabilityOf, score, shippedModel, type CommitModel } from
 export { extractFeatures, FEATURE_NAMES, NEARBY_COMMITS, type FeatureName, type FeatureVector } from './features.js';
 export { isImportedTree } from './imported-tree.js';
 export { checkModel, probabilityOf, score, shippedModel, MODEL_FILE, type CommitModel } from './model.js';
-/** The logistic function of the SDK's scoring helpers, exported here as before API 1.6. */
+/** The logistic function of the SDK's scoring helpers, still exported here for the plugin's earlier users. */
 export { sigmoid } from '@cadence-detect/plugin-sdk';
 
 /** How a feature reads in a reason; the names of the rest are shown as they are. */

@@ -3,7 +3,7 @@ import Type from 'typebox';
 import type { OptionsOf } from '@cadence-detect/plugin-sdk';
 
 const NullableText = Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null });
-/** Masked by `cadence config`, scrubbed from logs (plugin API 1.11). */
+/** Masked by `cadence config`, scrubbed from logs (a `secret: true` option). */
 const NullableSecret = Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, secret: true });
 
 /**
