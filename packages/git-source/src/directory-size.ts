@@ -37,9 +37,9 @@ export interface WatchOptions {
  * Calls `onExceeded` once when the folder grows past `maxBytes`, while a clone runs: the cap
  * holds during the clone, not only after it (docs/git-source.md). Each check lists and sizes the whole
  * folder, so the next one comes when the folder could first have reached the cap growing at
- * FASTEST_GROWTH_BYTES_PER_SECOND, every `minIntervalMs` at most and every 2 s at least. Checking
- * every 100 ms whatever the headroom kept a worker whose four clones waited on a silent server at
- * 6% of a core.
+ * FASTEST_GROWTH_BYTES_PER_SECOND, every `minIntervalMs` at most and every 2 s at least: a clone
+ * far below its cap (or waiting on a silent server) costs a check every few seconds, not a
+ * folder listing every 100 ms.
  */
 export function watchDirectorySize(
   dir: string,

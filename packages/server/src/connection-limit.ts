@@ -4,8 +4,8 @@ import type net from 'node:net';
 /**
  * `limits.max_connections_per_client`: one peer address holds at most `max` connections at once.
  * A connection past the cap is answered `503 overloaded` (the contract's body) and closed as soon as
- * that is written, before a request is read: nineteen thousand connections trickling header bytes
- * from one address otherwise took every file descriptor of the process, and `/health` was reset.
+ * that is written, before a request is read: without a cap, thousands of connections trickling
+ * header bytes from one address would take every file descriptor of the process, `/health`'s too.
  * Counted on the socket's peer (no request has been read yet, so no X-Forwarded-For): peers for
  * which `exempt` is true (the trusted proxies, behind which every client is the proxy) are not counted.
  */

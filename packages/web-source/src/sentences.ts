@@ -18,8 +18,8 @@ export function forEachSentence(text: string, onSentence: (start: number, end: n
   let start = 0;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
     const end = match.index + match[0].trimEnd().length;
-    // Only the sentence's last characters can hold an abbreviation: testing the whole candidate made
-    // every sentence cost a scan of its own length again (a fifth of a 5 MB page's analysis).
+    // Only the sentence's last characters can hold an abbreviation: testing the whole candidate would
+    // cost every sentence a scan of its own length again.
     const tail = text.slice(Math.max(start, end - ABBREVIATION_TAIL), end);
     if (ABBREVIATIONS.test(tail) || INITIAL.test(tail)) continue;
     emitTrimmed(text, start, end, onSentence);

@@ -69,8 +69,8 @@ const FORGE_NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
  * `/webhooks/<forge>`, which answers every spelling the router accepts (case, a trailing slash) and
  * 405 for other methods. The returned middleware serves the same chains for a POST to the exact path
  * before any router runs: a forge always sends that, and the router's per-request work (matching
- * every route, composing the matched chain anew, parameters) was a fifth of the cost of a webhook
- * (docs/deploy.md, Sizing).
+ * every route, composing the matched chain anew, parameters) is a large share of a webhook's own
+ * cost (docs/deploy.md, Sizing).
  */
 function webhookRoutes(router: Router, options: WebhookRouteOptions): Middleware {
   // Counted before the signature check: a flood of bad signatures is cheap to refuse.
