@@ -84,6 +84,15 @@ const FIRES: { rule: string; assistant: string; spec: Omit<CommitSpec, 'at'>; qu
     quote: 'Copilot Autofix',
   },
   {
+    // The coding agent's commits of 2026 end with a link to the session's logs.
+    rule: 'copilot-agent-logs',
+    assistant: 'GitHub Copilot',
+    spec: {
+      body: 'Address review feedback on the parser.\n\nAgent-Logs-Url: https://github.com/acme/widgets/sessions/7b0c4a52-93e1-4d1f-a8c2-5e6f7a8b9c0d',
+    },
+    quote: 'Agent-Logs-Url',
+  },
+  {
     rule: 'copilot-session',
     assistant: 'GitHub Copilot',
     spec: { body: 'Copilot-Session: 18e70efa-1b2d-4290-ba51-b82998db4ff8' },
@@ -333,6 +342,26 @@ const FIRES: { rule: string; assistant: string; spec: Omit<CommitSpec, 'at'>; qu
 
 /** Commits that mention people, tools or templates and must not count as attribution. */
 const NEAR_MISSES: { name: string; spec: Omit<CommitSpec, 'at'> }[] = [
+  {
+    name: 'an Agent-Logs-Url on another host',
+    spec: { body: 'Fix the build.\n\nAgent-Logs-Url: https://gitlab.com/acme/widgets/sessions/7b0c4a52-93e1-4d1f' },
+  },
+  {
+    name: 'an Agent-Logs-Url on a host that only begins like GitHub\u2019s',
+    spec: {
+      body: 'Fix the build.\n\nAgent-Logs-Url: https://github.com.example.net/acme/widgets/sessions/7b0c4a52-93e1-4d1f',
+    },
+  },
+  {
+    name: 'a person\u2019s link to a session page in the body, not a trailer',
+    spec: {
+      body: 'See https://github.com/acme/widgets/sessions/7b0c4a52-93e1-4d1f for the discussion we had.\n\nReviewed-by: Jane Doe <jane@example.com>',
+    },
+  },
+  {
+    name: 'an Agent-Logs-Url trailer that points at a pull request, not a session',
+    spec: { body: 'Fix the build.\n\nAgent-Logs-Url: https://github.com/acme/widgets/pull/12' },
+  },
   { name: 'a human co-author', spec: { body: 'Pairing session.\n\nCo-authored-by: Jane Doe <jane@example.com>' } },
   {
     name: '"Claude" as a person\u2019s name, in the subject and as a co-author',
