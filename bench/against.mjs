@@ -33,6 +33,8 @@ const FIGURES = {
     script: 'webhook-load.mjs',
     rounds: 2,
     figures: [
+      { name: 'server rate (req/s)', pattern: /cadence server:\s+(\d+) req\/s/, better: 'higher' },
+      { name: 'server rate / bare Koa rate', pattern: /throughput ratio: ([\d.]+)x bare/, better: 'higher' },
       {
         name: 'server rate / minimal receiver rate',
         pattern: /x bare, ([\d.]+)x minimal receiver/,
