@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
  */
 const FLOORS: Readonly<Record<string, number>> = {
   '@cadence-detect/errors': 0,
+  '@cadence-detect/create-plugin': 0,
   '@cadence-detect/plugin-sdk': 1,
   '@cadence-detect/network-guard': 1,
   '@cadence-detect/logger': 1,

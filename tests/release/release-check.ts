@@ -198,7 +198,7 @@ async function checkShrinkwrapInstalled(prefix: string): Promise<number> {
 
 interface Report {
   detections: { strategy: string; message: string }[];
-  strategy_results: { name: string }[];
+  strategy_results: { name: string; error: string | null }[];
 }
 
 function parseReport(stdout: string): Report {
@@ -481,6 +481,41 @@ async function main(): Promise<void> {
     );
     await step(`${EXAMPLE}: npm test`, () => run('npm', ['test'], { cwd: example, env: userEnv }));
     await step(`${EXAMPLE}: npm run typecheck`, () => run('npm', ['run', 'typecheck'], { cwd: example, env: userEnv }));
+
+    // The plugin starter, as docs/plugins.md begins: npm init, install, test, then beside the CLI.
+    const starter = path.join(work, 'cadence-plugin-big-commits');
+    await step('npm init @cadence-detect/plugin big-commits (the published starter)', () =>
+      run('npm', ['init', '--yes', '@cadence-detect/plugin', 'big-commits'], { cwd: work, env: userEnv }),
+    );
+    await step('the new plugin: npm install, npm test, npm run typecheck', async () => {
+      await run('npm', ['install'], { cwd: starter, env: userEnv, timeoutMs: 300_000 });
+      const tested = await run('npm', ['test'], { cwd: starter, env: userEnv });
+      check(
+        /3 passing/.test(tested.stdout),
+        `the new plugin's npm test did not pass its 3 cases:\n${tail(tested.stdout)}`,
+      );
+      await run('npm', ['run', 'typecheck'], { cwd: starter, env: userEnv });
+    });
+    await step(
+      'the new plugin beside the CLI: cadence plugins lists it, cadence analyze runs its strategy',
+      async () => {
+        const packed = await run('npm', ['pack', starter, '--pack-destination', work], { cwd: work, env: userEnv });
+        const tarball = path.join(work, packed.stdout.trim().split('\n').pop()!);
+        await run('npm', ['install', '-g', tarball], { cwd: home, env: userEnv, timeoutMs: 300_000 });
+        const listing = await run(cadence, ['plugins'], { cwd: home, env: userEnv });
+        check(
+          /loaded\s+cadence-plugin-big-commits\s+0\.1\.0\s+discovered/.test(listing.stdout),
+          `cadence plugins does not list cadence-plugin-big-commits as loaded:\n${listing.stdout}`,
+        );
+        const report = parseReport(
+          (await run(cadence, ['analyze', repo, '--json'], { cwd: home, env: userEnv })).stdout,
+        );
+        check(
+          report.strategy_results.some((result) => result.name === 'big-commits' && result.error === null),
+          `cadence analyze ran no big-commits strategy: ${JSON.stringify(report.strategy_results.map((r) => r.name))}`,
+        );
+      },
+    );
   } catch (error) {
     if (registry) process.stdout.write(`verdaccio's log (last lines):\n${tail(registry.log(), 30)}\n`);
     throw error;
