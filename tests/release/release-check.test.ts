@@ -7,8 +7,8 @@ const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..')
 
 /**
  * `pnpm release:check` as a process: publishes every public package to a real local Verdaccio and
- * installs the CLI, a third-party plugin and the example's tests from it as a user would. .ci/run
- * runs this file in the Node 20 suite only (the Node 22 run ignores tests/release).
+ * installs the CLI, a third-party plugin, the example's tests and the plugin starter from it as a
+ * user would. It is in the backend tier (tests/tiers.mjs): .ci/run runs it under Node 22.
  */
 describe('the release check (pnpm release:check)', function () {
   this.timeout(600_000);
@@ -33,6 +33,9 @@ describe('the release check (pnpm release:check)', function () {
       'cadence webhook answers /health',
       'npx @cadence-detect/cli analyze .',
       'cadence-plugin-file-drops: npm test',
+      'npm init @cadence-detect/plugin big-commits (the published starter)',
+      'the new plugin: npm install, npm test, npm run typecheck',
+      'the new plugin beside the CLI: cadence plugins lists it, cadence analyze runs its strategy',
     ]) {
       expect(output).to.contain(`✓ ${step}`);
     }
