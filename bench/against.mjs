@@ -5,7 +5,7 @@
 // rates, at least 1 / 1.05).
 // The worktree is kept under the system's temporary folder and reused while its commit is the same.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,7 +83,7 @@ if (!existsSync(path.join(baseline, '.built'))) {
   if (!existsSync(baseline)) git(['worktree', 'add', '--detach', baseline, commit]);
   step('pnpm', ['install', '--frozen-lockfile', '--prefer-offline'], baseline);
   step('pnpm', ['-s', 'build'], baseline);
-  spawnSync('touch', [path.join(baseline, '.built')]);
+  writeFileSync(path.join(baseline, '.built'), '');
 }
 
 function runBench(tree, script) {

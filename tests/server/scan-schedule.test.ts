@@ -36,6 +36,18 @@ async function organizationJobs(server: ServerProcess): Promise<ListedJob[]> {
   return body.filter((job) => job.kind === 'organization');
 }
 
+/** The server's organization jobs once the schedule has fired (at least one is there). */
+function scheduleFired(server: ServerProcess): Promise<ListedJob[]> {
+  return eventually(
+    async () => {
+      const list = await organizationJobs(server);
+      return list.length > 0 && list;
+    },
+    'the schedule firing',
+    { timeoutMs: 20_000 },
+  );
+}
+
 describe('server: scheduled organization scans (scans.schedule)', function () {
   this.timeout(120_000);
   let work: TempDir;
@@ -101,14 +113,7 @@ describe('server: scheduled organization scans (scans.schedule)', function () {
         },
       });
       started.push(server);
-      const jobs = await eventually(
-        async () => {
-          const list = await organizationJobs(server);
-          return list.length > 0 && list;
-        },
-        'the schedule firing',
-        { timeoutMs: 20_000 },
-      );
+      const jobs = await scheduleFired(server);
       expect(jobs).to.have.length(1);
       expect(jobs[0]).to.include({ source: 'schedule', repo: 'github:acme' });
       const job = await waitForJob<{ status: string; result: { counts: Record<string, number> } }>(
@@ -163,14 +168,7 @@ describe('server: scheduled organization scans (scans.schedule)', function () {
       started.push(b);
       const setUp = (server: ServerProcess) => server.logs.some((l) => l.message === 'scans.schedule set up');
       await eventually(() => setUp(a) && setUp(b), 'both servers setting the schedule up', { timeoutMs: 20_000 });
-      const first = await eventually(
-        async () => {
-          const list = await organizationJobs(a);
-          return list.length > 0 && list;
-        },
-        'the schedule firing',
-        { timeoutMs: 20_000 },
-      );
+      const first = await scheduleFired(a);
       expect(first, 'the schedule fired').to.have.length(1);
       // Both servers upserted the one scheduler before its scan ended: a firing per server would be there by now.
       await waitForJob(a, first[0]!.id, 30_000, AUTH);
