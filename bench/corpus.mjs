@@ -57,6 +57,8 @@ const labels = Object.values(corpus.ruleCounts).length
 console.log(`label rules (commits each labeled, a commit can match several): ${labels}`);
 console.log('leave-one-repository-out:');
 const validation = validate(rows, { eraCheck: corpus.eraCheck ?? [] });
+/** A repository's figure joins the spread from this many written commits (fewer say little). */
+const SPREAD_MIN_COMMITS = 10;
 const pct = (v) => (v === null || v === undefined ? '-' : v.toFixed(3));
 const show = (name, f) =>
   console.log(
@@ -76,28 +78,51 @@ for (const r of validation.by_repository) {
     `  ${r.repo.padEnd(40)} a=${String(r.assistant).padStart(4)} h=${String(r.human).padStart(4)}  p_a ${pct(r.mean_p_assistant)}  p_h ${pct(r.mean_p_human)}  recall ${pct(r.recall)}  fpr ${pct(r.false_positive_rate)}`,
   );
 }
-console.log('per assistant (the assistant the labelling rule names; inferred signals alone, out of fold):');
 console.log(
-  `  ${'assistant'.padEnd(14)} ${'commits'.padStart(7)} ${'repos'.padStart(5)}  recall  mean p  (with attribution)`,
+  "per assistant (the assistant the labelling rule names; inferred signals alone, out of fold). Written: the tool composed the message; carried: a person's commit carrying the work (docs/scoring.md):",
+);
+console.log(
+  `  ${'assistant'.padEnd(14)} ${'commits'.padStart(7)} ${'repos'.padStart(5)}  recall  mean p  (with attribution)  ${'written'.padStart(7)} recall  ${'carried'.padStart(7)} recall`,
 );
 for (const a of validation.by_assistant) {
   console.log(
-    `  ${a.assistant.padEnd(14)} ${String(a.commits).padStart(7)} ${String(a.repositories).padStart(5)}  ${pct(a.recall)}   ${pct(a.mean_p)}   (${pct(a.recall_with_attribution)})`,
+    `  ${a.assistant.padEnd(14)} ${String(a.commits).padStart(7)} ${String(a.repositories).padStart(5)}  ${pct(a.recall)}   ${pct(a.mean_p)}   (${pct(a.recall_with_attribution)})            ${String(a.written).padStart(7)} ${pct(a.recall_written)}   ${String(a.carried).padStart(7)} ${pct(a.recall_carried)}`,
   );
 }
+const spread = (name) => {
+  const a = validation.by_assistant.find((x) => x.assistant === name);
+  if (!a) return;
+  const measured = a.by_repository.filter((r) => r.written >= SPREAD_MIN_COMMITS);
+  const recalls = measured.map((r) => r.recall_written).sort((x, y) => x - y);
+  const median = recalls.length ? recalls[Math.floor(recalls.length / 2)] : null;
+  console.log(
+    `spread across repositories, ${name}'s written commits (${measured.length} repositories with ${SPREAD_MIN_COMMITS} or more${recalls.length ? `: recall min ${pct(recalls[0])}, median ${pct(median)}, max ${pct(recalls[recalls.length - 1])}` : ''}):`,
+  );
+  for (const r of a.by_repository)
+    console.log(`  ${r.repo.padEnd(40)} written ${String(r.written).padStart(4)}  recall ${pct(r.recall_written)}`);
+};
+spread('copilot-agent');
 console.log(`(calibration prior ${CALIBRATION_PRIOR}, prevalence for precision ${PREVALENCE.toFixed(3)})`);
 const met = (ok) => (ok ? 'met' : 'NOT met');
 const inferred = validation.inferred;
+const written = validation.inferred_written;
 console.log('targets (inferred signals alone, leave one repository out, at 1 assistant commit to 3.2 human ones):');
 console.log(
-  `  precision >= ${TARGETS.precision}: ${pct(inferred.precision_at_prevalence)} ${met(inferred.precision_at_prevalence >= TARGETS.precision)}`,
+  `  precision (every assistant commit, written and carried) >= ${TARGETS.precision}: ${pct(inferred.precision_at_prevalence)} ${met(inferred.precision_at_prevalence >= TARGETS.precision)} (written commits alone ${pct(written.precision_at_prevalence)})`,
 );
-console.log(`  recall >= ${TARGETS.recall}: ${pct(inferred.recall)} ${met(inferred.recall >= TARGETS.recall)}`);
-for (const a of validation.by_assistant.filter((x) => x.commits >= TARGETS.assistantMinCommits)) {
+console.log(
+  `  recall on written commits >= ${TARGETS.recall}: ${pct(written.recall)} ${met(written.recall >= TARGETS.recall)}`,
+);
+for (const a of validation.by_assistant.filter((x) => x.written >= TARGETS.assistantMinCommits)) {
   console.log(
-    `  recall ${a.assistant} (${a.commits} commits) >= ${TARGETS.assistantRecall}: ${pct(a.recall)} ${met(a.recall >= TARGETS.assistantRecall)}`,
+    `  recall on ${a.assistant}'s written commits (${a.written}) >= ${TARGETS.assistantRecall}: ${pct(a.recall_written)} ${met(a.recall_written >= TARGETS.assistantRecall)}`,
   );
 }
+const carried = validation.by_assistant.filter((a) => a.carried > 0);
+console.log(
+  `  carried commits, no target: ${carried.map((a) => `${a.assistant} ${a.carried} at ${pct(a.recall_carried)}`).join(', ')}`,
+);
+console.log(`  (every assistant commit together: recall ${pct(inferred.recall)})`);
 if (process.argv.includes('--write')) {
   const model = finalModel(rows, corpus.features, {
     method: 'leave-one-repository-out',

@@ -9,7 +9,7 @@ import { DEFAULT_EXCLUDE_FILES } from '@cadence-detect/config';
 import { linkAuthorIntervals, readHistory } from '@cadence-detect/git-source';
 import { compileRules, attributeCommit } from '@cadence-detect/plugin-attribution';
 import { extractFeatures, FEATURE_NAMES, isImportedTree } from '@cadence-detect/plugin-commit-model';
-import { assistantOf, labelOf, labelRulesOf, loadAssistantNames, loadLabelRules, stripAttribution } from './corpus-labels.mjs';
+import { assistantOf, labelOf, labelRulesOf, loadAssistantNames, loadLabelRules, originOf, stripAttribution } from './corpus-labels.mjs';
 
 export const MIRRORS = process.env.CADENCE_MIRRORS ?? '/work/.mirror';
 const CONFIG = new URL('./repositories.yaml', import.meta.url);
@@ -179,7 +179,8 @@ export async function buildCorpus({ log = console.log } = {}) {
         return;
       }
       const assistant = label === 'assistant' ? assistantOf(commits[i], labelRules, assistantNames) : null;
-      byClass[label].push({ repo: entry.repo, label, assistant, hash: c.hash, explicit: explicit[i], features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
+      const origin = label === 'assistant' ? originOf(commits[i], labelRules) : null;
+      byClass[label].push({ repo: entry.repo, label, assistant, origin, hash: c.hash, explicit: explicit[i], features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
     });
     const kept = [...capByAssistant(byClass.assistant, seedOf(`${entry.repo}assistant`)), ...shuffled(byClass.human, seedOf(`${entry.repo}human`)).slice(0, PER_CLASS_CAP)];
     rows.push(...kept);

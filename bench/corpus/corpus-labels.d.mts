@@ -15,3 +15,5 @@ export function loadLabelRules(file?: URL): LabelRule[];
 export function labelRulesOf(commit: CommitRecord, rules: readonly LabelRule[]): string[];
 export function labelOf(commit: CommitRecord, rules: readonly LabelRule[], humanBefore: number, isAutomation?: (commit: CommitRecord) => boolean): 'assistant' | 'human' | null;
 export function stripAttribution<C extends CommitRecord>(commit: C, rules: readonly LabelRule[]): C;
+export function proseLines(commit: CommitRecord, rules: readonly LabelRule[]): string[];
+export function originOf(commit: CommitRecord, rules: readonly LabelRule[]): 'written' | 'carried' | null;

@@ -123,3 +123,37 @@ export function stripAttribution(commit, rules) {
     committerEmail: committer.email,
   };
 }
+
+// Written or carried (docs/scoring.md, "Written and carried commits"): decided on the commit as it
+// was made, before stripping. Written: the assistant's tool composed the message (an agent account
+// made the commit, or the message carries the tool's own footer or trailer, or a body beyond
+// trailers). Carried: a person's commit that only carries the assistant's work (GitHub's accepted
+// suggestion, a squash reduced to the request's title, a subject with nothing but a co-author line).
+const SQUASH_SUBJECT = /\s\(#\d+\)$/;
+const SUGGESTION_SUBJECT = /^Apply suggestions? from (code review|@\S+)/i;
+/** Lines of a message that are nobody's prose: git trailers, GitHub's squash separator, and the
+ * coding agent's automatic first plan listed in a squash. */
+const NOT_PROSE =
+  /^(?:[A-Za-z][A-Za-z0-9-]{0,40}-by|co-authored-by|change-id|agent-logs-url|made-with|fixes|closes|resolves|refs?|issue|pr-url|url)\s*:|^-{3,}$|^\*\s*initial plan$/i;
+/** A coauthor line only: what GitHub and editors add to a person's commit. */
+const COAUTHOR_ONLY = new Set(['coauthor-assistant']);
+
+/** The lines of a commit's body that are prose of its own (not attribution, trailers or separators). */
+export function proseLines(commit, rules) {
+  return commit.body
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !NOT_PROSE.test(line) && !rules.some((rule) => !rule.stripOnly && lineMatches(rule, line)));
+}
+
+/** `written` or `carried` for an assistant-labelled commit (null for any other). */
+export function originOf(commit, rules) {
+  const hits = labelRulesOf(commit, rules);
+  if (hits.length === 0) return null;
+  if (SUGGESTION_SUBJECT.test(commit.subject)) return 'carried';
+  const prose = proseLines(commit, rules).length > 0;
+  if (SQUASH_SUBJECT.test(commit.subject) && !prose) return 'carried';
+  if (hits.includes('agent-identity') || prose) return 'written';
+  // A person's commit with a subject alone: carried when a co-author line is the only mark.
+  return hits.every((id) => COAUTHOR_ONLY.has(id)) ? 'carried' : 'written';
+}

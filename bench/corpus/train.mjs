@@ -132,21 +132,40 @@ export function summarize(results) {
     if (!byAssistant.has(name)) byAssistant.set(name, []);
     byAssistant.get(name).push(x);
   }
+  const recallOf = (list) => (list.length ? list.filter((x) => x.p >= x.flagAt).length / list.length : null);
   const assistants = [...byAssistant.entries()]
-    .map(([assistant, list]) => ({
-      assistant,
-      commits: list.length,
-      repositories: new Set(list.map((x) => x.row.repo)).size,
-      recall: list.filter((x) => x.p >= x.flagAt).length / list.length,
-      recall_with_attribution: list.filter((x) => x.p >= x.flagAt || x.row.explicit).length / list.length,
-      mean_p: list.reduce((s, x) => s + x.p, 0) / list.length,
-    }))
+    .map(([assistant, list]) => {
+      const written = list.filter((x) => x.row.origin === 'written');
+      const carried = list.filter((x) => x.row.origin === 'carried');
+      return {
+        assistant,
+        commits: list.length,
+        repositories: new Set(list.map((x) => x.row.repo)).size,
+        recall: recallOf(list),
+        recall_with_attribution: list.filter((x) => x.p >= x.flagAt || x.row.explicit).length / list.length,
+        mean_p: list.reduce((s, x) => s + x.p, 0) / list.length,
+        written: written.length,
+        recall_written: recallOf(written),
+        carried: carried.length,
+        recall_carried: recallOf(carried),
+        by_repository: [...groupByRepo(written.map((x) => ({ ...x, repo: x.row.repo }))).entries()]
+          .map(([repo, items]) => ({ repo, written: items.length, recall_written: recallOf(items) }))
+          .sort((a, b) => b.written - a.written),
+      };
+    })
     .sort((a, b) => b.commits - a.commits);
+  const written = results.filter((x) => x.row.label === 'human' || x.row.origin === 'written');
   return {
     commits: results.length,
     by_assistant: assistants,
     auc: auc(results.map((x) => x.p), labels),
     inferred: figures(inferred, labels, PREVALENCE),
+    // Human commits against written assistant ones: the restated targets (issue 43).
+    inferred_written: figures(
+      written.map((x) => x.p >= x.flagAt),
+      written.map((x) => (x.row.label === 'assistant' ? 1 : 0)),
+      PREVALENCE,
+    ),
     with_attribution: figures(withAttribution, labels, PREVALENCE),
     attribution_alone: figures(results.map((x) => x.row.explicit), labels, PREVALENCE),
     by_repository: byRepo,

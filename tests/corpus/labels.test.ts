@@ -7,6 +7,7 @@ import {
   labelRulesOf,
   loadAssistantNames,
   loadLabelRules,
+  originOf,
   stripAttribution,
 } from '../../bench/corpus/corpus-labels.mjs';
 
@@ -52,6 +53,89 @@ const MADE_WITH = [
   'claude',
   'claude',
   'codex',
+];
+
+/**
+ * The decision table of docs/scoring.md ("Written and carried commits"), one built commit per row:
+ * [what the row is, the commit, written or carried].
+ */
+const AGENT = { author: 'copilot-swe-agent[bot]', email: '198982749+Copilot@users.noreply.github.com' };
+const AGENT_COAUTHOR = 'Co-authored-by: copilot-swe-agent[bot] <198982749+Copilot@users.noreply.github.com>';
+const CLAUDE_FOOTER =
+  '\u{1F916} Generated with [Claude Code](https://claude.com/claude-code)\n\nCo-Authored-By: Claude <noreply@anthropic.com>';
+const ORIGINS: [string, Omit<CommitSpec, 'at'>, 'written' | 'carried'][] = [
+  [
+    'a tool\u2019s footer under a body',
+    { subject: 'Add parser', body: `Parses the header.\n\n${CLAUDE_FOOTER}` },
+    'written',
+  ],
+  ['a tool\u2019s footer under a subject alone', { subject: 'Add parser', body: CLAUDE_FOOTER }, 'written'],
+  ['an agent account\u2019s commit with a subject alone', { subject: 'fix: bump Node.js to 22', ...AGENT }, 'written'],
+  ['an agent account\u2019s planning commit', { subject: 'Initial plan', ...AGENT }, 'written'],
+  [
+    'an agent account\u2019s commit with its session trailer only',
+    {
+      subject: 'chore: run go mod tidy',
+      body: 'Agent-Logs-Url: https://github.com/o/r/sessions/1\n\nCo-authored-by: Ada <1+ada@users.noreply.github.com>',
+      ...AGENT,
+    },
+    'written',
+  ],
+  [
+    'a kernel-style Assisted-by trailer',
+    { subject: 'Speed up', body: 'Assisted-by: Claude:claude-3-opus coccinelle' },
+    'written',
+  ],
+  [
+    'a prompt quoted in the message',
+    { subject: 'Cache the parsed config', body: 'I asked Codex to fix the cache.' },
+    'written',
+  ],
+  [
+    'a squash keeping the agent\u2019s messages',
+    {
+      subject: 'Add retries (#12)',
+      body: `* Initial plan\n\n* Add retries with backoff to the uploader\n\n---------\n\n${AGENT_COAUTHOR}`,
+    },
+    'written',
+  ],
+  [
+    'a squash reduced to the request\u2019s title',
+    { subject: 'Add retries (#12)', body: `---------\n\n${AGENT_COAUTHOR}` },
+    'carried',
+  ],
+  [
+    'a squash reduced to the title by the agent\u2019s account',
+    { subject: 'Add retries (#12)', body: AGENT_COAUTHOR, ...AGENT },
+    'carried',
+  ],
+  ['a squash keeping only the tool\u2019s footer', { subject: 'Fix the cache (#3)', body: CLAUDE_FOOTER }, 'carried'],
+  [
+    'a squash whose list holds the plan alone',
+    { subject: 'Fix the cache (#3)', body: `* Initial plan\n\n---------\n\n${AGENT_COAUTHOR}` },
+    'carried',
+  ],
+  [
+    'GitHub\u2019s accepted-suggestion commit',
+    {
+      subject: 'Apply suggestions from code review',
+      body: 'Co-authored-by: Copilot <175728472+Copilot@users.noreply.github.com>',
+    },
+    'carried',
+  ],
+  [
+    'a person\u2019s subject with a co-author line alone',
+    { subject: 'Fix retry', body: 'Co-authored-by: Copilot <175728472+Copilot@users.noreply.github.com>' },
+    'carried',
+  ],
+  [
+    'a person\u2019s body with a co-author line',
+    {
+      subject: 'Fix retry',
+      body: 'Retries twice before giving up.\n\nCo-authored-by: Cursor <cursoragent@cursor.com>',
+    },
+    'written',
+  ],
 ];
 
 describe('development corpus labels (bench/corpus)', () => {
@@ -153,5 +237,14 @@ describe('development corpus labels (bench/corpus)', () => {
     expect(labelOf(recent!, rules, CUTOFF)).to.equal(null);
     expect(labelOf(bot!, rules, CUTOFF)).to.equal(null);
     expect(labelOf(person!, rules, CUTOFF)).to.equal('human');
+  });
+  it('sorts assistant commits into written and carried as docs/scoring.md\u2019s decision table says', () => {
+    for (const [row, spec, origin] of ORIGINS) {
+      const [commit] = makeCommits([{ at: CUTOFF + 1e7, ...spec }]);
+      expect(labelOf(commit!, rules, CUTOFF), row).to.equal('assistant');
+      expect(originOf(commit!, rules), row).to.equal(origin);
+    }
+    const [human] = makeCommits([{ at: CUTOFF - 1000, subject: 'Add retries (#12)' }]);
+    expect(originOf(human!, rules)).to.equal(null);
   });
 });

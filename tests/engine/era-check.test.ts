@@ -41,9 +41,9 @@ const fixedModel = definePlugin({
 
 describe('the false-alarm floor (era_check): the history\u2019s commits from before assistants existed', () => {
   const commits = makeCommits([
-    // Before 2021-06-29: 8 of a person's commits (2 flagged), one attributed, one by automation.
-    ...Array.from({ length: 8 }, (_, i) => ({
-      at: BEFORE - (8 - i) * 86_400,
+    // Before 2021-06-29: 24 of a person's commits (2 flagged), one attributed, one by automation.
+    ...Array.from({ length: 24 }, (_, i) => ({
+      at: BEFORE - (24 - i) * 86_400,
       subject: i < 2 ? `flag me ${i}` : `change ${i}`,
       additions: 10,
     })),
@@ -63,31 +63,48 @@ describe('the false-alarm floor (era_check): the history\u2019s commits from bef
   it('counts the scored commits before the date, automation and attribution left out, and scores them as any other', async () => {
     const run = await runPlugin(fixedModel, { commits }, { alongside: [attribution] });
     const result = run.result as RepositoryResult;
-    // (2 x 0.8 + 6 x 0.1) / 8 = 0.275.
+    // (2 x 0.8 + 22 x 0.1) / 24 = 0.158 (three decimals).
     expect(result.era_check).to.deep.equal({
       before: '2021-06-29',
-      commits: 8,
+      commits: 24,
       flagged: 2,
-      rate: 0.25,
-      mean_probability: 0.275,
+      rate: 0.083,
+      mean_probability: 0.158,
     });
     // Never zeroed: the early flagged commits are still suspicions.
     expect(result.suspicions.filter((s) => s.evidence === 'inferred')).to.have.length(3);
     const text = renderReport(result, 'text').split('\n');
+    // Compared with the mean probability (a share is a mean of probabilities), not the flagged rate.
     expect(text[1]).to.equal(
-      'False-alarm floor: of 8 commits from before assistants existed (before 2021-06-29), 25.0% are flagged (mean probability 0.28): shares below about that are noise here.',
+      'False-alarm floor: the 24 commits from before assistants existed (before 2021-06-29) read 15.8% assistant-made on average, 2 (8.3%) flagged: an assistant share below about 15.8% is noise here.',
     );
     expect(renderReport(result, 'html')).to.contain(
-      '<p id="era-check">False-alarm floor: of 8 commits from before assistants existed (before 2021-06-29), 25.0% are flagged',
+      '<p id="era-check">False-alarm floor: the 24 commits from before assistants existed (before 2021-06-29) read 15.8% assistant-made on average',
     );
     expect(JSON.parse(renderReport(result, 'json')).era_check).to.deep.equal(result.era_check);
   });
 
-  it('is absent from a history that starts after the date', async () => {
+  it('is null, and says so, when fewer than 20 commits predate the date (none, or 19)', async () => {
     const later = makeCommits([
       { at: AFTER, subject: 'one', additions: 5 },
       { at: AFTER + 60, subject: 'two', additions: 5 },
     ]);
-    expect((await runPlugin(fixedModel, { commits: later })).result).to.not.have.property('era_check');
+    const none = (await runPlugin(fixedModel, { commits: later })).result as RepositoryResult;
+    expect(none).to.have.property('era_check', null);
+    const nineteen = makeCommits(
+      Array.from({ length: 19 }, (_, i) => ({ at: BEFORE - (19 - i) * 86_400, subject: `change ${i}`, additions: 3 })),
+    );
+    const few = (await runPlugin(fixedModel, { commits: nineteen })).result as RepositoryResult;
+    expect(few).to.have.property('era_check', null);
+    expect(renderReport(few, 'text').split('\n')[1]).to.equal(
+      'False-alarm floor: none: fewer than 20 commits from before assistants existed (before 2021-06-29) to measure it on.',
+    );
+    expect(JSON.parse(renderReport(few, 'json'))).to.have.property('era_check', null);
+  });
+
+  it('is left out of a range (a push), where the history before it was not read', async () => {
+    const pushed = (await runPlugin(fixedModel, { commits, push: true }, { alongside: [attribution] })).result;
+    expect(pushed).to.not.have.property('era_check');
+    expect(renderReport(pushed as RepositoryResult, 'text')).to.not.contain('False-alarm floor');
   });
 });

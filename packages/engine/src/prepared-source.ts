@@ -29,6 +29,11 @@ export interface PreparedRepository {
   readonly oversizedFiles?: OversizedFiles;
   /** Commits whose diff names a blob the repository lacks, and (at most 20 of) those files; absent when none. */
   readonly unreadable?: { readonly commits: number; readonly files: readonly string[] };
+  /**
+   * Only part of the history was read (a range, `--since`): the result then has no false-alarm
+   * floor, since what a range leaves out says nothing about what came before.
+   */
+  readonly partialHistory?: boolean;
   diffExcerpt(hash: string, maxBytes: number, signal: AbortSignal): Promise<string>;
   /** Blames the tree at the head and reads rework (docs/lines.md); absent when lines are not counted (`linesSkipped` says why). */
   readLines?(signal: AbortSignal): Promise<LineReadings>;

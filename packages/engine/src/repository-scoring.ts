@@ -1,4 +1,6 @@
 import {
+  ERA_CHECK_BEFORE,
+  ERA_CHECK_MIN_COMMITS,
   type EraCheck,
   isMeasurableCommit,
   severityFromScore,
@@ -39,7 +41,6 @@ import { round, type StrategyReport } from './strategy-outcomes.js';
  */
 
 /** GitHub Copilot's first public preview: no coding assistant wrote commits before it (docs/scoring.md, The false-alarm floor). */
-export const ERA_CHECK_BEFORE = '2021-06-29';
 const ERA_CHECK_BEFORE_SECONDS = Date.parse(`${ERA_CHECK_BEFORE}T00:00:00Z`) / 1000;
 
 /** The highest confidence an inferred commit gets: 1.00 is for explicit attribution only. */
@@ -94,7 +95,7 @@ export interface RepositoryScores {
   readonly scoredCommits: number;
   readonly attributedCommits: number;
   readonly automationCommits: number;
-  /** The history's commits from before assistants existed (EraCheck); null when it has none. */
+  /** The history's commits from before assistants existed (EraCheck); null below ERA_CHECK_MIN_COMMITS of them. */
   readonly eraCheck: EraCheck | null;
   readonly assistants: Record<string, number>;
   readonly authors: AuthorBreakdown[];
@@ -255,7 +256,7 @@ export function scoreRepository(
     attributedCommits: attributed,
     automationCommits,
     eraCheck:
-      era.commits > 0
+      era.commits >= ERA_CHECK_MIN_COMMITS
         ? {
             before: ERA_CHECK_BEFORE,
             commits: era.commits,

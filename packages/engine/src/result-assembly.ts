@@ -39,7 +39,7 @@ export function buildRepositoryResult(
     scored_commits: scores.scoredCommits,
     attributed_commits: scores.attributedCommits,
     automation_commits: scores.automationCommits,
-    ...(scores.eraCheck ? { era_check: scores.eraCheck } : {}),
+    ...(source.partialHistory ? {} : { era_check: scores.eraCheck }),
     assistants: scores.assistants,
     authors: scores.authors,
     months: scores.months,

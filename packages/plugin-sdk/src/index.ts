@@ -137,3 +137,4 @@ export {
 } from './scoring-helpers.js';
 export { authorKeys, githubNoReplyLogin, type AuthorIdentity } from './author-identity.js';
 export { settingsKeyOf, settingsKeyProblem, secretOptionPaths, type SettingsOwner } from './plugin-settings.js';
+export { ERA_CHECK_BEFORE, ERA_CHECK_MIN_COMMITS } from './era-check.js';

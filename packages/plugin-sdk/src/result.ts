@@ -244,8 +244,12 @@ export interface RepositoryResult extends ResultCommon {
    * larger than `limits.max_diff_blob_mb`. Absent when there were none.
    */
   oversized_files?: OversizedFiles;
-  /** The false-alarm floor the history measures on itself: its commits from before assistants existed; absent when it has none. */
-  era_check?: EraCheck;
+  /**
+   * The false-alarm floor the history measures on itself: its commits from before assistants
+   * existed. `null` when the whole history has fewer than 20 of them (1.12: it was absent when it
+   * had none); absent when only part of the history was read (a range, `--since`).
+   */
+  era_check?: EraCheck | null;
   /** Commits whose diff names a blob the repository lacks (a damaged or partial clone), judged without those files' lines; absent when none. */
   unreadable_commits?: number;
   /** The files with a missing version (at most 20), left out of every commit's counts. */
@@ -283,7 +287,7 @@ export interface EraCheck {
   flagged: number;
   /** `flagged / commits`. */
   rate: number;
-  /** Their mean probability. */
+  /** Their mean probability: compare `ai_share` with this, since both are means of probabilities. */
   mean_probability: number;
 }
 

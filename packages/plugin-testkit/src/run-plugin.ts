@@ -161,6 +161,7 @@ function prepare(source: Exclude<TestSource, { repository: string }>): PreparedS
         shallow: false,
       },
       commits,
+      ...(source.push ? { partialHistory: true } : {}),
       stats: statsOf(commits),
       aiNotes: new Map(Object.entries(source.aiNotes ?? {})),
       diffExcerpt: async (hash, maxBytes) => (source.diffs?.[hash] ?? '').slice(0, maxBytes),

@@ -1,9 +1,11 @@
-import type {
-  RepositoryAssessment,
-  RepositoryResult,
-  Severity,
-  Thresholds,
-  WebsiteResult,
+import {
+  ERA_CHECK_BEFORE,
+  ERA_CHECK_MIN_COMMITS,
+  type RepositoryAssessment,
+  type RepositoryResult,
+  type Severity,
+  type Thresholds,
+  type WebsiteResult,
 } from '@cadence-detect/plugin-sdk';
 
 /**
@@ -13,13 +15,16 @@ import type {
 
 /** The badge colour follows the assessment, never the raw score: "clean" is green, whatever else. */
 /**
- * The false-alarm floor in words: "of 3,100 commits from before assistants existed (before
- * 2021-06-29), 0.4% are flagged: shares below about that are noise here".
+ * The false-alarm floor in words. The share is compared with the era's mean probability, not its
+ * flagged rate: `ai_share` is itself a mean of probabilities.
  */
 export function eraCheckSentence(r: RepositoryResult): string | null {
   const e = r.era_check;
-  if (!e) return null;
-  return `False-alarm floor: of ${e.commits.toLocaleString('en')} ${e.commits === 1 ? 'commit' : 'commits'} from before assistants existed (before ${e.before}), ${(e.rate * 100).toFixed(1)}% ${e.flagged === 1 ? 'is' : 'are'} flagged (mean probability ${e.mean_probability.toFixed(2)}): shares below about that are noise here.`;
+  if (e === undefined) return null;
+  if (e === null)
+    return `False-alarm floor: none: fewer than ${ERA_CHECK_MIN_COMMITS} commits from before assistants existed (before ${ERA_CHECK_BEFORE}) to measure it on.`;
+  const floor = `${(e.mean_probability * 100).toFixed(1)}%`;
+  return `False-alarm floor: the ${e.commits.toLocaleString('en')} commits from before assistants existed (before ${e.before}) read ${floor} assistant-made on average, ${e.flagged.toLocaleString('en')} (${(e.rate * 100).toFixed(1)}%) flagged: an assistant share below about ${floor} is noise here.`;
 }
 
 export function assessmentSeverity(assessment: RepositoryAssessment): Severity {

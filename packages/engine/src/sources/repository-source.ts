@@ -219,6 +219,7 @@ export async function acquireRepository(
       commits,
       stats,
       aiNotes,
+      ...(range || request.since ? { partialHistory: true } : {}),
       ...(pathsAtHead ? { headPaths: pathsAtHead } : {}),
       ...(unreadable
         ? { unreadable: { commits: unreadable.commits.length, files: unreadable.files.slice(0, 20) } }
