@@ -135,8 +135,9 @@ const SUGGESTION_SUBJECT = /^Apply suggestions? from (code review|@\S+)/i;
  * coding agent's automatic first plan listed in a squash. */
 const NOT_PROSE =
   /^(?:[A-Za-z][A-Za-z0-9-]{0,40}-by|co-authored-by|change-id|agent-logs-url|made-with|fixes|closes|resolves|refs?|issue|pr-url|url)\s*:|^-{3,}$|^\*\s*initial plan$/i;
-/** A coauthor line only: what GitHub and editors add to a person's commit. */
-const COAUTHOR_ONLY = new Set(['coauthor-assistant']);
+/** A co-author of a forge account (a GitHub no-reply address, a `[bot]`, Copilot's own address):
+ * what GitHub adds when a suggestion is accepted or a request squashed, not what a tool writes. */
+const FORGE_COAUTHOR = /^co-authored-by:.*(\[bot\]|@users\.noreply\.github\.com>?$|<copilot@github\.com>$)/i;
 
 /** The lines of a commit's body that are prose of its own (not attribution, trailers or separators). */
 export function proseLines(commit, rules) {
@@ -146,14 +147,30 @@ export function proseLines(commit, rules) {
     .filter((line) => line !== '' && !NOT_PROSE.test(line) && !rules.some((rule) => !rule.stripOnly && lineMatches(rule, line)));
 }
 
+/** Co-authors that only ever suggest (Copilot's review and chat account, Gemini Code Assist's
+ * reviewer): they never compose a message, so a commit they co-author is the person's writing. */
+const SUGGESTION_COAUTHOR = /^co-authored-by:.*(\b175728472\+copilot@|gemini-code-assist\[bot\]|<copilot@github\.com>$)/i;
+
+function coauthorMarks(commit, rules) {
+  return commit.body
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => rules.some((rule) => rule.id === 'coauthor-assistant' && lineMatches(rule, line)));
+}
+
 /** `written` or `carried` for an assistant-labelled commit (null for any other). */
 export function originOf(commit, rules) {
   const hits = labelRulesOf(commit, rules);
   if (hits.length === 0) return null;
   if (SUGGESTION_SUBJECT.test(commit.subject)) return 'carried';
+  const suggestionsOnly =
+    hits.every((id) => id === 'coauthor-assistant') && coauthorMarks(commit, rules).every((line) => SUGGESTION_COAUTHOR.test(line));
+  if (suggestionsOnly) return 'carried';
   const prose = proseLines(commit, rules).length > 0;
   if (SQUASH_SUBJECT.test(commit.subject) && !prose) return 'carried';
   if (hits.includes('agent-identity') || prose) return 'written';
-  // A person's commit with a subject alone: carried when a co-author line is the only mark.
-  return hits.every((id) => COAUTHOR_ONLY.has(id)) ? 'carried' : 'written';
+  // A person's commit with a subject alone: carried when its only mark is a co-author line the forge
+  // added; a tool's own co-author form (aider's, Claude Code's, Cursor's) is in a message it wrote.
+  if (hits.some((id) => id !== 'coauthor-assistant')) return 'written';
+  return coauthorMarks(commit, rules).every((line) => FORGE_COAUTHOR.test(line)) ? 'carried' : 'written';
 }

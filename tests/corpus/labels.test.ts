@@ -129,6 +129,32 @@ const ORIGINS: [string, Omit<CommitSpec, 'at'>, 'written' | 'carried'][] = [
     'carried',
   ],
   [
+    'a person\u2019s subject with a tool\u2019s own co-author line (aider writes the message)',
+    { subject: 'docs: update README.md', body: 'Co-authored-by: aider (xai/grok-code-fast-1) <aider@aider.chat>' },
+    'written',
+  ],
+  [
+    'a person\u2019s subject with Cursor\u2019s co-author line',
+    { subject: 'Tidy the parser', body: 'Co-authored-by: Cursor <cursoragent@cursor.com>' },
+    'written',
+  ],
+  [
+    'a person\u2019s squash with prose whose only assistant is a suggestion account',
+    {
+      subject: 'Migrate the loader (#1411)',
+      body: '* migrate to recordings\n\n* Apply suggestions from code review\n\nCo-authored-by: Copilot <175728472+Copilot@users.noreply.github.com>',
+    },
+    'carried',
+  ],
+  [
+    'a person\u2019s body co-authored by Gemini Code Assist\u2019s reviewer',
+    {
+      subject: 'Handle empty input',
+      body: 'Returns early when the list is empty.\n\nCo-authored-by: gemini-code-assist[bot] <176961590+gemini-code-assist[bot]@users.noreply.github.com>',
+    },
+    'carried',
+  ],
+  [
     'a person\u2019s body with a co-author line',
     {
       subject: 'Fix retry',
