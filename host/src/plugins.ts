@@ -18,10 +18,13 @@ import {
   type LoadPluginsResult,
 } from '@cadence-detect/plugin-loader';
 import { settingsKeyOf, type PluginLogger } from '@cadence-detect/plugin-sdk';
+import { missingOptionalPlugin, OPTIONAL_PLUGINS } from './optional-packages.js';
 
 /**
- * The built-in strategies and forges are ordinary plugin packages, loaded by the same loader as third-party
- * ones (resolved from the host package, as its dependencies).
+ * The built-in strategies are ordinary plugin packages, loaded by the same loader as third-party
+ * ones (resolved from the host package, as its dependencies). The AI providers and the forges
+ * (webhook intake, squash look-ups and reporting: docs/forges.md) are built-ins the CLI runs
+ * without, loaded when installed beside it (optional-packages.ts).
  */
 export const BUILTIN_PLUGINS: readonly string[] = [
   '@cadence-detect/plugin-attribution',
@@ -30,10 +33,6 @@ export const BUILTIN_PLUGINS: readonly string[] = [
   '@cadence-detect/plugin-timing',
   '@cadence-detect/plugin-size',
   '@cadence-detect/plugin-website-signature',
-  '@cadence-detect/plugin-ai-assist',
-  // The forges: webhook intake, squash look-ups and reporting, each in one package (docs/forges.md).
-  '@cadence-detect/plugin-github',
-  '@cadence-detect/plugin-gitlab',
 ];
 
 const HOST_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -60,9 +59,11 @@ export interface HostPlugins extends LoadPluginsResult {
 
 /**
  * Options by plugin name: `plugin_options`, plus the `ai:` section (CADENCE_AI_* in the environment),
- * which keeps its keys and goes to the AI plugin through the same mechanism as any plugin's options.
+ * which keeps its keys and goes to the AI plugin through the same mechanism as any plugin's options,
+ * when that plugin is installed (the CLI alone runs without it: optional-packages.ts).
  */
-export function hostPluginOptions(config: CadenceConfig): CadenceConfig['plugin_options'] {
+export function hostPluginOptions(config: CadenceConfig, aiLoaded = true): CadenceConfig['plugin_options'] {
+  if (!aiLoaded) return { ...config.plugin_options };
   // The key only here: the view every plugin sees carries none.
   const ai = { ...toPluginConfigView(config).ai, key: config.ai.key, ...config.plugin_options['ai-assist'] };
   return { ...config.plugin_options, 'ai-assist': ai };
@@ -111,12 +112,15 @@ export async function loadHostPlugins(options: HostPluginOptions): Promise<HostP
     ),
   );
   const { config, sections } = modules;
+  const missing = missingOptionalPlugin(config, modules.plugins);
+  if (missing) throw missing;
   const unowned = unownedForgeSections(config, sections)[0];
   if (unowned)
     throw new PluginOptionsError(
       `Invalid configuration: ${unowned}: no loaded plugin brings the forge ${unowned.slice('forges.'.length)}`,
     );
-  const byName = withForgeOptions(modules.plugins, config, hostPluginOptions(config));
+  const aiLoaded = modules.plugins.some((p) => p.plugin.name === 'ai-assist');
+  const byName = withForgeOptions(modules.plugins, config, hostPluginOptions(config, aiLoaded));
   return { ...modules, plugins: resolvePluginOptions(modules.plugins, { sections: byName, inline }) };
 }
 
@@ -129,6 +133,7 @@ export async function loadPluginModules(options: HostPluginOptions): Promise<Hos
   const specifiers = options.config.plugins.map((entry) => (typeof entry === 'string' ? entry : entry.name));
   const loaded = await loadPlugins({
     builtins: BUILTIN_PLUGINS,
+    optionalBuiltins: OPTIONAL_PLUGINS.map((p) => p.packageName),
     hostDir: HOST_DIR,
     configured: specifiers,
     configDir: options.pluginBase ?? HOST_DIR,

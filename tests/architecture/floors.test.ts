@@ -25,6 +25,7 @@ const FLOORS: Readonly<Record<string, number>> = {
   '@cadence-detect/server': 4,
   '@cadence-detect/plugin-testkit': 4,
   '@cadence-detect/cli': 5,
+  '@cadence-detect/cadence': 6,
 };
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

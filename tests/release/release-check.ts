@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -35,6 +35,64 @@ import {
 } from './local-registry.js';
 
 const SDK_PACKAGE = '@cadence-detect/plugin-sdk';
+const SERVER_PACKAGE = '@cadence-detect/server';
+/** The package that installs everything (docs/install.md). */
+const UMBRELLA_PACKAGE = '@cadence-detect/cadence';
+/** The ecosystem issue's target for the CI path: at most 40 MB installed. */
+const LIGHT_CLI_MAX_BYTES = 40 * 1024 * 1024;
+
+interface ColdInstall {
+  readonly ms: number;
+  readonly bytes: number;
+  readonly packages: number;
+  readonly names: string[];
+  /** Installed packages with an install, preinstall or postinstall script (npm would run them without --ignore-scripts). */
+  readonly withInstallScripts: string[];
+}
+
+/**
+ * `npx --yes <package> version` with a cache of its own (empty): how long a CI job's first run
+ * waits, and what npx installed (its folder under the cache's _npx, measured by file sizes).
+ */
+async function coldNpx(work: string, env: NodeJS.ProcessEnv, packageName: string, label: string): Promise<ColdInstall> {
+  const cache = path.join(work, `cold-cache-${label}`);
+  const cwd = path.join(work, `cold-${label}`);
+  await mkdir(cwd, { recursive: true });
+  const started = performance.now();
+  const args =
+    packageName === CLI_PACKAGE
+      ? ['--yes', packageName, 'version']
+      : ['--yes', '-p', packageName, 'cadence', 'version'];
+  await run('npx', args, { cwd, env: { ...env, npm_config_cache: cache }, timeoutMs: 300_000 });
+  const ms = performance.now() - started;
+  const installs = await readdir(path.join(cache, '_npx'));
+  check(installs.length === 1, `npx left ${installs.length} installs under ${cache}/_npx`);
+  const modules = path.join(cache, '_npx', installs[0]!, 'node_modules');
+  const names: string[] = [];
+  for (const entry of await readdir(modules)) {
+    if (entry.startsWith('.')) continue;
+    if (entry.startsWith('@'))
+      for (const scoped of await readdir(path.join(modules, entry))) names.push(`${entry}/${scoped}`);
+    else names.push(entry);
+  }
+  const withInstallScripts: string[] = [];
+  for (const name of names) {
+    const manifest = JSON.parse(await readFile(path.join(modules, name, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
+    if (['preinstall', 'install', 'postinstall'].some((s) => manifest.scripts?.[s])) withInstallScripts.push(name);
+  }
+  return { ms, bytes: await folderBytes(modules), packages: names.length, names, withInstallScripts };
+}
+
+/** The bytes of the files under `dir` (what `du --apparent-size` counts), links not followed. */
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
 const EXAMPLE_DIR = path.join(root, 'examples', EXAMPLE);
 
 const timings: { name: string; ms: number }[] = [];
@@ -392,10 +450,22 @@ async function main(): Promise<void> {
       },
     );
 
-    await step('cadence webhook answers /health, then stops', async () => {
-      const port = await checkWebhook(cadence, home, userEnv);
-      process.stdout.write(`  listened on 127.0.0.1:${port}\n`);
-    });
+    await step(
+      `the light CLI: cadence webhook names ${SERVER_PACKAGE}, which it does not install (exit 2)`,
+      async () => {
+        const ran = await run(cadence, ['webhook', '--port', '0', '--host', '127.0.0.1'], {
+          cwd: home,
+          env: { ...userEnv, CADENCE_WEBHOOK_SECRET: 'release-check-secret-0123456789' },
+          allowFailure: true,
+        });
+        check(
+          ran.code === 2 &&
+            ran.stderr.trim() ===
+              `cadence: cadence webhook needs ${SERVER_PACKAGE}, which is not installed: npm install -g ${SERVER_PACKAGE} (beside ${CLI_PACKAGE}), or install ${UMBRELLA_PACKAGE}, which brings everything`,
+          `cadence webhook without the server exited ${ran.code}:\n${tail(ran.stderr)}`,
+        );
+      },
+    );
 
     await step(`npx ${CLI_PACKAGE} analyze . (in the repository)`, async () => {
       const ran = await run('npx', ['--yes', CLI_PACKAGE, 'analyze', '.'], {
@@ -513,6 +583,66 @@ async function main(): Promise<void> {
         check(
           report.strategy_results.some((result) => result.name === 'big-commits' && result.error === null),
           `cadence analyze ran no big-commits strategy: ${JSON.stringify(report.strategy_results.map((r) => r.name))}`,
+        );
+      },
+    );
+
+    await step(
+      `everything in one command: npm uninstall -g ${CLI_PACKAGE}, npm install -g ${UMBRELLA_PACKAGE}`,
+      async () => {
+        await run('npm', ['uninstall', '-g', CLI_PACKAGE], { cwd: home, env: userEnv, timeoutMs: 300_000 });
+        const installed = await run('npm', ['install', '-g', UMBRELLA_PACKAGE], {
+          cwd: home,
+          env: userEnv,
+          timeoutMs: 300_000,
+        });
+        check(
+          !/EBADENGINE/.test(installed.stderr + installed.stdout),
+          `npm (on the Node of PATH) warned about an engine:\n${tail(installed.stderr)}`,
+        );
+      },
+    );
+
+    await step('cadence webhook (the server beside the CLI) answers /health, then stops', async () => {
+      const port = await checkWebhook(cadence, home, userEnv);
+      process.stdout.write(`  listened on 127.0.0.1:${port}\n`);
+    });
+
+    await step(
+      'cold installs per path: npx with an empty cache, packages from this registry\u2019s storage',
+      async () => {
+        // Everything the two paths need is in Verdaccio's storage now (the installs above fetched it),
+        // and its uplink answers from that storage for maxage: no public registry in the measure.
+        const light = await coldNpx(work, userEnv, CLI_PACKAGE, 'light');
+        const everything = await coldNpx(work, userEnv, UMBRELLA_PACKAGE, 'everything');
+        const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+        for (const [name, path_, measured] of [
+          [`${CLI_PACKAGE} (what ci, analyze and scan run)`, CLI_PACKAGE, light],
+          [`${UMBRELLA_PACKAGE} (everything: the CLI before the split)`, UMBRELLA_PACKAGE, everything],
+        ] as const)
+          process.stdout.write(
+            `  ${name}: ${mb(measured.bytes)} in ${measured.packages} packages, cold npx ${seconds(measured.ms)} (${path_})\n`,
+          );
+        process.stdout.write(
+          `  the light path against everything, same run: size ${(light.bytes / everything.bytes).toFixed(2)}x, cold npx time ${(light.ms / everything.ms).toFixed(2)}x\n`,
+        );
+        process.stdout.write(
+          `  with an install script: ${CLI_PACKAGE} ${light.withInstallScripts.join(', ') || 'none'}; ${UMBRELLA_PACKAGE} ${everything.withInstallScripts.join(', ') || 'none'}\n`,
+        );
+        check(
+          light.withInstallScripts.length === 0,
+          `${CLI_PACKAGE} installs packages with install scripts: ${light.withInstallScripts.join(', ')}`,
+        );
+        check(
+          light.bytes <= LIGHT_CLI_MAX_BYTES,
+          `${CLI_PACKAGE} installs ${mb(light.bytes)}, over ${mb(LIGHT_CLI_MAX_BYTES)}`,
+        );
+        check(
+          !light.names.includes(SERVER_PACKAGE) &&
+            !light.names.some((n) =>
+              /^(bullmq|koa|openai|@anthropic-ai\/sdk|@octokit\/core|@gitbeaker\/rest)$/.test(n),
+            ),
+          `${CLI_PACKAGE} still installs the server, the AI providers or the forges' clients: ${light.names.filter((n) => /bullmq|koa|openai|anthropic|octokit|gitbeaker|cadence-detect\/server/.test(n)).join(', ')}`,
         );
       },
     );

@@ -28,7 +28,8 @@ export class CliError extends Error {
 /**
  * Other packages' errors that are bad usage or configuration: ConfigError (@cadence-detect/config),
  * UsageError (@cadence-detect/reports: a report extension), PluginLoadError and PluginOptionsError
- * (@cadence-detect/plugin-loader). Known by their names, so that `cadence version` and `--help`
+ * (@cadence-detect/plugin-loader), MissingPackageError (an optional package a command or setting needs:
+ * optional-packages.ts). Known by their names, so that `cadence version` and `--help`
  * never load those packages (the configuration schema, the engine) to recognise them.
  */
 /** Operational codes that say the command named something wrong: exit 2, not 1. */
@@ -44,6 +45,7 @@ const USAGE_ERRORS: ReadonlySet<string> = new Set([
   'UsageError',
   'PluginLoadError',
   'PluginOptionsError',
+  'MissingPackageError',
 ]);
 
 /**

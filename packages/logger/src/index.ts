@@ -1,4 +1,5 @@
-import bunyan from 'bunyan';
+import { createRequire } from 'node:module';
+import type Bunyan from 'bunyan';
 import { redact, redactString } from './redaction.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -25,7 +26,24 @@ export interface LoggerOptions {
    * plugins have loaded) are scrubbed from then on.
    */
   readonly secrets?: readonly string[];
+  /**
+   * bunyan writes the records where it is installed (with the server: `@cadence-detect/server`
+   * depends on it); the CLI alone, which CI installs, does not bring it (its DTrace add-on has an
+   * install script) and writes the same record itself. `false` forces that writer (tests).
+   */
+  readonly bunyan?: boolean;
 }
+
+/** bunyan where this package can resolve it; null for the CLI installed alone. */
+const installedBunyan: typeof Bunyan | null = (() => {
+  try {
+    return createRequire(import.meta.url)('bunyan') as typeof Bunyan;
+  } catch {
+    return null;
+  }
+})();
+
+const LEVEL_NUMBERS: Record<RecordLevel, number> = { debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
 
 const LEVEL_NAMES: Record<number, RecordLevel> = {
   10: 'debug',
@@ -61,15 +79,38 @@ export function createLogger(options: LoggerOptions): Logger {
       output.write(`${JSON.stringify(line)}\n`);
     },
   };
+  const component = options.component ?? 'cadence';
+  const bunyan = options.bunyan === false ? null : installedBunyan;
+  if (!bunyan) return recordWriter(reshape, LEVEL_NUMBERS[options.level], { component });
   const root = bunyan.createLogger({
     name: 'cadence',
-    component: options.component ?? 'cadence',
+    component,
     streams: [{ type: 'raw', stream: reshape as unknown as NodeJS.WritableStream, level: options.level }],
   });
   return wrap(root);
 }
 
-function wrap(inner: bunyan): Logger {
+/** The same records without bunyan: levels, children and their fields, as bunyan hands them to `reshape`. */
+function recordWriter(
+  reshape: { write(record: Record<string, unknown>): void },
+  threshold: number,
+  bound: Record<string, unknown>,
+): Logger {
+  const log = (level: RecordLevel) => (message: string, fields?: Record<string, unknown>) => {
+    if (LEVEL_NUMBERS[level] < threshold) return;
+    reshape.write({ ...bound, ...fields, time: new Date(), level: LEVEL_NUMBERS[level], msg: message });
+  };
+  return {
+    debug: log('debug'),
+    info: log('info'),
+    warn: log('warn'),
+    error: log('error'),
+    fatal: log('fatal'),
+    child: (component, fields) => recordWriter(reshape, threshold, { ...bound, ...fields, component }),
+  };
+}
+
+function wrap(inner: Bunyan): Logger {
   const log = (level: RecordLevel) => (message: string, fields?: Record<string, unknown>) => {
     if (fields) inner[level](fields, message);
     else inner[level](message);

@@ -64,4 +64,28 @@ describe('logger', () => {
     expect(text).to.contain('gpt');
     expect(text).to.contain('github.com/o/r.git');
   });
+
+  it('writes the same records without bunyan (the CLI installed alone): levels, children, fields, secrets', () => {
+    const calls = (logger: ReturnType<typeof createLogger>) => {
+      logger.debug('not written at info');
+      logger.info('started', { port: 8000 });
+      const jobs = logger.child('jobs', { job_id: 'abc', port: 1 });
+      jobs.warn('slow', { duration_ms: 1500.4, port: 2 });
+      jobs.child('git').error('clone failed with s3cret-token', { url: 'https://user:pw@example.test/x.git' });
+      logger.fatal('stopping');
+    };
+    const lines = (bunyan: boolean) => {
+      const out = capture();
+      calls(createLogger({ level: 'info', stream: out.stream, secrets: ['s3cret-token'], bunyan }));
+      return out.lines().map(({ timestamp, ...rest }) => {
+        expect(new Date(String(timestamp)).toISOString()).to.equal(timestamp);
+        return rest;
+      });
+    };
+    const withBunyan = lines(true);
+    expect(withBunyan).to.have.length(4);
+    expect(withBunyan[2]).to.include({ component: 'git', level: 'error', job_id: 'abc' });
+    expect(JSON.stringify(withBunyan)).to.not.contain('s3cret-token').and.not.contain('pw@');
+    expect(lines(false)).to.deep.equal(withBunyan);
+  });
 });

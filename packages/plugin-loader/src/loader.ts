@@ -33,6 +33,12 @@ export class PluginLoadError extends Error {
 export interface LoadPluginsOptions {
   /** Built-in plugin packages, resolved from `hostDir`. */
   readonly builtins: readonly string[];
+  /**
+   * Built-in plugin packages the host runs without (the AI providers, the forges): loaded as
+   * built-ins when installed where `hostDir` resolves them, left out without a word when not. The
+   * host says what needs one that is missing.
+   */
+  readonly optionalBuiltins?: readonly string[];
   readonly hostDir: string;
   /** The configuration's `plugins:` list, resolved from `configDir`. */
   readonly configured: readonly string[];
@@ -60,12 +66,17 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadPlug
   /** Each loaded package name: where it came from and its real folder (symlinks resolved, as Node's module cache does). */
   const seen = new Map<string, { source: PluginOrigin; path: string; realDir: string }>();
 
+  const optional = new Set(options.optionalBuiltins ?? []);
   const candidates: { specifier: string; source: PluginOrigin; fromDir: string }[] = [
-    ...options.builtins.map((specifier) => ({ specifier, source: 'builtin' as const, fromDir: options.hostDir })),
+    ...[...options.builtins, ...optional].map((specifier) => ({
+      specifier,
+      source: 'builtin' as const,
+      fromDir: options.hostDir,
+    })),
     ...options.configured.map((specifier) => ({ specifier, source: 'config' as const, fromDir: options.configDir })),
   ];
   // A built-in found again by discovery is the same package: not imported twice, not listed twice.
-  const known = new Set(options.builtins);
+  const known = new Set([...options.builtins, ...optional]);
   for (const modules of options.discoverIn) {
     for (const name of await discoverPluginPackages(modules)) {
       if (known.has(name)) continue;
@@ -76,6 +87,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadPlug
 
   for (const candidate of candidates) {
     const outcome = await loadOne(candidate.specifier, candidate.source, candidate.fromDir);
+    if (outcome.absent && optional.has(candidate.specifier) && candidate.source === 'builtin') continue;
     if (outcome.plugin) {
       const key = outcome.plugin.packageName;
       const dir = outcome.entry.path ?? candidate.specifier;
@@ -111,12 +123,12 @@ async function loadOne(
   specifier: string,
   source: PluginOrigin,
   fromDir: string,
-): Promise<{ entry: PluginLoadEntry; plugin?: LoadedPlugin }> {
+): Promise<{ entry: PluginLoadEntry; plugin?: LoadedPlugin; absent?: true }> {
   const base = { specifier, source, packageName: null, version: null, path: null };
   const located = await locatePackage(specifier, fromDir);
   if (!located) {
     const where = isPathSpecifier(specifier) ? path.resolve(fromDir, specifier) : `node_modules from ${fromDir}`;
-    return { entry: { ...base, status: 'failed', reason: `not found (looked in ${where})` } };
+    return { entry: { ...base, status: 'failed', reason: `not found (looked in ${where})` }, absent: true };
   }
   const packageName = located.manifest.name ?? path.basename(located.dir);
   const described = { ...base, packageName, version: located.manifest.version ?? null, path: located.dir };

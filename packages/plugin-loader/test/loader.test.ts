@@ -55,6 +55,14 @@ function recordingLogger(): {
   };
 }
 
+async function rejects(promise: Promise<unknown>, type: new (...args: never[]) => Error): Promise<void> {
+  const outcome = await promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  expect(outcome).to.be.instanceOf(type);
+}
+
 describe('plugin loader', () => {
   let root: string;
   let removeRoot: () => Promise<void>;
@@ -193,5 +201,25 @@ describe('plugin loader', () => {
     });
     expect(plugins.map((p) => `${p.packageName}:${p.source}`)).to.deep.equal(['builtin-plugin:builtin']);
     expect(entries).to.have.length(1);
+  });
+
+  it('loads an optional built-in where the host resolves it, skips one that is absent, and still fails a broken one', async () => {
+    await writePackage(path.join(root, 'node_modules', 'optional-here'), 'optional-here');
+    await writePackage(path.join(root, 'node_modules', 'optional-broken'), 'optional-broken', {
+      source: 'export default { name: 42 };',
+    });
+    const { plugins, entries } = await load([], {
+      optionalBuiltins: ['optional-here', 'optional-absent'],
+      hostDir: root,
+      discoverIn: [path.join(root, 'node_modules')],
+      throwOnRequiredFailure: false,
+    });
+    expect(plugins.map((p) => `${p.packageName}:${p.source}`)).to.deep.equal(['optional-here:builtin']);
+    // The absent one leaves no row; the broken one (found by discovery, not named) is reported.
+    expect(entries.map((e) => `${e.specifier}:${e.status}`)).to.deep.equal([
+      'optional-here:loaded',
+      'optional-broken:failed',
+    ]);
+    await rejects(load([], { optionalBuiltins: ['optional-broken'], hostDir: root }), PluginLoadError);
   });
 });

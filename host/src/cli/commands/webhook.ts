@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseDuration } from '@cadence-detect/config/units';
 import type { CliIo } from '../io.js';
+import { importNeedingServer } from '../../optional-packages.js';
 
 /** A shorter webhook secret can be guessed offline from one signed delivery. */
 export const MIN_SECRET_LENGTH = 16;
@@ -50,5 +51,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--api-token <token>', 'require Authorization: Bearer <token> on the API')
     .option('--insecure-no-secret', 'start without a webhook secret (unsigned webhooks are accepted)')
     // Koa, the server and the plugins load only when the server starts.
-    .action(async (options: WebhookOptions) => (await import('./webhook-action.js')).runWebhook(options, io));
+    .action(async (options: WebhookOptions) =>
+      (await importNeedingServer('webhook', () => import('./webhook-action.js'))).runWebhook(options, io),
+    );
 }

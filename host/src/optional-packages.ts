@@ -1,0 +1,86 @@
+import type { CadenceConfig } from '@cadence-detect/config';
+import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
+
+/**
+ * What `@cadence-detect/cli` runs without (docs/install.md): `analyze`, `ci` and `scan` need none
+ * of these, so a CI job installs only what it runs. Each is loaded when installed beside the CLI
+ * (a global install's siblings, or the umbrella package's dependencies); a command or a setting
+ * that needs a missing one says which package to install, in one line.
+ */
+export const UMBRELLA_PACKAGE = '@cadence-detect/cadence';
+export const SERVER_PACKAGE = '@cadence-detect/server';
+
+interface OptionalPlugin {
+  readonly packageName: string;
+  /** The plugin's name once loaded. */
+  readonly plugin: string;
+  /** The setting that needs it, when the configuration asks for it; null when nothing does. */
+  readonly neededBy: (config: CadenceConfig) => string | null;
+}
+
+export const OPTIONAL_PLUGINS: readonly OptionalPlugin[] = [
+  {
+    packageName: '@cadence-detect/plugin-ai-assist',
+    plugin: 'ai-assist',
+    neededBy: (config) => (config.ai.enabled ? 'ai.enabled (the AI providers)' : null),
+  },
+  { packageName: '@cadence-detect/plugin-github', plugin: 'github', neededBy: forgeSection('github') },
+  { packageName: '@cadence-detect/plugin-gitlab', plugin: 'gitlab', neededBy: forgeSection('gitlab') },
+];
+
+function forgeSection(forge: string): (config: CadenceConfig) => string | null {
+  return (config) => {
+    const section = (config.forges as Record<string, unknown>)[forge];
+    const set = section !== null && typeof section === 'object' && Object.keys(section).length > 0;
+    return set ? `forges.${forge}` : null;
+  };
+}
+
+/** "npm install -g @cadence-detect/server (beside @cadence-detect/cli), or @cadence-detect/cadence for everything". */
+export function installHint(packageName: string): string {
+  return `npm install -g ${packageName} (beside @cadence-detect/cli), or install ${UMBRELLA_PACKAGE}, which brings everything`;
+}
+
+/** A package the command or the configuration needs is not installed: exit 2, naming it. */
+export class MissingPackageError extends Error {
+  constructor(
+    readonly packageName: string,
+    what: string,
+  ) {
+    super(`${what} needs ${packageName}, which is not installed: ${installHint(packageName)}`);
+    this.name = 'MissingPackageError';
+  }
+}
+
+/** The first setting that needs an optional plugin that did not load, as an error; null when none. */
+export function missingOptionalPlugin(
+  config: CadenceConfig,
+  loaded: readonly LoadedPlugin[],
+): MissingPackageError | null {
+  const names = new Set(loaded.map((p) => p.plugin.name));
+  for (const optional of OPTIONAL_PLUGINS) {
+    if (names.has(optional.plugin)) continue;
+    const options = config.plugin_options[optional.plugin];
+    const setting = optional.neededBy(config) ?? (options ? `plugin_options.${optional.plugin}` : null);
+    if (setting) return new MissingPackageError(optional.packageName, `the configuration's ${setting}`);
+  }
+  return null;
+}
+
+/**
+ * Imports a command's module that needs the server package; a missing server becomes the one-line
+ * MissingPackageError rather than Node's module-resolution error.
+ */
+export async function importNeedingServer<T>(command: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (isMissingPackage(error, SERVER_PACKAGE)) throw new MissingPackageError(SERVER_PACKAGE, `cadence ${command}`);
+    throw error;
+  }
+}
+
+function isMissingPackage(error: unknown, packageName: string): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes(`'${packageName}'`);
+}
