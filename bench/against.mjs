@@ -4,14 +4,10 @@
 // change that claims not to cost anything is held to it here: the target is at most 1.05x (for
 // rates, at least 1 / 1.05).
 // The worktree is kept under the system's temporary folder and reused while its commit is the same.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { baselineTree, root } from './baseline-tree.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
 const TARGET = 1.05;
 
 /**
@@ -65,26 +61,7 @@ if (!ref) {
 const names = asked.length > 0 ? asked : Object.keys(FIGURES);
 for (const name of names) if (!FIGURES[name]) throw new Error(`no comparison for "${name}"`);
 
-function git(args, cwd = root) {
-  const out = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  if (out.status !== 0) throw new Error(`git ${args.join(' ')}: ${out.stderr}`);
-  return out.stdout.trim();
-}
-
-function step(command, args, cwd) {
-  console.log(`$ ${command} ${args.join(' ')}   (in ${cwd})`);
-  const out = spawnSync(command, args, { cwd, stdio: 'inherit' });
-  if (out.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
-}
-
-const commit = git(['rev-parse', '--verify', `${ref}^{commit}`]);
-const baseline = path.join(tmpdir(), `cadence-bench-baseline-${commit.slice(0, 12)}`);
-if (!existsSync(path.join(baseline, '.built'))) {
-  if (!existsSync(baseline)) git(['worktree', 'add', '--detach', baseline, commit]);
-  step('pnpm', ['install', '--frozen-lockfile', '--prefer-offline'], baseline);
-  step('pnpm', ['-s', 'build'], baseline);
-  writeFileSync(path.join(baseline, '.built'), '');
-}
+const { commit, tree: baseline } = baselineTree(ref);
 
 function runBench(tree, script) {
   return new Promise((resolve, reject) => {

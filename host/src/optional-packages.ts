@@ -67,6 +67,13 @@ export function missingOptionalPlugin(
   return null;
 }
 
+/** `cadence scan github:acme` without the forge's package installed: the error naming it; null otherwise. */
+export function missingForgePlugin(forge: string, loaded: readonly LoadedPlugin[]): MissingPackageError | null {
+  if (loaded.some((p) => p.plugin.forge?.name === forge)) return null;
+  const optional = OPTIONAL_PLUGINS.find((p) => p.plugin === forge);
+  return optional ? new MissingPackageError(optional.packageName, `listing ${forge}:<owner>`) : null;
+}
+
 /**
  * Imports a command's module that needs the server package; a missing server becomes the one-line
  * MissingPackageError rather than Node's module-resolution error.

@@ -9,6 +9,7 @@ import { loadHostPlugins } from '../src/plugins.js';
 import {
   importNeedingServer,
   MissingPackageError,
+  missingForgePlugin,
   missingOptionalPlugin,
   SERVER_PACKAGE,
 } from '../src/optional-packages.js';
@@ -66,6 +67,13 @@ describe('the light CLI: packages loaded when installed beside it', () => {
     expect(missingOptionalPlugin(options, [])?.message).to.match(
       /^the configuration's plugin_options\.github needs @cadence-detect\/plugin-github, which is not installed/,
     );
+  });
+
+  it('names the forge package a scan of github:<owner> needs, and leaves an unknown forge to the listing', () => {
+    expect(missingForgePlugin('github', [])?.message).to.equal(
+      'listing github:<owner> needs @cadence-detect/plugin-github, which is not installed: npm install -g @cadence-detect/plugin-github (beside @cadence-detect/cli), or install @cadence-detect/cadence, which brings everything',
+    );
+    expect(missingForgePlugin('gitea', [])).to.equal(null);
   });
 
   it('loads the AI providers and the forges as built-ins where they are installed (here, the workspace)', async () => {

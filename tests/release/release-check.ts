@@ -451,7 +451,7 @@ async function main(): Promise<void> {
     );
 
     await step(
-      `the light CLI: cadence webhook names ${SERVER_PACKAGE}, which it does not install (exit 2)`,
+      `the light CLI: cadence webhook and cadence scan github:acme name the package they need (exit 2)`,
       async () => {
         const ran = await run(cadence, ['webhook', '--port', '0', '--host', '127.0.0.1'], {
           cwd: home,
@@ -463,6 +463,11 @@ async function main(): Promise<void> {
             ran.stderr.trim() ===
               `cadence: cadence webhook needs ${SERVER_PACKAGE}, which is not installed: npm install -g ${SERVER_PACKAGE} (beside ${CLI_PACKAGE}), or install ${UMBRELLA_PACKAGE}, which brings everything`,
           `cadence webhook without the server exited ${ran.code}:\n${tail(ran.stderr)}`,
+        );
+        const scan = await run(cadence, ['scan', 'github:acme'], { cwd: home, env: userEnv, allowFailure: true });
+        check(
+          scan.code === 2 && scan.stderr.includes('listing github:<owner> needs @cadence-detect/plugin-github'),
+          `cadence scan github:acme without the forge exited ${scan.code}:\n${tail(scan.stderr)}`,
         );
       },
     );

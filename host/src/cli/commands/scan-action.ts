@@ -14,6 +14,7 @@ import {
 } from '@cadence-detect/organization';
 import { failsPolicy, type RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { escapeBidi, renderReportLazily } from '@cadence-detect/reports/render';
+import { missingForgePlugin } from '../../optional-packages.js';
 import { createRuntime, type Runtime } from '../../runtime.js';
 import { CliError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -98,6 +99,8 @@ async function listTargets(
       'usage',
       `unknown scan target ${JSON.stringify(target)}: give github:<org>, gitlab:<group> or --repos <file>`,
     );
+  const missing = missingForgePlugin(forge.forge, runtime.plugins);
+  if (missing) throw missing;
   const filter = { includeForks: options.includeForks === true, includeArchived: options.includeArchived === true };
   return {
     organization: options.name ?? `${forge.forge}:${forge.owner}`,
