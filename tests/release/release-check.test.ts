@@ -7,8 +7,8 @@ const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..')
 
 /**
  * `pnpm release:check` as a process: publishes every public package to a real local Verdaccio and
- * installs the CLI, a third-party plugin, the example's tests and the plugin starter from it as a
- * user would. It is in the backend tier (tests/tiers.mjs): .ci/run runs it under Node 22.
+ * installs the CLI alone, a third-party plugin, the example's tests, the plugin starter, then
+ * everything (`@cadence-detect/cadence`) from it as a user would, and measures each path's cold install. It is in the backend tier (tests/tiers.mjs): .ci/run runs it under Node 22.
  */
 describe('the release check (pnpm release:check)', function () {
   this.timeout(600_000);
@@ -30,7 +30,10 @@ describe('the release check (pnpm release:check)', function () {
     expect(code, output).to.equal(0);
     for (const step of [
       'npm install -g @cadence-detect/cli',
-      'cadence webhook answers /health',
+      'the light CLI: cadence webhook and cadence scan github:acme name the package they need (exit 2)',
+      'everything in one command: npm uninstall -g @cadence-detect/cli, npm install -g @cadence-detect/cadence',
+      'cadence webhook (the server beside the CLI) answers /health, then stops',
+      'cold installs per path: npx with an empty cache, packages from this registry\u2019s storage',
       'npx @cadence-detect/cli analyze .',
       'cadence-plugin-file-drops: npm test',
       'npm init @cadence-detect/plugin big-commits (the published starter)',
@@ -39,6 +42,9 @@ describe('the release check (pnpm release:check)', function () {
     ]) {
       expect(output).to.contain(`✓ ${step}`);
     }
+    // The CI path's size and what it installs are checked inside; its figures are printed.
+    expect(output).to.match(/@cadence-detect\/cli \(what ci, analyze and scan run\): [\d.]+ MB in \d+ packages/);
+    expect(output).to.contain('with an install script: @cadence-detect/cli none;');
     expect(output).to.match(/release check passed in \d+\.\d s/);
   });
 });
