@@ -148,9 +148,9 @@ describe('cadence scan github:<org> and gitlab:<group> (fake forge APIs, real gi
     const hostile = await scan('github:../../etc', [], 'github');
     expect(hostile.code).to.equal(2);
     expect(hostile.stderr).to.contain('ERR_INVALID_SOURCE');
-    const unknown = await scan('gitea:acme', [], 'github');
+    const unknown = await scan('nosuchforge:acme', [], 'github');
     expect(unknown.code).to.equal(2);
-    expect(unknown.stderr).to.contain('no loaded plugin brings the forge "gitea"');
+    expect(unknown.stderr).to.contain('no loaded plugin brings the forge "nosuchforge"');
   });
 
   it('lists a GitLab group with its subgroups across pages (X-Next-Page), and clones with the token as a header', async () => {

@@ -312,7 +312,7 @@ describe('server: organization scans (POST /api/analyze/organization)', function
     const other = await post({ forge: 'github', owner: 'evil-corp' });
     expect(other.status).to.equal(403);
     expect(other.body).to.include({ error: 'forbidden' });
-    const unknown = await post({ forge: 'gitea', owner: 'acme' });
+    const unknown = await post({ forge: 'nosuchforge', owner: 'acme' });
     expect(unknown.status).to.equal(400);
     expect(JSON.stringify(unknown.body)).to.contain('no loaded plugin brings the forge');
     for (const body of [

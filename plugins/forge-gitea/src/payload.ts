@@ -1,0 +1,62 @@
+import {
+  invalidPayload,
+  payloadCommit,
+  payloadField,
+  payloadText,
+  pushRange,
+  requestNumber,
+  type PushFields,
+} from '@cadence-detect/plugin-sdk';
+
+export type PushOutcome = { kind: 'push'; push: PushFields } | { kind: 'ignored'; reason: string };
+
+/** A push (Gitea's `push` event): its repository's `clone_url`, the range of `before` and `after`. */
+export function giteaPush(payload: unknown): PushOutcome {
+  const range = pushRange(payload);
+  if ('ignored' in range) return { kind: 'ignored', reason: range.ignored };
+  const cloneUrl = payloadText(payload, 'repository', 'clone_url');
+  if (!cloneUrl) throw invalidPayload('repository.clone_url', 'missing');
+  const fullName = payloadText(payload, 'repository', 'full_name');
+  // Reporting back to Gitea is not built yet (docs/forges.md): no forge target to report on.
+  return { kind: 'push', push: { cloneUrl, repo: fullName ?? cloneUrl, ...range, forge: null } };
+}
+
+/** Gitea's actions that bring a request's new head: opened, reopened, and `synchronized` (new commits). */
+const PULL_REQUEST_ACTIONS = new Set(['opened', 'reopened', 'synchronized']);
+
+/** A pull request: its own commits, fetched as refs/pull/N/head from the base repository. */
+export function giteaPullRequest(payload: unknown, options: { readonly drafts: boolean }): PushOutcome {
+  const action = payloadText(payload, 'action') ?? '';
+  if (!PULL_REQUEST_ACTIONS.has(action))
+    return { kind: 'ignored', reason: `pull_request action ${action || 'missing'}` };
+  if (payloadText(payload, 'pull_request', 'state') === 'closed')
+    return { kind: 'ignored', reason: 'pull request closed' };
+  if (payloadField(payload, 'pull_request', 'draft') === true && !options.drafts)
+    return { kind: 'ignored', reason: 'draft pull request' };
+  const number = requestNumber(
+    payloadField(payload, 'pull_request', 'number') ?? payloadField(payload, 'number'),
+    'pull_request.number',
+  );
+  const head = payloadCommit(payload, 'pull_request.head.sha', 'pull_request', 'head', 'sha');
+  const base = payloadText(payload, 'pull_request', 'base', 'ref');
+  if (!base) throw invalidPayload('pull_request.base.ref', 'missing');
+  const cloneUrl =
+    payloadText(payload, 'pull_request', 'base', 'repo', 'clone_url') ??
+    payloadText(payload, 'repository', 'clone_url');
+  if (!cloneUrl) throw invalidPayload('repository.clone_url', 'missing');
+  const fullName =
+    payloadText(payload, 'pull_request', 'base', 'repo', 'full_name') ??
+    payloadText(payload, 'repository', 'full_name');
+  return {
+    kind: 'push',
+    push: {
+      cloneUrl,
+      repo: fullName ?? cloneUrl,
+      branch: base,
+      before: null,
+      after: head,
+      forge: null,
+      ref: `refs/pull/${number}/head`,
+    },
+  };
+}
