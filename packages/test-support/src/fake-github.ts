@@ -199,3 +199,76 @@ export function startFakeGitlab(): Promise<FakeForge> {
     '/api/v4',
   );
 }
+
+/** A fake Gitea (or Forgejo) that also knows which commit heads which open pull request. */
+export interface FakeGitea extends FakeForge {
+  /** `GET /repos/:owner/:repo/commits/:sha/pull` answers this request from now on. */
+  pullRequest(sha: string, number: number): void;
+}
+
+/**
+ * Gitea's API v1 as the plugin uses it: commit statuses, a commit's pull request, issue comments
+ * (paged by `limit` and `page`), and an organization's repositories (`acme` has `repositories`
+ * of them, 50 a page; any other organization is unknown and falls back to the user's).
+ */
+export async function startFakeGitea(repositories = 60): Promise<FakeGitea> {
+  const comments: { id: number; body: string }[] = [{ id: 1, body: 'Looks good to me' }];
+  const pulls = new Map<string, number>();
+  const paged = <T>(r: ForgeRequest, items: T[]): T[] => {
+    const query = new URLSearchParams(r.path.split('?')[1] ?? '');
+    const limit = Number(query.get('limit') ?? 30);
+    const page = Number(query.get('page') ?? 1);
+    return items.slice((page - 1) * limit, page * limit);
+  };
+  const repos = (owner: string) =>
+    Array.from({ length: repositories }, (_, i) => ({
+      id: i + 1,
+      full_name: `${owner}/repo-${i + 1}`,
+      clone_url: `https://gitea.example.test/${owner}/repo-${i + 1}.git`,
+      archived: i % 10 === 9,
+      fork: i % 10 === 8,
+      private: i % 2 === 0,
+    }));
+  const forge = await startFakeForge(
+    [
+      (r) =>
+        r.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]{40}$/.test(r.path)
+          ? { status: 201, body: { id: ++nextId, state: r.body?.state, context: r.body?.context } }
+          : null,
+      (r) => {
+        const match = r.method === 'GET' ? /^\/repos\/[^/]+\/[^/]+\/commits\/([0-9a-f]{40})\/pull$/.exec(r.path) : null;
+        if (!match) return null;
+        const number = pulls.get(match[1]!);
+        return number === undefined
+          ? { status: 404, body: { message: 'pull request does not exist' } }
+          : { status: 200, body: { id: 5000 + number, number, state: 'open' } };
+      },
+      (r) =>
+        r.method === 'GET' && /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments(\?|$)/.test(r.path)
+          ? { status: 200, body: paged(r, comments) }
+          : null,
+      (r) => {
+        if (r.method !== 'POST' || !/^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/.test(r.path)) return null;
+        const comment = { id: ++nextId, body: String(r.body?.body ?? '') };
+        comments.push(comment);
+        return { status: 201, body: comment };
+      },
+      (r) => {
+        const match = r.method === 'PATCH' ? /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(r.path) : null;
+        if (!match) return null;
+        const comment = comments.find((c) => c.id === Number(match[1]));
+        if (!comment) return { status: 404, body: { message: 'comment does not exist' } };
+        comment.body = String(r.body?.body ?? comment.body);
+        return { status: 200, body: comment };
+      },
+      (r) => {
+        const match = r.method === 'GET' ? /^\/(orgs|users)\/([^/?]+)\/repos(\?|$)/.exec(r.path) : null;
+        if (!match) return null;
+        if (match[1] === 'orgs' && match[2] !== 'acme') return { status: 404, body: { message: 'org does not exist' } };
+        return { status: 200, body: paged(r, repos(match[2]!)) };
+      },
+    ],
+    '/api/v1',
+  );
+  return { ...forge, pullRequest: (sha, number) => void pulls.set(sha, number) };
+}

@@ -35,6 +35,8 @@ export { startRedisServer, type RedisServer } from './redis-server.js';
 export {
   startFakeGithub,
   startFakeGitlab,
+  startFakeGitea,
+  type FakeGitea,
   type FakeForge,
   type ForgeRequest,
   type ScriptedAnswer,

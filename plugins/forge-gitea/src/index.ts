@@ -1,20 +1,24 @@
-import { definePlugin, forgeGitHost } from '@cadence-detect/plugin-sdk';
+import { definePlugin, forgeGitHost, lazyForgeReporter, tapForgeReporter } from '@cadence-detect/plugin-sdk';
+import { giteaCredentials } from './gitea-client.js';
 import { giteaIntake } from './intake.js';
 import { GITEA_OPTIONS } from './options.js';
 
 export { GITEA_OPTIONS, type GiteaOptions } from './options.js';
+export { giteaCredentials, type GiteaCredentials } from './gitea-client.js';
 export { giteaIntake } from './intake.js';
 export { giteaPullRequest, giteaPush, type PushOutcome } from './payload.js';
 
 /**
- * Gitea and Forgejo (forge `gitea`): their signed webhooks at /webhooks/gitea become jobs, and the
- * token goes with clones of the instance's own host. Commit statuses, request comments and
- * organization listings are not built yet (docs/forges.md).
+ * Gitea and Forgejo (forge `gitea`), in one plugin: their signed webhooks at /webhooks/gitea become
+ * jobs; with a token and the API's address, each job's verdict goes back as a commit status and,
+ * optionally, one pull-request comment kept up to date; `cadence scan gitea:<org>` lists an
+ * organization's (or a user's) repositories; the token goes with clones of the instance's own host.
  */
 export default definePlugin({
   name: 'gitea',
   meta: {
-    description: 'Gitea and Forgejo: signed push and pull-request webhooks, and the token for private clones.',
+    description:
+      'Gitea and Forgejo: signed push and pull-request webhooks, each job\u2019s verdict as a commit status and an optional pull-request comment, organization listings.',
     options: GITEA_OPTIONS,
     configKey: 'forges.gitea',
     docsUrl: 'https://github.com/cadence/cadence/blob/main/docs/forges.md',
@@ -23,6 +27,11 @@ export default definePlugin({
     name: 'gitea',
     intake({ options }) {
       return giteaIntake({ drafts: options.request_drafts });
+    },
+    // Loaded when a scan asks: a webhook or an analysis never loads the listing.
+    async listRepositories({ options }, owner, signal) {
+      const { listGiteaRepositories } = await import('./listing.js');
+      return listGiteaRepositories(giteaCredentials(options), owner, signal);
     },
     gitAuthorization({ options }) {
       return options.token ? `Authorization: token ${options.token}` : null;
@@ -34,7 +43,20 @@ export default definePlugin({
       );
     },
   },
-  apply() {
-    // Intake and clone credentials only, for now: nothing to tap.
+  apply(hooks, environment) {
+    const options = environment.options;
+    const credentials = giteaCredentials(options);
+    if (!credentials) return;
+    const logger = environment.logger;
+    const settings = { failOn: options.fail_on, comment: options.pull_request_comment };
+    tapForgeReporter(
+      hooks,
+      'report-gitea',
+      'gitea',
+      lazyForgeReporter(
+        async () => new (await import('./gitea-reporter.js')).GiteaReporter(credentials, settings, logger),
+        (error) => logger.error('the Gitea reporter could not load', { error: String(error) }),
+      ),
+    );
   },
 });

@@ -5,8 +5,19 @@ import {
   payloadText,
   pushRange,
   requestNumber,
+  type ForgeTarget,
   type PushFields,
 } from '@cadence-detect/plugin-sdk';
+
+/** `owner/name` as Gitea writes it: letters, digits, `-`, `_`, `.`, never `.` or `..` alone. */
+const SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9_.-]{1,100}$/;
+
+function target(fullName: string | undefined, sha: string): ForgeTarget | null {
+  const parts = fullName?.split('/') ?? [];
+  return parts.length === 2 && parts.every((part) => SEGMENT.test(part))
+    ? { forge: 'gitea', repository: fullName!, sha }
+    : null;
+}
 
 export type PushOutcome = { kind: 'push'; push: PushFields } | { kind: 'ignored'; reason: string };
 
@@ -17,8 +28,10 @@ export function giteaPush(payload: unknown): PushOutcome {
   const cloneUrl = payloadText(payload, 'repository', 'clone_url');
   if (!cloneUrl) throw invalidPayload('repository.clone_url', 'missing');
   const fullName = payloadText(payload, 'repository', 'full_name');
-  // Reporting back to Gitea is not built yet (docs/forges.md): no forge target to report on.
-  return { kind: 'push', push: { cloneUrl, repo: fullName ?? cloneUrl, ...range, forge: null } };
+  return {
+    kind: 'push',
+    push: { cloneUrl, repo: fullName ?? cloneUrl, ...range, forge: target(fullName, range.after) },
+  };
 }
 
 /** Gitea's actions that bring a request's new head: opened, reopened, and `synchronized` (new commits). */
@@ -55,7 +68,7 @@ export function giteaPullRequest(payload: unknown, options: { readonly drafts: b
       branch: base,
       before: null,
       after: head,
-      forge: null,
+      forge: target(fullName, head),
       ref: `refs/pull/${number}/head`,
     },
   };
