@@ -73,7 +73,7 @@ describe('the light CLI: packages loaded when installed beside it', () => {
     expect(missingForgePlugin('github', [])?.message).to.equal(
       'listing github:<owner> needs @cadence-detect/plugin-github, which is not installed: npm install -g @cadence-detect/plugin-github (beside @cadence-detect/cli), or install @cadence-detect/cadence, which brings everything',
     );
-    expect(missingForgePlugin('gitea', [])).to.equal(null);
+    expect(missingForgePlugin('nosuchforge', [])).to.equal(null);
   });
 
   it('loads the AI providers and the forges as built-ins where they are installed (here, the workspace)', async () => {

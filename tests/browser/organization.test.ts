@@ -210,7 +210,12 @@ describe('the organization view in a browser (headless Chromium)', function () {
       const row = page.locator('#jobs-body tr', { hasText: 'github:acme' }).first();
       await row.waitFor();
       expect(await seriousViolations(page)).to.deep.equal([]);
-      await Promise.all([page.waitForURL(/\/jobs\/[0-9a-f-]+\/report$/), row.locator('a').click()]);
+      // The report page loads once the scan has ended, which under load takes longer than a
+      // navigation's timeout: the URL is what the click is for; the verdict is waited for apart.
+      await Promise.all([
+        page.waitForURL(/\/jobs\/[0-9a-f-]+\/report$/, { waitUntil: 'commit' }),
+        row.locator('a').click(),
+      ]);
       await page.waitForSelector('section.verdict', { timeout: 60_000 });
       expect(await page.textContent('h1')).to.equal('github:acme');
       await context.close();
