@@ -277,7 +277,7 @@ export function scoreRepository(
 /**
  * Log-odds per weighted point of a strategy the model does not cover: one finding of score 1 at
  * weight 1 takes a commit from the model's prior to SHIFT_MARGIN past `flag_at` (with the shipped
- * model, prior 0.05 and flag_at 0.41: 2.68).
+ * model, prior 0.05 and flag_at 0.46: 2.88).
  */
 export function strategyShift(calibration: { readonly flagAt: number; readonly prior: number }): number {
   return Math.max(0, logit(calibration.flagAt) - logit(calibration.prior)) + SHIFT_MARGIN;
