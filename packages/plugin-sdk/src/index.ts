@@ -63,6 +63,17 @@ export { failsPolicy, verdictLine, escapeMarkdown, markdownDetails, type FailOn 
 export { describeRequestFailure } from './request-failure.js';
 export { retrying, retryAfterMs, type RetryOptions } from './retry.js';
 export {
+  ForgeHttpError,
+  forgeRequest,
+  classifyForgeFailure,
+  forgeReportCall,
+  forgeReportOutcome,
+  PendingStatuses,
+  type ForgeApi,
+  type ForgeFailure,
+  type ForgeCallOutcome,
+} from './forge-call.js';
+export {
   ASSESSMENT_LEVELS,
   assessmentLevel,
   assessShare,

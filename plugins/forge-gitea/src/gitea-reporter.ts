@@ -1,22 +1,20 @@
 import {
   escapeMarkdown,
   failsPolicy,
+  ForgeHttpError,
+  forgeReportCall,
+  forgeReportOutcome,
   markdownDetails,
+  PendingStatuses,
   verdictLine,
   type AnalysisResult,
   type FailOn,
+  type ForgeCallOutcome,
   type JobInfo,
   type PluginLogger,
   type ReportOutcome,
 } from '@cadence-detect/plugin-sdk';
-import {
-  GiteaHttpError,
-  giteaRequest,
-  repoPath,
-  reportCall,
-  type CallOutcome,
-  type GiteaCredentials,
-} from './gitea-client.js';
+import { giteaRequest, repoPath, type GiteaCredentials } from './gitea-client.js';
 
 type Record_ = (outcome: ReportOutcome) => void;
 type StatusState = 'pending' | 'success' | 'failure' | 'error';
@@ -40,11 +38,11 @@ export function commentBody(result: AnalysisResult, sha: string, jobUrl: string 
 /**
  * Reports a job's verdict on Gitea or Forgejo: a commit status (context `cadence`: `pending`, then
  * `success` or `failure`; `error` when the job fails) and, with `pull_request_comment`, one comment on
- * the commit's open pull request, edited on each push rather than added again. Never throws; each
- * outcome is recorded.
+ * the commit's open pull request, edited on each push rather than added again. The final status waits for the pending one at most two seconds. Never
+ * throws; each outcome is recorded.
  */
 export class GiteaReporter {
-  private readonly started = new Map<string, Promise<void>>();
+  private readonly pending = new PendingStatuses();
 
   constructor(
     private readonly credentials: GiteaCredentials,
@@ -54,12 +52,12 @@ export class GiteaReporter {
 
   start(job: JobInfo, record: Record_): void {
     if (job.forge?.forge !== 'gitea') return;
-    this.started.set(job.id, this.status(job, 'pending', 'Cadence is analyzing this push', record));
+    this.pending.begin(job, (stop) => this.status(job, 'pending', 'Cadence is analyzing this push', record, stop));
   }
 
   async finish(job: JobInfo, result: AnalysisResult, record: Record_): Promise<void> {
     if (job.forge?.forge !== 'gitea') return;
-    await this.afterStart(job);
+    await this.pending.settle(job);
     const state = failsPolicy(result.assessment, this.settings.failOn) ? 'failure' : 'success';
     await this.status(job, state, verdictLine(result, 255), record);
     if (this.settings.comment) await this.comment(job, result, record);
@@ -67,20 +65,19 @@ export class GiteaReporter {
 
   async fail(job: JobInfo, error: { code: string }, record: Record_): Promise<void> {
     if (job.forge?.forge !== 'gitea') return;
-    await this.afterStart(job);
+    await this.pending.settle(job);
     await this.status(job, 'error', `Cadence could not analyze this push: ${error.code}`, record);
   }
 
-  /** The pending status goes first, so that it never lands after the verdict. */
-  private async afterStart(job: JobInfo): Promise<void> {
-    const started = this.started.get(job.id);
-    this.started.delete(job.id);
-    await started;
-  }
-
-  private async status(job: JobInfo, state: StatusState, description: string, record: Record_): Promise<void> {
+  private async status(
+    job: JobInfo,
+    state: StatusState,
+    description: string,
+    record: Record_,
+    stop?: AbortSignal,
+  ): Promise<void> {
     const { repository, sha } = job.forge!;
-    const outcome = await reportCall(
+    const outcome = await forgeReportCall(
       (signal) =>
         giteaRequest(this.credentials, 'POST', `/repos/${repoPath(repository)}/statuses/${sha}`, signal, {
           state,
@@ -88,7 +85,7 @@ export class GiteaReporter {
           description,
           ...(job.url ? { target_url: job.url } : {}),
         }),
-      { deadline: job.deadline },
+      { deadline: job.deadline, ...(stop ? { stop } : {}) },
     );
     record(this.outcome('commit-status', job, state, outcome));
   }
@@ -98,14 +95,14 @@ export class GiteaReporter {
     const { repository, sha } = job.forge!;
     const repo = `/repos/${repoPath(repository)}`;
     let target = `${repository}@${sha}`;
-    const outcome = await reportCall(
+    const outcome = await forgeReportCall(
       async (signal) => {
         let request: { number: number; state: string };
         try {
           request = await giteaRequest(this.credentials, 'GET', `${repo}/commits/${sha}/pull`, signal);
         } catch (error) {
           // No pull request holds the commit: nothing to comment on.
-          if (error instanceof GiteaHttpError && error.status === 404) return 'none';
+          if (error instanceof ForgeHttpError && error.status === 404) return 'none';
           throw error;
         }
         if (request.state !== 'open') return 'none';
@@ -140,26 +137,13 @@ export class GiteaReporter {
     return null;
   }
 
-  private outcome(kind: string, job: JobInfo, state: string, result: CallOutcome<unknown>): ReportOutcome {
-    if (!result.ok)
-      this.logger.warn('Gitea report failed', {
-        job_id: job.id,
-        kind,
-        state,
-        error_code: result.code,
-        reason: result.reason,
-        status: result.status,
-      });
-    return {
-      reporter: 'report-gitea',
-      forge: 'gitea',
+  private outcome(kind: string, job: JobInfo, state: string, result: ForgeCallOutcome<unknown>): ReportOutcome {
+    return forgeReportOutcome(
+      { reporter: 'report-gitea', forge: 'gitea', logger: this.logger },
       kind,
-      target: `${job.forge!.repository}@${job.forge!.sha}`,
+      job,
       state,
-      ok: result.ok,
-      error_code: result.ok ? null : result.code,
-      ...(result.ok ? {} : { reason: result.reason }),
-      at: new Date().toISOString(),
-    };
+      result,
+    );
   }
 }

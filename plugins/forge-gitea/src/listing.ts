@@ -1,5 +1,5 @@
-import { CadenceError, type ListedRepository } from '@cadence-detect/plugin-sdk';
-import { classify, GiteaHttpError, giteaRequest, type GiteaCredentials } from './gitea-client.js';
+import { CadenceError, classifyForgeFailure, ForgeHttpError, type ListedRepository } from '@cadence-detect/plugin-sdk';
+import { giteaRequest, type GiteaCredentials } from './gitea-client.js';
 
 const OWNER = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,39}$/;
 const PAGE = 50;
@@ -31,7 +31,7 @@ export async function listGiteaRepositories(
   try {
     const listed = await allPages(credentials, `/orgs/${encodeURIComponent(owner)}/repos`, signal).catch(
       (error: unknown) => {
-        if (error instanceof GiteaHttpError && error.status === 404)
+        if (error instanceof ForgeHttpError && error.status === 404)
           return allPages(credentials, `/users/${encodeURIComponent(owner)}/repos`, signal);
         throw error;
       },
@@ -45,7 +45,7 @@ export async function listGiteaRepositories(
     }));
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    const { code } = classify(error);
+    const { code } = classifyForgeFailure(error);
     throw new CadenceError(code === 'ERR_REPORTER_FAILED' ? 'ERR_FORGE_UNAVAILABLE' : (code as 'ERR_FORGE_AUTH'), {
       message: `Gitea would not list ${owner}'s repositories: ${(error as Error)?.message ?? String(error)}`.slice(
         0,

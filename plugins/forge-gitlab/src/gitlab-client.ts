@@ -1,5 +1,5 @@
 import { Gitlab } from '@gitbeaker/rest';
-import { describeRequestFailure, retrying, retryAfterMs } from '@cadence-detect/plugin-sdk';
+import { forgeReportCall, retrying, retryAfterMs, type ForgeCallOutcome } from '@cadence-detect/plugin-sdk';
 import type { GitlabCredentials } from './options.js';
 
 /**
@@ -13,9 +13,6 @@ export type GitlabApi = InstanceType<typeof Gitlab>;
 export function gitlabClient(credentials: GitlabCredentials, settings: { readonly timeoutMs: number }): GitlabApi {
   return new Gitlab({ host: credentials.host, token: credentials.token, queryTimeout: settings.timeoutMs });
 }
-
-export type CallOutcome<T> =
-  { ok: true; value: T } | { ok: false; code: string; status: number | null; reason: string };
 
 /** How a failure counts: its operational code, its HTTP status, and how long the forge asked to wait. */
 export interface Classified {
@@ -42,55 +39,12 @@ export function classify(error: unknown): Classified {
   return { code: 'ERR_REPORTER_FAILED', status, retryAfterMs: null };
 }
 
-/**
- * A reporter's call: server errors and rate limits asked again three times (1, 2, 4 s later, or
- * when Retry-After says), within the job's time; 401, 403, 404 and other answers recorded at once.
- * `stop` ends the retries (the final status went ahead of a `running` one still being tried).
- * Never throws: the outcome says what happened.
- */
-export async function reportCall<T>(
+/** A reporter's call: the SDK's `forgeReportCall`, reading gitbeaker's errors. */
+export function reportCall<T>(
   call: () => Promise<T>,
   settings: { readonly deadline: number; readonly stop?: AbortSignal },
-): Promise<CallOutcome<T>> {
-  let last: unknown = null;
-  const deadline = AbortSignal.timeout(Math.max(0, settings.deadline - Date.now()));
-  const signal = settings.stop ? AbortSignal.any([deadline, settings.stop]) : deadline;
-  try {
-    const value = await retrying(
-      async () => {
-        try {
-          return await call();
-        } catch (error) {
-          last = error;
-          throw error;
-        }
-      },
-      {
-        retries: 3,
-        initialDelayMs: 1000,
-        signal,
-        retryable: (error) => {
-          const { code, retryAfterMs: after } = classify(error);
-          if (code !== 'ERR_FORGE_UNAVAILABLE' && code !== 'ERR_FORGE_RATE_LIMIT') return false;
-          return after === null ? true : { afterMs: after };
-        },
-      },
-    );
-    return { ok: true, value };
-  } catch (error) {
-    const failure = last ?? error;
-    const { code, status } = classify(failure);
-    const reason = describeRequestFailure(failure);
-    return {
-      ok: false,
-      code,
-      status,
-      reason:
-        settings.stop?.aborted && last !== null
-          ? `${reason}; stopped retrying when the final status went ahead`
-          : reason,
-    };
-  }
+): Promise<ForgeCallOutcome<T>> {
+  return forgeReportCall(() => call(), { ...settings, classify });
 }
 
 /** A look-up's call: a passing failure (an HTTP 5xx) asked again twice, 1 and 2 s later, within the look-up's signal; anything else at once. */

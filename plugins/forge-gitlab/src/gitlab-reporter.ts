@@ -1,5 +1,13 @@
-import type { AnalysisResult, JobInfo, PluginLogger, ReportOutcome } from '@cadence-detect/plugin-sdk';
-import { gitlabClient, reportCall, type CallOutcome, type GitlabApi } from './gitlab-client.js';
+import {
+  forgeReportOutcome,
+  PendingStatuses,
+  type AnalysisResult,
+  type ForgeCallOutcome,
+  type JobInfo,
+  type PluginLogger,
+  type ReportOutcome,
+} from '@cadence-detect/plugin-sdk';
+import { gitlabClient, reportCall, type GitlabApi } from './gitlab-client.js';
 import type { GitlabCredentials } from './options.js';
 import { failsPolicy, NOTE_MARKER, noteBody, statusDescription, type FailOn } from './verdict.js';
 
@@ -7,8 +15,6 @@ type Record_ = (outcome: ReportOutcome) => void;
 type StatusState = 'running' | 'success' | 'failed' | 'canceled';
 
 const STATUS_NAME = 'cadence';
-/** How long the final status waits for the `running` one still being tried; then that one stops retrying. */
-const START_GRACE_MS = 2000;
 
 /**
  * Reports a job's verdict on GitLab: a commit status (`running`, then `success` or `failed`) and,
@@ -16,7 +22,8 @@ const START_GRACE_MS = 2000;
  * rather than added again. Calls of one job run in order; none throws; each outcome is recorded.
  */
 export class GitlabReporter {
-  private readonly started = new Map<string, { done: Promise<void>; stop: AbortController }>();
+  /** The final status waits for the `running` one at most two seconds; then that one stops retrying. */
+  private readonly pending = new PendingStatuses();
 
   constructor(
     private readonly credentials: GitlabCredentials,
@@ -27,18 +34,13 @@ export class GitlabReporter {
   start(job: JobInfo, record: Record_): void {
     const api = this.api(job);
     if (!api) return;
-    const stop = new AbortController();
-    this.started.set(job.id, {
-      done: this.status(api, job, 'running', 'Cadence is analyzing this push', record, stop.signal),
-      stop,
-    });
-    setTimeout(() => this.started.delete(job.id), Math.max(0, job.deadline - Date.now()) + 60_000).unref();
+    this.pending.begin(job, (stop) => this.status(api, job, 'running', 'Cadence is analyzing this push', record, stop));
   }
 
   async finish(job: JobInfo, result: AnalysisResult, record: Record_): Promise<void> {
     const api = this.api(job);
     if (!api) return;
-    await this.afterStart(job);
+    await this.pending.settle(job);
     const state = failsPolicy(result.assessment, this.settings.failOn) ? 'failed' : 'success';
     await this.status(api, job, state, statusDescription(result), record);
     if (this.settings.mergeRequestNote) await this.note(api, job, result, record);
@@ -47,7 +49,7 @@ export class GitlabReporter {
   async fail(job: JobInfo, error: { code: string }, record: Record_): Promise<void> {
     const api = this.api(job);
     if (!api) return;
-    await this.afterStart(job);
+    await this.pending.settle(job);
     await this.status(
       api,
       job,
@@ -55,19 +57,6 @@ export class GitlabReporter {
       `Cadence could not analyze this push: ${error.code}`,
       record,
     );
-  }
-
-  /** The `running` status first, waited for at most START_GRACE_MS: then it retries no more and the final one goes ahead. */
-  private async afterStart(job: JobInfo): Promise<void> {
-    const started = this.started.get(job.id);
-    this.started.delete(job.id);
-    if (!started) return;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), START_GRACE_MS);
-    });
-    if ((await Promise.race([started.done, late])) === 'late') started.stop.abort();
-    clearTimeout(timer);
   }
 
   private api(job: JobInfo): GitlabApi | null {
@@ -125,26 +114,13 @@ export class GitlabReporter {
     });
   }
 
-  private outcome(kind: string, job: JobInfo, state: string, result: CallOutcome<unknown>): ReportOutcome {
-    if (!result.ok)
-      this.logger.warn('GitLab report failed', {
-        job_id: job.id,
-        kind,
-        state,
-        error_code: result.code,
-        reason: result.reason,
-        status: result.status,
-      });
-    return {
-      reporter: 'report-gitlab',
-      forge: 'gitlab',
+  private outcome(kind: string, job: JobInfo, state: string, result: ForgeCallOutcome<unknown>): ReportOutcome {
+    return forgeReportOutcome(
+      { reporter: 'report-gitlab', forge: 'gitlab', logger: this.logger },
       kind,
-      target: `${job.forge!.repository}@${job.forge!.sha}`,
+      job,
       state,
-      ok: result.ok,
-      error_code: result.ok ? null : result.code,
-      ...(result.ok ? {} : { reason: result.reason }),
-      at: new Date().toISOString(),
-    };
+      result,
+    );
   }
 }
