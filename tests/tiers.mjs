@@ -13,6 +13,7 @@ export const BACKEND_TIER = [
   'tests/server/forge-github.test.ts',
   'tests/server/forge-gitlab.test.ts',
   'tests/server/forge-gitea.test.ts',
+  'tests/server/forge-bitbucket.test.ts',
   'tests/server/website.test.ts',
   'tests/server/ai.test.ts',
   'tests/server/organization-scan.test.ts',

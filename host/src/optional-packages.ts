@@ -27,6 +27,7 @@ export const OPTIONAL_PLUGINS: readonly OptionalPlugin[] = [
   { packageName: '@cadence-detect/plugin-github', plugin: 'github', neededBy: forgeSection('github') },
   { packageName: '@cadence-detect/plugin-gitlab', plugin: 'gitlab', neededBy: forgeSection('gitlab') },
   { packageName: '@cadence-detect/plugin-gitea', plugin: 'gitea', neededBy: forgeSection('gitea') },
+  { packageName: '@cadence-detect/plugin-bitbucket', plugin: 'bitbucket', neededBy: forgeSection('bitbucket') },
 ];
 
 function forgeSection(forge: string): (config: CadenceConfig) => string | null {

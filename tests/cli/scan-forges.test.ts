@@ -7,6 +7,7 @@ import {
   humanHistory,
   makeTempDir,
   runCadence,
+  startFakeBitbucket,
   startFakeGithub,
   startFakeGitlab,
   startGitHttpServer,
@@ -17,6 +18,7 @@ import {
 
 const GITHUB_TOKEN = 'ghp_scanTokenThatMustNotLeak0123456789';
 const GITLAB_TOKEN = 'glpat-scanTokenThatMustNotLeak98765';
+const BITBUCKET_TOKEN = 'ATCTT3xFfGN0bitbucketScanTokenNoLeak42';
 
 interface Org {
   organization: string;
@@ -211,6 +213,59 @@ describe('cadence scan github:<org> and gitlab:<group> (fake forge APIs, real gi
       );
     } finally {
       await elsewhere.close();
+    }
+  });
+
+  it('lists a Bitbucket workspace across pages (next) and clones its private repositories with the token as a header only', async () => {
+    const bitbucket = await startFakeBitbucket();
+    try {
+      const repo = (name: string, extra: Record<string, unknown> = {}) => ({
+        full_name: name,
+        is_private: true,
+        // The web link, as Bitbucket gives it, with the viewer's name in it: the clone URL drops it.
+        links: { html: { href: git.repoUrl(name).replace('http://', 'http://viewer@') } },
+        ...extra,
+      });
+      bitbucket.script('GET', /^\/repositories\/acme\?/, [
+        {
+          status: 200,
+          body: {
+            values: [repo('acme/api'), repo('acme/forked', { parent: { full_name: 'upstream/forked' } })],
+            next: `${bitbucket.apiUrl}/repositories/acme?pagelen=100&page=2`,
+          },
+        },
+        { status: 200, body: { values: [repo('acme/web')] } },
+      ]);
+      const config = path.join(work.path, 'bitbucket.yaml');
+      await writeFile(
+        config,
+        `forges:\n  bitbucket:\n    api_url: ${bitbucket.apiUrl}\n    git_hosts: [${JSON.stringify(gitHost())}]\n` +
+          `cache:\n  repositories_dir: ${JSON.stringify(path.join(work.path, 'cache-bitbucket'))}\n`,
+      );
+      const before = git.authorizations().length;
+      const run = await runCadence(['scan', 'bitbucket:acme', '--config', config, '-o', 'bitbucket.json'], {
+        cwd: work.path,
+        env: { CADENCE_BITBUCKET_TOKEN: BITBUCKET_TOKEN },
+      });
+      expect(run.code, run.stderr).to.equal(0);
+      const written = await readFile(path.join(work.path, 'bitbucket.json'), 'utf8');
+      const org = JSON.parse(written) as Org;
+      expect(org.repositories.map((r) => r.repository).sort()).to.deep.equal(['acme/api', 'acme/web']);
+      expect(org.counts).to.deep.equal({ listed: 2, analyzed: 2, failed: 0 });
+      expect(bitbucket.requests.filter((r) => r.path.startsWith('/repositories/acme'))).to.have.length(2);
+      expect(bitbucket.requests[0]!.headers.authorization).to.equal(`Bearer ${BITBUCKET_TOKEN}`);
+      const header = `Basic ${Buffer.from(`x-token-auth:${BITBUCKET_TOKEN}`).toString('base64')}`;
+      expect(git.authorizations().slice(before)).to.include(header);
+      const texts = [run.stdout, run.stderr, written];
+      for (const file of await allFiles(path.join(work.path, 'cache-bitbucket')))
+        texts.push(await readFile(file, 'latin1'));
+      for (const text of texts) {
+        expect(text).to.not.contain(BITBUCKET_TOKEN);
+        expect(text).to.not.contain(header.slice('Basic '.length));
+        expect(text).to.not.contain('viewer@');
+      }
+    } finally {
+      await bitbucket.close();
     }
   });
 });

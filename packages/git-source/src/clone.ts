@@ -19,11 +19,16 @@ export interface OpenOptions {
   readonly policy: NetworkPolicy | null;
   readonly logger?: PluginLogger;
   readonly onProgress?: (message: string) => void;
-  /** A commit the analysis needs (a push's `after`): fetched when the clone lacks it. */
+  /**
+   * A commit the analysis needs (a push's `after`): fetched when the clone lacks it. A full id; with
+   * `fetchRef`, also a prefix of at least 12 characters (Bitbucket Cloud's pull-request payloads
+   * name the head by 12), resolved once the ref is fetched (`resolvedCommit`).
+   */
   readonly fetchCommit?: string;
   /**
-   * Where that commit lives when no branch holds it: a pull request's `refs/pull/N/head` or a
-   * merge request's `refs/merge-requests/N/head` (so a fork's commits come without the fork's URL).
+   * Where that commit lives when no branch holds it: a pull request's `refs/pull/N/head`, a
+   * merge request's `refs/merge-requests/N/head` (so a fork's commits come without the fork's URL),
+   * or `refs/heads/<branch>` (a Bitbucket request's source branch, which has no request ref).
    */
   readonly fetchRef?: string;
   /** Request refs fetched too if the remote still has them (a squashed request's original commits); a missing one is no error. */
@@ -47,17 +52,39 @@ export interface ClonedRepository {
   readonly mirrored?: boolean;
   /** Which of `optionalRefs` were fetched. */
   readonly fetchedRefs?: readonly string[];
+  /** `fetchCommit`'s full id, when it was given as a prefix. */
+  readonly resolvedCommit?: string;
   /** Removes the clone (nothing for a local repository). Safe to call twice. */
   dispose(): Promise<void>;
 }
 
-/** The only refs a job may name: a request's head on GitHub or GitLab. */
+/** The refs a request's original commits may be kept under: a request's head on GitHub, GitLab or Gitea. */
 export const REQUEST_REF = /^refs\/(?:pull\/[1-9]\d{0,9}\/head|merge-requests\/[1-9]\d{0,9}\/head)$/;
 
+/** The refs a job may fetch its head by: a request ref, or a branch (Bitbucket's source branch; checked as a branch name). */
+function isFetchableRef(ref: string): boolean {
+  if (REQUEST_REF.test(ref)) return true;
+  if (!ref.startsWith('refs/heads/')) return false;
+  try {
+    checkBranchName(ref.slice('refs/heads/'.length));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A head named by its first 12 or more characters, which only a fetched ref can resolve. */
+const COMMIT_PREFIX = /^[0-9a-fA-F]{12,63}$/;
+
 /** Opens a repository for reading: clones a remote into a temporary folder, or reads a local one in place. */
-export function openRepository(locator: RepositoryLocator, options: OpenOptions): Promise<ClonedRepository> {
+export async function openRepository(locator: RepositoryLocator, options: OpenOptions): Promise<ClonedRepository> {
   if (options.branch !== undefined) checkBranchName(options.branch);
-  if (options.fetchCommit !== undefined && !isFullCommitId(options.fetchCommit, { anyCase: true })) {
+  const prefix =
+    options.fetchCommit !== undefined &&
+    options.fetchRef !== undefined &&
+    !isFullCommitId(options.fetchCommit, { anyCase: true }) &&
+    COMMIT_PREFIX.test(options.fetchCommit);
+  if (options.fetchCommit !== undefined && !prefix && !isFullCommitId(options.fetchCommit, { anyCase: true })) {
     throw new CadenceError('ERR_INVALID_SOURCE', {
       message: `Not a commit id: ${JSON.stringify(options.fetchCommit)}`,
     });
@@ -69,15 +96,40 @@ export function openRepository(locator: RepositoryLocator, options: OpenOptions)
         details: { field: 'ref', reason: 'not a request ref' },
       });
   }
-  if (options.fetchRef !== undefined && !REQUEST_REF.test(options.fetchRef)) {
+  if (options.fetchRef !== undefined && !isFetchableRef(options.fetchRef)) {
     throw new CadenceError('ERR_INVALID_SOURCE', {
       message: `Not a pull or merge request ref: ${JSON.stringify(options.fetchRef.slice(0, 100))}`,
       details: { field: 'ref', reason: 'not a request ref' },
     });
   }
-  if (locator.kind === 'local') return openLocal(locator.path, options);
-  if (options.mirrors && !(options.depth && options.depth > 0)) return openMirrored(locator, options, options.mirrors);
-  return cloneRemote(locator, options);
+  const clone =
+    locator.kind === 'local'
+      ? await openLocal(locator.path, options)
+      : options.mirrors && !(options.depth && options.depth > 0)
+        ? await openMirrored(locator, options, options.mirrors)
+        : await cloneRemote(locator, options);
+  if (!prefix) return clone;
+  try {
+    return { ...clone, resolvedCommit: await resolvePrefix(clone.dir, options.fetchCommit!, options.signal) };
+  } catch (error) {
+    await clone.dispose();
+    throw error;
+  }
+}
+
+/** The one commit a prefix names in the clone (hex only, so git cannot read it as an option); ambiguous or absent is refused. */
+async function resolvePrefix(dir: string, prefix: string, signal?: AbortSignal): Promise<string> {
+  const found = await runGitCommand(
+    dir,
+    ['rev-parse', '--verify', '--quiet', '--end-of-options', `${prefix.toLowerCase()}^{commit}`],
+    signal,
+  );
+  const full = found.stdout.trim();
+  if (found.code !== 0 || !isFullCommitId(full))
+    throw new CadenceError('ERR_NO_COMMITS_FOUND', {
+      message: `The request's head ${prefix} names no single commit of the fetched branch (absent, or ambiguous)`,
+    });
+  return full;
 }
 
 /** Refuses a branch git could read as an option or a revision expression (ERR_INVALID_SOURCE, field `branch`). */

@@ -151,19 +151,33 @@ describe('request refs', () => {
     }
   });
 
-  it('refuses any other ref before git runs (ERR_INVALID_SOURCE)', async () => {
+  it('refuses any other ref, and a head prefix without a ref, before git runs (ERR_INVALID_SOURCE)', async () => {
     const { openRepository } = await import('../src/index.js');
     const locator = parseRepositoryUrl('https://github.com/acme/widget', remote);
-    expect(() =>
+    const open = (fetchCommit: string, fetchRef?: string) =>
       openRepository(locator, {
         timeoutMs: 1000,
         maxSizeBytes: 1,
         policy: null,
-        fetchCommit: 'a'.repeat(40),
-        fetchRef: '--upload-pack=touch /tmp/x',
-      }),
-    )
-      .to.throw()
-      .with.property('code', 'ERR_INVALID_SOURCE');
+        fetchCommit,
+        ...(fetchRef === undefined ? {} : { fetchRef }),
+      }).then(
+        () => null,
+        (error: { code?: string }) => error.code,
+      );
+    for (const hostile of [
+      '--upload-pack=touch /tmp/x',
+      'refs/heads/--upload-pack=x',
+      'refs/heads/a..b',
+      'refs/heads/main:refs/heads/x',
+      'refs/heads/*',
+      'refs/heads/',
+      'refs/tags/v1',
+    ])
+      expect(await open('a'.repeat(40), hostile), hostile).to.equal('ERR_INVALID_SOURCE');
+    // A 12-character head only with the ref that holds it (Bitbucket's requests); never an option or too short.
+    expect(await open('abcdef012345')).to.equal('ERR_INVALID_SOURCE');
+    expect(await open('abcdef01', 'refs/heads/feature')).to.equal('ERR_INVALID_SOURCE');
+    expect(await open('-abcdef012345', 'refs/heads/feature')).to.equal('ERR_INVALID_SOURCE');
   });
 });

@@ -20,10 +20,15 @@ export interface RepositoryRequest {
   readonly kind: 'repository';
   readonly url: string;
   readonly branch?: string | null;
-  /** A push: analyze `before..after`, judged against the history before it. */
+  /**
+   * A push: analyze `before..after`, judged against the history before it. Full ids; with `ref`,
+   * `after` may be a prefix of 12 or more characters (1.13: Bitbucket's request payloads), resolved
+   * once the ref is fetched.
+   */
   readonly range?: { readonly before: string | null; readonly after: string };
   /**
-   * A pull or merge request: its head's ref (`refs/pull/N/head`, `refs/merge-requests/N/head`),
+   * A pull or merge request: its head's ref (`refs/pull/N/head`, `refs/merge-requests/N/head`,
+   * or since 1.13 `refs/heads/<source branch>` where a forge keeps no request ref, as Bitbucket),
    * fetched from the base repository; `branch` is the target branch and, without a `before`,
    * the range starts at the merge base of the two: exactly the request's own commits.
    */

@@ -46,7 +46,8 @@ export interface ForgeDefinition<O extends object = PluginOptions> {
 /**
  * The web host that serves a forge's git repositories, from its API's address: `api.github.com`
  * gives `github.com`, `https://ghe.example.com/api/v3` gives `ghe.example.com`, GitLab's
- * `https://gitlab.example.com/api/v4` gives `gitlab.example.com`; any other API address gives its
+ * `https://gitlab.example.com/api/v4` gives `gitlab.example.com`, `api.bitbucket.org` gives
+ * `bitbucket.org` (since 1.13); any other API address gives its
  * own host. Null for an address that is not a URL.
  * @since 1.8
  */
@@ -58,6 +59,7 @@ export function forgeGitHost(apiUrl: string): string | null {
     return null;
   }
   if (url.hostname.toLowerCase() === 'api.github.com') return 'github.com';
+  if (url.hostname.toLowerCase() === 'api.bitbucket.org') return 'bitbucket.org';
   return normalizeGitHost(url.host);
 }
 

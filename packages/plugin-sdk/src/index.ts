@@ -59,7 +59,15 @@ export type {
   AuthorMonths,
   AssessmentBands,
 } from './result.js';
-export { failsPolicy, verdictLine, escapeMarkdown, markdownDetails, type FailOn } from './report-helpers.js';
+export {
+  failsPolicy,
+  verdictLine,
+  escapeMarkdown,
+  markdownDetails,
+  REPORT_COMMENT_MARKER,
+  reportCommentBody,
+  type FailOn,
+} from './report-helpers.js';
 export { describeRequestFailure } from './request-failure.js';
 export { retrying, retryAfterMs, type RetryOptions } from './retry.js';
 export {

@@ -81,3 +81,25 @@ function repositoryDetails(r: RepositoryResult): string[] {
   }
   return lines;
 }
+
+/**
+ * The marker that finds Cadence's own pull-request comment again on the next push (one comment per request, edited).
+ * @since 1.13
+ */
+export const REPORT_COMMENT_MARKER = '<!-- cadence-report -->';
+
+/**
+ * A pull or merge request's comment: the marker, the verdict on the head, the Markdown summary, and
+ * a link to the full report when the server has a public address; at most `max` characters.
+ * @since 1.13
+ */
+export function reportCommentBody(result: AnalysisResult, sha: string, jobUrl: string | null, max = 1_000_000): string {
+  const lines = [
+    REPORT_COMMENT_MARKER,
+    `**Cadence** on ${sha.slice(0, 12)}: **${escapeMarkdown(verdictLine(result, 255))}**`,
+    '',
+    ...markdownDetails(result),
+  ];
+  if (jobUrl) lines.push('', `[The full report](${jobUrl})`);
+  return lines.join('\n').slice(0, max);
+}

@@ -272,3 +272,90 @@ export async function startFakeGitea(repositories = 60): Promise<FakeGitea> {
   );
   return { ...forge, pullRequest: (sha, number) => void pulls.set(sha, number) };
 }
+
+/** A fake Bitbucket Cloud that also knows which commit heads which open pull request. */
+export interface FakeBitbucket extends FakeForge {
+  /** `GET /repositories/:ws/:repo/commit/:sha/pullrequests` lists this open request from now on. */
+  pullRequest(sha: string, id: number): void;
+}
+
+/**
+ * Bitbucket Cloud's API 2.0 as the plugin uses it: build statuses, a commit's pull requests, a
+ * request's comments (`pagelen` and `page`, with `next` as a full URL), and a workspace's
+ * repositories (`acme` has `repositories` of them; any other workspace is unknown).
+ */
+export async function startFakeBitbucket(repositories = 120): Promise<FakeBitbucket> {
+  const comments: { id: number; content: { raw: string } }[] = [{ id: 1, content: { raw: 'Looks good to me' } }];
+  const pulls = new Map<string, number>();
+  let apiUrl = '';
+  const paged = <T>(r: ForgeRequest, items: T[]) => {
+    const [path, search] = r.path.split('?') as [string, string | undefined];
+    const query = new URLSearchParams(search ?? '');
+    const size = Number(query.get('pagelen') ?? 10);
+    const page = Number(query.get('page') ?? 1);
+    const values = items.slice((page - 1) * size, page * size);
+    const more = page * size < items.length;
+    return {
+      pagelen: size,
+      page,
+      values,
+      ...(more ? { next: `${apiUrl}${path}?pagelen=${size}&page=${page + 1}` } : {}),
+    };
+  };
+  const repos = (workspace: string) =>
+    Array.from({ length: repositories }, (_, i) => ({
+      uuid: `{${i + 1}}`,
+      full_name: `${workspace}/repo-${i + 1}`,
+      is_private: i % 2 === 0,
+      links: { html: { href: `https://bitbucket.example.test/${workspace}/repo-${i + 1}` } },
+      ...(i % 10 === 8 ? { parent: { full_name: `upstream/repo-${i + 1}` } } : {}),
+    }));
+  const forge = await startFakeForge(
+    [
+      (r) =>
+        r.method === 'POST' && /^\/repositories\/[^/]+\/[^/]+\/commit\/[0-9a-f]{12,40}\/statuses\/build$/.test(r.path)
+          ? { status: 201, body: { key: r.body?.key, state: r.body?.state, url: r.body?.url } }
+          : null,
+      (r) => {
+        const match =
+          r.method === 'GET'
+            ? /^\/repositories\/[^/]+\/[^/]+\/commit\/([0-9a-f]{12,40})\/pullrequests(\?|$)/.exec(r.path)
+            : null;
+        if (!match) return null;
+        const id = [...pulls].find(([sha]) => sha.startsWith(match[1]!) || match[1]!.startsWith(sha))?.[1];
+        return { status: 200, body: paged(r, id === undefined ? [] : [{ id, state: 'OPEN' }]) };
+      },
+      (r) =>
+        r.method === 'GET' && /^\/repositories\/[^/]+\/[^/]+\/pullrequests\/\d+\/comments(\?|$)/.test(r.path)
+          ? { status: 200, body: paged(r, comments) }
+          : null,
+      (r) => {
+        if (r.method !== 'POST' || !/^\/repositories\/[^/]+\/[^/]+\/pullrequests\/\d+\/comments$/.test(r.path))
+          return null;
+        const raw = (r.body?.content as { raw?: unknown } | undefined)?.raw;
+        const comment = { id: ++nextId, content: { raw: String(raw ?? '') } };
+        comments.push(comment);
+        return { status: 201, body: comment };
+      },
+      (r) => {
+        const match =
+          r.method === 'PUT' ? /^\/repositories\/[^/]+\/[^/]+\/pullrequests\/\d+\/comments\/(\d+)$/.exec(r.path) : null;
+        if (!match) return null;
+        const comment = comments.find((c) => c.id === Number(match[1]));
+        if (!comment) return { status: 404, body: { type: 'error', error: { message: 'comment not found' } } };
+        comment.content.raw = String((r.body?.content as { raw?: unknown } | undefined)?.raw ?? comment.content.raw);
+        return { status: 200, body: comment };
+      },
+      (r) => {
+        const match = r.method === 'GET' ? /^\/repositories\/([^/?]+)(\?|$)/.exec(r.path) : null;
+        if (!match) return null;
+        if (match[1] !== 'acme')
+          return { status: 404, body: { type: 'error', error: { message: 'workspace not found' } } };
+        return { status: 200, body: paged(r, repos(match[1])) };
+      },
+    ],
+    '/2.0',
+  );
+  apiUrl = forge.apiUrl;
+  return { ...forge, pullRequest: (sha, id) => void pulls.set(sha, id) };
+}

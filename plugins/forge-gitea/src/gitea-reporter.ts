@@ -1,10 +1,10 @@
 import {
-  escapeMarkdown,
   failsPolicy,
   ForgeHttpError,
   forgeReportCall,
   forgeReportOutcome,
-  markdownDetails,
+  REPORT_COMMENT_MARKER,
+  reportCommentBody,
   PendingStatuses,
   verdictLine,
   type AnalysisResult,
@@ -20,20 +20,6 @@ type Record_ = (outcome: ReportOutcome) => void;
 type StatusState = 'pending' | 'success' | 'failure' | 'error';
 
 const CONTEXT = 'cadence';
-/** The marker that finds Cadence's own comment again on the next push (one comment per pull request). */
-export const COMMENT_MARKER = '<!-- cadence-report -->';
-
-/** The pull-request comment: the verdict, the per-assistant and per-author tables, the top findings. */
-export function commentBody(result: AnalysisResult, sha: string, jobUrl: string | null): string {
-  const lines = [
-    COMMENT_MARKER,
-    `**Cadence** on ${sha.slice(0, 12)}: **${escapeMarkdown(verdictLine(result, 255))}**`,
-    '',
-    ...markdownDetails(result),
-  ];
-  if (jobUrl) lines.push('', `[The full report](${jobUrl})`);
-  return lines.join('\n').slice(0, 1_000_000);
-}
 
 /**
  * Reports a job's verdict on Gitea or Forgejo: a commit status (context `cadence`: `pending`, then
@@ -107,7 +93,7 @@ export class GiteaReporter {
         }
         if (request.state !== 'open') return 'none';
         target = `${repository}#${request.number}`;
-        const body = commentBody(result, sha, job.url);
+        const body = reportCommentBody(result, sha, job.url);
         const mine = await this.findComment(`${repo}/issues/${request.number}/comments`, signal);
         if (mine !== null)
           await giteaRequest(this.credentials, 'PATCH', `${repo}/issues/comments/${mine}`, signal, { body });
@@ -130,7 +116,7 @@ export class GiteaReporter {
         `${path}?limit=50&page=${page}`,
         signal,
       );
-      const mine = comments.find((c) => typeof c.body === 'string' && c.body.startsWith(COMMENT_MARKER));
+      const mine = comments.find((c) => typeof c.body === 'string' && c.body.startsWith(REPORT_COMMENT_MARKER));
       if (mine) return mine.id;
       if (comments.length < 50) return null;
     }

@@ -120,6 +120,8 @@ export async function acquireRepository(
     }
   }
   try {
+    // A head named by a prefix (a Bitbucket request) is known in full once its branch is fetched.
+    if (range && clone.resolvedCommit) range = { ...range, after: clone.resolvedCommit };
     if (range && request.ref && range.before === null)
       range = { ...range, before: await mergeBase(clone.dir, clone.headCommit, range.after, signal) };
     let squash: SquashJudgement | undefined;

@@ -1,0 +1,474 @@
+import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
+import path from 'node:path';
+import {
+  makeTempDir,
+  startCadenceServer,
+  startFakeBitbucket,
+  waitForJob,
+  waitForReports,
+  type FakeBitbucket,
+  type ServerProcess,
+  type TempDir,
+} from '@cadence-detect/test-support';
+import { SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
+
+interface Answer {
+  id?: string;
+  job_id?: string;
+  duplicate?: boolean;
+  ignored?: boolean;
+  reason?: string;
+  error?: string;
+  message?: string;
+}
+interface Outcome {
+  reporter: string;
+  kind: string;
+  target: string;
+  state: string;
+  ok: boolean;
+  error_code?: string | null;
+  reason?: string;
+}
+interface JobBody {
+  status: string;
+  reports?: Outcome[];
+  result?: { total_commits: number; head_commit: string };
+  error_code?: string;
+  error_message?: string;
+}
+
+/** A repository as Bitbucket's payloads describe it: its web link is where the clone URL comes from. */
+function bitbucketRepository(href: string, fullName = 'acme/human') {
+  return {
+    type: 'repository',
+    full_name: fullName,
+    name: fullName.split('/')[1],
+    uuid: '{0c6d9b6e-1111-4a2b-9c3d-5e6f7a8b9c0d}',
+    is_private: true,
+    scm: 'git',
+    links: {
+      self: { href: `https://api.bitbucket.org/2.0/repositories/${fullName}` },
+      html: { href },
+      avatar: { href: `https://bytebucket.org/ravatar/%7B0c6d9b6e%7D?ts=default` },
+    },
+    owner: { type: 'team', username: 'acme', display_name: 'Acme' },
+  };
+}
+
+/** Bitbucket Cloud's documented `repo:push` payload (Event payloads, Push): one change per branch pushed. */
+function bitbucketPushPayload(href: string, before: string | null, after: string, branch = 'main') {
+  const reference = (hash: string) => ({
+    type: 'branch',
+    name: branch,
+    target: { type: 'commit', hash, message: 'Update the parser\n', date: '2026-11-20T10:00:00+00:00' },
+    links: { html: { href: `${href}/branch/${branch}` } },
+  });
+  return {
+    actor: { type: 'user', display_name: 'Ada', account_id: '557058:ada' },
+    repository: bitbucketRepository(href),
+    push: {
+      changes: [
+        {
+          old: before ? reference(before) : null,
+          new: reference(after),
+          created: before === null,
+          forced: false,
+          closed: false,
+          truncated: false,
+          commits: [{ type: 'commit', hash: after, message: 'Update the parser\n' }],
+        },
+      ],
+    },
+  };
+}
+
+/** Bitbucket Cloud's documented `pullrequest:created`/`pullrequest:updated` payload: the heads by their first 12 characters. */
+function bitbucketPullRequestPayload(href: string, id: number, sourceBranch: string, head: string, base: string) {
+  const repository = bitbucketRepository(href);
+  return {
+    actor: { type: 'user', display_name: 'Ada', account_id: '557058:ada' },
+    repository,
+    pullrequest: {
+      type: 'pullrequest',
+      id,
+      title: 'Add the parser',
+      state: 'OPEN',
+      draft: false,
+      source: {
+        branch: { name: sourceBranch },
+        commit: { type: 'commit', hash: head.slice(0, 12) },
+        repository,
+      },
+      destination: {
+        branch: { name: 'main' },
+        commit: { type: 'commit', hash: base.slice(0, 12) },
+        repository,
+      },
+      links: { html: { href: `${href}/pull-requests/${id}` } },
+    },
+  };
+}
+
+const sign = (body: string, secret = SECRET): string =>
+  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/** The daemon's URL of a served repository, as Bitbucket's web link (no `.git`). */
+const webLink = (git: GitFixtures, name = 'acme/human'): string => git.daemon.url(`${name}.git`).replace(/\.git$/, '');
+
+describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket forge plugin)', function () {
+  this.timeout(90_000);
+  let work: TempDir;
+  let git: GitFixtures;
+  let server: ServerProcess;
+  let delivery = 0;
+  const uuid = () => `{8d3e4f5a-0000-4000-8000-${String(++delivery).padStart(12, '0')}}`;
+
+  before(async () => {
+    work = await makeTempDir('cadence-forge-bitbucket-');
+    git = await serveRepositories(work.path);
+    server = await startCadenceServer({ cwd: work.path, config: { security: { allowed_networks: ['127.0.0.0/8'] } } });
+  });
+  after(async () => {
+    await server?.stop();
+    await git?.close();
+    await work?.remove();
+  });
+
+  const post = (body: string, headers: Record<string, string>) =>
+    server.json<Answer>('/webhooks/bitbucket', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Bitbucket-Webhooks/2.0', ...headers },
+      body,
+    });
+
+  it('takes a signed repo:push: 202 with the job, which reads the pushed range from the web link plus .git', async () => {
+    // The link carries a user name, as Bitbucket's links may: the clone URL carries none.
+    const href = webLink(git).replace('git://', 'git://someone@');
+    const body = JSON.stringify(bitbucketPushPayload(href, git.hashes[6]!, git.hashes[9]!));
+    const { status, body: answer } = await post(body, {
+      'x-event-key': 'repo:push',
+      'x-request-uuid': uuid(),
+      'x-hub-signature': sign(body),
+    });
+    expect(status, JSON.stringify(answer)).to.equal(202);
+    const job = await waitForJob<JobBody & { request?: { url?: string } }>(server, answer.id!);
+    expect(job.status, JSON.stringify(job)).to.equal('completed');
+    expect(job.result!.total_commits).to.equal(3);
+    expect(job.request?.url ?? '').to.not.contain('someone@');
+  });
+
+  it('refuses a missing, wrong or unprefixed signature with 401, and a form body with 400', async () => {
+    const body = JSON.stringify(bitbucketPushPayload(webLink(git), git.hashes[7]!, git.hashes[9]!));
+    const headers = { 'x-event-key': 'repo:push', 'x-request-uuid': uuid() };
+    const none = await post(body, headers);
+    expect(none.status).to.equal(401);
+    expect(none.body.error).to.equal('invalid_signature');
+    expect(none.body.message).to.contain('No X-Hub-Signature header');
+    const wrong = await post(body, { ...headers, 'x-hub-signature': sign(body, 'another-secret-0123456789') });
+    expect(wrong.status).to.equal(401);
+    expect(wrong.body.message).to.contain('X-Hub-Signature header does not match');
+    const bare = await post(body, { ...headers, 'x-hub-signature': sign(body).slice('sha256='.length) });
+    expect(bare.status).to.equal(401);
+    const form = await server.json<Answer>('/webhooks/bitbucket', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers, 'x-hub-signature': sign(body) },
+      body: `payload=${encodeURIComponent(body)}`,
+    });
+    expect(form.status).to.equal(400);
+    expect(form.body.error).to.equal('invalid_request');
+    expect(form.body.message).to.contain('application/json');
+  });
+
+  it('creates one job for a delivery received twice (X-Request-UUID); ignores tags, deleted branches and other events', async () => {
+    const body = JSON.stringify(bitbucketPushPayload(webLink(git), git.hashes[8]!, git.hashes[9]!));
+    const headers = { 'x-event-key': 'repo:push', 'x-request-uuid': uuid(), 'x-hub-signature': sign(body) };
+    const first = await post(body, headers);
+    const second = await post(body, headers);
+    expect(first.status).to.equal(202);
+    expect(second.status).to.equal(202);
+    expect(second.body.job_id).to.equal(first.body.id);
+    expect(second.body.duplicate).to.equal(true);
+
+    const deleted = bitbucketPushPayload(webLink(git), git.hashes[8]!, git.hashes[9]!);
+    (deleted.push.changes[0] as { new: unknown }).new = null;
+    const gone = JSON.stringify(deleted);
+    const ignored = await post(gone, {
+      'x-event-key': 'repo:push',
+      'x-request-uuid': uuid(),
+      'x-hub-signature': sign(gone),
+    });
+    expect(ignored.status).to.equal(200);
+    expect(ignored.body).to.include({ ignored: true, reason: 'branch deleted' });
+    const tag = bitbucketPushPayload(webLink(git), null, git.hashes[9]!);
+    (tag.push.changes[0]!.new as { type: string }).type = 'tag';
+    const tagged = JSON.stringify(tag);
+    const tagAnswer = await post(tagged, {
+      'x-event-key': 'repo:push',
+      'x-request-uuid': uuid(),
+      'x-hub-signature': sign(tagged),
+    });
+    expect(tagAnswer.body).to.include({ ignored: true, reason: 'tag push' });
+    const fork = '{}';
+    const other = await post(fork, {
+      'x-event-key': 'repo:fork',
+      'x-request-uuid': uuid(),
+      'x-hub-signature': sign(fork),
+    });
+    expect(other.status).to.equal(200);
+    expect(other.body.ignored).to.equal(true);
+  });
+
+  it('refuses a payload that names no repository link or a head that is no commit id (400, naming the field)', async () => {
+    const payload = bitbucketPullRequestPayload(webLink(git), 3, 'feature-3', git.hashes[9]!, git.hashes[6]!);
+    (payload.pullrequest.source.commit as { hash: string }).hash = '--upload-pack';
+    const bad = JSON.stringify(payload);
+    const answer = await post(bad, {
+      'x-event-key': 'pullrequest:created',
+      'x-request-uuid': uuid(),
+      'x-hub-signature': sign(bad),
+    });
+    expect(answer.status).to.equal(400);
+    expect(answer.body.message).to.contain('pullrequest.source.commit.hash');
+    const noLink = bitbucketPushPayload(webLink(git), git.hashes[8]!, git.hashes[9]!);
+    delete (noLink.repository.links as { html?: unknown }).html;
+    const text = JSON.stringify(noLink);
+    const refused = await post(text, {
+      'x-event-key': 'repo:push',
+      'x-request-uuid': uuid(),
+      'x-hub-signature': sign(text),
+    });
+    expect(refused.status).to.equal(400);
+    expect(refused.body.message).to.contain('repository.links.html.href');
+  });
+
+  it('analyzes a pull request created, then updated, over its own commits: the source branch fetched, its 12-character head resolved', async () => {
+    const repo = git.human;
+    await repo.git(['checkout', '-q', '-b', 'feature-7', git.hashes[6]!]);
+    const first = await repo.commit({ message: 'Add the parser', date: 1_700_000_000, addLines: 12 });
+    await repo.git(['push', '-q', path.join(git.served, 'acme/human.git'), 'feature-7:refs/heads/feature-7']);
+    const created = JSON.stringify(bitbucketPullRequestPayload(webLink(git), 7, 'feature-7', first, git.hashes[9]!));
+    const answer = await post(created, {
+      'x-event-key': 'pullrequest:created',
+      'x-request-uuid': uuid(),
+      'x-hub-signature': sign(created),
+    });
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
+    const job = await waitForJob<JobBody>(server, answer.body.id!);
+    expect(job.status, JSON.stringify(job)).to.equal('completed');
+    expect(job.result!.total_commits).to.equal(1);
+    expect(job.result!.head_commit).to.equal(first);
+
+    const second = await repo.commit({ message: 'Test the parser', date: 1_700_000_600, addLines: 8 });
+    await repo.git(['push', '-q', '-f', path.join(git.served, 'acme/human.git'), 'feature-7:refs/heads/feature-7']);
+    await repo.git(['checkout', '-q', 'main']);
+    const updated = JSON.stringify(bitbucketPullRequestPayload(webLink(git), 7, 'feature-7', second, git.hashes[9]!));
+    const again = await post(updated, {
+      'x-event-key': 'pullrequest:updated',
+      'x-request-uuid': uuid(),
+      'x-hub-signature': sign(updated),
+    });
+    expect(again.status, JSON.stringify(again.body)).to.equal(202);
+    const job2 = await waitForJob<JobBody>(server, again.body.id!);
+    expect(job2.status, JSON.stringify(job2)).to.equal('completed');
+    expect(job2.result!.total_commits).to.equal(2);
+
+    const merged = bitbucketPullRequestPayload(webLink(git), 7, 'feature-7', second, git.hashes[9]!);
+    (merged.pullrequest as { state: string }).state = 'MERGED';
+    const text = JSON.stringify(merged);
+    const ignored = await post(text, {
+      'x-event-key': 'pullrequest:updated',
+      'x-request-uuid': uuid(),
+      'x-hub-signature': sign(text),
+    });
+    expect(ignored.status).to.equal(200);
+    expect(ignored.body).to.include({ ignored: true, reason: 'pull request merged' });
+  });
+
+  it('fails a request job clearly when its head is not on the source branch (ERR_NO_COMMITS_FOUND)', async () => {
+    const body = JSON.stringify(
+      bitbucketPullRequestPayload(webLink(git), 8, 'main', 'abcdef012345'.padEnd(40, '0'), git.hashes[9]!),
+    );
+    const answer = await post(body, {
+      'x-event-key': 'pullrequest:created',
+      'x-request-uuid': uuid(),
+      'x-hub-signature': sign(body),
+    });
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
+    const job = await waitForJob<JobBody>(server, answer.body.id!);
+    expect(job).to.include({ status: 'failed', error_code: 'ERR_NO_COMMITS_FOUND' });
+  });
+});
+
+describe('server: verdicts reported on Bitbucket Cloud (build statuses and one pull-request comment)', function () {
+  this.timeout(90_000);
+  const TOKEN = 'bitbucket-test0token0never0logged01';
+  let work: TempDir;
+  let git: GitFixtures;
+  let bitbucket: FakeBitbucket;
+  let server: ServerProcess;
+  let delivery = 100;
+
+  before(async () => {
+    work = await makeTempDir('cadence-forge-bitbucket-report-');
+    git = await serveRepositories(work.path);
+    bitbucket = await startFakeBitbucket();
+    server = await startCadenceServer({
+      cwd: work.path,
+      config: {
+        security: { allowed_networks: ['127.0.0.0/8'] },
+        forges: { bitbucket: { api_url: bitbucket.apiUrl, pull_request_comment: true } },
+        server: { public_url: 'https://cadence.example.test' },
+      },
+      env: { CADENCE_BITBUCKET_TOKEN: TOKEN },
+    });
+  });
+  after(async () => {
+    await server?.stop();
+    await bitbucket?.close();
+    await git?.close();
+    await work?.remove();
+  });
+
+  const send = async (event: string, payload: unknown): Promise<string> => {
+    const body = JSON.stringify(payload);
+    const { status, body: answer } = await server.json<Answer>('/webhooks/bitbucket', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-event-key': event,
+        'x-request-uuid': `{report-${++delivery}}`,
+        'x-hub-signature': sign(body),
+      },
+      body,
+    });
+    expect(status, JSON.stringify(answer)).to.equal(202);
+    return answer.id!;
+  };
+
+  it('sets INPROGRESS then the verdict on the pushed commit, linking the job, with the token as a bearer', async () => {
+    const after = git.hashes[9]!;
+    const id = await send('repo:push', bitbucketPushPayload(webLink(git), git.hashes[5]!, after));
+    const job = await waitForReports<JobBody>(server, id, 2);
+    expect(job.reports!.map((r) => [r.kind, r.state, r.ok])).to.deep.equal([
+      ['build-status', 'INPROGRESS', true],
+      ['build-status', 'SUCCESSFUL', true],
+    ]);
+    const statuses = await bitbucket.waitFor(
+      'POST',
+      new RegExp(`^/repositories/acme/human/commit/${after}/statuses/build$`),
+      2,
+    );
+    expect(statuses.map((r) => r.body?.state)).to.deep.equal(['INPROGRESS', 'SUCCESSFUL']);
+    expect(statuses[1]!.body).to.include({ key: 'cadence', url: `https://cadence.example.test/jobs/${id}` });
+    expect(String(statuses[1]!.headers.authorization)).to.equal(`Bearer ${TOKEN}`);
+  });
+
+  it('writes one comment on the open pull request, on its 12-character head, and edits it on the next update', async () => {
+    const repo = git.human;
+    await repo.git(['checkout', '-q', '-b', 'feature-9', git.hashes[6]!]);
+    const first = await repo.commit({ message: 'Add the lexer', date: 1_700_100_000, addLines: 10 });
+    await repo.git(['push', '-q', path.join(git.served, 'acme/human.git'), 'feature-9:refs/heads/feature-9']);
+    bitbucket.pullRequest(first, 9);
+    const opened = await send(
+      'pullrequest:created',
+      bitbucketPullRequestPayload(webLink(git), 9, 'feature-9', first, git.hashes[9]!),
+    );
+    const job = await waitForReports<JobBody>(server, opened, 3);
+    expect(job.reports!.map((r) => [r.kind, r.state, r.ok])).to.deep.include(['pull-request-comment', 'created', true]);
+    await bitbucket.waitFor(
+      'POST',
+      new RegExp(`^/repositories/acme/human/commit/${first.slice(0, 12)}/statuses/build$`),
+      2,
+    );
+    const created = await bitbucket.waitFor('POST', /^\/repositories\/acme\/human\/pullrequests\/9\/comments$/, 1);
+    const raw = (created[0]!.body?.content as { raw: string }).raw;
+    expect(raw).to.match(/^<!-- cadence-report -->\n\*\*Cadence\*\* on [0-9a-f]{12}/);
+
+    const second = await repo.commit({ message: 'Test the lexer', date: 1_700_100_600, addLines: 6 });
+    await repo.git(['push', '-q', '-f', path.join(git.served, 'acme/human.git'), 'feature-9:refs/heads/feature-9']);
+    await repo.git(['checkout', '-q', 'main']);
+    bitbucket.pullRequest(second, 9);
+    const updated = await send(
+      'pullrequest:updated',
+      bitbucketPullRequestPayload(webLink(git), 9, 'feature-9', second, git.hashes[9]!),
+    );
+    const again = await waitForReports<JobBody>(server, updated, 3);
+    expect(again.reports!.find((r) => r.kind === 'pull-request-comment')).to.include({
+      state: 'updated',
+      ok: true,
+      target: 'acme/human#9',
+    });
+    const posts = bitbucket.requests.filter((r) => r.method === 'POST' && /\/pullrequests\/9\/comments$/.test(r.path));
+    expect(posts).to.have.length(1);
+    expect(
+      bitbucket.requests.some(
+        (r) => r.method === 'PUT' && /^\/repositories\/acme\/human\/pullrequests\/9\/comments\/\d+$/.test(r.path),
+      ),
+    ).to.equal(true);
+    // The token is in no log line and no job record.
+    expect(JSON.stringify(server.logs)).not.to.contain(TOKEN);
+    expect(await (await server.request('/jobs?limit=100')).text()).not.to.contain(TOKEN);
+  });
+
+  it('records a refused token (401) as ERR_FORGE_AUTH at once, and the job still completes', async () => {
+    bitbucket.script('POST', /\/statuses\/build$/, [
+      { status: 401, body: { type: 'error', error: { message: 'Token is invalid' } } },
+      { status: 401, body: { type: 'error', error: { message: 'Token is invalid' } } },
+    ]);
+    const id = await send('repo:push', bitbucketPushPayload(webLink(git), git.hashes[7]!, git.hashes[9]!));
+    const job = await waitForReports<JobBody>(server, id, 2);
+    expect(job.status).to.equal('completed');
+    expect(job.reports!.map((r) => [r.state, r.ok, r.error_code])).to.deep.equal([
+      ['INPROGRESS', false, 'ERR_FORGE_AUTH'],
+      ['SUCCESSFUL', false, 'ERR_FORGE_AUTH'],
+    ]);
+  });
+});
+
+describe('server: Bitbucket build statuses need the server\u2019s public address', function () {
+  this.timeout(90_000);
+  let work: TempDir;
+  let git: GitFixtures;
+  let bitbucket: FakeBitbucket;
+  let server: ServerProcess;
+
+  before(async () => {
+    work = await makeTempDir('cadence-forge-bitbucket-nourl-');
+    git = await serveRepositories(work.path);
+    bitbucket = await startFakeBitbucket();
+    server = await startCadenceServer({
+      cwd: work.path,
+      config: {
+        security: { allowed_networks: ['127.0.0.0/8'] },
+        forges: { bitbucket: { api_url: bitbucket.apiUrl } },
+      },
+      env: { CADENCE_BITBUCKET_TOKEN: 'bitbucket-token-0123456789' },
+    });
+  });
+  after(async () => {
+    await server?.stop();
+    await bitbucket?.close();
+    await git?.close();
+    await work?.remove();
+  });
+
+  it('posts no status without server.public_url and records why on the job', async () => {
+    const body = JSON.stringify(bitbucketPushPayload(webLink(git), git.hashes[7]!, git.hashes[9]!));
+    const { body: answer } = await server.json<Answer>('/webhooks/bitbucket', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-event-key': 'repo:push',
+        'x-request-uuid': '{no-public-url}',
+        'x-hub-signature': sign(body),
+      },
+      body,
+    });
+    const job = await waitForReports<JobBody>(server, answer.id!, 2);
+    expect(job.status).to.equal('completed');
+    expect(job.reports!.every((r) => !r.ok && /server\.public_url/.test(r.reason ?? ''))).to.equal(true);
+    expect(bitbucket.requests.filter((r) => r.path.includes('/statuses/'))).to.have.length(0);
+  });
+});
