@@ -81,6 +81,26 @@ describe('the GitHub Action and the GitLab CI template', () => {
     expect(job.artifacts.reports.codequality).to.equal('gl-code-quality.json');
   });
 
+  it('the Bitbucket template runs `cadence ci bitbucket` on pull requests at the CLI\u2019s own version, with the whole history and the Code Insights file', async () => {
+    const template = parse(await read('templates/bitbucket-pipelines.yml')) as {
+      image: string;
+      clone: { depth: string };
+      pipelines: { 'pull-requests': Record<string, { step: { script: string[]; artifacts: string[] } }[]> };
+    };
+    const version = (JSON.parse(await read('host/package.json')) as { version: string }).version;
+    expect(template.clone.depth).to.equal('full');
+    expect(template.image).to.equal('node:24');
+    const step = template.pipelines['pull-requests']['**']![0]!.step;
+    const script = step.script.join('\n');
+    expect(step.script[0], 'bump the template with the CLI').to.equal(`CADENCE_VERSION="${version}"`);
+    expect(script)
+      .to.contain('"@cadence-detect/cli@${CADENCE_VERSION}"')
+      .and.contain('ci bitbucket -o cadence-insights.json')
+      .and.contain('--ignore-scripts');
+    expect(script).to.not.match(/\bnpx\b|\bpipe:/);
+    expect(step.artifacts).to.deep.equal(['cadence-insights.json']);
+  });
+
   it('cadence config init --ci writes the workflow (github) or the include (gitlab), and prints the include for an existing pipeline', async () => {
     const dir = await makeTempDir('cadence-init-ci-');
     try {

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { readdir, readFile, writeFile, mkdir, rm, symlink } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import AjvModule, { type ValidateFunction } from 'ajv';
@@ -346,5 +348,105 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     expect(based.stderr).to.contain(
       'not in a GitHub Actions job (no GITHUB_EVENT_PATH): analysing from --base to HEAD',
     );
+  });
+
+  /** Pipelines' proxy as a step sees it: a forward proxy taking absolute API URLs; `status` answers every request. */
+  async function pipelinesProxy(status: number) {
+    const seen: { method: string; url: string; host: string | undefined; body: unknown }[] = [];
+    const server: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        seen.push({ method: req.method!, url: req.url!, host: req.headers.host, body: body ? JSON.parse(body) : null });
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(status < 300 ? '{}' : '{"error":{"message":"no"}}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  const pipelineEnv = (proxy: string) => ({
+    BITBUCKET_BUILD_NUMBER: '42',
+    BITBUCKET_CLONE_DIR: repo.dir,
+    BITBUCKET_REPO_FULL_NAME: 'acme/app',
+    BITBUCKET_PR_ID: '7',
+    // Pipelines may abbreviate it: the checkout resolves it.
+    BITBUCKET_PR_DESTINATION_COMMIT: base.slice(0, 12),
+    BITBUCKET_COMMIT: head,
+    CADENCE_BITBUCKET_PROXY: proxy,
+  });
+
+  it('cadence ci bitbucket: the Code Insights report and annotations written, then sent through the Pipelines proxy to the source commit; exit 3 at fail-on', async () => {
+    const proxy = await pipelinesProxy(200);
+    try {
+      const run = await runCadence(['ci', 'bitbucket', '--fail-on', 'suspicious', '-o', 'insights.json'], {
+        cwd: repo.dir,
+        env: pipelineEnv(proxy.url),
+      });
+      const written = JSON.parse(await readFile(path.join(repo.dir, 'insights.json'), 'utf8')) as {
+        report: { result: string; data: { title: string; value: unknown }[] };
+        annotations: { external_id: string; path: string; line: number; severity: string; summary: string }[];
+      };
+      expect(run.code, run.stderr).to.equal(written.report.result === 'FAILED' ? 3 : 0);
+      expect(written.annotations.length).to.be.at.least(1);
+      for (const a of written.annotations) {
+        expect(a.path).to.match(/^(src\/module\d\.ts|\.cadence\.yaml)$/);
+        expect(a.summary.length).to.be.at.most(450);
+        expect(['LOW', 'MEDIUM', 'HIGH']).to.include(a.severity);
+      }
+      const reportUrl = `http://api.bitbucket.org/2.0/repositories/acme/app/commit/${head}/reports/cadence`;
+      expect(proxy.seen[0]).to.deep.include({ method: 'PUT', url: reportUrl, host: 'api.bitbucket.org' });
+      expect(proxy.seen[0]!.body).to.deep.equal(written.report);
+      const annotations = proxy.seen.slice(1);
+      expect(annotations.every((r) => r.method === 'POST' && r.url === `${reportUrl}/annotations`)).to.equal(true);
+      expect(annotations.flatMap((r) => r.body as unknown[])).to.deep.equal(written.annotations);
+      expect(run.stderr).to.contain(`Code Insights report sent to acme/app@${head.slice(0, 12)}`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('cadence ci bitbucket: a refused or unreachable report is one line, never the step\u2019s failure; outside a pull request or Pipelines it says what it needs', async () => {
+    const proxy = await pipelinesProxy(403);
+    try {
+      const refused = await runCadence(['ci', 'bitbucket', '--fail-on', 'never', '-o', 'refused.json'], {
+        cwd: repo.dir,
+        env: pipelineEnv(proxy.url),
+      });
+      expect(refused.code, refused.stderr).to.equal(0);
+      expect(refused.stderr).to.match(
+        /Code Insights report not sent: Bitbucket answered 403 to PUT \/2\.0\/repositories\/acme\/app\/commit\/[0-9a-f]{40}\/reports\/cadence/,
+      );
+    } finally {
+      await proxy.close();
+    }
+    const away = await runCadence(['ci', 'bitbucket', '--fail-on', 'never', '-o', 'away.json'], {
+      cwd: repo.dir,
+      env: pipelineEnv('http://127.0.0.1:9'),
+    });
+    expect(away.code, away.stderr).to.equal(0);
+    expect(away.stderr).to.contain('Code Insights report not sent: nothing listens at 127.0.0.1:9');
+    const branch = await runCadence(['ci', 'bitbucket'], {
+      cwd: repo.dir,
+      env: { BITBUCKET_BUILD_NUMBER: '43', BITBUCKET_CLONE_DIR: repo.dir, BITBUCKET_COMMIT: head },
+    });
+    expect(branch.code).to.equal(2);
+    expect(branch.stderr).to.contain('BITBUCKET_PR_DESTINATION_COMMIT is not set: run the step under pull-requests:');
+    const outside = await runCadence(['ci', 'bitbucket'], { cwd: repo.dir, env: {} });
+    expect(outside.code).to.equal(2);
+    expect(outside.stderr).to.contain(
+      "BITBUCKET_BUILD_NUMBER is not set: outside one, give the range's base with --base",
+    );
+    const shallow = path.join(work.path, 'shallow-bitbucket');
+    await runGit(work.path, ['clone', '--quiet', '--depth', '3', `file://${repo.dir}`, shallow]);
+    const cut = await runCadence(['ci', 'bitbucket'], {
+      cwd: shallow,
+      env: { ...pipelineEnv('http://127.0.0.1:9'), BITBUCKET_CLONE_DIR: shallow },
+    });
+    expect(cut.code).to.equal(2);
+    expect(cut.stderr).to.contain('clone: depth: full');
   });
 });

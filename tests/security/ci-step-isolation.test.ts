@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import {
   makeTempDir,
   runActionStep,
+  runBitbucketStep,
   runGitlabJob,
   startNpmRegistry,
   type NpmRegistry,
@@ -21,7 +22,7 @@ const CLI = '@cadence-detect/cli';
  * registry. The user's npm configuration names a registry of the test's, which serves a CLI at the
  * action's version that records how it was run. Every planted program writes a marker when it runs.
  */
-describe('CI steps never run or read what a pull request commits (the Action and the GitLab template)', function () {
+describe('CI steps never run or read what a pull request commits (the Action, the GitLab and the Bitbucket templates)', function () {
   this.timeout(120_000);
   let work: TempDir;
   let markers: string;
@@ -40,7 +41,7 @@ describe('CI steps never run or read what a pull request commits (the Action and
   const recorder = `const { execFileSync } = require('node:child_process');
 const { writeFileSync } = require('node:fs');
 const git = execFileSync('git', ['--version']).toString().trim();
-writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), node: process.execPath, git, workspace: process.env.GITHUB_WORKSPACE || process.env.CI_PROJECT_DIR, inputs: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('INPUT_') || k === 'CADENCE_FAIL_ON')) }));`;
+writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), node: process.execPath, git, workspace: process.env.GITHUB_WORKSPACE || process.env.CI_PROJECT_DIR || process.env.BITBUCKET_CLONE_DIR, inputs: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('INPUT_') || k === 'CADENCE_FAIL_ON')) }));`;
 
   const marker = (name: string): string =>
     `require('node:fs').writeFileSync(${JSON.stringify(path.join(markers, name))}, 'ran');`;
@@ -192,6 +193,19 @@ writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.ar
         env: { ...(await runnerEnv(name)), CI_PIPELINE_SOURCE: 'merge_request_event' },
       });
       await expectRunFromOutside(name, projectDir, ran, ['ci', 'gitlab', '-o', 'gl-code-quality.json'], {
+        CADENCE_FAIL_ON: 'never',
+      });
+    });
+
+    it(`the Bitbucket Pipelines step, in a request that commits ${planted}: the same, from a fresh temporary folder`, async () => {
+      const name = `bitbucket-${plant}`;
+      const cloneDir = await plantedCheckout(name, plant);
+      const ran = await runBitbucketStep({
+        templateFile: path.join(root, 'templates/bitbucket-pipelines.yml'),
+        cloneDir,
+        env: await runnerEnv(name),
+      });
+      await expectRunFromOutside(name, cloneDir, ran, ['ci', 'bitbucket', '-o', 'cadence-insights.json'], {
         CADENCE_FAIL_ON: 'never',
       });
     });

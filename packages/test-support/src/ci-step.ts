@@ -122,3 +122,36 @@ function runProgram(
     });
   });
 }
+
+export interface BitbucketStepOptions {
+  readonly templateFile: string;
+  /** The checkout (BITBUCKET_CLONE_DIR), where Pipelines starts the step. */
+  readonly cloneDir: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The Bitbucket Pipelines template's pull-request step as Pipelines runs it: its script lines in
+ * one bash (`set -e`), from the clone folder, with the variables a pull-request pipeline sets.
+ */
+export async function runBitbucketStep(options: BitbucketStepOptions): Promise<StepRun> {
+  const template = parse(await readFile(options.templateFile, 'utf8')) as {
+    pipelines?: { 'pull-requests'?: Record<string, { step?: { script?: string[] } }[]> };
+  };
+  const script = template.pipelines?.['pull-requests']?.['**']?.[0]?.step?.script;
+  if (!script) throw new Error(`${options.templateFile} has no pull-requests '**' step with a script`);
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    CI: 'true',
+    BITBUCKET_BUILD_NUMBER: '1',
+    BITBUCKET_CLONE_DIR: options.cloneDir,
+  };
+  return runProgram(
+    'bash',
+    ['--noprofile', '--norc', '-c', ['set -eo pipefail', ...script].join('\n')],
+    options.cloneDir,
+    env,
+    options.timeoutMs,
+  );
+}

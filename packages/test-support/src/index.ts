@@ -45,6 +45,14 @@ export {
 } from './fake-github.js';
 export { startConnectionRecorder, type ConnectionRecorder, type RecorderBehaviour } from './connection-recorder.js';
 export { jsonPost } from './json-request.js';
-export { runActionStep, runGitlabJob, type StepRun, type ActionStepOptions, type GitlabJobOptions } from './ci-step.js';
+export {
+  runActionStep,
+  runGitlabJob,
+  runBitbucketStep,
+  type StepRun,
+  type ActionStepOptions,
+  type GitlabJobOptions,
+  type BitbucketStepOptions,
+} from './ci-step.js';
 export { startNpmRegistry, type NpmRegistry, type RegistryPackage } from './npm-registry.js';
 export { eventually } from './eventually.js';

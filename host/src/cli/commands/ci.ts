@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 
-/** `cadence ci github|gitlab`: the analysis a forge's CI job runs on a change (docs/ci.md). */
+/** `cadence ci github|gitlab|bitbucket`: the analysis a forge's CI job runs on a change (docs/ci.md). */
 export function register(program: Command, io: CliIo): void {
   const ci = program
     .command('ci')
@@ -32,4 +32,17 @@ export function register(program: Command, io: CliIo): void {
     .option('--base <ref>', 'analyze the commits after this one (default: CI_MERGE_REQUEST_DIFF_BASE_SHA)')
     .option('-o, --output <file>', 'the Code Quality report', 'gl-code-quality.json')
     .action(async (options) => (await import('../ci/gitlab.js')).runGitlabCi(options, io));
+  ci.command('bitbucket')
+    .description('in a Bitbucket Pipelines step (what templates/bitbucket-pipelines.yml runs)')
+    .option('--path <dir>', 'the repository, relative to BITBUCKET_CLONE_DIR')
+    .option(
+      '--fail-on <level>',
+      'exit 3 when the verdict reaches it: never, suspicious or likely_ai_generated (CADENCE_FAIL_ON)',
+    )
+    .option('--config <file>', 'a configuration file outside the checkout, or a path read at the base commit')
+    .option('--sarif <file>', 'also write SARIF')
+    .option('--base <ref>', 'analyze the commits after this one (default: BITBUCKET_PR_DESTINATION_COMMIT)')
+    .option('-o, --output <file>', 'the Code Insights report and annotations, as JSON', 'cadence-insights.json')
+    .option('--no-insights', 'do not send the Code Insights report to Bitbucket (it is still written)')
+    .action(async (options) => (await import('../ci/bitbucket.js')).runBitbucketCi(options, io));
 }
