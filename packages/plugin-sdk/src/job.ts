@@ -12,7 +12,7 @@ export interface ForgeTarget {
   readonly forge: Forge;
   /** `owner/name` on GitHub; the project's path (`group/project`) on GitLab. */
   readonly repository: string;
-  /** The full hash of the commit the verdict is about (a push's `after`). */
+  /** The full hash of the commit the verdict is about (a push's `after`); a Bitbucket request's head by the 12 characters its payload gives. */
   readonly sha: string;
   /** GitHub: the App installation that sent the webhook, when it came from an App. */
   readonly installation_id?: number;
