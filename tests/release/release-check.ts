@@ -645,9 +645,11 @@ async function main(): Promise<void> {
         check(
           !light.names.includes(SERVER_PACKAGE) &&
             !light.names.some((n) =>
-              /^(bullmq|koa|openai|@anthropic-ai\/sdk|@octokit\/core|@gitbeaker\/rest)$/.test(n),
+              /^(bullmq|koa|openai|@anthropic-ai\/sdk|@octokit\/core|@gitbeaker\/rest|@cadence-detect\/plugin-(github|gitlab|gitea|bitbucket|ai-assist))$/.test(
+                n,
+              ),
             ),
-          `${CLI_PACKAGE} still installs the server, the AI providers or the forges' clients: ${light.names.filter((n) => /bullmq|koa|openai|anthropic|octokit|gitbeaker|cadence-detect\/server/.test(n)).join(', ')}`,
+          `${CLI_PACKAGE} still installs the server, the AI providers or the forges' clients: ${light.names.filter((n) => /bullmq|koa|openai|anthropic|octokit|gitbeaker|cadence-detect\/(server|plugin-(github|gitlab|gitea|bitbucket|ai-assist))/.test(n)).join(', ')}`,
         );
       },
     );
