@@ -350,6 +350,59 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     );
   });
 
+  it('cadence ci github in Gitea and Forgejo Actions: their pull_request event (Gitea\u2019s payload), outputs and summary where the runner gives files for them', async () => {
+    // Gitea's documented pull_request payload: `action: synchronized`, the request's base and head by full hash.
+    const repository = {
+      id: 140,
+      name: 'app',
+      full_name: 'acme/app',
+      clone_url: 'https://gitea.example.test/acme/app.git',
+    };
+    const event = {
+      action: 'synchronized',
+      number: 3,
+      pull_request: {
+        id: 1003,
+        number: 3,
+        state: 'open',
+        draft: false,
+        head: { label: 'feature', ref: 'feature', sha: head, repo: repository },
+        base: { label: 'main', ref: 'main', sha: base, repo: repository },
+      },
+      repository,
+      sender: { id: 1, login: 'ada', username: 'ada' },
+    };
+    const runners: Record<string, string>[] = [
+      { GITEA_ACTIONS: 'true' },
+      { FORGEJO_ACTIONS: 'true', GITEA_ACTIONS: 'true' },
+    ];
+    for (const runner of runners) {
+      const { run, outputs, summary } = await github({ ...runner, INPUT_FAIL_ON: 'never' }, [], event);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(outputs.assessment).to.be.oneOf(['suspicious', 'likely_ai_generated']);
+      expect(summary).to.contain(`Commits after \`${base.slice(0, 12)}\``);
+    }
+    // A runner that sets no GITHUB_OUTPUT or GITHUB_STEP_SUMMARY: the verdict is still on stdout and the gate still holds.
+    const files = await makeTempDir('cadence-ci-forgejo-');
+    try {
+      const eventFile = path.join(files.path, 'event.json');
+      await writeFile(eventFile, JSON.stringify(event));
+      const bare = await runCadence(['ci', 'github', '--fail-on', 'suspicious'], {
+        cwd: repo.dir,
+        env: {
+          FORGEJO_ACTIONS: 'true',
+          GITHUB_WORKSPACE: repo.dir,
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: eventFile,
+        },
+      });
+      expect(bare.code, bare.stderr).to.equal(3);
+      expect(bare.stdout).to.match(/^cadence: (suspicious|likely_ai_generated): \d+ of \d+ commits flagged/m);
+    } finally {
+      await files.remove();
+    }
+  });
+
   /** Pipelines' proxy as a step sees it: a forward proxy taking absolute API URLs; `status` answers every request. */
   async function pipelinesProxy(status: number) {
     const seen: { method: string; url: string; host: string | undefined; body: unknown }[] = [];
