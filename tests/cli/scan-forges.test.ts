@@ -8,6 +8,7 @@ import {
   makeTempDir,
   runCadence,
   startFakeBitbucket,
+  startFakeGitea,
   startFakeGithub,
   startFakeGitlab,
   startGitHttpServer,
@@ -18,6 +19,7 @@ import {
 
 const GITHUB_TOKEN = 'ghp_scanTokenThatMustNotLeak0123456789';
 const GITLAB_TOKEN = 'glpat-scanTokenThatMustNotLeak98765';
+const GITEA_TOKEN = 'gitea0scan0token0that0must0not0leak';
 const BITBUCKET_TOKEN = 'ATCTT3xFfGN0bitbucketScanTokenNoLeak42';
 
 interface Org {
@@ -266,6 +268,46 @@ describe('cadence scan github:<org> and gitlab:<group> (fake forge APIs, real gi
       }
     } finally {
       await bitbucket.close();
+    }
+  });
+
+  it('lists a Gitea organization and clones its private repositories with the token as a header only', async () => {
+    const gitea = await startFakeGitea();
+    try {
+      const repo = (name: string, extra: Record<string, unknown> = {}) => ({
+        full_name: name,
+        clone_url: git.repoUrl(`${name}.git`),
+        archived: false,
+        fork: false,
+        private: true,
+        ...extra,
+      });
+      gitea.script('GET', /^\/orgs\/acme\/repos/, [
+        { status: 200, body: [repo('acme/api'), repo('acme/old', { archived: true })] },
+      ]);
+      const config = path.join(work.path, 'gitea.yaml');
+      await writeFile(
+        config,
+        `forges:\n  gitea:\n    api_url: ${gitea.apiUrl}\n    git_hosts: [${JSON.stringify(gitHost())}]\n` +
+          `cache:\n  repositories_dir: ${JSON.stringify(path.join(work.path, 'cache-gitea'))}\n`,
+      );
+      const before = git.authorizations().length;
+      const run = await runCadence(['scan', 'gitea:acme', '--config', config, '-o', 'gitea.json'], {
+        cwd: work.path,
+        env: { CADENCE_GITEA_TOKEN: GITEA_TOKEN },
+      });
+      expect(run.code, run.stderr).to.equal(0);
+      const written = await readFile(path.join(work.path, 'gitea.json'), 'utf8');
+      const org = JSON.parse(written) as Org;
+      expect(org.repositories.map((r) => r.repository)).to.deep.equal(['acme/api']);
+      expect(gitea.requests[0]!.headers.authorization).to.equal(`token ${GITEA_TOKEN}`);
+      expect(git.authorizations().slice(before)).to.include(`token ${GITEA_TOKEN}`);
+      const texts = [run.stdout, run.stderr, written];
+      for (const file of await allFiles(path.join(work.path, 'cache-gitea')))
+        texts.push(await readFile(file, 'latin1'));
+      for (const text of texts) expect(text).to.not.contain(GITEA_TOKEN);
+    } finally {
+      await gitea.close();
     }
   });
 });
