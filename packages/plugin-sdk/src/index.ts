@@ -92,6 +92,7 @@ export {
 export { monthlyShares, type MonthTotals } from './monthly-share.js';
 export { FULL_COMMIT_ID, isFullCommitId, isCommitIdPrefix } from './commit-id.js';
 export { tapForgeReporter, lazyForgeReporter, type ForgeReporter } from './forge-reporter.js';
+export { statusReporter, type StatusReporterSpec } from './status-reporter.js';
 export { tapSquashLookup, SQUASH_LOOKUP_MS, type SquashLookup, type SquashFound } from './squash-lookup.js';
 export type { Forge, ForgeTarget, JobFailure, JobInfo, JobStart, ReportOutcome } from './job.js';
 export {

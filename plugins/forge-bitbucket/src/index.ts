@@ -53,7 +53,7 @@ export default definePlugin({
       'report-bitbucket',
       'bitbucket',
       lazyForgeReporter(
-        async () => new (await import('./bitbucket-reporter.js')).BitbucketReporter(credentials, settings, logger),
+        async () => (await import('./bitbucket-reporter.js')).bitbucketReporter(credentials, settings, logger),
         (error) => logger.error('the Bitbucket reporter could not load', { error: String(error) }),
       ),
     );

@@ -54,7 +54,7 @@ export default definePlugin({
       'report-gitea',
       'gitea',
       lazyForgeReporter(
-        async () => new (await import('./gitea-reporter.js')).GiteaReporter(credentials, settings, logger),
+        async () => (await import('./gitea-reporter.js')).giteaReporter(credentials, settings, logger),
         (error) => logger.error('the Gitea reporter could not load', { error: String(error) }),
       ),
     );

@@ -1,5 +1,5 @@
 import { Gitlab } from '@gitbeaker/rest';
-import { forgeReportCall, retrying, retryAfterMs, type ForgeCallOutcome } from '@cadence-detect/plugin-sdk';
+import { retrying, retryAfterMs } from '@cadence-detect/plugin-sdk';
 import type { GitlabCredentials } from './options.js';
 
 /**
@@ -37,14 +37,6 @@ export function classify(error: unknown): Classified {
   if (status === 401 || status === 403 || status === 404) return { code: 'ERR_FORGE_AUTH', status, retryAfterMs: null };
   if (status === null || status >= 500) return { code: 'ERR_FORGE_UNAVAILABLE', status, retryAfterMs: retryAfter };
   return { code: 'ERR_REPORTER_FAILED', status, retryAfterMs: null };
-}
-
-/** A reporter's call: the SDK's `forgeReportCall`, reading gitbeaker's errors. */
-export function reportCall<T>(
-  call: () => Promise<T>,
-  settings: { readonly deadline: number; readonly stop?: AbortSignal },
-): Promise<ForgeCallOutcome<T>> {
-  return forgeReportCall(() => call(), { ...settings, classify });
 }
 
 /** A look-up's call: a passing failure (an HTTP 5xx) asked again twice, 1 and 2 s later, within the look-up's signal; anything else at once. */

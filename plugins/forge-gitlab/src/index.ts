@@ -64,7 +64,7 @@ export default definePlugin({
       'report-gitlab',
       'gitlab',
       lazyForgeReporter(
-        async () => new (await modules)[0].GitlabReporter(credentials, settings, logger),
+        async () => (await modules)[0].gitlabReporter(credentials, settings, logger),
         (error) => logger.error('the GitLab reporter could not load', { error: String(error) }),
       ),
     );

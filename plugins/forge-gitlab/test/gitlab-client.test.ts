@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startFakeGitlab, type FakeForge } from '@cadence-detect/test-support';
-import { gitlabClient, reportCall } from '../src/gitlab-client.js';
+import { forgeReportCall } from '@cadence-detect/plugin-sdk';
+import { classify, gitlabClient } from '../src/gitlab-client.js';
 import { gitlabCredentials } from '../src/index.js';
 import { gitlabSquash } from '../src/squash.js';
 
@@ -79,10 +80,10 @@ describe('GitLab client: one client, one retry policy, for look-ups and reports'
     const status = () => api.Commits.editStatus(15, SHA, 'running', { name: 'cadence' });
     const STATUS = new RegExp(`^/projects/15/statuses/${SHA}`);
     gitlab.script('POST', STATUS, [{ status: 500, body: { message: 'down' } }]);
-    expect(await reportCall(status, { deadline: Date.now() + 20_000 })).to.deep.include({ ok: true });
+    expect(await forgeReportCall(status, { deadline: Date.now() + 20_000, classify })).to.deep.include({ ok: true });
 
     gitlab.script('POST', STATUS, [{ status: 401, body: { message: '401 Unauthorized' } }]);
-    expect(await reportCall(status, { deadline: Date.now() + 20_000 })).to.deep.equal({
+    expect(await forgeReportCall(status, { deadline: Date.now() + 20_000, classify })).to.deep.equal({
       ok: false,
       code: 'ERR_FORGE_AUTH',
       status: 401,
@@ -99,7 +100,7 @@ describe('GitLab client: one client, one retry policy, for look-ups and reports'
     const asked = gitlab.requests.filter((r) => r.method === 'POST' && STATUS.test(r.path)).length;
     void gitlab.waitFor('POST', STATUS, asked + 1).then(() => stop.abort());
     const started = Date.now();
-    const stopped = await reportCall(status, { deadline: Date.now() + 20_000, stop: stop.signal });
+    const stopped = await forgeReportCall(status, { deadline: Date.now() + 20_000, stop: stop.signal, classify });
     expect(stopped).to.deep.include({ ok: false, code: 'ERR_FORGE_UNAVAILABLE', status: 500 });
     expect(stopped.ok === false && stopped.reason).to.match(/stopped retrying when the final status went ahead$/);
     expect(Date.now() - started).to.be.below(1000);
