@@ -6,10 +6,11 @@
 // package count and best cold time, and the CI path's ratio to the commit's CLI. Targets: the CLI
 // CI installs at most 40 MB and at most 0.25x the commit's cold time.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { baselineTree, root } from './baseline-tree.mjs';
+import { coldNpx } from './cold-npx.mjs';
 
 const ROUNDS = 3;
 const MAX_BYTES = 40 * 1024 * 1024;
@@ -47,31 +48,12 @@ function userEnv(registry, cache) {
   };
 }
 
-function folderBytes(dir) {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
-    if (entry.isFile()) total += statSync(path.join(entry.parentPath, entry.name)).size;
-  return total;
-}
-
 let round = 0;
-/** One cold `npx`: an empty cache, then the install npx made under it. */
-function coldNpx(registry, packageName, bin) {
-  const cache = path.join(work, `cache-${++round}`);
-  const cwd = path.join(work, `cwd-${round}`);
-  mkdirSync(cwd);
-  const args = bin ? ['--yes', '-p', packageName, bin, 'version'] : ['--yes', packageName, 'version'];
-  const started = performance.now();
-  run('npx', args, { cwd, env: userEnv(registry, cache) });
-  const ms = performance.now() - started;
-  const [install] = readdirSync(path.join(cache, '_npx'));
-  const modules = path.join(cache, '_npx', install, 'node_modules');
-  const packages = readdirSync(modules)
-    .filter((n) => !n.startsWith('.'))
-    .flatMap((n) => (n.startsWith('@') ? readdirSync(path.join(modules, n)).map((s) => `${n}/${s}`) : [n]));
-  const bytes = folderBytes(modules);
-  rmSync(cache, { recursive: true, force: true });
-  return { ms, bytes, packages: packages.length };
+/** One cold `npx` under an empty cache of its own. */
+function coldInstall(registry, packageName, bin) {
+  round++;
+  const cache = path.join(work, `cache-${round}`);
+  return coldNpx({ env: userEnv(registry, cache), cache, cwd: path.join(work, `cwd-${round}`), packageName, bin });
 }
 
 const { commit, tree } = baselineTree(ref);
@@ -101,11 +83,11 @@ try {
   ];
   // Each registry's storage loaded once (third-party packages fetched through its uplink), so that
   // no public registry is in the measured installs.
-  for (const p of paths) coldNpx(p.registry, p.pkg, p.bin);
+  for (const p of paths) coldInstall(p.registry, p.pkg, p.bin);
   for (const p of paths) sides.push({ ...p, times: [], bytes: 0, packages: 0 });
   for (let r = 1; r <= ROUNDS; r++) {
     for (const side of sides) {
-      const measured = coldNpx(side.registry, side.pkg, side.bin);
+      const measured = coldInstall(side.registry, side.pkg, side.bin);
       side.times.push(measured.ms);
       side.bytes = measured.bytes;
       side.packages = measured.packages;

@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -33,6 +33,7 @@ import {
   tail,
   type Registry,
 } from './local-registry.js';
+import { coldNpx } from '../../bench/cold-npx.mjs';
 
 const SDK_PACKAGE = '@cadence-detect/plugin-sdk';
 const SERVER_PACKAGE = '@cadence-detect/server';
@@ -41,58 +42,6 @@ const UMBRELLA_PACKAGE = '@cadence-detect/cadence';
 /** The ecosystem issue's target for the CI path: at most 40 MB installed. */
 const LIGHT_CLI_MAX_BYTES = 40 * 1024 * 1024;
 
-interface ColdInstall {
-  readonly ms: number;
-  readonly bytes: number;
-  readonly packages: number;
-  readonly names: string[];
-  /** Installed packages with an install, preinstall or postinstall script (npm would run them without --ignore-scripts). */
-  readonly withInstallScripts: string[];
-}
-
-/**
- * `npx --yes <package> version` with a cache of its own (empty): how long a CI job's first run
- * waits, and what npx installed (its folder under the cache's _npx, measured by file sizes).
- */
-async function coldNpx(work: string, env: NodeJS.ProcessEnv, packageName: string, label: string): Promise<ColdInstall> {
-  const cache = path.join(work, `cold-cache-${label}`);
-  const cwd = path.join(work, `cold-${label}`);
-  await mkdir(cwd, { recursive: true });
-  const started = performance.now();
-  const args =
-    packageName === CLI_PACKAGE
-      ? ['--yes', packageName, 'version']
-      : ['--yes', '-p', packageName, 'cadence', 'version'];
-  await run('npx', args, { cwd, env: { ...env, npm_config_cache: cache }, timeoutMs: 300_000 });
-  const ms = performance.now() - started;
-  const installs = await readdir(path.join(cache, '_npx'));
-  check(installs.length === 1, `npx left ${installs.length} installs under ${cache}/_npx`);
-  const modules = path.join(cache, '_npx', installs[0]!, 'node_modules');
-  const names: string[] = [];
-  for (const entry of await readdir(modules)) {
-    if (entry.startsWith('.')) continue;
-    if (entry.startsWith('@'))
-      for (const scoped of await readdir(path.join(modules, entry))) names.push(`${entry}/${scoped}`);
-    else names.push(entry);
-  }
-  const withInstallScripts: string[] = [];
-  for (const name of names) {
-    const manifest = JSON.parse(await readFile(path.join(modules, name, 'package.json'), 'utf8')) as {
-      scripts?: Record<string, string>;
-    };
-    if (['preinstall', 'install', 'postinstall'].some((s) => manifest.scripts?.[s])) withInstallScripts.push(name);
-  }
-  return { ms, bytes: await folderBytes(modules), packages: names.length, names, withInstallScripts };
-}
-
-/** The bytes of the files under `dir` (what `du --apparent-size` counts), links not followed. */
-async function folderBytes(dir: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name))).size;
-  }
-  return total;
-}
 const EXAMPLE_DIR = path.join(root, 'examples', EXAMPLE);
 
 const timings: { name: string; ms: number }[] = [];
@@ -618,8 +567,16 @@ async function main(): Promise<void> {
       async () => {
         // Everything the two paths need is in Verdaccio's storage now (the installs above fetched it),
         // and its uplink answers from that storage for maxage: no public registry in the measure.
-        const light = await coldNpx(work, userEnv, CLI_PACKAGE, 'light');
-        const everything = await coldNpx(work, userEnv, UMBRELLA_PACKAGE, 'everything');
+        const cold = (packageName: string, label: string, bin?: string) =>
+          coldNpx({
+            env: userEnv,
+            cache: path.join(work, `cold-cache-${label}`),
+            cwd: path.join(work, `cold-${label}`),
+            packageName,
+            ...(bin ? { bin } : {}),
+          });
+        const light = cold(CLI_PACKAGE, 'light');
+        const everything = cold(UMBRELLA_PACKAGE, 'everything', 'cadence');
         const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
         for (const [name, path_, measured] of [
           [`${CLI_PACKAGE} (what ci, analyze and scan run)`, CLI_PACKAGE, light],
