@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import {
+  exportRepository,
   makeTempDir,
   startCadenceServer,
   startFakeBitbucket,
@@ -284,6 +285,31 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
     });
     expect(ignored.status).to.equal(200);
     expect(ignored.body).to.include({ ignored: true, reason: 'pull request merged' });
+  });
+
+  it('analyzes a fork\u2019s pull request from the fork: its source branch, from the merge base with the fork\u2019s copy of the target', async () => {
+    const repo = git.human;
+    await exportRepository(git.served, 'ada/human-fork.git', repo.dir);
+    await repo.git(['checkout', '-q', '-b', 'fork-feature', git.hashes[9]!]);
+    const head = await repo.commit({ message: 'Add the fork\u2019s parser', date: 1_700_200_000, addLines: 9 });
+    await repo.git(['push', '-q', path.join(git.served, 'ada/human-fork.git'), 'fork-feature:refs/heads/fork-feature']);
+    await repo.git(['checkout', '-q', 'main']);
+    const payload = bitbucketPullRequestPayload(webLink(git), 11, 'fork-feature', head, git.hashes[9]!);
+    (payload.pullrequest.source as { repository: unknown }).repository = bitbucketRepository(
+      webLink(git, 'ada/human-fork'),
+      'ada/human-fork',
+    );
+    const body = JSON.stringify(payload);
+    const answer = await post(body, {
+      'x-event-key': 'pullrequest:created',
+      'x-request-uuid': uuid(),
+      'x-hub-signature': sign(body),
+    });
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
+    const job = await waitForJob<JobBody & { forge?: { repository: string } }>(server, answer.body.id!);
+    expect(job.status, JSON.stringify(job)).to.equal('completed');
+    expect(job.result!.total_commits).to.equal(1);
+    expect(job.result!.head_commit).to.equal(head);
   });
 
   it('fails a request job clearly when its head is not on the source branch (ERR_NO_COMMITS_FOUND)', async () => {
