@@ -27,7 +27,7 @@ describe('forge settings: decided once, as the options of the plugin that declar
       report: { fail_on: 'suspicious' },
       plugin_options: { gitlab: { merge_request_note: true } },
     });
-    expect([...forges.keys()].sort()).to.deep.equal(['gitea', 'github', 'gitlab']);
+    expect([...forges.keys()].sort()).to.deep.equal(['bitbucket', 'gitea', 'github', 'gitlab']);
     expect(forges.get('github')).to.deep.equal({
       token: 'ghp_configured',
       app_id: null,

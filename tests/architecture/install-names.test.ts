@@ -38,7 +38,9 @@ function fetchedNames(line: string): string[] {
       .replace(/<[^>]*>/g, ' ')
       .trim()
       .split(/\s+/)
-      .filter(Boolean);
+      // A shell word's quotes are not part of it; a redirection is no name.
+      .map((w) => w.replace(/^(["'])(.*)\1$/, '$2'))
+      .filter((w) => w && !/^\d*[<>]/.test(w));
     if (match[1] === 'npx' && words.includes('--no')) continue;
     // A flag's value (`--registry <url>`, `--prefix <dir>`) and a URL are not names.
     const specs = words.filter(
@@ -85,6 +87,10 @@ describe('the names the docs tell users to install', () => {
       'left-pad',
     ]);
     expect(fetchedNames('npx cadence analyze .')).to.deep.equal(['cadence']);
+    expect(fetchedNames(`npm install --prefix "$dir" --ignore-scripts "left-pad@^1" 'is-odd' >&2`)).to.deep.equal([
+      'left-pad',
+      'is-odd',
+    ]);
     expect(fetchedNames('npx --no cadence analyze .')).to.deep.equal([]);
     expect(fetchedNames('npm install -g ./x-1.0.0.tgz && npm install <plugin package>')).to.deep.equal([]);
     expect(fetchedNames('npx --registry http://127.0.0.1:4873/ @cadence-detect/cli analyze .')).to.deep.equal([
