@@ -13,6 +13,19 @@ const SLUG = /^(?!\.{1,2}$)[A-Za-z0-9_.-]{1,128}$/;
 /** A request's head as its payload names it: Bitbucket Cloud gives the first 12 characters, sometimes more. */
 const HEAD_PREFIX = /^[0-9a-f]{12,40}$/i;
 
+/**
+ * A branch name git would take as a ref and never as an option or a revision expression: the
+ * source branch becomes `refs/heads/<name>`, fetched by name, so a hostile one is refused at intake.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_BRANCH = /^-|^\/|\/$|\.\.|\/\/|@\{|\.lock$|[\s\x00-\x1f\x7f~^:?*[\\]/;
+
+function branchName(value: string | undefined, field: string): string {
+  if (!value) throw invalidPayload(field, 'missing');
+  if (value.length > 255 || UNSAFE_BRANCH.test(value)) throw invalidPayload(field, 'not a branch name');
+  return value;
+}
+
 export type PushOutcome = { kind: 'push'; push: PushFields } | { kind: 'ignored'; reason: string };
 
 function target(fullName: string | undefined, sha: string): ForgeTarget | null {
@@ -97,10 +110,11 @@ export function bitbucketPullRequest(payload: unknown, options: { readonly draft
   requestNumber(payloadField(request, 'id'), 'pullrequest.id');
   const head = payloadText(request, 'source', 'commit', 'hash');
   if (!head || !HEAD_PREFIX.test(head)) throw invalidPayload('pullrequest.source.commit.hash', 'must be a commit id');
-  const sourceBranch = payloadText(request, 'source', 'branch', 'name');
-  if (!sourceBranch) throw invalidPayload('pullrequest.source.branch.name', 'missing');
-  const destinationBranch = payloadText(request, 'destination', 'branch', 'name');
-  if (!destinationBranch) throw invalidPayload('pullrequest.destination.branch.name', 'missing');
+  const sourceBranch = branchName(payloadText(request, 'source', 'branch', 'name'), 'pullrequest.source.branch.name');
+  const destinationBranch = branchName(
+    payloadText(request, 'destination', 'branch', 'name'),
+    'pullrequest.destination.branch.name',
+  );
   const source = payloadField(request, 'source', 'repository') ?? payloadField(payload, 'repository');
   const cloneUrl = cloneUrlOf(source, 'pullrequest.source.repository');
   const destination =

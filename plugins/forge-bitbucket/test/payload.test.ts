@@ -78,6 +78,30 @@ describe('bitbucket payloads', () => {
       reason: 'pull request declined',
     });
     expect(() => bitbucketPullRequest(request({ id: -1 }), { drafts: false })).to.throw(/pullrequest\.id/);
+    for (const hostile of [
+      '--upload-pack=touch x',
+      'a..b',
+      'a b',
+      'x:refs/heads/main',
+      'feature/',
+      '*',
+      'x.lock',
+      'a@{1}',
+    ])
+      expect(
+        () =>
+          bitbucketPullRequest(
+            request({
+              source: {
+                branch: { name: hostile },
+                commit: { hash: 'abcdef012345' },
+                repository: repository('https://bitbucket.org/acme/app'),
+              },
+            }),
+            { drafts: false },
+          ),
+        hostile,
+      ).to.throw(/pullrequest\.source\.branch\.name/);
   });
 
   it('sends its token with clones of bitbucket.org only (and git_hosts), as the static user name of its kind', () => {
