@@ -144,15 +144,15 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
       body,
     });
 
+  /** A delivery as Bitbucket sends it: signed, with its event and a new request id. */
+  const deliver = (event: string, body: string) =>
+    post(body, { 'x-event-key': event, 'x-request-uuid': uuid(), 'x-hub-signature': sign(body) });
+
   it('takes a signed repo:push: 202 with the job, which reads the pushed range from the web link plus .git', async () => {
     // The link carries a user name, as Bitbucket's links may: the clone URL carries none.
     const href = webLink(git).replace('git://', 'git://someone@');
     const body = JSON.stringify(bitbucketPushPayload(href, git.hashes[6]!, git.hashes[9]!));
-    const { status, body: answer } = await post(body, {
-      'x-event-key': 'repo:push',
-      'x-request-uuid': uuid(),
-      'x-hub-signature': sign(body),
-    });
+    const { status, body: answer } = await deliver('repo:push', body);
     expect(status, JSON.stringify(answer)).to.equal(202);
     const job = await waitForJob<JobBody & { request?: { url?: string } }>(server, answer.id!);
     expect(job.status, JSON.stringify(job)).to.equal('completed');
@@ -195,28 +195,16 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
     const deleted = bitbucketPushPayload(webLink(git), git.hashes[8]!, git.hashes[9]!);
     (deleted.push.changes[0] as { new: unknown }).new = null;
     const gone = JSON.stringify(deleted);
-    const ignored = await post(gone, {
-      'x-event-key': 'repo:push',
-      'x-request-uuid': uuid(),
-      'x-hub-signature': sign(gone),
-    });
+    const ignored = await deliver('repo:push', gone);
     expect(ignored.status).to.equal(200);
     expect(ignored.body).to.include({ ignored: true, reason: 'branch deleted' });
     const tag = bitbucketPushPayload(webLink(git), null, git.hashes[9]!);
     (tag.push.changes[0]!.new as { type: string }).type = 'tag';
     const tagged = JSON.stringify(tag);
-    const tagAnswer = await post(tagged, {
-      'x-event-key': 'repo:push',
-      'x-request-uuid': uuid(),
-      'x-hub-signature': sign(tagged),
-    });
+    const tagAnswer = await deliver('repo:push', tagged);
     expect(tagAnswer.body).to.include({ ignored: true, reason: 'tag push' });
     const fork = '{}';
-    const other = await post(fork, {
-      'x-event-key': 'repo:fork',
-      'x-request-uuid': uuid(),
-      'x-hub-signature': sign(fork),
-    });
+    const other = await deliver('repo:fork', fork);
     expect(other.status).to.equal(200);
     expect(other.body.ignored).to.equal(true);
   });
@@ -225,21 +213,13 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
     const payload = bitbucketPullRequestPayload(webLink(git), 3, 'feature-3', git.hashes[9]!, git.hashes[6]!);
     (payload.pullrequest.source.commit as { hash: string }).hash = '--upload-pack';
     const bad = JSON.stringify(payload);
-    const answer = await post(bad, {
-      'x-event-key': 'pullrequest:created',
-      'x-request-uuid': uuid(),
-      'x-hub-signature': sign(bad),
-    });
+    const answer = await deliver('pullrequest:created', bad);
     expect(answer.status).to.equal(400);
     expect(answer.body.message).to.contain('pullrequest.source.commit.hash');
     const noLink = bitbucketPushPayload(webLink(git), git.hashes[8]!, git.hashes[9]!);
     delete (noLink.repository.links as { html?: unknown }).html;
     const text = JSON.stringify(noLink);
-    const refused = await post(text, {
-      'x-event-key': 'repo:push',
-      'x-request-uuid': uuid(),
-      'x-hub-signature': sign(text),
-    });
+    const refused = await deliver('repo:push', text);
     expect(refused.status).to.equal(400);
     expect(refused.body.message).to.contain('repository.links.html.href');
   });
@@ -250,11 +230,7 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
     const first = await repo.commit({ message: 'Add the parser', date: 1_700_000_000, addLines: 12 });
     await repo.git(['push', '-q', path.join(git.served, 'acme/human.git'), 'feature-7:refs/heads/feature-7']);
     const created = JSON.stringify(bitbucketPullRequestPayload(webLink(git), 7, 'feature-7', first, git.hashes[9]!));
-    const answer = await post(created, {
-      'x-event-key': 'pullrequest:created',
-      'x-request-uuid': uuid(),
-      'x-hub-signature': sign(created),
-    });
+    const answer = await deliver('pullrequest:created', created);
     expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
     const job = await waitForJob<JobBody>(server, answer.body.id!);
     expect(job.status, JSON.stringify(job)).to.equal('completed');
@@ -265,11 +241,7 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
     await repo.git(['push', '-q', '-f', path.join(git.served, 'acme/human.git'), 'feature-7:refs/heads/feature-7']);
     await repo.git(['checkout', '-q', 'main']);
     const updated = JSON.stringify(bitbucketPullRequestPayload(webLink(git), 7, 'feature-7', second, git.hashes[9]!));
-    const again = await post(updated, {
-      'x-event-key': 'pullrequest:updated',
-      'x-request-uuid': uuid(),
-      'x-hub-signature': sign(updated),
-    });
+    const again = await deliver('pullrequest:updated', updated);
     expect(again.status, JSON.stringify(again.body)).to.equal(202);
     const job2 = await waitForJob<JobBody>(server, again.body.id!);
     expect(job2.status, JSON.stringify(job2)).to.equal('completed');
@@ -278,11 +250,7 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
     const merged = bitbucketPullRequestPayload(webLink(git), 7, 'feature-7', second, git.hashes[9]!);
     (merged.pullrequest as { state: string }).state = 'MERGED';
     const text = JSON.stringify(merged);
-    const ignored = await post(text, {
-      'x-event-key': 'pullrequest:updated',
-      'x-request-uuid': uuid(),
-      'x-hub-signature': sign(text),
-    });
+    const ignored = await deliver('pullrequest:updated', text);
     expect(ignored.status).to.equal(200);
     expect(ignored.body).to.include({ ignored: true, reason: 'pull request merged' });
   });
@@ -300,11 +268,7 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
       'ada/human-fork',
     );
     const body = JSON.stringify(payload);
-    const answer = await post(body, {
-      'x-event-key': 'pullrequest:created',
-      'x-request-uuid': uuid(),
-      'x-hub-signature': sign(body),
-    });
+    const answer = await deliver('pullrequest:created', body);
     expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
     const job = await waitForJob<JobBody & { forge?: { repository: string } }>(server, answer.body.id!);
     expect(job.status, JSON.stringify(job)).to.equal('completed');
@@ -316,11 +280,7 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
     const body = JSON.stringify(
       bitbucketPullRequestPayload(webLink(git), 8, 'main', 'abcdef012345'.padEnd(40, '0'), git.hashes[9]!),
     );
-    const answer = await post(body, {
-      'x-event-key': 'pullrequest:created',
-      'x-request-uuid': uuid(),
-      'x-hub-signature': sign(body),
-    });
+    const answer = await deliver('pullrequest:created', body);
     expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
     const job = await waitForJob<JobBody>(server, answer.body.id!);
     expect(job).to.include({ status: 'failed', error_code: 'ERR_NO_COMMITS_FOUND' });
