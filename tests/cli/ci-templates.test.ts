@@ -101,6 +101,31 @@ describe('the GitHub Action and the GitLab CI template', () => {
     expect(step.artifacts).to.deep.equal(['cadence-insights.json']);
   });
 
+  it('cadence config init --ci bitbucket writes the template\u2019s pipeline, and prints it for an existing bitbucket-pipelines.yml', async () => {
+    const dir = await makeTempDir('cadence-init-bitbucket-');
+    try {
+      const template = parse(await read('templates/bitbucket-pipelines.yml')) as Record<string, unknown>;
+      const written = await runCadence(['config', 'init', '--ci', 'bitbucket'], { cwd: dir.path });
+      expect(written.code, written.stderr).to.equal(0);
+      const file = path.join(dir.path, 'bitbucket-pipelines.yml');
+      // What init writes is the shipped template, down to the script's last word.
+      expect(parse(await readFile(file, 'utf8'))).to.deep.equal(template);
+      await writeFile(file, 'image: node:22\npipelines:\n  default:\n    - step:\n        script: [make]\n');
+      const printed = await runCadence(['config', 'init', '--ci', 'bitbucket', '--force'], { cwd: dir.path });
+      expect(printed.code, printed.stderr).to.equal(0);
+      expect(await readFile(file, 'utf8')).to.contain('script: [make]');
+      expect(printed.stdout).to.contain('exists: merge these lines into it');
+      const lines = parse(printed.stdout.slice(printed.stdout.indexOf('\nclone:') + 1)) as Record<string, unknown>;
+      expect(lines.pipelines).to.deep.equal(template.pipelines);
+      expect(lines.clone).to.deep.equal({ depth: 'full' });
+      const unknown = await runCadence(['config', 'init', '--ci', 'jenkins'], { cwd: dir.path });
+      expect(unknown.code).to.equal(2);
+      expect(unknown.stderr).to.contain('must be github, gitlab or bitbucket');
+    } finally {
+      await dir.remove();
+    }
+  });
+
   it('cadence config init --ci writes the workflow (github) or the include (gitlab), and prints the include for an existing pipeline', async () => {
     const dir = await makeTempDir('cadence-init-ci-');
     try {

@@ -48,3 +48,41 @@ ${
     CADENCE_FAIL_ON: never        # or suspicious, likely_ai_generated
 `;
 }
+
+/** The pull-request pipeline templates/bitbucket-pipelines.yml holds (a test keeps the two equal). */
+function bitbucketStep(version: string): string {
+  return `  pull-requests:
+    '**':
+      - step:
+          name: Cadence
+          script:
+            - CADENCE_VERSION="${version}"
+            - export CADENCE_FAIL_ON="\${CADENCE_FAIL_ON:-never}"
+            - node_bin=$(command -v node)
+            - cli_dir=$(mktemp -d)
+            - cd "$cli_dir"
+            - export npm_config_cache="$cli_dir/npm-cache"
+            - npm install --prefix "$cli_dir" --ignore-scripts --no-save --no-audit --no-fund --no-update-notifier --loglevel=error "@cadence-detect/cli@\${CADENCE_VERSION}" >&2
+            - '"$node_bin" "$cli_dir/node_modules/@cadence-detect/cli/bin/cadence.js" ci bitbucket -o cadence-insights.json'
+          artifacts:
+            - cadence-insights.json
+`;
+}
+
+/** A whole bitbucket-pipelines.yml running Cadence on pull requests (docs/ci.md, Bitbucket Pipelines). */
+export function bitbucketPipelines(version: string): string {
+  return `# Cadence on pull requests (docs/ci.md): a Code Insights report and a gate (CADENCE_FAIL_ON, a repository variable).
+image: node:24
+clone:
+  depth: full          # Cadence needs the whole history
+pipelines:
+${bitbucketStep(version)}`;
+}
+
+/** What to add to an existing bitbucket-pipelines.yml: the clone depth and the pull-request pipeline. */
+export function bitbucketAddition(version: string): string {
+  return `clone:
+  depth: full
+pipelines:
+${bitbucketStep(version)}`;
+}

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import path from 'node:path';
 import { configInitTemplate, renderConfigYaml, withForgeDefaults } from '@cadence-detect/config';
-import { githubWorkflow, gitlabInclude } from '../ci/ci-files.js';
+import { bitbucketAddition, bitbucketPipelines, githubWorkflow, gitlabInclude } from '../ci/ci-files.js';
 import { HOST_VERSION } from '../host-version.js';
 import { CliError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -52,9 +52,13 @@ function pickStage(stages: readonly string[]): string {
 /**
  * `cadence config init`: a commented `.cadence.yaml` where the user stands (data only: it never
  * loads plugins); with `--ci`, the forge's CI set-up too (docs/ci.md). Nothing is overwritten
- * without `--force`, and an existing .gitlab-ci.yml is never rewritten: the lines to add are printed.
+ * without `--force`, and an existing .gitlab-ci.yml or bitbucket-pipelines.yml is never rewritten:
+ * the lines to add are printed.
  */
-export async function initConfig(options: { force?: boolean; ci?: 'github' | 'gitlab' }, io: CliIo): Promise<void> {
+export async function initConfig(
+  options: { force?: boolean; ci?: 'github' | 'gitlab' | 'bitbucket' },
+  io: CliIo,
+): Promise<void> {
   const target = path.join(io.cwd, '.cadence.yaml');
   const workflow = options.ci === 'github' ? path.join(io.cwd, '.github', 'workflows', 'cadence.yml') : null;
   for (const file of [target, workflow]) {
@@ -81,6 +85,17 @@ export async function initConfig(options: { force?: boolean; ci?: 'github' | 'gi
       io.stdout.write(`${pipeline} exists: add these lines to it\n${gitlabInclude(HOST_VERSION, stage ?? undefined)}`);
     } else {
       await writeFile(pipeline, gitlabInclude(HOST_VERSION));
+      io.stdout.write(`wrote ${pipeline}\n`);
+    }
+  }
+  if (options.ci === 'bitbucket') {
+    const pipeline = path.join(io.cwd, 'bitbucket-pipelines.yml');
+    if (existsSync(pipeline))
+      io.stdout.write(
+        `${pipeline} exists: merge these lines into it (clone: depth: full, and the pull-requests pipeline)\n${bitbucketAddition(HOST_VERSION)}`,
+      );
+    else {
+      await writeFile(pipeline, bitbucketPipelines(HOST_VERSION));
       io.stdout.write(`wrote ${pipeline}\n`);
     }
   }

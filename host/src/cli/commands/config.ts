@@ -13,15 +13,16 @@ export function register(program: Command, io: CliIo): void {
     .option('--force', 'overwrite existing files')
     .option(
       '--ci <forge>',
-      'also write the CI set-up: github (.github/workflows/cadence.yml) or gitlab (an include in .gitlab-ci.yml)',
+      'also write the CI set-up: github (.github/workflows/cadence.yml), gitlab (an include in .gitlab-ci.yml) or bitbucket (bitbucket-pipelines.yml)',
       ciForge,
     )
-    .action(async (options: { force?: boolean; ci?: 'github' | 'gitlab' }) =>
+    .action(async (options: { force?: boolean; ci?: 'github' | 'gitlab' | 'bitbucket' }) =>
       (await import('./config-action.js')).initConfig(options, io),
     );
 }
 
-function ciForge(value: string): 'github' | 'gitlab' {
-  if (value !== 'github' && value !== 'gitlab') throw new InvalidArgumentError('must be github or gitlab');
+function ciForge(value: string): 'github' | 'gitlab' | 'bitbucket' {
+  if (value !== 'github' && value !== 'gitlab' && value !== 'bitbucket')
+    throw new InvalidArgumentError('must be github, gitlab or bitbucket');
   return value;
 }
