@@ -127,6 +127,7 @@ export {
   constantTimeEqual,
   hubSignatureKey,
   verifyHubSignature,
+  requireHubSignature,
   refuseDelivery,
   invalidPayload,
   payloadField,

@@ -39,6 +39,33 @@ export function verifyHubSignature(
   return constantTimeEqual(header.trim().toLowerCase(), expected);
 }
 
+/**
+ * Refuses a delivery whose `header` does not carry the HMAC-SHA256 of its body under the webhook
+ * secret (compared in constant time): 401 `invalid_signature`, saying whether the header is missing
+ * (a webhook set up without its secret on `forge`) or does not match. `bareHex`: the header holds
+ * the hex alone, without `sha256=` (Gitea, Forgejo).
+ * @since 1.13
+ */
+export function requireHubSignature(
+  delivery: { header(name: string): string; readonly body: Buffer },
+  secret: { readonly key: KeyObject },
+  settings: { readonly header: string; readonly forge: string; readonly bareHex?: boolean },
+): void {
+  const value = delivery.header(settings.header.toLowerCase()).trim();
+  if (!value)
+    throw refuseDelivery(
+      401,
+      'invalid_signature',
+      `No ${settings.header} header: set the webhook\u2019s secret on ${settings.forge} to the server\u2019s webhook secret (CADENCE_WEBHOOK_SECRET)`,
+    );
+  if (!verifyHubSignature(delivery.body, settings.bareHex ? `sha256=${value}` : value, secret.key))
+    throw refuseDelivery(
+      401,
+      'invalid_signature',
+      `Webhook signature verification failed: the ${settings.header} header does not match the body signed with the server\u2019s webhook secret`,
+    );
+}
+
 /** A delivery that does not prove it comes from the forge: 401 `invalid_signature` or 403 `invalid_token`. */
 export function refuseDelivery(
   status: 401 | 403,

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
 import { HttpError } from '@cadence-detect/errors';
 import {
+  hubSignatureKey,
   isSingleCommitPush,
+  requireHubSignature,
   lazyForgeReporter,
   pushOutcome,
   pushRange,
@@ -120,5 +123,39 @@ describe('forge helpers (plugin API 1.6)', () => {
     broken.start(job, () => undefined);
     await broken.finish(job, {} as AnalysisResult, () => undefined);
     expect(errors).to.have.length(1);
+  });
+});
+
+describe('requireHubSignature: one check of a signed body, with the words a person acts on', () => {
+  const secret = { key: hubSignatureKey('the-webhook-secret-0123') };
+  const body = Buffer.from('{"ref":"refs/heads/main"}');
+  const hex = createHmac('sha256', 'the-webhook-secret-0123').update(body).digest('hex');
+  const delivery = (headers: Record<string, string>) => ({ body, header: (name: string) => headers[name] ?? '' });
+  const refusal = (headers: Record<string, string>, bareHex = false) => {
+    try {
+      requireHubSignature(delivery(headers), secret, { header: 'X-Sig', forge: 'Acme', bareHex });
+      return null;
+    } catch (error) {
+      expect(error).to.be.instanceOf(HttpError);
+      return { status: (error as HttpError).status, message: (error as Error).message };
+    }
+  };
+
+  it('passes a matching signature, prefixed or bare as the forge sends it', () => {
+    expect(refusal({ 'x-sig': `sha256=${hex}` })).to.equal(null);
+    expect(refusal({ 'x-sig': hex }, true)).to.equal(null);
+  });
+
+  it('refuses a missing, wrong, unprefixed or doubly prefixed signature with 401, saying which', () => {
+    expect(refusal({})).to.deep.equal({
+      status: 401,
+      message:
+        'No X-Sig header: set the webhook\u2019s secret on Acme to the server\u2019s webhook secret (CADENCE_WEBHOOK_SECRET)',
+    });
+    const mismatch = refusal({ 'x-sig': `sha256=${'0'.repeat(64)}` });
+    expect(mismatch).to.deep.include({ status: 401 });
+    expect(mismatch!.message).to.contain('the X-Sig header does not match');
+    expect(refusal({ 'x-sig': hex })).to.deep.include({ status: 401 });
+    expect(refusal({ 'x-sig': `sha256=${hex}` }, true)).to.deep.include({ status: 401 });
   });
 });

@@ -1,8 +1,7 @@
 import {
   invalidPayload,
   pushOutcome,
-  refuseDelivery,
-  verifyHubSignature,
+  requireHubSignature,
   type ForgeIntake,
   type WebhookDelivery,
   type WebhookOutcome,
@@ -22,19 +21,7 @@ export function bitbucketIntake(settings: { readonly drafts: boolean }): ForgeIn
   return {
     verify(delivery, secret) {
       requireJson(delivery);
-      const signature = delivery.header('x-hub-signature').trim();
-      if (!signature)
-        throw refuseDelivery(
-          401,
-          'invalid_signature',
-          'No X-Hub-Signature header: set the webhook\u2019s secret on Bitbucket to the server\u2019s webhook secret (CADENCE_WEBHOOK_SECRET)',
-        );
-      if (!verifyHubSignature(delivery.body, signature, secret.key))
-        throw refuseDelivery(
-          401,
-          'invalid_signature',
-          'Webhook signature verification failed: the X-Hub-Signature header does not match the body signed with the server\u2019s webhook secret',
-        );
+      requireHubSignature(delivery, secret, { header: 'X-Hub-Signature', forge: 'Bitbucket' });
     },
     parse(delivery) {
       requireJson(delivery);

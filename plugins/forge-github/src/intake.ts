@@ -1,10 +1,4 @@
-import {
-  pushOutcome,
-  refuseDelivery,
-  verifyHubSignature,
-  type ForgeIntake,
-  type WebhookOutcome,
-} from '@cadence-detect/plugin-sdk';
+import { pushOutcome, requireHubSignature, type ForgeIntake, type WebhookOutcome } from '@cadence-detect/plugin-sdk';
 import { githubPullRequest, githubPush, type PushOutcome } from './payload.js';
 
 const PING: WebhookOutcome = Object.freeze({ kind: 'ping' });
@@ -17,20 +11,7 @@ const PING: WebhookOutcome = Object.freeze({ kind: 'ping' });
 export function githubIntake(settings: { readonly requests: boolean; readonly drafts: boolean }): ForgeIntake {
   return {
     verify(delivery, secret) {
-      const signature = delivery.header('x-hub-signature-256');
-      // A missing header is a webhook set up without its secret: say so, not "verification failed".
-      if (!signature)
-        throw refuseDelivery(
-          401,
-          'invalid_signature',
-          'No X-Hub-Signature-256 header: set the webhook\u2019s secret on GitHub to the server\u2019s webhook secret (CADENCE_WEBHOOK_SECRET)',
-        );
-      if (!verifyHubSignature(delivery.body, signature, secret.key))
-        throw refuseDelivery(
-          401,
-          'invalid_signature',
-          'Webhook signature verification failed: the X-Hub-Signature-256 header does not match the body signed with the server\u2019s webhook secret',
-        );
+      requireHubSignature(delivery, secret, { header: 'X-Hub-Signature-256', forge: 'GitHub' });
     },
     parse(delivery) {
       const event = delivery.header('x-github-event');
