@@ -7,11 +7,15 @@ import {
   createRepository,
   exportRepository,
   humanHistory,
+  makeTempDir,
+  startCadenceServer,
   startGitDaemon,
   startGitHttpServer,
   type FixtureRepository,
   type GitDaemon,
   type GitHttpServer,
+  type ServerProcess,
+  type TempDir,
 } from '@cadence-detect/test-support';
 
 export const SECRET = 'test-webhook-secret-0123456789';
@@ -25,6 +29,53 @@ export interface GitFixtures {
   /** Hashes of the served `acme/human.git` in commit order. */
   readonly hashes: string[];
   close(): Promise<void>;
+}
+
+/** What `forgeServer` sets up before a describe's tests: filled in by its `before` hook. */
+export interface ForgeServer<F> {
+  work: TempDir;
+  git: GitFixtures;
+  forge: F;
+  server: ServerProcess;
+}
+
+/**
+ * Mocha hooks for a describe about one forge's reporting: the served repositories, a fake forge
+ * on 127.0.0.1, and a server that reports to it (its `forges.<name>` section, a token in the
+ * environment, a public URL unless `publicUrl: null`); all stopped after.
+ */
+export function forgeServer<F extends { readonly apiUrl: string; close(): Promise<void> }>(
+  name: string,
+  startForge: () => Promise<F>,
+  settings: (forge: F) => {
+    readonly forges: Record<string, unknown>;
+    readonly env: Record<string, string>;
+    readonly publicUrl?: string | null;
+  },
+): ForgeServer<F> {
+  const fixture = {} as ForgeServer<F>;
+  before(async () => {
+    fixture.work = await makeTempDir(`cadence-forge-${name}-`);
+    fixture.git = await serveRepositories(fixture.work.path);
+    fixture.forge = await startForge();
+    const { forges, env, publicUrl = 'https://cadence.example.test' } = settings(fixture.forge);
+    fixture.server = await startCadenceServer({
+      cwd: fixture.work.path,
+      config: {
+        security: { allowed_networks: ['127.0.0.0/8'] },
+        forges,
+        ...(publicUrl === null ? {} : { server: { public_url: publicUrl } }),
+      },
+      env,
+    });
+  });
+  after(async () => {
+    await fixture.server?.stop();
+    await fixture.forge?.close();
+    await fixture.git?.close();
+    await fixture.work?.remove();
+  });
+  return fixture;
 }
 
 /** A human history and a burst history served over git:// and http:// on `host`. */

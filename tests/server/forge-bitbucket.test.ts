@@ -8,11 +8,10 @@ import {
   startFakeBitbucket,
   waitForJob,
   waitForReports,
-  type FakeBitbucket,
   type ServerProcess,
   type TempDir,
 } from '@cadence-detect/test-support';
-import { SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
+import { forgeServer, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface Answer {
   id?: string;
@@ -290,36 +289,15 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
 describe('server: verdicts reported on Bitbucket Cloud (build statuses and one pull-request comment)', function () {
   this.timeout(90_000);
   const TOKEN = 'bitbucket-test0token0never0logged01';
-  let work: TempDir;
-  let git: GitFixtures;
-  let bitbucket: FakeBitbucket;
-  let server: ServerProcess;
   let delivery = 100;
-
-  before(async () => {
-    work = await makeTempDir('cadence-forge-bitbucket-report-');
-    git = await serveRepositories(work.path);
-    bitbucket = await startFakeBitbucket();
-    server = await startCadenceServer({
-      cwd: work.path,
-      config: {
-        security: { allowed_networks: ['127.0.0.0/8'] },
-        forges: { bitbucket: { api_url: bitbucket.apiUrl, pull_request_comment: true } },
-        server: { public_url: 'https://cadence.example.test' },
-      },
-      env: { CADENCE_BITBUCKET_TOKEN: TOKEN },
-    });
-  });
-  after(async () => {
-    await server?.stop();
-    await bitbucket?.close();
-    await git?.close();
-    await work?.remove();
-  });
+  const f = forgeServer('bitbucket-report', startFakeBitbucket, (bitbucket) => ({
+    forges: { bitbucket: { api_url: bitbucket.apiUrl, pull_request_comment: true } },
+    env: { CADENCE_BITBUCKET_TOKEN: TOKEN },
+  }));
 
   const send = async (event: string, payload: unknown): Promise<string> => {
     const body = JSON.stringify(payload);
-    const { status, body: answer } = await server.json<Answer>('/webhooks/bitbucket', {
+    const { status, body: answer } = await f.server.json<Answer>('/webhooks/bitbucket', {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -334,14 +312,14 @@ describe('server: verdicts reported on Bitbucket Cloud (build statuses and one p
   };
 
   it('sets INPROGRESS then the verdict on the pushed commit, linking the job, with the token as a bearer', async () => {
-    const after = git.hashes[9]!;
-    const id = await send('repo:push', bitbucketPushPayload(webLink(git), git.hashes[5]!, after));
-    const job = await waitForReports<JobBody>(server, id, 2);
+    const after = f.git.hashes[9]!;
+    const id = await send('repo:push', bitbucketPushPayload(webLink(f.git), f.git.hashes[5]!, after));
+    const job = await waitForReports<JobBody>(f.server, id, 2);
     expect(job.reports!.map((r) => [r.kind, r.state, r.ok])).to.deep.equal([
       ['build-status', 'INPROGRESS', true],
       ['build-status', 'SUCCESSFUL', true],
     ]);
-    const statuses = await bitbucket.waitFor(
+    const statuses = await f.forge.waitFor(
       'POST',
       new RegExp(`^/repositories/acme/human/commit/${after}/statuses/build$`),
       2,
@@ -352,59 +330,59 @@ describe('server: verdicts reported on Bitbucket Cloud (build statuses and one p
   });
 
   it('writes one comment on the open pull request, on its 12-character head, and edits it on the next update', async () => {
-    const repo = git.human;
-    await repo.git(['checkout', '-q', '-b', 'feature-9', git.hashes[6]!]);
+    const repo = f.git.human;
+    await repo.git(['checkout', '-q', '-b', 'feature-9', f.git.hashes[6]!]);
     const first = await repo.commit({ message: 'Add the lexer', date: 1_700_100_000, addLines: 10 });
-    await repo.git(['push', '-q', path.join(git.served, 'acme/human.git'), 'feature-9:refs/heads/feature-9']);
-    bitbucket.pullRequest(first, 9);
+    await repo.git(['push', '-q', path.join(f.git.served, 'acme/human.git'), 'feature-9:refs/heads/feature-9']);
+    f.forge.pullRequest(first, 9);
     const opened = await send(
       'pullrequest:created',
-      bitbucketPullRequestPayload(webLink(git), 9, 'feature-9', first, git.hashes[9]!),
+      bitbucketPullRequestPayload(webLink(f.git), 9, 'feature-9', first, f.git.hashes[9]!),
     );
-    const job = await waitForReports<JobBody>(server, opened, 3);
+    const job = await waitForReports<JobBody>(f.server, opened, 3);
     expect(job.reports!.map((r) => [r.kind, r.state, r.ok])).to.deep.include(['pull-request-comment', 'created', true]);
-    await bitbucket.waitFor(
+    await f.forge.waitFor(
       'POST',
       new RegExp(`^/repositories/acme/human/commit/${first.slice(0, 12)}/statuses/build$`),
       2,
     );
-    const created = await bitbucket.waitFor('POST', /^\/repositories\/acme\/human\/pullrequests\/9\/comments$/, 1);
+    const created = await f.forge.waitFor('POST', /^\/repositories\/acme\/human\/pullrequests\/9\/comments$/, 1);
     const raw = (created[0]!.body?.content as { raw: string }).raw;
     expect(raw).to.match(/^<!-- cadence-report -->\n\*\*Cadence\*\* on [0-9a-f]{12}/);
 
     const second = await repo.commit({ message: 'Test the lexer', date: 1_700_100_600, addLines: 6 });
-    await repo.git(['push', '-q', '-f', path.join(git.served, 'acme/human.git'), 'feature-9:refs/heads/feature-9']);
+    await repo.git(['push', '-q', '-f', path.join(f.git.served, 'acme/human.git'), 'feature-9:refs/heads/feature-9']);
     await repo.git(['checkout', '-q', 'main']);
-    bitbucket.pullRequest(second, 9);
+    f.forge.pullRequest(second, 9);
     const updated = await send(
       'pullrequest:updated',
-      bitbucketPullRequestPayload(webLink(git), 9, 'feature-9', second, git.hashes[9]!),
+      bitbucketPullRequestPayload(webLink(f.git), 9, 'feature-9', second, f.git.hashes[9]!),
     );
-    const again = await waitForReports<JobBody>(server, updated, 3);
+    const again = await waitForReports<JobBody>(f.server, updated, 3);
     expect(again.reports!.find((r) => r.kind === 'pull-request-comment')).to.include({
       state: 'updated',
       ok: true,
       target: 'acme/human#9',
     });
-    const posts = bitbucket.requests.filter((r) => r.method === 'POST' && /\/pullrequests\/9\/comments$/.test(r.path));
+    const posts = f.forge.requests.filter((r) => r.method === 'POST' && /\/pullrequests\/9\/comments$/.test(r.path));
     expect(posts).to.have.length(1);
     expect(
-      bitbucket.requests.some(
+      f.forge.requests.some(
         (r) => r.method === 'PUT' && /^\/repositories\/acme\/human\/pullrequests\/9\/comments\/\d+$/.test(r.path),
       ),
     ).to.equal(true);
     // The token is in no log line and no job record.
-    expect(JSON.stringify(server.logs)).not.to.contain(TOKEN);
-    expect(await (await server.request('/jobs?limit=100')).text()).not.to.contain(TOKEN);
+    expect(JSON.stringify(f.server.logs)).not.to.contain(TOKEN);
+    expect(await (await f.server.request('/jobs?limit=100')).text()).not.to.contain(TOKEN);
   });
 
   it('records a refused token (401) as ERR_FORGE_AUTH at once, and the job still completes', async () => {
-    bitbucket.script('POST', /\/statuses\/build$/, [
+    f.forge.script('POST', /\/statuses\/build$/, [
       { status: 401, body: { type: 'error', error: { message: 'Token is invalid' } } },
       { status: 401, body: { type: 'error', error: { message: 'Token is invalid' } } },
     ]);
-    const id = await send('repo:push', bitbucketPushPayload(webLink(git), git.hashes[7]!, git.hashes[9]!));
-    const job = await waitForReports<JobBody>(server, id, 2);
+    const id = await send('repo:push', bitbucketPushPayload(webLink(f.git), f.git.hashes[7]!, f.git.hashes[9]!));
+    const job = await waitForReports<JobBody>(f.server, id, 2);
     expect(job.status).to.equal('completed');
     expect(job.reports!.map((r) => [r.state, r.ok, r.error_code])).to.deep.equal([
       ['INPROGRESS', false, 'ERR_FORGE_AUTH'],
@@ -415,34 +393,15 @@ describe('server: verdicts reported on Bitbucket Cloud (build statuses and one p
 
 describe('server: Bitbucket build statuses need the server\u2019s public address', function () {
   this.timeout(90_000);
-  let work: TempDir;
-  let git: GitFixtures;
-  let bitbucket: FakeBitbucket;
-  let server: ServerProcess;
+  const f = forgeServer('bitbucket-nourl', startFakeBitbucket, (bitbucket) => ({
+    forges: { bitbucket: { api_url: bitbucket.apiUrl } },
+    env: { CADENCE_BITBUCKET_TOKEN: 'bitbucket-token-0123456789' },
+    publicUrl: null,
+  }));
 
-  before(async () => {
-    work = await makeTempDir('cadence-forge-bitbucket-nourl-');
-    git = await serveRepositories(work.path);
-    bitbucket = await startFakeBitbucket();
-    server = await startCadenceServer({
-      cwd: work.path,
-      config: {
-        security: { allowed_networks: ['127.0.0.0/8'] },
-        forges: { bitbucket: { api_url: bitbucket.apiUrl } },
-      },
-      env: { CADENCE_BITBUCKET_TOKEN: 'bitbucket-token-0123456789' },
-    });
-  });
-  after(async () => {
-    await server?.stop();
-    await bitbucket?.close();
-    await git?.close();
-    await work?.remove();
-  });
-
-  it('posts no status without server.public_url and records why on the job', async () => {
-    const body = JSON.stringify(bitbucketPushPayload(webLink(git), git.hashes[7]!, git.hashes[9]!));
-    const { body: answer } = await server.json<Answer>('/webhooks/bitbucket', {
+  it('posts no status without f.server.public_url and records why on the job', async () => {
+    const body = JSON.stringify(bitbucketPushPayload(webLink(f.git), f.git.hashes[7]!, f.git.hashes[9]!));
+    const { body: answer } = await f.server.json<Answer>('/webhooks/bitbucket', {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -452,9 +411,9 @@ describe('server: Bitbucket build statuses need the server\u2019s public address
       },
       body,
     });
-    const job = await waitForReports<JobBody>(server, answer.id!, 2);
+    const job = await waitForReports<JobBody>(f.server, answer.id!, 2);
     expect(job.status).to.equal('completed');
     expect(job.reports!.every((r) => !r.ok && /server\.public_url/.test(r.reason ?? ''))).to.equal(true);
-    expect(bitbucket.requests.filter((r) => r.path.includes('/statuses/'))).to.have.length(0);
+    expect(f.forge.requests.filter((r) => r.path.includes('/statuses/'))).to.have.length(0);
   });
 });

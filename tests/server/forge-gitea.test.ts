@@ -7,11 +7,10 @@ import {
   startFakeGitea,
   waitForJob,
   waitForReports,
-  type FakeGitea,
   type ServerProcess,
   type TempDir,
 } from '@cadence-detect/test-support';
-import { SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
+import { forgeServer, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
 
 interface Answer {
   id?: string;
@@ -249,36 +248,19 @@ describe('server: Gitea and Forgejo webhooks (/webhooks/gitea, the gitea forge p
 describe('server: verdicts reported on Gitea and Forgejo (commit statuses and one pull-request comment)', function () {
   this.timeout(90_000);
   const TOKEN = 'gitea-test0token0never0logged01';
-  let work: TempDir;
-  let git: GitFixtures;
-  let gitea: FakeGitea;
-  let server: ServerProcess;
   let delivery = 100;
-
-  before(async () => {
-    work = await makeTempDir('cadence-forge-gitea-report-');
-    git = await serveRepositories(work.path);
-    gitea = await startFakeGitea();
-    server = await startCadenceServer({
-      cwd: work.path,
-      config: {
-        security: { allowed_networks: ['127.0.0.0/8'] },
-        forges: { gitea: { api_url: gitea.apiUrl, pull_request_comment: true } },
-        server: { public_url: 'https://cadence.example.test' },
-      },
+  const f = forgeServer(
+    'gitea-report',
+    () => startFakeGitea(),
+    (gitea) => ({
+      forges: { gitea: { api_url: gitea.apiUrl, pull_request_comment: true } },
       env: { CADENCE_GITEA_TOKEN: TOKEN },
-    });
-  });
-  after(async () => {
-    await server?.stop();
-    await gitea?.close();
-    await git?.close();
-    await work?.remove();
-  });
+    }),
+  );
 
   const send = async (event: string, payload: unknown): Promise<string> => {
     const body = JSON.stringify(payload);
-    const { status, body: answer } = await server.json<Answer>('/webhooks/gitea', {
+    const { status, body: answer } = await f.server.json<Answer>('/webhooks/gitea', {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -293,64 +275,69 @@ describe('server: verdicts reported on Gitea and Forgejo (commit statuses and on
   };
 
   it('sets pending then the verdict on the pushed commit, with the token and the job\u2019s address; no comment without a request', async () => {
-    const after = git.hashes[9]!;
-    const id = await send('push', giteaPushPayload(git.daemon.url('acme/human.git'), git.hashes[5]!, after));
-    const job = await waitForReports<JobBody>(server, id, 2);
+    const after = f.git.hashes[9]!;
+    const id = await send('push', giteaPushPayload(f.git.daemon.url('acme/human.git'), f.git.hashes[5]!, after));
+    const job = await waitForReports<JobBody>(f.server, id, 2);
     expect(job.reports!.map((r) => [r.kind, r.state, r.ok])).to.deep.equal([
       ['commit-status', 'pending', true],
       ['commit-status', 'success', true],
     ]);
-    const statuses = await gitea.waitFor('POST', new RegExp(`^/repos/acme/human/statuses/${after}$`), 2);
+    const statuses = await f.forge.waitFor('POST', new RegExp(`^/repos/acme/human/statuses/${after}$`), 2);
     expect(statuses.map((r) => r.body?.state)).to.deep.equal(['pending', 'success']);
     expect(statuses[1]!.body).to.include({ context: 'cadence', target_url: `https://cadence.example.test/jobs/${id}` });
     expect(String(statuses[1]!.headers.authorization)).to.equal(`token ${TOKEN}`);
   });
 
   it('writes one comment on the commit\u2019s open pull request, and edits it on the next push', async () => {
-    const repo = git.human;
-    await repo.git(['checkout', '-q', '-b', 'feature-9', git.hashes[6]!]);
+    const repo = f.git.human;
+    await repo.git(['checkout', '-q', '-b', 'feature-9', f.git.hashes[6]!]);
     const first = await repo.commit({ message: 'Add the lexer', date: 1_700_100_000, addLines: 10 });
-    await repo.git(['push', '-q', path.join(git.served, 'acme/human.git'), 'feature-9:refs/pull/9/head']);
-    gitea.pullRequest(first, 9);
-    const cloneUrl = git.daemon.url('acme/human.git');
-    const opened = await send('pull_request', giteaPullRequestPayload('opened', cloneUrl, 9, first, git.hashes[9]!));
-    const job = await waitForReports<JobBody>(server, opened, 3);
+    await repo.git(['push', '-q', path.join(f.git.served, 'acme/human.git'), 'feature-9:refs/pull/9/head']);
+    f.forge.pullRequest(first, 9);
+    const cloneUrl = f.git.daemon.url('acme/human.git');
+    const opened = await send('pull_request', giteaPullRequestPayload('opened', cloneUrl, 9, first, f.git.hashes[9]!));
+    const job = await waitForReports<JobBody>(f.server, opened, 3);
     expect(job.reports!.map((r) => [r.kind, r.state, r.ok])).to.deep.include(['pull-request-comment', 'created', true]);
-    const created = await gitea.waitFor('POST', /^\/repos\/acme\/human\/issues\/9\/comments$/, 1);
+    const created = await f.forge.waitFor('POST', /^\/repos\/acme\/human\/issues\/9\/comments$/, 1);
     expect(String(created[0]!.body?.body)).to.match(/^<!-- cadence-report -->\n\*\*Cadence\*\* on [0-9a-f]{12}/);
 
     const second = await repo.commit({ message: 'Test the lexer', date: 1_700_100_600, addLines: 6 });
-    await repo.git(['push', '-q', '-f', path.join(git.served, 'acme/human.git'), 'feature-9:refs/pull/9/head']);
+    await repo.git(['push', '-q', '-f', path.join(f.git.served, 'acme/human.git'), 'feature-9:refs/pull/9/head']);
     await repo.git(['checkout', '-q', 'main']);
-    gitea.pullRequest(second, 9);
+    f.forge.pullRequest(second, 9);
     const synchronized = await send(
       'pull_request',
-      giteaPullRequestPayload('synchronized', cloneUrl, 9, second, git.hashes[9]!),
+      giteaPullRequestPayload('synchronized', cloneUrl, 9, second, f.git.hashes[9]!),
     );
-    const again = await waitForReports<JobBody>(server, synchronized, 3);
+    const again = await waitForReports<JobBody>(f.server, synchronized, 3);
     expect(again.reports!.find((r) => r.kind === 'pull-request-comment')).to.include({
       state: 'updated',
       ok: true,
       target: 'acme/human#9',
     });
-    expect(gitea.requests.filter((r) => r.method === 'POST' && /\/issues\/9\/comments$/.test(r.path))).to.have.length(
+    expect(f.forge.requests.filter((r) => r.method === 'POST' && /\/issues\/9\/comments$/.test(r.path))).to.have.length(
       1,
     );
     expect(
-      gitea.requests.some((r) => r.method === 'PATCH' && /^\/repos\/acme\/human\/issues\/comments\/\d+$/.test(r.path)),
+      f.forge.requests.some(
+        (r) => r.method === 'PATCH' && /^\/repos\/acme\/human\/issues\/comments\/\d+$/.test(r.path),
+      ),
     ).to.equal(true);
     // The token is in no log line and no job record.
-    expect(JSON.stringify(server.logs)).not.to.contain(TOKEN);
-    expect(await (await server.request('/jobs?limit=100')).text()).not.to.contain(TOKEN);
+    expect(JSON.stringify(f.server.logs)).not.to.contain(TOKEN);
+    expect(await (await f.server.request('/jobs?limit=100')).text()).not.to.contain(TOKEN);
   });
 
   it('records a refused token (401) as ERR_FORGE_AUTH at once, and the job still completes', async () => {
-    gitea.script('POST', /\/statuses\//, [
+    f.forge.script('POST', /\/statuses\//, [
       { status: 401, body: { message: 'token is required' } },
       { status: 401, body: { message: 'token is required' } },
     ]);
-    const id = await send('push', giteaPushPayload(git.daemon.url('acme/human.git'), git.hashes[7]!, git.hashes[9]!));
-    const job = await waitForReports<JobBody>(server, id, 2);
+    const id = await send(
+      'push',
+      giteaPushPayload(f.git.daemon.url('acme/human.git'), f.git.hashes[7]!, f.git.hashes[9]!),
+    );
+    const job = await waitForReports<JobBody>(f.server, id, 2);
     expect(job.status).to.equal('completed');
     expect(job.reports!.map((r) => [r.state, r.ok])).to.deep.equal([
       ['pending', false],
