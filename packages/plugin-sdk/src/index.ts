@@ -128,6 +128,8 @@ export {
   hubSignatureKey,
   verifyHubSignature,
   requireHubSignature,
+  pullRequestRefPush,
+  type PushOrIgnored,
   refuseDelivery,
   invalidPayload,
   payloadField,

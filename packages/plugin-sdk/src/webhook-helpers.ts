@@ -185,3 +185,59 @@ export function pushOutcome(push: PushFields, delivery: string): WebhookOutcome 
     },
   };
 }
+
+/**
+ * What a forge's payload reader returns: the fields of a push or request to analyze, or why it asks for nothing.
+ * @since 1.13
+ */
+export type PushOrIgnored = { kind: 'push'; push: PushFields } | { kind: 'ignored'; reason: string };
+
+/**
+ * A `pull_request` event as GitHub, Gitea and Forgejo send it: `action` among `actions`, the
+ * request's `number`, `state`, `draft`, `head.sha`, `base.ref` and base repository. The request's
+ * own commits are fetched from the base repository as `refs/pull/N/head` (a fork's commits need no
+ * fork URL); `target` says where the verdict goes. A closed request, another action and a draft
+ * (unless `drafts`) ask for nothing; a malformed number, head or base is refused with 400.
+ * @since 1.13
+ */
+export function pullRequestRefPush(
+  payload: unknown,
+  settings: {
+    readonly actions: ReadonlySet<string>;
+    readonly drafts: boolean;
+    readonly target: (fullName: string | undefined, head: string) => ForgeTarget | null;
+  },
+): PushOrIgnored {
+  const action = payloadText(payload, 'action') ?? '';
+  if (!settings.actions.has(action)) return { kind: 'ignored', reason: `pull_request action ${action || 'missing'}` };
+  const number = requestNumber(
+    payloadField(payload, 'pull_request', 'number') ?? payloadField(payload, 'number'),
+    'pull_request.number',
+  );
+  if (payloadText(payload, 'pull_request', 'state') === 'closed')
+    return { kind: 'ignored', reason: 'pull request closed' };
+  if (payloadField(payload, 'pull_request', 'draft') === true && !settings.drafts)
+    return { kind: 'ignored', reason: 'draft pull request' };
+  const head = payloadCommit(payload, 'pull_request.head.sha', 'pull_request', 'head', 'sha');
+  const base = payloadText(payload, 'pull_request', 'base', 'ref');
+  if (!base) throw invalidPayload('pull_request.base.ref', 'missing');
+  const cloneUrl =
+    payloadText(payload, 'pull_request', 'base', 'repo', 'clone_url') ??
+    payloadText(payload, 'repository', 'clone_url');
+  if (!cloneUrl) throw invalidPayload('repository.clone_url', 'missing');
+  const fullName =
+    payloadText(payload, 'pull_request', 'base', 'repo', 'full_name') ??
+    payloadText(payload, 'repository', 'full_name');
+  return {
+    kind: 'push',
+    push: {
+      cloneUrl,
+      repo: fullName ?? cloneUrl,
+      branch: base,
+      before: null,
+      after: head,
+      forge: settings.target(fullName, head),
+      ref: `refs/pull/${number}/head`,
+    },
+  };
+}

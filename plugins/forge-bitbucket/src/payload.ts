@@ -5,7 +5,7 @@ import {
   payloadText,
   requestNumber,
   type ForgeTarget,
-  type PushFields,
+  type PushOrIgnored,
 } from '@cadence-detect/plugin-sdk';
 
 /** A workspace or repository slug as Bitbucket writes it: letters, digits, `-`, `_`, `.`, never `.` or `..` alone. */
@@ -26,7 +26,7 @@ function branchName(value: string | undefined, field: string): string {
   return value;
 }
 
-export type PushOutcome = { kind: 'push'; push: PushFields } | { kind: 'ignored'; reason: string };
+export type PushOutcome = PushOrIgnored;
 
 function target(fullName: string | undefined, sha: string): ForgeTarget | null {
   const parts = fullName?.split('/') ?? [];

@@ -1,12 +1,10 @@
 import {
   invalidPayload,
-  payloadCommit,
-  payloadField,
   payloadText,
   pushRange,
-  requestNumber,
   type ForgeTarget,
-  type PushFields,
+  pullRequestRefPush,
+  type PushOrIgnored,
 } from '@cadence-detect/plugin-sdk';
 
 /** `owner/name` as Gitea writes it: letters, digits, `-`, `_`, `.`, never `.` or `..` alone. */
@@ -19,7 +17,7 @@ function target(fullName: string | undefined, sha: string): ForgeTarget | null {
     : null;
 }
 
-export type PushOutcome = { kind: 'push'; push: PushFields } | { kind: 'ignored'; reason: string };
+export type PushOutcome = PushOrIgnored;
 
 /** A push (Gitea's `push` event): its repository's `clone_url`, the range of `before` and `after`. */
 export function giteaPush(payload: unknown): PushOutcome {
@@ -39,37 +37,5 @@ const PULL_REQUEST_ACTIONS = new Set(['opened', 'reopened', 'synchronized']);
 
 /** A pull request: its own commits, fetched as refs/pull/N/head from the base repository. */
 export function giteaPullRequest(payload: unknown, options: { readonly drafts: boolean }): PushOutcome {
-  const action = payloadText(payload, 'action') ?? '';
-  if (!PULL_REQUEST_ACTIONS.has(action))
-    return { kind: 'ignored', reason: `pull_request action ${action || 'missing'}` };
-  if (payloadText(payload, 'pull_request', 'state') === 'closed')
-    return { kind: 'ignored', reason: 'pull request closed' };
-  if (payloadField(payload, 'pull_request', 'draft') === true && !options.drafts)
-    return { kind: 'ignored', reason: 'draft pull request' };
-  const number = requestNumber(
-    payloadField(payload, 'pull_request', 'number') ?? payloadField(payload, 'number'),
-    'pull_request.number',
-  );
-  const head = payloadCommit(payload, 'pull_request.head.sha', 'pull_request', 'head', 'sha');
-  const base = payloadText(payload, 'pull_request', 'base', 'ref');
-  if (!base) throw invalidPayload('pull_request.base.ref', 'missing');
-  const cloneUrl =
-    payloadText(payload, 'pull_request', 'base', 'repo', 'clone_url') ??
-    payloadText(payload, 'repository', 'clone_url');
-  if (!cloneUrl) throw invalidPayload('repository.clone_url', 'missing');
-  const fullName =
-    payloadText(payload, 'pull_request', 'base', 'repo', 'full_name') ??
-    payloadText(payload, 'repository', 'full_name');
-  return {
-    kind: 'push',
-    push: {
-      cloneUrl,
-      repo: fullName ?? cloneUrl,
-      branch: base,
-      before: null,
-      after: head,
-      forge: target(fullName, head),
-      ref: `refs/pull/${number}/head`,
-    },
-  };
+  return pullRequestRefPush(payload, { actions: PULL_REQUEST_ACTIONS, drafts: options.drafts, target });
 }

@@ -1,17 +1,16 @@
 import {
   invalidPayload,
   isSingleCommitPush,
-  payloadCommit,
   payloadField,
   payloadText,
   positiveInteger,
   pushRange,
-  requestNumber,
   type ForgeTarget,
-  type PushFields,
+  pullRequestRefPush,
+  type PushOrIgnored,
 } from '@cadence-detect/plugin-sdk';
 
-export type PushOutcome = { kind: 'push'; push: PushFields } | { kind: 'ignored'; reason: string };
+export type PushOutcome = PushOrIgnored;
 
 /**
  * GitHub's `owner/name` grammar: an account of letters, digits, `-` (and `_`, for managed users),
@@ -61,37 +60,9 @@ const PULL_REQUEST_ACTIONS = new Set(['opened', 'synchronize', 'reopened', 'read
  * refs/pull/N/head (a fork's commits need no fork URL), reported on the head commit.
  */
 export function githubPullRequest(payload: unknown, options: { drafts: boolean }): PushOutcome {
-  const action = payloadText(payload, 'action') ?? '';
-  if (!PULL_REQUEST_ACTIONS.has(action))
-    return { kind: 'ignored', reason: `pull_request action ${action || 'missing'}` };
-  const number = requestNumber(
-    payloadField(payload, 'pull_request', 'number') ?? payloadField(payload, 'number'),
-    'pull_request.number',
-  );
-  if (payloadText(payload, 'pull_request', 'state') === 'closed')
-    return { kind: 'ignored', reason: 'pull request closed' };
-  if (payloadField(payload, 'pull_request', 'draft') === true && !options.drafts)
-    return { kind: 'ignored', reason: 'draft pull request' };
-  const head = payloadCommit(payload, 'pull_request.head.sha', 'pull_request', 'head', 'sha');
-  const base = payloadText(payload, 'pull_request', 'base', 'ref');
-  if (!base) throw invalidPayload('pull_request.base.ref', 'missing');
-  const cloneUrl =
-    payloadText(payload, 'pull_request', 'base', 'repo', 'clone_url') ??
-    payloadText(payload, 'repository', 'clone_url');
-  if (!cloneUrl) throw invalidPayload('repository.clone_url', 'missing');
-  const fullName =
-    payloadText(payload, 'pull_request', 'base', 'repo', 'full_name') ??
-    payloadText(payload, 'repository', 'full_name');
-  return {
-    kind: 'push',
-    push: {
-      cloneUrl,
-      repo: fullName ?? cloneUrl,
-      branch: base,
-      before: null,
-      after: head,
-      forge: target(fullName, head, payload),
-      ref: `refs/pull/${number}/head`,
-    },
-  };
+  return pullRequestRefPush(payload, {
+    actions: PULL_REQUEST_ACTIONS,
+    drafts: options.drafts,
+    target: (fullName, head) => target(fullName, head, payload),
+  });
 }

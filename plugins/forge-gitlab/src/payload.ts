@@ -8,10 +8,10 @@ import {
   pushRange,
   requestNumber,
   type ForgeTarget,
-  type PushFields,
+  type PushOrIgnored,
 } from '@cadence-detect/plugin-sdk';
 
-export type PushOutcome = { kind: 'push'; push: PushFields } | { kind: 'ignored'; reason: string };
+export type PushOutcome = PushOrIgnored;
 
 /**
  * GitLab's `path_with_namespace`: group/subgroup/.../project, each segment of letters, digits, `_`,
