@@ -31,6 +31,32 @@ export interface GitFixtures {
   close(): Promise<void>;
 }
 
+/** What `webhookServer` sets up before a describe's tests: filled in by its `before` hook. */
+export interface WebhookServer {
+  work: TempDir;
+  git: GitFixtures;
+  server: ServerProcess;
+}
+
+/** Mocha hooks for a describe about webhook intake: the served repositories and a server that may clone them; all stopped after. */
+export function webhookServer(name: string): WebhookServer {
+  const fixture = {} as WebhookServer;
+  before(async () => {
+    fixture.work = await makeTempDir(`cadence-${name}-`);
+    fixture.git = await serveRepositories(fixture.work.path);
+    fixture.server = await startCadenceServer({
+      cwd: fixture.work.path,
+      config: { security: { allowed_networks: ['127.0.0.0/8'] } },
+    });
+  });
+  after(async () => {
+    await fixture.server?.stop();
+    await fixture.git?.close();
+    await fixture.work?.remove();
+  });
+  return fixture;
+}
+
 /** What `forgeServer` sets up before a describe's tests: filled in by its `before` hook. */
 export interface ForgeServer<F> {
   work: TempDir;

@@ -1,17 +1,8 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
-import {
-  exportRepository,
-  makeTempDir,
-  startCadenceServer,
-  startFakeBitbucket,
-  waitForJob,
-  waitForReports,
-  type ServerProcess,
-  type TempDir,
-} from '@cadence-detect/test-support';
-import { forgeServer, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
+import { exportRepository, startFakeBitbucket, waitForJob, waitForReports } from '@cadence-detect/test-support';
+import { forgeServer, SECRET, webhookServer, type GitFixtures } from './fixtures.js';
 
 interface Answer {
   id?: string;
@@ -119,25 +110,12 @@ const webLink = (git: GitFixtures, name = 'acme/human'): string => git.daemon.ur
 
 describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket forge plugin)', function () {
   this.timeout(90_000);
-  let work: TempDir;
-  let git: GitFixtures;
-  let server: ServerProcess;
   let delivery = 0;
   const uuid = () => `{8d3e4f5a-0000-4000-8000-${String(++delivery).padStart(12, '0')}}`;
-
-  before(async () => {
-    work = await makeTempDir('cadence-forge-bitbucket-');
-    git = await serveRepositories(work.path);
-    server = await startCadenceServer({ cwd: work.path, config: { security: { allowed_networks: ['127.0.0.0/8'] } } });
-  });
-  after(async () => {
-    await server?.stop();
-    await git?.close();
-    await work?.remove();
-  });
+  const f = webhookServer('forge-bitbucket');
 
   const post = (body: string, headers: Record<string, string>) =>
-    server.json<Answer>('/webhooks/bitbucket', {
+    f.server.json<Answer>('/webhooks/bitbucket', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'Bitbucket-Webhooks/2.0', ...headers },
       body,
@@ -149,18 +127,18 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
 
   it('takes a signed repo:push: 202 with the job, which reads the pushed range from the web link plus .git', async () => {
     // The link carries a user name, as Bitbucket's links may: the clone URL carries none.
-    const href = webLink(git).replace('git://', 'git://someone@');
-    const body = JSON.stringify(bitbucketPushPayload(href, git.hashes[6]!, git.hashes[9]!));
+    const href = webLink(f.git).replace('git://', 'git://someone@');
+    const body = JSON.stringify(bitbucketPushPayload(href, f.git.hashes[6]!, f.git.hashes[9]!));
     const { status, body: answer } = await deliver('repo:push', body);
     expect(status, JSON.stringify(answer)).to.equal(202);
-    const job = await waitForJob<JobBody & { request?: { url?: string } }>(server, answer.id!);
+    const job = await waitForJob<JobBody & { request?: { url?: string } }>(f.server, answer.id!);
     expect(job.status, JSON.stringify(job)).to.equal('completed');
     expect(job.result!.total_commits).to.equal(3);
     expect(job.request?.url ?? '').to.not.contain('someone@');
   });
 
   it('refuses a missing, wrong or unprefixed signature with 401, and a form body with 400', async () => {
-    const body = JSON.stringify(bitbucketPushPayload(webLink(git), git.hashes[7]!, git.hashes[9]!));
+    const body = JSON.stringify(bitbucketPushPayload(webLink(f.git), f.git.hashes[7]!, f.git.hashes[9]!));
     const headers = { 'x-event-key': 'repo:push', 'x-request-uuid': uuid() };
     const none = await post(body, headers);
     expect(none.status).to.equal(401);
@@ -171,7 +149,7 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
     expect(wrong.body.message).to.contain('X-Hub-Signature header does not match');
     const bare = await post(body, { ...headers, 'x-hub-signature': sign(body).slice('sha256='.length) });
     expect(bare.status).to.equal(401);
-    const form = await server.json<Answer>('/webhooks/bitbucket', {
+    const form = await f.server.json<Answer>('/webhooks/bitbucket', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers, 'x-hub-signature': sign(body) },
       body: `payload=${encodeURIComponent(body)}`,
@@ -182,7 +160,7 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
   });
 
   it('creates one job for a delivery received twice (X-Request-UUID); ignores tags, deleted branches and other events', async () => {
-    const body = JSON.stringify(bitbucketPushPayload(webLink(git), git.hashes[8]!, git.hashes[9]!));
+    const body = JSON.stringify(bitbucketPushPayload(webLink(f.git), f.git.hashes[8]!, f.git.hashes[9]!));
     const headers = { 'x-event-key': 'repo:push', 'x-request-uuid': uuid(), 'x-hub-signature': sign(body) };
     const first = await post(body, headers);
     const second = await post(body, headers);
@@ -191,13 +169,13 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
     expect(second.body.job_id).to.equal(first.body.id);
     expect(second.body.duplicate).to.equal(true);
 
-    const deleted = bitbucketPushPayload(webLink(git), git.hashes[8]!, git.hashes[9]!);
+    const deleted = bitbucketPushPayload(webLink(f.git), f.git.hashes[8]!, f.git.hashes[9]!);
     (deleted.push.changes[0] as { new: unknown }).new = null;
     const gone = JSON.stringify(deleted);
     const ignored = await deliver('repo:push', gone);
     expect(ignored.status).to.equal(200);
     expect(ignored.body).to.include({ ignored: true, reason: 'branch deleted' });
-    const tag = bitbucketPushPayload(webLink(git), null, git.hashes[9]!);
+    const tag = bitbucketPushPayload(webLink(f.git), null, f.git.hashes[9]!);
     (tag.push.changes[0]!.new as { type: string }).type = 'tag';
     const tagged = JSON.stringify(tag);
     const tagAnswer = await deliver('repo:push', tagged);
@@ -209,13 +187,13 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
   });
 
   it('refuses a payload that names no repository link or a head that is no commit id (400, naming the field)', async () => {
-    const payload = bitbucketPullRequestPayload(webLink(git), 3, 'feature-3', git.hashes[9]!, git.hashes[6]!);
+    const payload = bitbucketPullRequestPayload(webLink(f.git), 3, 'feature-3', f.git.hashes[9]!, f.git.hashes[6]!);
     (payload.pullrequest.source.commit as { hash: string }).hash = '--upload-pack';
     const bad = JSON.stringify(payload);
     const answer = await deliver('pullrequest:created', bad);
     expect(answer.status).to.equal(400);
     expect(answer.body.message).to.contain('pullrequest.source.commit.hash');
-    const noLink = bitbucketPushPayload(webLink(git), git.hashes[8]!, git.hashes[9]!);
+    const noLink = bitbucketPushPayload(webLink(f.git), f.git.hashes[8]!, f.git.hashes[9]!);
     delete (noLink.repository.links as { html?: unknown }).html;
     const text = JSON.stringify(noLink);
     const refused = await deliver('repo:push', text);
@@ -224,29 +202,33 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
   });
 
   it('analyzes a pull request created, then updated, over its own commits: the source branch fetched, its 12-character head resolved', async () => {
-    const repo = git.human;
-    await repo.git(['checkout', '-q', '-b', 'feature-7', git.hashes[6]!]);
+    const repo = f.git.human;
+    await repo.git(['checkout', '-q', '-b', 'feature-7', f.git.hashes[6]!]);
     const first = await repo.commit({ message: 'Add the parser', date: 1_700_000_000, addLines: 12 });
-    await repo.git(['push', '-q', path.join(git.served, 'acme/human.git'), 'feature-7:refs/heads/feature-7']);
-    const created = JSON.stringify(bitbucketPullRequestPayload(webLink(git), 7, 'feature-7', first, git.hashes[9]!));
+    await repo.git(['push', '-q', path.join(f.git.served, 'acme/human.git'), 'feature-7:refs/heads/feature-7']);
+    const created = JSON.stringify(
+      bitbucketPullRequestPayload(webLink(f.git), 7, 'feature-7', first, f.git.hashes[9]!),
+    );
     const answer = await deliver('pullrequest:created', created);
     expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
-    const job = await waitForJob<JobBody>(server, answer.body.id!);
+    const job = await waitForJob<JobBody>(f.server, answer.body.id!);
     expect(job.status, JSON.stringify(job)).to.equal('completed');
     expect(job.result!.total_commits).to.equal(1);
     expect(job.result!.head_commit).to.equal(first);
 
     const second = await repo.commit({ message: 'Test the parser', date: 1_700_000_600, addLines: 8 });
-    await repo.git(['push', '-q', '-f', path.join(git.served, 'acme/human.git'), 'feature-7:refs/heads/feature-7']);
+    await repo.git(['push', '-q', '-f', path.join(f.git.served, 'acme/human.git'), 'feature-7:refs/heads/feature-7']);
     await repo.git(['checkout', '-q', 'main']);
-    const updated = JSON.stringify(bitbucketPullRequestPayload(webLink(git), 7, 'feature-7', second, git.hashes[9]!));
+    const updated = JSON.stringify(
+      bitbucketPullRequestPayload(webLink(f.git), 7, 'feature-7', second, f.git.hashes[9]!),
+    );
     const again = await deliver('pullrequest:updated', updated);
     expect(again.status, JSON.stringify(again.body)).to.equal(202);
-    const job2 = await waitForJob<JobBody>(server, again.body.id!);
+    const job2 = await waitForJob<JobBody>(f.server, again.body.id!);
     expect(job2.status, JSON.stringify(job2)).to.equal('completed');
     expect(job2.result!.total_commits).to.equal(2);
 
-    const merged = bitbucketPullRequestPayload(webLink(git), 7, 'feature-7', second, git.hashes[9]!);
+    const merged = bitbucketPullRequestPayload(webLink(f.git), 7, 'feature-7', second, f.git.hashes[9]!);
     (merged.pullrequest as { state: string }).state = 'MERGED';
     const text = JSON.stringify(merged);
     const ignored = await deliver('pullrequest:updated', text);
@@ -255,21 +237,26 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
   });
 
   it('analyzes a fork\u2019s pull request from the fork: its source branch, from the merge base with the fork\u2019s copy of the target', async () => {
-    const repo = git.human;
-    await exportRepository(git.served, 'ada/human-fork.git', repo.dir);
-    await repo.git(['checkout', '-q', '-b', 'fork-feature', git.hashes[9]!]);
+    const repo = f.git.human;
+    await exportRepository(f.git.served, 'ada/human-fork.git', repo.dir);
+    await repo.git(['checkout', '-q', '-b', 'fork-feature', f.git.hashes[9]!]);
     const head = await repo.commit({ message: 'Add the fork\u2019s parser', date: 1_700_200_000, addLines: 9 });
-    await repo.git(['push', '-q', path.join(git.served, 'ada/human-fork.git'), 'fork-feature:refs/heads/fork-feature']);
+    await repo.git([
+      'push',
+      '-q',
+      path.join(f.git.served, 'ada/human-fork.git'),
+      'fork-feature:refs/heads/fork-feature',
+    ]);
     await repo.git(['checkout', '-q', 'main']);
-    const payload = bitbucketPullRequestPayload(webLink(git), 11, 'fork-feature', head, git.hashes[9]!);
+    const payload = bitbucketPullRequestPayload(webLink(f.git), 11, 'fork-feature', head, f.git.hashes[9]!);
     (payload.pullrequest.source as { repository: unknown }).repository = bitbucketRepository(
-      webLink(git, 'ada/human-fork'),
+      webLink(f.git, 'ada/human-fork'),
       'ada/human-fork',
     );
     const body = JSON.stringify(payload);
     const answer = await deliver('pullrequest:created', body);
     expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
-    const job = await waitForJob<JobBody & { forge?: { repository: string } }>(server, answer.body.id!);
+    const job = await waitForJob<JobBody & { forge?: { repository: string } }>(f.server, answer.body.id!);
     expect(job.status, JSON.stringify(job)).to.equal('completed');
     expect(job.result!.total_commits).to.equal(1);
     expect(job.result!.head_commit).to.equal(head);
@@ -277,11 +264,11 @@ describe('server: Bitbucket Cloud webhooks (/webhooks/bitbucket, the bitbucket f
 
   it('fails a request job clearly when its head is not on the source branch (ERR_NO_COMMITS_FOUND)', async () => {
     const body = JSON.stringify(
-      bitbucketPullRequestPayload(webLink(git), 8, 'main', 'abcdef012345'.padEnd(40, '0'), git.hashes[9]!),
+      bitbucketPullRequestPayload(webLink(f.git), 8, 'main', 'abcdef012345'.padEnd(40, '0'), f.git.hashes[9]!),
     );
     const answer = await deliver('pullrequest:created', body);
     expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
-    const job = await waitForJob<JobBody>(server, answer.body.id!);
+    const job = await waitForJob<JobBody>(f.server, answer.body.id!);
     expect(job).to.include({ status: 'failed', error_code: 'ERR_NO_COMMITS_FOUND' });
   });
 });

@@ -1,16 +1,8 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
-import {
-  makeTempDir,
-  startCadenceServer,
-  startFakeGitea,
-  waitForJob,
-  waitForReports,
-  type ServerProcess,
-  type TempDir,
-} from '@cadence-detect/test-support';
-import { forgeServer, SECRET, serveRepositories, type GitFixtures } from './fixtures.js';
+import { startFakeGitea, waitForJob, waitForReports } from '@cadence-detect/test-support';
+import { forgeServer, SECRET, webhookServer } from './fixtures.js';
 
 interface Answer {
   id?: string;
@@ -99,30 +91,17 @@ const sign = (body: string, secret = SECRET): string => createHmac('sha256', sec
 
 describe('server: Gitea and Forgejo webhooks (/webhooks/gitea, the gitea forge plugin)', function () {
   this.timeout(90_000);
-  let work: TempDir;
-  let git: GitFixtures;
-  let server: ServerProcess;
   let delivery = 0;
-
-  before(async () => {
-    work = await makeTempDir('cadence-forge-gitea-');
-    git = await serveRepositories(work.path);
-    server = await startCadenceServer({ cwd: work.path, config: { security: { allowed_networks: ['127.0.0.0/8'] } } });
-  });
-  after(async () => {
-    await server?.stop();
-    await git?.close();
-    await work?.remove();
-  });
+  const f = webhookServer('forge-gitea');
 
   const post = (body: string, headers: Record<string, string>) =>
-    server.json<Answer>('/webhooks/gitea', {
+    f.server.json<Answer>('/webhooks/gitea', {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body,
     });
   const pushBody = (before: number, after: number) =>
-    JSON.stringify(giteaPushPayload(git.daemon.url('acme/human.git'), git.hashes[before]!, git.hashes[after]!));
+    JSON.stringify(giteaPushPayload(f.git.daemon.url('acme/human.git'), f.git.hashes[before]!, f.git.hashes[after]!));
 
   it('takes a push signed in X-Gitea-Signature: 202 with the job, which reads the pushed range', async () => {
     const body = pushBody(6, 9);
@@ -132,7 +111,7 @@ describe('server: Gitea and Forgejo webhooks (/webhooks/gitea, the gitea forge p
       'x-gitea-signature': sign(body),
     });
     expect(status, JSON.stringify(answer)).to.equal(202);
-    const job = await waitForJob<JobBody>(server, answer.id!);
+    const job = await waitForJob<JobBody>(f.server, answer.id!);
     expect(job.status).to.equal('completed');
     expect(job.result!.total_commits).to.equal(3);
   });
@@ -173,7 +152,7 @@ describe('server: Gitea and Forgejo webhooks (/webhooks/gitea, the gitea forge p
   it('refuses a form-encoded delivery with a clear 400: Gitea signs the JSON body', async () => {
     const json = pushBody(7, 9);
     const form = `payload=${encodeURIComponent(json)}`;
-    const { status, body } = await server.json<Answer>('/webhooks/gitea', {
+    const { status, body } = await f.server.json<Answer>('/webhooks/gitea', {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -204,37 +183,37 @@ describe('server: Gitea and Forgejo webhooks (/webhooks/gitea, the gitea forge p
   });
 
   it('analyzes a pull request opened and then synchronized over its own commits (refs/pull/N/head); ignores other actions', async () => {
-    const repo = git.human;
-    await repo.git(['checkout', '-q', '-b', 'feature-7', git.hashes[6]!]);
+    const repo = f.git.human;
+    await repo.git(['checkout', '-q', '-b', 'feature-7', f.git.hashes[6]!]);
     const first = await repo.commit({ message: 'Add the parser', date: 1_700_000_000, addLines: 12 });
-    await repo.git(['push', '-q', path.join(git.served, 'acme/human.git'), 'feature-7:refs/pull/7/head']);
-    const cloneUrl = git.daemon.url('acme/human.git');
-    const opened = JSON.stringify(giteaPullRequestPayload('opened', cloneUrl, 7, first, git.hashes[9]!));
+    await repo.git(['push', '-q', path.join(f.git.served, 'acme/human.git'), 'feature-7:refs/pull/7/head']);
+    const cloneUrl = f.git.daemon.url('acme/human.git');
+    const opened = JSON.stringify(giteaPullRequestPayload('opened', cloneUrl, 7, first, f.git.hashes[9]!));
     const answer = await post(opened, {
       'x-gitea-event': 'pull_request',
       'x-gitea-delivery': `gitea-${++delivery}`,
       'x-gitea-signature': sign(opened),
     });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
-    const job = await waitForJob<JobBody>(server, answer.body.id!);
+    const job = await waitForJob<JobBody>(f.server, answer.body.id!);
     expect(job.status).to.equal('completed');
     expect(job.result!.total_commits).to.equal(1);
 
     const second = await repo.commit({ message: 'Test the parser', date: 1_700_000_600, addLines: 8 });
-    await repo.git(['push', '-q', '-f', path.join(git.served, 'acme/human.git'), 'feature-7:refs/pull/7/head']);
+    await repo.git(['push', '-q', '-f', path.join(f.git.served, 'acme/human.git'), 'feature-7:refs/pull/7/head']);
     await repo.git(['checkout', '-q', 'main']);
-    const synchronized = JSON.stringify(giteaPullRequestPayload('synchronized', cloneUrl, 7, second, git.hashes[9]!));
+    const synchronized = JSON.stringify(giteaPullRequestPayload('synchronized', cloneUrl, 7, second, f.git.hashes[9]!));
     const updated = await post(synchronized, {
       'x-gitea-event': 'pull_request',
       'x-gitea-delivery': `gitea-${++delivery}`,
       'x-gitea-signature': sign(synchronized),
     });
     expect(updated.status, JSON.stringify(updated.body)).to.equal(202);
-    const again = await waitForJob<JobBody>(server, updated.body.id!);
+    const again = await waitForJob<JobBody>(f.server, updated.body.id!);
     expect(again.status).to.equal('completed');
     expect(again.result!.total_commits).to.equal(2);
 
-    const closed = JSON.stringify({ ...giteaPullRequestPayload('closed', cloneUrl, 7, second, git.hashes[9]!) });
+    const closed = JSON.stringify({ ...giteaPullRequestPayload('closed', cloneUrl, 7, second, f.git.hashes[9]!) });
     const ignored = await post(closed, {
       'x-gitea-event': 'pull_request',
       'x-gitea-delivery': `gitea-${++delivery}`,
