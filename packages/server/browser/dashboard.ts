@@ -35,35 +35,46 @@ function seconds(job: JobView): string {
   return `${((end - Date.parse(job.started_at)) / 1000).toFixed(1)} s`;
 }
 
-function render(job: JobView, progress?: string): void {
+/** A row's cells, made once: progress events update their text, so the link a user is clicking stays put. */
+const COLUMNS = 7;
+function rowFor(job: JobView): HTMLTableRowElement {
   let row = rows.get(job.id);
-  if (!row) {
-    row = document.createElement('tr');
-    rows.set(job.id, row);
-    byId('jobs-body').prepend(row);
-  }
-  row.dataset.status = job.status;
-  row.dataset.repo = String(job.repo || '').toLowerCase();
-  row.dataset.source = String(job.source || '');
-  row.replaceChildren();
+  if (row) return row;
+  row = document.createElement('tr');
   const id = document.createElement('td');
   const a = document.createElement('a');
   a.href = `jobs/${encodeURIComponent(job.id)}/report`;
   a.textContent = job.id.slice(0, 8);
   id.append(a);
-  row.append(id, cell(job.status + (progress ? `: ${progress}` : '')), cell(job.repo), cell(job.source));
+  row.append(id);
+  for (let i = 1; i < COLUMNS; i++) row.append(cell(''));
+  rows.set(job.id, row);
+  byId('jobs-body').prepend(row);
+  return row;
+}
+
+function render(job: JobView, progress?: string): void {
+  const row = rowFor(job);
+  row.dataset.status = job.status;
+  row.dataset.repo = String(job.repo || '').toLowerCase();
+  row.dataset.source = String(job.source || '');
   const result = job.result || {};
-  row.append(
-    cell(
-      typeof result.overall_score === 'number'
-        ? result.overall_score.toFixed(2)
-        : typeof result.ai_share === 'number'
-          ? result.ai_share.toFixed(2)
-          : '',
-    ),
-    cell(result.assessment || ''),
-    cell(seconds(job)),
-  );
+  const texts = [
+    job.status + (progress ? `: ${progress}` : ''),
+    job.repo ?? '',
+    job.source ?? '',
+    typeof result.overall_score === 'number'
+      ? result.overall_score.toFixed(2)
+      : typeof result.ai_share === 'number'
+        ? result.ai_share.toFixed(2)
+        : '',
+    result.assessment || '',
+    seconds(job),
+  ];
+  texts.forEach((text, i) => {
+    const td = row.cells[i + 1]!;
+    if (td.textContent !== text) td.textContent = text;
+  });
   if (job.status === 'queued' || job.status === 'running') follow(job);
   applyFilter(row);
 }
