@@ -92,7 +92,9 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
     const row = page.locator('#jobs-body tr', { hasText: 'acme/burst' }).first();
     await row.waitFor();
     // Progress updates the row's text in place: the link a user may be clicking is never replaced.
-    await row.locator('a').evaluate((a: unknown) => void ((a as { dataset: Record<string, string> }).dataset.kept = 'yes'));
+    await row
+      .locator('a')
+      .evaluate((a: unknown) => void ((a as { dataset: Record<string, string> }).dataset.kept = 'yes'));
     await page.waitForSelector('#jobs-body tr[data-status="completed"] a', { timeout: 30_000 });
     expect(await row.locator('a[data-kept="yes"]').count()).to.equal(1);
     expect(reloaded).to.equal(false);
