@@ -1,15 +1,15 @@
-// `pnpm test`'s mocha part: every test once, in two runs side by side (the machine's cores are
-// otherwise half idle while one run waits on servers, git and npm). The backend tier
-// (tests/tiers.mjs: the release check, the servers that keep jobs, the CLI smoke slice) runs in a
-// second mocha whose output follows the first's; the rest runs here, its output live. Exits
-// non-zero when either run failed. Arguments after `--` go to both runs.
+// `pnpm test`'s mocha part: every test once, in three runs side by side (the machine's cores are
+// otherwise half idle while a run waits on servers, git and npm). tests/tiers.mjs names the files of
+// the two side runs (the backend tier; the release check and the tests that mostly wait on timers);
+// the rest runs here, its output live, and the side runs' output follows. Exits non-zero when any
+// run failed. Arguments after `--` go to every run.
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BACKEND_TIER } from '../tests/tiers.mjs';
+import { BACKEND_TIER, WAITING_TIER } from '../tests/tiers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mocha = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
@@ -26,32 +26,27 @@ function run(args, output) {
 }
 
 const dir = await mkdtemp(path.join(tmpdir(), 'cadence-tests-'));
-const logFile = path.join(dir, 'backend-tier.log');
-const log = createWriteStream(logFile);
-await new Promise((resolve) => log.once('open', resolve));
+const sideTiers = [
+  { name: 'the backend tier', specs: BACKEND_TIER },
+  { name: 'the waiting tier', specs: WAITING_TIER },
+];
 console.log(
-  `the backend tier (${BACKEND_TIER.length} entries of tests/tiers.mjs) runs beside this one; its output follows`,
+  `${sideTiers.map((t) => `${t.name} (${t.specs.length} entries)`).join(' and ')} of tests/tiers.mjs run beside this one; their output follows`,
 );
-const [rest, tier] = await Promise.all([
-  run(BACKEND_TIER.flatMap((spec) => ['--ignore', spec])),
-  run(
-    [
-      '--no-config',
-      '--import=tsx',
-      '--extension',
-      'ts',
-      '--timeout',
-      '30000',
-      '--slow',
-      '2000',
-      '--exit',
-      ...BACKEND_TIER.flatMap((spec) => ['--spec', spec]),
-    ],
-    log,
-  ),
-]);
-log.end();
-console.log('\n== the backend tier (tests/tiers.mjs)');
-process.stdout.write(await readFile(logFile, 'utf8'));
+const side = sideTiers.map(async (tier, i) => {
+  const logFile = path.join(dir, `tier-${i}.log`);
+  const log = createWriteStream(logFile);
+  await new Promise((resolve) => log.once('open', resolve));
+  const args = ['--no-config', '--import=tsx', '--extension', 'ts', '--timeout', '30000', '--slow', '2000', '--exit'];
+  const code = await run([...args, ...tier.specs.flatMap((spec) => ['--spec', spec])], log);
+  await new Promise((resolve) => log.end(resolve));
+  return { ...tier, code, logFile };
+});
+const rest = await run([...BACKEND_TIER, ...WAITING_TIER].flatMap((spec) => ['--ignore', spec]));
+const tiers = await Promise.all(side);
+for (const tier of tiers) {
+  console.log(`\n== ${tier.name} (tests/tiers.mjs)`);
+  process.stdout.write(await readFile(tier.logFile, 'utf8'));
+}
 await rm(dir, { recursive: true, force: true });
-process.exit(rest === 0 && tier === 0 ? 0 : 1);
+process.exit(rest === 0 && tiers.every((t) => t.code === 0) ? 0 : 1);

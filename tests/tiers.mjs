@@ -1,13 +1,20 @@
-// Which test files run beside the rest: the release check, the server tests whose servers keep
-// jobs, deliveries, sessions, reports or schedules (what the job backend changes: `.ci/run` runs
-// them under Node 22 with servers on Redis), the tests that bring a Redis of their own, and a smoke
-// slice of the CLI (analyze, the CI commands, scans of the forges: what users run on Node 22 and 24,
-// and enough to keep the two runs about as long). `pnpm test` (scripts/run-tests.mjs) and `.ci/run` both read this list, so a
-// file is in exactly one of the two runs. tests/server/limits.test.ts stays in the other run (servers
-// in memory): on the run's shared Redis, after some twenty other servers, its rate-limit test once
-// found its first window already spent (under investigation).
+// Which test files run beside the rest, so that the suite takes three runs side by side (it mostly
+// waits on the git, CLI, npm and server processes it starts, so a two-core machine has room for a
+// third). `pnpm test` (scripts/run-tests.mjs) and `.ci/run` both read these lists, so a file is in
+// exactly one run.
+//
+// - BACKEND_TIER: the server tests whose servers keep jobs, deliveries, sessions, reports or
+//   schedules (what the job backend changes: `.ci/run` runs them under Node 22 with servers on
+//   Redis), the tests that bring a Redis of their own, and a smoke slice of the CLI (analyze, the CI
+//   commands, scans of the forges: what users run on Node 22 and 24).
+// - WAITING_TIER: the release check (a local Verdaccio, publishing, npm installs: its packages are
+//   the same whatever Node runs it) and the tests whose time is mostly timers: retry back-offs of
+//   forge calls, header and body timeouts of trickling clients, job timeouts and drain graces.
+//   `.ci/run` runs them under Node 22 with servers in memory. tests/server/limits.test.ts is here
+//   rather than on the shared Redis: there, after some twenty other servers, its rate-limit test
+//   once found its first window already spent.
+// - Everything else runs under the machine's Node (20 in CI), servers in memory.
 export const BACKEND_TIER = [
-  'tests/release/**/*.test.ts',
   'tests/server/api.test.ts',
   'tests/server/webhooks.test.ts',
   'tests/server/sessions.test.ts',
@@ -27,5 +34,20 @@ export const BACKEND_TIER = [
   'tests/plugins/plugin-settings.test.ts',
 ];
 
-// `node tests/tiers.mjs`: the list, one per line (for `.ci/run`).
-if (import.meta.url === `file://${process.argv[1]}`) console.log(BACKEND_TIER.join('\n'));
+export const WAITING_TIER = [
+  'tests/release/**/*.test.ts',
+  'tests/server/forge-failures.test.ts',
+  'tests/server/intake-abuse.test.ts',
+  'tests/server/analysis-threads.test.ts',
+  'tests/server/limits.test.ts',
+];
+
+// `node tests/tiers.mjs backend|waiting`: that list, one per line (for `.ci/run`).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const tier = { backend: BACKEND_TIER, waiting: WAITING_TIER }[process.argv[2] ?? ''];
+  if (!tier) {
+    console.error('usage: node tests/tiers.mjs backend|waiting');
+    process.exit(2);
+  }
+  console.log(tier.join('\n'));
+}

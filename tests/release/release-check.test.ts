@@ -8,7 +8,7 @@ const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..')
 /**
  * `pnpm release:check` as a process: publishes every public package to a real local Verdaccio and
  * installs the CLI alone, a third-party plugin, the example's tests, the plugin starter, then
- * everything (`@cadence-detect/cadence`) from it as a user would, and measures each path's cold install. It is in the backend tier (tests/tiers.mjs): .ci/run runs it under Node 22.
+ * everything (`@cadence-detect/cadence`) from it as a user would, and measures each path's cold install. It is in the waiting tier (tests/tiers.mjs): .ci/run runs it under Node 22.
  */
 describe('the release check (pnpm release:check)', function () {
   this.timeout(600_000);
