@@ -6,10 +6,11 @@
 // - BACKEND_TIER: the server tests whose servers keep jobs, deliveries, sessions, reports or
 //   schedules (what the job backend changes: `.ci/run` runs them under Node 22 with servers on
 //   Redis), the tests that bring a Redis of their own, and a smoke slice of the CLI (analyze, the CI
-//   commands, scans of the forges: what users run on Node 22 and 24).
+//   commands, SARIF, scans of organizations and forges: what users run on Node 22 and 24).
 // - WAITING_TIER: the release check (a local Verdaccio, publishing, npm installs: its packages are
 //   the same whatever Node runs it) and the tests whose time is mostly timers: retry back-offs of
-//   forge calls, header and body timeouts of trickling clients, job timeouts and drain graces.
+//   forge calls, header and body timeouts of trickling clients, job timeouts and drain graces;
+//   and the CLI's startup refusals (servers that start and exit).
 //   `.ci/run` runs them under Node 22 with servers in memory. tests/server/limits.test.ts is here
 //   rather than on the shared Redis: there, after some twenty other servers, its rate-limit test
 //   once found its first window already spent.
@@ -31,6 +32,8 @@ export const BACKEND_TIER = [
   'tests/cli/analyze.test.ts',
   'tests/cli/ci.test.ts',
   'tests/cli/scan-forges.test.ts',
+  'tests/cli/scan.test.ts',
+  'tests/cli/sarif.test.ts',
   'tests/plugins/plugin-settings.test.ts',
 ];
 
@@ -40,6 +43,7 @@ export const WAITING_TIER = [
   'tests/server/intake-abuse.test.ts',
   'tests/server/analysis-threads.test.ts',
   'tests/server/limits.test.ts',
+  'tests/cli/startup-refusals.test.ts',
 ];
 
 // `node tests/tiers.mjs backend|waiting`: that list, one per line (for `.ci/run`).
