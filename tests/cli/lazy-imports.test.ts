@@ -50,13 +50,13 @@ describe('each command imports only what it uses (the real CLI process)', functi
     it(`cadence ${args.join(' ')} imports no plugin, engine, configuration schema, AI SDK or server`, async () => {
       const { urls } = await imports(args);
       expect(matching(urls, /\/host\/dist\/cli\/main\.js$/), 'the recorder saw the CLI').to.have.length(1);
-      expect(matching(urls, /\/plugins\/[^/]+\/dist\/|\/packages\/engine\/|\/typebox\//)).to.deep.equal([]);
+      expect(matching(urls, /\/plugins\/[^/]+\/dist\/|\/packages\/engine\/|\/typebox(\/|\.mjs$)/)).to.deep.equal([]);
       expect(matching(urls, AI_SDKS)).to.deep.equal([]);
       expect(matching(urls, SERVER)).to.deep.equal([]);
     });
   }
 
-  it('cadence analyze of a repository with a text report runs the plugins without the AI SDKs, the server, the HTML report or the page parser', async () => {
+  it('cadence analyze of a repository with a text report runs the plugins without the AI SDKs, the server, the HTML report, the page parser or TypeBox\u2019s modules one by one', async () => {
     const { run, urls } = await imports(['analyze', repo]);
     expect(run.stdout).to.match(/^Verdict: .*\n(False-alarm floor: .*\n)?Repository: repo/);
     expect(matching(urls, /\/plugins\/size\/dist\/index\.js$/)).to.have.length(1);
@@ -66,6 +66,9 @@ describe('each command imports only what it uses (the real CLI process)', functi
     expect(matching(urls, HTML_REPORT)).to.deep.equal([]);
     // The page fetcher and the HTML parser are a website's; a repository analysis never needs them.
     expect(matching(urls, /\/(parse5|packages\/web-source)\//)).to.deep.equal([]);
+    // TypeBox comes as the SDK's one module, never as the package's hundreds (each costs the start).
+    expect(matching(urls, /\/plugin-sdk\/dist\/typebox\.mjs$/)).to.have.length(1);
+    expect(matching(urls, /\/typebox\//)).to.deep.equal([]);
   });
 
   it('imports the HTML report to write one', async () => {

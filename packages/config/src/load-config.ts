@@ -1,5 +1,5 @@
 import path from 'node:path';
-import Value from 'typebox/value';
+import { Value } from '@cadence-detect/plugin-sdk/typebox';
 import { closestName } from '@cadence-detect/errors';
 import { ConfigError } from './config-error.js';
 import { findProjectFile, findUserFile, readNamedFile, userConfigDir, type ConfigFile } from './config-files.js';

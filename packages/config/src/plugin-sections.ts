@@ -1,4 +1,4 @@
-import type { TSchema } from 'typebox';
+import type { TSchema } from '@cadence-detect/plugin-sdk/typebox';
 import { secretOptionPaths, settingsKeyOf, type SettingsOwner } from '@cadence-detect/plugin-sdk';
 import { parseValue, setPath } from './environment.js';
 import { leafKind, type CadenceConfig } from './schema.js';

@@ -1,4 +1,4 @@
-import Type, { type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from '@cadence-detect/plugin-sdk/typebox';
 import { DEFAULT_THRESHOLDS } from '@cadence-detect/plugin-sdk';
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import Type from 'typebox';
+import { Type } from '@cadence-detect/plugin-sdk/typebox';
 import {
   applyPluginEnvironment,
   defaultConfig,

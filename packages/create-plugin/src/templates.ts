@@ -42,7 +42,6 @@ function packageJson({ packageName, pluginName }: StarterNames): Record<string, 
       test: "mocha --import=tsx --extension ts 'test/**/*.test.ts'",
       typecheck: 'tsc -p tsconfig.json',
     },
-    dependencies: { typebox: '^1.4.3' },
     // The host brings the SDK: a plugin that bundled its own would see a second, separate API.
     peerDependencies: { [SDK]: sdk },
     devDependencies: {
@@ -64,11 +63,11 @@ export { default, strategy, OPTIONS } from './src/plugin.js';
 `;
 
 function plugin({ pluginName }: StarterNames): string {
-  return `import Type from 'typebox';
+  return `import { Type } from '${SDK}/typebox';
 import { definePlugin, defineStrategy } from '${SDK}';
 
 /**
- * The plugin's options: a typebox schema the host checks, with its defaults applied. Users set them
+ * The plugin's options: a TypeBox schema (the SDK's one-module copy: it loads fast) the host checks, with its defaults applied. Users set them
  * as \`plugin_options: { ${pluginName}: { max_additions: 800 } }\`, or in the environment as
  * CADENCE_PLUGIN_${pluginName.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}_MAX_ADDITIONS. In a
  * strategy declared with it, \`context.options\` has its type (checkJs).

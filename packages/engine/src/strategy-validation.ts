@@ -1,5 +1,4 @@
-import Type from 'typebox';
-import Value from 'typebox/value';
+import { Type, Value } from '@cadence-detect/plugin-sdk/typebox';
 import { CadenceError } from '@cadence-detect/errors';
 import { formatMessage, type Finding, type Strategy, type StrategyOutcome } from '@cadence-detect/plugin-sdk';
 

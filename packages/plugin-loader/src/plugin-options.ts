@@ -1,4 +1,4 @@
-import Value from 'typebox/value';
+import { Value } from '@cadence-detect/plugin-sdk/typebox';
 import { closestName } from '@cadence-detect/errors';
 import { deepFreeze } from './deep-freeze.js';
 import type { LoadedPlugin } from './loaded-plugin.js';

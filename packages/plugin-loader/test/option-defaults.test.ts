@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import Type from 'typebox';
+import { Type } from '@cadence-detect/plugin-sdk/typebox';
 import { definePlugin, type CadencePlugin } from '@cadence-detect/plugin-sdk';
 import { resolvePluginOptions } from '../src/index.js';
 

@@ -1,5 +1,4 @@
-import Type, { type Static, type TSchema } from 'typebox';
-import Value from 'typebox/value';
+import { Type, Value, type Static, type TSchema } from '@cadence-detect/plugin-sdk/typebox';
 import { HttpError } from '@cadence-detect/errors';
 
 export const RepositoryBody = Type.Object({

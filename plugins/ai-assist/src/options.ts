@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import { Type } from '@cadence-detect/plugin-sdk/typebox';
 import type { AiSettings, OptionsOf } from '@cadence-detect/plugin-sdk';
 
 const nullableString = Type.Union([Type.String(), Type.Null()], { default: null });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import Type from 'typebox';
+import { Type } from '@cadence-detect/plugin-sdk/typebox';
 import type { OptionsOf } from '@cadence-detect/plugin-sdk';
 
 const NullableText = Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null });

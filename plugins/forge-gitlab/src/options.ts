@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import { Type } from '@cadence-detect/plugin-sdk/typebox';
 import type { OptionsOf } from '@cadence-detect/plugin-sdk';
 
 /**

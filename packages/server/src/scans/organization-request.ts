@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import Type from 'typebox';
+import { Type } from '@cadence-detect/plugin-sdk/typebox';
 import { CadenceError, HttpError, errorMessage } from '@cadence-detect/errors';
 import { parseRepositoryUrl } from '@cadence-detect/git-source';
 import { checkListingForge } from '@cadence-detect/organization';
