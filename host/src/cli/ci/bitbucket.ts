@@ -1,18 +1,13 @@
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 import type { CliIo } from '../io.js';
 import { CliError } from '../exit-codes.js';
-import { ciGate, failOnInput, given, runCi } from './ci-run.js';
+import { ciGate, failOnInput, given, runCi, withValue, type CiCommandOptions } from './ci-run.js';
 import { codeInsights } from './code-insights.js';
 import { PIPELINES_PROXY, uploadInsights } from './insights-upload.js';
 import { writeReportFile } from './report-file.js';
 import { addedLinesSentence } from './summary.js';
 
-export interface BitbucketCiOptions {
-  path?: string;
-  failOn?: string;
-  config?: string;
-  sarif?: string;
-  base?: string;
+export interface BitbucketCiOptions extends CiCommandOptions {
   output?: string;
   insights?: boolean;
 }
@@ -51,8 +46,8 @@ export async function runBitbucketCi(options: BitbucketCiOptions, io: CliIo): Pr
       base,
       head: given(env.BITBUCKET_COMMIT) ?? null,
       failOn: failOnInput(given(options.failOn, env.CADENCE_FAIL_ON)),
-      ...(given(options.config) ? { config: given(options.config)! } : {}),
-      ...(given(options.sarif) ? { sarif: given(options.sarif)! } : {}),
+      ...withValue('config', given(options.config)),
+      ...withValue('sarif', given(options.sarif)),
       deepen:
         'Fetch the whole history: set `clone: depth: full` in bitbucket-pipelines.yml (Pipelines clones 50 commits by default).',
     },

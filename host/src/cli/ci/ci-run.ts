@@ -9,6 +9,15 @@ import type { CliIo } from '../io.js';
 import { ciConfiguration, openCheckout, type CiCheckout } from './checkout.js';
 import { writeReportFile } from './report-file.js';
 
+/** The options every `cadence ci <forge>` command takes; a forge's command adds its own. */
+export interface CiCommandOptions {
+  path?: string;
+  failOn?: string;
+  config?: string;
+  sarif?: string;
+  base?: string;
+}
+
 /** What a forge's CI job asks for, once its own variables are read. */
 export interface CiRequest {
   readonly workspace: string;
@@ -98,6 +107,11 @@ export function ciGate(outcome: CiOutcome): void {
 /** An input that is set: CI systems pass unset inputs as empty strings. */
 export function given(...values: (string | undefined)[]): string | undefined {
   return values.find((v) => v !== undefined && v.trim() !== '')?.trim();
+}
+
+/** `{ [key]: value }` when the value was given, else nothing: for a request's optional fields. */
+export function withValue<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
 }
 
 export function failOnInput(value: string | undefined): FailOnLevel | null {

@@ -1,17 +1,11 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import type { CliIo } from '../io.js';
 import { CliError } from '../exit-codes.js';
-import { ciGate, failOnInput, given, runCi } from './ci-run.js';
+import { ciGate, failOnInput, given, runCi, withValue, type CiCommandOptions } from './ci-run.js';
 import { ciSummary } from './summary.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 
-export interface GithubCiOptions {
-  path?: string;
-  failOn?: string;
-  config?: string;
-  sarif?: string;
-  base?: string;
-}
+export type GithubCiOptions = CiCommandOptions;
 
 /** The events whose payload names a pull request's base and head. */
 const REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
@@ -70,10 +64,6 @@ export async function runGithubCi(options: GithubCiOptions, io: CliIo): Promise<
   const summary = given(env.GITHUB_STEP_SUMMARY);
   if (summary) await appendFile(summary, ciSummary(result, outcome.checkout));
   ciGate(outcome);
-}
-
-function withValue<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
 }
 
 function sha(value: unknown): string | undefined {

@@ -1,16 +1,11 @@
 import type { CliIo } from '../io.js';
 import { CliError } from '../exit-codes.js';
-import { ciGate, failOnInput, given, runCi } from './ci-run.js';
+import { ciGate, failOnInput, given, runCi, withValue, type CiCommandOptions } from './ci-run.js';
 import { codeQualityReport } from './code-quality.js';
 import { writeReportFile } from './report-file.js';
 import { addedLinesSentence } from './summary.js';
 
-export interface GitlabCiOptions {
-  path?: string;
-  failOn?: string;
-  config?: string;
-  sarif?: string;
-  base?: string;
+export interface GitlabCiOptions extends CiCommandOptions {
   output?: string;
 }
 
@@ -44,8 +39,8 @@ export async function runGitlabCi(options: GitlabCiOptions, io: CliIo): Promise<
       base: base && !/^0+$/.test(base) ? base : null,
       head: given(env.CI_COMMIT_SHA) ?? null,
       failOn: failOnInput(given(options.failOn, env.CADENCE_FAIL_ON)),
-      ...(given(options.config) ? { config: given(options.config)! } : {}),
-      ...(given(options.sarif) ? { sarif: given(options.sarif)! } : {}),
+      ...withValue('config', given(options.config)),
+      ...withValue('sarif', given(options.sarif)),
       deepen: 'Fetch the whole history: set the job variable `GIT_DEPTH: 0` (GitLab fetches 20 commits by default).',
     },
     { ...io, env },
