@@ -13,11 +13,28 @@ export function releaseTags(version) {
   return [`v${version}`, `v${major}`];
 }
 
-/** Makes the release's tags at HEAD of the repository in `cwd` (the moving one forced); pushing them is the releaser's. */
-export function tagRelease(version, cwd = process.cwd()) {
+/**
+ * Refuses, in one line, to go on when git has no identity to sign the annotated tags with
+ * (`user.name` and `user.email`, or the GIT_COMMITTER_* variables): `pnpm release` checks this before
+ * it publishes anything, so a fresh machine never publishes and then fails at the tags.
+ */
+export function requireTaggerIdentity(cwd = process.cwd(), env = process.env) {
+  const run = spawnSync('git', ['var', 'GIT_COMMITTER_IDENT'], { cwd, env, encoding: 'utf8' });
+  if (run.status !== 0)
+    throw new Error(
+      'git has no identity to tag the release with: set one with `git config --global user.name "Your Name"` and `git config --global user.email you@example.com` (or GIT_COMMITTER_NAME and GIT_COMMITTER_EMAIL)',
+    );
+}
+
+/**
+ * Makes the release's tags at HEAD of the repository in `cwd` (the moving one forced); pushing them
+ * is the releaser's. `env` is git's environment (the releaser's identity comes from it or git's config).
+ */
+export function tagRelease(version, cwd = process.cwd(), env = process.env) {
   const [exact, moving] = releaseTags(version);
+  requireTaggerIdentity(cwd, env);
   const git = (args) => {
-    const run = spawnSync('git', args, { cwd, encoding: 'utf8' });
+    const run = spawnSync('git', args, { cwd, env, encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr.trim()}`);
   };
   git(['tag', '-a', exact, '-m', `Cadence ${version}`]);

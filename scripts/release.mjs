@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { writeCliShrinkwrap } from './cli-shrinkwrap.mjs';
-import { tagRelease } from './release-tags.mjs';
+import { requireTaggerIdentity, tagRelease } from './release-tags.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const CLI = '@cadence-detect/cli';
@@ -29,6 +29,7 @@ function run(command, args) {
 }
 
 try {
+  requireTaggerIdentity(root);
   await run('pnpm', ['-r', '--filter', `!${CLI}`, 'publish', '--access', 'public']);
   const { packages } = await writeCliShrinkwrap();
   process.stdout.write(`host/npm-shrinkwrap.json: ${packages} packages\n`);

@@ -15,10 +15,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mocha = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const extra = process.argv.slice(2);
 
+// The tests run as on a fresh machine: none of the user's git configuration (no identity, no
+// signing, no aliases), so a test that commits or tags in a repository it creates must set its own.
+const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+
 function run(args, output) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [mocha, ...args, ...extra], {
       cwd: root,
+      env,
       stdio: ['ignore', output ?? 'inherit', output ?? 'inherit'],
     });
     child.on('close', (code) => resolve(code ?? 1));

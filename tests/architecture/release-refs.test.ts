@@ -10,8 +10,15 @@ const { releaseTags, tagRelease } = (await import(
   pathToFileURL(path.join(root, 'scripts', 'release-tags.mjs')).href
 )) as {
   releaseTags(version: string): string[];
-  tagRelease(version: string, cwd: string): string[];
+  tagRelease(version: string, cwd: string, env?: NodeJS.ProcessEnv): string[];
 };
+
+/** git's environment with no configuration but the repository's own (a fresh machine: no identity), plus `extra`. */
+function freshMachineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
+  return { ...env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', EMAIL: '', ...extra };
+}
 
 /** Every ref of this project's action or template a text names: `cadence-detect/cadence@<ref>` and `…/cadence-detect/cadence/<ref>/templates/`. */
 function namedRefs(text: string): string[] {
@@ -62,15 +69,40 @@ describe('the refs the docs and templates print are tags a release makes', funct
         }).trim();
       git('init', '-q');
       git('commit', '-q', '--allow-empty', '-m', 'one');
-      expect(tagRelease('0.1.0', work.path)).to.deep.equal(['v0.1.0', 'v0']);
+      // The releaser's identity, given to git by the environment (never the machine's configuration).
+      const releaser = freshMachineEnv({
+        GIT_COMMITTER_NAME: 'Releaser',
+        GIT_COMMITTER_EMAIL: 'releaser@example.test',
+      });
+      expect(tagRelease('0.1.0', work.path, releaser)).to.deep.equal(['v0.1.0', 'v0']);
       const first = git('rev-parse', 'HEAD');
       git('commit', '-q', '--allow-empty', '-m', 'two');
-      tagRelease('0.2.0', work.path);
+      tagRelease('0.2.0', work.path, releaser);
       expect(git('rev-parse', 'v0.1.0^{commit}')).to.equal(first);
       expect(git('rev-parse', 'v0^{commit}')).to.equal(git('rev-parse', 'HEAD'));
       expect(git('tag', '-l').split('\n').sort()).to.deep.equal(['v0', 'v0.1.0', 'v0.2.0']);
       // A version already tagged is never moved.
-      expect(() => tagRelease('0.1.0', work.path)).to.throw(/v0\.1\.0/);
+      expect(() => tagRelease('0.1.0', work.path, releaser)).to.throw(/v0\.1\.0/);
+      expect(git('for-each-ref', '--format=%(taggername)', 'refs/tags/v0.2.0')).to.equal('Releaser');
+    } finally {
+      await work.remove();
+    }
+  });
+
+  it('says in one line how to set an identity when git has none, and tags nothing', async () => {
+    const work = await makeTempDir('cadence-release-identity-');
+    try {
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=R', '-c', 'user.email=r@example.test', ...args], {
+          cwd: work.path,
+          encoding: 'utf8',
+        }).trim();
+      git('init', '-q');
+      git('commit', '-q', '--allow-empty', '-m', 'one');
+      expect(() => tagRelease('0.1.0', work.path, freshMachineEnv())).to.throw(
+        /no identity.*git config --global user\.name/,
+      );
+      expect(git('tag', '-l')).to.equal('');
     } finally {
       await work.remove();
     }
