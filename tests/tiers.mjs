@@ -11,9 +11,7 @@
 //   the same whatever Node runs it) and the tests whose time is mostly timers: retry back-offs of
 //   forge calls, header and body timeouts of trickling clients, job timeouts and drain graces;
 //   and the CLI's startup refusals (servers that start and exit).
-//   `.ci/run` runs them under Node 22 with servers in memory. tests/server/limits.test.ts is here
-//   rather than on the shared Redis: there, after some twenty other servers, its rate-limit test
-//   once found its first window already spent.
+//   `.ci/run` runs them under Node 22 with servers in memory.
 // - Everything else runs under the machine's Node (20 in CI), servers in memory.
 export const BACKEND_TIER = [
   'tests/server/api.test.ts',
@@ -28,6 +26,7 @@ export const BACKEND_TIER = [
   'tests/server/organization-scan.test.ts',
   'tests/server/scan-schedule.test.ts',
   'tests/server/scale-out.test.ts',
+  'tests/server/limits.test.ts',
   'packages/server/test/redis-backends.test.ts',
   'tests/cli/analyze.test.ts',
   'tests/cli/ci.test.ts',
@@ -42,7 +41,6 @@ export const WAITING_TIER = [
   'tests/server/forge-failures.test.ts',
   'tests/server/intake-abuse.test.ts',
   'tests/server/analysis-threads.test.ts',
-  'tests/server/limits.test.ts',
   'tests/cli/startup-refusals.test.ts',
 ];
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,11 +49,13 @@ export async function startCadenceWorker(options: ServerOptions): Promise<Server
   return startCadenceProcess(options, ['worker'], 'worker started');
 }
 
-let sharedBackendServers = 0;
-
 /**
  * With CADENCE_TEST_REDIS_URL set (`.ci/run` sets it for one run of the end-to-end suite), every
- * server a test starts uses the Redis backend, each under a key prefix of its own.
+ * server a test starts uses the Redis backend, each under a key prefix of its own. A random prefix,
+ * not a counter: mocha loads a test file with `require()` and falls back to `import()` for the ones
+ * whose dependencies are ESM only, so this module can be loaded twice in one process, each copy
+ * counting from 1, and two servers sharing a prefix share their rate-limit windows (the cause of
+ * a rate-limit test once finding its window spent).
  */
 function sharedBackendEnv(): Record<string, string> {
   const url = process.env.CADENCE_TEST_REDIS_URL;
@@ -60,7 +63,7 @@ function sharedBackendEnv(): Record<string, string> {
   return {
     CADENCE_QUEUE_BACKEND: 'redis',
     CADENCE_REDIS_URL: url,
-    CADENCE_REDIS_KEY_PREFIX: `e2e-${process.pid}-${++sharedBackendServers}`,
+    CADENCE_REDIS_KEY_PREFIX: `e2e-${process.pid}-${randomUUID().slice(0, 12)}`,
   };
 }
 
