@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { abortError } from '@cadence-detect/errors';
-import { gitEnvironment, runGitCommand } from './git-process.js';
+import { gitEnvironment, gitInvocation, runGitCommand } from './git-process.js';
 import { unquoteGitPath } from './git-quoting.js';
 import { BLAME_FLAGS, type BlameGroup, type FileBlame } from './head-lines.js';
 
@@ -184,21 +184,22 @@ function lastTouchingCommits(
       resolve(found);
       return;
     }
-    const child = spawn(
-      'git',
-      [
-        '-c',
-        'core.quotePath=false',
-        'log',
-        '--format=%x01%H',
-        '--name-only',
-        '-z',
-        '--no-renames',
-        '--end-of-options',
-        head,
-      ],
-      { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'], env: gitEnvironment() },
-    );
+    const git = gitInvocation(dir, [
+      '-c',
+      'core.quotePath=false',
+      'log',
+      '--format=%x01%H',
+      '--name-only',
+      '-z',
+      '--no-renames',
+      '--end-of-options',
+      head,
+    ]);
+    const child = spawn(git.command, git.args, {
+      cwd: git.cwd,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: gitEnvironment(),
+    });
     const onAbort = (): void => {
       child.kill('SIGKILL');
     };

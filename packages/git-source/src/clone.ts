@@ -3,6 +3,7 @@ import type { NetworkPolicy } from '@cadence-detect/network-guard';
 import { isFullCommitId, type PluginLogger } from '@cadence-detect/plugin-sdk';
 import { branchNotFoundMessage } from './branch-hint.js';
 import { runGitCommand } from './git-process.js';
+import { locateRepository } from './local-repository.js';
 import { openMirrored } from './mirror-clone.js';
 import type { MirrorOptions } from './mirrors.js';
 import type { RepositoryLocator } from './repository-url.js';
@@ -144,11 +145,7 @@ export function checkBranchName(branch: string): void {
 }
 
 async function openLocal(dir: string, options: OpenOptions): Promise<ClonedRepository> {
-  const isRepo = await runGitCommand(dir, ['rev-parse', '--git-dir'], options.signal);
-  if (isRepo.code !== 0)
-    throw new CadenceError('ERR_NOT_A_REPOSITORY', {
-      message: `Not a git repository: ${dir} (git finds no repository there or above it: name the repository's folder)`,
-    });
+  await locateRepository(dir, { allowBare: true, signal: options.signal });
   const rev = options.branch ?? 'HEAD';
   const head = await runGitCommand(
     dir,

@@ -151,8 +151,26 @@ function importedTreeTracker() {
 }
 
 function fromHeader(header: LogHeader, boundary: ReadonlySet<string>): ReadCommit {
-  const [hash, parentList, authorName, authorEmail, authorTime, committerName, committerEmail, committerTime, message] =
-    header;
+  const [
+    hash,
+    parentList,
+    authorName,
+    authorEmail,
+    authorTime,
+    committerName,
+    committerEmail,
+    committerTime,
+    writtenAuthorName,
+    writtenAuthorEmail,
+    writtenCommitterName,
+    writtenCommitterEmail,
+    message,
+  ] = header;
+  const remapped =
+    writtenAuthorName !== authorName ||
+    writtenAuthorEmail !== authorEmail ||
+    writtenCommitterName !== committerName ||
+    writtenCommitterEmail !== committerEmail;
   const newline = message.indexOf('\n');
   const parents = parentList ? parentList.split(' ') : [];
   const author = saneTime(authorTime);
@@ -182,6 +200,16 @@ function fromHeader(header: LogHeader, boundary: ReadonlySet<string>): ReadCommi
     isBoundary: boundary.has(hash),
     previousAuthorTime: null,
     importedTree: null,
+    ...(remapped
+      ? {
+          writtenAs: {
+            authorName: capped(writtenAuthorName, LIMITS.identityChars),
+            authorEmail: capped(writtenAuthorEmail, LIMITS.identityChars),
+            committerName: capped(writtenCommitterName, LIMITS.identityChars),
+            committerEmail: capped(writtenCommitterEmail, LIMITS.identityChars),
+          },
+        }
+      : {}),
   };
   return {
     record,

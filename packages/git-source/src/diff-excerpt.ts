@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { abortError, CadenceError } from '@cadence-detect/errors';
 import { excludeMatcher } from './exclude-matcher.js';
-import { boundedGitCommand, DEFAULT_GIT_BOUNDS, gitEnvironment, type GitBounds } from './git-process.js';
+import { gitInvocation, DEFAULT_GIT_BOUNDS, gitEnvironment, type GitBounds } from './git-process.js';
 import { isCommitIdPrefix } from '@cadence-detect/plugin-sdk';
 
 export interface DiffExcerptOptions {
@@ -26,12 +26,13 @@ export function diffExcerpt(dir: string, hash: string, options: DiffExcerptOptio
     return Promise.reject(new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${hash}` }));
   const isExcluded = excludeMatcher(options.excludeFiles);
   return new Promise((resolve, reject) => {
-    const git = boundedGitCommand(
+    const git = gitInvocation(
+      dir,
       ['show', '--format=', '--patch', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', hash, '--'],
       options.bounds ?? DEFAULT_GIT_BOUNDS,
     );
     const child = spawn(git.command, git.args, {
-      cwd: dir,
+      cwd: git.cwd,
       stdio: ['ignore', 'pipe', 'ignore'],
       env: gitEnvironment(),
     });

@@ -9,9 +9,105 @@ export interface GitResult {
   readonly stderr: string;
 }
 
+/**
+ * PATH entries that `npx`, `npm exec` and package scripts put first: a checkout's own programs
+ * (`node_modules/.bin/git` in a hostile clone), never the ones Cadence runs.
+ */
+const PACKAGE_BIN = /(^|[\\/])node_modules[\\/]\.bin[\\/]?$/;
+
+/**
+ * The first executable `name` in PATH's absolute entries that are no package's bin folder, then in
+ * /usr/bin and /bin; `override` (an absolute path) wins. Null when there is none.
+ */
+function findProgram(name: string, override: string | undefined): string | null {
+  if (override && path.isAbsolute(override) && isExecutable(override)) return override;
+  const dirs = [
+    ...(process.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d) && !PACKAGE_BIN.test(d)),
+    '/usr/bin',
+    '/bin',
+  ];
+  for (const dir of dirs) {
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return null;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let gitPath: string | null | undefined;
+
+/**
+ * The git Cadence runs, by absolute path: `CADENCE_GIT` when it names one, else the first on PATH
+ * outside any `node_modules/.bin` (looked up once). A clear error when there is none: a bare `git`
+ * would let the system find one in exactly the folders left out.
+ */
+export function gitBinary(): string {
+  gitPath ??= findProgram('git', process.env.CADENCE_GIT);
+  if (gitPath === null)
+    throw new CadenceError('ERR_GIT_READ_FAILED', {
+      message:
+        'git was not found: install git (on PATH, outside node_modules/.bin) or set CADENCE_GIT to its absolute path',
+    });
+  return gitPath;
+}
+
+/**
+ * Repositories git is pointed at explicitly: a folder Cadence was given (a local path, a CI
+ * checkout) or made (a clone, a mirror), by its absolute path, to the git directory resolved for it
+ * once. git is then started with `--git-dir` in that directory, never left to discover a repository
+ * from the folder's contents: a request can replace a sub-folder with a bare repository of ordinary
+ * files whose `config` names commands (diff drivers, textconv), and git would take it.
+ */
+const pinnedRepositories = new Map<string, string>();
+
+/** From now on, git runs on `dir` as `--git-dir=<gitDir>` (both absolute or made so). */
+export function pinRepository(dir: string, gitDir: string): void {
+  pinnedRepositories.set(path.resolve(dir), path.resolve(gitDir));
+}
+
+/** Forgets a pinned folder (a clone removed). */
+export function unpinRepository(dir: string): void {
+  pinnedRepositories.delete(path.resolve(dir));
+}
+
+/** The git directory `dir` is pinned to, or undefined. */
+export function pinnedGitDir(dir: string): string | undefined {
+  return pinnedRepositories.get(path.resolve(dir));
+}
+
+/** How a git process on the repository at `dir` starts: the program, its arguments and its folder. */
+export interface GitInvocation {
+  readonly command: string;
+  readonly args: string[];
+  readonly cwd: string;
+}
+
+/**
+ * `git <args>` on the repository at `dir` (argument array, no shell), within `bounds` when given
+ * (boundedGitCommand). A pinned repository gets `--git-dir` and runs in its git directory, so no
+ * working tree is ever read (`.mailmap`, `.gitattributes` and every file come from commits).
+ */
+export function gitInvocation(dir: string, args: readonly string[], bounds?: GitBounds): GitInvocation {
+  const gitDir = pinnedGitDir(dir);
+  const located = gitDir === undefined ? [...args] : [`--git-dir=${gitDir}`, ...args];
+  const command = bounds ? boundedGitCommand(located, bounds) : { command: gitBinary(), args: located };
+  return { ...command, cwd: gitDir ?? dir };
+}
+
 /** Runs a short git command (argument array, no shell) and collects its output; killed on abort. */
 export function runGitCommand(cwd: string, args: readonly string[], signal?: AbortSignal): Promise<GitResult> {
-  return collectOutput('git', args, cwd, signal);
+  return new Promise((resolve, reject) => {
+    const git = gitInvocation(cwd, args);
+    collectOutput(git.command, git.args, git.cwd, signal).then(resolve, reject);
+  });
 }
 
 /** `runGitCommand` within `bounds` (boundedGitCommand): the line passes' blames and reads. */
@@ -21,8 +117,10 @@ export function runBoundedGit(
   bounds: GitBounds,
   signal?: AbortSignal,
 ): Promise<GitResult> {
-  const git = boundedGitCommand(args, bounds);
-  return collectOutput(git.command, git.args, cwd, signal);
+  return new Promise((resolve, reject) => {
+    const git = gitInvocation(cwd, args, bounds);
+    collectOutput(git.command, git.args, git.cwd, signal).then(resolve, reject);
+  });
 }
 
 function collectOutput(
@@ -38,9 +136,20 @@ function collectOutput(
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
-    );
+    child.on('close', (code) => {
+      // An output past what a string can hold (a blob of hundreds of megabytes) is a failed read,
+      // never an exception thrown out of this event handler, which would end the process.
+      try {
+        resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+      } catch (error) {
+        reject(
+          new CadenceError('ERR_GIT_READ_FAILED', {
+            message: 'a git read printed more than a string can hold',
+            cause: error,
+          }),
+        );
+      }
+    });
   });
 }
 
@@ -113,25 +222,9 @@ const PACK_LIMIT = '256m';
 
 let prlimitPath: string | null | undefined;
 
-/** util-linux's `prlimit`, looked up once on PATH (and in /usr/bin, /bin); null when absent. */
+/** util-linux's `prlimit`, looked up once on PATH outside `node_modules/.bin` (and in /usr/bin, /bin); null when absent. */
 export function findPrlimit(): string | null {
-  if (prlimitPath !== undefined) return prlimitPath;
-  const dirs = [
-    ...(process.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)),
-    '/usr/bin',
-    '/bin',
-  ];
-  prlimitPath = null;
-  for (const dir of dirs) {
-    const candidate = path.join(dir, 'prlimit');
-    try {
-      accessSync(candidate, constants.X_OK);
-      prlimitPath = candidate;
-      break;
-    } catch {
-      // not here
-    }
-  }
+  prlimitPath ??= findProgram('prlimit', undefined);
   return prlimitPath;
 }
 
@@ -150,8 +243,12 @@ export function boundedGitCommand(args: readonly string[], bounds: GitBounds): {
     `core.packedGitLimit=${PACK_LIMIT}`,
   ];
   const prlimit = bounds.addressSpaceBytes === null ? null : findPrlimit();
-  if (prlimit === null || bounds.addressSpaceBytes === null) return { command: 'git', args: [...config, ...args] };
-  return { command: prlimit, args: [`--as=${Math.floor(bounds.addressSpaceBytes)}`, '--', 'git', ...config, ...args] };
+  if (prlimit === null || bounds.addressSpaceBytes === null)
+    return { command: gitBinary(), args: [...config, ...args] };
+  return {
+    command: prlimit,
+    args: [`--as=${Math.floor(bounds.addressSpaceBytes)}`, '--', gitBinary(), ...config, ...args],
+  };
 }
 
 /** git's words when an allocation fails (malloc, mmap, or xdiff's own), as it dies with them. */

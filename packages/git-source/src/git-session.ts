@@ -3,7 +3,7 @@ import { abortError, CadenceError, redactCredentials, errorMessage } from '@cade
 import { resolveAndCheck } from '@cadence-detect/network-guard';
 import type { OpenOptions } from './clone.js';
 import { watchDirectorySize } from './directory-size.js';
-import { cloneEnvironment, runGitCommand } from './git-process.js';
+import { cloneEnvironment, gitBinary, runGitCommand } from './git-process.js';
 import { atLeast, HTTP_PINNING_SINCE, installedGitVersion } from './git-version.js';
 import { AGENT_TRACE_NOTES_REF } from './line-records.js';
 import { AI_NOTES_REF } from './notes.js';
@@ -55,6 +55,8 @@ export async function openGitSession(locator: RemoteRepository, options: OpenOpt
     git: (baseDir, extraConfig = []) =>
       simpleGit({
         baseDir,
+        // By absolute path: under `npx` a checkout's node_modules/.bin comes first on PATH.
+        binary: gitBinary(),
         abort: signal,
         // Ours, not the caller's: redirects could lead a guarded clone to another host.
         config: ['http.followRedirects=false', ...extraConfig, ...config],

@@ -1,6 +1,7 @@
 import { CadenceError } from '@cadence-detect/errors';
-import { DEFAULT_GIT_BOUNDS, runBoundedGit, runGitCommand } from './git-process.js';
+import { DEFAULT_GIT_BOUNDS, runBoundedGit } from './git-process.js';
 import { attributesOf, type PathAttributes } from './gitattributes.js';
+import { BLOB_CAPS, readBlobCapped } from './blob-reader.js';
 import { unquoteGitPath } from './git-quoting.js';
 import { isTraceFile, markedLines, type LineRecords } from './line-records.js';
 import type { BlameCache } from './blame-cache.js';
@@ -90,7 +91,18 @@ async function treeLineCounts(dir: string, head: string, signal?: AbortSignal): 
   const empty = EMPTY_TREE[format] ?? EMPTY_TREE.sha1!;
   const out = await git(
     dir,
-    ['-c', 'core.quotePath=false', 'diff', '--numstat', '-z', '--no-renames', '--no-ext-diff', empty, head],
+    [
+      '-c',
+      'core.quotePath=false',
+      'diff',
+      '--numstat',
+      '-z',
+      '--no-renames',
+      '--no-ext-diff',
+      '--no-textconv',
+      empty,
+      head,
+    ],
     signal,
   );
   const files = new Map<string, number | null>();
@@ -124,7 +136,12 @@ async function attributeFiles(
   const files = new Map<string, string>();
   for (const path of paths) {
     if (path !== '.gitattributes' && !path.endsWith('/.gitattributes')) continue;
-    files.set(path, await git(dir, ['cat-file', 'blob', `${head}:${path}`], signal));
+    const blob = await readBlobCapped(dir, `${head}:${path}`, BLOB_CAPS.attributes, signal);
+    if (blob.kind === 'too-large')
+      throw new LinesSkipped(
+        `${path} is ${megabytes(blob.bytes)} MB, above the ${megabytes(BLOB_CAPS.attributes)} MB a .gitattributes file may be`,
+      );
+    if (blob.kind === 'text') files.set(path, blob.text);
   }
   return files;
 }
@@ -136,6 +153,8 @@ function lineCount(text: string): number {
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
   return text.endsWith('\n') ? lines : lines + 1;
 }
+
+const megabytes = (bytes: number): string => (bytes / (1024 * 1024)).toFixed(bytes < 1024 * 1024 ? 2 : 0);
 
 const folderOf = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '.');
 
@@ -175,6 +194,8 @@ export async function blameFile(
     'core.quotePath=false',
     'blame',
     '--incremental',
+    // A diff driver's textconv is a command: the repository's attributes must never choose one to run.
+    '--no-textconv',
     '--root',
     ...BLAME_FLAGS,
     ...ranges.flatMap(([start, count]) => ['-L', `${start},+${count}`]),
@@ -266,10 +287,11 @@ export async function readHeadLines(
   }
   // git's diff shows no lines of a `-diff` file whatever --text says: its lines are counted from the blob.
   for (const path of noDiffText) {
-    const blob = await runGitCommand(dir, ['cat-file', 'blob', `${head}:${path}`], options.signal);
-    // git's own test for binary content: a NUL byte within the first 8000.
-    if (blob.code !== 0 || blob.stdout.slice(0, 8000).includes('\0')) binaryFiles++;
-    else excluded += lineCount(blob.stdout);
+    const blob = await readBlobCapped(dir, `${head}:${path}`, BLOB_CAPS.noDiffText, options.signal);
+    // git's own test for binary content: a NUL byte within the first 8000. Above the cap, counted
+    // as binary: its lines are never read.
+    if (blob.kind !== 'text' || blob.text.slice(0, 8000).includes('\0')) binaryFiles++;
+    else excluded += lineCount(blob.text);
   }
   const byCommit = new Map<string, CommitLines>();
   const boundary = new Set<string>();

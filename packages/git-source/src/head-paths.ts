@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { abortError } from '@cadence-detect/errors';
-import { boundedGitCommand, DEFAULT_GIT_BOUNDS, gitEnvironment, type GitBounds } from './git-process.js';
+import { gitInvocation, DEFAULT_GIT_BOUNDS, gitEnvironment, type GitBounds } from './git-process.js';
 
 /**
  * Beyond this many paths the tree is not recorded (null): a report then cannot tell which files
@@ -32,12 +32,13 @@ export function readHeadPaths(dir: string, rev: string, options: HeadPathsOption
       reject(abortError(signal));
       return;
     }
-    const git = boundedGitCommand(
+    const git = gitInvocation(
+      dir,
       ['ls-tree', '-r', '-z', '--name-only', '--end-of-options', rev],
       options.bounds ?? DEFAULT_GIT_BOUNDS,
     );
     const child = spawn(git.command, git.args, {
-      cwd: dir,
+      cwd: git.cwd,
       stdio: ['ignore', 'pipe', 'ignore'],
       env: gitEnvironment(),
     });

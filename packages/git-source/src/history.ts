@@ -8,7 +8,7 @@ import type { CommitRecord, RepositoryStats } from '@cadence-detect/plugin-sdk';
 import { commitRecordSink, type MutableCommit, type ReadCommit } from './commit-record.js';
 import { excludeMatcher } from './exclude-matcher.js';
 import {
-  boundedGitCommand,
+  gitInvocation,
   DEFAULT_GIT_BOUNDS,
   gitEnvironment,
   memoryBoundError,
@@ -21,6 +21,7 @@ import { MISSING_OBJECT, missingBlobs, type MissingBlobs } from './missing-objec
 import type { HistoryCache } from './history-cache.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 import { markOversized, type BinaryFile } from './oversized-files.js';
+import { BLOB_CAPS, readBlobCapped } from './blob-reader.js';
 
 export interface ReadHistoryOptions {
   /** The commit (or branch) to read history from. */
@@ -48,6 +49,14 @@ export interface ReadHistoryOptions {
   readonly bounds?: GitBounds;
 }
 
+/** Where `.mailmap` is read from for one history read (set by readHistory). */
+interface MailmapChoice {
+  /** `mailmap.blob`: `<commit>:.mailmap`, or '' for none. */
+  readonly blob: string;
+}
+
+type LogOptions = ReadHistoryOptions & { readonly mailmap: MailmapChoice };
+
 export interface History {
   /** Oldest first. */
   readonly commits: CommitRecord[];
@@ -64,6 +73,8 @@ export interface History {
    * a missing blob (full hashes, oldest first), judged without that file's lines, and the files.
    */
   readonly unreadable?: { readonly commits: readonly string[]; readonly files: readonly string[] };
+  /** The size of a `.mailmap` left unapplied because it is above BLOB_CAPS.mailmap, when one was. */
+  readonly mailmapSkippedBytes?: number;
 }
 
 /** How many commits with oversized files a History names. */
@@ -80,11 +91,12 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
     throw new CadenceError('ERR_INVALID_SOURCE', { message: `Not a revision: ${JSON.stringify(options.rev)}` });
   }
   const isExcluded = excludeMatcher(options.excludeFiles);
+  const { mailmap, skippedBytes } = await chooseMailmap(dir, options.before ?? options.rev, options.signal);
   // The range's members and the history are independent reads of the same repository: side by side,
   // a push's job waits for the slower one instead of both (each is a git process of its own).
   const [inRange, fromLog] = await Promise.all([
     options.before ? rangeMembers(dir, options.before, options.rev, options.signal) : null,
-    shallowBoundary(dir).then((boundary) => readCommits(dir, options, isExcluded, boundary)),
+    shallowBoundary(dir).then((boundary) => readCommits(dir, { ...options, mailmap }, isExcluded, boundary)),
   ]);
   const { read, missing: damaged } = fromLog;
   fillUnknownTimes(read);
@@ -110,18 +122,35 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
     oversizedFiles,
     oversizedCommits,
     ...(damaged ? { unreadable: { commits: unreadable, files: [...damaged.files].sort() } } : {}),
+    ...(skippedBytes !== undefined ? { mailmapSkippedBytes: skippedBytes } : {}),
   };
+}
+
+/**
+ * The `.mailmap` a history is read with: the one at `commit` (a range's base, so a change cannot
+ * rename its own authors; the analysed head otherwise), never a working tree's and never
+ * `mailmap.file`. One above BLOB_CAPS.mailmap is not applied (git would parse it for every read).
+ */
+async function chooseMailmap(
+  dir: string,
+  commit: string,
+  signal?: AbortSignal,
+): Promise<{ mailmap: MailmapChoice; skippedBytes?: number }> {
+  const spec = `${commit}:.mailmap`;
+  const blob = await readBlobCapped(dir, spec, BLOB_CAPS.mailmap, signal);
+  if (blob.kind === 'too-large') return { mailmap: { blob: '' }, skippedBytes: blob.bytes };
+  return { mailmap: { blob: blob.kind === 'text' ? spec : '' } };
 }
 
 /** Oldest first; with a cache, the cached history plus what came after its head when `rev` descends from it. */
 async function readCommits(
   dir: string,
-  options: ReadHistoryOptions,
+  options: LogOptions,
   isExcluded: (path: string) => boolean,
   boundary: ReadonlySet<string>,
 ): Promise<{ read: ReadCommit[]; missing?: MissingBlobs }> {
   const cache = isFullCommitId(options.rev) && boundary.size === 0 ? options.cache : undefined;
-  const key = JSON.stringify([path.resolve(dir), options.excludeFiles, options.omitPaths ?? []]);
+  const key = JSON.stringify([path.resolve(dir), options.excludeFiles, options.omitPaths ?? [], options.mailmap.blob]);
   const cached = cache?.take(key);
   let read: ReadCommit[];
   let missing: MissingBlobs | undefined;
@@ -150,7 +179,7 @@ function omitted(paths: readonly string[] | undefined): string[] {
 
 async function streamLog(
   dir: string,
-  options: ReadHistoryOptions,
+  options: LogOptions,
   isExcluded: (path: string) => boolean,
   boundary: ReadonlySet<string>,
 ): Promise<{ commits: ReadCommit[]; missing?: MissingBlobs }> {
@@ -184,7 +213,7 @@ async function streamLog(
 
 function runLog(
   dir: string,
-  options: ReadHistoryOptions,
+  options: LogOptions,
   bounds: GitBounds,
   isExcluded: (path: string) => boolean,
   boundary: ReadonlySet<string>,
@@ -193,13 +222,20 @@ function runLog(
 ): Promise<ReadCommit[]> {
   return new Promise((resolve, reject) => {
     // `--full-history --sparse`: with paths left out, a commit that touched only them is still listed.
-    const git = boundedGitCommand(
+    const git = gitInvocation(
+      dir,
       [
+        // The chosen `.mailmap` alone: `mailmap.file` emptied, and no working tree is read (gitInvocation).
+        '-c',
+        `mailmap.blob=${options.mailmap.blob}`,
+        '-c',
+        'mailmap.file=',
         'log',
         '-z',
         '--numstat',
         '--no-color',
         '--no-ext-diff',
+        '--no-textconv',
         '--no-show-signature',
         ...(everyCommit ? ['--full-history', '--sparse'] : []),
         LOG_FORMAT,
@@ -210,7 +246,11 @@ function runLog(
       ],
       bounds,
     );
-    const child = spawn(git.command, git.args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnvironment() });
+    const child = spawn(git.command, git.args, {
+      cwd: git.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: gitEnvironment(),
+    });
     const commits: ReadCommit[] = [];
     let stderr = '';
     const onAbort = (): void => {

@@ -19,7 +19,8 @@ export { parseGitVersion, atLeast, installedGitVersion, HTTP_PINNING_SINCE, type
 export { linkAuthorIntervals, type IntervalCommit } from './author-intervals.js';
 export { readNotes, AI_NOTES_REF, NOTE_LIMITS } from './notes.js';
 export { HistoryCache } from './history-cache.js';
-export { runGitCommand, boundedGitCommand, DEFAULT_GIT_BOUNDS, type GitBounds } from './git-process.js';
+export { runGitCommand, boundedGitCommand, gitBinary, DEFAULT_GIT_BOUNDS, type GitBounds } from './git-process.js';
+export { locateRepository, type LocatedRepository, type LocateOptions } from './local-repository.js';
 export { readHeadPaths, MAX_HEAD_PATHS, type HeadPathsOptions } from './head-paths.js';
 export {
   readHeadLines,

@@ -1,5 +1,5 @@
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
-import { runGitCommand } from './git-process.js';
+import { BLOB_CAPS, readBlobCapped } from './blob-reader.js';
 import { AI_NOTES_REF, NOTE_LIMITS, readNotes } from './notes.js';
 
 /** Where Agent Trace records live as notes (one record, or JSON lines, per commit). */
@@ -56,7 +56,12 @@ export function markedLines(
   const byAssistant = new Map<string, number>();
   let lines = 0;
   const end = start + count - 1;
-  for (const range of files.get(path) ?? []) {
+  const ranges = files.get(path) ?? [];
+  // Disjoint and sorted (`disjoint`), so ends rise too: the first range that can overlap is found
+  // by halving, and the walk stops at the first one past `end`. A file with many single-line
+  // ranges costs each blame group a few steps, not a pass over every range.
+  for (let index = firstEndingAtOrAfter(ranges, start); index < ranges.length; index++) {
+    const range = ranges[index]!;
     if (range.start > end) break;
     const overlap = Math.min(end, range.end) - Math.max(start, range.start) + 1;
     if (overlap <= 0) continue;
@@ -65,6 +70,18 @@ export function markedLines(
     byAssistant.set(name, (byAssistant.get(name) ?? 0) + overlap);
   }
   return { lines, byAssistant };
+}
+
+/** The index of the first of `ranges` (sorted, disjoint) whose end is at or after `line`. */
+function firstEndingAtOrAfter(ranges: readonly MarkedRange[], line: number): number {
+  let low = 0;
+  let high = ranges.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ranges[middle]!.end < line) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Assistant lines a commit's record names in `path` (what it added, as the record counts it). */
@@ -317,12 +334,18 @@ export async function readLineRecords(dir: string, head: string, options: LineRe
     );
   }
   for (const path of options.traceFiles) {
-    const blob = await runGitCommand(dir, ['cat-file', 'blob', `${head}:${path}`], options.signal);
-    if (blob.code !== 0) {
+    const blob = await readBlobCapped(dir, `${head}:${path}`, BLOB_CAPS.traceFile, options.signal);
+    if (blob.kind === 'too-large') {
+      builder.skip(
+        `${path}: ${Math.round(blob.bytes / (1024 * 1024))} MB, above the ${BLOB_CAPS.traceFile / (1024 * 1024)} MB an Agent Trace file may be`,
+      );
+      continue;
+    }
+    if (blob.kind !== 'text') {
       builder.skip(`${path}: could not be read`);
       continue;
     }
-    jsonLines(blob.stdout).forEach((entry, index) => addTrace(`${path}, line ${index + 1}`, entry, null));
+    jsonLines(blob.text).forEach((entry, index) => addTrace(`${path}, line ${index + 1}`, entry, null));
   }
   return builder.build();
 }

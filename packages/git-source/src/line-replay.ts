@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { abortError } from '@cadence-detect/errors';
-import { boundedGitCommand, DEFAULT_GIT_BOUNDS, gitEnvironment } from './git-process.js';
+import { gitInvocation, DEFAULT_GIT_BOUNDS, gitEnvironment } from './git-process.js';
 import { unquoteGitPath } from './git-quoting.js';
 
 /** A line whose origin the replay cannot know (it came in through a merge, or its file was not followed). */
@@ -67,9 +67,9 @@ export function streamCommitDiffs(
       return;
     }
     // Within the history read's bounds: this is the same kind of `git log -p` over the same history.
-    const git = boundedGitCommand(['-c', 'core.quotePath=false', ...args], DEFAULT_GIT_BOUNDS);
+    const git = gitInvocation(dir, ['-c', 'core.quotePath=false', ...args], DEFAULT_GIT_BOUNDS);
     const child = spawn(git.command, git.args, {
-      cwd: dir,
+      cwd: git.cwd,
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'],
       env: gitEnvironment(),
     });
@@ -147,7 +147,16 @@ export function streamCommitDiffs(
 }
 
 /** The diff options every line pass shares: no context, whitespace ignored, renames followed. */
-export const LINE_DIFF_ARGS = ['-p', '-U0', '-w', '-M', '--no-color', '--no-ext-diff', '--format=%x00%H %P'] as const;
+export const LINE_DIFF_ARGS = [
+  '-p',
+  '-U0',
+  '-w',
+  '-M',
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--format=%x00%H %P',
+] as const;
 
 /**
  * Replays the first-parent history, oldest first, from ONE streaming

@@ -8,7 +8,8 @@ import { isFullCommitId } from '@cadence-detect/plugin-sdk';
  * in a commit is an fsck error), so every token here is exactly one field, one numstat entry or
  * one path, and its meaning follows from its position alone:
  *
- *   <hash> NUL <parents> NUL <an> NUL <ae> NUL <at> NUL <cn> NUL <ce> NUL <ct> NUL <message> NUL   (names and e-mails after .mailmap: %aN %aE)
+ *   <hash> NUL <parents> NUL <aN> NUL <aE> NUL <at> NUL <cN> NUL <cE> NUL <ct> NUL <an> NUL <ae> NUL <cn> NUL <ce> NUL <message> NUL
+ *   (names and e-mails after .mailmap, then as the commit writes them: who made a commit is decided on those)
  *   ["\n"]<added>\t<deleted>\t<path> NUL ...            one per file; the first starts with "\n"
  *   <added>\t<deleted>\t NUL <old path> NUL <new path> NUL   a rename: the paths follow on their own
  *
@@ -16,9 +17,10 @@ import { isFullCommitId } from '@cadence-detect/plugin-sdk';
  * entry always has two, and paths are consumed by position, so a path that looks like a hash is
  * still read as a path.
  */
-export const LOG_FORMAT = '--format=%H%x00%P%x00%aN%x00%aE%x00%at%x00%cN%x00%cE%x00%ct%x00%B';
+export const LOG_FORMAT =
+  '--format=%H%x00%P%x00%aN%x00%aE%x00%at%x00%cN%x00%cE%x00%ct%x00%an%x00%ae%x00%cn%x00%ce%x00%B';
 
-/** The nine fields of LOG_FORMAT, in order. */
+/** The thirteen fields of LOG_FORMAT, in order. */
 export type LogHeader = readonly [
   hash: string,
   parents: string,
@@ -28,6 +30,10 @@ export type LogHeader = readonly [
   committerName: string,
   committerEmail: string,
   committerTime: string,
+  writtenAuthorName: string,
+  writtenAuthorEmail: string,
+  writtenCommitterName: string,
+  writtenCommitterEmail: string,
   message: string,
 ];
 
@@ -39,7 +45,7 @@ export interface LogSink {
   end(): void;
 }
 
-const HEADER_FIELDS = 9;
+const HEADER_FIELDS = 13;
 
 type State =
   | { readonly kind: 'header'; readonly fields: string[] }

@@ -5,7 +5,7 @@ import { abortError, CadenceError, redactCredentials } from '@cadence-detect/err
 import { checkBranchName, type ClonedRepository, type OpenOptions } from './clone.js';
 import { cloneError } from './clone-error.js';
 import { objectBytes } from './directory-size.js';
-import { runGitCommand } from './git-process.js';
+import { pinRepository, runGitCommand } from './git-process.js';
 import { ensureCommit, fetchOptionalRefs, NOTES_REFSPECS, openGitSession, settledValue } from './git-session.js';
 import { discardMirror, holdMirror, mirrorKey, type MirrorOptions } from './mirrors.js';
 import { mirrorIsCurrent, mirrorRefs, remoteHeads } from './remote-heads.js';
@@ -42,6 +42,8 @@ export async function openMirrored(
           message: `Cannot create a repository mirror: ${init.stderr.trim()}`,
         });
     }
+    // Ours and bare: git is told where it is rather than finding it.
+    pinRepository(dir, dir);
     session.watchSize(dir);
     // gc.auto=0: no fetch repacks or prunes a mirror another job may be reading.
     const git = session.git(dir, ['gc.auto=0']);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { abortError } from '@cadence-detect/errors';
 import { capped } from './commit-record.js';
-import { gitEnvironment, runGitCommand } from './git-process.js';
+import { gitEnvironment, gitInvocation, runGitCommand } from './git-process.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 
 /** Where the Git AI Standard keeps its authorship logs. */
@@ -50,7 +50,11 @@ export async function readNotes(
   return notes;
 }
 
-/** Blob contents through one `git cat-file --batch`, each cut at the note limit as it streams. */
+/**
+ * Blob contents through one `git cat-file --batch`, each cut at `maxChars` as it streams: a note's
+ * bytes past the cut are counted and dropped, never held, so reading is linear in the notes' size
+ * and memory stays at the cut whatever a note weighs.
+ */
 function readBlobs(
   dir: string,
   blobs: readonly string[],
@@ -58,8 +62,9 @@ function readBlobs(
   signal?: AbortSignal,
 ): Promise<(string | undefined)[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['cat-file', '--batch'], {
-      cwd: dir,
+    const git = gitInvocation(dir, ['cat-file', '--batch']);
+    const child = spawn(git.command, git.args, {
+      cwd: git.cwd,
       stdio: ['pipe', 'pipe', 'ignore'],
       env: gitEnvironment(),
     });
@@ -67,39 +72,98 @@ function readBlobs(
       child.kill('SIGKILL');
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    const results: (string | undefined)[] = [];
-    let buffer = Buffer.alloc(0);
-    let expected: number | null = null;
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      for (;;) {
-        if (expected === null) {
-          const newline = buffer.indexOf(0x0a);
-          if (newline < 0) return;
-          const header = buffer.subarray(0, newline).toString('utf8');
-          buffer = buffer.subarray(newline + 1);
-          const size = /^\S+ blob (\d+)$/.exec(header);
-          if (!size) {
-            // "<object> missing" or another type: no content follows.
-            results.push(undefined);
-            continue;
-          }
-          expected = Number(size[1]);
-        }
-        if (buffer.length < expected + 1) return;
-        const content = buffer.subarray(0, expected).toString('utf8');
-        buffer = buffer.subarray(expected + 1);
-        results.push(capped(content, maxChars));
-        expected = null;
-      }
-    });
+    const parser = new BatchBlobReader(maxChars);
+    child.stdout.on('data', (chunk: Buffer) => parser.push(chunk));
     child.on('error', reject);
     child.stdin.on('error', () => undefined);
     child.on('close', () => {
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) return reject(abortError(signal));
-      resolve(results);
+      resolve(parser.results);
     });
     child.stdin.end(blobs.map((b) => `${b}\n`).join(''));
   });
+}
+
+/** The longest header `cat-file --batch` prints: `<object id> <type> <size>`. */
+const MAX_HEADER_BYTES = 512;
+
+/**
+ * Reads `git cat-file --batch` output chunk by chunk: `<id> blob <size>\n<content>\n` per object,
+ * `<id> missing\n` (or another type's header) as undefined. Each content is kept up to the bytes
+ * that can hold `maxChars` characters (3 bytes of UTF-8 per UTF-16 unit at most, and one more
+ * character), the rest skipped as it passes; `bytesCopied` counts what was copied, for the tests.
+ */
+export class BatchBlobReader {
+  readonly results: (string | undefined)[] = [];
+  bytesCopied = 0;
+  private readonly keepBytes: number;
+  private header: Buffer[] = [];
+  private headerBytes = 0;
+  /** Content bytes of the current blob still to come, or null while reading a header. */
+  private remaining: number | null = null;
+  /** The newline after a content. */
+  private trailer = false;
+  private kept: Buffer[] = [];
+  private keptBytes = 0;
+
+  constructor(private readonly maxChars: number) {
+    this.keepBytes = 3 * maxChars + 4;
+  }
+
+  push(chunk: Buffer): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      if (this.trailer) {
+        this.trailer = false;
+        offset++;
+        continue;
+      }
+      if (this.remaining === null) {
+        const newline = chunk.indexOf(0x0a, offset);
+        const end = newline < 0 ? chunk.length : newline;
+        if (this.headerBytes < MAX_HEADER_BYTES) {
+          const part = chunk.subarray(offset, Math.min(end, offset + MAX_HEADER_BYTES - this.headerBytes));
+          this.header.push(part);
+          this.headerBytes += part.length;
+        }
+        if (newline < 0) return;
+        offset = newline + 1;
+        this.startObject(Buffer.concat(this.header).toString('utf8'));
+        this.header = [];
+        this.headerBytes = 0;
+        continue;
+      }
+      const take = Math.min(this.remaining, chunk.length - offset);
+      const keep = Math.min(take, this.keepBytes - this.keptBytes);
+      if (keep > 0) {
+        this.kept.push(chunk.subarray(offset, offset + keep));
+        this.keptBytes += keep;
+      }
+      offset += take;
+      this.remaining -= take;
+      if (this.remaining === 0) this.endObject();
+    }
+  }
+
+  private startObject(header: string): void {
+    const size = /^\S+ blob (\d+)$/.exec(header);
+    if (!size) {
+      // "<object> missing" or another type: no content follows.
+      this.results.push(undefined);
+      return;
+    }
+    this.remaining = Number(size[1]);
+    if (this.remaining === 0) this.endObject();
+  }
+
+  private endObject(): void {
+    const content = Buffer.concat(this.kept, this.keptBytes);
+    this.bytesCopied += this.keptBytes;
+    this.results.push(capped(content.toString('utf8'), this.maxChars));
+    this.kept = [];
+    this.keptBytes = 0;
+    this.remaining = null;
+    this.trailer = true;
+  }
 }

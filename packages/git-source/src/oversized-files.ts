@@ -1,13 +1,7 @@
 import { spawn } from 'node:child_process';
 import { abortError, CadenceError } from '@cadence-detect/errors';
 import type { ReadCommit } from './commit-record.js';
-import {
-  boundedGitCommand,
-  gitEnvironment,
-  memoryBoundError,
-  reachedMemoryBound,
-  type GitBounds,
-} from './git-process.js';
+import { gitInvocation, gitEnvironment, memoryBoundError, reachedMemoryBound, type GitBounds } from './git-process.js';
 
 /** A file numstat printed as binary (`-`): a side of it may be above the diff blob cap. */
 export interface BinaryFile {
@@ -44,8 +38,12 @@ export async function markOversized(
 /** Blob sizes of `input`'s objects (one a line), in order; 0 for a missing object or one that is no blob. */
 function batchSizes(dir: string, input: string, bounds: GitBounds, signal?: AbortSignal): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const git = boundedGitCommand(['cat-file', '--batch-check=%(objecttype) %(objectsize)'], bounds);
-    const child = spawn(git.command, git.args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: gitEnvironment() });
+    const git = gitInvocation(dir, ['cat-file', '--batch-check=%(objecttype) %(objectsize)'], bounds);
+    const child = spawn(git.command, git.args, {
+      cwd: git.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: gitEnvironment(),
+    });
     const onAbort = (): void => {
       child.kill('SIGKILL');
     };

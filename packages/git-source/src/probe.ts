@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { gitEnvironment } from './git-process.js';
+import { gitBinary, gitEnvironment } from './git-process.js';
 import { parseRepositoryUrl } from './repository-url.js';
 
 /**
@@ -10,7 +10,7 @@ export async function answersAsRepository(url: string, timeoutMs: number): Promi
   const locator = parseRepositoryUrl(url, { allowLocalPaths: false });
   if (locator.kind !== 'remote') return false;
   return new Promise((resolve) => {
-    const child = spawn('git', ['-c', 'http.followRedirects=false', 'ls-remote', '--heads', '--', locator.url], {
+    const child = spawn(gitBinary(), ['-c', 'http.followRedirects=false', 'ls-remote', '--heads', '--', locator.url], {
       stdio: 'ignore',
       env: gitEnvironment(),
       timeout: timeoutMs,

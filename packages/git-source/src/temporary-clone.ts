@@ -6,7 +6,7 @@ import { abortError, CadenceError, redactCredentials } from '@cadence-detect/err
 import { currentBranch, type ClonedRepository, type OpenOptions } from './clone.js';
 import { cloneError } from './clone-error.js';
 import { directorySize } from './directory-size.js';
-import { runGitCommand } from './git-process.js';
+import { pinRepository, runGitCommand, unpinRepository } from './git-process.js';
 import { ensureCommit, fetchAiNotes, fetchOptionalRefs, openGitSession } from './git-session.js';
 import type { RemoteRepository } from './repository-url.js';
 
@@ -16,7 +16,12 @@ export async function cloneRemote(locator: RemoteRepository, options: OpenOption
   const { url, signal } = session;
   const workDir = await mkdtemp(path.join(tmpdir(), 'cadence-clone-'));
   const dir = path.join(workDir, 'repo.git');
-  const dispose = (): Promise<void> => rm(workDir, { recursive: true, force: true });
+  const dispose = (): Promise<void> => {
+    unpinRepository(dir);
+    return rm(workDir, { recursive: true, force: true });
+  };
+  // Ours and bare: git is told where it is rather than finding it.
+  pinRepository(dir, dir);
   session.watchSize(workDir);
   try {
     const git = session.git(workDir);

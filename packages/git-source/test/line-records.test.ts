@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseAuthorshipLog, parseTraceRecord } from '../src/index.js';
+import { markedLines, parseAuthorshipLog, parseTraceRecord } from '../src/index.js';
 
 const metadata = (extra: Record<string, unknown> = {}): string =>
   JSON.stringify({ schema_version: 'authorship/3.0.0', base_commit_sha: '', prompts: {}, ...extra }, null, 2);
@@ -116,5 +116,31 @@ describe('git-source: line records (git-ai v3 authorship logs, Agent Trace recor
         ],
       }),
     ).to.equal('a range of a has no valid start_line and end_line');
+  });
+});
+
+describe('git-source: markedLines over many single-line ranges', () => {
+  it('visits a few ranges per blame group, not every range of the file (every other line noted, 100k lines)', () => {
+    const ranges = Array.from({ length: 50_000 }, (_, i) => ({ start: 2 * i + 1, end: 2 * i + 1, assistant: 'a' }));
+    let visits = 0;
+    // Counts every range read: the cost of a query, measured in steps rather than seconds.
+    const counted = new Proxy(ranges, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) visits++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const records = {
+      byCommit: new Map([['c'.repeat(40), new Map([['big.txt', counted]])]]),
+      gitAi: 1,
+      agentTrace: 0,
+      skipped: [],
+      skippedCount: 0,
+    };
+    let lines = 0;
+    const groups = 50_000;
+    for (let g = 0; g < groups; g++) lines += markedLines(records, 'c'.repeat(40), 'big.txt', 2 * g + 1, 2)!.lines;
+    expect(lines).to.equal(50_000);
+    expect(visits / groups).to.be.below(40);
   });
 });

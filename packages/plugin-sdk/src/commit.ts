@@ -58,6 +58,28 @@ export interface CommitRecord {
    * @since 1.2
    */
   readonly importedTree?: { readonly path: string; readonly additions: number } | null;
+  /**
+   * The author and committer as the commit itself names them, when the repository's `.mailmap`
+   * changed either (`authorName` and the rest are after it, so one person's names count as one).
+   * Who made a commit (an agent's account, a bot) is decided on these: a `.mailmap` a change
+   * commits cannot rename an agent into a person. Absent when `.mailmap` changed nothing, and from
+   * records made by older hosts. `writtenIdentity(commit)` reads either.
+   * @since 1.15
+   */
+  readonly writtenAs?: WrittenIdentity;
+}
+
+/** A commit's author and committer before any `.mailmap`. */
+export interface WrittenIdentity {
+  readonly authorName: string;
+  readonly authorEmail: string;
+  readonly committerName: string;
+  readonly committerEmail: string;
+}
+
+/** The author and committer as the commit names them (`writtenAs`, or the record's own when `.mailmap` changed nothing). */
+export function writtenIdentity(commit: CommitRecord): WrittenIdentity {
+  return commit.writtenAs ?? commit;
 }
 
 /** Repository-wide statistics, for strategies that judge a commit against its repository's baseline. */

@@ -6,6 +6,8 @@ export {
   type CommitFileChange,
   type RepositoryStats,
   type Thresholds,
+  type WrittenIdentity,
+  writtenIdentity,
 } from './commit.js';
 export type { PageDocument, TextBlock, Heading, ListBlock, LinkRef, ImageRef } from './document.js';
 export type { AnalysisEvent, AnalysisEventName, EventChannel } from './events.js';

@@ -31,14 +31,16 @@ export function automationOf(
   rules: readonly CompiledAutomationRule[],
   seen: Map<string, Attribution | null>,
 ): Attribution | null {
-  const key = `${commit.authorName}\0${commit.authorEmail}`;
+  // As the commit names its author: a `.mailmap` the change commits cannot rename a bot.
+  const who = commit.writtenAs ?? commit;
+  const key = `${who.authorName}\0${who.authorEmail}`;
   const known = seen.get(key);
   if (known !== undefined) return known;
   let found: Attribution | null = null;
   for (const rule of rules) {
-    const value = [commit.authorName, commit.authorEmail].find((v) => rule.pattern.test(v));
+    const value = [who.authorName, who.authorEmail].find((v) => rule.pattern.test(v));
     if (value !== undefined) {
-      found = hit(rule.id, commit.authorName, 'author', `${commit.authorName} <${commit.authorEmail}>`);
+      found = hit(rule.id, who.authorName, 'author', `${who.authorName} <${who.authorEmail}>`);
       break;
     }
   }

@@ -25,7 +25,8 @@ export function attributeCommit(
   rules: RuleSet,
   identities: Map<string, Attribution[]> = new Map(),
 ): Attribution[] {
-  const key = `${commit.authorName}\0${commit.authorEmail}\0${commit.committerName}\0${commit.committerEmail}`;
+  const who = commit.writtenAs ?? commit;
+  const key = `${who.authorName}\0${who.authorEmail}\0${who.committerName}\0${who.committerEmail}`;
   let byIdentity = identities.get(key);
   if (!byIdentity) {
     byIdentity = identityAttributions(commit, rules);
@@ -49,17 +50,19 @@ export function attributeCommit(
   return found;
 }
 
+/** Decided on the author and committer as the commit names them, before any `.mailmap` (which a change can commit). */
 function identityAttributions(commit: CommitRecord, rules: RuleSet): Attribution[] {
+  const who = commit.writtenAs ?? commit;
   const identities = [
     {
       where: 'author',
-      values: [commit.authorName, commit.authorEmail],
-      quote: `${commit.authorName} <${commit.authorEmail}>`,
+      values: [who.authorName, who.authorEmail],
+      quote: `${who.authorName} <${who.authorEmail}>`,
     },
     {
       where: 'committer',
-      values: [commit.committerName, commit.committerEmail],
-      quote: `${commit.committerName} <${commit.committerEmail}>`,
+      values: [who.committerName, who.committerEmail],
+      quote: `${who.committerName} <${who.committerEmail}>`,
     },
   ];
   const found: Attribution[] = [];

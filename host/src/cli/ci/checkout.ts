@@ -2,11 +2,12 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseConfigText, type ConfigFile } from '@cadence-detect/config';
-import { runGitCommand } from '@cadence-detect/git-source';
+import { locateRepository, runGitCommand } from '@cadence-detect/git-source';
 import { CliError } from '../exit-codes.js';
 
 /** Where a CI job's checkout is and what it may trust. */
 export interface CiCheckout {
+  /** The working tree's top level (links resolved): git runs on its git directory, named explicitly. */
   readonly dir: string;
   /** The commit the change starts from (its commits are those after it), or null: the whole history. */
   readonly base: string | null;
@@ -37,9 +38,19 @@ export async function openCheckout(
   head: string | null,
   deepen: string,
 ): Promise<CiCheckout> {
+  // The one time git looks for the repository: a bare one (ordinary files the change committed in
+  // `path`, whose `config` could name commands) is refused, and every later git process is told it.
+  const located = await locateRepository(dir, { allowBare: false }).catch(() => null);
+  if (!located?.top)
+    throw new CliError(
+      'failed',
+      `${dir} is not in a git repository's working tree (check out the repository before this step; a bare repository is refused)`,
+    );
+  const input = dir;
+  dir = located.top;
   const shallow = await runGitCommand(dir, ['rev-parse', '--is-shallow-repository']).catch(() => null);
   if (!shallow || shallow.code !== 0)
-    throw new CliError('failed', `${dir} is not a git repository (check out the repository before this step)`);
+    throw new CliError('failed', `${input} is not a git repository (check out the repository before this step)`);
   if (shallow.stdout.trim() === 'true') {
     throw new CliError(
       'usage',
@@ -67,13 +78,6 @@ async function fileAt(dir: string, commit: string, file: string): Promise<string
   if (listed.code !== 0 || !/^100(644|755) blob /.test(listed.stdout)) return null;
   const result = await runGitCommand(dir, ['cat-file', 'blob', `${commit}:${file}`]);
   return result.code === 0 ? result.stdout : null;
-}
-
-/** The repository's top level, links resolved: what "inside the repository" is measured against. */
-async function repositoryTop(dir: string): Promise<string> {
-  const result = await runGitCommand(dir, ['rev-parse', '--show-toplevel']);
-  if (result.code !== 0) throw new CliError('failed', `${dir} is not a git repository`);
-  return realpath(result.stdout.trim());
 }
 
 const isWithin = (top: string, candidate: string): boolean => {
@@ -131,7 +135,7 @@ export async function ciConfiguration(
   const none = async (): Promise<void> => undefined;
   const source = checkout.base ?? checkout.head;
   if (configInput) {
-    const top = await repositoryTop(checkout.dir);
+    const top = checkout.dir;
     const placed = await placeConfigPath(
       path.resolve(await realpath(workspace).catch(() => workspace), configInput),
       top,

@@ -175,20 +175,23 @@ export async function acquireRepository(
     const headPaths = readHeadPaths(clone.dir, rev, { signal, bounds });
     // Marked handled now: awaited below, where its failure is dealt with.
     headPaths.catch(() => undefined);
-    const { commits, stats, oversizedFiles, oversizedCommits, unreadable } = await readHistory(clone.dir, {
-      rev,
-      bounds,
-      ...(clone.mirrored ? { cache: mirroredHistories } : {}),
-      before: range?.before ?? null,
-      since: request.since ? Math.floor(Date.parse(request.since) / 1000) : null,
-      excludeFiles,
-      signal,
-      onProgress: (read: number) => {
-        if (read < nextReport) return;
-        nextReport += READ_PROGRESS_EVERY;
-        emit({ event: 'fetch', message: `read ${read} commits` });
+    const { commits, stats, oversizedFiles, oversizedCommits, unreadable, mailmapSkippedBytes } = await readHistory(
+      clone.dir,
+      {
+        rev,
+        bounds,
+        ...(clone.mirrored ? { cache: mirroredHistories } : {}),
+        before: range?.before ?? null,
+        since: request.since ? Math.floor(Date.parse(request.since) / 1000) : null,
+        excludeFiles,
+        signal,
+        onProgress: (read: number) => {
+          if (read < nextReport) return;
+          nextReport += READ_PROGRESS_EVERY;
+          emit({ event: 'fetch', message: `read ${read} commits` });
+        },
       },
-    });
+    );
     if (commits.length === 0) {
       throw new CadenceError('ERR_NO_COMMITS_FOUND', {
         message: range
@@ -212,6 +215,11 @@ export async function acquireRepository(
         files: unreadable.files.length,
         commits: unreadable.commits.length,
       });
+    }
+    if (mailmapSkippedBytes !== undefined) {
+      const megabytes = (mailmapSkippedBytes / (1024 * 1024)).toFixed(1);
+      emit({ event: 'fetch', message: `.mailmap is ${megabytes} MB, above 1 MB: authors are read without it` });
+      options.logger.warn('.mailmap not applied', { bytes: mailmapSkippedBytes });
     }
     const aiNotes = await notes;
     const pathsAtHead = await headPaths;

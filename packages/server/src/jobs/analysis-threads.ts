@@ -131,9 +131,12 @@ class ThreadSlot {
     // Marked handled now: every caller awaits it and meets its failure there.
     void this.ready.catch(() => undefined);
     worker.on('message', (message: FromThread) => this.receive(message));
-    worker.on('error', (error) =>
-      this.fail(new CadenceError('ERR_INTERNAL', { message: `analysis thread failed: ${error.message}` })),
-    );
+    worker.on('error', (error) => {
+      // A thread that threw out of its event loop is going away: it never serves another job, though
+      // 'exit' comes later, after the job's run has already been given back.
+      this.alive = false;
+      this.fail(new CadenceError('ERR_INTERNAL', { message: `analysis thread failed: ${error.message}` }));
+    });
     worker.on('exit', () => {
       this.alive = false;
       this.fail(new CadenceError('ERR_INTERNAL', { message: 'analysis thread exited' }));
