@@ -1,5 +1,10 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CadenceConfig } from '@cadence-detect/config';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
+
+/** The CLI's package folder: optional packages count only where its installation holds them. */
+const HOST_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 
 /**
  * What `@cadence-detect/cli` runs without (docs/install.md): `analyze`, `ci` and `scan` need none
@@ -81,6 +86,12 @@ export function missingForgePlugin(forge: string, loaded: readonly LoadedPlugin[
  * MissingPackageError rather than Node's module-resolution error.
  */
 export async function importNeedingServer<T>(command: string, load: () => Promise<T>): Promise<T> {
+  // Node would find the package in any parent folder's node_modules (a shared /tmp's): it counts
+  // only where the installation holds it, and then that copy is the nearest, the one Node loads.
+  // Imported here: `cadence --help` and `version` load this module and never the plugin loader.
+  const { installationNodeModules, locatePackage } = await import('@cadence-detect/plugin-loader');
+  if (!(await locatePackage(SERVER_PACKAGE, HOST_DIR, installationNodeModules(HOST_DIR))))
+    throw new MissingPackageError(SERVER_PACKAGE, `cadence ${command}`);
   try {
     return await load();
   } catch (error) {

@@ -138,6 +138,7 @@ export async function loadPluginModules(options: HostPluginOptions): Promise<Hos
     configured: specifiers,
     configDir: options.pluginBase ?? HOST_DIR,
     discoverIn: installationNodeModules(HOST_DIR),
+    moduleFolders: installationNodeModules(HOST_DIR),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.throwOnRequiredFailure !== undefined ? { throwOnRequiredFailure: options.throwOnRequiredFailure } : {}),
   });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { makeTempDir, runCadence } from '@cadence-detect/test-support';
@@ -173,6 +174,40 @@ describe('the GitHub Action and the GitLab CI template', () => {
         ).cadence.stage,
       ).to.equal('package');
       expect((await runCadence(['config', 'init', '--ci', 'jenkins'], { cwd: dir.path })).code).to.equal(2);
+    } finally {
+      await dir.remove();
+    }
+  });
+
+  it('cadence config init never writes through a committed link (.cadence.yaml, dangling or not; a linked .github/workflows)', async () => {
+    const dir = await makeTempDir('cadence-init-links-');
+    try {
+      const repo = path.join(dir.path, 'repo');
+      const outside = path.join(dir.path, 'outside');
+      await mkdir(repo);
+      await mkdir(outside);
+      await writeFile(path.join(outside, 'precious.yaml'), 'mine\n');
+      await symlink(path.join(outside, 'precious.yaml'), path.join(repo, '.cadence.yaml'));
+      const forced = await runCadence(['config', 'init', '--force'], { cwd: repo });
+      expect(forced.code).to.equal(2);
+      expect(forced.stderr).to.contain(`${path.join(repo, '.cadence.yaml')} is a link`);
+      expect(await readFile(path.join(outside, 'precious.yaml'), 'utf8')).to.equal('mine\n');
+
+      const dangling = path.join(dir.path, 'dangling');
+      await mkdir(dangling);
+      await symlink(path.join(outside, 'created.yaml'), path.join(dangling, '.cadence.yaml'));
+      const created = await runCadence(['config', 'init'], { cwd: dangling });
+      expect(created.code).to.equal(2);
+      expect(existsSync(path.join(outside, 'created.yaml'))).to.equal(false);
+
+      const workflows = path.join(dir.path, 'workflows');
+      await mkdir(path.join(workflows, '.github'), { recursive: true });
+      await symlink(outside, path.join(workflows, '.github', 'workflows'));
+      const linked = await runCadence(['config', 'init', '--ci', 'github'], { cwd: workflows });
+      expect(linked.code).to.equal(2);
+      expect(linked.stderr).to.contain(`${path.join(workflows, '.github', 'workflows')} is a link`);
+      expect(existsSync(path.join(outside, 'cadence.yml'))).to.equal(false);
+      expect(existsSync(path.join(workflows, '.cadence.yaml'))).to.equal(false);
     } finally {
       await dir.remove();
     }

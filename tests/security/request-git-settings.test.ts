@@ -1,7 +1,9 @@
 import { expect } from 'chai';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  CADENCE_BIN,
   createRepository,
   humanHistory,
   makeTempDir,
@@ -215,5 +217,132 @@ describe('a request\u2019s .mailmap never renames who wrote its commits', functi
     expect(run.code, run.stderr).to.equal(0);
     const text = await readFile(out, 'utf8');
     expect(text).to.contain('copilot-agent-account');
+  });
+});
+
+/**
+ * `npx` and `npm exec` put the working folder's `node_modules/.bin` first on PATH: inside a hostile
+ * clone, a bare `git` or `prlimit` would be the clone's. Cadence resolves both once, outside any
+ * `node_modules/.bin`, and starts them by absolute path.
+ */
+describe('under npm exec, a clone\u2019s node_modules/.bin/git and prlimit never run', function () {
+  this.timeout(120_000);
+  let work: TempDir;
+  let clone: string;
+  let markers: string;
+
+  before(async () => {
+    work = await makeTempDir('cadence-npm-exec-');
+    markers = path.join(work.path, 'markers');
+    await mkdir(markers);
+    clone = path.join(work.path, 'clone');
+    await mkdir(clone);
+    await createRepository(clone, humanHistory(6));
+    const bin = path.join(clone, 'node_modules', '.bin');
+    await mkdir(bin, { recursive: true });
+    for (const name of ['git', 'prlimit']) {
+      const file = path.join(bin, name);
+      await writeFile(file, `#!/bin/sh\necho ran >> ${JSON.stringify(path.join(markers, name))}\nexit 1\n`);
+      await chmod(file, 0o755);
+    }
+    await writeFile(path.join(clone, 'package.json'), JSON.stringify({ name: 'clone', version: '1.0.0' }));
+  });
+  after(() => work.remove());
+
+  /** `npm exec --call <command>` in the clone: the PATH npx gives the programs it starts. */
+  function npmExec(command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('npm', ['exec', '--call', command], {
+        cwd: clone,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, npm_config_update_notifier: 'false' },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  it('npm exec runs the clone\u2019s git for a bare `git` (the attack is real)', async () => {
+    await npmExec('git --version');
+    expect(await readdir(markers)).to.deep.equal(['git']);
+    await rm(path.join(markers, 'git'));
+  });
+
+  it('cadence analyze . under npm exec: a verdict, and neither planted program ran', async () => {
+    const run = await npmExec(`${JSON.stringify(process.execPath)} ${JSON.stringify(CADENCE_BIN)} analyze . --json`);
+    expect(run.code, run.stderr).to.equal(0);
+    expect((JSON.parse(run.stdout) as { assessment: string }).assessment).to.be.a('string');
+    expect(await readdir(markers)).to.deep.equal([]);
+  });
+});
+
+/**
+ * A request's own line records (an `.agent-trace` file it commits) are reported, never used to
+ * lower a figure below what inference gives: marking its own commits `human` once turned the
+ * summary into "about 0 (0%) from assistant-made commits" while they were flagged.
+ */
+describe('a request\u2019s own trace file never lowers its lines figure', function () {
+  this.timeout(120_000);
+  let work: TempDir;
+
+  after(() => work?.remove());
+
+  it('the summary still counts the agent\u2019s lines when the request marks its own commits human', async () => {
+    work = await makeTempDir('cadence-request-trace-');
+    const dir = path.join(work.path, 'repo');
+    await mkdir(dir);
+    const repo = await createRepository(dir, humanHistory(10));
+    const base = repo.hashes.at(-1)!;
+    const agent = { name: 'copilot-swe-agent[bot]', email: '198982749+Copilot@users.noreply.github.com' };
+    const start = Date.UTC(2025, 5, 2, 14) / 1000;
+    const records: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const file = `src/part-${i}.ts`;
+      const hash = await repo.commit({
+        message: `Add part ${i + 1}`,
+        date: start + i * 600,
+        author: agent,
+        committer: agent,
+        files: { [file]: Array.from({ length: 30 }, (_, n) => `export const p${i}_${n} = ${n};`).join('\n') + '\n' },
+      });
+      records.push(
+        JSON.stringify({
+          version: '0.1.0',
+          id: `r${i}`,
+          timestamp: '2025-06-02T14:00:00Z',
+          vcs: { type: 'git', revision: hash },
+          tool: { name: 'copilot', version: '1' },
+          files: [
+            {
+              path: file,
+              conversations: [{ contributor: { type: 'human' }, ranges: [{ start_line: 1, end_line: 30 }] }],
+            },
+          ],
+        }),
+      );
+    }
+    const head = await repo.commit({
+      message: 'Record the sessions',
+      date: start + 1800,
+      files: { '.agent-trace/session.jsonl': records.join('\n') + '\n' },
+    });
+    const run = await runCadence(['ci', 'gitlab', '--fail-on', 'never'], {
+      cwd: repo.dir,
+      env: {
+        GITLAB_CI: 'true',
+        CI_PROJECT_DIR: repo.dir,
+        CI_PIPELINE_SOURCE: 'merge_request_event',
+        CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+        CI_COMMIT_SHA: head,
+      },
+    });
+    expect(run.code, run.stderr).to.equal(0);
+    const summary = /about (\d+) \((\d+)%\) from assistant-made commits/.exec(run.stderr);
+    expect(summary, run.stderr).to.not.equal(null);
+    expect(Number(summary![1])).to.equal(60);
   });
 });

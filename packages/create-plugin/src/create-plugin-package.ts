@@ -1,4 +1,4 @@
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { starterFiles, type StarterNames } from './templates.js';
 
@@ -41,6 +41,10 @@ export function starterNames(requested: string): StarterNames {
  */
 export async function createPluginPackage(requested: string, directory: string): Promise<string[]> {
   const names = starterNames(requested);
+  // A link (to an empty folder, or dangling) would aim the files somewhere the user did not name.
+  const stat = await lstat(directory).catch(() => null);
+  if (stat?.isSymbolicLink())
+    throw new StarterError(`${directory} is a link: name a plain folder (nothing was written)`);
   const existing = await readdir(directory).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
     if (error.code === 'ENOTDIR') throw new StarterError(`${directory} is a file, not a folder`);

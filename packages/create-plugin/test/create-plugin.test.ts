@@ -105,6 +105,22 @@ describe('create-plugin (npm init @cadence-detect/plugin)', function () {
     expect(await main(['x', '--bogus'], io(work.path).io)).to.equal(2);
   });
 
+  it('refuses a link as the folder (to an empty folder, or dangling), in one line, writing nothing', async () => {
+    const empty = path.join(work.path, 'elsewhere-empty');
+    await mkdir(empty);
+    await symlink(empty, path.join(work.path, 'linked'));
+    await symlink(path.join(work.path, 'nowhere'), path.join(work.path, 'dangling'));
+    for (const name of ['linked', 'dangling']) {
+      const run = io(work.path);
+      expect(await main(['link-plugin', '--dir', name], run.io)).to.equal(2);
+      expect(run.err()).to.equal(
+        `create-plugin: ${path.join(work.path, name)} is a link: name a plain folder (nothing was written)\n`,
+      );
+    }
+    expect(await readdir(empty)).to.deep.equal([]);
+    expect(existsSync(path.join(work.path, 'nowhere'))).to.equal(false);
+  });
+
   it('asks for the SDK and the testkit the workspace holds (pnpm version-packages keeps them so)', () => {
     const version = (dir: string) =>
       (JSON.parse(readFileSync(path.join(ROOT, 'packages', dir, 'package.json'), 'utf8')) as { version: string })

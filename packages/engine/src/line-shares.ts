@@ -77,6 +77,12 @@ export function linesAtHead(
   commits: readonly CommitRecord[],
   weights: ReadonlyMap<string, CommitWeight>,
   identity: (commit: CommitRecord) => string = (c) => c.authorEmail.toLowerCase(),
+  /**
+   * A range (a pull request, a push): the change can add the line records of its own commits (an
+   * `.agent-trace` file), so a record is used only where it raises a commit's assistant lines above
+   * what inference gives, never to lower them; it is still reported under `records`.
+   */
+  options: { readonly recordsOnlyRaise?: boolean } = {},
 ): LinesAtHead {
   const { head } = readings;
   const byHash = new Map(commits.map((c) => [c.hash, c]));
@@ -99,7 +105,9 @@ export function linesAtHead(
     const weight = weights.get(hash);
     const w = isOutside ? null : assistantWeight(weight);
     // A line-level record names its commit's assistant lines exactly: the rest are the author's.
-    const marked = w === null ? undefined : blamed.marked;
+    const recorded = w === null ? undefined : blamed.marked;
+    const inferredHere = weight?.explicit ? blamed.lines : (w ?? 0) * blamed.lines;
+    const marked = recorded && options.recordsOnlyRaise && recorded.lines < inferredHere ? undefined : recorded;
     if (isOutside) outside += blamed.lines;
     else if (w === null) automation += blamed.lines;
     else if (marked) {
@@ -211,6 +219,8 @@ export function survivalOf(
   readings: LineReadings,
   commits: readonly CommitRecord[],
   weights: ReadonlyMap<string, CommitWeight>,
+  /** As linesAtHead's: in a range, a record only raises a commit's assistant lines. */
+  options: { readonly recordsOnlyRaise?: boolean } = {},
 ): Survival {
   const side = (): SurvivalSide => ({ added: 0, surviving: 0, reworked_14d: 0 });
   const add = (to: SurvivalSide, weight: number, lines: SurvivalSide): void => {
@@ -236,13 +246,15 @@ export function survivalOf(
     months.set(month, byMonth);
     const recorded = readings.records?.byCommit.get(commit.hash);
     // A commit with a line-level record: its named lines are the assistant's, the rest its author's.
-    const assistantLines = recorded
+    const fromRecord = recorded
       ? {
           added: Math.min(lines.added, recordedAdded(commit, recorded, readings.head.isExcluded)),
           surviving: atHead?.marked?.lines ?? 0,
           reworked_14d: readings.reworkedMarked?.get(commit.hash) ?? 0,
         }
       : null;
+    const assistantLines =
+      fromRecord && options.recordsOnlyRaise && fromRecord.added < w * lines.added ? null : fromRecord;
     for (const into of [total, byMonth]) {
       if (assistantLines) {
         add(into.assistant, 1, assistantLines);

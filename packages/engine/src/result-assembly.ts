@@ -63,8 +63,10 @@ export function buildRepositoryResult(
       : {}),
     ...(lines && 'head' in lines
       ? {
-          lines: linesAtHead(lines, source.commits, scores.weights, scores.identity),
-          survival: survivalOf(lines, source.commits, scores.weights),
+          lines: linesAtHead(lines, source.commits, scores.weights, scores.identity, {
+            recordsOnlyRaise: Boolean(source.info.range),
+          }),
+          survival: survivalOf(lines, source.commits, scores.weights, { recordsOnlyRaise: Boolean(source.info.range) }),
         }
       : lines
         ? { lines_skipped: lines.skipped }

@@ -61,3 +61,15 @@ describe('CadenceError', () => {
     expect(String(error.stack)).not.to.match(/\n\s+at /);
   });
 });
+
+describe('errors: redactSecrets', () => {
+  it('replaces whole secrets anywhere, and a trailing fragment of 8 or more characters that begins one', async () => {
+    const { redactSecrets } = await import('../src/index.js');
+    const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123';
+    expect(redactSecrets(`a ${secret} b ${secret}`, [secret])).to.equal('a [redacted] b [redacted]');
+    expect(redactSecrets(`header: token ${secret.slice(0, 12)}`, [secret])).to.equal('header: token [redacted]');
+    // Shorter fragments are ordinary text; short secrets are never used.
+    expect(redactSecrets('the word ghp_abc', [secret])).to.equal('the word ghp_abc');
+    expect(redactSecrets('abc and abc', ['abc'])).to.equal('abc and abc');
+  });
+});

@@ -21,7 +21,7 @@ import { MISSING_OBJECT, missingBlobs, type MissingBlobs } from './missing-objec
 import type { HistoryCache } from './history-cache.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 import { markOversized, type BinaryFile } from './oversized-files.js';
-import { BLOB_CAPS, readBlobCapped } from './blob-reader.js';
+import { chooseMailmap, type MailmapChoice } from './mailmap.js';
 
 export interface ReadHistoryOptions {
   /** The commit (or branch) to read history from. */
@@ -47,12 +47,6 @@ export interface ReadHistoryOptions {
    * ERR_REPOSITORY_TOO_LARGE. DEFAULT_GIT_BOUNDS when absent.
    */
   readonly bounds?: GitBounds;
-}
-
-/** Where `.mailmap` is read from for one history read (set by readHistory). */
-interface MailmapChoice {
-  /** `mailmap.blob`: `<commit>:.mailmap`, or '' for none. */
-  readonly blob: string;
 }
 
 type LogOptions = ReadHistoryOptions & { readonly mailmap: MailmapChoice };
@@ -124,22 +118,6 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
     ...(damaged ? { unreadable: { commits: unreadable, files: [...damaged.files].sort() } } : {}),
     ...(skippedBytes !== undefined ? { mailmapSkippedBytes: skippedBytes } : {}),
   };
-}
-
-/**
- * The `.mailmap` a history is read with: the one at `commit` (a range's base, so a change cannot
- * rename its own authors; the analysed head otherwise), never a working tree's and never
- * `mailmap.file`. One above BLOB_CAPS.mailmap is not applied (git would parse it for every read).
- */
-async function chooseMailmap(
-  dir: string,
-  commit: string,
-  signal?: AbortSignal,
-): Promise<{ mailmap: MailmapChoice; skippedBytes?: number }> {
-  const spec = `${commit}:.mailmap`;
-  const blob = await readBlobCapped(dir, spec, BLOB_CAPS.mailmap, signal);
-  if (blob.kind === 'too-large') return { mailmap: { blob: '' }, skippedBytes: blob.bytes };
-  return { mailmap: { blob: blob.kind === 'text' ? spec : '' } };
 }
 
 /** Oldest first; with a cache, the cached history plus what came after its head when `rev` descends from it. */

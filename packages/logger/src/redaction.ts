@@ -1,4 +1,4 @@
-import { redactCredentials } from '@cadence-detect/errors';
+import { redactCredentials, redactSecrets } from '@cadence-detect/errors';
 /** Field names whose values are secrets wherever they appear (nested too). */
 const SECRET_NAME =
   /(^|[_-])(key|api[_-]?key|apikey|token|secret|password|passwd|authorization|auth|cookie|signature|credentials?)$/i;
@@ -21,11 +21,8 @@ export function redact(value: unknown, secrets: readonly string[], depth = 0): u
 }
 
 export function redactString(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    // Short values would redact ordinary words; secrets shorter than 6 characters are refused by config anyway.
-    if (secret.length >= 6) result = result.split(secret).join(REDACTED);
-  }
+  // Whole secrets, and a trailing fragment that begins one (a text cut inside a secret before it got here).
+  const result = redactSecrets(text, secrets);
   // Credentials in URLs (https://user:token@host) never reach a log line.
   return redactCredentials(result);
 }

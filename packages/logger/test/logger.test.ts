@@ -65,6 +65,16 @@ describe('logger', () => {
     expect(text).to.contain('github.com/o/r.git');
   });
 
+  it('never writes the start of a secret cut at the end of a text (a body cut at 200 characters)', () => {
+    const out = capture();
+    const token = 'glpat-0123456789abcdefghij';
+    const logger = createLogger({ level: 'debug', stream: out.stream, secrets: [token] });
+    logger.warn('forge answered 502', { reason: `echo: PRIVATE-TOKEN: ${token.slice(0, 14)}` });
+    const text = JSON.stringify(out.lines());
+    expect(text).to.not.contain(token.slice(0, 8));
+    expect(text).to.contain('PRIVATE-TOKEN: [redacted]');
+  });
+
   it('writes the same records without bunyan (the CLI installed alone): levels, children, fields, secrets', () => {
     const calls = (logger: ReturnType<typeof createLogger>) => {
       logger.debug('not written at info');

@@ -12,14 +12,24 @@ export const PLUGIN_KEYWORD = 'cadence-plugin';
  */
 export function installationNodeModules(packageDir: string): string[] {
   const found: string[] = [];
-  for (let dir = path.resolve(packageDir); ; dir = path.dirname(dir)) {
-    // As Node does: no node_modules/node_modules.
-    if (path.basename(dir) !== 'node_modules') {
-      const candidate = path.join(dir, 'node_modules');
-      if (existsSync(candidate)) found.push(candidate);
+  const own = path.join(path.resolve(packageDir), 'node_modules');
+  if (existsSync(own)) found.push(own);
+  // The nearest folder named node_modules that holds the package: a project's, or a global
+  // prefix's lib/node_modules. Nothing above it: a `node_modules` in a parent folder (a shared
+  // /tmp, a runner's work folder) is anybody's.
+  for (let dir = path.dirname(path.resolve(packageDir)); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (path.basename(dir) !== 'node_modules') continue;
+    found.push(dir);
+    // pnpm keeps packages in <project>/node_modules/.pnpm/<name>/node_modules: the project's own
+    // node_modules holds the package too.
+    const store = dir.split(path.sep).lastIndexOf('.pnpm');
+    if (store > 0) {
+      const project = dir.split(path.sep).slice(0, store).join(path.sep);
+      if (path.basename(project) === 'node_modules' && existsSync(project)) found.push(project);
     }
-    if (dir === path.dirname(dir)) return found;
+    break;
   }
+  return found;
 }
 
 /** Package names in `modulesDir` (scoped ones included) whose package.json has the keyword. */

@@ -49,6 +49,12 @@ export interface LoadPluginsOptions {
    * packages a cloned repository chooses.
    */
   readonly discoverIn: readonly string[];
+  /**
+   * The only node_modules folders package names resolve in (the installation's: see
+   * installationNodeModules; for a `plugins:` name, `configDir`'s own node_modules first). Absent:
+   * Node's resolution, every ancestor's node_modules (for tests and embedders).
+   */
+  readonly moduleFolders?: readonly string[];
   readonly logger?: PluginLogger;
   /** `cadence plugins` wants the whole report even when a named plugin fails. */
   readonly throwOnRequiredFailure?: boolean;
@@ -86,7 +92,13 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadPlug
   }
 
   for (const candidate of candidates) {
-    const outcome = await loadOne(candidate.specifier, candidate.source, candidate.fromDir);
+    const within =
+      options.moduleFolders === undefined
+        ? undefined
+        : candidate.source === 'config'
+          ? [path.join(candidate.fromDir, 'node_modules'), ...options.moduleFolders]
+          : options.moduleFolders;
+    const outcome = await loadOne(candidate.specifier, candidate.source, candidate.fromDir, within);
     if (outcome.absent && optional.has(candidate.specifier) && candidate.source === 'builtin') continue;
     if (outcome.plugin) {
       const key = outcome.plugin.packageName;
@@ -123,11 +135,16 @@ async function loadOne(
   specifier: string,
   source: PluginOrigin,
   fromDir: string,
+  within?: readonly string[],
 ): Promise<{ entry: PluginLoadEntry; plugin?: LoadedPlugin; absent?: true }> {
   const base = { specifier, source, packageName: null, version: null, path: null };
-  const located = await locatePackage(specifier, fromDir);
+  const located = await locatePackage(specifier, fromDir, within);
   if (!located) {
-    const where = isPathSpecifier(specifier) ? path.resolve(fromDir, specifier) : `node_modules from ${fromDir}`;
+    const where = isPathSpecifier(specifier)
+      ? path.resolve(fromDir, specifier)
+      : within
+        ? within.join(', ')
+        : `node_modules from ${fromDir}`;
     return { entry: { ...base, status: 'failed', reason: `not found (looked in ${where})` }, absent: true };
   }
   const packageName = located.manifest.name ?? path.basename(located.dir);

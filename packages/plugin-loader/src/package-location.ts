@@ -19,16 +19,20 @@ export interface LocatedPackage {
 }
 
 /**
- * Finds a package folder the way Node would from `fromDir` (node_modules upwards), or a path.
- * Resolving the folder rather than the entry works for ESM-only packages whose `exports` hide
- * `./package.json`.
+ * Finds a package folder in `within` (node_modules folders, in order), or the way Node would from
+ * `fromDir` (node_modules upwards) when `within` is absent, or a path. Resolving the folder rather
+ * than the entry works for ESM-only packages whose `exports` hide `./package.json`.
  */
-export async function locatePackage(specifier: string, fromDir: string): Promise<LocatedPackage | null> {
+export async function locatePackage(
+  specifier: string,
+  fromDir: string,
+  within?: readonly string[],
+): Promise<LocatedPackage | null> {
   if (isPathSpecifier(specifier)) {
     const dir = path.resolve(fromDir, specifier);
     return readManifest(dir);
   }
-  const candidates = createRequire(path.join(fromDir, 'noop.js')).resolve.paths(specifier) ?? [];
+  const candidates = within ?? createRequire(path.join(fromDir, 'noop.js')).resolve.paths(specifier) ?? [];
   for (const modules of candidates) {
     const dir = path.join(modules, specifier);
     if (existsSync(path.join(dir, 'package.json'))) return readManifest(dir);

@@ -192,6 +192,44 @@ describe('plugin loader', () => {
     expect(folders).to.not.include(path.join(root, 'node_modules', 'node_modules'));
   });
 
+  it('never above the installation: a node_modules in a parent folder (a shared /tmp) is not searched', async () => {
+    // The CI templates install into `mktemp -d`: <root>/job/node_modules/@cadence-detect/cli, while
+    // <root>/node_modules (a shared /tmp's) holds a planted plugin and a fake forge package.
+    const install = path.join(root, 'job', 'node_modules');
+    const host = path.join(install, '@cadence-detect', 'cli');
+    await mkdir(host, { recursive: true });
+    await writePackage(path.join(root, 'node_modules', 'evil-plugin'), 'evil-plugin');
+    await writePackage(
+      path.join(root, 'node_modules', '@cadence-detect', 'plugin-github'),
+      '@cadence-detect/plugin-github',
+    );
+    await writePackage(path.join(install, 'good-plugin'), 'good-plugin');
+    const folders = installationNodeModules(host);
+    expect(folders).to.deep.equal([install]);
+    const { plugins, entries } = await loadPlugins({
+      builtins: [],
+      optionalBuiltins: ['@cadence-detect/plugin-github'],
+      hostDir: host,
+      configured: ['evil-plugin'],
+      configDir: path.join(root, 'job'),
+      discoverIn: folders,
+      moduleFolders: folders,
+      throwOnRequiredFailure: false,
+    });
+    expect(plugins.map((p) => `${p.packageName}:${p.source}`)).to.deep.equal(['good-plugin:discovered']);
+    // Named under plugins:, a package is looked for in the configuration folder's node_modules and the installation's alone.
+    expect(entries.find((e) => e.specifier === 'evil-plugin')).to.include({ status: 'failed' });
+  });
+
+  it('a pnpm project: the project’s node_modules holds the package too (node_modules/.pnpm/<name>/node_modules)', async () => {
+    const project = path.join(root, 'project', 'node_modules');
+    const store = path.join(project, '.pnpm', '@cadence-detect+cli@1.0.0', 'node_modules');
+    const host = path.join(store, '@cadence-detect', 'cli');
+    await mkdir(host, { recursive: true });
+    await mkdir(path.join(root, 'node_modules'), { recursive: true });
+    expect(installationNodeModules(host)).to.deep.equal([store, project]);
+  });
+
   it('does not discover a built-in again', async () => {
     await writePackage(path.join(root, 'node_modules', 'builtin-plugin'), 'builtin-plugin');
     const { plugins, entries } = await load([], {

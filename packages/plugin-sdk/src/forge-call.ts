@@ -1,3 +1,4 @@
+import { redactSecrets } from '@cadence-detect/errors';
 import type { Forge, JobInfo, ReportOutcome } from './job.js';
 import type { PluginLogger } from './logger.js';
 import { describeRequestFailure } from './request-failure.js';
@@ -56,7 +57,12 @@ export async function forgeRequest<T>(
     signal,
   });
   if (!response.ok) {
-    const text = (await response.text().catch(() => '')).slice(0, 200);
+    // A body can echo the request's headers (a proxy in front of the forge does): the token is
+    // redacted from the whole body before it is cut, and the cut text goes into job records.
+    const text = redactSecrets(await response.text().catch(() => ''), authorizationSecrets(api.authorization)).slice(
+      0,
+      200,
+    );
     throw new ForgeHttpError(
       response.status,
       retryAfterMs(response.headers.get('retry-after')),
@@ -65,6 +71,12 @@ export async function forgeRequest<T>(
   }
   const text = response.status === 204 ? '' : await response.text();
   return (text === '' ? undefined : JSON.parse(text)) as T;
+}
+
+/** The header's value and its credential alone (`token abc…` and `abc…`; Basic's base64 the same). */
+function authorizationSecrets(authorization: string): string[] {
+  const space = authorization.indexOf(' ');
+  return space < 0 ? [authorization] : [authorization, authorization.slice(space + 1).trim()];
 }
 
 /**

@@ -58,6 +58,27 @@ describe('forge calls: one client, one retry policy for forges without a client 
   const servers: Server[] = [];
   afterEach(() => servers.splice(0).forEach((s) => s.close()));
 
+  it('never carries the token in an error: a body echoing the Authorization header is redacted before it is cut', async () => {
+    const token = 'tok_' + 'x9'.repeat(30);
+    for (const padding of [0, 200 - 'GET /x authorization: token '.length - 20]) {
+      const forge = await fakeForge([
+        (res, seen) =>
+          res
+            .writeHead(502, { 'content-type': 'text/plain' })
+            .end(`${'.'.repeat(padding)}GET /x authorization: ${seen.authorization ?? ''} and more after it`),
+      ]);
+      servers.push(forge.server);
+      const api = { ...forge.api, authorization: `token ${token}` };
+      const error = await forgeRequest(api, 'GET', '/x', AbortSignal.timeout(5000)).then(
+        () => null,
+        (e: unknown) => e as ForgeHttpError,
+      );
+      expect(error).to.be.instanceOf(ForgeHttpError);
+      expect(error!.message).to.not.contain(token.slice(0, 8));
+      expect(error!.message).to.contain('[redacted]');
+    }
+  });
+
   it('sends JSON with the plugin’s Authorization and reads JSON back; a 204 is undefined', async () => {
     const forge = await fakeForge([json(201, { id: 7 }), (res) => res.writeHead(204).end()]);
     servers.push(forge.server);

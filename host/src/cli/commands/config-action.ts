@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import path from 'node:path';
 import { configInitTemplate, renderConfigYaml, withForgeDefaults } from '@cadence-detect/config';
@@ -55,12 +55,38 @@ function pickStage(stages: readonly string[]): string {
  * without `--force`, and an existing .gitlab-ci.yml or bitbucket-pipelines.yml is never rewritten:
  * the lines to add are printed.
  */
+/**
+ * Refuses to write through a link: `file` and every folder between `root` and it must be no link
+ * (a committed `.cadence.yaml` link would aim the write anywhere, a dangling one create a file
+ * outside the repository, a linked `.github/workflows` the same for the workflow).
+ */
+async function refuseLinks(root: string, file: string): Promise<void> {
+  const parts = path.relative(root, file).split(path.sep);
+  for (let count = 1; count <= parts.length; count++) {
+    const at = path.join(root, ...parts.slice(0, count));
+    const stat = await lstat(at).catch(() => null);
+    if (stat?.isSymbolicLink())
+      throw new CliError(
+        'usage',
+        `${at} is a link: config init writes only plain files and folders (remove the link, or write the file yourself)`,
+      );
+    if (!stat) return;
+  }
+}
+
 export async function initConfig(
   options: { force?: boolean; ci?: 'github' | 'gitlab' | 'bitbucket' },
   io: CliIo,
 ): Promise<void> {
   const target = path.join(io.cwd, '.cadence.yaml');
   const workflow = options.ci === 'github' ? path.join(io.cwd, '.github', 'workflows', 'cadence.yml') : null;
+  const pipelineFile =
+    options.ci === 'gitlab'
+      ? path.join(io.cwd, '.gitlab-ci.yml')
+      : options.ci === 'bitbucket'
+        ? path.join(io.cwd, 'bitbucket-pipelines.yml')
+        : null;
+  for (const file of [target, workflow, pipelineFile]) if (file) await refuseLinks(io.cwd, file);
   for (const file of [target, workflow]) {
     if (file && existsSync(file) && !options.force)
       throw new CliError('usage', `${file} exists; use --force to overwrite it`);
