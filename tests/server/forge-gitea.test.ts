@@ -307,10 +307,11 @@ describe('server: verdicts reported on Gitea and Forgejo (commit statuses and on
     expect(await (await f.server.request('/jobs?limit=100')).text()).not.to.contain(TOKEN);
   });
 
-  it('records a refused token (401) as ERR_FORGE_AUTH at once, and the job still completes', async () => {
+  it('records a refused token (401) as ERR_FORGE_AUTH at once, and the job still completes; an answer echoing the token leaves none of it in the job or the log', async () => {
+    // A proxy in front of the forge can echo the request's headers: whole, and cut at 200 characters.
     f.forge.script('POST', /\/statuses\//, [
-      { status: 401, body: { message: 'token is required' } },
-      { status: 401, body: { message: 'token is required' } },
+      { status: 401, body: { message: 'token is required', echoed: { authorization: `token ${TOKEN}` } } },
+      { status: 401, body: { message: `${'.'.repeat(150)} authorization: token ${TOKEN}` } },
     ]);
     const id = await send(
       'push',
@@ -326,5 +327,7 @@ describe('server: verdicts reported on Gitea and Forgejo (commit statuses and on
       'ERR_FORGE_AUTH',
       'ERR_FORGE_AUTH',
     ]);
+    const record = await (await f.server.request(`/jobs/${id}`)).text();
+    for (const text of [record, JSON.stringify(f.server.logs)]) expect(text).not.to.contain('test0t');
   });
 });
