@@ -27,7 +27,8 @@ const rows = (prefix: string, n: number): string =>
 async function analyze(
   url: string,
   mirrors: string | null,
-): Promise<{ result: RepositoryResult; blamed: string | undefined }> {
+  since?: string,
+): Promise<{ result: RepositoryResult; blamed: string | undefined; onePass: string | undefined }> {
   const config: EngineConfig = {
     limits: {
       clone_timeout_seconds: 120,
@@ -54,14 +55,15 @@ async function analyze(
   });
   const events: AnalysisEvent[] = [];
   const result = (await engine.analyze(
-    { kind: 'repository', url },
+    { kind: 'repository', url, ...(since ? { since } : {}) },
     { network: null, allowLocalPaths: false, onEvent: (e) => events.push(e) },
   )) as RepositoryResult;
-  const blamed = events.flatMap((e) => (e.event === 'fetch' && e.message.startsWith('blamed ') ? [e.message] : []))[0];
-  return { result, blamed };
+  const said = (start: string): string | undefined =>
+    events.flatMap((e) => (e.event === 'fetch' && e.message.startsWith(start) ? [e.message] : []))[0];
+  return { result, blamed: said('blamed '), onePass: said('lines in one pass') };
 }
 
-describe('engine: a mirror keeps what blame found, so an unchanged file is never blamed again', function () {
+describe('engine: a whole history\u2019s lines in one pass, a mirror\u2019s blames for --since', function () {
   this.timeout(90_000);
   let work: TempDir;
   let daemon: GitDaemon;
@@ -101,37 +103,43 @@ describe('engine: a mirror keeps what blame found, so an unchanged file is never
     await work?.remove();
   });
 
-  it('blames every file once, answers all of them from the mirror the second time, and only the changed file after a push', async () => {
+  it('reads a whole history\u2019s lines in one pass, blaming no file, on a mirror as on a fresh clone, before and after a push', async () => {
     const url = daemon.url('acme/lines.git');
     const first = await analyze(url, mirrors);
-    expect(first.blamed).to.equal("blamed 3 files, 0 unchanged since the mirror's last line count");
+    expect(first.onePass).to.equal(
+      'lines in one pass over 3 commits: 0 files blamed, 0 moved lines kept with their writers',
+    );
+    expect(first.blamed).to.equal(undefined);
     const second = await analyze(url, mirrors);
-    expect(second.blamed).to.equal("blamed 0 files, 3 unchanged since the mirror's last line count");
     expect(second.result.lines).to.deep.equal(first.result.lines);
     expect(second.result.survival).to.deep.equal(first.result.survival);
 
-    // A push that rewrites part of b.txt: b is blamed again, a and lib/c are kept.
+    // A push that rewrites part of b.txt.
     await repo.commit({ message: `Rework b${CLAUDE}`, date: T0 + 3 * DAY, files: { 'b.txt': 'b1\nz2\nz3\nb4\nb5\n' } });
     await runGit(repo.dir, ['push', '--quiet', served, `${repo.branch}:${repo.branch}`]);
     const third = await analyze(url, mirrors);
-    expect(third.blamed).to.equal("blamed 1 files, 2 unchanged since the mirror's last line count");
-    // The same numbers as a fresh clone that blames everything.
+    expect(third.onePass).to.match(/^lines in one pass over 4 commits: 0 files blamed/);
     const fresh = await analyze(url, null);
-    expect(fresh.blamed).to.equal(undefined);
     expect(third.result.lines).to.deep.equal(fresh.result.lines);
     expect(third.result.survival).to.deep.equal(fresh.result.survival);
     expect(third.result.lines!.explicit).to.equal(first.result.lines!.explicit + 2);
   });
 
-  it('a damaged cache file is an empty cache: everything is blamed again, the numbers are right', async () => {
+  it('--since on a mirror blames every file once, then answers from the mirror; a damaged cache file is an empty cache', async () => {
     const url = daemon.url('acme/lines.git');
+    const since = new Date((T0 - DAY) * 1000).toISOString();
+    const first = await analyze(url, mirrors, since);
+    expect(first.blamed).to.equal("blamed 3 files, 0 unchanged since the mirror's last line count");
+    const second = await analyze(url, mirrors, since);
+    expect(second.blamed).to.equal("blamed 0 files, 3 unchanged since the mirror's last line count");
+    expect(second.result.lines).to.deep.equal(first.result.lines);
     const kept = (await readdir(mirrors)).filter((name) => name.endsWith('.git'));
     expect(kept).to.have.length(1);
     const file = path.join(mirrors, kept[0]!, BLAME_CACHE_FILE);
     expect(JSON.parse(await readFile(file, 'utf8'))).to.have.property('files');
     await writeFile(file, '{"format": 1, "flags": "-w -M", "commits": [], "files": {');
-    const damaged = await analyze(url, mirrors);
+    const damaged = await analyze(url, mirrors, since);
     expect(damaged.blamed).to.equal("blamed 3 files, 0 unchanged since the mirror's last line count");
-    expect(damaged.result.lines).to.deep.equal((await analyze(url, null)).result.lines);
+    expect(damaged.result.lines).to.deep.equal((await analyze(url, null, since)).result.lines);
   });
 });

@@ -194,11 +194,16 @@ describe('engine: lines at HEAD, survival and rework (histories with known answe
     expect(result.survival!.human).to.deep.equal({ added: 2, surviving: 1, reworked_14d: 0 });
   });
 
-  it('a tree with more counted files than limits.max_line_files is not blamed: the result says why, the verdict stands', async () => {
-    const result = await analyze({ kind: 'repository', url: repo.dir }, 3);
+  it('limits.max_line_files bounds the files to blame: a whole history needs none (one pass), a range over more is not blamed', async () => {
+    const whole = await analyze({ kind: 'repository', url: repo.dir }, 3);
+    expect(whole.lines?.counted).to.equal(23);
+    const result = await analyze(
+      { kind: 'repository', url: repo.dir, range: { before: repo.hashes[0]!, after: repo.hashes.at(-1)! } },
+      0,
+    );
     expect(result).to.not.have.property('lines');
-    expect(result.lines_skipped).to.equal(
-      'the tree holds 4 counted text files to blame, more than limits.max_line_files (3)',
+    expect(result.lines_skipped).to.match(
+      /^the tree holds \d+ counted text files to blame, more than limits\.max_line_files \(0\)$/,
     );
     expect(result.attributed_commits).to.equal(1);
   });

@@ -2,6 +2,8 @@ import { CadenceError } from '@cadence-detect/errors';
 import { DEFAULT_GIT_BOUNDS, runBoundedGit } from './git-process.js';
 import { attributesOf, type PathAttributes } from './gitattributes.js';
 import { BLOB_CAPS, readBlobCapped } from './blob-reader.js';
+import type { Ledger } from './history-ledger.js';
+import { tallyFromLedger } from './ledger-lines.js';
 import { unquoteGitPath } from './git-quoting.js';
 import { isTraceFile, markedLines, type LineRecords } from './line-records.js';
 import type { BlameCache } from './blame-cache.js';
@@ -28,6 +30,8 @@ export interface HeadLines {
   /** Counted lines of files not blamed (`onlyPaths`): none of their commits is in the range, so all lie outside it; by folder too. */
   readonly unblamed: number;
   readonly unblamedFolders: ReadonlyMap<string, number>;
+  /** Files blamed (those the one-pass ledger, when given, could not answer for). */
+  readonly blamedFiles?: number;
 }
 
 export interface CommitLines {
@@ -55,6 +59,8 @@ export interface HeadLinesOptions {
   readonly onlyPaths?: ReadonlySet<string>;
   /** Line-level records (git-ai notes, Agent Trace): matched on blame's original line numbers. */
   readonly records?: LineRecords;
+  /** The history's one-pass ledger (history-ledger.ts): the files it answers for are not blamed. */
+  readonly ledger?: Ledger;
   /** A mirror's kept blames: an unchanged file is answered from it, a blamed one stored in it. */
   readonly cache?: BlameCache;
 }
@@ -298,18 +304,26 @@ export async function readHeadLines(
   let total = 0;
   let unblamed = 0;
   const unblamedFolders = new Map<string, number>();
+  const records = options.records && options.records.byCommit.size > 0 ? options.records : null;
   const queue = counted.filter(([path, lines]) => {
-    if (!options.onlyPaths || options.onlyPaths.has(path)) return true;
-    unblamed += lines;
-    unblamedFolders.set(folderOf(path), (unblamedFolders.get(folderOf(path)) ?? 0) + lines);
-    return false;
+    if (options.onlyPaths && !options.onlyPaths.has(path)) {
+      unblamed += lines;
+      unblamedFolders.set(folderOf(path), (unblamedFolders.get(folderOf(path)) ?? 0) + lines);
+      return false;
+    }
+    // The one pass answered for the file: no blame.
+    if (options.ledger && tallyFromLedger(options.ledger, path, lines, folderOf(path), byCommit, records)) {
+      total += lines;
+      return false;
+    }
+    return true;
   });
   if (queue.length > options.maxFiles) {
     throw new LinesSkipped(
       `the tree holds ${queue.length} counted text files to blame, more than limits.max_line_files (${options.maxFiles})`,
     );
   }
-  const records = options.records && options.records.byCommit.size > 0 ? options.records : null;
+  const blamedFiles = queue.length;
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const [path] = next;
@@ -347,5 +361,6 @@ export async function readHeadLines(
     isExcluded,
     unblamed,
     unblamedFolders,
+    blamedFiles,
   };
 }

@@ -51,6 +51,13 @@ export {
   type MarkedRange,
 } from './line-records.js';
 export { attributesOf, type PathAttributes } from './gitattributes.js';
-export { readReworkedLines, REWORK_WINDOW_SECONDS, type ReworkOptions, type ReworkedLines } from './rework.js';
+export {
+  readReworkedLines,
+  replayLinesAndRework,
+  REWORK_WINDOW_SECONDS,
+  type ReworkOptions,
+  type ReworkedLines,
+} from './rework.js';
+export { replayLedger, type Ledger, type LedgerOptions } from './history-ledger.js';
 export { replayFirstParent, streamCommitDiffs, type FileDiff, type Deletion } from './line-replay.js';
 export { openBlameCache, BLAME_CACHE_FILE, type BlameCache } from './blame-cache.js';

@@ -39,13 +39,18 @@ export interface FileDiff {
   renameTo: string | null;
   binary: boolean;
   hunks: [number, number, number, number][];
+  /** With `DiffHandlers.content`: the removed and the added lines' text, in order (without their `-`/`+`). */
+  removed?: string[];
+  added?: string[];
 }
 
 export interface DiffHandlers {
-  /** A commit starts (`%x00%H %P` format line): its hash and whether it is a merge. */
-  commit(hash: string, isMerge: boolean): void;
+  /** A commit starts (`%x00%H %P` format line): its hash, whether it is a merge, and its parents. */
+  commit(hash: string, isMerge: boolean, parents: readonly string[]): void;
   /** One file of the current commit, whole. */
   file(diff: FileDiff): void;
+  /** Keep the removed and added lines' text (`FileDiff.removed`, `.added`): moved lines are matched by it. */
+  readonly content?: boolean;
 }
 
 /**
@@ -100,13 +105,18 @@ export function streamCommitDiffs(
     reader.on('line', (line) => {
       if (failure) return;
       if (skip > 0) {
-        if (!line.startsWith('\\')) skip--; // "\ No newline at end of file" belongs to the line before
+        if (line.startsWith('\\')) return; // "\ No newline at end of file" belongs to the line before
+        skip--;
+        if (handlers.content && file) {
+          if (line.startsWith('-')) (file.removed ??= []).push(line.slice(1));
+          else if (line.startsWith('+')) (file.added ??= []).push(line.slice(1));
+        }
         return;
       }
       if (line.startsWith('\0')) {
         finishFile();
         const [hash = '', ...parents] = line.slice(1).trim().split(' ');
-        handlers.commit(hash, parents.length > 1);
+        handlers.commit(hash, parents.length > 1, parents);
       } else if (line.startsWith('diff --git ')) {
         finishFile();
         file = { oldPath: null, newPath: null, renameFrom: null, renameTo: null, binary: false, hunks: [] };

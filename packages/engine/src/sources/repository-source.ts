@@ -15,6 +15,7 @@ import {
   readLineRecords,
   readLineTree,
   readReworkedLines,
+  replayLinesAndRework,
   isTraceFile,
   parseRepositoryUrl,
   readHeadPaths,
@@ -275,7 +276,9 @@ export async function acquireRepository(
                 const blameOnly = onlyPaths && !truncated ? onlyPaths : undefined;
                 // A mirror keeps whole-tree blames between analyses; a range blames too few files to repay the history walk that keys them.
                 const cache =
-                  clone.mirrored && !blameOnly ? await openBlameCache(clone.dir, rev, linesSignal) : undefined;
+                  clone.mirrored && !blameOnly && (range || request.since)
+                    ? await openBlameCache(clone.dir, rev, linesSignal)
+                    : undefined;
                 // What the rework of a whole history depends on besides the head: the exclusions and the line records.
                 const reworkKey = createHash('sha256')
                   .update(
@@ -287,6 +290,28 @@ export async function acquireRepository(
                     ]),
                   )
                   .digest('hex');
+                if (!range && !request.since) {
+                  // The whole history: one pass over its diffs attributes the lines at HEAD and the
+                  // rework; only files it cannot answer for are blamed.
+                  const onePass = await replayLinesAndRework(clone.dir, rev, commits, {
+                    isExcluded: tree.isExcluded,
+                    records,
+                    signal: linesSignal,
+                  });
+                  const head = await readHeadLines(clone.dir, rev, {
+                    isExcluded: tree.isExcluded,
+                    tree,
+                    records,
+                    ledger: onePass.ledger,
+                    maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES,
+                    signal: linesSignal,
+                  });
+                  emit({
+                    event: 'fetch',
+                    message: `lines in one pass over ${commits.length} commits: ${head.blamedFiles ?? 0} files blamed, ${onePass.ledger.movedLines} moved lines kept with their writers`,
+                  });
+                  return { head, reworked: onePass.rework.lines, reworkedMarked: onePass.rework.marked, records };
+                }
                 // Blame and the rework pass are other git processes: side by side.
                 const [head, reworked] = await Promise.all([
                   readHeadLines(clone.dir, rev, {

@@ -1,0 +1,304 @@
+import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.js';
+
+/** A line whose writer the ledger cannot know (its file was not followed, or a merge's parents disagree). */
+export const UNKNOWN = -1;
+
+/** Slots per commit in a line's value: 0 unmarked, 1… the assistant its writer's record names. */
+const SLOTS = 256;
+
+/** Moved lines are matched by their text without blanks, when it has at least this many characters (as `git blame -M`'s score). */
+const MOVE_MIN_CHARS = 20;
+
+/** Assistant ranges a commit's line-level record names in a file, as numbered in that commit. */
+export type AssistantRanges = (
+  commit: string,
+  path: string,
+) => readonly { readonly start: number; readonly end: number; readonly assistant: string | null }[] | undefined;
+
+/** A line a commit deleted, with the commit that wrote it. */
+export interface LedgerDeletion {
+  readonly by: string;
+  /** The writer, or null when unknown. */
+  readonly writer: string | null;
+  /** Whether the writer's record names the line an assistant's. */
+  readonly marked: boolean;
+}
+
+export interface LedgerOptions {
+  /** Files whose lines are followed (counted text files: not excluded, not binary). */
+  readonly follows: (path: string) => boolean;
+  /** Each commit's parents (the history read): a commit's state is kept until its last child used it. */
+  readonly parents: ReadonlyMap<string, readonly string[]>;
+  readonly recorded?: AssistantRanges;
+  /** Lines deleted by commits that are no merge, at their own commit: what rework is charged from. */
+  readonly onDeletion?: (deletion: LedgerDeletion) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** Who wrote each line of each followed file at the head. */
+export interface Ledger {
+  readonly head: string;
+  /** Per file, per line (0-based): `commitIndex * 256 + slot`, or UNKNOWN. */
+  readonly files: ReadonlyMap<string, readonly number[]>;
+  /** Commit hashes by index. */
+  readonly commits: readonly string[];
+  /** Assistant names by slot - 1 (an unnamed assistant is null). */
+  readonly assistants: readonly (string | null)[];
+  /** Lines whose writer came through a move (the same text deleted elsewhere in the commit). */
+  readonly movedLines: number;
+}
+
+export const writerIndex = (value: number): number => Math.floor(value / SLOTS);
+export const assistantSlot = (value: number): number => value % SLOTS;
+
+type FileState = Map<string, number[]>;
+
+/** One commit's diff against its first parent, as it arrives. */
+interface PendingCommit {
+  readonly hash: string;
+  readonly parents: readonly string[];
+  readonly diffs: FileDiff[];
+}
+
+/**
+ * The history's lines in ONE streaming read: `git log --reverse --topo-order -p -U0 -w -M`
+ * replays every commit, parents first, on a per-file ledger of which commit wrote each line; the
+ * merges' diffs against their second parent come from one `git diff-tree --stdin` before it.
+ *
+ * - A commit that is no merge applies its diff to its parent's ledger: deleted lines are handed to
+ *   `onDeletion` at the commit's own date (rework), added lines are its own, except lines whose
+ *   text (blanks aside, 20 characters or more) it deleted elsewhere in the same commit, in this
+ *   file or another: a moved line keeps its writer, and its deletion is no rework.
+ *   Whitespace-only edits are no change (`-w`); renames carry their lines (`-M`).
+ * - A merge takes each line from the first parent where its diff against the first parent leaves
+ *   the line as it was, else from the parent whose diff leaves it (the side branch's commits wrote
+ *   it), else the merge wrote it (a conflict's resolution). Its deletions are no one's rework: the
+ *   side branch's own commits were charged when they were replayed.
+ *
+ * A commit's ledger is kept until its last child has been replayed; a history without branches
+ * keeps one.
+ */
+export async function replayLedger(dir: string, head: string, options: LedgerOptions): Promise<Ledger> {
+  const commits: string[] = [];
+  const assistants: (string | null)[] = [];
+  const slotOf = new Map<string | null, number>();
+  const children = new Map<string, number>();
+  for (const parents of options.parents.values())
+    for (const parent of parents) children.set(parent, (children.get(parent) ?? 0) + 1);
+  const states = new Map<string, FileState>();
+  let moved = 0;
+  const sideDiffs = await mergeSideDiffs(dir, options.parents, options.signal);
+
+  /** The parent's ledger for a child: taken over by its last child, copied (files shared, never changed in place) otherwise. */
+  const stateOf = (parent: string | undefined): FileState => {
+    if (parent === undefined) return new Map();
+    const state = states.get(parent);
+    if (!state) return new Map();
+    const left = (children.get(parent) ?? 1) - 1;
+    children.set(parent, left);
+    if (left <= 0 && parent !== head) {
+      states.delete(parent);
+      return state;
+    }
+    return new Map(state);
+  };
+  const slot = (assistant: string | null): number => {
+    let found = slotOf.get(assistant);
+    if (found === undefined) {
+      if (assistants.length >= SLOTS - 1) return SLOTS - 1;
+      assistants.push(assistant);
+      found = assistants.length;
+      slotOf.set(assistant, found);
+    }
+    return found;
+  };
+
+  const replayPlain = (commit: PendingCommit, index: number): FileState => {
+    const state = stateOf(commit.parents[0]);
+    const diffs = commit.diffs;
+    const removedText = new Map<string, number[]>();
+    const deletions: { value: number; key: string | null }[] = [];
+    const pending: { to: string; out: number[]; added: { at: number; key: string | null; value: number }[] }[] = [];
+    for (const diff of diffs) {
+      const from = diff.oldPath ?? diff.renameFrom;
+      const to = diff.newPath ?? diff.renameTo;
+      const old = from ? state.get(from) : [];
+      if (from && to !== from) state.delete(from);
+      if (diff.binary || !to || !options.follows(to) || old === undefined) {
+        // Not followed (binary, excluded, or not followed until now): its lines have no known writer.
+        if (to) state.delete(to);
+        if (old === undefined || diff.binary) continue;
+      }
+      const ranges = to ? options.recorded?.(commit.hash, to) : undefined;
+      const ownValue = (line: number): number => {
+        const range = ranges?.find((r) => r.start <= line && line <= r.end);
+        return index * SLOTS + (range ? slot(range.assistant) : 0);
+      };
+      const out: number[] = [];
+      const added: { at: number; key: string | null; value: number }[] = [];
+      let position = 0;
+      let removedAt = 0;
+      let addedAt = 0;
+      for (const [a, b, c, d] of diff.hunks) {
+        const start = b === 0 ? a : a - 1;
+        for (; position < start && position < old!.length; position++) out.push(old![position]!);
+        for (let i = 0; i < b; i++, position++) {
+          const value = old![position] ?? UNKNOWN;
+          const key = moveKey(diff.removed?.[removedAt++]);
+          deletions.push({ value, key });
+          if (key !== null && value !== UNKNOWN) {
+            const list = removedText.get(key) ?? [];
+            list.push(deletions.length - 1);
+            removedText.set(key, list);
+          }
+        }
+        for (let i = 0; i < d; i++) {
+          added.push({ at: out.length, key: moveKey(diff.added?.[addedAt++]), value: ownValue(c + i) });
+          out.push(0);
+        }
+      }
+      for (; position < old!.length; position++) out.push(old![position]!);
+      if (to && options.follows(to) && !diff.binary) pending.push({ to, out, added });
+    }
+    // Moves: an added line whose text the commit deleted keeps that line's writer.
+    const movedDeletions = new Set<number>();
+    for (const file of pending) {
+      for (const line of file.added) {
+        const from = line.key === null ? undefined : removedText.get(line.key);
+        const taken = from?.shift();
+        if (taken !== undefined) {
+          movedDeletions.add(taken);
+          file.out[line.at] = deletions[taken]!.value;
+          moved++;
+        } else file.out[line.at] = line.value;
+      }
+      state.set(file.to, file.out);
+    }
+    if (options.onDeletion)
+      deletions.forEach((deletion, at) => {
+        if (movedDeletions.has(at)) return;
+        options.onDeletion!({
+          by: commit.hash,
+          writer: deletion.value === UNKNOWN ? null : commits[writerIndex(deletion.value)]!,
+          marked: deletion.value !== UNKNOWN && assistantSlot(deletion.value) > 0,
+        });
+      });
+    return state;
+  };
+
+  const replayMerge = (commit: PendingCommit, index: number): FileState => {
+    // The second parent's ledger, read before the first one is taken over (a third parent's lines are the merge's).
+    const side = states.get(commit.parents[1]!) ?? new Map<string, number[]>();
+    const state = stateOf(commit.parents[0]);
+    for (const parent of commit.parents.slice(1)) stateOf(parent);
+    const mine = index * SLOTS;
+    // The merge's diff against the second parent, by the merge's path (none: the merge is the side's tree).
+    const againstSide = sideDiffs.get(commit.hash) ?? new Map<string, FileDiff>();
+    for (const diff of commit.diffs) {
+      const from = diff.oldPath ?? diff.renameFrom;
+      const to = diff.newPath ?? diff.renameTo;
+      const old = from ? state.get(from) : [];
+      if (from && to !== from) state.delete(from);
+      if (!to) continue;
+      if (diff.binary || !options.follows(to)) {
+        state.delete(to);
+        continue;
+      }
+      const fromFirst = applyKeeping(old ?? null, diff);
+      const sideDiff = againstSide.get(to);
+      const sideFrom = sideDiff ? (sideDiff.oldPath ?? sideDiff.renameFrom) : to;
+      const sideOld = sideFrom ? side.get(sideFrom) : undefined;
+      const fromSide = sideOld === undefined ? null : sideDiff ? applyKeeping(sideOld, sideDiff) : sideOld;
+      if (fromSide && fromSide.length === fromFirst.length)
+        for (let i = 0; i < fromFirst.length; i++)
+          if (fromFirst[i] === UNKNOWN && fromSide[i] !== UNKNOWN) fromFirst[i] = fromSide[i]!;
+      state.set(
+        to,
+        fromFirst.map((value) => (value === UNKNOWN ? mine : value)),
+      );
+    }
+    return state;
+  };
+
+  let current: PendingCommit | null = null;
+  const finish = (): void => {
+    if (!current) return;
+    const commit = current;
+    current = null;
+    const index = commits.length;
+    commits.push(commit.hash);
+    const state = commit.parents.length > 1 ? replayMerge(commit, index) : replayPlain(commit, index);
+    if ((children.get(commit.hash) ?? 0) > 0 || commit.hash === head) states.set(commit.hash, state);
+  };
+  await streamCommitDiffs(
+    dir,
+    ['log', '--reverse', '--topo-order', '--diff-merges=first-parent', ...LINE_DIFF_ARGS, '--end-of-options', head],
+    {
+      content: true,
+      commit: (hash, _isMerge, parents) => {
+        finish();
+        current = { hash, parents, diffs: [] };
+      },
+      file: (diff) => current?.diffs.push(diff),
+    },
+    options.signal,
+  );
+  finish();
+  return { head, files: states.get(head) ?? new Map(), commits, assistants, movedLines: moved };
+}
+
+/**
+ * Each merge's diff against its second parent (`git diff-tree --stdin` fed `<merge> <second
+ * parent>` lines): the lines the merge leaves as the side branch had them. A merge whose tree is
+ * the side's prints nothing and is absent.
+ */
+async function mergeSideDiffs(
+  dir: string,
+  parents: ReadonlyMap<string, readonly string[]>,
+  signal?: AbortSignal,
+): Promise<Map<string, Map<string, FileDiff>>> {
+  const pairs: string[] = [];
+  for (const [hash, of] of parents) if (of.length > 1) pairs.push(`${hash} ${of[1]}`);
+  const found = new Map<string, Map<string, FileDiff>>();
+  if (pairs.length === 0) return found;
+  let current: Map<string, FileDiff> | null = null;
+  await streamCommitDiffs(
+    dir,
+    ['diff-tree', '--stdin', '-r', ...LINE_DIFF_ARGS],
+    {
+      commit: (hash) => {
+        current = new Map();
+        found.set(hash, current);
+      },
+      file: (diff) => {
+        const to = diff.newPath ?? diff.renameTo;
+        if (to) current?.set(to, diff);
+      },
+    },
+    signal,
+    `${pairs.join('\n')}\n`,
+  );
+  return found;
+}
+
+/** A line's text for matching moves: blanks removed; null when too short to tell one line from another. */
+function moveKey(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  const key = text.replace(/\s+/g, '');
+  return key.length >= MOVE_MIN_CHARS ? key : null;
+}
+
+/** `old` (null: a new file) with `diff` applied: lines it leaves keep their value, lines it adds are UNKNOWN. */
+function applyKeeping(old: readonly number[] | null, diff: FileDiff): number[] {
+  const base = old ?? [];
+  const out: number[] = [];
+  let position = 0;
+  for (const [a, b, , d] of diff.hunks) {
+    const start = b === 0 ? a : a - 1;
+    for (; position < start && position < base.length; position++) out.push(base[position]!);
+    position += b;
+    for (let i = 0; i < d; i++) out.push(UNKNOWN);
+  }
+  for (; position < base.length; position++) out.push(base[position]!);
+  return out;
+}

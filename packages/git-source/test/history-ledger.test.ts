@@ -1,0 +1,225 @@
+import { expect } from 'chai';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  createRepository,
+  makeTempDir,
+  runGit,
+  type FixtureRepository,
+  type TempDir,
+} from '@cadence-detect/test-support';
+import { replayLedger, writerIndex, type Ledger, type LedgerDeletion } from '../src/history-ledger.js';
+
+const DAY = 86_400;
+const T0 = Date.UTC(2024, 0, 8, 9) / 1000;
+
+/** A deterministic generator (mulberry32): the same history on every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Every commit's parents, as the history read gives them. */
+async function parentsOf(dir: string): Promise<Map<string, string[]>> {
+  const out = await runGit(dir, ['log', '--format=%H %P', 'HEAD']);
+  return new Map(
+    out
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [hash, ...parents] = line.split(' ');
+        return [hash!, parents];
+      }),
+  );
+}
+
+/** `git blame -w -M` of every text file at HEAD: per file, each line's commit. */
+async function blameAll(dir: string): Promise<Map<string, string[]>> {
+  const files = (await runGit(dir, ['ls-tree', '-r', '--name-only', 'HEAD'])).trim().split('\n').filter(Boolean);
+  const blamed = new Map<string, string[]>();
+  for (const file of files) {
+    const out = await runGit(dir, ['blame', '-w', '-M', '--porcelain', 'HEAD', '--', file]);
+    const lines: string[] = [];
+    for (const line of out.split('\n')) {
+      const header = /^([0-9a-f]{40}) \d+ (\d+)/.exec(line);
+      if (header) lines[Number(header[2]) - 1] = header[1]!;
+    }
+    blamed.set(file, lines);
+  }
+  return blamed;
+}
+
+async function ledgerOf(dir: string, deletions: LedgerDeletion[] = []): Promise<Ledger> {
+  return replayLedger(dir, (await runGit(dir, ['rev-parse', 'HEAD'])).trim(), {
+    follows: () => true,
+    parents: await parentsOf(dir),
+    onDeletion: (deletion) => deletions.push(deletion),
+  });
+}
+
+/** Lines where the ledger and blame name the same writer, of all lines blame names. */
+function agreement(ledger: Ledger, blamed: Map<string, string[]>): { same: number; total: number } {
+  let same = 0;
+  let total = 0;
+  for (const [file, writers] of blamed) {
+    const values = ledger.files.get(file) ?? [];
+    writers.forEach((writer, i) => {
+      total++;
+      const value = values[i];
+      if (value !== undefined && value >= 0 && ledger.commits[writerIndex(value)] === writer) same++;
+    });
+  }
+  return { same, total };
+}
+
+const lines = (prefix: string, count: number): string[] =>
+  Array.from({ length: count }, (_, i) => `const ${prefix}_${i} = computeTheValueOf(${i}, "${prefix}");`);
+
+describe('git-source: the history ledger (one pass over the diffs)', function () {
+  this.timeout(120_000);
+  let work: TempDir;
+  before(async () => {
+    work = await makeTempDir('cadence-ledger-');
+  });
+  after(() => work.remove());
+
+  async function repository(name: string): Promise<FixtureRepository> {
+    const dir = path.join(work.path, name);
+    await mkdir(dir);
+    return createRepository(dir);
+  }
+
+  /** Edits `file` at random: lines inserted, deleted and rewritten, written to the working tree. */
+  async function edit(repo: FixtureRepository, file: string, next: () => number, tag: string): Promise<void> {
+    const full = path.join(repo.dir, file);
+    const text = await readFile(full, 'utf8').catch(() => '');
+    const content = text === '' ? [] : text.replace(/\n$/, '').split('\n');
+    const operations = 1 + Math.floor(next() * 3);
+    for (let o = 0; o < operations; o++) {
+      const at = Math.floor(next() * (content.length + 1));
+      const kind = next();
+      if (kind < 0.5 || content.length < 5) content.splice(at, 0, ...lines(`${tag}_${o}`, 1 + Math.floor(next() * 6)));
+      else if (kind < 0.75) content.splice(at, 1 + Math.floor(next() * 3));
+      else content.splice(at, 1, ...lines(`${tag}_r${o}`, 1));
+    }
+    await writeFile(full, `${content.join('\n')}\n`);
+  }
+
+  it('agrees with git blame -w -M on every line of a linear history of edits, renames and whitespace changes', async () => {
+    const repo = await repository('linear');
+    const next = random(7);
+    const files = ['a.ts', 'b.ts', 'lib/c.ts'];
+    for (let i = 0; i < 40; i++) {
+      const file = files[Math.floor(next() * files.length)]!;
+      await mkdir(path.join(repo.dir, 'lib'), { recursive: true });
+      await edit(repo, file, next, `l${i}`);
+      if (i === 25) {
+        await runGit(repo.dir, ['mv', 'b.ts', 'lib/b2.ts']);
+        files[1] = 'lib/b2.ts';
+      }
+      if (i === 30) {
+        const full = path.join(repo.dir, 'a.ts');
+        await writeFile(full, (await readFile(full, 'utf8')).replace(/^const/gm, '  const'));
+      }
+      await repo.commit({ message: `change ${i}`, date: T0 + i * 3600 });
+    }
+    const ledger = await ledgerOf(repo.dir);
+    const { same, total } = agreement(ledger, await blameAll(repo.dir));
+    expect(total).to.be.greaterThan(100);
+    expect(same).to.equal(total);
+  });
+
+  it('agrees with git blame -w -M through pull requests merged with --no-ff, while the main branch moves on', async () => {
+    const repo = await repository('merges');
+    const next = random(11);
+    const files = ['a.ts', 'b.ts', 'c.ts', 'd.ts'];
+    let time = T0;
+    for (const file of files) {
+      await edit(repo, file, next, `init_${file}`);
+      await repo.commit({ message: `add ${file}`, date: (time += 3600) });
+    }
+    for (let pr = 0; pr < 8; pr++) {
+      await runGit(repo.dir, ['checkout', '-q', '-b', `pr${pr}`]);
+      for (let c = 0; c < 3; c++) {
+        await edit(repo, files[(pr + c) % files.length]!, next, `pr${pr}_${c}`);
+        await repo.commit({ message: `pr ${pr} change ${c}`, date: (time += 3600) });
+      }
+      await runGit(repo.dir, ['checkout', '-q', 'main']);
+      // The main branch moves on in a file the request does not touch.
+      await edit(repo, files[(pr + 3) % files.length]!, next, `main${pr}`);
+      await repo.commit({ message: `main change ${pr}`, date: (time += 3600) });
+      await runGit(repo.dir, ['merge', '-q', '--no-ff', '-m', `Merge pull request #${pr}`, `pr${pr}`], {
+        GIT_AUTHOR_DATE: `@${(time += 3600)} +0000`,
+        GIT_COMMITTER_DATE: `@${time} +0000`,
+      });
+    }
+    const ledger = await ledgerOf(repo.dir);
+    const { same, total } = agreement(ledger, await blameAll(repo.dir));
+    expect(total).to.be.greaterThan(100);
+    expect(same / total).to.be.at.least(0.995);
+  });
+
+  it('charges a side branch\u2019s deletions at its own commit: 40 lines added in one request, 30 trimmed in the next, both merged --no-ff', async () => {
+    const repo = await repository('rework');
+    await repo.commit({ message: 'start', date: T0, files: { 'README.md': 'project\n' } });
+    await runGit(repo.dir, ['checkout', '-q', '-b', 'one']);
+    const added = lines('assistant', 40);
+    const writer = await repo.commit({
+      message: 'Add the parser',
+      date: T0 + DAY,
+      files: { 'src/parser.ts': `${added.join('\n')}\n` },
+    });
+    await runGit(repo.dir, ['checkout', '-q', 'main']);
+    await runGit(repo.dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request #1', 'one']);
+    await runGit(repo.dir, ['checkout', '-q', '-b', 'two']);
+    const trimmer = await repo.commit({
+      message: 'Trim the parser',
+      date: T0 + 3 * DAY,
+      files: { 'src/parser.ts': `${added.slice(0, 10).join('\n')}\n` },
+    });
+    await runGit(repo.dir, ['checkout', '-q', 'main']);
+    await runGit(repo.dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request #2', 'two']);
+    const deletions: LedgerDeletion[] = [];
+    const ledger = await ledgerOf(repo.dir, deletions);
+    expect(deletions.filter((d) => d.by === trimmer && d.writer === writer)).to.have.length(30);
+    // The merges delete nothing of anyone's: the trimming commit was charged.
+    expect(deletions.filter((d) => d.by !== trimmer)).to.have.length(0);
+    expect((ledger.files.get('src/parser.ts') ?? []).map((v) => ledger.commits[writerIndex(v)])).to.deep.equal(
+      Array(10).fill(writer),
+    );
+  });
+
+  it('a block moved within a file or to another file keeps its writer, and its move is no deletion', async () => {
+    const repo = await repository('moves');
+    const block = lines('block', 12);
+    const other = lines('other', 20);
+    const writer = await repo.commit({
+      message: 'Add the module',
+      date: T0,
+      files: { 'src/a.ts': `${[...block, ...other].join('\n')}\n` },
+    });
+    // The block moves to the end of the file, then to a file of its own.
+    await repo.commit({
+      message: 'Reorder',
+      date: T0 + DAY,
+      files: { 'src/a.ts': `${[...other, ...block].join('\n')}\n` },
+    });
+    await repo.commit({
+      message: 'Split the module',
+      date: T0 + 2 * DAY,
+      files: { 'src/a.ts': `${other.join('\n')}\n`, 'src/b.ts': `${block.map((l) => `  ${l}`).join('\n')}\n` },
+    });
+    const deletions: LedgerDeletion[] = [];
+    const ledger = await ledgerOf(repo.dir, deletions);
+    const writers = (file: string) => (ledger.files.get(file) ?? []).map((v) => ledger.commits[writerIndex(v)]);
+    expect(writers('src/b.ts')).to.deep.equal(Array(12).fill(writer));
+    expect(writers('src/a.ts')).to.deep.equal(Array(20).fill(writer));
+    expect(deletions).to.have.length(0);
+    expect(ledger.movedLines).to.equal(24);
+  });
+});
