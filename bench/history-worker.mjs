@@ -21,13 +21,16 @@ function childPeak(pid) {
 }
 
 const LOG_ARGS = ['log', '--numstat', '--format=%H %P %an %ae %at %s', 'HEAD'];
+/** The line replay's kind of read: every first-parent commit's `-U0` diff, whitespace ignored, renames followed. */
+const PATCH_ARGS = ['log', '--first-parent', '-p', '-U0', '-w', '-M', '--format=%H %P', 'HEAD'];
 
-if (mode === 'git-log' || mode === 'git-log-bounded') {
+if (mode === 'git-log' || mode === 'git-log-bounded' || mode === 'git-log-p') {
   // git-log-bounded: the same command within the bounds Cadence's history reader puts on git
   // (core.bigFileThreshold, the pack windows, prlimit's address-space limit).
   const { boundedGitCommand, DEFAULT_GIT_BOUNDS } =
     mode === 'git-log-bounded' ? await import('@cadence-detect/git-source') : {};
-  const git = boundedGitCommand ? boundedGitCommand(LOG_ARGS, DEFAULT_GIT_BOUNDS) : { command: 'git', args: LOG_ARGS };
+  const args = mode === 'git-log-p' ? PATCH_ARGS : LOG_ARGS;
+  const git = boundedGitCommand ? boundedGitCommand(args, DEFAULT_GIT_BOUNDS) : { command: 'git', args };
   const child = spawn(git.command, git.args, { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
   const { sample, stop } = childPeak(child.pid);
   let bytes = 0;
@@ -60,9 +63,9 @@ if (mode === 'git-log' || mode === 'git-log-bounded') {
       // a child exited between the two reads
     }
   }, 10);
-  // The history target is the commit verdicts' (lines: false); the lines pass has its own (docs/lines.md).
+  // `analyze`: what users run (lines on, the default); `analyze-no-lines`: the commit verdicts alone.
   const result = await engine.analyze(
-    { kind: 'repository', url: repo, lines: false },
+    { kind: 'repository', url: repo, ...(mode === 'analyze-no-lines' ? { lines: false } : {}) },
     { network: null, allowLocalPaths: true },
   );
   clearInterval(watcher);
@@ -71,6 +74,8 @@ if (mode === 'git-log' || mode === 'git-log-bounded') {
     JSON.stringify({
       commits: result.total_commits,
       score: result.overall_score,
+      linesCounted: result.lines?.counted ?? null,
+      linesSkipped: result.lines_skipped ?? null,
       peakBytes: nodePeak + gitPeak,
       nodePeakBytes: nodePeak,
       gitPeakBytes: gitPeak,

@@ -103,8 +103,17 @@ export interface RepositoryScores {
   readonly authorMonths: AuthorMonths[];
   /** Each commit's author as one person (author-identities.ts: .mailmap, then shared e-mails, names and GitHub logins). */
   readonly identity: (commit: CommitRecord) => string;
+  /** Commits that change no line, and per assistant those attributed explicitly. */
+  readonly emptyCommits: { readonly commits: number; readonly assistants: Record<string, number> };
   readonly scoring: 'model' | 'heuristic';
   readonly flagAt: number | null;
+}
+
+/** A commit that changes no line (no file, or binary files alone), and is no merge. */
+export function isEmptyCommit(commit: CommitRecord): boolean {
+  return (
+    !commit.isMerge && commit.additions + commit.deletions + commit.excludedAdditions + commit.excludedDeletions === 0
+  );
 }
 
 export function isScoredCommit(commit: CommitRecord): boolean {
@@ -152,8 +161,19 @@ export function scoreRepository(
   const era = { commits: 0, flagged: 0, sum: 0 };
   const identity = authorIdentities(commits);
   const series = new MonthlySeries(identity);
+  const empty = { commits: 0, assistants: {} as Record<string, number> };
   for (const commit of commits) {
-    const detections = byHash.get(commit.hash) ?? [];
+    const found = byHash.get(commit.hash) ?? [];
+    // An empty commit is counted apart, with who made it, and judged no further.
+    const isEmpty = isEmptyCommit(commit);
+    if (isEmpty) {
+      empty.commits++;
+      for (const name of new Set(
+        found.filter((d) => d.evidence === 'explicit').map((d) => d.assistant ?? 'unnamed assistant'),
+      ))
+        empty.assistants[name] = (empty.assistants[name] ?? 0) + 1;
+    }
+    const detections = isEmpty ? [] : found;
     const named = [
       ...new Set(detections.filter((d) => d.evidence === 'explicit').map((d) => d.assistant ?? 'unnamed assistant')),
     ];
@@ -254,6 +274,7 @@ export function scoreRepository(
     aiShare: scored > 0 ? round(sum / scored) : 0,
     scoredCommits: scored,
     attributedCommits: attributed,
+    emptyCommits: empty,
     automationCommits,
     eraCheck:
       era.commits >= ERA_CHECK_MIN_COMMITS

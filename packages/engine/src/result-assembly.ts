@@ -4,6 +4,7 @@ import { linesAtHead, survivalOf, type LineReadings } from './line-shares.js';
 import type { PreparedRepository, PreparedWebsite } from './prepared-source.js';
 import {
   buildTimeline,
+  isEmptyCommit,
   isScoredCommit,
   scoreRepository,
   toSuspicions,
@@ -23,6 +24,7 @@ export function buildRepositoryResult(
   const suspicions = toSuspicions(scores.judged, source.headPaths);
   const score = scores.aiShare;
   const flagged = new Set(scores.judged.filter((j) => j.flagged).map((j) => j.commit.hash));
+  const emptyHashes = new Set(source.commits.filter(isEmptyCommit).map((c) => c.hash));
   return {
     source_id: source.info.url,
     source_type: 'git',
@@ -38,6 +40,9 @@ export function buildRepositoryResult(
     ai_share: scores.aiShare,
     scored_commits: scores.scoredCommits,
     attributed_commits: scores.attributedCommits,
+    ...(scores.emptyCommits.commits > 0
+      ? { empty_commits: { commits: scores.emptyCommits.commits, assistants: { ...scores.emptyCommits.assistants } } }
+      : {}),
     automation_commits: scores.automationCommits,
     ...(source.partialHistory ? {} : { era_check: scores.eraCheck }),
     assistants: scores.assistants,
@@ -48,8 +53,10 @@ export function buildRepositoryResult(
     scoring: scores.scoring,
     flag_at: scores.flagAt,
     thresholds: { ...policy.thresholds },
+    // An empty commit's findings are not listed (nor made SARIF results): it is counted in `empty_commits`.
     detections: reports
       .flatMap((r) => r.detections)
+      .filter((d) => d.commit === undefined || !emptyHashes.has(d.commit))
       .map((d) => (d.commit === undefined ? d : { ...d, flagged: flagged.has(d.commit) })),
     strategy_results: reports.map((r) => r.result),
     metrics: { ...repositoryMetrics(source, suspicions.length, scores.identity), ...strategyMetrics(reports) },

@@ -119,6 +119,17 @@ async function treeLineCounts(dir: string, head: string, signal?: AbortSignal): 
   return files;
 }
 
+/** The symbolic links (mode 120000) and submodules (160000) of the tree at `commit`. */
+async function treeLinks(dir: string, commit: string, signal?: AbortSignal): Promise<Set<string>> {
+  const out = await git(dir, ['-c', 'core.quotePath=false', 'ls-tree', '-r', '-z', '--end-of-options', commit], signal);
+  const links = new Set<string>();
+  for (const entry of out.split('\0')) {
+    const tab = entry.indexOf('\t');
+    if (tab > 0 && (entry.startsWith('120000 ') || entry.startsWith('160000 '))) links.add(entry.slice(tab + 1));
+  }
+  return links;
+}
+
 /** The paths of the tree at `commit` (one `git ls-tree -r -z --name-only`). */
 async function treePaths(dir: string, commit: string, signal?: AbortSignal): Promise<string[]> {
   return (
@@ -257,7 +268,9 @@ export async function readLineTree(
   signal?: AbortSignal,
   attributesFrom?: string,
 ): Promise<LineTree> {
-  const files = await treeLineCounts(dir, head, signal);
+  const [files, links] = await Promise.all([treeLineCounts(dir, head, signal), treeLinks(dir, head, signal)]);
+  // A symbolic link is no one-line text file: it counts no line (and no record can mark one).
+  for (const link of links) files.delete(link);
   const attributes = attributesOf(
     attributesFrom === undefined
       ? await attributeFiles(dir, head, files.keys(), signal)
@@ -265,7 +278,7 @@ export async function readLineTree(
   );
   const isExcluded = (path: string): boolean => {
     const of = attributes(path);
-    if (of.noDiff || isTraceFile(path)) return true;
+    if (of.noDiff || isTraceFile(path) || links.has(path)) return true;
     return of.linguist ?? isExcludedByConfig(path);
   };
   return { head, files, attributes, isExcluded };

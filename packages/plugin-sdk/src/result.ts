@@ -209,6 +209,13 @@ export interface RepositoryResult extends ResultCommon {
    * @since 1.7
    */
   automation_commits?: number;
+  /**
+   * Commits that change no line (an agent's "Initial plan", an empty commit): never scored, flagged
+   * or listed, in neither `scored_commits`, `ai_share` nor `attributed_commits`; how many, and of
+   * those attributed explicitly, how many per assistant. Absent when there are none.
+   * @since 1.15
+   */
+  empty_commits?: { commits: number; assistants: Record<string, number> };
   /** Commits with explicit attribution, and per assistant. */
   attributed_commits: number;
   assistants: Record<string, number>;

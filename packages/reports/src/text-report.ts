@@ -67,6 +67,16 @@ function verdictLine(result: AnalysisResult): string {
   return `Verdict: ${result.assessment} (score ${result.overall_score.toFixed(2)})`;
 }
 
+/** Empty commits are shown apart: they change no line, so they are never judged (docs/scoring.md). */
+function emptyCommitLines(r: RepositoryResult): string[] {
+  const empty = r.empty_commits;
+  if (!empty || empty.commits === 0) return [];
+  const by = Object.entries(empty.assistants).map(([name, n]) => `${oneLine(name)} ${n}`);
+  return [
+    `Empty commits: ${empty.commits} change no line, not judged${by.length > 0 ? ` (by assistants: ${by.join(', ')})` : ''}`,
+  ];
+}
+
 /** Automation is shown apart: its commits are neither a person's nor an assistant's (docs/scoring.md). */
 function automationLines(r: RepositoryResult): string[] {
   const count = r.automation_commits ?? 0;
@@ -106,6 +116,7 @@ function repositoryLines(r: RepositoryResult, verbose: boolean): string[] {
     `Commits: ${r.total_commits} analyzed, ${r.scored_commits} scored, ${r.suspicious_commits} flagged; ${m.additions ?? 0} additions, ${m.deletions ?? 0} deletions, ${m.authors ?? 0} authors`,
     oneLine(assistantsLine(r)),
     ...automationLines(r),
+    ...emptyCommitLines(r),
     ...codeLines(r),
     thresholdsLine(r.thresholds),
   ];
