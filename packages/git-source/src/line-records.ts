@@ -296,8 +296,8 @@ export interface LineRecordOptions {
 export async function readLineRecords(dir: string, head: string, options: LineRecordOptions): Promise<LineRecords> {
   const builder = new RecordBuilder();
   const [logs, traceNotes] = await Promise.all([
-    readNotes(dir, AI_NOTES_REF, options.signal, NOTE_LIMITS.wholeNoteChars),
-    readNotes(dir, AGENT_TRACE_NOTES_REF, options.signal, NOTE_LIMITS.wholeNoteChars),
+    readNotes(dir, AI_NOTES_REF, options.signal, NOTE_LIMITS.wholeNoteChars, options.commits),
+    readNotes(dir, AGENT_TRACE_NOTES_REF, options.signal, NOTE_LIMITS.wholeNoteChars, options.commits),
   ]);
   for (const [commit, text] of logs) {
     if (!options.commits.has(commit)) continue;

@@ -20,6 +20,10 @@ export async function readNotes(
   ref: string = AI_NOTES_REF,
   signal?: AbortSignal,
   maxChars: number = NOTE_LIMITS.noteChars,
+  /** Only the notes of these commits are read (the listing names every note; only these blobs are read). */
+  only?: ReadonlySet<string>,
+  /** Filled with how many note blobs were read (for tests). */
+  stats?: { blobsRead: number },
 ): Promise<Map<string, string>> {
   const notes = new Map<string, string>();
   const present = await runGitCommand(
@@ -33,9 +37,11 @@ export async function readNotes(
   const pairs: { blob: string; commit: string }[] = [];
   for (const line of listed.stdout.split('\n')) {
     const [blob, commit] = line.trim().split(' ');
-    if (blob && commit && isFullCommitId(blob) && isFullCommitId(commit)) pairs.push({ blob, commit });
+    if (blob && commit && isFullCommitId(blob) && isFullCommitId(commit) && (!only || only.has(commit)))
+      pairs.push({ blob, commit });
     if (pairs.length >= NOTE_LIMITS.notes) break;
   }
+  if (stats) stats.blobsRead = pairs.length;
   if (pairs.length === 0) return notes;
   const texts = await readBlobs(
     dir,

@@ -72,3 +72,26 @@ describe('git-source: notes are read in linear time and cut while reading', () =
     }
   });
 });
+
+describe('git-source: only the analysed commits\u2019 notes are read', () => {
+  it('a note on an unmerged branch\u2019s commit is listed but never read', async function () {
+    this.timeout(60_000);
+    const work = await makeTempDir('cadence-notes-only-');
+    try {
+      const dir = path.join(work.path, 'repo');
+      await mkdir(dir);
+      const repo = await createRepository(dir, [{ message: 'one', date: 1_600_000_000, addLines: 2 }]);
+      await runGit(dir, ['checkout', '-q', '-b', 'unmerged']);
+      const side = await repo.commit({ message: 'side', date: 1_600_000_100, addLines: 2 });
+      await runGit(dir, ['checkout', '-q', 'main']);
+      await runGit(dir, ['notes', '--ref=refs/notes/ai', 'add', '-m', 'analysed', repo.hashes[0]!]);
+      await runGit(dir, ['notes', '--ref=refs/notes/ai', 'add', '-m', 'x'.repeat(100_000), side]);
+      const stats = { blobsRead: 0 };
+      const notes = await readNotes(dir, undefined, undefined, undefined, new Set([repo.hashes[0]!]), stats);
+      expect([...notes.keys()]).to.deep.equal([repo.hashes[0]!]);
+      expect(stats.blobsRead).to.equal(1);
+    } finally {
+      await work.remove();
+    }
+  });
+});

@@ -168,10 +168,6 @@ export async function acquireRepository(
       return { kind: 'cached', result: kept };
     }
     let nextReport = READ_PROGRESS_EVERY;
-    // The AI notes are read beside the history (another git process on the same repository).
-    const notes = readNotes(clone.dir, AI_NOTES_REF, signal);
-    // Marked handled now: awaited below, where its failure is dealt with.
-    notes.catch(() => undefined);
     // So are the files at the analysed head (one `git ls-tree`): reports point only at files that remain.
     const headPaths = readHeadPaths(clone.dir, rev, { signal, bounds });
     // Marked handled now: awaited below, where its failure is dealt with.
@@ -222,7 +218,9 @@ export async function acquireRepository(
       emit({ event: 'fetch', message: `.mailmap is ${megabytes} MB, above 1 MB: authors are read without it` });
       options.logger.warn('.mailmap not applied', { bytes: mailmapSkippedBytes });
     }
-    const aiNotes = await notes;
+    // The AI notes of the analysed commits alone: a repository's other notes (an unmerged branch's,
+    // a commit outside the range) are never read.
+    const aiNotes = await readNotes(clone.dir, AI_NOTES_REF, signal, undefined, new Set(commits.map((c) => c.hash)));
     const pathsAtHead = await headPaths;
     return {
       kind: 'repository',
