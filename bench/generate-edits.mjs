@@ -36,7 +36,9 @@ export async function generateEditHistory(dir, commits) {
   const edit = (content) => {
     const at = pick(content.length + 1);
     const roll = next();
-    if (roll < 0.45 || content.length < 10) {
+    // Files hover around a few hundred lines: past 400, deletions are larger.
+    if (content.length > 400 && roll < 0.4) content.splice(at, 10 + pick(60));
+    else if (roll < 0.45 || content.length < 10) {
       const count = next() < 0.02 ? 200 + pick(600) : 1 + pick(20);
       content.splice(at, 0, ...Array.from({ length: count }, line));
     } else if (roll < 0.75) content.splice(at, 1 + pick(8));

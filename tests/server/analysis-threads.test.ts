@@ -77,11 +77,17 @@ describe('analyses in worker threads (memory backend, the real server)', functio
 
   it('stops a strategy stuck in synchronous code at the job timeout, answers HTTP meanwhile, and runs the next job', async () => {
     // A first job warms the pool's thread (it loads the plugins), so the next one spins in the strategy, not in start-up.
-    const warm = await server.json<JobBody>(
-      '/api/analyze/repository',
-      jsonPost({ url: git.daemon.url('acme/human.git') }),
-    );
-    expect((await waitForJob<JobBody>(server, warm.body.id, 20_000)).status).to.equal('completed');
+    // On a loaded machine the first thread's start-up can take the 6 s job timeout: then the next
+    // job finds the thread loaded. Three tries at most.
+    let warmed = '';
+    for (let attempt = 0; attempt < 3 && warmed !== 'completed'; attempt++) {
+      const warm = await server.json<JobBody>(
+        '/api/analyze/repository',
+        jsonPost({ url: git.daemon.url('acme/human.git') }),
+      );
+      warmed = (await waitForJob<JobBody>(server, warm.body.id, 20_000)).status;
+    }
+    expect(warmed).to.equal('completed');
     const stuck = await server.json<JobBody>(
       '/api/analyze/repository',
       jsonPost({ url: git.daemon.url('acme/burst.git') }),
