@@ -51,6 +51,8 @@ describe('cadence analyze on a repository missing git objects', function () {
     // The first commit (adds the lost version), the second (replaces it by another lost one), the fourth (replaces that).
     expect(result.unreadable_commits).to.equal(3);
     expect(result.unreadable_files).to.deep.equal(['docs/diagram.txt']);
+    // The lines of the files it can read are counted: the lacking file is left out of them.
+    expect(result.lines?.counted).to.equal(8);
     expect(json.stderr.split('\n').filter((l) => l.includes('warning'))).to.deep.equal([
       'cadence: warning: the repository lacks versions of 1 file(s); 3 commit(s) judged without their lines (unreadable_commits)',
     ]);

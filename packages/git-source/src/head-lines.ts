@@ -3,6 +3,7 @@ import { DEFAULT_GIT_BOUNDS, runBoundedGit } from './git-process.js';
 import { attributesOf, type PathAttributes } from './gitattributes.js';
 import { BLOB_CAPS, readBlobCapped } from './blob-reader.js';
 import type { Ledger } from './history-ledger.js';
+import { omitted } from './history.js';
 import { tallyFromLedger } from './ledger-lines.js';
 import { unquoteGitPath } from './git-quoting.js';
 import { isTraceFile, markedLines, type LineRecords } from './line-records.js';
@@ -92,7 +93,12 @@ async function git(dir: string, args: string[], signal?: AbortSignal): Promise<s
 }
 
 /** Every file of the tree at `head` with its line count (null: binary), from one `git diff --numstat` against the empty tree. */
-async function treeLineCounts(dir: string, head: string, signal?: AbortSignal): Promise<Map<string, number | null>> {
+async function treeLineCounts(
+  dir: string,
+  head: string,
+  signal?: AbortSignal,
+  omitPaths?: readonly string[],
+): Promise<Map<string, number | null>> {
   const format = (await git(dir, ['rev-parse', '--show-object-format'], signal)).trim();
   const empty = EMPTY_TREE[format] ?? EMPTY_TREE.sha1!;
   const out = await git(
@@ -108,6 +114,7 @@ async function treeLineCounts(dir: string, head: string, signal?: AbortSignal): 
       '--no-textconv',
       empty,
       head,
+      ...(omitPaths?.length ? ['--', ...omitted(omitPaths)] : []),
     ],
     signal,
   );
@@ -267,8 +274,13 @@ export async function readLineTree(
   isExcludedByConfig: (path: string) => boolean,
   signal?: AbortSignal,
   attributesFrom?: string,
+  /** Files some of whose versions the repository lacks (a partial clone): not counted (the result's `unreadable_files`). */
+  omitPaths?: readonly string[],
 ): Promise<LineTree> {
-  const [files, links] = await Promise.all([treeLineCounts(dir, head, signal), treeLinks(dir, head, signal)]);
+  const [files, links] = await Promise.all([
+    treeLineCounts(dir, head, signal, omitPaths),
+    treeLinks(dir, head, signal),
+  ]);
   // A symbolic link is no one-line text file: it counts no line (and no record can mark one).
   for (const link of links) files.delete(link);
   const attributes = attributesOf(

@@ -1,3 +1,4 @@
+import { omitted } from './history.js';
 import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.js';
 
 /** A line whose writer the ledger cannot know (its file was not followed, or a merge's parents disagree). */
@@ -32,6 +33,8 @@ export interface LedgerOptions {
   readonly recorded?: AssistantRanges;
   /** Lines deleted by commits that are no merge, at their own commit: what rework is charged from. */
   readonly onDeletion?: (deletion: LedgerDeletion) => void;
+  /** Files some of whose versions the repository lacks (a partial or damaged clone): left out of the read. */
+  readonly omitPaths?: readonly string[];
   readonly signal?: AbortSignal;
 }
 
@@ -87,7 +90,10 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     for (const parent of parents) children.set(parent, (children.get(parent) ?? 0) + 1);
   const states = new Map<string, FileState>();
   let moved = 0;
-  const sideDiffs = await mergeSideDiffs(dir, options.parents, options.signal);
+  const sideDiffs = await mergeSideDiffs(dir, options.parents, options.signal, options.omitPaths);
+  // Left-out files: every commit still listed (`--full-history --sparse`), their lines never read.
+  const pathspec = omitted(options.omitPaths);
+  const limits = pathspec.length > 0 ? ['--full-history', '--sparse'] : [];
 
   /** The parent's ledger for a child: taken over by its last child, copied (files shared, never changed in place) otherwise. */
   const stateOf = (parent: string | undefined): FileState => {
@@ -232,7 +238,17 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
   };
   await streamCommitDiffs(
     dir,
-    ['log', '--reverse', '--topo-order', '--diff-merges=first-parent', ...LINE_DIFF_ARGS, '--end-of-options', head],
+    [
+      'log',
+      '--reverse',
+      '--topo-order',
+      '--diff-merges=first-parent',
+      ...limits,
+      ...LINE_DIFF_ARGS,
+      '--end-of-options',
+      head,
+      ...(pathspec.length > 0 ? ['--', ...pathspec] : []),
+    ],
     {
       content: true,
       commit: (hash, _isMerge, parents) => {
@@ -256,6 +272,7 @@ async function mergeSideDiffs(
   dir: string,
   parents: ReadonlyMap<string, readonly string[]>,
   signal?: AbortSignal,
+  omitPaths?: readonly string[],
 ): Promise<Map<string, Map<string, FileDiff>>> {
   const pairs: string[] = [];
   for (const [hash, of] of parents) if (of.length > 1) pairs.push(`${hash} ${of[1]}`);
@@ -264,7 +281,7 @@ async function mergeSideDiffs(
   let current: Map<string, FileDiff> | null = null;
   await streamCommitDiffs(
     dir,
-    ['diff-tree', '--stdin', '-r', ...LINE_DIFF_ARGS],
+    ['diff-tree', '--stdin', '-r', ...LINE_DIFF_ARGS, ...(omitPaths?.length ? ['--', ...omitted(omitPaths)] : [])],
     {
       commit: (hash) => {
         current = new Map();

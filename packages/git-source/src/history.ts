@@ -150,7 +150,7 @@ async function readCommits(
   return missing ? { read, missing } : { read };
 }
 
-function omitted(paths: readonly string[] | undefined): string[] {
+export function omitted(paths: readonly string[] | undefined): string[] {
   if (!paths || paths.length === 0) return [];
   return ['.', ...paths.map((p) => `:(exclude,literal)${p}`)];
 }

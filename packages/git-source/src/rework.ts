@@ -190,7 +190,10 @@ export async function replayLinesAndRework(
   dir: string,
   head: string,
   commits: readonly CommitRecord[],
-  options: Pick<ReworkOptions, 'isExcluded' | 'records' | 'signal' | 'windowSeconds'>,
+  options: Pick<ReworkOptions, 'isExcluded' | 'records' | 'signal' | 'windowSeconds'> & {
+    /** Files some of whose versions the repository lacks: not read. */
+    readonly omitPaths?: readonly string[];
+  },
 ): Promise<{ ledger: Ledger; rework: ReworkedLines }> {
   const records = options.records ?? NO_LINE_RECORDS;
   const window = options.windowSeconds ?? REWORK_WINDOW_SECONDS;
@@ -210,6 +213,7 @@ export async function replayLinesAndRework(
       if (isMarked) marked.set(written.hash, (marked.get(written.hash) ?? 0) + 1);
     },
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.omitPaths ? { omitPaths: options.omitPaths } : {}),
   });
   return { ledger, rework: { lines, marked } };
 }

@@ -262,6 +262,7 @@ export async function acquireRepository(
                   excludeMatcher(excludeFiles),
                   linesSignal,
                   range?.before ?? undefined,
+                  unreadable?.files,
                 );
                 // git-ai notes and Agent Trace records name lines exactly: read before blame matches them.
                 const records = await readLineRecords(clone.dir, rev, {
@@ -295,6 +296,7 @@ export async function acquireRepository(
                     isExcluded: tree.isExcluded,
                     records,
                     signal: linesSignal,
+                    ...(unreadable ? { omitPaths: unreadable.files } : {}),
                   });
                   const head = await readHeadLines(clone.dir, rev, {
                     isExcluded: tree.isExcluded,
