@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
 import { isOperationalCode, type OperationalCode } from '@cadence-detect/errors';
-import { retrying } from '@cadence-detect/plugin-sdk';
 import type { JobCancels } from '../../jobs/job-cancels.js';
 import { unavailable } from './redis-connection.js';
 
@@ -24,17 +23,20 @@ export class RedisJobCancels implements JobCancels {
     private readonly prefix: string,
   ) {
     this.channel = `${prefix}:cancel`;
-    // A subscription that fails (Redis away, a connection that timed out under load) is asked again
-    // until it holds: a process that never hears the channel would never stop a cancelled job.
-    this.ready = retrying(() => subscriber.subscribe(this.channel), {
-      retries: Number.POSITIVE_INFINITY,
-      initialDelayMs: 100,
-      maxDelayMs: 2000,
-      retryable: () => subscriber.status !== 'end',
-    }).then(
-      () => undefined,
-      () => undefined,
-    );
+    // Subscribed on a ready connection only, and again on every 'ready' (a reconnect): ioredis lets
+    // SUBSCRIBE through while its connection is still in its handshake, where it breaks the INFO
+    // ready check; ioredis then reconnects and, the connection never having been ready, does not
+    // subscribe again. The process believed it heard the channel and heard nothing (a cancel lost
+    // under load). Subscribing twice to one channel is harmless.
+    this.ready = new Promise<void>((resolve) => {
+      const subscribe = (): void =>
+        void subscriber.subscribe(this.channel).then(
+          () => resolve(),
+          () => undefined,
+        );
+      subscriber.on('ready', subscribe);
+      if (subscriber.status === 'ready') subscribe();
+    });
     subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.channel) return;
       const { id, code } = JSON.parse(message) as { id: string; code: unknown };
