@@ -63,7 +63,7 @@ async function analyze(
   return { result, blamed: said('blamed '), onePass: said('lines in one pass') };
 }
 
-describe('engine: a whole history\u2019s lines in one pass, a mirror\u2019s blames for --since', function () {
+describe('engine: a whole history\u2019s lines in one pass kept in the mirror, a mirror\u2019s blames for --since', function () {
   this.timeout(90_000);
   let work: TempDir;
   let daemon: GitDaemon;
@@ -111,6 +111,9 @@ describe('engine: a whole history\u2019s lines in one pass, a mirror\u2019s blam
     );
     expect(first.blamed).to.equal(undefined);
     const second = await analyze(url, mirrors);
+    expect(second.onePass).to.match(
+      /^lines in one pass over 3 commits \(3 of them kept from the last analysis\): 0 files blamed/,
+    );
     expect(second.result.lines).to.deep.equal(first.result.lines);
     expect(second.result.survival).to.deep.equal(first.result.survival);
 
@@ -118,7 +121,10 @@ describe('engine: a whole history\u2019s lines in one pass, a mirror\u2019s blam
     await repo.commit({ message: `Rework b${CLAUDE}`, date: T0 + 3 * DAY, files: { 'b.txt': 'b1\nz2\nz3\nb4\nb5\n' } });
     await runGit(repo.dir, ['push', '--quiet', served, `${repo.branch}:${repo.branch}`]);
     const third = await analyze(url, mirrors);
-    expect(third.onePass).to.match(/^lines in one pass over 4 commits: 0 files blamed/);
+    // Only the new commit is replayed: the mirror kept the pass.
+    expect(third.onePass).to.match(
+      /^lines in one pass over 4 commits \(3 of them kept from the last analysis\): 0 files blamed/,
+    );
     const fresh = await analyze(url, null);
     expect(third.result.lines).to.deep.equal(fresh.result.lines);
     expect(third.result.survival).to.deep.equal(fresh.result.survival);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
 import {
@@ -96,5 +96,56 @@ describe('engine: lines from one pass over the history (the real CLI)', function
     await repo.commit({ message: 'Link a', date: T0 + DAY });
     const result = await analyze(dir, path.join(work.path, 'links.json'));
     expect(result.lines!.counted).to.equal(10);
+  });
+});
+
+describe('the CLI keeps a local repository\u2019s line pass between runs (XDG_CACHE_HOME), never inside it', function () {
+  this.timeout(120_000);
+  let work: TempDir;
+  before(async () => {
+    work = await makeTempDir('cadence-kept-lines-');
+  });
+  after(() => work.remove());
+
+  it('replays only what is new, --no-cache reads and keeps nothing, a damaged cache is an empty one', async () => {
+    const dir = path.join(work.path, 'repo');
+    await mkdir(dir);
+    const repo = await createRepository(dir, humanHistory(8));
+    const cache = path.join(work.path, 'cache');
+    const run = async (extra: string[] = []): Promise<RepositoryResult> => {
+      const out = path.join(work.path, 'out.json');
+      const done = await runCadence(['analyze', dir, '-o', out, ...extra], {
+        cwd: work.path,
+        env: { XDG_CACHE_HOME: cache },
+      });
+      expect(done.code, done.stderr).to.equal(0);
+      return JSON.parse(await readFile(out, 'utf8')) as RepositoryResult;
+    };
+    const first = await run();
+    const kept = path.join(cache, 'cadence', 'lines');
+    const files = await readdir(kept);
+    expect(files).to.have.length(1);
+    expect(await runGit(dir, ['status', '--porcelain'])).to.equal('');
+    // What the next run finds is what it uses: a kept rework figure shows in its result.
+    const file = path.join(kept, files[0]!);
+    const stored = JSON.parse(await readFile(file, 'utf8')) as { rework: { lines: Record<string, number> } };
+    stored.rework.lines[repo.hashes[0]!] = 1000;
+    await writeFile(file, JSON.stringify(stored));
+    const second = await run();
+    expect(second.survival!.human.reworked_14d).to.be.greaterThan(first.survival!.human.reworked_14d + 900);
+    // --no-cache: the pass is replayed whole, and the kept file is left as it was.
+    const uncached = await run(['--no-cache']);
+    expect(uncached.survival).to.deep.equal(first.survival);
+    expect(uncached.lines).to.deep.equal(first.lines);
+    // A new commit: replayed on top of what was kept (the tampered figure carries forward).
+    await repo.commit({ message: 'One more', date: T0 + 5 * DAY, files: { 'src/more.ts': code('m', 5) } });
+    const third = await run();
+    expect(third.lines!.counted).to.equal(first.lines!.counted + 5);
+    expect(third.survival!.human.reworked_14d).to.be.greaterThan(900);
+    // A damaged cache file is an empty cache: the same figures as a run without it.
+    await writeFile(file, '{"format": 1, "files": {');
+    const repaired = await run();
+    expect(repaired.lines).to.deep.equal((await run(['--no-cache'])).lines);
+    expect(repaired.survival).to.deep.equal((await run(['--no-cache'])).survival);
   });
 });

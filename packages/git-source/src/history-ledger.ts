@@ -35,6 +35,11 @@ export interface LedgerOptions {
   readonly onDeletion?: (deletion: LedgerDeletion) => void;
   /** Files some of whose versions the repository lacks (a partial or damaged clone): left out of the read. */
   readonly omitPaths?: readonly string[];
+  /**
+   * A ledger kept from an earlier read of an ancestor of `head`: only the commits after its head are
+   * replayed. Every one of them must descend from it alone (`resumable` says whether they do).
+   */
+  readonly resume?: Ledger;
   readonly signal?: AbortSignal;
 }
 
@@ -82,15 +87,23 @@ interface PendingCommit {
  * keeps one.
  */
 export async function replayLedger(dir: string, head: string, options: LedgerOptions): Promise<Ledger> {
-  const commits: string[] = [];
-  const assistants: (string | null)[] = [];
-  const slotOf = new Map<string | null, number>();
+  const commits: string[] = [...(options.resume?.commits ?? [])];
+  const assistants: (string | null)[] = [...(options.resume?.assistants ?? [])];
+  const slotOf = new Map<string | null, number>(assistants.map((name, i) => [name, i + 1]));
   const children = new Map<string, number>();
   for (const parents of options.parents.values())
     for (const parent of parents) children.set(parent, (children.get(parent) ?? 0) + 1);
   const states = new Map<string, FileState>();
-  let moved = 0;
-  const sideDiffs = await mergeSideDiffs(dir, options.parents, options.signal, options.omitPaths);
+  const resumed = options.resume;
+  if (resumed) states.set(resumed.head, new Map(resumed.files as ReadonlyMap<string, number[]>));
+  let moved = resumed?.movedLines ?? 0;
+  const earlier = new Set(resumed?.commits ?? []);
+  const sideDiffs = await mergeSideDiffs(
+    dir,
+    new Map([...options.parents].filter(([hash]) => !earlier.has(hash))),
+    options.signal,
+    options.omitPaths,
+  );
   // Left-out files: every commit still listed (`--full-history --sparse`), their lines never read.
   const pathspec = omitted(options.omitPaths);
   const limits = pathspec.length > 0 ? ['--full-history', '--sparse'] : [];
@@ -102,7 +115,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     if (!state) return new Map();
     const left = (children.get(parent) ?? 1) - 1;
     children.set(parent, left);
-    if (left <= 0 && parent !== head) {
+    if (left <= 0) {
       states.delete(parent);
       return state;
     }
@@ -246,7 +259,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       ...limits,
       ...LINE_DIFF_ARGS,
       '--end-of-options',
-      head,
+      resumed ? `${resumed.head}..${head}` : head,
       ...(pathspec.length > 0 ? ['--', ...pathspec] : []),
     ],
     {
@@ -296,6 +309,21 @@ async function mergeSideDiffs(
     `${pairs.join('\n')}\n`,
   );
   return found;
+}
+
+/**
+ * Whether a kept ledger at `kept` can be carried to a newer head: every commit after it (`parents`
+ * of the history, `known` the kept ledger's commits) has only `kept` or such commits as parents.
+ * A branch that forked before `kept` and was merged after it needs a whole replay.
+ */
+export function resumable(kept: Ledger, parents: ReadonlyMap<string, readonly string[]>): boolean {
+  const known = new Set(kept.commits);
+  if (!parents.has(kept.head)) return false;
+  for (const [hash, of] of parents) {
+    if (known.has(hash)) continue;
+    for (const parent of of) if (parent !== kept.head && known.has(parent)) return false;
+  }
+  return true;
 }
 
 /** A line's text for matching moves: blanks removed; null when too short to tell one line from another. */

@@ -51,13 +51,15 @@ export {
   type MarkedRange,
 } from './line-records.js';
 export { attributesOf, type PathAttributes } from './gitattributes.js';
-export {
-  readReworkedLines,
-  replayLinesAndRework,
-  REWORK_WINDOW_SECONDS,
-  type ReworkOptions,
-  type ReworkedLines,
-} from './rework.js';
+export { readReworkedLines, REWORK_WINDOW_SECONDS, type ReworkOptions, type ReworkedLines } from './rework.js';
 export { replayLedger, type Ledger, type LedgerOptions } from './history-ledger.js';
+export {
+  readWholeHistoryPass,
+  chargeRework,
+  type WholeHistoryPass,
+  type WholeHistoryOptions,
+} from './whole-history-lines.js';
+export { defaultCacheRoot, keptLinesFile, loadKeptLines, saveKeptLines, type KeptLines } from './ledger-cache.js';
+export { pinnedGitDir } from './git-process.js';
 export { replayFirstParent, streamCommitDiffs, type FileDiff, type Deletion } from './line-replay.js';
 export { openBlameCache, BLAME_CACHE_FILE, type BlameCache } from './blame-cache.js';

@@ -1,7 +1,6 @@
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 import { blameFile } from './head-lines.js';
 import { markedLines, NO_LINE_RECORDS, type LineRecords } from './line-records.js';
-import { replayLedger, type Ledger } from './history-ledger.js';
 import { LINE_DIFF_ARGS, replayFirstParent, streamCommitDiffs } from './line-replay.js';
 
 export const REWORK_WINDOW_SECONDS = 14 * 86_400;
@@ -179,41 +178,4 @@ function toRanges(lines: readonly number[]): [number, number][] {
     else ranges.push([line, 1]);
   }
   return ranges;
-}
-
-/**
- * The whole history's lines in one pass (history-ledger.ts): the ledger at `head`, for the lines
- * at HEAD, and the rework its deletions charge, each at the deleting commit's own date (a side
- * branch's commits included: a merge charges no one), moved lines no rework.
- */
-export async function replayLinesAndRework(
-  dir: string,
-  head: string,
-  commits: readonly CommitRecord[],
-  options: Pick<ReworkOptions, 'isExcluded' | 'records' | 'signal' | 'windowSeconds'> & {
-    /** Files some of whose versions the repository lacks: not read. */
-    readonly omitPaths?: readonly string[];
-  },
-): Promise<{ ledger: Ledger; rework: ReworkedLines }> {
-  const records = options.records ?? NO_LINE_RECORDS;
-  const window = options.windowSeconds ?? REWORK_WINDOW_SECONDS;
-  const byHash = new Map(commits.map((c) => [c.hash, c]));
-  const lines = new Map<string, number>();
-  const marked = new Map<string, number>();
-  const ledger = await replayLedger(dir, head, {
-    follows: (path) => !options.isExcluded(path),
-    parents: new Map(commits.map((c) => [c.hash, c.parents])),
-    ...(records.byCommit.size > 0 ? { recorded: (commit, path) => records.byCommit.get(commit)?.get(path) } : {}),
-    onDeletion: ({ by, writer, marked: isMarked }) => {
-      const deleter = byHash.get(by);
-      const written = writer === null ? undefined : byHash.get(writer);
-      if (!deleter || !written) return;
-      if (deleter.authorTime - written.authorTime > window || written.authorTime > deleter.authorTime) return;
-      lines.set(written.hash, (lines.get(written.hash) ?? 0) + 1);
-      if (isMarked) marked.set(written.hash, (marked.get(written.hash) ?? 0) + 1);
-    },
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.omitPaths ? { omitPaths: options.omitPaths } : {}),
-  });
-  return { ledger, rework: { lines, marked } };
 }

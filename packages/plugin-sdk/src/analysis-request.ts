@@ -58,6 +58,12 @@ export interface RepositoryRequest {
    * @since 1.9
    */
   readonly lines?: boolean;
+  /**
+   * False: a whole history's line pass is neither read from nor kept in the cache between analyses
+   * (`--no-cache`).
+   * @since 1.15
+   */
+  readonly cache?: boolean;
 }
 
 export interface WebsiteRequest {

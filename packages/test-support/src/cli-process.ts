@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +17,21 @@ export const CADENCE_BIN = path.resolve(fileURLToPath(new URL('.', import.meta.u
  * Runs the real `cadence` CLI as a process. `process.execPath` on purpose: under the Node 22 CI run
  * the CLI runs on Node 22 too. `bin` runs another installation's (a deployment's copy).
  */
+let cacheHome: string | undefined;
+
+/**
+ * The cache folder of the CLI processes a test process starts (`XDG_CACHE_HOME`): one of its own,
+ * removed when it exits, so no test reads or fills the user's `~/.cache/cadence`.
+ */
+export function testCacheHome(): string {
+  if (cacheHome === undefined) {
+    const made = mkdtempSync(path.join(tmpdir(), 'cadence-test-cache-'));
+    cacheHome = made;
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+  }
+  return cacheHome;
+}
+
 export function runCadence(
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; bin?: string },
@@ -22,7 +39,7 @@ export function runCadence(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [options.bin ?? CADENCE_BIN, ...args], {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: testCacheHome(), ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: options.timeoutMs ?? 60_000,
     });

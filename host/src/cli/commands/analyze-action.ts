@@ -123,6 +123,7 @@ async function buildRequest(target: string, options: AnalyzeOptions, io: CliIo):
     url,
     branch: options.branch ?? null,
     ...(options.lines === false ? { lines: false } : {}),
+    ...(options.cache === false ? { cache: false } : {}),
   };
 }
 

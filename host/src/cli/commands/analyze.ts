@@ -13,6 +13,8 @@ export interface AnalyzeOptions {
   failOn?: FailOnLevel;
   /** `--no-lines`: commander sets false. */
   lines?: boolean;
+  /** `--no-cache`: commander sets false. */
+  cache?: boolean;
 }
 
 /** `--fail-on`: the verdict level from which `cadence analyze` ends as a gate (exit 3, cli/exit-codes.ts). */
@@ -50,6 +52,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--verbose', 'print every finding, the authors and the strategies (the text report on stdout)')
     .option('--kind <kind>', 'repository or website, for URLs that could be either', kindOption)
     .option('--no-lines', 'skip the lines at HEAD, their survival and rework (docs/lines.md): the commit verdicts only')
+    .option('--no-cache', 'neither read nor keep the line pass of a local repository between runs (docs/lines.md)')
     .option(
       '--fail-on <level>',
       `exit ${exitCodeOf('gate')} when the verdict reaches this level: suspicious or likely_ai_generated (for CI gates)`,

@@ -15,7 +15,6 @@ import {
   readLineRecords,
   readLineTree,
   readReworkedLines,
-  replayLinesAndRework,
   isTraceFile,
   parseRepositoryUrl,
   readHeadPaths,
@@ -31,6 +30,7 @@ import type { EngineConfig } from '../engine-config.js';
 import type { EngineLogger } from '../engine-logger.js';
 import type { PreparedRepository } from '../prepared-source.js';
 import { redactUrl } from './redact-url.js';
+import { WholeHistoryLines } from './whole-history-lines.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 
 /** `limits.max_line_files` when the configuration gives none. */
@@ -167,6 +167,18 @@ export async function acquireRepository(
       await clone.dispose().catch(() => undefined);
       return { kind: 'cached', result: kept };
     }
+    // A whole history's lines are one more read of the same history: started now, beside it.
+    const wholeLines =
+      !range && !request.since && request.lines !== false && config.lines?.enabled !== false
+        ? new WholeHistoryLines(clone, rev, {
+            local: locator.kind === 'local',
+            config,
+            excludeFiles,
+            isExcludedByConfig: excludeMatcher(excludeFiles),
+            cache: request.cache !== false,
+            signal,
+          })
+        : null;
     let nextReport = READ_PROGRESS_EVERY;
     // So are the files at the analysed head (one `git ls-tree`): reports point only at files that remain.
     const headPaths = readHeadPaths(clone.dir, rev, { signal, bounds });
@@ -250,6 +262,17 @@ export async function acquireRepository(
           ? { linesSkipped: 'lines.enabled is false' }
           : {
               readLines: async (linesSignal: AbortSignal) => {
+                if (wholeLines) {
+                  const readings = await wholeLines.read(
+                    commits,
+                    config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES,
+                    linesSignal,
+                    unreadable?.files,
+                    (error) => options.logger?.warn('could not keep the line pass', { error: String(error) }),
+                  );
+                  emit({ event: 'fetch', message: readings.summary });
+                  return readings;
+                }
                 // A range (a pull request, a push) blames only the files its commits touched: no other line can be its.
                 const onlyPaths = range
                   ? new Set(commits.flatMap((c) => (c.filesTruncated ? [] : c.files.map((f) => f.path))))
@@ -289,29 +312,6 @@ export async function acquireRepository(
                     ]),
                   )
                   .digest('hex');
-                if (!range && !request.since) {
-                  // The whole history: one pass over its diffs attributes the lines at HEAD and the
-                  // rework; only files it cannot answer for are blamed.
-                  const onePass = await replayLinesAndRework(clone.dir, rev, commits, {
-                    isExcluded: tree.isExcluded,
-                    records,
-                    signal: linesSignal,
-                    ...(unreadable ? { omitPaths: unreadable.files } : {}),
-                  });
-                  const head = await readHeadLines(clone.dir, rev, {
-                    isExcluded: tree.isExcluded,
-                    tree,
-                    records,
-                    ledger: onePass.ledger,
-                    maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES,
-                    signal: linesSignal,
-                  });
-                  emit({
-                    event: 'fetch',
-                    message: `lines in one pass over ${commits.length} commits: ${head.blamedFiles ?? 0} files blamed, ${onePass.ledger.movedLines} moved lines kept with their writers`,
-                  });
-                  return { head, reworked: onePass.rework.lines, reworkedMarked: onePass.rework.marked, records };
-                }
                 // Blame and the rework pass are other git processes: side by side.
                 const [head, reworked] = await Promise.all([
                   readHeadLines(clone.dir, rev, {

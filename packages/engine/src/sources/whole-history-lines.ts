@@ -1,0 +1,119 @@
+import type { ClonedRepository } from '@cadence-detect/git-source';
+import {
+  chargeRework,
+  defaultCacheRoot,
+  keptLinesFile,
+  loadKeptLines,
+  pinnedGitDir,
+  readHeadLines,
+  readWholeHistoryPass,
+  runGitCommand,
+  saveKeptLines,
+  type WholeHistoryPass,
+} from '@cadence-detect/git-source';
+import type { CommitRecord } from '@cadence-detect/plugin-sdk';
+import path from 'node:path';
+import type { EngineConfig } from '../engine-config.js';
+import type { LineReadings } from '../line-shares.js';
+
+/** What the kept pass is keyed by besides the repository: the configuration's exclusions. */
+const keyOf = (excludeFiles: readonly string[]): string => JSON.stringify(['one-pass', 1, excludeFiles]);
+
+/**
+ * Where a repository's one pass is kept between analyses: in the server's mirror, or for a local
+ * repository under `cache.repositories_dir` (else `$XDG_CACHE_HOME/cadence`), never inside the
+ * repository; nowhere for a fresh clone, or with `cache: false` (`--no-cache`).
+ */
+async function keptFileOf(
+  clone: ClonedRepository,
+  local: boolean,
+  config: EngineConfig,
+  head: string,
+  signal: AbortSignal,
+): Promise<string | null> {
+  if (clone.mirrored) return path.join(clone.dir, 'cadence-lines.json');
+  // A configuration with no cache section at all (an embedder's, a test's) keeps nothing.
+  if (!local || !config.cache) return null;
+  const root = config.cache.repositories_dir ?? defaultCacheRoot();
+  if (!root) return null;
+  const roots = await runGitCommand(clone.dir, ['rev-list', '--max-parents=0', '--end-of-options', head, '--'], signal);
+  const first = roots.stdout.split('\n').filter(Boolean).sort()[0];
+  if (roots.code !== 0 || !first) return null;
+  return keptLinesFile(root, pinnedGitDir(clone.dir) ?? clone.dir, first);
+}
+
+/**
+ * A whole history's lines, started beside the history read (both are one git read of the same
+ * history; on two cores they take the time of the longer): the pass, kept and carried forward
+ * between analyses, then, once the commits are known, the lines at HEAD and the rework.
+ */
+export class WholeHistoryLines {
+  private readonly pass: Promise<WholeHistoryPass>;
+  private readonly file: Promise<string | null>;
+
+  constructor(
+    private readonly clone: ClonedRepository,
+    private readonly head: string,
+    private readonly options: {
+      readonly local: boolean;
+      readonly config: EngineConfig;
+      readonly excludeFiles: readonly string[];
+      readonly isExcludedByConfig: (path: string) => boolean;
+      readonly cache: boolean;
+      readonly signal: AbortSignal;
+    },
+  ) {
+    this.file = options.cache
+      ? keptFileOf(clone, options.local, options.config, head, options.signal).catch(() => null)
+      : Promise.resolve(null);
+    this.pass = this.run();
+    // Marked handled now: awaited by `read`, where its failure is dealt with.
+    this.pass.catch(() => undefined);
+  }
+
+  private async run(omitPaths?: readonly string[]): Promise<WholeHistoryPass> {
+    const file = await this.file;
+    const kept = file ? await loadKeptLines(file, keyOf(this.options.excludeFiles)) : null;
+    return readWholeHistoryPass(this.clone.dir, this.head, {
+      isExcludedByConfig: this.options.isExcludedByConfig,
+      kept,
+      signal: this.options.signal,
+      ...(omitPaths?.length ? { omitPaths } : {}),
+    });
+  }
+
+  /**
+   * The readings, once the history's commits are known. A repository that lacks file versions
+   * (`unreadable`) is read again without those files when the first pass failed on them.
+   */
+  async read(
+    commits: readonly CommitRecord[],
+    maxFiles: number,
+    signal: AbortSignal,
+    unreadable: readonly string[] | undefined,
+    onSaveFailure: (error: unknown) => void,
+  ): Promise<LineReadings & { readonly summary: string }> {
+    const pass = await this.pass.catch((error: unknown) => {
+      if (unreadable?.length) return this.run(unreadable);
+      throw error;
+    });
+    const head = await readHeadLines(this.clone.dir, this.head, {
+      isExcluded: pass.tree.isExcluded,
+      tree: pass.tree,
+      records: pass.records,
+      ledger: pass.ledger,
+      maxFiles,
+      signal,
+    });
+    const rework = chargeRework(pass, commits);
+    const file = await this.file;
+    if (file)
+      await saveKeptLines(file, keyOf(this.options.excludeFiles), {
+        ledger: pass.ledger,
+        rework,
+        context: pass.context,
+      }).catch(onSaveFailure);
+    const summary = `lines in one pass over ${commits.length} commits${pass.resumedFrom ? ` (${pass.resumedFrom.ledger.commits.length} of them kept from the last analysis)` : ''}: ${head.blamedFiles ?? 0} files blamed, ${pass.ledger.movedLines} moved lines kept with their writers`;
+    return { head, reworked: rework.lines, reworkedMarked: rework.marked, records: pass.records, summary };
+  }
+}

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Ledger } from './history-ledger.js';
+import type { ReworkedLines } from './rework.js';
+
+const FORMAT = 1;
+
+/** A whole history's one pass, kept for the next analysis of the same repository. */
+export interface KeptLines {
+  readonly ledger: Ledger;
+  readonly rework: ReworkedLines;
+  /** What the pass depended on at its head besides the history: the excluded files and the line records. */
+  readonly context: string;
+}
+
+/**
+ * Where a repository's kept one pass lives under `root` (`cache.repositories_dir`, else
+ * `$XDG_CACHE_HOME/cadence`): named by the repository's first commit and its git directory, never
+ * inside the repository.
+ */
+export function keptLinesFile(root: string, gitDir: string, rootCommit: string): string {
+  const name = createHash('sha256')
+    .update(`${rootCommit}\0${path.resolve(gitDir)}`)
+    .digest('hex')
+    .slice(0, 32);
+  return path.join(root, 'lines', `${name}.json`);
+}
+
+/** The cache folder of the CLI when no `cache.repositories_dir` is set. */
+export function defaultCacheRoot(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) return path.join(env.XDG_CACHE_HOME, 'cadence');
+  if (env.HOME && path.isAbsolute(env.HOME)) return path.join(env.HOME, '.cache', 'cadence');
+  return null;
+}
+
+/**
+ * The kept one pass in `file` when it was made with the same `key` (the exclusions, the line
+ * records and the attributes it ran with); null otherwise. A damaged file is an empty cache.
+ */
+export async function loadKeptLines(file: string, key: string): Promise<KeptLines | null> {
+  try {
+    const kept = JSON.parse(await readFile(file, 'utf8')) as {
+      format: number;
+      key: string;
+      head: string;
+      commits: string[];
+      assistants: (string | null)[];
+      movedLines: number;
+      context: string;
+      files: Record<string, number[]>;
+      rework: { lines: Record<string, number>; marked: Record<string, number> };
+    };
+    if (kept.format !== FORMAT || kept.key !== key || typeof kept.head !== 'string' || !Array.isArray(kept.commits))
+      return null;
+    for (const values of Object.values(kept.files)) if (!Array.isArray(values)) return null;
+    return {
+      ledger: {
+        head: kept.head,
+        commits: kept.commits,
+        assistants: kept.assistants,
+        movedLines: kept.movedLines,
+        files: new Map(Object.entries(kept.files)),
+      },
+      rework: {
+        lines: new Map(Object.entries(kept.rework.lines)),
+        marked: new Map(Object.entries(kept.rework.marked)),
+      },
+      context: String(kept.context),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps a one pass in `file` (written whole to a temporary name, then renamed over it). */
+export async function saveKeptLines(file: string, key: string, kept: KeptLines): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const text = JSON.stringify({
+    format: FORMAT,
+    key,
+    head: kept.ledger.head,
+    commits: kept.ledger.commits,
+    assistants: kept.ledger.assistants,
+    movedLines: kept.ledger.movedLines,
+    context: kept.context,
+    files: Object.fromEntries(kept.ledger.files),
+    rework: { lines: Object.fromEntries(kept.rework.lines), marked: Object.fromEntries(kept.rework.marked) },
+  });
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, text, { mode: 0o600 });
+  await rename(temporary, file);
+}
