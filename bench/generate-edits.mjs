@@ -3,16 +3,8 @@
 // branch moves on in other files. What `pnpm bench history` measures the line pass on.
 // Usage: node bench/generate-edits.mjs <dir> [commits=50000]
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { random, startFastImport } from './generate-repo.mjs';
+import { AUTHORS, generatorMain, random, startFastImport } from './generate-repo.mjs';
 
-const AUTHORS = [
-  'Ada <ada@example.test>',
-  'Grace <grace@example.test>',
-  'Linus <linus@example.test>',
-  'Barbara <barbara@example.test>',
-  'Ken <ken@example.test>',
-];
 const FILES = 300;
 
 export async function generateEditHistory(dir, commits) {
@@ -122,14 +114,4 @@ export async function generateEditHistory(dir, commits) {
   return dir;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const dir = process.argv[2];
-  const commits = Number(process.argv[3] ?? 50_000);
-  if (!dir) {
-    console.error('usage: node bench/generate-edits.mjs <dir> [commits]');
-    process.exit(2);
-  }
-  const started = Date.now();
-  await generateEditHistory(dir, commits);
-  console.log(`generated ${commits} commits in ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-}
+await generatorMain(import.meta.url, generateEditHistory, 'node bench/generate-edits.mjs <dir> [commits]');

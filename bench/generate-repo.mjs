@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const AUTHORS = [
+export const AUTHORS = [
   'Ada <ada@example.test>',
   'Grace <grace@example.test>',
   'Linus <linus@example.test>',
@@ -64,14 +64,18 @@ export async function generateRepository(dir, commits) {
   return dir;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+/** `node <script> <dir> [commits]`: runs `generate` when `url` (the script's import.meta.url) is the script run. */
+export async function generatorMain(url, generate, usage) {
+  if (process.argv[1] !== fileURLToPath(url)) return;
   const dir = process.argv[2];
   const commits = Number(process.argv[3] ?? 50_000);
   if (!dir) {
-    console.error('usage: node bench/generate-repo.mjs <dir> [commits]');
+    console.error(`usage: ${usage}`);
     process.exit(2);
   }
   const started = Date.now();
-  await generateRepository(dir, commits);
+  await generate(dir, commits);
   console.log(`generated ${commits} commits in ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
+
+await generatorMain(import.meta.url, generateRepository, 'node bench/generate-repo.mjs <dir> [commits]');

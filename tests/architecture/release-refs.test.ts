@@ -28,6 +28,18 @@ function namedRefs(text: string): string[] {
   ].map((m) => m[1]!);
 }
 
+/** A repository in `dir` with one empty commit (its author given on the command line), and git there. */
+function repositoryWithACommit(dir: string): (...args: string[]) => string {
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=R', '-c', 'user.email=r@example.test', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+    }).trim();
+  git('init', '-q');
+  git('commit', '-q', '--allow-empty', '-m', 'one');
+  return git;
+}
+
 describe('the refs the docs and templates print are tags a release makes', function () {
   this.timeout(60_000);
 
@@ -62,13 +74,7 @@ describe('the refs the docs and templates print are tags a release makes', funct
   it('tags a release v<version> and moves v<major> (pnpm release runs it after changeset tag)', async () => {
     const work = await makeTempDir('cadence-release-tags-');
     try {
-      const git = (...args: string[]) =>
-        execFileSync('git', ['-c', 'user.name=R', '-c', 'user.email=r@example.test', ...args], {
-          cwd: work.path,
-          encoding: 'utf8',
-        }).trim();
-      git('init', '-q');
-      git('commit', '-q', '--allow-empty', '-m', 'one');
+      const git = repositoryWithACommit(work.path);
       // The releaser's identity, given to git by the environment (never the machine's configuration).
       const releaser = freshMachineEnv({
         GIT_COMMITTER_NAME: 'Releaser',
@@ -92,13 +98,7 @@ describe('the refs the docs and templates print are tags a release makes', funct
   it('says in one line how to set an identity when git has none, and tags nothing', async () => {
     const work = await makeTempDir('cadence-release-identity-');
     try {
-      const git = (...args: string[]) =>
-        execFileSync('git', ['-c', 'user.name=R', '-c', 'user.email=r@example.test', ...args], {
-          cwd: work.path,
-          encoding: 'utf8',
-        }).trim();
-      git('init', '-q');
-      git('commit', '-q', '--allow-empty', '-m', 'one');
+      const git = repositoryWithACommit(work.path);
       expect(() => tagRelease('0.1.0', work.path, freshMachineEnv())).to.throw(
         /no identity.*git config --global user\.name/,
       );

@@ -114,12 +114,18 @@ describe('hostile blobs never end an analysis (a 560 MB blob of one byte, about 
     await work?.remove();
   });
 
-  it('cadence analyze: a verdict and exit 0, the trace file skipped with its reason, the -diff file counted as binary', async () => {
-    const out = path.join(work.path, 'blobs.json');
-    const run = await runCadence(['analyze', blobs, '-o', out], { cwd: work.path });
+  /** The CLI's JSON result for `dir`: exit 0 and a verdict. */
+  async function analyzed(dir: string): Promise<NonNullable<JobBody['result']>> {
+    const out = path.join(work.path, `${path.basename(dir)}.json`);
+    const run = await runCadence(['analyze', dir, '-o', out], { cwd: work.path });
     expect(run.code, run.stderr).to.equal(0);
     const result = JSON.parse(await readFile(out, 'utf8')) as NonNullable<JobBody['result']>;
     expect(result.assessment).to.be.a('string');
+    return result;
+  }
+
+  it('cadence analyze: a verdict and exit 0, the trace file skipped with its reason, the -diff file counted as binary', async () => {
+    const result = await analyzed(blobs);
     expect(result.lines, result.lines_skipped).to.be.an('object');
     expect(result.lines!.records!.skipped_reasons.join('\n')).to.match(
       /\.agent-trace\/session\.jsonl: 560 MB, above the 16 MB/,
@@ -127,11 +133,7 @@ describe('hostile blobs never end an analysis (a 560 MB blob of one byte, about 
   });
 
   it('cadence analyze: an oversized .gitattributes skips the line counts with the reason, the verdict stands', async () => {
-    const out = path.join(work.path, 'attributes.json');
-    const run = await runCadence(['analyze', attributes, '-o', out], { cwd: work.path });
-    expect(run.code, run.stderr).to.equal(0);
-    const result = JSON.parse(await readFile(out, 'utf8')) as NonNullable<JobBody['result']>;
-    expect(result.assessment).to.be.a('string');
+    const result = await analyzed(attributes);
     expect(result.lines_skipped).to.match(/docs\/\.gitattributes is 560 MB, above the 1 MB/);
   });
 

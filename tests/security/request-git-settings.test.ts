@@ -13,6 +13,20 @@ import {
   type TempDir,
 } from '@cadence-detect/test-support';
 
+/** `cadence ci gitlab` as a merge request pipeline runs it in `dir`, for base..head. */
+function ciGitlab(dir: string, base: string, head: string, args: readonly string[]) {
+  return runCadence(['ci', 'gitlab', ...args], {
+    cwd: dir,
+    env: {
+      GITLAB_CI: 'true',
+      CI_PROJECT_DIR: dir,
+      CI_PIPELINE_SOURCE: 'merge_request_event',
+      CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+      CI_COMMIT_SHA: head,
+    },
+  });
+}
+
 /**
  * A pull request's files never become git's settings: the request replaces `sub/` with a bare
  * repository made of ordinary files (HEAD, refs, alternates pointing at the checkout's objects,
@@ -96,16 +110,7 @@ describe('a request\u2019s files never become git\u2019s settings (a bare reposi
   });
 
   it('cadence ci gitlab --path sub: the same', async () => {
-    const run = await runCadence(['ci', 'gitlab', '--path', 'sub', '--fail-on', 'never'], {
-      cwd: repo.dir,
-      env: {
-        GITLAB_CI: 'true',
-        CI_PROJECT_DIR: repo.dir,
-        CI_PIPELINE_SOURCE: 'merge_request_event',
-        CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
-        CI_COMMIT_SHA: head,
-      },
-    });
+    const run = await ciGitlab(repo.dir, base, head, ['--path', 'sub', '--fail-on', 'never']);
     expect(run.code, run.stderr).to.equal(1);
     expect(run.stderr).to.contain('bare repository is refused');
     expect(await ran()).to.deep.equal([]);
@@ -197,16 +202,7 @@ describe('a request\u2019s .mailmap never renames who wrote its commits', functi
   after(() => work.remove());
 
   it('the gate stays shut (exit 3) with the request\u2019s .mailmap mapping the agent to a person', async () => {
-    const run = await runCadence(['ci', 'gitlab', '--fail-on', 'likely_ai_generated'], {
-      cwd: repo.dir,
-      env: {
-        GITLAB_CI: 'true',
-        CI_PROJECT_DIR: repo.dir,
-        CI_PIPELINE_SOURCE: 'merge_request_event',
-        CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
-        CI_COMMIT_SHA: head,
-      },
-    });
+    const run = await ciGitlab(repo.dir, base, head, ['--fail-on', 'likely_ai_generated']);
     expect(run.code, run.stderr).to.equal(3);
     expect(run.stderr).to.contain('reaches fail-on likely_ai_generated');
   });
@@ -330,16 +326,7 @@ describe('a request\u2019s own trace file never lowers its lines figure', functi
       date: start + 1800,
       files: { '.agent-trace/session.jsonl': records.join('\n') + '\n' },
     });
-    const run = await runCadence(['ci', 'gitlab', '--fail-on', 'never'], {
-      cwd: repo.dir,
-      env: {
-        GITLAB_CI: 'true',
-        CI_PROJECT_DIR: repo.dir,
-        CI_PIPELINE_SOURCE: 'merge_request_event',
-        CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
-        CI_COMMIT_SHA: head,
-      },
-    });
+    const run = await ciGitlab(repo.dir, base, head, ['--fail-on', 'never']);
     expect(run.code, run.stderr).to.equal(0);
     const summary = /about (\d+) \((\d+)%\) from assistant-made commits/.exec(run.stderr);
     expect(summary, run.stderr).to.not.equal(null);
