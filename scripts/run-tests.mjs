@@ -17,7 +17,10 @@ const extra = process.argv.slice(2);
 
 // The tests run as on a fresh machine: none of the user's git configuration (no identity, no
 // signing, no aliases), so a test that commits or tags in a repository it creates must set its own.
-const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+// The line pass a whole-history analysis keeps between runs goes to a cache folder of this run's own
+// ($XDG_CACHE_HOME/cadence), never the user's.
+const cacheHome = await mkdtemp(path.join(tmpdir(), 'cadence-tests-cache-'));
+const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', XDG_CACHE_HOME: cacheHome };
 
 function run(args, output) {
   return new Promise((resolve) => {
@@ -54,4 +57,5 @@ for (const tier of tiers) {
   process.stdout.write(await readFile(tier.logFile, 'utf8'));
 }
 await rm(dir, { recursive: true, force: true });
+await rm(cacheHome, { recursive: true, force: true });
 process.exit(rest === 0 && tiers.every((t) => t.code === 0) ? 0 : 1);

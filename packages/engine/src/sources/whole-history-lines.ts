@@ -113,7 +113,7 @@ export class WholeHistoryLines {
         rework,
         context: pass.context,
       }).catch(onSaveFailure);
-    const summary = `lines in one pass over ${commits.length} commits${pass.resumedFrom ? ` (${pass.resumedFrom.ledger.commits.length} of them kept from the last analysis)` : ''}: ${head.blamedFiles ?? 0} files blamed, ${pass.ledger.movedLines} moved lines kept with their writers`;
+    const summary = `lines in one pass over ${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}${pass.resumedFrom ? ` (${pass.resumedFrom.ledger.commits.length} of them kept from the last analysis)` : ''}: ${head.blamedFiles ?? 0} files blamed, ${pass.ledger.movedLines} moved lines kept with their writers`;
     return { head, reworked: rework.lines, reworkedMarked: rework.marked, records: pass.records, summary };
   }
 }
