@@ -25,6 +25,12 @@ export async function readLines(
   const stop = (): void => own.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });
   const late = { skipped: "the job's time ran short: lines were dropped to keep the verdict" } as const;
+  // Already inside the reserve: not asked for at all, even when a pass started beside the history
+  // read could answer at once (the same answer whatever the race between them).
+  if (deadline !== undefined && deadline - LINES_RESERVE_MS <= Date.now()) {
+    signal.removeEventListener('abort', stop);
+    return late;
+  }
   let timer: NodeJS.Timeout | undefined;
   const cutOff =
     deadline === undefined
