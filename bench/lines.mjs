@@ -1,4 +1,5 @@
-// `pnpm bench lines`: the line pass (docs/lines.md) on a 50,000-commit history whose commits edit
+// `pnpm bench lines`: the blame-based line pass (docs/lines.md: what a range and --since use; a whole
+// history uses the one pass, measured by lines-one-pass.mjs) on a 50,000-commit history whose commits edit
 // parts of files, insert and delete lines and now and then rename a file (so blame has work to do).
 // In the same run, against baselines measured on the same repository:
 //   1. the history read plus the line pass, against the history read plus `git blame --incremental

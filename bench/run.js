@@ -20,6 +20,7 @@ const BENCHMARKS = [
   'report.mjs',
   'scan.mjs',
   'lines.mjs',
+  'lines-one-pass.mjs',
   // Against the ecosystem issue's starting commit (built beside the checkout): the CLI's cold install.
   'install.mjs',
   // Only with a commit to compare with: pnpm bench against <commit> [history webhook report].
