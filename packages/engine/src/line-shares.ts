@@ -45,6 +45,9 @@ export interface LineReadings {
   readonly records?: RecordReadings;
 }
 
+/** What attribution calls an assistant it cannot name. */
+const UNNAMED = 'unnamed assistant';
+
 const MAX_DIRECTORIES = 20;
 const MAX_AUTHORS = 20;
 
@@ -113,11 +116,12 @@ export function linesAtHead(
     else if (marked) {
       explicit += marked.lines;
       markedTotal += marked.lines;
-      // The commit's own assistant names where it has them, so one assistant is not counted under two names.
+      // The commit's own assistant names where it has them, so one assistant is not counted under two
+      // names; an attribution that names none ("unnamed assistant": a note cut before its metadata)
+      // never hides the assistant the record itself names.
+      const ownNames = weight?.explicit ? weight.assistants.filter((name) => name !== UNNAMED) : [];
       const named =
-        weight?.explicit && weight.assistants.length > 0
-          ? weight.assistants.map((name): [string, number] => [name, marked.lines])
-          : marked.byAssistant;
+        ownNames.length > 0 ? ownNames.map((name): [string, number] => [name, marked.lines]) : marked.byAssistant;
       for (const [name, lines] of named) if (lines > 0) assistants[name] = (assistants[name] ?? 0) + lines;
     } else if (weight?.explicit) {
       explicit += blamed.lines;
