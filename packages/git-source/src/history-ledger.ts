@@ -179,12 +179,19 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       for (; position < old!.length; position++) out.push(old![position]!);
       if (to && options.follows(to) && !diff.binary) pending.push({ to, out, added });
     }
-    // Moves: an added line whose text the commit deleted keeps that line's writer.
+    // Moves: an added line whose text the commit deleted keeps that line's writer, when that text
+    // is deleted once and added once in the commit (a repeated line, a lock file's `source = …`,
+    // could come from any of its copies).
+    const addedCount = new Map<string, number>();
+    for (const file of pending)
+      for (const line of file.added)
+        if (line.key !== null) addedCount.set(line.key, (addedCount.get(line.key) ?? 0) + 1);
     const movedDeletions = new Set<number>();
     for (const file of pending) {
       for (const line of file.added) {
         const from = line.key === null ? undefined : removedText.get(line.key);
-        const taken = from?.shift();
+        const unique = from?.length === 1 && addedCount.get(line.key!) === 1;
+        const taken = unique ? from!.shift() : undefined;
         if (taken !== undefined) {
           movedDeletions.add(taken);
           file.out[line.at] = deletions[taken]!.value;
@@ -223,10 +230,20 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
         state.delete(to);
         continue;
       }
-      const fromFirst = applyKeeping(old ?? null, diff);
       const sideDiff = againstSide.get(to);
       const sideFrom = sideDiff ? (sideDiff.oldPath ?? sideDiff.renameFrom) : to;
       const sideOld = sideFrom ? side.get(sideFrom) : undefined;
+      // The merge's file is the side's, blob for blob: the whole of it is the side's (as blame passes it).
+      if (!sideDiff && sideOld !== undefined) {
+        state.set(to, sideOld);
+        continue;
+      }
+      if (from && old === undefined) {
+        // A file the first parent had but did not follow (binary or excluded then): not followed now.
+        state.delete(to);
+        continue;
+      }
+      const fromFirst = applyKeeping(old ?? null, diff);
       const fromSide = sideOld === undefined ? null : sideDiff ? applyKeeping(sideOld, sideDiff) : sideOld;
       if (fromSide && fromSide.length === fromFirst.length)
         for (let i = 0; i < fromFirst.length; i++)

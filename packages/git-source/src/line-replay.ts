@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { abortError } from '@cadence-detect/errors';
 import { gitInvocation, DEFAULT_GIT_BOUNDS, gitEnvironment } from './git-process.js';
 import { unquoteGitPath } from './git-quoting.js';
@@ -91,6 +90,14 @@ export function streamCommitDiffs(
     // Lines of the current hunk still to skip (its `-` and `+` lines).
     let skip = 0;
     const finishFile = (): void => {
+      // An empty file created or deleted has no ---/+++ lines: its path is the diff --git line's.
+      if (file && !file.oldPath && !file.newPath && !file.renameFrom && !file.renameTo) {
+        const path = headerPath(header.line);
+        if (path !== null) {
+          if (!header.created) file.oldPath = path;
+          if (!header.deleted) file.newPath = path;
+        }
+      }
       if (file && !failure) {
         try {
           handlers.file(file);
@@ -101,8 +108,22 @@ export function streamCommitDiffs(
       }
       file = null;
     };
-    const reader = createInterface({ input: child.stdout!, crlfDelay: Infinity });
-    reader.on('line', (line) => {
+    // Lines end at "\n" alone: a lone carriage return inside a line (a file git reads as text) is
+    // part of it, where readline would split there and upset the hunks' line counts.
+    let pendingText = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      const lines = (pendingText + chunk).split('\n');
+      pendingText = lines.pop()!;
+      for (const line of lines) onLine(line);
+    });
+    child.stdout!.on('end', () => {
+      if (pendingText) onLine(pendingText);
+      pendingText = '';
+    });
+    /** The `diff --git` line of the current file and what its mode lines said. */
+    let header = { line: '', created: false, deleted: false };
+    const onLine = (line: string): void => {
       if (failure) return;
       if (skip > 0) {
         if (line.startsWith('\\')) return; // "\ No newline at end of file" belongs to the line before
@@ -119,13 +140,18 @@ export function streamCommitDiffs(
         handlers.commit(hash, parents.length > 1, parents);
       } else if (line.startsWith('diff --git ')) {
         finishFile();
+        header = { line, created: false, deleted: false };
         file = { oldPath: null, newPath: null, renameFrom: null, renameTo: null, binary: false, hunks: [] };
       } else if (!file) {
         return;
+      } else if (line.startsWith('new file mode ')) {
+        header.created = true;
+      } else if (line.startsWith('deleted file mode ')) {
+        header.deleted = true;
       } else if (line.startsWith('--- ')) {
-        file.oldPath = line === '--- /dev/null' ? null : unquoteGitPath(line.slice(4)).replace(/^a\//, '');
+        file.oldPath = line === '--- /dev/null' ? null : diffPath(line.slice(4), 'a/');
       } else if (line.startsWith('+++ ')) {
-        file.newPath = line === '+++ /dev/null' ? null : unquoteGitPath(line.slice(4)).replace(/^b\//, '');
+        file.newPath = line === '+++ /dev/null' ? null : diffPath(line.slice(4), 'b/');
       } else if (line.startsWith('rename from ')) {
         file.renameFrom = unquoteGitPath(line.slice(12));
       } else if (line.startsWith('rename to ')) {
@@ -140,7 +166,7 @@ export function streamCommitDiffs(
         file.hunks.push([Number(hunk[1]), b, Number(hunk[3]), d]);
         skip = b + d;
       }
-    });
+    };
     child.on('error', reject);
     child.on('close', (code) => {
       signal?.removeEventListener('abort', onAbort);
@@ -154,6 +180,21 @@ export function streamCommitDiffs(
       else reject(new Error(`git ${args[0]} exited with ${code}`));
     });
   });
+}
+
+/** A path of a ---/+++ line: unquoted, its a/ or b/ taken off, and the tab git adds after a name with a blank. */
+function diffPath(text: string, side: 'a/' | 'b/'): string {
+  const path = unquoteGitPath(text.endsWith('\t') ? text.slice(0, -1) : text);
+  return path.startsWith(side) ? path.slice(2) : path;
+}
+
+/** The path of a `diff --git a/P b/P` line when both sides name the same unquoted path; null otherwise. */
+function headerPath(line: string): string | null {
+  const rest = line.slice('diff --git '.length);
+  if (!rest.startsWith('a/') || (rest.length - 5) % 2 !== 0) return null;
+  const length = (rest.length - 5) / 2;
+  const path = rest.slice(2, 2 + length);
+  return rest.slice(2 + length) === ` b/${path}` ? path : null;
 }
 
 /** The diff options every line pass shares: no context, whitespace ignored, renames followed. */

@@ -222,4 +222,64 @@ describe('git-source: the history ledger (one pass over the diffs)', function ()
     expect(deletions).to.have.length(0);
     expect(ledger.movedLines).to.equal(24);
   });
+
+  it('follows a file created empty, a path with blanks and a line holding a lone carriage return, as blame does', async () => {
+    const repo = await repository('odd-files');
+    await repo.commit({
+      message: 'Add empty',
+      date: T0,
+      files: { 'pkg/__init__.py': '', 'print args with spaces.cmd': 'echo one\n' },
+    });
+    await repo.commit({
+      message: 'Fill them',
+      date: T0 + DAY,
+      files: {
+        'pkg/__init__.py': `${lines('init', 5).join('\n')}\n`,
+        'print args with spaces.cmd': 'echo one\necho two\n',
+        'drawing.txt': 'first\nsecond part\ralso second\nthird\n',
+      },
+    });
+    await repo.commit({
+      message: 'Edit them',
+      date: T0 + 2 * DAY,
+      files: {
+        'pkg/__init__.py': `${lines('init', 3).join('\n')}\nchanged = 1\n`,
+        'drawing.txt': 'first\nsecond part\ralso second\nthird, edited\nfourth\n',
+      },
+    });
+    const ledger = await ledgerOf(repo.dir);
+    const { same, total } = agreement(ledger, await blameAll(repo.dir));
+    expect(total).to.equal(4 + 2 + 4);
+    expect(same).to.equal(total);
+  });
+
+  it('a merge whose file is its second parent\u2019s, blob for blob, takes that side\u2019s writers (as blame does)', async () => {
+    const repo = await repository('side-blob');
+    await repo.commit({ message: 'start', date: T0, files: { 'deps.lock': `${lines('dep', 6).join('\n')}\n` } });
+    await runGit(repo.dir, ['checkout', '-q', '-b', 'side']);
+    const bumped = lines('dep', 6);
+    bumped[2] = 'const dep_2 = computeTheValueOf(2, "bumped");';
+    await repo.commit({
+      message: 'Bump on the side',
+      date: T0 + DAY,
+      files: { 'deps.lock': `${bumped.join('\n')}\n` },
+    });
+    await runGit(repo.dir, ['checkout', '-q', 'main']);
+    await repo.commit({
+      message: 'More on the side',
+      date: T0 + 2 * DAY,
+      files: { 'deps.lock': `${[...bumped, 'const extra = computeTheValueOf(9, "side");'].join('\n')}\n` },
+    });
+    await runGit(repo.dir, ['checkout', '-q', 'main']);
+    // The same bump on main, by another commit: the merge's file is the side's, not main's.
+    await repo.commit({
+      message: 'Bump on main',
+      date: T0 + 3 * DAY,
+      files: { 'deps.lock': `${bumped.join('\n')}\n`, 'x.txt': 'x\n' },
+    });
+    await runGit(repo.dir, ['merge', '-q', '--no-ff', '-m', 'Merge side', 'side']);
+    const ledger = await ledgerOf(repo.dir);
+    const { same, total } = agreement(ledger, await blameAll(repo.dir));
+    expect(same).to.equal(total);
+  });
 });
