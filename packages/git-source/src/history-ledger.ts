@@ -52,14 +52,27 @@ export interface Ledger {
   readonly commits: readonly string[];
   /** Assistant names by slot - 1 (an unnamed assistant is null). */
   readonly assistants: readonly (string | null)[];
-  /** Lines whose writer came through a move (the same text deleted elsewhere in the commit). */
+  /** Lines whose writer came through a move or a copy (the same text elsewhere before the commit). */
   readonly movedLines: number;
+  /** Per file, each line's text as a number (blanks aside): what finds copies in the next commits. */
+  readonly texts?: ReadonlyMap<string, readonly number[]>;
 }
 
 export const writerIndex = (value: number): number => Math.floor(value / SLOTS);
 export const assistantSlot = (value: number): number => value % SLOTS;
 
-type FileState = Map<string, number[]>;
+/** A commit's ledger: each followed file's writers, and its lines' texts as numbers (where known). */
+interface FileState {
+  readonly origins: Map<string, number[]>;
+  readonly texts: Map<string, number[]>;
+}
+
+const emptyState = (): FileState => ({ origins: new Map(), texts: new Map() });
+
+function remove(state: FileState, path: string): void {
+  state.origins.delete(path);
+  state.texts.delete(path);
+}
 
 /** One commit's diff against its first parent, as it arrives. */
 interface PendingCommit {
@@ -95,7 +108,11 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     for (const parent of parents) children.set(parent, (children.get(parent) ?? 0) + 1);
   const states = new Map<string, FileState>();
   const resumed = options.resume;
-  if (resumed) states.set(resumed.head, new Map(resumed.files as ReadonlyMap<string, number[]>));
+  if (resumed)
+    states.set(resumed.head, {
+      origins: new Map(resumed.files as ReadonlyMap<string, number[]>),
+      texts: new Map((resumed.texts ?? new Map()) as ReadonlyMap<string, number[]>),
+    });
   let moved = resumed?.movedLines ?? 0;
   const earlier = new Set(resumed?.commits ?? []);
   const sideDiffs = await mergeSideDiffs(
@@ -110,16 +127,16 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
 
   /** The parent's ledger for a child: taken over by its last child, copied (files shared, never changed in place) otherwise. */
   const stateOf = (parent: string | undefined): FileState => {
-    if (parent === undefined) return new Map();
+    if (parent === undefined) return emptyState();
     const state = states.get(parent);
-    if (!state) return new Map();
+    if (!state) return emptyState();
     const left = (children.get(parent) ?? 1) - 1;
     children.set(parent, left);
     if (left <= 0) {
       states.delete(parent);
       return state;
     }
-    return new Map(state);
+    return { origins: new Map(state.origins), texts: new Map(state.texts) };
   };
   const slot = (assistant: string | null): number => {
     let found = slotOf.get(assistant);
@@ -134,18 +151,23 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
 
   const replayPlain = (commit: PendingCommit, index: number): FileState => {
     const state = stateOf(commit.parents[0]);
-    const diffs = commit.diffs;
     const removedText = new Map<string, number[]>();
     const deletions: { value: number; key: string | null }[] = [];
-    const pending: { to: string; out: number[]; added: { at: number; key: string | null; value: number }[] }[] = [];
-    for (const diff of diffs) {
+    const pending: {
+      to: string;
+      out: number[];
+      texts: number[] | null;
+      added: { at: number; key: string | null; value: number }[];
+    }[] = [];
+    for (const diff of commit.diffs) {
       const from = diff.oldPath ?? diff.renameFrom;
       const to = diff.newPath ?? diff.renameTo;
-      const old = from ? state.get(from) : [];
-      if (from && to !== from) state.delete(from);
+      const old = from ? state.origins.get(from) : [];
+      const oldTexts = from ? state.texts.get(from) : [];
+      if (from && to !== from) remove(state, from);
       if (diff.binary || !to || !options.follows(to) || old === undefined) {
         // Not followed (binary, excluded, or not followed until now): its lines have no known writer.
-        if (to) state.delete(to);
+        if (to) remove(state, to);
         if (old === undefined || diff.binary) continue;
       }
       const ranges = to ? options.recorded?.(commit.hash, to) : undefined;
@@ -154,17 +176,25 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
         return index * SLOTS + (range ? slot(range.assistant) : 0);
       };
       const out: number[] = [];
+      // Each line's text as a number (blanks aside), kept beside its writer: copies within a file are found by it.
+      const texts: number[] | null = oldTexts && diff.added && diff.added.length === countAdded(diff) ? [] : null;
       const added: { at: number; key: string | null; value: number }[] = [];
+      /** Of the old file's lines, those this commit deletes: their deletion's index. */
+      const deletedAt = new Map<number, number>();
       let position = 0;
       let removedAt = 0;
       let addedAt = 0;
       for (const [a, b, c, d] of diff.hunks) {
         const start = b === 0 ? a : a - 1;
-        for (; position < start && position < old!.length; position++) out.push(old![position]!);
+        for (; position < start && position < old!.length; position++) {
+          out.push(old![position]!);
+          texts?.push(oldTexts![position] ?? 0);
+        }
         for (let i = 0; i < b; i++, position++) {
           const value = old![position] ?? UNKNOWN;
           const key = moveKey(diff.removed?.[removedAt++]);
           deletions.push({ value, key });
+          deletedAt.set(position, deletions.length - 1);
           if (key !== null && value !== UNKNOWN) {
             const list = removedText.get(key) ?? [];
             list.push(deletions.length - 1);
@@ -172,12 +202,22 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
           }
         }
         for (let i = 0; i < d; i++) {
-          added.push({ at: out.length, key: moveKey(diff.added?.[addedAt++]), value: ownValue(c + i) });
-          out.push(0);
+          const text = diff.added?.[addedAt++];
+          added.push({ at: out.length, key: moveKey(text), value: ownValue(c + i) });
+          out.push(UNKNOWN);
+          texts?.push(lineHash(text ?? ''));
         }
       }
-      for (; position < old!.length; position++) out.push(old![position]!);
-      if (to && options.follows(to) && !diff.binary) pending.push({ to, out, added });
+      for (; position < old!.length; position++) {
+        out.push(old![position]!);
+        texts?.push(oldTexts![position] ?? 0);
+      }
+      if (texts && oldTexts)
+        moved += copiesWithinFile(diff, old!, oldTexts, out, texts, (oldIndex) => {
+          const deletion = deletedAt.get(oldIndex);
+          if (deletion !== undefined) movedDeletions.add(deletion);
+        });
+      if (to && options.follows(to) && !diff.binary) pending.push({ to, out, texts, added });
     }
     // Moves: an added line whose text the commit deleted keeps that line's writer, when that text
     // is deleted once and added once in the commit (a repeated line, a lock file's `source = …`,
@@ -185,20 +225,24 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     const addedCount = new Map<string, number>();
     for (const file of pending)
       for (const line of file.added)
-        if (line.key !== null) addedCount.set(line.key, (addedCount.get(line.key) ?? 0) + 1);
-    const movedDeletions = new Set<number>();
+        if (line.key !== null && file.out[line.at] === UNKNOWN)
+          addedCount.set(line.key, (addedCount.get(line.key) ?? 0) + 1);
     for (const file of pending) {
       for (const line of file.added) {
+        if (file.out[line.at] !== UNKNOWN) continue; // a copy within the file, found above
         const from = line.key === null ? undefined : removedText.get(line.key);
-        const unique = from?.length === 1 && addedCount.get(line.key!) === 1;
-        const taken = unique ? from!.shift() : undefined;
+        const available = from?.filter((at) => !movedDeletions.has(at));
+        const unique = available?.length === 1 && from!.length === 1 && addedCount.get(line.key!) === 1;
+        const taken = unique ? available![0] : undefined;
         if (taken !== undefined) {
           movedDeletions.add(taken);
           file.out[line.at] = deletions[taken]!.value;
           moved++;
         } else file.out[line.at] = line.value;
       }
-      state.set(file.to, file.out);
+      state.origins.set(file.to, file.out);
+      if (file.texts) state.texts.set(file.to, file.texts);
+      else state.texts.delete(file.to);
     }
     if (options.onDeletion)
       deletions.forEach((deletion, at) => {
@@ -209,12 +253,15 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
           marked: deletion.value !== UNKNOWN && assistantSlot(deletion.value) > 0,
         });
       });
+    movedDeletions.clear();
     return state;
   };
+  /** This commit's deletions that are moves (their line lives on elsewhere): no rework. */
+  const movedDeletions = new Set<number>();
 
   const replayMerge = (commit: PendingCommit, index: number): FileState => {
     // The second parent's ledger, read before the first one is taken over (a third parent's lines are the merge's).
-    const side = states.get(commit.parents[1]!) ?? new Map<string, number[]>();
+    const side = states.get(commit.parents[1]!) ?? emptyState();
     const state = stateOf(commit.parents[0]);
     for (const parent of commit.parents.slice(1)) stateOf(parent);
     const mine = index * SLOTS;
@@ -223,24 +270,28 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     for (const diff of commit.diffs) {
       const from = diff.oldPath ?? diff.renameFrom;
       const to = diff.newPath ?? diff.renameTo;
-      const old = from ? state.get(from) : [];
-      if (from && to !== from) state.delete(from);
+      const old = from ? state.origins.get(from) : [];
+      const oldTexts = from ? state.texts.get(from) : [];
+      if (from && to !== from) remove(state, from);
       if (!to) continue;
       if (diff.binary || !options.follows(to)) {
-        state.delete(to);
+        remove(state, to);
         continue;
       }
       const sideDiff = againstSide.get(to);
       const sideFrom = sideDiff ? (sideDiff.oldPath ?? sideDiff.renameFrom) : to;
-      const sideOld = sideFrom ? side.get(sideFrom) : undefined;
+      const sideOld = sideFrom ? side.origins.get(sideFrom) : undefined;
       // The merge's file is the side's, blob for blob: the whole of it is the side's (as blame passes it).
       if (!sideDiff && sideOld !== undefined) {
-        state.set(to, sideOld);
+        state.origins.set(to, sideOld);
+        const sideTexts = side.texts.get(sideFrom!);
+        if (sideTexts) state.texts.set(to, sideTexts);
+        else state.texts.delete(to);
         continue;
       }
       if (from && old === undefined) {
         // A file the first parent had but did not follow (binary or excluded then): not followed now.
-        state.delete(to);
+        remove(state, to);
         continue;
       }
       const fromFirst = applyKeeping(old ?? null, diff);
@@ -248,10 +299,13 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       if (fromSide && fromSide.length === fromFirst.length)
         for (let i = 0; i < fromFirst.length; i++)
           if (fromFirst[i] === UNKNOWN && fromSide[i] !== UNKNOWN) fromFirst[i] = fromSide[i]!;
-      state.set(
+      state.origins.set(
         to,
         fromFirst.map((value) => (value === UNKNOWN ? mine : value)),
       );
+      const texts = oldTexts && diff.added?.length === countAdded(diff) ? applyTexts(oldTexts, diff) : null;
+      if (texts) state.texts.set(to, texts);
+      else state.texts.delete(to);
     }
     return state;
   };
@@ -290,7 +344,8 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     options.signal,
   );
   finish();
-  return { head, files: states.get(head) ?? new Map(), commits, assistants, movedLines: moved };
+  const last = states.get(head) ?? emptyState();
+  return { head, files: last.origins, texts: last.texts, commits, assistants, movedLines: moved };
 }
 
 /**
@@ -341,6 +396,105 @@ export function resumable(kept: Ledger, parents: ReadonlyMap<string, readonly st
     for (const parent of of) if (parent !== kept.head && known.has(parent)) return false;
   }
   return true;
+}
+
+/** How many lines a diff adds (what its `added` texts must number to be used). */
+function countAdded(diff: FileDiff): number {
+  return diff.hunks.reduce((sum, [, , , d]) => sum + d, 0);
+}
+
+/** A line's text as a 32-bit number, blanks aside (FNV-1a): lines are compared as `-w` compares them. */
+function lineHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 32 || code === 9 || code === 13 || code === 10 || code === 11 || code === 12) continue;
+    hash ^= code;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** Characters of a line that are no blank: a copied block must hold MOVE_MIN_CHARS of them (blame -M's score). */
+const weight = (text: string | undefined): number => (text ?? '').replace(/\s+/g, '').length;
+
+/**
+ * Copies within a file, as `git blame -M` finds them: each run of lines the commit adds that the
+ * file already held, in the same order, with MOVE_MIN_CHARS or more non-blank characters in all,
+ * keeps the writers of the lines it copies (the longest run first, short lines such as `}` inside
+ * it too). `out`'s added lines are UNKNOWN until found; `onCopied` hears each old line a copy came
+ * from. Returns how many lines were found.
+ */
+function copiesWithinFile(
+  diff: FileDiff,
+  old: readonly number[],
+  oldTexts: readonly number[],
+  out: number[],
+  texts: readonly number[],
+  onCopied: (oldIndex: number) => void,
+): number {
+  let index: Map<number, number[]> | null = null;
+  let found = 0;
+  let addedAt = 0;
+  for (const [, , c, d] of diff.hunks) {
+    const first = c - 1;
+    const weights = Array.from({ length: d }, () => weight(diff.added?.[addedAt++]));
+    for (let i = 0; i < d;) {
+      index ??= positions(oldTexts);
+      let bestAt = -1;
+      let bestLength = 0;
+      for (const at of index.get(texts[first + i]!) ?? []) {
+        let length = 0;
+        while (i + length < d && at + length < oldTexts.length && oldTexts[at + length] === texts[first + i + length])
+          length++;
+        if (length > bestLength) {
+          bestLength = length;
+          bestAt = at;
+        }
+      }
+      let strength = 0;
+      for (let k = 0; k < bestLength; k++) strength += weights[i + k]!;
+      if (bestAt < 0 || strength < MOVE_MIN_CHARS) {
+        i++;
+        continue;
+      }
+      for (let k = 0; k < bestLength; k++) {
+        const value = old[bestAt + k];
+        if (value === undefined || value === UNKNOWN) continue;
+        out[first + i + k] = value;
+        onCopied(bestAt + k);
+        found++;
+      }
+      i += bestLength;
+    }
+  }
+  return found;
+}
+
+/** Each text's positions in a file (at most 32 each: a blank line or a brace is everywhere). */
+function positions(texts: readonly number[]): Map<number, number[]> {
+  const index = new Map<number, number[]>();
+  texts.forEach((text, at) => {
+    const list = index.get(text);
+    if (!list) index.set(text, [at]);
+    else if (list.length < 32) list.push(at);
+  });
+  return index;
+}
+
+/** A file's line texts with a diff applied (its added lines' texts from the diff). */
+function applyTexts(old: readonly number[], diff: FileDiff): number[] {
+  const out: number[] = [];
+  let position = 0;
+  let addedAt = 0;
+  for (const [a, b, , d] of diff.hunks) {
+    const start = b === 0 ? a : a - 1;
+    for (; position < start && position < old.length; position++) out.push(old[position]!);
+    position += b;
+    for (let i = 0; i < d; i++) out.push(lineHash(diff.added?.[addedAt++] ?? ''));
+  }
+  for (; position < old.length; position++) out.push(old[position]!);
+  return out;
 }
 
 /** A line's text for matching moves: blanks removed; null when too short to tell one line from another. */

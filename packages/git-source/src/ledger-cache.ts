@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Ledger } from './history-ledger.js';
 import type { ReworkedLines } from './rework.js';
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** A whole history's one pass, kept for the next analysis of the same repository. */
 export interface KeptLines {
@@ -49,6 +49,7 @@ export async function loadKeptLines(file: string, key: string): Promise<KeptLine
       movedLines: number;
       context: string;
       files: Record<string, number[]>;
+      texts: Record<string, number[]>;
       rework: { lines: Record<string, number>; marked: Record<string, number> };
     };
     if (kept.format !== FORMAT || kept.key !== key || typeof kept.head !== 'string' || !Array.isArray(kept.commits))
@@ -61,6 +62,7 @@ export async function loadKeptLines(file: string, key: string): Promise<KeptLine
         assistants: kept.assistants,
         movedLines: kept.movedLines,
         files: new Map(Object.entries(kept.files)),
+        texts: new Map(Object.entries(kept.texts ?? {})),
       },
       rework: {
         lines: new Map(Object.entries(kept.rework.lines)),
@@ -85,6 +87,7 @@ export async function saveKeptLines(file: string, key: string, kept: KeptLines):
     movedLines: kept.ledger.movedLines,
     context: kept.context,
     files: Object.fromEntries(kept.ledger.files),
+    texts: Object.fromEntries(kept.ledger.texts ?? new Map()),
     rework: { lines: Object.fromEntries(kept.rework.lines), marked: Object.fromEntries(kept.rework.marked) },
   });
   const temporary = `${file}.${process.pid}.tmp`;
