@@ -87,9 +87,10 @@ interface PendingCommit {
  * merges' diffs against their second parent come from one `git diff-tree --stdin` before it.
  *
  * - A commit that is no merge applies its diff to its parent's ledger: deleted lines are handed to
- *   `onDeletion` at the commit's own date (rework), added lines are its own, except lines whose
- *   text (blanks aside, 20 characters or more) it deleted elsewhere in the same commit, in this
- *   file or another: a moved line keeps its writer, and its deletion is no rework.
+ *   `onDeletion` at the commit's own date (rework), added lines are its own, except runs of lines
+ *   the file already held (copies and moves within a file, as `git blame -M` finds them:
+ *   `copiesWithinFile`) and lines whose text (blanks aside, 20 characters or more) it deleted once
+ *   in another file: those keep their writers, and their deletion is no rework.
  *   Whitespace-only edits are no change (`-w`); renames carry their lines (`-M`).
  * - A merge takes each line from the first parent where its diff against the first parent leaves
  *   the line as it was, else from the parent whose diff leaves it (the side branch's commits wrote
@@ -416,7 +417,15 @@ function lineHash(text: string): number {
 }
 
 /** Characters of a line that are no blank: a copied block must hold MOVE_MIN_CHARS of them (blame -M's score). */
-const weight = (text: string | undefined): number => (text ?? '').replace(/\s+/g, '').length;
+function weight(text: string | undefined): number {
+  if (text === undefined) return 0;
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 32 && code !== 9 && code !== 13 && code !== 10 && code !== 11 && code !== 12) count++;
+  }
+  return count;
+}
 
 /**
  * Copies within a file, as `git blame -M` finds them: each run of lines the commit adds that the
@@ -433,14 +442,17 @@ function copiesWithinFile(
   texts: readonly number[],
   onCopied: (oldIndex: number) => void,
 ): number {
-  let index: Map<number, number[]> | null = null;
+  // Where the old file holds the texts the commit adds: one pass over it, for those texts alone.
+  const wanted = new Set<number>();
+  for (const [, , c, d] of diff.hunks) for (let i = 0; i < d; i++) wanted.add(texts[c - 1 + i]!);
+  const index = positions(oldTexts, wanted);
+  if (index.size === 0) return 0;
   let found = 0;
   let addedAt = 0;
   for (const [, , c, d] of diff.hunks) {
     const first = c - 1;
     const weights = Array.from({ length: d }, () => weight(diff.added?.[addedAt++]));
     for (let i = 0; i < d;) {
-      index ??= positions(oldTexts);
       let bestAt = -1;
       let bestLength = 0;
       for (const at of index.get(texts[first + i]!) ?? []) {
@@ -471,14 +483,16 @@ function copiesWithinFile(
   return found;
 }
 
-/** Each text's positions in a file (at most 32 each: a blank line or a brace is everywhere). */
-function positions(texts: readonly number[]): Map<number, number[]> {
+/** The positions in a file of the `wanted` texts (at most 32 each: a blank line or a brace is everywhere). */
+function positions(texts: readonly number[], wanted: ReadonlySet<number>): Map<number, number[]> {
   const index = new Map<number, number[]>();
-  texts.forEach((text, at) => {
+  for (let at = 0; at < texts.length; at++) {
+    const text = texts[at]!;
+    if (!wanted.has(text)) continue;
     const list = index.get(text);
     if (!list) index.set(text, [at]);
     else if (list.length < 32) list.push(at);
-  });
+  }
   return index;
 }
 
