@@ -1,0 +1,117 @@
+import { UNKNOWN } from './history-ledger.js';
+import type { FileDiff } from './line-replay.js';
+
+/** A copied block must hold at least this many non-blank characters (as `git blame -M`'s score). */
+const COPY_MIN_CHARS = 20;
+
+/** How many lines a diff adds (what its `added` texts must number to be used). */
+export function countAdded(diff: FileDiff): number {
+  return diff.hunks.reduce((sum, [, , , d]) => sum + d, 0);
+}
+
+/** A line's text as a 32-bit number, blanks aside (FNV-1a): lines are compared as `-w` compares them. */
+export function lineHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 32 || code === 9 || code === 13 || code === 10 || code === 11 || code === 12) continue;
+    hash ^= code;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** Characters of a line that are no blank: a copied block must hold COPY_MIN_CHARS of them (blame -M's score). */
+function weight(text: string | undefined): number {
+  if (text === undefined) return 0;
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 32 && code !== 9 && code !== 13 && code !== 10 && code !== 11 && code !== 12) count++;
+  }
+  return count;
+}
+
+/**
+ * Copies within a file, as `git blame -M` finds them: each run of lines the commit adds that the
+ * file already held, in the same order, with COPY_MIN_CHARS or more non-blank characters in all,
+ * keeps the writers of the lines it copies (the longest run first, short lines such as `}` inside
+ * it too). `out`'s added lines are UNKNOWN until found; `onCopied` hears each old line a copy came
+ * from. Returns how many lines were found.
+ */
+export function copiesWithinFile(
+  diff: FileDiff,
+  old: readonly number[],
+  oldTexts: readonly number[],
+  out: number[],
+  texts: readonly number[],
+  onCopied: (oldIndex: number) => void,
+): number {
+  // Where the old file holds the texts the commit adds: one pass over it, for those texts alone.
+  const wanted = new Set<number>();
+  for (const [, , c, d] of diff.hunks) for (let i = 0; i < d; i++) wanted.add(texts[c - 1 + i]!);
+  const index = positions(oldTexts, wanted);
+  if (index.size === 0) return 0;
+  let found = 0;
+  let addedAt = 0;
+  for (const [, , c, d] of diff.hunks) {
+    const first = c - 1;
+    const weights = Array.from({ length: d }, () => weight(diff.added?.[addedAt++]));
+    for (let i = 0; i < d;) {
+      let bestAt = -1;
+      let bestLength = 0;
+      for (const at of index.get(texts[first + i]!) ?? []) {
+        let length = 0;
+        while (i + length < d && at + length < oldTexts.length && oldTexts[at + length] === texts[first + i + length])
+          length++;
+        if (length > bestLength) {
+          bestLength = length;
+          bestAt = at;
+        }
+      }
+      let strength = 0;
+      for (let k = 0; k < bestLength; k++) strength += weights[i + k]!;
+      if (bestAt < 0 || strength < COPY_MIN_CHARS) {
+        i++;
+        continue;
+      }
+      for (let k = 0; k < bestLength; k++) {
+        const value = old[bestAt + k];
+        if (value === undefined || value === UNKNOWN) continue;
+        out[first + i + k] = value;
+        onCopied(bestAt + k);
+        found++;
+      }
+      i += bestLength;
+    }
+  }
+  return found;
+}
+
+/** The positions in a file of the `wanted` texts (at most 32 each: a blank line or a brace is everywhere). */
+function positions(texts: readonly number[], wanted: ReadonlySet<number>): Map<number, number[]> {
+  const index = new Map<number, number[]>();
+  for (let at = 0; at < texts.length; at++) {
+    const text = texts[at]!;
+    if (!wanted.has(text)) continue;
+    const list = index.get(text);
+    if (!list) index.set(text, [at]);
+    else if (list.length < 32) list.push(at);
+  }
+  return index;
+}
+
+/** A file's line texts with a diff applied (its added lines' texts from the diff). */
+export function applyTexts(old: readonly number[], diff: FileDiff): number[] {
+  const out: number[] = [];
+  let position = 0;
+  let addedAt = 0;
+  for (const [a, b, , d] of diff.hunks) {
+    const start = b === 0 ? a : a - 1;
+    for (; position < start && position < old.length; position++) out.push(old[position]!);
+    position += b;
+    for (let i = 0; i < d; i++) out.push(lineHash(diff.added?.[addedAt++] ?? ''));
+  }
+  for (; position < old.length; position++) out.push(old[position]!);
+  return out;
+}
