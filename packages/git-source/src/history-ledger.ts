@@ -76,6 +76,16 @@ function remove(state: FileState, path: string): void {
   state.texts.delete(path);
 }
 
+/** A diff's paths and what the state holds of its file before it (a renamed file leaves its old path). */
+function takeFile(state: FileState, diff: FileDiff) {
+  const from = diff.oldPath ?? diff.renameFrom;
+  const to = diff.newPath ?? diff.renameTo;
+  const old = from ? state.origins.get(from) : [];
+  const oldTexts = from ? state.texts.get(from) : [];
+  if (from && to !== from) remove(state, from);
+  return { from, to, old, oldTexts };
+}
+
 /** One commit's diff against its first parent, as it arrives. */
 interface PendingCommit {
   readonly hash: string;
@@ -163,11 +173,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       added: { at: number; key: string | null; value: number }[];
     }[] = [];
     for (const diff of commit.diffs) {
-      const from = diff.oldPath ?? diff.renameFrom;
-      const to = diff.newPath ?? diff.renameTo;
-      const old = from ? state.origins.get(from) : [];
-      const oldTexts = from ? state.texts.get(from) : [];
-      if (from && to !== from) remove(state, from);
+      const { to, old, oldTexts } = takeFile(state, diff);
       if (diff.binary || !to || !options.follows(to) || old === undefined) {
         // Not followed (binary, excluded, or not followed until now): its lines have no known writer.
         if (to) remove(state, to);
@@ -271,11 +277,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     // The merge's diff against the second parent, by the merge's path (none: the merge is the side's tree).
     const againstSide = sideDiffs.get(commit.hash) ?? new Map<string, FileDiff>();
     for (const diff of commit.diffs) {
-      const from = diff.oldPath ?? diff.renameFrom;
-      const to = diff.newPath ?? diff.renameTo;
-      const old = from ? state.origins.get(from) : [];
-      const oldTexts = from ? state.texts.get(from) : [];
-      if (from && to !== from) remove(state, from);
+      const { from, to, old, oldTexts } = takeFile(state, diff);
       if (!to) continue;
       if (diff.binary || !options.follows(to)) {
         remove(state, to);
