@@ -16,6 +16,7 @@ import {
   startRedisServer,
   waitForJob,
   type GitDaemon,
+  type ServerProcess,
   type TempDir,
 } from '@cadence-detect/test-support';
 
@@ -137,6 +138,16 @@ describe('hostile blobs never end an analysis (a 560 MB blob of one byte, about 
     expect(result.lines_skipped).to.match(/docs\/\.gitattributes is 560 MB, above the 1 MB/);
   });
 
+  /** The hostile repository's job, then an ordinary one: both complete. */
+  async function bothJobsComplete(server: ServerProcess): Promise<void> {
+    for (const name of ['acme/blobs.git', 'acme/human.git']) {
+      const job = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: daemon.url(name) }));
+      expect(job.status, JSON.stringify(job.body)).to.equal(202);
+      const done = await waitForJob<JobBody>(server, job.body.id, 90_000);
+      expect(done, `${name}: ${JSON.stringify(done)}`).to.include({ status: 'completed' });
+    }
+  }
+
   it('the server: the job completes, and so does the next one on the same analysis thread', async () => {
     const dir = await makeTempDir('cadence-hostile-blobs-server-');
     const server = await startCadenceServer({
@@ -146,12 +157,7 @@ describe('hostile blobs never end an analysis (a 560 MB blob of one byte, about 
       env: { CADENCE_QUEUE_BACKEND: 'memory' },
     });
     try {
-      for (const name of ['acme/blobs.git', 'acme/human.git']) {
-        const job = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: daemon.url(name) }));
-        expect(job.status, JSON.stringify(job.body)).to.equal(202);
-        const done = await waitForJob<JobBody>(server, job.body.id, 90_000);
-        expect(done, `${name}: ${JSON.stringify(done)}`).to.include({ status: 'completed' });
-      }
+      await bothJobsComplete(server);
     } finally {
       await server.stop();
       await dir.remove();
@@ -170,12 +176,7 @@ describe('hostile blobs never end an analysis (a 560 MB blob of one byte, about 
     const server = await startCadenceServer({ cwd: dir.path, env, args: ['--workers', '0'] });
     const worker = await startCadenceWorker({ cwd: dir.path, env });
     try {
-      for (const name of ['acme/blobs.git', 'acme/human.git']) {
-        const job = await server.json<JobBody>('/api/analyze/repository', jsonPost({ url: daemon.url(name) }));
-        expect(job.status, JSON.stringify(job.body)).to.equal(202);
-        const done = await waitForJob<JobBody>(server, job.body.id, 90_000);
-        expect(done, `${name}: ${JSON.stringify(done)}`).to.include({ status: 'completed' });
-      }
+      await bothJobsComplete(server);
       expect(worker.child.exitCode).to.equal(null);
     } finally {
       await worker.stop();

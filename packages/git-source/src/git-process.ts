@@ -102,6 +102,14 @@ export function gitInvocation(dir: string, args: readonly string[], bounds?: Git
   return { ...command, cwd: gitDir ?? dir };
 }
 
+/**
+ * `git <args>` in `cwd`, left to find the repository there: only for the one look that pins a
+ * folder (local-repository.ts), never for reading a repository.
+ */
+export function runGitDiscovering(cwd: string, args: readonly string[], signal?: AbortSignal): Promise<GitResult> {
+  return new Promise((resolve, reject) => collectOutput(gitBinary(), args, cwd, signal).then(resolve, reject));
+}
+
 /** Runs a short git command (argument array, no shell) and collects its output; killed on abort. */
 export function runGitCommand(cwd: string, args: readonly string[], signal?: AbortSignal): Promise<GitResult> {
   return new Promise((resolve, reject) => {

@@ -3,8 +3,9 @@ import { applyKeeping, mergeSideDiffs } from './ledger-merges.js';
 import { applyTexts, copiesWithinFile, countAdded, lineHash } from './ledger-texts.js';
 import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.js';
 
-/** A line whose writer the ledger cannot know (its file was not followed, or a merge's parents disagree). */
-export const UNKNOWN = -1;
+/** A line whose writer the ledger cannot know (its file was not followed): the replay's own marker. */
+export { UNKNOWN_ORIGIN as UNKNOWN } from './line-replay.js';
+import { UNKNOWN_ORIGIN as UNKNOWN } from './line-replay.js';
 
 /** Slots per commit in a line's value: 0 unmarked, 1… the assistant its writer's record names. */
 const SLOTS = 256;

@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { CadenceError } from '@cadence-detect/errors';
-import { gitBinary, gitEnvironment, pinRepository } from './git-process.js';
+import { pinRepository, runGitDiscovering, type GitResult } from './git-process.js';
+
+/** A folder git cannot even start in (gone, or a file) answers as no repository. */
+const NOTHING: GitResult = { code: null, stdout: '', stderr: '' };
 
 /** Where a local repository's git directory and working tree are, resolved once from a folder. */
 export interface LocatedRepository {
@@ -29,12 +31,12 @@ export interface LocateOptions {
  * `dir` (and the top level) to that git directory: no later git process discovers anything.
  */
 export async function locateRepository(dir: string, options: LocateOptions): Promise<LocatedRepository> {
-  const found = await discover(
+  const found = await runGitDiscovering(
     dir,
     ['-c', 'safe.bareRepository=explicit', 'rev-parse', '--absolute-git-dir', '--show-toplevel'],
     options.signal,
-  );
-  const [gitDir, top] = found.code === 0 ? found.stdout.split('\n') : [];
+  ).catch(() => NOTHING);
+  const [gitDir, top] = found.code === 0 ? found.stdout.trim().split('\n') : [];
   if (gitDir && top) {
     const located = { gitDir, top: await realpath(top) };
     pinRepository(dir, located.gitDir);
@@ -44,11 +46,11 @@ export async function locateRepository(dir: string, options: LocateOptions): Pro
   if (options.allowBare) {
     // Named by its own path, a bare repository is explicit: git is told it, not left to find it.
     const gitDirOf = await realpath(dir).catch(() => dir);
-    const bare = await discover(
+    const bare = await runGitDiscovering(
       gitDirOf,
       [`--git-dir=${gitDirOf}`, 'rev-parse', '--is-bare-repository'],
       options.signal,
-    );
+    ).catch(() => NOTHING);
     if (bare.code === 0 && bare.stdout.trim() === 'true') {
       pinRepository(dir, gitDirOf);
       return { gitDir: gitDirOf, top: null };
@@ -58,23 +60,5 @@ export async function locateRepository(dir: string, options: LocateOptions): Pro
     message: options.allowBare
       ? `Not a git repository: ${dir} (git finds no repository there or above it: name the repository's folder)`
       : `Not a git repository: ${dir} (git finds no repository with a working tree there or above it; a bare repository is refused)`,
-  });
-}
-
-/** One git process in `cwd` that is let to discover the repository (only `locateRepository` does). */
-function discover(
-  cwd: string,
-  args: readonly string[],
-  signal?: AbortSignal,
-): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(gitBinary(), args, { cwd, stdio: ['ignore', 'pipe', 'ignore'], signal, env: gitEnvironment() });
-    let stdout = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      if (stdout.length < 65536) stdout += chunk;
-    });
-    child.on('error', () => resolve({ code: null, stdout: '' }));
-    child.on('close', (code) => resolve({ code, stdout: stdout.trim() }));
   });
 }

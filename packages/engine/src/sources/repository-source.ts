@@ -331,7 +331,6 @@ export async function acquireRepository(
                       isExcluded: tree.isExcluded,
                       records,
                       signal: linesSignal,
-                      ...(!range && !request.since ? { replayFrom: rev } : {}),
                     });
                     cache?.storeRework(reworkKey, found);
                     return found;
