@@ -416,8 +416,8 @@ describe('engine: line-level records (git-ai v3 notes, Agent Trace) name lines e
     expect(l.explicit).to.equal(9);
     expect(l.human).to.equal(11);
     expect(l.share).to.equal(0.45);
-    // R2 is attributed from its note (the attribution plugin's name); the trace records name their tools.
-    expect(l.assistants).to.deep.equal({ Cursor: 3, codex: 2, 'claude-code': 4 });
+    // Every record's tool is named one way, as the commit-level attribution names it.
+    expect(l.assistants).to.deep.equal({ Cursor: 3, 'OpenAI Codex': 2, 'Claude Code': 4 });
     expect(l.directories).to.deep.equal([{ path: 'src', counted: 20, share: 0.45 }]);
     const byEmail = Object.fromEntries(l.authors.map((x) => [x.email, x]));
     expect(byEmail[ADA.email]).to.deep.include({ lines: 11, share: 0.2727 });

@@ -1,4 +1,5 @@
 import type {
+  AuthorshipLog,
   CommitRecord,
   PageDocument,
   RepositorySourceInfo,
@@ -18,8 +19,10 @@ export interface PreparedRepository {
   readonly info: RepositorySourceInfo;
   readonly commits: readonly CommitRecord[];
   readonly stats: RepositoryStats;
-  /** Notes under refs/notes/ai by full commit hash; none when absent. */
+  /** Notes under refs/notes/ai by full commit hash, each cut at 16 KiB; none when absent. */
   readonly aiNotes?: ReadonlyMap<string, string>;
+  /** The same notes read whole and parsed (those that are authorship logs). */
+  readonly authorshipLogs?: ReadonlyMap<string, AuthorshipLog>;
   /**
    * The files of the tree at `info.headCommit` (full paths), where the source could list them:
    * suspicions then name which of their files remain (`files_at_head`). Absent when unknown.

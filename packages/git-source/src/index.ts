@@ -18,6 +18,12 @@ export { answersAsRepository } from './probe.js';
 export { parseGitVersion, atLeast, installedGitVersion, HTTP_PINNING_SINCE, type GitVersion } from './git-version.js';
 export { linkAuthorIntervals, type IntervalCommit } from './author-intervals.js';
 export { readNotes, AI_NOTES_REF, NOTE_LIMITS } from './notes.js';
+export {
+  readAuthorshipNotes,
+  SharedAuthorshipNotes,
+  NO_AUTHORSHIP_NOTES,
+  type AuthorshipNotes,
+} from './authorship-notes.js';
 export { HistoryCache } from './history-cache.js';
 export { runGitCommand, boundedGitCommand, gitBinary, DEFAULT_GIT_BOUNDS, type GitBounds } from './git-process.js';
 export { locateRepository, type LocatedRepository, type LocateOptions } from './local-repository.js';
@@ -39,7 +45,6 @@ export {
 } from './head-lines.js';
 export {
   readLineRecords,
-  parseAuthorshipLog,
   parseTraceRecord,
   markedLines,
   recordedLines,

@@ -1,6 +1,7 @@
-import { isFullCommitId } from '@cadence-detect/plugin-sdk';
+import { assistantOfTool, AUTHORSHIP_MAX_LINE, isFullCommitId } from '@cadence-detect/plugin-sdk';
 import { BLOB_CAPS, readBlobCapped } from './blob-reader.js';
-import { AI_NOTES_REF, NOTE_LIMITS, readNotes } from './notes.js';
+import { NOTE_LIMITS, readNotes } from './notes.js';
+import { readAuthorshipNotes, type SharedAuthorshipNotes } from './authorship-notes.js';
 
 /** Where Agent Trace records live as notes (one record, or JSON lines, per commit). */
 export const AGENT_TRACE_NOTES_REF = 'refs/notes/agent-trace';
@@ -40,8 +41,6 @@ export const NO_LINE_RECORDS: LineRecords = {
 };
 
 const MAX_SKIPPED = 20;
-/** No range may claim more lines than this: a hostile record cannot make a count enormous. */
-const MAX_LINE = 10_000_000;
 
 /** Assistant lines of `path` (as of `commit`) among `start`…`start + count - 1`, by assistant; null when the commit has no record. */
 export function markedLines(
@@ -108,7 +107,9 @@ class RecordBuilder {
     const files = this.byCommit.get(commit) ?? new Map<string, MarkedRange[]>();
     this.byCommit.set(commit, files);
     if (path === null || ranges.length === 0) return;
-    files.set(path, [...(files.get(path) ?? []), ...ranges]);
+    // Named as the commit-level attribution names them, so one assistant is never listed twice.
+    const named = ranges.map((r) => (r.assistant === null ? r : { ...r, assistant: assistantOfTool(r.assistant) }));
+    files.set(path, [...(files.get(path) ?? []), ...named]);
   }
 
   build(): LineRecords {
@@ -138,76 +139,11 @@ function disjoint(ranges: readonly MarkedRange[]): MarkedRange[] {
 
 const short = (commit: string): string => commit.slice(0, 12);
 
-/** `1-10,15,20-22` as ranges; null when any part is malformed. */
-function parseRanges(text: string, assistant: string | null): MarkedRange[] | null {
-  const ranges: MarkedRange[] = [];
-  for (const part of text.split(',')) {
-    const match = /^(\d{1,8})(?:-(\d{1,8}))?$/.exec(part);
-    if (!match) return null;
-    const start = Number(match[1]);
-    const end = match[2] === undefined ? start : Number(match[2]);
-    if (start < 1 || end < start || end > MAX_LINE) return null;
-    ranges.push({ start, end, assistant });
-  }
-  return ranges;
-}
-
-interface AgentRecord {
-  readonly agent_id?: { readonly tool?: unknown };
-}
-
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const toolName = (value: unknown): string | null =>
   typeof value === 'string' && value.trim().length > 0 ? value.trim().slice(0, 60) : null;
-
-/**
- * One Git AI Standard v3 authorship log: its attestation section (a file path at column 0, quoted
- * when it holds blanks; then `  <key> <ranges>` lines) and, after a line `---`, its JSON metadata.
- * Keys `h_…` (and the early `human`) are people; any other key is an AI session, named by the
- * metadata's `sessions` (`s_…::t_…` keys) or legacy `prompts`. Returns the marked ranges by path
- * (empty: a log that attests no AI line) or why the log is skipped.
- */
-export function parseAuthorshipLog(text: string): Map<string, MarkedRange[]> | string {
-  if (text.length >= NOTE_LIMITS.wholeNoteChars) return `larger than ${NOTE_LIMITS.wholeNoteChars / (1024 * 1024)} MiB`;
-  const lines = text.split('\n').map((line) => line.trimEnd());
-  const divider = lines.indexOf('---');
-  if (divider < 0) return 'no "---" line before the metadata';
-  let metadata: unknown;
-  try {
-    metadata = JSON.parse(lines.slice(divider + 1).join('\n'));
-  } catch {
-    return 'its metadata is not JSON';
-  }
-  if (!isObject(metadata)) return 'its metadata is not a JSON object';
-  const version = metadata.schema_version;
-  if (typeof version !== 'string' || !version.startsWith('authorship/3.'))
-    return `schema_version ${JSON.stringify(version ?? null)} is not authorship/3.x`;
-  const sessions = isObject(metadata.sessions) ? (metadata.sessions as Record<string, AgentRecord>) : {};
-  const prompts = isObject(metadata.prompts) ? (metadata.prompts as Record<string, AgentRecord>) : {};
-  const byPath = new Map<string, MarkedRange[]>();
-  let path: string | null = null;
-  for (const line of lines.slice(0, divider)) {
-    if (line.length === 0) continue;
-    if (!line.startsWith(' ')) {
-      path = line.length >= 2 && line.startsWith('"') && line.endsWith('"') ? line.slice(1, -1) : line;
-      continue;
-    }
-    const entry = /^ {2}(\S+) (\S+)$/.exec(line);
-    if (!entry || path === null)
-      return `an attestation line is not "  <key> <ranges>" under a file: ${JSON.stringify(line.slice(0, 80))}`;
-    const [, key, rangeText] = entry as unknown as [string, string, string];
-    const human = key.startsWith('h_') || key === 'human';
-    const record = key.startsWith('s_') ? sessions[key.split('::')[0]!] : prompts[key];
-    const agent: unknown = isObject(record) ? record.agent_id : undefined;
-    const ranges = parseRanges(rangeText, human ? null : toolName(isObject(agent) ? agent.tool : undefined));
-    if (!ranges) return `line ranges ${JSON.stringify(rangeText.slice(0, 80))} are malformed`;
-    if (human) continue;
-    byPath.set(path, [...(byPath.get(path) ?? []), ...ranges]);
-  }
-  return byPath;
-}
 
 export interface TraceMarks {
   /** The commit the ranges' line numbers refer to (`vcs.revision`). */
@@ -263,7 +199,7 @@ export function parseTraceRecord(value: unknown): TraceMarks | string {
           !Number.isInteger(end) ||
           (start as number) < 1 ||
           (end as number) < (start as number) ||
-          (end as number) > MAX_LINE
+          (end as number) > AUTHORSHIP_MAX_LINE
         ) {
           return `a range of ${file.path} has no valid start_line and end_line`;
         }
@@ -285,6 +221,8 @@ export interface LineRecordOptions {
   readonly commits: ReadonlySet<string>;
   /** The tree's `.agent-trace/*.jsonl` files (paths at `head`). */
   readonly traceFiles: readonly string[];
+  /** The analysis's one read of refs/notes/ai, when it shares one; else the notes are read here. */
+  readonly gitAiNotes?: SharedAuthorshipNotes;
   readonly signal?: AbortSignal;
 }
 
@@ -295,20 +233,21 @@ export interface LineRecordOptions {
  */
 export async function readLineRecords(dir: string, head: string, options: LineRecordOptions): Promise<LineRecords> {
   const builder = new RecordBuilder();
-  const [logs, traceNotes] = await Promise.all([
-    readNotes(dir, AI_NOTES_REF, options.signal, NOTE_LIMITS.wholeNoteChars, options.commits),
+  const [notes, traceNotes] = await Promise.all([
+    options.gitAiNotes
+      ? options.gitAiNotes.read(options.commits, options.signal)
+      : readAuthorshipNotes(dir, options.commits, options.signal),
     readNotes(dir, AGENT_TRACE_NOTES_REF, options.signal, NOTE_LIMITS.wholeNoteChars, options.commits),
   ]);
-  for (const [commit, text] of logs) {
+  for (const [commit, parsed] of notes.logs) {
     if (!options.commits.has(commit)) continue;
-    const parsed = parseAuthorshipLog(text);
     if (typeof parsed === 'string') {
       builder.skip(`refs/notes/ai on ${short(commit)}: ${parsed}`);
       continue;
     }
     builder.gitAi++;
     builder.add(commit, null, []);
-    for (const [path, ranges] of parsed) builder.add(commit, path, ranges);
+    for (const [path, ranges] of parsed.byPath) builder.add(commit, path, ranges);
   }
   const addTrace = (where: string, value: unknown, noteCommit: string | null): void => {
     const parsed = parseTraceRecord(value);

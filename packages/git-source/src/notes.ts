@@ -26,14 +26,35 @@ export async function readNotes(
   stats?: { blobsRead: number },
 ): Promise<Map<string, string>> {
   const notes = new Map<string, string>();
+  const read = await streamNotes(dir, ref, { maxChars, signal, only }, (commit, text) => notes.set(commit, text));
+  if (stats) stats.blobsRead = read;
+  return notes;
+}
+
+/**
+ * The notes under `ref` handed to `onNote` one at a time as `git cat-file --batch` streams them, each
+ * cut at `maxChars`: only one note is held at once, whatever the notes weigh together. Returns how
+ * many note blobs were read.
+ */
+export async function streamNotes(
+  dir: string,
+  ref: string,
+  options: {
+    readonly maxChars: number;
+    readonly signal?: AbortSignal | undefined;
+    readonly only?: ReadonlySet<string> | undefined;
+  },
+  onNote: (commit: string, text: string) => void,
+): Promise<number> {
+  const { signal, only } = options;
   const present = await runGitCommand(
     dir,
     ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`],
     signal,
   );
-  if (present.code !== 0) return notes;
+  if (present.code !== 0) return 0;
   const listed = await runGitCommand(dir, ['notes', `--ref=${ref}`, 'list'], signal);
-  if (listed.code !== 0) return notes;
+  if (listed.code !== 0) return 0;
   const pairs: { blob: string; commit: string }[] = [];
   for (const line of listed.stdout.split('\n')) {
     const [blob, commit] = line.trim().split(' ');
@@ -41,32 +62,33 @@ export async function readNotes(
       pairs.push({ blob, commit });
     if (pairs.length >= NOTE_LIMITS.notes) break;
   }
-  if (stats) stats.blobsRead = pairs.length;
-  if (pairs.length === 0) return notes;
-  const texts = await readBlobs(
+  if (pairs.length === 0) return 0;
+  let index = 0;
+  await readBlobs(
     dir,
     pairs.map((p) => p.blob),
-    maxChars,
+    options.maxChars,
     signal,
+    (text) => {
+      const pair = pairs[index++];
+      if (pair && text !== undefined) onNote(pair.commit, text);
+    },
   );
-  pairs.forEach((pair, index) => {
-    const text = texts[index];
-    if (text !== undefined) notes.set(pair.commit, text);
-  });
-  return notes;
+  return pairs.length;
 }
 
 /**
- * Blob contents through one `git cat-file --batch`, each cut at `maxChars` as it streams: a note's
- * bytes past the cut are counted and dropped, never held, so reading is linear in the notes' size
- * and memory stays at the cut whatever a note weighs.
+ * Blob contents through one `git cat-file --batch`, each cut at `maxChars` as it streams and handed
+ * to `onBlob` in order: a note's bytes past the cut are counted and dropped, never held, so reading
+ * is linear in the notes' size and memory stays at the cut whatever a note weighs.
  */
 function readBlobs(
   dir: string,
   blobs: readonly string[],
   maxChars: number,
-  signal?: AbortSignal,
-): Promise<(string | undefined)[]> {
+  signal: AbortSignal | undefined,
+  onBlob: (content: string | undefined) => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const git = gitInvocation(dir, ['cat-file', '--batch']);
     const child = spawn(git.command, git.args, {
@@ -78,14 +100,14 @@ function readBlobs(
       child.kill('SIGKILL');
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    const parser = new BatchBlobReader(maxChars);
+    const parser = new BatchBlobReader(maxChars, onBlob);
     child.stdout.on('data', (chunk: Buffer) => parser.push(chunk));
     child.on('error', reject);
     child.stdin.on('error', () => undefined);
     child.on('close', () => {
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) return reject(abortError(signal));
-      resolve(parser.results);
+      resolve();
     });
     child.stdin.end(blobs.map((b) => `${b}\n`).join(''));
   });
@@ -113,8 +135,17 @@ export class BatchBlobReader {
   private kept: Buffer[] = [];
   private keptBytes = 0;
 
-  constructor(private readonly maxChars: number) {
+  constructor(
+    private readonly maxChars: number,
+    /** Given, each content goes here as it completes and `results` stays empty: one blob held at a time. */
+    private readonly onBlob?: (content: string | undefined) => void,
+  ) {
     this.keepBytes = 3 * maxChars + 4;
+  }
+
+  private done(content: string | undefined): void {
+    if (this.onBlob) this.onBlob(content);
+    else this.results.push(content);
   }
 
   push(chunk: Buffer): void {
@@ -156,7 +187,7 @@ export class BatchBlobReader {
     const size = /^\S+ blob (\d+)$/.exec(header);
     if (!size) {
       // "<object> missing" or another type: no content follows.
-      this.results.push(undefined);
+      this.done(undefined);
       return;
     }
     this.remaining = Number(size[1]);
@@ -166,7 +197,7 @@ export class BatchBlobReader {
   private endObject(): void {
     const content = Buffer.concat(this.kept, this.keptBytes);
     this.bytesCopied += this.keptBytes;
-    this.results.push(capped(content.toString('utf8'), this.maxChars));
+    this.done(capped(content.toString('utf8'), this.maxChars));
     this.kept = [];
     this.keptBytes = 0;
     this.remaining = null;

@@ -4,6 +4,7 @@ import { replayLedger, resumable, type Ledger } from './history-ledger.js';
 import { readLineTree, type LineTree } from './head-lines.js';
 import { runGitCommand } from './git-process.js';
 import { isTraceFile, readLineRecords, type LineRecords } from './line-records.js';
+import type { SharedAuthorshipNotes } from './authorship-notes.js';
 import { REWORK_WINDOW_SECONDS, type ReworkedLines } from './rework.js';
 import type { KeptLines } from './ledger-cache.js';
 import { CadenceError } from '@cadence-detect/errors';
@@ -27,6 +28,8 @@ export interface WholeHistoryOptions {
   readonly kept?: KeptLines | null;
   /** Files some of whose versions the repository lacks: left out. */
   readonly omitPaths?: readonly string[];
+  /** The analysis's one read of refs/notes/ai. */
+  readonly gitAiNotes?: SharedAuthorshipNotes;
   readonly signal?: AbortSignal;
 }
 
@@ -48,6 +51,7 @@ export async function readWholeHistoryPass(
   const records = await readLineRecords(dir, head, {
     commits: new Set(parents.keys()),
     traceFiles: [...tree.files.keys()].filter(isTraceFile),
+    ...(options.gitAiNotes ? { gitAiNotes: options.gitAiNotes } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   // A kept pass carries forward only when the same files were followed and the same records read.

@@ -1,59 +1,7 @@
 import { expect } from 'chai';
-import { markedLines, parseAuthorshipLog, parseTraceRecord } from '../src/index.js';
-
-const metadata = (extra: Record<string, unknown> = {}): string =>
-  JSON.stringify({ schema_version: 'authorship/3.0.0', base_commit_sha: '', prompts: {}, ...extra }, null, 2);
+import { markedLines, parseTraceRecord } from '../src/index.js';
 
 describe('git-source: line records (git-ai v3 authorship logs, Agent Trace records)', () => {
-  it('reads sessions, legacy prompt keys and quoted paths; people (h_ keys) mark nothing', () => {
-    const log = [
-      '"src/my file.rs"',
-      '  s_c9883b05a2487d::t_9f8e7d6c5b4a32 1-10,15-20',
-      '  h_31dce776f88375 42-50',
-      'src/lib.rs',
-      '  d46277b929576d9f 7,97-99',
-      '  e61c0a4 1',
-      '---',
-      metadata({
-        sessions: { s_c9883b05a2487d: { agent_id: { tool: 'cursor', id: 'x', model: 'm' }, human_author: null } },
-        prompts: { d46277b929576d9f: { agent_id: { tool: 'claude', id: 'y', model: 'm' } } },
-      }),
-    ].join('\n');
-    const parsed = parseAuthorshipLog(log);
-    expect(parsed).to.be.instanceOf(Map);
-    const byPath = Object.fromEntries(parsed as Map<string, unknown>);
-    expect(byPath).to.deep.equal({
-      'src/my file.rs': [
-        { start: 1, end: 10, assistant: 'cursor' },
-        { start: 15, end: 20, assistant: 'cursor' },
-      ],
-      'src/lib.rs': [
-        { start: 7, end: 7, assistant: 'claude' },
-        { start: 97, end: 99, assistant: 'claude' },
-        { start: 1, end: 1, assistant: null },
-      ],
-    });
-  });
-
-  it('an empty attestation is a log that names no line (its commit is all its author\u2019s)', () => {
-    expect(parseAuthorshipLog(`---\n${metadata()}`)).to.deep.equal(new Map());
-  });
-
-  it('skips what is not a v3 log, with the reason', () => {
-    expect(parseAuthorshipLog('src/a.rs\n  s_a::t_b 1-2\n')).to.equal('no "---" line before the metadata');
-    expect(parseAuthorshipLog('---\n{"schema_version": "authorship/3.0.0", ')).to.equal('its metadata is not JSON');
-    expect(parseAuthorshipLog('---\n[]')).to.equal('its metadata is not a JSON object');
-    expect(parseAuthorshipLog(`---\n${JSON.stringify({ schema_version: 'authorship/0.0.1' })}`)).to.equal(
-      'schema_version "authorship/0.0.1" is not authorship/3.x',
-    );
-    expect(parseAuthorshipLog(`a.rs\n  s_a::t_b 5-2\n---\n${metadata()}`)).to.equal('line ranges "5-2" are malformed');
-    expect(parseAuthorshipLog(`a.rs\n  s_a::t_b 0\n---\n${metadata()}`)).to.equal('line ranges "0" are malformed');
-    expect(parseAuthorshipLog(`a.rs\n  s_a::t_b 1-99999999999\n---\n${metadata()}`)).to.equal(
-      'line ranges "1-99999999999" are malformed',
-    );
-    expect(parseAuthorshipLog(`  s_a::t_b 1\n---\n${metadata()}`)).to.match(/^an attestation line is not/);
-  });
-
   it('reads an Agent Trace record: ai and mixed ranges are the assistant\u2019s, a range\u2019s contributor overrides its conversation\u2019s', () => {
     const revision = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0';
     const parsed = parseTraceRecord({

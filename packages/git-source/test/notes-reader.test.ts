@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createRepository, makeTempDir, runGit } from '@cadence-detect/test-support';
-import { NOTE_LIMITS, readNotes } from '../src/index.js';
+import { NOTE_LIMITS, readNotes, SharedAuthorshipNotes } from '../src/index.js';
 import { BatchBlobReader } from '../src/notes.js';
 
 const MIB = 1024 * 1024;
@@ -90,6 +90,51 @@ describe('git-source: only the analysed commits\u2019 notes are read', () => {
       const notes = await readNotes(dir, undefined, undefined, undefined, new Set([repo.hashes[0]!]), stats);
       expect([...notes.keys()]).to.deep.equal([repo.hashes[0]!]);
       expect(stats.blobsRead).to.equal(1);
+    } finally {
+      await work.remove();
+    }
+  });
+});
+
+describe('git-source: one read of refs/notes/ai serves the commit level and the lines', () => {
+  it('a read covering the commits asked for serves them (whole notes, parsed, and 16 KiB excerpts); only a wider ask reads again', async function () {
+    this.timeout(60_000);
+    const work = await makeTempDir('cadence-notes-shared-');
+    try {
+      const dir = path.join(work.path, 'repo');
+      await mkdir(dir);
+      const repo = await createRepository(dir, [
+        { message: 'one', date: 1_600_000_000, addLines: 2 },
+        { message: 'two', date: 1_600_000_100, addLines: 2 },
+      ]);
+      const [one, two] = repo.hashes as [string, string];
+      const metadata = JSON.stringify({
+        schema_version: 'authorship/3.0.0',
+        prompts: { d46277b929576d9f: { agent_id: { tool: 'claude' } } },
+      });
+      await runGit(dir, [
+        'notes',
+        '--ref=refs/notes/ai',
+        'add',
+        '-m',
+        `f.txt\n  d46277b929576d9f 1-2\n---\n${metadata}`,
+        one,
+      ]);
+      // Past 16 KiB: 2,000 people's lines before the metadata that names the tool.
+      const people = Array.from({ length: 2000 }, (_, i) => `  h_aa ${3 + i}`);
+      const long = ['f.txt', '  d46277b929576d9f 1-2', ...people, '---', metadata].join('\n');
+      await runGit(dir, ['notes', '--ref=refs/notes/ai', 'add', '-m', long, two]);
+      const shared = new SharedAuthorshipNotes(dir);
+      const whole = await shared.read(new Set([one, two]));
+      const analysed = await shared.read(new Set([two]));
+      expect(shared.readsMade).to.equal(1);
+      expect([...analysed.logs.keys()]).to.deep.equal([two]);
+      const parsed = analysed.logs.get(two);
+      expect(typeof parsed === 'string' ? parsed : parsed!.tools).to.deep.equal(['claude']);
+      expect(analysed.excerpts.get(two)).to.have.length(NOTE_LIMITS.noteChars);
+      expect(whole.blobsRead).to.equal(2);
+      await shared.read(new Set([one, two, 'f'.repeat(40)]));
+      expect(shared.readsMade).to.equal(2);
     } finally {
       await work.remove();
     }

@@ -1,4 +1,5 @@
 import type { CommitRecord, RepositoryStats, Thresholds } from './commit.js';
+import type { AuthorshipLog } from './authorship-log.js';
 import type { PluginConfigView } from './config-view.js';
 import type { PageDocument } from './document.js';
 import type { EventChannel } from './events.js';
@@ -66,6 +67,13 @@ export interface RepositoryContext<O extends object = PluginOptions> extends Con
    * @since 1.2
    */
   readonly aiNotes: ReadonlyMap<string, string>;
+  /**
+   * The same notes read whole and parsed (`parseAuthorshipLog`), by full commit hash: only the
+   * analysed commits' logs that parse, so a long note keeps the metadata that names its tool. Read
+   * these rather than parsing `aiNotes`, whose texts are cut at 16 KiB. A host before 1.16 leaves it out.
+   * @since 1.16
+   */
+  readonly authorshipLogs?: ReadonlyMap<string, AuthorshipLog>;
   /**
    * A bounded excerpt of one commit's diff (excluded files left out), for strategies and plugins that
    * need content. The clone lives until the job's last hook, so this works in every hook.

@@ -163,3 +163,10 @@ export {
 export { authorKeys, githubNoReplyLogin, type AuthorIdentity } from './author-identity.js';
 export { settingsKeyOf, settingsKeyProblem, secretOptionPaths, type SettingsOwner } from './plugin-settings.js';
 export { ERA_CHECK_BEFORE, ERA_CHECK_MIN_COMMITS } from './era-check.js';
+export {
+  parseAuthorshipLog,
+  assistantOfTool,
+  AUTHORSHIP_MAX_LINE,
+  type AuthorshipLog,
+  type AttestedRange,
+} from './authorship-log.js';

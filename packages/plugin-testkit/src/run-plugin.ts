@@ -8,6 +8,7 @@ import {
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import type {
   AnalysisResult,
+  AuthorshipLog,
   CadencePlugin,
   CommitRecord,
   Detection,
@@ -16,7 +17,7 @@ import type {
   WebsiteResult,
 } from '@cadence-detect/plugin-sdk';
 import { incompatibility, resolvePluginOptions, targetedRange } from '@cadence-detect/plugin-loader';
-import { PLUGIN_API_VERSION } from '@cadence-detect/plugin-sdk';
+import { parseAuthorshipLog, PLUGIN_API_VERSION } from '@cadence-detect/plugin-sdk';
 import { parseDocument } from '@cadence-detect/web-source';
 import { statsOf } from './commits.js';
 import { engineConfig, pluginConfigView, type TestConfig } from './defaults.js';
@@ -164,6 +165,13 @@ function prepare(source: Exclude<TestSource, { repository: string }>): PreparedS
       ...(source.push ? { partialHistory: true } : {}),
       stats: statsOf(commits),
       aiNotes: new Map(Object.entries(source.aiNotes ?? {})),
+      // As the host does: each note parsed whole, those that are authorship logs.
+      authorshipLogs: new Map(
+        Object.entries(source.aiNotes ?? {}).flatMap(([commit, text]): [string, AuthorshipLog][] => {
+          const log = parseAuthorshipLog(text);
+          return typeof log === 'string' ? [] : [[commit, log]];
+        }),
+      ),
       diffExcerpt: async (hash, maxBytes) => (source.diffs?.[hash] ?? '').slice(0, maxBytes),
       dispose: async () => undefined,
     };

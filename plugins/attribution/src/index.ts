@@ -1,5 +1,6 @@
 import { Type } from '@cadence-detect/plugin-sdk/typebox';
 import {
+  assistantOfTool,
   defineStrategy,
   definePlugin,
   type CommitRecord,
@@ -7,7 +8,7 @@ import {
   type OptionsOf,
   type RepositoryContext,
 } from '@cadence-detect/plugin-sdk';
-import { readAuthorshipLog } from './git-ai-notes.js';
+import { noteAttributionOf, readAuthorshipLog, type NoteAttribution } from './git-ai-notes.js';
 import { automationOf } from './automation.js';
 import { attributeCommit, hit, type Attribution } from './match.js';
 import { compileRules, type RuleSet } from './rules.js';
@@ -85,8 +86,7 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
     let automation = 0;
     for (const commit of context.commits) {
       const found = attributeCommit(commit, rules, identities);
-      const note = context.aiNotes.get(commit.hash);
-      const fromNote = note === undefined ? null : noteAttribution(note, rules);
+      const fromNote = noteAttribution(context, commit.hash);
       if (fromNote) found.push(fromNote);
       if (branch) found.push(branch);
       if (found.length > 0) {
@@ -131,11 +131,19 @@ function agentBranch(context: RepositoryContext, rules: RuleSet): Attribution | 
   return rule ? hit(`branch:${rule.prefix}`, rule.assistant, 'branch', branch) : null;
 }
 
-function noteAttribution(note: string, rules: RuleSet): Attribution | null {
-  const log = readAuthorshipLog(note);
+/** The whole log the host parsed; a host before plugin API 1.16 gives only the note's text. */
+function noteOf(context: RepositoryContext, hash: string): NoteAttribution | null {
+  const log = context.authorshipLogs?.get(hash);
+  if (log) return noteAttributionOf(log);
+  const text = context.authorshipLogs ? undefined : context.aiNotes.get(hash);
+  return text === undefined ? null : readAuthorshipLog(text);
+}
+
+function noteAttribution(context: RepositoryContext, hash: string): Attribution | null {
+  const log = noteOf(context, hash);
   if (!log) return null;
   const tool = log.tools[0];
-  const assistant = tool === undefined ? 'unnamed assistant' : (rules.notesTools[tool.toLowerCase()] ?? tool);
+  const assistant = tool === undefined ? 'unnamed assistant' : assistantOfTool(tool);
   const model = log.models.length > 0 ? ` (${log.models.join(', ')})` : '';
   return hit(
     'git-ai-note',

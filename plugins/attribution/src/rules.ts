@@ -25,8 +25,6 @@ export interface BranchRuleSpec {
 export interface RuleSet {
   readonly rules: readonly CompiledRule[];
   readonly branches: readonly BranchRuleSpec[];
-  /** Git AI Standard `agent_id.tool` values to display names. */
-  readonly notesTools: Readonly<Record<string, string>>;
   /** An assistant a `$1` rule read, in lower case, to the name reports show (`codex` is OpenAI Codex). */
   readonly displayNames: Readonly<Record<string, string>>;
   /** Automation accounts: the built-in ones, then the user's (`plugin_options.attribution.automation`). */
@@ -42,7 +40,6 @@ export interface CompiledRule {
 interface RulesFile {
   readonly rules: readonly AttributionRuleSpec[];
   readonly branches: readonly BranchRuleSpec[];
-  readonly notesTools: Readonly<Record<string, string>>;
   readonly displayNames?: Readonly<Record<string, string>>;
   readonly automation?: readonly AutomationRuleSpec[];
 }
@@ -69,7 +66,6 @@ export function compileRules(
     automation: [...(file.automation ?? []), ...userAutomation].map(compileAutomationRule),
     rules: [...file.rules, ...extra].map(compileRule),
     branches: [...file.branches, ...extraBranches],
-    notesTools: file.notesTools,
     displayNames: file.displayNames ?? {},
   };
 }

@@ -1,6 +1,7 @@
 import type {
   AnalysisContext,
   AnalysisEvent,
+  AuthorshipLog,
   JobInfo,
   PluginConfigView,
   ReportOutcome,
@@ -11,6 +12,7 @@ import type { PreparedSource } from '../prepared-source.js';
 
 export const NO_OPTIONS: Readonly<Record<string, unknown>> = Object.freeze({});
 const NO_NOTES: ReadonlyMap<string, string> = new Map();
+const NO_LOGS: ReadonlyMap<string, AuthorshipLog> = new Map();
 const DEFAULT_DIFF_EXCERPT_BYTES = 16 * 1024;
 
 export interface ContextParts {
@@ -44,6 +46,7 @@ export function buildContext(source: PreparedSource, parts: ContextParts): Analy
       stats: source.stats,
       thresholds: parts.thresholds,
       aiNotes: source.aiNotes ?? NO_NOTES,
+      authorshipLogs: source.authorshipLogs ?? NO_LOGS,
       diffExcerpt: (hash: string, maxBytes = DEFAULT_DIFF_EXCERPT_BYTES) =>
         source.diffExcerpt(hash, maxBytes, parts.signal),
     });

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence-detect/config/units';
 import {
-  AI_NOTES_REF,
   DEFAULT_GIT_BOUNDS,
   diffExcerpt,
   excludeMatcher,
@@ -19,12 +18,12 @@ import {
   parseRepositoryUrl,
   readHeadPaths,
   readHistory,
-  readNotes,
   runGitCommand,
+  SharedAuthorshipNotes,
   type GitBounds,
   type MirrorOptions,
 } from '@cadence-detect/git-source';
-import type { AnalysisEvent, AnalysisResult, SquashJudgement } from '@cadence-detect/plugin-sdk';
+import type { AnalysisEvent, AnalysisResult, AuthorshipLog, SquashJudgement } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EngineLogger } from '../engine-logger.js';
@@ -167,6 +166,8 @@ export async function acquireRepository(
       await clone.dispose().catch(() => undefined);
       return { kind: 'cached', result: kept };
     }
+    // refs/notes/ai is read once for the commit level and the line counts, whichever asks first.
+    const gitAiNotes = new SharedAuthorshipNotes(clone.dir);
     // A whole history's lines are one more read of the same history: started now, beside it.
     const wholeLines =
       !range && !request.since && request.lines !== false && config.lines?.enabled !== false
@@ -176,6 +177,7 @@ export async function acquireRepository(
             excludeFiles,
             isExcludedByConfig: excludeMatcher(excludeFiles),
             cache: request.cache !== false,
+            gitAiNotes,
             signal,
           })
         : null;
@@ -232,14 +234,17 @@ export async function acquireRepository(
     }
     // The AI notes of the analysed commits alone: a repository's other notes (an unmerged branch's,
     // a commit outside the range) are never read.
-    const aiNotes = await readNotes(clone.dir, AI_NOTES_REF, signal, undefined, new Set(commits.map((c) => c.hash)));
+    const notes = await gitAiNotes.read(new Set(commits.map((c) => c.hash)), signal);
+    const authorshipLogs = new Map<string, AuthorshipLog>();
+    for (const [commit, log] of notes.logs) if (typeof log !== 'string') authorshipLogs.set(commit, log);
     const pathsAtHead = await headPaths;
     return {
       kind: 'repository',
       info,
       commits,
       stats,
-      aiNotes,
+      aiNotes: notes.excerpts,
+      authorshipLogs,
       ...(range || request.since ? { partialHistory: true } : {}),
       ...(pathsAtHead ? { headPaths: pathsAtHead } : {}),
       ...(unreadable
@@ -291,6 +296,7 @@ export async function acquireRepository(
                 const records = await readLineRecords(clone.dir, rev, {
                   commits: new Set(commits.map((c) => c.hash)),
                   traceFiles: [...tree.files.keys()].filter(isTraceFile),
+                  gitAiNotes,
                   signal: linesSignal,
                 });
                 for (const reason of records.skipped)

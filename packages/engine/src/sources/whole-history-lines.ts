@@ -9,6 +9,7 @@ import {
   readWholeHistoryPass,
   runGitCommand,
   saveKeptLines,
+  type SharedAuthorshipNotes,
   type WholeHistoryPass,
 } from '@cadence-detect/git-source';
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
@@ -60,6 +61,7 @@ export class WholeHistoryLines {
       readonly excludeFiles: readonly string[];
       readonly isExcludedByConfig: (path: string) => boolean;
       readonly cache: boolean;
+      readonly gitAiNotes: SharedAuthorshipNotes;
       readonly signal: AbortSignal;
     },
   ) {
@@ -77,6 +79,7 @@ export class WholeHistoryLines {
     return readWholeHistoryPass(this.clone.dir, this.head, {
       isExcludedByConfig: this.options.isExcludedByConfig,
       kept,
+      gitAiNotes: this.options.gitAiNotes,
       signal: this.options.signal,
       ...(omitPaths?.length ? { omitPaths } : {}),
     });
