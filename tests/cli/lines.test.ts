@@ -31,12 +31,15 @@ describe('cadence analyze: code at HEAD and --no-lines', function () {
     expect(text.code, text.stderr).to.equal(0);
     expect(text.stdout).to.match(/^Code at HEAD: \d+% assistant-made \(2 explicit \+ \d+ inferred of 5 lines\)$/m);
     expect(text.stdout).to.match(/^Does it last: assistant lines 100% surviving, 0% reworked within 14 days; human /m);
+    expect(text.stdout).to.match(
+      /^False-alarm floor for lines: none: fewer than 20 commits from before assistants existed/m,
+    );
     const json = await runCadence(['analyze', dir, '--json'], { cwd: work.path });
     const result = JSON.parse(json.stdout) as {
-      lines: { counted: number; explicit: number };
+      lines: { counted: number; explicit: number; era_check: unknown };
       survival: { assistant: { added: number } };
     };
-    expect(result.lines).to.deep.include({ counted: 5, explicit: 2 });
+    expect(result.lines).to.deep.include({ counted: 5, explicit: 2, era_check: null });
     expect(result.survival.assistant.added).to.equal(2);
   });
 

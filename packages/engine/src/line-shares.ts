@@ -1,4 +1,12 @@
-import type { CommitRecord, LinesAtHead, Survival, SurvivalSide } from '@cadence-detect/plugin-sdk';
+import {
+  ERA_CHECK_BEFORE,
+  ERA_CHECK_MIN_COMMITS,
+  type CommitRecord,
+  type LinesAtHead,
+  type LinesEraCheck,
+  type Survival,
+  type SurvivalSide,
+} from '@cadence-detect/plugin-sdk';
 
 /** Of a commit's lines, those its line-level record names as an assistant's (git-source's MarkedLines). */
 interface MarkedReading {
@@ -85,7 +93,11 @@ export function linesAtHead(
    * `.agent-trace` file), so a record is used only where it raises a commit's assistant lines above
    * what inference gives, never to lower them; it is still reported under `records`.
    */
-  options: { readonly recordsOnlyRaise?: boolean } = {},
+  options: {
+    readonly recordsOnlyRaise?: boolean;
+    /** The whole history was read: the lines get their false-alarm reading (`era_check`). */
+    readonly eraCheck?: boolean;
+  } = {},
 ): LinesAtHead {
   const { head } = readings;
   const byHash = new Map(commits.map((c) => [c.hash, c]));
@@ -94,6 +106,7 @@ export function linesAtHead(
   let automation = 0;
   let outside = head.unblamed ?? 0;
   let markedTotal = 0;
+  const era = { commits: 0, lines: 0, inferred: 0 };
   const assistants: Record<string, number> = {};
   const folders = new Map<string, Tally>();
   const authors = new Map<
@@ -127,6 +140,11 @@ export function linesAtHead(
       explicit += blamed.lines;
       for (const name of weight.assistants) assistants[name] = (assistants[name] ?? 0) + blamed.lines;
     } else inferred += w * blamed.lines;
+    if (commit && !isOutside && weight?.counts && !weight.explicit && commit.authorTime < ERA_BEFORE_SECONDS) {
+      era.commits++;
+      era.lines += blamed.lines;
+      era.inferred += marked ? marked.lines : (w ?? 0) * blamed.lines;
+    }
     const assistantIn = (lines: number, folder?: string): number =>
       marked ? (folder === undefined ? marked.lines : (marked.folders.get(folder) ?? 0)) : (w ?? 0) * lines;
     for (const [folder, lines] of blamed.folders) {
@@ -188,6 +206,21 @@ export function linesAtHead(
           },
         }
       : {}),
+    ...(options.eraCheck ? { era_check: eraReading(era) } : {}),
+  };
+}
+
+const ERA_BEFORE_SECONDS = Date.parse(`${ERA_CHECK_BEFORE}T00:00:00Z`) / 1000;
+
+/** The lines' false-alarm reading: null below ERA_CHECK_MIN_COMMITS commits, as the verdict's. */
+function eraReading(era: { commits: number; lines: number; inferred: number }): LinesEraCheck | null {
+  if (era.commits < ERA_CHECK_MIN_COMMITS || era.lines === 0) return null;
+  return {
+    before: ERA_CHECK_BEFORE,
+    commits: era.commits,
+    lines: era.lines,
+    inferred: two(era.inferred),
+    share: ratio(era.inferred, era.lines) ?? 0,
   };
 }
 

@@ -72,6 +72,7 @@ export function buildRepositoryResult(
       ? {
           lines: linesAtHead(lines, source.commits, scores.weights, scores.identity, {
             recordsOnlyRaise: Boolean(source.info.range),
+            eraCheck: !source.partialHistory,
           }),
           survival: survivalOf(lines, source.commits, scores.weights, { recordsOnlyRaise: Boolean(source.info.range) }),
         }

@@ -3,6 +3,7 @@ import {
   assessShare,
   authorKeys,
   DEFAULT_ASSESSMENT_BANDS,
+  ERA_CHECK_BEFORE,
   monthlyShares,
   type AssessmentBands,
   type MonthlyShare,
@@ -93,7 +94,17 @@ const pickLines = ({
   human,
   outside,
   share,
-}: OrganizationLines): OrganizationLines => ({ counted, explicit, inferred, automation, human, outside, share });
+  era_check,
+}: OrganizationLines): OrganizationLines => ({
+  counted,
+  explicit,
+  inferred,
+  automation,
+  human,
+  outside,
+  share,
+  ...(era_check ? { era_check } : {}),
+});
 const lineShare = (l: Omit<OrganizationLines, 'share'>): number | null => {
   const whole = l.counted - l.automation - l.outside;
   return whole > 0 ? Math.round(((l.explicit + l.inferred) / whole) * 10_000) / 10_000 : null;
@@ -116,7 +127,24 @@ function organizationLines(repositories: readonly OrganizationRepository[]): {
     human: two(total.human),
     outside: total.outside,
   };
-  return { lines: { ...summed, share: lineShare(summed), repositories: counted.length } };
+  const floors = counted.map((r) => r.lines!.era_check).filter((e) => e !== undefined && e !== null);
+  const era = floors.reduce(
+    (sum, e) => ({ commits: sum.commits + e.commits, lines: sum.lines + e.lines, inferred: sum.inferred + e.inferred }),
+    { commits: 0, lines: 0, inferred: 0 },
+  );
+  // The organization's floor for lines: the repositories' old lines summed, as the lines are.
+  const eraCheck =
+    era.lines > 0
+      ? {
+          era_check: {
+            before: ERA_CHECK_BEFORE,
+            ...era,
+            inferred: two(era.inferred),
+            share: Math.round((era.inferred / era.lines) * 10_000) / 10_000,
+          },
+        }
+      : {};
+  return { lines: { ...summed, share: lineShare(summed), ...eraCheck, repositories: counted.length } };
 }
 
 function repositoryEntry(outcome: RepositoryOutcome): OrganizationRepository {

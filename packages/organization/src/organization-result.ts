@@ -30,7 +30,7 @@ export interface OrganizationRepository {
 /** Lines at HEAD, as a repository result's `lines` counts them (its totals and share); for the organization, summed over repositories. */
 export type OrganizationLines = Pick<
   LinesAtHead,
-  'counted' | 'explicit' | 'inferred' | 'automation' | 'human' | 'outside' | 'share'
+  'counted' | 'explicit' | 'inferred' | 'automation' | 'human' | 'outside' | 'share' | 'era_check'
 >;
 
 /** One author across every repository, identities merged by e-mail: a repository's author entry, summed. */

@@ -9,7 +9,7 @@ import {
   type SafeHtml,
 } from '@cadence-detect/reports';
 import type { OrganizationResult } from './organization-result.js';
-import { bandsSentence, raisedNote } from './render-text.js';
+import { bandsSentence, linesFloorSentence, raisedNote } from './render-text.js';
 
 /** Inline style and the one sortable-tables script (by hash); nothing fetched, so a saved page works from file://. */
 export const ORGANIZATION_CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${SORTABLE_SCRIPT_HASH}; base-uri 'none'; form-action 'none'`;
@@ -31,6 +31,7 @@ export function renderOrganizationHtml(org: OrganizationResult): string {
 <p id="organization-bands">${bandsSentence(org, (name) => name)}.</p>
 <p>Pooled: assistant share ${pct(org.ai_share)} of ${org.scored_commits} scored commits in ${org.counts.analyzed} of ${org.counts.listed} repositories: ${org.flagged} flagged, ${org.attributed} attributed${org.automation_commits > 0 ? html`, ${org.automation_commits} by automation (not judged)` : ''}${raisedNote(org)}.</p>
 ${org.lines && html`<p>Code at HEAD: ${pct(org.lines.share)} of ${org.lines.counted.toLocaleString('en')} lines assistant-made (${org.lines.explicit.toLocaleString('en')} explicit, ${Math.round(org.lines.inferred).toLocaleString('en')} inferred), summed over the ${org.lines.repositories} repositories whose lines were counted.</p>`}
+${linesFloorSentence(org) && html`<p id="lines-era-check">${linesFloorSentence(org)}</p>`}
 ${org.counts.failed > 0 && html`<p>${org.counts.failed} repositor${org.counts.failed === 1 ? 'y' : 'ies'} failed; each is listed with its error code.</p>`}
 </section>
 <p>${assistantsLine(org)}</p>

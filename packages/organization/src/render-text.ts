@@ -56,6 +56,7 @@ export function renderOrganizationText(
     ...(org.lines
       ? [
           `Code at HEAD: ${pct(org.lines.share).trim()} assistant-made of ${Math.round(org.lines.counted)} lines in ${org.lines.repositories} of ${org.counts.analyzed} repositories (summed)`,
+          ...(linesFloorSentence(org) ? [linesFloorSentence(org)!] : []),
         ]
       : []),
     '',
@@ -92,4 +93,12 @@ export function renderOrganizationText(
       `${failed.length} of ${org.counts.listed} repositories failed (listed above with their error codes).`,
     );
   return `${lines.join('\n')}\n`;
+}
+
+/** The organization's false-alarm floor for lines: its repositories' lines from before assistants existed, summed. */
+export function linesFloorSentence(org: OrganizationResult): string | null {
+  const e = org.lines?.era_check;
+  if (!e) return null;
+  const floor = `${(e.share * 100).toFixed(1)}%`;
+  return `False-alarm floor for lines: the ${Math.round(e.lines).toLocaleString('en')} lines written before assistants existed (before ${e.before}) read ${floor} assistant-made: a line share below about ${floor} is noise.`;
 }

@@ -267,6 +267,42 @@ describe('the organization result', () => {
     expect(org).to.not.have.property('lines');
   });
 
+  it('sums the repositories\u2019 old lines into the organization\u2019s floor for lines, and says it', () => {
+    const floor = (lines: number, inferred: number, commits: number): RepositoryResult => ({
+      ...big,
+      lines: {
+        head: 'a'.repeat(40),
+        counted: 2 * lines,
+        excluded: 0,
+        binary_files: 0,
+        explicit: 0,
+        inferred,
+        automation: 0,
+        human: 2 * lines - inferred,
+        outside: 0,
+        share: inferred / (2 * lines),
+        assistants: {},
+        directories: [],
+        authors: [],
+        era_check: { before: '2021-06-29', commits, lines, inferred, share: inferred / lines },
+      },
+    });
+    const coded = aggregateOrganization('github:acme', [
+      { repository: 'acme/a', url: 'u1', result: floor(300, 6, 25) },
+      { repository: 'acme/b', url: 'u2', result: floor(100, 14, 30) },
+    ]);
+    expect(coded.lines!.era_check).to.deep.equal({
+      before: '2021-06-29',
+      commits: 55,
+      lines: 400,
+      inferred: 20,
+      share: 0.05,
+    });
+    expect(renderOrganizationText(coded)).to.contain(
+      'False-alarm floor for lines: the 400 lines written before assistants existed (before 2021-06-29) read 5.0% assistant-made',
+    );
+  });
+
   it('keeps the pooled band when every repository agrees with it, and names each band\u2019s repositories', () => {
     const allClean = aggregateOrganization('github:acme', [{ repository: 'acme/big', url: 'u', result: big }]);
     expect(allClean.assessment).to.equal('clean');

@@ -51,6 +51,7 @@ export type {
   OversizedFiles,
   LinesAtHead,
   EraCheck,
+  LinesEraCheck,
   LineRecordsSummary,
   Survival,
   SurvivalSide,

@@ -325,6 +325,29 @@ export interface LinesAtHead {
   authors: { name: string; email: string; lines: number; share: number | null }[];
   /** Line-level records (git-ai notes, Agent Trace) that named lines exactly; absent when the repository has none. */
   records?: LineRecordsSummary;
+  /**
+   * The false-alarm reading of `share`: the lines at HEAD written by scored commits from before
+   * assistants existed, and how many of them inference calls assistant-made. `null` when fewer than
+   * 20 such commits wrote lines at HEAD; absent when only part of the history was read (a range, `--since`).
+   * @since 1.16
+   */
+  era_check?: LinesEraCheck | null;
+}
+
+/**
+ * Lines at HEAD whose commit was authored before `before` (2021-06-29): automation, explicitly
+ * attributed commits and lines from outside the analysed range left out, as in `EraCheck`.
+ * @since 1.16
+ */
+export interface LinesEraCheck {
+  before: string;
+  /** The commits that wrote them. */
+  commits: number;
+  lines: number;
+  /** Each commit's probability times its lines, summed. */
+  inferred: number;
+  /** `inferred / lines`: compare `share` with this. */
+  share: number;
 }
 
 export interface LineRecordsSummary {

@@ -1,6 +1,7 @@
 import {
   ERA_CHECK_BEFORE,
   ERA_CHECK_MIN_COMMITS,
+  type LinesAtHead,
   type RepositoryAssessment,
   type RepositoryResult,
   type Severity,
@@ -25,6 +26,19 @@ export function eraCheckSentence(r: RepositoryResult): string | null {
     return `False-alarm floor: none: fewer than ${ERA_CHECK_MIN_COMMITS} commits from before assistants existed (before ${ERA_CHECK_BEFORE}) to measure it on.`;
   const floor = `${(e.mean_probability * 100).toFixed(1)}%`;
   return `False-alarm floor: the ${e.commits.toLocaleString('en')} commits from before assistants existed (before ${e.before}) read ${floor} assistant-made on average, ${e.flagged.toLocaleString('en')} (${(e.rate * 100).toFixed(1)}%) flagged: an assistant share below about ${floor} is noise here.`;
+}
+
+/**
+ * The lines' false-alarm floor in words: the share inference gives code written before assistants
+ * existed, to read `lines.share` against.
+ */
+export function linesEraSentence(l: LinesAtHead): string | null {
+  const e = l.era_check;
+  if (e === undefined) return null;
+  if (e === null)
+    return `False-alarm floor for lines: none: fewer than ${ERA_CHECK_MIN_COMMITS} commits from before assistants existed (before ${ERA_CHECK_BEFORE}) wrote lines still here.`;
+  const floor = `${(e.share * 100).toFixed(1)}%`;
+  return `False-alarm floor for lines: the ${Math.round(e.lines).toLocaleString('en')} lines here written before assistants existed (before ${e.before}, ${e.commits.toLocaleString('en')} commits) read ${floor} assistant-made: a line share below about ${floor} is noise here.`;
 }
 
 export function assessmentSeverity(assessment: RepositoryAssessment): Severity {

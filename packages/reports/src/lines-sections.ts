@@ -1,5 +1,6 @@
 import type { LinesAtHead, RepositoryResult, Survival } from '@cadence-detect/plugin-sdk';
 import { CHART_FRAME } from './chart-frame.js';
+import { linesEraSentence } from './explain.js';
 import { html, joinHtml, type SafeHtml } from './page/html.js';
 
 const pct = (part: number, whole: number): string => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : 'n/a');
@@ -62,6 +63,7 @@ export function codeAtHeadSection(r: RepositoryResult): SafeHtml | '' {
     .map(([name, n]) => html`<tr><td>${name}</td><td class="num">${count(n)}</td></tr>`);
   return html`<h2>Code at HEAD</h2>
 <p><strong>${share(l.share)}</strong> of the ${count(l.counted)} lines at <code>${l.head.slice(0, 12)}</code> are assistant-made: ${count(l.explicit)} explicit (their commit names an assistant) and ${count(l.inferred)} inferred (each commit's probability times its lines). ${count(l.excluded)} lines of vendored, generated and lock files and ${l.binary_files} binary files are left out.</p>
+${linesEraSentence(l) && html`<p id="lines-era-check">${linesEraSentence(l)}</p>`}
 ${codeBar(l)}
 ${l.records ? recordsNote(l.records) : ''}
 <table id="code-folders"><caption class="muted">By top-level folder</caption><thead><tr><th scope="col">Folder</th><th scope="col">Lines</th><th scope="col">Assistant share</th></tr></thead><tbody>

@@ -4,6 +4,7 @@ import { displayLine as oneLine, displayText } from './display-text.js';
 import {
   assistantsLine,
   eraCheckSentence,
+  linesEraSentence,
   evidenceLabel,
   pageScoreMeaning,
   scoreMeaning,
@@ -97,6 +98,8 @@ export function codeLines(r: RepositoryResult): string[] {
   const out = [
     `Code at HEAD: ${percent(l.share)} assistant-made (${count(l.explicit)} explicit + ${count(l.inferred)} inferred of ${count(l.counted)} lines${l.automation > 0 ? `, ${count(l.automation)} automation` : ''}${l.outside > 0 ? `, ${count(l.outside)} from before the range` : ''}${l.records ? `; ${count(l.records.marked)} named by line records${l.records.skipped > 0 ? `, ${count(l.records.skipped)} records skipped` : ''}` : ''})`,
   ];
+  const floor = linesEraSentence(l);
+  if (floor) out.push(floor);
   const s = r.survival;
   if (s) {
     const rate = (part: number, whole: number): string => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : 'n/a');

@@ -88,6 +88,34 @@ describe('the text report reads without the docs', () => {
     );
   });
 
+  it('shows the lines\u2019 false-alarm floor beside the line share, in the text and the HTML', () => {
+    const lines = {
+      head: 'a'.repeat(40),
+      counted: 1_000,
+      excluded: 0,
+      binary_files: 0,
+      explicit: 100,
+      inferred: 50,
+      automation: 0,
+      human: 850,
+      outside: 0,
+      share: 0.15,
+      assistants: {},
+      directories: [],
+      authors: [],
+      era_check: { before: '2021-06-29', commits: 40, lines: 600, inferred: 24, share: 0.04 },
+    };
+    const result = { ...repositoryResult(), lines };
+    const floor =
+      'False-alarm floor for lines: the 600 lines here written before assistants existed (before 2021-06-29, 40 commits) read 4.0% assistant-made: a line share below about 4.0% is noise here.';
+    const text = renderReport(result, 'text').split('\n');
+    const share = text.findIndex((line) => line.startsWith('Code at HEAD: 15% assistant-made'));
+    expect(text[share + 1]).to.equal(floor);
+    expect(renderReport(result, 'html')).to.contain(`<p id="lines-era-check">${floor}</p>`);
+    const none = renderReport({ ...result, lines: { ...lines, era_check: null } }, 'text');
+    expect(none).to.contain('False-alarm floor for lines: none: fewer than 20 commits');
+  });
+
   it('keeps a finding\u2019s lines to 160 characters (the JSON and HTML keep them whole)', () => {
     const long = 'Rework the parser '.repeat(20);
     const base = repositoryResult();
