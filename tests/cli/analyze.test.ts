@@ -158,6 +158,18 @@ describe('cadence analyze (the real CLI process)', function () {
     expect(html).to.not.match(/src=|href="http/);
   });
 
+  it('writes one report per -o in one run (HTML and JSON), and refuses two -o of one format', async () => {
+    const both = await analyze([burst, '-o', 'both.html', '-o', 'both.json']);
+    expect(both.code, both.stderr).to.equal(0);
+    expect(await readFile(path.join(work.path, 'both.html'), 'utf8')).to.match(/^<!doctype html>/);
+    const json = JSON.parse(await readFile(path.join(work.path, 'both.json'), 'utf8')) as JsonReport;
+    expect(json.overall_score).to.be.a('number');
+    const twice = await analyze([burst, '-o', 'first.yaml', '-o', 'second.yml']);
+    expect(twice.code).to.equal(2);
+    expect(twice.stderr.trim().split('\n')).to.have.length(1);
+    expect(twice.stderr).to.contain('-o first.yaml and -o second.yml are both yaml reports: give one -o per format');
+  });
+
   it('follows --suspicious-additions over the file and the environment (file < env < flag)', async () => {
     const dir = path.join(work.path, 'precedence');
     await mkdir(dir, { recursive: true });

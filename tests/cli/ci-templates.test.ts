@@ -179,6 +179,29 @@ describe('the GitHub Action and the GitLab CI template', () => {
     }
   });
 
+  it('cadence config init --ci adds a CI set-up beside an existing .cadence.yaml without touching it, --force or not', async () => {
+    const dir = await makeTempDir('cadence-init-keep-');
+    try {
+      const config = path.join(dir.path, '.cadence.yaml');
+      expect((await runCadence(['config', 'init', '--ci', 'github'], { cwd: dir.path })).code).to.equal(0);
+      const edited = `${await readFile(config, 'utf8')}\n# the team's own edit\nthresholds:\n  suspicious: 0.4\n`;
+      await writeFile(config, edited);
+      const gitlab = await runCadence(['config', 'init', '--ci', 'gitlab'], { cwd: dir.path });
+      expect(gitlab.code, gitlab.stderr).to.equal(0);
+      expect(gitlab.stdout).to.contain(`kept ${config} as it is`);
+      expect(await readFile(path.join(dir.path, '.gitlab-ci.yml'), 'utf8')).to.contain('cadence');
+      const bitbucket = await runCadence(['config', 'init', '--ci', 'bitbucket', '--force'], { cwd: dir.path });
+      expect(bitbucket.code, bitbucket.stderr).to.equal(0);
+      expect(await readFile(config, 'utf8')).to.equal(edited);
+      // Asked for the configuration itself, it still refuses to overwrite it without --force.
+      const again = await runCadence(['config', 'init'], { cwd: dir.path });
+      expect(again.code).to.equal(2);
+      expect(again.stderr).to.contain(`${config} exists; use --force to overwrite it`);
+    } finally {
+      await dir.remove();
+    }
+  });
+
   it('cadence config init never writes through a committed link (.cadence.yaml, dangling or not; a linked .github/workflows)', async () => {
     const dir = await makeTempDir('cadence-init-links-');
     try {

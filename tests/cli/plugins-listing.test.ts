@@ -42,6 +42,26 @@ describe('cadence plugins lists each package once (the real CLI process)', funct
     expect(run.stdout).to.not.contain('duplicate');
   });
 
+  it('keeps its columns aligned when a package name is longer than the column', async () => {
+    const longName = '@a-rather-long-scope/cadence-plugin-with-a-name-longer-than-forty-characters';
+    const dir = path.join(work.path, 'long-name');
+    await mkdir(dir);
+    await writeFile(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: longName, version: '1.0.0', type: 'module', main: 'index.js' }),
+    );
+    await writeFile(path.join(dir, 'index.js'), "export default { name: 'long-name', apply() {} };\n");
+    const config = path.join(work.path, 'long.yaml');
+    await writeFile(config, 'plugins: [./long-name]\n');
+    const run = await runCadence(['plugins', '--config', config], { cwd: work.path });
+    expect(run.code, run.stderr).to.equal(0);
+    const lines = run.stdout.split('\n').filter((line) => /^\S/.test(line));
+    const versionAt = lines[0]!.indexOf('VERSION');
+    expect(versionAt).to.be.above(longName.length);
+    for (const line of lines.slice(1)) expect(line[versionAt - 1], line).to.equal(' ');
+    expect(lines.find((line) => line.includes(longName))!.slice(versionAt, versionAt + 5)).to.equal('1.0.0');
+  });
+
   it('lists another copy of a built-in as a duplicate, naming the folder of the one that loaded', async () => {
     const copy = path.join(work.path, 'copy-of-size');
     await mkdir(copy);

@@ -99,6 +99,16 @@ describe('cadence scan --repos (the real CLI over git daemon)', function () {
 
   const scan = (args: string[]) => runCadence(['scan', ...args, '--config', config], { cwd: work.path });
 
+  it('--help names every forge a scan takes and says the concurrency default once, in words', async () => {
+    const help = await runCadence(['scan', '--help'], { cwd: work.path });
+    expect(help.code, help.stderr).to.equal(0);
+    const text = help.stdout.replace(/\s+/g, ' ');
+    for (const target of ['github:<org>', 'gitlab:<group>', 'gitea:<owner>', 'bitbucket:<workspace>'])
+      expect(text).to.contain(target);
+    expect(text).to.contain('(default: the number of cores)');
+    expect(text).to.not.match(/\(default: \d+\)/);
+  });
+
   it('scans every listed repository, reports the failing ones with their codes, and goes on', async () => {
     const run = await scan(['--repos', list, '--concurrency', '2', '-o', 'org.json', '--reports-dir', 'reports']);
     expect(run.code, run.stderr).to.equal(0);

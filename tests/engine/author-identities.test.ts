@@ -18,7 +18,7 @@ describe('engine: one author per person (.mailmap, shared e-mails, names and Git
   });
   after(() => work.remove());
 
-  it('merges what .mailmap maps, then identities sharing a name or a no-reply login; never a generic name or a bot by name', async () => {
+  it('merges what .mailmap maps, then identities sharing a name or a no-reply login (a name written as that login too); never a generic name or a bot by name', async () => {
     const dir = path.join(work.path, 'repo');
     await mkdir(dir);
     const commit = (i: number, name: string, email: string) => ({
@@ -40,6 +40,9 @@ describe('engine: one author per person (.mailmap, shared e-mails, names and Git
       commit(6, 'root', 'root@host-a.local'),
       commit(7, 'root', 'root@host-b.local'),
       commit(8, 'dependabot[bot]', '49699333+dependabot[bot]@users.noreply.github.com'),
+      // A name written as a login, and that login's no-reply e-mail under another name: one person.
+      commit(9, 'matskkolstad', 'mats@example.test'),
+      commit(10, 'Mats Kolstad', '98765+matskkolstad@users.noreply.github.com'),
     ]);
     const engine = createEngine({
       config: {
@@ -74,9 +77,10 @@ describe('engine: one author per person (.mailmap, shared e-mails, names and Git
       ['dependabot[bot]', '49699333+dependabot[bot]@users.noreply.github.com', 1],
       ['Ada Lovelace', 'ada@example.test', 3],
       ['Grace Hopper', 'grace@example.test', 3],
+      ['matskkolstad', 'mats@example.test', 2],
       ['root', 'root@host-a.local', 1],
       ['root', 'root@host-b.local', 1],
     ]);
-    expect(result.metrics.authors).to.equal(5);
+    expect(result.metrics.authors).to.equal(6);
   });
 });

@@ -101,7 +101,7 @@ describe('Git AI notes of a cloned repository (refs/notes/ai over git://)', func
     // Both notes refs come with the clone and name lines at HEAD: the log's 1-40 in the commit
     // that added lines 6-45 holds 35 of its own lines; the trace names lines 1-2 of the first commit.
     expect(report.lines?.records).to.deep.include({ git_ai: 1, agent_trace: 1, marked: 37 });
-    expect(report.lines?.assistants).to.deep.equal({ 'Claude Code': 35, codex: 2 });
+    expect(report.lines?.assistants).to.deep.equal({ 'Claude Code': 35, 'OpenAI Codex': 2 });
   });
 
   it('treats a repository without the ref as normal: no attribution and no warning', async () => {

@@ -19,6 +19,8 @@ interface JobBody {
   source: string;
   repo: string;
   error_code: string | null;
+  error_reason?: string | null;
+  error?: string | null;
   branch: string | null;
   result?: {
     total_commits: number;
@@ -173,7 +175,13 @@ describe('server: on-demand analysis, jobs, streams, errors', function () {
       jsonPost({ url: git.daemon.url('acme/human.git'), branch: 'nope' }),
     );
     const failed = await waitForJob<JobBody>(server, branch.body.id);
-    expect(failed).to.include({ status: 'failed', error_code: 'ERR_BRANCH_NOT_FOUND' });
+    // The interface's code for a missing branch; the finer cause and the better message beside it.
+    expect(failed).to.include({
+      status: 'failed',
+      error_code: 'ERR_NO_COMMITS_FOUND',
+      error_reason: 'branch_not_found',
+    });
+    expect(failed.error).to.contain('nope');
     const noResult = await server.json<{ error: string; message: string }>(`/api/results/${failed.id}`);
     expect(noResult.status).to.equal(404);
     expect(noResult.body.message).to.contain('failed');

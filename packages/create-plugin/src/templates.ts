@@ -68,44 +68,51 @@ import { definePlugin, defineStrategy } from '${SDK}';
 
 /**
  * The plugin's options: a TypeBox schema (the SDK's one-module copy: it loads fast) the host checks, with its defaults applied. Users set them
- * as \`plugin_options: { ${pluginName}: { max_additions: 800 } }\`, or in the environment as
- * CADENCE_PLUGIN_${pluginName.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}_MAX_ADDITIONS. In a
+ * as \`plugin_options: { ${pluginName}: { max_binary_files: 50 } }\`, or in the environment as
+ * CADENCE_PLUGIN_${pluginName.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}_MAX_BINARY_FILES. In a
  * strategy declared with it, \`context.options\` has its type (checkJs).
  */
 export const OPTIONS = Type.Object(
   {
-    max_additions: Type.Integer({ minimum: 1, default: 500 }),
+    max_binary_files: Type.Integer({ minimum: 1, default: 20 }),
   },
   { additionalProperties: false },
 );
 
+/**
+ * Binary files count no line, so no line-based strategy sees a commit that drops many of them.
+ * @param {import('${SDK}').CommitRecord} commit
+ */
+const binaryFiles = (commit) => commit.files.filter((file) => file.binary && !file.excluded).length;
+
 export const strategy = defineStrategy(OPTIONS, {
   meta: {
     name: '${pluginName}',
-    category: 'size',
-    description: 'Commits that add more than max_additions lines at once.',
+    category: 'content',
+    description: 'Commits that add or change more than max_binary_files binary files at once.',
     appliesTo: 'repository',
-    weight: 0.5,
+    // A weak signal: once installed, a plugin's strategies count in every analysis (README).
+    weight: 0.2,
     // Findings name a message by id with its data: tests and reports key on the id, not the words.
-    messages: { tooLarge: '{{additions}} lines added in one commit (more than {{max}})' },
+    messages: { manyBinaries: '{{count}} binary files in one commit (more than {{max}})' },
   },
   analyze(context) {
-    const max = context.options.max_additions;
+    const max = context.options.max_binary_files;
     return context.commits
-      .filter((commit) => !commit.isMerge && commit.parents.length > 0 && commit.additions > max)
+      .filter((commit) => !commit.isMerge && binaryFiles(commit) > max)
       .map((commit) => ({
         commit: commit.hash,
         // Twice the limit is as strong as this evidence gets.
-        score: Math.min(1, 0.5 + 0.5 * (commit.additions / max - 1)),
-        messageId: 'tooLarge',
-        data: { additions: commit.additions, max },
+        score: Math.min(1, 0.5 + 0.5 * (binaryFiles(commit) / max - 1)),
+        messageId: 'manyBinaries',
+        data: { count: binaryFiles(commit), max },
       }));
   },
 });
 
 export default definePlugin({
   name: '${pluginName}',
-  meta: { description: 'Commits that add many lines at once.', options: OPTIONS },
+  meta: { description: 'Commits that drop many binary files at once.', options: OPTIONS },
   apply(hooks) {
     hooks.registerStrategies.tap('${pluginName}', (registrar) => registrar.add(strategy));
   },
@@ -118,22 +125,33 @@ function test({ pluginName }: StarterNames): string {
 import plugin from '../index.js';
 
 const T0 = Date.parse('2025-02-03T10:00:00Z') / 1000;
-const commits = (...additions: number[]) =>
-  makeCommits(additions.map((added, i) => ({ at: T0 + i * 3600, additions: added })));
+const file = (path: string, binary: boolean) => ({ path, additions: binary ? 0 : 5, deletions: 0, binary, excluded: false });
+/** One commit per count: a README line and that many binary images. */
+const commits = (...binaries: number[]) =>
+  makeCommits(
+    binaries.map((count, i) => ({
+      at: T0 + i * 3600,
+      additions: 5,
+      files: [file('README.md', false), ...Array.from({ length: count }, (_, n) => file(\`assets/image-\${n}.png\`, true))],
+    })),
+  );
 
-const large = commits(40, 900, 30);
+const dropped = commits(2, 30, 5);
 
 // One table of cases, run through the real engine: where the strategy must find nothing, and what it must find.
+// The arguments: the strategy's name, the plugin that registers it (not the strategy object), the cases.
 testStrategy('${pluginName}', plugin, {
   valid: [
-    { name: 'commits under the limit', source: { commits: commits(40, 120, 300) } },
-    { name: 'a larger limit from the options', source: { commits: large }, run: { options: { max_additions: 1000 } } },
+    { name: 'commits under the limit', source: { commits: commits(0, 12, 20) } },
+    { name: 'a larger limit from the options', source: { commits: dropped }, run: { options: { max_binary_files: 50 } } },
   ],
   invalid: [
     {
-      name: 'a commit of 900 added lines',
-      source: { commits: large },
-      detections: [{ commit: large[1]!.hash, messageId: 'tooLarge', message: '900 lines added in one commit (more than 500)' }],
+      name: 'a commit of 30 binary files',
+      source: { commits: dropped },
+      detections: [
+        { commit: dropped[1]!.hash, messageId: 'manyBinaries', message: '30 binary files in one commit (more than 20)' },
+      ],
     },
   ],
 });
@@ -163,25 +181,38 @@ function readme({ packageName, pluginName }: StarterNames): string {
   return `# ${packageName}
 
 A [Cadence](https://www.npmjs.com/package/@cadence-detect/cli) strategy plugin: \`${pluginName}\` flags
-commits that add more than \`max_additions\` lines (500 unless set).
+commits that add or change more than \`max_binary_files\` binary files at once (20 unless set):
+binary files count no line, so no built-in strategy sees them.
 
 ## Use
 
+Install it where \`cadence\` is installed, never in the folder you analyze:
+
 \`\`\`sh
-npm install ${packageName}
+npm install -g ${packageName}            # beside a global cadence (npm install -g @cadence-detect/cadence)
+npm install --save-dev ${packageName}    # or beside cadence in a project (npx --no cadence …)
 \`\`\`
 
-and name it in the configuration Cadence reads (a file you choose with \`--config\`, or your user
-configuration; a repository's \`.cadence.yaml\` never loads plugins):
+Its \`cadence-plugin\` keyword is enough: Cadence discovers it there, and **its strategy counts in every
+analysis from then on** (it adds its evidence to each commit's score). \`cadence plugins\` lists it
+with its strategy. To keep it installed but not counted, list the strategy in your configuration:
 
 \`\`\`yaml
-plugins: [${packageName}]
-plugin_options:
-  ${pluginName}:
-    max_additions: 800
+strategies:
+  disabled: [${pluginName}]
 \`\`\`
 
-\`cadence plugins\` lists it with its strategy.
+Its options go in your user configuration (\`~/.config/cadence/config.yaml\`) or a file you give
+with \`--config\` (a repository's \`.cadence.yaml\` never configures plugins):
+
+\`\`\`yaml
+plugin_options:
+  ${pluginName}:
+    max_binary_files: 50
+\`\`\`
+
+You may also name it there under \`plugins: [${packageName}]\`: a name resolves from that file's
+folder, then from where \`cadence\` is installed.
 
 ## Develop
 

@@ -68,7 +68,7 @@ describe('create-plugin (npm init @cadence-detect/plugin)', function () {
     await symlink(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     const tested = await run('npm', ['test'], { cwd: dir });
     expect(tested.stdout).to.match(/3 passing/);
-    expect(tested.stdout).to.include('a commit of 900 added lines');
+    expect(tested.stdout).to.include('a commit of 30 binary files');
     await run('npm', ['run', 'typecheck'], { cwd: dir });
   });
 
@@ -77,7 +77,7 @@ describe('create-plugin (npm init @cadence-detect/plugin)', function () {
     expect(await main(['@acme/quiet', '--dir', 'quiet'], session.io)).to.equal(0);
     const dir = path.join(work.path, 'quiet');
     const source = path.join(dir, 'src', 'plugin.js');
-    await writeFile(source, (await readFile(source, 'utf8')).replace('commit.additions > max', 'false'));
+    await writeFile(source, (await readFile(source, 'utf8')).replace('binaryFiles(commit) > max', 'false'));
     await symlink(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     const failed = await run('npm', ['test'], { cwd: dir }).then(
       () => null,

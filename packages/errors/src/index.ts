@@ -6,3 +6,4 @@ export { redactSecrets } from './redact-secrets.js';
 export { abortError } from './abort-error.js';
 export { closestName } from './closest-name.js';
 export { errorMessage } from './error-message.js';
+export { jobErrorCode, jobCodeMappings, type JobErrorCode } from './job-codes.js';

@@ -85,7 +85,7 @@ export async function openMirrored(
       options.onProgress?.(fresh ? 'clone complete' : 'fetch complete');
     } catch (error) {
       if (error instanceof CadenceError) throw error;
-      throw cloneError(error, signal, locator.url);
+      throw cloneError(error, signal, locator.url, branch);
     }
     // git's own count of the mirror's objects (a walk of a large mirror's folder would cost more
     // than the fetch), the branch's head and the pushed commit's presence: three git processes,

@@ -39,7 +39,7 @@ export async function cloneRemote(locator: RemoteRepository, options: OpenOption
       await git.raw(['clone', ...args, '--', url, dir]);
       options.onProgress?.('clone complete');
     } catch (error) {
-      throw cloneError(error, signal, locator.url);
+      throw cloneError(error, signal, locator.url, options.branch);
     }
     // The watcher polls; a clone that finished between two polls is measured once more here.
     session.checkSize(await directorySize(workDir));

@@ -33,7 +33,7 @@ export interface AuthorIdentity {
 /**
  * One key per person across identities (docs/scoring.md, Authors): identities that share an e-mail
  * (any case), a name (not a generic one such as "root"; bots by e-mail only) or a GitHub no-reply
- * login are one author. Returns the key of an identity among those given: the lower-cased e-mail of
+ * login are one author, and so are a name written as a login and that login's no-reply e-mail. Returns the key of an identity among those given: the lower-cased e-mail of
  * the first identity of its group, in the order given. The engine keys a history's commits with it
  * (after `.mailmap`), the organization view its repositories' authors.
  */
@@ -67,8 +67,11 @@ export function authorKeys(identities: Iterable<AuthorIdentity>): (identity: Aut
     if (!parent.has(email)) order.push(email);
     add(email);
     const name = normalName(identity.name);
-    if (name.length >= 3 && /\p{L}/u.test(name) && !GENERIC_NAMES.has(name) && !name.endsWith('[bot]'))
+    if (name.length >= 3 && /\p{L}/u.test(name) && !GENERIC_NAMES.has(name) && !name.endsWith('[bot]')) {
       union(email, `n:${name}`);
+      // A name written as a GitHub login (`matskkolstad`) is the person behind that login's no-reply e-mail.
+      if (/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/.test(name)) union(email, `l:${name}`);
+    }
     const login = githubNoReplyLogin(identity.email);
     if (login) union(email, `l:${login}`);
   }

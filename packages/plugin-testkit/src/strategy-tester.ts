@@ -47,6 +47,7 @@ export function testStrategy(
   cases: { valid?: readonly ValidCase[]; invalid?: readonly InvalidCase[] },
   runner: TestFunctions = testFunctions(),
 ): void {
+  checkArguments(strategy, plugin, cases, runner);
   const { describe, it } = runner;
   describe(strategy, () => {
     (cases.valid ?? []).forEach((entry, index) => {
@@ -98,4 +99,43 @@ function testFunctions(): TestFunctions {
     );
   }
   return { describe: scope.describe, it: scope.it };
+}
+
+const SIGNATURE = 'testStrategy(strategyName, plugin, cases, runner?)';
+
+const isFunction = (value: unknown): boolean => typeof value === 'function';
+const described = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value;
+
+/** A wrong argument is said in one line naming the signature, before any test is declared. */
+function checkArguments(strategy: unknown, plugin: unknown, cases: unknown, runner: unknown): void {
+  const fail = (problem: string): never => {
+    throw new TypeError(`${SIGNATURE}: ${problem}`);
+  };
+  if (typeof strategy !== 'string' || strategy.length === 0)
+    fail(`strategyName must be the strategy's name (meta.name, a string), not ${described(strategy)}`);
+  const candidate = plugin as { name?: unknown; apply?: unknown } | null;
+  if (typeof candidate !== 'object' || candidate === null || !isFunction(candidate.apply))
+    fail(
+      `plugin must be the plugin (the package's default export, with apply(hooks)), not ${described(plugin)}${
+        typeof candidate === 'object' && candidate !== null && 'meta' in candidate && 'analyze' in candidate
+          ? ': this is a strategy; pass the plugin that registers it'
+          : ''
+      }`,
+    );
+  const table = cases as { valid?: unknown; invalid?: unknown } | null;
+  if (typeof table !== 'object' || table === null || Array.isArray(table))
+    fail(`cases must be { valid?: [...], invalid?: [...] }, not ${described(cases)}`);
+  for (const key of ['valid', 'invalid'] as const)
+    if (table![key] !== undefined && !Array.isArray(table![key])) fail(`cases.${key} must be an array`);
+  const functions = runner as { describe?: unknown; it?: unknown } | null;
+  if (
+    typeof functions !== 'object' ||
+    functions === null ||
+    !isFunction(functions.describe) ||
+    !isFunction(functions.it)
+  )
+    fail(
+      'runner must give describe and it functions (mocha\u2019s globals are used when it is left out: run the file under mocha)',
+    );
 }

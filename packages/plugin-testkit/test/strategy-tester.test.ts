@@ -134,6 +134,40 @@ describe('the plugin testkit', () => {
     expect(results.get('wrong count')).to.match(/made 0 detections, expected 1/);
   });
 
+  it('testStrategy says a wrong argument in one line naming its signature, before declaring any test', () => {
+    const runner: TestFunctions = {
+      describe: () => expect.fail('no test may be declared'),
+      it: () => expect.fail('no test may be declared'),
+    };
+    const strategyObject = { meta: { name: 'big-commits' }, analyze: () => [] };
+    const attempts: [string, () => void][] = [
+      ['a strategy object as the name', () => testStrategy(strategyObject as never, bigCommits, {}, runner)],
+      ['a strategy object as the plugin', () => testStrategy('big-commits', strategyObject as never, {}, runner)],
+      ['the cases where the plugin goes', () => testStrategy('big-commits', { valid: [] } as never, {}, runner)],
+      ['an array as the cases', () => testStrategy('big-commits', bigCommits, [] as never, runner)],
+      ['cases.valid not an array', () => testStrategy('big-commits', bigCommits, { valid: {} } as never, runner)],
+      ['the plugin again as the runner', () => testStrategy('big-commits', bigCommits, {}, bigCommits as never)],
+    ];
+    for (const [what, attempt] of attempts) {
+      let message = '';
+      try {
+        attempt();
+      } catch (error) {
+        expect(error, what).to.be.instanceOf(TypeError);
+        message = (error as Error).message;
+      }
+      expect(message, what).to.match(/^testStrategy\(strategyName, plugin, cases, runner\?\): /);
+      expect(message.split('\n'), what).to.have.length(1);
+    }
+    let strategyHint = '';
+    try {
+      testStrategy('big-commits', strategyObject as never, {}, runner);
+    } catch (error) {
+      strategyHint = (error as Error).message;
+    }
+    expect(strategyHint).to.contain('this is a strategy; pass the plugin that registers it');
+  });
+
   it('formatMessage fills known placeholders and leaves unknown ones as written', () => {
     expect(formatMessage('{{ a }} and {{b}} and {{c}}', { a: 1, b: 'two' })).to.equal('1 and two and {{c}}');
   });

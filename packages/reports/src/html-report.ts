@@ -1,5 +1,6 @@
 import { isCommitIdPrefix, type AnalysisResult, type RepositoryResult } from '@cadence-detect/plugin-sdk';
 import type { ReportContext } from './render.js';
+import { count, counted } from './numbers.js';
 import {
   assessmentSeverity,
   assistantsLine,
@@ -103,7 +104,7 @@ ${lines(rows)}
 ${eraCheckSentence(r) && html`<p id="era-check">${eraCheckSentence(r)}</p>`}
 <ul class="explain">${scoreMeaning(r).map((line) => html`<li>${line}</li>`)}</ul>
 </section>
-<p>${r.total_commits} commits analyzed, ${r.scored_commits} scored, ${r.suspicious_commits} flagged · ${r.metrics.additions ?? 0} additions · ${r.metrics.authors ?? 0} authors</p>
+<p>${counted(r.total_commits, 'commit')} analyzed, ${count(r.scored_commits)} scored, ${count(r.suspicious_commits)} flagged · ${counted(r.metrics.additions ?? 0, 'addition')} · ${counted(r.metrics.authors ?? 0, 'author')}</p>
 <p>${assistantsLine(r)}</p>
 ${automationLine(r)}
 <p class="muted">${thresholdsLine(r.thresholds)}</p>

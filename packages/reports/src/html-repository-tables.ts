@@ -2,6 +2,7 @@ import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { HUMAN_HISTORIES } from './human-histories.js';
 import { html, joinHtml, type SafeHtml } from './page/html.js';
 import { trendLine } from './share-chart.js';
+import { counted } from './numbers.js';
 
 const lines = (values: readonly SafeHtml[]): SafeHtml => joinHtml(values, '\n');
 
@@ -21,12 +22,17 @@ ${lines(entries.map(([name, n]) => html`<tr><td>${name}</td><td>${n}</td></tr>`)
  */
 export function metricsTable(r: RepositoryResult): SafeHtml | '' {
   const rows: [string, number | undefined, { p10: number; median: number; p90: number }, (v: number) => string][] = [
-    ['Median additions per commit', r.metrics.median_additions, HUMAN_HISTORIES.median_additions, (v) => `${v} lines`],
+    [
+      'Median additions per commit',
+      r.metrics.median_additions,
+      HUMAN_HISTORIES.median_additions,
+      (v) => counted(v, 'line'),
+    ],
     [
       '90th-percentile additions per commit',
       r.metrics.p90_additions,
       HUMAN_HISTORIES.p90_additions,
-      (v) => `${v} lines`,
+      (v) => counted(v, 'line'),
     ],
     [
       'Median time between an author\u2019s commits',

@@ -1,11 +1,11 @@
 import type { LinesAtHead, RepositoryResult, Survival } from '@cadence-detect/plugin-sdk';
 import { CHART_FRAME } from './chart-frame.js';
 import { linesEraSentence } from './explain.js';
+import { count } from './numbers.js';
 import { html, joinHtml, type SafeHtml } from './page/html.js';
 
 const pct = (part: number, whole: number): string => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : 'n/a');
 const share = (value: number | null): string => (value === null ? 'n/a' : `${Math.round(value * 100)}%`);
-const count = (n: number): string => Math.round(n).toLocaleString('en');
 
 /** The parts of the code at HEAD, in the order the bar draws them, with the colour and word for each. */
 function parts(l: LinesAtHead): { label: string; lines: number; colour: string }[] {

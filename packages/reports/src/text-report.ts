@@ -1,6 +1,7 @@
 import type { AnalysisResult, RepositoryResult, WebsiteResult } from '@cadence-detect/plugin-sdk';
 import type { ReportContext } from './render.js';
 import { displayLine as oneLine, displayText } from './display-text.js';
+import { count, counted } from './numbers.js';
 import {
   assistantsLine,
   eraCheckSentence,
@@ -89,7 +90,6 @@ function automationLines(r: RepositoryResult): string[] {
 }
 
 const percent = (share: number | null): string => (share === null ? 'n/a' : `${Math.round(share * 100)}%`);
-const count = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 /** One line each for the code at HEAD and how it lasted (docs/lines.md), or why they were not counted. */
 export function codeLines(r: RepositoryResult): string[] {
@@ -116,7 +116,7 @@ function repositoryLines(r: RepositoryResult, verbose: boolean): string[] {
     `Repository: ${oneLine(r.repo)}${r.branch ? ` (${oneLine(r.branch)})` : ''} at ${r.head_commit.slice(0, 12)}`,
     `Assessment: ${r.assessment}  (overall score ${r.overall_score.toFixed(2)}, ai_share ${r.ai_share.toFixed(2)})`,
     ...scoreMeaning(r).map((line) => `  ${line}`),
-    `Commits: ${r.total_commits} analyzed, ${r.scored_commits} scored, ${r.suspicious_commits} flagged; ${m.additions ?? 0} additions, ${m.deletions ?? 0} deletions, ${m.authors ?? 0} authors`,
+    `Commits: ${count(r.total_commits)} analyzed, ${count(r.scored_commits)} scored, ${count(r.suspicious_commits)} flagged; ${counted(m.additions ?? 0, 'addition')}, ${counted(m.deletions ?? 0, 'deletion')}, ${counted(m.authors ?? 0, 'author')}`,
     oneLine(assistantsLine(r)),
     ...automationLines(r),
     ...emptyCommitLines(r),

@@ -88,6 +88,20 @@ describe('the text report reads without the docs', () => {
     );
   });
 
+  it('says numbers one way: grouped thousands, and a unit that agrees with its number (1 line, never 1 lines)', () => {
+    const base = repositoryResult();
+    const result = {
+      ...base,
+      total_commits: 12_345,
+      metrics: { ...base.metrics, additions: 231_898, deletions: 1, authors: 1, median_additions: 1 },
+    };
+    const text = renderReport(result, 'text');
+    expect(text).to.match(/^Commits: 12,345 analyzed, .*; 231,898 additions, 1 deletion, 1 author$/m);
+    const html = renderReport(result, 'html');
+    expect(html).to.contain('12,345 commits analyzed').and.contain('231,898 additions');
+    expect(html).to.contain('<td class="num">1 line</td>').and.not.contain('>1 lines<');
+  });
+
   it('shows the lines\u2019 false-alarm floor beside the line share, in the text and the HTML', () => {
     const lines = {
       head: 'a'.repeat(40),
@@ -197,9 +211,9 @@ describe('reports', () => {
     );
     expect(table).to.contain('repositories').and.contain('commits written before assistants');
     expect(table).to.match(
-      /Median additions per commit<\/th><td class="num">240 lines<\/td><td class="num">\d+ lines<\/td><td class="num">\d+ lines to \d+ lines<\/td>/,
+      /Median additions per commit<\/th><td class="num">240 lines<\/td><td class="num">[\d,]+ lines<\/td><td class="num">[\d,]+ lines to [\d,]+ lines<\/td>/,
     );
-    expect(table).to.contain('<td class="num">1800 lines</td>');
+    expect(table).to.contain('<td class="num">1,800 lines</td>');
     expect(table).to.contain('<td class="num">2 min</td>');
     expect(renderReport(repositoryResult(), 'html')).not.to.contain('<table id="metrics">');
   });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CadenceError, HttpError, OPERATIONAL_CODES, type OperationalCode } from '@cadence-detect/errors';
+import { CadenceError, HttpError, jobErrorCode, OPERATIONAL_CODES, type OperationalCode } from '@cadence-detect/errors';
 import { httpAnswerOf, httpErrorOf } from '../src/middleware/http-answers.js';
 
 const body = (error: HttpError) => ({
@@ -115,12 +115,20 @@ describe('HTTP answers of operational codes (middleware/http-answers.ts)', () =>
     for (const code of Object.keys(OPERATIONAL_CODES) as OperationalCode[]) {
       expect(httpAnswerOf(code) !== null, code).to.equal(mapped.has(code));
       if (mapped.has(code)) continue;
+      const shown = jobErrorCode(code);
       expect(body(httpErrorOf(new CadenceError(code))), code).to.deep.include({
         status: 500,
         error: 'internal_error',
-        details: { component: 'engine', reason: code },
+        details: { component: 'engine', code: shown.code, reason: shown.reason ?? code },
       });
     }
+    // A missing branch is the interface's ERR_NO_COMMITS_FOUND, its finer cause the reason.
+    expect(
+      body(httpErrorOf(new CadenceError('ERR_BRANCH_NOT_FOUND', { message: 'Branch not found: x' }))),
+    ).to.deep.include({
+      message: 'Branch not found: x',
+      details: { component: 'engine', code: 'ERR_NO_COMMITS_FOUND', reason: 'branch_not_found' },
+    });
     const given = HttpError.invalidRequest('limit', 'must be a non-negative integer');
     expect(httpErrorOf(given)).to.equal(given);
     expect(body(httpErrorOf(new Error('boom')))).to.deep.include({

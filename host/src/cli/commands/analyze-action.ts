@@ -21,8 +21,8 @@ const PROBE_TIMEOUT_MS = 8000;
 
 /** `cadence analyze`: one analysis through the same engine the server runs, then the report. */
 export async function runAnalyze(target: string, options: AnalyzeOptions, io: CliIo): Promise<void> {
-  // An unknown extension is a UsageError: exit 2 (cli/exit-codes.ts), before any work.
-  const format: ReportFormat | null = options.output ? reportFormatFromPath(options.output) : null;
+  // An unknown extension, or two reports of one format, is a usage error: exit 2, before any work.
+  const outputs = reportOutputs(options.output ?? []);
   const flags =
     options.suspiciousAdditions !== undefined
       ? { thresholds: { suspicious_additions: options.suspiciousAdditions } }
@@ -53,14 +53,14 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
       );
     }
     const context = reportContext(runtime.config, options.failOn);
-    if (options.output && format) {
-      const file = path.resolve(io.cwd, options.output);
-      await writeFile(file, await renderReportLazily(result, format, context));
-      io.stderr.write(`report written to ${file}\n`);
+    for (const { file, format } of outputs) {
+      const written = path.resolve(io.cwd, file);
+      await writeFile(written, await renderReportLazily(result, format, context));
+      io.stderr.write(`report written to ${written}\n`);
     }
     if (options.json) io.stdout.write(await renderReportLazily(result, 'json', context));
     // On stdout the verdict and the findings that matter; --verbose (or -o report.txt) has everything.
-    else if (!options.output)
+    else if (outputs.length === 0)
       io.stdout.write(await renderReportLazily(result, 'text', context, { verbose: options.verbose ?? false }));
     verdictGate(result, options.failOn);
   } catch (error) {
@@ -70,6 +70,20 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }
+}
+
+/** The `-o` reports, each with its format: one per format (a second would silently replace the first's choice). */
+function reportOutputs(files: readonly string[]): { file: string; format: ReportFormat }[] {
+  const outputs = files.map((file) => ({ file, format: reportFormatFromPath(file) }));
+  for (const [index, { file, format }] of outputs.entries()) {
+    const first = outputs.findIndex((o) => o.format === format);
+    if (first !== index)
+      throw new CliError(
+        'usage',
+        `-o ${outputs[first]!.file} and -o ${file} are both ${format} reports: give one -o per format (for example -o report.html -o report.json)`,
+      );
+  }
+  return outputs;
 }
 
 /** Whether the verdict is at or above a `--fail-on` level (the plugin SDK's ranking of both vocabularies, as reporters and SARIF use). */

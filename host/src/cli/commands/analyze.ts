@@ -3,7 +3,8 @@ import { exitCodeOf } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
 export interface AnalyzeOptions {
-  output?: string;
+  /** Each `-o`, in order. */
+  output?: string[];
   branch?: string;
   config?: string;
   suspiciousAdditions?: number;
@@ -31,6 +32,10 @@ function nonNegativeInteger(value: string): number {
   return Number(value);
 }
 
+function collectOutput(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 function kindOption(value: string): 'repository' | 'website' {
   if (value !== 'repository' && value !== 'website') throw new InvalidArgumentError('must be repository or website');
   return value;
@@ -43,7 +48,8 @@ export function register(program: Command, io: CliIo): void {
     .argument('<url-or-path>', 'repository URL, local path, or website URL')
     .option(
       '-o, --output <report>',
-      'write a report; the extension picks the format: .json .txt .html .yaml .yml .sarif',
+      'write a report; the extension picks the format: .json .txt .html .yaml .yml .sarif (once per format: -o report.html -o report.json)',
+      collectOutput,
     )
     .option('--branch <name>', 'branch to analyze (default: the repository\u2019s default branch)')
     .option('--config <path>', 'configuration file (YAML or JSON)')

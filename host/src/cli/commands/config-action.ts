@@ -50,12 +50,6 @@ function pickStage(stages: readonly string[]): string {
 }
 
 /**
- * `cadence config init`: a commented `.cadence.yaml` where the user stands (data only: it never
- * loads plugins); with `--ci`, the forge's CI set-up too (docs/ci.md). Nothing is overwritten
- * without `--force`, and an existing .gitlab-ci.yml or bitbucket-pipelines.yml is never rewritten:
- * the lines to add are printed.
- */
-/**
  * Refuses to write through a link: `file` and every folder between `root` and it must be no link
  * (a committed `.cadence.yaml` link would aim the write anywhere, a dangling one create a file
  * outside the repository, a linked `.github/workflows` the same for the workflow).
@@ -74,6 +68,13 @@ async function refuseLinks(root: string, file: string): Promise<void> {
   }
 }
 
+/**
+ * `cadence config init`: a commented `.cadence.yaml` where the user stands (data only: it never
+ * loads plugins); with `--ci`, the forge's CI set-up too (docs/ci.md). Nothing is overwritten
+ * without `--force`; adding a CI set-up never touches an existing `.cadence.yaml` (it holds the
+ * user's edits, `--force` or not), and an existing .gitlab-ci.yml or bitbucket-pipelines.yml is
+ * never rewritten: the lines to add are printed.
+ */
 export async function initConfig(
   options: { force?: boolean; ci?: 'github' | 'gitlab' | 'bitbucket' },
   io: CliIo,
@@ -87,12 +88,16 @@ export async function initConfig(
         ? path.join(io.cwd, 'bitbucket-pipelines.yml')
         : null;
   for (const file of [target, workflow, pipelineFile]) if (file) await refuseLinks(io.cwd, file);
-  for (const file of [target, workflow]) {
+  const keepConfig = options.ci !== undefined && existsSync(target);
+  for (const file of [keepConfig ? null : target, workflow]) {
     if (file && existsSync(file) && !options.force)
       throw new CliError('usage', `${file} exists; use --force to overwrite it`);
   }
-  await writeFile(target, configInitTemplate());
-  io.stdout.write(`wrote ${target}\n`);
+  if (keepConfig) io.stdout.write(`kept ${target} as it is\n`);
+  else {
+    await writeFile(target, configInitTemplate());
+    io.stdout.write(`wrote ${target}\n`);
+  }
   if (workflow) {
     await mkdir(path.dirname(workflow), { recursive: true });
     await writeFile(workflow, githubWorkflow(HOST_VERSION));

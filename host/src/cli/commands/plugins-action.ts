@@ -26,8 +26,18 @@ export async function runPlugins(options: { config?: string }, io: CliIo): Promi
     throw new CliError('usage', errorMessage(error));
   }
   const strategies = engine.strategies();
+  // Columns as wide as their longest entry: a long package name never pushes the rest out of line.
+  const width = (values: readonly string[], least: number): number => Math.max(least, ...values.map((v) => v.length));
+  const nameWidth = width(
+    entries.map((e) => e.packageName ?? e.specifier),
+    36,
+  );
+  const versionWidth = width(
+    entries.map((e) => e.version ?? '-'),
+    8,
+  );
   const row = (status: string, name: string, version: string, source: string, where: string): string =>
-    `${status.padEnd(12)} ${name.padEnd(36)} ${version.padEnd(8)} ${source.padEnd(10)} ${where}\n`;
+    `${status.padEnd(12)} ${name.padEnd(nameWidth)} ${version.padEnd(versionWidth)} ${source.padEnd(10)} ${where}\n`;
   io.stdout.write(row('STATUS', 'PACKAGE', 'VERSION', 'SOURCE', 'WHERE'));
   for (const entry of entries) {
     const where = entry.path ?? entry.specifier;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pMap from 'p-map';
@@ -59,7 +60,7 @@ export async function runScan(target: string | undefined, options: ScanOptions, 
     outcomes = await pMap(
       selected,
       (t) => scanOne(t, runtime, options, io, { signal: controller.signal, cache }, progress),
-      { concurrency: options.concurrency ?? 1, signal: controller.signal },
+      { concurrency: options.concurrency ?? availableParallelism(), signal: controller.signal },
     );
   } finally {
     progress.clear();
@@ -85,19 +86,25 @@ async function listTargets(
 ): Promise<{ organization: string; targets: ScanTarget[] }> {
   if (options.repos !== undefined) {
     if (target !== undefined)
-      throw new CliError('usage', 'give either a target (github:<org>, gitlab:<group>) or --repos <file>, not both');
+      throw new CliError(
+        'usage',
+        'give either a target (github:<org>, gitlab:<group>, gitea:<owner>, bitbucket:<workspace>) or --repos <file>, not both',
+      );
     return {
       organization: options.name ?? `repositories of ${path.basename(options.repos)}`,
       targets: await repositoriesFromFile(options.repos, io.cwd),
     };
   }
   if (target === undefined)
-    throw new CliError('usage', 'nothing to scan: give github:<org>, gitlab:<group> or --repos <file>');
+    throw new CliError(
+      'usage',
+      'nothing to scan: give github:<org>, gitlab:<group>, gitea:<owner>, bitbucket:<workspace> or --repos <file>',
+    );
   const forge = parseForgeTarget(target);
   if (!forge)
     throw new CliError(
       'usage',
-      `unknown scan target ${JSON.stringify(target)}: give github:<org>, gitlab:<group> or --repos <file>`,
+      `unknown scan target ${JSON.stringify(target)}: give github:<org>, gitlab:<group>, gitea:<owner>, bitbucket:<workspace> or --repos <file>`,
     );
   const missing = missingForgePlugin(forge.forge, runtime.plugins);
   if (missing) throw missing;

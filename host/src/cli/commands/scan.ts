@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
 import { exitCodeOf } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -38,21 +37,19 @@ export function register(program: Command, io: CliIo): void {
   program
     .command('scan')
     .description(
-      'analyze every repository of a GitHub organization or GitLab group (or a list), per author and per month',
+      'analyze every repository of a GitHub organization, GitLab group, Gitea or Forgejo owner or Bitbucket workspace (or a list), per author and per month',
     )
-    .argument('[target]', 'github:<org> or gitlab:<group> (subgroups included); or give --repos')
+    .argument(
+      '[target]',
+      'github:<org>, gitlab:<group> (subgroups included), gitea:<owner> or bitbucket:<workspace>; or give --repos',
+    )
     .option('--repos <file>', 'repositories to scan, one URL or path a line (# starts a comment)')
     .option(
       '--since <date>',
       'judge only commits authored from this date (earlier ones still set the baselines)',
       sinceOption,
     )
-    .option(
-      '--concurrency <n>',
-      'repositories analyzed at once (default: the number of cores)',
-      positiveInteger,
-      availableParallelism(),
-    )
+    .option('--concurrency <n>', 'repositories analyzed at once (default: the number of cores)', positiveInteger)
     .option('-o, --output <report>', 'write the organization report; the extension picks the format: .json .txt .html')
     .option('--reports-dir <dir>', 'write each repository\u2019s own HTML report into this folder')
     .option(

@@ -1,4 +1,4 @@
-import type { CadenceError, OperationalCode } from '@cadence-detect/errors';
+import { jobErrorCode, type CadenceError, type OperationalCode } from '@cadence-detect/errors';
 import type { Logger } from '@cadence-detect/logger';
 import type { OrganizationResult } from '@cadence-detect/organization';
 import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
@@ -175,7 +175,10 @@ export class JobRecords {
     job.status = status;
     job.finished_at = isoNow();
     job.error = error.message;
-    job.error_code = error.code;
+    // API clients match on the interface's codes: the engine's finer one is kept as the reason.
+    const shown = jobErrorCode(error.code);
+    job.error_code = shown.code;
+    job.error_reason = shown.reason;
     this.metrics.jobsTotal.inc({ status });
   }
 

@@ -28,7 +28,10 @@ export interface Job {
   started_at: string | null;
   finished_at: string | null;
   error: string | null;
+  /** One of the interface's codes, or of the few it leaves to us (docs/http-api.md, Error codes). */
   error_code: OperationalCode | null;
+  /** The engine's precise cause where `error_code` is its nearest interface code (`branch_not_found`). Absent in records before it. */
+  error_reason?: string | null;
   result?: AnalysisResult;
   /** What the worker runs (an organization job: what its scan lists). Not shown. */
   readonly request: AnalysisRequest | OrganizationRequest;
@@ -97,6 +100,7 @@ export function jobView(job: Job, form: 'full' | 'list'): Record<string, unknown
     finished_at: job.finished_at,
     error: job.error,
     error_code: job.error_code,
+    error_reason: job.error_reason ?? null,
   };
   if (job.parent_id !== undefined) view.parent_id = job.parent_id;
   if (job.kind === 'organization') return organizationView(job, view, form);
@@ -151,6 +155,7 @@ export function endEventOf(job: Job): JobEvent {
     event: 'error',
     type: 'error',
     error: job.error_code ?? 'ERR_INTERNAL',
+    ...(job.error_reason ? { reason: job.error_reason } : {}),
     message: job.error ?? 'failed',
     job_id: job.id,
     status: job.status,

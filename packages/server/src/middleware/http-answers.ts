@@ -1,4 +1,10 @@
-import { CadenceError, HttpError, type HttpErrorCode, type OperationalCode } from '@cadence-detect/errors';
+import {
+  CadenceError,
+  HttpError,
+  jobErrorCode,
+  type HttpErrorCode,
+  type OperationalCode,
+} from '@cadence-detect/errors';
 
 interface Answer {
   readonly status: number;
@@ -71,10 +77,13 @@ export function httpErrorOf(thrown: unknown): HttpError {
 
 function fromCode(thrown: CadenceError): HttpError {
   const answer = httpAnswerOf(thrown.code);
-  if (!answer)
+  if (!answer) {
+    // An analysis failure: the interface's code, and the engine's finer cause as the reason where it has one.
+    const shown = jobErrorCode(thrown.code);
     return new HttpError(500, 'internal_error', thrown.message, {
-      details: { component: 'engine', reason: thrown.code },
+      details: { component: 'engine', code: shown.code, reason: shown.reason ?? shown.code },
     });
+  }
   if (answer.error === 'invalid_request') {
     const details = (thrown.details as { field?: string; reason?: string } | undefined) ?? {};
     return new HttpError(answer.status, answer.error, thrown.message, {
