@@ -2,6 +2,7 @@ import { omitted } from './history.js';
 import { applyKeeping, mergeSideDiffs } from './ledger-merges.js';
 import { applyTexts, copiesWithinFile, countAdded, lineHash } from './ledger-texts.js';
 import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.js';
+import { emptyState, judgeCopies, RUN_SPAN, remove, takeFile, type CopyRun, type FileState } from './ledger-state.js';
 
 /** A line whose writer the ledger cannot know (its file was not followed): the replay's own marker. */
 export { UNKNOWN_ORIGIN as UNKNOWN } from './line-replay.js';
@@ -64,29 +65,6 @@ export interface Ledger {
 export const writerIndex = (value: number): number => Math.floor(value / SLOTS);
 export const assistantSlot = (value: number): number => value % SLOTS;
 
-/** A commit's ledger: each followed file's writers, and its lines' texts as numbers (where known). */
-interface FileState {
-  readonly origins: Map<string, number[]>;
-  readonly texts: Map<string, number[]>;
-}
-
-const emptyState = (): FileState => ({ origins: new Map(), texts: new Map() });
-
-function remove(state: FileState, path: string): void {
-  state.origins.delete(path);
-  state.texts.delete(path);
-}
-
-/** A diff's paths and what the state holds of its file before it (a renamed file leaves its old path). */
-function takeFile(state: FileState, diff: FileDiff) {
-  const from = diff.oldPath ?? diff.renameFrom;
-  const to = diff.newPath ?? diff.renameTo;
-  const old = from ? state.origins.get(from) : [];
-  const oldTexts = from ? state.texts.get(from) : [];
-  if (from && to !== from) remove(state, from);
-  return { from, to, old, oldTexts };
-}
-
 /** One commit's diff against its first parent, as it arrives. */
 interface PendingCommit {
   readonly hash: string;
@@ -126,7 +104,9 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     states.set(resumed.head, {
       origins: new Map(resumed.files as ReadonlyMap<string, number[]>),
       texts: new Map((resumed.texts ?? new Map()) as ReadonlyMap<string, number[]>),
+      tags: new Map(),
     });
+  const runs: CopyRun[] = [{ own: [], weights: [] }];
   let moved = resumed?.movedLines ?? 0;
   const earlier = new Set(resumed?.commits ?? []);
   const sideDiffs = await mergeSideDiffs(
@@ -150,7 +130,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       states.delete(parent);
       return state;
     }
-    return { origins: new Map(state.origins), texts: new Map(state.texts) };
+    return { origins: new Map(state.origins), texts: new Map(state.texts), tags: new Map(state.tags) };
   };
   const slot = (assistant: string | null): number => {
     let found = slotOf.get(assistant);
@@ -171,10 +151,11 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       to: string;
       out: number[];
       texts: number[] | null;
+      tags: number[];
       added: { at: number; key: string | null; value: number }[];
     }[] = [];
     for (const diff of commit.diffs) {
-      const { to, old, oldTexts } = takeFile(state, diff);
+      const { to, old, oldTexts, oldTags } = takeFile(state, diff);
       if (diff.binary || !to || !options.follows(to) || old === undefined) {
         // Not followed (binary, excluded, or not followed until now): its lines have no known writer.
         if (to) remove(state, to);
@@ -186,8 +167,9 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
         return index * SLOTS + (range ? slot(range.assistant) : 0);
       };
       const out: number[] = [];
+      const tags: number[] = [];
       // Each line's text as a number (blanks aside), kept beside its writer: copies within a file are found by it.
-      const texts: number[] | null = oldTexts && diff.added && diff.added.length === countAdded(diff) ? [] : null;
+      const texts: number[] | null = oldTexts && (diff.added?.length ?? 0) === countAdded(diff) ? [] : null;
       const added: { at: number; key: string | null; value: number }[] = [];
       /** Of the old file's lines, those this commit deletes: their deletion's index. */
       const deletedAt = new Map<number, number>();
@@ -198,6 +180,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
         const start = b === 0 ? a : a - 1;
         for (; position < start && position < old!.length; position++) {
           out.push(old![position]!);
+          tags.push(oldTags?.[position] ?? 0);
           texts?.push(oldTexts![position] ?? 0);
         }
         for (let i = 0; i < b; i++, position++) {
@@ -215,19 +198,35 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
           const text = diff.added?.[addedAt++];
           added.push({ at: out.length, key: moveKey(text), value: ownValue(c + i) });
           out.push(UNKNOWN);
+          tags.push(0);
           texts?.push(lineHash(text ?? ''));
         }
       }
       for (; position < old!.length; position++) {
         out.push(old![position]!);
+        tags.push(oldTags?.[position] ?? 0);
         texts?.push(oldTexts![position] ?? 0);
       }
-      if (texts && oldTexts)
-        moved += copiesWithinFile(diff, old!, oldTexts, out, texts, (oldIndex) => {
-          const deletion = deletedAt.get(oldIndex);
-          if (deletion !== undefined) movedDeletions.add(deletion);
-        });
-      if (to && options.follows(to) && !diff.binary) pending.push({ to, out, texts, added });
+      if (texts && oldTexts) {
+        const ownAt = new Map(added.map((line) => [line.at, line.value]));
+        moved += copiesWithinFile(
+          diff,
+          old!,
+          oldTexts,
+          out,
+          texts,
+          (oldIndex) => {
+            const deletion = deletedAt.get(oldIndex);
+            if (deletion !== undefined) movedDeletions.add(deletion);
+          },
+          (at, weights) => {
+            const run = runs.length;
+            runs.push({ own: weights.map((_, k) => ownAt.get(at + k) ?? index * SLOTS), weights });
+            for (let k = 0; k < weights.length; k++) tags[at + k] = run * RUN_SPAN + k;
+          },
+        );
+      }
+      if (to && options.follows(to) && !diff.binary) pending.push({ to, out, texts, tags, added });
     }
     // Moves: an added line whose text the commit deleted keeps that line's writer, when that text
     // is deleted once and added once in the commit (a repeated line, a lock file's `source = …`,
@@ -251,6 +250,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
         } else file.out[line.at] = line.value;
       }
       state.origins.set(file.to, file.out);
+      state.tags.set(file.to, file.tags);
       if (file.texts) state.texts.set(file.to, file.texts);
       else state.texts.delete(file.to);
     }
@@ -278,7 +278,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     // The merge's diff against the second parent, by the merge's path (none: the merge is the side's tree).
     const againstSide = sideDiffs.get(commit.hash) ?? new Map<string, FileDiff>();
     for (const diff of commit.diffs) {
-      const { from, to, old, oldTexts } = takeFile(state, diff);
+      const { from, to, old, oldTexts, oldTags } = takeFile(state, diff);
       if (!to) continue;
       if (diff.binary || !options.follows(to)) {
         remove(state, to);
@@ -290,6 +290,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       // The merge's file is the side's, blob for blob: the whole of it is the side's (as blame passes it).
       if (!sideDiff && sideOld !== undefined) {
         state.origins.set(to, sideOld);
+        state.tags.set(to, side.tags.get(sideFrom!) ?? []);
         const sideTexts = side.texts.get(sideFrom!);
         if (sideTexts) state.texts.set(to, sideTexts);
         else state.texts.delete(to);
@@ -302,14 +303,21 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       }
       const fromFirst = applyKeeping(old ?? null, diff);
       const fromSide = sideOld === undefined ? null : sideDiff ? applyKeeping(sideOld, sideDiff) : sideOld;
+      const sideTagsOld = side.tags.get(sideFrom ?? '') ?? [];
+      const tagsFirst = applyKeeping(oldTags ?? [], diff).map((tag) => (tag === UNKNOWN ? 0 : tag));
+      const tagsSide = sideDiff ? applyKeeping(sideTagsOld, sideDiff) : sideTagsOld;
       if (fromSide && fromSide.length === fromFirst.length)
         for (let i = 0; i < fromFirst.length; i++)
-          if (fromFirst[i] === UNKNOWN && fromSide[i] !== UNKNOWN) fromFirst[i] = fromSide[i]!;
+          if (fromFirst[i] === UNKNOWN && fromSide[i] !== UNKNOWN) {
+            fromFirst[i] = fromSide[i]!;
+            tagsFirst[i] = Math.max(0, tagsSide[i] ?? 0);
+          }
+      state.tags.set(to, tagsFirst);
       state.origins.set(
         to,
         fromFirst.map((value) => (value === UNKNOWN ? mine : value)),
       );
-      const texts = oldTexts && diff.added?.length === countAdded(diff) ? applyTexts(oldTexts, diff) : null;
+      const texts = oldTexts && (diff.added?.length ?? 0) === countAdded(diff) ? applyTexts(oldTexts, diff) : null;
       if (texts) state.texts.set(to, texts);
       else state.texts.delete(to);
     }
@@ -351,7 +359,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
   );
   finish();
   const last = states.get(head) ?? emptyState();
-  return { head, files: last.origins, texts: last.texts, commits, assistants, movedLines: moved };
+  return { head, files: judgeCopies(last, runs), texts: last.texts, commits, assistants, movedLines: moved };
 }
 
 /**

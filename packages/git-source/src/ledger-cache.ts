@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Ledger } from './history-ledger.js';
 import type { ReworkedLines } from './rework.js';
 
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** A whole history's one pass, kept for the next analysis of the same repository. */
 export interface KeptLines {

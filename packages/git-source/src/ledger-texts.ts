@@ -21,13 +21,16 @@ export function lineHash(text: string): number {
   return hash >>> 0;
 }
 
-/** Characters of a line that are no blank: a copied block must hold COPY_MIN_CHARS of them (blame -M's score). */
+/**
+ * A line's ASCII letters and digits: a copied block must hold COPY_MIN_CHARS of them, as blame -M
+ * scores a block (`blame_entry_score`: 1 + its alphanumeric bytes, taken when above 20).
+ */
 function weight(text: string | undefined): number {
   if (text === undefined) return 0;
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code !== 32 && code !== 9 && code !== 13 && code !== 10 && code !== 11 && code !== 12) count++;
+    if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)) count++;
   }
   return count;
 }
@@ -46,6 +49,8 @@ export function copiesWithinFile(
   out: number[],
   texts: readonly number[],
   onCopied: (oldIndex: number) => void,
+  /** Each copy found: where it starts in `out`, and its lines' letters and digits. */
+  onRun?: (at: number, weights: number[]) => void,
 ): number {
   // Where the old file holds the texts the commit adds: one pass over it, for those texts alone.
   const wanted = new Set<number>();
@@ -75,6 +80,7 @@ export function copiesWithinFile(
         i++;
         continue;
       }
+      onRun?.(first + i, weights.slice(i, i + bestLength));
       for (let k = 0; k < bestLength; k++) {
         const value = old[bestAt + k];
         if (value === undefined || value === UNKNOWN) continue;

@@ -253,6 +253,54 @@ describe('git-source: the history ledger (one pass over the diffs)', function ()
     expect(same).to.equal(total);
   });
 
+  it('judges copies within a file as blame -M scores them: through a commit that only deletes, by letters and digits, and piece by piece at HEAD', async () => {
+    const repo = await repository('copies');
+    const numbered = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i + 1}`);
+    const code = numbered('const value_from_the_first_module_number', 6);
+    const heading = ['Other changes', '~~~~~~~~~~~~~', ''];
+    const first = ['opt_a = 11', 'opt_b = 22', 'opt_c = 33', 'opt_d = 44'];
+    const second = ['opt_e = 55', 'opt_f = 66', 'opt_g = 77', 'opt_h = 88'];
+    const body = numbered('text line', 12);
+    const notes = numbered('note ', 8);
+    await repo.commit({
+      message: 'Write them',
+      date: T0,
+      files: {
+        'doc.txt': `${[...code, ...body, ...first, 'middle', ...second, 'end'].join('\n')}\n`,
+        'notes.txt': `${[...notes, ...heading, 'last'].join('\n')}\n`,
+      },
+    });
+    // A commit that only deletes: the file's line texts must survive it.
+    const kept = body.slice(0, 11);
+    await repo.commit({
+      message: 'Drop a line',
+      date: T0 + DAY,
+      files: { 'doc.txt': `${[...code, ...kept, ...first, 'middle', ...second, 'end'].join('\n')}\n` },
+    });
+    // Blocks move within their files: the options and the code (enough letters and digits to be
+    // followed), the punctuation heading (too few: blame leaves it to the commit that moves it).
+    await repo.commit({
+      message: 'Reorder',
+      date: T0 + 2 * DAY,
+      files: {
+        'doc.txt': `${['start', ...first, ...kept, 'middle', 'end', ...second, ...code].join('\n')}\n`,
+        'notes.txt': `${[...heading, ...notes, 'last'].join('\n')}\n`,
+      },
+    });
+    // A line inserted in the middle of the second options: each half is too little to be a copy on its own.
+    await repo.commit({
+      message: 'Insert',
+      date: T0 + 3 * DAY,
+      files: {
+        'doc.txt': `${['start', ...first, ...kept, 'middle', 'end', ...second.slice(0, 2), 'inserted', ...second.slice(2), ...code].join('\n')}\n`,
+      },
+    });
+    const ledger = await ledgerOf(repo.dir);
+    const { same, total } = agreement(ledger, await blameAll(repo.dir));
+    expect(total).to.equal(1 + 4 + 11 + 2 + 5 + 6 + 3 + 8 + 1);
+    expect(same).to.equal(total);
+  });
+
   it('a merge whose file is its second parent\u2019s, blob for blob, takes that side\u2019s writers (as blame does)', async () => {
     const repo = await repository('side-blob');
     await repo.commit({ message: 'start', date: T0, files: { 'deps.lock': `${lines('dep', 6).join('\n')}\n` } });
