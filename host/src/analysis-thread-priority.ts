@@ -5,14 +5,13 @@
 // names this thread's id. Elsewhere, or where it is not allowed, the thread keeps the process's.
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
-
-/** How much nicer than the process (the HTTP thread) an analysis thread is: background work. */
-const ANALYSIS_THREAD_NICENESS_STEP = 10;
+import { analysisNicenessStep } from './analysis-niceness.js';
 
 try {
   const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isSafeInteger(threadId) && threadId > 0)
-    setPriority(threadId, Math.min(19, getPriority(threadId) + ANALYSIS_THREAD_NICENESS_STEP));
+  const step = analysisNicenessStep(process.env.CADENCE_ANALYSIS_NICENESS);
+  if (Number.isSafeInteger(threadId) && threadId > 0 && step > 0)
+    setPriority(threadId, Math.min(19, getPriority(threadId) + step));
 } catch {
   // Not Linux, or not permitted: the analysis runs at the process's priority.
 }

@@ -107,6 +107,11 @@ describe('configuration refused at start-up (the real CLI process)', function ()
     );
   });
 
+  it('refuses CADENCE_ANALYSIS_NICENESS that is not a whole number from 0 to 19', async () => {
+    for (const value of ['20', '-1', 'low', '1.5', ''])
+      expectRefused(await webhook([], { CADENCE_ANALYSIS_NICENESS: value }), 'CADENCE_ANALYSIS_NICENESS');
+  });
+
   it('refuses CADENCE_API_TOKEN set but empty, and an empty api.token in a file', async () => {
     const fromEnv = await webhook([], { CADENCE_API_TOKEN: '' });
     expectRefused(fromEnv, 'CADENCE_API_TOKEN');

@@ -132,4 +132,33 @@ describe('analyses in worker threads (memory backend, the real server)', functio
       JSON.stringify(values),
     ).to.have.length.of.at.least(1);
   });
+
+  it('runs them at the HTTP thread\u2019s priority with CADENCE_ANALYSIS_NICENESS=0', async () => {
+    const level = await startCadenceServer({
+      cwd: work.path,
+      args: ['--workers', '1'],
+      config: { security: { allowed_networks: ['127.0.0.0/8'] } },
+      env: { CADENCE_QUEUE_BACKEND: 'memory', CADENCE_ANALYSIS_NICENESS: '0' },
+    });
+    try {
+      const job = await level.json<JobBody>(
+        '/api/analyze/repository',
+        jsonPost({ url: git.daemon.url('acme/human.git') }),
+      );
+      expect((await waitForJob<JobBody>(level, job.body.id, 30_000)).status).to.equal('completed');
+      const pid = level.child.pid!;
+      const niceness = async (tid: string): Promise<number> => {
+        const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const http = await niceness(String(pid));
+      const values = await Promise.all((await readdir(`/proc/${pid}/task`)).map(niceness));
+      expect(
+        values.every((n) => n === http),
+        JSON.stringify(values),
+      ).to.equal(true);
+    } finally {
+      await level.stop();
+    }
+  });
 });

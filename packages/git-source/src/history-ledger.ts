@@ -44,6 +44,8 @@ export interface LedgerOptions {
    * replayed. Every one of them must descend from it alone (`resumable` says whether they do).
    */
   readonly resume?: Ledger;
+  /** Told after each replayed commit how many this read has replayed (progress; cheap to call). */
+  readonly onReplayed?: (replayed: number) => void;
   readonly signal?: AbortSignal;
 }
 
@@ -333,6 +335,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     commits.push(commit.hash);
     const state = commit.parents.length > 1 ? replayMerge(commit, index) : replayPlain(commit, index);
     if ((children.get(commit.hash) ?? 0) > 0 || commit.hash === head) states.set(commit.hash, state);
+    options.onReplayed?.(commits.length - earlier.size);
   };
   await streamCommitDiffs(
     dir,

@@ -30,6 +30,8 @@ export interface WholeHistoryOptions {
   readonly omitPaths?: readonly string[];
   /** The analysis's one read of refs/notes/ai. */
   readonly gitAiNotes?: SharedAuthorshipNotes;
+  /** Progress of the replay: commits replayed so far, of those to replay. */
+  readonly onProgress?: (replayed: number, toReplay: number) => void;
   readonly signal?: AbortSignal;
 }
 
@@ -76,6 +78,12 @@ export async function readWholeHistoryPass(
       deletions.set(key, (deletions.get(key) ?? 0) + 1);
     },
     ...(resumedFrom ? { resume: resumedFrom.ledger } : {}),
+    ...(options.onProgress
+      ? {
+          onReplayed: (replayed: number) =>
+            options.onProgress!(replayed, parents.size - (resumedFrom?.ledger.commits.length ?? 0)),
+        }
+      : {}),
     ...(options.omitPaths?.length ? { omitPaths: options.omitPaths } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });

@@ -128,10 +128,17 @@ describe('git-source: the history ledger (one pass over the diffs)', function ()
       }
       await repo.commit({ message: `change ${i}`, date: T0 + i * 3600 });
     }
-    const ledger = await ledgerOf(repo.dir);
+    const replayed: number[] = [];
+    const ledger = await replayLedger(repo.dir, (await runGit(repo.dir, ['rev-parse', 'HEAD'])).trim(), {
+      follows: () => true,
+      parents: await parentsOf(repo.dir),
+      onReplayed: (count) => replayed.push(count),
+    });
     const { same, total } = agreement(ledger, await blameAll(repo.dir));
     expect(total).to.be.greaterThan(100);
     expect(same).to.equal(total);
+    // Progress: told once per replayed commit, counting up.
+    expect(replayed).to.deep.equal(Array.from({ length: 40 }, (_, i) => i + 1));
   });
 
   it('agrees with git blame -w -M through pull requests merged with --no-ff, while the main branch moves on', async () => {

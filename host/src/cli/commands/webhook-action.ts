@@ -1,5 +1,6 @@
 import type { CadenceConfig } from '@cadence-detect/config';
 import { createBackends, createServer } from '@cadence-detect/server';
+import { nicenessProblem } from '../../analysis-niceness.js';
 import type { EngineThreadData } from '../../engine-thread.js';
 import { createRuntime } from '../../runtime.js';
 import { CliError } from '../exit-codes.js';
@@ -36,6 +37,8 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
   if (options.timeout !== undefined) webhook.read_timeout_seconds = options.timeout;
   const flags: Record<string, unknown> = { webhook };
   if (options.apiToken !== undefined) flags.api = { token: options.apiToken };
+  const niceness = nicenessProblem(io.env.CADENCE_ANALYSIS_NICENESS);
+  if (niceness) throw new CliError('usage', niceness);
   const runtime = await createRuntime(io, {
     ...(options.config ? { configPath: options.config } : {}),
     flags,

@@ -178,6 +178,7 @@ export async function acquireRepository(
             isExcludedByConfig: excludeMatcher(excludeFiles),
             cache: request.cache !== false,
             gitAiNotes,
+            onProgress: (message: string) => emit({ event: 'fetch', message }),
             signal,
           })
         : null;

@@ -43,6 +43,22 @@ async function keptFileOf(
   return keptLinesFile(root, pinnedGitDir(clone.dir) ?? clone.dir, first);
 }
 
+/** How often the replay says how far it has got. */
+const PROGRESS_EVERY_MS = 2_000;
+
+/** The replay's progress as a sentence, at most every PROGRESS_EVERY_MS. */
+export function replayProgress(
+  say: (message: string) => void,
+  now: () => number = Date.now,
+): (replayed: number, toReplay: number) => void {
+  let next = now() + PROGRESS_EVERY_MS;
+  return (replayed, toReplay) => {
+    if (now() < next) return;
+    next = now() + PROGRESS_EVERY_MS;
+    say(`counting lines: ${replayed.toLocaleString('en-US')} of ${toReplay.toLocaleString('en-US')} commits replayed`);
+  };
+}
+
 /**
  * A whole history's lines, started beside the history read (both are one git read of the same
  * history; on two cores they take the time of the longer): the pass, kept and carried forward
@@ -62,6 +78,8 @@ export class WholeHistoryLines {
       readonly isExcludedByConfig: (path: string) => boolean;
       readonly cache: boolean;
       readonly gitAiNotes: SharedAuthorshipNotes;
+      /** Said every few seconds while the pass replays (a job's page is never silent through it). */
+      readonly onProgress?: (message: string) => void;
       readonly signal: AbortSignal;
     },
   ) {
@@ -80,6 +98,7 @@ export class WholeHistoryLines {
       isExcludedByConfig: this.options.isExcludedByConfig,
       kept,
       gitAiNotes: this.options.gitAiNotes,
+      ...(this.options.onProgress ? { onProgress: replayProgress(this.options.onProgress) } : {}),
       signal: this.options.signal,
       ...(omitPaths?.length ? { omitPaths } : {}),
     });
