@@ -4,6 +4,7 @@ import path from 'node:path';
 import { abortError, CadenceError } from '@cadence-detect/errors';
 import { uniqueAbbreviations } from './abbreviations.js';
 import { linkAuthorIntervals } from './author-intervals.js';
+import { copiedCommits } from './cherry-picks.js';
 import type { CommitRecord, RepositoryStats } from '@cadence-detect/plugin-sdk';
 import { commitRecordSink, type MutableCommit, type ReadCommit } from './commit-record.js';
 import { excludeMatcher } from './exclude-matcher.js';
@@ -94,7 +95,8 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   ]);
   const { read, missing: damaged } = fromLog;
   fillUnknownTimes(read);
-  linkAuthorIntervals(read.filter((c) => !c.authorTimeUnknown).map((c) => c.record));
+  const dated = read.filter((c) => !c.authorTimeUnknown).map((c) => c.record);
+  linkAuthorIntervals(dated, await copiedCommits(dir, dated, options.signal));
   const abbreviations = uniqueAbbreviations(read.map((c) => c.record.hash));
   for (const commit of read) commit.record.shortHash = abbreviations.get(commit.record.hash) ?? commit.record.shortHash;
   const all = read.map((c) => c.record);

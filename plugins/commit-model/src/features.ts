@@ -1,4 +1,5 @@
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
+import { authoredBody } from './squash-list.js';
 
 /**
  * The commit model's inputs: what a commit's size, pace, files and message look like, each against
@@ -111,7 +112,12 @@ interface AuthorBaseline {
 }
 
 /** The feature vector of every commit (in `commits` order); merges and boundary commits get one too. */
-export function extractFeatures(commits: readonly CommitRecord[]): FeatureVector[] {
+export function extractFeatures(given: readonly CommitRecord[]): FeatureVector[] {
+  // Messages as their authors wrote them: a squash's list of commit messages without GitHub's markers.
+  const commits = given.map((commit) => {
+    const body = authoredBody(commit.subject, commit.body);
+    return body === commit.body ? commit : { ...commit, body };
+  });
   const baselines = authorBaselines(commits);
   const sessions = sessionPositions(commits);
   const nearby = nearbyRates(commits);

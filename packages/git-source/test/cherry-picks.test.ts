@@ -1,0 +1,62 @@
+import { expect } from 'chai';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createRepository, makeTempDir, runGit, type TempDir } from '@cadence-detect/test-support';
+import { readHistory } from '../src/index.js';
+
+const T0 = Date.UTC(2019, 4, 1, 9) / 1000;
+const ADA = { name: 'Ada Example', email: 'ada@example.test' };
+const BOB = { name: 'Bob Example', email: 'bob@example.test' };
+const IDENTITY = {
+  GIT_COMMITTER_NAME: 'Release Manager',
+  GIT_COMMITTER_EMAIL: 'release@example.test',
+  GIT_COMMITTER_DATE: `${T0 + 86_400} +0000`,
+};
+
+describe('git-source: a cherry-picked copy is no new commit of its author', function () {
+  this.timeout(60_000);
+  let work: TempDir;
+  before(async () => {
+    work = await makeTempDir('cadence-cherry-');
+  });
+  after(() => work.remove());
+
+  it('takes its original\u2019s interval (same author, author date and patch id), where a different change of the same second keeps its own', async () => {
+    const dir = path.join(work.path, 'repo');
+    await mkdir(dir);
+    const repo = await createRepository(dir, [
+      { message: 'Start', date: T0, author: ADA, files: { 'a.txt': 'one\n' } },
+    ]);
+    await runGit(dir, ['checkout', '-q', '-b', 'release']);
+    await runGit(dir, ['checkout', '-q', repo.branch]);
+    const fix = await repo.commit({
+      message: 'Fix the parser',
+      date: T0 + 3600,
+      author: ADA,
+      files: { 'b.txt': 'fixed\n' },
+    });
+    await repo.commit({ message: 'Other work', date: T0 + 7200, author: BOB, files: { 'c.txt': 'other\n' } });
+    // The release branch takes the fix: the copy keeps Ada's author date, and merges back.
+    await runGit(dir, ['checkout', '-q', 'release']);
+    await runGit(dir, ['cherry-pick', fix], IDENTITY);
+    // Another change by Ada stamped with the same second (a script's commits): a different patch.
+    await writeFile(path.join(dir, 'd.txt'), 'another change\n');
+    await runGit(dir, ['add', 'd.txt']);
+    await runGit(dir, ['commit', '-q', '-m', 'Same second, another change'], {
+      ...IDENTITY,
+      GIT_AUTHOR_NAME: ADA.name,
+      GIT_AUTHOR_EMAIL: ADA.email,
+      GIT_AUTHOR_DATE: `${T0 + 3600} +0000`,
+    });
+    await runGit(dir, ['checkout', '-q', repo.branch]);
+    await runGit(dir, ['merge', '-q', '--no-ff', '-m', 'Merge release', 'release'], IDENTITY);
+    const head = (await runGit(dir, ['rev-parse', 'HEAD'])).trim();
+    const { commits } = await readHistory(dir, { rev: head, excludeFiles: [] });
+    const fixes = commits.filter((c) => c.subject === 'Fix the parser');
+    expect(fixes).to.have.length(2);
+    // Both the original and its copy: Ada's previous commit is Start, an hour earlier.
+    expect(fixes.map((c) => c.previousAuthorTime)).to.deep.equal([T0, T0]);
+    // A different change in the same second is a commit of its own: 0 s after the fix.
+    expect(commits.find((c) => c.subject === 'Same second, another change')!.previousAuthorTime).to.equal(T0 + 3600);
+  });
+});
