@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PLUGIN_API_VERSION } from '@cadence-detect/plugin-sdk';
+import { main } from '@cadence-detect/create-plugin';
 import {
   createRepository,
   exportRepository,
@@ -63,6 +64,19 @@ function thirdPartyDependencies(packageDir: string, seen = new Set<string>()): s
   return found;
 }
 
+/** Writes the plugin starter's package (`npm init @cadence-detect/plugin binary-drops`) and packs it into `tarballs`; returns its README. */
+async function packStarter(dir: string, tarballs: string): Promise<string> {
+  const said: string[] = [];
+  const io = {
+    cwd: path.dirname(dir),
+    out: { write: (t: string) => said.push(t) },
+    err: { write: (t: string) => said.push(t) },
+  };
+  if ((await main(['binary-drops', '--dir', dir], io)) !== 0) throw new Error(`the starter failed: ${said.join('')}`);
+  await run('npm', ['pack', dir, '--pack-destination', tarballs], { cwd: path.dirname(dir) });
+  return readFileSync(path.join(dir, 'README.md'), 'utf8');
+}
+
 describe('a third-party plugin installed from packed tarballs', function () {
   this.timeout(120_000);
   let work: TempDir;
@@ -71,6 +85,7 @@ describe('a third-party plugin installed from packed tarballs', function () {
   let droppedCommit: string;
   /** The deployment's own `cadence`: discovery looks in the installation the bin runs from. */
   let deployedBin: string;
+  let starterReadme: string;
 
   before(async () => {
     work = await makeTempDir('cadence-published-');
@@ -93,6 +108,8 @@ describe('a third-party plugin installed from packed tarballs', function () {
     await run('npm', ['pack', path.join(root, 'examples/cadence-plugin-file-drops'), '--pack-destination', tarballs], {
       cwd: work.path,
     });
+    // The plugin starter's package, as its author would publish it, installed beside the example.
+    starterReadme = await packStarter(path.join(work.path, 'starter'), tarballs);
     project = path.join(work.path, 'deployment');
     await mkdir(project);
     await writeFile(
@@ -172,6 +189,39 @@ describe('a third-party plugin installed from packed tarballs', function () {
     } finally {
       await server?.stop();
     }
+  });
+
+  it('the plugin starter\u2019s package does what its README says: installed, it is discovered and counts; named in the user configuration, it loads; disabled by name, it is listed so', async () => {
+    // The README's steps: install it where cadence is installed (before: beside the example); it is discovered and counts.
+    expect(starterReadme).to.contain('npm install -g cadence-plugin-binary-drops').and.contain('counts in every');
+    const discovered = await runCadence(['plugins'], { cwd: work.path, bin: deployedBin });
+    expect(discovered.code, discovered.stderr).to.equal(0);
+    expect(discovered.stdout).to.match(/loaded\s+cadence-plugin-binary-drops\s+0\.1\.0\s+discovered/);
+    expect(discovered.stdout).to.contain('- binary-drops (content, repository, weight 0.2)');
+    // Named under plugins: in the user configuration, as the README shows: it resolves where cadence is installed.
+    const home = path.join(work.path, 'config-home');
+    await mkdir(path.join(home, 'cadence'), { recursive: true });
+    await writeFile(path.join(home, 'cadence', 'config.yaml'), 'plugins: [cadence-plugin-binary-drops]\n');
+    const named = await runCadence(['plugins'], { cwd: work.path, bin: deployedBin, env: { XDG_CONFIG_HOME: home } });
+    expect(named.code, named.stderr).to.equal(0);
+    // One row: named and discovered, it is one package.
+    expect(
+      named.stdout.split('\n').filter((l) => /^\S/.test(l) && l.includes('cadence-plugin-binary-drops')),
+    ).to.have.length(1);
+    expect(named.stdout).to.match(/loaded\s+cadence-plugin-binary-drops\s+0\.1\.0\s+config/);
+    // Kept installed but not counted: the README's strategies.disabled.
+    await writeFile(
+      path.join(home, 'cadence', 'config.yaml'),
+      'plugins: [cadence-plugin-binary-drops]\nstrategies:\n  disabled: [binary-drops]\n',
+    );
+    const disabled = await runCadence(['plugins'], {
+      cwd: work.path,
+      bin: deployedBin,
+      env: { XDG_CONFIG_HOME: home },
+    });
+    expect(disabled.stdout).to.contain(
+      '- binary-drops (content, repository, weight 0.2) [disabled by strategies.disabled]',
+    );
   });
 
   it('is skipped when strategies.disabled names its strategy', async () => {

@@ -554,6 +554,11 @@ async function main(): Promise<void> {
           !/EBADENGINE/.test(installed.stderr + installed.stdout),
           `npm (on the Node of PATH) warned about an engine:\n${tail(installed.stderr)}`,
         );
+        // No package of the tree is one the registry marks deprecated (koa-compose 4.2.0 was).
+        check(
+          !/npm warn deprecated/i.test(installed.stderr + installed.stdout),
+          `npm warned about a deprecated package:\n${tail(installed.stderr)}`,
+        );
       },
     );
 

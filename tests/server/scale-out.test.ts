@@ -19,6 +19,7 @@ interface JobBody {
   id: string;
   status: string;
   error_code: string | null;
+  error_reason?: string | null;
   result?: { total_commits: number };
 }
 
@@ -160,7 +161,7 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
     }
   });
 
-  it('retries a job whose worker was killed, once, then fails it with ERR_WORKER_LOST', async () => {
+  it('retries a job whose worker was killed, once, then fails it (ERR_OUT_OF_MEMORY, reason worker_lost)', async () => {
     const stalled = await startStalledServer();
     try {
       const site = await deployment(config(redis.url));
@@ -182,7 +183,8 @@ describe('scale-out: servers and workers sharing Redis (real processes)', functi
         worker = await site.worker();
       }
       const job = await waitForJob<JobBody>(a, accepted.body.id, 30_000);
-      expect(job).to.include({ status: 'failed', error_code: 'ERR_WORKER_LOST' });
+      // The interface's nearest code, the engine's own cause beside it (docs/http-api.md, Error codes).
+      expect(job).to.include({ status: 'failed', error_code: 'ERR_OUT_OF_MEMORY', error_reason: 'worker_lost' });
       await site.remove();
     } finally {
       await stalled.close();

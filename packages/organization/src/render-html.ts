@@ -83,18 +83,29 @@ ${joinHtml(rows, '\n')}
 
 /** At most this many authors in the page; the JSON report has every one. */
 const MAX_AUTHORS_IN_PAGE = 500;
+/** Authors shown before "show all": a page of hundreds of rows is not read, it is searched. */
+const TOP_AUTHORS = 50;
 
 function authorTable(org: OrganizationResult): SafeHtml {
   if (org.authors.length === 0) return html`<p>None.</p>`;
-  const rows = org.authors.slice(0, MAX_AUTHORS_IN_PAGE).map((a) => {
+  const listed = org.authors.slice(0, MAX_AUTHORS_IN_PAGE);
+  const rows = listed.map((a, index) => {
     const assistants = Object.entries(a.assistants)
       .map(([name, n]) => `${name} ${n}`)
       .join(', ');
-    return html`<tr data-name="${a.author.toLowerCase()}" data-share="${a.share}" data-commits="${a.commits}" data-flagged="${a.flagged}" data-attributed="${a.attributed}" data-repositories="${a.repositories.length}"><td>${a.author}<br><span class="muted">${a.email}</span></td><td class="num">${pct(a.share)}</td><td class="num">${a.commits}</td><td class="num">${a.flagged}</td><td class="num">${a.attributed}${assistants ? html`<br><span class="muted">${assistants}</span>` : ''}</td><td class="num">${a.repositories.length}</td></tr>`;
+    return html`<tr${index >= TOP_AUTHORS ? html` class="beyond-top"` : ''} data-name="${`${a.author} ${a.email}`.toLowerCase()}" data-share="${a.share}" data-commits="${a.commits}" data-scored="${a.scored_commits}" data-flagged="${a.flagged}" data-attributed="${a.attributed}" data-repositories="${a.repositories.length}"><td>${a.author}<br><span class="muted">${a.email}</span></td><td class="num">${pct(a.share)}</td><td class="num">${a.commits}</td><td class="num">${a.scored_commits}</td><td class="num">${a.flagged}</td><td class="num">${a.attributed}${assistants ? html`<br><span class="muted">${assistants}</span>` : ''}</td><td class="num">${a.repositories.length}</td></tr>`;
   });
-  return html`<table class="sortable"><thead><tr>${sortButton('name', 'Author', 'ascending')}${sortButton('share', 'Share')}${sortButton('commits', 'Commits')}${sortButton('flagged', 'Flagged')}${sortButton('attributed', 'Attributed')}${sortButton('repositories', 'Repositories')}</tr></thead><tbody>
+  const more = listed.length > TOP_AUTHORS;
+  // Without script the checkbox shows the rest (CSS alone); with it, the filter searches every row.
+  const controls = html`<p><label>Filter authors <input type="search" data-filter="authors-table" placeholder="name or e-mail"></label></p>${
+    more &&
+    html`<style>table.top-rows tr.beyond-top{display:none}#all-authors:checked~table.top-rows tr.beyond-top{display:table-row}</style>
+<input type="checkbox" id="all-authors"> <label for="all-authors">Show all ${listed.length} authors (the ${TOP_AUTHORS} with the most commits are shown)</label>`
+  }`;
+  return html`<div>${controls}
+<table id="authors-table" class="sortable${more ? ' top-rows' : ''}"><caption class="muted">Commits counts every commit, merges included; Share is over the scored ones.</caption><thead><tr>${sortButton('name', 'Author', 'ascending')}${sortButton('share', 'Share')}${sortButton('commits', 'Commits')}${sortButton('scored', 'Scored')}${sortButton('flagged', 'Flagged')}${sortButton('attributed', 'Attributed')}${sortButton('repositories', 'Repositories')}</tr></thead><tbody>
 ${joinHtml(rows, '\n')}
-</tbody></table>${org.authors.length > MAX_AUTHORS_IN_PAGE && html`<p class="muted">The ${MAX_AUTHORS_IN_PAGE} authors with the most commits of ${org.authors.length}; the JSON report has all.</p>`}`;
+</tbody></table></div>${org.authors.length > MAX_AUTHORS_IN_PAGE && html`<p class="muted">The ${MAX_AUTHORS_IN_PAGE} authors with the most commits of ${org.authors.length}; the JSON report has all.</p>`}`;
 }
 
 /** A report link is a relative path the scan wrote (file names it made safe): never a scheme. */

@@ -1,7 +1,9 @@
 /**
  * Sortable tables for pages that need nothing else (the organization report): every
  * `table.sortable` whose header buttons carry `data-key` sorts its rows by the row's `data-<key>`,
- * numbers as numbers. Without JavaScript the tables read in the order the page wrote them.
+ * numbers as numbers; an `input[data-filter=<table id>]` shows only the rows whose `data-name`
+ * holds what is typed (every row, those a "show all" hides too). Without JavaScript the tables read
+ * in the order the page wrote them.
  */
 function sortable(table: HTMLTableElement): void {
   const body = table.tBodies[0];
@@ -26,3 +28,16 @@ function sortable(table: HTMLTableElement): void {
 }
 
 for (const table of document.querySelectorAll<HTMLTableElement>('table.sortable')) sortable(table);
+
+for (const input of document.querySelectorAll<HTMLInputElement>('input[data-filter]')) {
+  const table = document.getElementById(input.dataset.filter ?? '');
+  const body = table instanceof HTMLTableElement ? table.tBodies[0] : undefined;
+  if (!body) continue;
+  input.addEventListener('input', () => {
+    const wanted = input.value.trim().toLowerCase();
+    for (const row of Array.from(body.rows)) {
+      // An empty filter gives the rows back to the page's own rule (the first rows, or all).
+      row.style.display = wanted === '' ? '' : (row.dataset.name ?? '').includes(wanted) ? 'table-row' : 'none';
+    }
+  });
+}

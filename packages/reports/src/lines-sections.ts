@@ -77,6 +77,9 @@ ${joinHtml(assistants, '\n')}
 }`;
 }
 
+/** The height a bar of 0% surviving keeps (viewBox units): visible, unlike a month without lines. */
+const MIN_BAR_HEIGHT = 2;
+
 /** Surviving share by month, assistant beside human: two bars a month, each as tall as the month's surviving share. */
 function survivalChart(months: Survival['months']): SafeHtml {
   const { width, left, right, bottom } = CHART_FRAME;
@@ -106,8 +109,11 @@ function survivalChart(months: Survival['months']): SafeHtml {
     ];
     return joinHtml(
       pair.map((p, k) => {
-        const rate = p.added > 0 ? Math.min(1, p.surviving / p.added) : 0;
-        return html`<rect x="${(x + k * bar).toFixed(1)}" y="${y(rate).toFixed(1)}" width="${bar.toFixed(1)}" height="${(height - bottom - y(rate)).toFixed(1)}" fill="${p.colour}"><title>${m.month}, ${p.who}: ${count(p.added)} lines added, ${pct(p.surviving, p.added)} surviving, ${pct(p.reworked, p.added)} reworked within 14 days</title></rect>`;
+        // No lines added: no bar. Lines added and none surviving: a sliver at the axis, so 0% never reads as no data.
+        if (p.added <= 0) return '';
+        const rate = Math.min(1, p.surviving / p.added);
+        const tall = Math.max(MIN_BAR_HEIGHT, height - bottom - y(rate));
+        return html`<rect x="${(x + k * bar).toFixed(1)}" y="${(height - bottom - tall).toFixed(1)}" width="${bar.toFixed(1)}" height="${tall.toFixed(1)}" fill="${p.colour}"><title>${m.month}, ${p.who}: ${count(p.added)} lines added, ${pct(p.surviving, p.added)} surviving, ${pct(p.reworked, p.added)} reworked within 14 days</title></rect>`;
       }),
       '',
     );

@@ -56,15 +56,23 @@ export function shareChart(all: readonly MonthlyShare[], id = 'share-chart'): Sa
       anchor === 'start' ? left + i * slot : anchor === 'end' ? left + i * slot + bar : left + i * slot + bar / 2;
     return html`<text x="${x.toFixed(1)}" y="${height - bottom + 18}" font-size="12" text-anchor="${anchor}">${m.month}</text>`;
   });
+  // Months without commits have no bar: where the months shown jump, a dashed break says so.
+  const breaks = months.map((m, i) => {
+    if (i === 0 || followingMonth(months[i - 1]!.month) === m.month) return '';
+    const x = left + i * slot - (slot - bar) / 2;
+    return html`<g class="month-break"><title>no commits from ${followingMonth(months[i - 1]!.month)} to ${previousMonth(m.month)}</title><line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${top}" y2="${height - bottom}" stroke="var(--line)" stroke-dasharray="3 3"/></g>`;
+  });
+  const gaps = breaks.filter((b) => b !== '').length;
   const earlier =
     hidden > 0 ? `; the ${hidden} earlier months, from ${all[0]!.month}, show no assistant share and are left out` : '';
   return html`<svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}-title">
 <title id="${id}-title">Assistant share by month, ${months[0]!.month} to ${months[months.length - 1]!.month}: explicit (the history says so) in red, inferred above it${earlier}</title>
 ${ticks}
 ${bars}
+${breaks}
 ${labels}
 </svg>
-<p class="legend muted"><span style="background:var(--flag)"></span>explicit<span style="background:var(--infer)"></span>inferred · each bar one month; hover a bar for its numbers${earlier ? html` · from ${months[0]!.month}${earlier}` : ''}</p>`;
+<p class="legend muted"><span style="background:var(--flag)"></span>explicit<span style="background:var(--infer)"></span>inferred · each bar one month; hover a bar for its numbers${gaps > 0 ? html` · a dashed line marks months without commits (${gaps} ${gaps === 1 ? 'gap' : 'gaps'})` : ''}${earlier ? html` · from ${months[0]!.month}${earlier}` : ''}</p>`;
 }
 
 /** A small line of one author's monthly share (0 to 100 %), for a table cell. */
@@ -83,4 +91,16 @@ export function trendLine(months: readonly MonthlyShare[]): SafeHtml | '' {
 
 function pct(share: number): string {
   return `${Math.round(share * 100)}%`;
+}
+
+/** `2019-12` → `2020-01`. */
+function followingMonth(month: string): string {
+  const [year, number] = month.split('-').map(Number) as [number, number];
+  return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`;
+}
+
+/** `2020-01` → `2019-12`. */
+function previousMonth(month: string): string {
+  const [year, number] = month.split('-').map(Number) as [number, number];
+  return number === 1 ? `${year - 1}-12` : `${year}-${String(number - 1).padStart(2, '0')}`;
 }

@@ -88,6 +88,32 @@ describe('the text report reads without the docs', () => {
     );
   });
 
+  it('draws a sliver for a month whose added lines all went (0% surviving), and no bar for a month without lines', () => {
+    const month = (m: string, added: number, surviving: number) => ({
+      month: m,
+      assistant_added: added,
+      assistant_surviving: surviving,
+      assistant_reworked_14d: 0,
+      human_added: 10,
+      human_surviving: 10,
+      human_reworked_14d: 0,
+    });
+    const result = {
+      ...repositoryResult(),
+      survival: {
+        assistant: { added: 40, surviving: 20, reworked_14d: 0 },
+        human: { added: 30, surviving: 30, reworked_14d: 0 },
+        months: [month('2025-01', 20, 0), month('2025-02', 0, 0), month('2025-03', 20, 20)],
+      },
+    };
+    const html = renderReport(result, 'html');
+    const gone = /<rect [^>]*height="([\d.]+)"[^>]*><title>2025-01, assistant: 20 lines added, 0%/.exec(html);
+    expect(gone, 'a bar for 2025-01').to.not.equal(null);
+    expect(Number(gone![1])).to.be.above(0);
+    expect(html).to.not.contain('<title>2025-02, assistant:');
+    expect(html).to.contain('<title>2025-02, human: 10 lines added');
+  });
+
   it('says numbers one way: grouped thousands, and a unit that agrees with its number (1 line, never 1 lines)', () => {
     const base = repositoryResult();
     const result = {

@@ -61,4 +61,13 @@ describe('the share-by-month chart', () => {
     expect(svg).to.contain('fill="var(--infer)"').and.to.contain('background:var(--infer)');
     expect(svg).to.not.contain('var(--chart)');
   });
+
+  it('marks where months without commits were left out, with a dashed break naming them', () => {
+    const two = [...history('2021-06', '2021-08', '2021-06'), ...history('2025-06', '2025-07', '2021-06')];
+    const svg = String(shareChart(two));
+    expect(svg.match(/class="month-break"/g)).to.have.length(1);
+    expect(svg).to.contain('<title>no commits from 2021-09 to 2025-05</title>');
+    expect(svg).to.contain('a dashed line marks months without commits (1 gap)');
+    expect(String(shareChart(history('2021-06', '2021-12', '2021-06')))).to.not.contain('month-break');
+  });
 });
