@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_EXCLUDE_FILES } from '@cadence-detect/config';
-import { linkAuthorIntervals, readHistory } from '@cadence-detect/git-source';
+import { copiedCommits, linkAuthorIntervals, readHistory } from '@cadence-detect/git-source';
 import { compileRules, attributeCommit } from '@cadence-detect/plugin-attribution';
 import { extractFeatures, FEATURE_NAMES, isImportedTree } from '@cadence-detect/plugin-commit-model';
 import { assistantOf, labelOf, labelRulesOf, loadAssistantNames, loadLabelRules, originOf, stripAttribution } from './corpus-labels.mjs';
@@ -157,7 +157,8 @@ export async function buildCorpus({ log = console.log } = {}) {
       for (const id of labelRulesOf(c, labelRules)) ruleCounts[id] = (ruleCounts[id] ?? 0) + 1;
     });
     const stripped = commits.map((c) => ({ ...stripAttribution(c, labelRules), previousAuthorTime: null }));
-    linkAuthorIntervals(stripped);
+    // As the git source links them: a cherry-picked copy takes its original's interval.
+    linkAuthorIntervals(stripped, await copiedCommits(mirror, commits));
     for (const c of stripped) {
       const left = attributeCommit(c, pluginRules);
       if (left.length === 0) continue;

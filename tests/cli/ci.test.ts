@@ -127,7 +127,13 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
       .and.contain(`Commits after \`${base.slice(0, 12)}\``);
     expect(summary).to.contain('| commit | severity | evidence | why |');
     // The lines the request adds, and how many came from assistant-made commits (docs/lines.md).
-    expect(summary).to.match(/^Adds \d+ lines; about \d+ \(\d+%\) from assistant-made commits\.$/m);
+    expect(summary).to.match(
+      /^Adds [\d,]+ lines; an expected [\d.,]+ \(\d+%\) of them from assistant-made commits \(lines weigh each commit by its size, the commit share does not\)\.$/m,
+    );
+    // The gate's outcome is said: this run reaches fail-on suspicious.
+    expect(summary).to.match(
+      /^Gate: \*\*failed\*\*: the verdict (suspicious|likely_ai_generated) reaches fail-on suspicious\.$/m,
+    );
     const sarif = JSON.parse(await readFile(path.join(repo.dir, 'cadence.sarif'), 'utf8')) as {
       version: string;
       runs: { results: { level: string }[] }[];
@@ -248,7 +254,9 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
       },
     });
     expect([0, 3], run.stderr).to.include(run.code);
-    expect(run.stderr).to.match(/^cadence: Adds \d+ lines; about \d+ \(\d+%\) from assistant-made commits\.$/m);
+    expect(run.stderr).to.match(
+      /^cadence: Adds [\d,]+ lines; an expected [\d.,]+ \(\d+%\) of them from assistant-made commits/m,
+    );
     const report = JSON.parse(await readFile(path.join(repo.dir, 'gl-code-quality.json'), 'utf8')) as {
       fingerprint: string;
       severity: string;

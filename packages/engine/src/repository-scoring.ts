@@ -329,7 +329,7 @@ export function toSuspicions(judged: readonly CommitJudgement[], headPaths?: Rea
       const strategies = [...new Set(j.detections.map((d) => d.strategy))];
       const what = j.explicit
         ? `attributed to ${j.assistants.join(', ')}`
-        : `${strategies.length} pattern${strategies.length === 1 ? '' : 's'} detected (${strategies.join(', ')})`;
+        : `flagged by ${strategies.length === 1 ? strategies[0] : `${strategies.slice(0, -1).join(', ')} and ${strategies.at(-1)}`}`;
       const suspicion: Suspicion = {
         commit_hash: j.commit.shortHash,
         commit: j.commit.hash,

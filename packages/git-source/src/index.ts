@@ -17,6 +17,7 @@ export { uniqueAbbreviations, MIN_ABBREVIATION } from './abbreviations.js';
 export { answersAsRepository } from './probe.js';
 export { parseGitVersion, atLeast, installedGitVersion, HTTP_PINNING_SINCE, type GitVersion } from './git-version.js';
 export { linkAuthorIntervals, type IntervalCommit } from './author-intervals.js';
+export { copiedCommits } from './cherry-picks.js';
 export { readNotes, AI_NOTES_REF, NOTE_LIMITS } from './notes.js';
 export {
   readAuthorshipNotes,

@@ -62,7 +62,7 @@ export async function runGithubCi(options: GithubCiOptions, io: CliIo): Promise<
       `assessment=${result.assessment}\nai-share=${result.ai_share.toFixed(4)}\nflagged=${result.suspicions.length}\n`,
     );
   const summary = given(env.GITHUB_STEP_SUMMARY);
-  if (summary) await appendFile(summary, ciSummary(result, outcome.checkout));
+  if (summary) await appendFile(summary, ciSummary(result, outcome.checkout, outcome));
   ciGate(outcome);
 }
 

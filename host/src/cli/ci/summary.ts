@@ -10,15 +10,24 @@ const cell = (text: string): string => escapeMarkdown(displayLine(text));
 const percent = (share: number): string => `${Math.round(share * 100)}%`;
 
 /** The job summary: the verdict, the assistants, and the commits that matter most. */
-export function ciSummary(result: RepositoryResult, range: { base: string | null; head: string }): string {
+export function ciSummary(
+  result: RepositoryResult,
+  range: { base: string | null; head: string },
+  gate: { readonly failOn: string | null; readonly gateReached: boolean } = { failOn: null, gateReached: false },
+): string {
   const lines = [
     `## Cadence: ${result.assessment.replace(/_/g, ' ')}`,
     '',
-    `${result.suspicions.length} of ${result.total_commits} commits flagged · assistant share ${percent(result.ai_share)} · score ${result.overall_score.toFixed(2)}`,
+    `${result.suspicions.length} of ${result.total_commits} commits flagged · assistant share of commits ${percent(result.ai_share)} · score ${result.overall_score.toFixed(2)}`,
     range.base
       ? `Commits after \`${range.base.slice(0, 12)}\` up to \`${range.head.slice(0, 12)}\`.`
       : `The whole history up to \`${range.head.slice(0, 12)}\`.`,
     ...addedLinesSentence(result).map((line) => `${line}`),
+    gate.failOn === null
+      ? 'Gate: none (no fail-on level): this step passes whatever the verdict.'
+      : gate.gateReached
+        ? `Gate: **failed**: the verdict ${result.assessment} reaches fail-on ${gate.failOn}.`
+        : `Gate: passed: the verdict ${result.assessment} is below fail-on ${gate.failOn}.`,
     '',
   ];
   const assistants = Object.entries(result.assistants).sort((a, b) => b[1] - a[1]);
@@ -53,9 +62,12 @@ export function addedLinesSentence(result: RepositoryResult): string[] {
   if (!survival) return [];
   const added = survival.assistant.added + survival.human.added;
   if (added <= 0) return [];
-  const assistant = Math.round(survival.assistant.added);
+  // An expectation (probability times lines): a small one is said with its decimal, never "about 0 (4%)".
+  const expected = survival.assistant.added;
+  const shown = expected > 0 && expected < 10 ? expected.toFixed(1) : Math.round(expected).toLocaleString('en-US');
+  const total = Math.round(added);
   return [
-    `Adds ${Math.round(added)} lines; about ${assistant} (${Math.round((survival.assistant.added / added) * 100)}%) from assistant-made commits.`,
+    `Adds ${total.toLocaleString('en-US')} ${total === 1 ? 'line' : 'lines'}; an expected ${shown} (${Math.round((expected / added) * 100)}%) of them from assistant-made commits (lines weigh each commit by its size, the commit share does not).`,
   ];
 }
 
