@@ -117,6 +117,21 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
     );
     let reloaded = false;
     page.on('load', () => (reloaded = true));
+    const healthText = () =>
+      page.evaluate(
+        () =>
+          (
+            globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }
+          ).document.getElementById('health')?.textContent ?? '',
+      );
+    await page.waitForFunction(() =>
+      /processed/.test(
+        (
+          globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }
+        ).document.getElementById('health')?.textContent ?? '',
+      ),
+    );
+    const processedBefore = Number(/(\d+) processed/.exec(await healthText())?.[1] ?? NaN);
     const answer = await fetch(`${server.url}/api/analyze/repository`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
@@ -127,6 +142,15 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
     // Well before the list's 30-second reread: only the feed can bring it this soon.
     await page.waitForSelector(`#jobs-body tr a[href$="${id}/report"]`, { timeout: 8_000 });
     await page.waitForSelector(`#jobs-body tr[data-status="completed"] a[href$="${id}/report"]`, { timeout: 30_000 });
+    // The health line follows the jobs, well before the list's 30-second reread.
+    await page.waitForFunction(
+      (wanted) =>
+        (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }).document
+          .getElementById('health')
+          ?.textContent?.includes(`${wanted} processed`) ?? false,
+      processedBefore + 1,
+      { timeout: 8_000 },
+    );
     expect(reloaded).to.equal(false);
     // The list's filters: by repository, status and source, without asking the server again.
     const visible = () => page.locator('#jobs-body tr:not([hidden])').allTextContents();

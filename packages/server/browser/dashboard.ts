@@ -102,6 +102,7 @@ function follow(job: JobView): void {
     streams.delete(job.id);
     const answer = await fetch(`jobs/${encodeURIComponent(job.id)}`);
     if (answer.ok) render((await answer.json()) as JobView);
+    healthSoon();
   };
   // Every message is a data-only event whose JSON names it (docs/http-api.md).
   source.onmessage = (e: MessageEvent<string>) => {
@@ -120,6 +121,7 @@ async function refresh(): Promise<void> {
   const jobs = (await answer.json()) as JobView[];
   for (const job of jobs.reverse()) if (!streams.has(job.id)) render(job);
   byId('jobs-status').textContent = `Updated ${new Date().toLocaleTimeString()}`;
+  healthSoon();
 }
 
 byId('analyze').addEventListener('submit', async (e) => {
@@ -160,6 +162,12 @@ void (async () => {
       byId('plugins').append(li);
     }
   }
+  await refreshHealth();
+})();
+
+/** The health line (running, waiting, processed): read again whenever a job changes, at most once a second. */
+let healthDue: ReturnType<typeof setTimeout> | null = null;
+async function refreshHealth(): Promise<void> {
   const health = await fetch('health');
   const h = (await health.json().catch(() => ({}))) as {
     status?: string;
@@ -169,7 +177,14 @@ void (async () => {
   };
   byId('health').textContent =
     `Status ${h.status || health.status}, ${h.active_jobs ?? '?'} running, ${h.queue_depth ?? '?'} waiting, ${h.jobs_processed ?? '?'} processed`;
-})();
+}
+function healthSoon(): void {
+  if (healthDue !== null) return;
+  healthDue = setTimeout(() => {
+    healthDue = null;
+    void refreshHealth();
+  }, 1000);
+}
 
 // New jobs and status changes from anywhere (webhooks, other servers) arrive on the server's job
 // feed; the list is also read again every 30 s in case the feed was away.
@@ -177,6 +192,8 @@ const feed = new EventSource('events');
 feed.onmessage = (e: MessageEvent<string>) => {
   const data = JSON.parse(e.data) as { event: string; job: JobView };
   if (data.event === 'job' && !streams.has(data.job.id)) render(data.job);
+  // A job started or ended: the counts of the health line moved with it.
+  if (data.event === 'job') healthSoon();
 };
 void refresh();
 setInterval(() => void refresh(), 30000);
