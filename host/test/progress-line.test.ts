@@ -22,13 +22,23 @@ describe('the progress line on a terminal', () => {
   it('counts commits as commits and strategies as a share of the work, never strategies as commits', () => {
     const tty = terminal();
     const progress = progressLine(tty.stream);
+    // While the history is read: commits read, of all.
     progress.onEvent({
       event: 'progress',
       type: 'progress',
       commits_analyzed: 3000,
       total_commits: 10000,
+    } as EmittedEvent);
+    expect(tty.text().split('\x1b[K').at(-1)).to.equal('reading commits: 3000 of 10000');
+    progress.onEvent({
+      event: 'progress',
+      type: 'progress',
+      commits_analyzed: 10000,
+      total_commits: 10000,
       strategy: 'velocity',
       detections: 2,
+      strategies_done: 3,
+      strategies_total: 10,
     } as EmittedEvent);
     const shown = tty.text().split('\x1b[K').at(-1);
     expect(shown).to.equal('judging 10000 commits: velocity done, 30% of the strategies');

@@ -26,11 +26,13 @@ export function progressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }
           show(event.message);
           break;
         case 'progress':
-          // The engine's commits_analyzed moves as strategies finish (each reads every commit), so
-          // the line says what is true: the commits being judged and the share of the work done.
-          show(
-            `judging ${event.total_commits} ${event.total_commits === 1 ? 'commit' : 'commits'}: ${event.strategy ? `${event.strategy} done, ` : ''}${event.total_commits > 0 ? Math.round((100 * event.commits_analyzed) / event.total_commits) : 100}% of the strategies`,
-          );
+          // While reading, commits_analyzed counts the commits read; once strategies run, each
+          // finished strategy says how much of the judging is done.
+          if (event.strategy !== undefined && event.strategies_total !== undefined)
+            show(
+              `judging ${event.total_commits} ${event.total_commits === 1 ? 'commit' : 'commits'}: ${event.strategy} done, ${event.strategies_total > 0 ? Math.round((100 * (event.strategies_done ?? 0)) / event.strategies_total) : 100}% of the strategies`,
+            );
+          else show(`reading commits: ${event.commits_analyzed} of ${event.total_commits}`);
           break;
         case 'strategy':
           show(`${event.name}: score ${event.score.toFixed(2)}`);

@@ -8,11 +8,18 @@ export type AnalysisEvent =
   | { event: 'parse'; elements: number }
   | {
       event: 'progress';
+      /** Commits read so far while the history is read; all of them once strategies run. */
       commits_analyzed: number;
       total_commits: number;
       /** Set when a strategy just finished: its name and how many detections it made. */
       strategy?: string;
       detections?: number;
+      /**
+       * With `strategy`: how many of the analysis's strategies have finished, of how many.
+       * @since 1.16
+       */
+      strategies_done?: number;
+      strategies_total?: number;
     }
   | { event: 'detection'; commit?: string; element?: string; suspicion: string; strategy: string; severity: string }
   | { event: 'strategy'; name: string; score: number; strategy?: string; detections?: number }

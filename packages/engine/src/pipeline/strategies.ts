@@ -60,8 +60,11 @@ export async function runStrategies(
     if (source.kind === 'repository') {
       emit({
         event: 'progress',
-        commits_analyzed: Math.round((total * (index + 1)) / applicable.length),
+        // Every commit was read and this strategy has judged them all: the count rose by commit while reading.
+        commits_analyzed: total,
         total_commits: total,
+        strategies_done: index + 1,
+        strategies_total: applicable.length,
         strategy: strategy.info.name,
         detections: report.result.detections,
       });

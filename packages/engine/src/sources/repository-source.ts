@@ -30,6 +30,7 @@ import type { EngineLogger } from '../engine-logger.js';
 import type { PreparedRepository } from '../prepared-source.js';
 import { redactUrl } from './redact-url.js';
 import { WholeHistoryLines } from './whole-history-lines.js';
+import { readProgress } from './read-progress.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 
 /** `limits.max_line_files` when the configuration gives none. */
@@ -69,9 +70,6 @@ function gitBoundsOf(config: EngineConfig): GitBounds {
  * new commits. At most 100,000 commits are held (about 100 MB).
  */
 const mirroredHistories = new HistoryCache(100_000);
-
-/** Say how far reading has got every this many commits (a large history takes seconds). */
-const READ_PROGRESS_EVERY = 10_000;
 
 /** Clones (or opens) the repository and reads its history: the source the strategies run on. */
 export async function acquireRepository(
@@ -182,7 +180,6 @@ export async function acquireRepository(
             signal,
           })
         : null;
-    let nextReport = READ_PROGRESS_EVERY;
     // So are the files at the analysed head (one `git ls-tree`): reports point only at files that remain.
     const headPaths = readHeadPaths(clone.dir, rev, { signal, bounds });
     // Marked handled now: awaited below, where its failure is dealt with.
@@ -197,11 +194,7 @@ export async function acquireRepository(
         since: request.since ? Math.floor(Date.parse(request.since) / 1000) : null,
         excludeFiles,
         signal,
-        onProgress: (read: number) => {
-          if (read < nextReport) return;
-          nextReport += READ_PROGRESS_EVERY;
-          emit({ event: 'fetch', message: `read ${read} commits` });
-        },
+        onProgress: readProgress(clone.dir, rev, emit, signal),
       },
     );
     if (commits.length === 0) {
