@@ -18,7 +18,7 @@ export function starterFiles(names: StarterNames): Record<string, string> {
     'package.json': `${JSON.stringify(packageJson(names), null, 2)}\n`,
     'index.js': INDEX,
     'src/plugin.js': plugin(names),
-    [`test/${names.pluginName}.test.ts`]: test(names),
+    [`test/${names.pluginName}.test.js`]: test(names),
     'tsconfig.json': TSCONFIG,
     'README.md': readme(names),
     '.gitignore': 'node_modules/\n',
@@ -38,8 +38,10 @@ function packageJson({ packageName, pluginName }: StarterNames): Record<string, 
     engines: { node: '>=20.19' },
     exports: { '.': './index.js' },
     files: ['index.js', 'src', 'README.md'],
+    // The tests are JavaScript too (checked by `typecheck`): mocha runs them as they are, with no
+    // TypeScript loader to install (and no build step's install script).
     scripts: {
-      test: "mocha --import=tsx --extension ts 'test/**/*.test.ts'",
+      test: "mocha 'test/**/*.test.js'",
       typecheck: 'tsc -p tsconfig.json',
     },
     // The host brings the SDK: a plugin that bundled its own would see a second, separate API.
@@ -47,12 +49,9 @@ function packageJson({ packageName, pluginName }: StarterNames): Record<string, 
     devDependencies: {
       [SDK]: sdk,
       [TESTKIT]: `^${PLUGIN_TESTKIT_VERSION}`,
-      '@types/chai': '^5.2.3',
       '@types/mocha': '^10.0.10',
       '@types/node': '^20.19.0',
-      chai: '^6.2.0',
       mocha: '^11.7.0',
-      tsx: '^4.20.0',
       typescript: '~5.9.3',
     },
   };
@@ -125,9 +124,10 @@ function test({ pluginName }: StarterNames): string {
 import plugin from '../index.js';
 
 const T0 = Date.parse('2025-02-03T10:00:00Z') / 1000;
-const file = (path: string, binary: boolean) => ({ path, additions: binary ? 0 : 5, deletions: 0, binary, excluded: false });
-/** One commit per count: a README line and that many binary images. */
-const commits = (...binaries: number[]) =>
+/** @param {string} path @param {boolean} binary */
+const file = (path, binary) => ({ path, additions: binary ? 0 : 5, deletions: 0, binary, excluded: false });
+/** One commit per count: a README line and that many binary images. @param {number[]} binaries */
+const commits = (...binaries) =>
   makeCommits(
     binaries.map((count, i) => ({
       at: T0 + i * 3600,
@@ -150,7 +150,7 @@ testStrategy('${pluginName}', plugin, {
       name: 'a commit of 30 binary files',
       source: { commits: dropped },
       detections: [
-        { commit: dropped[1]!.hash, messageId: 'manyBinaries', message: '30 binary files in one commit (more than 20)' },
+        { commit: dropped[1]?.hash, messageId: 'manyBinaries', message: '30 binary files in one commit (more than 20)' },
       ],
     },
   ],
@@ -171,7 +171,7 @@ const TSCONFIG = `${JSON.stringify(
       skipLibCheck: true,
       types: ['node', 'mocha'],
     },
-    include: ['index.js', 'src/**/*.js', 'test/**/*.ts'],
+    include: ['index.js', 'src/**/*.js', 'test/**/*.js'],
   },
   null,
   2,
@@ -219,7 +219,7 @@ folder, then from where \`cadence\` is installed.
 \`\`\`sh
 npm install
 npm test           # the testkit's table of cases, through the real engine
-npm run typecheck  # the plugin is JavaScript checked by TypeScript (checkJs)
+npm run typecheck  # the plugin and its tests are JavaScript checked by TypeScript (checkJs)
 \`\`\`
 
 Publish with \`npm publish\`: the \`cadence-plugin\` keyword lets people find it.
