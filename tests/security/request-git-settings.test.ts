@@ -328,7 +328,7 @@ describe('a request\u2019s own trace file never lowers its lines figure', functi
     });
     const run = await ciGitlab(repo.dir, base, head, ['--fail-on', 'never']);
     expect(run.code, run.stderr).to.equal(0);
-    const summary = /about (\d+) \((\d+)%\) from assistant-made commits/.exec(run.stderr);
+    const summary = /an expected ([\d.,]+) \((\d+)%\) of them from assistant-made commits/.exec(run.stderr);
     expect(summary, run.stderr).to.not.equal(null);
     expect(Number(summary![1])).to.equal(60);
   });
