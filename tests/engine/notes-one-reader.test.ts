@@ -1,11 +1,9 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import attribution from '@cadence-detect/plugin-attribution';
-import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
-import { createEngine, silentEngineLogger } from '@cadence-detect/engine';
 import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { createRepository, makeTempDir, type FixtureRepository, type TempDir } from '@cadence-detect/test-support';
+import { analyzeWithAttribution } from './attribution-engine.js';
 
 const DAY = 86_400;
 const T0 = Date.UTC(2025, 0, 1, 12) / 1000;
@@ -40,34 +38,7 @@ const LONG_LOG = [
 const UUID = '0b9a6f2e-4c1d-4e8a-9f3b-2d7c5e1a8b64';
 const UUID_LOG = ['small.txt', `  ${UUID} 1-4`, '---', metadata({ [UUID]: 'cursor' })].join('\n');
 
-async function analyze(url: string): Promise<RepositoryResult> {
-  const engine = createEngine({
-    config: {
-      limits: {
-        clone_timeout_seconds: 120,
-        max_repo_size_mb: 2048,
-        max_page_bytes: 1 << 20,
-        fetch_timeout_seconds: 20,
-        strategy_timeout_seconds: 30,
-      },
-      git: { depth: 0 },
-    },
-    pluginConfig: toPluginConfigView(defaultConfig()),
-    logger: silentEngineLogger(),
-    plugins: [
-      {
-        plugin: attribution,
-        packageName: '@cadence-detect/plugin-attribution',
-        version: '0.0.0',
-        source: 'builtin',
-      } as never,
-    ],
-  });
-  return (await engine.analyze(
-    { kind: 'repository', url },
-    { network: null, allowLocalPaths: true },
-  )) as RepositoryResult;
-}
+const analyze = (url: string): Promise<RepositoryResult> => analyzeWithAttribution({ kind: 'repository', url });
 
 describe('engine: one reader of refs/notes/ai for commits and lines, one naming', function () {
   this.timeout(60_000);

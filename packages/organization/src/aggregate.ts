@@ -86,25 +86,13 @@ function groupByAssessment(repositories: readonly OrganizationRepository[]): Org
     list.sort((a, b) => b.ai_share - a.ai_share || a.repository.localeCompare(b.repository));
   return groups;
 }
-const pickLines = ({
-  counted,
-  explicit,
-  inferred,
-  automation,
-  human,
-  outside,
-  share,
-  era_check,
-}: OrganizationLines): OrganizationLines => ({
-  counted,
-  explicit,
-  inferred,
-  automation,
-  human,
-  outside,
-  share,
-  ...(era_check ? { era_check } : {}),
-});
+/** The repository's line totals the organization view keeps (its `era_check` only when measured). */
+const LINE_FIELDS = ['counted', 'explicit', 'inferred', 'automation', 'human', 'outside', 'share'] as const;
+const pickLines = (lines: OrganizationLines): OrganizationLines =>
+  ({
+    ...Object.fromEntries(LINE_FIELDS.map((field) => [field, lines[field]])),
+    ...(lines.era_check ? { era_check: lines.era_check } : {}),
+  }) as OrganizationLines;
 const lineShare = (l: Omit<OrganizationLines, 'share'>): number | null => {
   const whole = l.counted - l.automation - l.outside;
   return whole > 0 ? Math.round(((l.explicit + l.inferred) / whole) * 10_000) / 10_000 : null;
