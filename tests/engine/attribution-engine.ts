@@ -1,6 +1,6 @@
 import attribution from '@cadence-detect/plugin-attribution';
 import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
-import { createEngine, silentEngineLogger, type EngineConfig } from '@cadence-detect/engine';
+import { createEngine, silentEngineLogger, type Engine, type EngineConfig } from '@cadence-detect/engine';
 import type { AnalysisRequest, RepositoryResult } from '@cadence-detect/plugin-sdk';
 
 /** The limits these tests run under (the configuration's own defaults are longer). */
@@ -13,13 +13,19 @@ export const TEST_LIMITS: EngineConfig['limits'] = {
 };
 
 /**
- * A repository analysis by the engine with explicit attribution only: no model and no heuristic
- * strategy, so every commit that is not attributed or automation has probability 0 and each
- * figure a test checks is exact.
+ * The engine with explicit attribution only: no model and no heuristic strategy, so every commit
+ * that is not attributed or automation has probability 0 and each figure a test checks is exact.
+ * `extra` adds limits and the cache section a test needs.
  */
-export async function analyzeWithAttribution(request: AnalysisRequest): Promise<RepositoryResult> {
-  const engine = createEngine({
-    config: { limits: TEST_LIMITS, git: { depth: 0 } },
+export function attributionEngine(
+  extra: { readonly limits?: Partial<EngineConfig['limits']>; readonly cache?: EngineConfig['cache'] } = {},
+): Engine {
+  return createEngine({
+    config: {
+      limits: { ...TEST_LIMITS, ...extra.limits },
+      git: { depth: 0 },
+      ...(extra.cache ? { cache: extra.cache } : {}),
+    },
     pluginConfig: toPluginConfigView(defaultConfig()),
     logger: silentEngineLogger(),
     plugins: [
@@ -31,5 +37,9 @@ export async function analyzeWithAttribution(request: AnalysisRequest): Promise<
       } as never,
     ],
   });
-  return (await engine.analyze(request, { network: null, allowLocalPaths: true })) as RepositoryResult;
+}
+
+/** A repository analysis by the attribution-only engine, local paths allowed. */
+export async function analyzeWithAttribution(request: AnalysisRequest): Promise<RepositoryResult> {
+  return (await attributionEngine().analyze(request, { network: null, allowLocalPaths: true })) as RepositoryResult;
 }

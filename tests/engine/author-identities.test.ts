@@ -1,11 +1,9 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import attribution from '@cadence-detect/plugin-attribution';
-import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
-import { createEngine, silentEngineLogger } from '@cadence-detect/engine';
 import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { createRepository, makeTempDir, type TempDir } from '@cadence-detect/test-support';
+import { attributionEngine } from './attribution-engine.js';
 
 const T0 = Date.UTC(2025, 3, 1, 9) / 1000;
 
@@ -44,28 +42,7 @@ describe('engine: one author per person (.mailmap, shared e-mails, names and Git
       commit(9, 'matskkolstad', 'mats@example.test'),
       commit(10, 'Mats Kolstad', '98765+matskkolstad@users.noreply.github.com'),
     ]);
-    const engine = createEngine({
-      config: {
-        limits: {
-          clone_timeout_seconds: 120,
-          max_repo_size_mb: 2048,
-          max_page_bytes: 1 << 20,
-          fetch_timeout_seconds: 20,
-          strategy_timeout_seconds: 30,
-        },
-        git: { depth: 0 },
-      },
-      pluginConfig: toPluginConfigView(defaultConfig()),
-      logger: silentEngineLogger(),
-      plugins: [
-        {
-          plugin: attribution,
-          packageName: '@cadence-detect/plugin-attribution',
-          version: '0.0.0',
-          source: 'builtin',
-        } as never,
-      ],
-    });
+    const engine = attributionEngine();
     const result = (await engine.analyze(
       { kind: 'repository', url: dir, lines: false },
       { network: null, allowLocalPaths: true },

@@ -1,9 +1,6 @@
 import { expect } from 'chai';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import attribution from '@cadence-detect/plugin-attribution';
-import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
-import { createEngine, silentEngineLogger, type EngineConfig } from '@cadence-detect/engine';
 import { BLAME_CACHE_FILE } from '@cadence-detect/git-source';
 import type { AnalysisEvent, RepositoryResult } from '@cadence-detect/plugin-sdk';
 import {
@@ -16,6 +13,7 @@ import {
   type GitDaemon,
   type TempDir,
 } from '@cadence-detect/test-support';
+import { attributionEngine } from './attribution-engine.js';
 
 const DAY = 86_400;
 const T0 = Date.UTC(2025, 5, 1, 12) / 1000;
@@ -29,30 +27,9 @@ async function analyze(
   mirrors: string | null,
   since?: string,
 ): Promise<{ result: RepositoryResult; blamed: string | undefined; onePass: string | undefined }> {
-  const config: EngineConfig = {
-    limits: {
-      clone_timeout_seconds: 120,
-      max_repo_size_mb: 2048,
-      max_page_bytes: 1 << 20,
-      fetch_timeout_seconds: 20,
-      strategy_timeout_seconds: 30,
-    },
-    git: { depth: 0 },
-    ...(mirrors ? { cache: { repositories_dir: mirrors, repositories_max_size: '1GB' } } : {}),
-  };
-  const engine = createEngine({
-    config,
-    pluginConfig: toPluginConfigView(defaultConfig()),
-    logger: silentEngineLogger(),
-    plugins: [
-      {
-        plugin: attribution,
-        packageName: '@cadence-detect/plugin-attribution',
-        version: '0.0.0',
-        source: 'builtin',
-      } as never,
-    ],
-  });
+  const engine = attributionEngine(
+    mirrors ? { cache: { repositories_dir: mirrors, repositories_max_size: '1GB' } } : {},
+  );
   const events: AnalysisEvent[] = [];
   const result = (await engine.analyze(
     { kind: 'repository', url, ...(since ? { since } : {}) },

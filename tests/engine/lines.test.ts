@@ -1,11 +1,9 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import attribution from '@cadence-detect/plugin-attribution';
-import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
-import { createEngine, silentEngineLogger, type EngineConfig } from '@cadence-detect/engine';
 import type { AnalysisRequest, RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { createRepository, makeTempDir, type FixtureRepository, type TempDir } from '@cadence-detect/test-support';
+import { attributionEngine } from './attribution-engine.js';
 
 const DAY = 86_400;
 const T0 = Date.UTC(2025, 0, 1, 12) / 1000;
@@ -23,30 +21,7 @@ const text = (rows: string[]): string => `${rows.join('\n')}\n`;
  * that is not attributed or automation has probability 0 and each number below is exact.
  */
 async function analyze(request: AnalysisRequest, maxLineFiles?: number, deadline?: number): Promise<RepositoryResult> {
-  const config: EngineConfig = {
-    limits: {
-      clone_timeout_seconds: 120,
-      max_repo_size_mb: 2048,
-      max_page_bytes: 1 << 20,
-      fetch_timeout_seconds: 20,
-      strategy_timeout_seconds: 30,
-      ...(maxLineFiles === undefined ? {} : { max_line_files: maxLineFiles }),
-    },
-    git: { depth: 0 },
-  };
-  const engine = createEngine({
-    config,
-    pluginConfig: toPluginConfigView(defaultConfig()),
-    logger: silentEngineLogger(),
-    plugins: [
-      {
-        plugin: attribution,
-        packageName: '@cadence-detect/plugin-attribution',
-        version: '0.0.0',
-        source: 'builtin',
-      } as never,
-    ],
-  });
+  const engine = attributionEngine(maxLineFiles === undefined ? {} : { limits: { max_line_files: maxLineFiles } });
   return (await engine.analyze(request, {
     network: null,
     allowLocalPaths: true,
