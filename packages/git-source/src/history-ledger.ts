@@ -1,12 +1,21 @@
 import { omitted } from './history.js';
 import { applyKeeping, mergeSideDiffs } from './ledger-merges.js';
 import { applyTexts, copiesWithinFile, countAdded, lineHash } from './ledger-texts.js';
-import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.js';
-import { emptyState, judgeCopies, RUN_SPAN, remove, takeFile, type CopyRun, type FileState } from './ledger-state.js';
+import { LINE_DIFF_ARGS, streamCommitDiffs, UNKNOWN_ORIGIN as UNKNOWN, type FileDiff } from './line-replay.js';
+import {
+  emptyState,
+  judgeCopies,
+  keepTags,
+  RUN_SPAN,
+  remove,
+  tagsOf,
+  takeFile,
+  type CopyRun,
+  type FileState,
+} from './ledger-state.js';
 
 /** A line whose writer the ledger cannot know (its file was not followed): the replay's own marker. */
 export { UNKNOWN_ORIGIN as UNKNOWN } from './line-replay.js';
-import { UNKNOWN_ORIGIN as UNKNOWN } from './line-replay.js';
 
 /** Slots per commit in a line's value: 0 unmarked, 1… the assistant its writer's record names. */
 const SLOTS = 256;
@@ -252,7 +261,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
         } else file.out[line.at] = line.value;
       }
       state.origins.set(file.to, file.out);
-      state.tags.set(file.to, file.tags);
+      keepTags(state, file.to, file.tags);
       if (file.texts) state.texts.set(file.to, file.texts);
       else state.texts.delete(file.to);
     }
@@ -292,7 +301,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       // The merge's file is the side's, blob for blob: the whole of it is the side's (as blame passes it).
       if (!sideDiff && sideOld !== undefined) {
         state.origins.set(to, sideOld);
-        state.tags.set(to, side.tags.get(sideFrom!) ?? []);
+        keepTags(state, to, side.tags.get(sideFrom!));
         const sideTexts = side.texts.get(sideFrom!);
         if (sideTexts) state.texts.set(to, sideTexts);
         else state.texts.delete(to);
@@ -305,8 +314,10 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       }
       const fromFirst = applyKeeping(old ?? null, diff);
       const fromSide = sideOld === undefined ? null : sideDiff ? applyKeeping(sideOld, sideDiff) : sideOld;
-      const sideTagsOld = side.tags.get(sideFrom ?? '') ?? [];
-      const tagsFirst = applyKeeping(oldTags ?? [], diff).map((tag) => (tag === UNKNOWN ? 0 : tag));
+      const sideTagsOld = tagsOf(side, sideFrom ?? undefined, sideOld?.length ?? 0);
+      const tagsFirst = applyKeeping(oldTags ?? new Array<number>(old?.length ?? 0).fill(0), diff).map((tag) =>
+        tag === UNKNOWN ? 0 : tag,
+      );
       const tagsSide = sideDiff ? applyKeeping(sideTagsOld, sideDiff) : sideTagsOld;
       if (fromSide && fromSide.length === fromFirst.length)
         for (let i = 0; i < fromFirst.length; i++)
@@ -314,7 +325,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
             fromFirst[i] = fromSide[i]!;
             tagsFirst[i] = Math.max(0, tagsSide[i] ?? 0);
           }
-      state.tags.set(to, tagsFirst);
+      keepTags(state, to, tagsFirst);
       state.origins.set(
         to,
         fromFirst.map((value) => (value === UNKNOWN ? mine : value)),

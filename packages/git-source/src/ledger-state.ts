@@ -24,6 +24,17 @@ export const RUN_SPAN = 1 << 20;
 
 export const emptyState = (): FileState => ({ origins: new Map(), texts: new Map(), tags: new Map() });
 
+/** Keeps a file's copy tags only where a line has one: most files hold no copy, and their tags would be zeros. */
+export function keepTags(state: FileState, path: string, tags: readonly number[] | undefined): void {
+  if (tags && tags.some((tag) => tag > 0)) state.tags.set(path, tags as number[]);
+  else state.tags.delete(path);
+}
+
+/** A file's copy tags, zeros where it keeps none. */
+export function tagsOf(state: FileState, path: string | undefined, length: number): number[] {
+  return (path === undefined ? undefined : state.tags.get(path)) ?? new Array<number>(length).fill(0);
+}
+
 export function remove(state: FileState, path: string): void {
   state.origins.delete(path);
   state.texts.delete(path);
