@@ -46,6 +46,9 @@ if (mode === 'git-log' || mode === 'git-log-bounded' || mode === 'git-log-p') {
     JSON.stringify({ bytes, peakBytes: gitPeak + nodePeak, gitPeakBytes: gitPeak, nodePeakBytes: nodePeak }),
   );
 } else {
+  // As the CLI's process does (host/bin/cadence.js).
+  const { tightenHeapGrowth } = await import('@cadence-detect/engine/heap-growth');
+  tightenHeapGrowth();
   const { builtinRepositoryEngine } = await import('./builtin-engine.mjs');
   const engine = await builtinRepositoryEngine(repo);
   // git log runs as our child: sample its peak the same way as the baseline's.

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Committed JavaScript on purpose: pnpm links bins at install time, before any build,
 // so the bin itself must exist in the repository and only import the built code.
+import { tightenHeapGrowth } from '@cadence-detect/engine/heap-growth';
 import { main } from '../dist/cli/main.js';
+
+// Before any analysis: V8 otherwise lets a long history's heap reach three times what it holds.
+tightenHeapGrowth();
 
 // `cadence plugins | head`: a reader that stops early is not an error.
 for (const stream of [process.stdout, process.stderr]) {

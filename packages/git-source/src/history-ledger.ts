@@ -10,6 +10,8 @@ import {
   remove,
   tagsOf,
   takeFile,
+  ArrayOwnership,
+  type EditedFile,
   type CopyRun,
   type FileState,
 } from './ledger-state.js';
@@ -29,11 +31,11 @@ export type AssistantRanges = (
   path: string,
 ) => readonly { readonly start: number; readonly end: number; readonly assistant: string | null }[] | undefined;
 
-/** A line a commit deleted, with the commit that wrote it. */
+/** A line a commit deleted, with the commit that wrote it: indexes into the ledger's `commits` (numbers: a long history's hash pairs held tens of MiB). */
 export interface LedgerDeletion {
-  readonly by: string;
+  readonly by: number;
   /** The writer, or null when unknown. */
-  readonly writer: string | null;
+  readonly writer: number | null;
   /** Whether the writer's record names the line an assistant's. */
   readonly marked: boolean;
 }
@@ -110,13 +112,14 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
   for (const parents of options.parents.values())
     for (const parent of parents) children.set(parent, (children.get(parent) ?? 0) + 1);
   const states = new Map<string, FileState>();
+  const owners = new ArrayOwnership();
   const resumed = options.resume;
-  if (resumed)
-    states.set(resumed.head, {
-      origins: new Map(resumed.files as ReadonlyMap<string, number[]>),
-      texts: new Map((resumed.texts ?? new Map()) as ReadonlyMap<string, number[]>),
-      tags: new Map(),
-    });
+  if (resumed) {
+    const files = resumed.files as ReadonlyMap<string, number[]>;
+    const kept = { origins: new Map(files), texts: new Map(resumed.texts as Map<string, number[]>), tags: new Map() };
+    owners.share(kept);
+    states.set(resumed.head, kept);
+  }
   const runs: CopyRun[] = [{ own: [], weights: [] }];
   let moved = resumed?.movedLines ?? 0;
   const earlier = new Set(resumed?.commits ?? []);
@@ -130,7 +133,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
   const pathspec = omitted(options.omitPaths);
   const limits = pathspec.length > 0 ? ['--full-history', '--sparse'] : [];
 
-  /** The parent's ledger for a child: taken over by its last child, copied (files shared, never changed in place) otherwise. */
+  /** The parent's ledger for a child: taken over by its last child, copied (its arrays shared, never changed in place) otherwise. */
   const stateOf = (parent: string | undefined): FileState => {
     if (parent === undefined) return emptyState();
     const state = states.get(parent);
@@ -141,6 +144,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       states.delete(parent);
       return state;
     }
+    owners.share(state);
     return { origins: new Map(state.origins), texts: new Map(state.texts), tags: new Map(state.tags) };
   };
   const slot = (assistant: string | null): number => {
@@ -158,13 +162,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     const state = stateOf(commit.parents[0]);
     const removedText = new Map<string, number[]>();
     const deletions: { value: number; key: string | null }[] = [];
-    const pending: {
-      to: string;
-      out: number[];
-      texts: number[] | null;
-      tags: number[];
-      added: { at: number; key: string | null; value: number }[];
-    }[] = [];
+    const pending: EditedFile[] = [];
     for (const diff of commit.diffs) {
       const { to, old, oldTexts, oldTags } = takeFile(state, diff);
       if (diff.binary || !to || !options.follows(to) || old === undefined) {
@@ -237,7 +235,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
           },
         );
       }
-      if (to && options.follows(to) && !diff.binary) pending.push({ to, out, texts, tags, added });
+      if (to && options.follows(to) && !diff.binary) pending.push({ to, old, oldTexts, out, texts, tags, added });
     }
     // Moves: an added line whose text the commit deleted keeps that line's writer, when that text
     // is deleted once and added once in the commit (a repeated line, a lock file's `source = …`,
@@ -260,17 +258,17 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
           moved++;
         } else file.out[line.at] = line.value;
       }
-      state.origins.set(file.to, file.out);
+      state.origins.set(file.to, owners.reuse(file.old, file.out));
       keepTags(state, file.to, file.tags);
-      if (file.texts) state.texts.set(file.to, file.texts);
+      if (file.texts) state.texts.set(file.to, owners.reuse(file.oldTexts, file.texts));
       else state.texts.delete(file.to);
     }
     if (options.onDeletion)
       deletions.forEach((deletion, at) => {
         if (movedDeletions.has(at)) return;
         options.onDeletion!({
-          by: commit.hash,
-          writer: deletion.value === UNKNOWN ? null : commits[writerIndex(deletion.value)]!,
+          by: index,
+          writer: deletion.value === UNKNOWN ? null : writerIndex(deletion.value),
           marked: deletion.value !== UNKNOWN && assistantSlot(deletion.value) > 0,
         });
       });
@@ -300,6 +298,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       const sideOld = sideFrom ? side.origins.get(sideFrom) : undefined;
       // The merge's file is the side's, blob for blob: the whole of it is the side's (as blame passes it).
       if (!sideDiff && sideOld !== undefined) {
+        for (const values of [sideOld, side.tags.get(sideFrom!), side.texts.get(sideFrom!)]) owners.shareArray(values);
         state.origins.set(to, sideOld);
         keepTags(state, to, side.tags.get(sideFrom!));
         const sideTexts = side.texts.get(sideFrom!);

@@ -15,6 +15,17 @@ export interface FileState {
   readonly tags: Map<string, number[]>;
 }
 
+/** A file a commit edits: its arrays before, the new ones, and its added lines (`at` in `out`). */
+export interface EditedFile {
+  readonly to: string;
+  readonly old: number[] | undefined;
+  readonly oldTexts: number[] | undefined;
+  readonly out: number[];
+  readonly texts: number[] | null;
+  readonly tags: number[];
+  readonly added: { at: number; key: string | null; value: number }[];
+}
+
 /** A copy within a file: the writers its lines would have as the copying commit's own, and their letters and digits. */
 export interface CopyRun {
   readonly own: number[];
@@ -83,4 +94,32 @@ export function judgeCopies(state: FileState, runs: readonly CopyRun[]): Map<str
     if (judged) files.set(path, judged);
   }
   return files;
+}
+
+/**
+ * Which of a replay's arrays more than one ledger holds. A file's arrays live until the file is
+ * edited again, long enough to reach V8's old generation; building new ones at every edit left
+ * most of a long history's line arrays there as garbage (the process peaked at three times what it
+ * held). An edit writes into the file's own arrays instead, unless another ledger holds them too.
+ */
+export class ArrayOwnership {
+  private readonly shared = new WeakSet<readonly number[]>();
+
+  /** Every array of `state` is held by a second ledger from now on (a copy for another child, a kept ledger). */
+  share(state: FileState): void {
+    for (const files of [state.origins, state.texts, state.tags])
+      for (const values of files.values()) this.shareArray(values);
+  }
+
+  shareArray(values: readonly number[] | undefined): void {
+    if (values) this.shared.add(values);
+  }
+
+  /** `fresh`'s values, in `old` when no other ledger holds it (`fresh` is then garbage the young generation takes). */
+  reuse(old: number[] | undefined, fresh: number[]): number[] {
+    if (!old || old === fresh || this.shared.has(old)) return fresh;
+    old.length = fresh.length;
+    for (let i = 0; i < fresh.length; i++) old[i] = fresh[i]!;
+    return old;
+  }
 }

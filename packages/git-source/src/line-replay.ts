@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { abortError } from '@cadence-detect/errors';
 import { gitInvocation, DEFAULT_GIT_BOUNDS, gitEnvironment } from './git-process.js';
 import { unquoteGitPath } from './git-quoting.js';
+import { ownString } from './own-string.js';
 
 /** A line whose origin the replay cannot know (it came in through a merge, or its file was not followed). */
 export const UNKNOWN_ORIGIN = -1;
@@ -136,7 +137,8 @@ export function streamCommitDiffs(
       }
       if (line.startsWith('\0')) {
         finishFile();
-        const [hash = '', ...parents] = line.slice(1).trim().split(' ');
+        // Copies: what a handler keeps must not keep this commit's whole text (ownString).
+        const [hash = '', ...parents] = line.slice(1).trim().split(' ').map(ownString);
         handlers.commit(hash, parents.length > 1, parents);
       } else if (line.startsWith('diff --git ')) {
         finishFile();
@@ -153,9 +155,9 @@ export function streamCommitDiffs(
       } else if (line.startsWith('+++ ')) {
         file.newPath = line === '+++ /dev/null' ? null : diffPath(line.slice(4), 'b/');
       } else if (line.startsWith('rename from ')) {
-        file.renameFrom = unquoteGitPath(line.slice(12));
+        file.renameFrom = ownString(unquoteGitPath(line.slice(12)));
       } else if (line.startsWith('rename to ')) {
-        file.renameTo = unquoteGitPath(line.slice(10));
+        file.renameTo = ownString(unquoteGitPath(line.slice(10)));
       } else if (line.startsWith('Binary files ')) {
         file.binary = true;
       } else if (line.startsWith('@@ ')) {
@@ -185,7 +187,7 @@ export function streamCommitDiffs(
 /** A path of a ---/+++ line: unquoted, its a/ or b/ taken off, and the tab git adds after a name with a blank. */
 function diffPath(text: string, side: 'a/' | 'b/'): string {
   const path = unquoteGitPath(text.endsWith('\t') ? text.slice(0, -1) : text);
-  return path.startsWith(side) ? path.slice(2) : path;
+  return ownString(path.startsWith(side) ? path.slice(2) : path);
 }
 
 /** The path of a `diff --git a/P b/P` line when both sides name the same unquoted path; null otherwise. */
@@ -194,7 +196,7 @@ function headerPath(line: string): string | null {
   if (!rest.startsWith('a/') || (rest.length - 5) % 2 !== 0) return null;
   const length = (rest.length - 5) / 2;
   const path = rest.slice(2, 2 + length);
-  return rest.slice(2 + length) === ` b/${path}` ? path : null;
+  return rest.slice(2 + length) === ` b/${path}` ? ownString(path) : null;
 }
 
 /** The diff options every line pass shares: no context, whitespace ignored, renames followed. */

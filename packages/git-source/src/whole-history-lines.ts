@@ -14,8 +14,8 @@ export interface WholeHistoryPass {
   readonly tree: LineTree;
   readonly records: LineRecords;
   readonly ledger: Ledger;
-  /** Deleted lines by (deleting commit, writer, marked): rework is charged from them once the commits' dates are known. */
-  readonly deletions: ReadonlyMap<string, number>;
+  /** Deleted lines by (deleting commit, writer, marked) as one number (deletionKey): rework is charged from them once the commits' dates are known. */
+  readonly deletions: ReadonlyMap<number, number>;
   /** The kept pass it carried forward, if any (its rework stands). */
   readonly resumedFrom: KeptLines | null;
   /** What the pass depended on besides the history (KeptLines.context). */
@@ -67,14 +67,14 @@ export async function readWholeHistoryPass(
     .digest('hex');
   const resumedFrom =
     options.kept && options.kept.context === context && resumable(options.kept.ledger, parents) ? options.kept : null;
-  const deletions = new Map<string, number>();
+  const deletions = new Map<number, number>();
   const ledger = await replayLedger(dir, head, {
     follows: (path) => !tree.isExcluded(path),
     parents,
     ...(records.byCommit.size > 0 ? { recorded: (commit, path) => records.byCommit.get(commit)?.get(path) } : {}),
     onDeletion: ({ by, writer, marked }) => {
       if (writer === null) return;
-      const key = `${by} ${writer} ${marked ? 1 : 0}`;
+      const key = deletionKey(by, writer, marked);
       deletions.set(key, (deletions.get(key) ?? 0) + 1);
     },
     ...(resumedFrom ? { resume: resumedFrom.ledger } : {}),
@@ -102,16 +102,26 @@ export function chargeRework(
   const byHash = new Map(commits.map((c) => [c.hash, c]));
   const lines = new Map<string, number>(pass.resumedFrom?.rework.lines ?? []);
   const marked = new Map<string, number>(pass.resumedFrom?.rework.marked ?? []);
+  const hashes = pass.ledger.commits;
   for (const [key, count] of pass.deletions) {
-    const [by = '', writer = '', isMarked] = key.split(' ');
-    const deleter = byHash.get(by);
-    const written = byHash.get(writer);
+    const { by, writer, isMarked } = fromDeletionKey(key);
+    const deleter = byHash.get(hashes[by]!);
+    const written = byHash.get(hashes[writer]!);
     if (!deleter || !written) continue;
     if (deleter.authorTime - written.authorTime > windowSeconds || written.authorTime > deleter.authorTime) continue;
-    lines.set(writer, (lines.get(writer) ?? 0) + count);
-    if (isMarked === '1') marked.set(writer, (marked.get(writer) ?? 0) + count);
+    lines.set(written.hash, (lines.get(written.hash) ?? 0) + count);
+    if (isMarked) marked.set(written.hash, (marked.get(written.hash) ?? 0) + count);
   }
   return { lines, marked };
+}
+
+/** Commit indexes below 2^24 (16 million commits) keep the key below 2^53: an exact number. */
+const INDEX_SPAN = 2 ** 24;
+const deletionKey = (by: number, writer: number, marked: boolean): number =>
+  (by * INDEX_SPAN + writer) * 2 + (marked ? 1 : 0);
+function fromDeletionKey(key: number): { by: number; writer: number; isMarked: boolean } {
+  const pair = Math.floor(key / 2);
+  return { by: Math.floor(pair / INDEX_SPAN), writer: pair % INDEX_SPAN, isMarked: key % 2 === 1 };
 }
 
 /** Every commit reachable from `head`, with its parents (one `git rev-list --parents`). */
