@@ -18,6 +18,8 @@ export interface WholeHistoryPass {
   readonly deletions: ReadonlyMap<number, number>;
   /** The kept pass it carried forward, if any (its rework stands). */
   readonly resumedFrom: KeptLines | null;
+  /** The history's first commit (of several roots, the least hash): what a kept pass is filed by. */
+  readonly firstCommit: string | null;
   /** What the pass depended on besides the history (KeptLines.context). */
   readonly context: string;
 }
@@ -25,7 +27,8 @@ export interface WholeHistoryPass {
 export interface WholeHistoryOptions {
   /** `exclude_files` and linguist's defaults (the tree's `.gitattributes` come on top). */
   readonly isExcludedByConfig: (path: string) => boolean;
-  readonly kept?: KeptLines | null;
+  /** The pass kept for the repository whose first commit is this, if any (read once the history's commits are listed). */
+  readonly loadKept?: (firstCommit: string) => Promise<KeptLines | null>;
   /** Files some of whose versions the repository lacks: left out. */
   readonly omitPaths?: readonly string[];
   /** The analysis's one read of refs/notes/ai. */
@@ -50,6 +53,13 @@ export async function readWholeHistoryPass(
     historyParents(dir, head, options.signal),
     readLineTree(dir, head, options.isExcludedByConfig, options.signal, undefined, options.omitPaths),
   ]);
+  // The roots come with the parents: no second walk of the history to find them.
+  const firstCommit =
+    [...parents]
+      .filter(([, of]) => of.length === 0)
+      .map(([hash]) => hash)
+      .sort()[0] ?? null;
+  const kept = firstCommit && options.loadKept ? await options.loadKept(firstCommit) : null;
   const records = await readLineRecords(dir, head, {
     commits: new Set(parents.keys()),
     traceFiles: [...tree.files.keys()].filter(isTraceFile),
@@ -65,8 +75,7 @@ export async function readWholeHistoryPass(
       ]),
     )
     .digest('hex');
-  const resumedFrom =
-    options.kept && options.kept.context === context && resumable(options.kept.ledger, parents) ? options.kept : null;
+  const resumedFrom = kept && kept.context === context && resumable(kept.ledger, parents) ? kept : null;
   const deletions = new Map<number, number>();
   const ledger = await replayLedger(dir, head, {
     follows: (path) => !tree.isExcluded(path),
@@ -87,7 +96,7 @@ export async function readWholeHistoryPass(
     ...(options.omitPaths?.length ? { omitPaths: options.omitPaths } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  return { tree, records, ledger, deletions, resumedFrom, context };
+  return { tree, records, ledger, deletions, resumedFrom, firstCommit, context };
 }
 
 /**

@@ -7,7 +7,6 @@ import {
   pinnedGitDir,
   readHeadLines,
   readWholeHistoryPass,
-  runGitCommand,
   saveKeptLines,
   type SharedAuthorshipNotes,
   type WholeHistoryPass,
@@ -22,25 +21,16 @@ const keyOf = (excludeFiles: readonly string[]): string => JSON.stringify(['one-
 
 /**
  * Where a repository's one pass is kept between analyses: in the server's mirror, or for a local
- * repository under `cache.repositories_dir` (else `$XDG_CACHE_HOME/cadence`), never inside the
- * repository; nowhere for a fresh clone, or with `cache: false` (`--no-cache`).
+ * repository under `cache.repositories_dir` (else `$XDG_CACHE_HOME/cadence`), filed by its first
+ * commit and its git directory, never inside the repository; nowhere for a fresh clone.
  */
-async function keptFileOf(
-  clone: ClonedRepository,
-  local: boolean,
-  config: EngineConfig,
-  head: string,
-  signal: AbortSignal,
-): Promise<string | null> {
+function keptFileOf(clone: ClonedRepository, local: boolean, config: EngineConfig, firstCommit: string): string | null {
   if (clone.mirrored) return path.join(clone.dir, 'cadence-lines.json');
   // A configuration with no cache section at all (an embedder's, a test's) keeps nothing.
   if (!local || !config.cache) return null;
   const root = config.cache.repositories_dir ?? defaultCacheRoot();
   if (!root) return null;
-  const roots = await runGitCommand(clone.dir, ['rev-list', '--max-parents=0', '--end-of-options', head, '--'], signal);
-  const first = roots.stdout.split('\n').filter(Boolean).sort()[0];
-  if (roots.code !== 0 || !first) return null;
-  return keptLinesFile(root, pinnedGitDir(clone.dir) ?? clone.dir, first);
+  return keptLinesFile(root, pinnedGitDir(clone.dir) ?? clone.dir, firstCommit);
 }
 
 /** How often the replay says how far it has got. */
@@ -66,7 +56,6 @@ export function replayProgress(
  */
 export class WholeHistoryLines {
   private readonly pass: Promise<WholeHistoryPass>;
-  private readonly file: Promise<string | null>;
 
   constructor(
     private readonly clone: ClonedRepository,
@@ -83,25 +72,31 @@ export class WholeHistoryLines {
       readonly signal: AbortSignal;
     },
   ) {
-    this.file = options.cache
-      ? keptFileOf(clone, options.local, options.config, head, options.signal).catch(() => null)
-      : Promise.resolve(null);
     this.pass = this.run();
     // Marked handled now: awaited by `read`, where its failure is dealt with.
     this.pass.catch(() => undefined);
   }
 
   private async run(omitPaths?: readonly string[]): Promise<WholeHistoryPass> {
-    const file = await this.file;
-    const kept = file ? await loadKeptLines(file, keyOf(this.options.excludeFiles)) : null;
     return readWholeHistoryPass(this.clone.dir, this.head, {
       isExcludedByConfig: this.options.isExcludedByConfig,
-      kept,
+      ...(this.options.cache ? { loadKept: (first: string) => this.loadKept(first) } : {}),
       gitAiNotes: this.options.gitAiNotes,
       ...(this.options.onProgress ? { onProgress: replayProgress(this.options.onProgress) } : {}),
       signal: this.options.signal,
       ...(omitPaths?.length ? { omitPaths } : {}),
     });
+  }
+
+  /** `--no-cache` (options.cache false) neither reads nor keeps a pass. */
+  private async loadKept(firstCommit: string) {
+    const file = this.keptFile(firstCommit);
+    return file ? loadKeptLines(file, keyOf(this.options.excludeFiles)) : null;
+  }
+
+  private keptFile(firstCommit: string | null): string | null {
+    if (!this.options.cache || firstCommit === null) return null;
+    return keptFileOf(this.clone, this.options.local, this.options.config, firstCommit);
   }
 
   /**
@@ -128,7 +123,7 @@ export class WholeHistoryLines {
       signal,
     });
     const rework = chargeRework(pass, commits);
-    const file = await this.file;
+    const file = this.keptFile(pass.firstCommit);
     if (file)
       await saveKeptLines(file, keyOf(this.options.excludeFiles), {
         ledger: pass.ledger,
