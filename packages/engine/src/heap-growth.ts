@@ -15,14 +15,13 @@ let tightened = false;
 /**
  * Sets V8's heap growth for this process (and the worker threads it starts after) to
  * HEAP_GROWING_PERCENT, once, unless the process was started with its own
- * `--heap-growing-percent` (in its arguments or NODE_OPTIONS). For the processes that run
+ * `--heap-growing-percent` argument. For the processes that run
  * analyses: the CLI and the server it starts; never called on import.
  */
 export function tightenHeapGrowth(): void {
   if (tightened) return;
   tightened = true;
-  const given = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].some((arg) =>
-    arg.includes('--heap-growing-percent'),
-  );
+  // Node refuses the flag in NODE_OPTIONS: only the process's own arguments can carry it.
+  const given = process.execArgv.some((arg) => arg.replaceAll('_', '-').startsWith('--heap-growing-percent'));
   if (!given) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }

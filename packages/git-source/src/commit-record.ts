@@ -1,3 +1,4 @@
+import { ownString, stringInterner } from './own-string.js';
 import type { CommitFileChange, CommitRecord } from '@cadence-detect/plugin-sdk';
 import type { LogHeader, LogSink } from './log-stream.js';
 
@@ -84,14 +85,17 @@ export function commitRecordSink(
 ): LogSink {
   let current: ReadCommit | null = null;
   const trees = importedTreeTracker();
+  // Records keep copies, never views into the log's text (own-string.ts): the text of the whole
+  // history would otherwise stay alive through them.
+  const intern = stringInterner();
   return {
     commit(header) {
-      current = fromHeader(header, boundary);
+      current = fromHeader(header, boundary, intern);
       trees.reset();
     },
     file(added, deleted, path) {
       if (!current) return;
-      addFile(current.record, added, deleted, path, isExcluded);
+      addFile(current.record, added, deleted, intern(path), isExcluded);
       trees.add(added, deleted, path, isExcluded);
     },
     end() {
@@ -150,9 +154,9 @@ function importedTreeTracker() {
   };
 }
 
-function fromHeader(header: LogHeader, boundary: ReadonlySet<string>): ReadCommit {
+function fromHeader(header: LogHeader, boundary: ReadonlySet<string>, intern: (text: string) => string): ReadCommit {
   const [
-    hash,
+    logHash,
     parentList,
     authorName,
     authorEmail,
@@ -172,7 +176,8 @@ function fromHeader(header: LogHeader, boundary: ReadonlySet<string>): ReadCommi
     writtenCommitterName !== committerName ||
     writtenCommitterEmail !== committerEmail;
   const newline = message.indexOf('\n');
-  const parents = parentList ? parentList.split(' ') : [];
+  const hash = ownString(logHash);
+  const parents = parentList ? parentList.split(' ').map(ownString) : [];
   const author = saneTime(authorTime);
   const committer = saneTime(committerTime);
   const record: MutableCommit = {
@@ -180,15 +185,15 @@ function fromHeader(header: LogHeader, boundary: ReadonlySet<string>): ReadCommi
     // Lengthened where the history makes it ambiguous (abbreviations.ts, once the whole history is read).
     shortHash: hash.slice(0, 7),
     parents,
-    authorName: capped(authorName, LIMITS.identityChars),
-    authorEmail: capped(authorEmail, LIMITS.identityChars),
+    authorName: intern(capped(authorName, LIMITS.identityChars)),
+    authorEmail: intern(capped(authorEmail, LIMITS.identityChars)),
     // An unusable author date stands in as the committer date: close to it in nearly every history.
     authorTime: author ?? committer ?? 0,
-    committerName: capped(committerName, LIMITS.identityChars),
-    committerEmail: capped(committerEmail, LIMITS.identityChars),
+    committerName: intern(capped(committerName, LIMITS.identityChars)),
+    committerEmail: intern(capped(committerEmail, LIMITS.identityChars)),
     committerTime: committer ?? author ?? 0,
-    subject: capped((newline < 0 ? message : message.slice(0, newline)).trim(), LIMITS.subjectChars),
-    body: boundedBody(newline < 0 ? '' : message.slice(newline + 1).trim()),
+    subject: ownString(capped((newline < 0 ? message : message.slice(0, newline)).trim(), LIMITS.subjectChars)),
+    body: ownString(boundedBody(newline < 0 ? '' : message.slice(newline + 1).trim())),
     additions: 0,
     deletions: 0,
     excludedAdditions: 0,
@@ -203,10 +208,10 @@ function fromHeader(header: LogHeader, boundary: ReadonlySet<string>): ReadCommi
     ...(remapped
       ? {
           writtenAs: {
-            authorName: capped(writtenAuthorName, LIMITS.identityChars),
-            authorEmail: capped(writtenAuthorEmail, LIMITS.identityChars),
-            committerName: capped(writtenCommitterName, LIMITS.identityChars),
-            committerEmail: capped(writtenCommitterEmail, LIMITS.identityChars),
+            authorName: intern(capped(writtenAuthorName, LIMITS.identityChars)),
+            authorEmail: intern(capped(writtenAuthorEmail, LIMITS.identityChars)),
+            committerName: intern(capped(writtenCommitterName, LIMITS.identityChars)),
+            committerEmail: intern(capped(writtenCommitterEmail, LIMITS.identityChars)),
           },
         }
       : {}),

@@ -8,3 +8,19 @@
 export function ownString(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
 }
+
+/**
+ * One copy of each distinct string (ownString), handed out again for every equal one: the names,
+ * emails and paths a history repeats in every commit record cost one string each.
+ */
+export function stringInterner(): (text: string) => string {
+  const seen = new Map<string, string>();
+  return (text) => {
+    let found = seen.get(text);
+    if (found === undefined) {
+      found = ownString(text);
+      seen.set(found, found);
+    }
+    return found;
+  };
+}
