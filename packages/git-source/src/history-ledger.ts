@@ -376,16 +376,16 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
 }
 
 /**
- * Whether a kept ledger at `kept` can be carried to a newer head: every commit after it (`parents`
- * of the history, `known` the kept ledger's commits) has only `kept` or such commits as parents.
- * A branch that forked before `kept` and was merged after it needs a whole replay.
+ * Whether a kept ledger at `keptHead` can be carried to a newer head, given the parents of the
+ * commits since (`git rev-list --parents <head> ^<keptHead>`): each of them has parents, all of
+ * them listed or `keptHead` itself, so the new head descends from the kept one and from nothing
+ * older besides. A branch that forked before the kept head and was merged after it, or a history
+ * that does not hold the kept head, needs a whole replay.
  */
-export function resumable(kept: Ledger, parents: ReadonlyMap<string, readonly string[]>): boolean {
-  const known = new Set(kept.commits);
-  if (!parents.has(kept.head)) return false;
-  for (const [hash, of] of parents) {
-    if (known.has(hash)) continue;
-    for (const parent of of) if (parent !== kept.head && known.has(parent)) return false;
+export function carriesForward(keptHead: string, since: ReadonlyMap<string, readonly string[]>): boolean {
+  for (const of of since.values()) {
+    if (of.length === 0) return false;
+    for (const parent of of) if (parent !== keptHead && !since.has(parent)) return false;
   }
   return true;
 }

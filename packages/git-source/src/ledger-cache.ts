@@ -16,14 +16,12 @@ export interface KeptLines {
 
 /**
  * Where a repository's kept one pass lives under `root` (`cache.repositories_dir`, else
- * `$XDG_CACHE_HOME/cadence`): named by the repository's first commit and its git directory, never
- * inside the repository.
+ * `$XDG_CACHE_HOME/cadence`): named by a digest of its git directory, never inside the repository.
+ * Which history it belongs to is its head: it is carried forward only to a head that descends from
+ * it, and otherwise replaced.
  */
-export function keptLinesFile(root: string, gitDir: string, rootCommit: string): string {
-  const name = createHash('sha256')
-    .update(`${rootCommit}\0${path.resolve(gitDir)}`)
-    .digest('hex')
-    .slice(0, 32);
+export function keptLinesFile(root: string, gitDir: string): string {
+  const name = createHash('sha256').update(path.resolve(gitDir)).digest('hex').slice(0, 32);
   return path.join(root, 'lines', `${name}.json`);
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
-import { replayLedger, resumable, type Ledger } from './history-ledger.js';
+import { carriesForward, replayLedger, type Ledger } from './history-ledger.js';
 import { readLineTree, type LineTree } from './head-lines.js';
 import { runGitCommand } from './git-process.js';
 import { isTraceFile, readLineRecords, type LineRecords } from './line-records.js';
@@ -18,8 +18,6 @@ export interface WholeHistoryPass {
   readonly deletions: ReadonlyMap<number, number>;
   /** The kept pass it carried forward, if any (its rework stands). */
   readonly resumedFrom: KeptLines | null;
-  /** The history's first commit (of several roots, the least hash): what a kept pass is filed by. */
-  readonly firstCommit: string | null;
   /** What the pass depended on besides the history (KeptLines.context). */
   readonly context: string;
 }
@@ -27,8 +25,8 @@ export interface WholeHistoryPass {
 export interface WholeHistoryOptions {
   /** `exclude_files` and linguist's defaults (the tree's `.gitattributes` come on top). */
   readonly isExcludedByConfig: (path: string) => boolean;
-  /** The pass kept for the repository whose first commit is this, if any (read once the history's commits are listed). */
-  readonly loadKept?: (firstCommit: string) => Promise<KeptLines | null>;
+  /** The pass kept for this repository, if any: carried forward when the history only grew from its head. */
+  readonly loadKept?: () => Promise<KeptLines | null>;
   /** Files some of whose versions the repository lacks: left out. */
   readonly omitPaths?: readonly string[];
   /** The analysis's one read of refs/notes/ai. */
@@ -41,27 +39,22 @@ export interface WholeHistoryOptions {
 /**
  * A whole history's lines in one pass, independent of the history read so that both run side by
  * side: the commits and their parents from one `git rev-list --parents`, the tree and its line
- * records at `head`, then the ledger (history-ledger.ts), carried forward from `kept` when the
- * history only grew from the kept head.
+ * records at `head`, then the ledger (history-ledger.ts), carried forward from a kept pass when the
+ * history only grew from its head: then only the commits since are listed and replayed.
  */
 export async function readWholeHistoryPass(
   dir: string,
   head: string,
   options: WholeHistoryOptions,
 ): Promise<WholeHistoryPass> {
-  const [parents, tree] = await Promise.all([
-    historyParents(dir, head, options.signal),
+  const [listing, tree] = await Promise.all([
+    listCommits(dir, head, options.loadKept, options.signal),
     readLineTree(dir, head, options.isExcludedByConfig, options.signal, undefined, options.omitPaths),
   ]);
-  // The roots come with the parents: no second walk of the history to find them.
-  const firstCommit =
-    [...parents]
-      .filter(([, of]) => of.length === 0)
-      .map(([hash]) => hash)
-      .sort()[0] ?? null;
-  const kept = firstCommit && options.loadKept ? await options.loadKept(firstCommit) : null;
+  const { kept, since } = listing;
   const records = await readLineRecords(dir, head, {
-    commits: new Set(parents.keys()),
+    // The whole history's commits, kept ones included: the context below compares them.
+    commits: kept && since ? new Set([...kept.ledger.commits, ...since.keys()]) : new Set(listing.parents.keys()),
     traceFiles: [...tree.files.keys()].filter(isTraceFile),
     ...(options.gitAiNotes ? { gitAiNotes: options.gitAiNotes } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -75,7 +68,9 @@ export async function readWholeHistoryPass(
       ]),
     )
     .digest('hex');
-  const resumedFrom = kept && kept.context === context && resumable(kept.ledger, parents) ? kept : null;
+  const resumedFrom = kept && since && kept.context === context ? kept : null;
+  // Carried forward: the commits since; else the whole history (listed again when only the context changed).
+  const parents = resumedFrom ? since! : since ? await historyParents(dir, head, options.signal) : listing.parents;
   const deletions = new Map<number, number>();
   const ledger = await replayLedger(dir, head, {
     follows: (path) => !tree.isExcluded(path),
@@ -89,14 +84,43 @@ export async function readWholeHistoryPass(
     ...(resumedFrom ? { resume: resumedFrom.ledger } : {}),
     ...(options.onProgress
       ? {
-          onReplayed: (replayed: number) =>
-            options.onProgress!(replayed, parents.size - (resumedFrom?.ledger.commits.length ?? 0)),
+          onReplayed: (replayed: number) => options.onProgress!(replayed, parents.size),
         }
       : {}),
     ...(options.omitPaths?.length ? { omitPaths: options.omitPaths } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  return { tree, records, ledger, deletions, resumedFrom, firstCommit, context };
+  return { tree, records, ledger, deletions, resumedFrom, context };
+}
+
+/** A kept pass's head: a full commit id (the file is ours, but a damaged one must not become an argument). */
+const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * The commits to replay: with a kept pass that carries forward (carriesForward), only the commits
+ * since its head (`since`), without a walk of the whole history; else every commit (`parents`).
+ */
+async function listCommits(
+  dir: string,
+  head: string,
+  loadKept: (() => Promise<KeptLines | null>) | undefined,
+  signal?: AbortSignal,
+): Promise<{
+  kept: KeptLines | null;
+  since: Map<string, readonly string[]> | null;
+  parents: Map<string, readonly string[]>;
+}> {
+  const kept = loadKept ? await loadKept() : null;
+  if (kept && COMMIT_ID.test(kept.ledger.head)) {
+    const listed = await runGitCommand(
+      dir,
+      ['rev-list', '--parents', '--end-of-options', head, `^${kept.ledger.head}`, '--'],
+      signal,
+    );
+    const since = listed.code === 0 ? parseParents(listed.stdout) : null;
+    if (since && carriesForward(kept.ledger.head, since)) return { kept, since, parents: since };
+  }
+  return { kept: null, since: null, parents: await historyParents(dir, head, signal) };
 }
 
 /**
@@ -144,8 +168,13 @@ async function historyParents(
     throw new CadenceError('ERR_GIT_READ_FAILED', {
       message: `git rev-list failed: ${listed.stderr.trim().split('\n')[0] ?? ''}`,
     });
+  return parseParents(listed.stdout);
+}
+
+/** `git rev-list --parents` output: each commit's parents. */
+function parseParents(text: string): Map<string, readonly string[]> {
   const parents = new Map<string, readonly string[]>();
-  for (const line of listed.stdout.split('\n')) {
+  for (const line of text.split('\n')) {
     if (!line) continue;
     const [hash, ...of] = line.split(' ');
     parents.set(hash!, of);

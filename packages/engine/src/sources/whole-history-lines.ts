@@ -21,16 +21,17 @@ const keyOf = (excludeFiles: readonly string[]): string => JSON.stringify(['one-
 
 /**
  * Where a repository's one pass is kept between analyses: in the server's mirror, or for a local
- * repository under `cache.repositories_dir` (else `$XDG_CACHE_HOME/cadence`), filed by its first
- * commit and its git directory, never inside the repository; nowhere for a fresh clone.
+ * repository under `cache.repositories_dir` (else `$XDG_CACHE_HOME/cadence`), filed by its git
+ * directory, never inside the repository; nowhere for a fresh clone. A kept pass is used only where
+ * the analysed head descends from its head (listCommits in git-source).
  */
-function keptFileOf(clone: ClonedRepository, local: boolean, config: EngineConfig, firstCommit: string): string | null {
+function keptFileOf(clone: ClonedRepository, local: boolean, config: EngineConfig): string | null {
   if (clone.mirrored) return path.join(clone.dir, 'cadence-lines.json');
   // A configuration with no cache section at all (an embedder's, a test's) keeps nothing.
   if (!local || !config.cache) return null;
   const root = config.cache.repositories_dir ?? defaultCacheRoot();
   if (!root) return null;
-  return keptLinesFile(root, pinnedGitDir(clone.dir) ?? clone.dir, firstCommit);
+  return keptLinesFile(root, pinnedGitDir(clone.dir) ?? clone.dir);
 }
 
 /** How often the replay says how far it has got. */
@@ -80,7 +81,7 @@ export class WholeHistoryLines {
   private async run(omitPaths?: readonly string[]): Promise<WholeHistoryPass> {
     return readWholeHistoryPass(this.clone.dir, this.head, {
       isExcludedByConfig: this.options.isExcludedByConfig,
-      ...(this.options.cache ? { loadKept: (first: string) => this.loadKept(first) } : {}),
+      ...(this.options.cache ? { loadKept: () => this.loadKept() } : {}),
       gitAiNotes: this.options.gitAiNotes,
       ...(this.options.onProgress ? { onProgress: replayProgress(this.options.onProgress) } : {}),
       signal: this.options.signal,
@@ -89,14 +90,14 @@ export class WholeHistoryLines {
   }
 
   /** `--no-cache` (options.cache false) neither reads nor keeps a pass. */
-  private async loadKept(firstCommit: string) {
-    const file = this.keptFile(firstCommit);
+  private async loadKept() {
+    const file = this.keptFile();
     return file ? loadKeptLines(file, keyOf(this.options.excludeFiles)) : null;
   }
 
-  private keptFile(firstCommit: string | null): string | null {
-    if (!this.options.cache || firstCommit === null) return null;
-    return keptFileOf(this.clone, this.options.local, this.options.config, firstCommit);
+  private keptFile(): string | null {
+    if (!this.options.cache) return null;
+    return keptFileOf(this.clone, this.options.local, this.options.config);
   }
 
   /**
@@ -123,7 +124,7 @@ export class WholeHistoryLines {
       signal,
     });
     const rework = chargeRework(pass, commits);
-    const file = this.keptFile(pass.firstCommit);
+    const file = this.keptFile();
     if (file)
       await saveKeptLines(file, keyOf(this.options.excludeFiles), {
         ledger: pass.ledger,
