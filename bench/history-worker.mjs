@@ -1,5 +1,6 @@
 // One measured side of bench/history.mjs, in a process of its own. Prints JSON on stdout.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { readFileSync } from 'node:fs';
 
 const [mode, repo] = process.argv.slice(2);
@@ -44,6 +45,34 @@ if (mode === 'git-log' || mode === 'git-log-bounded' || mode === 'git-log-p') {
   const nodePeak = process.resourceUsage().maxRSS * 1024;
   process.stdout.write(
     JSON.stringify({ bytes, peakBytes: gitPeak + nodePeak, gitPeakBytes: gitPeak, nodePeakBytes: nodePeak }),
+  );
+} else if (mode === 'line-pass') {
+  // The line pass alone, as the engine runs it for a local repository (kept under
+  // $XDG_CACHE_HOME/cadence): list, replay or carry forward, count the lines at HEAD, keep.
+  const git = await import('@cadence-detect/git-source');
+  const started = process.hrtime.bigint();
+  const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).stdout.trim();
+  const file = git.keptLinesFile(git.defaultCacheRoot(), path.join(repo, '.git'));
+  const KEY = 'bench line pass';
+  const pass = await git.readWholeHistoryPass(repo, head, {
+    isExcludedByConfig: () => false,
+    loadKept: () => git.loadKeptLines(file, KEY),
+  });
+  const lines = await git.readHeadLines(repo, head, {
+    isExcluded: pass.tree.isExcluded,
+    tree: pass.tree,
+    records: pass.records,
+    ledger: pass.ledger,
+    maxFiles: 1_000_000,
+  });
+  await git.saveKeptLines(file, KEY, {
+    ledger: pass.ledger,
+    rework: git.chargeRework(pass, []),
+    context: pass.context,
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  process.stdout.write(
+    JSON.stringify({ passSeconds: seconds, resumed: pass.resumedFrom !== null, linesCounted: lines.counted }),
   );
 } else {
   // As the CLI's process does (host/bin/cadence.js).
