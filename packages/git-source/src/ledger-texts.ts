@@ -121,3 +121,13 @@ export function applyTexts(old: readonly number[], diff: FileDiff): number[] {
   for (; position < old.length; position++) out.push(old[position]!);
   return out;
 }
+
+/** Moved lines are matched by their text without blanks, when it has at least this many characters (as `git blame -M`'s score). */
+const MOVE_MIN_CHARS = 20;
+
+/** A line's text for matching moves: blanks removed; null when too short to tell one line from another. */
+export function moveKey(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  const key = text.replace(/\s+/g, '');
+  return key.length >= MOVE_MIN_CHARS ? key : null;
+}

@@ -45,8 +45,11 @@ export interface FileDiff {
 }
 
 export interface DiffHandlers {
-  /** A commit starts (`%x00%H %P` format line): its hash, whether it is a merge, and its parents. */
-  commit(hash: string, isMerge: boolean, parents: readonly string[]): void;
+  /**
+   * A commit starts (`%x00%H %P` format line): its hash, whether it is a merge, and its parents.
+   * A promise returned pauses the read (git waits on its pipe) until it settles; a rejected one ends it.
+   */
+  commit(hash: string, isMerge: boolean, parents: readonly string[]): void | Promise<void>;
   /** One file of the current commit, whole. */
   file(diff: FileDiff): void;
   /** Keep the removed and added lines' text (`FileDiff.removed`, `.added`): moved lines are matched by it. */
@@ -112,20 +115,53 @@ export function streamCommitDiffs(
     // Lines end at "\n" alone: a lone carriage return inside a line (a file git reads as text) is
     // part of it, where readline would split there and upset the hunks' line counts.
     let pendingText = '';
+    // Lines read while a handler's promise was pending: fed once it settles, before the next chunk.
+    let waiting = false;
+    let queued: string[] = [];
+    /** What runs once the queued lines are fed: git may have ended (its output read whole) while a handler waited. */
+    let continuation: Promise<void> = Promise.resolve();
+    const feed = (lines: string[]): void => {
+      for (let i = 0; i < lines.length; i++) {
+        const pause = onLine(lines[i]!);
+        if (!pause) continue;
+        waiting = true;
+        queued = lines.slice(i + 1).concat(queued);
+        child.stdout!.pause();
+        continuation = pause.then(
+          () => {
+            waiting = false;
+            const rest = queued;
+            queued = [];
+            feed(rest);
+            if (!waiting) child.stdout!.resume();
+          },
+          (error: unknown) => {
+            failure ??= error;
+            waiting = false;
+            queued = [];
+            child.kill('SIGKILL');
+            child.stdout!.resume();
+          },
+        );
+        return;
+      }
+    };
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {
       const lines = (pendingText + chunk).split('\n');
       pendingText = lines.pop()!;
-      for (const line of lines) onLine(line);
+      if (waiting) queued.push(...lines);
+      else feed(lines);
     });
     child.stdout!.on('end', () => {
-      if (pendingText) onLine(pendingText);
+      if (pendingText && waiting) queued.push(pendingText);
+      else if (pendingText) feed([pendingText]);
       pendingText = '';
     });
     /** The `diff --git` line of the current file and what its mode lines said. */
     let header = { line: '', created: false, deleted: false };
-    const onLine = (line: string): void => {
-      if (failure) return;
+    const onLine = (line: string): Promise<void> | undefined => {
+      if (failure) return undefined;
       if (skip > 0) {
         if (line.startsWith('\\')) return; // "\ No newline at end of file" belongs to the line before
         skip--;
@@ -133,13 +169,19 @@ export function streamCommitDiffs(
           if (line.startsWith('-')) (file.removed ??= []).push(line.slice(1));
           else if (line.startsWith('+')) (file.added ??= []).push(line.slice(1));
         }
-        return;
+        return undefined;
       }
       if (line.startsWith('\0')) {
         finishFile();
         // Copies: what a handler keeps must not keep this commit's whole text (ownString).
         const [hash = '', ...parents] = line.slice(1).trim().split(' ').map(ownString);
-        handlers.commit(hash, parents.length > 1, parents);
+        try {
+          return handlers.commit(hash, parents.length > 1, parents) ?? undefined;
+        } catch (error) {
+          failure = error;
+          child.kill('SIGKILL');
+          return undefined;
+        }
       } else if (line.startsWith('diff --git ')) {
         finishFile();
         header = { line, created: false, deleted: false };
@@ -170,7 +212,11 @@ export function streamCommitDiffs(
       }
     };
     child.on('error', reject);
-    child.on('close', (code) => {
+    const ended = (code: number | null): void => {
+      if (waiting) {
+        void continuation.then(() => ended(code));
+        return;
+      }
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) {
         reject(abortError(signal));
@@ -180,7 +226,8 @@ export function streamCommitDiffs(
       if (failure) reject(failure);
       else if (code === 0) resolve();
       else reject(new Error(`git ${args[0]} exited with ${code}`));
-    });
+    };
+    child.on('close', ended);
   });
 }
 
@@ -280,7 +327,9 @@ export async function replayFirstParent(
     dir,
     ['log', '--first-parent', '--diff-merges=first-parent', '--reverse', ...LINE_DIFF_ARGS, '--end-of-options', head],
     {
-      commit: (hash, isMerge) => commits.push({ hash, isMerge }),
+      commit: (hash, isMerge) => {
+        commits.push({ hash, isMerge });
+      },
       file: apply,
     },
     signal,

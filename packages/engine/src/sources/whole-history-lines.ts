@@ -56,7 +56,8 @@ export function replayProgress(
  * between analyses, then, once the commits are known, the lines at HEAD and the rework.
  */
 export class WholeHistoryLines {
-  private readonly pass: Promise<WholeHistoryPass>;
+  /** Dropped once read: the ledger (every line's writer, every commit's hash) is not kept through the rest of the analysis. */
+  private pass: Promise<WholeHistoryPass> | null;
 
   constructor(
     private readonly clone: ClonedRepository,
@@ -111,7 +112,10 @@ export class WholeHistoryLines {
     unreadable: readonly string[] | undefined,
     onSaveFailure: (error: unknown) => void,
   ): Promise<LineReadings & { readonly summary: string }> {
-    const pass = await this.pass.catch((error: unknown) => {
+    const pending = this.pass;
+    if (!pending) throw new Error('the line pass is read once');
+    this.pass = null;
+    const pass = await pending.catch((error: unknown) => {
       if (unreadable?.length) return this.run(unreadable);
       throw error;
     });
