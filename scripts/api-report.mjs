@@ -53,6 +53,28 @@ export function withoutComments(text) {
     .join('\n');
 }
 
+const NAME_LIST = /^(export|import)( type)? \{(.*)\}( from ['"][^'"]+['"])?;$/;
+
+/**
+ * Export and import lists one name per line (tsc prints each list on one line): a name added to a
+ * list is then a line added, not a line changed.
+ */
+export function oneNamePerLine(text) {
+  return text
+    .split('\n')
+    .flatMap((line) => {
+      const list = NAME_LIST.exec(line.trim());
+      if (!list) return [line];
+      const [, keyword, type = '', names, from = ''] = list;
+      return names
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean)
+        .map((name) => `${keyword}${type} { ${name} }${from};`);
+    })
+    .join('\n');
+}
+
 /** The package's public surface: every declaration file its exports reach, in a stable order, without comments. */
 export function surfaceOf(packageDir) {
   const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
@@ -72,7 +94,7 @@ export function surfaceOf(packageDir) {
   return [...seen]
     .sort()
     .map((file) => {
-      const text = withoutComments(readFileSync(file, 'utf8'));
+      const text = oneNamePerLine(withoutComments(readFileSync(file, 'utf8')));
       return `## ${path.relative(packageDir, file)}\n${text}\n`;
     })
     .join('\n');
@@ -118,7 +140,10 @@ const majorOf = (version) => Number(version.split('.')[0]);
 export function judgeChange({ name, before, after, version, bump }) {
   if (before === null || before.surface === after) return null;
   const kept = new Set(after.split('\n'));
-  const gone = before.surface.split('\n').filter((line) => line.trim() !== '' && !kept.has(line));
+  // What a declaration file imports is no API of its own: only what it declares and exports.
+  const gone = before.surface
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.trimStart().startsWith('import ') && !kept.has(line));
   const majorBumped = majorOf(version) > majorOf(before.version) || bump === 'major';
   const minorBumped = version !== before.version || bump === 'minor' || bump === 'major';
   if (gone.length > 0 && !majorBumped)
