@@ -12,7 +12,8 @@ interface Report {
   readonly version: string;
   readonly surface: string;
 }
-const { judgeChange, withoutComments, announcedBump } = (await import(pathToFileURL(script).href)) as {
+const { judgeChange, withoutComments, announcedBump, oneNamePerLine } = (await import(pathToFileURL(script).href)) as {
+  oneNamePerLine(text: string): string;
   judgeChange(change: {
     name: string;
     before: Report | null;
@@ -54,6 +55,17 @@ describe('the plugin API report (scripts/api-report.mjs)', () => {
     );
     expect(judgeChange({ ...change, version: '2.0.0' })).to.equal(null);
     expect(judgeChange({ ...change, bump: 'major' })).to.equal(null);
+  });
+
+  it('reads a name added to an export list as an addition', () => {
+    const list = (names: string) =>
+      oneNamePerLine(`export type { ${names}, } from './result.js';\nexport { a } from './a.js';`);
+    expect(list('A, B')).to.equal(
+      "export type { A } from './result.js';\nexport type { B } from './result.js';\nexport { a } from './a.js';",
+    );
+    const change = { name: NAME, before: { version: '1.16.0', surface: list('A, B') }, after: list('A, B, C') };
+    expect(judgeChange({ ...change, version: '1.16.0', bump: 'minor' })).to.equal(null);
+    expect(judgeChange({ ...change, after: list('A'), version: '1.17.0', bump: null })).to.match(/\{ B \}/);
   });
 
   it('ignores comments, but not text inside string literals', () => {

@@ -7,6 +7,7 @@ import type {
   WebsiteSourceInfo,
   OversizedFiles,
 } from '@cadence-detect/plugin-sdk';
+import type { AssistantSetupFile } from '@cadence-detect/git-source';
 import type { LineReadings } from './line-shares.js';
 
 /**
@@ -32,6 +33,8 @@ export interface PreparedRepository {
   readonly oversizedFiles?: OversizedFiles;
   /** Commits whose diff names a blob the repository lacks, and (at most 20 of) those files; absent when none. */
   readonly unreadable?: { readonly commits: number; readonly files: readonly string[] };
+  /** Files at the head that set the project up for an assistant (git-source's readAssistantSetup); absent when none. */
+  readonly assistantSetup?: readonly AssistantSetupFile[];
   /**
    * Only part of the history was read (a range, `--since`): the result then has no false-alarm
    * floor, since what a range leaves out says nothing about what came before.

@@ -68,6 +68,18 @@ export function buildRepositoryResult(
     ...(source.unreadable
       ? { unreadable_commits: source.unreadable.commits, unreadable_files: [...source.unreadable.files] }
       : {}),
+    ...(source.assistantSetup
+      ? {
+          assistant_setup: source.assistantSetup.map((file) => ({
+            path: file.path,
+            assistant: file.assistant,
+            first_commit: file.firstCommit,
+            first_date: file.firstTime === null ? null : new Date(file.firstTime * 1000).toISOString(),
+            commits: file.commits,
+            authors: [...file.authors],
+          })),
+        }
+      : {}),
     ...(lines && 'head' in lines
       ? {
           lines: linesAtHead(lines, source.commits, scores.weights, scores.identity, {

@@ -69,3 +69,9 @@ export { defaultCacheRoot, keptLinesFile, loadKeptLines, saveKeptLines, type Kep
 export { pinnedGitDir } from './git-process.js';
 export { replayFirstParent, streamCommitDiffs, type FileDiff, type Deletion } from './line-replay.js';
 export { openBlameCache, BLAME_CACHE_FILE, type BlameCache } from './blame-cache.js';
+export {
+  readAssistantSetup,
+  assistantOfSetupPath,
+  MAX_SETUP_FILES,
+  type AssistantSetupFile,
+} from './assistant-setup.js';

@@ -49,6 +49,7 @@ export type {
   RepositoryResult,
   SquashJudgement,
   OversizedFiles,
+  AssistantSetup,
   LinesAtHead,
   EraCheck,
   LinesEraCheck,

@@ -271,6 +271,14 @@ export interface RepositoryResult extends ResultCommon {
   /** The files with a missing version (at most 20), left out of every commit's counts. */
   unreadable_files?: string[];
   /**
+   * Files at the analysed head that set the project up for a coding assistant (`CLAUDE.md`,
+   * `AGENTS.md`, `.cursor/rules/`, `.github/copilot-instructions.md`…), at most 50, with the
+   * commit that added each and who touched it (docs/scoring.md, "Assistant setup files"). Absent
+   * when the tree has none. Reported, not scored.
+   * @since 1.17
+   */
+  assistant_setup?: AssistantSetup[];
+  /**
    * The lines of the tree at the analysed commit, by who wrote them (docs/lines.md). Absent when not counted.
    * @since 1.9
    */
@@ -285,6 +293,20 @@ export interface RepositoryResult extends ResultCommon {
    * @since 1.9
    */
   lines_skipped?: string;
+}
+
+/** A file that sets a project up for a coding assistant. @since 1.17 */
+export interface AssistantSetup {
+  /** Its path at the analysed head. */
+  path: string;
+  /** The assistant that reads it; `AGENTS.md` for that file, which several agents read. */
+  assistant: string;
+  /** The commit that added it at this path (full hash) and that commit's author date (ISO 8601); null when the history does not reach it. */
+  first_commit: string | null;
+  first_date: string | null;
+  /** Commits that touched it, and their authors (names as the history reads them, at most 10, most commits first). */
+  commits: number;
+  authors: string[];
 }
 
 export interface OversizedFiles {

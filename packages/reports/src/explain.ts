@@ -91,6 +91,8 @@ export function scoreMeaning(r: RepositoryResult): string[] {
       `The repository lacks versions of ${files.length === 1 ? '1 file' : `${files.length} files`} (${files.slice(0, 5).join(', ')}${files.length > 5 ? ', …' : ''}): a damaged or partial clone. ${r.unreadable_commits} ${r.unreadable_commits === 1 ? 'commit was' : 'commits were'} judged without ${files.length === 1 ? 'its' : 'their'} lines, and ${files.length === 1 ? 'it is' : 'they are'} in no line count.`,
     );
   }
+  const setup = assistantSetupSentence(r);
+  if (setup) lines.push(setup);
   const counts = flaggedCounts(r);
   lines.push(
     `${counts.flagged} of ${r.scored_commits} scored commits flagged (${(counts.share * 100).toFixed(1)}%): ${counts.explicit} by explicit attribution, ${counts.inferred} inferred.`,
@@ -170,4 +172,24 @@ export function strongestPageSignals(
     .sort((a, b) => b.score - a.score)
     .slice(0, limit)
     .map((d) => ({ strategy: d.strategy, message: d.message, score: d.score }));
+}
+
+/** Which assistants the tree is set up for, by their files (`assistant_setup`), or null when none: reported, not scored. */
+export function assistantSetupSentence(r: RepositoryResult): string | null {
+  const files = r.assistant_setup ?? [];
+  if (files.length === 0) return null;
+  const byAssistant = new Map<string, typeof files>();
+  for (const file of files) byAssistant.set(file.assistant, [...(byAssistant.get(file.assistant) ?? []), file]);
+  const parts = [...byAssistant].map(([assistant, of]) => {
+    const shown = of.slice(0, 3).map((file) => {
+      const since = file.first_date ? `, added ${file.first_date.slice(0, 10)}` : '';
+      const by =
+        file.authors.length > 0
+          ? ` by ${file.authors.slice(0, 3).join(', ')}${file.authors.length > 3 ? ', …' : ''}`
+          : '';
+      return `${file.path}${since}, ${file.commits} ${file.commits === 1 ? 'commit' : 'commits'}${by}`;
+    });
+    return `${assistant} (${shown.join('; ')}${of.length > 3 ? `; ${of.length - 3} more` : ''})`;
+  });
+  return `The tree is set up for ${parts.join(', ')}: its files say which assistants a project expects, not which wrote a commit (not scored).`;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence-detect/config/units';
 import {
+  readAssistantSetup,
   DEFAULT_GIT_BOUNDS,
   diffExcerpt,
   excludeMatcher,
@@ -232,6 +233,8 @@ export async function acquireRepository(
     const authorshipLogs = new Map<string, AuthorshipLog>();
     for (const [commit, log] of notes.logs) if (typeof log !== 'string') authorshipLogs.set(commit, log);
     const pathsAtHead = await headPaths;
+    // The assistants the tree is set up for (reported, not scored): one git log of those files.
+    const assistantSetup = pathsAtHead ? await readAssistantSetup(clone.dir, rev, pathsAtHead, signal) : [];
     return {
       kind: 'repository',
       info,
@@ -241,6 +244,7 @@ export async function acquireRepository(
       authorshipLogs,
       ...(range || request.since ? { partialHistory: true } : {}),
       ...(pathsAtHead ? { headPaths: pathsAtHead } : {}),
+      ...(assistantSetup.length > 0 ? { assistantSetup } : {}),
       ...(unreadable
         ? { unreadable: { commits: unreadable.commits.length, files: unreadable.files.slice(0, 20) } }
         : {}),
