@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { CadenceError } from '@cadence-detect/errors';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,12 +9,6 @@ import {
   excludeMatcher,
   HistoryCache,
   openRepository,
-  openBlameCache,
-  readHeadLines,
-  readLineRecords,
-  readLineTree,
-  readReworkedLines,
-  isTraceFile,
   parseRepositoryUrl,
   readHeadPaths,
   readHistory,
@@ -23,8 +16,9 @@ import {
   SharedAuthorshipNotes,
   type GitBounds,
   type MirrorOptions,
+  type ClonedRepository,
 } from '@cadence-detect/git-source';
-import type { AnalysisEvent, AnalysisResult, AuthorshipLog, SquashJudgement } from '@cadence-detect/plugin-sdk';
+import type { AnalysisEvent, AnalysisResult, AuthorshipLog } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EngineLogger } from '../engine-logger.js';
@@ -32,7 +26,8 @@ import type { PreparedRepository } from '../prepared-source.js';
 import { redactUrl } from './redact-url.js';
 import { WholeHistoryLines } from './whole-history-lines.js';
 import { readProgress } from './read-progress.js';
-import { isFullCommitId } from '@cadence-detect/plugin-sdk';
+import { readBlamedLines } from './blamed-lines.js';
+import { resolveRange } from './range-resolution.js';
 
 /** `limits.max_line_files` when the configuration gives none. */
 const DEFAULT_MAX_LINE_FILES = 20_000;
@@ -72,20 +67,18 @@ function gitBoundsOf(config: EngineConfig): GitBounds {
  */
 const mirroredHistories = new HistoryCache(100_000);
 
-/** Clones (or opens) the repository and reads its history: the source the strategies run on. */
-export async function acquireRepository(
+/** Clones the requested repository (or opens a local one), saying so as it goes. */
+async function openRequested(
   request: Extract<AnalysisRequest, { kind: 'repository' }>,
+  locator: ReturnType<typeof parseRepositoryUrl>,
   options: AcquireOptions,
-): Promise<PreparedRepository | CachedAnswer> {
-  const { signal, emit, config, excludeFiles } = options;
-  const locator = parseRepositoryUrl(request.url, { allowLocalPaths: options.allowLocalPaths });
-  const bounds = gitBoundsOf(config);
+): Promise<ClonedRepository> {
+  const { signal, emit, config } = options;
   emit({ event: 'start', repo: locator.repo });
   emit({
     event: 'fetch',
     message: locator.kind === 'local' ? `reading ${locator.path}` : `cloning ${redactUrl(request.url)}`,
   });
-  let range = request.range ?? null;
   const clone = await openRepository(locator, {
     ...(request.branch ? { branch: request.branch } : {}),
     depth: config.git.depth,
@@ -95,7 +88,7 @@ export async function acquireRepository(
     policy: options.network,
     logger: options.logger,
     onProgress: (message: string) => emit({ event: 'fetch', message }),
-    ...(range ? { fetchCommit: range.after } : {}),
+    ...(request.range ? { fetchCommit: request.range.after } : {}),
     ...(request.ref ? { fetchRef: request.ref } : {}),
     ...(request.squash ? { optionalRefs: [request.squash.ref] } : {}),
     mirrors: mirrorsOf(config),
@@ -118,35 +111,20 @@ export async function acquireRepository(
       });
     }
   }
+  return clone;
+}
+
+/** Clones (or opens) the repository and reads its history: the source the strategies run on. */
+export async function acquireRepository(
+  request: Extract<AnalysisRequest, { kind: 'repository' }>,
+  options: AcquireOptions,
+): Promise<PreparedRepository | CachedAnswer> {
+  const { signal, emit, config, excludeFiles } = options;
+  const locator = parseRepositoryUrl(request.url, { allowLocalPaths: options.allowLocalPaths });
+  const bounds = gitBoundsOf(config);
+  const clone = await openRequested(request, locator, options);
   try {
-    // A head named by a prefix (a Bitbucket request) is known in full once its branch is fetched.
-    if (range && clone.resolvedCommit) range = { ...range, after: clone.resolvedCommit };
-    if (range && request.ref && range.before === null)
-      range = { ...range, before: await mergeBase(clone.dir, clone.headCommit, range.after, signal) };
-    let squash: SquashJudgement | undefined;
-    if (request.squash && range) {
-      // The request's own commits: from where it left the branch the squash landed on, to its head.
-      const usable =
-        clone.fetchedRefs?.includes(request.squash.ref) &&
-        (await runGitCommand(clone.dir, ['cat-file', '-e', `${request.squash.head}^{commit}`], signal)).code === 0;
-      const from =
-        usable && range.before ? await mergeBase(clone.dir, range.before, request.squash.head, signal) : null;
-      if (usable && from) {
-        range = { before: from, after: request.squash.head };
-        squash = { commit: request.squash.commit, request: request.squash.request, judged_by: 'request' };
-        emit({
-          event: 'fetch',
-          message: `judging the squashed request ${request.squash.request} by its ${request.squash.ref} commits`,
-        });
-      } else {
-        squash = {
-          commit: request.squash.commit,
-          request: request.squash.request,
-          judged_by: 'squash',
-          reason: usable ? 'no merge base with the branch' : `${request.squash.ref} could not be fetched`,
-        };
-      }
-    }
+    const { range, squash } = await resolveRange(request, clone, request.range ?? null, signal, emit);
     const rev = range?.after ?? clone.headCommit;
     const info = {
       // What results, reports and job views show: a token in the clone URL stays with the clone.
@@ -276,82 +254,21 @@ export async function acquireRepository(
                   emit({ event: 'fetch', message: readings.summary });
                   return readings;
                 }
-                // A range (a pull request, a push) blames only the files its commits touched: no other line can be its.
-                const onlyPaths = range
-                  ? new Set(commits.flatMap((c) => (c.filesTruncated ? [] : c.files.map((f) => f.path))))
-                  : undefined;
-                const truncated = range ? commits.some((c) => c.filesTruncated) : false;
-                // A range's attributes are its base's: a request cannot exclude its own lines by marking them generated.
-                const tree = await readLineTree(
-                  clone.dir,
+                return readBlamedLines({
+                  dir: clone.dir,
+                  mirrored: clone.mirrored === true,
                   rev,
-                  excludeMatcher(excludeFiles),
-                  linesSignal,
-                  range?.before ?? undefined,
-                  unreadable?.files,
-                );
-                // git-ai notes and Agent Trace records name lines exactly: read before blame matches them.
-                const records = await readLineRecords(clone.dir, rev, {
-                  commits: new Set(commits.map((c) => c.hash)),
-                  traceFiles: [...tree.files.keys()].filter(isTraceFile),
+                  range,
+                  since: request.since ?? null,
+                  commits,
+                  excludeFiles,
                   gitAiNotes,
+                  unreadableFiles: unreadable?.files,
+                  maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES,
+                  emit,
+                  logger: options.logger,
                   signal: linesSignal,
                 });
-                for (const reason of records.skipped)
-                  emit({ event: 'fetch', message: `skipped a line record: ${reason}` });
-                const blameOnly = onlyPaths && !truncated ? onlyPaths : undefined;
-                // A mirror keeps whole-tree blames between analyses; a range blames too few files to repay the history walk that keys them.
-                const cache =
-                  clone.mirrored && !blameOnly && (range || request.since)
-                    ? await openBlameCache(clone.dir, rev, linesSignal)
-                    : undefined;
-                // What the rework of a whole history depends on besides the head: the exclusions and the line records.
-                const reworkKey = createHash('sha256')
-                  .update(
-                    JSON.stringify([
-                      rev,
-                      request.since ?? null,
-                      excludeFiles,
-                      [...records.byCommit].map(([c, files]) => [c, [...files]]),
-                    ]),
-                  )
-                  .digest('hex');
-                // Blame and the rework pass are other git processes: side by side.
-                const [head, reworked] = await Promise.all([
-                  readHeadLines(clone.dir, rev, {
-                    isExcluded: tree.isExcluded,
-                    tree,
-                    records,
-                    maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES,
-                    signal: linesSignal,
-                    ...(blameOnly ? { onlyPaths: blameOnly } : {}),
-                    ...(cache ? { cache } : {}),
-                  }),
-                  // The whole history read: one replay of it (kept in a mirror); a range or --since: blames of the range's deletions.
-                  (async () => {
-                    const kept = cache?.lookupRework(reworkKey);
-                    if (kept) return kept;
-                    const found = await readReworkedLines(clone.dir, commits, {
-                      isExcluded: tree.isExcluded,
-                      records,
-                      signal: linesSignal,
-                    });
-                    cache?.storeRework(reworkKey, found);
-                    return found;
-                  })(),
-                ]);
-                if (cache) {
-                  await cache
-                    .save()
-                    .catch((error: unknown) =>
-                      options.logger?.warn('could not keep the blames in the mirror', { error: String(error) }),
-                    );
-                  emit({
-                    event: 'fetch',
-                    message: `blamed ${cache.stats.misses} files, ${cache.stats.hits} unchanged since the mirror's last line count`,
-                  });
-                }
-                return { head, reworked: reworked.lines, reworkedMarked: reworked.marked, records };
               },
             }),
       dispose: () => clone.dispose(),
@@ -361,16 +278,4 @@ export async function acquireRepository(
     await clone.dispose().catch(() => undefined);
     throw error;
   }
-}
-
-/** Where a request's commits begin: the merge base of the target branch's head and the request's head (both full hashes). */
-async function mergeBase(
-  dir: string,
-  targetHead: string,
-  requestHead: string,
-  signal: AbortSignal,
-): Promise<string | null> {
-  const found = await runGitCommand(dir, ['merge-base', targetHead, requestHead], signal);
-  const base = found.stdout.trim();
-  return found.code === 0 && isFullCommitId(base) ? base : null;
 }
