@@ -76,7 +76,7 @@ if (mode === 'git-log' || mode === 'git-log-bounded' || mode === 'git-log-p') {
   );
 } else {
   // As the CLI's process does (host/bin/cadence.js).
-  const { tightenHeapGrowth } = await import('@cadence-detect/engine/heap-growth');
+  const { tightenHeapGrowth } = await import('../host/dist/heap-growth.js');
   tightenHeapGrowth();
   const { builtinRepositoryEngine } = await import('./builtin-engine.mjs');
   const engine = await builtinRepositoryEngine(repo);
