@@ -150,7 +150,8 @@ export function streamCommitDiffs(
     child.stdout!.on('data', (chunk: string) => {
       const lines = (pendingText + chunk).split('\n');
       pendingText = lines.pop()!;
-      if (waiting) queued.push(...lines);
+      // A loop, not a spread: a chunk can hold tens of thousands of lines.
+      if (waiting) for (const line of lines) queued.push(line);
       else feed(lines);
     });
     child.stdout!.on('end', () => {

@@ -84,24 +84,38 @@ export function createServer(options: ServerOptions): CadenceServer {
     routes,
     jobs,
     listen: async (port, host) => (server = await listenHttp(config, listener, port, host)),
-    async shutdown() {
-      const closing = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
-      server?.closeIdleConnections();
-      // One grace period for the whole stop, whatever each step takes of it.
-      const deadline = Date.now() + config.limits.shutdown_grace_seconds * 1000;
-      const left = (): number => Math.max(0, deadline - Date.now());
-      // A schedule still setting up (Redis away) gives up on this signal; waiting for it is bounded.
-      scheduleStop.abort();
-      await Promise.race([
-        schedule.then((timer) => timer?.close()),
-        new Promise((resolve) => setTimeout(resolve, Math.min(3000, left())).unref()),
-      ]);
-      await scans.stop(left());
-      await jobs.shutdown(left());
-      await backends.close();
-      // Streams ended with their error event; anything still open is cut.
-      setTimeout(() => server?.closeAllConnections(), 1000).unref();
-      await closing;
-    },
+    shutdown: () => stopServer({ server: () => server, config, scheduleStop, schedule, scans, jobs, backends }),
   };
+}
+
+/** What a server stops, in order: intake, the scan schedule, scans, jobs, the backends. */
+interface StoppedParts {
+  readonly server: () => http.Server | null;
+  readonly config: ServerOptions['config'];
+  readonly scheduleStop: AbortController;
+  readonly schedule: ReturnType<typeof startScanSchedule>;
+  readonly scans: OrganizationScans;
+  readonly jobs: ReturnType<typeof jobManagerFor>;
+  readonly backends: NonNullable<ServerOptions['backends']>;
+}
+
+/** Stops a server within one grace period (`limits.shutdown_grace_seconds`) for the whole stop, whatever each step takes of it. */
+async function stopServer(parts: StoppedParts): Promise<void> {
+  const server = parts.server();
+  const closing = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+  server?.closeIdleConnections();
+  const deadline = Date.now() + parts.config.limits.shutdown_grace_seconds * 1000;
+  const left = (): number => Math.max(0, deadline - Date.now());
+  // A schedule still setting up (Redis away) gives up on this signal; waiting for it is bounded.
+  parts.scheduleStop.abort();
+  await Promise.race([
+    parts.schedule.then((timer) => timer?.close()),
+    new Promise((resolve) => setTimeout(resolve, Math.min(3000, left())).unref()),
+  ]);
+  await parts.scans.stop(left());
+  await parts.jobs.shutdown(left());
+  await parts.backends.close();
+  // Streams ended with their error event; anything still open is cut.
+  setTimeout(() => server?.closeAllConnections(), 1000).unref();
+  await closing;
 }
