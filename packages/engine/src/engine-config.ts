@@ -14,6 +14,8 @@ export interface EngineConfig {
     readonly strategy_timeout_seconds: number;
     /** Above this many counted text files at HEAD the lines are not counted; 20,000 when absent. */
     readonly max_line_files?: number;
+    /** Squashed requests whose own commits are read from their head refs; 500 when absent. */
+    readonly max_request_heads?: number;
   };
   /** Lines at HEAD, survival and rework (docs/lines.md); on when absent. */
   readonly lines?: { readonly enabled: boolean };

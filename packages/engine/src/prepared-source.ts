@@ -4,6 +4,7 @@ import type {
   PageDocument,
   RepositorySourceInfo,
   RepositoryStats,
+  RequestCommits,
   WebsiteSourceInfo,
   OversizedFiles,
 } from '@cadence-detect/plugin-sdk';
@@ -24,6 +25,8 @@ export interface PreparedRepository {
   readonly aiNotes?: ReadonlyMap<string, string>;
   /** The same notes read whole and parsed (those that are authorship logs). */
   readonly authorshipLogs?: ReadonlyMap<string, AuthorshipLog>;
+  /** Squash commits' requests read from their head refs (RepositoryContext.requestCommits); absent when none. */
+  readonly requestCommits?: ReadonlyMap<string, RequestCommits>;
   /**
    * The files of the tree at `info.headCommit` (full paths), where the source could list them:
    * suspicions then name which of their files remain (`files_at_head`). Absent when unknown.

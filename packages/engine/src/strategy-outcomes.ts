@@ -93,6 +93,7 @@ function toDetection(
   };
   if (finding.messageId !== undefined) detection.messageId = finding.messageId;
   if (finding.assistant !== undefined) detection.assistant = finding.assistant;
+  if (finding.viaRequest !== undefined) detection.via_request = finding.viaRequest;
   // The full hash, as the strategy reported it: abbreviations are for display only (suspicions[].commit_hash).
   if (finding.commit !== undefined) detection.commit = finding.commit;
   if (finding.element !== undefined) detection.element = finding.element;

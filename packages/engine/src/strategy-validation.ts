@@ -27,6 +27,7 @@ const FindingSchema = Type.Object({
   measured: Type.Optional(Type.Record(Type.String(), Type.Number())),
   evidence: Type.Optional(Type.Union([Type.Literal('explicit'), Type.Literal('inferred'), Type.Literal('automation')])),
   assistant: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  viaRequest: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 
 const OutcomeSchema = Type.Object({

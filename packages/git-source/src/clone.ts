@@ -35,6 +35,11 @@ export interface OpenOptions {
   /** Request refs fetched too if the remote still has them (a squashed request's original commits); a missing one is no error. */
   readonly optionalRefs?: readonly string[];
   /**
+   * A whole history's clone: fetch the head refs of the newest this many requests its squash
+   * commits name (`(#N)`), where the remote has them (request-head-fetch.ts). Absent or 0: none.
+   */
+  readonly requestHeads?: number;
+  /**
    * Keep a bare mirror per repository and fetch into it instead of cloning (a full history only:
    * a shallow request clones as before). Null or absent: a fresh clone per job.
    */

@@ -75,3 +75,13 @@ export {
   MAX_SETUP_FILES,
   type AssistantSetupFile,
 } from './assistant-setup.js';
+export {
+  readRequestCommits,
+  requestHeads,
+  squashSubjects,
+  DEFAULT_MAX_REQUESTS,
+  MAX_COMMITS_PER_REQUEST,
+  type ReadRequestCommitsOptions,
+  type RequestHeadCommits,
+  type SquashSubject,
+} from './request-heads.js';

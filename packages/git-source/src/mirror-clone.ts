@@ -1,3 +1,4 @@
+import { fetchSquashedRequestHeads } from './request-head-fetch.js';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -109,6 +110,12 @@ export async function openMirrored(
       await runGitCommand(dir, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`], signal);
     }
     const fetchedRefs = await fetchOptionalRefs(git, dir, options.optionalRefs ?? [], url, signal);
+    if (options.requestHeads && !(options.depth && options.depth > 0))
+      await fetchSquashedRequestHeads(git, dir, url, {
+        max: options.requestHeads,
+        signal,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
     const mirror = held;
     let released = false;
     return {

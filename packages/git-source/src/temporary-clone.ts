@@ -1,3 +1,4 @@
+import { fetchSquashedRequestHeads } from './request-head-fetch.js';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -48,6 +49,12 @@ export async function cloneRemote(locator: RemoteRepository, options: OpenOption
     if (options.fetchCommit)
       await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, 'origin', options.fetchRef);
     const fetchedRefs = await fetchOptionalRefs(git, dir, options.optionalRefs ?? [], 'origin', signal);
+    if (options.requestHeads && !(options.depth && options.depth > 0))
+      await fetchSquashedRequestHeads(git, dir, 'origin', {
+        max: options.requestHeads,
+        signal,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
     await fetchAiNotes(git, dir, signal, options.logger);
     const branch = options.branch ?? (await currentBranch(dir, signal));
     return {

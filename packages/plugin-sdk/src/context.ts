@@ -36,6 +36,18 @@ interface ContextBase<O extends object> {
   recordReport(outcome: ReportOutcome): void;
 }
 
+/** A squashed request's own commits, as the repository keeps them under the request's head ref. */
+export interface RequestCommits {
+  /** The request's number, as the squash commit's subject names it (`(#N)`). */
+  readonly number: number;
+  /** Where its commits were read: `refs/pull/N/head` or `refs/merge-requests/N/head`. */
+  readonly ref: string;
+  /** The request's commits the analysed branch does not hold, oldest first (at most 250). */
+  readonly commits: readonly CommitRecord[];
+  /** Their Git AI notes (`refs/notes/ai`), parsed, by full commit hash. */
+  readonly authorshipLogs: ReadonlyMap<string, AuthorshipLog>;
+}
+
 export interface RepositorySourceInfo {
   /** The URL or path the job was asked to analyze. */
   readonly url: string;
@@ -74,6 +86,14 @@ export interface RepositoryContext<O extends object = PluginOptions> extends Con
    * @since 1.16
    */
   readonly authorshipLogs?: ReadonlyMap<string, AuthorshipLog>;
+  /**
+   * The squash commits whose request the repository still holds, by the squash's full hash: the
+   * request's own commits, read from its head ref (`refs/pull/N/head`, `refs/merge-requests/N/head`).
+   * What those commits say of who wrote them (an agent's account, a trailer, a note) says it of the
+   * squash. Absent when no analysed squash has its request's head, and from hosts before 1.17.
+   * @since 1.17
+   */
+  readonly requestCommits?: ReadonlyMap<string, RequestCommits>;
   /**
    * A bounded excerpt of one commit's diff (excluded files left out), for strategies and plugins that
    * need content. The clone lives until the job's last hook, so this works in every hook.

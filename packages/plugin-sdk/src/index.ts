@@ -18,6 +18,7 @@ export type {
   RepositoryContext,
   WebsiteContext,
   RepositorySourceInfo,
+  RequestCommits,
   WebsiteSourceInfo,
 } from './context.js';
 export {

@@ -38,6 +38,12 @@ export interface Detection {
   /** The assistant an explicit finding names. */
   assistant?: string;
   /**
+   * An explicit finding on a squash commit carried by its pull or merge request's own commits
+   * (read from the request's head ref): the request's number.
+   * @since 1.17
+   */
+  via_request?: number;
+  /**
    * Repository detections: whether the detection's commit is flagged (a suspicion). The
    * severity stays the strategy's own, from its score; reports show the reasons of flagged commits
    * and keep the rest apart, so a clean verdict never sits over `high` badges.

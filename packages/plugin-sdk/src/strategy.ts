@@ -74,6 +74,12 @@ export interface Finding {
   readonly evidence?: Evidence;
   /** The assistant the finding names (explicit attribution), e.g. `Claude Code`. */
   readonly assistant?: string;
+  /**
+   * An explicit finding on a squash commit that its request's own commits carry: the request's
+   * number (RepositoryContext.requestCommits).
+   * @since 1.17
+   */
+  readonly viaRequest?: number;
 }
 
 /** A strategy may return findings alone, or findings with its own score and metrics. */

@@ -7,6 +7,7 @@ import {
   type Finding,
   type OptionsOf,
   type RepositoryContext,
+  type RequestCommits,
 } from '@cadence-detect/plugin-sdk';
 import { noteAttributionOf, readAuthorshipLog, type NoteAttribution } from './git-ai-notes.js';
 import { automationOf } from './automation.js';
@@ -84,14 +85,23 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
     const automationAccounts = new Map<string, Attribution | null>();
     let attributed = 0;
     let automation = 0;
+    let viaRequests = 0;
     for (const commit of context.commits) {
       const found = attributeCommit(commit, rules, identities);
-      const fromNote = noteAttribution(context, commit.hash);
+      const fromNote = noteAttribution(noteOf(context, commit.hash));
       if (fromNote) found.push(fromNote);
       if (branch) found.push(branch);
       if (found.length > 0) {
         findings.push(toFinding(commit, found));
         attributed++;
+        continue;
+      }
+      const request = context.requestCommits?.get(commit.hash);
+      const carried = request ? carriedAttribution(request, rules, identities) : null;
+      if (carried) {
+        findings.push(carried.finding(commit));
+        attributed++;
+        viaRequests++;
         continue;
       }
       // Explicit attribution wins: only a commit nothing attributes can be automation's.
@@ -106,7 +116,14 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
         automation++;
       }
     }
-    return { findings, metrics: { attributed_commits: attributed, automation_commits: automation } };
+    return {
+      findings,
+      metrics: {
+        attributed_commits: attributed,
+        automation_commits: automation,
+        ...(context.requestCommits ? { attributed_via_requests: viaRequests } : {}),
+      },
+    };
   },
 });
 
@@ -139,8 +156,41 @@ function noteOf(context: RepositoryContext, hash: string): NoteAttribution | nul
   return text === undefined ? null : readAuthorshipLog(text);
 }
 
-function noteAttribution(context: RepositoryContext, hash: string): Attribution | null {
-  const log = noteOf(context, hash);
+/**
+ * A squash commit nothing of its own attributes, said to be an assistant's by its request's own
+ * commits (read from the request's head ref): the first of them that names one, and how many do.
+ */
+function carriedAttribution(
+  request: RequestCommits,
+  rules: RuleSet,
+  identities: Map<string, Attribution[]>,
+): { finding(squash: CommitRecord): Finding } | null {
+  let first: Attribution | null = null;
+  let attributed = 0;
+  for (const commit of request.commits) {
+    const found = attributeCommit(commit, rules, identities);
+    const log = request.authorshipLogs.get(commit.hash);
+    const fromNote = log ? noteAttribution(noteAttributionOf(log)) : null;
+    if (fromNote) found.push(fromNote);
+    if (found.length === 0) continue;
+    attributed++;
+    first ??= found[0]!;
+  }
+  if (!first) return null;
+  const via = `via pull request #${request.number} (${attributed} of its ${request.commits.length} commit${request.commits.length === 1 ? '' : 's'} in ${request.ref})`;
+  return {
+    finding: (squash) => ({
+      commit: squash.hash,
+      score: 1,
+      evidence: 'explicit',
+      assistant: first.assistant,
+      viaRequest: request.number,
+      message: `${first.assistant}: ${via}: ${first.where} ${JSON.stringify(first.quote)} (rule ${first.rule})`,
+    }),
+  };
+}
+
+function noteAttribution(log: NoteAttribution | null): Attribution | null {
   if (!log) return null;
   const tool = log.tools[0];
   const assistant = tool === undefined ? 'unnamed assistant' : assistantOfTool(tool);

@@ -47,6 +47,7 @@ export function buildContext(source: PreparedSource, parts: ContextParts): Analy
       thresholds: parts.thresholds,
       aiNotes: source.aiNotes ?? NO_NOTES,
       authorshipLogs: source.authorshipLogs ?? NO_LOGS,
+      ...(source.requestCommits ? { requestCommits: source.requestCommits } : {}),
       diffExcerpt: (hash: string, maxBytes = DEFAULT_DIFF_EXCERPT_BYTES) =>
         source.diffExcerpt(hash, maxBytes, parts.signal),
     });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseSize } from '@cadence-detect/config/units';
 import {
   readAssistantSetup,
+  DEFAULT_MAX_REQUESTS,
   DEFAULT_GIT_BOUNDS,
   diffExcerpt,
   excludeMatcher,
@@ -28,6 +29,7 @@ import { WholeHistoryLines } from './whole-history-lines.js';
 import { readProgress } from './read-progress.js';
 import { readBlamedLines } from './blamed-lines.js';
 import { resolveRange } from './range-resolution.js';
+import { readCarriedRequests } from './request-commits.js';
 
 /** `limits.max_line_files` when the configuration gives none. */
 const DEFAULT_MAX_LINE_FILES = 20_000;
@@ -91,6 +93,8 @@ async function openRequested(
     ...(request.range ? { fetchCommit: request.range.after } : {}),
     ...(request.ref ? { fetchRef: request.ref } : {}),
     ...(request.squash ? { optionalRefs: [request.squash.ref] } : {}),
+    // A whole history's squash commits are judged by their requests' own commits where the forge keeps them.
+    ...(request.range ? {} : { requestHeads: config.limits.max_request_heads ?? DEFAULT_MAX_REQUESTS }),
     mirrors: mirrorsOf(config),
     ...(options.gitAuthorization ? { httpAuthorization: options.gitAuthorization } : {}),
   });
@@ -210,6 +214,21 @@ export async function acquireRepository(
     const notes = await gitAiNotes.read(new Set(commits.map((c) => c.hash)), signal);
     const authorshipLogs = new Map<string, AuthorshipLog>();
     for (const [commit, log] of notes.logs) if (typeof log !== 'string') authorshipLogs.set(commit, log);
+    // Squash commits whose request's own commits the repository keeps under the request's head ref.
+    const requestCommits = await readCarriedRequests(clone.dir, commits, {
+      head: rev,
+      maxRequests: config.limits.max_request_heads,
+      isExcluded: excludeMatcher(excludeFiles),
+      notes: gitAiNotes,
+      bounds,
+      signal,
+    });
+    if (requestCommits.size > 0) {
+      emit({
+        event: 'fetch',
+        message: `read the own commits of ${requestCommits.size} squashed ${requestCommits.size === 1 ? 'request' : 'requests'} from their head refs`,
+      });
+    }
     const pathsAtHead = await headPaths;
     // The assistants the tree is set up for (reported, not scored): one git log of those files.
     const assistantSetup = pathsAtHead ? await readAssistantSetup(clone.dir, rev, pathsAtHead, signal) : [];
@@ -220,6 +239,7 @@ export async function acquireRepository(
       stats,
       aiNotes: notes.excerpts,
       authorshipLogs,
+      ...(requestCommits.size > 0 ? { requestCommits } : {}),
       ...(range || request.since ? { partialHistory: true } : {}),
       ...(pathsAtHead ? { headPaths: pathsAtHead } : {}),
       ...(assistantSetup.length > 0 ? { assistantSetup } : {}),

@@ -1,0 +1,154 @@
+import { CadenceError } from '@cadence-detect/errors';
+import { isFullCommitId, type CommitRecord, type RequestCommits } from '@cadence-detect/plugin-sdk';
+import { runBoundedGit, runGitCommand, DEFAULT_GIT_BOUNDS, type GitBounds } from './git-process.js';
+import { commitRecordSink, type ReadCommit } from './commit-record.js';
+import { createLogStreamParser, LOG_FORMAT } from './log-stream.js';
+
+/** A squash commit and the request its subject names. */
+export interface SquashSubject {
+  readonly commit: string;
+  readonly number: number;
+}
+
+/** GitHub lists at most 250 commits of a pull request; a longer one is read no further. */
+export const MAX_COMMITS_PER_REQUEST = 250;
+/** How many squashed requests an analysis reads the commits of (the newest); `limits.request_heads`. */
+export const DEFAULT_MAX_REQUESTS = 500;
+
+/**
+ * The request a squash commit's subject names: GitHub's, Gitea's and Forgejo's squash merges end
+ * the title with `(#N)`. A merge commit is no squash: its request's commits are in the history.
+ */
+const SQUASH_SUBJECT = /\(#([1-9]\d{0,9})\)\s*$/;
+
+/** The request a subject names as a squash's, or null. */
+export function numberOfSquashSubject(subject: string): number | null {
+  const match = SQUASH_SUBJECT.exec(subject);
+  return match ? Number(match[1]) : null;
+}
+
+export function squashSubjects(commits: readonly CommitRecord[]): SquashSubject[] {
+  const found: SquashSubject[] = [];
+  for (const commit of commits) {
+    const number = commit.isMerge ? null : numberOfSquashSubject(commit.subject);
+    if (number !== null) found.push({ commit: commit.hash, number });
+  }
+  return found;
+}
+
+const HEAD_REF = /^refs\/(pull|merge-requests)\/([1-9]\d{0,9})\/head$/;
+
+/** The request heads the repository holds, by request number: a pull request's ref before a merge request's. */
+export async function requestHeads(
+  dir: string,
+  signal?: AbortSignal,
+): Promise<Map<number, { ref: string; head: string }>> {
+  const listed = await runGitCommand(
+    dir,
+    ['for-each-ref', '--format=%(objectname) %(objecttype) %(refname)', 'refs/pull/', 'refs/merge-requests/'],
+    signal,
+  );
+  if (listed.code !== 0) {
+    throw new CadenceError('ERR_GIT_READ_FAILED', {
+      message: `git for-each-ref exited with ${listed.code}: ${listed.stderr.trim().slice(0, 200)}`,
+    });
+  }
+  const heads = new Map<number, { ref: string; head: string }>();
+  for (const line of listed.stdout.split('\n')) {
+    const [head, type, ref] = line.split(' ');
+    const match = ref ? HEAD_REF.exec(ref) : null;
+    if (!match || type !== 'commit' || !head || !isFullCommitId(head)) continue;
+    const number = Number(match[2]);
+    if (match[1] === 'pull' || !heads.has(number)) heads.set(number, { ref: ref!, head });
+  }
+  return heads;
+}
+
+/** A squashed request's own commits, before their notes are read. */
+export type RequestHeadCommits = Omit<RequestCommits, 'authorshipLogs'>;
+
+export interface ReadRequestCommitsOptions {
+  /** The analysed head (a full commit id): its history holds what is no request's own. */
+  readonly head: string;
+  readonly squashes: readonly SquashSubject[];
+  readonly maxRequests?: number;
+  readonly excludeFiles: (path: string) => boolean;
+  readonly bounds?: GitBounds;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The own commits of each squashed request whose head the repository holds, by squash commit: the
+ * commits reachable from the request's head and not from the analysed head, read in one
+ * `git log --numstat` of every such head. Names are as the commits write them (no `.mailmap`):
+ * they are read for who made them.
+ */
+export async function readRequestCommits(
+  dir: string,
+  options: ReadRequestCommitsOptions,
+): Promise<Map<string, RequestHeadCommits>> {
+  const carried = new Map<string, RequestHeadCommits>();
+  if (options.squashes.length === 0 || !isFullCommitId(options.head)) return carried;
+  const heads = await requestHeads(dir, options.signal);
+  const wanted = options.squashes
+    .filter((squash) => heads.has(squash.number))
+    .slice(-(options.maxRequests ?? DEFAULT_MAX_REQUESTS));
+  if (wanted.length === 0) return carried;
+  const tips = [...new Set(wanted.map((squash) => heads.get(squash.number)!.head))];
+  const maxCommits = wanted.length * MAX_COMMITS_PER_REQUEST;
+  const result = await runBoundedGit(
+    dir,
+    [
+      '-c',
+      'mailmap.file=',
+      '-c',
+      'mailmap.blob=',
+      'log',
+      '-z',
+      '--numstat',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-show-signature',
+      `--max-count=${maxCommits}`,
+      LOG_FORMAT,
+      '--end-of-options',
+      ...tips,
+      `^${options.head}`,
+      '--',
+    ],
+    options.bounds ?? DEFAULT_GIT_BOUNDS,
+    options.signal,
+  );
+  if (result.code !== 0) {
+    throw new CadenceError('ERR_GIT_READ_FAILED', {
+      message: `git log of the request heads exited with ${result.code}: ${result.stderr.trim().slice(0, 200)}`,
+    });
+  }
+  const read = new Map<string, ReadCommit>();
+  const parser = createLogStreamParser(
+    commitRecordSink(options.excludeFiles, new Set(), (commit) => read.set(commit.record.hash, commit)),
+  );
+  parser.push(result.stdout);
+  parser.finish();
+  for (const squash of wanted) {
+    const { ref, head } = heads.get(squash.number)!;
+    const commits = ownCommits(head, read);
+    if (commits.length > 0) carried.set(squash.commit, { number: squash.number, ref, commits });
+  }
+  return carried;
+}
+
+/** The commits of `read` reachable from `head` through `read` alone, oldest first (by committer time). */
+function ownCommits(head: string, read: ReadonlyMap<string, ReadCommit>): CommitRecord[] {
+  const found = new Map<string, CommitRecord>();
+  const pending = [head];
+  while (pending.length > 0 && found.size < MAX_COMMITS_PER_REQUEST) {
+    const hash = pending.pop()!;
+    const commit = read.get(hash)?.record;
+    if (!commit || found.has(hash)) continue;
+    found.set(hash, commit);
+    pending.push(...commit.parents);
+  }
+  return [...found.values()].sort((a, b) => a.committerTime - b.committerTime);
+}

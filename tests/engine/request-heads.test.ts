@@ -1,0 +1,144 @@
+import { expect } from 'chai';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  createRepository,
+  exportRepository,
+  makeTempDir,
+  runCadence,
+  runGit,
+  startGitDaemon,
+  type FixtureRepository,
+  type GitDaemon,
+  type TempDir,
+} from '@cadence-detect/test-support';
+
+const HOUR = 3600;
+const T0 = Date.UTC(2025, 5, 2, 9) / 1000;
+const ADA = { name: 'Ada Example', email: 'ada@example.test' };
+const BOB = { name: 'Bob Example', email: 'bob@example.test' };
+const AGENT = { name: 'Copilot', email: '198982749+Copilot@users.noreply.github.com' };
+
+interface Report {
+  attributed_commits: number;
+  assistants: Record<string, number>;
+  metrics: Record<string, number>;
+  detections: { strategy: string; commit?: string; message: string; evidence: string; via_request?: number }[];
+  suspicions: { commit: string; evidence: string; assistants?: string[] }[];
+}
+
+/**
+ * A history of three squash merges: #7's request was written by Copilot's coding agent, #8's by
+ * Bob, and #9's head is kept nowhere. Each request's commits stay on a branch of their own, kept
+ * under `refs/pull/N/head` as GitHub keeps them; the squash on main is Ada's, with no trailer.
+ */
+async function squashedHistory(dir: string): Promise<{ repo: FixtureRepository; squashes: Record<number, string> }> {
+  const repo = await createRepository(dir, [
+    { message: 'Start', date: T0, author: ADA, files: { 'src/start.ts': 'export const start = 1;\n' } },
+  ]);
+  const squashes: Record<number, string> = {};
+  const requests: { number: number; author: typeof ADA; files: Record<string, string>[] }[] = [
+    {
+      number: 7,
+      author: AGENT,
+      files: [
+        { 'src/parser.ts': 'export function parse(text: string): string[] {\n  return text.split(",");\n}\n' },
+        { 'src/parser.test.ts': 'import { parse } from "./parser";\nparse("a,b");\n' },
+      ],
+    },
+    { number: 8, author: BOB, files: [{ 'src/format.ts': 'export const format = (n: number) => n.toFixed(2);\n' }] },
+    { number: 9, author: BOB, files: [{ 'src/clock.ts': 'export const now = () => Date.now();\n' }] },
+  ];
+  let time = T0 + 24 * HOUR;
+  for (const request of requests) {
+    const branch = `request-${request.number}`;
+    await repo.git(['checkout', '--quiet', '-b', branch]);
+    const merged: Record<string, string> = {};
+    for (const files of request.files) {
+      time += HOUR;
+      await repo.commit({ message: `Work on #${request.number}`, date: time, author: request.author, files });
+      Object.assign(merged, files);
+    }
+    const head = (await repo.git(['rev-parse', 'HEAD'])).trim();
+    if (request.number !== 9) await repo.git(['update-ref', `refs/pull/${request.number}/head`, head]);
+    await repo.git(['checkout', '--quiet', 'main']);
+    time += 2 * HOUR;
+    squashes[request.number] = await repo.commit({
+      message: `Request ${request.number} (#${request.number})`,
+      date: time,
+      author: ADA,
+      files: merged,
+    });
+    await repo.git(['branch', '--quiet', '-D', branch]);
+  }
+  return { repo, squashes };
+}
+
+describe('squash commits judged by their requests’ own commits (refs/pull/N/head)', function () {
+  this.timeout(120_000);
+  let work: TempDir;
+  let local: string;
+  let squashes: Record<number, string>;
+  let daemon: GitDaemon;
+
+  before(async () => {
+    work = await makeTempDir('cadence-request-heads-');
+    local = path.join(work.path, 'local');
+    await mkdir(local);
+    ({ squashes } = await squashedHistory(local));
+    const served = path.join(work.path, 'served');
+    await mkdir(served);
+    const target = await exportRepository(served, 'acme/squashed.git', local);
+    // A bare clone takes branches only: the request heads are pushed as the forge keeps them, and
+    // one request no squash names (#5), which the clone has no reason to fetch.
+    await runGit(local, [
+      'push',
+      '--quiet',
+      target,
+      'refs/pull/7/head:refs/pull/7/head',
+      'refs/pull/8/head:refs/pull/8/head',
+    ]);
+    await runGit(local, ['push', '--quiet', target, `${squashes[8]!}:refs/pull/5/head`]);
+    daemon = await startGitDaemon(served);
+  });
+  after(async () => {
+    await daemon?.close();
+    await work?.remove();
+  });
+
+  async function analyze(target: string): Promise<Report> {
+    const run = await runCadence(['analyze', target, '--json', '--no-cache'], { cwd: work.path });
+    expect(run.code, run.stderr).to.equal(0);
+    return JSON.parse(run.stdout) as Report;
+  }
+
+  function expectCarriedOnly7(report: Report): void {
+    const carried = report.detections.filter((d) => d.strategy === 'attribution');
+    expect(carried.map((d) => [d.commit, d.via_request, d.evidence])).to.deep.equal([[squashes[7], 7, 'explicit']]);
+    expect(carried[0]!.message).to.match(
+      /^GitHub Copilot: via pull request #7 \(2 of its 2 commits in refs\/pull\/7\/head\): author/,
+    );
+    expect(report.assistants).to.deep.equal({ 'GitHub Copilot': 1 });
+    expect(report.metrics.attribution_attributed_via_requests).to.equal(1);
+    const suspicion = report.suspicions.find((s) => s.commit === squashes[7]);
+    expect(suspicion?.evidence).to.equal('explicit');
+    expect(suspicion?.assistants).to.deep.equal(['GitHub Copilot']);
+  }
+
+  it('reads a local repository’s request heads: the agent’s request carries, a person’s and a missing one do not', async () => {
+    expectCarriedOnly7(await analyze(local));
+  });
+
+  it('fetches the named requests’ heads with a clone over git://', async () => {
+    expectCarriedOnly7(await analyze(daemon.url('acme/squashed.git')));
+  });
+
+  it('judges the squash as itself once its request head is gone', async () => {
+    const copy = path.join(work.path, 'without-heads');
+    await runGit(work.path, ['clone', '--quiet', local, copy]);
+    const report = await analyze(copy);
+    expect(report.detections.filter((d) => d.strategy === 'attribution')).to.deep.equal([]);
+    expect(report.attributed_commits).to.equal(0);
+    expect(report.metrics.attribution_attributed_via_requests).to.equal(undefined);
+  });
+});
