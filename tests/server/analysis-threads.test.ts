@@ -107,12 +107,17 @@ describe('analyses in worker threads (memory backend, the real server)', functio
       'the terminated thread logged',
       { timeoutMs: 2000 },
     );
-    // The pool's one thread was replaced: the next job runs.
-    const next = await server.json<JobBody>(
-      '/api/analyze/repository',
-      jsonPost({ url: git.daemon.url('acme/human.git') }),
-    );
-    expect((await waitForJob<JobBody>(server, next.body.id, 15_000)).status).to.equal('completed');
+    // The pool's one thread was replaced: the next job runs. The new thread loads the plugins first,
+    // which on a loaded machine can take the 6 s job timeout, as the warm-up's can: three tries at most.
+    let next = '';
+    for (let attempt = 0; attempt < 3 && next !== 'completed'; attempt++) {
+      const again = await server.json<JobBody>(
+        '/api/analyze/repository',
+        jsonPost({ url: git.daemon.url('acme/human.git') }),
+      );
+      next = (await waitForJob<JobBody>(server, again.body.id, 20_000)).status;
+    }
+    expect(next).to.equal('completed');
   });
 
   it("runs its analysis threads below the HTTP thread's priority (10 nicer, on Linux), so intake comes first", async () => {
