@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
   createRepository,
@@ -27,32 +27,45 @@ interface Report {
   suspicions: { commit: string; evidence: string; assistants?: string[] }[];
 }
 
+/** Request 7's first version of its parser: a file version only its request head holds. */
+const PARSER_DRAFT = 'export function parse(text: string): string[] {\n  return [text];\n}\n';
+
 /**
- * A history of three squash merges: #7's request was written by Copilot's coding agent, #8's by
- * Bob, and #9's head is kept nowhere. Each request's commits stay on a branch of their own, kept
- * under `refs/pull/N/head` as GitHub keeps them; the squash on main is Ada's, with no trailer.
+ * A history of four squash merges: #7's request was written by Copilot's coding agent (a draft
+ * then the parser), #8's by Bob, #9's head is kept nowhere, and #10 was Bob's request stacked on
+ * #7's branch (its head reaches #7's commits too). Each request's commits stay on a branch of their
+ * own, kept under `refs/pull/N/head` as GitHub keeps them; the squash on main is Ada's, with no trailer.
  */
 async function squashedHistory(dir: string): Promise<{ repo: FixtureRepository; squashes: Record<number, string> }> {
   const repo = await createRepository(dir, [
     { message: 'Start', date: T0, author: ADA, files: { 'src/start.ts': 'export const start = 1;\n' } },
   ]);
   const squashes: Record<number, string> = {};
-  const requests: { number: number; author: typeof ADA; files: Record<string, string>[] }[] = [
+  const requests: { number: number; author: typeof ADA; base?: string; files: Record<string, string>[] }[] = [
     {
       number: 7,
       author: AGENT,
       files: [
-        { 'src/parser.ts': 'export function parse(text: string): string[] {\n  return text.split(",");\n}\n' },
-        { 'src/parser.test.ts': 'import { parse } from "./parser";\nparse("a,b");\n' },
+        { 'src/parser.ts': PARSER_DRAFT },
+        {
+          'src/parser.ts': 'export function parse(text: string): string[] {\n  return text.split(",");\n}\n',
+          'src/parser.test.ts': 'import { parse } from "./parser";\nparse("a,b");\n',
+        },
       ],
     },
     { number: 8, author: BOB, files: [{ 'src/format.ts': 'export const format = (n: number) => n.toFixed(2);\n' }] },
     { number: 9, author: BOB, files: [{ 'src/clock.ts': 'export const now = () => Date.now();\n' }] },
+    {
+      number: 10,
+      author: BOB,
+      base: 'refs/pull/7/head',
+      files: [{ 'src/parser.ts': 'export function parse(text: string): string[] {\n  return text.split(";");\n}\n' }],
+    },
   ];
   let time = T0 + 24 * HOUR;
   for (const request of requests) {
     const branch = `request-${request.number}`;
-    await repo.git(['checkout', '--quiet', '-b', branch]);
+    await repo.git(['checkout', '--quiet', '-b', branch, ...(request.base ? [request.base] : [])]);
     const merged: Record<string, string> = {};
     for (const files of request.files) {
       time += HOUR;
@@ -97,6 +110,7 @@ describe('squash commits judged by their requests’ own commits (refs/pull/N/he
       target,
       'refs/pull/7/head:refs/pull/7/head',
       'refs/pull/8/head:refs/pull/8/head',
+      'refs/pull/10/head:refs/pull/10/head',
     ]);
     await runGit(local, ['push', '--quiet', target, `${squashes[8]!}:refs/pull/5/head`]);
     daemon = await startGitDaemon(served);
@@ -131,6 +145,22 @@ describe('squash commits judged by their requests’ own commits (refs/pull/N/he
 
   it('fetches the named requests’ heads with a clone over git://', async () => {
     expectCarriedOnly7(await analyze(daemon.url('acme/squashed.git')));
+  });
+
+  it('reads a request head whose file versions the clone lacks: only who made its commits is read', async () => {
+    // The draft's blob is in no commit of main. A copy whose objects are all loose loses it.
+    const draft = (await runGit(local, ['rev-parse', 'refs/pull/7/head~1:src/parser.ts'])).trim();
+    const packed = path.join(work.path, 'missing-blob.git');
+    await runGit(work.path, ['init', '--quiet', '--bare', '--initial-branch=main', packed]);
+    await runGit(packed, ['config', 'receive.unpackLimit', '100000']);
+    await runGit(local, ['push', '--quiet', '--mirror', packed]);
+    await rm(path.join(packed, 'objects', draft.slice(0, 2), draft.slice(2)));
+    const present = await runGit(packed, ['cat-file', '-e', draft]).then(
+      () => true,
+      () => false,
+    );
+    expect(present).to.equal(false);
+    expectCarriedOnly7(await analyze(packed));
   });
 
   it('judges the squash as itself once its request head is gone', async () => {

@@ -1,7 +1,7 @@
 import { CadenceError } from '@cadence-detect/errors';
 import { isFullCommitId, type CommitRecord, type RequestCommits } from '@cadence-detect/plugin-sdk';
 import { runBoundedGit, runGitCommand, DEFAULT_GIT_BOUNDS, type GitBounds } from './git-process.js';
-import { commitRecordSink, type ReadCommit } from './commit-record.js';
+import { commitRecordSink } from './commit-record.js';
 import { createLogStreamParser, LOG_FORMAT } from './log-stream.js';
 
 /** A squash commit and the request its subject names. */
@@ -79,9 +79,10 @@ export interface ReadRequestCommitsOptions {
 
 /**
  * The own commits of each squashed request whose head the repository holds, by squash commit: the
- * commits reachable from the request's head and not from the analysed head, read in one
- * `git log --numstat` of every such head. Names are as the commits write them (no `.mailmap`):
- * they are read for who made them.
+ * commits reachable from the request's head and not from the analysed head nor an earlier request's
+ * head, read in one `git log` of every such head. They are read for who made them and what their
+ * messages say: names as the commits write them (no `.mailmap`), and no diff (a clone that lacks
+ * some of their files' versions reads them all the same), so their records count no file or line.
  */
 export async function readRequestCommits(
   dir: string,
@@ -105,7 +106,6 @@ export async function readRequestCommits(
       'mailmap.blob=',
       'log',
       '-z',
-      '--numstat',
       '--no-color',
       '--no-ext-diff',
       '--no-textconv',
@@ -125,30 +125,38 @@ export async function readRequestCommits(
       message: `git log of the request heads exited with ${result.code}: ${result.stderr.trim().slice(0, 200)}`,
     });
   }
-  const read = new Map<string, ReadCommit>();
+  const read = new Map<string, CommitRecord>();
   const parser = createLogStreamParser(
-    commitRecordSink(options.excludeFiles, new Set(), (commit) => read.set(commit.record.hash, commit)),
+    commitRecordSink(options.excludeFiles, new Set(), (commit) => read.set(commit.record.hash, commit.record)),
   );
   parser.push(result.stdout);
   parser.finish();
+  // In the order the squashes landed (oldest first): a stacked request leaves its base's commits to it.
+  const claimed = new Set<string>();
   for (const squash of wanted) {
     const { ref, head } = heads.get(squash.number)!;
-    const commits = ownCommits(head, read);
+    const commits = ownCommits(head, read, claimed);
     if (commits.length > 0) carried.set(squash.commit, { number: squash.number, ref, commits });
   }
   return carried;
 }
 
-/** The commits of `read` reachable from `head` through `read` alone, oldest first (by committer time). */
-function ownCommits(head: string, read: ReadonlyMap<string, ReadCommit>): CommitRecord[] {
+/**
+ * The commits of `read` reachable from `head` through `read` alone and not claimed by an earlier
+ * request, oldest first (by committer time). A request stacked on another's branch reaches that
+ * request's commits too: walked in the order their squashes landed, each request keeps only what
+ * no earlier one reached (as `git log <head> ^<analysed head> ^<earlier heads>` would).
+ */
+function ownCommits(head: string, read: ReadonlyMap<string, CommitRecord>, claimed: Set<string>): CommitRecord[] {
   const found = new Map<string, CommitRecord>();
   const pending = [head];
   while (pending.length > 0 && found.size < MAX_COMMITS_PER_REQUEST) {
     const hash = pending.pop()!;
-    const commit = read.get(hash)?.record;
-    if (!commit || found.has(hash)) continue;
+    const commit = read.get(hash);
+    if (!commit || found.has(hash) || claimed.has(hash)) continue;
     found.set(hash, commit);
     pending.push(...commit.parents);
   }
+  for (const hash of found.keys()) claimed.add(hash);
   return [...found.values()].sort((a, b) => a.committerTime - b.committerTime);
 }

@@ -222,6 +222,7 @@ export async function acquireRepository(
       notes: gitAiNotes,
       bounds,
       signal,
+      logger: options.logger,
     });
     if (requestCommits.size > 0) {
       emit({

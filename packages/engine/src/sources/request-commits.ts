@@ -5,7 +5,9 @@ import {
   type GitBounds,
   type SharedAuthorshipNotes,
 } from '@cadence-detect/git-source';
+import { errorMessage } from '@cadence-detect/errors';
 import type { AuthorshipLog, CommitRecord, RequestCommits } from '@cadence-detect/plugin-sdk';
+import type { EngineLogger } from '../engine-logger.js';
 
 export interface CarriedRequestOptions {
   /** The analysed head (full commit id). */
@@ -15,6 +17,7 @@ export interface CarriedRequestOptions {
   readonly notes: SharedAuthorshipNotes;
   readonly bounds: GitBounds;
   readonly signal: AbortSignal;
+  readonly logger: EngineLogger;
 }
 
 /**
@@ -29,18 +32,27 @@ export async function readCarriedRequests(
 ): Promise<ReadonlyMap<string, RequestCommits>> {
   const squashes = squashSubjects(commits);
   if (squashes.length === 0) return new Map();
-  const read = await readRequestCommits(dir, {
-    head: options.head,
-    squashes,
-    maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
-    excludeFiles: options.isExcluded,
-    bounds: options.bounds,
-    signal: options.signal,
-  });
-  if (read.size === 0) return new Map();
-  const requestCommits = new Set<string>();
-  for (const request of read.values()) for (const commit of request.commits) requestCommits.add(commit.hash);
-  const notes = await options.notes.read(requestCommits, options.signal);
+  let read: Awaited<ReturnType<typeof readRequestCommits>>;
+  let notes: Awaited<ReturnType<SharedAuthorshipNotes['read']>>;
+  try {
+    read = await readRequestCommits(dir, {
+      head: options.head,
+      squashes,
+      maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
+      excludeFiles: options.isExcluded,
+      bounds: options.bounds,
+      signal: options.signal,
+    });
+    if (read.size === 0) return new Map();
+    const requestCommits = new Set<string>();
+    for (const request of read.values()) for (const commit of request.commits) requestCommits.add(commit.hash);
+    notes = await options.notes.read(requestCommits, options.signal);
+  } catch (error) {
+    // Evidence beside the history, not the history: without it the squashes are judged as themselves.
+    if (options.signal.aborted) throw error;
+    options.logger.warn('request heads not read', { reason: errorMessage(error).slice(0, 200) });
+    return new Map();
+  }
   const carried = new Map<string, RequestCommits>();
   for (const [squash, request] of read) {
     const authorshipLogs = new Map<string, AuthorshipLog>();
