@@ -11,27 +11,36 @@ export type StrategyRun =
  * Runs one strategy with a time budget. A throw, a rejected promise, an invalid return value or an
  * overrun becomes the strategy's error; only the job's own cancellation propagates.
  *
- * The budget stops waiting for an asynchronous strategy; it cannot interrupt one stuck in
- * synchronous code on this thread (docs/plugins.md says so).
+ * The strategy's context (made by `contextFor`) carries a signal of its own: the job's, aborted
+ * too when the budget is spent, so an overrunning strategy's git reads (`diffExcerpt`, or its own
+ * processes started with `context.signal`) stop with it rather than outlive it. The budget cannot
+ * interrupt a strategy stuck in synchronous code on this thread (docs/plugins.md says so).
  */
 export async function runStrategy(
   strategy: Strategy,
-  context: AnalysisContext,
+  contextFor: (signal: AbortSignal) => AnalysisContext,
+  jobSignal: AbortSignal,
   budgetMs: number,
 ): Promise<StrategyRun> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   let timer: NodeJS.Timeout | undefined;
-  const aborted = abortPromise(context.signal);
+  const budget = new AbortController();
+  const context = contextFor(AbortSignal.any([jobSignal, budget.signal]));
+  const aborted = abortPromise(jobSignal);
   try {
     const work = Promise.resolve().then(() => (strategy.analyze as (c: AnalysisContext) => unknown)(context));
     const overrun = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new BudgetExceeded(budgetMs)), budgetMs);
+      timer = setTimeout(() => {
+        const exceeded = new BudgetExceeded(budgetMs);
+        budget.abort(exceeded);
+        reject(exceeded);
+      }, budgetMs);
     });
     const value = await Promise.race([work, overrun, aborted.promise]);
     return { ok: true, outcome: validateOutcome(value, strategy.meta.messages), durationMs: elapsed() };
   } catch (error) {
-    throwIfCancelled(context.signal);
+    throwIfCancelled(jobSignal);
     return { ok: false, error: describe(error), durationMs: elapsed() };
   } finally {
     clearTimeout(timer);

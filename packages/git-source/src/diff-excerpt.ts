@@ -24,6 +24,8 @@ const FILE_HEADER = /^diff --git a\/(.*) b\/(.*)$/;
 export function diffExcerpt(dir: string, hash: string, options: DiffExcerptOptions): Promise<string> {
   if (!isCommitIdPrefix(hash, { anyCase: true }))
     return Promise.reject(new CadenceError('ERR_INVALID_SOURCE', { message: `Not a commit id: ${hash}` }));
+  // A caller already stopped (a strategy past its budget) starts no git.
+  if (options.signal?.aborted) return Promise.reject(abortError(options.signal));
   const isExcluded = excludeMatcher(options.excludeFiles);
   return new Promise((resolve, reject) => {
     const git = gitInvocation(

@@ -13,7 +13,7 @@ import type { PreparedSource } from '../prepared-source.js';
 export const NO_OPTIONS: Readonly<Record<string, unknown>> = Object.freeze({});
 const NO_NOTES: ReadonlyMap<string, string> = new Map();
 const NO_LOGS: ReadonlyMap<string, AuthorshipLog> = new Map();
-const DEFAULT_DIFF_EXCERPT_BYTES = 16 * 1024;
+export const DEFAULT_DIFF_EXCERPT_BYTES = 16 * 1024;
 
 export interface ContextParts {
   readonly signal: AbortSignal;

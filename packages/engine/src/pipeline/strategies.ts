@@ -3,7 +3,7 @@ import { throwIfCancelled } from '../cancellation.js';
 import type { PreparedSource } from '../prepared-source.js';
 import { reportStrategyRun, type StrategyReport } from '../strategy-outcomes.js';
 import { runStrategy } from '../strategy-runner.js';
-import { NO_OPTIONS } from './analysis-context.js';
+import { DEFAULT_DIFF_EXCERPT_BYTES, NO_OPTIONS } from './analysis-context.js';
 import type { EngineParts } from './engine-parts.js';
 
 /** Detection events a stream carries at most: the result holds them all. */
@@ -28,12 +28,21 @@ export async function runStrategies(
     throwIfCancelled(context.signal);
     // The strategy sees its own plugin's options and logger; the rest of the context is the job's.
     const own = strategy.owner;
-    const strategyContext = Object.freeze({
-      ...context,
-      options: own?.options ?? NO_OPTIONS,
-      logger: own ? (parts.pluginLoggers.get(own) ?? context.logger) : context.logger,
-    }) as AnalysisContext;
-    const run = await runStrategy(strategy.strategy, strategyContext, parts.budgetMs);
+    // Its signal is its own: the job's, and its budget's (strategy-runner.ts).
+    const strategyContext = (signal: AbortSignal): AnalysisContext =>
+      Object.freeze({
+        ...context,
+        signal,
+        ...(source.kind === 'repository'
+          ? {
+              diffExcerpt: (hash: string, maxBytes = DEFAULT_DIFF_EXCERPT_BYTES) =>
+                source.diffExcerpt(hash, maxBytes, signal),
+            }
+          : {}),
+        options: own?.options ?? NO_OPTIONS,
+        logger: own ? (parts.pluginLoggers.get(own) ?? context.logger) : context.logger,
+      }) as AnalysisContext;
+    const run = await runStrategy(strategy.strategy, strategyContext, context.signal, parts.budgetMs);
     if (!run.ok)
       parts.log.warn('strategy failed', {
         strategy: strategy.info.name,
