@@ -1,71 +1,20 @@
 import { CadenceError } from '@cadence-detect/errors';
-import type { NetworkPolicy } from '@cadence-detect/network-guard';
-import { isFullCommitId, type PluginLogger } from '@cadence-detect/plugin-sdk';
+import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 import { branchNotFoundMessage } from './branch-hint.js';
+import {
+  checkBranchName,
+  currentBranch,
+  REQUEST_REF,
+  type ClonedRepository,
+  type OpenOptions,
+} from './clone-options.js';
 import { runGitCommand } from './git-process.js';
 import { locateRepository } from './local-repository.js';
 import { openMirrored } from './mirror-clone.js';
-import type { MirrorOptions } from './mirrors.js';
 import type { RepositoryLocator } from './repository-url.js';
 import { cloneRemote } from './temporary-clone.js';
 
-export interface OpenOptions {
-  readonly branch?: string;
-  /** 0: full history; n > 0: a shallow clone of the last n commits (GIT_DEPTH). */
-  readonly depth?: number;
-  readonly timeoutMs: number;
-  readonly maxSizeBytes: number;
-  readonly signal?: AbortSignal;
-  /** null: no network guard (the CLI). */
-  readonly policy: NetworkPolicy | null;
-  readonly logger?: PluginLogger;
-  readonly onProgress?: (message: string) => void;
-  /**
-   * A commit the analysis needs (a push's `after`): fetched when the clone lacks it. A full id; with
-   * `fetchRef`, also a prefix of at least 12 characters (Bitbucket Cloud's pull-request payloads
-   * name the head by 12), resolved once the ref is fetched (`resolvedCommit`).
-   */
-  readonly fetchCommit?: string;
-  /**
-   * Where that commit lives when no branch holds it: a pull request's `refs/pull/N/head`, a
-   * merge request's `refs/merge-requests/N/head` (so a fork's commits come without the fork's URL),
-   * or `refs/heads/<branch>` (a Bitbucket request's source branch, which has no request ref).
-   */
-  readonly fetchRef?: string;
-  /** Request refs fetched too if the remote still has them (a squashed request's original commits); a missing one is no error. */
-  readonly optionalRefs?: readonly string[];
-  /**
-   * A whole history's clone: fetch the head refs of the newest this many requests its squash
-   * commits name (`(#N)`), where the remote has them (request-head-fetch.ts). Absent or 0: none.
-   */
-  readonly requestHeads?: number;
-  /**
-   * Keep a bare mirror per repository and fetch into it instead of cloning (a full history only:
-   * a shallow request clones as before). Null or absent: a fresh clone per job.
-   */
-  readonly mirrors?: MirrorOptions | null;
-  /** A header git sends to URLs under `urlPrefix` (a forge token for a private clone: `cadence scan`). */
-  readonly httpAuthorization?: { readonly urlPrefix: string; readonly header: string };
-}
-
-export interface ClonedRepository {
-  /** Where git commands run: the bare clone, or the local repository. */
-  readonly dir: string;
-  readonly headCommit: string;
-  readonly branch: string | null;
-  readonly shallow: boolean;
-  /** A mirror kept between jobs (its history can be cached: see HistoryCache). */
-  readonly mirrored?: boolean;
-  /** Which of `optionalRefs` were fetched. */
-  readonly fetchedRefs?: readonly string[];
-  /** `fetchCommit`'s full id, when it was given as a prefix. */
-  readonly resolvedCommit?: string;
-  /** Removes the clone (nothing for a local repository). Safe to call twice. */
-  dispose(): Promise<void>;
-}
-
-/** The refs a request's original commits may be kept under: a request's head on GitHub, GitLab or Gitea. */
-export const REQUEST_REF = /^refs\/(?:pull\/[1-9]\d{0,9}\/head|merge-requests\/[1-9]\d{0,9}\/head)$/;
+export { checkBranchName, currentBranch, REQUEST_REF, type ClonedRepository, type OpenOptions };
 
 /** The refs a job may fetch its head by: a request ref, or a branch (Bitbucket's source branch; checked as a branch name). */
 function isFetchableRef(ref: string): boolean {
@@ -138,17 +87,6 @@ async function resolvePrefix(dir: string, prefix: string, signal?: AbortSignal):
   return full;
 }
 
-/** Refuses a branch git could read as an option or a revision expression (ERR_INVALID_SOURCE, field `branch`). */
-export function checkBranchName(branch: string): void {
-  // eslint-disable-next-line no-control-regex
-  if (!branch || branch.startsWith('-') || /[\s\x00-\x1f\x7f~^:?*[\\]|\.\.|@\{/.test(branch) || branch.length > 255) {
-    throw new CadenceError('ERR_INVALID_SOURCE', {
-      message: `Not a valid branch name: ${JSON.stringify(branch.slice(0, 100))}`,
-      details: { field: 'branch', reason: 'not a valid branch name' },
-    });
-  }
-}
-
 async function openLocal(dir: string, options: OpenOptions): Promise<ClonedRepository> {
   await locateRepository(dir, { allowBare: true, signal: options.signal });
   const rev = options.branch ?? 'HEAD';
@@ -173,9 +111,4 @@ async function openLocal(dir: string, options: OpenOptions): Promise<ClonedRepos
     shallow: shallow.stdout.trim() === 'true',
     dispose: async () => undefined,
   };
-}
-
-export async function currentBranch(dir: string, signal?: AbortSignal): Promise<string | null> {
-  const result = await runGitCommand(dir, ['symbolic-ref', '--short', '-q', 'HEAD'], signal);
-  return result.code === 0 ? result.stdout.trim() || null : null;
 }

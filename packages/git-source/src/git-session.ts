@@ -1,7 +1,7 @@
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { abortError, CadenceError, redactCredentials, errorMessage } from '@cadence-detect/errors';
 import { resolveAndCheck } from '@cadence-detect/network-guard';
-import type { OpenOptions } from './clone.js';
+import type { OpenOptions } from './clone-options.js';
 import { watchDirectorySize } from './directory-size.js';
 import { cloneEnvironment, gitBinary, runGitCommand } from './git-process.js';
 import { atLeast, HTTP_PINNING_SINCE, installedGitVersion } from './git-version.js';

@@ -1,6 +1,5 @@
 import { omitted } from './history.js';
-import { UNKNOWN } from './history-ledger.js';
-import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.js';
+import { LINE_DIFF_ARGS, streamCommitDiffs, UNKNOWN_ORIGIN as UNKNOWN, type FileDiff } from './line-replay.js';
 
 /**
  * Each merge's diff against its second parent (`git diff-tree --stdin` fed `<merge> <second

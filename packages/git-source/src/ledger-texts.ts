@@ -1,5 +1,4 @@
-import { UNKNOWN } from './history-ledger.js';
-import type { FileDiff } from './line-replay.js';
+import { UNKNOWN_ORIGIN as UNKNOWN, type FileDiff } from './line-replay.js';
 
 /** A copied block must hold at least this many non-blank characters (as `git blame -M`'s score). */
 const COPY_MIN_CHARS = 20;

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { abortError, CadenceError, redactCredentials } from '@cadence-detect/errors';
-import { checkBranchName, type ClonedRepository, type OpenOptions } from './clone.js';
+import { checkBranchName, type ClonedRepository, type OpenOptions } from './clone-options.js';
 import { cloneError } from './clone-error.js';
 import { objectBytes } from './directory-size.js';
 import { pinRepository, runGitCommand } from './git-process.js';

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { abortError, CadenceError, redactCredentials } from '@cadence-detect/errors';
-import { currentBranch, type ClonedRepository, type OpenOptions } from './clone.js';
+import { currentBranch, type ClonedRepository, type OpenOptions } from './clone-options.js';
 import { cloneError } from './clone-error.js';
 import { directorySize } from './directory-size.js';
 import { pinRepository, runGitCommand, unpinRepository } from './git-process.js';
