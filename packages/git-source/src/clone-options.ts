@@ -40,7 +40,7 @@ export interface OpenOptions {
   readonly requestHeads?: number;
   /**
    * Keep a bare mirror per repository and fetch into it instead of cloning (a full history only:
-   * a shallow request clones as before). Null or absent: a fresh clone per job.
+   * a shallow request makes a fresh clone). Null or absent: a fresh clone per job.
    */
   readonly mirrors?: MirrorOptions | null;
   /** A header git sends to URLs under `urlPrefix` (a forge token for a private clone: `cadence scan`). */

@@ -14,7 +14,7 @@ const FEATURE_SAMPLE_SENTENCES = 1_200;
 const SAMPLE_ITEMS = 1_500;
 
 /**
- * Measurements of a page's prose for the page model (issue 16): punctuation, address, templates,
+ * Measurements of a page's prose for the page model: punctuation, address, templates,
  * rhythm, vocabulary, headings and specificity. Each is a rate or a ratio, so that a page's
  * length alone says nothing; `PAGE_FEATURE_NAMES` fixes their order in the vector.
  */
@@ -93,7 +93,7 @@ const TRIAD = /\b[\p{L}-]+(?: [\p{L}-]+)?, [\p{L}-]+(?: [\p{L}-]+)?,? (?:and|or)
 const TERM_EXPLANATION = /^(?:\*\*)?[A-Z][\p{L}\p{N} /&+.-]{1,40}(?:\*\*)?:\s+\S/u;
 const CONTRACTION = /\b\p{L}+(?:n't|'re|'ve|'ll|'d|'m|'s)\b/giu;
 const NUMBER = /\b\d[\d,.]*%?\b/g;
-// Documentation's tells (issue 32): people abbreviate (e.g., i.e., etc.) where model prose writes
+// Documentation's tells: people abbreviate (e.g., i.e., etc.) where model prose writes
 // "for example"; they leave list items and fragments without a full stop; they soften with "just",
 // "simply", "really"; model-written how-tos open more of their sentences with an instruction.
 const LATIN_ABBREVIATION = /(?<![\p{L}.])(?:e\.g\.|i\.e\.|etc\.|vs\.|cf\.|a\.k\.a\.)/giu;

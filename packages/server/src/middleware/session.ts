@@ -12,7 +12,7 @@ const LIFETIME_SECONDS = 12 * 3600;
  * for it, so the browser never holds the token and `EventSource` works. The MAC key derives from
  * the API token, so every server of a deployment accepts the cookie and changing the token ends
  * every session. The random id lets DELETE /session end one session before its expiry: its id is
- * revoked until then (SessionRevocations). A v1 cookie, which had no id, is no longer accepted.
+ * revoked until then (SessionRevocations). A cookie without an id (the first format) is refused.
  */
 export class Sessions {
   private readonly key: Buffer;

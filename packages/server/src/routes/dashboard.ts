@@ -10,7 +10,7 @@ import { constantTimeEqual } from '@cadence-detect/plugin-sdk';
 import type { RegisterRoutes } from './route-module.js';
 
 /**
- * The dashboard (issue 19): `/`, and the token exchange. With an API token configured, `/` asks
+ * The dashboard: `/`, and the token exchange. With an API token configured, `/` asks
  * for it once; POST /session trades it for an HttpOnly, SameSite=Strict session cookie that the
  * guarded routes accept (docs/http-api.md). The token never goes into a URL.
  */

@@ -66,7 +66,7 @@ function jobRoutes(router: Router, store: JobStore, jobs: JobManager, limit: Mid
         : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no result`;
     throw HttpError.notFound(why);
   });
-  // The job's page: the same HTML report the CLI writes (issue 19), for a browser. It loads the
+  // The job's page: the same HTML report the CLI writes, for a browser. It loads the
   // renderer only when asked, and sends the report's own Content-Security-Policy as a header too.
   router.get('/jobs/:id/report', limit, async (ctx) => {
     const job = await store.get(ctx.params.id!);
