@@ -5,7 +5,7 @@ import {
   type Finding,
   type RepositoryContext,
 } from '@cadence-detect/plugin-sdk';
-import { extractFeatures, FEATURE_NAMES } from './features.js';
+import { eachFeatureVector, FEATURE_NAMES } from './features.js';
 import { isImportedTree } from './imported-tree.js';
 import { MODEL_FILE, probabilityOf, score, shippedModel, type CommitModel } from './model.js';
 
@@ -84,11 +84,11 @@ export const commitModelStrategy = defineStrategy({
   },
   analyze(context: RepositoryContext) {
     const model = shippedModel();
-    const features = extractFeatures(context.commits);
     const probabilities = new Map<string, number>();
     const findings: Finding[] = [];
     let imported = 0;
-    context.commits.forEach((commit, index) => {
+    eachFeatureVector(context.commits, (vector, index) => {
+      const commit = context.commits[index]!;
       if (!isMeasurableCommit(commit) || commit.additions + commit.deletions === 0) return;
       if (isImportedTree(commit)) {
         // A vendored or copied library says nothing about how its author writes: it gets nothing.
@@ -96,13 +96,13 @@ export const commitModelStrategy = defineStrategy({
         imported++;
         return;
       }
-      const p = Math.round(probabilityOf(model, features[index]!) * 1000) / 1000;
+      const p = Math.round(probabilityOf(model, vector) * 1000) / 1000;
       probabilities.set(commit.hash, p);
       if (p >= model.flagAt)
         findings.push({
           commit: commit.hash,
           score: p,
-          message: reason(model, p, score(model, features[index]!).contributions),
+          message: reason(model, p, score(model, vector).contributions),
           evidence: 'inferred',
         });
     });
