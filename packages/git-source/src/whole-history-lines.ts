@@ -3,6 +3,7 @@ import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 import { carriesForward, replayLedger, type Ledger } from './history-ledger.js';
 import { readLineTree, type LineTree } from './head-lines.js';
 import { runGitCommand } from './git-process.js';
+import { stringInterner } from './own-string.js';
 import { isTraceFile, readLineRecords, type LineRecords } from './line-records.js';
 import type { SharedAuthorshipNotes } from './authorship-notes.js';
 import { REWORK_WINDOW_SECONDS, type ReworkedLines } from './rework.js';
@@ -174,10 +175,12 @@ async function historyParents(
 /** `git rev-list --parents` output: each commit's parents. */
 function parseParents(text: string): Map<string, readonly string[]> {
   const parents = new Map<string, readonly string[]>();
+  // Copies, one per commit (a hash is also its children's parent): slices would keep the whole output alive.
+  const intern = stringInterner();
   for (const line of text.split('\n')) {
     if (!line) continue;
     const [hash, ...of] = line.split(' ');
-    parents.set(hash!, of);
+    parents.set(intern(hash!), of.map(intern));
   }
   return parents;
 }
