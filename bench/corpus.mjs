@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildCorpus, ERA_CHECK_BEFORE, loadCorpusConfig, mirrorOf } from './corpus/build.mjs';
 import { finalModel, validate, PREVALENCE, CALIBRATION_PRIOR, TARGETS } from './corpus/train.mjs';
+import { printCarriedByRequests } from './corpus/request-heads.mjs';
 
 const present = loadCorpusConfig().repositories.filter((r) => existsSync(mirrorOf(r.repo)));
 if (present.length < 3) {
@@ -123,6 +124,7 @@ console.log(
   `  carried commits, no target: ${carried.map((a) => `${a.assistant} ${a.carried} at ${pct(a.recall_carried)}`).join(', ')}`,
 );
 console.log(`  (every assistant commit together: recall ${pct(inferred.recall)})`);
+await printCarriedByRequests(present.map((r) => ({ repo: r.repo, dir: mirrorOf(r.repo) })));
 if (process.argv.includes('--write')) {
   const model = finalModel(rows, corpus.features, {
     method: 'leave-one-repository-out',
