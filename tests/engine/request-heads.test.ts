@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   createRepository,
@@ -145,6 +145,16 @@ describe('squash commits judged by their requests’ own commits (refs/pull/N/he
 
   it('fetches the named requests’ heads with a clone over git://', async () => {
     expectCarriedOnly7(await analyze(daemon.url('acme/squashed.git')));
+  });
+
+  it('fetches them with a fresh clone too (mirrors turned off)', async () => {
+    const config = path.join(work.path, 'no-mirrors.json');
+    await writeFile(config, JSON.stringify({ cache: { repositories_max_size: 0 } }));
+    const run = await runCadence(['analyze', daemon.url('acme/squashed.git'), '--json', '--config', config], {
+      cwd: work.path,
+    });
+    expect(run.code, run.stderr).to.equal(0);
+    expectCarriedOnly7(JSON.parse(run.stdout) as Report);
   });
 
   it('reads a request head whose file versions the clone lacks: only who made its commits is read', async () => {

@@ -21,6 +21,8 @@ export async function fetchSquashedRequestHeads(
   options: { readonly max: number; readonly signal: AbortSignal; readonly logger?: PluginLogger },
 ): Promise<number> {
   const { signal } = options;
+  // In the clone: a remote named `origin` is the clone's own.
+  const inClone = git.cwd(dir);
   try {
     const subjects = await runGitCommand(dir, ['log', '--no-merges', '--format=%s', 'HEAD', '--'], signal);
     if (subjects.code !== 0) return 0;
@@ -36,7 +38,7 @@ export async function fetchSquashedRequestHeads(
     if (named.length === 0) return 0;
     const held = await requestHeads(dir, signal);
     const advertised = new Map<number, string>();
-    const listing = await git.raw(['ls-remote', '--', remote, 'refs/pull/*/head', 'refs/merge-requests/*/head']);
+    const listing = await inClone.raw(['ls-remote', '--', remote, 'refs/pull/*/head', 'refs/merge-requests/*/head']);
     for (const line of listing.split('\n')) {
       const match = ADVERTISED.exec(line.trim());
       if (!match) continue;
@@ -47,7 +49,7 @@ export async function fetchSquashedRequestHeads(
       .filter((number) => advertised.has(number) && !held.has(number))
       .map((number) => `+${advertised.get(number)!}:${advertised.get(number)!}`);
     if (refspecs.length === 0) return 0;
-    await git.raw(['fetch', '--no-tags', '--no-write-fetch-head', '--', remote, ...refspecs]);
+    await inClone.raw(['fetch', '--no-tags', '--no-write-fetch-head', '--', remote, ...refspecs]);
     return refspecs.length;
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
