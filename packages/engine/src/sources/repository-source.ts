@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSize } from '@cadence-detect/config/units';
 import {
-  readAssistantSetup,
   DEFAULT_MAX_REQUESTS,
   DEFAULT_GIT_BOUNDS,
   diffExcerpt,
@@ -19,7 +18,7 @@ import {
   type MirrorOptions,
   type ClonedRepository,
 } from '@cadence-detect/git-source';
-import type { AnalysisEvent, AnalysisResult, AuthorshipLog } from '@cadence-detect/plugin-sdk';
+import type { AnalysisEvent, AnalysisResult } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EngineLogger } from '../engine-logger.js';
@@ -27,12 +26,11 @@ import type { PreparedRepository } from '../prepared-source.js';
 import { redactUrl } from './redact-url.js';
 import { WholeHistoryLines } from './whole-history-lines.js';
 import { readProgress } from './read-progress.js';
-import { readBlamedLines } from './blamed-lines.js';
+import { lineReaderOf } from './line-reader.js';
 import { resolveRange } from './range-resolution.js';
-import { readCarriedRequests } from './request-commits.js';
+import { readBesideHistory } from './beside-history.js';
+import { reportReadProblems } from './history-warnings.js';
 
-/** `limits.max_line_files` when the configuration gives none. */
-const DEFAULT_MAX_LINE_FILES = 20_000;
 /** A kept result that answered before the history was read (AcquireOptions.answerFromCache). */
 export interface CachedAnswer {
   readonly kind: 'cached';
@@ -190,60 +188,35 @@ export async function acquireRepository(
       });
     }
     emit({ event: 'fetch', message: `read ${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}` });
-    if (unreadable) {
-      // One warning for the whole read: the repository lacks objects (a damaged or partial clone).
-      const files =
-        unreadable.files.slice(0, 5).join(', ') +
-        (unreadable.files.length > 5 ? `, and ${unreadable.files.length - 5} more` : '');
-      emit({
-        event: 'fetch',
-        message: `the repository lacks versions of ${unreadable.files.length} file(s) (${files}): ${unreadable.commits.length} commit(s) judged without their lines`,
-      });
-      options.logger.warn('repository objects missing', {
-        files: unreadable.files.length,
-        commits: unreadable.commits.length,
-      });
-    }
-    if (mailmapSkippedBytes !== undefined) {
-      const megabytes = (mailmapSkippedBytes / (1024 * 1024)).toFixed(1);
-      emit({ event: 'fetch', message: `.mailmap is ${megabytes} MB, above 1 MB: authors are read without it` });
-      options.logger.warn('.mailmap not applied', { bytes: mailmapSkippedBytes });
-    }
-    // The AI notes of the analysed commits alone: a repository's other notes (an unmerged branch's,
-    // a commit outside the range) are never read.
-    const notes = await gitAiNotes.read(new Set(commits.map((c) => c.hash)), signal);
-    const authorshipLogs = new Map<string, AuthorshipLog>();
-    for (const [commit, log] of notes.logs) if (typeof log !== 'string') authorshipLogs.set(commit, log);
-    // Squash commits whose request's own commits the repository keeps under the request's head ref.
-    const requestCommits = await readCarriedRequests(clone.dir, commits, {
-      head: rev,
-      maxRequests: config.limits.max_request_heads,
-      isExcluded: excludeMatcher(excludeFiles),
+    reportReadProblems(
+      { ...(unreadable ? { unreadable } : {}), ...(mailmapSkippedBytes !== undefined ? { mailmapSkippedBytes } : {}) },
+      emit,
+      options.logger,
+    );
+    const pathsAtHead = await headPaths;
+    const beside = await readBesideHistory(commits, {
+      dir: clone.dir,
+      rev,
       notes: gitAiNotes,
+      pathsAtHead: pathsAtHead ?? null,
+      config,
+      excludeFiles,
       bounds,
       signal,
+      emit,
       logger: options.logger,
     });
-    if (requestCommits.size > 0) {
-      emit({
-        event: 'fetch',
-        message: `read the own commits of ${requestCommits.size} squashed ${requestCommits.size === 1 ? 'request' : 'requests'} from their head refs`,
-      });
-    }
-    const pathsAtHead = await headPaths;
-    // The assistants the tree is set up for (reported, not scored): one git log of those files.
-    const assistantSetup = pathsAtHead ? await readAssistantSetup(clone.dir, rev, pathsAtHead, signal) : [];
     return {
       kind: 'repository',
       info,
       commits,
       stats,
-      aiNotes: notes.excerpts,
-      authorshipLogs,
-      ...(requestCommits.size > 0 ? { requestCommits } : {}),
+      aiNotes: beside.aiNotes,
+      authorshipLogs: beside.authorshipLogs,
+      ...(beside.requestCommits.size > 0 ? { requestCommits: beside.requestCommits } : {}),
       ...(range || request.since ? { partialHistory: true } : {}),
       ...(pathsAtHead ? { headPaths: pathsAtHead } : {}),
-      ...(assistantSetup.length > 0 ? { assistantSetup } : {}),
+      ...(beside.assistantSetup.length > 0 ? { assistantSetup: beside.assistantSetup } : {}),
       ...(unreadable
         ? { unreadable: { commits: unreadable.commits.length, files: unreadable.files.slice(0, 20) } }
         : {}),
@@ -258,40 +231,20 @@ export async function acquireRepository(
         : {}),
       diffExcerpt: (hash, maxBytes, excerptSignal) =>
         diffExcerpt(clone.dir, hash, { maxBytes, excludeFiles, signal: excerptSignal, bounds }),
-      ...(request.lines === false
-        ? { linesSkipped: 'not asked for (--no-lines)' }
-        : config.lines?.enabled === false
-          ? { linesSkipped: 'lines.enabled is false' }
-          : {
-              readLines: async (linesSignal: AbortSignal) => {
-                if (wholeLines) {
-                  const readings = await wholeLines.read(
-                    commits,
-                    config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES,
-                    linesSignal,
-                    unreadable?.files,
-                    (error) => options.logger?.warn('could not keep the line pass', { error: String(error) }),
-                  );
-                  emit({ event: 'fetch', message: readings.summary });
-                  return readings;
-                }
-                return readBlamedLines({
-                  dir: clone.dir,
-                  mirrored: clone.mirrored === true,
-                  rev,
-                  range,
-                  since: request.since ?? null,
-                  commits,
-                  excludeFiles,
-                  gitAiNotes,
-                  unreadableFiles: unreadable?.files,
-                  maxFiles: config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES,
-                  emit,
-                  logger: options.logger,
-                  signal: linesSignal,
-                });
-              },
-            }),
+      ...lineReaderOf({
+        request,
+        config,
+        wholeLines,
+        clone,
+        rev,
+        range,
+        commits,
+        excludeFiles,
+        gitAiNotes,
+        unreadableFiles: unreadable?.files,
+        emit,
+        logger: options.logger,
+      }),
       dispose: () => clone.dispose(),
     };
   } catch (error) {
