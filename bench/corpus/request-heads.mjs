@@ -1,14 +1,17 @@
 // Squash commits carried by their requests' own commits (docs/scoring.md, "Pull-request heads"), on
 // the development corpus's mirrors: per repository, the squash commits (`(#N)` subjects), those
 // whose request head the mirror holds, and those the request's commits attribute while the squash
-// itself names no assistant, per assistant. Without the heads none of them is explicit.
+// itself names no assistant, per assistant. Without the heads none of them is explicit. Git AI notes
+// are not read here (the corpus's mirrors carry none): the CLI reads them for both.
 import { spawnSync } from 'node:child_process';
 import { readHistory, readRequestCommits, squashSubjects } from '@cadence-detect/git-source';
 import { attributeCommit, compileRules } from '@cadence-detect/plugin-attribution';
 
 /** One repository's figures: squash commits, those with a head, and the carried ones per assistant. */
 export async function carriedByRequests(dir) {
-  const head = spawnSync('git', ['--git-dir', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+  const parsed = spawnSync('git', ['--git-dir', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' });
+  if (parsed.status !== 0) throw new Error(`git rev-parse HEAD failed: ${parsed.stderr.trim()}`);
+  const head = parsed.stdout.trim();
   const { commits } = await readHistory(dir, { rev: head, excludeFiles: [] });
   const squashes = squashSubjects(commits);
   const requests = await readRequestCommits(dir, { head, squashes, excludeFiles: () => false });

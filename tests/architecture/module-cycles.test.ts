@@ -31,7 +31,10 @@ function sourceFiles(dir: string): string[] {
  * cannot make a cycle at run time. (`import { a, type B }` still loads its module.)
  */
 function runtimeImports(file: string, text: string): string[] {
-  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s(?!type\s)[^;]*?from\s+'(\.{1,2}\/[^']+)'/g)].map((match) =>
+  const from = /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^;]*?from\s+'(\.{1,2}\/[^']+)'/g;
+  // `import './x.js'` loads its module for its effects alone.
+  const bare = /(?:^|\n)\s*import\s+'(\.{1,2}\/[^']+)'/g;
+  return [...text.matchAll(from), ...text.matchAll(bare)].map((match) =>
     path.join(path.dirname(file), match[1]!.replace(/\.js$/, '.ts')),
   );
 }
@@ -65,8 +68,11 @@ describe('architecture: no module imports itself back', () => {
     ]);
     expect(cyclesOf(graph)).to.deep.equal([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
     expect(
-      runtimeImports('/x/a.ts', "import type { B } from './b.js';\nimport { c, type C } from './c.js';"),
-    ).to.deep.equal(['/x/c.ts']);
+      runtimeImports(
+        '/x/a.ts',
+        "import type { B } from './b.js';\nimport { c, type C } from './c.js';\nimport './d.js';",
+      ),
+    ).to.deep.equal(['/x/c.ts', '/x/d.ts']);
   });
 
   it('has no cycle of runtime imports in any package, plugin or the host: shared parts live below both users', () => {

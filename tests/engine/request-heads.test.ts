@@ -84,6 +84,19 @@ async function squashedHistory(dir: string): Promise<{ repo: FixtureRepository; 
     });
     await repo.git(['branch', '--quiet', '-D', branch]);
   }
+  // A subject that names #11 without squashing it: #11's head (the agent's) came a day later.
+  time += HOUR;
+  squashes[11] = await repo.commit({
+    message: 'Note the parser follow-up (#11)',
+    date: time,
+    author: ADA,
+    files: { 'NOTES.md': 'Parser follow-up comes next.\n' },
+  });
+  await repo.git(['checkout', '--quiet', '-b', 'request-11']);
+  await repo.commit({ message: 'Follow up', date: time + 24 * HOUR, author: AGENT, files: { 'src/later.ts': 'x\n' } });
+  await repo.git(['update-ref', 'refs/pull/11/head', (await repo.git(['rev-parse', 'HEAD'])).trim()]);
+  await repo.git(['checkout', '--quiet', 'main']);
+  await repo.git(['branch', '--quiet', '-D', 'request-11']);
   return { repo, squashes };
 }
 
@@ -111,6 +124,7 @@ describe('squash commits judged by their requests’ own commits (refs/pull/N/he
       'refs/pull/7/head:refs/pull/7/head',
       'refs/pull/8/head:refs/pull/8/head',
       'refs/pull/10/head:refs/pull/10/head',
+      'refs/pull/11/head:refs/pull/11/head',
     ]);
     await runGit(local, ['push', '--quiet', target, `${squashes[8]!}:refs/pull/5/head`]);
     daemon = await startGitDaemon(served);
@@ -171,6 +185,24 @@ describe('squash commits judged by their requests’ own commits (refs/pull/N/he
     );
     expect(present).to.equal(false);
     expectCarriedOnly7(await analyze(packed));
+  });
+
+  it('judges the squashes as themselves when the request commits cannot be read, and says so', async () => {
+    // A copy whose objects are all loose loses the first commit of #7's request.
+    const first = (await runGit(local, ['rev-parse', 'refs/pull/7/head~1'])).trim();
+    const broken = path.join(work.path, 'missing-commit.git');
+    await runGit(work.path, ['init', '--quiet', '--bare', '--initial-branch=main', broken]);
+    await runGit(broken, ['config', 'receive.unpackLimit', '100000']);
+    await runGit(local, ['push', '--quiet', '--mirror', broken]);
+    await rm(path.join(broken, 'objects', first.slice(0, 2), first.slice(2)));
+    const run = await runCadence(['analyze', broken, '--json', '--no-cache'], {
+      cwd: work.path,
+      env: { LOG_LEVEL: 'debug' },
+    });
+    expect(run.code, run.stderr).to.equal(0);
+    const report = JSON.parse(run.stdout) as Report;
+    expect(report.detections.filter((d) => d.strategy === 'attribution')).to.deep.equal([]);
+    expect(run.stderr).to.contain('request heads not read');
   });
 
   it('judges the squash as itself once its request head is gone', async () => {

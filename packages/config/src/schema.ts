@@ -148,8 +148,8 @@ export const ConfigSchema = Type.Object(
         scan_timeout_seconds: PositiveNumber(21_600),
         /** Above this many counted text files at HEAD, lines at HEAD and their survival are not counted (docs/lines.md). */
         max_line_files: PositiveInt(20_000),
-        /** Squashed requests whose own commits are read from their head refs, per analysis (the newest; docs/scoring.md). */
-        max_request_heads: PositiveInt(500),
+        /** Squashed requests whose own commits are read from their head refs, per analysis (the newest; 0: none; docs/scoring.md). */
+        max_request_heads: NonNegativeInt(500),
       },
       { additionalProperties: false, default: {} },
     ),

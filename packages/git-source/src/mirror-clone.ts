@@ -1,4 +1,3 @@
-import { fetchSquashedRequestHeads } from './request-head-fetch.js';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import { ensureCommit, fetchOptionalRefs, NOTES_REFSPECS, openGitSession, settle
 import { discardMirror, holdMirror, mirrorKey, type MirrorOptions } from './mirrors.js';
 import { mirrorIsCurrent, mirrorRefs, remoteHeads } from './remote-heads.js';
 import type { RemoteRepository } from './repository-url.js';
+import { fetchSquashedRequestHeads } from './request-head-fetch.js';
 
 /**
  * Fetches into the repository's mirror (cloning it the first time) under its cross-process lock,
@@ -110,10 +110,12 @@ export async function openMirrored(
       await runGitCommand(dir, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`], signal);
     }
     const fetchedRefs = await fetchOptionalRefs(git, dir, options.optionalRefs ?? [], url, signal);
+    // Last in the session: evidence beside the mirror, which never fails it.
     if (options.requestHeads && !(options.depth && options.depth > 0))
       await fetchSquashedRequestHeads(git, dir, url, {
         max: options.requestHeads,
         signal,
+        ...(options.signal ? { callerSignal: options.signal } : {}),
         ...(options.logger ? { logger: options.logger } : {}),
       });
     const mirror = held;

@@ -4,20 +4,25 @@ import { runBoundedGit, runGitCommand, DEFAULT_GIT_BOUNDS, type GitBounds } from
 import { commitRecordSink } from './commit-record.js';
 import { createLogStreamParser, LOG_FORMAT } from './log-stream.js';
 
-/** A squash commit and the request its subject names. */
+/** A squash commit, the request its subject names, and when it was committed (Unix seconds). */
 export interface SquashSubject {
   readonly commit: string;
   readonly number: number;
+  readonly committerTime: number;
 }
 
 /** GitHub lists at most 250 commits of a pull request; a longer one is read no further. */
 export const MAX_COMMITS_PER_REQUEST = 250;
-/** How many squashed requests an analysis reads the commits of (the newest); `limits.request_heads`. */
+/** How many squashed requests an analysis reads the commits of (the newest); `limits.max_request_heads`. */
 export const DEFAULT_MAX_REQUESTS = 500;
+/** Commits read from request heads at most, whatever the number of requests (their records are kept). */
+export const MAX_REQUEST_COMMITS_READ = 10_000;
 
 /**
  * The request a squash commit's subject names: GitHub's, Gitea's and Forgejo's squash merges end
- * the title with `(#N)`. A merge commit is no squash: its request's commits are in the history.
+ * the title with `(#N)`, the number of the pull request kept as `refs/pull/N/head`. (On GitLab
+ * `#N` is an issue, numbered apart from merge requests: its heads are never matched to it.) A
+ * merge commit is no squash: its request's commits are in the history.
  */
 const SQUASH_SUBJECT = /\(#([1-9]\d{0,9})\)\s*$/;
 
@@ -31,21 +36,21 @@ export function squashSubjects(commits: readonly CommitRecord[]): SquashSubject[
   const found: SquashSubject[] = [];
   for (const commit of commits) {
     const number = commit.isMerge ? null : numberOfSquashSubject(commit.subject);
-    if (number !== null) found.push({ commit: commit.hash, number });
+    if (number !== null) found.push({ commit: commit.hash, number, committerTime: commit.committerTime });
   }
   return found;
 }
 
-const HEAD_REF = /^refs\/(pull|merge-requests)\/([1-9]\d{0,9})\/head$/;
+const HEAD_REF = /^refs\/pull\/([1-9]\d{0,9})\/head$/;
 
-/** The request heads the repository holds, by request number: a pull request's ref before a merge request's. */
+/** The pull request heads the repository holds, by request number. */
 export async function requestHeads(
   dir: string,
   signal?: AbortSignal,
 ): Promise<Map<number, { ref: string; head: string }>> {
   const listed = await runGitCommand(
     dir,
-    ['for-each-ref', '--format=%(objectname) %(objecttype) %(refname)', 'refs/pull/', 'refs/merge-requests/'],
+    ['for-each-ref', '--format=%(objectname) %(objecttype) %(refname)', 'refs/pull/'],
     signal,
   );
   if (listed.code !== 0) {
@@ -58,8 +63,7 @@ export async function requestHeads(
     const [head, type, ref] = line.split(' ');
     const match = ref ? HEAD_REF.exec(ref) : null;
     if (!match || type !== 'commit' || !head || !isFullCommitId(head)) continue;
-    const number = Number(match[2]);
-    if (match[1] === 'pull' || !heads.has(number)) heads.set(number, { ref: ref!, head });
+    heads.set(Number(match[1]), { ref: ref!, head });
   }
   return heads;
 }
@@ -90,13 +94,13 @@ export async function readRequestCommits(
 ): Promise<Map<string, RequestHeadCommits>> {
   const carried = new Map<string, RequestHeadCommits>();
   if (options.squashes.length === 0 || !isFullCommitId(options.head)) return carried;
+  const maxRequests = options.maxRequests ?? DEFAULT_MAX_REQUESTS;
+  if (!(maxRequests > 0)) return carried;
   const heads = await requestHeads(dir, options.signal);
-  const wanted = options.squashes
-    .filter((squash) => heads.has(squash.number))
-    .slice(-(options.maxRequests ?? DEFAULT_MAX_REQUESTS));
+  const wanted = options.squashes.filter((squash) => heads.has(squash.number)).slice(-maxRequests);
   if (wanted.length === 0) return carried;
   const tips = [...new Set(wanted.map((squash) => heads.get(squash.number)!.head))];
-  const maxCommits = wanted.length * MAX_COMMITS_PER_REQUEST;
+  const maxCommits = Math.min(wanted.length * MAX_COMMITS_PER_REQUEST, MAX_REQUEST_COMMITS_READ);
   const result = await runBoundedGit(
     dir,
     [
@@ -135,6 +139,10 @@ export async function readRequestCommits(
   const claimed = new Set<string>();
   for (const squash of wanted) {
     const { ref, head } = heads.get(squash.number)!;
+    // A head committed after the squash is not what was squashed: a subject that only names
+    // another request, or a fork's request of the same number.
+    const tip = read.get(head);
+    if (!tip || tip.committerTime > squash.committerTime) continue;
     const commits = ownCommits(head, read, claimed);
     if (commits.length > 0) carried.set(squash.commit, { number: squash.number, ref, commits });
   }

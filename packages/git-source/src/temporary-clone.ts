@@ -1,4 +1,3 @@
-import { fetchSquashedRequestHeads } from './request-head-fetch.js';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import { directorySize } from './directory-size.js';
 import { pinRepository, runGitCommand, unpinRepository } from './git-process.js';
 import { ensureCommit, fetchAiNotes, fetchOptionalRefs, openGitSession } from './git-session.js';
 import type { RemoteRepository } from './repository-url.js';
+import { fetchSquashedRequestHeads } from './request-head-fetch.js';
 
 /** A bare clone of the branch into a temporary folder, removed by `dispose`. */
 export async function cloneRemote(locator: RemoteRepository, options: OpenOptions): Promise<ClonedRepository> {
@@ -49,14 +49,16 @@ export async function cloneRemote(locator: RemoteRepository, options: OpenOption
     if (options.fetchCommit)
       await ensureCommit(git, dir, options.fetchCommit, signal, locator.url, 'origin', options.fetchRef);
     const fetchedRefs = await fetchOptionalRefs(git, dir, options.optionalRefs ?? [], 'origin', signal);
+    await fetchAiNotes(git, dir, signal, options.logger);
+    const branch = options.branch ?? (await currentBranch(dir, signal));
+    // Last in the session: evidence beside the clone, which never fails it.
     if (options.requestHeads && !(options.depth && options.depth > 0))
       await fetchSquashedRequestHeads(git, dir, 'origin', {
         max: options.requestHeads,
         signal,
+        ...(options.signal ? { callerSignal: options.signal } : {}),
         ...(options.logger ? { logger: options.logger } : {}),
       });
-    await fetchAiNotes(git, dir, signal, options.logger);
-    const branch = options.branch ?? (await currentBranch(dir, signal));
     return {
       dir,
       headCommit: head.stdout.trim(),

@@ -40,7 +40,7 @@ interface ContextBase<O extends object> {
 export interface RequestCommits {
   /** The request's number, as the squash commit's subject names it (`(#N)`). */
   readonly number: number;
-  /** Where its commits were read: `refs/pull/N/head` or `refs/merge-requests/N/head`. */
+  /** Where its commits were read: `refs/pull/N/head`. */
   readonly ref: string;
   /** The request's commits the analysed branch does not hold, oldest first (at most 250). */
   readonly commits: readonly CommitRecord[];
@@ -88,7 +88,7 @@ export interface RepositoryContext<O extends object = PluginOptions> extends Con
   readonly authorshipLogs?: ReadonlyMap<string, AuthorshipLog>;
   /**
    * The squash commits whose request the repository still holds, by the squash's full hash: the
-   * request's own commits, read from its head ref (`refs/pull/N/head`, `refs/merge-requests/N/head`).
+   * request's own commits, read from its head ref (`refs/pull/N/head`).
    * What those commits say of who wrote them (an agent's account, a trailer, a note) says it of the
    * squash. Absent when no analysed squash has its request's head, and from hosts before 1.17.
    * @since 1.17
