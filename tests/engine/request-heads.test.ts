@@ -134,6 +134,22 @@ describe('squash commits judged by their requests’ own commits (refs/pull/N/he
     await work?.remove();
   });
 
+  /** A bare copy of the history whose objects are all loose, without the object `rev` names. */
+  async function copyWithout(name: string, rev: string): Promise<string> {
+    const object = (await runGit(local, ['rev-parse', rev])).trim();
+    const copy = path.join(work.path, name);
+    await runGit(work.path, ['init', '--quiet', '--bare', '--initial-branch=main', copy]);
+    await runGit(copy, ['config', 'receive.unpackLimit', '100000']);
+    await runGit(local, ['push', '--quiet', '--mirror', copy]);
+    await rm(path.join(copy, 'objects', object.slice(0, 2), object.slice(2)));
+    const present = await runGit(copy, ['cat-file', '-e', object]).then(
+      () => true,
+      () => false,
+    );
+    expect(present, `${rev} still in the copy`).to.equal(false);
+    return copy;
+  }
+
   async function analyze(target: string): Promise<Report> {
     const run = await runCadence(['analyze', target, '--json', '--no-cache'], { cwd: work.path });
     expect(run.code, run.stderr).to.equal(0);
@@ -172,29 +188,13 @@ describe('squash commits judged by their requests’ own commits (refs/pull/N/he
   });
 
   it('reads a request head whose file versions the clone lacks: only who made its commits is read', async () => {
-    // The draft's blob is in no commit of main. A copy whose objects are all loose loses it.
-    const draft = (await runGit(local, ['rev-parse', 'refs/pull/7/head~1:src/parser.ts'])).trim();
-    const packed = path.join(work.path, 'missing-blob.git');
-    await runGit(work.path, ['init', '--quiet', '--bare', '--initial-branch=main', packed]);
-    await runGit(packed, ['config', 'receive.unpackLimit', '100000']);
-    await runGit(local, ['push', '--quiet', '--mirror', packed]);
-    await rm(path.join(packed, 'objects', draft.slice(0, 2), draft.slice(2)));
-    const present = await runGit(packed, ['cat-file', '-e', draft]).then(
-      () => true,
-      () => false,
-    );
-    expect(present).to.equal(false);
+    // The draft's blob is in no commit of main.
+    const packed = await copyWithout('missing-blob.git', 'refs/pull/7/head~1:src/parser.ts');
     expectCarriedOnly7(await analyze(packed));
   });
 
   it('judges the squashes as themselves when the request commits cannot be read, and says so', async () => {
-    // A copy whose objects are all loose loses the first commit of #7's request.
-    const first = (await runGit(local, ['rev-parse', 'refs/pull/7/head~1'])).trim();
-    const broken = path.join(work.path, 'missing-commit.git');
-    await runGit(work.path, ['init', '--quiet', '--bare', '--initial-branch=main', broken]);
-    await runGit(broken, ['config', 'receive.unpackLimit', '100000']);
-    await runGit(local, ['push', '--quiet', '--mirror', broken]);
-    await rm(path.join(broken, 'objects', first.slice(0, 2), first.slice(2)));
+    const broken = await copyWithout('missing-commit.git', 'refs/pull/7/head~1');
     const run = await runCadence(['analyze', broken, '--json', '--no-cache'], {
       cwd: work.path,
       env: { LOG_LEVEL: 'debug' },
