@@ -1,11 +1,11 @@
 // Squash commits carried by their requests' own commits (docs/scoring.md, "Pull-request heads"), on
 // the development corpus's mirrors: per repository, the squash commits (`(#N)` subjects), those
 // whose request head the mirror holds, and those the request's commits attribute while the squash
-// itself names no assistant, per assistant. Without the heads none of them is explicit. Git AI notes
+// itself names no assistant (the attribution plugin's own requestAttribution), per assistant. Without the heads none of them is explicit. Git AI notes
 // are not read here (the corpus's mirrors carry none): the CLI reads them for both.
 import { spawnSync } from 'node:child_process';
 import { readHistory, readRequestCommits, squashSubjects } from '@cadence-detect/git-source';
-import { attributeCommit, compileRules } from '@cadence-detect/plugin-attribution';
+import { attributeCommit, compileRules, requestAttribution } from '@cadence-detect/plugin-attribution';
 
 /** One repository's figures: squash commits, those with a head, and the carried ones per assistant. */
 export async function carriedByRequests(dir) {
@@ -25,8 +25,8 @@ export async function carriedByRequests(dir) {
     if (!request) continue;
     withHead++;
     if (attributeCommit(byHash.get(squash.commit), rules, identities).length > 0) continue;
-    const first = request.commits.map((c) => attributeCommit(c, rules, identities)).find((found) => found.length > 0);
-    if (first) carried[first[0].assistant] = (carried[first[0].assistant] ?? 0) + 1;
+    const found = requestAttribution({ ...request, authorshipLogs: new Map() }, rules, identities);
+    if (found) carried[found.first.assistant] = (carried[found.first.assistant] ?? 0) + 1;
   }
   return { squashes: squashes.length, withHead, carried };
 }

@@ -97,9 +97,9 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
         continue;
       }
       const request = context.requestCommits?.get(commit.hash);
-      const carried = request ? carriedAttribution(request, rules, identities) : null;
-      if (carried) {
-        findings.push(carried.finding(commit));
+      const carried = request ? requestAttribution(request, rules, identities) : null;
+      if (request && carried) {
+        findings.push(carriedFinding(commit, request, carried));
         attributed++;
         viaRequests++;
         continue;
@@ -156,15 +156,21 @@ function noteOf(context: RepositoryContext, hash: string): NoteAttribution | nul
   return text === undefined ? null : readAuthorshipLog(text);
 }
 
+/** What a squashed request's own commits say: the first attribution among them, and how many have one. */
+export interface RequestAttribution {
+  readonly first: Attribution;
+  readonly attributed: number;
+}
+
 /**
- * A squash commit nothing of its own attributes, said to be an assistant's by its request's own
- * commits (read from the request's head ref): the first of them that names one, and how many do.
+ * A squashed request's own commits (read from the request's head ref) judged by the same rules as
+ * the history's, notes included: null when none of them names an assistant.
  */
-function carriedAttribution(
+export function requestAttribution(
   request: RequestCommits,
   rules: RuleSet,
-  identities: Map<string, Attribution[]>,
-): { finding(squash: CommitRecord): Finding } | null {
+  identities: Map<string, Attribution[]> = new Map(),
+): RequestAttribution | null {
   let first: Attribution | null = null;
   let attributed = 0;
   for (const commit of request.commits) {
@@ -176,17 +182,21 @@ function carriedAttribution(
     attributed++;
     first ??= found[0]!;
   }
-  if (!first) return null;
-  const via = `via pull request #${request.number} (${attributed} of its ${request.commits.length} commit${request.commits.length === 1 ? '' : 's'} in ${request.ref})`;
+  return first ? { first, attributed } : null;
+}
+
+/** The explicit finding on a squash commit nothing of its own attributes, carried by its request. */
+function carriedFinding(squash: CommitRecord, request: RequestCommits, carried: RequestAttribution): Finding {
+  const { first, attributed } = carried;
+  const commits = request.commits.length;
+  const via = `via pull request #${request.number} (${attributed} of its ${commits} commit${commits === 1 ? '' : 's'} in ${request.ref})`;
   return {
-    finding: (squash) => ({
-      commit: squash.hash,
-      score: 1,
-      evidence: 'explicit',
-      assistant: first.assistant,
-      viaRequest: request.number,
-      message: `${first.assistant}: ${via}: ${first.where} ${JSON.stringify(first.quote)} (rule ${first.rule})`,
-    }),
+    commit: squash.hash,
+    score: 1,
+    evidence: 'explicit',
+    assistant: first.assistant,
+    viaRequest: request.number,
+    message: `${first.assistant}: ${via}: ${first.where} ${JSON.stringify(first.quote)} (rule ${first.rule})`,
   };
 }
 

@@ -8,12 +8,20 @@ import type {
   Thresholds,
 } from '@cadence-detect/plugin-sdk';
 import type { EngineLogger } from '../engine-logger.js';
-import type { PreparedSource } from '../prepared-source.js';
+import type { PreparedRepository, PreparedSource } from '../prepared-source.js';
 
 export const NO_OPTIONS: Readonly<Record<string, unknown>> = Object.freeze({});
 const NO_NOTES: ReadonlyMap<string, string> = new Map();
 const NO_LOGS: ReadonlyMap<string, AuthorshipLog> = new Map();
-export const DEFAULT_DIFF_EXCERPT_BYTES = 16 * 1024;
+const DEFAULT_DIFF_EXCERPT_BYTES = 16 * 1024;
+
+/** `context.diffExcerpt`: the prepared repository's excerpts, read under `signal` (the job's, or a strategy's own). */
+export function diffExcerptReader(
+  source: PreparedRepository,
+  signal: AbortSignal,
+): (hash: string, maxBytes?: number) => Promise<string> {
+  return (hash, maxBytes = DEFAULT_DIFF_EXCERPT_BYTES) => source.diffExcerpt(hash, maxBytes, signal);
+}
 
 export interface ContextParts {
   readonly signal: AbortSignal;
@@ -48,8 +56,7 @@ export function buildContext(source: PreparedSource, parts: ContextParts): Analy
       aiNotes: source.aiNotes ?? NO_NOTES,
       authorshipLogs: source.authorshipLogs ?? NO_LOGS,
       ...(source.requestCommits ? { requestCommits: source.requestCommits } : {}),
-      diffExcerpt: (hash: string, maxBytes = DEFAULT_DIFF_EXCERPT_BYTES) =>
-        source.diffExcerpt(hash, maxBytes, parts.signal),
+      diffExcerpt: diffExcerptReader(source, parts.signal),
     });
   }
   return Object.freeze({ ...common, kind: 'website' as const, source: source.info, document: source.document });

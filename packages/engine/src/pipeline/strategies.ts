@@ -3,7 +3,7 @@ import { throwIfCancelled } from '../cancellation.js';
 import type { PreparedSource } from '../prepared-source.js';
 import { reportStrategyRun, type StrategyReport } from '../strategy-outcomes.js';
 import { runStrategy } from '../strategy-runner.js';
-import { DEFAULT_DIFF_EXCERPT_BYTES, NO_OPTIONS } from './analysis-context.js';
+import { diffExcerptReader, NO_OPTIONS } from './analysis-context.js';
 import type { EngineParts } from './engine-parts.js';
 
 /** Detection events a stream carries at most: the result holds them all. */
@@ -33,12 +33,7 @@ export async function runStrategies(
       Object.freeze({
         ...context,
         signal,
-        ...(source.kind === 'repository'
-          ? {
-              diffExcerpt: (hash: string, maxBytes = DEFAULT_DIFF_EXCERPT_BYTES) =>
-                source.diffExcerpt(hash, maxBytes, signal),
-            }
-          : {}),
+        ...(source.kind === 'repository' ? { diffExcerpt: diffExcerptReader(source, signal) } : {}),
         options: own?.options ?? NO_OPTIONS,
         logger: own ? (parts.pluginLoggers.get(own) ?? context.logger) : context.logger,
       }) as AnalysisContext;
