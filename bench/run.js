@@ -21,6 +21,8 @@ const BENCHMARKS = [
   'scan.mjs',
   'lines.mjs',
   'lines-one-pass.mjs',
+  // The one pass against blame on real repositories: pnpm bench lines-agreement [<repository>...].
+  'lines-agreement.mjs',
   // Against the ecosystem issue's starting commit (built beside the checkout): the CLI's cold install.
   'install.mjs',
   // Only with a commit to compare with: pnpm bench against <commit> [history webhook report].
