@@ -36,6 +36,11 @@ export const fileDropsStrategy = defineStrategy(FILE_DROPS_OPTIONS, {
     description: 'Single files that arrive whole in one commit (at least min_lines lines added, none deleted).',
     appliesTo: 'repository',
     weight: 0.5,
+    // Findings name a message by id (`messageId`) and give its `data`: reports and SARIF key on the id.
+    messages: {
+      oneFile: '1 file added whole, the largest {{path}} ({{lines}} lines, min_lines {{minLines}})',
+      files: '{{count}} files added whole, the largest {{path}} ({{lines}} lines, min_lines {{minLines}})',
+    },
   },
   analyze(context) {
     const minLines = context.options.min_lines;
@@ -48,7 +53,8 @@ export const fileDropsStrategy = defineStrategy(FILE_DROPS_OPTIONS, {
         commit: commit.hash,
         // Twice the minimum is as strong as this evidence gets; a whole file is weaker than an attribution.
         score: Math.min(1, 0.4 + 0.3 * (largest.additions / minLines - 1)),
-        message: `${dropped.length} file${dropped.length === 1 ? '' : 's'} added whole, the largest ${largest.path} (${largest.additions} lines, min_lines ${minLines})`,
+        messageId: dropped.length === 1 ? 'oneFile' : 'files',
+        data: { count: dropped.length, path: largest.path, lines: largest.additions, minLines },
         measured: { files: dropped.length, largest_additions: largest.additions },
       });
     }

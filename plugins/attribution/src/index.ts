@@ -68,6 +68,12 @@ function rulesFor(options: AttributionOptions): RuleSet {
   return set;
 }
 
+const messages = {
+  explicit: '{{assistant}}: {{where}} {{quote}} (rule {{rule}}){{also}}',
+  viaRequest: '{{assistant}}: {{via}}: {{where}} {{quote}} (rule {{rule}})',
+  automation: 'automation: {{quote}} (rule {{rule}})',
+} as const;
+
 export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
   meta: {
     name: 'attribution',
@@ -76,6 +82,7 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
       'What the history says outright: assistant trailers and footers, prompts, agent accounts, Git AI notes (refs/notes/ai), agent branches of a push; and which commits automation accounts made.',
     appliesTo: 'repository',
     weight: 1,
+    messages,
   },
   analyze(context) {
     const rules = rulesFor(context.options);
@@ -111,7 +118,8 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
           commit: commit.hash,
           score: 0,
           evidence: 'automation',
-          message: `automation: ${account.quote} (rule ${account.rule})`,
+          messageId: 'automation',
+          data: { quote: account.quote, rule: account.rule },
         });
         automation++;
       }
@@ -136,7 +144,14 @@ function toFinding(commit: CommitRecord, found: readonly Attribution[]): Finding
     score: 1,
     evidence: 'explicit',
     assistant: first!.assistant,
-    message: `${first!.assistant}: ${first!.where} ${JSON.stringify(first!.quote)} (rule ${first!.rule})${also}`,
+    messageId: 'explicit',
+    data: {
+      assistant: first!.assistant,
+      where: first!.where,
+      quote: JSON.stringify(first!.quote),
+      rule: first!.rule,
+      also,
+    },
   };
 }
 
@@ -196,7 +211,8 @@ function carriedFinding(squash: CommitRecord, request: RequestCommits, carried: 
     evidence: 'explicit',
     assistant: first.assistant,
     viaRequest: request.number,
-    message: `${first.assistant}: ${via}: ${first.where} ${JSON.stringify(first.quote)} (rule ${first.rule})`,
+    messageId: 'viaRequest',
+    data: { assistant: first.assistant, via, where: first.where, quote: JSON.stringify(first.quote), rule: first.rule },
   };
 }
 

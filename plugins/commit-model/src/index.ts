@@ -72,6 +72,11 @@ const READABLE: Record<(typeof FEATURE_NAMES)[number], string> = {
   nearby_code_with_tests_rate: 'the author\u2019s commits around it add code with tests',
 };
 
+const messages = {
+  flagged: 'model probability {{probability}} (flagged from {{flagAt}}): {{signals}}',
+  flaggedWithoutSignals: 'model probability {{probability}} (flagged from {{flagAt}})',
+} as const;
+
 export const commitModelStrategy = defineStrategy({
   meta: {
     name: 'commit-model',
@@ -81,6 +86,7 @@ export const commitModelStrategy = defineStrategy({
     appliesTo: 'repository',
     weight: 1,
     calibrated: true,
+    messages,
   },
   analyze(context: RepositoryContext) {
     const model = shippedModel();
@@ -102,7 +108,7 @@ export const commitModelStrategy = defineStrategy({
         findings.push({
           commit: commit.hash,
           score: p,
-          message: reason(model, p, score(model, vector).contributions),
+          ...reason(model, p, score(model, vector).contributions),
           evidence: 'inferred',
         });
     });
@@ -123,13 +129,17 @@ export const commitModelStrategy = defineStrategy({
  */
 const COVERED: readonly string[] = Object.freeze(['velocity', 'timing', 'size']);
 
-function reason(model: CommitModel, p: number, contributions: Float64Array): string {
+/** The finding's message: the probability, the threshold and the three features that raised it most. */
+function reason(model: CommitModel, p: number, contributions: Float64Array): Pick<Finding, 'messageId' | 'data'> {
   const top = [...contributions.entries()]
     .filter(([, c]) => c > 0.15)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
     .map(([i]) => READABLE[FEATURE_NAMES[i]!]);
-  return `model probability ${Math.min(p, 0.99).toFixed(2)} (flagged from ${model.flagAt.toFixed(2)})${top.length > 0 ? `: ${top.join(', ')}` : ''}`;
+  const data = { probability: Math.min(p, 0.99).toFixed(2), flagAt: model.flagAt.toFixed(2) };
+  return top.length > 0
+    ? { messageId: 'flagged', data: { ...data, signals: top.join(', ') } }
+    : { messageId: 'flaggedWithoutSignals', data };
 }
 
 export default definePlugin({

@@ -10,6 +10,11 @@ import {
   type RepositoryContext,
 } from '@cadence-detect/plugin-sdk';
 
+const messages = {
+  additions: '{{additions}} additions exceeds suspicious_additions {{threshold}}{{note}}',
+  deletions: '{{deletions}} deletions exceeds suspicious_deletions {{threshold}}{{note}}',
+} as const;
+
 export const sizeStrategy = defineStrategy({
   meta: {
     name: 'size',
@@ -18,6 +23,7 @@ export const sizeStrategy = defineStrategy({
       'Lines added or deleted in one commit (excluded files left out), against suspicious_additions / suspicious_deletions.',
     appliesTo: 'repository',
     weight: 0.7,
+    messages,
   },
   analyze(context: RepositoryContext) {
     const { suspicious_additions: maxAdd, suspicious_deletions: maxDel } = context.thresholds;
@@ -34,14 +40,14 @@ function judgeCommit(commit: CommitRecord, maxAdd: number, maxDel: number): Find
   const score = Math.max(addScore, delScore) * factor;
   if (score <= 0) return null;
   const note = factor < 1 ? ' (discounted: initial import or squash merge)' : '';
-  const message =
-    addScore >= delScore
-      ? `${commit.additions} additions exceeds suspicious_additions ${maxAdd}${note}`
-      : `${commit.deletions} deletions exceeds suspicious_deletions ${maxDel}${note}`;
+  const byAdditions = addScore >= delScore;
   return {
     commit: commit.hash,
     score,
-    message,
+    messageId: byAdditions ? 'additions' : 'deletions',
+    data: byAdditions
+      ? { additions: commit.additions, threshold: maxAdd, note }
+      : { deletions: commit.deletions, threshold: maxDel, note },
     measured: { additions: commit.additions, deletions: commit.deletions },
   };
 }

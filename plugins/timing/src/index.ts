@@ -14,6 +14,11 @@ import {
  */
 const SIZE_FOR_FULL_WEIGHT = 80;
 
+const messages = {
+  quick:
+    "committed {{seconds}}s after the author's previous commit ({{lines}} lines changed: additions plus deletions), under min_time_delta_seconds {{threshold}}",
+} as const;
+
 export const timingStrategy = defineStrategy({
   meta: {
     name: 'timing',
@@ -22,6 +27,7 @@ export const timingStrategy = defineStrategy({
       'Time since the same author\u2019s previous commit, against min_time_delta_seconds; larger commits made that quickly count more.',
     appliesTo: 'repository',
     weight: 0.6,
+    messages,
   },
   analyze(context: RepositoryContext) {
     const threshold = context.thresholds.min_time_delta_seconds;
@@ -42,7 +48,8 @@ function judgeCommit(commit: CommitRecord, threshold: number): Finding | null {
   return {
     commit: commit.hash,
     score,
-    message: `committed ${Math.max(delta, 0)}s after the author's previous commit (${lines} lines changed: additions plus deletions), under min_time_delta_seconds ${threshold}`,
+    messageId: 'quick',
+    data: { seconds: Math.max(delta, 0), lines, threshold },
     measured: { seconds_since_previous: delta, lines },
   };
 }

@@ -17,6 +17,11 @@ import {
  */
 const MIN_INTERVAL_SECONDS = 30;
 
+const messages = {
+  additions: '{{rate}} additions/min ({{additions}} additions {{when}}) exceeds max_additions_per_min {{threshold}}',
+  deletions: '{{rate}} deletions/min ({{deletions}} deletions {{when}}) exceeds max_deletions_per_min {{threshold}}',
+} as const;
+
 export const velocityStrategy = defineStrategy({
   meta: {
     name: 'velocity',
@@ -25,6 +30,7 @@ export const velocityStrategy = defineStrategy({
       'Lines added or deleted per minute since the same author\u2019s previous commit, against max_additions_per_min / max_deletions_per_min.',
     appliesTo: 'repository',
     weight: 0.9,
+    messages,
   },
   analyze(context: RepositoryContext) {
     const { max_additions_per_min: maxAdd, max_deletions_per_min: maxDel } = context.thresholds;
@@ -47,14 +53,14 @@ function judgeCommit(commit: CommitRecord, maxAdd: number, maxDel: number): Find
   // Said outright when the floor applied: "600 additions 4s after" alone would not explain the rate.
   const floored = actual < MIN_INTERVAL_SECONDS ? `, counted as ${MIN_INTERVAL_SECONDS}s (the floor)` : '';
   const when = `${formatInterval(actual)} after the author's previous commit${floored}`;
-  const message =
-    addScore >= delScore
-      ? `${round(addRate)} additions/min (${commit.additions} additions ${when}) exceeds max_additions_per_min ${maxAdd}`
-      : `${round(delRate)} deletions/min (${commit.deletions} deletions ${when}) exceeds max_deletions_per_min ${maxDel}`;
+  const byAdditions = addScore >= delScore;
   return {
     commit: commit.hash,
     score,
-    message,
+    messageId: byAdditions ? 'additions' : 'deletions',
+    data: byAdditions
+      ? { rate: round(addRate), additions: commit.additions, when, threshold: maxAdd }
+      : { rate: round(delRate), deletions: commit.deletions, when, threshold: maxDel },
     measured: { additions_per_min: round(addRate), deletions_per_min: round(delRate), interval_seconds: seconds },
   };
 }

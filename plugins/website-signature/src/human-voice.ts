@@ -51,6 +51,9 @@ export const textLength = defineStrategy({
     description: 'Says when a page has too little text to judge.',
     appliesTo: 'website',
     weight: 0.1,
+    messages: {
+      tooShort: 'the page has {{words}} words, too little text to judge (at least {{needed}} needed): low confidence',
+    },
   },
   analyze(context: WebsiteContext) {
     const n = context.document.words;
@@ -59,7 +62,8 @@ export const textLength = defineStrategy({
       findings: [
         {
           score: 0.05,
-          message: `the page has ${n} words, too little text to judge (at least ${MIN_WORDS} needed): low confidence`,
+          messageId: 'tooShort',
+          data: { words: n, needed: MIN_WORDS },
           element: 'page',
         },
       ],

@@ -25,6 +25,10 @@ export const stockPhrases = defineStrategy({
     description: 'Overused stock phrases of generated text, per 1000 words.',
     appliesTo: 'website',
     weight: 0.9,
+    messages: {
+      stockPhrase:
+        'stock phrase "{{phrase}}" ({{total}} stock phrases, {{density}} per 1000 words; 6 per 1000 scores 1)',
+    },
   },
   analyze(context: WebsiteContext) {
     if (tooShort(context)) return { findings: [], score: 0 };
@@ -40,7 +44,8 @@ export const stockPhrases = defineStrategy({
       .slice(0, MAX_FINDINGS)
       .map((h) => ({
         score,
-        message: `stock phrase "${h.phrase}" (${total} stock phrases, ${round(density)} per 1000 words; 6 per 1000 scores 1)`,
+        messageId: 'stockPhrase' as const,
+        data: { phrase: h.phrase, total, density: round(density) },
         element: locate(context.document, h.phrase),
       }));
     // Stock phrases stay a floor under the page score from 5 per 1000 words (0.4) up to 0.7 at 6. On
@@ -64,6 +69,9 @@ export const aiVocabulary = defineStrategy({
     description: 'Density of vocabulary characteristic of language models.',
     appliesTo: 'website',
     weight: 0.7,
+    messages: {
+      word: '"{{word}}" ×{{count}} ({{total}} characteristic words, {{density}} per 1000; above 6 per 1000 counts)',
+    },
   },
   analyze(context: WebsiteContext) {
     if (tooShort(context)) return { findings: [], score: 0 };
@@ -79,7 +87,8 @@ export const aiVocabulary = defineStrategy({
       score >= 0.2
         ? top.map(([word, n]) => ({
             score,
-            message: `"${word}" ×${n} (${total} characteristic words, ${round(density)} per 1000; above 6 per 1000 counts)`,
+            messageId: 'word' as const,
+            data: { word, count: n, total, density: round(density) },
             element: locate(context.document, word),
           }))
         : [];
@@ -95,6 +104,9 @@ export const transitionDensity = defineStrategy({
     description: 'Share of sentences that open with a transition word.',
     appliesTo: 'website',
     weight: 0.6,
+    messages: {
+      transitions: '{{opening}} of {{sentences}} sentences open with a transition word ({{percent}}%; above 8% counts)',
+    },
   },
   analyze(context: WebsiteContext) {
     const sentences = textViews(context.document).sentences;
@@ -109,7 +121,8 @@ export const transitionDensity = defineStrategy({
       score >= 0.2
         ? opening.slice(0, MAX_FINDINGS).map((s) => ({
             score,
-            message: `${opening.length} of ${sentences.length} sentences open with a transition word (${Math.round(share * 100)}%; above 8% counts)`,
+            messageId: 'transitions' as const,
+            data: { opening: opening.length, sentences: sentences.length, percent: Math.round(share * 100) },
             element: locate(context.document, s.slice(0, 60)),
           }))
         : [];
@@ -125,6 +138,7 @@ export const placeholderText = defineStrategy({
     description: 'Boilerplate and placeholder text, and chat-assistant leftovers.',
     appliesTo: 'website',
     weight: 1,
+    messages: { placeholder: 'placeholder or assistant text "{{text}}"' },
   },
   analyze(context: WebsiteContext) {
     const text = textViews(context.document).lower;
@@ -135,9 +149,12 @@ export const placeholderText = defineStrategy({
     );
     const score = assistant ? 0.95 : 0.6;
     return {
-      findings: hits
-        .slice(0, MAX_FINDINGS)
-        .map((h) => ({ score, message: `placeholder or assistant text "${h}"`, element: locate(context.document, h) })),
+      findings: hits.slice(0, MAX_FINDINGS).map((h) => ({
+        score,
+        messageId: 'placeholder' as const,
+        data: { text: h },
+        element: locate(context.document, h),
+      })),
       score,
       // Text nobody meant to publish: chat-assistant leftovers floor the page at 0.85, lorem ipsum at 0.6.
       floor: assistant ? 0.85 : 0.6,

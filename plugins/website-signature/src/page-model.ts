@@ -100,6 +100,10 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
       appliesTo: 'website',
       weight: 1,
       calibrated: true,
+      messages: {
+        probability: 'page model probability {{probability}}',
+        probabilityWithSignals: 'page model probability {{probability}}; strongest signals: {{signals}}',
+      },
     },
     analyze(context: WebsiteContext) {
       if (context.document.words < MIN_WORDS) {
@@ -137,7 +141,12 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
               {
                 score: p,
                 element: 'page',
-                message: `page model probability ${p.toFixed(2)}${strongest.length ? `; strongest signals: ${strongest.join('; ')}` : ''}`,
+                ...(strongest.length > 0
+                  ? {
+                      messageId: 'probabilityWithSignals' as const,
+                      data: { probability: p.toFixed(2), signals: strongest.join('; ') },
+                    }
+                  : { messageId: 'probability' as const, data: { probability: p.toFixed(2) } }),
               },
             ]
           : [];
@@ -183,6 +192,7 @@ export function signalStrategy(
       description: `Page model signal: ${features.map((f) => f.replaceAll('_', ' ')).join(', ')}, against human pages.`,
       appliesTo: 'website',
       weight: 0.5,
+      messages: { pastHumanRange: '{{measurements}}' },
     },
     analyze(context: WebsiteContext) {
       if (context.document.words < MIN_WORDS) return { findings: [], score: 0 };
@@ -199,7 +209,10 @@ export function signalStrategy(
           );
       }
       const score = round(past.length / features.length);
-      const findings: Finding[] = past.length > 0 ? [{ score, element: 'page', message: past.join('; ') }] : [];
+      const findings: Finding[] =
+        past.length > 0
+          ? [{ score, element: 'page', messageId: 'pastHumanRange', data: { measurements: past.join('; ') } }]
+          : [];
       return { findings, score };
     },
   });

@@ -14,6 +14,10 @@ export const sentenceUniformity = defineStrategy({
     description: 'Low variation of sentence length (coefficient of variation).',
     appliesTo: 'website',
     weight: 0.6,
+    messages: {
+      uniform:
+        'sentence lengths vary little: coefficient of variation {{variation}} over {{sentences}} sentences (mean {{mean}} words; below 0.6 counts)',
+    },
   },
   analyze(context: WebsiteContext) {
     const lengths = textViews(context.document)
@@ -30,7 +34,8 @@ export const sentenceUniformity = defineStrategy({
         ? [
             {
               score,
-              message: `sentence lengths vary little: coefficient of variation ${round(cv)} over ${lengths.length} sentences (mean ${round(mean)} words; below 0.6 counts)`,
+              messageId: 'uniform',
+              data: { variation: round(cv), sentences: lengths.length, mean: round(mean) },
               element: `page: ${lengths.length} sentences`,
             },
           ]
@@ -47,6 +52,9 @@ export const repetitiveOpenings = defineStrategy({
     description: 'Repetition of sentence openings.',
     appliesTo: 'website',
     weight: 0.5,
+    messages: {
+      openings: '{{count}} of {{sentences}} sentences open with "{{word}}" ({{percent}}%; above 12% counts)',
+    },
   },
   analyze(context: WebsiteContext) {
     const openings = textViews(context.document)
@@ -63,7 +71,8 @@ export const repetitiveOpenings = defineStrategy({
         ? [
             {
               score,
-              message: `${count} of ${openings.length} sentences open with "${word}" (${Math.round(share * 100)}%; above 12% counts)`,
+              messageId: 'openings' as const,
+              data: { count, sentences: openings.length, word, percent: Math.round(share * 100) },
               element: locate(context.document, word),
             },
           ]
@@ -80,6 +89,7 @@ export const unhedgedClaims = defineStrategy({
     description: 'Absolute claims without hedging.',
     appliesTo: 'website',
     weight: 0.4,
+    messages: { absolutes: '{{absolutes}} absolute words per 1000 against {{hedges}} hedges per 1000' },
   },
   analyze(context: WebsiteContext) {
     if (context.document.words < MIN_WORDS) return { findings: [], score: 0 };
@@ -94,7 +104,8 @@ export const unhedgedClaims = defineStrategy({
         ? [
             {
               score,
-              message: `${round(absoluteDensity)} absolute words per 1000 against ${round(hedgeDensity)} hedges per 1000`,
+              messageId: 'absolutes',
+              data: { absolutes: round(absoluteDensity), hedges: round(hedgeDensity) },
               element: 'page',
             },
           ]

@@ -12,6 +12,10 @@ export const structureDensity = defineStrategy({
     description: 'Excessive headings and list items for the amount of text.',
     appliesTo: 'website',
     weight: 0.4,
+    messages: {
+      dense:
+        '{{headings}} headings and {{items}} list items in {{words}} words ({{perHundred}} per 100 words; above 2.5 counts)',
+    },
   },
   analyze(context: WebsiteContext) {
     const doc = context.document;
@@ -25,7 +29,8 @@ export const structureDensity = defineStrategy({
         ? [
             {
               score,
-              message: `${doc.headings.length} headings and ${items} list items in ${doc.words} words (${round(perHundred)} per 100 words; above 2.5 counts)`,
+              messageId: 'dense',
+              data: { headings: doc.headings.length, items, words: doc.words, perHundred: round(perHundred) },
               element: doc.lists[0]?.path ?? doc.headings[0]?.path ?? 'page',
             },
           ]
@@ -42,13 +47,23 @@ export const pageStructure = defineStrategy({
     description: 'Page-structure hints: missing alt text, heading level jumps, generic link text.',
     appliesTo: 'website',
     weight: 0.2,
+    messages: {
+      missingAlt: 'image without alt text ({{src}})',
+      headingJump: 'heading jumps from h{{from}} to h{{to}}',
+      genericLink: 'generic link text "{{text}}"',
+    },
   },
   analyze(context: WebsiteContext) {
     const doc = context.document;
     const findings: Finding[] = [];
     const missingAlt = doc.images.filter((i) => i.alt === null);
     for (const image of missingAlt.slice(0, 3))
-      findings.push({ score: 0.3, message: `image without alt text (${image.src.slice(0, 80)})`, element: image.path });
+      findings.push({
+        score: 0.3,
+        messageId: 'missingAlt',
+        data: { src: image.src.slice(0, 80) },
+        element: image.path,
+      });
     let jumps = 0;
     for (let i = 1; i < doc.headings.length; i++) {
       const previous = doc.headings[i - 1]!;
@@ -58,7 +73,8 @@ export const pageStructure = defineStrategy({
         if (jumps <= 3)
           findings.push({
             score: 0.3,
-            message: `heading jumps from h${previous.level} to h${heading.level}`,
+            messageId: 'headingJump',
+            data: { from: previous.level, to: heading.level },
             element: `${heading.path}: "${heading.text.slice(0, 80)}"`,
           });
       }
@@ -72,7 +88,7 @@ export const pageStructure = defineStrategy({
       ),
     );
     for (const link of generic.slice(0, 3))
-      findings.push({ score: 0.3, message: `generic link text "${link.text}"`, element: link.path });
+      findings.push({ score: 0.3, messageId: 'genericLink', data: { text: link.text }, element: link.path });
     const issues = missingAlt.length + jumps + generic.length;
     const score = doc.words < MIN_WORDS ? 0 : clamp01(issues * 0.1);
     return { findings: score > 0 ? findings : [], score: round(score), metrics: { issues } };
