@@ -151,6 +151,8 @@ async function measure(dir) {
   });
   let shown = 0;
   let shownOther = 0;
+  let shownMissed = 0;
+  let shownRenames = 0;
   await inTwos(disagreeing, async ({ file, differs }) => {
     const withCopies = await blame(dir, file, ['-w', '-M', '-C']);
     const text = git(dir, ['show', `HEAD:${file}`]).split('\n');
@@ -161,16 +163,26 @@ async function measure(dir) {
       }
       const atWriter = commitDiff(dir, writer).get(writerPath);
       const key = bare(text[line] ?? '');
-      if (atWriter?.isNew) kinds.renames++;
-      else if (atWriter && key && atWriter.removed.has(key)) kinds.movedWithinFile++;
+      if (atWriter?.isNew) {
+        kinds.renames++;
+        if (process.env.SHOW_RENAMES && shownRenames++ < Number(process.env.SHOW_RENAMES))
+          console.log(
+            `    rename ${file}:${line + 1} (${writerPath} at blame's) pass ${named.slice(0, 8)} blame ${writer.slice(0, 8)} ${JSON.stringify(text[line])}`,
+          );
+      } else if (atWriter && key && atWriter.removed.has(key)) kinds.movedWithinFile++;
       else if (atWriter && writer !== named && isAncestor(dir, named, writer)) {
         kinds.copiedWithinFile++;
         if (process.env.SHOW_COPIES && shown++ < Number(process.env.SHOW_COPIES))
           console.log(
             `    copy ${file}:${line + 1} pass ${named.slice(0, 8)} blame ${writer.slice(0, 8)} ${JSON.stringify(text[line])}`,
           );
-      } else if (atWriter) kinds.copyMissed++;
-      else {
+      } else if (atWriter) {
+        kinds.copyMissed++;
+        if (process.env.SHOW_MISSED && shownMissed++ < Number(process.env.SHOW_MISSED))
+          console.log(
+            `    missed ${file}:${line + 1} pass ${named.slice(0, 8)} blame ${writer.slice(0, 8)} ${JSON.stringify(text[line])}`,
+          );
+      } else {
         kinds.other++;
         if (process.env.SHOW_OTHER && shownOther++ < Number(process.env.SHOW_OTHER))
           console.log(

@@ -1,3 +1,4 @@
+import { alignedRuns, type AlignedRun } from './copy-alignment.js';
 import { UNKNOWN_ORIGIN as UNKNOWN, type FileDiff } from './line-replay.js';
 
 /** A copied block must hold at least this many non-blank characters (as `git blame -M`'s score). */
@@ -35,11 +36,13 @@ function weight(text: string | undefined): number {
 }
 
 /**
- * Copies within a file, as `git blame -M` finds them: each run of lines the commit adds that the
- * file already held, in the same order, with COPY_MIN_CHARS or more non-blank characters in all,
- * keeps the writers of the lines it copies (the longest run first, short lines such as `}` inside
- * it too). `out`'s added lines are UNKNOWN until found; `onCopied` hears each old line a copy came
- * from. Returns how many lines were found.
+ * Copies within a file, as `git blame -M` finds them: each block of lines the commit adds is lined
+ * up against the whole file before the commit, in order (alignedRuns); the run of that alignment
+ * with most letters and digits keeps the writers of the lines it copies when it holds
+ * COPY_MIN_CHARS of them (short lines such as `}` inside it too), and the parts of the block
+ * before and after it are lined up again, each on its own. A block too large to line up takes the
+ * longest run the file holds from each line instead. `out`'s added lines are UNKNOWN until found;
+ * `onCopied` hears each old line a copy came from. Returns how many lines were found.
  */
 export function copiesWithinFile(
   diff: FileDiff,
@@ -61,34 +64,81 @@ export function copiesWithinFile(
   for (const [, , c, d] of diff.hunks) {
     const first = c - 1;
     const weights = Array.from({ length: d }, () => weight(diff.added?.[addedAt++]));
-    for (let i = 0; i < d;) {
+    const take = (start: number, at: number, length: number): void => {
+      onRun?.(first + start, weights.slice(start, start + length));
+      for (let k = 0; k < length; k++) {
+        const value = old[at + k];
+        if (value === undefined || value === UNKNOWN) continue;
+        out[first + start + k] = value;
+        onCopied(at + k);
+        found++;
+      }
+    };
+    const strengthOf = (start: number, length: number): number => {
+      let strength = 0;
+      for (let k = 0; k < length; k++) strength += weights[start + k]!;
+      return strength;
+    };
+    // As blame: the block lined up against the whole old file, its best run taken when strong
+    // enough, and the parts before and after it lined up again, each as a block of its own.
+    const judge = (from: number, to: number): void => {
+      if (strengthOf(from, to - from) < COPY_MIN_CHARS || !holdsRun(from, to)) return;
+      const aligned = alignedRuns(texts.slice(first + from, first + to), oldTexts);
+      if (aligned === null) {
+        longestRuns(from, to);
+        return;
+      }
+      let best: AlignedRun | null = null;
+      let bestStrength = 0;
+      for (const run of aligned) {
+        const strength = strengthOf(from + run.start, run.length);
+        // A later run as strong as the best so far replaces it, as blame's split does.
+        if (strength > 0 && strength >= bestStrength) {
+          best = run;
+          bestStrength = strength;
+        }
+      }
+      if (!best || bestStrength < COPY_MIN_CHARS) return;
+      take(from + best.start, best.at, best.length);
+      judge(from, from + best.start);
+      judge(from + best.start + best.length, to);
+    };
+    /** The longest run the old file holds from the block's line `i` (at most `to`): where, and how long. */
+    const longestFrom = (i: number, to: number): { at: number; length: number } => {
       let bestAt = -1;
       let bestLength = 0;
       for (const at of index.get(texts[first + i]!) ?? []) {
         let length = 0;
-        while (i + length < d && at + length < oldTexts.length && oldTexts[at + length] === texts[first + i + length])
+        while (i + length < to && at + length < oldTexts.length && oldTexts[at + length] === texts[first + i + length])
           length++;
         if (length > bestLength) {
           bestLength = length;
           bestAt = at;
         }
       }
-      let strength = 0;
-      for (let k = 0; k < bestLength; k++) strength += weights[i + k]!;
-      if (bestAt < 0 || strength < COPY_MIN_CHARS) {
-        i++;
-        continue;
+      return { at: bestAt, length: bestLength };
+    };
+    /** Whether any run of the block the old file holds is strong enough to be a copy (most blocks hold none: no alignment then). */
+    const holdsRun = (from: number, to: number): boolean => {
+      for (let i = from; i < to; i++) {
+        const { at, length } = longestFrom(i, to);
+        if (at >= 0 && strengthOf(i, length) >= COPY_MIN_CHARS) return true;
       }
-      onRun?.(first + i, weights.slice(i, i + bestLength));
-      for (let k = 0; k < bestLength; k++) {
-        const value = old[bestAt + k];
-        if (value === undefined || value === UNKNOWN) continue;
-        out[first + i + k] = value;
-        onCopied(bestAt + k);
-        found++;
+      return false;
+    };
+    /** Too large a block to line up: each line starts the longest run the old file holds from it. */
+    const longestRuns = (from: number, to: number): void => {
+      for (let i = from; i < to;) {
+        const { at, length } = longestFrom(i, to);
+        if (at < 0 || strengthOf(i, length) < COPY_MIN_CHARS) {
+          i++;
+          continue;
+        }
+        take(i, at, length);
+        i += length;
       }
-      i += bestLength;
-    }
+    };
+    judge(0, d);
   }
   return found;
 }

@@ -309,6 +309,38 @@ describe('git-source: the history ledger (one pass over the diffs)', function ()
     expect(same).to.equal(total);
   });
 
+  it('lines a copied block up against the whole file in order, as blame -M does: a run the file holds is no copy when the block\u2019s alignment puts its lines elsewhere', async () => {
+    const repo = await repository('aligned-copies');
+    const start = ['def first():', '    is_flag=True,', '    default=False,', '    return 1', '', 'marker()', ''];
+    const rest = [
+      'def second():',
+      '    is_flag=True,',
+      '    return 2',
+      '',
+      'def third():',
+      '    default=False,',
+      '    return 3',
+    ];
+    await repo.commit({ message: 'Options', date: T0, files: { 'options.py': `${[...start, ...rest].join('\n')}\n` } });
+    // The block's `marker()` lines up after the first options, so its two option lines line up with
+    // the later ones, apart: no run of 20 letters and digits, the block is the new commit's. The
+    // pair it also holds together (the first options) is not where the alignment puts them.
+    await repo.commit({
+      message: 'Another',
+      date: T0 + DAY,
+      files: {
+        'options.py': `${[...start, ...rest, '', 'marker()', '    is_flag=True,', '    default=False,'].join('\n')}\n`,
+      },
+    });
+    const ledger = await ledgerOf(repo.dir);
+    const blamed = await blameAll(repo.dir);
+    const { same, total } = agreement(ledger, blamed);
+    expect(total).to.equal(18);
+    expect(same).to.equal(total);
+    const newest = (await runGit(repo.dir, ['rev-parse', 'HEAD'])).trim();
+    expect(blamed.get('options.py')!.slice(-2)).to.deep.equal([newest, newest]);
+  });
+
   it('a merge whose file is its second parent\u2019s, blob for blob, takes that side\u2019s writers (as blame does)', async () => {
     const repo = await repository('side-blob');
     await repo.commit({ message: 'start', date: T0, files: { 'deps.lock': `${lines('dep', 6).join('\n')}\n` } });
