@@ -71,7 +71,10 @@ function organizationRoutes(
 }
 
 /** The analysis routes; the organization route only on a server with an API token. */
-export const register: RegisterRoutes = ({ guarded }, { config, jobs, scans, engine, guards }) => {
+export const register: RegisterRoutes<'config' | 'jobs' | 'scans' | 'engine' | 'guards'> = (
+  { guarded },
+  { config, jobs, scans, engine, guards },
+) => {
   analyzeRoutes(guarded, jobs, config.security.allow_local_paths, guards.startsJobs);
   // Only behind a token: a server anyone can reach must not list what its forge token can see.
   if (config.api.token !== null) {

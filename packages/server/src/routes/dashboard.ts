@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { HttpError } from '@cadence-detect/errors';
 import { dashboardAsset } from '../dashboard/dashboard-assets.js';
@@ -8,6 +8,7 @@ import { SESSION_COOKIE, Sessions } from '../middleware/session.js';
 import type { SessionRevocations } from '../middleware/session-revocations.js';
 import { constantTimeEqual } from '@cadence-detect/plugin-sdk';
 import type { RegisterRoutes } from './route-module.js';
+import { sendPage } from './send-page.js';
 
 /**
  * The dashboard: `/`, and the token exchange. With an API token configured, `/` asks
@@ -24,15 +25,8 @@ function dashboardRoutes(
   // The cookie goes back only to this server's paths (under its prefix, if it has one).
   const cookiePath = `${basePath}/`;
   const sessions = token ? new Sessions(token, revocations) : null;
-  const send = (ctx: Context, page: { html: string; policy: string }): void => {
-    ctx.set('Content-Security-Policy', page.policy);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = page.html;
-  };
   router.get('/', async (ctx) =>
-    send(
+    sendPage(
       ctx,
       sessions && !(await sessions.valid(Sessions.presented(ctx))) ? loginPage() : dashboardPage(sessions !== null),
     ),
@@ -103,6 +97,6 @@ function dashboardRoutes(
 }
 
 /** The dashboard's pages, on the open router: they ask for the token themselves. */
-export const register: RegisterRoutes = ({ open }, { config, backends, guards }) => {
+export const register: RegisterRoutes<'config' | 'backends' | 'guards'> = ({ open }, { config, backends, guards }) => {
   dashboardRoutes(open, config.api.token, guards.queryLimit, backends.sessionRevocations, config.server.base_path);
 };

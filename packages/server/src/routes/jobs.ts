@@ -6,6 +6,7 @@ import type { JobStore } from '../jobs/job-store.js';
 import type { OrganizationResult } from '@cadence-detect/organization';
 import { isFinal, jobView, type Job, type JobStatus } from '../jobs/job.js';
 import type { RegisterRoutes } from './route-module.js';
+import { sendPage } from './send-page.js';
 
 const STATUS_ALIASES: Record<string, JobStatus> = {
   queued: 'queued',
@@ -75,13 +76,7 @@ function jobRoutes(router: Router, store: JobStore, jobs: JobManager, limit: Mid
     if (!hasReport && ctx.accepts('json', 'html') === 'html') {
       // A browser gets the job's live page (or how it ended), not an error body.
       const { jobPage } = await import('../dashboard/job-page.js');
-      const page = jobPage(job);
-      ctx.set('Content-Security-Policy', page.policy);
-      ctx.set('Cache-Control', 'no-store');
-      ctx.set('X-Frame-Options', 'DENY');
-      ctx.status = isFinal(job.status) ? 409 : 200;
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = page.html;
+      sendPage(ctx, jobPage(job), isFinal(job.status) ? 409 : 200);
       return;
     }
     if (!hasReport) {
@@ -96,20 +91,18 @@ function jobRoutes(router: Router, store: JobStore, jobs: JobManager, limit: Mid
     if (job.organization) {
       const { renderOrganizationHtml, ORGANIZATION_CONTENT_SECURITY_POLICY } =
         await import('@cadence-detect/organization/html');
-      ctx.set('Content-Security-Policy', `${ORGANIZATION_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
-      ctx.set('X-Frame-Options', 'DENY');
-      ctx.set('Cache-Control', 'no-store');
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = renderOrganizationHtml(withReportLinks(job));
+      sendPage(ctx, {
+        html: renderOrganizationHtml(withReportLinks(job)),
+        policy: `${ORGANIZATION_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+      });
       return;
     }
     const { renderReport, REPORT_CONTENT_SECURITY_POLICY } = await import('@cadence-detect/reports');
     // frame-ancestors works only as a header (a <meta> CSP cannot carry it): no site frames the report.
-    ctx.set('Content-Security-Policy', `${REPORT_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('Cache-Control', 'no-store');
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = renderReport({ ...job.result!, ...(job.reports?.length ? { reports: job.reports } : {}) }, 'html');
+    sendPage(ctx, {
+      html: renderReport({ ...job.result!, ...(job.reports?.length ? { reports: job.reports } : {}) }, 'html'),
+      policy: `${REPORT_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+    });
   });
 }
 
@@ -129,6 +122,6 @@ function withReportLinks(job: Job): OrganizationResult {
 }
 
 /** The job routes, behind the token. */
-export const register: RegisterRoutes = ({ guarded }, { backends, jobs, guards }) => {
+export const register: RegisterRoutes<'backends' | 'jobs' | 'guards'> = ({ guarded }, { backends, jobs, guards }) => {
   jobRoutes(guarded, backends.store, jobs, guards.queryLimit);
 };

@@ -93,7 +93,7 @@ function metricRoutes(
 }
 
 /** /health (open), /metrics (open only with api.public_metrics), the cache, plugin and metric routes (guarded). */
-export const register: RegisterRoutes = (
+export const register: RegisterRoutes<'config' | 'jobs' | 'backends' | 'metrics' | 'cache' | 'engine' | 'guards'> = (
   { open, guarded },
   { config, jobs, backends, metrics, cache, engine, guards },
 ) => {

@@ -30,7 +30,7 @@ export interface RouteGuards {
   readonly metricsLimit: Middleware;
 }
 
-/** Everything a route module may need: one object, whatever the module. */
+/** The server's parts a route module may use; each module names those it does (RegisterRoutes). */
 export interface RouteDeps {
   readonly config: CadenceConfig;
   readonly engine: Engine;
@@ -43,5 +43,12 @@ export interface RouteDeps {
   readonly guards: RouteGuards;
 }
 
-/** The one shape of a route module, as Koa keeps middleware small: it registers its routes, nothing else. */
-export type RegisterRoutes = (routers: ServerRouters, deps: RouteDeps) => void;
+/**
+ * The one shape of a route module, as Koa keeps middleware small: it registers its routes, nothing
+ * else. `Uses` names the parts of the server it uses, and it sees those alone (as a Fastify plugin
+ * sees what its encapsulation gives it): `RegisterRoutes<'jobs' | 'guards'>`.
+ */
+export type RegisterRoutes<Uses extends keyof RouteDeps = keyof RouteDeps> = (
+  routers: ServerRouters,
+  deps: Pick<RouteDeps, Uses>,
+) => void;

@@ -180,7 +180,10 @@ async function stream(ctx: Context, spec: NewJob, options: StreamRouteOptions): 
 }
 
 /** The SSE streams, behind the token. */
-export const register: RegisterRoutes = ({ guarded }, { config, jobs, backends, guards }) => {
+export const register: RegisterRoutes<'config' | 'jobs' | 'backends' | 'guards'> = (
+  { guarded },
+  { config, jobs, backends, guards },
+) => {
   streamRoutes(guarded, {
     jobs,
     store: backends.store,

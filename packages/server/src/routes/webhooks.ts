@@ -167,7 +167,10 @@ async function answerPush(
 }
 
 /** The forges' webhooks (with webhook.enabled), ahead of both routers: a forge's POST to the exact path skips route matching. */
-export const register: RegisterRoutes = ({ app, open }, { config, engine, logger, backends, jobs, guards }) => {
+export const register: RegisterRoutes<'config' | 'engine' | 'logger' | 'backends' | 'jobs' | 'guards'> = (
+  { app, open },
+  { config, engine, logger, backends, jobs, guards },
+) => {
   if (!config.webhook.enabled) return;
   app.use(
     webhookRoutes(open, {
