@@ -2,6 +2,7 @@
 // Everything chosen from data (standardization, weights, calibration, flag cut-off) is chosen inside
 // each fold from that fold's training repositories only; the cut-off rule is fixed in advance.
 // The fitting itself is the private workspace package @cadence-detect/model-fitting (typed, tested).
+import { writeFileSync } from 'node:fs';
 import { auc, balancedWeights, chooseCutoff, figures, fitLogistic, fitPlatt, sigmoid, standardizer } from '@cadence-detect/model-fitting';
 
 /** The held-out set's balance: about 1 assistant commit to 3.2 human ones. */
@@ -90,6 +91,15 @@ export function validate(rows, { log = console.log, eraCheck = [] } = {}) {
     log(`  fold ${repo}: flag at ${flagAt.toFixed(2)}`);
   }
   const summary = summarize(results);
+  // CORPUS_SCORES=<file>: every row's out-of-fold probability and its fold's cut-off, for comparing
+  // two versions at the same recall (cut-offs chosen per fold move by more than some changes do).
+  if (process.env.CORPUS_SCORES)
+    writeFileSync(
+      process.env.CORPUS_SCORES,
+      JSON.stringify(
+        results.map(({ row, p, flagAt }) => ({ repo: row.repo, label: row.label, origin: row.origin ?? null, p, flagAt })),
+      ),
+    );
   const flagged = checked.filter((x) => x.flagged).length;
   const recall = summary.inferred.recall;
   const rate = checked.length ? flagged / checked.length : null;
