@@ -44,3 +44,25 @@ describe('architecture: route modules see what they use', () => {
       expect(source(name), name).to.not.match(/\.set\(\s*'(?:Content-Security-Policy|X-Frame-Options)'/);
   });
 });
+
+describe('architecture: the job manager is the one writer of job records', () => {
+  const server = path.resolve(routes, '..');
+  const sources = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory()
+        ? sources(path.join(dir, entry.name))
+        : entry.name.endsWith('.ts')
+          ? [path.join(dir, entry.name)]
+          : [],
+    );
+
+  it('no module outside jobs/ (and the stores behind it) creates, updates or deletes a record, or publishes an event', () => {
+    const writers = sources(server)
+      .filter(
+        (file) => !file.includes(`${path.sep}jobs${path.sep}`) && !file.includes(`${path.sep}backends${path.sep}`),
+      )
+      .filter((file) => /\bstore\.(?:create|update|delete)\(|\bevents\.publish\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(server, file));
+    expect(writers).to.deep.equal([]);
+  });
+});

@@ -7,11 +7,12 @@ import type { NetworkPolicy } from '@cadence-detect/network-guard';
 import { AnalysisThreadPool, type AnalysisThreadsSpec } from './analysis-threads.js';
 import type { ServerBackends } from '../backends/server-backends.js';
 import type { ServerMetrics } from '../metrics.js';
-import type { Job } from './job.js';
+import { isFinal, type Job, type ScanChild, type ScanProgress } from './job.js';
+import { isoNow } from './iso-now.js';
 import type { JobCancels } from './job-cancels.js';
 import { JobCancelling } from './job-cancelling.js';
 import type { JobEngine } from './job-engine.js';
-import type { JobEventChannel } from './job-events.js';
+import type { JobEvent, JobEventChannel } from './job-events.js';
 import { JobIntake, type NewJob } from './job-intake.js';
 import type { JobQueue } from './job-queue.js';
 import { JobRecords } from './job-records.js';
@@ -133,13 +134,42 @@ export class JobManager {
     return this.intake.accepting;
   }
 
-  /** Records and events, for work this process runs itself (an organization job's scan). */
-  get store(): JobStore {
-    return this.options.store;
+  /** A job's record as the store holds it (undefined: no such job). */
+  read(id: string): Promise<Job | undefined> {
+    return this.options.store.get(id);
   }
 
-  get events(): JobEventChannel {
-    return this.options.events;
+  /** Each event of a job as it is published (those it already had first); returns the unsubscribe. */
+  subscribe(id: string, listener: (event: JobEvent) => void): () => void {
+    return this.options.events.subscribe(id, listener);
+  }
+
+  /**
+   * An organization job this process runs itself (its scan): recorded here, as every job is. The
+   * manager is the one writer of job records and events; a scan asks it for each change below.
+   */
+  recordOrganization(job: Job): Promise<void> {
+    return this.options.store.create(job).then(() => undefined);
+  }
+
+  /** A running scan says it is alive (a job whose server was killed is told apart by its silence). */
+  async heartbeat(id: string): Promise<void> {
+    await this.options.store.update(id, (j) => {
+      if (!isFinal(j.status)) j.heartbeat_at = isoNow();
+    });
+  }
+
+  /** A scan's progress and children, as its record keeps them. */
+  async recordScanProgress(id: string, progress: ScanProgress, children: ScanChild[]): Promise<void> {
+    await this.options.store.update(id, (j) => {
+      j.progress = progress;
+      j.children = children;
+    });
+  }
+
+  /** An event of a job this process runs itself (a scan's `listed`, its repositories' progress). */
+  publish(id: string, event: JobEvent): void {
+    this.options.events.publish(id, event);
   }
 
   /** The job cancelled, wherever it runs (JobCancelling.cancel). */

@@ -48,12 +48,11 @@ export async function runOrganizationScan(
   const targets = await listed(request, parts, signal);
   const outcomes: (RepositoryOutcome | undefined)[] = new Array(targets.length);
   const record = new ScanRecord(
-    jobs.store,
-    parent.id,
+    (progress, children) => jobs.recordScanProgress(parent.id, progress, children),
     targets.map((t) => t.repository),
   );
   await record.flush();
-  jobs.events.publish(parent.id, { event: 'listed', type: 'listed', job_id: parent.id, total: targets.length });
+  jobs.publish(parent.id, { event: 'listed', type: 'listed', job_id: parent.id, total: targets.length });
   if (targets.length === 0)
     throw new CadenceError('ERR_INVALID_SOURCE', {
       message: `no repositories to scan in ${request.url}${request.match ? ` matching ${request.match}` : ''}`,
@@ -235,7 +234,7 @@ function recordChild(
   if (outcome.error !== undefined) record.progress.failed++;
   record.changed();
   const { done, total } = record.progress;
-  parts.jobs.events.publish(parentId, {
+  parts.jobs.publish(parentId, {
     event: 'repository',
     type: 'repository',
     job_id: parentId,
@@ -268,7 +267,7 @@ class ChildFollower {
   }
 
   follow(id: string, index: number): void {
-    const unsubscribe = this.jobs.events.subscribe(id, (event) => {
+    const unsubscribe = this.jobs.subscribe(id, (event) => {
       if (event.event === 'complete' || event.event === 'error') this.markEnded(id);
     });
     this.following.set(id, { index, unsubscribe });
@@ -306,7 +305,7 @@ class ChildFollower {
       this.ended.delete(id);
       if (!entry) continue;
       // The store away for a moment: the next recheck reads it again rather than the scan failing.
-      const read = await this.jobs.store.get(id).then(
+      const read = await this.jobs.read(id).then(
         (job) => ({ job }),
         () => null,
       );
@@ -334,7 +333,7 @@ class ChildFollower {
         // One that cannot be cancelled (already ended) is read as it is; one that cannot be read is unknown.
         const job = await this.jobs
           .cancel(id, reason, UNWIND_WAIT_MS)
-          .catch(() => this.jobs.store.get(id).catch(() => undefined));
+          .catch(() => this.jobs.read(id).catch(() => undefined));
         return { job, index };
       }),
     );
@@ -347,7 +346,7 @@ class ChildFollower {
 
   private async recheck(): Promise<void> {
     for (const id of this.following.keys()) {
-      const job = await this.jobs.store.get(id).catch(() => 'unread' as const);
+      const job = await this.jobs.read(id).catch(() => 'unread' as const);
       if (job !== 'unread' && (!job || isFinal(job.status))) this.ended.add(id);
     }
   }

@@ -2,7 +2,7 @@ import { CadenceError, errorMessage, toCadenceError } from '@cadence-detect/erro
 import type { Logger } from '@cadence-detect/logger';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import type { AssessmentBands } from '@cadence-detect/plugin-sdk';
-import { isFinal, type Job, type OrganizationRequest } from '../jobs/job.js';
+import type { Job, OrganizationRequest } from '../jobs/job.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import { newJobId } from '../jobs/job-id.js';
 import { isoNow } from '../jobs/iso-now.js';
@@ -63,7 +63,7 @@ export class OrganizationScans {
     // Enrolled before its record exists: a shutdown beginning meanwhile stops it too.
     const untrack = jobs.track(job.id, controller);
     try {
-      await jobs.store.create(job);
+      await jobs.recordOrganization(job);
     } catch (error) {
       untrack();
       throw error;
@@ -72,10 +72,8 @@ export class OrganizationScans {
     // apart by its silence, and a cancel then ends it (JobCancelling).
     const heartbeat = setInterval(
       () =>
-        void jobs.store
-          .update(job.id, (j) => {
-            if (!isFinal(j.status)) j.heartbeat_at = isoNow();
-          })
+        void jobs
+          .heartbeat(job.id)
           // A missed heartbeat is made up by the next one; the scan goes on.
           .catch((error: unknown) =>
             this.log.warn('organization scan heartbeat missed', { job_id: job.id, error: errorMessage(error) }),

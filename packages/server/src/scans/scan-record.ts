@@ -1,5 +1,7 @@
-import type { JobStore } from '../jobs/job-store.js';
 import type { ScanChild, ScanProgress } from '../jobs/job.js';
+
+/** Writes a scan's progress and children to its job's record (the job manager's `recordScanProgress`). */
+export type ScanProgressWriter = (progress: ScanProgress, children: ScanChild[]) => Promise<void>;
 
 /** How often a scan writes its progress to the organization job's record, at most. */
 const WRITE_EVERY_MS = 500;
@@ -17,8 +19,7 @@ export class ScanRecord {
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly store: JobStore,
-    private readonly id: string,
+    private readonly writeProgress: ScanProgressWriter,
     repositories: readonly string[],
   ) {
     this.progress = { total: repositories.length, done: 0, failed: 0 };
@@ -50,12 +51,7 @@ export class ScanRecord {
     const children = this.children.map((c) => ({ ...c }));
     // One write at a time, in order: a later snapshot never lands before an earlier one.
     this.writing = this.writing
-      .then(() =>
-        this.store.update(this.id, (j) => {
-          j.progress = progress;
-          j.children = children;
-        }),
-      )
+      .then(() => this.writeProgress(progress, children))
       .then(
         () => undefined,
         () => undefined,
