@@ -31,22 +31,21 @@ function dashboardRoutes(
       sessions && !(await sessions.valid(Sessions.presented(ctx))) ? loginPage() : dashboardPage(sessions !== null),
     ),
   );
-  // Open like the sign-in page that needs them; nothing in them is secret.
-  router.get('/assets/:file', (ctx) => {
-    const asset = dashboardAsset(ctx.params.file!);
-    if (!asset) throw HttpError.notFound(`No asset ${ctx.params.file}`);
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.type = asset.type;
-    ctx.etag = asset.etag;
-    ctx.status = 200;
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.body = asset.body;
-  });
+  assetRoutes(router);
+  sessionRoutes(router, token, sessions, limit, cookiePath);
+}
 
+/**
+ * POST /session trades the API token for a session cookie (only to this server's paths), and
+ * DELETE /session ends the session itself.
+ */
+function sessionRoutes(
+  router: Router,
+  token: string | null,
+  sessions: Sessions | null,
+  limit: Middleware,
+  cookiePath: string,
+): void {
   const form = koaBody({
     json: true,
     jsonStrict: true,
@@ -93,6 +92,24 @@ function dashboardRoutes(
       overwrite: true,
     });
     ctx.status = 204;
+  });
+}
+
+/** The dashboard's scripts and styles, open like the sign-in page that needs them: nothing in them is secret. */
+function assetRoutes(router: Router): void {
+  router.get('/assets/:file', (ctx) => {
+    const asset = dashboardAsset(ctx.params.file!);
+    if (!asset) throw HttpError.notFound(`No asset ${ctx.params.file}`);
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.type = asset.type;
+    ctx.etag = asset.etag;
+    ctx.status = 200;
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = asset.body;
   });
 }
 

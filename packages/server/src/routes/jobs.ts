@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { HttpError } from '@cadence-detect/errors';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { JobStore } from '../jobs/job-store.js';
@@ -72,37 +72,45 @@ function jobRoutes(router: Router, store: JobStore, jobs: JobManager, limit: Mid
   router.get('/jobs/:id/report', limit, async (ctx) => {
     const job = await store.get(ctx.params.id!);
     if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
-    const hasReport = job.status === 'completed' && (job.result !== undefined || job.organization !== undefined);
-    if (!hasReport && ctx.accepts('json', 'html') === 'html') {
-      // A browser gets the job's live page (or how it ended), not an error body.
-      const { jobPage } = await import('../dashboard/job-page.js');
-      sendPage(ctx, jobPage(job), isFinal(job.status) ? 409 : 200);
-      return;
-    }
-    if (!hasReport) {
-      throw new HttpError(
-        409,
-        'conflict',
-        !isFinal(job.status)
-          ? `Job ${job.id} is ${job.status}: its report is not ready`
-          : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no report`,
-      );
-    }
-    if (job.organization) {
-      const { renderOrganizationHtml, ORGANIZATION_CONTENT_SECURITY_POLICY } =
-        await import('@cadence-detect/organization/html');
-      sendPage(ctx, {
-        html: renderOrganizationHtml(withReportLinks(job)),
-        policy: `${ORGANIZATION_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
-      });
-      return;
-    }
-    const { renderReport, REPORT_CONTENT_SECURITY_POLICY } = await import('@cadence-detect/reports');
-    // frame-ancestors works only as a header (a <meta> CSP cannot carry it): no site frames the report.
+    await answerReport(ctx, job);
+  });
+}
+
+/**
+ * A job's report page: the organization page or the HTML report once it completed; before that (or
+ * when it ended without one) its live page to a browser, 409 to an API client.
+ */
+async function answerReport(ctx: Context, job: Job): Promise<void> {
+  const hasReport = job.status === 'completed' && (job.result !== undefined || job.organization !== undefined);
+  if (!hasReport && ctx.accepts('json', 'html') === 'html') {
+    // A browser gets the job's live page (or how it ended), not an error body.
+    const { jobPage } = await import('../dashboard/job-page.js');
+    sendPage(ctx, jobPage(job), isFinal(job.status) ? 409 : 200);
+    return;
+  }
+  if (!hasReport) {
+    throw new HttpError(
+      409,
+      'conflict',
+      !isFinal(job.status)
+        ? `Job ${job.id} is ${job.status}: its report is not ready`
+        : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no report`,
+    );
+  }
+  if (job.organization) {
+    const { renderOrganizationHtml, ORGANIZATION_CONTENT_SECURITY_POLICY } =
+      await import('@cadence-detect/organization/html');
     sendPage(ctx, {
-      html: renderReport({ ...job.result!, ...(job.reports?.length ? { reports: job.reports } : {}) }, 'html'),
-      policy: `${REPORT_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+      html: renderOrganizationHtml(withReportLinks(job)),
+      policy: `${ORGANIZATION_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
     });
+    return;
+  }
+  const { renderReport, REPORT_CONTENT_SECURITY_POLICY } = await import('@cadence-detect/reports');
+  // frame-ancestors works only as a header (a <meta> CSP cannot carry it): no site frames the report.
+  sendPage(ctx, {
+    html: renderReport({ ...job.result!, ...(job.reports?.length ? { reports: job.reports } : {}) }, 'html'),
+    policy: `${REPORT_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
   });
 }
 
