@@ -16,11 +16,12 @@
 // Usage: pnpm bench lines-agreement [<repository>...]   (work trees or bare repositories; without
 // one, this checkout). The development corpus's figures in docs/lines.md are from its mirrors of
 // sqlite-utils, insta, actions/toolkit and sentry-cli.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_EXCLUDE_FILES } from '@cadence-detect/config';
 import { excludeMatcher, readHistory, readWholeHistoryPass } from '@cadence-detect/git-source';
+import { blameLines, inTwos } from './blame-porcelain.mjs';
 
 const SLOTS = 256;
 const UNKNOWN = -1;
@@ -30,41 +31,6 @@ const git = (dir, args) => {
   if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
   return run.stdout;
 };
-
-/** `git blame <flags> --porcelain HEAD -- file`: each line's commit. */
-function blame(dir, file, flags) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['blame', ...flags, '--porcelain', 'HEAD', '--', file], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', () => {
-      // Each line's commit, and the file's path at that commit (porcelain names it once per commit).
-      const lines = [];
-      const paths = new Map();
-      let at = -1;
-      for (const line of out.split('\n')) {
-        const header = /^([0-9a-f]{40}) \d+ (\d+)/.exec(line);
-        if (header) {
-          at = Number(header[2]) - 1;
-          lines[at] = { commit: header[1] };
-        } else if (line.startsWith('filename ') && at >= 0) paths.set(lines[at].commit, line.slice(9));
-      }
-      resolve(lines.map(({ commit }) => ({ commit, path: paths.get(commit) ?? file })));
-    });
-  });
-}
-
-async function inTwos(items, work) {
-  const queue = [...items];
-  const worker = async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-  };
-  await Promise.all([worker(), worker()]);
-}
 
 const bare = (text) => text.replace(/\s+/g, '');
 
@@ -139,7 +105,7 @@ async function measure(dir) {
       blamedByPass += lineCount;
       return;
     }
-    const writers = await blame(dir, file, ['-w', '-M']);
+    const writers = await blameLines(dir, file);
     const differs = [];
     writers.forEach(({ commit: writer, path: writerPath }, i) => {
       total++;
@@ -154,7 +120,7 @@ async function measure(dir) {
   let shownMissed = 0;
   let shownRenames = 0;
   await inTwos(disagreeing, async ({ file, differs }) => {
-    const withCopies = await blame(dir, file, ['-w', '-M', '-C']);
+    const withCopies = await blameLines(dir, file, ['-w', '-M', '-C']);
     const text = git(dir, ['show', `HEAD:${file}`]).split('\n');
     for (const { line, named, writer, writerPath } of differs) {
       if (withCopies[line]?.commit === named) {

@@ -7,11 +7,12 @@
 //   3. the merge-flow rework: an assistant's 40 lines in one request, 30 of them trimmed two days
 //      later in the next, both merged with --no-ff: 30 reworked lines.
 // Usage: node bench/lines-one-pass.mjs   (BENCH_COMMITS, default 10,000)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chargeRework, excludeMatcher, readHistory, readWholeHistoryPass } from '@cadence-detect/git-source';
+import { blameLines, inTwos } from './blame-porcelain.mjs';
 import { generateEditHistory } from './generate-edits.mjs';
 
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 10_000);
@@ -23,34 +24,15 @@ const seconds = async (work) => {
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9, value };
 };
 
-/** `git blame -w -M --porcelain HEAD -- file`: each line's commit. */
-function blame(dir, file) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['blame', '-w', '-M', '--porcelain', 'HEAD', '--', file], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', () => {
-      const lines = [];
-      for (const line of out.split('\n')) {
-        const header = /^([0-9a-f]{40}) \d+ (\d+)/.exec(line);
-        if (header) lines[Number(header[2]) - 1] = header[1];
-      }
-      resolve(lines);
-    });
-  });
-}
-
+/** Every counted file's blame, two at a time: per file, each line's commit. */
 async function blameAll(dir, files) {
-  const queue = [...files];
   const found = new Map();
-  const worker = async () => {
-    for (let file = queue.shift(); file; file = queue.shift()) found.set(file, await blame(dir, file));
-  };
-  await Promise.all([worker(), worker()]);
+  await inTwos(files, async (file) =>
+    found.set(
+      file,
+      (await blameLines(dir, file)).map(({ commit }) => commit),
+    ),
+  );
   return found;
 }
 
