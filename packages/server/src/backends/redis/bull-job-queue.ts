@@ -5,6 +5,8 @@ import type { JobQueue, JobRunner } from '../../jobs/job-queue.js';
 import { unavailable } from './redis-connection.js';
 import { TurnBatch } from './turn-batch.js';
 
+/** The longest wait between a worker's tries to reach Redis again: its reconnects and its fetches. */
+export const WORKER_RETRY_DELAY_MS = 2000;
 export interface BullJobQueueOptions {
   readonly url: string;
   readonly prefix: string;
@@ -65,7 +67,7 @@ export class BullJobQueue implements JobQueue {
    * never once closing, so that no connection outlives `close` retrying a Redis that is gone.
    */
   private readonly retryStrategy = (attempt: number): number | null =>
-    this.closing ? null : Math.min(100 * attempt, 2000);
+    this.closing ? null : Math.min(100 * attempt, WORKER_RETRY_DELAY_MS);
 
   constructor(private readonly options: BullJobQueueOptions) {
     this.log = options.logger.child('queue');
@@ -166,6 +168,9 @@ export class BullJobQueue implements JobQueue {
           retryStrategy: this.retryStrategy,
         },
         concurrency,
+        // BullMQ waits 15 s after a failed fetch (Redis away) before the next: a worker would then
+        // take the queue up again up to 30 s after Redis is back. As quick as reconnecting instead.
+        runRetryDelay: WORKER_RETRY_DELAY_MS,
         lockDuration: this.options.stallTimeoutMs,
         stalledInterval: interval,
         maxStalledCount: 1,

@@ -1,6 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { Logger } from '@cadence-detect/logger';
 import type { ScanTimerFactory } from '../../scans/scan-schedule.js';
+import { WORKER_RETRY_DELAY_MS } from './bull-job-queue.js';
 
 const QUEUE_NAME = 'scan-schedule';
 /** A close that never ends (Redis away) must not hold a shutdown. */
@@ -87,6 +88,8 @@ export function bullScanTimers(url: string, prefix: string, logger: Logger): Sca
               retryStrategy,
             },
             concurrency: 1,
+            // As the job queue's worker: back at work within a reconnect of Redis returning, not 15 s.
+            runRetryDelay: WORKER_RETRY_DELAY_MS,
           },
         );
         worker.on('error', (error) => log.warn('schedule worker', { error: String(error) }));
