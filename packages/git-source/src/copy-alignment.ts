@@ -35,17 +35,18 @@ export function alignedRuns(block: readonly number[], old: readonly number[]): A
   /** Whether matching (i, j) and then (i + 1, j + 1) keeps the two lines together in the old file too. */
   const follows = (i: number, j: number): boolean =>
     i + 1 < m && j + 1 < n && candidates[j + 1] === candidates[j]! + 1 && matches(i + 1, j + 1);
-  // best: the best score of block[i..] against the candidates from j; matched: the same with (i, j) matched.
-  const best = new Float64Array((m + 1) * width);
-  const matched = new Float64Array((m + 1) * width);
+  // best: the best score of block[i..] against the candidates from j; matched: the same with (i, j)
+  // matched, 0 when they differ (a match scores LINE or more). Scores stay below 2^32 (m < LINE).
+  const best = new Uint32Array((m + 1) * width);
+  const matched = new Uint32Array((m + 1) * width);
   for (let i = m - 1; i >= 0; i--) {
     for (let j = n - 1; j >= 0; j--) {
       const cell = i * width + j;
       if (matches(i, j)) {
         const onward = best[cell + width + 1]!;
-        const together = follows(i, j) ? matched[cell + width + 1]! + 1 : -1;
+        const together = follows(i, j) ? matched[cell + width + 1]! + 1 : 0;
         matched[cell] = LINE + Math.max(onward, together);
-      } else matched[cell] = -1;
+      } else matched[cell] = 0;
       best[cell] = Math.max(matched[cell]!, best[cell + 1]!, best[cell + width]!);
     }
   }
@@ -54,7 +55,7 @@ export function alignedRuns(block: readonly number[], old: readonly number[]): A
   let mustMatch = false;
   for (let i = 0, j = 0; i < m && j < n;) {
     const cell = i * width + j;
-    if (mustMatch || (matched[cell]! >= 0 && matched[cell] === best[cell])) {
+    if (mustMatch || (matched[cell]! > 0 && matched[cell] === best[cell])) {
       const at = candidates[j]!;
       if (current && current.start + current.length === i && current.at + current.length === at) current.length++;
       else {
