@@ -100,7 +100,15 @@ async function measure(dir) {
   const counted = [...pass.tree.files].filter(
     ([file, lines]) => lines !== null && lines > 0 && !pass.tree.isExcluded(file),
   );
-  const kinds = { movedBelowCopyScore: 0, movedBetweenFiles: 0, movedWithinFile: 0, copiedWithinFile: 0, copyMissed: 0, renames: 0, other: 0 };
+  const kinds = {
+    movedBelowCopyScore: 0,
+    movedBetweenFiles: 0,
+    movedWithinFile: 0,
+    copiedWithinFile: 0,
+    copyMissed: 0,
+    renames: 0,
+    other: 0,
+  };
   let total = 0;
   let same = 0;
   let blamedByPass = 0;
@@ -137,7 +145,12 @@ async function measure(dir) {
       }
       const atWriter = commitDiff(dir, writer).get(writerPath);
       const key = bare(text[line] ?? '');
-      if (key.length >= MOVE_MIN_CHARS && named !== writer && removedElsewhere(commitDiff(dir, writer), writerPath, key) && isAncestor(dir, named, writer)) {
+      if (
+        key.length >= MOVE_MIN_CHARS &&
+        named !== writer &&
+        removedElsewhere(commitDiff(dir, writer), writerPath, key) &&
+        isAncestor(dir, named, writer)
+      ) {
         // The commit blame names deleted the same text from another of its files: a move the pass
         // passed through to its writer on purpose, which blame's -C leaves below its 40-character score.
         kinds.movedBetweenFiles++;

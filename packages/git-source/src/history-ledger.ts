@@ -1,19 +1,24 @@
 import { omitted } from './history.js';
+import { filesToFollow, followedDiffs } from './ledger-follows.js';
 import { applyKeeping, mergeSideDiffs } from './ledger-merges.js';
 import { applyTexts, copiesWithinFile, countAdded, lineHash, moveKey } from './ledger-texts.js';
 import { LINE_DIFF_ARGS, streamCommitDiffs, UNKNOWN_ORIGIN as UNKNOWN, type FileDiff } from './line-replay.js';
 import {
   emptyState,
+  copySite,
   judgeCopies,
+  NO_SITE,
   keepTags,
   RUN_SPAN,
   remove,
   tagsOf,
   takeFile,
   ArrayOwnership,
+  followedSources,
   type EditedFile,
-  type CopyRun,
+  type CopySite,
   type FileState,
+  type LedgerDeletion,
 } from './ledger-state.js';
 
 /** A line whose writer the ledger cannot know (its file was not followed): the replay's own marker. */
@@ -28,14 +33,7 @@ export type AssistantRanges = (
   path: string,
 ) => readonly { readonly start: number; readonly end: number; readonly assistant: string | null }[] | undefined;
 
-/** A line a commit deleted, with the commit that wrote it: indexes into the ledger's `commits` (numbers: a long history's hash pairs held tens of MiB). */
-export interface LedgerDeletion {
-  readonly by: number;
-  /** The writer, or null when unknown. */
-  readonly writer: number | null;
-  /** Whether the writer's record names the line an assistant's. */
-  readonly marked: boolean;
-}
+export type { LedgerDeletion } from './ledger-state.js';
 
 export interface LedgerOptions {
   /** Files whose lines are followed (counted text files: not excluded, not binary). */
@@ -80,6 +78,8 @@ interface PendingCommit {
   readonly hash: string;
   readonly parents: readonly string[];
   readonly diffs: FileDiff[];
+  /** New files blame follows to a file `git log -M` gave to another (ledger-follows.ts): their diffs from it. */
+  followed?: Map<string, FileDiff>;
 }
 
 /**
@@ -117,7 +117,8 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     owners.share(kept);
     states.set(resumed.head, kept);
   }
-  const runs: CopyRun[] = [{ own: [], weights: [] }];
+  // Site 0 is no site (a tag of 0 is a line of no copying block).
+  const sites: CopySite[] = [NO_SITE];
   let moved = resumed?.movedLines ?? 0;
   const earlier = resumed?.commits.length ?? 0;
   // Read beside the log (a merge waits for them, pausing the log): they took a tenth of the pass before it.
@@ -160,8 +161,12 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     const removedText = new Map<string, number[]>();
     const deletions: { value: number; key: string | null }[] = [];
     const pending: EditedFile[] = [];
-    for (const diff of commit.diffs) {
-      const { to, old, oldTexts, oldTags } = takeFile(state, diff);
+    // A file blame follows to another's source reads that source as it was before the commit.
+    const sources = followedSources(state, commit.followed, owners);
+    for (const original of commit.diffs) {
+      const followed = sources.of(original);
+      const diff = followed ?? original;
+      const { to, old, oldTexts, oldTags } = followed ? sources.take(followed) : takeFile(state, diff);
       if (diff.binary || !to || !options.follows(to) || old === undefined) {
         // Not followed (binary, excluded, or not followed until now): its lines have no known writer.
         if (to) remove(state, to);
@@ -192,6 +197,8 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
         for (let i = 0; i < b; i++, position++) {
           const value = old![position] ?? UNKNOWN;
           const key = moveKey(diff.removed?.[removedAt++]);
+          // The source's lines a followed file leaves out live on where `git log` took the source: no deletion.
+          if (followed) continue;
           deletions.push({ value, key });
           deletedAt.set(position, deletions.length - 1);
           if (key !== null && value !== UNKNOWN) {
@@ -225,10 +232,11 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
             const deletion = deletedAt.get(oldIndex);
             if (deletion !== undefined) movedDeletions.add(deletion);
           },
-          (at, weights) => {
-            const run = runs.length;
-            runs.push({ own: weights.map((_, k) => ownAt.get(at + k) ?? index * SLOTS), weights });
-            for (let k = 0; k < weights.length; k++) tags[at + k] = run * RUN_SPAN + k;
+          (at, block, copied, found) => {
+            const site = sites.length;
+            const own = block.texts.map((_, k) => ownAt.get(at + k) ?? index * SLOTS);
+            sites.push(copySite(block, own, copied, old!, oldTexts, found));
+            for (let k = 0; k < block.texts.length; k++) tags[at + k] = site * RUN_SPAN + k;
           },
         );
       }
@@ -333,6 +341,13 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     return state;
   };
 
+  /** A commit's new files blame follows to another file's source, read before it is replayed. */
+  const follow = async (commit: PendingCommit): Promise<void> => {
+    const paths = commit.parents.length === 1 ? filesToFollow(commit.diffs, options.follows) : [];
+    if (paths.length === 0) return;
+    const found = await followedDiffs(dir, commit.hash, commit.parents[0]!, paths, options.signal);
+    if (found.size > 0) commit.followed = found;
+  };
   let current: PendingCommit | null = null;
   const finish = (): void => {
     if (!current) return;
@@ -364,7 +379,11 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
           finish();
           current = { hash, parents, diffs: [] };
         };
-        if (sideDiffs === null && (current?.parents.length ?? 0) > 1) return sideRead.then(next);
+        const waits = [
+          ...(sideDiffs === null && (current?.parents.length ?? 0) > 1 ? [sideRead] : []),
+          ...(current ? [follow(current)] : []),
+        ];
+        if (waits.length > 0) return Promise.all(waits).then(next);
         next();
       },
       file: (diff) => current?.diffs.push(diff),
@@ -372,22 +391,8 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     options.signal,
   );
   await sideRead;
+  if (current) await follow(current);
   finish();
   const last = states.get(head) ?? emptyState();
-  return { head, files: judgeCopies(last, runs), texts: last.texts, commits, assistants, movedLines: moved };
-}
-
-/**
- * Whether a kept ledger at `keptHead` can be carried to a newer head, given the parents of the
- * commits since (`git rev-list --parents <head> ^<keptHead>`): each of them has parents, all of
- * them listed or `keptHead` itself, so the new head descends from the kept one and from nothing
- * older besides. A branch that forked before the kept head and was merged after it, or a history
- * that does not hold the kept head, needs a whole replay.
- */
-export function carriesForward(keptHead: string, since: ReadonlyMap<string, readonly string[]>): boolean {
-  for (const of of since.values()) {
-    if (of.length === 0) return false;
-    for (const parent of of) if (parent !== keptHead && !since.has(parent)) return false;
-  }
-  return true;
+  return { head, files: judgeCopies(last, sites), texts: last.texts, commits, assistants, movedLines: moved };
 }

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Ledger } from './history-ledger.js';
 import type { ReworkedLines } from './rework.js';
 
-const FORMAT = 3;
+// 4: copies within a file lined up again at the head, piece by piece (kept passes of 3 judged them by weight).
+const FORMAT = 4;
 
 /** A whole history's one pass, kept for the next analysis of the same repository. */
 export interface KeptLines {
@@ -91,4 +92,19 @@ export async function saveKeptLines(file: string, key: string, kept: KeptLines):
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, text, { mode: 0o600 });
   await rename(temporary, file);
+}
+
+/**
+ * Whether a kept ledger at `keptHead` can be carried to a newer head, given the parents of the
+ * commits since (`git rev-list --parents <head> ^<keptHead>`): each of them has parents, all of
+ * them listed or `keptHead` itself, so the new head descends from the kept one and from nothing
+ * older besides. A branch that forked before the kept head and was merged after it, or a history
+ * that does not hold the kept head, needs a whole replay.
+ */
+export function carriesForward(keptHead: string, since: ReadonlyMap<string, readonly string[]>): boolean {
+  for (const of of since.values()) {
+    if (of.length === 0) return false;
+    for (const parent of of) if (parent !== keptHead && !since.has(parent)) return false;
+  }
+  return true;
 }

@@ -1,16 +1,14 @@
-import type { FileDiff } from './line-replay.js';
-
-/** A copy within a file counts when it holds this many letters and digits (ledger-texts.ts), as blame -M scores it. */
-const COPY_MIN_CHARS = 20;
+import { findCopies, heldBy, positionsOf, type AddedBlock } from './ledger-texts.js';
+import { UNKNOWN_ORIGIN as UNKNOWN, type FileDiff } from './line-replay.js';
 
 /** A commit's ledger: each followed file's writers, and its lines' texts as numbers (where known). */
 export interface FileState {
   readonly origins: Map<string, number[]>;
   readonly texts: Map<string, number[]>;
   /**
-   * Per file, per line: 0, or the copy within the file that gave the line its writer
-   * (`run * RUN_SPAN + offset`): blame -M scores only the part of a copy that stays one block up
-   * to the head, so the copy is judged again there (`judgeCopies`).
+   * Per file, per line: 0, or the added block that copied from its own file which the line is of
+   * (`site * RUN_SPAN + offset`): blame -M lines up only the part of a block that stays one block
+   * up to the head, so each such part is lined up again there (`judgeCopies`).
    */
   readonly tags: Map<string, number[]>;
 }
@@ -26,11 +24,67 @@ export interface EditedFile {
   readonly added: { at: number; key: string | null; value: number }[];
 }
 
-/** A copy within a file: the writers its lines would have as the copying commit's own, and their letters and digits. */
-export interface CopyRun {
-  readonly own: number[];
-  readonly weights: number[];
+/**
+ * A block of added lines that copied from its own file: what it needs to be lined up again at the
+ * head. Of the file before the commit, only the lines whose text the block holds (the others can
+ * match none of its lines): where they were, their texts and their writers; the block's own
+ * writers, and which of its lines the commit's own alignment copied.
+ */
+export interface CopySite {
+  readonly block: AddedBlock;
+  readonly own: readonly number[];
+  readonly copied: Uint8Array;
+  readonly oldLength: number;
+  readonly oldAt: Int32Array;
+  readonly oldTexts: Uint32Array;
+  readonly oldWriters: Int32Array;
 }
+
+/** What a block needs to be lined up again at the head (CopySite), taken from the file before the commit. */
+export function copySite(
+  block: AddedBlock,
+  own: readonly number[],
+  copied: Uint8Array,
+  old: readonly number[],
+  oldTexts: readonly number[],
+  index: ReadonlyMap<number, readonly number[]>,
+): CopySite {
+  const at = heldBy(block.texts, index);
+  return {
+    block,
+    own,
+    copied,
+    oldLength: oldTexts.length,
+    oldAt: Int32Array.from(at),
+    oldTexts: Uint32Array.from(at, (i) => oldTexts[i]!),
+    oldWriters: Int32Array.from(at, (i) => old[i] ?? UNKNOWN),
+  };
+}
+
+export const NO_SITE: CopySite = {
+  block: { texts: [], weights: [] },
+  own: [],
+  copied: new Uint8Array(0),
+  oldLength: 0,
+  oldAt: new Int32Array(0),
+  oldTexts: new Uint32Array(0),
+  oldWriters: new Int32Array(0),
+};
+
+/** The file before the site's commit as its texts, a text no line of the block holds where the site kept none. */
+function oldFileOf(site: CopySite): { texts: Uint32Array; writers: Int32Array } {
+  const held = new Set(site.block.texts);
+  let filler = 1;
+  while (held.has(filler)) filler++;
+  const texts = new Uint32Array(site.oldLength).fill(filler);
+  const writers = new Int32Array(site.oldLength).fill(UNKNOWN);
+  site.oldAt.forEach((at, k) => {
+    texts[at] = site.oldTexts[k]!;
+    writers[at] = site.oldWriters[k]!;
+  });
+  return { texts, writers };
+}
+
 export const RUN_SPAN = 1 << 20;
 
 export const emptyState = (): FileState => ({ origins: new Map(), texts: new Map(), tags: new Map() });
@@ -64,11 +118,45 @@ export function takeFile(state: FileState, diff: FileDiff) {
 }
 
 /**
- * Copies within a file as blame -M sees them from the head: blame passes back blocks of lines that
- * stay together, so a copy that later commits cut into pieces is judged by each piece, and a piece
- * with fewer than COPY_MIN_CHARS letters and digits is its copying commit's own.
+ * The files new files of a commit follow (`PendingCommit.followed`), as they were before the
+ * commit: `git log -M` may rename or delete them in the same commit, and their arrays then stay
+ * theirs (shared, never written in place). `take` reads a followed diff's source like `takeFile`,
+ * without removing it.
  */
-export function judgeCopies(state: FileState, runs: readonly CopyRun[]): Map<string, number[]> {
+export function followedSources(
+  state: FileState,
+  followed: ReadonlyMap<string, FileDiff> | undefined,
+  owners: ArrayOwnership,
+) {
+  const kept = new Map<string, { origins?: number[]; texts?: number[]; tags?: number[] }>();
+  for (const diff of followed?.values() ?? []) {
+    const from = diff.renameFrom!;
+    const file = { origins: state.origins.get(from), texts: state.texts.get(from), tags: state.tags.get(from) };
+    for (const values of [file.origins, file.texts, file.tags]) owners.shareArray(values);
+    kept.set(from, file);
+  }
+  return {
+    /** The followed diff that replaces a new file's own, when its source's lines are followed. */
+    of: (diff: FileDiff): FileDiff | undefined => {
+      const replaced = diff.newPath === null ? undefined : followed?.get(diff.newPath);
+      return replaced && kept.get(replaced.renameFrom!)?.origins ? replaced : undefined;
+    },
+    take: (diff: FileDiff) => {
+      const file = kept.get(diff.renameFrom!)!;
+      return { to: diff.renameTo, old: file.origins, oldTexts: file.texts, oldTags: file.tags };
+    },
+  };
+}
+
+/**
+ * Copies within a file as blame -M sees them from the head: blame lines up the lines a commit added
+ * as they stand at the head, each part that stays one block against the file before the commit
+ * (a block later commits cut into pieces is lined up piece by piece), so each such part is lined
+ * up again here. Its lines the commit's own alignment copied start again as the commit's own; the
+ * others (a move from another file, an assistant's record) keep what they have until a copy is
+ * found for them.
+ */
+export function judgeCopies(state: FileState, sites: readonly CopySite[]): Map<string, number[]> {
   const files = new Map(state.origins);
   for (const [path, values] of state.origins) {
     const tags = state.tags.get(path);
@@ -80,15 +168,35 @@ export function judgeCopies(state: FileState, runs: readonly CopyRun[]): Map<str
         i++;
         continue;
       }
-      const run = runs[Math.floor(tag / RUN_SPAN)]!;
+      const site = sites[Math.floor(tag / RUN_SPAN)]!;
       let end = i + 1;
       while (end < tags.length && tags[end] === tags[end - 1]! + 1 && tags[end]! % RUN_SPAN !== 0) end++;
-      let weight = 0;
-      for (let k = i; k < end; k++) weight += run.weights[tags[k]! % RUN_SPAN]!;
-      if (weight < COPY_MIN_CHARS) {
-        judged ??= [...values];
-        for (let k = i; k < end; k++) judged[k] = run.own[tags[k]! % RUN_SPAN]!;
+      const from = tag % RUN_SPAN;
+      const length = end - i;
+      // A block that stands whole at the head was lined up as it is when its commit was replayed.
+      if (from === 0 && length === site.block.texts.length) {
+        i = end;
+        continue;
       }
+      judged ??= [...values];
+      const out = judged;
+      for (let k = 0; k < length; k++) if (site.copied[from + k]) out[i + k] = site.own[from + k]!;
+      const piece: AddedBlock = {
+        texts: site.block.texts.slice(from, from + length),
+        weights: site.block.weights.slice(from, from + length),
+      };
+      const before = oldFileOf(site);
+      findCopies(
+        piece,
+        before.texts,
+        (start, at, run) => {
+          for (let k = 0; k < run; k++) {
+            const writer = before.writers[at + k]!;
+            if (writer !== UNKNOWN) out[i + start + k] = writer;
+          }
+        },
+        positionsOf(before.texts, new Set(piece.texts)),
+      );
       i = end;
     }
     if (judged) files.set(path, judged);
@@ -122,4 +230,13 @@ export class ArrayOwnership {
     for (let i = 0; i < fresh.length; i++) old[i] = fresh[i]!;
     return old;
   }
+}
+
+/** A line a commit deleted, with the commit that wrote it: indexes into the ledger's `commits` (numbers: a long history's hash pairs held tens of MiB). */
+export interface LedgerDeletion {
+  readonly by: number;
+  /** The writer, or null when unknown. */
+  readonly writer: number | null;
+  /** Whether the writer's record names the line an assistant's. */
+  readonly marked: boolean;
 }

@@ -35,14 +35,87 @@ function weight(text: string | undefined): number {
   return count;
 }
 
+/** What a commit's added block copies: the block's line texts and their letters and digits. */
+export interface AddedBlock {
+  readonly texts: readonly number[];
+  readonly weights: readonly number[];
+}
+
 /**
- * Copies within a file, as `git blame -M` finds them: each block of lines the commit adds is lined
- * up against the whole file before the commit, in order (alignedRuns); the run of that alignment
- * with most letters and digits keeps the writers of the lines it copies when it holds
- * COPY_MIN_CHARS of them (short lines such as `}` inside it too), and the parts of the block
- * before and after it are lined up again, each on its own. A block too large to line up takes the
- * longest run the file holds from each line instead. `out`'s added lines are UNKNOWN until found;
- * `onCopied` hears each old line a copy came from. Returns how many lines were found.
+ * The copies within a file `git blame -M` finds in a block of added lines: the block is lined up
+ * against the whole file before the commit, in order (alignedRuns); the run of that alignment with
+ * most letters and digits is a copy when it holds COPY_MIN_CHARS of them (short lines such as `}`
+ * inside it too), and the parts of the block before and after it are lined up again, each on its
+ * own. `take` hears each copy: where it starts in the block, where in the old file, how long.
+ */
+export function findCopies(
+  block: AddedBlock,
+  oldTexts: ArrayLike<number>,
+  take: (start: number, at: number, length: number) => void,
+  /** Where the old file holds each of the block's texts (`positionsOf`), when the caller has them. */
+  index: ReadonlyMap<number, readonly number[]> = positionsOf(oldTexts, new Set(block.texts)),
+): void {
+  const { texts, weights } = block;
+  if (index.size === 0) return;
+  const strengthOf = (start: number, length: number): number => {
+    let strength = 0;
+    for (let k = 0; k < length; k++) strength += weights[start + k]!;
+    return strength;
+  };
+  /** The longest run the old file holds from the block's line `i` (at most `to`): where, and how long. */
+  const longestFrom = (i: number, to: number): { at: number; length: number } => {
+    let bestAt = -1;
+    let bestLength = 0;
+    const found = index.get(texts[i]!) ?? [];
+    // The first few places only: a blank line or a brace is everywhere.
+    for (let k = 0; k < found.length && k < LONGEST_RUN_STARTS; k++) {
+      const at = found[k]!;
+      let length = 0;
+      while (i + length < to && at + length < oldTexts.length && oldTexts[at + length] === texts[i + length]) length++;
+      if (length > bestLength) {
+        bestLength = length;
+        bestAt = at;
+      }
+    }
+    return { at: bestAt, length: bestLength };
+  };
+  /** Whether any run of the block the old file holds is strong enough to be a copy (most blocks hold none: no alignment then). */
+  const holdsRun = (from: number, to: number): boolean => {
+    for (let i = from; i < to; i++) {
+      const { at, length } = longestFrom(i, to);
+      if (at >= 0 && strengthOf(i, length) >= COPY_MIN_CHARS) return true;
+    }
+    return false;
+  };
+  // As blame: the block lined up against the whole old file, its best run taken when strong
+  // enough, and the parts before and after it lined up again, each as a block of its own.
+  const judge = (from: number, to: number): void => {
+    if (strengthOf(from, to - from) < COPY_MIN_CHARS || !holdsRun(from, to)) return;
+    const part = texts.slice(from, to);
+    const aligned = alignedRuns(part, oldTexts, new Map(part.map((text) => [text, index.get(text)?.length ?? 0])));
+    let best: AlignedRun | null = null;
+    let bestStrength = 0;
+    for (const run of aligned) {
+      const strength = strengthOf(from + run.start, run.length);
+      // A later run as strong as the best so far replaces it, as blame's split does.
+      if (strength > 0 && strength >= bestStrength) {
+        best = run;
+        bestStrength = strength;
+      }
+    }
+    if (!best || bestStrength < COPY_MIN_CHARS) return;
+    take(from + best.start, best.at, best.length);
+    judge(from, from + best.start);
+    judge(from + best.start + best.length, to);
+  };
+  judge(0, texts.length);
+}
+
+/**
+ * Copies within a file in a commit's diff (findCopies on each block it adds). `out`'s added lines
+ * are UNKNOWN until found; `onCopied` hears each old line a copy came from; `onBlock` hears each
+ * block that copies anything (where it starts in `out`, the block, and which of its lines were
+ * copied). Returns how many lines were found.
  */
 export function copiesWithinFile(
   diff: FileDiff,
@@ -51,109 +124,64 @@ export function copiesWithinFile(
   out: number[],
   texts: readonly number[],
   onCopied: (oldIndex: number) => void,
-  /** Each copy found: where it starts in `out`, and its lines' letters and digits. */
-  onRun?: (at: number, weights: number[]) => void,
+  onBlock?: (at: number, block: AddedBlock, copied: Uint8Array, index: ReadonlyMap<number, readonly number[]>) => void,
 ): number {
   // Where the old file holds the texts the commit adds: one pass over it, for those texts alone.
   const wanted = new Set<number>();
   for (const [, , c, d] of diff.hunks) for (let i = 0; i < d; i++) wanted.add(texts[c - 1 + i]!);
-  const index = positions(oldTexts, wanted);
+  const index = positionsOf(oldTexts, wanted);
   if (index.size === 0) return 0;
   let found = 0;
   let addedAt = 0;
   for (const [, , c, d] of diff.hunks) {
     const first = c - 1;
-    const weights = Array.from({ length: d }, () => weight(diff.added?.[addedAt++]));
-    const take = (start: number, at: number, length: number): void => {
-      onRun?.(first + start, weights.slice(start, start + length));
-      for (let k = 0; k < length; k++) {
-        const value = old[at + k];
-        if (value === undefined || value === UNKNOWN) continue;
-        out[first + start + k] = value;
-        onCopied(at + k);
-        found++;
-      }
+    const block: AddedBlock = {
+      texts: texts.slice(first, first + d),
+      weights: Array.from({ length: d }, () => weight(diff.added?.[addedAt++])),
     };
-    const strengthOf = (start: number, length: number): number => {
-      let strength = 0;
-      for (let k = 0; k < length; k++) strength += weights[start + k]!;
-      return strength;
-    };
-    // As blame: the block lined up against the whole old file, its best run taken when strong
-    // enough, and the parts before and after it lined up again, each as a block of its own.
-    const judge = (from: number, to: number): void => {
-      if (strengthOf(from, to - from) < COPY_MIN_CHARS || !holdsRun(from, to)) return;
-      const aligned = alignedRuns(texts.slice(first + from, first + to), oldTexts);
-      if (aligned === null) {
-        longestRuns(from, to);
-        return;
-      }
-      let best: AlignedRun | null = null;
-      let bestStrength = 0;
-      for (const run of aligned) {
-        const strength = strengthOf(from + run.start, run.length);
-        // A later run as strong as the best so far replaces it, as blame's split does.
-        if (strength > 0 && strength >= bestStrength) {
-          best = run;
-          bestStrength = strength;
+    let copied: Uint8Array | null = null;
+    findCopies(
+      block,
+      oldTexts,
+      (start, at, length) => {
+        copied ??= new Uint8Array(d);
+        for (let k = 0; k < length; k++) {
+          const value = old[at + k];
+          if (value === undefined || value === UNKNOWN) continue;
+          out[first + start + k] = value;
+          copied[start + k] = 1;
+          onCopied(at + k);
+          found++;
         }
-      }
-      if (!best || bestStrength < COPY_MIN_CHARS) return;
-      take(from + best.start, best.at, best.length);
-      judge(from, from + best.start);
-      judge(from + best.start + best.length, to);
-    };
-    /** The longest run the old file holds from the block's line `i` (at most `to`): where, and how long. */
-    const longestFrom = (i: number, to: number): { at: number; length: number } => {
-      let bestAt = -1;
-      let bestLength = 0;
-      for (const at of index.get(texts[first + i]!) ?? []) {
-        let length = 0;
-        while (i + length < to && at + length < oldTexts.length && oldTexts[at + length] === texts[first + i + length])
-          length++;
-        if (length > bestLength) {
-          bestLength = length;
-          bestAt = at;
-        }
-      }
-      return { at: bestAt, length: bestLength };
-    };
-    /** Whether any run of the block the old file holds is strong enough to be a copy (most blocks hold none: no alignment then). */
-    const holdsRun = (from: number, to: number): boolean => {
-      for (let i = from; i < to; i++) {
-        const { at, length } = longestFrom(i, to);
-        if (at >= 0 && strengthOf(i, length) >= COPY_MIN_CHARS) return true;
-      }
-      return false;
-    };
-    /** Too large a block to line up: each line starts the longest run the old file holds from it. */
-    const longestRuns = (from: number, to: number): void => {
-      for (let i = from; i < to;) {
-        const { at, length } = longestFrom(i, to);
-        if (at < 0 || strengthOf(i, length) < COPY_MIN_CHARS) {
-          i++;
-          continue;
-        }
-        take(i, at, length);
-        i += length;
-      }
-    };
-    judge(0, d);
+      },
+      index,
+    );
+    if (copied) onBlock?.(first, block, copied, index);
   }
   return found;
 }
 
-/** The positions in a file of the `wanted` texts (at most 32 each: a blank line or a brace is everywhere). */
-function positions(texts: readonly number[], wanted: ReadonlySet<number>): Map<number, number[]> {
+/** How many of a text's places a run is looked for from (LONGEST_RUN_STARTS). */
+const LONGEST_RUN_STARTS = 32;
+
+/** Every place a file holds each of the `wanted` texts, in order. */
+export function positionsOf(texts: ArrayLike<number>, wanted: ReadonlySet<number>): Map<number, number[]> {
   const index = new Map<number, number[]>();
   for (let at = 0; at < texts.length; at++) {
     const text = texts[at]!;
     if (!wanted.has(text)) continue;
     const list = index.get(text);
-    if (!list) index.set(text, [at]);
-    else if (list.length < 32) list.push(at);
+    if (list) list.push(at);
+    else index.set(text, [at]);
   }
   return index;
+}
+
+/** The places that hold any of `block`'s texts, in order, from `index`. */
+export function heldBy(block: readonly number[], index: ReadonlyMap<number, readonly number[]>): number[] {
+  const held: number[] = [];
+  for (const text of new Set(block)) for (const at of index.get(text) ?? []) held.push(at);
+  return held.sort((a, b) => a - b);
 }
 
 /** A file's line texts with a diff applied (its added lines' texts from the diff). */

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
-import { carriesForward, replayLedger, type Ledger } from './history-ledger.js';
+import { replayLedger, type Ledger } from './history-ledger.js';
 import { readLineTree, type LineTree } from './head-lines.js';
 import { runGitCommand } from './git-process.js';
 import { stringInterner } from './own-string.js';
 import { isTraceFile, readLineRecords, type LineRecords } from './line-records.js';
 import type { SharedAuthorshipNotes } from './authorship-notes.js';
 import { REWORK_WINDOW_SECONDS, type ReworkedLines } from './rework.js';
-import type { KeptLines } from './ledger-cache.js';
+import { carriesForward, type KeptLines } from './ledger-cache.js';
 import { CadenceError } from '@cadence-detect/errors';
 
 /** What one pass over a whole history found, before the history's commit records are known. */

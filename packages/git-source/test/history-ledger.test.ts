@@ -341,6 +341,70 @@ describe('git-source: the history ledger (one pass over the diffs)', function ()
     expect(blamed.get('options.py')!.slice(-2)).to.deep.equal([newest, newest]);
   });
 
+  it('lines up again at HEAD what is left of a copying block, as blame -M lines up a block as it stands there', async () => {
+    const repo = await repository('copy-pieces');
+    // Ten letters and digits a pair: only four of them in a row are a copy (20).
+    const [a, b, c, d] = ['a_val(1)', 'b_val(2)', 'c_val(3)', 'd_val(4)'];
+    const z = 'zeta_long_marker_text(0)';
+    const zero = ['# zero', a, b, c, d, 'end_of_zero()'];
+    const one = ['# one', z, a, b];
+    const two = ['# two', c, d];
+    await repo.commit({ message: 'zero', date: T0, files: { 'f.py': `${zero.join('\n')}\n` } });
+    await repo.commit({ message: 'one', date: T0 + DAY, files: { 'f.py': `${[...zero, ...one].join('\n')}\n` } });
+    await repo.commit({
+      message: 'two',
+      date: T0 + 2 * DAY,
+      files: { 'f.py': `${[...zero, ...one, ...two].join('\n')}\n` },
+    });
+    // Z A B C D lines up with the second commit's Z A B and the third's C D (five lines, where the
+    // first commit's A B C D is four): Z A B is a copy, C D too short to be one.
+    const block = ['# block', z, a, b, c, d];
+    await repo.commit({
+      message: 'block',
+      date: T0 + 3 * DAY,
+      files: { 'f.py': `${[...zero, ...one, ...two, ...block].join('\n')}\n` },
+    });
+    // Without its Z, what is left (A B C D) stands as one block at HEAD, and blame lines it up
+    // with the first commit's A B C D: all four are the first commit's.
+    const trimmed = ['# block', a, b, c, d];
+    await repo.commit({
+      message: 'trim',
+      date: T0 + 4 * DAY,
+      files: { 'f.py': `${[...zero, ...one, ...two, ...trimmed].join('\n')}\n` },
+    });
+    const ledger = await ledgerOf(repo.dir);
+    const blamed = await blameAll(repo.dir);
+    const { same, total } = agreement(ledger, blamed);
+    expect(total).to.equal(18);
+    expect(same).to.equal(total);
+    const first = (await runGit(repo.dir, ['rev-list', '--max-parents=0', 'HEAD'])).trim();
+    expect(blamed.get('f.py')!.slice(-4)).to.deep.equal([first, first, first, first]);
+  });
+
+  it('a new file takes the source blame follows it to, even one git log -M gave to another file of the commit', async () => {
+    const repo = await repository('follows');
+    const steps = Array.from({ length: 12 }, (_, i) => `fn step_${i}() -> u32 { compute_the_value_of(${i}) }`);
+    await mkdir(path.join(repo.dir, 'src'), { recursive: true });
+    await writeFile(path.join(repo.dir, 'src', 'one.rs'), `${steps.join('\n')}\n`);
+    await repo.commit({ message: 'one', date: T0 });
+    // One commit moves one.rs into a folder whole and starts two/mod.rs from most of it: git log
+    // -M pairs one.rs with one/mod.rs, and two/mod.rs is new; blame, following two/mod.rs alone,
+    // finds it came from one.rs.
+    await mkdir(path.join(repo.dir, 'src', 'one'), { recursive: true });
+    await mkdir(path.join(repo.dir, 'src', 'two'), { recursive: true });
+    await runGit(repo.dir, ['mv', 'src/one.rs', 'src/one/mod.rs']);
+    const own = ['fn other_a() -> u32 { 1 }', 'fn other_b() -> u32 { 2 }'];
+    await writeFile(path.join(repo.dir, 'src', 'two', 'mod.rs'), `${[...steps.slice(0, 9), ...own].join('\n')}\n`);
+    await repo.commit({ message: 'restructure', date: T0 + DAY });
+    const first = (await runGit(repo.dir, ['rev-list', '--max-parents=0', 'HEAD'])).trim();
+    const blamed = await blameAll(repo.dir);
+    expect(blamed.get('src/two/mod.rs')!.slice(0, 9)).to.deep.equal(Array(9).fill(first));
+    const ledger = await ledgerOf(repo.dir);
+    const { same, total } = agreement(ledger, blamed);
+    expect(total).to.equal(23);
+    expect(same).to.equal(total);
+  });
+
   it('a merge whose file is its second parent\u2019s, blob for blob, takes that side\u2019s writers (as blame does)', async () => {
     const repo = await repository('side-blob');
     await repo.commit({ message: 'start', date: T0, files: { 'deps.lock': `${lines('dep', 6).join('\n')}\n` } });

@@ -1,0 +1,67 @@
+import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.js';
+
+/**
+ * At most this many new files of one commit are followed: a commit that renames files and adds
+ * more than this (a vendored tree moved in) keeps `git log -M`'s pairing for the rest.
+ */
+export const MAX_FOLLOWED_FILES = 200;
+
+/** How many new files are followed side by side (the history's read waits for them). */
+const FOLLOWS_AT_ONCE = 4;
+
+/** A file's path in a diff: where its lines go. */
+const pathAfter = (diff: FileDiff): string | null => diff.newPath ?? diff.renameTo;
+
+/**
+ * The new files of a commit whose source blame could pair otherwise than `git log -M` does: in a
+ * commit that renames files, `git log -M` gives each deleted file to one new file at most, while
+ * blame, following one file, takes the deleted file most like it (`git diff-tree --follow`), even one
+ * `git log` gave to another. A commit without a rename has no such file: every deleted file that
+ * was like a new one enough would have been paired with it.
+ */
+export function filesToFollow(diffs: readonly FileDiff[], follows: (path: string) => boolean): string[] {
+  if (!diffs.some((diff) => diff.renameFrom !== null && diff.renameFrom !== diff.renameTo)) return [];
+  const found: string[] = [];
+  for (const diff of diffs) {
+    const to = pathAfter(diff);
+    if (diff.oldPath === null && diff.renameFrom === null && to && !diff.binary && follows(to)) found.push(to);
+    if (found.length >= MAX_FOLLOWED_FILES) break;
+  }
+  return found;
+}
+
+/**
+ * Each of `paths` as blame follows it from `commit` to `parent` (`git diff-tree --follow`, one path
+ * a run: git follows one path at a time): the diff from the file it came from, for those blame
+ * finds a source for. A source the repository lacks (a partial clone) leaves the file as
+ * `git log -M` paired it.
+ */
+export async function followedDiffs(
+  dir: string,
+  commit: string,
+  parent: string,
+  paths: readonly string[],
+  signal?: AbortSignal,
+): Promise<Map<string, FileDiff>> {
+  const found = new Map<string, FileDiff>();
+  const followOne = (path: string): Promise<void> =>
+    streamCommitDiffs(
+      dir,
+      ['--literal-pathspecs', 'diff-tree', '--stdin', '-r', '--follow', ...LINE_DIFF_ARGS, '--', path],
+      {
+        commit: () => undefined,
+        content: true,
+        file: (diff) => {
+          if (pathAfter(diff) === path && diff.renameFrom !== null && diff.renameFrom !== path) found.set(path, diff);
+        },
+      },
+      signal,
+      `${commit} ${parent}\n`,
+    ).catch((error: unknown) => {
+      if (signal?.aborted) throw error;
+      found.delete(path);
+    });
+  for (let at = 0; at < paths.length; at += FOLLOWS_AT_ONCE)
+    await Promise.all(paths.slice(at, at + FOLLOWS_AT_ONCE).map(followOne));
+  return found;
+}
