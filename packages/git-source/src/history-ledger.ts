@@ -1,13 +1,11 @@
 import { omitted } from './history.js';
+import { copySite, judgeCopies, NO_SITE, type CopySite } from './copy-sites.js';
 import { filesToFollow, followedDiffs } from './ledger-follows.js';
 import { applyKeeping, mergeSideDiffs } from './ledger-merges.js';
 import { applyTexts, copiesWithinFile, countAdded, lineHash, moveKey } from './ledger-texts.js';
 import { LINE_DIFF_ARGS, streamCommitDiffs, UNKNOWN_ORIGIN as UNKNOWN, type FileDiff } from './line-replay.js';
 import {
   emptyState,
-  copySite,
-  judgeCopies,
-  NO_SITE,
   keepTags,
   RUN_SPAN,
   remove,
@@ -16,7 +14,6 @@ import {
   ArrayOwnership,
   followedSources,
   type EditedFile,
-  type CopySite,
   type FileState,
   type LedgerDeletion,
 } from './ledger-state.js';
@@ -235,7 +232,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
           (at, block, copied, found) => {
             const site = sites.length;
             const own = block.texts.map((_, k) => ownAt.get(at + k) ?? index * SLOTS);
-            sites.push(copySite(block, own, copied, old!, oldTexts, found));
+            sites.push(copySite(block, own, copied, { writers: old!, texts: oldTexts, tags: oldTags }, found));
             for (let k = 0; k < block.texts.length; k++) tags[at + k] = site * RUN_SPAN + k;
           },
         );

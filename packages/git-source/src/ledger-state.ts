@@ -1,5 +1,4 @@
-import { findCopies, heldBy, positionsOf, type AddedBlock } from './ledger-texts.js';
-import { UNKNOWN_ORIGIN as UNKNOWN, type FileDiff } from './line-replay.js';
+import type { FileDiff } from './line-replay.js';
 
 /** A commit's ledger: each followed file's writers, and its lines' texts as numbers (where known). */
 export interface FileState {
@@ -22,67 +21,6 @@ export interface EditedFile {
   readonly texts: number[] | null;
   readonly tags: number[];
   readonly added: { at: number; key: string | null; value: number }[];
-}
-
-/**
- * A block of added lines that copied from its own file: what it needs to be lined up again at the
- * head. Of the file before the commit, only the lines whose text the block holds (the others can
- * match none of its lines): where they were, their texts and their writers; the block's own
- * writers, and which of its lines the commit's own alignment copied.
- */
-export interface CopySite {
-  readonly block: AddedBlock;
-  readonly own: readonly number[];
-  readonly copied: Uint8Array;
-  readonly oldLength: number;
-  readonly oldAt: Int32Array;
-  readonly oldTexts: Uint32Array;
-  readonly oldWriters: Int32Array;
-}
-
-/** What a block needs to be lined up again at the head (CopySite), taken from the file before the commit. */
-export function copySite(
-  block: AddedBlock,
-  own: readonly number[],
-  copied: Uint8Array,
-  old: readonly number[],
-  oldTexts: readonly number[],
-  index: ReadonlyMap<number, readonly number[]>,
-): CopySite {
-  const at = heldBy(block.texts, index);
-  return {
-    block,
-    own,
-    copied,
-    oldLength: oldTexts.length,
-    oldAt: Int32Array.from(at),
-    oldTexts: Uint32Array.from(at, (i) => oldTexts[i]!),
-    oldWriters: Int32Array.from(at, (i) => old[i] ?? UNKNOWN),
-  };
-}
-
-export const NO_SITE: CopySite = {
-  block: { texts: [], weights: [] },
-  own: [],
-  copied: new Uint8Array(0),
-  oldLength: 0,
-  oldAt: new Int32Array(0),
-  oldTexts: new Uint32Array(0),
-  oldWriters: new Int32Array(0),
-};
-
-/** The file before the site's commit as its texts, a text no line of the block holds where the site kept none. */
-function oldFileOf(site: CopySite): { texts: Uint32Array; writers: Int32Array } {
-  const held = new Set(site.block.texts);
-  let filler = 1;
-  while (held.has(filler)) filler++;
-  const texts = new Uint32Array(site.oldLength).fill(filler);
-  const writers = new Int32Array(site.oldLength).fill(UNKNOWN);
-  site.oldAt.forEach((at, k) => {
-    texts[at] = site.oldTexts[k]!;
-    writers[at] = site.oldWriters[k]!;
-  });
-  return { texts, writers };
 }
 
 export const RUN_SPAN = 1 << 20;
@@ -146,62 +84,6 @@ export function followedSources(
       return { to: diff.renameTo, old: file.origins, oldTexts: file.texts, oldTags: file.tags };
     },
   };
-}
-
-/**
- * Copies within a file as blame -M sees them from the head: blame lines up the lines a commit added
- * as they stand at the head, each part that stays one block against the file before the commit
- * (a block later commits cut into pieces is lined up piece by piece), so each such part is lined
- * up again here. Its lines the commit's own alignment copied start again as the commit's own; the
- * others (a move from another file, an assistant's record) keep what they have until a copy is
- * found for them.
- */
-export function judgeCopies(state: FileState, sites: readonly CopySite[]): Map<string, number[]> {
-  const files = new Map(state.origins);
-  for (const [path, values] of state.origins) {
-    const tags = state.tags.get(path);
-    if (!tags || tags.length !== values.length) continue;
-    let judged: number[] | null = null;
-    for (let i = 0; i < tags.length;) {
-      const tag = tags[i]!;
-      if (tag <= 0) {
-        i++;
-        continue;
-      }
-      const site = sites[Math.floor(tag / RUN_SPAN)]!;
-      let end = i + 1;
-      while (end < tags.length && tags[end] === tags[end - 1]! + 1 && tags[end]! % RUN_SPAN !== 0) end++;
-      const from = tag % RUN_SPAN;
-      const length = end - i;
-      // A block that stands whole at the head was lined up as it is when its commit was replayed.
-      if (from === 0 && length === site.block.texts.length) {
-        i = end;
-        continue;
-      }
-      judged ??= [...values];
-      const out = judged;
-      for (let k = 0; k < length; k++) if (site.copied[from + k]) out[i + k] = site.own[from + k]!;
-      const piece: AddedBlock = {
-        texts: site.block.texts.slice(from, from + length),
-        weights: site.block.weights.slice(from, from + length),
-      };
-      const before = oldFileOf(site);
-      findCopies(
-        piece,
-        before.texts,
-        (start, at, run) => {
-          for (let k = 0; k < run; k++) {
-            const writer = before.writers[at + k]!;
-            if (writer !== UNKNOWN) out[i + start + k] = writer;
-          }
-        },
-        positionsOf(before.texts, new Set(piece.texts)),
-      );
-      i = end;
-    }
-    if (judged) files.set(path, judged);
-  }
-  return files;
 }
 
 /**

@@ -47,6 +47,8 @@ export interface AddedBlock {
  * most letters and digits is a copy when it holds COPY_MIN_CHARS of them (short lines such as `}`
  * inside it too), and the parts of the block before and after it are lined up again, each on its
  * own. `take` hears each copy: where it starts in the block, where in the old file, how long.
+ * Returns whether the old file holds any run of the block strong enough to be a copy (then the
+ * block was lined up, copy or not: a part of it standing alone may still be one).
  */
 export function findCopies(
   block: AddedBlock,
@@ -54,9 +56,9 @@ export function findCopies(
   take: (start: number, at: number, length: number) => void,
   /** Where the old file holds each of the block's texts (`positionsOf`), when the caller has them. */
   index: ReadonlyMap<number, readonly number[]> = positionsOf(oldTexts, new Set(block.texts)),
-): void {
+): boolean {
   const { texts, weights } = block;
-  if (index.size === 0) return;
+  if (index.size === 0) return false;
   const strengthOf = (start: number, length: number): number => {
     let strength = 0;
     for (let k = 0; k < length; k++) strength += weights[start + k]!;
@@ -108,13 +110,15 @@ export function findCopies(
     judge(from, from + best.start);
     judge(from + best.start + best.length, to);
   };
+  if (strengthOf(0, texts.length) < COPY_MIN_CHARS || !holdsRun(0, texts.length)) return false;
   judge(0, texts.length);
+  return true;
 }
 
 /**
  * Copies within a file in a commit's diff (findCopies on each block it adds). `out`'s added lines
  * are UNKNOWN until found; `onCopied` hears each old line a copy came from; `onBlock` hears each
- * block that copies anything (where it starts in `out`, the block, and which of its lines were
+ * block that was lined up (where it starts in `out`, the block, and which of its lines were
  * copied). Returns how many lines were found.
  */
 export function copiesWithinFile(
@@ -139,12 +143,11 @@ export function copiesWithinFile(
       texts: texts.slice(first, first + d),
       weights: Array.from({ length: d }, () => weight(diff.added?.[addedAt++])),
     };
-    let copied: Uint8Array | null = null;
-    findCopies(
+    const copied = new Uint8Array(d);
+    const couldCopy = findCopies(
       block,
       oldTexts,
       (start, at, length) => {
-        copied ??= new Uint8Array(d);
         for (let k = 0; k < length; k++) {
           const value = old[at + k];
           if (value === undefined || value === UNKNOWN) continue;
@@ -156,7 +159,7 @@ export function copiesWithinFile(
       },
       index,
     );
-    if (copied) onBlock?.(first, block, copied, index);
+    if (couldCopy) onBlock?.(first, block, copied, index);
   }
   return found;
 }

@@ -381,6 +381,32 @@ describe('git-source: the history ledger (one pass over the diffs)', function ()
     expect(blamed.get('f.py')!.slice(-4)).to.deep.equal([first, first, first, first]);
   });
 
+  it('judges the lines a copy takes as blame passes them back: together, as a block of the commit that added them', async () => {
+    const repo = await repository('copy-of-copy');
+    const [a, b] = ['frequent_line_alpha(1)', 'frequent_line_beta(2)'];
+    const zero = ['# zero', ...Array.from({ length: 8 }, (_, i) => [a, b, `separator_number_${i}()`]).flat()];
+    const before = Array.from({ length: 10 }, (_, i) => `unique_before_line_${i}()`);
+    const after = Array.from({ length: 10 }, (_, i) => `unique_after_line_${i}()`);
+    // Among twenty new lines, A and B (all over the file) are left out of the alignment: no copy.
+    const one = ['# one', ...before, a, b, ...after];
+    // Two lines around them come along: a copy of the second commit's four lines. Blame passes the
+    // four back to that commit together, and there, on their own, A and B are a copy of the first.
+    const two = ['# two', before[9]!, a, b, after[0]!];
+    await repo.commit({ message: 'zero', date: T0, files: { 'f.py': `${zero.join('\n')}\n` } });
+    await repo.commit({ message: 'one', date: T0 + DAY, files: { 'f.py': `${[...zero, ...one].join('\n')}\n` } });
+    await repo.commit({
+      message: 'two',
+      date: T0 + 2 * DAY,
+      files: { 'f.py': `${[...zero, ...one, ...two].join('\n')}\n` },
+    });
+    const blamed = await blameAll(repo.dir);
+    const first = (await runGit(repo.dir, ['rev-list', '--max-parents=0', 'HEAD'])).trim();
+    expect(blamed.get('f.py')!.slice(-3, -1)).to.deep.equal([first, first]);
+    const { same, total } = agreement(await ledgerOf(repo.dir), blamed);
+    expect(total).to.equal(53);
+    expect(same).to.equal(total);
+  });
+
   it('a new file takes the source blame follows it to, even one git log -M gave to another file of the commit', async () => {
     const repo = await repository('follows');
     const steps = Array.from({ length: 12 }, (_, i) => `fn step_${i}() -> u32 { compute_the_value_of(${i}) }`);
