@@ -55,10 +55,15 @@ function commitDiff(dir, commit) {
       current = { removed: new Set(), isNew: false };
     } else if (current && (line.startsWith('new file mode') || line.startsWith('rename from'))) {
       current.isNew = true;
-    } else if (current && line.startsWith('+++ ')) {
+    } else if (current && !current.headed && line.startsWith('--- ')) {
+      current.from = line.slice(4).replace(/^a\//, '');
+    } else if (current && !current.headed && line.startsWith('+++ ')) {
+      // The file's header ends here: a later line starting so is a hunk's.
+      current.headed = true;
       const to = line.slice(4);
-      if (to !== '/dev/null') found.set(to.replace(/^b\//, ''), current);
-    } else if (current && line.startsWith('-') && !line.startsWith('--- ')) {
+      // A deleted file is kept under its old path (its lines may have moved to another file).
+      found.set(to === '/dev/null' ? `deleted:${current.from}` : to.replace(/^b\//, ''), current);
+    } else if (current && current.headed && line.startsWith('-')) {
       current.removed.add(bare(line.slice(1)));
     }
   }
