@@ -340,9 +340,10 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
 
   /** A commit's new files blame follows to another file's source, read before it is replayed. */
   const follow = async (commit: PendingCommit): Promise<void> => {
-    const paths = commit.parents.length === 1 ? filesToFollow(commit.diffs, options.follows) : [];
-    if (paths.length === 0) return;
-    const found = await followedDiffs(dir, commit.hash, commit.parents[0]!, paths, options.signal);
+    if (commit.parents.length !== 1) return;
+    const files = filesToFollow(commit.diffs, options.follows);
+    if (files.paths.length === 0) return;
+    const found = await followedDiffs(dir, commit.hash, commit.parents[0]!, files, options.signal);
     if (found.size > 0) commit.followed = found;
   };
   let current: PendingCommit | null = null;

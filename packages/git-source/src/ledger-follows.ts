@@ -6,6 +6,9 @@ import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.
  */
 export const MAX_FOLLOWED_FILES = 200;
 
+/** At most this many deleted files are a followed file's possible sources (a command line's worth). */
+export const MAX_SOURCES = 500;
+
 /** How many new files are followed side by side (the history's read waits for them). */
 const FOLLOWS_AT_ONCE = 4;
 
@@ -13,41 +16,54 @@ const FOLLOWS_AT_ONCE = 4;
 const pathAfter = (diff: FileDiff): string | null => diff.newPath ?? diff.renameTo;
 
 /**
- * The new files of a commit whose source blame could pair otherwise than `git log -M` does: in a
- * commit that renames files, `git log -M` gives each deleted file to one new file at most, while
- * blame, following one file, takes the deleted file most like it (`git diff-tree --follow`), even one
- * `git log` gave to another. A commit without a rename has no such file: every deleted file that
- * was like a new one enough would have been paired with it.
+ * The new files of a commit whose source blame could pair otherwise than `git log -M` does, and the
+ * files each could come from. In a commit that renames files, `git log -M` gives each deleted file
+ * to one new file at most, while blame, following one file, takes the deleted file most like it,
+ * even one `git log` gave to another. The sources are every file the commit deletes, those
+ * `git log` calls renamed included. A commit without a rename has no such file: every deleted file
+ * that was like a new one enough would have been paired with it.
  */
-export function filesToFollow(diffs: readonly FileDiff[], follows: (path: string) => boolean): string[] {
-  if (!diffs.some((diff) => diff.renameFrom !== null && diff.renameFrom !== diff.renameTo)) return [];
-  const found: string[] = [];
+export function filesToFollow(
+  diffs: readonly FileDiff[],
+  follows: (path: string) => boolean,
+): { paths: string[]; sources: string[] } {
+  const sources = diffs.flatMap((diff) =>
+    diff.renameFrom !== null && diff.renameFrom !== diff.renameTo
+      ? [diff.renameFrom]
+      : diff.oldPath !== null && diff.newPath === null
+        ? [diff.oldPath]
+        : [],
+  );
+  if (!diffs.some((diff) => diff.renameFrom !== null && diff.renameFrom !== diff.renameTo))
+    return { paths: [], sources: [] };
+  const paths: string[] = [];
   for (const diff of diffs) {
     const to = pathAfter(diff);
-    if (diff.oldPath === null && diff.renameFrom === null && to && !diff.binary && follows(to)) found.push(to);
-    if (found.length >= MAX_FOLLOWED_FILES) break;
+    if (diff.oldPath === null && diff.renameFrom === null && to && !diff.binary && follows(to)) paths.push(to);
+    if (paths.length >= MAX_FOLLOWED_FILES) break;
   }
-  return found;
+  return { paths, sources: sources.slice(0, MAX_SOURCES) };
 }
 
 /**
- * Each of `paths` as blame follows it from `commit` to `parent` (`git diff-tree --follow`, one path
- * a run: git follows one path at a time): the diff from the file it came from, for those blame
- * finds a source for. A source the repository lacks (a partial clone) leaves the file as
- * `git log -M` paired it.
+ * Each of `paths` as blame follows it from `commit` to `parent`: `git diff-tree -M` of that file
+ * and the deleted files alone, so the file is the only one the sources can go to and gets the one
+ * most like it (as blame's rename search, following one file, does). The diff from the file it
+ * came from, for those that came from one. A source the repository lacks (a partial clone) leaves
+ * the file as `git log -M` paired it.
  */
 export async function followedDiffs(
   dir: string,
   commit: string,
   parent: string,
-  paths: readonly string[],
+  { paths, sources }: { readonly paths: readonly string[]; readonly sources: readonly string[] },
   signal?: AbortSignal,
 ): Promise<Map<string, FileDiff>> {
   const found = new Map<string, FileDiff>();
   const followOne = (path: string): Promise<void> =>
     streamCommitDiffs(
       dir,
-      ['--literal-pathspecs', 'diff-tree', '--stdin', '-r', '--follow', ...LINE_DIFF_ARGS, '--', path],
+      ['--literal-pathspecs', 'diff-tree', '--stdin', '-r', ...LINE_DIFF_ARGS, '--', path, ...sources],
       {
         commit: () => undefined,
         content: true,
