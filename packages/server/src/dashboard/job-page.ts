@@ -1,11 +1,11 @@
 import { html } from '@cadence-detect/reports/page';
-import { isFinal, type Job } from '../jobs/job.js';
+import { isFinal, type Job, type OrganizationJob } from '../jobs/job.js';
 import { DASHBOARD_ASSETS } from './dashboard-assets.js';
 import { page } from './dashboard-pages.js';
 
 /** What a job page shows of a job before its report exists. */
 export type JobSummary = Pick<Job, 'id' | 'status' | 'repo' | 'error_code' | 'error'> &
-  Partial<Pick<Job, 'kind' | 'progress'>>;
+  Partial<Pick<Job, 'kind'> & Pick<OrganizationJob, 'progress'>>;
 
 /**
  * A job's page while it has no report: live progress for a queued or running job (its script

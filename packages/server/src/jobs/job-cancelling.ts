@@ -18,7 +18,7 @@ const SCAN_CANCEL_WAIT_MS = 10_000;
 const ORPHAN_AFTER_MS = 45_000;
 
 function silentSince(job: Job, before: number): boolean {
-  return Date.parse(job.heartbeat_at ?? job.created_at) < before;
+  return Date.parse((job.kind === 'organization' ? job.heartbeat_at : undefined) ?? job.created_at) < before;
 }
 
 /** How often a running job of a shared queue looks for a cancel its process may not have heard. */
@@ -81,6 +81,7 @@ export class JobCancelling {
       const cancelled = new Set(open.map((child) => child.job_id));
       await store
         .update(id, (j) => {
+          if (j.kind !== 'organization') return;
           j.children = (j.children ?? []).map((child) =>
             cancelled.has(child.job_id) ? { ...child, status: 'cancelled', error_code: reason.code } : child,
           );

@@ -155,13 +155,14 @@ export class JobManager {
   /** A running scan says it is alive (a job whose server was killed is told apart by its silence). */
   async heartbeat(id: string): Promise<void> {
     await this.options.store.update(id, (j) => {
-      if (!isFinal(j.status)) j.heartbeat_at = isoNow();
+      if (j.kind === 'organization' && !isFinal(j.status)) j.heartbeat_at = isoNow();
     });
   }
 
   /** A scan's progress and children, as its record keeps them. */
   async recordScanProgress(id: string, progress: ScanProgress, children: ScanChild[]): Promise<void> {
     await this.options.store.update(id, (j) => {
+      if (j.kind !== 'organization') return;
       j.progress = progress;
       j.children = children;
     });

@@ -49,6 +49,7 @@ export class JobRecords {
     const done = await untilRecorded(
       () =>
         this.store.update(id, (j) => {
+          if (j.kind === 'organization') return;
           j.status = 'completed';
           j.finished_at = isoNow();
           j.result = retainedResult(result);
@@ -121,7 +122,7 @@ export class JobRecords {
     const recorded = await untilRecorded(
       () =>
         this.store.update(id, (j) => {
-          if (isFinal(j.status)) return;
+          if (isFinal(j.status) || j.kind !== 'organization') return;
           j.status = 'completed';
           j.finished_at = isoNow();
           j.organization = organization;
@@ -136,7 +137,7 @@ export class JobRecords {
         event: 'complete',
         type: 'complete',
         job_id: id,
-        progress: recorded.progress,
+        progress: recorded.kind === 'organization' ? recorded.progress : undefined,
         result: organization,
       });
     }

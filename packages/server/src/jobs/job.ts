@@ -14,10 +14,10 @@ export function isFinal(status: JobStatus): boolean {
   return FINAL_STATUSES.has(status);
 }
 
-export interface Job {
+/** What every job has, whatever it analyses. */
+interface JobCommon {
   readonly id: string;
   status: JobStatus;
-  readonly kind: 'repository' | 'website' | 'organization';
   readonly source: JobSource;
   /** `owner/repo` for repositories, the URL for websites, `github:acme` (or `repositories`) for an organization. */
   readonly repo: string;
@@ -32,26 +32,41 @@ export interface Job {
   error_code: OperationalCode | null;
   /** The engine's precise cause where `error_code` is its nearest interface code (`branch_not_found`). Absent in records before it. */
   error_reason?: string | null;
-  result?: AnalysisResult;
-  /** What the worker runs (an organization job: what its scan lists). Not shown. */
-  readonly request: AnalysisRequest | OrganizationRequest;
   /** A scan's repository job: the organization job it belongs to. */
   readonly parent_id?: string;
   /** A scan's repository job: the forge whose plugin gives git its credentials (never the credentials). Not shown. */
   readonly git_credentials?: string;
-  /** An organization job: repositories done (ended either way) of those listed (null until listed). */
-  progress?: ScanProgress;
-  /** An organization job: its repositories and their jobs, in the order listed. */
-  children?: ScanChild[];
-  /** An organization job: when its scan last said it runs (every few seconds). Not shown. */
-  heartbeat_at?: string;
-  /** An organization job's result, once every repository job has ended. */
-  organization?: OrganizationResult;
   /** The forge commit a webhook's job reports on (reporters read it); absent for API jobs. */
   readonly forge?: ForgeTarget | null;
   /** What reporters did, in the order they finished (shown as `reports` and `result.reports`). */
   reports?: ReportOutcome[];
 }
+
+/** A repository's or a website's analysis: the engine's run of one request. */
+export interface AnalysisJob extends JobCommon {
+  readonly kind: 'repository' | 'website';
+  /** What the worker runs. Not shown. */
+  readonly request: AnalysisRequest;
+  result?: AnalysisResult;
+}
+
+/** An organization's scan: one repository job per repository it lists, and their summary. */
+export interface OrganizationJob extends JobCommon {
+  readonly kind: 'organization';
+  /** What its scan lists. Not shown. */
+  readonly request: OrganizationRequest;
+  /** Repositories done (ended either way) of those listed (null until listed). */
+  progress?: ScanProgress;
+  /** Its repositories and their jobs, in the order listed. */
+  children?: ScanChild[];
+  /** When its scan last said it runs (every few seconds). Not shown. */
+  heartbeat_at?: string;
+  /** The organization's result, once every repository job has ended. */
+  organization?: OrganizationResult;
+}
+
+/** A job, told apart by its `kind`: what it carries depends on what it analyses. */
+export type Job = AnalysisJob | OrganizationJob;
 
 /** What an organization job scans: a forge's organization or group, or a list of repositories. */
 export interface OrganizationRequest {
@@ -112,7 +127,11 @@ export function jobView(job: Job, form: 'full' | 'list'): Record<string, unknown
 }
 
 /** docs/http-api.md, The organization job: progress, its repositories' jobs (full view), and the organization result once done. */
-function organizationView(job: Job, view: Record<string, unknown>, form: 'full' | 'list'): Record<string, unknown> {
+function organizationView(
+  job: OrganizationJob,
+  view: Record<string, unknown>,
+  form: 'full' | 'list',
+): Record<string, unknown> {
   view.progress = job.progress ?? { total: null, done: 0, failed: 0 };
   if (form === 'full') view.children = job.children ?? [];
   const org = job.organization;
@@ -148,9 +167,9 @@ export function completeEvent(jobId: string, result: AnalysisResult): JobEvent {
 
 /** A final job's last event: `complete` with its result, or `error` with its code. */
 export function endEventOf(job: Job): JobEvent {
-  if (job.status === 'completed' && job.organization)
+  if (job.status === 'completed' && job.kind === 'organization' && job.organization)
     return { event: 'complete', type: 'complete', job_id: job.id, progress: job.progress, result: job.organization };
-  if (job.status === 'completed' && job.result) return completeEvent(job.id, job.result);
+  if (job.status === 'completed' && job.kind !== 'organization' && job.result) return completeEvent(job.id, job.result);
   return {
     event: 'error',
     type: 'error',

@@ -4,7 +4,8 @@ import { HttpError } from '@cadence-detect/errors';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { JobStore } from '../jobs/job-store.js';
 import type { OrganizationResult } from '@cadence-detect/organization';
-import { isFinal, jobView, type Job, type JobStatus } from '../jobs/job.js';
+import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
+import { isFinal, jobView, type Job, type JobStatus, type ScanChild } from '../jobs/job.js';
 import type { RegisterRoutes } from './route-module.js';
 import { sendPage } from './send-page.js';
 
@@ -56,7 +57,7 @@ function jobRoutes(router: Router, store: JobStore, jobs: JobManager, limit: Mid
   router.get('/api/results/:id', limit, async (ctx) => {
     const job = await store.get(ctx.params.id!);
     if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
-    const result = job.result ?? job.organization;
+    const result = job.kind === 'organization' ? job.organization : job.result;
     if (job.status === 'completed' && result) {
       ctx.body = result;
       return;
@@ -81,14 +82,14 @@ function jobRoutes(router: Router, store: JobStore, jobs: JobManager, limit: Mid
  * when it ended without one) its live page to a browser, 409 to an API client.
  */
 async function answerReport(ctx: Context, job: Job): Promise<void> {
-  const hasReport = job.status === 'completed' && (job.result !== undefined || job.organization !== undefined);
-  if (!hasReport && ctx.accepts('json', 'html') === 'html') {
+  const report = reportOf(job);
+  if (!report && ctx.accepts('json', 'html') === 'html') {
     // A browser gets the job's live page (or how it ended), not an error body.
     const { jobPage } = await import('../dashboard/job-page.js');
     sendPage(ctx, jobPage(job), isFinal(job.status) ? 409 : 200);
     return;
   }
-  if (!hasReport) {
+  if (!report) {
     throw new HttpError(
       409,
       'conflict',
@@ -97,11 +98,11 @@ async function answerReport(ctx: Context, job: Job): Promise<void> {
         : `Job ${job.id} ended ${job.status} (${job.error_code ?? 'no code'}): it has no report`,
     );
   }
-  if (job.organization) {
+  if ('organization' in report) {
     const { renderOrganizationHtml, ORGANIZATION_CONTENT_SECURITY_POLICY } =
       await import('@cadence-detect/organization/html');
     sendPage(ctx, {
-      html: renderOrganizationHtml(withReportLinks(job)),
+      html: renderOrganizationHtml(withReportLinks(report.organization, report.children)),
       policy: `${ORGANIZATION_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
     });
     return;
@@ -109,15 +110,23 @@ async function answerReport(ctx: Context, job: Job): Promise<void> {
   const { renderReport, REPORT_CONTENT_SECURITY_POLICY } = await import('@cadence-detect/reports');
   // frame-ancestors works only as a header (a <meta> CSP cannot carry it): no site frames the report.
   sendPage(ctx, {
-    html: renderReport({ ...job.result!, ...(job.reports?.length ? { reports: job.reports } : {}) }, 'html'),
+    html: renderReport({ ...report.result, ...(job.reports?.length ? { reports: job.reports } : {}) }, 'html'),
     policy: `${REPORT_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
   });
 }
 
+/** What a completed job's report is made from: the organization's result and its jobs, or the analysis result. */
+function reportOf(
+  job: Job,
+): { organization: OrganizationResult; children: readonly ScanChild[] } | { result: AnalysisResult } | null {
+  if (job.status !== 'completed') return null;
+  if (job.kind === 'organization')
+    return job.organization ? { organization: job.organization, children: job.children ?? [] } : null;
+  return job.result ? { result: job.result } : null;
+}
+
 /** The organization page links each analyzed repository to its own job's report (`/jobs/<id>/report`, relative). */
-function withReportLinks(job: Job): OrganizationResult {
-  const org = job.organization!;
-  const children = job.children ?? [];
+function withReportLinks(org: OrganizationResult, children: readonly ScanChild[]): OrganizationResult {
   return {
     ...org,
     repositories: org.repositories.map((r, i) => {

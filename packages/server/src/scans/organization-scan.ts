@@ -207,7 +207,7 @@ async function submitChild(
 }
 
 function outcomeOf(job: Job | undefined, target: ScanTarget): RepositoryOutcome {
-  if (job?.status === 'completed' && job.result?.source_type === 'git') {
+  if (job?.status === 'completed' && job.kind !== 'organization' && job.result?.source_type === 'git') {
     // The organization result reads counts, authors and months: the lists of findings are left behind.
     const result = { ...job.result, detections: [], suspicions: [] } as RepositoryResult;
     return { repository: target.repository, url: target.url, result };
