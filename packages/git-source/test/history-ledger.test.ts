@@ -54,6 +54,12 @@ async function blameAll(dir: string): Promise<Map<string, string[]>> {
   return blamed;
 }
 
+/** Commits `f.py` as each of `versions` in turn (its lines), a day apart. */
+async function commitVersions(repo: FixtureRepository, versions: readonly (readonly string[])[]): Promise<void> {
+  for (const [i, lines] of versions.entries())
+    await repo.commit({ message: `version ${i}`, date: T0 + i * DAY, files: { 'f.py': `${lines.join('\n')}\n` } });
+}
+
 async function ledgerOf(dir: string, deletions: LedgerDeletion[] = []): Promise<Ledger> {
   return replayLedger(dir, (await runGit(dir, ['rev-parse', 'HEAD'])).trim(), {
     follows: () => true,
@@ -349,29 +355,19 @@ describe('git-source: the history ledger (one pass over the diffs)', function ()
     const zero = ['# zero', a, b, c, d, 'end_of_zero()'];
     const one = ['# one', z, a, b];
     const two = ['# two', c, d];
-    await repo.commit({ message: 'zero', date: T0, files: { 'f.py': `${zero.join('\n')}\n` } });
-    await repo.commit({ message: 'one', date: T0 + DAY, files: { 'f.py': `${[...zero, ...one].join('\n')}\n` } });
-    await repo.commit({
-      message: 'two',
-      date: T0 + 2 * DAY,
-      files: { 'f.py': `${[...zero, ...one, ...two].join('\n')}\n` },
-    });
     // Z A B C D lines up with the second commit's Z A B and the third's C D (five lines, where the
-    // first commit's A B C D is four): Z A B is a copy, C D too short to be one.
+    // first commit's A B C D is four): Z A B is a copy, C D too short to be one. Without its Z,
+    // what is left (A B C D) stands as one block at HEAD, and blame lines it up with the first
+    // commit's A B C D: all four are the first commit's.
     const block = ['# block', z, a, b, c, d];
-    await repo.commit({
-      message: 'block',
-      date: T0 + 3 * DAY,
-      files: { 'f.py': `${[...zero, ...one, ...two, ...block].join('\n')}\n` },
-    });
-    // Without its Z, what is left (A B C D) stands as one block at HEAD, and blame lines it up
-    // with the first commit's A B C D: all four are the first commit's.
     const trimmed = ['# block', a, b, c, d];
-    await repo.commit({
-      message: 'trim',
-      date: T0 + 4 * DAY,
-      files: { 'f.py': `${[...zero, ...one, ...two, ...trimmed].join('\n')}\n` },
-    });
+    await commitVersions(repo, [
+      zero,
+      [...zero, ...one],
+      [...zero, ...one, ...two],
+      [...zero, ...one, ...two, ...block],
+      [...zero, ...one, ...two, ...trimmed],
+    ]);
     const ledger = await ledgerOf(repo.dir);
     const blamed = await blameAll(repo.dir);
     const { same, total } = agreement(ledger, blamed);
@@ -392,13 +388,7 @@ describe('git-source: the history ledger (one pass over the diffs)', function ()
     // Two lines around them come along: a copy of the second commit's four lines. Blame passes the
     // four back to that commit together, and there, on their own, A and B are a copy of the first.
     const two = ['# two', before[9]!, a, b, after[0]!];
-    await repo.commit({ message: 'zero', date: T0, files: { 'f.py': `${zero.join('\n')}\n` } });
-    await repo.commit({ message: 'one', date: T0 + DAY, files: { 'f.py': `${[...zero, ...one].join('\n')}\n` } });
-    await repo.commit({
-      message: 'two',
-      date: T0 + 2 * DAY,
-      files: { 'f.py': `${[...zero, ...one, ...two].join('\n')}\n` },
-    });
+    await commitVersions(repo, [zero, [...zero, ...one], [...zero, ...one, ...two]]);
     const blamed = await blameAll(repo.dir);
     const first = (await runGit(repo.dir, ['rev-list', '--max-parents=0', 'HEAD'])).trim();
     expect(blamed.get('f.py')!.slice(-3, -1)).to.deep.equal([first, first]);
