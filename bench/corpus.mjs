@@ -8,6 +8,7 @@ import path from 'node:path';
 import { buildCorpus, ERA_CHECK_BEFORE, loadCorpusConfig, mirrorOf } from './corpus/build.mjs';
 import { finalModel, validate, PREVALENCE, CALIBRATION_PRIOR, TARGETS } from './corpus/train.mjs';
 import { printCarriedByRequests } from './corpus/request-heads.mjs';
+import { printNotesTruth } from './corpus/notes-truth.mjs';
 
 const present = loadCorpusConfig().repositories.filter((r) => existsSync(mirrorOf(r.repo)));
 if (present.length < 3) {
@@ -57,7 +58,12 @@ const labels = Object.values(corpus.ruleCounts).length
   : 'none';
 console.log(`label rules (commits each labeled, a commit can match several): ${labels}`);
 console.log('leave-one-repository-out:');
-const validation = validate(rows, { eraCheck: corpus.eraCheck ?? [] });
+const outOfFold = new Map();
+const validation = validate(rows, {
+  eraCheck: corpus.eraCheck ?? [],
+  alsoScore: corpus.lineTruth ?? [],
+  onScored: (row, p, flagAt) => outOfFold.set(row.hash, { p, flagAt }),
+});
 /** A repository's figure joins the spread from this many written commits (fewer say little). */
 const SPREAD_MIN_COMMITS = 10;
 const pct = (v) => (v === null || v === undefined ? '-' : v.toFixed(3));
@@ -125,6 +131,10 @@ console.log(
 );
 console.log(`  (every assistant commit together: recall ${pct(inferred.recall)})`);
 await printCarriedByRequests(present.map((r) => ({ repo: r.repo, dir: mirrorOf(r.repo) })));
+await printNotesTruth(
+  present.map((r) => ({ repo: r.repo, dir: mirrorOf(r.repo) })),
+  outOfFold,
+);
 if (process.argv.includes('--write')) {
   const model = finalModel(rows, corpus.features, {
     method: 'leave-one-repository-out',

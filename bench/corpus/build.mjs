@@ -10,6 +10,7 @@ import { copiedCommits, linkAuthorIntervals, readHistory } from '@cadence-detect
 import { compileRules, attributeCommit } from '@cadence-detect/plugin-attribution';
 import { extractFeatures, FEATURE_NAMES, isImportedTree } from '@cadence-detect/plugin-commit-model';
 import { assistantOf, labelOf, labelRulesOf, loadAssistantNames, loadLabelRules, originOf, stripAttribution } from './corpus-labels.mjs';
+import { hasNotes } from './notes-truth.mjs';
 
 export const MIRRORS = process.env.CADENCE_MIRRORS ?? '/work/.mirror';
 const CONFIG = new URL('./repositories.yaml', import.meta.url);
@@ -132,6 +133,7 @@ export async function buildCorpus({ log = console.log } = {}) {
   const isAutomation = (c) => pluginRules.automation.some((r) => r.pattern.test(c.authorName) || r.pattern.test(c.authorEmail));
   const rows = [];
   const eraCheck = [];
+  const lineTruth = [];
   const eraCheckBefore = Date.parse(ERA_CHECK_BEFORE) / 1000;
   const repositories = [];
   const ruleCounts = {};
@@ -169,9 +171,13 @@ export async function buildCorpus({ log = console.log } = {}) {
     const features = extractFeatures(stripped);
     const byClass = { assistant: [], human: [] };
     const check = [];
+    // A history with line-level records (git-ai's notes): every commit is scored out of fold, never
+    // trained on, for the lines' truth (notes-truth.mjs).
+    const recordsLines = hasNotes(mirror);
     stripped.forEach((c, i) => {
       const label = labels[i];
       if (c.isMerge || c.isBoundary || c.additions + c.deletions === 0 || isImportedTree(c)) return;
+      if (recordsLines) lineTruth.push({ repo: entry.repo, hash: c.hash, features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
       if (!label) {
         const o = commits[i];
         if (o.authorTime >= humanBefore && o.authorTime < eraCheckBefore && labelOf(o, labelRules, eraCheckBefore, isAutomation) === 'human') {
@@ -190,7 +196,7 @@ export async function buildCorpus({ log = console.log } = {}) {
     repositories.push(counts);
     log(`  ${entry.repo}: ${commits.length} commits, assistant ${counts.assistant} (kept ${counts.kept_assistant}), human ${counts.human} (kept ${counts.kept_human})`);
   }
-  return { features: [...FEATURE_NAMES], rows, eraCheck, repositories, ruleCounts, leftAfterStripping, leftByRule };
+  return { features: [...FEATURE_NAMES], rows, eraCheck, lineTruth, repositories, ruleCounts, leftAfterStripping, leftByRule };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

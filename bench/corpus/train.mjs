@@ -74,8 +74,10 @@ function calibrate(rows) {
 /**
  * `eraCheck`: rows scored by the fold of their repository and never trained on (build.mjs,
  * ERA_CHECK_BEFORE); their flag rate is reported apart (`era_check`), beside the human class's.
+ * `onScored` hears each row's out-of-fold probability and its fold's cut-off, and those of
+ * `alsoScore`'s rows (never trained on, never in the figures: the lines' truth, notes-truth.mjs).
  */
-export function validate(rows, { log = console.log, eraCheck = [] } = {}) {
+export function validate(rows, { log = console.log, eraCheck = [], alsoScore = [], onScored } = {}) {
   const groups = groupByRepo(rows);
   const results = [];
   const checked = [];
@@ -86,6 +88,11 @@ export function validate(rows, { log = console.log, eraCheck = [] } = {}) {
     for (const r of test) {
       const p = sigmoid(platt.slope * model.raw(r.features) + platt.intercept);
       results.push({ row: r, p, flagAt });
+      onScored?.(r, p, flagAt);
+    }
+    for (const r of alsoScore.filter((x) => x.repo === repo)) {
+      const p = sigmoid(platt.slope * model.raw(r.features) + platt.intercept);
+      onScored?.(r, p, flagAt);
     }
     for (const r of eraCheck.filter((x) => x.repo === repo)) checked.push({ row: r, flagged: sigmoid(platt.slope * model.raw(r.features) + platt.intercept) >= flagAt });
     log(`  fold ${repo}: flag at ${flagAt.toFixed(2)}`);
