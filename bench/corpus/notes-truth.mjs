@@ -25,8 +25,8 @@ export function hasNotes(mirror) {
  * library may lack its largest blobs (images): each reads as an empty blob (a replace ref), so the
  * history reads; those files are binary either way.
  */
-export function notedClone(mirror, work, { withNotes = true, name = 'noted.git' } = {}) {
-  const branch = git(mirror, ['symbolic-ref', '--short', 'HEAD']).stdout.trim();
+export function notedClone(mirror, work, { withNotes = true, name = 'noted.git', branch } = {}) {
+  branch ??= git(mirror, ['symbolic-ref', '--short', 'HEAD']).stdout.trim();
   const dir = path.join(work, name);
   const must = (run, what) => {
     if (run.status !== 0) throw new Error(`${what}: ${run.stderr}`);
@@ -54,7 +54,7 @@ export async function notedLines(dir) {
   const byCommit = new Map();
   for (const [hash, entry] of lines.byCommit)
     if (records.byCommit.has(hash)) byCommit.set(hash, { lines: entry.lines, marked: entry.marked?.lines ?? 0 });
-  return { head, counted: lines.counted, byCommit };
+  return { head, counted: lines.counted, commits: commits.length, records, byCommit };
 }
 
 /** The area under the ROC curve of `scores` for `positive` items (ties count half). */
