@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_EXCLUDE_FILES } from '@cadence-detect/config';
+import { auc } from '@cadence-detect/model-fitting';
 import { excludeMatcher, isTraceFile, readHeadLines, readHistory, readLineRecords, readLineTree } from '@cadence-detect/git-source';
 
 const NOTES_REF = 'refs/notes/ai';
@@ -57,16 +58,6 @@ export async function notedLines(dir) {
   return { head, counted: lines.counted, commits: commits.length, records, byCommit };
 }
 
-/** The area under the ROC curve of `scores` for `positive` items (ties count half). */
-function auc(items) {
-  const pos = items.filter((x) => x.positive).map((x) => x.p);
-  const neg = items.filter((x) => !x.positive).map((x) => x.p);
-  if (!pos.length || !neg.length) return null;
-  let wins = 0;
-  for (const a of pos) for (const b of neg) wins += a > b ? 1 : a === b ? 0.5 : 0;
-  return wins / (pos.length * neg.length);
-}
-
 /**
  * The reading for one repository: `scored` maps a commit hash to its out-of-fold `{ p, flagAt }`.
  * Commits the corpus did not label (no row, so no out-of-fold score) are counted apart.
@@ -104,7 +95,7 @@ export async function notesTruth(mirror, scored) {
       coveredLines,
       notedShare: coveredLines ? coveredMarked / coveredLines : null,
       inferredShare: coveredLines ? inferred / coveredLines : null,
-      auc: auc(commits),
+      auc: commits.length ? auc(commits.map((c) => c.p), commits.map((c) => (c.positive ? 1 : 0))) : null,
       mostlyAssistant: mostlyAssistant.length,
       mostlyAssistantFlagged: mostlyAssistant.length ? mostlyAssistant.filter((c) => c.flagged).length / mostlyAssistant.length : null,
     };

@@ -1,4 +1,4 @@
-import { findCopies, heldBy, positionsOf, type AddedBlock } from './ledger-texts.js';
+import { findCopies, heldBy, type AddedBlock } from './ledger-texts.js';
 import { UNKNOWN_ORIGIN as UNKNOWN } from './line-replay.js';
 import { RUN_SPAN, type FileState } from './ledger-state.js';
 
@@ -69,6 +69,19 @@ function oldFileOf(site: CopySite): { texts: Uint32Array; writers: Int32Array; t
   return { texts, writers, tags };
 }
 
+/** Where the file before the site's commit holds each of `wanted` (a part of the block's texts), from the lines the site kept. */
+function placesOf(site: CopySite, wanted: ReadonlySet<number>): Map<number, number[]> {
+  const places = new Map<number, number[]>();
+  site.oldAt.forEach((at, k) => {
+    const text = site.oldTexts[k]!;
+    if (!wanted.has(text)) return;
+    const list = places.get(text);
+    if (list) list.push(at);
+    else places.set(text, [at]);
+  });
+  return places;
+}
+
 /** How many lines from `at` carry tags of one site, one after another (a stretch of one block). */
 function taggedStretch(tags: ArrayLike<number>, at: number, limit: number): number {
   let end = at + 1;
@@ -117,7 +130,7 @@ class CopyJudge {
         k += stretch;
       }
     };
-    findCopies(piece, before.texts, take, positionsOf(before.texts, new Set(piece.texts)));
+    findCopies(piece, before.texts, take, placesOf(site, new Set(piece.texts)));
     this.judged.set(key, writers);
     return writers;
   }

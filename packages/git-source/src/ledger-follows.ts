@@ -27,6 +27,8 @@ export function filesToFollow(
   diffs: readonly FileDiff[],
   follows: (path: string) => boolean,
 ): { paths: string[]; sources: string[] } {
+  if (!diffs.some((diff) => diff.renameFrom !== null && diff.renameFrom !== diff.renameTo))
+    return { paths: [], sources: [] };
   const sources = diffs.flatMap((diff) =>
     diff.renameFrom !== null && diff.renameFrom !== diff.renameTo
       ? [diff.renameFrom]
@@ -34,8 +36,6 @@ export function filesToFollow(
         ? [diff.oldPath]
         : [],
   );
-  if (!diffs.some((diff) => diff.renameFrom !== null && diff.renameFrom !== diff.renameTo))
-    return { paths: [], sources: [] };
   const paths: string[] = [];
   for (const diff of diffs) {
     const to = pathAfter(diff);

@@ -91,8 +91,8 @@ export function findCopies(
   };
   // As blame: the block lined up against the whole old file, its best run taken when strong
   // enough, and the parts before and after it lined up again, each as a block of its own.
-  const judge = (from: number, to: number): void => {
-    if (strengthOf(from, to - from) < COPY_MIN_CHARS || !holdsRun(from, to)) return;
+  const judge = (from: number, to: number): boolean => {
+    if (strengthOf(from, to - from) < COPY_MIN_CHARS || !holdsRun(from, to)) return false;
     const part = texts.slice(from, to);
     const aligned = alignedRuns(part, oldTexts, new Map(part.map((text) => [text, index.get(text)?.length ?? 0])));
     let best: AlignedRun | null = null;
@@ -105,14 +105,14 @@ export function findCopies(
         bestStrength = strength;
       }
     }
-    if (!best || bestStrength < COPY_MIN_CHARS) return;
-    take(from + best.start, best.at, best.length);
-    judge(from, from + best.start);
-    judge(from + best.start + best.length, to);
+    if (best && bestStrength >= COPY_MIN_CHARS) {
+      take(from + best.start, best.at, best.length);
+      judge(from, from + best.start);
+      judge(from + best.start + best.length, to);
+    }
+    return true;
   };
-  if (strengthOf(0, texts.length) < COPY_MIN_CHARS || !holdsRun(0, texts.length)) return false;
-  judge(0, texts.length);
-  return true;
+  return judge(0, texts.length);
 }
 
 /**
