@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -419,6 +420,25 @@ describe('git-source: the history ledger (one pass over the diffs)', function ()
     const { same, total } = agreement(ledger, blamed);
     expect(total).to.equal(23);
     expect(same).to.equal(total);
+  });
+
+  it('follows new files whose names read like options or pathspec magic as the files they are', async () => {
+    const repo = await repository('follows-hostile-names');
+    const steps = Array.from({ length: 12 }, (_, i) => `fn step_${i}() -> u32 { compute_the_value_of(${i}) }`);
+    await writeFile(path.join(repo.dir, 'one.rs'), `${steps.join('\n')}\n`);
+    await repo.commit({ message: 'one', date: T0 });
+    await mkdir(path.join(repo.dir, 'one'), { recursive: true });
+    await runGit(repo.dir, ['mv', 'one.rs', 'one/mod.rs']);
+    // Each starts from most of one.rs: `git diff-tree` must take them as paths, never as an option
+    // or a pattern (`:(glob)*.rs` would match every file).
+    for (const name of ['--output=x.rs', ':(glob)*.rs'])
+      await writeFile(path.join(repo.dir, name), `${[...steps.slice(0, 9), `fn own() -> u32 { 1 }`].join('\n')}\n`);
+    await repo.commit({ message: 'restructure', date: T0 + DAY });
+    const blamed = await blameAll(repo.dir);
+    const { same, total } = agreement(await ledgerOf(repo.dir), blamed);
+    expect(total).to.equal(32);
+    expect(same).to.equal(total);
+    expect(existsSync(path.join(repo.dir, 'x.rs'))).to.equal(false);
   });
 
   it('a merge whose file is its second parent\u2019s, blob for blob, takes that side\u2019s writers (as blame does)', async () => {
