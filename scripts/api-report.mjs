@@ -1,5 +1,5 @@
-// The plugin contract's API report: the declaration files of @cadence-detect/plugin-sdk and
-// @cadence-detect/plugin-testkit that their exports reach, as one text per package
+// The published APIs' report: the declaration files of @cadence-detect/plugin-sdk (the plugin
+// contract), @cadence-detect/plugin-testkit and @cadence-detect/forge-kit that their exports reach, as one text per package
 // (`api-report.txt` beside its package.json). `--check` (the default) fails when the built
 // declarations differ from the committed report; `--update` writes the report. Either refuses a
 // change that was not announced: a surface that grew needs a minor bump (the package's version, or
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const CONTRACT_PACKAGES = ['packages/plugin-sdk', 'packages/plugin-testkit'];
+export const CONTRACT_PACKAGES = ['packages/plugin-sdk', 'packages/plugin-testkit', 'packages/forge-kit'];
 const REPORT = 'api-report.txt';
 const RELATIVE = /(?:\bfrom\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 

@@ -72,7 +72,7 @@ describe('cadence plugins lists each package once (the real CLI process)', funct
         version: '9.9.9',
         type: 'module',
         main: 'index.js',
-        peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' },
+        peerDependencies: { '@cadence-detect/plugin-sdk': '^2.0.0' },
       }),
     );
     await writeFile(path.join(copy, 'index.js'), "export default { name: 'size', apply() {} };\n");

@@ -32,7 +32,7 @@ describe('a working directory never loads code (the real CLI process)', function
         type: 'module',
         main: 'index.js',
         keywords,
-        peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' },
+        peerDependencies: { '@cadence-detect/plugin-sdk': '^2.0.0' },
       }),
     );
     await writeFile(

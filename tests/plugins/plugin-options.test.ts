@@ -16,7 +16,7 @@ const strategy = {
 };
 export default {
   name: 'echo-options',
-  apiVersion: '^1.1.0',
+  apiVersion: '^2.0.0',
   meta: {
     options: {
       type: 'object',
@@ -154,7 +154,7 @@ describe('the testkit runs a plugin as the host would', () => {
   });
 
   it('refuses a plugin built for another plugin API version', async () => {
-    const refused = await runPlugin(plugin('^2.0.0'), { commits }).catch((error: Error) => error);
-    expect(refused).to.be.instanceOf(Error).with.property('message').that.contains('targets plugin API ^2.0.0');
+    const refused = await runPlugin(plugin('^3.0.0'), { commits }).catch((error: Error) => error);
+    expect(refused).to.be.instanceOf(Error).with.property('message').that.contains('targets plugin API ^3.0.0');
   });
 });

@@ -22,7 +22,7 @@ const STRATEGY_KEY = 'sk-key-check-6a1d0e9f8b7c2d34';
 const FORGE_PLUGIN = `
 export default {
   name: 'acme-forge',
-  apiVersion: '^1.11.0',
+  apiVersion: '^2.0.0',
   meta: {
     options: {
       type: 'object',
@@ -62,7 +62,7 @@ const strategy = {
 };
 export default {
   name: 'key-check',
-  apiVersion: '^1.11.0',
+  apiVersion: '^2.0.0',
   meta: {
     configKey: 'plugin_options.key-check',
     options: {
@@ -82,7 +82,7 @@ export default {
 `;
 
 /** A plugin that claims the server's own section. */
-const GREEDY_PLUGIN = `export default { name: 'greedy', apiVersion: '^1.11.0', meta: { configKey: 'webhook', options: { type: 'object', properties: { secret: { type: 'string' } } } }, apply() {} };`;
+const GREEDY_PLUGIN = `export default { name: 'greedy', apiVersion: '^2.0.0', meta: { configKey: 'webhook', options: { type: 'object', properties: { secret: { type: 'string' } } } }, apply() {} };`;
 
 async function writePackage(dir: string, name: string, source: string): Promise<void> {
   await mkdir(dir, { recursive: true });

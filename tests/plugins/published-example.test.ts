@@ -261,10 +261,10 @@ describe('a plugin named in the configuration that does not load', function () {
       path.join(dir, 'package.json'),
       JSON.stringify({
         name: 'cadence-plugin-future',
-        version: '3.0.0',
+        version: '4.0.0',
         type: 'module',
         main: 'index.js',
-        peerDependencies: { '@cadence-detect/plugin-sdk': '^2.0.0' },
+        peerDependencies: { '@cadence-detect/plugin-sdk': '^3.0.0' },
       }),
     );
     await writeFile(path.join(dir, 'index.js'), 'export default { name: "future", apply() {} };');
@@ -274,6 +274,6 @@ describe('a plugin named in the configuration that does not load', function () {
       env: { CADENCE_WEBHOOK_SECRET: 'secret-0123456789' },
     });
     expect(server.code).to.equal(2);
-    expect(server.stderr).to.contain(`targets plugin API ^2.0.0, but this host provides ${PLUGIN_API_VERSION}`);
+    expect(server.stderr).to.contain(`targets plugin API ^3.0.0, but this host provides ${PLUGIN_API_VERSION}`);
   });
 });

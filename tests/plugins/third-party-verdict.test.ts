@@ -17,7 +17,7 @@ const strategy = {
 };
 export default {
   name: 'marker-rule',
-  apiVersion: '^1.0.0',
+  apiVersion: '^2.0.0',
   apply(hooks) {
     hooks.registerStrategies.tap('marker-rule', (registrar) => registrar.add(strategy));
   },

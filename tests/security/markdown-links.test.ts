@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
-import { escapeMarkdown } from '@cadence-detect/plugin-sdk';
+import { escapeMarkdown } from '@cadence-detect/forge-kit';
 import { createRepository, humanHistory, makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
 
 /** Markdown rendered as GitHub renders it (CommonMark with GFM's tables and autolinks). */

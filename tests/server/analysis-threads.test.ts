@@ -27,7 +27,7 @@ const strategy = {
     return [];
   },
 };
-export default { name: 'spins', apiVersion: '^1.0.0', apply(hooks) { hooks.registerStrategies.tap('spins', (r) => r.add(strategy)); } };
+export default { name: 'spins', apiVersion: '^2.0.0', apply(hooks) { hooks.registerStrategies.tap('spins', (r) => r.add(strategy)); } };
 `;
 
 interface JobBody {

@@ -44,6 +44,8 @@ export const fileDropsStrategy = defineStrategy(FILE_DROPS_OPTIONS, {
   },
   analyze(context) {
     const minLines = context.options.min_lines;
+    // Typed by the ids of `messages` (plugin API 2.0): a misspelt messageId fails `tsc --checkJs`.
+    /** @type {import('@cadence-detect/plugin-sdk').Finding<'oneFile' | 'files'>[]} */
     const findings = [];
     for (const commit of context.commits) {
       const dropped = droppedFiles(commit, minLines);

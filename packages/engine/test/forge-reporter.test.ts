@@ -1,13 +1,12 @@
 import { expect } from 'chai';
 import { createHooks } from '../src/index.js';
 import {
-  tapForgeReporter,
   type AnalysisContext,
   type AnalysisResult,
-  type ForgeReporter,
   type JobInfo,
   type ReportOutcome,
 } from '@cadence-detect/plugin-sdk';
+import { tapForgeReporter, type ForgeReporter } from '@cadence-detect/forge-kit';
 
 const jobOf = (forge: 'github' | 'gitlab' | null): JobInfo => ({
   id: `job-${forge}`,

@@ -167,7 +167,7 @@ describe('engine: what plugins are trusted with', function () {
         version: '1.0.0',
         type: 'module',
         main: 'index.js',
-        peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' },
+        peerDependencies: { '@cadence-detect/plugin-sdk': '^2.0.0' },
       }),
     );
     await writeFile(

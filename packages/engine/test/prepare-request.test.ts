@@ -4,13 +4,13 @@ import path from 'node:path';
 import { defaultConfig, toPluginConfigView } from '@cadence-detect/config';
 import {
   definePlugin,
-  tapSquashLookup,
   type AnalysisRequest,
   type ForgeTarget,
   type JobInfo,
   type PluginLogger,
   type RepositoryResult,
 } from '@cadence-detect/plugin-sdk';
+import { tapSquashLookup } from '@cadence-detect/forge-kit';
 import { createRepository, makeTempDir, type TempDir } from '@cadence-detect/test-support';
 import { createEngine, createHooks, silentEngineLogger } from '../src/index.js';
 

@@ -33,7 +33,7 @@ async function writePackage(dir: string, name: string, options: FixtureOptions =
     exports: { '.': { default: './index.js' } },
     keywords: options.keywords ?? ['cadence-plugin'],
   };
-  if (options.peer !== null) manifest.peerDependencies = { '@cadence-detect/plugin-sdk': options.peer ?? '^1.0.0' };
+  if (options.peer !== null) manifest.peerDependencies = { '@cadence-detect/plugin-sdk': options.peer ?? '^2.0.0' };
   await writeFile(path.join(dir, 'package.json'), JSON.stringify(manifest));
   await writeFile(path.join(dir, 'index.js'), options.source ?? GOOD_SOURCE(name.replace(/^@[^/]+\//, '')));
   return dir;
@@ -135,15 +135,15 @@ describe('plugin loader', () => {
   });
 
   it('refuses a plugin built for another plugin API version and says which versions fit', async () => {
-    await writePackage(path.join(root, 'future'), 'future', { peer: '^2.0.0' });
+    await writePackage(path.join(root, 'future'), 'future', { peer: '^3.0.0' });
     const error = await load(['./future']).then(
       () => null,
       (e: PluginLoadError) => e,
     );
     expect(error?.entry.status).to.equal('incompatible');
     expect(error?.message)
-      .to.contain(`targets plugin API ^2.0.0, but this host provides ${PLUGIN_API_VERSION}`)
-      .and.match(/\^1\.0\.0/);
+      .to.contain(`targets plugin API ^3.0.0, but this host provides ${PLUGIN_API_VERSION}`)
+      .and.match(/\^2\.0\.0/);
   });
 
   it('refuses a plugin that declares no API version at all', async () => {
@@ -156,7 +156,7 @@ describe('plugin loader', () => {
   });
 
   it('reports every candidate without throwing when asked (cadence plugins)', async () => {
-    await writePackage(path.join(root, 'future'), 'future', { peer: '^2.0.0' });
+    await writePackage(path.join(root, 'future'), 'future', { peer: '^3.0.0' });
     const { plugins, entries } = await load(['./future', './missing'], { throwOnRequiredFailure: false });
     expect(plugins).to.have.length(0);
     expect(entries.map((e) => e.status)).to.deep.equal(['incompatible', 'failed']);

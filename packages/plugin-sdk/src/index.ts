@@ -65,40 +65,18 @@ export type {
   AssessmentBands,
 } from './result.js';
 export {
-  failsPolicy,
-  verdictLine,
-  escapeMarkdown,
-  markdownDetails,
-  REPORT_COMMENT_MARKER,
-  reportCommentBody,
-  type FailOn,
-} from './report-helpers.js';
-export { describeRequestFailure } from './request-failure.js';
-export { retrying, retryAfterMs, type RetryOptions } from './retry.js';
-export {
-  ForgeHttpError,
-  forgeRequest,
-  classifyForgeFailure,
-  forgeReportCall,
-  forgeReportOutcome,
-  PendingStatuses,
-  type ForgeApi,
-  type ForgeFailure,
-  type ForgeCallOutcome,
-} from './forge-call.js';
-export {
   ASSESSMENT_LEVELS,
   assessmentLevel,
   assessShare,
   DEFAULT_ASSESSMENT_BANDS,
   SOURCE_TYPE,
   sourceKindOf,
+  failsPolicy,
+  verdictLine,
+  type FailOn,
 } from './assessment.js';
 export { monthlyShares, type MonthTotals } from './monthly-share.js';
 export { FULL_COMMIT_ID, isFullCommitId, isCommitIdPrefix } from './commit-id.js';
-export { tapForgeReporter, lazyForgeReporter, type ForgeReporter } from './forge-reporter.js';
-export { statusReporter, type StatusReporterSpec } from './status-reporter.js';
-export { tapSquashLookup, SQUASH_LOOKUP_MS, type SquashLookup, type SquashFound } from './squash-lookup.js';
 export type { Forge, ForgeTarget, JobFailure, JobInfo, JobStart, ReportOutcome } from './job.js';
 export {
   REFINE_STAGE,
@@ -128,26 +106,6 @@ export type {
   WebhookPush,
   WebhookSecret,
 } from './forge.js';
-export {
-  constantTimeEqual,
-  hubSignatureKey,
-  verifyHubSignature,
-  requireHubSignature,
-  pullRequestRefPush,
-  type PushOrIgnored,
-  refuseDelivery,
-  invalidPayload,
-  payloadField,
-  payloadText,
-  payloadCommit,
-  positiveInteger,
-  requestNumber,
-  pushRange,
-  isSingleCommitPush,
-  pushOutcome,
-  type PushFields,
-  type PushRange,
-} from './webhook-helpers.js';
 export { definePlugin, type CadencePlugin, type PluginEnvironment, type PluginMeta } from './plugin.js';
 export { CadenceError, errorMessage, type OperationalCode } from '@cadence-detect/errors';
 export {

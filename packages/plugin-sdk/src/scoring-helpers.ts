@@ -51,11 +51,11 @@ export function sizeEvidenceFactor(commit: CommitRecord): number {
 }
 
 /** The findings of a strategy that judges each commit on its own: one judgement per commit, nulls dropped. */
-export function judgeEachCommit(
+export function judgeEachCommit<M extends string = string>(
   commits: readonly CommitRecord[],
-  judge: (commit: CommitRecord) => Finding | null,
-): Finding[] {
-  const findings: Finding[] = [];
+  judge: (commit: CommitRecord) => Finding<M> | null,
+): Finding<M>[] {
+  const findings: Finding<M>[] = [];
   for (const commit of commits) {
     const finding = judge(commit);
     if (finding) findings.push(finding);

@@ -6,7 +6,7 @@ import type { SourceKind } from './source.js';
  * What a strategy says about itself, readable without running it (like an ESLint rule's `meta`):
  * `/api/plugins` and `cadence plugins` list this.
  */
-export interface StrategyMeta<K extends SourceKind = SourceKind> {
+export interface StrategyMeta<K extends SourceKind = SourceKind, M extends string = string> {
   /** Unique across all plugins; `strategies.disabled` names it. Lower-case, dash-separated. */
   readonly name: string;
   /** A family, e.g. `velocity`, `timing`, `size`, `website-signature`, `ai`. */
@@ -27,10 +27,12 @@ export interface StrategyMeta<K extends SourceKind = SourceKind> {
   /**
    * The strategy's messages by id, as ESLint rules carry theirs: a finding names one
    * (`messageId`) and gives its `data`, and `{{name}}` in the template is replaced by `data.name`.
-   * Reports, SARIF and the testkit then key on the id, whatever the wording becomes.
-   * @since 1.11
+   * Reports, SARIF and the testkit then key on the id, whatever the wording becomes. `M`: the ids,
+   * inferred by `defineStrategy` from this object, so a finding's `messageId` that names no message
+   * does not compile.
+   * @since 1.11 (`M` since 2.0)
    */
-  readonly messages?: Readonly<Record<string, string>>;
+  readonly messages?: Readonly<Record<M, string>>;
 }
 
 /**
@@ -43,8 +45,8 @@ export interface StrategyMeta<K extends SourceKind = SourceKind> {
  */
 export type Evidence = 'explicit' | 'inferred' | 'automation';
 
-/** One thing a strategy found. */
-export interface Finding {
+/** One thing a strategy found. `M`: its strategy's message ids (any string when untyped). */
+export interface Finding<M extends string = string> {
   /** How strongly this indicates machine generation, 0 to 1. */
   readonly score: number;
   /**
@@ -56,9 +58,9 @@ export interface Finding {
   readonly message?: string;
   /**
    * The id of one of the strategy's `meta.messages`.
-   * @since 1.11
+   * @since 1.11 (typed as one of them since 2.0)
    */
-  readonly messageId?: string;
+  readonly messageId?: M;
   /**
    * The values of the message's `{{placeholders}}`.
    * @since 1.11
@@ -83,8 +85,8 @@ export interface Finding {
 }
 
 /** A strategy may return findings alone, or findings with its own score and metrics. */
-export interface StrategyOutcome {
-  readonly findings: readonly Finding[];
+export interface StrategyOutcome<M extends string = string> {
+  readonly findings: readonly Finding<M>[];
   /** The strategy's score, 0 to 1; when absent, the highest finding score (0 with no findings). */
   readonly score?: number;
   /** Numbers merged into `result.metrics`, prefixed with the strategy name. */
@@ -119,7 +121,7 @@ export interface StrategyOutcome {
   readonly floor?: number;
 }
 
-export type StrategyReturn = readonly Finding[] | StrategyOutcome;
+export type StrategyReturn<M extends string = string> = readonly Finding<M>[] | StrategyOutcome<M>;
 
 /**
  * `O`: the options its `context.options` carries (its plugin's); untyped by default.
@@ -150,10 +152,14 @@ export type StrategyOf<K extends SourceKind, O extends object = PluginOptions> =
   ? RepositoryStrategy<O>
   : WebsiteStrategy<O>;
 
-/** What `defineStrategy` takes: the metadata and the function that runs. */
-export interface StrategyDefinition<K extends SourceKind, O extends object = PluginOptions> {
-  readonly meta: StrategyMeta<K>;
-  analyze(context: ContextOf<K, O>): StrategyReturn | Promise<StrategyReturn>;
+/**
+ * What `defineStrategy` takes: the metadata and the function that runs. `M`: the ids of
+ * `meta.messages`, which the findings' `messageId` must name.
+ */
+export interface StrategyDefinition<K extends SourceKind, O extends object = PluginOptions, M extends string = string> {
+  readonly meta: StrategyMeta<K, M>;
+  // NoInfer: the ids come from `meta.messages` alone, never from the ids the findings name.
+  analyze(context: ContextOf<K, O>): StrategyReturn<NoInfer<M>> | Promise<StrategyReturn<NoInfer<M>>>;
 }
 
 /**
@@ -167,12 +173,17 @@ export interface StrategyDefinition<K extends SourceKind, O extends object = Plu
  * does not compile. The plugin that registers it must declare that schema (its `registrar.add`
  * refuses a strategy that reads options its plugin does not have). The schema is read for its type
  * alone: the host gives a strategy the options of the plugin that registered it.
- * @since 1.6
+ *
+ * The ids of `meta.messages` are inferred too: a finding whose `messageId` names none of them
+ * does not compile (as typescript-eslint's `RuleCreator` types an ESLint rule's `messageId`).
+ * @since 1.6 (message ids typed since 2.0)
  */
-export function defineStrategy<K extends SourceKind>(strategy: StrategyDefinition<K>): StrategyOf<K>;
-export function defineStrategy<S extends object, K extends SourceKind>(
+export function defineStrategy<K extends SourceKind, M extends string = string>(
+  strategy: StrategyDefinition<K, PluginOptions, M>,
+): StrategyOf<K>;
+export function defineStrategy<S extends object, K extends SourceKind, M extends string = string>(
   options: S,
-  strategy: StrategyDefinition<K, OptionsOf<S>>,
+  strategy: StrategyDefinition<K, OptionsOf<S>, M>,
 ): StrategyOf<K, OptionsOf<S>>;
 export function defineStrategy(...args: [unknown] | [unknown, unknown]): unknown {
   return args.length === 2 ? args[1] : args[0];

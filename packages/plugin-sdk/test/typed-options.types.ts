@@ -8,12 +8,12 @@ import Type from 'typebox';
 import {
   definePlugin,
   defineStrategy,
-  tapForgeReporter,
   type CadencePlugin,
   type EngineHooks,
   type PluginOptions,
   type RepositoryContext,
 } from '@cadence-detect/plugin-sdk';
+import { tapForgeReporter } from '@cadence-detect/forge-kit';
 
 const OPTIONS = Type.Object(
   {
@@ -100,4 +100,44 @@ export const reporter = definePlugin({
     tapForgeReporter(hooks, 'typed-reporter', 'github', { start() {}, async finish() {}, async fail() {} });
     void plain;
   },
+});
+
+// Message ids (API 2.0): a finding names one of its strategy's `meta.messages`, checked at compile time.
+export const withMessages = defineStrategy({
+  meta: {
+    name: 'with-messages',
+    category: 'size',
+    description: 'Typed message ids.',
+    appliesTo: 'repository',
+    weight: 0.5,
+    messages: { large: 'Added {{lines}} lines', burst: 'A burst of {{count}} commits' },
+  },
+  // @ts-expect-error a finding names 'larg', which is not one of meta.messages' ids
+  analyze(context) {
+    const first = context.commits[0];
+    if (!first) return [];
+    return [
+      { score: 1, commit: first.hash, messageId: 'large', data: { lines: 3 } },
+      { score: 1, commit: first.hash, messageId: 'larg', data: { lines: 3 } },
+    ];
+  },
+});
+
+export const rightIds = defineStrategy({
+  meta: {
+    name: 'right-ids',
+    category: 'size',
+    description: 'Typed message ids, every one declared.',
+    appliesTo: 'repository',
+    weight: 0.5,
+    messages: { large: 'Added {{lines}} lines', burst: 'A burst of {{count}} commits' },
+  },
+  analyze: (context) =>
+    context.commits.map((c) => ({ score: 1, commit: c.hash, messageId: 'burst' as const, data: { count: 2 } })),
+});
+
+// Without `messages`, any id still compiles (a strategy that formats its own `message`).
+export const untypedMessages = defineStrategy({
+  meta: { name: 'untyped', category: 'size', description: 'No messages.', appliesTo: 'repository', weight: 0.5 },
+  analyze: () => [{ score: 0.5, messageId: 'anything', message: 'its own words' }],
 });

@@ -31,13 +31,18 @@ describe('assessments and source kinds: one mapping for both vocabularies', () =
     expect(['Likely Human-Written', 'Suspicious Activity', 'Likely AI-Generated'].map(assessmentLevel)).to.deep.equal([
       0, 1, 2,
     ]);
-    expect(failsPolicy('Suspicious Activity', 'suspicious')).to.equal(true);
-    expect(failsPolicy('Likely Human-Written', 'suspicious')).to.equal(false);
-    expect(failsPolicy('likely_ai_generated', 'never')).to.equal(false);
   });
 
   it('names the kind of request a result answers', () => {
     expect(sourceKindOf({ source_type: 'git' })).to.equal('repository');
     expect(sourceKindOf({ source_type: 'web' })).to.equal('website');
+  });
+});
+
+describe('failsPolicy: a verdict against a fail-on setting, in either vocabulary', () => {
+  it('fails at or above the setting, never with never', () => {
+    expect(failsPolicy('Suspicious Activity', 'suspicious')).to.equal(true);
+    expect(failsPolicy('Likely Human-Written', 'suspicious')).to.equal(false);
+    expect(failsPolicy('likely_ai_generated', 'never')).to.equal(false);
   });
 });

@@ -94,6 +94,7 @@ describe('the plugin testkit', () => {
                 weight: 1,
                 messages: { a: 'A' },
               },
+              // @ts-expect-error a plugin in JavaScript can name an id its meta lacks: the run-time check is for it
               analyze: (c) => [{ commit: c.commits[0]!.hash, score: 0.5, messageId: 'b' }],
             }),
           ),

@@ -1,4 +1,5 @@
-import type { AnalysisResult, FailOn } from '@cadence-detect/plugin-sdk';
+import { type FailOn } from '@cadence-detect/plugin-sdk';
+import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
 import { pageScoreMeaning, scoreMeaning, strongestPageSignals } from './explain.js';
 import type { ReportFormat } from './report-format.js';
 

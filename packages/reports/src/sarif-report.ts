@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import {
-  failsPolicy,
   sourceKindOf,
   type AnalysisResult,
   type Detection,
@@ -9,6 +8,7 @@ import {
   type StrategyResult,
   type Suspicion,
   type WebsiteResult,
+  failsPolicy,
 } from '@cadence-detect/plugin-sdk';
 import { displayLine } from './display-text.js';
 import type { ReportContext } from './render.js';

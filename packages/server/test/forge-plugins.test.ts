@@ -5,15 +5,8 @@ import { Writable } from 'node:stream';
 import { loadConfig, toPluginConfigView } from '@cadence-detect/config';
 import { createEngine } from '@cadence-detect/engine';
 import { createLogger } from '@cadence-detect/logger';
-import {
-  constantTimeEqual,
-  definePlugin,
-  payloadText,
-  pushOutcome,
-  pushRange,
-  refuseDelivery,
-  type CadencePlugin,
-} from '@cadence-detect/plugin-sdk';
+import { definePlugin, type CadencePlugin } from '@cadence-detect/plugin-sdk';
+import { constantTimeEqual, payloadText, pushOutcome, pushRange, refuseDelivery } from '@cadence-detect/forge-kit';
 import size from '@cadence-detect/plugin-size';
 import {
   eventually,

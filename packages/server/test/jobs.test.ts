@@ -8,7 +8,7 @@ import { UnverifiedBytes } from '../src/webhooks/unverified-bytes.js';
 import { RecentDeliveries } from '../src/webhooks/recent-deliveries.js';
 import { newJobId } from '../src/jobs/job-id.js';
 import { isoNow } from '../src/jobs/iso-now.js';
-import { constantTimeEqual, verifyHubSignature } from '@cadence-detect/plugin-sdk';
+import { constantTimeEqual, verifyHubSignature } from '@cadence-detect/forge-kit';
 import { createHmac } from 'node:crypto';
 import { eventually } from '@cadence-detect/test-support';
 

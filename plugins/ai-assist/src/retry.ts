@@ -1,4 +1,5 @@
-import { CadenceError, retrying, retryAfterMs, errorMessage } from '@cadence-detect/plugin-sdk';
+import { CadenceError, errorMessage } from '@cadence-detect/plugin-sdk';
+import { retrying, retryAfterMs } from '@cadence-detect/forge-kit';
 
 /** A provider failure sorted into what we do about it. */
 export interface ClassifiedFailure {

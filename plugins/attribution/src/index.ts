@@ -73,6 +73,7 @@ const messages = {
   viaRequest: '{{assistant}}: {{via}}: {{where}} {{quote}} (rule {{rule}})',
   automation: 'automation: {{quote}} (rule {{rule}})',
 } as const;
+type AttributionFinding = Finding<keyof typeof messages>;
 
 export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
   meta: {
@@ -87,7 +88,7 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
   analyze(context) {
     const rules = rulesFor(context.options);
     const branch = agentBranch(context, rules);
-    const findings: Finding[] = [];
+    const findings: AttributionFinding[] = [];
     const identities = new Map<string, Attribution[]>();
     const automationAccounts = new Map<string, Attribution | null>();
     let attributed = 0;
@@ -135,7 +136,7 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
   },
 });
 
-function toFinding(commit: CommitRecord, found: readonly Attribution[]): Finding {
+function toFinding(commit: CommitRecord, found: readonly Attribution[]): AttributionFinding {
   const [first, ...others] = found;
   const also =
     others.length > 0 ? `; also ${others.map((a) => `${a.where} ${JSON.stringify(a.quote)}`).join('; ')}` : '';
@@ -201,7 +202,11 @@ export function requestAttribution(
 }
 
 /** The explicit finding on a squash commit nothing of its own attributes, carried by its request. */
-function carriedFinding(squash: CommitRecord, request: RequestCommits, carried: RequestAttribution): Finding {
+function carriedFinding(
+  squash: CommitRecord,
+  request: RequestCommits,
+  carried: RequestAttribution,
+): AttributionFinding {
   const { first, attributed } = carried;
   const commits = request.commits.length;
   const via = `via pull request #${request.number} (${attributed} of its ${commits} commit${commits === 1 ? '' : 's'} in ${request.ref})`;

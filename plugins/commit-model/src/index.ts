@@ -76,6 +76,7 @@ const messages = {
   flagged: 'model probability {{probability}} (flagged from {{flagAt}}): {{signals}}',
   flaggedWithoutSignals: 'model probability {{probability}} (flagged from {{flagAt}})',
 } as const;
+type CommitModelFinding = Finding<keyof typeof messages>;
 
 export const commitModelStrategy = defineStrategy({
   meta: {
@@ -91,7 +92,7 @@ export const commitModelStrategy = defineStrategy({
   analyze(context: RepositoryContext) {
     const model = shippedModel();
     const probabilities = new Map<string, number>();
-    const findings: Finding[] = [];
+    const findings: CommitModelFinding[] = [];
     let imported = 0;
     eachFeatureVector(context.commits, (vector, index) => {
       const commit = context.commits[index]!;
@@ -130,7 +131,11 @@ export const commitModelStrategy = defineStrategy({
 const COVERED: readonly string[] = Object.freeze(['velocity', 'timing', 'size']);
 
 /** The finding's message: the probability, the threshold and the three features that raised it most. */
-function reason(model: CommitModel, p: number, contributions: Float64Array): Pick<Finding, 'messageId' | 'data'> {
+function reason(
+  model: CommitModel,
+  p: number,
+  contributions: Float64Array,
+): Pick<CommitModelFinding, 'messageId' | 'data'> {
   const top = [...contributions.entries()]
     .filter(([, c]) => c > 0.15)
     .sort((a, b) => b[1] - a[1])

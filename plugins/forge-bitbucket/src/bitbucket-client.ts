@@ -1,4 +1,4 @@
-import { forgeRequest, type ForgeApi } from '@cadence-detect/plugin-sdk';
+import { forgeRequest, type ForgeApi } from '@cadence-detect/forge-kit';
 
 /**
  * Where Bitbucket Cloud's API is and how a request proves itself: an access token as a bearer

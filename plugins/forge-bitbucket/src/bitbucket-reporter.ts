@@ -1,11 +1,10 @@
+import { type PluginLogger, type FailOn } from '@cadence-detect/plugin-sdk';
 import {
   REPORT_COMMENT_MARKER,
   reportCommentBody,
   statusReporter,
-  type FailOn,
   type ForgeReporter,
-  type PluginLogger,
-} from '@cadence-detect/plugin-sdk';
+} from '@cadence-detect/forge-kit';
 import {
   bitbucketRequest,
   nextPath,

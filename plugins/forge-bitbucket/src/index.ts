@@ -1,4 +1,5 @@
-import { definePlugin, forgeGitHost, lazyForgeReporter, tapForgeReporter } from '@cadence-detect/plugin-sdk';
+import { definePlugin, forgeGitHost } from '@cadence-detect/plugin-sdk';
+import { lazyForgeReporter, tapForgeReporter } from '@cadence-detect/forge-kit';
 import { bitbucketCredentials, bitbucketGitAuthorization } from './bitbucket-client.js';
 import { bitbucketIntake } from './intake.js';
 import { BITBUCKET_OPTIONS } from './options.js';

@@ -1,11 +1,5 @@
-import {
-  invalidPayload,
-  pushOutcome,
-  requireHubSignature,
-  type ForgeIntake,
-  type WebhookDelivery,
-  type WebhookOutcome,
-} from '@cadence-detect/plugin-sdk';
+import { type ForgeIntake, type WebhookDelivery, type WebhookOutcome } from '@cadence-detect/plugin-sdk';
+import { invalidPayload, pushOutcome, requireHubSignature } from '@cadence-detect/forge-kit';
 import { bitbucketPullRequest, bitbucketPush, type PushOutcome } from './payload.js';
 
 /** The request events whose head is new: opened, or updated (new commits, a new title or target). */

@@ -1,4 +1,5 @@
-import { CadenceError, classifyForgeFailure, type ListedRepository } from '@cadence-detect/plugin-sdk';
+import { CadenceError, type ListedRepository } from '@cadence-detect/plugin-sdk';
+import { classifyForgeFailure } from '@cadence-detect/forge-kit';
 import { bitbucketRequest, nextPath, type BitbucketCredentials, type BitbucketPage } from './bitbucket-client.js';
 import { cloneUrlOf } from './payload.js';
 

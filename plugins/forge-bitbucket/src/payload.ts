@@ -1,12 +1,11 @@
+import { isFullCommitId, type ForgeTarget } from '@cadence-detect/plugin-sdk';
 import {
   invalidPayload,
-  isFullCommitId,
   payloadField,
   payloadText,
   requestNumber,
-  type ForgeTarget,
   type PushOrIgnored,
-} from '@cadence-detect/plugin-sdk';
+} from '@cadence-detect/forge-kit';
 
 /** A workspace or repository slug as Bitbucket writes it: letters, digits, `-`, `_`, `.`, never `.` or `..` alone. */
 const SLUG = /^(?!\.{1,2}$)[A-Za-z0-9_.-]{1,128}$/;

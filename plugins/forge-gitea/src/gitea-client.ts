@@ -1,4 +1,4 @@
-import { forgeRequest, type ForgeApi } from '@cadence-detect/plugin-sdk';
+import { forgeRequest, type ForgeApi } from '@cadence-detect/forge-kit';
 
 /**
  * Where Gitea (or Forgejo) is and the token that goes with it: requests go through the SDK's

@@ -1,12 +1,11 @@
+import { type PluginLogger, type FailOn } from '@cadence-detect/plugin-sdk';
 import {
   ForgeHttpError,
   REPORT_COMMENT_MARKER,
   reportCommentBody,
   statusReporter,
-  type FailOn,
   type ForgeReporter,
-  type PluginLogger,
-} from '@cadence-detect/plugin-sdk';
+} from '@cadence-detect/forge-kit';
 import { giteaRequest, repoPath, type GiteaCredentials } from './gitea-client.js';
 
 const CONTEXT = 'cadence';

@@ -1,4 +1,5 @@
-import { definePlugin, forgeGitHost, lazyForgeReporter, tapForgeReporter } from '@cadence-detect/plugin-sdk';
+import { definePlugin, forgeGitHost } from '@cadence-detect/plugin-sdk';
+import { lazyForgeReporter, tapForgeReporter } from '@cadence-detect/forge-kit';
 import { giteaCredentials } from './gitea-client.js';
 import { giteaIntake } from './intake.js';
 import { GITEA_OPTIONS } from './options.js';

@@ -1,11 +1,5 @@
-import {
-  invalidPayload,
-  pushOutcome,
-  requireHubSignature,
-  type ForgeIntake,
-  type WebhookDelivery,
-  type WebhookOutcome,
-} from '@cadence-detect/plugin-sdk';
+import { type ForgeIntake, type WebhookDelivery, type WebhookOutcome } from '@cadence-detect/plugin-sdk';
+import { invalidPayload, pushOutcome, requireHubSignature } from '@cadence-detect/forge-kit';
 import { giteaPullRequest, giteaPush, type PushOutcome } from './payload.js';
 
 /** The signature headers: Gitea sends the first; Forgejo sends both, and then both must verify. */

@@ -1,4 +1,5 @@
-import { CadenceError, classifyForgeFailure, ForgeHttpError, type ListedRepository } from '@cadence-detect/plugin-sdk';
+import { CadenceError, type ListedRepository } from '@cadence-detect/plugin-sdk';
+import { classifyForgeFailure, ForgeHttpError } from '@cadence-detect/forge-kit';
 import { giteaRequest, type GiteaCredentials } from './gitea-client.js';
 
 const OWNER = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,39}$/;

@@ -1,11 +1,11 @@
+import { type ForgeTarget } from '@cadence-detect/plugin-sdk';
 import {
   invalidPayload,
   payloadText,
   pushRange,
-  type ForgeTarget,
   pullRequestRefPush,
   type PushOrIgnored,
-} from '@cadence-detect/plugin-sdk';
+} from '@cadence-detect/forge-kit';
 
 /** `owner/name` as Gitea writes it: letters, digits, `-`, `_`, `.`, never `.` or `..` alone. */
 const SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9_.-]{1,100}$/;

@@ -5,7 +5,7 @@ import type {
   ReportOutcome,
   RepositoryResult,
 } from '@cadence-detect/plugin-sdk';
-import { describeRequestFailure } from '@cadence-detect/plugin-sdk';
+import { describeRequestFailure } from '@cadence-detect/forge-kit';
 import { forgeErrorCode } from './forge-error.js';
 import { githubClient, type GithubClient } from './github-client.js';
 import type { FailOn } from './verdict.js';

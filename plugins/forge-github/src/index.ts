@@ -1,10 +1,5 @@
-import {
-  definePlugin,
-  forgeGitHost,
-  lazyForgeReporter,
-  tapForgeReporter,
-  tapSquashLookup,
-} from '@cadence-detect/plugin-sdk';
+import { definePlugin, forgeGitHost } from '@cadence-detect/plugin-sdk';
+import { lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/forge-kit';
 import { githubIntake } from './intake.js';
 import { GITHUB_OPTIONS, githubCredentials } from './options.js';
 

@@ -1,4 +1,5 @@
-import { pushOutcome, requireHubSignature, type ForgeIntake, type WebhookOutcome } from '@cadence-detect/plugin-sdk';
+import { type ForgeIntake, type WebhookOutcome } from '@cadence-detect/plugin-sdk';
+import { pushOutcome, requireHubSignature } from '@cadence-detect/forge-kit';
 import { githubPullRequest, githubPush, type PushOutcome } from './payload.js';
 
 const PING: WebhookOutcome = Object.freeze({ kind: 'ping' });

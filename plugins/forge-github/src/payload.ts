@@ -1,3 +1,4 @@
+import { type ForgeTarget } from '@cadence-detect/plugin-sdk';
 import {
   invalidPayload,
   isSingleCommitPush,
@@ -5,10 +6,9 @@ import {
   payloadText,
   positiveInteger,
   pushRange,
-  type ForgeTarget,
   pullRequestRefPush,
   type PushOrIgnored,
-} from '@cadence-detect/plugin-sdk';
+} from '@cadence-detect/forge-kit';
 
 export type PushOutcome = PushOrIgnored;
 

@@ -1,11 +1,5 @@
-import {
-  failsPolicy,
-  markdownDetails,
-  verdictLine,
-  escapeMarkdown,
-  type AnalysisResult,
-  type FailOn,
-} from '@cadence-detect/plugin-sdk';
+import { type AnalysisResult, failsPolicy, verdictLine, type FailOn } from '@cadence-detect/plugin-sdk';
+import { markdownDetails, escapeMarkdown } from '@cadence-detect/forge-kit';
 
 export { failsPolicy, escapeMarkdown, type FailOn };
 

@@ -1,5 +1,5 @@
 import { Gitlab } from '@gitbeaker/rest';
-import { retrying, retryAfterMs } from '@cadence-detect/plugin-sdk';
+import { retrying, retryAfterMs } from '@cadence-detect/forge-kit';
 import type { GitlabCredentials } from './options.js';
 
 /**

@@ -1,4 +1,5 @@
-import { statusReporter, type ForgeReporter, type JobInfo, type PluginLogger } from '@cadence-detect/plugin-sdk';
+import { type JobInfo, type PluginLogger } from '@cadence-detect/plugin-sdk';
+import { statusReporter, type ForgeReporter } from '@cadence-detect/forge-kit';
 import { classify, gitlabClient, type GitlabApi } from './gitlab-client.js';
 import type { GitlabCredentials } from './options.js';
 import { NOTE_MARKER, noteBody, type FailOn } from './verdict.js';

@@ -1,10 +1,5 @@
-import {
-  definePlugin,
-  forgeGitHost,
-  lazyForgeReporter,
-  tapForgeReporter,
-  tapSquashLookup,
-} from '@cadence-detect/plugin-sdk';
+import { definePlugin, forgeGitHost } from '@cadence-detect/plugin-sdk';
+import { lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/forge-kit';
 import { gitlabIntake } from './intake.js';
 import { GITLAB_OPTIONS, gitlabCredentials } from './options.js';
 

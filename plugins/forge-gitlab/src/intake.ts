@@ -1,11 +1,5 @@
-import {
-  constantTimeEqual,
-  pushOutcome,
-  refuseDelivery,
-  verifyHubSignature,
-  type ForgeIntake,
-  type WebhookOutcome,
-} from '@cadence-detect/plugin-sdk';
+import { type ForgeIntake, type WebhookOutcome } from '@cadence-detect/plugin-sdk';
+import { constantTimeEqual, pushOutcome, refuseDelivery, verifyHubSignature } from '@cadence-detect/forge-kit';
 import { gitlabMergeRequest, gitlabPush, type PushOutcome } from './payload.js';
 
 const PUSH_HOOK = /^push hook$/i;

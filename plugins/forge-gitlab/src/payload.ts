@@ -1,3 +1,4 @@
+import { type ForgeTarget } from '@cadence-detect/plugin-sdk';
 import {
   invalidPayload,
   isSingleCommitPush,
@@ -7,9 +8,8 @@ import {
   positiveInteger,
   pushRange,
   requestNumber,
-  type ForgeTarget,
   type PushOrIgnored,
-} from '@cadence-detect/plugin-sdk';
+} from '@cadence-detect/forge-kit';
 
 export type PushOutcome = PushOrIgnored;
 

@@ -1,4 +1,5 @@
-import { FULL_COMMIT_ID, type ForgeTarget, type SquashFound } from '@cadence-detect/plugin-sdk';
+import { FULL_COMMIT_ID, type ForgeTarget } from '@cadence-detect/plugin-sdk';
+import { type SquashFound } from '@cadence-detect/forge-kit';
 import { gitlabClient, lookupCall } from './gitlab-client.js';
 import type { GitlabCredentials } from './options.js';
 

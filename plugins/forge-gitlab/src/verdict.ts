@@ -1,4 +1,4 @@
-import { failsPolicy, verdictLine, type AnalysisResult, type FailOn } from '@cadence-detect/plugin-sdk';
+import { type AnalysisResult, failsPolicy, verdictLine, type FailOn } from '@cadence-detect/plugin-sdk';
 
 export { failsPolicy, type FailOn };
 
@@ -7,5 +7,5 @@ export function statusDescription(result: AnalysisResult): string {
   return verdictLine(result, 255);
 }
 
-/** The merge request note: the SDK's request comment (its marker finds it again on the next push). */
-export { REPORT_COMMENT_MARKER as NOTE_MARKER, reportCommentBody as noteBody } from '@cadence-detect/plugin-sdk';
+/** The merge request note: forge-kit's request comment (its marker finds it again on the next push). */
+export { REPORT_COMMENT_MARKER as NOTE_MARKER, reportCommentBody as noteBody } from '@cadence-detect/forge-kit';

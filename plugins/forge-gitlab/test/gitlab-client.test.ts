@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startFakeGitlab, type FakeForge } from '@cadence-detect/test-support';
-import { forgeReportCall } from '@cadence-detect/plugin-sdk';
+import { forgeReportCall } from '@cadence-detect/forge-kit';
 import { classify, gitlabClient } from '../src/gitlab-client.js';
 import { gitlabCredentials } from '../src/index.js';
 import { gitlabSquash } from '../src/squash.js';

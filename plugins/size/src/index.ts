@@ -14,6 +14,7 @@ const messages = {
   additions: '{{additions}} additions exceeds suspicious_additions {{threshold}}{{note}}',
   deletions: '{{deletions}} deletions exceeds suspicious_deletions {{threshold}}{{note}}',
 } as const;
+type StrategyFinding = Finding<keyof typeof messages>;
 
 export const sizeStrategy = defineStrategy({
   meta: {
@@ -31,7 +32,7 @@ export const sizeStrategy = defineStrategy({
   },
 });
 
-function judgeCommit(commit: CommitRecord, maxAdd: number, maxDel: number): Finding | null {
+function judgeCommit(commit: CommitRecord, maxAdd: number, maxDel: number): StrategyFinding | null {
   if (!isMeasurableCommit(commit)) return null;
   const addScore = exceedanceScore(commit.additions, maxAdd);
   // Large deletions are mostly clean-ups: weaker evidence than large additions.

@@ -18,6 +18,7 @@ const messages = {
   quick:
     "committed {{seconds}}s after the author's previous commit ({{lines}} lines changed: additions plus deletions), under min_time_delta_seconds {{threshold}}",
 } as const;
+type StrategyFinding = Finding<keyof typeof messages>;
 
 export const timingStrategy = defineStrategy({
   meta: {
@@ -35,7 +36,7 @@ export const timingStrategy = defineStrategy({
   },
 });
 
-function judgeCommit(commit: CommitRecord, threshold: number): Finding | null {
+function judgeCommit(commit: CommitRecord, threshold: number): StrategyFinding | null {
   if (!isMeasurableCommit(commit) || commit.previousAuthorTime === null || threshold <= 0) return null;
   const delta = commit.authorTime - commit.previousAuthorTime;
   if (delta >= threshold) return null;

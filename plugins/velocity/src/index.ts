@@ -21,6 +21,7 @@ const messages = {
   additions: '{{rate}} additions/min ({{additions}} additions {{when}}) exceeds max_additions_per_min {{threshold}}',
   deletions: '{{rate}} deletions/min ({{deletions}} deletions {{when}}) exceeds max_deletions_per_min {{threshold}}',
 } as const;
+type StrategyFinding = Finding<keyof typeof messages>;
 
 export const velocityStrategy = defineStrategy({
   meta: {
@@ -38,7 +39,7 @@ export const velocityStrategy = defineStrategy({
   },
 });
 
-function judgeCommit(commit: CommitRecord, maxAdd: number, maxDel: number): Finding | null {
+function judgeCommit(commit: CommitRecord, maxAdd: number, maxDel: number): StrategyFinding | null {
   if (!isMeasurableCommit(commit) || commit.previousAuthorTime === null) return null;
   const seconds = Math.max(commit.authorTime - commit.previousAuthorTime, MIN_INTERVAL_SECONDS);
   const minutes = seconds / 60;

@@ -39,7 +39,7 @@ export const stockPhrases = defineStrategy({
     const total = hits.reduce((sum, h) => sum + h.count, 0);
     const density = perThousand(total, context.document.words);
     const score = clamp01(density / 6);
-    const findings: Finding[] = hits
+    const findings: Finding<'stockPhrase'>[] = hits
       .sort((a, b) => b.count - a.count)
       .slice(0, MAX_FINDINGS)
       .map((h) => ({
@@ -83,7 +83,7 @@ export const aiVocabulary = defineStrategy({
     // Human prose uses a few of these words too (about 2 to 6 per 1000): only the excess counts.
     const score = clamp01((density - 6) / 20);
     const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
-    const findings: Finding[] =
+    const findings: Finding<'word'>[] =
       score >= 0.2
         ? top.map(([word, n]) => ({
             score,
@@ -117,7 +117,7 @@ export const transitionDensity = defineStrategy({
     });
     const share = opening.length / sentences.length;
     const score = clamp01((share - 0.08) / 0.17);
-    const findings: Finding[] =
+    const findings: Finding<'transitions'>[] =
       score >= 0.2
         ? opening.slice(0, MAX_FINDINGS).map((s) => ({
             score,

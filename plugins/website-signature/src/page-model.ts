@@ -135,7 +135,7 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
           ({ i }) =>
             `${PAGE_FEATURE_NAMES[i]!.replaceAll('_', ' ')} ${round(x[i]!)} (human pages: median ${round(model.human.median[i]!)})`,
         );
-      const findings: Finding[] =
+      const findings: Finding<'probability' | 'probabilityWithSignals'>[] =
         p >= 0.4
           ? [
               {
@@ -209,7 +209,7 @@ export function signalStrategy(
           );
       }
       const score = round(past.length / features.length);
-      const findings: Finding[] =
+      const findings: Finding<'pastHumanRange'>[] =
         past.length > 0
           ? [{ score, element: 'page', messageId: 'pastHumanRange', data: { measurements: past.join('; ') } }]
           : [];

@@ -29,7 +29,7 @@ export const sentenceUniformity = defineStrategy({
     const cv = mean > 0 ? sd / mean : 0;
     // People's sentences vary (cv usually 0.5 to 0.8); generated text often stays under 0.4.
     const score = clamp01((0.6 - cv) / 0.35);
-    const findings: Finding[] =
+    const findings: Finding<'uniform'>[] =
       score >= 0.3
         ? [
             {
@@ -66,7 +66,7 @@ export const repetitiveOpenings = defineStrategy({
     const [word, count] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
     const share = count / openings.length;
     const score = clamp01((share - 0.12) / 0.25);
-    const findings: Finding[] =
+    const findings: Finding<'openings'>[] =
       score >= 0.2
         ? [
             {
@@ -99,7 +99,7 @@ export const unhedgedClaims = defineStrategy({
     const absoluteDensity = perThousand(absolutes, tokens.length);
     const hedgeDensity = perThousand(hedges, tokens.length);
     const score = clamp01((absoluteDensity - 2 * hedgeDensity - 8) / 20);
-    const findings: Finding[] =
+    const findings: Finding<'absolutes'>[] =
       score >= 0.2
         ? [
             {

@@ -24,7 +24,7 @@ export const structureDensity = defineStrategy({
     const perHundred = ((doc.headings.length + items) * 100) / doc.words;
     const boldLead = doc.lists.flatMap((l) => l.items).filter((item) => /^[\p{Lu}][^:]{2,40}:\s/u.test(item)).length;
     const score = clamp01((perHundred - 2.5) / 4 + (items > 0 ? (boldLead / items) * 0.3 : 0));
-    const findings: Finding[] =
+    const findings: Finding<'dense'>[] =
       score >= 0.3
         ? [
             {
@@ -55,7 +55,7 @@ export const pageStructure = defineStrategy({
   },
   analyze(context: WebsiteContext) {
     const doc = context.document;
-    const findings: Finding[] = [];
+    const findings: Finding<'missingAlt' | 'headingJump' | 'genericLink'>[] = [];
     const missingAlt = doc.images.filter((i) => i.alt === null);
     for (const image of missingAlt.slice(0, 3))
       findings.push({

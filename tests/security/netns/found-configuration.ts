@@ -63,7 +63,7 @@ await writeFile(
     version: '1.0.0',
     type: 'module',
     main: 'index.js',
-    peerDependencies: { '@cadence-detect/plugin-sdk': '^1.0.0' },
+    peerDependencies: { '@cadence-detect/plugin-sdk': '^2.0.0' },
   }),
 );
 await writeFile(

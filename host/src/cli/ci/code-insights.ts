@@ -1,5 +1,5 @@
-import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { verdictLine } from '@cadence-detect/plugin-sdk';
+import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
 import { codeQualityReport, type CodeQualityIssue } from './code-quality.js';
 import { addedLinesSentence } from './summary.js';
 

@@ -1,4 +1,5 @@
-import { escapeMarkdown, type RepositoryResult, type Suspicion } from '@cadence-detect/plugin-sdk';
+import { type RepositoryResult, type Suspicion } from '@cadence-detect/plugin-sdk';
+import { escapeMarkdown } from '@cadence-detect/forge-kit';
 import { displayLine } from '@cadence-detect/reports/display-text';
 
 /** How many flagged commits the summary lists (the SARIF and the JSON report have all). */

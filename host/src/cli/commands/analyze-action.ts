@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AnalysisRequest } from '@cadence-detect/engine';
 import { answersAsRepository, parseRepositoryUrl } from '@cadence-detect/git-source';
 import { maskSecrets, type CadenceConfig } from '@cadence-detect/config';
-import { failsPolicy, type AnalysisResult } from '@cadence-detect/plugin-sdk';
+import { type AnalysisResult, failsPolicy } from '@cadence-detect/plugin-sdk';
 import {
   renderReportLazily,
   reportFormatFromPath,

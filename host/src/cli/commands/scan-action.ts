@@ -13,7 +13,7 @@ import {
   type OrganizationResult,
   type RepositoryOutcome,
 } from '@cadence-detect/organization';
-import { failsPolicy, type RepositoryResult } from '@cadence-detect/plugin-sdk';
+import { type RepositoryResult, failsPolicy } from '@cadence-detect/plugin-sdk';
 import { escapeBidi, renderReportLazily } from '@cadence-detect/reports/render';
 import { missingForgePlugin } from '../../optional-packages.js';
 import { createRuntime, type Runtime } from '../../runtime.js';

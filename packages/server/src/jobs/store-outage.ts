@@ -1,6 +1,6 @@
 import { CadenceError } from '@cadence-detect/errors';
 import type { Logger } from '@cadence-detect/logger';
-import { retrying } from '@cadence-detect/plugin-sdk';
+import { retrying } from '@cadence-detect/forge-kit';
 
 /** How a job's outcome waits for a job store that is away: asked again this often, for this long. */
 export interface OutageWait {

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { HttpError } from '@cadence-detect/errors';
-import { constantTimeEqual } from '@cadence-detect/plugin-sdk';
+import { constantTimeEqual } from '@cadence-detect/forge-kit';
 import { sameOriginRequest, Sessions } from './session.js';
 import type { SessionRevocations } from './session-revocations.js';
 

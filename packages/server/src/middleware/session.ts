@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import { constantTimeEqual } from '@cadence-detect/plugin-sdk';
+import { constantTimeEqual } from '@cadence-detect/forge-kit';
 import type { SessionRevocations } from './session-revocations.js';
 
 /** The dashboard's session cookie: HttpOnly, SameSite=Strict, never readable by a script or sent cross-site. */

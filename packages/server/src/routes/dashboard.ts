@@ -6,7 +6,7 @@ import { dashboardAsset } from '../dashboard/dashboard-assets.js';
 import { dashboardPage, loginPage } from '../dashboard/dashboard-pages.js';
 import { SESSION_COOKIE, Sessions } from '../middleware/session.js';
 import type { SessionRevocations } from '../middleware/session-revocations.js';
-import { constantTimeEqual } from '@cadence-detect/plugin-sdk';
+import { constantTimeEqual } from '@cadence-detect/forge-kit';
 import type { RegisterRoutes } from './route-module.js';
 import { sendPage } from './send-page.js';
 

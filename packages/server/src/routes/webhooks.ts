@@ -10,12 +10,12 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Engine } from '@cadence-detect/engine';
 import type { Logger } from '@cadence-detect/logger';
 import {
-  hubSignatureKey,
   type ForgeIntake,
   type WebhookDelivery,
   type WebhookPush,
   type WebhookSecret,
 } from '@cadence-detect/plugin-sdk';
+import { hubSignatureKey } from '@cadence-detect/forge-kit';
 import type { JobSource } from '../jobs/job.js';
 import { rawWebhookBody, webhookBytes, webhookPayload } from '../webhooks/webhook-body.js';
 import type { RegisterRoutes } from './route-module.js';

@@ -1,6 +1,4 @@
-import type { EngineHooks } from './hooks.js';
-import type { Forge, JobInfo, ReportOutcome } from './job.js';
-import type { AnalysisResult } from './result.js';
+import type { EngineHooks, Forge, JobInfo, ReportOutcome, AnalysisResult } from '@cadence-detect/plugin-sdk';
 
 /**
  * What a reporter does at each point of a job of its forge.

@@ -6,10 +6,8 @@ import {
   type ForgeCallOutcome,
   type ForgeFailure,
 } from './forge-call.js';
-import type { Forge, JobInfo, ReportOutcome } from './job.js';
-import type { PluginLogger } from './logger.js';
-import { failsPolicy, verdictLine, type FailOn } from './report-helpers.js';
-import type { AnalysisResult } from './result.js';
+import { failsPolicy, verdictLine } from '@cadence-detect/plugin-sdk';
+import type { Forge, JobInfo, ReportOutcome, PluginLogger, AnalysisResult, FailOn } from '@cadence-detect/plugin-sdk';
 
 /**
  * What a forge that reports by commit status (and, optionally, one request comment) says about its

@@ -1,8 +1,7 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { HttpError } from '@cadence-detect/errors';
-import { isFullCommitId } from './commit-id.js';
-import type { WebhookOutcome } from './forge.js';
-import type { ForgeTarget } from './job.js';
+import { isFullCommitId } from '@cadence-detect/plugin-sdk';
+import type { WebhookOutcome, ForgeTarget } from '@cadence-detect/plugin-sdk';
 
 /**
  * What forge intakes share: constant-time checks, the `X-Hub-Signature-256` HMAC that

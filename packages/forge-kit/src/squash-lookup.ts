@@ -1,6 +1,4 @@
-import type { EngineHooks } from './hooks.js';
-import type { Forge, ForgeTarget } from './job.js';
-import type { PluginLogger } from './logger.js';
+import type { EngineHooks, Forge, ForgeTarget, PluginLogger } from '@cadence-detect/plugin-sdk';
 
 /** A request whose squash commit a push carried, as the forge's API names it. */
 export interface SquashFound {

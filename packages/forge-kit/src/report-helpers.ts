@@ -1,30 +1,5 @@
-import { assessmentLevel } from './assessment.js';
-import type { AnalysisResult, RepositoryResult } from './result.js';
-
-/**
- * What reporters say about a result, written once for every forge: the one-line verdict,
- * the `report.fail_on` policy, and the Markdown summary (check runs, merge request notes).
- * @since 1.3
- */
-export type FailOn = 'never' | 'suspicious' | 'likely_ai_generated';
-
-/** `report.fail_on`: never, or from the assessment named upwards (website assessments rank the same). */
-export function failsPolicy(assessment: string, failOn: FailOn): boolean {
-  return failOn !== 'never' && assessmentLevel(assessment) >= assessmentLevel(failOn);
-}
-
-/** `suspicious: score 0.22, 22% assistant share, 9 of 41 commits flagged (6 attributed)`, cut at `max` characters. */
-export function verdictLine(result: AnalysisResult, max = 140): string {
-  const text =
-    result.source_type !== 'git'
-      ? `${result.assessment}: page score ${result.overall_score.toFixed(2)}`
-      : (() => {
-          const flagged = result.suspicions.length;
-          const explicit = result.suspicions.filter((s) => s.evidence === 'explicit').length;
-          return `${result.assessment}: score ${result.overall_score.toFixed(2)}, ${(result.ai_share * 100).toFixed(0)}% assistant share, ${flagged} of ${result.scored_commits} commits flagged${explicit > 0 ? ` (${explicit} attributed)` : ''}`;
-        })();
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
+import { verdictLine } from '@cadence-detect/plugin-sdk';
+import type { AnalysisResult, RepositoryResult } from '@cadence-detect/plugin-sdk';
 
 /**
  * Text from a repository (messages, author names) cannot open a link, a table cell, a mention or

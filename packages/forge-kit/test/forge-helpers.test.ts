@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { HttpError } from '@cadence-detect/errors';
+import { type AnalysisResult, type JobInfo } from '@cadence-detect/plugin-sdk';
 import {
   hubSignatureKey,
   isSingleCommitPush,
@@ -8,9 +9,7 @@ import {
   lazyForgeReporter,
   pushOutcome,
   pushRange,
-  type AnalysisResult,
   type ForgeReporter,
-  type JobInfo,
 } from '../src/index.js';
 
 const A = 'a'.repeat(40);
@@ -23,7 +22,7 @@ const job: JobInfo = {
   deadline: Date.now() + 60_000,
 };
 
-describe('forge helpers (plugin API 1.6)', () => {
+describe('forge helpers', () => {
   it('reads a push\u2019s ref, before and after as GitHub, GitLab and Gitea send them', () => {
     expect(pushRange({ ref: 'refs/heads/main', before: B, after: A })).to.deep.equal({
       branch: 'main',

@@ -1,12 +1,6 @@
 import { expect } from 'chai';
-import {
-  ForgeHttpError,
-  statusReporter,
-  type AnalysisResult,
-  type JobInfo,
-  type PluginLogger,
-  type ReportOutcome,
-} from '../src/index.js';
+import { type AnalysisResult, type JobInfo, type PluginLogger, type ReportOutcome } from '@cadence-detect/plugin-sdk';
+import { ForgeHttpError, statusReporter } from '../src/index.js';
 
 const logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as PluginLogger;
 const job = (forge: string, url: string | null = 'https://cadence.example.test/jobs/j1'): JobInfo =>

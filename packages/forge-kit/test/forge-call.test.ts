@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { type JobInfo, type PluginLogger } from '@cadence-detect/plugin-sdk';
 import {
   classifyForgeFailure,
   ForgeHttpError,
@@ -9,8 +10,6 @@ import {
   forgeRequest,
   PendingStatuses,
   type ForgeApi,
-  type JobInfo,
-  type PluginLogger,
 } from '../src/index.js';
 
 interface Seen {

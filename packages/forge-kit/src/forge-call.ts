@@ -1,6 +1,5 @@
 import { redactSecrets } from '@cadence-detect/errors';
-import type { Forge, JobInfo, ReportOutcome } from './job.js';
-import type { PluginLogger } from './logger.js';
+import type { Forge, JobInfo, ReportOutcome, PluginLogger } from '@cadence-detect/plugin-sdk';
 import { describeRequestFailure } from './request-failure.js';
 import { retrying, retryAfterMs } from './retry.js';
 
