@@ -54,24 +54,31 @@ function fitPage(all, vectorOf, lambda = LAMBDA, gate = scorable) {
   };
 }
 
-/** Raw (uncalibrated) leave-one-topic-out scores. */
-function rawLeaveOneTopicOut(vectorOf, subset = rows, gate = scorable, lambda = LAMBDA) {
+/**
+ * The groups a validation leaves out one at a time: a page's topic group, or its writer (a machine
+ * page's `writer:`, a human page's repository: the people of one project write alike).
+ */
+const byTopic = (r) => r.topic;
+const byWriter = (r) => r.writer;
+
+/** Raw (uncalibrated) leave-one-group-out scores. */
+function rawLeaveOneOut(vectorOf, subset = rows, gate = scorable, lambda = LAMBDA, groupOf = byTopic) {
   const scores = new Map();
-  for (const topic of new Set(subset.map((r) => r.topic))) {
-    const train = subset.filter((r) => r.topic !== topic);
+  for (const group of new Set(subset.map(groupOf))) {
+    const train = subset.filter((r) => groupOf(r) !== group);
     if (!train.some((r) => r.label === 'machine') || !train.some((r) => r.label === 'human')) continue;
     const model = fitPage(train, vectorOf, lambda, gate);
-    for (const r of subset.filter((x) => x.topic === topic && gate(x))) scores.set(r, model.raw(r));
+    for (const r of subset.filter((x) => groupOf(x) === group && gate(x))) scores.set(r, model.raw(r));
   }
   return scores;
 }
 
-/** The penalty, chosen inside the training pages by their own leave-one-topic-out AUC (never by the held-out topic). */
+/** The penalty, chosen inside the training pages by their own leave-one-group-out AUC (never by the held-out group). */
 const LAMBDAS = [3, 10, 30];
-function chooseLambda(vectorOf, train, gate) {
+function chooseLambda(vectorOf, train, gate, groupOf = byTopic) {
   let best = { lambda: LAMBDA, auc: -1 };
   for (const lambda of LAMBDAS) {
-    const raw = [...rawLeaveOneTopicOut(vectorOf, train, gate, lambda).entries()];
+    const raw = [...rawLeaveOneOut(vectorOf, train, gate, lambda, groupOf).entries()];
     const score = auc(
       raw.map(([, z]) => z),
       raw.map(([r]) => (r.label === 'machine' ? 1 : 0)),
@@ -81,16 +88,19 @@ function chooseLambda(vectorOf, train, gate) {
   return best.lambda;
 }
 
-/** Leave one topic out: fit on the other topics, calibrate by their own inner leave-one-topic-out, score the held-out one. */
-function leaveOneTopicOut(vectorOf, lambda = null, gate = scorable) {
+/**
+ * Leave one group out (a topic by default): fit on the other groups, calibrate by their own inner
+ * leave-one-group-out, score the held-out one.
+ */
+function leaveOneOut(vectorOf, lambda = null, gate = scorable, groupOf = byTopic) {
   const scores = new Map();
-  for (const topic of new Set(rows.map((r) => r.topic))) {
-    const train = rows.filter((r) => r.topic !== topic);
-    const test = rows.filter((r) => r.topic === topic);
+  for (const group of new Set(rows.map(groupOf))) {
+    const train = rows.filter((r) => groupOf(r) !== group);
+    const test = rows.filter((r) => groupOf(r) === group);
     if (!train.some((r) => r.label === 'machine') || !train.some((r) => r.label === 'human')) continue;
-    const chosen = lambda ?? chooseLambda(vectorOf, train, gate);
+    const chosen = lambda ?? chooseLambda(vectorOf, train, gate, groupOf);
     const model = fitPage(train, vectorOf, chosen, gate);
-    const platt = calibrationOf(rawLeaveOneTopicOut(vectorOf, train, gate, chosen));
+    const platt = calibrationOf(rawLeaveOneOut(vectorOf, train, gate, chosen, groupOf));
     for (const r of test)
       scores.set(r, gate(r) ? sigmoid(platt.slope * model.raw(r) + platt.intercept) : UNSCORED_PROBABILITY);
   }
@@ -127,7 +137,7 @@ function markupNull(observed) {
       }
       members.forEach((r, k) => (r.label = labels[k]));
     }
-    draws.push(aucOf(leaveOneTopicOut((r) => r.markup, LAMBDA, everyPage)));
+    draws.push(aucOf(leaveOneOut((r) => r.markup, LAMBDA, everyPage)));
   }
   rows.forEach((r, k) => (r.label = original[k]));
   draws.sort((a, b) => a - b);
@@ -188,12 +198,12 @@ function report(name, scores) {
  */
 const TARGET_HUMAN_AT_0_4 = 0.03;
 const TARGET_BRIEF_AUC = 0.95;
-function targets(scores) {
+function targets(scores, validation = 'leave one topic out') {
   const list = [...scores.entries()];
   const humans = list.filter(([r]) => r.label === 'human');
   const flagged = humans.filter(([, p]) => p >= 0.4);
   const rate = flagged.length / Math.max(humans.length, 1);
-  console.log("per brief, leave one topic out (each brief's machine pages against all human pages):");
+  console.log(`per brief, ${validation} (each brief's machine pages against all human pages):`);
   console.log(
     `  ${'brief'.padEnd(22)} ${'pages'.padStart(5)}  ${'AUC'.padStart(5)}  ${'at >= 0.4'.padStart(9)}  ${'median'.padStart(6)}`,
   );
@@ -249,7 +259,7 @@ console.log(
   ).join(', ')}`,
 );
 const everyPage = () => true;
-const markupScores = leaveOneTopicOut((r) => r.markup, LAMBDA, everyPage);
+const markupScores = leaveOneOut((r) => r.markup, LAMBDA, everyPage);
 report('markup counts together (should be near 0.5)', markupScores);
 console.log(`  against chance: ${markupNull(markupScores)}`);
 // The lexicon features (stock phrases, assistant vocabulary, transition openers) are evidence of
@@ -258,10 +268,28 @@ console.log(`  against chance: ${markupNull(markupScores)}`);
 // negative, and a page full of stock phrases scored 1e-15. They enter the model as constants (weight 0).
 const MODEL_EXCLUDED = new Set(['stock_phrases_per_k', 'ai_vocabulary_per_k', 'transition_openers']);
 const modelVector = (r) => r.features.map((v, j) => (MODEL_EXCLUDED.has(PAGE_FEATURE_NAMES[j]) ? 0 : v));
-const validation = leaveOneTopicOut(modelVector);
+const validation = leaveOneOut(modelVector);
 report('page model (new signals, leave one topic out)', validation);
 precisionRecall(validation);
 targets(validation);
+// Leave one writer out: a machine writer's pages, or a human project's, are scored by a model whose
+// penalty, weights and calibration never saw that writer. The documentation brief has several
+// writers; one writer's habits cannot carry its pages here.
+const byWriterValidation = leaveOneOut(modelVector, null, scorable, byWriter);
+report('page model (leave one writer out)', byWriterValidation);
+console.log('per machine writer, leave one writer out (the writer\u2019s pages against all human pages):');
+const humanScored = [...byWriterValidation.entries()].filter(([r]) => r.label === 'human');
+for (const writer of [...new Set(machine.map(byWriter))].sort()) {
+  const mine = [...byWriterValidation.entries()].filter(([r]) => r.label === 'machine' && r.writer === writer);
+  const subset = [...humanScored, ...mine];
+  console.log(
+    `  ${writer.padEnd(32)} ${mine[0][0].brief.padEnd(20)} ${String(mine.length).padStart(3)} pages  AUC ${auc(
+      subset.map(([, p]) => p),
+      labelsOf(subset.map(([r]) => r)),
+    ).toFixed(3)}  at >= 0.4: ${mine.filter(([, p]) => p >= 0.4).length}`,
+  );
+}
+targets(byWriterValidation, 'leave one writer out');
 if (process.argv.includes('--list')) {
   for (const [r, p] of [...validation.entries()].sort((a, b) => b[1] - a[1]))
     if ((r.label === 'human' && p >= 0.3) || (r.label === 'machine' && p < 0.4))
@@ -279,13 +307,13 @@ const STRUCTURAL = [
 const prose = PAGE_FEATURE_NAMES.map((name, j) => (STRUCTURAL.includes(name) ? -1 : j)).filter((j) => j >= 0);
 report(
   'page model without structural features',
-  leaveOneTopicOut((r) => prose.map((j) => modelVector(r)[j])),
+  leaveOneOut((r) => prose.map((j) => modelVector(r)[j])),
 );
 if (process.argv.includes('--write')) {
   const vectorOf = modelVector;
   const lambda = chooseLambda(vectorOf, rows, scorable);
   const model = fitPage(rows, vectorOf, lambda);
-  const platt = calibrationOf(rawLeaveOneTopicOut(vectorOf, rows, scorable, lambda));
+  const platt = calibrationOf(rawLeaveOneOut(vectorOf, rows, scorable, lambda));
   const quantile = (values, q) => {
     const sorted = [...values].sort((a, b) => a - b);
     return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0;

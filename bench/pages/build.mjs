@@ -43,7 +43,8 @@ export function machinePages() {
     for (const file of readdirSync(path.join(root, brief)).filter((f) => f.endsWith('.md')).sort()) {
       const source = readFileSync(path.join(root, brief, file), 'utf8');
       const topic = /^topic:\s*(\S+)/m.exec(source)?.[1] ?? 'unknown';
-      pages.push({ id: `machine/${brief}/${file}`, label: 'machine', brief, topic, source });
+      const writer = /^writer:\s*(\S+)/m.exec(source)?.[1] ?? `unnamed-${brief}`;
+      pages.push({ id: `machine/${brief}/${file}`, label: 'machine', brief, topic, writer, source });
     }
   }
   return pages;
@@ -58,6 +59,7 @@ function toRow(page) {
     label: page.label,
     brief: page.brief,
     topic: page.topic,
+    writer: page.writer,
     words: document.words,
     markup: markupCounts(document),
     prose: proseWords(document),
@@ -92,7 +94,7 @@ export async function buildPages({ log = console.log } = {}) {
       source = null;
     }
     if (!source) continue;
-    const row = toRow({ id: `${entry.repo}/${entry.path}`, label: 'human', brief: entry.kind ?? 'human', topic: entry.topic, source });
+    const row = toRow({ id: `${entry.repo}/${entry.path}`, label: 'human', brief: entry.kind ?? 'human', topic: entry.topic, writer: entry.repo, source });
     if (row) rows.push(row);
   }
   for (const page of machinePages()) {
