@@ -23,9 +23,11 @@ const TIMER_SECONDS_KEYS = [
 /** A scheduled scan fires at most this often. */
 const MIN_SCHEDULE_MS = 60_000;
 
+type Fail = (key: string, text: string) => never;
+
 /** What the schema cannot say: units, timer ranges, a secret set to nothing. */
 export function checkValues(config: CadenceConfig, file: string | null): void {
-  const fail = (key: string, text: string): never => {
+  const fail: Fail = (key, text) => {
     throw new ConfigError(
       `Invalid configuration in ${file ?? 'the configuration'}: ${key} ${text}`,
       key,
@@ -38,12 +40,24 @@ export function checkValues(config: CadenceConfig, file: string | null): void {
       `must not be above assessment.likely_ai_generated (${config.assessment.likely_ai_generated}), got ${config.assessment.suspicious}`,
     );
   }
-  const backoffMs = parseDuration(config.ai.retry_backoff_initial);
-  if (Number.isNaN(backoffMs)) fail('ai.retry_backoff_initial', 'must be a duration such as 500ms, 1s or 2m');
+  checkUnits(config, fail);
+  checkTimers(config, fail);
+  checkScans(config, fail);
+  // An empty token would either turn authentication off or be a password of nothing: both silent.
+  if (config.api.token === '') fail('api.token', 'is set but empty (unset it to run without a token, or give a token)');
+}
+
+function checkUnits(config: CadenceConfig, fail: Fail): void {
+  if (Number.isNaN(parseDuration(config.ai.retry_backoff_initial)))
+    fail('ai.retry_backoff_initial', 'must be a duration such as 500ms, 1s or 2m');
   if (Number.isNaN(parseSize(config.cache.max_size)))
     fail('cache.max_size', 'must be a size such as 500m, 1g or 65536');
   if (Number.isNaN(parseSize(config.cache.repositories_max_size)))
     fail('cache.repositories_max_size', 'must be a size such as 5g, 500m or 0 (no mirrors)');
+}
+
+/** Every duration a timer will hold fits one (about 24 days), the AI back-off's last doubling included. */
+function checkTimers(config: CadenceConfig, fail: Fail): void {
   const maxSeconds = Math.floor(MAX_TIMER_MS / 1000);
   for (const key of TIMER_SECONDS_KEYS) {
     if (Math.round(valueAt(config, key) * 1000) > MAX_TIMER_MS) {
@@ -53,6 +67,7 @@ export function checkValues(config: CadenceConfig, file: string | null): void {
       );
     }
   }
+  const backoffMs = parseDuration(config.ai.retry_backoff_initial);
   if (backoffMs > MAX_TIMER_MS)
     fail('ai.retry_backoff_initial', `must be at most ${maxSeconds}s (the longest a timer holds)`);
   // The back-off doubles on each retry: the last one must fit a timer too.
@@ -62,6 +77,9 @@ export function checkValues(config: CadenceConfig, file: string | null): void {
       `is too large for ai.retry_backoff_initial ${config.ai.retry_backoff_initial}: the back-off doubles per retry and the last one would exceed ${maxSeconds} seconds (the longest a timer holds)`,
     );
   }
+}
+
+function checkScans(config: CadenceConfig, fail: Fail): void {
   config.scans.schedule.forEach((entry, i) => {
     const every = parseDuration(entry.every);
     if (Number.isNaN(every) || every < MIN_SCHEDULE_MS || every > MAX_TIMER_MS)
@@ -85,8 +103,6 @@ export function checkValues(config: CadenceConfig, file: string | null): void {
         `must be forge:owner, where the owner may be a glob, such as github:acme or gitlab:platform/*, got ${JSON.stringify(entry)}`,
       );
   });
-  // An empty token would either turn authentication off or be a password of nothing: both silent.
-  if (config.api.token === '') fail('api.token', 'is set but empty (unset it to run without a token, or give a token)');
 }
 
 function valueAt(config: CadenceConfig, key: string): number {

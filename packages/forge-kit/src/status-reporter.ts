@@ -66,63 +66,26 @@ export interface StatusReporterSpec {
 export function statusReporter(spec: StatusReporterSpec): ForgeReporter {
   const pending = new PendingStatuses();
   const mine = (job: JobInfo): boolean => job.forge?.forge === spec.forge && (spec.accepts?.(job) ?? true);
-  const record = (kind: string, job: JobInfo, state: string, result: ForgeCallOutcome<unknown>): ReportOutcome =>
-    forgeReportOutcome(spec, kind, job, state, result);
-  const call = <T>(job: JobInfo, run: (signal: AbortSignal) => Promise<T>, stop?: AbortSignal) =>
-    forgeReportCall(run, {
-      deadline: job.deadline,
-      ...(stop ? { stop } : {}),
-      ...(spec.classify ? { classify: spec.classify } : {}),
-    });
-
-  async function status(
-    job: JobInfo,
-    state: string,
-    description: string,
-    recordReport: (outcome: ReportOutcome) => void,
-    stop?: AbortSignal,
-  ): Promise<void> {
-    const kind = spec.statusKind ?? 'commit-status';
-    const refused = spec.cannotPost?.(job) ?? null;
-    if (refused !== null) {
-      recordReport(record(kind, job, state, { ok: false, code: 'ERR_REPORTER_FAILED', status: null, reason: refused }));
-      return;
-    }
-    const outcome = await call(job, (signal) => spec.postStatus(job, state, description, signal), stop);
-    recordReport(record(kind, job, state, outcome));
-  }
-
-  async function comment(
-    job: JobInfo,
-    result: AnalysisResult,
-    recordReport: (outcome: ReportOutcome) => void,
-  ): Promise<void> {
-    const { kind, failedState, post } = spec.comment!;
-    let target = `${job.forge!.repository}@${job.forge!.sha}`;
-    const outcome = await call(job, (signal) => post(job, result, signal, (name) => (target = name)));
-    if (outcome.ok && outcome.value === 'none') return;
-    recordReport({ ...record(kind, job, outcome.ok ? outcome.value : failedState, outcome), target });
-  }
-
   return {
     start(job, recordReport) {
       if (!mine(job)) return;
       pending.begin(job, (stop) =>
-        status(job, spec.states.pending, 'Cadence is analyzing this push', recordReport, stop),
+        postStatus(spec, job, spec.states.pending, 'Cadence is analyzing this push', recordReport, stop),
       );
     },
     async finish(job, result, recordReport) {
       if (!mine(job)) return;
       await pending.settle(job);
       const state = failsPolicy(result.assessment, spec.failOn) ? spec.states.failure : spec.states.success;
-      await status(job, state, verdictLine(result, 255), recordReport);
-      if (spec.comment) await comment(job, result, recordReport);
+      await postStatus(spec, job, state, verdictLine(result, 255), recordReport);
+      if (spec.comment) await postComment(spec, spec.comment, job, result, recordReport);
     },
     async fail(job, error, recordReport) {
       if (!mine(job)) return;
       await pending.settle(job);
       const cancelled = error.code === 'ERR_CANCELLED' && spec.states.cancelled !== undefined;
-      await status(
+      await postStatus(
+        spec,
         job,
         cancelled ? spec.states.cancelled! : spec.states.error,
         `Cadence could not analyze this push: ${error.code}`,
@@ -130,4 +93,59 @@ export function statusReporter(spec: StatusReporterSpec): ForgeReporter {
       );
     },
   };
+}
+
+type RecordReport = (outcome: ReportOutcome) => void;
+
+/** One forge call with the reporters' retries, within the job's deadline. */
+function reportCall<T>(
+  spec: StatusReporterSpec,
+  job: JobInfo,
+  run: (signal: AbortSignal) => Promise<T>,
+  stop?: AbortSignal,
+): Promise<ForgeCallOutcome<T>> {
+  return forgeReportCall(run, {
+    deadline: job.deadline,
+    ...(stop ? { stop } : {}),
+    ...(spec.classify ? { classify: spec.classify } : {}),
+  });
+}
+
+async function postStatus(
+  spec: StatusReporterSpec,
+  job: JobInfo,
+  state: string,
+  description: string,
+  recordReport: RecordReport,
+  stop?: AbortSignal,
+): Promise<void> {
+  const kind = spec.statusKind ?? 'commit-status';
+  const refused = spec.cannotPost?.(job) ?? null;
+  if (refused !== null) {
+    recordReport(
+      forgeReportOutcome(spec, kind, job, state, {
+        ok: false,
+        code: 'ERR_REPORTER_FAILED',
+        status: null,
+        reason: refused,
+      }),
+    );
+    return;
+  }
+  const outcome = await reportCall(spec, job, (signal) => spec.postStatus(job, state, description, signal), stop);
+  recordReport(forgeReportOutcome(spec, kind, job, state, outcome));
+}
+
+async function postComment(
+  spec: StatusReporterSpec,
+  comment: NonNullable<StatusReporterSpec['comment']>,
+  job: JobInfo,
+  result: AnalysisResult,
+  recordReport: RecordReport,
+): Promise<void> {
+  const { kind, failedState, post } = comment;
+  let target = `${job.forge!.repository}@${job.forge!.sha}`;
+  const outcome = await reportCall(spec, job, (signal) => post(job, result, signal, (name) => (target = name)));
+  if (outcome.ok && outcome.value === 'none') return;
+  recordReport({ ...forgeReportOutcome(spec, kind, job, outcome.ok ? outcome.value : failedState, outcome), target });
 }

@@ -52,8 +52,8 @@ export const MAX_FINDINGS_IN_PAGE = 1000;
 
 const lines = (values: readonly SafeHtml[]): SafeHtml => joinHtml(values, '\n');
 
-function repositorySections(r: RepositoryResult): SafeHtml {
-  const counts = flaggedCounts(r);
+/** The flagged commits' table, strongest first, with its filters (the page's script sorts and filters it). */
+function findingsTable(r: RepositoryResult): SafeHtml {
   const link = commitLinker(r.source_id);
   const strategiesByCommit = new Map<string, Set<string>>();
   for (const d of r.detections) {
@@ -65,25 +65,12 @@ function repositorySections(r: RepositoryResult): SafeHtml {
   const ordered = [...r.suspicions].sort((a, b) => b.confidence - a.confidence);
   const inPage = ordered.slice(0, MAX_FINDINGS_IN_PAGE);
   const strategies = [...new Set(inPage.flatMap((s) => [...(strategiesByCommit.get(s.commit) ?? [])]))].sort();
-  const rows = inPage.map((s) => {
-    const used = [...(strategiesByCommit.get(s.commit) ?? [])].sort();
-    const href = link(s.commit);
-    const commit = href
-      ? html`<a href="${href}"><code>${s.commit_hash}</code></a>`
-      : html`<code>${s.commit_hash}</code>`;
-    const assistants = s.assistants?.length ? html`<br><span class="muted">${s.assistants.join(', ')}</span>` : '';
-    const strategiesUsed = used.length ? html`<span class="muted">${used.join(', ')}</span>` : '';
-    return html`<tr data-severity="${s.severity}" data-evidence="${s.evidence}" data-strategies="${used.join(' ')}" data-author="${(s.author ?? '').toLowerCase()}" data-confidence="${s.confidence.toFixed(3)}" data-date="${s.date ?? ''}" data-commit="${s.commit_hash}">\
-<td>${commit}</td><td class="when">${readableDate(s.date)}</td><td>${s.author ?? ''}</td>\
-<td><span class="sev ${s.severity}">${s.severity}</span></td><td>${evidenceLabel(s.evidence)}${assistants}</td>\
-<td class="num">${s.confidence.toFixed(2)}</td><td>${s.message}<ul>${s.reasons.map((x) => html`<li>${x}</li>`)}</ul>${strategiesUsed}</td></tr>`;
-  });
+  const rows = inPage.map((s) => findingRow(s, [...(strategiesByCommit.get(s.commit) ?? [])].sort(), link(s.commit)));
   const header = (key: string, label: string): SafeHtml =>
     html`<th scope="col" aria-sort="${key === 'confidence' ? 'descending' : 'none'}"><button type="button" data-key="${key}">${label}</button></th>`;
   const options = (values: readonly string[]): SafeHtml[] =>
     values.map((v) => html`<option value="${v}">${v}</option>`);
-  const severity = assessmentSeverity(r.assessment);
-  const findings = rows.length
+  return rows.length
     ? html`<div id="finding-controls" hidden>
 <label>Severity<select id="filter-severity"><option value="">all</option>${options(['high', 'medium', 'low'])}</select></label>
 <label>Evidence<select id="filter-evidence"><option value="">all</option>${options(['explicit', 'inferred'])}</select></label>
@@ -96,6 +83,22 @@ ${lines(rows)}
 </tbody></table>
 <p><button type="button" class="more" id="finding-more" hidden>Show more</button></p>`
     : html`<p>None.</p>`;
+}
+
+function findingRow(s: RepositoryResult['suspicions'][number], used: readonly string[], href: string | null): SafeHtml {
+  const commit = href ? html`<a href="${href}"><code>${s.commit_hash}</code></a>` : html`<code>${s.commit_hash}</code>`;
+  const assistants = s.assistants?.length ? html`<br><span class="muted">${s.assistants.join(', ')}</span>` : '';
+  const strategiesUsed = used.length ? html`<span class="muted">${used.join(', ')}</span>` : '';
+  return html`<tr data-severity="${s.severity}" data-evidence="${s.evidence}" data-strategies="${used.join(' ')}" data-author="${(s.author ?? '').toLowerCase()}" data-confidence="${s.confidence.toFixed(3)}" data-date="${s.date ?? ''}" data-commit="${s.commit_hash}">\
+<td>${commit}</td><td class="when">${readableDate(s.date)}</td><td>${s.author ?? ''}</td>\
+<td><span class="sev ${s.severity}">${s.severity}</span></td><td>${evidenceLabel(s.evidence)}${assistants}</td>\
+<td class="num">${s.confidence.toFixed(2)}</td><td>${s.message}<ul>${s.reasons.map((x) => html`<li>${x}</li>`)}</ul>${strategiesUsed}</td></tr>`;
+}
+
+function repositorySections(r: RepositoryResult): SafeHtml {
+  const counts = flaggedCounts(r);
+  const severity = assessmentSeverity(r.assessment);
+  const findings = findingsTable(r);
   return html`<h1>${r.repo}</h1>
 <p class="muted">${r.source_id}${r.branch ? html` · branch ${r.branch}` : ''} · head <code>${r.head_commit.slice(0, 12)}</code></p>
 <section class="verdict ${severity}" aria-label="Verdict">

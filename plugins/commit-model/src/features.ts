@@ -140,6 +140,7 @@ export function eachFeatureVector(
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- one line per feature in FEATURE_NAMES order, read against that list slot by slot
 function featuresOf(
   commit: CommitRecord,
   author: AuthorBaseline,

@@ -201,6 +201,7 @@ export function pageFeatures(document: PageDocument): Float64Array {
   return features;
 }
 
+// eslint-disable-next-line max-lines-per-function -- one line per feature in PAGE_FEATURE_NAMES order, read against that list slot by slot
 function measure(document: PageDocument): Float64Array {
   // The signals' shared views: on a page over SAMPLE_WORDS, an even sample of its blocks and
   // sentences (rates are as well measured on 50,000 words as on a million).

@@ -126,15 +126,7 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
       const x = pageFeatures(context.document);
       const { probability, contributions } = pageProbability(model, x);
       const p = round(probability);
-      const strongest = contributions
-        .map((c, i) => ({ c, i }))
-        .filter((e) => e.c > 0.2)
-        .sort((a, b) => b.c - a.c)
-        .slice(0, 4)
-        .map(
-          ({ i }) =>
-            `${PAGE_FEATURE_NAMES[i]!.replaceAll('_', ' ')} ${round(x[i]!)} (human pages: median ${round(model.human.median[i]!)})`,
-        );
+      const strongest = strongestSignals(model, x, contributions);
       const findings: Finding<'probability' | 'probabilityWithSignals'>[] =
         p >= 0.4
           ? [
@@ -153,6 +145,19 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
       return { findings, score: p, covers, metrics: { probability: p, ...validation } };
     },
   });
+}
+
+/** The (at most four) measurements that moved the page most toward the model's side, against the human pages' median. */
+function strongestSignals(model: PageModel, x: ArrayLike<number>, contributions: readonly number[]): string[] {
+  return contributions
+    .map((c, i) => ({ c, i }))
+    .filter((e) => e.c > 0.2)
+    .sort((a, b) => b.c - a.c)
+    .slice(0, 4)
+    .map(
+      ({ i }) =>
+        `${PAGE_FEATURE_NAMES[i]!.replaceAll('_', ' ')} ${round(x[i]!)} (human pages: median ${round(model.human.median[i]!)})`,
+    );
 }
 
 /** The new signals, each a strategy of its own that explains the page model with its measurements. */

@@ -29,39 +29,16 @@ export function listeningLine(config: CadenceConfig, port: number, forges: reado
 
 /** `cadence webhook`: the server until SIGTERM or SIGINT. */
 export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<void> {
-  const webhook: Record<string, unknown> = {};
-  if (options.port !== undefined) webhook.port = options.port;
-  if (options.host !== undefined) webhook.host = options.host;
-  if (options.secret !== undefined) webhook.secret = options.secret;
-  if (options.workers !== undefined) webhook.maxWorkers = options.workers;
-  if (options.timeout !== undefined) webhook.read_timeout_seconds = options.timeout;
-  const flags: Record<string, unknown> = { webhook };
-  if (options.apiToken !== undefined) flags.api = { token: options.apiToken };
   const niceness = nicenessProblem(io.env.CADENCE_ANALYSIS_NICENESS);
   if (niceness) throw new CliError('usage', niceness);
   const runtime = await createRuntime(io, {
     ...(options.config ? { configPath: options.config } : {}),
-    flags,
+    flags: webhookFlags(options),
     logWarnings: true,
   });
   const { config, logger } = runtime;
   const log = logger.child('server');
-  if (!config.webhook.secret) {
-    if (!options.insecureNoSecret) {
-      throw new CliError(
-        'usage',
-        'no webhook secret: set CADENCE_WEBHOOK_SECRET (or webhook.secret, or --secret), or pass --insecure-no-secret',
-      );
-    }
-    log.warn(
-      'starting WITHOUT a webhook secret (--insecure-no-secret): anyone can trigger analyses through the webhooks',
-    );
-  } else if (config.webhook.secret.length < MIN_SECRET_LENGTH) {
-    throw new CliError(
-      'usage',
-      `Invalid configuration: webhook.secret must be at least ${MIN_SECRET_LENGTH} characters, got ${config.webhook.secret.length} (CADENCE_WEBHOOK_SECRET, webhook.secret or --secret)`,
-    );
-  }
+  checkSecret(config, options, log);
   for (const entry of runtime.pluginEntries.filter((e) => e.status === 'failed' || e.status === 'incompatible')) {
     log.warn('plugin not loaded', { plugin: entry.specifier, status: entry.status, reason: entry.reason });
   }
@@ -84,15 +61,60 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
     backends,
     analysisThreads,
   });
+  await listen(server, runtime, backends.kind, io);
+  await runUntilStopped(log, config.limits.shutdown_grace_seconds, () => server.shutdown());
+}
+
+/** The command's flags as configuration (over files and the environment). */
+function webhookFlags(options: WebhookOptions): Record<string, unknown> {
+  const webhook: Record<string, unknown> = {};
+  if (options.port !== undefined) webhook.port = options.port;
+  if (options.host !== undefined) webhook.host = options.host;
+  if (options.secret !== undefined) webhook.secret = options.secret;
+  if (options.workers !== undefined) webhook.maxWorkers = options.workers;
+  if (options.timeout !== undefined) webhook.read_timeout_seconds = options.timeout;
+  const flags: Record<string, unknown> = { webhook };
+  if (options.apiToken !== undefined) flags.api = { token: options.apiToken };
+  return flags;
+}
+
+/** No secret only when asked for out loud, and never a short one. */
+function checkSecret(config: CadenceConfig, options: WebhookOptions, log: { warn(message: string): void }): void {
+  if (!config.webhook.secret) {
+    if (!options.insecureNoSecret) {
+      throw new CliError(
+        'usage',
+        'no webhook secret: set CADENCE_WEBHOOK_SECRET (or webhook.secret, or --secret), or pass --insecure-no-secret',
+      );
+    }
+    log.warn(
+      'starting WITHOUT a webhook secret (--insecure-no-secret): anyone can trigger analyses through the webhooks',
+    );
+  } else if (config.webhook.secret.length < MIN_SECRET_LENGTH) {
+    throw new CliError(
+      'usage',
+      `Invalid configuration: webhook.secret must be at least ${MIN_SECRET_LENGTH} characters, got ${config.webhook.secret.length} (CADENCE_WEBHOOK_SECRET, webhook.secret or --secret)`,
+    );
+  }
+}
+
+/** Listens, logs where, and tells the person at the terminal in one line; a port taken is a failure. */
+async function listen(
+  server: ReturnType<typeof createServer>,
+  runtime: Awaited<ReturnType<typeof createRuntime>>,
+  backend: string,
+  io: CliIo,
+): Promise<void> {
+  const { config } = runtime;
   try {
     const listening = await server.listen(config.webhook.port, config.webhook.host);
     const address = listening.address();
     const port = typeof address === 'object' && address ? address.port : config.webhook.port;
-    log.info('listening', {
+    runtime.logger.child('server').info('listening', {
       host: config.webhook.host,
       port,
       workers: config.webhook.maxWorkers,
-      backend: backends.kind,
+      backend,
       plugins: runtime.plugins.map((p) => p.packageName),
     });
     // One line for a person at the terminal (the JSON log on stdout is for machines).
@@ -110,5 +132,4 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
       `cannot listen on ${config.webhook.host}:${config.webhook.port}: ${(error as Error).message}`,
     );
   }
-  await runUntilStopped(log, config.limits.shutdown_grace_seconds, () => server.shutdown());
 }

@@ -44,7 +44,7 @@ export async function runOrganizationScan(
   parts: ScanParts,
   signal: AbortSignal,
 ): Promise<void> {
-  const { jobs, log } = parts;
+  const { jobs } = parts;
   const targets = await listed(request, parts, signal);
   const outcomes: (RepositoryOutcome | undefined)[] = new Array(targets.length);
   const record = new ScanRecord(
@@ -60,35 +60,7 @@ export async function runOrganizationScan(
 
   const follower = new ChildFollower(jobs, signal);
   try {
-    let next = 0;
-    let done = 0;
-    while (done < targets.length) {
-      while (follower.size < parts.maxInFlight && next < targets.length) {
-        const index = next;
-        const target = targets[index]!;
-        if (target.refused) {
-          next++;
-          outcomes[index] = { repository: target.repository, url: target.url, error: target.refused };
-          done++;
-          recordChild(parts, record, parent.id, index, null, outcomes[index]!);
-          continue;
-        }
-        const child = await submitChild(parent.id, target, request, parts, signal);
-        if (!child) break; // the queue is full: wait for one of ours to end, or a moment
-        next++;
-        follower.follow(child, index);
-        Object.assign(record.children[index]!, { job_id: child, status: 'queued' });
-        record.changed();
-      }
-      if (done >= targets.length) break;
-      const ended = await follower.nextEnd(follower.size === 0 ? QUEUE_FULL_WAIT_MS : RECHECK_MS);
-      for (const { job, index } of ended) {
-        const target = targets[index]!;
-        outcomes[index] = outcomeOf(job, target);
-        done++;
-        recordChild(parts, record, parent.id, index, job, outcomes[index]!);
-      }
-    }
+    await feedAndFollow({ parentId: parent.id, request, parts, signal, targets, outcomes, record, follower });
   } finally {
     // Whatever ended the scan early (cancel, its time limit, shutdown) ends its repository jobs too.
     // They end `cancelled` whichever way the organization job ended, and are recorded so.
@@ -100,6 +72,61 @@ export async function runOrganizationScan(
       recordChild(parts, record, parent.id, index, job, outcomeOf(job, targets[index]!));
     await record.flush();
   }
+  await completeScan(parent.id, request, parts, targets, outcomes);
+}
+
+interface ScanState {
+  readonly parentId: string;
+  readonly request: OrganizationRequest;
+  readonly parts: ScanParts;
+  readonly signal: AbortSignal;
+  readonly targets: readonly ScanTarget[];
+  readonly outcomes: (RepositoryOutcome | undefined)[];
+  readonly record: ScanRecord;
+  readonly follower: ChildFollower;
+}
+
+/** Feeds the repository jobs to the queue a few at a time and records each as it ends, until all have. */
+async function feedAndFollow(state: ScanState): Promise<void> {
+  const { parentId, request, parts, signal, targets, outcomes, record, follower } = state;
+  let next = 0;
+  let done = 0;
+  while (done < targets.length) {
+    while (follower.size < parts.maxInFlight && next < targets.length) {
+      const index = next;
+      const target = targets[index]!;
+      if (target.refused) {
+        next++;
+        outcomes[index] = { repository: target.repository, url: target.url, error: target.refused };
+        done++;
+        recordChild(parts, record, parentId, index, null, outcomes[index]!);
+        continue;
+      }
+      const child = await submitChild(parentId, target, request, parts, signal);
+      if (!child) break; // the queue is full: wait for one of ours to end, or a moment
+      next++;
+      follower.follow(child, index);
+      Object.assign(record.children[index]!, { job_id: child, status: 'queued' });
+      record.changed();
+    }
+    if (done >= targets.length) break;
+    const ended = await follower.nextEnd(follower.size === 0 ? QUEUE_FULL_WAIT_MS : RECHECK_MS);
+    for (const { job, index } of ended) {
+      outcomes[index] = outcomeOf(job, targets[index]!);
+      done++;
+      recordChild(parts, record, parentId, index, job, outcomes[index]!);
+    }
+  }
+}
+
+/** The organization result from every repository's outcome, recorded as the job's end. */
+async function completeScan(
+  parentId: string,
+  request: OrganizationRequest,
+  parts: ScanParts,
+  targets: readonly ScanTarget[],
+  outcomes: readonly (RepositoryOutcome | undefined)[],
+): Promise<void> {
   const org = aggregateOrganization(
     request.url,
     outcomes.map(
@@ -113,9 +140,9 @@ export async function runOrganizationScan(
     { bands: parts.bands },
   );
   // Its end waits out a store outage, as a repository job's does, rather than staying `running`.
-  await jobs.organizationCompleted(parent.id, org);
-  log.info('organization scan completed', {
-    job_id: parent.id,
+  await parts.jobs.organizationCompleted(parentId, org);
+  parts.log.info('organization scan completed', {
+    job_id: parentId,
     organization: org.organization,
     analyzed: org.counts.analyzed,
     failed: org.counts.failed,

@@ -40,25 +40,7 @@ export class OrganizationScans {
   async start(request: OrganizationRequest, source: 'api' | 'schedule' = 'api'): Promise<Job> {
     const { jobs } = this.options;
     if (!jobs.accepting || this.stopping) throw new CadenceError('ERR_SHUTTING_DOWN');
-    const now = isoNow();
-    const job: Job = {
-      id: newJobId(),
-      status: 'running',
-      kind: 'organization',
-      source,
-      repo: request.url,
-      branch: null,
-      url: request.url,
-      created_at: now,
-      started_at: now,
-      finished_at: null,
-      error: null,
-      error_code: null,
-      request,
-      progress: { total: null, done: 0, failed: 0 },
-      children: [],
-      heartbeat_at: now,
-    };
+    const job = organizationJob(request, source);
     const controller = new AbortController();
     // Enrolled before its record exists: a shutdown beginning meanwhile stops it too.
     const untrack = jobs.track(job.id, controller);
@@ -126,4 +108,27 @@ export class OrganizationScans {
     // The record's transition waits out a store outage and logs; past its patience the scan has nothing more to try.
     await this.options.jobs.organizationEnded(id, failure).catch(() => undefined);
   }
+}
+
+/** A new organization job's record, running from now. */
+function organizationJob(request: OrganizationRequest, source: 'api' | 'schedule'): Job {
+  const now = isoNow();
+  return {
+    id: newJobId(),
+    status: 'running',
+    kind: 'organization',
+    source,
+    repo: request.url,
+    branch: null,
+    url: request.url,
+    created_at: now,
+    started_at: now,
+    finished_at: null,
+    error: null,
+    error_code: null,
+    request,
+    progress: { total: null, done: 0, failed: 0 },
+    children: [],
+    heartbeat_at: now,
+  };
 }

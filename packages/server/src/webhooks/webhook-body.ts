@@ -102,7 +102,6 @@ function readBody(
     const chunks: Buffer[] = [];
     let received = 0;
     let done = false;
-    const started = performance.now();
     const finish = (error: HttpError | null): void => {
       if (done) return;
       done = true;
@@ -120,9 +119,8 @@ function readBody(
     };
     const onData = (chunk: Buffer): void => {
       received += chunk.length;
-      if (received > limit)
-        return finish(cut(413, `The body is larger than ${limit} bytes, the most a webhook body may be`));
-      if (declared !== null && received > declared) return finish(lengthMismatch(declared, received));
+      const tooLong = overLength(received, limit, declared);
+      if (tooLong) return finish(tooLong);
       if (!budget.tryReserve(held.client, chunk.length)) {
         return finish(cut(503, 'Too many webhook bodies are being received at once; retry shortly'));
       }
@@ -132,18 +130,7 @@ function readBody(
     const onEnd = (): void =>
       finish(declared !== null && received !== declared ? lengthMismatch(declared, received) : null);
     const onClose = (): void => finish(closedByClient());
-    // Checked by one sweep for all bodies being read (no timer per request): cut once the body
-    // falls behind its pace.
-    const check = (now: number): void => {
-      const elapsed = now - started;
-      if (elapsed < pace.graceMs + (received * 1000) / pace.minBytesPerSecond) return;
-      finish(
-        cut(
-          408,
-          `The body arrived slower than ${pace.minBytesPerSecond} bytes a second after its first ${pace.graceMs / 1000} s (${received} bytes in ${(elapsed / 1000).toFixed(1)} s)`,
-        ),
-      );
-    };
+    const check = paceCheck(performance.now(), pace, () => received, finish);
     paceChecks.add(check);
     if (sweeper === null) sweeper = setInterval(sweep, SWEEP_MS).unref();
     request.on('data', onData);
@@ -151,6 +138,35 @@ function readBody(
     request.on('close', onClose);
     request.on('error', onClose);
   });
+}
+
+/** Why a body that has reached `received` bytes is cut there, or null while it may go on. */
+function overLength(received: number, limit: number, declared: number | null): HttpError | null {
+  if (received > limit) return cut(413, `The body is larger than ${limit} bytes, the most a webhook body may be`);
+  if (declared !== null && received > declared) return lengthMismatch(declared, received);
+  return null;
+}
+
+/**
+ * One body's pace check, run by one sweep for all bodies being read (no timer per request): it
+ * cuts the body once it falls behind its pace.
+ */
+function paceCheck(
+  started: number,
+  pace: BodyPace,
+  received: () => number,
+  finish: (error: HttpError) => void,
+): (now: number) => void {
+  return (now) => {
+    const elapsed = now - started;
+    if (elapsed < pace.graceMs + (received() * 1000) / pace.minBytesPerSecond) return;
+    finish(
+      cut(
+        408,
+        `The body arrived slower than ${pace.minBytesPerSecond} bytes a second after its first ${pace.graceMs / 1000} s (${received()} bytes in ${(elapsed / 1000).toFixed(1)} s)`,
+      ),
+    );
+  };
 }
 
 /** How often the bodies being read are checked against their pace (a cut comes at most this late). */

@@ -60,38 +60,10 @@ export function bullScanTimers(url: string, prefix: string, logger: Logger): Sca
       stopped();
       await queue.waitUntilReady();
       stopped();
-      const wanted = new Set(entries.map((e) => e.target));
-      for (const scheduler of await queue.getJobSchedulers()) {
-        if (scheduler.key && !wanted.has(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
-      }
-      for (const entry of entries) {
-        await queue.upsertJobScheduler(
-          entry.target,
-          { every: entry.everyMs },
-          { name: 'scan', data: { target: entry.target } },
-        );
-      }
+      await upsertSchedulers(queue, entries);
       stopped();
       if (entries.length > 0) {
-        // A worker's blocking connection waits by design (maxRetriesPerRequest null, as BullMQ requires).
-        worker = new Worker(
-          QUEUE_NAME,
-          async (job) => {
-            await fire(String((job.data as { target?: unknown }).target));
-          },
-          {
-            prefix: `${prefix}:bull`,
-            connection: {
-              url,
-              maxRetriesPerRequest: null,
-              connectionName: 'cadence-scan-schedule-worker',
-              retryStrategy,
-            },
-            concurrency: 1,
-            // As the job queue's worker: back at work within a reconnect of Redis returning, not 15 s.
-            runRetryDelay: WORKER_RETRY_DELAY_MS,
-          },
-        );
+        worker = scheduleWorker(url, prefix, retryStrategy, fire);
         worker.on('error', (error) => log.warn('schedule worker', { error: String(error) }));
       }
     } catch (error) {
@@ -102,4 +74,43 @@ export function bullScanTimers(url: string, prefix: string, logger: Logger): Sca
     stop.removeEventListener('abort', onStop);
     return { close };
   };
+}
+
+type ScheduleEntries = Parameters<ScanTimerFactory>[0];
+
+/** One scheduler per target, the same id on every server; those whose target left are removed. */
+async function upsertSchedulers(queue: Queue, entries: ScheduleEntries): Promise<void> {
+  const wanted = new Set(entries.map((e) => e.target));
+  for (const scheduler of await queue.getJobSchedulers()) {
+    if (scheduler.key && !wanted.has(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
+  }
+  for (const entry of entries) {
+    await queue.upsertJobScheduler(
+      entry.target,
+      { every: entry.everyMs },
+      { name: 'scan', data: { target: entry.target } },
+    );
+  }
+}
+
+/** The worker BullMQ hands each firing to. Its blocking connection waits by design (maxRetriesPerRequest null, as BullMQ requires). */
+function scheduleWorker(
+  url: string,
+  prefix: string,
+  retryStrategy: (attempt: number) => number | null,
+  fire: Parameters<ScanTimerFactory>[1],
+): Worker {
+  return new Worker(
+    QUEUE_NAME,
+    async (job) => {
+      await fire(String((job.data as { target?: unknown }).target));
+    },
+    {
+      prefix: `${prefix}:bull`,
+      connection: { url, maxRetriesPerRequest: null, connectionName: 'cadence-scan-schedule-worker', retryStrategy },
+      concurrency: 1,
+      // As the job queue's worker: back at work within a reconnect of Redis returning, not 15 s.
+      runRetryDelay: WORKER_RETRY_DELAY_MS,
+    },
+  );
 }
