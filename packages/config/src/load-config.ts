@@ -123,7 +123,7 @@ function requireMapping(data: unknown, source: string): asserts data is Record<s
 
 function checkShape(data: unknown, source: string, origin: 'file' | 'env' | 'flags' | 'effective'): void {
   requireMapping(data, source);
-  const unknown = unknownKey(data as Record<string, unknown>, ConfigSchema as unknown as SchemaNode, '');
+  const unknown = unknownKey(data, ConfigSchema as unknown as SchemaNode, '');
   if (unknown)
     throw new ConfigError(
       `Invalid configuration in ${source}: unknown key ${unknown}${keyHint(unknown)}`,

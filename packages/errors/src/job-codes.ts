@@ -34,5 +34,5 @@ export function jobErrorCode(raised: OperationalCode): JobErrorCode {
 
 /** Every code shown as another, for the docs' table and its test. */
 export function jobCodeMappings(): readonly (readonly [OperationalCode, JobErrorCode])[] {
-  return Object.entries(NEAREST).map(([raised, nearest]) => [raised as OperationalCode, nearest!]);
+  return Object.entries(NEAREST).map(([raised, nearest]) => [raised as OperationalCode, nearest]);
 }

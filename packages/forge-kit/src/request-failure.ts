@@ -36,8 +36,8 @@ type Failure = {
 function causes(error: unknown): Failure[] {
   const chain: Failure[] = [];
   let current: unknown = error;
-  while (current && typeof current === 'object' && chain.length < 6 && !chain.includes(current as Failure)) {
-    chain.push(current as Failure);
+  while (current && typeof current === 'object' && chain.length < 6 && !chain.includes(current)) {
+    chain.push(current);
     current = (current as Failure).cause;
   }
   return chain;

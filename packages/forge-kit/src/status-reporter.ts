@@ -87,7 +87,7 @@ export function statusReporter(spec: StatusReporterSpec): ForgeReporter {
       await postStatus(
         spec,
         job,
-        cancelled ? spec.states.cancelled! : spec.states.error,
+        cancelled ? spec.states.cancelled : spec.states.error,
         `Cadence could not analyze this push: ${error.code}`,
         recordReport,
       );

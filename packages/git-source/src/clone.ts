@@ -65,7 +65,7 @@ export async function openRepository(locator: RepositoryLocator, options: OpenOp
         : await cloneRemote(locator, options);
   if (!prefix) return clone;
   try {
-    return { ...clone, resolvedCommit: await resolvePrefix(clone.dir, options.fetchCommit!, options.signal) };
+    return { ...clone, resolvedCommit: await resolvePrefix(clone.dir, options.fetchCommit, options.signal) };
   } catch (error) {
     await clone.dispose();
     throw error;

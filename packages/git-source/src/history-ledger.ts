@@ -186,13 +186,13 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       let addedAt = 0;
       for (const [a, b, c, d] of diff.hunks) {
         const start = b === 0 ? a : a - 1;
-        for (; position < start && position < old!.length; position++) {
-          out.push(old![position]!);
+        for (; position < start && position < old.length; position++) {
+          out.push(old[position]!);
           tags.push(oldTags?.[position] ?? 0);
           texts?.push(oldTexts![position] ?? 0);
         }
         for (let i = 0; i < b; i++, position++) {
-          const value = old![position] ?? UNKNOWN;
+          const value = old[position] ?? UNKNOWN;
           const key = moveKey(diff.removed?.[removedAt++]);
           // The source's lines a followed file leaves out live on where `git log` took the source: no deletion.
           if (followed) continue;
@@ -212,8 +212,8 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
           texts?.push(lineHash(text ?? ''));
         }
       }
-      for (; position < old!.length; position++) {
-        out.push(old![position]!);
+      for (; position < old.length; position++) {
+        out.push(old[position]!);
         tags.push(oldTags?.[position] ?? 0);
         texts?.push(oldTexts![position] ?? 0);
       }
@@ -221,7 +221,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
         const ownAt = new Map(added.map((line) => [line.at, line.value]));
         moved += copiesWithinFile(
           diff,
-          old!,
+          old,
           oldTexts,
           out,
           texts,
@@ -232,7 +232,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
           (at, block, copied, found) => {
             const site = sites.length;
             const own = block.texts.map((_, k) => ownAt.get(at + k) ?? index * SLOTS);
-            sites.push(copySite(block, own, copied, { writers: old!, texts: oldTexts, tags: oldTags }, found));
+            sites.push(copySite(block, own, copied, { writers: old, texts: oldTexts, tags: oldTags }, found));
             for (let k = 0; k < block.texts.length; k++) tags[at + k] = site * RUN_SPAN + k;
           },
         );
@@ -253,7 +253,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
         const from = line.key === null ? undefined : removedText.get(line.key);
         const available = from?.filter((at) => !movedDeletions.has(at));
         const unique = available?.length === 1 && from!.length === 1 && addedCount.get(line.key!) === 1;
-        const taken = unique ? available![0] : undefined;
+        const taken = unique ? available[0] : undefined;
         if (taken !== undefined) {
           movedDeletions.add(taken);
           file.out[line.at] = deletions[taken]!.value;

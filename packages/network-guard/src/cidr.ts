@@ -38,6 +38,6 @@ export function cidrContains(cidr: Cidr, address: ParsedAddress): boolean {
   const range = toIpaddr(cidr);
   const candidate = toIpaddr(address);
   return candidate.kind() === 'ipv4'
-    ? (candidate as ipaddr.IPv4).match(range as ipaddr.IPv4, cidr.prefix)
-    : (candidate as ipaddr.IPv6).match(range as ipaddr.IPv6, cidr.prefix);
+    ? (candidate as ipaddr.IPv4).match(range, cidr.prefix)
+    : (candidate as ipaddr.IPv6).match(range, cidr.prefix);
 }

@@ -45,7 +45,7 @@ function listingForge(
   forge: string,
 ): { forge: AnyForge; setup: (logger: PluginLogger) => IntakeSetup<Readonly<Record<string, unknown>>> } {
   const loaded = plugins.find((p) => p.plugin.forge?.name === forge);
-  const definition = loaded?.plugin.forge as AnyForge | undefined;
+  const definition = loaded?.plugin.forge;
   if (!loaded || !definition)
     throw new CadenceError('ERR_INVALID_SOURCE', {
       message: `no loaded plugin brings the forge ${JSON.stringify(forge)}: give github:<org>, gitlab:<group> or a list of repositories`,
@@ -107,8 +107,8 @@ export function forgeAuthorizationFor(
   logger: PluginLogger,
 ): GitAuthorization | null {
   const loaded = plugins.find((p) => p.plugin.forge?.name === forgeName);
-  const forge = loaded?.plugin.forge as AnyForge | undefined;
-  const credentials = forge ? forgeCredentials(forge, { options: loaded!.options ?? {}, logger }) : null;
+  const forge = loaded?.plugin.forge;
+  const credentials = forge ? forgeCredentials(forge, { options: loaded.options ?? {}, logger }) : null;
   return credentials ? scopedAuthorization(credentials, url) : null;
 }
 

@@ -76,7 +76,7 @@ function optionProblem(schema: object, key: string, message: string): string {
   const path = key.split('.');
   const name = path.pop() ?? key;
   let node = schema as { properties?: Record<string, object> };
-  for (const part of path) node = (node.properties?.[part] ?? {}) as typeof node;
+  for (const part of path) node = node.properties?.[part] ?? {};
   const known = Object.keys(node.properties ?? {});
   const suggestion = closestName(name, known);
   if (suggestion) return `unknown option ${name} (did you mean ${suggestion}?)`;
@@ -100,8 +100,7 @@ function plainDefaults(schema: object, value: unknown): unknown {
     return value;
   const out = value as Record<string, unknown>;
   for (const [key, child] of Object.entries(node.properties)) {
-    if (out[key] === undefined && 'default' in child)
-      out[key] = structuredClone((child as { default: unknown }).default);
+    if (out[key] === undefined && 'default' in child) out[key] = structuredClone(child.default);
     if (out[key] !== undefined) out[key] = plainDefaults(child, out[key]);
   }
   return out;

@@ -297,7 +297,7 @@ function websiteRun(result: WebsiteResult, failing: boolean): PlannedRun {
     sarif: {
       ruleId: ruleIdOf(detection),
       ...(ruleIndex.has(ruleIdOf(detection)) ? { ruleIndex: ruleIndex.get(ruleIdOf(detection)) } : {}),
-      level: (failing ? 'error' : 'warning') as Level,
+      level: failing ? 'error' : 'warning',
       message: { text: cut(displayLine(detection.message) || detection.strategy, MESSAGE_CHARS) },
       locations: [{ physicalLocation: { artifactLocation: { uri: result.final_url } } }],
       partialFingerprints: fingerprintsOf(

@@ -24,7 +24,7 @@ export function validated<S extends TSchema>(schema: S, value: unknown): Static<
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw HttpError.invalidRequest('body', 'must be a JSON object');
   }
-  if (Value.Check(schema, value)) return value as Static<S>;
+  if (Value.Check(schema, value)) return value;
   const first = Value.Errors(schema, value)[0];
   const missing = requiredField(first?.params);
   if (!first?.instancePath && missing) throw missingField(schema, missing, value as Record<string, unknown>);

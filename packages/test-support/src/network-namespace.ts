@@ -54,7 +54,7 @@ export function runInLoopbackNamespace(
         'sh',
         '-c',
         'mount --bind "$0" /etc/hosts && ip link set lo up && exec "$@"',
-        options.hostsFile!,
+        options.hostsFile,
       ]
     : ['--net', '--map-root-user', 'sh', '-c', 'ip link set lo up && exec "$@"', 'loopback-namespace'];
   return new Promise((resolve, reject) => {

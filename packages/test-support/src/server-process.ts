@@ -96,7 +96,7 @@ async function startCadenceProcess(
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`cadence ${command[0]} did not start: ${stderr}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       const lines = buffered.split('\n');
       buffered = lines.pop() ?? '';
@@ -113,7 +113,7 @@ async function startCadenceProcess(
         }
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}: ${stderr}`));

@@ -4,7 +4,6 @@ import { TextSink } from './text-sink.js';
 
 type ParentNode = DefaultTreeAdapterMap['parentNode'];
 type Element = DefaultTreeAdapterMap['element'];
-type TextNode = DefaultTreeAdapterMap['textNode'];
 
 /** Not visible text, or the page's chrome rather than its content. */
 const SKIPPED = new Set([
@@ -160,7 +159,7 @@ export function walkDocument(root: ParentNode): WalkResult {
     if (!frame.hidden && frame.spaced && position > 0) addToCollectors(frame, ' ');
     if (!('tagName' in child)) {
       if (!frame.hidden && child.nodeName === '#text') {
-        const value = (child as TextNode).value;
+        const value = child.value;
         frame.block?.add(value);
         addToCollectors(frame, value);
       }

@@ -92,7 +92,7 @@ export function fromWire(wire: WireDocument): PageDocument {
   }
   const sentences: string[] = new Array<string>(wire.sentences.length / 2);
   for (let i = 0; i < sentences.length; i++)
-    sentences[i] = text.slice(wire.sentences[i * 2]!, wire.sentences[i * 2 + 1]!);
+    sentences[i] = text.slice(wire.sentences[i * 2], wire.sentences[i * 2 + 1]);
   return {
     url: wire.url,
     title: wire.title,

@@ -47,7 +47,7 @@ export async function listGiteaRepositories(
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     const { code } = classifyForgeFailure(error);
-    throw new CadenceError(code === 'ERR_REPORTER_FAILED' ? 'ERR_FORGE_UNAVAILABLE' : (code as 'ERR_FORGE_AUTH'), {
+    throw new CadenceError(code === 'ERR_REPORTER_FAILED' ? 'ERR_FORGE_UNAVAILABLE' : code, {
       message: `Gitea would not list ${owner}'s repositories: ${(error as Error)?.message ?? String(error)}`.slice(
         0,
         300,

@@ -56,9 +56,9 @@ export function githubClient(credentials: GithubCredentials, settings: GithubCli
       ...common,
       authStrategy: createAppAuth,
       auth: {
-        appId: credentials.app!.appId,
-        privateKey: credentials.app!.privateKey,
-        installationId: settings.installationId!,
+        appId: credentials.app.appId,
+        privateKey: credentials.app.privateKey,
+        installationId: settings.installationId,
       },
     });
   }

@@ -23,7 +23,7 @@ export function ciSummary(
     range.base
       ? `Commits after \`${range.base.slice(0, 12)}\` up to \`${range.head.slice(0, 12)}\`.`
       : `The whole history up to \`${range.head.slice(0, 12)}\`.`,
-    ...addedLinesSentence(result).map((line) => `${line}`),
+    ...addedLinesSentence(result),
     gate.failOn === null
       ? 'Gate: none (no fail-on level): this step passes whatever the verdict.'
       : gate.gateReached

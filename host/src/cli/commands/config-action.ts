@@ -35,7 +35,7 @@ function declaredStages(text: string): string[] | null {
   try {
     const document = parseYaml(text) as { stages?: unknown } | null;
     const stages = document?.stages;
-    return Array.isArray(stages) && stages.every((s) => typeof s === 'string') ? (stages as string[]) : null;
+    return Array.isArray(stages) && stages.every((s) => typeof s === 'string') ? stages : null;
   } catch {
     return null;
   }

@@ -34,5 +34,5 @@ function reportRecorder(options: Pick<AnalyzeOptions, 'onReport'>): (outcome: Re
 
 function eventEmitter(onEvent: ((event: EmittedEvent) => void) | undefined): (event: AnalysisEvent) => void {
   if (!onEvent) return () => undefined;
-  return (event) => onEvent({ ...event, type: event.event } as EmittedEvent);
+  return (event) => onEvent({ ...event, type: event.event });
 }

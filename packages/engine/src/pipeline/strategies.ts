@@ -36,7 +36,7 @@ export async function runStrategies(
         ...(source.kind === 'repository' ? { diffExcerpt: diffExcerptReader(source, signal) } : {}),
         options: own?.options ?? NO_OPTIONS,
         logger: own ? (parts.pluginLoggers.get(own) ?? context.logger) : context.logger,
-      }) as AnalysisContext;
+      });
     const run = await runStrategy(strategy.strategy, strategyContext, context.signal, parts.budgetMs);
     if (!run.ok)
       parts.log.warn('strategy failed', {

@@ -6,7 +6,7 @@ import type { AnalysisResult, JobInfo } from '@cadence-detect/plugin-sdk';
 import type { Job } from './job.js';
 import type { JobCancelling } from './job-cancelling.js';
 import type { JobEngine } from './job-engine.js';
-import type { JobEvent, JobEventChannel } from './job-events.js';
+import type { JobEventChannel } from './job-events.js';
 import type { JobQueue } from './job-queue.js';
 import type { JobRecords } from './job-records.js';
 import type { ReportWrites } from './report-writes.js';
@@ -127,7 +127,7 @@ export class RunningJobs {
     return engine.analyze(request, {
       signal,
       onEvent: (event: EmittedEvent) => {
-        events.publish(job.id, event as unknown as JobEvent);
+        events.publish(job.id, event);
         if (job.branch === null && event.event === 'fetch' && event.branch !== undefined)
           void records.recordBranch(job.id, event.branch);
       },

@@ -99,7 +99,7 @@ async function feedAndFollow(state: ScanState): Promise<void> {
         next++;
         outcomes[index] = { repository: target.repository, url: target.url, error: target.refused };
         done++;
-        recordChild(parts, record, parentId, index, null, outcomes[index]!);
+        recordChild(parts, record, parentId, index, null, outcomes[index]);
         continue;
       }
       const child = await submitChild(parentId, target, request, parts, signal);
@@ -114,7 +114,7 @@ async function feedAndFollow(state: ScanState): Promise<void> {
     for (const { job, index } of ended) {
       outcomes[index] = outcomeOf(job, targets[index]!);
       done++;
-      recordChild(parts, record, parentId, index, job, outcomes[index]!);
+      recordChild(parts, record, parentId, index, job, outcomes[index]);
     }
   }
 }

@@ -20,5 +20,5 @@ export async function queueDashboard(queue: Queue, basePath = ''): Promise<Middl
     serverAdapter: adapter,
     options: { uiConfig: { boardTitle: 'Cadence queue' } },
   });
-  return adapter.registerPlugin() as unknown as Middleware;
+  return adapter.registerPlugin();
 }
