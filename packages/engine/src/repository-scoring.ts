@@ -15,6 +15,7 @@ import {
   type TimelineBucket,
 } from '@cadence-detect/plugin-sdk';
 import { authorIdentities } from './author-identities.js';
+import { AuthorTally, type AuthorCommit } from './author-tally.js';
 import { logit, sigmoid } from './log-odds.js';
 import { MonthlySeries } from './monthly-series.js';
 import { round, type StrategyReport } from './strategy-outcomes.js';
@@ -50,7 +51,6 @@ export const MAX_INFERRED_CONFIDENCE = 0.99;
 export const HEURISTIC_FLAG = 0.25;
 /** Where a user's own thresholds flag a commit the model does not: the `medium` band. */
 const OVERRIDE_FLAG = 0.4;
-const MAX_AUTHORS = 50;
 /** How far past `flag_at` one finding of score 1 at weight 1 lands, in log-odds. */
 export const SHIFT_MARGIN = 0.1;
 
@@ -125,35 +125,12 @@ export function scoreRepository(
   reports: readonly StrategyReport[],
   policy: ScoringPolicy,
 ): RepositoryScores {
-  const known = new Set(commits.map((c) => c.hash));
-  const byHash = groupByCommit(reports, known);
-  const model = reports.find((r) => r.calibration !== undefined);
-  const calibration = model?.calibration;
-  // What the model's probability already includes: itself and the strategies it covers.
-  const covered = new Set(
-    reports.filter((r) => r.calibration !== undefined).flatMap((r) => [r.result.name, ...(r.covers ?? [])]),
-  );
-  const calibratedNames = new Set(reports.filter((r) => r.calibration !== undefined).map((r) => r.result.name));
-  const weights = new Map(reports.map((r) => [r.result.name, r.strategy.info.weight]));
-  const shiftPerPoint = calibration ? strategyShift(calibration) : 0;
-
+  const byHash = groupByCommit(reports, new Set(commits.map((c) => c.hash)));
+  const rules = scoringRules(reports, policy);
   const judged: CommitJudgement[] = [];
   const commitWeights = new Map<string, CommitWeight>();
   const assistants: Record<string, number> = {};
-  const authors = new Map<
-    string,
-    {
-      author: string;
-      email: string;
-      commits: number;
-      attributed: number;
-      flagged: number;
-      sum: number;
-      scored: number;
-      automation: number;
-      assistants: Record<string, number>;
-    }
-  >();
+  const authors = new AuthorTally();
   let sum = 0;
   let scored = 0;
   let attributed = 0;
@@ -168,46 +145,11 @@ export function scoreRepository(
     const isEmpty = isEmptyCommit(commit);
     if (isEmpty) {
       empty.commits++;
-      for (const name of new Set(
-        found.filter((d) => d.evidence === 'explicit').map((d) => d.assistant ?? 'unnamed assistant'),
-      ))
-        empty.assistants[name] = (empty.assistants[name] ?? 0) + 1;
+      countNamed(empty.assistants, namedAssistants(found));
     }
     const detections = isEmpty ? [] : found;
-    const named = [
-      ...new Set(detections.filter((d) => d.evidence === 'explicit').map((d) => d.assistant ?? 'unnamed assistant')),
-    ];
-    const explicit = detections.some((d) => d.evidence === 'explicit');
-    const automation =
-      !explicit && (detections.some((d) => d.evidence === 'automation') || policy.isExcludedAuthor?.(commit) === true);
-    const heuristic =
-      1 -
-      detections
-        .filter((d) => d.evidence === 'inferred' && !calibratedNames.has(d.strategy))
-        .reduce((product, d) => product * (1 - d.confidence), 1);
-    let confidence: number;
-    let flagged: boolean;
-    if (explicit) {
-      confidence = 1;
-      flagged = true;
-    } else if (automation) {
-      confidence = 0;
-      flagged = false;
-    } else if (calibration) {
-      const shift = detections
-        .filter((d) => d.evidence === 'inferred' && !covered.has(d.strategy))
-        .reduce((total, d) => total + shiftPerPoint * (weights.get(d.strategy) ?? 1) * d.score, 0);
-      const modelled = calibration.probabilities.get(commit.hash) ?? 0;
-      const p = shift > 0 ? sigmoid(Math.max(logit(modelled), logit(calibration.prior)) + shift) : modelled;
-      const override = policy.thresholdsOverridden && heuristic >= OVERRIDE_FLAG;
-      confidence = override ? Math.max(p, heuristic) : p;
-      flagged = p >= calibration.flagAt || override;
-    } else {
-      confidence = heuristic;
-      flagged = heuristic >= HEURISTIC_FLAG;
-    }
-    // Certainty is for a history that says so: an inferred probability never reads 1.00.
-    confidence = explicit ? 1 : Math.min(round(confidence), MAX_INFERRED_CONFIDENCE);
+    const verdict = judgeCommit(commit, detections, rules);
+    const { confidence, flagged, explicit, automation, named } = verdict;
     const counts = !automation && (explicit || isScoredCommit(commit));
     if (counts) {
       sum += confidence;
@@ -222,51 +164,14 @@ export function scoreRepository(
     }
     if (explicit) {
       attributed++;
-      for (const name of named) assistants[name] = (assistants[name] ?? 0) + 1;
+      countNamed(assistants, named);
     }
-    const key = identity(commit);
-    const entry = authors.get(key) ?? {
-      author: commit.authorName,
-      email: commit.authorEmail,
-      commits: 0,
-      attributed: 0,
-      flagged: 0,
-      sum: 0,
-      scored: 0,
-      automation: 0,
-      assistants: {},
-    };
-    entry.commits++;
-    if (explicit) {
-      entry.attributed++;
-      for (const name of named) entry.assistants[name] = (entry.assistants[name] ?? 0) + 1;
-    }
-    if (flagged) entry.flagged++;
-    if (automation) entry.automation++;
-    if (counts) {
-      entry.sum += confidence;
-      entry.scored++;
-    }
-    authors.set(key, entry);
+    authors.add(identity(commit), commit, { ...verdict, counts });
     series.add({ commit, counts, explicit, confidence, assistants: named });
     commitWeights.set(commit.hash, { confidence, explicit, automation, counts, assistants: named });
     if (detections.length > 0 || flagged)
       judged.push({ commit, confidence, flagged, explicit, automation, assistants: named, detections });
   }
-  const breakdown = [...authors.values()]
-    .sort((a, b) => b.commits - a.commits || a.email.localeCompare(b.email))
-    .slice(0, policy.allAuthors ? undefined : MAX_AUTHORS)
-    .map((a): AuthorBreakdown => ({
-      author: a.author,
-      email: a.email,
-      commits: a.commits,
-      attributed: a.attributed,
-      flagged: a.flagged,
-      share: a.scored > 0 ? round(a.sum / a.scored) : 0,
-      scored_commits: a.scored,
-      assistants: a.assistants,
-      ...(a.automation === a.commits ? { automation: true as const } : {}),
-    }));
   return {
     judged,
     weights: commitWeights,
@@ -276,22 +181,97 @@ export function scoreRepository(
     attributedCommits: attributed,
     emptyCommits: empty,
     automationCommits,
-    eraCheck:
-      era.commits >= ERA_CHECK_MIN_COMMITS
-        ? {
-            before: ERA_CHECK_BEFORE,
-            commits: era.commits,
-            flagged: era.flagged,
-            rate: round(era.flagged / era.commits),
-            mean_probability: round(era.sum / era.commits),
-          }
-        : null,
+    eraCheck: eraCheckOf(era),
     assistants,
-    authors: breakdown,
+    authors: authors.breakdown(policy.allAuthors === true),
     months: series.series(),
     authorMonths: series.authorSeries(),
-    scoring: calibration ? 'model' : 'heuristic',
-    flagAt: calibration ? calibration.flagAt : null,
+    scoring: rules.calibration ? 'model' : 'heuristic',
+    flagAt: rules.calibration ? rules.calibration.flagAt : null,
+  };
+}
+
+/** What judging a commit needs of the strategies' reports, worked out once per repository. */
+interface ScoringRules {
+  readonly calibration: StrategyReport['calibration'];
+  /** What the model's probability already includes: itself and the strategies it covers. */
+  readonly covered: ReadonlySet<string>;
+  readonly calibratedNames: ReadonlySet<string>;
+  readonly weights: ReadonlyMap<string, number>;
+  readonly shiftPerPoint: number;
+  readonly policy: ScoringPolicy;
+}
+
+function scoringRules(reports: readonly StrategyReport[], policy: ScoringPolicy): ScoringRules {
+  const calibrated = reports.filter((r) => r.calibration !== undefined);
+  const calibration = calibrated[0]?.calibration;
+  return {
+    calibration,
+    covered: new Set(calibrated.flatMap((r) => [r.result.name, ...(r.covers ?? [])])),
+    calibratedNames: new Set(calibrated.map((r) => r.result.name)),
+    weights: new Map(reports.map((r) => [r.result.name, r.strategy.info.weight])),
+    shiftPerPoint: calibration ? strategyShift(calibration) : 0,
+    policy,
+  };
+}
+
+const namedAssistants = (detections: readonly Detection[]): string[] => [
+  ...new Set(detections.filter((d) => d.evidence === 'explicit').map((d) => d.assistant ?? 'unnamed assistant')),
+];
+
+function countNamed(counts: Record<string, number>, names: readonly string[]): void {
+  for (const name of names) counts[name] = (counts[name] ?? 0) + 1;
+}
+
+/**
+ * One commit's verdict: explicit (confidence 1), automation (0), else the model's probability moved
+ * by the strategies it does not cover (or, without a model, the heuristic strategies' combination).
+ */
+function judgeCommit(
+  commit: CommitRecord,
+  detections: readonly Detection[],
+  rules: ScoringRules,
+): Omit<AuthorCommit, 'counts'> {
+  const named = namedAssistants(detections);
+  const explicit = detections.some((d) => d.evidence === 'explicit');
+  const automation =
+    !explicit &&
+    (detections.some((d) => d.evidence === 'automation') || rules.policy.isExcludedAuthor?.(commit) === true);
+  if (explicit) return { confidence: 1, flagged: true, explicit, automation, named };
+  if (automation) return { confidence: 0, flagged: false, explicit, automation, named };
+  const heuristic =
+    1 -
+    detections
+      .filter((d) => d.evidence === 'inferred' && !rules.calibratedNames.has(d.strategy))
+      .reduce((product, d) => product * (1 - d.confidence), 1);
+  let confidence: number;
+  let flagged: boolean;
+  const calibration = rules.calibration;
+  if (calibration) {
+    const shift = detections
+      .filter((d) => d.evidence === 'inferred' && !rules.covered.has(d.strategy))
+      .reduce((total, d) => total + rules.shiftPerPoint * (rules.weights.get(d.strategy) ?? 1) * d.score, 0);
+    const modelled = calibration.probabilities.get(commit.hash) ?? 0;
+    const p = shift > 0 ? sigmoid(Math.max(logit(modelled), logit(calibration.prior)) + shift) : modelled;
+    const override = rules.policy.thresholdsOverridden && heuristic >= OVERRIDE_FLAG;
+    confidence = override ? Math.max(p, heuristic) : p;
+    flagged = p >= calibration.flagAt || override;
+  } else {
+    confidence = heuristic;
+    flagged = heuristic >= HEURISTIC_FLAG;
+  }
+  // Certainty is for a history that says so: an inferred probability never reads 1.00.
+  return { confidence: Math.min(round(confidence), MAX_INFERRED_CONFIDENCE), flagged, explicit, automation, named };
+}
+
+function eraCheckOf(era: { commits: number; flagged: number; sum: number }): EraCheck | null {
+  if (era.commits < ERA_CHECK_MIN_COMMITS) return null;
+  return {
+    before: ERA_CHECK_BEFORE,
+    commits: era.commits,
+    flagged: era.flagged,
+    rate: round(era.flagged / era.commits),
+    mean_probability: round(era.sum / era.commits),
   };
 }
 

@@ -61,6 +61,14 @@ export function buildRepositoryResult(
     strategy_results: reports.map((r) => r.result),
     metrics: { ...repositoryMetrics(source, suspicions.length, scores.identity), ...strategyMetrics(reports) },
     timeline: buildTimeline(source.commits, flagged),
+    ...sourceFacts(source),
+    ...lineFigures(source, scores, lines),
+  };
+}
+
+/** What the source read beside the history: the squash judged, files too large, unreadable ones, assistant setup files. */
+function sourceFacts(source: PreparedRepository): Partial<RepositoryResult> {
+  return {
     ...(source.info.squash ? { squash: { ...source.info.squash } } : {}),
     ...(source.oversizedFiles
       ? { oversized_files: { ...source.oversizedFiles, commits: [...source.oversizedFiles.commits] } }
@@ -80,17 +88,24 @@ export function buildRepositoryResult(
           })),
         }
       : {}),
-    ...(lines && 'head' in lines
-      ? {
-          lines: linesAtHead(lines, source.commits, scores.weights, scores.identity, {
-            recordsOnlyRaise: Boolean(source.info.range),
-            eraCheck: !source.partialHistory,
-          }),
-          survival: survivalOf(lines, source.commits, scores.weights, { recordsOnlyRaise: Boolean(source.info.range) }),
-        }
-      : lines
-        ? { lines_skipped: lines.skipped }
-        : {}),
+  };
+}
+
+/** The lines at the head and their survival, or why they were not read. */
+function lineFigures(
+  source: PreparedRepository,
+  scores: ReturnType<typeof scoreRepository>,
+  lines: LineReadings | { readonly skipped: string } | undefined,
+): Partial<RepositoryResult> {
+  if (!lines) return {};
+  if (!('head' in lines)) return { lines_skipped: lines.skipped };
+  const recordsOnlyRaise = Boolean(source.info.range);
+  return {
+    lines: linesAtHead(lines, source.commits, scores.weights, scores.identity, {
+      recordsOnlyRaise,
+      eraCheck: !source.partialHistory,
+    }),
+    survival: survivalOf(lines, source.commits, scores.weights, { recordsOnlyRaise }),
   };
 }
 

@@ -46,41 +46,57 @@ export async function runStrategies(
       });
     const report = reportStrategyRun(strategy, run);
     reports.push(report);
-    for (const detection of report.detections) {
-      // A copy: a plugin that edits what it is shown changes nothing (refineResult is the one place for that).
-      parts.hooks.detection.call({ ...detection }, context);
-      if (detectionEvents++ < MAX_DETECTION_EVENTS) {
-        emit({
-          event: 'detection',
-          ...(detection.commit !== undefined ? { commit: detection.commit } : {}),
-          ...(detection.element !== undefined ? { element: detection.element } : {}),
-          suspicion: detection.message,
-          strategy: detection.strategy,
-          severity: detection.severity,
-        });
-      }
-    }
+    detectionEvents = announceDetections(parts, report, context, emit, detectionEvents);
     parts.hooks.strategyResult.call({ ...report.result }, context);
-    if (source.kind === 'repository') {
+    emit(
+      source.kind === 'repository'
+        ? {
+            event: 'progress',
+            // Every commit was read and this strategy has judged them all: the count rose by commit while reading.
+            commits_analyzed: total,
+            total_commits: total,
+            strategies_done: index + 1,
+            strategies_total: applicable.length,
+            strategy: strategy.info.name,
+            detections: report.result.detections,
+          }
+        : {
+            event: 'strategy',
+            name: strategy.info.name,
+            score: report.result.score,
+            strategy: strategy.info.name,
+            detections: report.result.detections,
+          },
+    );
+  }
+  return reports;
+}
+
+/**
+ * A strategy's detections to the `detection` taps (each a copy: a plugin that edits what it is shown
+ * changes nothing; refineResult is the one place for that) and, up to MAX_DETECTION_EVENTS in all,
+ * to the stream. Returns the stream's count so far.
+ */
+function announceDetections(
+  parts: EngineParts,
+  report: StrategyReport,
+  context: AnalysisContext,
+  emit: (e: AnalysisEvent) => void,
+  sent: number,
+): number {
+  let count = sent;
+  for (const detection of report.detections) {
+    parts.hooks.detection.call({ ...detection }, context);
+    if (count++ < MAX_DETECTION_EVENTS) {
       emit({
-        event: 'progress',
-        // Every commit was read and this strategy has judged them all: the count rose by commit while reading.
-        commits_analyzed: total,
-        total_commits: total,
-        strategies_done: index + 1,
-        strategies_total: applicable.length,
-        strategy: strategy.info.name,
-        detections: report.result.detections,
-      });
-    } else {
-      emit({
-        event: 'strategy',
-        name: strategy.info.name,
-        score: report.result.score,
-        strategy: strategy.info.name,
-        detections: report.result.detections,
+        event: 'detection',
+        ...(detection.commit !== undefined ? { commit: detection.commit } : {}),
+        ...(detection.element !== undefined ? { element: detection.element } : {}),
+        suspicion: detection.message,
+        strategy: detection.strategy,
+        severity: detection.severity,
       });
     }
   }
-  return reports;
+  return count;
 }
