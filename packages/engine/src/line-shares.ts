@@ -247,6 +247,31 @@ function recordedAdded(
 
 const monthOf = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 7);
 
+const side = (): SurvivalSide => ({ added: 0, surviving: 0, reworked_14d: 0 });
+
+function add(to: SurvivalSide, weight: number, lines: SurvivalSide): void {
+  to.added += weight * lines.added;
+  to.surviving += weight * lines.surviving;
+  to.reworked_14d += weight * lines.reworked_14d;
+}
+
+const rounded = (s: SurvivalSide): SurvivalSide => ({
+  added: two(s.added),
+  surviving: two(s.surviving),
+  reworked_14d: two(s.reworked_14d),
+});
+
+/** A commit with a line-level record: its named lines are the assistant's (the rest its author's); null without one. */
+function recordedLines(readings: LineReadings, commit: CommitRecord, added: number): SurvivalSide | null {
+  const recorded = readings.records?.byCommit.get(commit.hash);
+  if (!recorded) return null;
+  return {
+    added: Math.min(added, recordedAdded(commit, recorded, readings.head.isExcluded)),
+    surviving: readings.head.byCommit.get(commit.hash)?.marked?.lines ?? 0,
+    reworked_14d: readings.reworkedMarked?.get(commit.hash) ?? 0,
+  };
+}
+
 /**
  * How the analysed commits' lines lasted (docs/lines.md): added, still at HEAD, and reworked within
  * 14 days, assistant against human, each commit weighed by its assistant weight (automation and a
@@ -259,12 +284,6 @@ export function survivalOf(
   /** As linesAtHead's: in a range, a record only raises a commit's assistant lines. */
   options: { readonly recordsOnlyRaise?: boolean } = {},
 ): Survival {
-  const side = (): SurvivalSide => ({ added: 0, surviving: 0, reworked_14d: 0 });
-  const add = (to: SurvivalSide, weight: number, lines: SurvivalSide): void => {
-    to.added += weight * lines.added;
-    to.surviving += weight * lines.surviving;
-    to.reworked_14d += weight * lines.reworked_14d;
-  };
   const total = { assistant: side(), human: side() };
   const months = new Map<string, { assistant: SurvivalSide; human: SurvivalSide }>();
   for (const commit of commits) {
@@ -281,15 +300,7 @@ export function survivalOf(
     const month = monthOf(commit.authorTime);
     const byMonth = months.get(month) ?? { assistant: side(), human: side() };
     months.set(month, byMonth);
-    const recorded = readings.records?.byCommit.get(commit.hash);
-    // A commit with a line-level record: its named lines are the assistant's, the rest its author's.
-    const fromRecord = recorded
-      ? {
-          added: Math.min(lines.added, recordedAdded(commit, recorded, readings.head.isExcluded)),
-          surviving: atHead?.marked?.lines ?? 0,
-          reworked_14d: readings.reworkedMarked?.get(commit.hash) ?? 0,
-        }
-      : null;
+    const fromRecord = recordedLines(readings, commit, lines.added);
     const assistantLines =
       fromRecord && options.recordsOnlyRaise && fromRecord.added < w * lines.added ? null : fromRecord;
     for (const into of [total, byMonth]) {
@@ -306,11 +317,6 @@ export function survivalOf(
       }
     }
   }
-  const rounded = (s: SurvivalSide): SurvivalSide => ({
-    added: two(s.added),
-    surviving: two(s.surviving),
-    reworked_14d: two(s.reworked_14d),
-  });
   return {
     assistant: rounded(total.assistant),
     human: rounded(total.human),
