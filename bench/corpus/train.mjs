@@ -77,24 +77,27 @@ function calibrate(rows) {
  * `onScored` hears each row's out-of-fold probability and its fold's cut-off, and those of
  * `alsoScore`'s rows (never trained on, never in the figures: the lines' truth, notes-truth.mjs).
  */
-export function validate(rows, { log = console.log, eraCheck = [], alsoScore = [], onScored } = {}) {
+export function validate(rows, { log = console.log, eraCheck = [], alsoScore = [], onScored, augment } = {}) {
   const groups = groupByRepo(rows);
   const results = [];
   const checked = [];
   for (const [repo, test] of groups) {
-    const train = rows.filter((r) => r.repo !== repo);
+    const heldOut = [...test, ...alsoScore.filter((x) => x.repo === repo), ...eraCheck.filter((x) => x.repo === repo)];
+    // `augment(train, heldOut)` (a screen's stacked feature, screen-tokens.mjs) gives every row of
+    // the fold more features, computed from the fold's training repositories alone.
+    const extra = augment?.(rows.filter((r) => r.repo !== repo), heldOut);
+    const extended = (r) => (extra ? { ...r, features: [...r.features, ...extra.get(r)] } : r);
+    const train = rows.filter((r) => r.repo !== repo).map(extended);
     const model = fitRaw(train);
     const { platt, flagAt } = calibrate(train);
+    const probability = (r) => sigmoid(platt.slope * model.raw(extended(r).features) + platt.intercept);
     for (const r of test) {
-      const p = sigmoid(platt.slope * model.raw(r.features) + platt.intercept);
+      const p = probability(r);
       results.push({ row: r, p, flagAt });
       onScored?.(r, p, flagAt);
     }
-    for (const r of alsoScore.filter((x) => x.repo === repo)) {
-      const p = sigmoid(platt.slope * model.raw(r.features) + platt.intercept);
-      onScored?.(r, p, flagAt);
-    }
-    for (const r of eraCheck.filter((x) => x.repo === repo)) checked.push({ row: r, flagged: sigmoid(platt.slope * model.raw(r.features) + platt.intercept) >= flagAt });
+    for (const r of alsoScore.filter((x) => x.repo === repo)) onScored?.(r, probability(r), flagAt);
+    for (const r of eraCheck.filter((x) => x.repo === repo)) checked.push({ row: r, flagged: probability(r) >= flagAt });
     log(`  fold ${repo}: flag at ${flagAt.toFixed(2)}`);
   }
   const summary = summarize(results);
