@@ -82,12 +82,14 @@ export function validate(rows, { log = console.log, eraCheck = [], alsoScore = [
   const results = [];
   const checked = [];
   for (const [repo, test] of groups) {
-    const heldOut = [...test, ...alsoScore.filter((x) => x.repo === repo), ...eraCheck.filter((x) => x.repo === repo)];
+    const trainRows = rows.filter((r) => r.repo !== repo);
+    const also = alsoScore.filter((x) => x.repo === repo);
+    const era = eraCheck.filter((x) => x.repo === repo);
     // `augment(train, heldOut)` (a screen's stacked feature, screen-tokens.mjs) gives every row of
     // the fold more features, computed from the fold's training repositories alone.
-    const extra = augment?.(rows.filter((r) => r.repo !== repo), heldOut);
+    const extra = augment?.(trainRows, [...test, ...also, ...era]);
     const extended = (r) => (extra ? { ...r, features: [...r.features, ...extra.get(r)] } : r);
-    const train = rows.filter((r) => r.repo !== repo).map(extended);
+    const train = trainRows.map(extended);
     const model = fitRaw(train);
     const { platt, flagAt } = calibrate(train);
     const probability = (r) => sigmoid(platt.slope * model.raw(extended(r).features) + platt.intercept);
@@ -96,8 +98,8 @@ export function validate(rows, { log = console.log, eraCheck = [], alsoScore = [
       results.push({ row: r, p, flagAt });
       onScored?.(r, p, flagAt);
     }
-    for (const r of alsoScore.filter((x) => x.repo === repo)) onScored?.(r, probability(r), flagAt);
-    for (const r of eraCheck.filter((x) => x.repo === repo)) checked.push({ row: r, flagged: probability(r) >= flagAt });
+    for (const r of also) onScored?.(r, probability(r), flagAt);
+    for (const r of era) checked.push({ row: r, flagged: probability(r) >= flagAt });
     log(`  fold ${repo}: flag at ${flagAt.toFixed(2)}`);
   }
   const summary = summarize(results);

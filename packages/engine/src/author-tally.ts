@@ -12,8 +12,6 @@ export interface AuthorCommit {
   readonly automation: boolean;
   /** The assistants its explicit findings name. */
   readonly named: readonly string[];
-  /** Whether it counts toward the share (scored, or attributed; never automation). */
-  readonly counts: boolean;
 }
 
 interface AuthorEntry {
@@ -33,7 +31,8 @@ export class AuthorTally {
   private readonly authors = new Map<string, AuthorEntry>();
 
   /** `key`: the commit's author as one person (author-identities.ts); the first commit seen names them. */
-  add(key: string, commit: CommitRecord, judged: AuthorCommit): void {
+  /** `counts`: whether the commit counts toward the share (scored, or attributed; never automation). */
+  add(key: string, commit: CommitRecord, judged: AuthorCommit, counts: boolean): void {
     let entry = this.authors.get(key);
     if (!entry) {
       entry = {
@@ -56,7 +55,7 @@ export class AuthorTally {
     }
     if (judged.flagged) entry.flagged++;
     if (judged.automation) entry.automation++;
-    if (judged.counts) {
+    if (counts) {
       entry.sum += judged.confidence;
       entry.scored++;
     }

@@ -166,7 +166,7 @@ export function scoreRepository(
       attributed++;
       countNamed(assistants, named);
     }
-    authors.add(identity(commit), commit, { ...verdict, counts });
+    authors.add(identity(commit), commit, verdict, counts);
     series.add({ commit, counts, explicit, confidence, assistants: named });
     commitWeights.set(commit.hash, { confidence, explicit, automation, counts, assistants: named });
     if (detections.length > 0 || flagged)
@@ -227,11 +227,7 @@ function countNamed(counts: Record<string, number>, names: readonly string[]): v
  * One commit's verdict: explicit (confidence 1), automation (0), else the model's probability moved
  * by the strategies it does not cover (or, without a model, the heuristic strategies' combination).
  */
-function judgeCommit(
-  commit: CommitRecord,
-  detections: readonly Detection[],
-  rules: ScoringRules,
-): Omit<AuthorCommit, 'counts'> {
+function judgeCommit(commit: CommitRecord, detections: readonly Detection[], rules: ScoringRules): AuthorCommit {
   const named = namedAssistants(detections);
   const explicit = detections.some((d) => d.evidence === 'explicit');
   const automation =
