@@ -7,6 +7,7 @@ import {
   type Survival,
   type SurvivalSide,
 } from '@cadence-detect/plugin-sdk';
+import type { AddedLineReadings } from '@cadence-detect/git-source';
 
 /** Of a commit's lines, those its line-level record names as an assistant's (git-source's MarkedLines). */
 interface MarkedReading {
@@ -30,6 +31,8 @@ import type { CommitWeight } from './repository-scoring.js';
 
 /** What the git source found about lines: the blame of HEAD and the rework pass (git-source's HeadLines, structurally). */
 export interface LineReadings {
+  /** What the strategies' added-lines readers returned per commit (the whole history's one pass only). */
+  readonly addedLineReadings?: AddedLineReadings;
   readonly head: {
     readonly head: string;
     readonly counted: number;

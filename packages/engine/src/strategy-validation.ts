@@ -49,6 +49,19 @@ export function validateStrategyMeta(strategy: Strategy, owner: string): void {
       : 'analyze is not a function';
     throw new CadenceError('ERR_INTERNAL', { message: `${owner} registered an invalid strategy (${where})` });
   }
+  const reader: unknown = (strategy as { addedLines?: unknown }).addedLines;
+  if (reader === undefined) return;
+  const wrong =
+    strategy.meta.appliesTo !== 'repository'
+      ? 'addedLines is for repository strategies'
+      : typeof reader !== 'object' || reader === null
+        ? 'addedLines is not an object'
+        : typeof (reader as { key?: unknown }).key !== 'string' || !(reader as { key: string }).key
+          ? 'addedLines.key is not a non-empty string'
+          : typeof (reader as { read?: unknown }).read !== 'function'
+            ? 'addedLines.read is not a function'
+            : null;
+  if (wrong) throw new CadenceError('ERR_INTERNAL', { message: `${owner} registered an invalid strategy (${wrong})` });
 }
 
 /**

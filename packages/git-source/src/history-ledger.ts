@@ -1,3 +1,4 @@
+import { addedLinesOf, type AddedLine } from './added-lines.js';
 import { omitted } from './history.js';
 import { copySite, judgeCopies, NO_SITE, type CopySite } from './copy-sites.js';
 import { filesToFollow, followedDiffs } from './ledger-follows.js';
@@ -47,6 +48,8 @@ export interface LedgerOptions {
    * replayed. Every one of them must descend from it alone (`resumable` says whether they do).
    */
   readonly resume?: Ledger;
+  /** Each commit that is no merge, with its added lines (added-lines.ts), as it is replayed. */
+  readonly onCommitAdded?: (hash: string, lines: readonly AddedLine[]) => void;
   /** Told after each replayed commit how many this read has replayed (progress; cheap to call). */
   readonly onReplayed?: (replayed: number) => void;
   readonly signal?: AbortSignal;
@@ -354,6 +357,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     const index = commits.length;
     commits.push(commit.hash);
     const state = commit.parents.length > 1 ? replayMerge(commit, index) : replayPlain(commit, index);
+    if (commit.parents.length <= 1) options.onCommitAdded?.(commit.hash, addedLinesOf(commit.diffs, options.follows));
     if ((children.get(commit.hash) ?? 0) > 0 || commit.hash === head) states.set(commit.hash, state);
     options.onReplayed?.(commits.length - earlier);
   };

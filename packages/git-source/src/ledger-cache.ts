@@ -3,9 +3,11 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ledger } from './history-ledger.js';
 import type { ReworkedLines } from './rework.js';
+import type { AddedLineReadings } from './added-lines.js';
 
 // 4: copies within a file lined up again at the head, piece by piece (kept passes of 3 judged them by weight).
-const FORMAT = 4;
+// 5: the added lines' readings kept beside the ledger.
+const FORMAT = 5;
 
 /** A whole history's one pass, kept for the next analysis of the same repository. */
 export interface KeptLines {
@@ -13,6 +15,8 @@ export interface KeptLines {
   readonly rework: ReworkedLines;
   /** What the pass depended on at its head besides the history: the excluded files and the line records. */
   readonly context: string;
+  /** What the strategies' readers returned per commit (by reader key, then commit). */
+  readonly readings?: AddedLineReadings;
 }
 
 /**
@@ -50,6 +54,7 @@ export async function loadKeptLines(file: string, key: string): Promise<KeptLine
       files: Record<string, number[]>;
       texts: Record<string, number[]>;
       rework: { lines: Record<string, number>; marked: Record<string, number> };
+      readings?: Record<string, Record<string, number>>;
     };
     if (kept.format !== FORMAT || kept.key !== key || typeof kept.head !== 'string' || !Array.isArray(kept.commits))
       return null;
@@ -68,6 +73,9 @@ export async function loadKeptLines(file: string, key: string): Promise<KeptLine
         marked: new Map(Object.entries(kept.rework.marked)),
       },
       context: String(kept.context),
+      readings: new Map(
+        Object.entries(kept.readings ?? {}).map(([reader, values]) => [reader, new Map(Object.entries(values))]),
+      ),
     };
   } catch {
     return null;
@@ -88,6 +96,9 @@ export async function saveKeptLines(file: string, key: string, kept: KeptLines):
     files: Object.fromEntries(kept.ledger.files),
     texts: Object.fromEntries(kept.ledger.texts ?? new Map()),
     rework: { lines: Object.fromEntries(kept.rework.lines), marked: Object.fromEntries(kept.rework.marked) },
+    readings: Object.fromEntries(
+      [...(kept.readings ?? new Map())].map(([reader, values]) => [reader, Object.fromEntries(values)]),
+    ),
   });
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, text, { mode: 0o600 });

@@ -9,6 +9,8 @@ import type { SharedAuthorshipNotes } from './authorship-notes.js';
 import { REWORK_WINDOW_SECONDS, type ReworkedLines } from './rework.js';
 import { carriesForward, type KeptLines } from './ledger-cache.js';
 import { CadenceError } from '@cadence-detect/errors';
+import type { AddedLinesReader } from '@cadence-detect/plugin-sdk';
+import { AddedLinesReading, type AddedLineReadings } from './added-lines.js';
 
 /** What one pass over a whole history found, before the history's commit records are known. */
 export interface WholeHistoryPass {
@@ -21,6 +23,10 @@ export interface WholeHistoryPass {
   readonly resumedFrom: KeptLines | null;
   /** What the pass depended on besides the history (KeptLines.context). */
   readonly context: string;
+  /** What each reader returned per commit (kept ones included); a reader that threw is absent. */
+  readonly readings: AddedLineReadings;
+  /** The readers that threw, each with its first error. */
+  readonly readerFailures: readonly { readonly key: string; readonly error: unknown }[];
 }
 
 export interface WholeHistoryOptions {
@@ -34,6 +40,8 @@ export interface WholeHistoryOptions {
   readonly gitAiNotes?: SharedAuthorshipNotes;
   /** Progress of the replay: commits replayed so far, of those to replay. */
   readonly onProgress?: (replayed: number, toReplay: number) => void;
+  /** What strategies read of each commit's added lines (a kept pass without one of them is replayed whole). */
+  readonly readers?: readonly AddedLinesReader[];
   readonly signal?: AbortSignal;
 }
 
@@ -69,7 +77,10 @@ export async function readWholeHistoryPass(
       ]),
     )
     .digest('hex');
-  const resumedFrom = kept && since && kept.context === context ? kept : null;
+  const readers = options.readers ?? [];
+  const readersKept = readers.every((reader) => kept?.readings?.has(reader.key));
+  const resumedFrom = kept && since && kept.context === context && readersKept ? kept : null;
+  const reading = new AddedLinesReading(readers, resumedFrom?.readings);
   // Carried forward: the commits since; else the whole history (listed again when only the context changed).
   const parents = resumedFrom ? since! : since ? await historyParents(dir, head, options.signal) : listing.parents;
   const deletions = new Map<number, number>();
@@ -83,6 +94,7 @@ export async function readWholeHistoryPass(
       deletions.set(key, (deletions.get(key) ?? 0) + 1);
     },
     ...(resumedFrom ? { resume: resumedFrom.ledger } : {}),
+    ...(readers.length > 0 ? { onCommitAdded: (hash: string, lines) => reading.read(hash, lines) } : {}),
     ...(options.onProgress
       ? {
           onReplayed: (replayed: number) => options.onProgress!(replayed, parents.size),
@@ -91,7 +103,16 @@ export async function readWholeHistoryPass(
     ...(options.omitPaths?.length ? { omitPaths: options.omitPaths } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  return { tree, records, ledger, deletions, resumedFrom, context };
+  return {
+    tree,
+    records,
+    ledger,
+    deletions,
+    resumedFrom,
+    context,
+    readings: reading.result(),
+    readerFailures: reading.failures,
+  };
 }
 
 /** A kept pass's head: a full commit id (the file is ours, but a damaged one must not become an argument). */

@@ -8,3 +8,11 @@ export { balancedWeights, fitLogistic, sigmoid, type LogisticFit } from './logis
 export { solveLinear } from './linear-solve.js';
 export { fitPlatt, type PlattCalibration } from './calibration.js';
 export { auc, chooseCutoff, figures, type Figures } from './evaluation.js';
+export {
+  fitHashedLogistic,
+  hashedScore,
+  type HashedExample,
+  type HashedLogisticFit,
+  type HashedLogisticOptions,
+  type SparseVector,
+} from './hashed-logistic.js';

@@ -99,6 +99,13 @@ export interface RepositoryContext<O extends object = PluginOptions> extends Con
    * need content. The clone lives until the job's last hook, so this works in every hook.
    */
   diffExcerpt(hash: string, maxBytes?: number): Promise<string>;
+  /**
+   * What this strategy's `addedLines` reader returned for each commit the line pass read, by full
+   * hash. Absent for a strategy without a reader, and when the lines were not read (`--no-lines`,
+   * a failure, a job short of time): a strategy must give a verdict without it.
+   * @since 2.0
+   */
+  readonly addedLineReadings?: ReadonlyMap<string, number>;
 }
 
 export interface WebsiteSourceInfo {

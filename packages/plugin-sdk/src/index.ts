@@ -37,6 +37,7 @@ export {
   type StrategyDefinition,
   type StrategyOf,
 } from './strategy.js';
+export { ADDED_LINE_CHARS, ADDED_LINES_PER_COMMIT, type AddedLine, type AddedLinesReader } from './added-lines.js';
 export type { OptionsOf, PluginOptions, DeepReadonly } from './options.js';
 export type {
   Detection,

@@ -1,3 +1,4 @@
+import type { AddedLinesReader } from './added-lines.js';
 import type { RepositoryContext, WebsiteContext } from './context.js';
 import type { OptionsOf, PluginOptions } from './options.js';
 import type { SourceKind } from './source.js';
@@ -129,6 +130,13 @@ export type StrategyReturn<M extends string = string> = readonly Finding<M>[] | 
  */
 export interface RepositoryStrategy<O extends object = PluginOptions> {
   readonly meta: StrategyMeta<'repository'>;
+  /**
+   * What it reads of each commit's added lines (AddedLinesReader): the strategy then runs once the
+   * line pass has read them, its time budget counted from there, and finds one number per commit in
+   * `context.addedLineReadings` (absent when lines are off or could not be read).
+   * @since 2.0
+   */
+  readonly addedLines?: AddedLinesReader;
   analyze(context: RepositoryContext<O>): StrategyReturn | Promise<StrategyReturn>;
 }
 
@@ -158,6 +166,8 @@ export type StrategyOf<K extends SourceKind, O extends object = PluginOptions> =
  */
 export interface StrategyDefinition<K extends SourceKind, O extends object = PluginOptions, M extends string = string> {
   readonly meta: StrategyMeta<K, M>;
+  /** Repository strategies: what they read of each commit's added lines (RepositoryStrategy.addedLines). */
+  readonly addedLines?: K extends 'repository' ? AddedLinesReader : never;
   // NoInfer: the ids come from `meta.messages` alone, never from the ids the findings name.
   analyze(context: ContextOf<K, O>): StrategyReturn<NoInfer<M>> | Promise<StrategyReturn<NoInfer<M>>>;
 }

@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
+import type { AddedLinesReader, AnalysisResult, RepositoryStrategy } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import { repositoryCacheKey } from '../cache-key.js';
 import { asJobError } from '../cancellation.js';
@@ -34,6 +34,7 @@ export async function acquireSource(
         ...common,
         excludeFiles: parts.pluginConfig.exclude_files,
         logger: parts.gitLog,
+        readers: addedLinesReaders(parts),
         ...(early ? { answerFromCache: early } : {}),
       });
       return acquired.kind === 'cached' ? { cached: acquired.result } : { source: acquired };
@@ -44,4 +45,14 @@ export async function acquireSource(
   } catch (error) {
     throw asJobError(error, run.signal);
   }
+}
+
+/** What the enabled repository strategies read of each commit's added lines. */
+function addedLinesReaders(parts: EngineParts): AddedLinesReader[] {
+  return parts.enabled
+    .filter((r) => r.info.appliesTo === 'repository')
+    .flatMap((r) => {
+      const reader = (r.strategy as RepositoryStrategy).addedLines;
+      return reader ? [reader] : [];
+    });
 }

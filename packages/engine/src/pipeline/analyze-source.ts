@@ -16,7 +16,7 @@ import { readLines, type LinesOutcome } from './lines.js';
 import { refineResult } from './refine.js';
 import { keepResult } from './result-cache.js';
 import type { RunContext } from './run-context.js';
-import { runStrategies } from './strategies.js';
+import { runStrategies, type AddedLineReadingsOf } from './strategies.js';
 
 export interface SourceAnalysis {
   /** The request's own thresholds (`--suspicious-additions`), over the configuration's. */
@@ -58,7 +58,7 @@ export async function analyzeSource(
     const lines = source.kind === 'repository' ? readLines(source, signal, parts.log, run.job?.deadline) : undefined;
     // Marked handled now: it is awaited (and its failure said) after the strategies.
     lines?.catch(() => undefined);
-    const reports = await runStrategies(parts, source, context, run.emit);
+    const reports = await runStrategies(parts, source, context, run.emit, lines && addedLinesOf(lines));
     const assembled = await assemble(parts, source, reports, thresholds, analysis.authors ?? 'top', lines);
     const result = await refineResult(parts, assembled, context);
     throwIfCancelled(signal);
@@ -91,6 +91,14 @@ async function assemble(
     ...(parts.isExcludedAuthor ? { isExcludedAuthor: parts.isExcludedAuthor } : {}),
   };
   return buildRepositoryResult(source, reports, settings, await lines);
+}
+
+/** A reader's numbers from the lines once read; none when the lines were skipped or failed. */
+function addedLinesOf(lines: Promise<LinesOutcome>): AddedLineReadingsOf {
+  return async (key) => {
+    const outcome = await lines.catch(() => undefined);
+    return outcome && 'head' in outcome ? outcome.addedLineReadings?.get(key) : undefined;
+  };
 }
 
 function sameThresholds(a: Thresholds, b: Thresholds): boolean {

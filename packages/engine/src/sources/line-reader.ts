@@ -41,8 +41,13 @@ export function lineReaderOf(
   return {
     readLines: async (signal: AbortSignal) => {
       if (wholeLines) {
-        const readings = await wholeLines.read(parts.commits, maxFiles, signal, parts.unreadableFiles, (error) =>
-          parts.logger.warn('could not keep the line pass', { error: String(error) }),
+        const readings = await wholeLines.read(
+          parts.commits,
+          maxFiles,
+          signal,
+          parts.unreadableFiles,
+          (error) => parts.logger.warn('could not keep the line pass', { error: String(error) }),
+          (reader, error) => parts.logger.warn('an added-lines reader failed', { reader, error: String(error) }),
         );
         emit({ event: 'fetch', message: readings.summary });
         return readings;

@@ -18,7 +18,7 @@ import {
   type MirrorOptions,
   type ClonedRepository,
 } from '@cadence-detect/git-source';
-import type { AnalysisEvent, AnalysisResult } from '@cadence-detect/plugin-sdk';
+import type { AddedLinesReader, AnalysisEvent, AnalysisResult } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest, AnalyzeOptions } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EngineLogger } from '../engine-logger.js';
@@ -45,6 +45,8 @@ interface AcquireOptions extends AnalyzeOptions {
   readonly config: EngineConfig;
   readonly excludeFiles: readonly string[];
   readonly logger: EngineLogger;
+  /** What strategies read of each commit's added lines, in the whole history's one pass. */
+  readonly readers?: readonly AddedLinesReader[];
 }
 
 /** Where mirrors live and their cap, from `cache.repositories_*`; null when turned off (size 0). */
@@ -158,6 +160,7 @@ export async function acquireRepository(
             cache: request.cache !== false,
             gitAiNotes,
             onProgress: (message: string) => emit({ event: 'fetch', message }),
+            ...(options.readers?.length ? { readers: options.readers } : {}),
             signal,
           })
         : null;

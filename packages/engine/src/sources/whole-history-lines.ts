@@ -11,7 +11,7 @@ import {
   type SharedAuthorshipNotes,
   type WholeHistoryPass,
 } from '@cadence-detect/git-source';
-import type { CommitRecord } from '@cadence-detect/plugin-sdk';
+import type { AddedLinesReader, CommitRecord } from '@cadence-detect/plugin-sdk';
 import path from 'node:path';
 import type { EngineConfig } from '../engine-config.js';
 import type { LineReadings } from '../line-shares.js';
@@ -71,6 +71,8 @@ export class WholeHistoryLines {
       readonly gitAiNotes: SharedAuthorshipNotes;
       /** Said every few seconds while the pass replays (a job's page is never silent through it). */
       readonly onProgress?: (message: string) => void;
+      /** What strategies read of each commit's added lines. */
+      readonly readers?: readonly AddedLinesReader[];
       readonly signal: AbortSignal;
     },
   ) {
@@ -85,6 +87,7 @@ export class WholeHistoryLines {
       ...(this.options.cache ? { loadKept: () => this.loadKept() } : {}),
       gitAiNotes: this.options.gitAiNotes,
       ...(this.options.onProgress ? { onProgress: replayProgress(this.options.onProgress) } : {}),
+      ...(this.options.readers?.length ? { readers: this.options.readers } : {}),
       signal: this.options.signal,
       ...(omitPaths?.length ? { omitPaths } : {}),
     });
@@ -111,6 +114,7 @@ export class WholeHistoryLines {
     signal: AbortSignal,
     unreadable: readonly string[] | undefined,
     onSaveFailure: (error: unknown) => void,
+    onReaderFailure?: (key: string, error: unknown) => void,
   ): Promise<LineReadings & { readonly summary: string }> {
     const pending = this.pass;
     if (!pending) throw new Error('the line pass is read once');
@@ -128,14 +132,23 @@ export class WholeHistoryLines {
       signal,
     });
     const rework = chargeRework(pass, commits);
+    for (const { key, error } of pass.readerFailures) onReaderFailure?.(key, error);
     const file = this.keptFile();
     if (file)
       await saveKeptLines(file, keyOf(this.options.excludeFiles), {
         ledger: pass.ledger,
         rework,
         context: pass.context,
+        readings: pass.readings,
       }).catch(onSaveFailure);
     const summary = `lines in one pass over ${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}${pass.resumedFrom ? ` (${pass.resumedFrom.ledger.commits.length} of them kept from the last analysis)` : ''}: ${head.blamedFiles ?? 0} files blamed, ${pass.ledger.movedLines} moved lines kept with their writers`;
-    return { head, reworked: rework.lines, reworkedMarked: rework.marked, records: pass.records, summary };
+    return {
+      head,
+      reworked: rework.lines,
+      reworkedMarked: rework.marked,
+      records: pass.records,
+      summary,
+      addedLineReadings: pass.readings,
+    };
   }
 }
