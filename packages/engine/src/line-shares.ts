@@ -81,6 +81,113 @@ interface Tally {
   apart: number;
 }
 
+interface AuthorTally {
+  name: string;
+  email: string;
+  lines: number;
+  assistant: number;
+  automation: number;
+}
+
+interface LinesAtHeadOptions {
+  /**
+   * A range (a pull request, a push): the change can add the line records of its own commits (an
+   * `.agent-trace` file), so a record is used only where it raises a commit's assistant lines above
+   * what inference gives, never to lower them; it is still reported under `records`.
+   */
+  readonly recordsOnlyRaise?: boolean;
+  /** The whole history was read: the lines get their false-alarm reading (`era_check`). */
+  readonly eraCheck?: boolean;
+}
+
+type BlamedCommit = LineReadings['head']['byCommit'] extends ReadonlyMap<string, infer B> ? B : never;
+
+/** The sums of linesAtHead, one blamed commit at a time. */
+class HeadTally {
+  explicit = 0;
+  inferred = 0;
+  automation = 0;
+  outside: number;
+  markedTotal = 0;
+  readonly era = { commits: 0, lines: 0, inferred: 0 };
+  readonly assistants: Record<string, number> = {};
+  readonly folders = new Map<string, Tally>();
+  readonly authors = new Map<string, AuthorTally>();
+
+  constructor(
+    head: LineReadings['head'],
+    private readonly identity: (commit: CommitRecord) => string,
+    private readonly options: LinesAtHeadOptions,
+  ) {
+    this.outside = head.unblamed ?? 0;
+    for (const [folder, lines] of head.unblamedFolders ?? [])
+      this.folders.set(folder, { counted: lines, assistant: 0, apart: lines });
+  }
+
+  add(
+    commit: CommitRecord | undefined,
+    isOutside: boolean,
+    weight: CommitWeight | undefined,
+    blamed: BlamedCommit,
+  ): void {
+    const w = isOutside ? null : assistantWeight(weight);
+    // A line-level record names its commit's assistant lines exactly: the rest are the author's.
+    const recorded = w === null ? undefined : blamed.marked;
+    const inferredHere = weight?.explicit ? blamed.lines : (w ?? 0) * blamed.lines;
+    const marked = recorded && this.options.recordsOnlyRaise && recorded.lines < inferredHere ? undefined : recorded;
+    if (isOutside) this.outside += blamed.lines;
+    else if (w === null) this.automation += blamed.lines;
+    else if (marked) this.addMarked(marked, weight);
+    else if (weight?.explicit) {
+      this.explicit += blamed.lines;
+      for (const name of weight.assistants) this.assistants[name] = (this.assistants[name] ?? 0) + blamed.lines;
+    } else this.inferred += w * blamed.lines;
+    if (commit && !isOutside && weight?.counts && !weight.explicit && commit.authorTime < ERA_BEFORE_SECONDS) {
+      this.era.commits++;
+      this.era.lines += blamed.lines;
+      this.era.inferred += marked ? marked.lines : (w ?? 0) * blamed.lines;
+    }
+    const assistantIn = (lines: number, folder?: string): number =>
+      marked ? (folder === undefined ? marked.lines : (marked.folders.get(folder) ?? 0)) : (w ?? 0) * lines;
+    for (const [folder, lines] of blamed.folders) {
+      const tally = this.folders.get(folder) ?? { counted: 0, assistant: 0, apart: 0 };
+      tally.counted += lines;
+      if (w === null) tally.apart += lines;
+      else tally.assistant += assistantIn(lines, folder);
+      this.folders.set(folder, tally);
+    }
+    if (commit && !isOutside) this.addAuthor(commit, blamed.lines, w === null ? null : assistantIn(blamed.lines));
+  }
+
+  private addMarked(marked: MarkedReading, weight: CommitWeight | undefined): void {
+    this.explicit += marked.lines;
+    this.markedTotal += marked.lines;
+    // The commit's own assistant names where it has them, so one assistant is not counted under two
+    // names; an attribution that names none ("unnamed assistant": a note cut before its metadata)
+    // never hides the assistant the record itself names.
+    const ownNames = weight?.explicit ? weight.assistants.filter((name) => name !== UNNAMED) : [];
+    const named =
+      ownNames.length > 0 ? ownNames.map((name): [string, number] => [name, marked.lines]) : marked.byAssistant;
+    for (const [name, lines] of named) if (lines > 0) this.assistants[name] = (this.assistants[name] ?? 0) + lines;
+  }
+
+  /** `assistant`: the author's assistant lines here, or null for automation. */
+  private addAuthor(commit: CommitRecord, lines: number, assistant: number | null): void {
+    const key = this.identity(commit);
+    const entry = this.authors.get(key) ?? {
+      name: commit.authorName,
+      email: commit.authorEmail,
+      lines: 0,
+      assistant: 0,
+      automation: 0,
+    };
+    entry.lines += lines;
+    if (assistant === null) entry.automation += lines;
+    else entry.assistant += assistant;
+    this.authors.set(key, entry);
+  }
+}
+
 /**
  * The lines at HEAD by who wrote them (docs/lines.md): each line's commit, from blame, weighed as
  * the commit is in `ai_share` (explicit 1, inferred its probability), automation and lines from
@@ -91,88 +198,17 @@ export function linesAtHead(
   commits: readonly CommitRecord[],
   weights: ReadonlyMap<string, CommitWeight>,
   identity: (commit: CommitRecord) => string = (c) => c.authorEmail.toLowerCase(),
-  /**
-   * A range (a pull request, a push): the change can add the line records of its own commits (an
-   * `.agent-trace` file), so a record is used only where it raises a commit's assistant lines above
-   * what inference gives, never to lower them; it is still reported under `records`.
-   */
-  options: {
-    readonly recordsOnlyRaise?: boolean;
-    /** The whole history was read: the lines get their false-alarm reading (`era_check`). */
-    readonly eraCheck?: boolean;
-  } = {},
+  options: LinesAtHeadOptions = {},
 ): LinesAtHead {
   const { head } = readings;
   const byHash = new Map(commits.map((c) => [c.hash, c]));
-  let explicit = 0;
-  let inferred = 0;
-  let automation = 0;
-  let outside = head.unblamed ?? 0;
-  let markedTotal = 0;
-  const era = { commits: 0, lines: 0, inferred: 0 };
-  const assistants: Record<string, number> = {};
-  const folders = new Map<string, Tally>();
-  const authors = new Map<
-    string,
-    { name: string; email: string; lines: number; assistant: number; automation: number }
-  >();
-  for (const [folder, lines] of head.unblamedFolders ?? [])
-    folders.set(folder, { counted: lines, assistant: 0, apart: lines });
+  const tally = new HeadTally(head, identity, options);
   for (const [hash, blamed] of head.byCommit) {
     const commit = byHash.get(hash);
-    const isOutside = !commit || head.boundary.has(hash) || commit.isBoundary;
-    const weight = weights.get(hash);
-    const w = isOutside ? null : assistantWeight(weight);
-    // A line-level record names its commit's assistant lines exactly: the rest are the author's.
-    const recorded = w === null ? undefined : blamed.marked;
-    const inferredHere = weight?.explicit ? blamed.lines : (w ?? 0) * blamed.lines;
-    const marked = recorded && options.recordsOnlyRaise && recorded.lines < inferredHere ? undefined : recorded;
-    if (isOutside) outside += blamed.lines;
-    else if (w === null) automation += blamed.lines;
-    else if (marked) {
-      explicit += marked.lines;
-      markedTotal += marked.lines;
-      // The commit's own assistant names where it has them, so one assistant is not counted under two
-      // names; an attribution that names none ("unnamed assistant": a note cut before its metadata)
-      // never hides the assistant the record itself names.
-      const ownNames = weight?.explicit ? weight.assistants.filter((name) => name !== UNNAMED) : [];
-      const named =
-        ownNames.length > 0 ? ownNames.map((name): [string, number] => [name, marked.lines]) : marked.byAssistant;
-      for (const [name, lines] of named) if (lines > 0) assistants[name] = (assistants[name] ?? 0) + lines;
-    } else if (weight?.explicit) {
-      explicit += blamed.lines;
-      for (const name of weight.assistants) assistants[name] = (assistants[name] ?? 0) + blamed.lines;
-    } else inferred += w * blamed.lines;
-    if (commit && !isOutside && weight?.counts && !weight.explicit && commit.authorTime < ERA_BEFORE_SECONDS) {
-      era.commits++;
-      era.lines += blamed.lines;
-      era.inferred += marked ? marked.lines : (w ?? 0) * blamed.lines;
-    }
-    const assistantIn = (lines: number, folder?: string): number =>
-      marked ? (folder === undefined ? marked.lines : (marked.folders.get(folder) ?? 0)) : (w ?? 0) * lines;
-    for (const [folder, lines] of blamed.folders) {
-      const tally = folders.get(folder) ?? { counted: 0, assistant: 0, apart: 0 };
-      tally.counted += lines;
-      if (w === null) tally.apart += lines;
-      else tally.assistant += assistantIn(lines, folder);
-      folders.set(folder, tally);
-    }
-    if (commit && !isOutside) {
-      const key = identity(commit);
-      const entry = authors.get(key) ?? {
-        name: commit.authorName,
-        email: commit.authorEmail,
-        lines: 0,
-        assistant: 0,
-        automation: 0,
-      };
-      entry.lines += blamed.lines;
-      if (w === null) entry.automation += blamed.lines;
-      else entry.assistant += assistantIn(blamed.lines);
-      authors.set(key, entry);
-    }
+    tally.add(commit, !commit || head.boundary.has(hash) || commit.isBoundary, weights.get(hash), blamed);
   }
-  const inferredRounded = two(inferred);
+  const { explicit, automation, outside } = tally;
+  const inferredRounded = two(tally.inferred);
   return {
     head: head.head,
     counted: head.counted,
@@ -183,13 +219,13 @@ export function linesAtHead(
     automation,
     human: two(head.counted - explicit - inferredRounded - automation - outside),
     outside,
-    share: ratio(explicit + inferred, head.counted - automation - outside),
-    assistants,
-    directories: [...folders.entries()]
+    share: ratio(explicit + tally.inferred, head.counted - automation - outside),
+    assistants: tally.assistants,
+    directories: [...tally.folders.entries()]
       .sort((a, b) => b[1].counted - a[1].counted || a[0].localeCompare(b[0]))
       .slice(0, MAX_DIRECTORIES)
       .map(([path, t]) => ({ path, counted: t.counted, share: ratio(t.assistant, t.counted - t.apart) })),
-    authors: [...authors.values()]
+    authors: [...tally.authors.values()]
       .sort((a, b) => b.lines - a.lines || a.email.localeCompare(b.email))
       .slice(0, MAX_AUTHORS)
       .map((a) => ({
@@ -198,18 +234,23 @@ export function linesAtHead(
         lines: a.lines,
         share: ratio(a.assistant, a.lines - a.automation),
       })),
-    ...(readings.records && (readings.records.byCommit.size > 0 || readings.records.skippedCount > 0)
-      ? {
-          records: {
-            git_ai: readings.records.gitAi,
-            agent_trace: readings.records.agentTrace,
-            marked: markedTotal,
-            skipped: readings.records.skippedCount,
-            skipped_reasons: [...readings.records.skipped],
-          },
-        }
-      : {}),
-    ...(options.eraCheck ? { era_check: eraReading(era) } : {}),
+    ...recordsReading(readings, tally.markedTotal),
+    ...(options.eraCheck ? { era_check: eraReading(tally.era) } : {}),
+  };
+}
+
+/** What the line-level records named, when there were any. */
+function recordsReading(readings: LineReadings, marked: number): Pick<LinesAtHead, 'records'> {
+  const records = readings.records;
+  if (!records || (records.byCommit.size === 0 && records.skippedCount === 0)) return {};
+  return {
+    records: {
+      git_ai: records.gitAi,
+      agent_trace: records.agentTrace,
+      marked,
+      skipped: records.skippedCount,
+      skipped_reasons: [...records.skipped],
+    },
   };
 }
 

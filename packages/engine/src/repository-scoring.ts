@@ -19,6 +19,7 @@ import { AuthorTally, type AuthorCommit } from './author-tally.js';
 import { logit, sigmoid } from './log-odds.js';
 import { MonthlySeries } from './monthly-series.js';
 import { round, type StrategyReport } from './strategy-outcomes.js';
+import { countNamed, countVerdict, newTotals } from './verdict-totals.js';
 
 /**
  * Repository scoring (docs/scoring.md is the reference; keep the two in step).
@@ -40,9 +41,6 @@ import { round, type StrategyReport } from './strategy-outcomes.js';
  * counted lines, and every explicitly attributed commit; never automation); `overall_score` starts
  * from it, and the assessment follows from the bands (configuration `assessment.*`).
  */
-
-/** GitHub Copilot's first public preview: no coding assistant wrote commits before it (docs/scoring.md, The false-alarm floor). */
-const ERA_CHECK_BEFORE_SECONDS = Date.parse(`${ERA_CHECK_BEFORE}T00:00:00Z`) / 1000;
 
 /** The highest confidence an inferred commit gets: 1.00 is for explicit attribution only. */
 export const MAX_INFERRED_CONFIDENCE = 0.99;
@@ -129,49 +127,30 @@ export function scoreRepository(
   const rules = scoringRules(reports, policy);
   const judged: CommitJudgement[] = [];
   const commitWeights = new Map<string, CommitWeight>();
-  const assistants: Record<string, number> = {};
   const authors = new AuthorTally();
-  let sum = 0;
-  let scored = 0;
-  let attributed = 0;
-  let automationCommits = 0;
-  const era = { commits: 0, flagged: 0, sum: 0 };
+  const totals = newTotals();
   const identity = authorIdentities(commits);
   const series = new MonthlySeries(identity);
-  const empty = { commits: 0, assistants: {} as Record<string, number> };
   for (const commit of commits) {
     const found = byHash.get(commit.hash) ?? [];
     // An empty commit is counted apart, with who made it, and judged no further.
     const isEmpty = isEmptyCommit(commit);
     if (isEmpty) {
-      empty.commits++;
-      countNamed(empty.assistants, namedAssistants(found));
+      totals.empty.commits++;
+      countNamed(totals.empty.assistants, namedAssistants(found));
     }
     const detections = isEmpty ? [] : found;
     const verdict = judgeCommit(commit, detections, rules);
     const { confidence, flagged, explicit, automation, named } = verdict;
     const counts = !automation && (explicit || isScoredCommit(commit));
-    if (counts) {
-      sum += confidence;
-      scored++;
-    }
-    if (automation) automationCommits++;
-    // Before assistants existed, a flag can only be a false alarm: the floor the history measures on itself.
-    if (counts && !explicit && commit.authorTime < ERA_CHECK_BEFORE_SECONDS) {
-      era.commits++;
-      era.sum += confidence;
-      if (flagged) era.flagged++;
-    }
-    if (explicit) {
-      attributed++;
-      countNamed(assistants, named);
-    }
+    countVerdict(totals, commit, verdict, counts);
     authors.add(identity(commit), commit, verdict, counts);
     series.add({ commit, counts, explicit, confidence, assistants: named });
     commitWeights.set(commit.hash, { confidence, explicit, automation, counts, assistants: named });
     if (detections.length > 0 || flagged)
       judged.push({ commit, confidence, flagged, explicit, automation, assistants: named, detections });
   }
+  const { sum, scored, attributed, automationCommits, era, assistants, empty } = totals;
   return {
     judged,
     weights: commitWeights,
@@ -218,10 +197,6 @@ function scoringRules(reports: readonly StrategyReport[], policy: ScoringPolicy)
 const namedAssistants = (detections: readonly Detection[]): string[] => [
   ...new Set(detections.filter((d) => d.evidence === 'explicit').map((d) => d.assistant ?? 'unnamed assistant')),
 ];
-
-function countNamed(counts: Record<string, number>, names: readonly string[]): void {
-  for (const name of names) counts[name] = (counts[name] ?? 0) + 1;
-}
 
 /**
  * One commit's verdict: explicit (confidence 1), automation (0), else the model's probability moved

@@ -242,9 +242,8 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       }
       if (to && options.follows(to) && !diff.binary) pending.push({ to, old, oldTexts, out, texts, tags, added });
     }
-    // Moves: an added line whose text the commit deleted keeps that line's writer, when that text
-    // is deleted once and added once in the commit (a repeated line, a lock file's `source = …`,
-    // could come from any of its copies).
+    // Moves: an added line whose text the commit deleted once and added once keeps that line's
+    // writer (a repeated line, a lock file's `source = …`, could come from any of its copies).
     const addedCount = new Map<string, number>();
     for (const file of pending)
       for (const line of file.added)

@@ -225,28 +225,16 @@ function deepFrame(parent: Frame, element: Element, depth: number): Frame {
   };
 }
 
-function openElement(parent: Frame, element: Element, depth: number, out: WalkResult): Frame {
-  const tag = element.tagName;
-  if (parent.hidden) return hiddenFrame(element, depth);
-  // Skipped siblings count for :nth-of-type as they do in CSS.
-  const siblings = (parent.siblings ??= new Map());
-  const nth = (siblings.get(tag) ?? 0) + 1;
-  siblings.set(tag, nth);
-  if (isHidden(element)) return hiddenFrame(element, depth);
-  const segment = nth > 1 ? `${tag}:nth-of-type(${nth})` : tag;
-  const segments =
-    parent.segments.length < PATH_SEGMENTS ? [...parent.segments, segment] : [...parent.segments.slice(1), segment];
-  // Most elements (inline text, table rows) record nothing: their path is joined only when asked for.
-  let joined: string | undefined;
-  const path = (): string => (joined ??= segments.join(' > '));
-  const closers: (() => void)[] = [];
-  let { block, heading, link, item } = parent;
+/** What an element records of its own (a heading, a list, a link, an image, a list item), and the sinks its text goes to. */
+function recordElement(
+  tag: string,
+  element: Element,
+  parent: Frame,
+  at: { readonly path: () => string; readonly out: WalkResult; readonly closers: (() => void)[] },
+): Pick<Frame, 'heading' | 'link' | 'item' | 'items'> {
+  const { path, out, closers } = at;
+  let { heading, link, item } = parent;
   let items: string[] | null = null;
-
-  if (tag === 'br') {
-    block?.add(' ');
-    addToCollectors(parent, ' ');
-  }
   const level = HEADING_LEVELS.get(tag);
   if (level !== undefined) {
     const record: MutableHeading = { level, text: '', path: path() };
@@ -272,6 +260,31 @@ function openElement(parent: Frame, element: Element, depth: number, out: WalkRe
     const sink = (item = new TextSink());
     closers.push(() => (list[index] = sink.text()));
   }
+  return { heading, link, item, items };
+}
+
+function openElement(parent: Frame, element: Element, depth: number, out: WalkResult): Frame {
+  const tag = element.tagName;
+  if (parent.hidden) return hiddenFrame(element, depth);
+  // Skipped siblings count for :nth-of-type as they do in CSS.
+  const siblings = (parent.siblings ??= new Map());
+  const nth = (siblings.get(tag) ?? 0) + 1;
+  siblings.set(tag, nth);
+  if (isHidden(element)) return hiddenFrame(element, depth);
+  const segment = nth > 1 ? `${tag}:nth-of-type(${nth})` : tag;
+  const segments =
+    parent.segments.length < PATH_SEGMENTS ? [...parent.segments, segment] : [...parent.segments.slice(1), segment];
+  // Most elements (inline text, table rows) record nothing: their path is joined only when asked for.
+  let joined: string | undefined;
+  const path = (): string => (joined ??= segments.join(' > '));
+  const closers: (() => void)[] = [];
+  if (tag === 'br') {
+    parent.block?.add(' ');
+    addToCollectors(parent, ' ');
+  }
+  const level = HEADING_LEVELS.get(tag);
+  const { heading, link, item, items } = recordElement(tag, element, parent, { path, out, closers });
+  let block = parent.block;
   if (BLOCKS.has(tag)) {
     const outer = parent.block;
     const own = (block = new TextSink());

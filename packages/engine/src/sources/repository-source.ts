@@ -123,9 +123,8 @@ export async function acquireRepository(
   request: Extract<AnalysisRequest, { kind: 'repository' }>,
   options: AcquireOptions,
 ): Promise<PreparedRepository | CachedAnswer> {
-  const { signal, emit, config, excludeFiles } = options;
+  const { signal, emit } = options;
   const locator = parseRepositoryUrl(request.url, { allowLocalPaths: options.allowLocalPaths });
-  const bounds = gitBoundsOf(config);
   const clone = await openRequested(request, locator, options);
   try {
     const { range, squash } = await resolveRange(request, clone, request.range ?? null, signal, emit);
@@ -147,112 +146,153 @@ export async function acquireRepository(
       await clone.dispose().catch(() => undefined);
       return { kind: 'cached', result: kept };
     }
-    // refs/notes/ai is read once for the commit level and the line counts, whichever asks first.
-    const gitAiNotes = new SharedAuthorshipNotes(clone.dir);
-    // A whole history's lines are one more read of the same history: started now, beside it.
-    const wholeLines =
-      !range && !request.since && request.lines !== false && config.lines?.enabled !== false
-        ? new WholeHistoryLines(clone, rev, {
-            local: locator.kind === 'local',
-            config,
-            excludeFiles,
-            isExcludedByConfig: excludeMatcher(excludeFiles),
-            cache: request.cache !== false,
-            gitAiNotes,
-            onProgress: (message: string) => emit({ event: 'fetch', message }),
-            ...(options.readers?.length ? { readers: options.readers } : {}),
-            signal,
-          })
-        : null;
-    // So are the files at the analysed head (one `git ls-tree`): reports point only at files that remain.
-    const headPaths = readHeadPaths(clone.dir, rev, { signal, bounds });
-    // Marked handled now: awaited below, where its failure is dealt with.
-    headPaths.catch(() => undefined);
-    const { commits, stats, oversizedFiles, oversizedCommits, unreadable, mailmapSkippedBytes } = await readHistory(
-      clone.dir,
-      {
-        rev,
-        bounds,
-        ...(clone.mirrored ? { cache: mirroredHistories } : {}),
-        before: range?.before ?? null,
-        since: request.since ? Math.floor(Date.parse(request.since) / 1000) : null,
-        excludeFiles,
-        signal,
-        onProgress: readProgress(clone.dir, rev, emit, signal),
-      },
-    );
-    if (commits.length === 0) {
-      throw new CadenceError('ERR_NO_COMMITS_FOUND', {
-        message: range
-          ? `No commits in the pushed range of ${locator.repo}`
-          : request.since
-            ? `${locator.repo} has no commits since ${request.since}`
-            : `${locator.repo} has no commits on the analyzed branch`,
-      });
-    }
-    emit({ event: 'fetch', message: `read ${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}` });
-    reportReadProblems(
-      { ...(unreadable ? { unreadable } : {}), ...(mailmapSkippedBytes !== undefined ? { mailmapSkippedBytes } : {}) },
-      emit,
-      options.logger,
-    );
-    const pathsAtHead = await headPaths;
-    const beside = await readBesideHistory(commits, {
-      dir: clone.dir,
-      rev,
-      notes: gitAiNotes,
-      pathsAtHead: pathsAtHead ?? null,
-      config,
-      excludeFiles,
-      bounds,
-      signal,
-      emit,
-      logger: options.logger,
-    });
-    return {
-      kind: 'repository',
-      info,
-      commits,
-      stats,
-      aiNotes: beside.aiNotes,
-      authorshipLogs: beside.authorshipLogs,
-      ...(beside.requestCommits.size > 0 ? { requestCommits: beside.requestCommits } : {}),
-      ...(range || request.since ? { partialHistory: true } : {}),
-      ...(pathsAtHead ? { headPaths: pathsAtHead } : {}),
-      ...(beside.assistantSetup.length > 0 ? { assistantSetup: beside.assistantSetup } : {}),
-      ...(unreadable
-        ? { unreadable: { commits: unreadable.commits.length, files: unreadable.files.slice(0, 20) } }
-        : {}),
-      ...(oversizedFiles > 0
-        ? {
-            oversizedFiles: {
-              files: oversizedFiles,
-              max_diff_blob_mb: bounds.maxDiffBlobBytes / (1024 * 1024),
-              commits: [...oversizedCommits],
-            },
-          }
-        : {}),
-      diffExcerpt: (hash, maxBytes, excerptSignal) =>
-        diffExcerpt(clone.dir, hash, { maxBytes, excludeFiles, signal: excerptSignal, bounds }),
-      ...lineReaderOf({
-        request,
-        config,
-        wholeLines,
-        clone,
-        rev,
-        range,
-        commits,
-        excludeFiles,
-        gitAiNotes,
-        unreadableFiles: unreadable?.files,
-        emit,
-        logger: options.logger,
-      }),
-      dispose: () => clone.dispose(),
-    };
+    return await readRepository({ request, options, locator, clone, info });
   } catch (error) {
     // The error being thrown is what the job reports; a failed clean-up would hide it.
     await clone.dispose().catch(() => undefined);
     throw error;
   }
+}
+
+interface OpenedRepository {
+  readonly request: Extract<AnalysisRequest, { kind: 'repository' }>;
+  readonly options: AcquireOptions;
+  readonly locator: ReturnType<typeof parseRepositoryUrl>;
+  readonly clone: ClonedRepository;
+  readonly info: PreparedRepository['info'];
+}
+
+/** The history, with the line pass and the files at the head read beside it, then what the repository says besides. */
+async function readRepository(opened: OpenedRepository): Promise<PreparedRepository> {
+  const { request, options, clone, info } = opened;
+  const { signal, emit, config, excludeFiles } = options;
+  const rev = info.headCommit;
+  const range = info.range;
+  const bounds = gitBoundsOf(config);
+  // refs/notes/ai is read once for the commit level and the line counts, whichever asks first.
+  const gitAiNotes = new SharedAuthorshipNotes(clone.dir);
+  const wholeLines = startWholeLines(opened, gitAiNotes);
+  // So are the files at the analysed head (one `git ls-tree`): reports point only at files that remain.
+  const headPaths = readHeadPaths(clone.dir, rev, { signal, bounds });
+  // Marked handled now: awaited below, where its failure is dealt with.
+  headPaths.catch(() => undefined);
+  const history = await readAnalysedHistory(opened, bounds);
+  const { commits, unreadable } = history;
+  const pathsAtHead = await headPaths;
+  const beside = await readBesideHistory(commits, {
+    dir: clone.dir,
+    rev,
+    notes: gitAiNotes,
+    pathsAtHead: pathsAtHead ?? null,
+    config,
+    excludeFiles,
+    bounds,
+    signal,
+    emit,
+    logger: options.logger,
+  });
+  return {
+    kind: 'repository',
+    info,
+    commits,
+    stats: history.stats,
+    aiNotes: beside.aiNotes,
+    authorshipLogs: beside.authorshipLogs,
+    ...(beside.requestCommits.size > 0 ? { requestCommits: beside.requestCommits } : {}),
+    ...(range || request.since ? { partialHistory: true } : {}),
+    ...(pathsAtHead ? { headPaths: pathsAtHead } : {}),
+    ...(beside.assistantSetup.length > 0 ? { assistantSetup: beside.assistantSetup } : {}),
+    ...unreadableAndOversized(history, bounds),
+    diffExcerpt: (hash, maxBytes, excerptSignal) =>
+      diffExcerpt(clone.dir, hash, { maxBytes, excludeFiles, signal: excerptSignal, bounds }),
+    ...lineReaderOf({
+      request,
+      config,
+      wholeLines,
+      clone,
+      rev,
+      range,
+      commits,
+      excludeFiles,
+      gitAiNotes,
+      unreadableFiles: unreadable?.files,
+      emit,
+      logger: options.logger,
+    }),
+    dispose: () => clone.dispose(),
+  };
+}
+
+/** A whole history's lines are one more read of the same history: started now, beside it (none for a range or `--since`). */
+function startWholeLines(opened: OpenedRepository, gitAiNotes: SharedAuthorshipNotes): WholeHistoryLines | null {
+  const { request, options, locator, clone, info } = opened;
+  const { config, excludeFiles, emit, signal } = options;
+  if (info.range || request.since || request.lines === false || config.lines?.enabled === false) return null;
+  return new WholeHistoryLines(clone, info.headCommit, {
+    local: locator.kind === 'local',
+    config,
+    excludeFiles,
+    isExcludedByConfig: excludeMatcher(excludeFiles),
+    cache: request.cache !== false,
+    gitAiNotes,
+    onProgress: (message: string) => emit({ event: 'fetch', message }),
+    ...(options.readers?.length ? { readers: options.readers } : {}),
+    signal,
+  });
+}
+
+type AnalysedHistory = Awaited<ReturnType<typeof readHistory>>;
+
+/** The analysed commits (the range's, those since `--since`, or the whole history), said and checked. */
+async function readAnalysedHistory(opened: OpenedRepository, bounds: GitBounds): Promise<AnalysedHistory> {
+  const { request, options, locator, clone, info } = opened;
+  const { signal, emit, excludeFiles } = options;
+  const range = info.range;
+  const history = await readHistory(clone.dir, {
+    rev: info.headCommit,
+    bounds,
+    ...(clone.mirrored ? { cache: mirroredHistories } : {}),
+    before: range?.before ?? null,
+    since: request.since ? Math.floor(Date.parse(request.since) / 1000) : null,
+    excludeFiles,
+    signal,
+    onProgress: readProgress(clone.dir, info.headCommit, emit, signal),
+  });
+  const { commits, unreadable, mailmapSkippedBytes } = history;
+  if (commits.length === 0) {
+    throw new CadenceError('ERR_NO_COMMITS_FOUND', {
+      message: range
+        ? `No commits in the pushed range of ${locator.repo}`
+        : request.since
+          ? `${locator.repo} has no commits since ${request.since}`
+          : `${locator.repo} has no commits on the analyzed branch`,
+    });
+  }
+  emit({ event: 'fetch', message: `read ${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}` });
+  reportReadProblems(
+    { ...(unreadable ? { unreadable } : {}), ...(mailmapSkippedBytes !== undefined ? { mailmapSkippedBytes } : {}) },
+    emit,
+    options.logger,
+  );
+  return history;
+}
+
+/** What the source says of file versions the history read could not or would not read. */
+function unreadableAndOversized(
+  history: AnalysedHistory,
+  bounds: GitBounds,
+): Pick<PreparedRepository, 'unreadable' | 'oversizedFiles'> {
+  const { unreadable, oversizedFiles, oversizedCommits } = history;
+  return {
+    ...(unreadable ? { unreadable: { commits: unreadable.commits.length, files: unreadable.files.slice(0, 20) } } : {}),
+    ...(oversizedFiles > 0
+      ? {
+          oversizedFiles: {
+            files: oversizedFiles,
+            max_diff_blob_mb: bounds.maxDiffBlobBytes / (1024 * 1024),
+            commits: [...oversizedCommits],
+          },
+        }
+      : {}),
+  };
 }
