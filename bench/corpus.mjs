@@ -9,6 +9,7 @@ import { buildCorpus, ERA_CHECK_BEFORE, loadCorpusConfig, mirrorOf } from './cor
 import { finalModel, validate, PREVALENCE, CALIBRATION_PRIOR, TARGETS } from './corpus/train.mjs';
 import { printCarriedByRequests } from './corpus/request-heads.mjs';
 import { printNotesTruth } from './corpus/notes-truth.mjs';
+import { finalTokens, STACKED, stackedTokens } from './corpus/token-features.mjs';
 
 const present = loadCorpusConfig().repositories.filter((r) => existsSync(mirrorOf(r.repo)));
 if (present.length < 3) {
@@ -28,20 +29,46 @@ if (process.argv.includes('--reuse') && existsSync(cache)) {
   corpus = await buildCorpus();
   writeFileSync(cache, JSON.stringify(corpus));
 }
+// The rows hold every feature but the stacked ones at the end (message_tokens, code_tokens): each
+// fold computes those from the rows' messages and added code (corpus/token-features.mjs).
+const stored = corpus.features.slice(0, -STACKED.length);
+if (corpus.features.slice(-STACKED.length).join() !== STACKED.join())
+  throw new Error(`the corpus's last features are not ${STACKED.join(', ')}: rebuild it (drop --reuse)`);
 // CORPUS_DROP_FEATURES=a,b validates without those features (an ablation: before/after a feature change).
 const drop = new Set((process.env.CORPUS_DROP_FEATURES ?? '').split(',').filter(Boolean));
+const stacked = STACKED.filter((name) => !drop.has(name));
 if (drop.size > 0) {
   if (process.argv.includes('--write'))
     throw new Error('CORPUS_DROP_FEATURES is for validation only: the shipped model has every feature');
-  const keep = corpus.features.map((name, j) => (drop.has(name) ? -1 : j)).filter((j) => j >= 0);
-  console.log(`without ${[...drop].join(', ')} (${keep.length} of ${corpus.features.length} features)`);
+  const keep = stored.map((name, j) => (drop.has(name) ? -1 : j)).filter((j) => j >= 0);
+  console.log(
+    `without ${[...drop].join(', ')} (${keep.length + stacked.length} of ${corpus.features.length} features)`,
+  );
   const cut = (r) => ({ ...r, features: keep.map((j) => r.features[j]) });
   corpus = {
     ...corpus,
-    features: keep.map((j) => corpus.features[j]),
+    features: [...keep.map((j) => stored[j]), ...stacked],
     rows: corpus.rows.map(cut),
     eraCheck: (corpus.eraCheck ?? []).map(cut),
+    lineTruth: (corpus.lineTruth ?? []).map(cut),
   };
+}
+// CORPUS_UNKNOWN_IN_HELD_OUT=code_tokens: the held-out repository's commits go without that feature
+// (read at its mean), as the plugin judges without lines or in a pushed range.
+const unknownInHeldOut = (process.env.CORPUS_UNKNOWN_IN_HELD_OUT ?? '').split(',').filter(Boolean);
+if (unknownInHeldOut.length > 0 && process.argv.includes('--write'))
+  throw new Error('CORPUS_UNKNOWN_IN_HELD_OUT is for validation only');
+const augment = stacked.length > 0 ? stackedTokens(stacked, { unknownInHeldOut }) : undefined;
+// CORPUS_ERA_AS_HUMAN=1: the era check's commits (2021 to October 2022) join the human class, trained
+// on and measured: a gain that holds then is not the years the human class otherwise leaves out.
+if (process.env.CORPUS_ERA_AS_HUMAN === '1') {
+  if (process.argv.includes('--write')) throw new Error('CORPUS_ERA_AS_HUMAN is for validation only');
+  corpus = {
+    ...corpus,
+    rows: [...corpus.rows, ...(corpus.eraCheck ?? []).map((r) => ({ ...r, label: 'human' }))],
+    eraCheck: [],
+  };
+  console.log(`the era check's commits are in the human class: ${corpus.rows.length} labelled commits`);
 }
 const rows = corpus.rows;
 const assistant = rows.filter((r) => r.label === 'assistant').length;
@@ -63,6 +90,7 @@ const validation = validate(rows, {
   eraCheck: corpus.eraCheck ?? [],
   alsoScore: corpus.lineTruth ?? [],
   onScored: (row, p, flagAt) => outOfFold.set(row.hash, { p, flagAt }),
+  augment,
 });
 /** A repository's figure joins the spread from this many written commits (fewer say little). */
 const SPREAD_MIN_COMMITS = 10;
@@ -136,7 +164,8 @@ await printNotesTruth(
   outOfFold,
 );
 if (process.argv.includes('--write')) {
-  const model = finalModel(rows, corpus.features, {
+  const tokens = finalTokens(rows);
+  const model = finalModel(tokens.rows, corpus.features, {
     method: 'leave-one-repository-out',
     repositories: corpus.repositories,
     label_rules: corpus.ruleCounts,
@@ -149,4 +178,10 @@ if (process.argv.includes('--write')) {
   const file = new URL('../plugins/commit-model/model/commit-model.json', import.meta.url);
   writeFileSync(file, `${JSON.stringify(model, null, 1)}\n`);
   console.log(`wrote ${file.pathname} (flag at ${model.flagAt})`);
+  const files = { message_tokens: 'message-tokens.bin', code_tokens: 'code-tokens.bin' };
+  for (const [name, bytes] of Object.entries(tokens.models)) {
+    const tokenFile = new URL(`../plugins/commit-model/model/${files[name]}`, import.meta.url);
+    writeFileSync(tokenFile, bytes);
+    console.log(`wrote ${tokenFile.pathname} (${bytes.length} bytes)`);
+  }
 }

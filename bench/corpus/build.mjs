@@ -11,6 +11,8 @@ import { compileRules, attributeCommit } from '@cadence-detect/plugin-attributio
 import { extractFeatures, FEATURE_NAMES, isImportedTree } from '@cadence-detect/plugin-commit-model';
 import { assistantOf, labelOf, labelRulesOf, loadAssistantNames, loadLabelRules, originOf, stripAttribution } from './corpus-labels.mjs';
 import { hasNotes } from './notes-truth.mjs';
+import { codeVectorsOf } from './code-vectors.mjs';
+import { STACKED } from './token-features.mjs';
 
 export const MIRRORS = process.env.CADENCE_MIRRORS ?? '/work/.mirror';
 const CONFIG = new URL('./repositories.yaml', import.meta.url);
@@ -168,7 +170,9 @@ export async function buildCorpus({ log = console.log } = {}) {
       for (const a of left) leftByRule[a.rule] = [...(leftByRule[a.rule] ?? []), a.quote].slice(0, 5);
     }
     const explicit = commits.map((c) => attributeCommit(c, pluginRules).length > 0);
-    const features = extractFeatures(stripped);
+    // message_tokens and code_tokens are stacked features: each fold computes them from `message`
+    // and `code` (token-features.mjs), never from the shipped token models (they saw these commits).
+    const features = extractFeatures(stripped, { messageTokens: () => 0 }).map((x) => x.subarray(0, -STACKED.length));
     const byClass = { assistant: [], human: [] };
     const check = [];
     // A history with line-level records (git-ai's notes): every commit is scored out of fold, never
@@ -177,21 +181,26 @@ export async function buildCorpus({ log = console.log } = {}) {
     stripped.forEach((c, i) => {
       const label = labels[i];
       if (c.isMerge || c.isBoundary || c.additions + c.deletions === 0 || isImportedTree(c)) return;
-      if (recordsLines) lineTruth.push({ repo: entry.repo, hash: c.hash, features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
+      const message = [c.subject, c.body];
+      if (recordsLines) lineTruth.push({ repo: entry.repo, hash: c.hash, message, features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
       if (!label) {
         const o = commits[i];
         if (o.authorTime >= humanBefore && o.authorTime < eraCheckBefore && labelOf(o, labelRules, eraCheckBefore, isAutomation) === 'human') {
-          check.push({ repo: entry.repo, label: 'human', assistant: null, hash: c.hash, explicit: explicit[i], features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
+          check.push({ repo: entry.repo, label: 'human', assistant: null, hash: c.hash, explicit: explicit[i], message, features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
         }
         return;
       }
       const assistant = label === 'assistant' ? assistantOf(commits[i], labelRules, assistantNames) : null;
       const origin = label === 'assistant' ? originOf(commits[i], labelRules) : null;
-      byClass[label].push({ repo: entry.repo, label, assistant, origin, hash: c.hash, explicit: explicit[i], features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
+      byClass[label].push({ repo: entry.repo, label, assistant, origin, hash: c.hash, explicit: explicit[i], message, features: Array.from(features[i], (v) => Math.round(v * 1e4) / 1e4) });
     });
     const kept = [...capByAssistant(byClass.assistant, seedOf(`${entry.repo}assistant`)), ...shuffled(byClass.human, seedOf(`${entry.repo}human`)).slice(0, PER_CLASS_CAP)];
+    const checked = shuffled(check, seedOf(`${entry.repo}check`)).slice(0, ERA_CHECK_CAP);
+    const truth = lineTruth.filter((r) => r.repo === entry.repo);
+    const code = await codeVectorsOf(entry, mirror, new Set([...kept, ...checked, ...truth].map((r) => r.hash)), log);
+    for (const row of [...kept, ...checked, ...truth]) row.code = code.get(row.hash) ?? null;
     rows.push(...kept);
-    eraCheck.push(...shuffled(check, seedOf(`${entry.repo}check`)).slice(0, ERA_CHECK_CAP));
+    eraCheck.push(...checked);
     const counts = { repo: entry.repo, commits: commits.length, assistant: byClass.assistant.length, human: byClass.human.length, kept_assistant: kept.filter((r) => r.label === 'assistant').length, kept_human: kept.filter((r) => r.label === 'human').length };
     repositories.push(counts);
     log(`  ${entry.repo}: ${commits.length} commits, assistant ${counts.assistant} (kept ${counts.kept_assistant}), human ${counts.human} (kept ${counts.kept_human})`);

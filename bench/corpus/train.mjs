@@ -25,7 +25,8 @@ export function fitRaw(rows) {
   const { mean, scale } = standardizer(xs);
   const z = xs.map((x) => x.map((v, j) => (v - mean[j]) / scale[j]));
   const { weights, bias } = fitLogistic(z, labels, balancedWeights(labels), LAMBDA);
-  const raw = (x) => bias + x.reduce((sum, v, j) => sum + weights[j] * ((v - mean[j]) / scale[j]), 0);
+  // An unknown feature (NaN: code_tokens without lines) sits at its mean, as the plugin reads it.
+  const raw = (x) => bias + x.reduce((sum, v, j) => sum + (Number.isNaN(v) ? 0 : weights[j] * ((v - mean[j]) / scale[j])), 0);
   return { mean, scale, weights, bias, raw };
 }
 
@@ -85,7 +86,7 @@ export function validate(rows, { log = console.log, eraCheck = [], alsoScore = [
     const trainRows = rows.filter((r) => r.repo !== repo);
     const also = alsoScore.filter((x) => x.repo === repo);
     const era = eraCheck.filter((x) => x.repo === repo);
-    // `augment(train, heldOut)` (a screen's stacked feature, screen-tokens.mjs) gives every row of
+    // `augment(train, heldOut)` (the stacked token features, token-features.mjs) gives every row of
     // the fold more features, computed from the fold's training repositories alone.
     const extra = augment?.(trainRows, [...test, ...also, ...era]);
     const extended = (r) => (extra ? { ...r, features: [...r.features, ...extra.get(r)] } : r);

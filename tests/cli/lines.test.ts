@@ -38,9 +38,12 @@ describe('cadence analyze: code at HEAD and --no-lines', function () {
     const result = JSON.parse(json.stdout) as {
       lines: { counted: number; explicit: number; era_check: unknown };
       survival: { assistant: { added: number } };
+      metrics: Record<string, number>;
     };
     expect(result.lines).to.deep.include({ counted: 5, explicit: 2, era_check: null });
     expect(result.survival.assistant.added).to.equal(2);
+    // The commit model read its code tokens in the same pass.
+    expect(result.metrics['commit-model_code_tokens_read']).to.equal(1);
   });
 
   it('--no-lines: no lines in the result, and the report says why', async () => {
@@ -49,6 +52,8 @@ describe('cadence analyze: code at HEAD and --no-lines', function () {
     const result = JSON.parse(json.stdout) as Record<string, unknown>;
     expect(result).to.not.have.property('lines');
     expect(result.lines_skipped).to.equal('not asked for (--no-lines)');
+    // Without lines the commit model has no code tokens: it judges without them.
+    expect((result.metrics as Record<string, number>)['commit-model_code_tokens_read']).to.equal(0);
     const text = await runCadence(['analyze', dir, '--no-lines'], { cwd: work.path });
     expect(text.stdout).to.contain('Code at HEAD: not counted (not asked for (--no-lines))');
   });

@@ -195,7 +195,7 @@ describe('engine: lines at HEAD, survival and rework (histories with known answe
     ).to.equal(23);
   });
 
-  it('--no-lines (lines: false) skips them and says why; the verdict is the same', async () => {
+  it('--no-lines (lines: false) skips them and says why', async () => {
     const result = await analyze({ kind: 'repository', url: repo.dir, lines: false });
     expect(result).to.not.have.property('lines');
     expect(result).to.not.have.property('survival');

@@ -1,4 +1,5 @@
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
+import { shippedTokenScorer, type TokenScorer } from './message-tokens.js';
 import { authoredBody } from './squash-list.js';
 
 /**
@@ -61,6 +62,8 @@ export const FEATURE_NAMES = [
   'nearby_backtick_rate',
   'nearby_paragraphs_rate',
   'nearby_code_with_tests_rate',
+  'message_tokens',
+  'code_tokens',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -111,10 +114,24 @@ interface AuthorBaseline {
   readonly conventionalRate: number;
 }
 
+export interface FeatureOptions {
+  /**
+   * What scores a message's tokens (`message_tokens`): the shipped token model by default. The
+   * bench's refit passes its own, fitted without the repository it scores.
+   */
+  readonly messageTokens?: TokenScorer;
+  /**
+   * A commit's `code_tokens`: the code-token model's score of its added lines, read in the line
+   * pass (`context.addedLineReadings`). Unknown (no reading: lines off, a range) is NaN, which the
+   * model reads as the feature's mean (model.ts): it then decides nothing.
+   */
+  readonly codeTokens?: (commit: CommitRecord) => number | undefined;
+}
+
 /** The feature vector of every commit (in `commits` order); merges and boundary commits get one too. */
-export function extractFeatures(given: readonly CommitRecord[]): FeatureVector[] {
+export function extractFeatures(given: readonly CommitRecord[], options: FeatureOptions = {}): FeatureVector[] {
   const vectors: FeatureVector[] = [];
-  eachFeatureVector(given, (vector) => vectors.push(vector));
+  eachFeatureVector(given, (vector) => vectors.push(vector), options);
   return vectors;
 }
 
@@ -126,7 +143,10 @@ export function extractFeatures(given: readonly CommitRecord[]): FeatureVector[]
 export function eachFeatureVector(
   given: readonly CommitRecord[],
   visit: (vector: FeatureVector, index: number) => void,
+  options: FeatureOptions = {},
 ): void {
+  const messageTokens = options.messageTokens ?? shippedTokenScorer();
+  const codeTokens = options.codeTokens ?? (() => undefined);
   // Messages as their authors wrote them: a squash's list of commit messages without GitHub's markers.
   const commits = given.map((commit) => {
     const body = authoredBody(commit.subject, commit.body);
@@ -136,7 +156,13 @@ export function eachFeatureVector(
   const sessions = sessionPositions(commits);
   const nearby = nearbyRates(commits);
   commits.forEach((commit, index) =>
-    visit(featuresOf(commit, baselines.get(authorKey(commit))!, sessions[index]!, nearby[index]!), index),
+    visit(
+      featuresOf(commit, baselines.get(authorKey(commit))!, sessions[index]!, nearby[index]!, {
+        message: messageTokens(commit.subject, commit.body),
+        code: codeTokens(given[index]!) ?? Number.NaN,
+      }),
+      index,
+    ),
   );
 }
 
@@ -146,6 +172,7 @@ function featuresOf(
   author: AuthorBaseline,
   sessionPosition: number,
   nearby: Float64Array,
+  tokens: { readonly message: number; readonly code: number },
 ): FeatureVector {
   const lines = commit.additions + commit.deletions;
   const interval = intervalOf(commit);
@@ -209,6 +236,8 @@ function featuresOf(
     /* suggestion_subject */ SUGGESTION_SUBJECT.test(commit.subject) ? 1 : 0,
     // nearby_bullet_rate … nearby_code_with_tests_rate, in NEARBY_TRAITS order.
     ...nearby,
+    /* message_tokens */ tokens.message,
+    /* code_tokens */ tokens.code,
   );
 }
 

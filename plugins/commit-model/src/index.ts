@@ -2,14 +2,34 @@ import {
   defineStrategy,
   definePlugin,
   isMeasurableCommit,
+  type CommitRecord,
   type Finding,
   type RepositoryContext,
 } from '@cadence-detect/plugin-sdk';
 import { eachFeatureVector, FEATURE_NAMES } from './features.js';
 import { isImportedTree } from './imported-tree.js';
+import { TOKEN_MODEL_FILE } from './message-tokens.js';
+import { CODE_TOKEN_MODEL_FILE, shippedCodeTokenReader } from './code-tokens.js';
 import { MODEL_FILE, probabilityOf, score, shippedModel, type CommitModel } from './model.js';
 
-export { extractFeatures, FEATURE_NAMES, NEARBY_COMMITS, type FeatureName, type FeatureVector } from './features.js';
+export {
+  extractFeatures,
+  FEATURE_NAMES,
+  NEARBY_COMMITS,
+  type FeatureName,
+  type FeatureOptions,
+  type FeatureVector,
+} from './features.js';
+export { decodeTokenModel, encodeTokenModel, TOKEN_BITS, type TokenModel, type TokenVector } from './hashed-tokens.js';
+export {
+  commitMessageTokens,
+  messageTokenVector,
+  shippedTokenScorer,
+  tokenScorer,
+  TOKEN_MODEL_FILE,
+  type TokenScorer,
+} from './message-tokens.js';
+export { codeTokenReader, codeTokenVector, CODE_TOKEN_MODEL_FILE, shippedCodeTokenReader } from './code-tokens.js';
 export { isImportedTree } from './imported-tree.js';
 export { checkModel, probabilityOf, score, shippedModel, MODEL_FILE, type CommitModel } from './model.js';
 /** The logistic function of the SDK's scoring helpers, still exported here for the plugin's earlier users. */
@@ -70,6 +90,8 @@ const READABLE: Record<(typeof FEATURE_NAMES)[number], string> = {
   nearby_backtick_rate: 'the author\u2019s commits around it quote code in backticks',
   nearby_paragraphs_rate: 'the author\u2019s commits around it have several paragraphs',
   nearby_code_with_tests_rate: 'the author\u2019s commits around it add code with tests',
+  message_tokens: 'the words of the message',
+  code_tokens: 'the words of the added code',
 };
 
 const messages = {
@@ -89,37 +111,48 @@ export const commitModelStrategy = defineStrategy({
     calibrated: true,
     messages,
   },
+  // The added code's tokens are scored in the line pass (no read of their own); read lazily, so
+  // loading the plugin costs nothing until a repository is analysed.
+  get addedLines() {
+    return shippedCodeTokenReader();
+  },
   analyze(context: RepositoryContext) {
     const model = shippedModel();
+    const readings = context.addedLineReadings;
+    const codeTokens = (commit: CommitRecord): number | undefined => readings?.get(commit.hash);
     const probabilities = new Map<string, number>();
     const findings: CommitModelFinding[] = [];
     let imported = 0;
-    eachFeatureVector(context.commits, (vector, index) => {
-      const commit = context.commits[index]!;
-      if (!isMeasurableCommit(commit) || commit.additions + commit.deletions === 0) return;
-      if (isImportedTree(commit)) {
-        // A vendored or copied library says nothing about how its author writes: it gets nothing.
-        probabilities.set(commit.hash, 0);
-        imported++;
-        return;
-      }
-      const p = Math.round(probabilityOf(model, vector) * 1000) / 1000;
-      probabilities.set(commit.hash, p);
-      if (p >= model.flagAt)
-        findings.push({
-          commit: commit.hash,
-          score: p,
-          ...reason(model, p, score(model, vector).contributions),
-          evidence: 'inferred',
-        });
-    });
+    eachFeatureVector(
+      context.commits,
+      (vector, index) => {
+        const commit = context.commits[index]!;
+        if (!isMeasurableCommit(commit) || commit.additions + commit.deletions === 0) return;
+        if (isImportedTree(commit)) {
+          // A vendored or copied library says nothing about how its author writes: it gets nothing.
+          probabilities.set(commit.hash, 0);
+          imported++;
+          return;
+        }
+        const p = Math.round(probabilityOf(model, vector) * 1000) / 1000;
+        probabilities.set(commit.hash, p);
+        if (p >= model.flagAt)
+          findings.push({
+            commit: commit.hash,
+            score: p,
+            ...reason(model, p, score(model, vector).contributions),
+            evidence: 'inferred',
+          });
+      },
+      { codeTokens },
+    );
     return {
       findings,
       probabilities,
       flagAt: model.flagAt,
       prior: model.calibration.prior,
       covers: COVERED,
-      metrics: { scored: probabilities.size, imported_trees: imported },
+      metrics: { scored: probabilities.size, imported_trees: imported, code_tokens_read: readings ? 1 : 0 },
     };
   },
 });
@@ -150,7 +183,7 @@ function reason(
 export default definePlugin({
   name: 'commit-model',
   meta: { description: 'The learned commit model (docs/scoring.md): calibrated per-commit probabilities.' },
-  dataFiles: [MODEL_FILE],
+  dataFiles: [MODEL_FILE, TOKEN_MODEL_FILE, CODE_TOKEN_MODEL_FILE],
   apply(hooks) {
     hooks.registerStrategies.tap('commit-model', (registrar) => registrar.add(commitModelStrategy));
   },

@@ -41,9 +41,15 @@ export interface Scored {
 
 /** The calibrated probability alone: what every commit needs (score() also explains, for flagged ones). */
 export function probabilityOf(model: CommitModel, x: FeatureVector): number {
-  return logisticProbability(model, x);
+  return logisticProbability(model, knownOrMean(model, x));
 }
 
 export function score(model: CommitModel, x: FeatureVector): Scored {
-  return logisticScore(model, x);
+  return logisticScore(model, knownOrMean(model, x));
+}
+
+/** An unknown feature (NaN: `code_tokens` without lines) at the model's mean: it moves nothing. */
+function knownOrMean(model: CommitModel, x: FeatureVector): FeatureVector {
+  if (!x.some(Number.isNaN)) return x;
+  return x.map((v, j) => (Number.isNaN(v) ? model.mean[j]! : v));
 }
