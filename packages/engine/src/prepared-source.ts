@@ -8,7 +8,7 @@ import type {
   WebsiteSourceInfo,
   OversizedFiles,
 } from '@cadence-detect/plugin-sdk';
-import type { AssistantSetupFile } from '@cadence-detect/git-source';
+import type { AddedLineReadings, AssistantSetupFile } from '@cadence-detect/git-source';
 import type { LineReadings } from './line-shares.js';
 
 /**
@@ -46,6 +46,12 @@ export interface PreparedRepository {
   diffExcerpt(hash: string, maxBytes: number, signal: AbortSignal): Promise<string>;
   /** Blames the tree at the head and reads rework (docs/lines.md); absent when lines are not counted (`linesSkipped` says why). */
   readLines?(signal: AbortSignal): Promise<LineReadings>;
+  /**
+   * What the strategies' added-lines readers returned, as soon as the whole history's one pass has
+   * replayed (before the lines at the head are blamed); undefined when the pass failed. Absent for
+   * a range or `--since`, and without lines.
+   */
+  addedLineReadings?(): Promise<AddedLineReadings | undefined>;
   readonly linesSkipped?: string;
   /** Removes what acquiring created (the clone); called after the job's last hook. */
   dispose(): Promise<void>;

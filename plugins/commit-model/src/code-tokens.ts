@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddedLine, AddedLinesReader } from '@cadence-detect/plugin-sdk';
 import {
+  addWordsAndPairs,
   decodeTokenModel,
   denseScore,
+  feed,
+  FNV_START,
   scaledParts,
-  slotOf,
   TOKEN_BITS,
-  WORD,
+  tokenBounds,
   type TokenModel,
   type TokenVector,
 } from './hashed-tokens.js';
@@ -17,11 +19,19 @@ export const CODE_TOKEN_MODEL_FILE = new URL('../model/code-tokens.bin', import.
 /** A comment line (or a docstring's or a block comment's line) in the common languages. */
 const COMMENT = /^\s*(\/\/+|#(?!include|define|if|endif|else|pragma|import|!)|\/\*+|\*|"""|'''|--\s|<!--)/;
 
-/** How a line is indented, with its first token: the shape of code, not its words. */
-function shapeOf(text: string, first: string): string {
-  const indent = text.startsWith('\t') ? 'tab' : text.startsWith('    ') ? 's4' : text.startsWith('  ') ? 's2' : 'n';
-  return `${indent}:${first}`;
+/** How a line is indented: the shape of code, not its words. */
+function indentOf(text: string): 'tab' | 's4' | 's2' | 'n' {
+  return text.startsWith('\t') ? 'tab' : text.startsWith('    ') ? 's4' : text.startsWith('  ') ? 's2' : 'n';
 }
+
+const CODE = feed(FNV_START, 'k:');
+const COMMENTS = feed(FNV_START, 'c:');
+const SHAPES = {
+  tab: feed(FNV_START, 'shape:tab:'),
+  s4: feed(FNV_START, 'shape:s4:'),
+  s2: feed(FNV_START, 'shape:s2:'),
+  n: feed(FNV_START, 'shape:n:'),
+};
 
 /**
  * A commit's added lines as hashed tokens in three parts, each scaled to unit length: the words and
@@ -32,16 +42,13 @@ export function codeTokenVector(lines: readonly AddedLine[], bits = TOKEN_BITS):
   const mask = (1 << bits) - 1;
   const parts = [new Set<number>(), new Set<number>(), new Set<number>()] as const;
   const [code, comments, shapes] = parts;
+  const bounds: number[] = [];
   for (const { text } of lines) {
     const comment = COMMENT.test(text);
-    const part = comment ? comments : code;
-    const prefix = comment ? 'c:' : 'k:';
-    const words = text.match(WORD) ?? [];
-    for (let i = 0; i < words.length; i++) {
-      part.add(slotOf(prefix + words[i]!, mask));
-      if (i > 0) part.add(slotOf(`${prefix}${words[i - 1]!} ${words[i]!}`, mask));
-    }
-    shapes.add(slotOf(`shape:${shapeOf(text, words[0] ?? '')}`, mask));
+    tokenBounds(text, bounds);
+    addWordsAndPairs(comment ? comments : code, comment ? COMMENTS : CODE, text, bounds, mask);
+    const first = bounds.length > 0 ? feed(SHAPES[indentOf(text)], text, bounds[0], bounds[1]) : SHAPES[indentOf(text)];
+    shapes.add((first >>> 0) & mask);
   }
   return scaledParts(parts);
 }

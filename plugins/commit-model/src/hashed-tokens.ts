@@ -19,14 +19,93 @@ export interface TokenModel {
 
 export const TOKEN_BITS = 20;
 
-/** Words, numbers and runs of up to three symbols. */
-export const WORD = /[A-Za-z_][A-Za-z0-9_]*|\d+|[^\sA-Za-z0-9_]{1,3}/g;
+const FNV_OFFSET = 2166136261;
+const FNV_PRIME = 16777619;
+
+/**
+ * FNV-1a over `text[from, to)`, continuing from `h` (FNV_OFFSET to start): the hash of a string
+ * fed in pieces is the hash of the pieces joined, so tokens are hashed where they lie in their
+ * line, without making a string of each. Fast, and stable across versions (the shipped weights are
+ * addressed by it).
+ */
+export function feed(h: number, text: string, from = 0, to = text.length): number {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+export const FNV_START = FNV_OFFSET;
 
 export function slotOf(text: string, mask: number): number {
-  // FNV-1a: fast, and stable across versions (the shipped weights are addressed by it).
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return (h >>> 0) & mask;
+  return (feed(FNV_OFFSET, text) >>> 0) & mask;
+}
+
+/** JavaScript's `\s`. */
+function isSpace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x20 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+const isLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
+/**
+ * The tokens of `text` as [start, end) pairs in `bounds` (cleared first): words, numbers and runs of
+ * up to three symbols, as `/[A-Za-z_][A-Za-z0-9_]*|\d+|[^\sA-Za-z0-9_]{1,3}/g` splits it, without a
+ * string per token. Returns the number of tokens.
+ */
+export function tokenBounds(text: string, bounds: number[]): number {
+  bounds.length = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    let j = i + 1;
+    if (isLetter(c)) {
+      while (j < n && (isLetter(text.charCodeAt(j)) || isDigit(text.charCodeAt(j)))) j++;
+    } else if (isDigit(c)) {
+      while (j < n && isDigit(text.charCodeAt(j))) j++;
+    } else if (isSpace(c)) {
+      i = j;
+      continue;
+    } else {
+      while (j < n && j - i < 3 && isSymbol(text.charCodeAt(j))) j++;
+    }
+    bounds.push(i, j);
+    i = j;
+  }
+  return bounds.length / 2;
+}
+
+const isSymbol = (c: number): boolean => !isSpace(c) && !isLetter(c) && !isDigit(c);
+
+/**
+ * Adds each token of `text` (hashed after `prefix`) and each pair of neighbouring tokens (joined by
+ * a space) to `part`. `bounds` holds the tokens (tokenBounds).
+ */
+export function addWordsAndPairs(
+  part: Set<number>,
+  prefix: number,
+  text: string,
+  bounds: readonly number[],
+  mask: number,
+): void {
+  for (let k = 0; k < bounds.length; k += 2) {
+    part.add((feed(prefix, text, bounds[k], bounds[k + 1]) >>> 0) & mask);
+    if (k === 0) continue;
+    const before = Math.imul(feed(prefix, text, bounds[k - 2], bounds[k - 1]) ^ 0x20, FNV_PRIME);
+    part.add((feed(before, text, bounds[k], bounds[k + 1]) >>> 0) & mask);
+  }
 }
 
 /** The parts' slots as one vector, each part scaled to unit length (an empty part adds nothing). */

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import {
+  addWordsAndPairs,
   decodeTokenModel,
   denseScore,
+  feed,
+  FNV_START,
   scaledParts,
-  slotOf,
   TOKEN_BITS,
-  WORD,
+  tokenBounds,
   type TokenModel,
   type TokenVector,
 } from './hashed-tokens.js';
@@ -21,14 +23,19 @@ export function messageTokenVector(subject: string, body: string, bits = TOKEN_B
   const mask = (1 << bits) - 1;
   const words = new Set<number>();
   const grams = new Set<number>();
-  const tokens = `${subject}\n\n${body}`.trim().toLowerCase().match(WORD) ?? [];
-  for (let i = 0; i < tokens.length; i++) {
-    words.add(slotOf(`m:${tokens[i]}`, mask));
-    if (i > 0) words.add(slotOf(`m:${tokens[i - 1]} ${tokens[i]}`, mask));
-  }
+  const message = `${subject}\n\n${body}`.trim().toLowerCase();
+  addWordsAndPairs(words, WORDS, message, bounds(message), mask);
   const line = ` ${subject.split('\n')[0]!.toLowerCase()} `;
-  for (let i = 0; i + 4 <= line.length; i++) grams.add(slotOf(`s:${line.slice(i, i + 4)}`, mask));
+  for (let i = 0; i + 4 <= line.length; i++) grams.add((feed(GRAMS, line, i, i + 4) >>> 0) & mask);
   return scaledParts([words, grams]);
+}
+
+const WORDS = feed(FNV_START, 'm:');
+const GRAMS = feed(FNV_START, 's:');
+const scratch: number[] = [];
+function bounds(text: string): number[] {
+  tokenBounds(text, scratch);
+  return scratch;
 }
 
 /** A commit's message as the model reads it: a squash's list of messages without GitHub's markers. */

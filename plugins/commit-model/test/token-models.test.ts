@@ -15,6 +15,7 @@ import {
   shippedTokenScorer,
   tokenScorer,
 } from '../src/index.js';
+import { tokenBounds } from '../src/hashed-tokens.js';
 
 const BITS = 12;
 const norm = (values: Float32Array, from: number, to: number): number =>
@@ -128,5 +129,48 @@ describe('commit-model: the added code\u2019s token model', () => {
     expect(probabilityOf(model, unknown)).to.equal(probabilityOf(model, atMean));
     const read = extractFeatures([commit!], { codeTokens: () => model.mean.at(-1)! + 3 * model.scale.at(-1)! })[0]!;
     expect(probabilityOf(model, read)).to.not.equal(probabilityOf(model, atMean));
+  });
+});
+
+describe('commit-model: the tokenizer', () => {
+  it('splits as /[A-Za-z_][A-Za-z0-9_]*|\\d+|[^\\sA-Za-z0-9_]{1,3}/g does, on any text, without a string per token', () => {
+    const WORD = /[A-Za-z_][A-Za-z0-9_]*|\d+|[^\sA-Za-z0-9_]{1,3}/g;
+    const pieces = [
+      'a',
+      'Z',
+      '_',
+      '0',
+      '9',
+      ' ',
+      '\t',
+      '\u00a0',
+      '\u2003',
+      '\ufeff',
+      '(',
+      '=',
+      '>',
+      '-',
+      '/',
+      '*',
+      '#',
+      '"',
+      'é',
+      '\u{1F600}',
+      '\n',
+      '.',
+      'x1',
+      'foo',
+      '    ',
+    ];
+    let state = 7;
+    const next = (n: number): number => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) % n;
+    const bounds: number[] = [];
+    for (let t = 0; t < 5000; t++) {
+      const text = Array.from({ length: next(40) }, () => pieces[next(pieces.length)]!).join('');
+      tokenBounds(text, bounds);
+      const mine: string[] = [];
+      for (let k = 0; k < bounds.length; k += 2) mine.push(text.slice(bounds[k], bounds[k + 1]));
+      expect(mine, JSON.stringify(text)).to.deep.equal(text.match(WORD) ?? []);
+    }
   });
 });

@@ -58,7 +58,7 @@ export async function analyzeSource(
     const lines = source.kind === 'repository' ? readLines(source, signal, parts.log, run.job?.deadline) : undefined;
     // Marked handled now: it is awaited (and its failure said) after the strategies.
     lines?.catch(() => undefined);
-    const reports = await runStrategies(parts, source, context, run.emit, lines && addedLinesOf(lines));
+    const reports = await runStrategies(parts, source, context, run.emit, lines && addedLinesOf(source, lines));
     const assembled = await assemble(parts, source, reports, thresholds, analysis.authors ?? 'top', lines);
     const result = await refineResult(parts, assembled, context);
     throwIfCancelled(signal);
@@ -93,12 +93,20 @@ async function assemble(
   return buildRepositoryResult(source, reports, settings, await lines);
 }
 
-/** A reader's numbers from the lines once read; none when the lines were skipped or failed. */
-function addedLinesOf(lines: Promise<LinesOutcome>): AddedLineReadingsOf {
-  return async (key) => {
-    const outcome = await lines.catch(() => undefined);
-    return outcome && 'head' in outcome ? outcome.addedLineReadings?.get(key) : undefined;
-  };
+/**
+ * A reader's numbers as soon as the one pass has them (the lines at the head are still being
+ * blamed), or with the lines; none when the lines were skipped, dropped for time or failed.
+ */
+function addedLinesOf(source: PreparedSource, lines: Promise<LinesOutcome>): AddedLineReadingsOf {
+  const withLines = lines.then(
+    (outcome) => (outcome && 'head' in outcome ? outcome.addedLineReadings : undefined),
+    () => undefined,
+  );
+  const early = source.kind === 'repository' ? source.addedLineReadings?.() : undefined;
+  // The first to answer: the pass's readings, or the lines (dropped for time: none). A pass that
+  // failed leaves it to the lines, which read again without the files it could not read.
+  const readings = early ? Promise.race([early.then((found) => found ?? withLines), withLines]) : withLines;
+  return async (key) => (await readings)?.get(key);
 }
 
 function sameThresholds(a: Thresholds, b: Thresholds): boolean {

@@ -33,12 +33,13 @@ export interface LineReaderParts {
  */
 export function lineReaderOf(
   parts: LineReaderParts,
-): Pick<PreparedRepository, 'linesSkipped'> | Pick<PreparedRepository, 'readLines'> {
+): Pick<PreparedRepository, 'linesSkipped'> | Pick<PreparedRepository, 'readLines' | 'addedLineReadings'> {
   const { request, config, wholeLines, emit } = parts;
   if (request.lines === false) return { linesSkipped: 'not asked for (--no-lines)' };
   if (config.lines?.enabled === false) return { linesSkipped: 'lines.enabled is false' };
   const maxFiles = config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES;
   return {
+    ...(wholeLines ? { addedLineReadings: () => wholeLines.readings } : {}),
     readLines: async (signal: AbortSignal) => {
       if (wholeLines) {
         const readings = await wholeLines.read(

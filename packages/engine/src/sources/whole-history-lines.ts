@@ -8,6 +8,7 @@ import {
   readHeadLines,
   readWholeHistoryPass,
   saveKeptLines,
+  type AddedLineReadings,
   type SharedAuthorshipNotes,
   type WholeHistoryPass,
 } from '@cadence-detect/git-source';
@@ -79,7 +80,14 @@ export class WholeHistoryLines {
     this.pass = this.run();
     // Marked handled now: awaited by `read`, where its failure is dealt with.
     this.pass.catch(() => undefined);
+    this.readings = this.pass.then(
+      (pass) => pass.readings,
+      () => undefined,
+    );
   }
+
+  /** The readers' numbers once the pass has replayed (before `read` blames the head); undefined if it failed. */
+  readonly readings: Promise<AddedLineReadings | undefined>;
 
   private async run(omitPaths?: readonly string[]): Promise<WholeHistoryPass> {
     return readWholeHistoryPass(this.clone.dir, this.head, {
