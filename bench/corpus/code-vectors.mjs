@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_EXCLUDE_FILES } from '@cadence-detect/config';
 import { excludeMatcher, readWholeHistoryPass } from '@cadence-detect/git-source';
-import { codeTokenVector } from '@cadence-detect/plugin-commit-model';
+import { CODE_TOKENIZER_VERSION, codeTokenVector } from '@cadence-detect/plugin-commit-model';
 import { pathsWithMissingObjects } from './build.mjs';
 
 /** A vector kept compact: its slots part by part (`i`) and each part's size (`n`); token-features.mjs unpacks it. */
@@ -30,7 +30,9 @@ export async function codeVectorsOf(entry, mirror, wanted, log) {
   const rev = entry.rev ?? 'HEAD';
   const sha = execFileSync('git', ['rev-parse', rev], { cwd: mirror, encoding: 'utf8' }).trim();
   const cacheDir = process.env.CORPUS_HISTORY_CACHE;
-  const cacheFile = cacheDir ? path.join(cacheDir, `${entry.repo.replace('/', '+')}-${sha}-code.json`) : null;
+  const cacheFile = cacheDir
+    ? path.join(cacheDir, `${entry.repo.replace('/', '+')}-${sha}-code${CODE_TOKENIZER_VERSION}.json`)
+    : null;
   if (cacheFile && existsSync(cacheFile)) {
     const cached = new Map(Object.entries(JSON.parse(readFileSync(cacheFile, 'utf8'))));
     if ([...wanted].every((h) => cached.has(h))) return cached;

@@ -136,5 +136,54 @@ describe('strategies that read added lines', function () {
     expect(make({ key: 'k' })).to.throw(/addedLines\.read is not a function/);
     expect(make('reader')).to.throw(/addedLines is not an object/);
     expect(make({ key: 'k', read: () => 0 }, 'website')).to.throw(/addedLines is for repository strategies/);
+    // Two readers under one key would write into one set of kept numbers.
+    expect(() =>
+      createEngine({
+        config,
+        pluginConfig: toPluginConfigView(config),
+        logger: silentEngineLogger(),
+        plugins: [pluginOf(readingStrategy('first', [], todoCounter), readingStrategy('second', [], todoCounter))],
+      }),
+    ).to.throw(/"second" reads added lines under the key "todo@1" that "first" already uses/);
+  });
+
+  it('keeps the numbers with the line pass: the next analysis reads only the new commit\u2019s lines', async () => {
+    const dir = path.join(work.path, 'kept');
+    await mkdir(dir);
+    const kept = await createRepository(dir, [
+      { message: 'One', date: T0, files: { 'a.ts': '// TODO one\n' } },
+      { message: 'Two', date: T0 + HOUR, files: { 'b.ts': 'two\n' } },
+    ]);
+    const config = {
+      ...defaultConfig(),
+      cache: { ...defaultConfig().cache, repositories_dir: path.join(work.path, 'cache') },
+    };
+    let calls = 0;
+    const counting: AddedLinesReader = {
+      key: 'todo@counting',
+      read: (lines) => {
+        calls++;
+        return todoCounter.read(lines);
+      },
+    };
+    const seen: { readings?: ReadonlyMap<string, number> | undefined }[] = [];
+    const run = () =>
+      createEngine({
+        config,
+        pluginConfig: toPluginConfigView(config),
+        logger: silentEngineLogger(),
+        plugins: [pluginOf(readingStrategy('reads-lines', seen, counting))],
+      }).analyze({ kind: 'repository', url: dir }, { network: null, allowLocalPaths: true });
+    await run();
+    expect(calls).to.equal(2);
+    await kept.commit({ message: 'Three', date: T0 + 2 * HOUR, files: { 'c.ts': '// TODO three\n// TODO four\n' } });
+    calls = 0;
+    await run();
+    expect(calls).to.equal(1);
+    expect(Object.fromEntries(seen[1]!.readings!)).to.deep.equal({
+      [kept.hashes[0]!]: 1,
+      [kept.hashes[1]!]: 0,
+      [kept.hashes[2]!]: 2,
+    });
   });
 });

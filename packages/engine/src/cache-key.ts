@@ -19,8 +19,10 @@ export function configFingerprint(
   plugins: readonly LoadedPlugin[],
   strategies: readonly RegisteredStrategy[],
   bands: AssessmentBands,
+  linesEnabled = true,
 ): string {
   const material = JSON.stringify({
+    lines: linesEnabled,
     thresholds: view.thresholds,
     bands,
     exclude: view.exclude_files,
@@ -71,6 +73,8 @@ export function repositoryCacheKey(
       request.thresholds ?? null,
       request.authors ?? 'top',
       request.since ?? null,
+      // Lines change the result (its lines, and the commit model's reading of the added code).
+      request.lines === false ? 'no-lines' : 'lines',
       fingerprint,
     ]),
   );

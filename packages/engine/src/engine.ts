@@ -78,7 +78,7 @@ export function createEngine(options: EngineOptions): Engine {
     enabled,
     budgetMs: config.limits.strategy_timeout_seconds * 1000,
     bands,
-    fingerprint: configFingerprint(pluginConfig, options.plugins, enabled, bands),
+    fingerprint: configFingerprint(pluginConfig, options.plugins, enabled, bands, config.lines?.enabled !== false),
     isExcludedAuthor: excludedAuthorMatcher(pluginConfig.exclude_authors ?? []),
   };
   return {

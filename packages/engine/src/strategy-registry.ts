@@ -50,6 +50,7 @@ export function applyPlugins(
   }
   const registered: RegisteredStrategy[] = [];
   const names = new Set<string>();
+  const readerKeys = new Map<string, string>();
   hooks.registerStrategies.call({
     add(strategy: Strategy) {
       const owner = running;
@@ -60,6 +61,7 @@ export function applyPlugins(
         });
       }
       names.add(strategy.meta.name);
+      refuseSharedReaderKey(strategy, readerKeys);
       registered.push({
         strategy,
         owner,
@@ -73,4 +75,16 @@ export function applyPlugins(
     },
   });
   return registered;
+}
+
+/** Two readers under one key would write into one set of kept numbers: the second is refused. */
+function refuseSharedReaderKey(strategy: Strategy, keys: Map<string, string>): void {
+  const key = (strategy as { addedLines?: { key: string } }).addedLines?.key;
+  if (key === undefined) return;
+  const first = keys.get(key);
+  if (first !== undefined)
+    throw new CadenceError('ERR_INTERNAL', {
+      message: `Strategy "${strategy.meta.name}" reads added lines under the key "${key}" that "${first}" already uses`,
+    });
+  keys.set(key, strategy.meta.name);
 }

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { AddedLine, AddedLinesReader } from '@cadence-detect/plugin-sdk';
+import {
+  ADDED_LINE_CHARS,
+  ADDED_LINES_PER_COMMIT,
+  type AddedLine,
+  type AddedLinesReader,
+} from '@cadence-detect/plugin-sdk';
 import {
   addWordsAndPairs,
   decodeTokenModel,
@@ -15,6 +20,8 @@ import {
 } from './hashed-tokens.js';
 
 export const CODE_TOKEN_MODEL_FILE = new URL('../model/code-tokens.bin', import.meta.url);
+/** Raised with any change to codeTokenVector: kept readings of another version are not mixed in. */
+export const CODE_TOKENIZER_VERSION = 1;
 
 /** A comment line (or a docstring's or a block comment's line) in the common languages. */
 const COMMENT = /^\s*(\/\/+|#(?!include|define|if|endif|else|pragma|import|!)|\/\*+|\*|"""|'''|--\s|<!--)/;
@@ -68,7 +75,7 @@ let shipped: AddedLinesReader | null = null;
 export function shippedCodeTokenReader(): AddedLinesReader {
   if (!shipped) {
     const bytes = readFileSync(CODE_TOKEN_MODEL_FILE);
-    const key = `commit-model/code-tokens@${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`;
+    const key = codeTokenKey(bytes);
     let reader: AddedLinesReader | null = null;
     shipped = {
       key,
@@ -79,4 +86,13 @@ export function shippedCodeTokenReader(): AddedLinesReader {
     };
   }
   return shipped;
+}
+
+/** The reader's key: the weights, the tokenizer's version and the line limits (a change to any gives other numbers). */
+export function codeTokenKey(weights: Uint8Array): string {
+  const digest = createHash('sha256')
+    .update(weights)
+    .update(`${CODE_TOKENIZER_VERSION}:${ADDED_LINES_PER_COMMIT}:${ADDED_LINE_CHARS}`)
+    .digest('hex');
+  return `commit-model/code-tokens@${digest.slice(0, 16)}`;
 }

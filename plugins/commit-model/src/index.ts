@@ -29,7 +29,14 @@ export {
   TOKEN_MODEL_FILE,
   type TokenScorer,
 } from './message-tokens.js';
-export { codeTokenReader, codeTokenVector, CODE_TOKEN_MODEL_FILE, shippedCodeTokenReader } from './code-tokens.js';
+export {
+  codeTokenKey,
+  codeTokenReader,
+  codeTokenVector,
+  CODE_TOKEN_MODEL_FILE,
+  CODE_TOKENIZER_VERSION,
+  shippedCodeTokenReader,
+} from './code-tokens.js';
 export { isImportedTree } from './imported-tree.js';
 export { checkModel, probabilityOf, score, shippedModel, MODEL_FILE, type CommitModel } from './model.js';
 /** The logistic function of the SDK's scoring helpers, still exported here for the plugin's earlier users. */
@@ -111,8 +118,9 @@ export const commitModelStrategy = defineStrategy({
     calibrated: true,
     messages,
   },
-  // The added code's tokens are scored in the line pass (no read of their own); read lazily, so
-  // loading the plugin costs nothing until a repository is analysed.
+  // The added code's tokens are scored in the line pass (no read of their own). The getter reads the
+  // weights file when the strategy is registered (its key is the file's digest); they are parsed on
+  // the first commit read.
   get addedLines() {
     return shippedCodeTokenReader();
   },

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { makeCommits } from '@cadence-detect/plugin-testkit';
 import {
+  codeTokenKey,
   codeTokenReader,
   decodeTokenModel,
   encodeTokenModel,
@@ -116,6 +117,10 @@ describe('commit-model: the added code\u2019s token model', () => {
     expect(reader.read([])).to.equal(-1);
     const shipped = shippedCodeTokenReader();
     expect(shipped.key).to.match(/^commit-model\/code-tokens@[0-9a-f]{16}$/);
+    const other = Float32Array.from(weights);
+    other[5] = 0.25;
+    expect(codeTokenKey(encodeTokenModel(other, -1))).to.not.equal(codeTokenKey(encodeTokenModel(weights, -1)));
+    expect(codeTokenKey(encodeTokenModel(weights, -1))).to.equal(codeTokenKey(encodeTokenModel(weights, -1)));
     expect(Number.isFinite(shipped.read([line('return total;')]))).to.equal(true);
   });
 

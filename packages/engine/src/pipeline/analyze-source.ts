@@ -103,9 +103,11 @@ function addedLinesOf(source: PreparedSource, lines: Promise<LinesOutcome>): Add
     () => undefined,
   );
   const early = source.kind === 'repository' ? source.addedLineReadings?.() : undefined;
+  // A range or `--since` blames instead of replaying: there are no readings to wait for.
+  if (!early) return () => Promise.resolve(undefined);
   // The first to answer: the pass's readings, or the lines (dropped for time: none). A pass that
   // failed leaves it to the lines, which read again without the files it could not read.
-  const readings = early ? Promise.race([early.then((found) => found ?? withLines), withLines]) : withLines;
+  const readings = Promise.race([early.then((found) => found ?? withLines), withLines]);
   return async (key) => (await readings)?.get(key);
 }
 

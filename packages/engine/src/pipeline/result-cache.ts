@@ -39,9 +39,22 @@ export async function answerFromCache(
   return cached;
 }
 
-/** Keeps a result for the next identical analysis; a result whose AI step failed is not kept (the failure is usually transient). */
+/**
+ * Keeps a result for the next identical analysis. Not kept: a result whose AI step failed, or whose
+ * lines were dropped for time or failed (the lines, and the commit model's reading of the added
+ * code, are missing from it; both failures are usually transient).
+ */
 export function keepResult(key: string | undefined, result: AnalysisResult, run: RunContext): void {
-  if (!key || result.ai?.error) return;
+  if (!key || result.ai?.error || linesFellShort(result)) return;
   // Not awaited: a cache that cannot store is a later miss, not this analysis's failure.
   void Promise.resolve(run.options.cache?.set(key, result)).catch(() => undefined);
+}
+
+/** Lines that were asked for and did not come: dropped for time, or a failure (not `--no-lines` or `lines.enabled: false`). */
+function linesFellShort(result: AnalysisResult): boolean {
+  const skipped = 'lines_skipped' in result ? result.lines_skipped : undefined;
+  return (
+    typeof skipped === 'string' &&
+    (skipped.startsWith("the job's time ran short") || skipped.startsWith('lines could not be counted'))
+  );
 }
