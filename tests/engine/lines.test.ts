@@ -1,8 +1,14 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { AnalysisRequest, RepositoryResult } from '@cadence-detect/plugin-sdk';
-import { createRepository, makeTempDir, type FixtureRepository, type TempDir } from '@cadence-detect/test-support';
+import type { AnalysisRequest, AnalysisResult, RepositoryResult } from '@cadence-detect/plugin-sdk';
+import {
+  createRepository,
+  eventually,
+  makeTempDir,
+  type FixtureRepository,
+  type TempDir,
+} from '@cadence-detect/test-support';
 import { attributionEngine } from './attribution-engine.js';
 
 const DAY = 86_400;
@@ -193,6 +199,33 @@ describe('engine: lines at HEAD, survival and rework (histories with known answe
     expect(
       (await analyze({ kind: 'repository', url: repo.dir }, undefined, Date.now() + 120_000)).lines?.counted,
     ).to.equal(23);
+  });
+
+  it('keeps no result whose lines were dropped for time: the next identical job counts them', async () => {
+    const kept = new Map<string, AnalysisResult>();
+    const cache = {
+      get: (key: string) => kept.get(key),
+      set: (key: string, result: AnalysisResult) => void kept.set(key, result),
+    };
+    const engine = attributionEngine({});
+    const job = (deadline: number) => ({ id: 'lines-cache', url: null, forge: null, deadline });
+    const request = { kind: 'repository' as const, url: repo.dir };
+    const short = await engine.analyze(request, {
+      network: null,
+      allowLocalPaths: true,
+      cache,
+      job: job(Date.now() + 5_000),
+    });
+    expect((short as RepositoryResult).lines_skipped).to.match(/time ran short/);
+    expect(kept.size).to.equal(0);
+    const full = await engine.analyze(request, {
+      network: null,
+      allowLocalPaths: true,
+      cache,
+      job: job(Date.now() + 120_000),
+    });
+    expect((full as RepositoryResult).lines?.counted).to.equal(23);
+    await eventually(() => kept.size === 1, 'the full result is kept');
   });
 
   it('--no-lines (lines: false) skips them and says why', async () => {
