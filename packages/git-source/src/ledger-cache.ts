@@ -59,6 +59,9 @@ export async function loadKeptLines(file: string, key: string): Promise<KeptLine
     if (kept.format !== FORMAT || kept.key !== key || typeof kept.head !== 'string' || !Array.isArray(kept.commits))
       return null;
     for (const values of Object.values(kept.files)) if (!Array.isArray(values)) return null;
+    // A reading that is no number would reach a strategy as one: the file is damaged.
+    for (const values of Object.values(kept.readings ?? {}))
+      if (!Object.values(values).every((value) => typeof value === 'number' && Number.isFinite(value))) return null;
     return {
       ledger: {
         head: kept.head,

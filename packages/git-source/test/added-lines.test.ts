@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   ADDED_LINE_CHARS,
@@ -141,6 +141,13 @@ describe('added lines read in the one pass', function () {
     expect(again.calls).to.equal(1);
     expect([...resumed.readings.get(again.key)!.values()]).to.deep.equal([2, 3, 4, 7]);
     expect(resumed.readings.get(again.key)!.get(added)).to.equal(7);
+    // A damaged kept file (a reading that is no number) is an empty cache.
+    const damaged = path.join(temp.path, `damaged-${count}.json`);
+    await writeFile(
+      damaged,
+      (await readFile(file, 'utf8')).replace(/"count@1":\{"([0-9a-f]+)":\d+/, '"count@1":{"$1":"x"'),
+    );
+    expect(await loadKeptLines(damaged, 'k')).to.equal(null);
     const other = recordingReader('count@2');
     const replayed = await pass(repo.dir, [other], kept);
     expect(replayed.resumedFrom).to.equal(null);

@@ -127,7 +127,9 @@ export const commitModelStrategy = defineStrategy({
   analyze(context: RepositoryContext) {
     const model = shippedModel();
     const readings = context.addedLineReadings;
-    const codeTokens = (commit: CommitRecord): number | undefined => readings?.get(commit.hash);
+    // No reading (lines off, a range): the feature's mean, so it moves nothing and no vector is copied.
+    const unread = model.mean[FEATURE_NAMES.indexOf('code_tokens')]!;
+    const codeTokens = (commit: CommitRecord): number => readings?.get(commit.hash) ?? unread;
     const probabilities = new Map<string, number>();
     const findings: CommitModelFinding[] = [];
     let imported = 0;
