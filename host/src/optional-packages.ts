@@ -27,13 +27,17 @@ export const OPTIONAL_PLUGINS: readonly OptionalPlugin[] = [
   {
     packageName: '@cadence-detect/plugin-ai-assist',
     plugin: 'ai-assist',
-    neededBy: (config) => (config.ai.enabled ? 'ai.enabled (the AI providers)' : null),
+    neededBy: aiSection,
   },
   { packageName: '@cadence-detect/plugin-github', plugin: 'github', neededBy: forgeSection('github') },
   { packageName: '@cadence-detect/plugin-gitlab', plugin: 'gitlab', neededBy: forgeSection('gitlab') },
   { packageName: '@cadence-detect/plugin-gitea', plugin: 'gitea', neededBy: forgeSection('gitea') },
   { packageName: '@cadence-detect/plugin-bitbucket', plugin: 'bitbucket', neededBy: forgeSection('bitbucket') },
 ];
+
+function aiSection(config: CadenceConfig): string | null {
+  return config.ai.enabled ? 'ai.enabled (the AI providers)' : null;
+}
 
 function forgeSection(forge: string): (config: CadenceConfig) => string | null {
   return (config) => {
@@ -74,11 +78,16 @@ export function missingOptionalPlugin(
   return null;
 }
 
+/** The package of Cadence's own plugin for a forge, or null when Cadence has none for it. */
+export function optionalForgePackage(forge: string): string | null {
+  return OPTIONAL_PLUGINS.find((p) => p.plugin === forge && p.neededBy !== aiSection)?.packageName ?? null;
+}
+
 /** `cadence scan github:acme` without the forge's package installed: the error naming it; null otherwise. */
 export function missingForgePlugin(forge: string, loaded: readonly LoadedPlugin[]): MissingPackageError | null {
   if (loaded.some((p) => p.plugin.forge?.name === forge)) return null;
-  const optional = OPTIONAL_PLUGINS.find((p) => p.plugin === forge);
-  return optional ? new MissingPackageError(optional.packageName, `listing ${forge}:<owner>`) : null;
+  const packageName = optionalForgePackage(forge);
+  return packageName ? new MissingPackageError(packageName, `listing ${forge}:<owner>`) : null;
 }
 
 /**

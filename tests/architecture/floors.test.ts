@@ -17,7 +17,7 @@ const FLOORS: Readonly<Record<string, number>> = {
   '@cadence-detect/logger': 1,
   '@cadence-detect/config': 2,
   '@cadence-detect/reports': 2,
-  '@cadence-detect/forge-kit': 2,
+  '@cadence-detect/forge-kit': 3,
   '@cadence-detect/plugin-loader': 2,
   '@cadence-detect/git-source': 2,
   '@cadence-detect/web-source': 2,

@@ -121,7 +121,11 @@ describe('the GitHub Action and the GitLab CI template', () => {
       expect(lines.clone).to.deep.equal({ depth: 'full' });
       const unknown = await runCadence(['config', 'init', '--ci', 'jenkins'], { cwd: dir.path });
       expect(unknown.code).to.equal(2);
-      expect(unknown.stderr).to.contain('must be github, gitlab or bitbucket');
+      expect(unknown.stderr).to.contain('no installed plugin brings a CI runner for "jenkins"');
+      expect(unknown.stderr).to.contain('the installed ones are bitbucket, gitea, github, gitlab');
+      const notAName = await runCadence(['config', 'init', '--ci', '../x'], { cwd: dir.path });
+      expect(notAName.code).to.equal(2);
+      expect(notAName.stderr).to.contain('must be a forge name');
     } finally {
       await dir.remove();
     }

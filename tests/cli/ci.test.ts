@@ -83,6 +83,7 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     env: Record<string, string>,
     args: string[] = [],
     event: unknown = pullRequestEvent(base, head),
+    forge = 'github',
   ) {
     const files = await makeTempDir('cadence-ci-github-');
     const eventFile = path.join(files.path, 'event.json');
@@ -91,7 +92,7 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     const summary = path.join(files.path, 'summary.md');
     await writeFile(output, '');
     await writeFile(summary, '');
-    const run = await runCadence(['ci', 'github', ...args], {
+    const run = await runCadence(['ci', forge, ...args], {
       cwd: repo.dir,
       env: {
         GITHUB_WORKSPACE: repo.dir,
@@ -358,7 +359,7 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     );
   });
 
-  it('cadence ci github in Gitea and Forgejo Actions: their pull_request event (Gitea\u2019s payload), outputs and summary where the runner gives files for them', async () => {
+  it('cadence ci gitea in Gitea and Forgejo Actions: their pull_request event (Gitea\u2019s payload), outputs and summary where the runner gives files for them', async () => {
     // Gitea's documented pull_request payload: `action: synchronized`, the request's base and head by full hash.
     const repository = {
       id: 140,
@@ -385,7 +386,7 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
       { FORGEJO_ACTIONS: 'true', GITEA_ACTIONS: 'true' },
     ];
     for (const runner of runners) {
-      const { run, outputs, summary } = await github({ ...runner, INPUT_FAIL_ON: 'never' }, [], event);
+      const { run, outputs, summary } = await github({ ...runner, INPUT_FAIL_ON: 'never' }, [], event, 'gitea');
       expect(run.code, run.stderr).to.equal(0);
       expect(outputs.assessment).to.be.oneOf(['suspicious', 'likely_ai_generated']);
       expect(summary).to.contain(`Commits after \`${base.slice(0, 12)}\``);
@@ -395,7 +396,7 @@ describe('cadence ci (GitHub Actions and GitLab CI)', function () {
     try {
       const eventFile = path.join(files.path, 'event.json');
       await writeFile(eventFile, JSON.stringify(event));
-      const bare = await runCadence(['ci', 'github', '--fail-on', 'suspicious'], {
+      const bare = await runCadence(['ci', 'gitea', '--fail-on', 'suspicious'], {
         cwd: repo.dir,
         env: {
           FORGEJO_ACTIONS: 'true',

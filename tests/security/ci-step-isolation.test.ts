@@ -14,6 +14,11 @@ import {
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const CLI = '@cadence-detect/cli';
+const FORGE_PLUGINS = [
+  '@cadence-detect/plugin-github',
+  '@cadence-detect/plugin-gitlab',
+  '@cadence-detect/plugin-bitbucket',
+];
 
 /**
  * The Action's step and the GitLab template's script as a runner runs them, in a pull request that
@@ -51,9 +56,16 @@ writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.ar
     markers = path.join(work.path, 'markers');
     await mkdir(markers);
     version = (JSON.parse(await readFile(path.join(root, 'host/package.json'), 'utf8')) as { version: string }).version;
-    userRegistry = await startNpmRegistry([{ name: CLI, version, files: cliPackage(recorder) }]);
+    // Each step installs its forge's plugin beside the CLI, at the same version: a package with nothing to run.
+    const forgePlugins = FORGE_PLUGINS.map((name) => ({
+      name,
+      version,
+      files: { 'package.json': JSON.stringify({ name, version, keywords: ['cadence-plugin'] }) },
+    }));
+    userRegistry = await startNpmRegistry([{ name: CLI, version, files: cliPackage(recorder) }, ...forgePlugins]);
     requestRegistry = await startNpmRegistry([
       { name: CLI, version, files: cliPackage(marker('request-registry-cli')) },
+      ...forgePlugins,
     ]);
   });
   after(async () => {

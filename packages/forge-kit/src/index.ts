@@ -1,5 +1,6 @@
 // Helpers for forge plugins and reporters: forge HTTP calls with retries, commit statuses and report
-// comments, webhook signatures and payload fields, and squash lookups. Not the plugin contract (that
+// comments, webhook signatures and payload fields, squash lookups, and what CI runners share (the
+// Actions run, inputs, the job summary, Code Quality issues). Not the plugin contract (that
 // is @cadence-detect/plugin-sdk): a forge plugin depends on this package, a strategy plugin needs none of it.
 export { escapeMarkdown, markdownDetails, REPORT_COMMENT_MARKER, reportCommentBody } from './report-helpers.js';
 export { describeRequestFailure } from './request-failure.js';
@@ -38,3 +39,7 @@ export {
   type PushFields,
   type PushRange,
 } from './webhook-helpers.js';
+export { runActionsCi, type ActionsCi } from './actions-ci.js';
+export { given, withValue } from './ci-inputs.js';
+export { addedLinesSentence, ciSummary } from './job-summary.js';
+export { codeQualityReport, type CodeQualityIssue } from './code-quality.js';

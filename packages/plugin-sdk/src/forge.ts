@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { RepositoryRequest } from './analysis-request.js';
+import type { CiRunner } from './ci.js';
 import type { ForgeTarget } from './job.js';
 import type { PluginLogger } from './logger.js';
 import type { PluginOptions } from './options.js';
@@ -41,6 +42,13 @@ export interface ForgeDefinition<O extends object = PluginOptions> {
    * @since 1.8
    */
   gitHosts?(setup: IntakeSetup<O>): readonly string[];
+  /**
+   * What `cadence ci <name>` runs in this forge's CI (reading its variables, writing its outputs and
+   * reports), and what `cadence config init --ci <name>` writes. It runs in a CI job, where the
+   * plugin's options are not read: everything comes from the job's environment and the command.
+   * @since 2.0
+   */
+  readonly ci?: CiRunner;
 }
 
 /**

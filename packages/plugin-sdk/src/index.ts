@@ -107,6 +107,7 @@ export type {
   WebhookPush,
   WebhookSecret,
 } from './forge.js';
+export type { CiJob, CiOption, CiOutcome, CiRequest, CiRunner, CiSetupFile } from './ci.js';
 export { definePlugin, type CadencePlugin, type PluginEnvironment, type PluginMeta } from './plugin.js';
 export { CadenceError, errorMessage, type OperationalCode } from '@cadence-detect/errors';
 export {

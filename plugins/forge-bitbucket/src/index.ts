@@ -3,6 +3,7 @@ import { lazyForgeReporter, tapForgeReporter } from '@cadence-detect/forge-kit';
 import { bitbucketCredentials, bitbucketGitAuthorization } from './bitbucket-client.js';
 import { bitbucketIntake } from './intake.js';
 import { BITBUCKET_OPTIONS } from './options.js';
+import { bitbucketCi } from './ci-setup.js';
 
 export { BITBUCKET_OPTIONS, type BitbucketOptions } from './options.js';
 export { bitbucketCredentials, bitbucketGitAuthorization, type BitbucketCredentials } from './bitbucket-client.js';
@@ -26,6 +27,7 @@ export default definePlugin({
   },
   forge: {
     name: 'bitbucket',
+    ci: bitbucketCi,
     intake({ options }) {
       return bitbucketIntake({ drafts: options.request_drafts });
     },

@@ -3,6 +3,7 @@ import { lazyForgeReporter, tapForgeReporter } from '@cadence-detect/forge-kit';
 import { giteaCredentials } from './gitea-client.js';
 import { giteaIntake } from './intake.js';
 import { GITEA_OPTIONS } from './options.js';
+import { giteaCi } from './ci-runner.js';
 
 export { GITEA_OPTIONS, type GiteaOptions } from './options.js';
 export { giteaCredentials, type GiteaCredentials } from './gitea-client.js';
@@ -26,6 +27,7 @@ export default definePlugin({
   },
   forge: {
     name: 'gitea',
+    ci: giteaCi,
     intake({ options }) {
       return giteaIntake({ drafts: options.request_drafts });
     },

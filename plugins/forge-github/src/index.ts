@@ -2,6 +2,7 @@ import { definePlugin, forgeGitHost } from '@cadence-detect/plugin-sdk';
 import { lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/forge-kit';
 import { githubIntake } from './intake.js';
 import { GITHUB_OPTIONS, githubCredentials } from './options.js';
+import { githubCi } from './ci-runner.js';
 
 export { GITHUB_OPTIONS, githubCredentials, type GithubOptions, type GithubCredentials } from './options.js';
 export { verdictOf, checkSummary, failsPolicy, escapeMarkdown, type FailOn } from './verdict.js';
@@ -28,6 +29,7 @@ export default definePlugin({
   },
   forge: {
     name: 'github',
+    ci: githubCi,
     intake({ options }) {
       // Pull request events become jobs only where their verdict can be reported.
       return githubIntake({ requests: githubCredentials(options) !== null, drafts: options.request_drafts });

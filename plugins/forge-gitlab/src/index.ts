@@ -2,6 +2,7 @@ import { definePlugin, forgeGitHost } from '@cadence-detect/plugin-sdk';
 import { lazyForgeReporter, tapForgeReporter, tapSquashLookup } from '@cadence-detect/forge-kit';
 import { gitlabIntake } from './intake.js';
 import { GITLAB_OPTIONS, gitlabCredentials } from './options.js';
+import { gitlabCi } from './ci-setup.js';
 
 export { GITLAB_OPTIONS, gitlabCredentials, type GitlabOptions, type GitlabCredentials } from './options.js';
 export { noteBody, statusDescription, failsPolicy, NOTE_MARKER, type FailOn } from './verdict.js';
@@ -26,6 +27,7 @@ export default definePlugin({
   },
   forge: {
     name: 'gitlab',
+    ci: gitlabCi,
     intake({ options }) {
       // Merge request events become jobs only where their verdict can be reported.
       return gitlabIntake({ requests: gitlabCredentials(options) !== null, drafts: options.request_drafts });

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
 import path from 'node:path';
 import { configInitTemplate, renderConfigYaml, withForgeDefaults } from '@cadence-detect/config';
-import { bitbucketAddition, bitbucketPipelines, githubWorkflow, gitlabInclude } from '../ci/ci-files.js';
+import type { CiSetupFile } from '@cadence-detect/plugin-sdk';
 import { HOST_VERSION } from '../host-version.js';
 import { CliError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -30,25 +29,6 @@ export async function printConfig(options: { config?: string }, io: CliIo): Prom
   io.stdout.write(renderConfigYaml(withForgeDefaults(effective, sections), sections));
 }
 
-/** The `stages:` a pipeline file declares, or null when it declares none (GitLab's defaults, test among them, apply) or cannot be read. */
-function declaredStages(text: string): string[] | null {
-  try {
-    const document = parseYaml(text) as { stages?: unknown } | null;
-    const stages = document?.stages;
-    return Array.isArray(stages) && stages.every((s) => typeof s === 'string') ? stages : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A stage for the cadence job among a file's own: one that checks (verify, check, lint, review, qa), else the last before a deploy, else the first. */
-function pickStage(stages: readonly string[]): string {
-  const checking = stages.find((s) => /^(verify|validate|check|checks|lint|review|qa|quality|tests?)$/i.test(s));
-  if (checking) return checking;
-  const beforeDeploy = stages.findIndex((s) => /deploy|release|publish/i.test(s));
-  return beforeDeploy > 0 ? stages[beforeDeploy - 1]! : stages[0]!;
-}
-
 /**
  * Refuses to write through a link: `file` and every folder between `root` and it must be no link
  * (a committed `.cadence.yaml` link would aim the write anywhere, a dangling one create a file
@@ -69,27 +49,21 @@ async function refuseLinks(root: string, file: string): Promise<void> {
 }
 
 /**
- * `cadence config init`: a commented `.cadence.yaml` where the user stands (data only: it never
- * loads plugins); with `--ci`, the forge's CI set-up too (docs/ci.md). Nothing is overwritten
- * without `--force`; adding a CI set-up never touches an existing `.cadence.yaml` (it holds the
- * user's edits, `--force` or not), and an existing .gitlab-ci.yml or bitbucket-pipelines.yml is
- * never rewritten: the lines to add are printed.
+ * `cadence config init`: a commented `.cadence.yaml` where the user stands (data only); with
+ * `--ci <forge>`, the CI set-up the forge plugin's runner gives (docs/ci.md), read from the
+ * installed plugins, never the working directory's. Nothing is overwritten without `--force`;
+ * adding a CI set-up never touches an existing `.cadence.yaml` (it holds the user's edits, `--force`
+ * or not), and a file the runner says is added to (a pipeline) is never rewritten: the lines to
+ * add are printed.
  */
-export async function initConfig(
-  options: { force?: boolean; ci?: 'github' | 'gitlab' | 'bitbucket' },
-  io: CliIo,
-): Promise<void> {
+export async function initConfig(options: { force?: boolean; ci?: string }, io: CliIo): Promise<void> {
   const target = path.join(io.cwd, '.cadence.yaml');
-  const workflow = options.ci === 'github' ? path.join(io.cwd, '.github', 'workflows', 'cadence.yml') : null;
-  const pipelineFile =
-    options.ci === 'gitlab'
-      ? path.join(io.cwd, '.gitlab-ci.yml')
-      : options.ci === 'bitbucket'
-        ? path.join(io.cwd, 'bitbucket-pipelines.yml')
-        : null;
-  for (const file of [target, workflow, pipelineFile]) if (file) await refuseLinks(io.cwd, file);
+  const setup = options.ci === undefined ? [] : await ciSetupFiles(options.ci);
+  const files = setup.map((file) => ({ file, at: path.join(io.cwd, ...file.path.split('/')) }));
+  for (const at of [target, ...files.map((f) => f.at)]) await refuseLinks(io.cwd, at);
   const keepConfig = options.ci !== undefined && existsSync(target);
-  for (const file of [keepConfig ? null : target, workflow]) {
+  const replaced = [keepConfig ? null : target, ...files.filter((f) => !f.file.existing).map((f) => f.at)];
+  for (const file of replaced) {
     if (file && existsSync(file) && !options.force)
       throw new CliError('usage', `${file} exists; use --force to overwrite it`);
   }
@@ -98,36 +72,31 @@ export async function initConfig(
     await writeFile(target, configInitTemplate());
     io.stdout.write(`wrote ${target}\n`);
   }
-  if (workflow) {
-    await mkdir(path.dirname(workflow), { recursive: true });
-    await writeFile(workflow, githubWorkflow(HOST_VERSION));
-    io.stdout.write(`wrote ${workflow}\n`);
-  }
-  if (options.ci === 'gitlab') {
-    const pipeline = path.join(io.cwd, '.gitlab-ci.yml');
-    if (existsSync(pipeline)) {
-      // The template's job runs in `test`; a file whose own stages lack it would be refused by GitLab.
-      const stages = declaredStages(await readFile(pipeline, 'utf8'));
-      const stage = stages && !stages.includes('test') ? pickStage(stages) : null;
-      if (stage)
-        io.stdout.write(
-          `${pipeline} declares stages ${stages!.join(', ')} without test: the cadence job below runs in ${stage} (or add test to stages:)\n`,
-        );
-      io.stdout.write(`${pipeline} exists: add these lines to it\n${gitlabInclude(HOST_VERSION, stage ?? undefined)}`);
-    } else {
-      await writeFile(pipeline, gitlabInclude(HOST_VERSION));
-      io.stdout.write(`wrote ${pipeline}\n`);
+  for (const { file, at } of files) {
+    if (file.existing && existsSync(at)) {
+      const addition = file.existing(await readFile(at, 'utf8'));
+      io.stdout.write(`${at} exists: ${addition.advice}\n${addition.lines}`);
+      continue;
     }
+    await mkdir(path.dirname(at), { recursive: true });
+    await writeFile(at, file.content);
+    io.stdout.write(`wrote ${at}\n`);
   }
-  if (options.ci === 'bitbucket') {
-    const pipeline = path.join(io.cwd, 'bitbucket-pipelines.yml');
-    if (existsSync(pipeline))
-      io.stdout.write(
-        `${pipeline} exists: merge these lines into it (clone: depth: full, and the pull-requests pipeline)\n${bitbucketAddition(HOST_VERSION)}`,
+}
+
+/** The forge runner's set-up files, at this CLI's version; a forge without a runner is refused before anything is written. */
+async function ciSetupFiles(forge: string): Promise<readonly CiSetupFile[]> {
+  const { installedCiRunners, missingCiRunner } = await import('../ci/ci-runners.js');
+  const runners = await installedCiRunners();
+  const runner = runners.get(forge);
+  if (!runner) throw missingCiRunner(forge, [...runners.keys()], `cadence config init --ci ${forge}`);
+  const files = runner.setupFiles?.(HOST_VERSION) ?? [];
+  for (const file of files)
+    if (!/^(?!\/)(?:[\w.-]+\/)*[\w.-]+$/.test(file.path) || file.path.split('/').includes('..'))
+      throw new CliError(
+        'failed',
+        `the ${forge} plugin names a set-up file outside the folder: ${JSON.stringify(file.path)}`,
       );
-    else {
-      await writeFile(pipeline, bitbucketPipelines(HOST_VERSION));
-      io.stdout.write(`wrote ${pipeline}\n`);
-    }
-  }
+  if (files.length === 0) throw new CliError('usage', `the ${forge} plugin has no CI set-up to write`);
+  return files;
 }

@@ -13,16 +13,19 @@ export function register(program: Command, io: CliIo): void {
     .option('--force', 'overwrite existing files')
     .option(
       '--ci <forge>',
-      'also write the CI set-up: github (.github/workflows/cadence.yml), gitlab (an include in .gitlab-ci.yml) or bitbucket (bitbucket-pipelines.yml)',
+      'also write the CI set-up the forge plugin gives: github (.github/workflows/cadence.yml), gitlab (an include in .gitlab-ci.yml), gitea (.gitea/workflows/cadence.yml), bitbucket (bitbucket-pipelines.yml)',
       ciForge,
     )
-    .action(async (options: { force?: boolean; ci?: 'github' | 'gitlab' | 'bitbucket' }) =>
+    .action(async (options: { force?: boolean; ci?: string }) =>
       (await import('./config-action.js')).initConfig(options, io),
     );
 }
 
-function ciForge(value: string): 'github' | 'gitlab' | 'bitbucket' {
-  if (value !== 'github' && value !== 'gitlab' && value !== 'bitbucket')
-    throw new InvalidArgumentError('must be github, gitlab or bitbucket');
+/** A forge's name as plugins declare it: lower-case letters, digits and dashes. */
+function ciForge(value: string): string {
+  if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(value))
+    throw new InvalidArgumentError(
+      'must be a forge name: github, gitlab, gitea, bitbucket, or another installed forge plugin\u2019s',
+    );
   return value;
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
-import { addedLinesSentence, ciSummary } from '../src/cli/ci/summary.js';
+import { addedLinesSentence, ciSummary } from '../src/job-summary.js';
 
 function result(assistantAdded: number, humanAdded: number): RepositoryResult {
   return {

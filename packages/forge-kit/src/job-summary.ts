@@ -1,5 +1,5 @@
 import { type RepositoryResult, type Suspicion } from '@cadence-detect/plugin-sdk';
-import { escapeMarkdown } from '@cadence-detect/forge-kit';
+import { escapeMarkdown } from './report-helpers.js';
 import { displayLine } from '@cadence-detect/reports/display-text';
 
 /** How many flagged commits the summary lists (the SARIF and the JSON report have all). */

@@ -1,7 +1,6 @@
 import { verdictLine } from '@cadence-detect/plugin-sdk';
 import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
-import { codeQualityReport, type CodeQualityIssue } from './code-quality.js';
-import { addedLinesSentence } from './summary.js';
+import { addedLinesSentence, codeQualityReport, type CodeQualityIssue } from '@cadence-detect/forge-kit';
 
 /** The report's id on the commit: one Cadence report per commit, replaced by the next run. */
 export const INSIGHTS_REPORT_ID = 'cadence';

@@ -1,13 +1,5 @@
-import type { CliIo } from '../io.js';
-import { CliError } from '../exit-codes.js';
-import { ciGate, failOnInput, given, runCi, withValue, type CiCommandOptions } from './ci-run.js';
-import { codeQualityReport } from './code-quality.js';
-import { writeReportFile } from './report-file.js';
-import { addedLinesSentence } from './summary.js';
-
-export interface GitlabCiOptions extends CiCommandOptions {
-  output?: string;
-}
+import type { CiJob } from '@cadence-detect/plugin-sdk';
+import { addedLinesSentence, codeQualityReport, given, withValue } from '@cadence-detect/forge-kit';
 
 /**
  * `cadence ci gitlab`: what the GitLab template runs. Reads CI_* variables: on a merge request
@@ -16,44 +8,40 @@ export interface GitlabCiOptions extends CiCommandOptions {
  * fail-on. GitLab's GIT_DEPTH (20 by default) sets how it fetched, not what Cadence reads: it is
  * not taken as git.depth here, and a shallow checkout is refused with the variable to set.
  */
-export async function runGitlabCi(options: GitlabCiOptions, io: CliIo): Promise<void> {
-  const env = { ...io.env };
-  delete env.GIT_DEPTH;
-  const workspace = given(env.CI_PROJECT_DIR) ?? io.cwd;
+export async function runGitlabCi(job: CiJob): Promise<void> {
+  const { env, options } = job;
+  const workspace = given(env.CI_PROJECT_DIR) ?? job.cwd;
   // Outside a GitLab job nothing names the range, and the report would land in whatever folder this is.
   if (env.GITLAB_CI !== 'true') {
     if (!given(options.base)) {
-      throw new CliError(
-        'usage',
+      throw job.usage(
         "cadence ci gitlab runs in a GitLab CI job, and GITLAB_CI is not set: outside one, give the range's base with --base <commit> (and -o for the report's file), or analyse with cadence analyze",
       );
     }
-    io.stderr.write('cadence: not in a GitLab CI job (GITLAB_CI is not set): analysing from --base to HEAD\n');
+    job.stderr.write('cadence: not in a GitLab CI job (GITLAB_CI is not set): analysing from --base to HEAD\n');
   }
   const requestPipeline = env.CI_PIPELINE_SOURCE === 'merge_request_event';
   const base = given(options.base, requestPipeline ? env.CI_MERGE_REQUEST_DIFF_BASE_SHA : env.CI_COMMIT_BEFORE_SHA);
-  const outcome = await runCi(
-    {
-      workspace,
-      path: given(options.path) ?? '.',
-      base: base && !/^0+$/.test(base) ? base : null,
-      head: given(env.CI_COMMIT_SHA) ?? null,
-      failOn: failOnInput(given(options.failOn, env.CADENCE_FAIL_ON)),
-      ...withValue('config', given(options.config)),
-      ...withValue('sarif', given(options.sarif)),
-      deepen: 'Fetch the whole history: set the job variable `GIT_DEPTH: 0` (GitLab fetches 20 commits by default).',
-    },
-    { ...io, env },
-  );
+  const outcome = await job.analyze({
+    workspace,
+    path: given(options.path) ?? '.',
+    base: base && !/^0+$/.test(base) ? base : null,
+    head: given(env.CI_COMMIT_SHA) ?? null,
+    ...withValue('failOn', given(options.failOn, env.CADENCE_FAIL_ON)),
+    ...withValue('config', given(options.config)),
+    ...withValue('sarif', given(options.sarif)),
+    deepen: 'Fetch the whole history: set the job variable `GIT_DEPTH: 0` (GitLab fetches 20 commits by default).',
+    ignoreVariables: ['GIT_DEPTH'],
+  });
   const { issues, withoutLocation } = codeQualityReport(outcome.result, outcome.checkout.dir, outcome.gateReached);
-  const file = await writeReportFile(
+  const file = await job.writeReport(
     workspace,
     given(options.output) ?? 'gl-code-quality.json',
     `${JSON.stringify(issues, null, 2)}\n`,
   );
-  io.stderr.write(
+  job.stderr.write(
     `Code Quality report written to ${file} (${issues.length} issues${withoutLocation ? `; ${withoutLocation} flagged commits whose files are all gone left out` : ''})\n`,
   );
-  for (const line of addedLinesSentence(outcome.result)) io.stderr.write(`cadence: ${line}\n`);
-  ciGate(outcome);
+  for (const line of addedLinesSentence(outcome.result)) job.stderr.write(`cadence: ${line}\n`);
+  job.gate(outcome);
 }
