@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
  * `pnpm release` (after `pnpm version-packages` and a build): publishes what changed, the CLI last.
- * 1. every public package but the CLI (`pnpm -r publish` skips versions already on the registry);
- * 2. host/npm-shrinkwrap.json written from the tarballs just published (scripts/cli-shrinkwrap.mjs);
- * 3. the CLI with it (its prepublishOnly refuses a missing or stale file);
+ * 1. every public package but those a CI job installs, the CLI and the forge plugins
+ *    (`pnpm -r publish` skips versions already on the registry);
+ * 2. each forge plugin, then the CLI: its npm-shrinkwrap.json written from the tarballs just
+ *    published (scripts/shrinkwrap.mjs), then the package with it (its prepublishOnly refuses a
+ *    missing or stale file);
  * 4. the git tags: `changeset tag` (each package's), then `v<CLI version>` and the moving `v<major>`
  *    the GitHub Action and the GitLab template are pinned by (scripts/release-tags.mjs). Push them with
  *    `git push origin v<version>` and `git push --force origin v<major>`.
@@ -13,11 +15,10 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { writeCliShrinkwrap } from './cli-shrinkwrap.mjs';
+import { shrinkwrappedDirs, writeShrinkwrap } from './shrinkwrap.mjs';
 import { requireTaggerIdentity, tagRelease } from './release-tags.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-const CLI = '@cadence-detect/cli';
 
 function run(command, args) {
   return new Promise((resolve, reject) => {
@@ -30,10 +31,16 @@ function run(command, args) {
 
 try {
   requireTaggerIdentity(root);
-  await run('pnpm', ['-r', '--filter', `!${CLI}`, 'publish', '--access', 'public']);
-  const { packages } = await writeCliShrinkwrap();
-  process.stdout.write(`host/npm-shrinkwrap.json: ${packages} packages\n`);
-  await run('pnpm', ['--filter', CLI, 'publish', '--access', 'public']);
+  const last = (await shrinkwrappedDirs()).map((dir) => ({
+    dir,
+    name: JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).name,
+  }));
+  await run('pnpm', ['-r', ...last.flatMap(({ name }) => ['--filter', `!${name}`]), 'publish', '--access', 'public']);
+  for (const { dir, name } of last) {
+    const { packages } = await writeShrinkwrap(dir);
+    process.stdout.write(`${path.relative(root, dir)}/npm-shrinkwrap.json: ${packages} packages\n`);
+    await run('pnpm', ['--filter', name, 'publish', '--access', 'public']);
+  }
   await run('pnpm', ['changeset', 'tag']);
   const { version } = JSON.parse(readFileSync(path.join(root, 'host', 'package.json'), 'utf8'));
   process.stdout.write(`tags: ${tagRelease(version, root).join(', ')}\n`);

@@ -2,7 +2,8 @@
  * The local registry the release check and `pnpm release:local` share: a real Verdaccio on
  * 127.0.0.1 serving this project's package names from its own storage only (everything else proxied
  * to npm's configured registry), a throwaway publishing user, and the workspace published to it in
- * `pnpm release`'s order (every public package, then the CLI with its npm-shrinkwrap.json).
+ * `pnpm release`'s order (every public package, then the forge plugins and the CLI, each with its
+ * npm-shrinkwrap.json).
  * No shell: every command is a program with its arguments.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -210,9 +211,9 @@ export async function publishEnvironment(server: Registry, work: string): Promis
 }
 
 /**
- * Publishes the workspace to `server` in `pnpm release`'s order: every public package but the CLI
- * (three at a time), then the CLI's npm-shrinkwrap.json written from their published tarballs,
- * then the CLI. `step` reports each part; `cache` is the npm cache the shrinkwrap reads into.
+ * Publishes the workspace to `server` in `pnpm release`'s order: every public package but those a
+ * CI job installs (three at a time), then each forge plugin and the CLI, each after its
+ * npm-shrinkwrap.json is written from the published tarballs. `step` reports each part; `cache` is the npm cache the shrinkwrap reads into.
  */
 export async function publishWorkspace(
   server: Registry,
@@ -249,42 +250,45 @@ export async function publishWorkspace(
       }
     }
   };
-  const cliPackage = packages.find((p) => p.name === CLI_PACKAGE)!;
+  const { shrinkwrappedDirs, writeShrinkwrap } = (await import(
+    pathToFileURL(path.join(root, 'scripts', 'shrinkwrap.mjs')).href
+  )) as {
+    shrinkwrappedDirs(): Promise<string[]>;
+    writeShrinkwrap(
+      dir: string,
+      options: { registry: string; env: NodeJS.ProcessEnv; cache: string },
+    ): Promise<{ packages: number }>;
+  };
+  // What a CI job installs (the forge plugins, then the CLI) goes last, each with its npm-shrinkwrap.json.
+  const last = (await shrinkwrappedDirs()).map((dir) => packages.find((p) => path.resolve(p.dir) === dir)!);
   await step(
-    `publish the ${packages.length - 1} public packages the CLI is made of (pnpm publish in each, three at a time)`,
+    `publish the ${packages.length - last.length} public packages the CLI and the forge plugins are made of (pnpm publish in each, three at a time)`,
     async () => {
       // One pnpm publish per package (it replaces the workspace: ranges), each with a time limit:
       // a publish that hangs fails its package, named, instead of the whole step going silent.
-      const queue = packages.filter((p) => p !== cliPackage);
+      const queue = packages.filter((p) => !last.includes(p));
       const worker = async (): Promise<void> => {
         for (let p = queue.shift(); p; p = queue.shift()) await publish(p);
       };
       await Promise.all([worker(), worker(), worker()]);
       for (const p of packages)
-        if (p !== cliPackage)
+        if (!last.includes(p))
           check(await isPublished(p), `${p.name}@${p.version} is not on the registry after publishing`);
     },
   );
-  await step(
-    `write ${CLI_PACKAGE}'s npm-shrinkwrap.json from the published tarballs, then publish it (pnpm release's order)`,
-    async () => {
-      const { writeCliShrinkwrap } = (await import(
-        pathToFileURL(path.join(root, 'scripts', 'cli-shrinkwrap.mjs')).href
-      )) as {
-        writeCliShrinkwrap(options: {
-          registry: string;
-          env: NodeJS.ProcessEnv;
-          cache: string;
-        }): Promise<{ packages: number }>;
-      };
-      // The user's npm cache (empty until now): the package documents it fetches serve the installs below.
-      const { packages: count } = await writeCliShrinkwrap({ registry: server.url, env: publishEnv, cache });
-      process.stdout.write(`  ${count} packages in the shrinkwrap\n`);
-      await publish(cliPackage);
-      check(
-        await isPublished(cliPackage),
-        `${CLI_PACKAGE}@${cliPackage.version} is not on the registry after publishing`,
-      );
-    },
-  );
+  for (const current of last)
+    await step(
+      `write ${current.name}'s npm-shrinkwrap.json from the published tarballs, then publish it (pnpm release's order)`,
+      async () => {
+        // The user's npm cache (empty until now): the package documents it fetches serve the installs below.
+        const { packages: count } = await writeShrinkwrap(current.dir, {
+          registry: server.url,
+          env: publishEnv,
+          cache,
+        });
+        process.stdout.write(`  ${count} packages in the shrinkwrap\n`);
+        await publish(current);
+        check(await isPublished(current), `${current.name}@${current.version} is not on the registry after publishing`);
+      },
+    );
 }

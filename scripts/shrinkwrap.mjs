@@ -1,22 +1,26 @@
 #!/usr/bin/env node
 /**
- * Writes host/npm-shrinkwrap.json: the dependency tree `npm install @cadence-detect/cli` (and the
- * GitHub Action, and `npx`) installs, fixed at release time instead of whatever the `^` ranges
- * resolve to on the day. Run after every other public package is published and before the CLI is
- * (`pnpm release` and `pnpm release:check` do): npm resolves the CLI's dependencies, as the CLI
- * will be published, from the registry, so the project's own packages are pinned to the tarballs
- * just published (their integrity included) and every other package to one version and integrity.
+ * Writes the npm-shrinkwrap.json of each package a CI job installs: the CLI (host/) and the forge
+ * plugins (the `cadence-forge` keyword), whose runners `cadence ci <forge>` runs. A job installs the
+ * CLI and its forge's plugin (`npm install @cadence-detect/cli @cadence-detect/plugin-github`, the
+ * GitHub Action, the GitLab and Bitbucket templates, the Gitea workflow): each package's tree is
+ * fixed at release time instead of whatever the `^` ranges resolve to on the day. Run after every
+ * other public package is published and before these are (`pnpm release` and `pnpm release:check`
+ * do): npm resolves each one's dependencies, as it will be published, from the registry, so the
+ * project's own packages are pinned to the tarballs just published (their integrity included) and
+ * every other package to one version and integrity.
  *
- *   node scripts/cli-shrinkwrap.mjs [--registry <url>]
- *   node scripts/cli-shrinkwrap.mjs --check    (the CLI's prepublishOnly: refuses to publish without
- *                                               a file that matches the CLI's version and dependencies)
+ *   node scripts/shrinkwrap.mjs [--registry <url>]   (every shrinkwrapped package)
+ *   node scripts/shrinkwrap.mjs --check              (a shrinkwrapped package's prepublishOnly, in its
+ *                                                     folder: refuses to publish without a file that
+ *                                                     matches its version and dependencies)
  *
  * The `resolved` addresses are written against registry.npmjs.org, which npm replaces with the
  * registry its user configures (its `replace-registry-host` default): the tree, not the host, is
  * what the file fixes. No shell; npm runs with --ignore-scripts.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +28,18 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const cliDir = path.join(root, 'host');
 const PUBLIC_REGISTRY = 'https://registry.npmjs.org/';
+const FORGE_KEYWORD = 'cadence-forge';
+
+/** The folders of the packages a CI job installs, the CLI last (it is published last). */
+export async function shrinkwrappedDirs() {
+  const plugins = path.join(root, 'plugins');
+  const forges = [];
+  for (const name of (await readdir(plugins)).sort()) {
+    const manifest = await readFile(path.join(plugins, name, 'package.json'), 'utf8').then(JSON.parse, () => null);
+    if (manifest?.keywords?.includes(FORGE_KEYWORD) && !manifest.private) forges.push(path.join(plugins, name));
+  }
+  return [...forges, cliDir];
+}
 
 function run(command, args, options) {
   return new Promise((resolve, reject) => {
@@ -49,7 +65,7 @@ async function workspaceVersions() {
   return new Map(listed.filter((p) => p.name).map((p) => [p.name, p.version]));
 }
 
-/** The CLI's package.json as `pnpm publish` writes it: `workspace:` ranges made exact, no dev dependencies or scripts. */
+/** A package.json as `pnpm publish` writes it: `workspace:` ranges made exact, no dev dependencies or scripts. */
 function publishedManifest(manifest, versions) {
   const dependencies = Object.fromEntries(
     Object.entries(manifest.dependencies ?? {}).map(([name, range]) => {
@@ -68,19 +84,19 @@ function parseArgs(argv) {
   return { registry: at >= 0 ? argv[at + 1] : undefined, check: argv.includes('--check') };
 }
 
-/** Throws unless host/npm-shrinkwrap.json was written for the CLI as it is now (its version and dependencies). */
-export async function checkCliShrinkwrap() {
-  const file = path.join(cliDir, 'npm-shrinkwrap.json');
+/** Throws unless the package's npm-shrinkwrap.json was written for it as it is now (its version and dependencies). */
+export async function checkShrinkwrap(dir = process.cwd()) {
+  const file = path.join(dir, 'npm-shrinkwrap.json');
   let lock;
   try {
     lock = JSON.parse(await readFile(file, 'utf8'));
   } catch {
     throw new Error(
-      `${path.relative(root, file)} is missing: run node scripts/cli-shrinkwrap.mjs after publishing the other packages (pnpm release does)`,
+      `${path.relative(root, file)} is missing: run node scripts/shrinkwrap.mjs after publishing the other packages (pnpm release does)`,
     );
   }
   const manifest = publishedManifest(
-    JSON.parse(await readFile(path.join(cliDir, 'package.json'), 'utf8')),
+    JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')),
     await workspaceVersions(),
   );
   const rootEntry = lock.packages?.[''] ?? {};
@@ -90,7 +106,7 @@ export async function checkCliShrinkwrap() {
     JSON.stringify(sorted(rootEntry.dependencies)) === JSON.stringify(sorted(manifest.dependencies));
   if (!same)
     throw new Error(
-      `${path.relative(root, file)} was written for ${lock.name}@${lock.version} with other dependencies: run node scripts/cli-shrinkwrap.mjs again`,
+      `${path.relative(root, file)} was written for ${lock.name}@${lock.version} with other dependencies: run node scripts/shrinkwrap.mjs again`,
     );
   return { file, packages: Object.keys(lock.packages).length - 1 };
 }
@@ -99,9 +115,10 @@ function sorted(record = {}) {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-export async function writeCliShrinkwrap({ registry, env = process.env, cache } = {}) {
+/** Writes `dir`'s npm-shrinkwrap.json from the registry (its own packages must be published already). */
+export async function writeShrinkwrap(dir, { registry, env = process.env, cache } = {}) {
   const versions = await workspaceVersions();
-  const manifest = publishedManifest(JSON.parse(await readFile(path.join(cliDir, 'package.json'), 'utf8')), versions);
+  const manifest = publishedManifest(JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')), versions);
   const folder = await mkdtemp(path.join(tmpdir(), 'cadence-shrinkwrap-'));
   try {
     await writeFile(path.join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -139,7 +156,7 @@ export async function writeCliShrinkwrap({ registry, env = process.env, cache } 
         );
       if (!entry.integrity && !entry.link) throw new Error(`${where} has no integrity in the lock`);
     }
-    const file = path.join(cliDir, 'npm-shrinkwrap.json');
+    const file = path.join(dir, 'npm-shrinkwrap.json');
     await writeFile(file, `${JSON.stringify(lock, null, 2)}\n`);
     return { file, packages: Object.keys(lock.packages).length - 1 };
   } finally {
@@ -149,10 +166,18 @@ export async function writeCliShrinkwrap({ registry, env = process.env, cache } 
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = parseArgs(process.argv.slice(2));
-  (args.check ? checkCliShrinkwrap() : writeCliShrinkwrap(args)).then(
-    ({ file, packages }) => process.stdout.write(`${path.relative(root, file)}: ${packages} packages\n`),
+  const written = async () => {
+    const out = [];
+    for (const dir of await shrinkwrappedDirs()) out.push(await writeShrinkwrap(dir, args));
+    return out;
+  };
+  (args.check ? checkShrinkwrap().then((one) => [one]) : written()).then(
+    (files) => {
+      for (const { file, packages } of files)
+        process.stdout.write(`${path.relative(root, file)}: ${packages} packages\n`);
+    },
     (error) => {
-      process.stderr.write(`cli-shrinkwrap: ${error.message}\n`);
+      process.stderr.write(`shrinkwrap: ${error.message}\n`);
       process.exit(1);
     },
   );
