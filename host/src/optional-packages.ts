@@ -19,8 +19,8 @@ interface OptionalPlugin {
   readonly packageName: string;
   /** The plugin's name once loaded. */
   readonly plugin: string;
-  /** The setting that needs it, when the configuration asks for it; null when nothing does. */
-  readonly neededBy: (config: CadenceConfig) => string | null;
+  /** The setting that needs it, when the configuration (or the environment) asks for it; null when nothing does. */
+  readonly neededBy: (config: CadenceConfig, env: NodeJS.ProcessEnv) => string | null;
 }
 
 export const OPTIONAL_PLUGINS: readonly OptionalPlugin[] = [
@@ -35,8 +35,10 @@ export const OPTIONAL_PLUGINS: readonly OptionalPlugin[] = [
   { packageName: '@cadence-detect/plugin-bitbucket', plugin: 'bitbucket', neededBy: forgeSection('bitbucket') },
 ];
 
-function aiSection(config: CadenceConfig): string | null {
-  return config.ai.enabled ? 'ai.enabled (the AI providers)' : null;
+/** `ai.enabled`, from a file or CADENCE_AI_ENABLED: without the AI plugin nothing else reads the `ai:` section, so its absence is said here. */
+function aiSection(config: CadenceConfig, env: NodeJS.ProcessEnv): string | null {
+  const fromEnvironment = /^(true|1|yes|on)$/i.test(env.CADENCE_AI_ENABLED ?? '');
+  return config.ai.enabled === true || fromEnvironment ? 'ai.enabled (the AI providers)' : null;
 }
 
 function forgeSection(forge: string): (config: CadenceConfig) => string | null {
@@ -67,12 +69,13 @@ export class MissingPackageError extends Error {
 export function missingOptionalPlugin(
   config: CadenceConfig,
   loaded: readonly LoadedPlugin[],
+  env: NodeJS.ProcessEnv = {},
 ): MissingPackageError | null {
   const names = new Set(loaded.map((p) => p.plugin.name));
   for (const optional of OPTIONAL_PLUGINS) {
     if (names.has(optional.plugin)) continue;
     const options = config.plugin_options[optional.plugin];
-    const setting = optional.neededBy(config) ?? (options ? `plugin_options.${optional.plugin}` : null);
+    const setting = optional.neededBy(config, env) ?? (options ? `plugin_options.${optional.plugin}` : null);
     if (setting) return new MissingPackageError(optional.packageName, `the configuration's ${setting}`);
   }
   return null;

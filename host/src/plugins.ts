@@ -4,8 +4,8 @@ import {
   applyPluginEnvironment,
   pluginSecretValues,
   pluginSections,
+  PLUGIN_SECTIONS,
   sectionValues,
-  toPluginConfigView,
   unownedForgeSections,
   type CadenceConfig,
   type PluginSection,
@@ -57,42 +57,30 @@ export interface HostPlugins extends LoadPluginsResult {
   readonly secrets: readonly string[];
 }
 
-/**
- * Options by plugin name: `plugin_options`, plus the `ai:` section (CADENCE_AI_* in the environment),
- * which keeps its keys and goes to the AI plugin through the same mechanism as any plugin's options,
- * when that plugin is installed (the CLI alone runs without it: optional-packages.ts).
- */
-export function hostPluginOptions(config: CadenceConfig, aiLoaded = true): CadenceConfig['plugin_options'] {
-  if (!aiLoaded) return { ...config.plugin_options };
-  // The key only here: the view every plugin sees carries none.
-  const ai = { ...toPluginConfigView(config).ai, key: config.ai.key, ...config.plugin_options['ai-assist'] };
-  return { ...config.plugin_options, 'ai-assist': ai };
-}
-
 /** Settings every forge plugin gets when its schema takes them: `report.fail_on`, `forges.request_drafts`. */
 function commonForgeSettings(config: CadenceConfig): Record<string, unknown> {
   return { fail_on: config.report.fail_on, request_drafts: config.forges.request_drafts };
 }
 
 /**
- * Decided once, and for any forge: a plugin whose settings live in `forges.<forge>` (a forge
- * plugin's default `meta.configKey`) gets that section and the common settings its schema takes as
- * options, under what `plugin_options` sets for it. Whether a forge can report or look anything up
- * is the plugin's to say from them.
+ * Decided once, for any plugin whose settings live outside `plugin_options` (its `meta.configKey`):
+ * a forge plugin gets `forges.<forge>` and the common settings its schema takes, the AI plugin the
+ * top-level `ai` section, under what `plugin_options` sets for it. Whether a forge can report or
+ * look anything up, or the AI plugin run, is the plugin's to say from them.
  */
-function withForgeOptions(
+function withSectionOptions(
   plugins: LoadPluginsResult['plugins'],
   config: CadenceConfig,
-  sections: CadenceConfig['plugin_options'],
 ): CadenceConfig['plugin_options'] {
-  const merged = { ...sections };
+  const merged = { ...config.plugin_options };
   const common = commonForgeSettings(config);
   for (const { plugin } of plugins) {
     const key = settingsKeyOf(plugin);
-    if (!key.startsWith('forges.')) continue;
+    if (key.startsWith('plugin_options.')) continue;
     const takes = new Set(Object.keys((plugin.meta?.options as { properties?: object } | undefined)?.properties ?? {}));
-    const given = Object.fromEntries(Object.entries(common).filter(([name]) => takes.has(name)));
-    merged[plugin.name] = { ...given, ...sectionValues(config, key), ...sections[plugin.name] };
+    const forge = key.startsWith('forges.');
+    const given = forge ? Object.fromEntries(Object.entries(common).filter(([name]) => takes.has(name))) : {};
+    merged[plugin.name] = { ...given, ...sectionValues(config, key), ...config.plugin_options[plugin.name] };
   }
   return merged;
 }
@@ -112,15 +100,14 @@ export async function loadHostPlugins(options: HostPluginOptions): Promise<HostP
     ),
   );
   const { config, sections } = modules;
-  const missing = missingOptionalPlugin(config, modules.plugins);
+  const missing = missingOptionalPlugin(config, modules.plugins, options.env ?? {});
   if (missing) throw missing;
   const unowned = unownedForgeSections(config, sections)[0];
   if (unowned)
     throw new PluginOptionsError(
       `Invalid configuration: ${unowned}: no loaded plugin brings the forge ${unowned.slice('forges.'.length)}`,
     );
-  const aiLoaded = modules.plugins.some((p) => p.plugin.name === 'ai-assist');
-  const byName = withForgeOptions(modules.plugins, config, hostPluginOptions(config, aiLoaded));
+  const byName = withSectionOptions(modules.plugins, config);
   return { ...modules, plugins: resolvePluginOptions(modules.plugins, { sections: byName, inline }) };
 }
 
@@ -139,6 +126,7 @@ export async function loadPluginModules(options: HostPluginOptions): Promise<Hos
     configDir: options.pluginBase ?? HOST_DIR,
     discoverIn: installationNodeModules(HOST_DIR),
     moduleFolders: installationNodeModules(HOST_DIR),
+    pluginSections: PLUGIN_SECTIONS,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.throwOnRequiredFailure !== undefined ? { throwOnRequiredFailure: options.throwOnRequiredFailure } : {}),
   });

@@ -55,7 +55,7 @@ export async function createRuntime(io: CliIo, options: RuntimeOptions = {}): Pr
       });
   const { config: given, pluginBase, warnings } = loadedConfig;
   // The plugins' own secrets join once they have loaded (the logger reads this list at each line).
-  const secrets = [given.webhook.secret, given.ai.key, given.api.token, redisPassword(given.redis.url)].filter(
+  const secrets = [given.webhook.secret, given.api.token, redisPassword(given.redis.url)].filter(
     (s): s is string => typeof s === 'string' && s.length > 0,
   );
   const stream = options.logStream ?? (given.logging.output === 'stderr' ? io.stderr : io.stdout);

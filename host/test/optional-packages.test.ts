@@ -58,6 +58,13 @@ describe('the light CLI: packages loaded when installed beside it', () => {
     expect(missingOptionalPlugin(ai, [])?.message).to.equal(
       "the configuration's ai.enabled (the AI providers) needs @cadence-detect/plugin-ai-assist, which is not installed: npm install -g @cadence-detect/plugin-ai-assist (beside @cadence-detect/cli), or install @cadence-detect/cadence, which brings everything",
     );
+    // Nothing reads the ai: section without its plugin: the environment's switch is said here too, a written false is not.
+    expect(missingOptionalPlugin(config, [], { CADENCE_AI_ENABLED: 'true' })?.message).to.contain(
+      'ai.enabled (the AI providers) needs @cadence-detect/plugin-ai-assist',
+    );
+    expect(missingOptionalPlugin({ ...config, ai: { enabled: false } }, [], { CADENCE_AI_ENABLED: 'no' })).to.equal(
+      null,
+    );
     const gitlab = {
       ...config,
       forges: { ...config.forges, gitlab: { url: 'https://gitlab.example' } },

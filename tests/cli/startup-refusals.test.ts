@@ -39,7 +39,6 @@ describe('configuration refused at start-up (the real CLI process)', function ()
   // A Node timer holds at most 2^31 - 1 ms; a longer one fires after 1 ms, so a month-long job
   // timeout would time every job out at once.
   const TIMER_KEYS = [
-    'ai.timeout_seconds',
     'webhook.read_timeout_seconds',
     'webhook.write_timeout_seconds',
     'limits.job_timeout_seconds',
@@ -69,14 +68,14 @@ describe('configuration refused at start-up (the real CLI process)', function ()
     expectRefused(await webhook([], { CADENCE_LIMITS_JOB_TIMEOUT_SECONDS: '3000000' }), 'limits.job_timeout_seconds');
   });
 
-  it('refuses a retry back-off whose first or last doubling is longer than a timer holds', async () => {
+  // The AI plugin's own settings: it refuses them as it starts, and the server stops before it listens.
+  it('refuses an AI retry back-off whose first or last doubling, or a call timeout, is longer than a timer holds', async () => {
+    expectRefused(await webhook([], { CADENCE_AI_RETRY_BACKOFF_INITIAL: '600h' }), 'ai.retry_backoff_initial');
+    expectRefused(await webhook([], { RETRY_BACKOFF_INITIAL: 'soon' }), 'ai.retry_backoff_initial');
+    expectRefused(await webhook([], { CADENCE_AI_RETRY_COUNT: '40' }), 'ai.retry_count');
     expectRefused(
-      await runCadence(['config'], { cwd: work.path, env: { CADENCE_AI_RETRY_BACKOFF_INITIAL: '600h' } }),
-      'ai.retry_backoff_initial',
-    );
-    expectRefused(
-      await runCadence(['config'], { cwd: work.path, env: { CADENCE_AI_RETRY_COUNT: '40' } }),
-      'ai.retry_count',
+      await webhook(['--config', await configFile('ai:\n  timeout_seconds: 3000000\n')], {}),
+      'ai.timeout_seconds',
     );
   });
 

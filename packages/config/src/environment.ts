@@ -1,13 +1,13 @@
 import { ConfigError } from './config-error.js';
 import { leafKeys, type LeafKind } from './schema.js';
 
-/** docs/configuration.md (environment variables): bare names kept as aliases; where both are set, the CADENCE_ name wins. */
+/**
+ * docs/configuration.md (environment variables): bare names kept as aliases; where both are set,
+ * the CADENCE_ name wins. A plugin's options name theirs in their schema (`env: ['BATCH_SIZE']`).
+ */
 const ALIASES: Record<string, string[]> = {
   'logging.level': ['LOG_LEVEL'],
   'webhook.maxWorkers': ['MAX_WORKERS'],
-  'ai.batch_size': ['BATCH_SIZE'],
-  'ai.retry_count': ['RETRY_COUNT'],
-  'ai.retry_backoff_initial': ['RETRY_BACKOFF_INITIAL'],
   'cache.max_size': ['CACHE_MAX_SIZE'],
   'git.depth': ['GIT_DEPTH'],
 };

@@ -2,6 +2,7 @@ export {
   ConfigSchema,
   DEFAULT_EXCLUDE_FILES,
   SECRET_KEYS,
+  PLUGIN_SECTIONS,
   PROJECT_FILE_KEYS,
   leafKeys,
   type CadenceConfig,

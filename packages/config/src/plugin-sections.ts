@@ -1,16 +1,17 @@
 import type { TSchema } from '@cadence-detect/plugin-sdk/typebox';
 import { secretOptionPaths, settingsKeyOf, type SettingsOwner } from '@cadence-detect/plugin-sdk';
 import { parseValue, setPath } from './environment.js';
-import { leafKind, type CadenceConfig } from './schema.js';
+import { leafKind, PLUGIN_SECTIONS, type CadenceConfig } from './schema.js';
 
 /**
  * The configuration's plugin sections, built from the plugins that loaded: where each plugin's
- * settings live (`forges.<forge>` or `plugin_options.<name>`), the environment names of its
+ * settings live (`forges.<forge>`, `plugin_options.<name>`, or a top-level section kept for a
+ * plugin, `ai`), the environment names of its
  * top-level options, and which of them are secrets. The host reads `plugins:`, loads them, then
  * completes the configuration from these.
  */
 export interface PluginSection {
-  /** `forges.github`, `plugin_options.file-drops`. */
+  /** `forges.github`, `plugin_options.file-drops`, `ai`. */
   readonly configKey: string;
   /** The plugin's options schema (none: it takes no options). */
   readonly options: object | undefined;
@@ -28,34 +29,59 @@ export function pluginSections(plugins: readonly SettingsOwner[]): PluginSection
 
 /**
  * The environment names of one option: `forges.gitea.token` is `CADENCE_GITEA_TOKEN` (then
- * `CADENCE_FORGES_GITEA_TOKEN`); `plugin_options.file-drops.api_key` is `CADENCE_PLUGIN_FILE_DROPS_API_KEY`.
+ * `CADENCE_FORGES_GITEA_TOKEN`); `plugin_options.file-drops.api_key` is `CADENCE_PLUGIN_FILE_DROPS_API_KEY`;
+ * `ai.key` is `CADENCE_AI_KEY`. Then the names the option's schema lists in `env` (`BATCH_SIZE`).
  * The first that is set wins.
  */
-export function pluginEnvironmentNames(configKey: string, option: string): string[] {
+export function pluginEnvironmentNames(configKey: string, option: string, schema?: object): string[] {
+  const aliases = (schema as { env?: unknown } | undefined)?.env;
+  const extra = Array.isArray(aliases) ? aliases.filter((name): name is string => typeof name === 'string') : [];
+  return [...ownEnvironmentNames(configKey, option), ...extra];
+}
+
+function ownEnvironmentNames(configKey: string, option: string): string[] {
   const word = (text: string) =>
     text
       .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
       .replace(/[^A-Za-z0-9]+/g, '_')
       .replace(/^_|_$/g, '')
       .toUpperCase();
-  const [section, owner = ''] = splitKey(configKey);
+  const [section, owner] = splitKey(configKey);
+  if (owner === null) return [`CADENCE_${word(section)}_${word(option)}`];
   if (section === 'forges')
     return [`CADENCE_${word(owner)}_${word(option)}`, `CADENCE_FORGES_${word(owner)}_${word(option)}`];
   return [`CADENCE_PLUGIN_${word(owner)}_${word(option)}`];
 }
 
-/** `plugin_options.@acme/x` → ['plugin_options', '@acme/x']: a plugin's name may hold dots. */
-function splitKey(configKey: string): [string, string] {
+/**
+ * `plugin_options.@acme/x` → ['plugin_options', '@acme/x'] (a plugin's name may hold dots);
+ * a top-level section, `ai`, → ['ai', null].
+ */
+function splitKey(configKey: string): [string, string | null] {
   const dot = configKey.indexOf('.');
-  return [configKey.slice(0, dot), configKey.slice(dot + 1)];
+  return dot < 0 ? [configKey, null] : [configKey.slice(0, dot), configKey.slice(dot + 1)];
 }
 
-/** The section's values as written (`forges.<forge>` or `plugin_options.<name>`), or undefined. */
-export function sectionValues(config: CadenceConfig, configKey: string): Record<string, unknown> | undefined {
+/** The object holding the section's values (created when `create`), or undefined. */
+function sectionIn(
+  config: Record<string, unknown>,
+  configKey: string,
+  create = false,
+): Record<string, unknown> | undefined {
   const [section, owner] = splitKey(configKey);
-  const holder = (config as unknown as Record<string, Record<string, unknown>>)[section];
-  const value = holder?.[owner];
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const objectAt = (holder: Record<string, unknown>, key: string): Record<string, unknown> | undefined => {
+    const value = holder[key];
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (!create) return undefined;
+    return (holder[key] = {});
+  };
+  const top = objectAt(config, section);
+  return owner === null || !top ? top : objectAt(top, owner);
+}
+
+/** The section's values as written (`forges.<forge>`, `plugin_options.<name>`, `ai`), or undefined. */
+export function sectionValues(config: CadenceConfig, configKey: string): Record<string, unknown> | undefined {
+  return sectionIn(config as unknown as Record<string, unknown>, configKey);
 }
 
 /**
@@ -73,12 +99,10 @@ export function applyPluginEnvironment(
     for (const [option, schema] of Object.entries(properties)) {
       const kind = leafKind(schema);
       if (!kind) continue;
-      const names = pluginEnvironmentNames(section.configKey, option);
+      const names = pluginEnvironmentNames(section.configKey, option, schema);
       const name = names.find((candidate) => env[candidate] !== undefined && env[candidate] !== '');
       if (!name) continue;
-      const [top, owner] = splitKey(section.configKey);
-      const holder = (next[top] ??= {}) as Record<string, unknown>;
-      const target = (holder[owner] ??= {}) as Record<string, unknown>;
+      const target = sectionIn(next, section.configKey, true)!;
       setPath(target, option, parseValue(env[name]!, kind, name, `${section.configKey}.${option}`));
     }
   }
@@ -113,6 +137,13 @@ export function pluginSecretLocations(
 ): string[][] {
   const owned = new Map((sections ?? []).map((section) => [section.configKey, section]));
   const out: string[][] = [];
+  for (const top of PLUGIN_SECTIONS) {
+    const value = sectionValues(config, top);
+    if (!value) continue;
+    const section = owned.get(top);
+    const paths = section ? section.secrets.map((path) => path.split('.')) : Object.keys(value).map((key) => [key]);
+    out.push(...paths.map((path) => [top, ...path]));
+  }
   for (const top of ['forges', 'plugin_options'] as const) {
     const holder = (config as unknown as Record<string, Record<string, unknown>>)[top] ?? {};
     for (const [owner, value] of Object.entries(holder)) {
@@ -149,23 +180,26 @@ export function unownedForgeSections(config: CadenceConfig, sections: readonly P
 const COMMON_FORGE_OPTIONS = new Set(['fail_on', 'request_drafts']);
 
 /**
- * What `cadence config` shows of each forge section: the values set, with the plugin's defaults
+ * What `cadence config` shows of each forge section (and a top-level plugin section, `ai`): the values set, with the plugin's defaults
  * for the rest (a typebox schema's; a plain JSON Schema's top-level ones), as the plugin will get them.
  */
 export function withForgeDefaults(config: CadenceConfig, sections: readonly PluginSection[]): CadenceConfig {
   const next = structuredClone(config);
   for (const section of sections) {
     const [top, owner] = splitKey(section.configKey);
-    if (top !== 'forges' || !section.options) continue;
+    const forge = top === 'forges' && owner !== null;
+    if ((!forge && owner !== null) || !section.options) continue;
     const written = sectionValues(config, section.configKey) ?? {};
     const properties = (section.options as { properties?: Record<string, { default?: unknown }> }).properties ?? {};
     const filled: Record<string, unknown> = {};
     for (const [name, schema] of Object.entries(properties)) {
       if (name in written) filled[name] = written[name];
-      else if (!COMMON_FORGE_OPTIONS.has(name) && 'default' in schema) filled[name] = structuredClone(schema.default);
+      else if (!(forge && COMMON_FORGE_OPTIONS.has(name)) && 'default' in schema)
+        filled[name] = structuredClone(schema.default);
     }
     for (const [name, value] of Object.entries(written)) if (!(name in filled)) filled[name] = value;
-    next.forges[owner] = filled;
+    if (owner === null) (next as unknown as Record<string, unknown>)[top] = filled;
+    else next.forges[owner] = filled;
   }
   return next;
 }

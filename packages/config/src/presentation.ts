@@ -3,7 +3,6 @@ import { redactCredentials } from '@cadence-detect/errors';
 import type { PluginConfigView } from '@cadence-detect/plugin-sdk';
 import { pluginSecretLocations, type PluginSection } from './plugin-sections.js';
 import { SECRET_KEYS, type CadenceConfig } from './schema.js';
-import { parseDuration } from './units.js';
 
 export const MASK = '****';
 
@@ -33,8 +32,8 @@ export function renderConfigYaml(config: CadenceConfig, sections?: readonly Plug
 }
 
 /**
- * The read-only view every plugin gets (PluginConfigView of the plugin SDK): no secret of any
- * plugin's. The AI key reaches the AI plugin in its own options (host/src/plugins.ts), never here.
+ * The read-only view every plugin gets (PluginConfigView of the plugin SDK): no plugin's section,
+ * so no secret of any plugin's (the AI plugin's settings reach it alone, as its options).
  */
 export function toPluginConfigView(config: CadenceConfig): PluginConfigView {
   return Object.freeze({
@@ -42,19 +41,6 @@ export function toPluginConfigView(config: CadenceConfig): PluginConfigView {
     exclude_files: [...config.exclude_files],
     exclude_authors: [...config.exclude_authors],
     strategies: { disabled: [...config.strategies.disabled] },
-    ai: {
-      enabled: config.ai.enabled,
-      provider: config.ai.provider,
-      key: null,
-      baseUrl: config.ai.baseUrl,
-      model: config.ai.model,
-      batch_size: config.ai.batch_size,
-      retry_count: config.ai.retry_count,
-      retry_backoff_initial_ms: parseDuration(config.ai.retry_backoff_initial),
-      timeout_ms: Math.round(config.ai.timeout_seconds * 1000),
-      max_items_per_job: config.ai.max_items_per_job,
-      max_chars_per_job: config.ai.max_chars_per_job,
-    },
   });
 }
 

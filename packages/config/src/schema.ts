@@ -63,22 +63,11 @@ export const DEFAULT_EXCLUDE_FILES: readonly string[] = Object.freeze([
 
 export const ConfigSchema = Type.Object(
   {
-    ai: Type.Object(
-      {
-        enabled: Type.Boolean({ default: false }),
-        provider: Type.Union([Type.Literal('openai'), Type.Literal('anthropic')], { default: 'openai' }),
-        key: OptionalSecret,
-        baseUrl: OptionalString,
-        model: OptionalString,
-        batch_size: PositiveInt(10),
-        retry_count: NonNegativeInt(3),
-        retry_backoff_initial: Type.Union([Type.String(), Type.Number({ minimum: 0 })], { default: '1s' }),
-        timeout_seconds: PositiveNumber(30),
-        max_items_per_job: PositiveInt(50),
-        max_chars_per_job: PositiveInt(60_000),
-      },
-      { additionalProperties: false, default: {} },
-    ),
+    /**
+     * The AI plugin's settings (`@cadence-detect/plugin-ai-assist`), checked against its own options
+     * schema once it loads: the host keeps the file key, never reads the values.
+     */
+    ai: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
     webhook: Type.Object(
       {
         enabled: Type.Boolean({ default: true }),
@@ -303,7 +292,14 @@ export const PROJECT_FILE_KEYS: readonly string[] = Object.freeze(
  * The host's own secrets: masked by `cadence config`, scrubbed from logs. Plugins' secrets are the
  * options their schemas mark `secret: true`, under their sections (plugin-sections.ts).
  */
-export const SECRET_KEYS = ['ai.key', 'webhook.secret', 'api.token'] as const;
+export const SECRET_KEYS = ['webhook.secret', 'api.token'] as const;
+
+/**
+ * Top-level sections that are a plugin's, not the host's: the plugin that names one as its
+ * `meta.configKey` gets it as its options (the AI plugin, `ai`), with its environment names
+ * (`CADENCE_AI_<OPTION>`). Without that plugin the section is only kept.
+ */
+export const PLUGIN_SECTIONS: readonly string[] = Object.freeze(['ai']);
 
 export type LeafKind = 'boolean' | 'integer' | 'number' | 'string' | 'strings' | 'string-or-number';
 

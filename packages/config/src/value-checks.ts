@@ -8,7 +8,6 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Every key in seconds that becomes a timer (setTimeout, a socket or server timeout). */
 const TIMER_SECONDS_KEYS = [
-  'ai.timeout_seconds',
   'webhook.read_timeout_seconds',
   'webhook.write_timeout_seconds',
   'limits.job_timeout_seconds',
@@ -48,15 +47,13 @@ export function checkValues(config: CadenceConfig, file: string | null): void {
 }
 
 function checkUnits(config: CadenceConfig, fail: Fail): void {
-  if (Number.isNaN(parseDuration(config.ai.retry_backoff_initial)))
-    fail('ai.retry_backoff_initial', 'must be a duration such as 500ms, 1s or 2m');
   if (Number.isNaN(parseSize(config.cache.max_size)))
     fail('cache.max_size', 'must be a size such as 500m, 1g or 65536');
   if (Number.isNaN(parseSize(config.cache.repositories_max_size)))
     fail('cache.repositories_max_size', 'must be a size such as 5g, 500m or 0 (no mirrors)');
 }
 
-/** Every duration a timer will hold fits one (about 24 days), the AI back-off's last doubling included. */
+/** Every duration a timer will hold fits one (about 24 days). */
 function checkTimers(config: CadenceConfig, fail: Fail): void {
   const maxSeconds = Math.floor(MAX_TIMER_MS / 1000);
   for (const key of TIMER_SECONDS_KEYS) {
@@ -66,16 +63,6 @@ function checkTimers(config: CadenceConfig, fail: Fail): void {
         `must be at most ${maxSeconds} seconds (about 24 days: the longest a timer holds), got ${valueAt(config, key)}`,
       );
     }
-  }
-  const backoffMs = parseDuration(config.ai.retry_backoff_initial);
-  if (backoffMs > MAX_TIMER_MS)
-    fail('ai.retry_backoff_initial', `must be at most ${maxSeconds}s (the longest a timer holds)`);
-  // The back-off doubles on each retry: the last one must fit a timer too.
-  if (backoffMs * 2 ** Math.max(config.ai.retry_count - 1, 0) > MAX_TIMER_MS) {
-    fail(
-      'ai.retry_count',
-      `is too large for ai.retry_backoff_initial ${config.ai.retry_backoff_initial}: the back-off doubles per retry and the last one would exceed ${maxSeconds} seconds (the longest a timer holds)`,
-    );
   }
 }
 

@@ -129,31 +129,23 @@ describe('configuration', () => {
         GIT_DEPTH: '50',
         CADENCE_GIT_DEPTH: '5',
         CACHE_MAX_SIZE: '1g',
-        BATCH_SIZE: '3',
-        RETRY_COUNT: '0',
-        RETRY_BACKOFF_INITIAL: '250ms',
       },
     });
     expect(config.logging.level).to.equal('debug');
     expect(config.webhook.maxWorkers).to.equal(7);
     expect(config.git.depth).to.equal(5);
     expect(config.cache.max_size).to.equal('1g');
-    expect(config.ai).to.include({ batch_size: 3, retry_count: 0, retry_backoff_initial: '250ms' });
   });
 
   it('parses interface spellings, booleans and comma-separated lists from the environment', async () => {
     const { config } = await loadConfig({
       cwd: dir.path,
       env: {
-        CADENCE_AI_ENABLED: 'true',
-        CADENCE_AI_PROVIDER: 'anthropic',
-        CADENCE_AI_BASE_URL: 'http://127.0.0.1:9/',
         CADENCE_WEBHOOK_READ_TIMEOUT: '12',
         CADENCE_SECURITY_ALLOWED_NETWORKS: '127.0.0.2/32, 10.0.0.0/8',
         CADENCE_EXCLUDE_FILES: '*.lock,dist/**',
       },
     });
-    expect(config.ai).to.include({ enabled: true, provider: 'anthropic', baseUrl: 'http://127.0.0.1:9/' });
     expect(config.webhook.read_timeout_seconds).to.equal(12);
     expect(config.security.allowed_networks).to.deep.equal(['127.0.0.2/32', '10.0.0.0/8']);
     expect(config.exclude_files).to.deep.equal(['*.lock', 'dist/**']);
@@ -285,11 +277,12 @@ describe('configuration', () => {
     );
   });
 
-  it('prints the effective configuration as YAML with secrets masked', async () => {
+  it('prints the effective configuration as YAML with secrets masked (a plugin section without its plugin whole)', async () => {
+    await write('chosen.yaml', 'ai:\n  key: sk-very-secret\n');
     const { config } = await loadConfig({
       cwd: dir.path,
+      configPath: 'chosen.yaml',
       env: {
-        CADENCE_AI_KEY: 'sk-very-secret',
         CADENCE_WEBHOOK_SECRET: 'hook-secret-value',
         CADENCE_API_TOKEN: 'tok-123456',
       },
@@ -309,11 +302,12 @@ describe('configuration', () => {
     expect(fromTemplate).to.deep.equal(defaults);
   });
 
-  it('gives plugins a read-only view with durations in milliseconds', async () => {
-    const { config } = await loadConfig({ cwd: dir.path, env: { RETRY_BACKOFF_INITIAL: '2s' } });
+  it('gives plugins a read-only view without any plugin\u2019s section', async () => {
+    await write('chosen.yaml', 'ai:\n  enabled: true\n  key: sk-view-test\n');
+    const { config } = await loadConfig({ cwd: dir.path, configPath: 'chosen.yaml', env: {} });
     const view = toPluginConfigView(config);
-    expect(view.ai.retry_backoff_initial_ms).to.equal(2000);
-    expect(view.ai.timeout_ms).to.equal(30000);
+    expect(Object.keys(view).sort()).to.deep.equal(['exclude_authors', 'exclude_files', 'strategies', 'thresholds']);
+    expect(JSON.stringify(view)).to.not.contain('sk-view-test');
     expect(Object.isFrozen(view)).to.equal(true);
   });
 
@@ -445,7 +439,7 @@ describe('configuration', () => {
       );
       const loaded = await loadConfig({ cwd: dir.path, env: env() });
       expect(loaded.config.thresholds.suspicious_additions).to.equal(9);
-      expect(loaded.config.ai.baseUrl).to.equal(null);
+      expect(loaded.config.ai).to.not.have.property('baseUrl');
       expect(loaded.warnings.join('\n')).to.contain('Ignored ai in');
     });
 

@@ -9,8 +9,9 @@ import type { RegisteredStrategy } from './strategy-registry.js';
 /** The result cache's keys: what was analysed, how, and under which configuration and plugins. */
 
 /**
- * Anything that changes a result changes the fingerprint: thresholds, globs, AI settings, the
- * enabled strategies, and every plugin's name, version, resolved options and data files (a trained
+ * Anything that changes a result changes the fingerprint: thresholds, globs, the enabled
+ * strategies, and every plugin's name, version, resolved options (the AI plugin's settings among
+ * them) and data files (a trained
  * model changes results without a new version during development). A shared cache survives
  * restarts, so a result computed under other options must never answer.
  */
@@ -27,7 +28,6 @@ export function configFingerprint(
     bands,
     exclude: view.exclude_files,
     excludeAuthors: view.exclude_authors ?? [],
-    ai: view.ai,
     plugins: plugins.map((loaded) => ({
       name: loaded.plugin.name,
       package: loaded.packageName,

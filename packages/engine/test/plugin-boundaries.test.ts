@@ -12,19 +12,6 @@ const CONFIG_VIEW: PluginConfigView = {
   },
   exclude_files: [],
   strategies: { disabled: [] },
-  ai: {
-    enabled: false,
-    provider: 'openai',
-    key: null,
-    baseUrl: null,
-    model: null,
-    batch_size: 10,
-    retry_count: 3,
-    retry_backoff_initial_ms: 1000,
-    timeout_ms: 30_000,
-    max_items_per_job: 50,
-    max_chars_per_job: 60_000,
-  },
 };
 
 function emptyRepository(): PreparedRepository {
@@ -75,7 +62,7 @@ function engineWith(tap: (context: AnalysisContext) => void) {
 
 describe('engine: what plugins cannot reach', () => {
   it('gives each job a deeply frozen configuration: a tap cannot change what later jobs read', async () => {
-    const seen: Array<{ ai: boolean; additions: number; writes: string[] }> = [];
+    const seen: Array<{ disabled: number; additions: number; writes: string[] }> = [];
     const engine = engineWith((context) => {
       const writes: string[] = [];
       // A frozen object refuses the write: strict code throws, sloppy code is ignored; either way the value stays.
@@ -87,11 +74,15 @@ describe('engine: what plugins cannot reach', () => {
         }
         if (changed()) writes.push(label);
       };
-      seen.push({ ai: context.config.ai.enabled, additions: context.config.thresholds.suspicious_additions, writes });
+      seen.push({
+        disabled: context.config.strategies.disabled.length,
+        additions: context.config.thresholds.suspicious_additions,
+        writes,
+      });
       attempt(
-        'ai.enabled',
-        () => ((context.config.ai as { enabled: boolean }).enabled = true),
-        () => context.config.ai.enabled,
+        'strategies.disabled',
+        () => (context.config.strategies.disabled as string[]).push('size'),
+        () => context.config.strategies.disabled.length > 0,
       );
       attempt(
         'thresholds',
@@ -108,7 +99,7 @@ describe('engine: what plugins cannot reach', () => {
     await engine.analyzeSource(emptyRepository(), {});
     expect(seen).to.have.length(2);
     expect(seen[0]!.writes).to.deep.equal([]);
-    expect(seen[1]).to.deep.include({ ai: false, additions: 500 });
+    expect(seen[1]).to.deep.include({ disabled: 0, additions: 500 });
   });
 
   it('drops start, complete and error events emitted by plugins: only the host ends a stream', async () => {

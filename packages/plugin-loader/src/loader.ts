@@ -58,6 +58,8 @@ export interface LoadPluginsOptions {
   readonly logger?: PluginLogger;
   /** `cadence plugins` wants the whole report even when a named plugin fails. */
   readonly throwOnRequiredFailure?: boolean;
+  /** Top-level configuration sections the host keeps for plugins (`ai`): a plugin may name one as its `meta.configKey`. */
+  readonly pluginSections?: readonly string[];
 }
 
 export interface LoadPluginsResult {
@@ -98,7 +100,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadPlug
         : candidate.source === 'config'
           ? [path.join(candidate.fromDir, 'node_modules'), ...options.moduleFolders]
           : options.moduleFolders;
-    const outcome = await loadOne(candidate.specifier, candidate.source, candidate.fromDir, within);
+    const outcome = await loadOne(candidate, within, options.pluginSections ?? []);
     if (outcome.absent && optional.has(candidate.specifier) && candidate.source === 'builtin') continue;
     if (outcome.plugin) {
       const key = outcome.plugin.packageName;
@@ -132,10 +134,9 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadPlug
 }
 
 async function loadOne(
-  specifier: string,
-  source: PluginOrigin,
-  fromDir: string,
-  within?: readonly string[],
+  { specifier, source, fromDir }: { specifier: string; source: PluginOrigin; fromDir: string },
+  within: readonly string[] | undefined,
+  pluginSections: readonly string[],
 ): Promise<{ entry: PluginLoadEntry; plugin?: LoadedPlugin; absent?: true }> {
   const base = { specifier, source, packageName: null, version: null, path: null };
   const located = await locatePackage(specifier, fromDir, within);
@@ -165,7 +166,7 @@ async function loadOne(
   const shapeProblem = checkShape(plugin);
   if (shapeProblem) return { entry: { ...described, status: 'failed', reason: shapeProblem } };
   const valid = plugin as CadencePlugin;
-  const settingsProblem = settingsKeyProblem(valid);
+  const settingsProblem = settingsKeyProblem(valid, pluginSections);
   if (settingsProblem) return { entry: { ...described, status: 'failed', reason: settingsProblem } };
   const problem = incompatibility(targetedRange(valid.apiVersion, located.manifest.peerDependencies));
   if (problem) return { entry: { ...described, status: 'incompatible', reason: problem } };

@@ -12,7 +12,8 @@ export {
 export type { PageDocument, TextBlock, Heading, ListBlock, LinkRef, ImageRef } from './document.js';
 export type { AnalysisEvent, AnalysisEventName, EventChannel } from './events.js';
 export type { PluginLogger } from './logger.js';
-export type { AiSettings, PluginConfigView } from './config-view.js';
+export type { PluginConfigView } from './config-view.js';
+export { parseDuration } from './duration.js';
 export type {
   AnalysisContext,
   RepositoryContext,

@@ -16,18 +16,23 @@ export interface SettingsOwner {
 /**
  * The section a plugin's settings live in: `meta.configKey` when declared, else `forges.<forge>`
  * for a forge plugin and `plugin_options.<name>` for any other. A plugin may only name its own
- * section (`settingsKeyProblem`): never `webhook`, `api` or another plugin's.
+ * section (`settingsKeyProblem`), or a top-level section the host reserves for plugins (the AI
+ * plugin's `ai`): never `webhook`, `api` or another plugin's.
  */
 export function settingsKeyOf(plugin: SettingsOwner): string {
   if (plugin.meta?.configKey) return plugin.meta.configKey;
   return plugin.forge ? `forges.${plugin.forge.name}` : `plugin_options.${plugin.name}`;
 }
 
-/** Why a declared `meta.configKey` is refused, or null when it names the plugin's own section. */
-export function settingsKeyProblem(plugin: SettingsOwner): string | null {
+/**
+ * Why a declared `meta.configKey` is refused, or null when it names the plugin's own section or one
+ * of `reserved`: the top-level sections the host keeps for plugins (`ai`), one plugin each.
+ * @since 2.0 (reserved)
+ */
+export function settingsKeyProblem(plugin: SettingsOwner, reserved: readonly string[] = []): string | null {
   const key = plugin.meta?.configKey;
   if (key === undefined) return null;
-  const own = [`plugin_options.${plugin.name}`, ...(plugin.forge ? [`forges.${plugin.forge.name}`] : [])];
+  const own = [`plugin_options.${plugin.name}`, ...(plugin.forge ? [`forges.${plugin.forge.name}`] : []), ...reserved];
   if (own.includes(key)) return null;
   return `its meta.configKey ${JSON.stringify(key)} is not its own section (${own.join(' or ')})`;
 }

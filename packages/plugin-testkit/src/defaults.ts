@@ -15,7 +15,6 @@ export function pluginConfigView(overrides: TestConfig = {}): PluginConfigView {
     thresholds: { ...view.thresholds, ...overrides.thresholds },
     exclude_files: overrides.exclude_files ?? view.exclude_files,
     strategies: { disabled: overrides.disabled ?? view.strategies.disabled },
-    ai: { ...view.ai, ...overrides.ai },
   };
 }
 
@@ -35,7 +34,6 @@ export interface TestConfig {
   readonly thresholds?: Partial<Thresholds>;
   readonly exclude_files?: readonly string[];
   readonly disabled?: readonly string[];
-  readonly ai?: Partial<PluginConfigView['ai']>;
   readonly strategyTimeoutSeconds?: number;
   /** Where ai_share turns into an assessment (configuration `assessment.*`). */
   readonly assessment?: { readonly suspicious: number; readonly likely_ai_generated: number };

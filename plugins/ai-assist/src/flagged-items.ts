@@ -1,4 +1,5 @@
-import type { AiSettings, AnalysisContext, AnalysisResult } from '@cadence-detect/plugin-sdk';
+import type { AnalysisContext, AnalysisResult } from '@cadence-detect/plugin-sdk';
+import type { AiSettings } from './options.js';
 
 /** One thing sent for a verdict: a suspicious commit, or a flagged passage of a page. */
 export interface FlaggedItem {

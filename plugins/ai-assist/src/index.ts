@@ -10,7 +10,7 @@ import {
 } from '@cadence-detect/plugin-sdk';
 import { applyVerdicts } from './adjustment.js';
 import { collectItems, type FlaggedItem } from './flagged-items.js';
-import { AI_OPTIONS, type AiOptions } from './options.js';
+import { AI_OPTIONS, aiSettings, type AiSettings } from './options.js';
 import { createProvider, DEFAULT_MODELS } from './provider.js';
 import { withRetries } from './retry.js';
 import { buildPrompt, parseVerdicts } from './verdicts.js';
@@ -18,7 +18,7 @@ import { buildPrompt, parseVerdicts } from './verdicts.js';
 export { applyVerdicts, blend, ITEM_WEIGHT, OVERALL_WEIGHT } from './adjustment.js';
 export { parseVerdicts, buildPrompt } from './verdicts.js';
 export { DEFAULT_MODELS, DEFAULT_BASE_URLS } from './provider.js';
-export { AI_OPTIONS, type AiOptions } from './options.js';
+export { AI_OPTIONS, aiSettings, type AiOptions, type AiSettings } from './options.js';
 
 /**
  * Refines the result after all strategies: sends what they flagged to the configured provider in
@@ -30,10 +30,12 @@ export default definePlugin({
   meta: {
     description: 'A second opinion from a language model on what the strategies flagged.',
     options: AI_OPTIONS,
+    configKey: 'ai',
   },
   apply(hooks, environment) {
-    // Checked against AI_OPTIONS by the host (or the testkit) before apply runs, defaults applied.
-    const ai = environment.options;
+    // Checked against AI_OPTIONS by the host (or the testkit) before apply runs, defaults applied;
+    // a duration no timer holds stops the start here.
+    const ai = aiSettings(environment.options);
     // Last: the second opinion reads the result every other refiner made.
     hooks.refineResult.tapPromise(
       { name: 'ai-assist', stage: REFINE_STAGE.SECOND_OPINION },
@@ -86,7 +88,7 @@ export default definePlugin({
 async function judge(
   items: readonly FlaggedItem[],
   context: AnalysisContext,
-  ai: AiOptions,
+  ai: AiSettings,
   scrub: (text: string) => string,
 ): Promise<{ verdicts: AiVerdict[]; tokens: { input: number; output: number } | null; malformed: number }> {
   const provider = await createProvider(ai);

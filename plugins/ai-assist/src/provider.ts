@@ -1,4 +1,4 @@
-import type { AiSettings } from '@cadence-detect/plugin-sdk';
+import type { AiSettings } from './options.js';
 
 export interface Completion {
   readonly text: string;

@@ -28,8 +28,8 @@ function options(baseUrl: string, ai: Partial<AiOptions> = {}): RunOptions {
       model: 'gpt-test',
       batch_size: 2,
       retry_count: 2,
-      retry_backoff_initial_ms: 10,
-      timeout_ms: 5000,
+      retry_backoff_initial: 10,
+      timeout_seconds: 5,
       ...ai,
     },
   };
@@ -109,13 +109,13 @@ describe('ai-assist plugin against fake providers', function () {
     }
   });
 
-  it('waits retry_backoff_initial_ms before the first retry and twice that before the second (no SDK retries in between)', async () => {
+  it('waits retry_backoff_initial before the first retry and twice that before the second (no SDK retries in between)', async () => {
     const fake = await fakeProvider((_req, _i, res) => status(res, 503));
     try {
       const run = await runPlugin(
         aiAssist,
         { commits },
-        options(fake.server.url('/v1'), { batch_size: 10, retry_backoff_initial_ms: 300 }),
+        options(fake.server.url('/v1'), { batch_size: 10, retry_backoff_initial: '300ms' }),
       );
       // retry_count 2: three calls, the provider SDK's own retries (maxRetries) would add more.
       expect(fake.requests).to.have.length(3);
@@ -139,7 +139,7 @@ describe('ai-assist plugin against fake providers', function () {
         aiAssist,
         { commits },
         {
-          ...options(fake.server.url('/v1'), { batch_size: 10, retry_backoff_initial_ms: 20_000 }),
+          ...options(fake.server.url('/v1'), { batch_size: 10, retry_backoff_initial: '20s' }),
           signal: controller.signal,
         },
       );

@@ -117,12 +117,6 @@ export function reportContext(config: CadenceConfig, failOn: FailOnLevel | undef
       plugins: masked.plugins,
       // Plugin options can hold a plugin's secrets: their names are shown, not their values.
       plugin_options: Object.keys(masked.plugin_options),
-      ai: {
-        enabled: masked.ai.enabled,
-        provider: masked.ai.provider,
-        model: masked.ai.model,
-        baseUrl: masked.ai.baseUrl,
-      },
     },
   };
 }

@@ -1,3 +1,4 @@
+import { settingsKeyOf } from '@cadence-detect/plugin-sdk';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import { createLogger } from '@cadence-detect/logger';
 import { CliError } from '../exit-codes.js';
@@ -57,7 +58,5 @@ export async function runPlugins(options: { config?: string }, io: CliIo): Promi
 /** A loaded plugin that does nothing as configured: its options say `enabled: false` (the AI plugin while ai.enabled is false). */
 function inactiveReason(loaded: LoadedPlugin | undefined): string | null {
   if (!loaded || loaded.options?.enabled !== false) return null;
-  return loaded.plugin.name === 'ai-assist'
-    ? 'ai.enabled is false'
-    : `plugin_options.${loaded.plugin.name}.enabled is false`;
+  return `${settingsKeyOf(loaded.plugin)}.enabled is false`;
 }
