@@ -92,31 +92,7 @@ export async function readAssistantSetup(
     throw new CadenceError('ERR_GIT_READ_FAILED', {
       message: `git log of the assistant setup files failed: ${log.stderr.trim().split('\n')[0] ?? ''}`,
     });
-  const wanted = new Set(found);
-  const seen = new Map<
-    string,
-    { first: string | null; time: number | null; commits: number; authors: Map<string, number> }
-  >();
-  for (const path of found) seen.set(path, { first: null, time: null, commits: 0, authors: new Map() });
-  // `\x01<hash> <time> <author>\0\n<status>\0<path>\0…` per commit, newest first: the first add
-  // met is the one the file's present life began with.
-  for (const record of log.stdout.split('\x01')) {
-    const [header = '', ...fields] = record.split('\0');
-    const match = /^([0-9a-f]{40,64}) (\d+) (.*)$/.exec(header);
-    if (!match) continue;
-    const [, hash, time, author] = match;
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      const status = fields[i]!.trim();
-      const entry = wanted.has(fields[i + 1]!) ? seen.get(fields[i + 1]!) : undefined;
-      if (!entry) continue;
-      entry.commits++;
-      entry.authors.set(author!, (entry.authors.get(author!) ?? 0) + 1);
-      if (status.startsWith('A') && entry.first === null) {
-        entry.first = hash!;
-        entry.time = Number(time);
-      }
-    }
-  }
+  const seen = tallySetupLog(log.stdout, found);
   return found.map((path) => {
     const entry = seen.get(path)!;
     return {
@@ -131,4 +107,38 @@ export async function readAssistantSetup(
         .map(([name]) => name),
     };
   });
+}
+
+interface SetupTally {
+  first: string | null;
+  time: number | null;
+  commits: number;
+  authors: Map<string, number>;
+}
+
+/**
+ * Each setup file's commits and authors, and the commit that added it, from the log's
+ * `\x01<hash> <time> <author>\0\n<status>\0<path>\0…` records, newest first: the first add met
+ * is the one the file's present life began with.
+ */
+function tallySetupLog(stdout: string, found: readonly string[]): Map<string, SetupTally> {
+  const seen = new Map<string, SetupTally>();
+  for (const path of found) seen.set(path, { first: null, time: null, commits: 0, authors: new Map() });
+  for (const record of stdout.split('\x01')) {
+    const [header = '', ...fields] = record.split('\0');
+    const match = /^([0-9a-f]{40,64}) (\d+) (.*)$/.exec(header);
+    if (!match) continue;
+    const [, hash, time, author] = match;
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const entry = seen.get(fields[i + 1]!);
+      if (!entry) continue;
+      entry.commits++;
+      entry.authors.set(author!, (entry.authors.get(author!) ?? 0) + 1);
+      if (fields[i]!.trim().startsWith('A') && entry.first === null) {
+        entry.first = hash!;
+        entry.time = Number(time);
+      }
+    }
+  }
+  return seen;
 }

@@ -65,18 +65,7 @@ export async function openBlameCache(dir: string, head: string, signal?: AbortSi
     const blob = blobs.get(p);
     return commit && blob ? `${commit} ${blob} ${p}` : null;
   };
-  const kept = await readFile(file, 'utf8')
-    .then((text) => JSON.parse(text) as StoredCache)
-    .catch(() => null);
-  const usable =
-    kept &&
-    kept.format === FORMAT &&
-    kept.flags === flags &&
-    Array.isArray(kept.commits) &&
-    kept.files &&
-    typeof kept.files === 'object'
-      ? kept
-      : null;
+  const usable = await readStoredCache(file, flags);
   const fresh = new Map<string, FileBlame>();
   const stats = { hits: 0, misses: 0 };
   let rework: StoredCache['rework'] = usable?.rework;
@@ -111,25 +100,7 @@ export async function openBlameCache(dir: string, head: string, signal?: AbortSi
       if (key) fresh.set(key, blame);
     },
     async save() {
-      const commits: string[] = [];
-      const index = new Map<string, number>();
-      const indexOf = (commit: string): number => {
-        let at = index.get(commit);
-        if (at === undefined) {
-          at = commits.length;
-          commits.push(commit);
-          index.set(commit, at);
-        }
-        return at;
-      };
-      const files: Record<string, StoredFile> = {};
-      for (const [key, blame] of fresh) {
-        const own = key.slice(key.indexOf(' ', key.indexOf(' ') + 1) + 1);
-        files[key] = {
-          boundary: [...blame.boundary].map(indexOf),
-          groups: blame.groups.map((g) => [indexOf(g.commit), g.path === own ? null : g.path, g.line, g.count]),
-        };
-      }
+      const { commits, files } = storedFiles(fresh);
       const stored: StoredCache = { format: FORMAT, flags, commits, files, ...(rework ? { rework } : {}) };
       // Written aside and renamed: a reader never sees half a file.
       const temporary = `${file}.${process.pid}.tmp`;
@@ -137,6 +108,45 @@ export async function openBlameCache(dir: string, head: string, signal?: AbortSi
       await rename(temporary, file);
     },
   };
+}
+
+/** The kept cache when it is of this format and these blame flags, else null (a missing or damaged file is an empty cache). */
+async function readStoredCache(file: string, flags: string): Promise<StoredCache | null> {
+  const kept = await readFile(file, 'utf8')
+    .then((text) => JSON.parse(text) as StoredCache)
+    .catch(() => null);
+  return kept &&
+    kept.format === FORMAT &&
+    kept.flags === flags &&
+    Array.isArray(kept.commits) &&
+    kept.files &&
+    typeof kept.files === 'object'
+    ? kept
+    : null;
+}
+
+/** The blames to keep, each commit named once in `commits` and referred to by its index. */
+function storedFiles(fresh: ReadonlyMap<string, FileBlame>): { commits: string[]; files: Record<string, StoredFile> } {
+  const commits: string[] = [];
+  const index = new Map<string, number>();
+  const indexOf = (commit: string): number => {
+    let at = index.get(commit);
+    if (at === undefined) {
+      at = commits.length;
+      commits.push(commit);
+      index.set(commit, at);
+    }
+    return at;
+  };
+  const files: Record<string, StoredFile> = {};
+  for (const [key, blame] of fresh) {
+    const own = key.slice(key.indexOf(' ', key.indexOf(' ') + 1) + 1);
+    files[key] = {
+      boundary: [...blame.boundary].map(indexOf),
+      groups: blame.groups.map((g) => [indexOf(g.commit), g.path === own ? null : g.path, g.line, g.count]),
+    };
+  }
+  return { commits, files };
 }
 
 function revive(stored: StoredFile, commits: readonly string[], own: string): FileBlame | null {
@@ -204,26 +214,13 @@ function lastTouchingCommits(
       child.kill('SIGKILL');
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    let current = '';
-    let rest = '';
+    const read = firstTouches(wanted, found);
     let done = false;
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
-      if (done) return;
-      const tokens = (rest + chunk).split('\0');
-      rest = tokens.pop() ?? '';
-      for (const token of tokens) {
-        if (token.startsWith('\x01')) {
-          current = token.slice(1);
-          continue;
-        }
-        const name = unquoteGitPath(token.replace(/^\n/, ''));
-        if (name.length > 0 && wanted.has(name) && !found.has(name)) found.set(name, current);
-      }
-      if (found.size === wanted.size) {
-        done = true;
-        child.kill('SIGKILL');
-      }
+      if (done || !read(chunk)) return;
+      done = true;
+      child.kill('SIGKILL');
     });
     child.on('error', reject);
     child.on('close', () => {
@@ -232,4 +229,26 @@ function lastTouchingCommits(
       else resolve(found);
     });
   });
+}
+
+/**
+ * Reads `git log --format=%x01%H --name-only -z` as it streams: the first commit naming each wanted
+ * path goes into `found`. Answers true once every path is found.
+ */
+function firstTouches(wanted: ReadonlySet<string>, found: Map<string, string>): (chunk: string) => boolean {
+  let current = '';
+  let rest = '';
+  return (chunk) => {
+    const tokens = (rest + chunk).split('\0');
+    rest = tokens.pop() ?? '';
+    for (const token of tokens) {
+      if (token.startsWith('\x01')) {
+        current = token.slice(1);
+        continue;
+      }
+      const name = unquoteGitPath(token.replace(/^\n/, ''));
+      if (name.length > 0 && wanted.has(name) && !found.has(name)) found.set(name, current);
+    }
+    return found.size === wanted.size;
+  };
 }

@@ -164,17 +164,12 @@ function fromHeader(header: LogHeader, boundary: ReadonlySet<string>, intern: (t
     committerName,
     committerEmail,
     committerTime,
-    writtenAuthorName,
-    writtenAuthorEmail,
-    writtenCommitterName,
-    writtenCommitterEmail,
+    ,
+    ,
+    ,
+    ,
     message,
   ] = header;
-  const remapped =
-    writtenAuthorName !== authorName ||
-    writtenAuthorEmail !== authorEmail ||
-    writtenCommitterName !== committerName ||
-    writtenCommitterEmail !== committerEmail;
   const newline = message.indexOf('\n');
   const hash = ownString(logHash);
   const parents = parentList ? parentList.split(' ').map(ownString) : [];
@@ -205,22 +200,34 @@ function fromHeader(header: LogHeader, boundary: ReadonlySet<string>, intern: (t
     isBoundary: boundary.has(hash),
     previousAuthorTime: null,
     importedTree: null,
-    ...(remapped
-      ? {
-          writtenAs: {
-            authorName: intern(capped(writtenAuthorName, LIMITS.identityChars)),
-            authorEmail: intern(capped(writtenAuthorEmail, LIMITS.identityChars)),
-            committerName: intern(capped(writtenCommitterName, LIMITS.identityChars)),
-            committerEmail: intern(capped(writtenCommitterEmail, LIMITS.identityChars)),
-          },
-        }
-      : {}),
+    ...writtenAs(header, intern),
   };
   return {
     record,
     authorTimeUnknown: author === null,
     timeUnknown: author === null && committer === null,
     oversizedFiles: 0,
+  };
+}
+
+/** The identities as the commit wrote them, when a mailmap changed them: `{ writtenAs }`, else nothing. */
+function writtenAs(header: LogHeader, intern: (text: string) => string): Pick<MutableCommit, 'writtenAs'> {
+  const [, , authorName, authorEmail, , committerName, committerEmail, , ...written] = header;
+  const [writtenAuthorName, writtenAuthorEmail, writtenCommitterName, writtenCommitterEmail] = written;
+  const remapped =
+    writtenAuthorName !== authorName ||
+    writtenAuthorEmail !== authorEmail ||
+    writtenCommitterName !== committerName ||
+    writtenCommitterEmail !== committerEmail;
+  if (!remapped) return {};
+  const identity = (text: string | undefined): string => intern(capped(text ?? '', LIMITS.identityChars));
+  return {
+    writtenAs: {
+      authorName: identity(writtenAuthorName),
+      authorEmail: identity(writtenAuthorEmail),
+      committerName: identity(writtenCommitterName),
+      committerEmail: identity(writtenCommitterEmail),
+    },
   };
 }
 

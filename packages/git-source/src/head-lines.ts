@@ -6,7 +6,8 @@ import type { Ledger } from './history-ledger.js';
 import { omitted } from './history.js';
 import { tallyFromLedger } from './ledger-lines.js';
 import { unquoteGitPath } from './git-quoting.js';
-import { isTraceFile, markedLines, type LineRecords } from './line-records.js';
+import { isTraceFile, type LineRecords } from './line-records.js';
+import { countNoDiffText, sortTreeFiles, tallyBlame } from './head-tally.js';
 import type { BlameCache } from './blame-cache.js';
 
 /**
@@ -170,14 +171,6 @@ async function attributeFiles(
   return files;
 }
 
-/** Lines as numstat counts them: newlines, plus a last line without one. */
-function lineCount(text: string): number {
-  if (text.length === 0) return 0;
-  let lines = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
-  return text.endsWith('\n') ? lines : lines + 1;
-}
-
 const megabytes = (bytes: number): string => (bytes / (1024 * 1024)).toFixed(bytes < 1024 * 1024 ? 2 : 0);
 
 const folderOf = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '.');
@@ -304,26 +297,9 @@ export async function readHeadLines(
 ): Promise<HeadLines> {
   const { files, attributes, isExcluded } =
     options.tree ?? (await readLineTree(dir, head, options.isExcluded, options.signal));
-  let excluded = 0;
-  let binaryFiles = 0;
-  const counted: [string, number][] = [];
-  const noDiffText: string[] = [];
-  for (const [path, lines] of files) {
-    if (lines === null) {
-      // A `-diff` file may be text that the working tree's attributes hid from numstat: counted below.
-      if (attributes(path).noDiff) noDiffText.push(path);
-      else binaryFiles++;
-    } else if (isExcluded(path)) excluded += lines;
-    else if (lines > 0) counted.push([path, lines]);
-  }
-  // git's diff shows no lines of a `-diff` file whatever --text says: its lines are counted from the blob.
-  for (const path of noDiffText) {
-    const blob = await readBlobCapped(dir, `${head}:${path}`, BLOB_CAPS.noDiffText, options.signal);
-    // git's own test for binary content: a NUL byte within the first 8000. Above the cap, counted
-    // as binary: its lines are never read.
-    if (blob.kind !== 'text' || blob.text.slice(0, 8000).includes('\0')) binaryFiles++;
-    else excluded += lineCount(blob.text);
-  }
+  const sorted = sortTreeFiles(files, attributes, isExcluded);
+  const { counted } = sorted;
+  const { excluded, binaryFiles } = await countNoDiffText(dir, head, sorted, options.signal);
   const byCommit = new Map<string, CommitLines>();
   const boundary = new Set<string>();
   let total = 0;
@@ -355,22 +331,7 @@ export async function readHeadLines(
       const cached = options.cache?.lookup(path);
       const blamed = cached ?? (await blameFile(dir, head, path, options.signal));
       if (!cached) options.cache?.store(path, blamed);
-      const folder = folderOf(path);
-      for (const group of blamed.groups) {
-        const entry = byCommit.get(group.commit) ?? { lines: 0, folders: new Map<string, number>() };
-        entry.lines += group.count;
-        entry.folders.set(folder, (entry.folders.get(folder) ?? 0) + group.count);
-        byCommit.set(group.commit, entry);
-        total += group.count;
-        const marked = records ? markedLines(records, group.commit, group.path, group.line, group.count) : null;
-        if (marked) {
-          entry.marked ??= { lines: 0, folders: new Map(), byAssistant: new Map() };
-          entry.marked.lines += marked.lines;
-          entry.marked.folders.set(folder, (entry.marked.folders.get(folder) ?? 0) + marked.lines);
-          for (const [name, lines] of marked.byAssistant)
-            entry.marked.byAssistant.set(name, (entry.marked.byAssistant.get(name) ?? 0) + lines);
-        }
-      }
+      total += tallyBlame(byCommit, blamed, folderOf(path), records);
       for (const commit of blamed.boundary) boundary.add(commit);
     }
   };

@@ -247,6 +247,31 @@ interface Run {
   end: number;
 }
 
+/** The first run of changed lines of a side (empty when its first line is unchanged). */
+function firstRun(s: Side): Run {
+  const run = { start: 0, end: 0 };
+  while (run.end < s.lines.length && s.changed[run.end]) run.end++;
+  return run;
+}
+
+/** Moves `run` to the side's next run; false at the end. */
+function nextRun(s: Side, run: Run): boolean {
+  if (run.end === s.lines.length) return false;
+  run.start = run.end + 1;
+  run.end = run.start;
+  while (run.end < s.lines.length && s.changed[run.end]) run.end++;
+  return true;
+}
+
+/** Moves `run` to the side's previous run; false at the start. */
+function previousRun(s: Side, run: Run): boolean {
+  if (run.start === 0) return false;
+  run.end = run.start - 1;
+  run.start = run.end;
+  while (run.start > 0 && s.changed[run.start - 1]) run.start--;
+  return true;
+}
+
 /**
  * Step 3 for one side (`other` follows along): each run of changed lines slid up as far as it
  * goes, then down as far as it goes; back up to the last place its end met a change of the other
@@ -255,25 +280,6 @@ interface Run {
 function slideChanges(side: Side, other: Side): void {
   const { lines, changed } = side;
   const n = lines.length;
-  const first = (s: Side): Run => {
-    const run = { start: 0, end: 0 };
-    while (run.end < s.lines.length && s.changed[run.end]) run.end++;
-    return run;
-  };
-  const next = (s: Side, run: Run): boolean => {
-    if (run.end === s.lines.length) return false;
-    run.start = run.end + 1;
-    run.end = run.start;
-    while (run.end < s.lines.length && s.changed[run.end]) run.end++;
-    return true;
-  };
-  const previous = (s: Side, run: Run): boolean => {
-    if (run.start === 0) return false;
-    run.end = run.start - 1;
-    run.start = run.end;
-    while (run.start > 0 && s.changed[run.start - 1]) run.start--;
-    return true;
-  };
   const up = (run: Run): boolean => {
     if (run.start === 0 || lines[run.start - 1] !== lines[run.end - 1]) return false;
     changed[--run.start] = 1;
@@ -288,8 +294,8 @@ function slideChanges(side: Side, other: Side): void {
     while (run.end < n && changed[run.end]) run.end++;
     return true;
   };
-  const run = first(side);
-  const facing = first(other);
+  const run = firstRun(side);
+  const facing = firstRun(other);
   for (;;) {
     if (run.end !== run.start) {
       let size: number;
@@ -298,21 +304,21 @@ function slideChanges(side: Side, other: Side): void {
       do {
         size = run.end - run.start;
         metAt = -1;
-        while (up(run)) previous(other, facing);
+        while (up(run)) previousRun(other, facing);
         highestEnd = run.end;
         if (facing.end > facing.start) metAt = run.end;
         while (down(run)) {
-          next(other, facing);
+          nextRun(other, facing);
           if (facing.end > facing.start) metAt = run.end;
         }
       } while (size !== run.end - run.start);
       if (run.end !== highestEnd && metAt !== -1)
         while (facing.end === facing.start) {
           up(run);
-          previous(other, facing);
+          previousRun(other, facing);
         }
     }
-    if (!next(side, run) || !next(other, facing)) return;
+    if (!nextRun(side, run) || !nextRun(other, facing)) return;
   }
 }
 

@@ -173,47 +173,56 @@ export function parseTraceRecord(value: unknown): TraceMarks | string {
   const tool = isObject(value.tool) ? toolName(value.tool.name) : null;
   const byPath = new Map<string, MarkedRange[]>();
   for (const file of value.files) {
-    if (
-      !isObject(file) ||
-      typeof file.path !== 'string' ||
-      file.path.length === 0 ||
-      !Array.isArray(file.conversations)
-    )
-      return 'a file without a path or conversations';
-    for (const conversation of file.conversations) {
-      if (!isObject(conversation) || !Array.isArray(conversation.ranges))
-        return `a conversation of ${file.path} without ranges`;
-      for (const range of conversation.ranges) {
-        if (!isObject(range)) return `a range of ${file.path} is not an object`;
-        const contributor = isObject(range.contributor)
-          ? range.contributor
-          : isObject(conversation.contributor)
-            ? conversation.contributor
-            : null;
-        const type = contributor?.type;
-        if (contributor !== null && (typeof type !== 'string' || !CONTRIBUTOR_TYPES.has(type)))
-          return `contributor.type ${JSON.stringify(type ?? null)} is not ai, mixed, human or unknown`;
-        const { start_line: start, end_line: end } = range;
-        if (
-          !Number.isInteger(start) ||
-          !Number.isInteger(end) ||
-          (start as number) < 1 ||
-          (end as number) < (start as number) ||
-          (end as number) > AUTHORSHIP_MAX_LINE
-        ) {
-          return `a range of ${file.path} has no valid start_line and end_line`;
-        }
-        if (type !== 'ai' && type !== 'mixed') continue;
-        const name = tool ?? toolName(contributor?.model_id);
-        const path = file.path.replace(/^\.\//, '');
-        byPath.set(path, [
-          ...(byPath.get(path) ?? []),
-          { start: start as number, end: end as number, assistant: name },
-        ]);
-      }
-    }
+    const problem = readTraceFile(file, tool, byPath);
+    if (problem) return problem;
   }
   return { revision, byPath };
+}
+
+/** One `files[]` entry of a trace record: its assistant ranges into `byPath`; why it is malformed, or null. */
+function readTraceFile(file: unknown, tool: string | null, byPath: Map<string, MarkedRange[]>): string | null {
+  if (!isObject(file) || typeof file.path !== 'string' || file.path.length === 0 || !Array.isArray(file.conversations))
+    return 'a file without a path or conversations';
+  const path = file.path.replace(/^\.\//, '');
+  for (const conversation of file.conversations) {
+    if (!isObject(conversation) || !Array.isArray(conversation.ranges))
+      return `a conversation of ${file.path} without ranges`;
+    for (const range of conversation.ranges) {
+      const marked = traceRange(range, conversation, file.path, tool);
+      if (typeof marked === 'string') return marked;
+      if (marked) byPath.set(path, [...(byPath.get(path) ?? []), marked]);
+    }
+  }
+  return null;
+}
+
+/** One range of a conversation: the assistant's lines it marks, null when it marks none (human, unknown), or why it is malformed. */
+function traceRange(
+  range: unknown,
+  conversation: Record<string, unknown>,
+  file: string,
+  tool: string | null,
+): MarkedRange | null | string {
+  if (!isObject(range)) return `a range of ${file} is not an object`;
+  const contributor = isObject(range.contributor)
+    ? range.contributor
+    : isObject(conversation.contributor)
+      ? conversation.contributor
+      : null;
+  const type = contributor?.type;
+  if (contributor !== null && (typeof type !== 'string' || !CONTRIBUTOR_TYPES.has(type)))
+    return `contributor.type ${JSON.stringify(type ?? null)} is not ai, mixed, human or unknown`;
+  const { start_line: start, end_line: end } = range;
+  if (
+    !Number.isInteger(start) ||
+    !Number.isInteger(end) ||
+    (start as number) < 1 ||
+    (end as number) < (start as number) ||
+    (end as number) > AUTHORSHIP_MAX_LINE
+  )
+    return `a range of ${file} has no valid start_line and end_line`;
+  if (type !== 'ai' && type !== 'mixed') return null;
+  return { start: start as number, end: end as number, assistant: tool ?? toolName(contributor?.model_id) };
 }
 
 export interface LineRecordOptions {
