@@ -201,31 +201,7 @@ function runLog(
   everyCommit = false,
 ): Promise<ReadCommit[]> {
   return new Promise((resolve, reject) => {
-    // `--full-history --sparse`: with paths left out, a commit that touched only them is still listed.
-    const git = gitInvocation(
-      dir,
-      [
-        // The chosen `.mailmap` alone: `mailmap.file` emptied, and no working tree is read (gitInvocation).
-        '-c',
-        `mailmap.blob=${options.mailmap.blob}`,
-        '-c',
-        'mailmap.file=',
-        'log',
-        '-z',
-        '--numstat',
-        '--no-color',
-        '--no-ext-diff',
-        '--no-textconv',
-        '--no-show-signature',
-        ...(everyCommit ? ['--full-history', '--sparse'] : []),
-        LOG_FORMAT,
-        '--end-of-options',
-        options.rev,
-        '--',
-        ...omitted(options.omitPaths),
-      ],
-      bounds,
-    );
+    const git = gitInvocation(dir, logArguments(options, everyCommit), bounds);
     const child = spawn(git.command, git.args, {
       cwd: git.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -241,27 +217,7 @@ function runLog(
       commits.push(commit);
       if (commits.length % 1000 === 0) options.onProgress?.(commits.length);
     });
-    // The records' sink, noting the files numstat calls binary (`-`): markOversized sizes them.
-    let parent = '';
-    const binaryPaths: string[] = [];
-    const sink: LogSink = {
-      commit(header) {
-        records.commit(header);
-        parent = header[1].split(' ')[0] ?? '';
-        binaryPaths.length = 0;
-      },
-      file(added, deleted, filePath) {
-        records.file(added, deleted, filePath);
-        if (added === '-' || deleted === '-') binaryPaths.push(filePath);
-      },
-      end() {
-        records.end();
-        const commit = commits[commits.length - 1];
-        if (commit) for (const filePath of binaryPaths) binaries.push({ commit, parent, path: filePath });
-        binaryPaths.length = 0;
-      },
-    };
-    const parser = createLogStreamParser(sink);
+    const parser = createLogStreamParser(notingBinaries(records, commits, binaries));
     // Decoded here so that a character split across two chunks reaches the parser whole.
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => parser.push(chunk));
@@ -274,28 +230,75 @@ function runLog(
     );
     child.on('close', (code, signal) => {
       options.signal?.removeEventListener('abort', onAbort);
-      if (options.signal?.aborted) {
-        reject(abortError(options.signal));
-        return;
-      }
-      if (code !== 0) {
-        if (reachedMemoryBound(signal, stderr)) {
-          reject(memoryBoundError('git log', bounds));
-        } else if (/does not have any commits|unknown revision|bad revision|ambiguous argument/i.test(stderr)) {
-          reject(new CadenceError('ERR_NO_COMMITS_FOUND', { message: `No commits at ${options.rev}` }));
-        } else {
-          reject(
-            new CadenceError('ERR_GIT_CLONE_FAILED', {
-              message: `git log failed: ${stderr.trim().split('\n')[0] ?? code}`,
-            }),
-          );
-        }
-        return;
-      }
+      if (options.signal?.aborted) return reject(abortError(options.signal));
+      if (code !== 0) return reject(logFailure(signal, stderr, code, options.rev, bounds));
       parser.finish();
       options.onProgress?.(commits.length);
       resolve(commits);
     });
+  });
+}
+
+/** `git log -z --numstat` of the revision, the chosen `.mailmap` alone; with `everyCommit`, a commit that touched only left-out paths is still listed. */
+function logArguments(options: LogOptions, everyCommit: boolean): string[] {
+  return [
+    // The chosen `.mailmap` alone: `mailmap.file` emptied, and no working tree is read (gitInvocation).
+    '-c',
+    `mailmap.blob=${options.mailmap.blob}`,
+    '-c',
+    'mailmap.file=',
+    'log',
+    '-z',
+    '--numstat',
+    '--no-color',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-show-signature',
+    ...(everyCommit ? ['--full-history', '--sparse'] : []),
+    LOG_FORMAT,
+    '--end-of-options',
+    options.rev,
+    '--',
+    ...omitted(options.omitPaths),
+  ];
+}
+
+/** The records' sink, noting the files numstat calls binary (`-`) with their commit and its first parent: markOversized sizes them. */
+function notingBinaries(records: LogSink, commits: readonly ReadCommit[], binaries: BinaryFile[]): LogSink {
+  let parent = '';
+  const binaryPaths: string[] = [];
+  return {
+    commit(header) {
+      records.commit(header);
+      parent = header[1].split(' ')[0] ?? '';
+      binaryPaths.length = 0;
+    },
+    file(added, deleted, filePath) {
+      records.file(added, deleted, filePath);
+      if (added === '-' || deleted === '-') binaryPaths.push(filePath);
+    },
+    end() {
+      records.end();
+      const commit = commits[commits.length - 1];
+      if (commit) for (const filePath of binaryPaths) binaries.push({ commit, parent, path: filePath });
+      binaryPaths.length = 0;
+    },
+  };
+}
+
+/** Why git log ended without the history: its memory bound, no such revision, or its own first line. */
+function logFailure(
+  signal: NodeJS.Signals | null,
+  stderr: string,
+  code: number | null,
+  rev: string,
+  bounds: GitBounds,
+): CadenceError {
+  if (reachedMemoryBound(signal, stderr)) return memoryBoundError('git log', bounds);
+  if (/does not have any commits|unknown revision|bad revision|ambiguous argument/i.test(stderr))
+    return new CadenceError('ERR_NO_COMMITS_FOUND', { message: `No commits at ${rev}` });
+  return new CadenceError('ERR_GIT_CLONE_FAILED', {
+    message: `git log failed: ${stderr.trim().split('\n')[0] ?? code}`,
   });
 }
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { abortError } from '@cadence-detect/errors';
 import { gitInvocation, DEFAULT_GIT_BOUNDS, gitEnvironment } from './git-process.js';
 import { unquoteGitPath } from './git-quoting.js';
@@ -89,133 +90,16 @@ export function streamCommitDiffs(
       child.kill('SIGKILL');
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    let file: FileDiff | null = null;
-    let failure: unknown = null;
-    // Lines of the current hunk still to skip (its `-` and `+` lines).
-    let skip = 0;
-    const finishFile = (): void => {
-      // An empty file created or deleted has no ---/+++ lines: its path is the diff --git line's.
-      if (file && !file.oldPath && !file.newPath && !file.renameFrom && !file.renameTo) {
-        const path = headerPath(header.line);
-        if (path !== null) {
-          if (!header.created) file.oldPath = path;
-          if (!header.deleted) file.newPath = path;
-        }
-      }
-      if (file && !failure) {
-        try {
-          handlers.file(file);
-        } catch (error) {
-          failure = error;
-          child.kill('SIGKILL');
-        }
-      }
-      file = null;
-    };
-    // Lines end at "\n" alone: a lone carriage return inside a line (a file git reads as text) is
-    // part of it, where readline would split there and upset the hunks' line counts.
-    let pendingText = '';
-    // Lines read while a handler's promise was pending: fed once it settles, before the next chunk.
-    let waiting = false;
-    let queued: string[] = [];
-    /** What runs once the queued lines are fed: git may have ended (its output read whole) while a handler waited. */
-    let continuation: Promise<void> = Promise.resolve();
-    const feed = (lines: string[]): void => {
-      for (let i = 0; i < lines.length; i++) {
-        const pause = onLine(lines[i]!);
-        if (!pause) continue;
-        waiting = true;
-        queued = lines.slice(i + 1).concat(queued);
-        child.stdout!.pause();
-        continuation = pause.then(
-          () => {
-            waiting = false;
-            const rest = queued;
-            queued = [];
-            feed(rest);
-            if (!waiting) child.stdout!.resume();
-          },
-          (error: unknown) => {
-            failure ??= error;
-            waiting = false;
-            queued = [];
-            child.kill('SIGKILL');
-            child.stdout!.resume();
-          },
-        );
-        return;
-      }
-    };
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
-      const lines = (pendingText + chunk).split('\n');
-      pendingText = lines.pop()!;
-      // A loop, not a spread: a chunk can hold tens of thousands of lines.
-      if (waiting) for (const line of lines) queued.push(line);
-      else feed(lines);
-    });
-    child.stdout!.on('end', () => {
-      if (pendingText && waiting) queued.push(pendingText);
-      else if (pendingText) feed([pendingText]);
-      pendingText = '';
-    });
-    /** The `diff --git` line of the current file and what its mode lines said. */
-    let header = { line: '', created: false, deleted: false };
-    const onLine = (line: string): Promise<void> | undefined => {
-      if (failure) return undefined;
-      if (skip > 0) {
-        if (line.startsWith('\\')) return; // "\ No newline at end of file" belongs to the line before
-        skip--;
-        if (handlers.content && file) {
-          if (line.startsWith('-')) (file.removed ??= []).push(line.slice(1));
-          else if (line.startsWith('+')) (file.added ??= []).push(line.slice(1));
-        }
-        return undefined;
-      }
-      if (line.startsWith('\0')) {
-        finishFile();
-        // Copies: what a handler keeps must not keep this commit's whole text (ownString).
-        const [hash = '', ...parents] = line.slice(1).trim().split(' ').map(ownString);
-        try {
-          return handlers.commit(hash, parents.length > 1, parents) ?? undefined;
-        } catch (error) {
-          failure = error;
-          child.kill('SIGKILL');
-          return undefined;
-        }
-      } else if (line.startsWith('diff --git ')) {
-        finishFile();
-        header = { line, created: false, deleted: false };
-        file = { oldPath: null, newPath: null, renameFrom: null, renameTo: null, binary: false, hunks: [] };
-      } else if (!file) {
-        return;
-      } else if (line.startsWith('new file mode ')) {
-        header.created = true;
-      } else if (line.startsWith('deleted file mode ')) {
-        header.deleted = true;
-      } else if (line.startsWith('--- ')) {
-        file.oldPath = line === '--- /dev/null' ? null : diffPath(line.slice(4), 'a/');
-      } else if (line.startsWith('+++ ')) {
-        file.newPath = line === '+++ /dev/null' ? null : diffPath(line.slice(4), 'b/');
-      } else if (line.startsWith('rename from ')) {
-        file.renameFrom = ownString(unquoteGitPath(line.slice(12)));
-      } else if (line.startsWith('rename to ')) {
-        file.renameTo = ownString(unquoteGitPath(line.slice(10)));
-      } else if (line.startsWith('Binary files ')) {
-        file.binary = true;
-      } else if (line.startsWith('@@ ')) {
-        const hunk = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
-        if (!hunk) return;
-        const b = hunk[2] === undefined ? 1 : Number(hunk[2]);
-        const d = hunk[4] === undefined ? 1 : Number(hunk[4]);
-        file.hunks.push([Number(hunk[1]), b, Number(hunk[3]), d]);
-        skip = b + d;
-      }
-    };
+    const parser = new DiffParser(handlers, onAbort);
+    const feed = pausableLines(
+      child.stdout!,
+      (line) => parser.line(line),
+      (error) => parser.fail(error),
+    );
     child.on('error', reject);
     const ended = (code: number | null): void => {
-      if (waiting) {
-        void continuation.then(() => ended(code));
+      if (feed.waiting()) {
+        void feed.continuation().then(() => ended(code));
         return;
       }
       signal?.removeEventListener('abort', onAbort);
@@ -223,13 +107,164 @@ export function streamCommitDiffs(
         reject(abortError(signal));
         return;
       }
-      finishFile();
-      if (failure) reject(failure);
+      parser.finishFile();
+      if (parser.failure) reject(parser.failure);
       else if (code === 0) resolve();
       else reject(new Error(`git ${args[0]} exited with ${code}`));
     };
     child.on('close', ended);
   });
+}
+
+/**
+ * Reads `stream` line by line (lines end at "\n" alone: a lone carriage return inside a line, in a
+ * file git reads as text, is part of it, where readline would split there and upset the hunks' line
+ * counts). A line whose handler answers a promise pauses the stream until it settles: the lines read
+ * meanwhile are fed once it has, before the next chunk; a rejection goes to `onFailure`.
+ */
+function pausableLines(
+  stream: Readable,
+  onLine: (line: string) => Promise<void> | undefined,
+  onFailure: (error: unknown) => void,
+): { waiting(): boolean; continuation(): Promise<void> } {
+  let pendingText = '';
+  let waiting = false;
+  let queued: string[] = [];
+  /** What runs once the queued lines are fed: git may have ended (its output read whole) while a handler waited. */
+  let continuation: Promise<void> = Promise.resolve();
+  const feed = (lines: string[]): void => {
+    for (let i = 0; i < lines.length; i++) {
+      const pause = onLine(lines[i]!);
+      if (!pause) continue;
+      waiting = true;
+      queued = lines.slice(i + 1).concat(queued);
+      stream.pause();
+      continuation = pause.then(
+        () => {
+          waiting = false;
+          const rest = queued;
+          queued = [];
+          feed(rest);
+          if (!waiting) stream.resume();
+        },
+        (error: unknown) => {
+          onFailure(error);
+          waiting = false;
+          queued = [];
+          stream.resume();
+        },
+      );
+      return;
+    }
+  };
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const lines = (pendingText + chunk).split('\n');
+    pendingText = lines.pop()!;
+    // A loop, not a spread: a chunk can hold tens of thousands of lines.
+    if (waiting) for (const line of lines) queued.push(line);
+    else feed(lines);
+  });
+  stream.on('end', () => {
+    if (pendingText && waiting) queued.push(pendingText);
+    else if (pendingText) feed([pendingText]);
+    pendingText = '';
+  });
+  return { waiting: () => waiting, continuation: () => continuation };
+}
+
+/** One `-U0` diff's lines, read in order: commits and whole files go to the handlers; hunk bodies are skipped by their counts. */
+class DiffParser {
+  failure: unknown = null;
+  private file: FileDiff | null = null;
+  /** The `diff --git` line of the current file and what its mode lines said. */
+  private header = { line: '', created: false, deleted: false };
+  /** Lines of the current hunk still to skip (its `-` and `+` lines). */
+  private skip = 0;
+
+  constructor(
+    private readonly handlers: DiffHandlers,
+    private readonly stop: () => void,
+  ) {}
+
+  fail(error: unknown): void {
+    this.failure ??= error;
+    this.stop();
+  }
+
+  line(line: string): Promise<void> | undefined {
+    if (this.failure) return undefined;
+    if (this.skip > 0) {
+      this.hunkLine(line);
+      return undefined;
+    }
+    if (line.startsWith('\0')) return this.commit(line);
+    if (line.startsWith('diff --git ')) {
+      this.finishFile();
+      this.header = { line, created: false, deleted: false };
+      this.file = { oldPath: null, newPath: null, renameFrom: null, renameTo: null, binary: false, hunks: [] };
+    } else if (this.file) this.fileLine(this.file, line);
+    return undefined;
+  }
+
+  /** Hands the current file to its handler, with the diff --git line's path where an empty file created or deleted has no ---/+++ lines. */
+  finishFile(): void {
+    const file = this.file;
+    this.file = null;
+    if (!file) return;
+    if (!file.oldPath && !file.newPath && !file.renameFrom && !file.renameTo) {
+      const path = headerPath(this.header.line);
+      if (path !== null) {
+        if (!this.header.created) file.oldPath = path;
+        if (!this.header.deleted) file.newPath = path;
+      }
+    }
+    if (this.failure) return;
+    try {
+      this.handlers.file(file);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private hunkLine(line: string): void {
+    if (line.startsWith('\\')) return; // "\ No newline at end of file" belongs to the line before
+    this.skip--;
+    if (this.handlers.content && this.file) {
+      if (line.startsWith('-')) (this.file.removed ??= []).push(line.slice(1));
+      else if (line.startsWith('+')) (this.file.added ??= []).push(line.slice(1));
+    }
+  }
+
+  private commit(line: string): Promise<void> | undefined {
+    this.finishFile();
+    // Copies: what a handler keeps must not keep this commit's whole text (ownString).
+    const [hash = '', ...parents] = line.slice(1).trim().split(' ').map(ownString);
+    try {
+      return this.handlers.commit(hash, parents.length > 1, parents) ?? undefined;
+    } catch (error) {
+      this.fail(error);
+      return undefined;
+    }
+  }
+
+  private fileLine(file: FileDiff, line: string): void {
+    if (line.startsWith('new file mode ')) this.header.created = true;
+    else if (line.startsWith('deleted file mode ')) this.header.deleted = true;
+    else if (line.startsWith('--- ')) file.oldPath = line === '--- /dev/null' ? null : diffPath(line.slice(4), 'a/');
+    else if (line.startsWith('+++ ')) file.newPath = line === '+++ /dev/null' ? null : diffPath(line.slice(4), 'b/');
+    else if (line.startsWith('rename from ')) file.renameFrom = ownString(unquoteGitPath(line.slice(12)));
+    else if (line.startsWith('rename to ')) file.renameTo = ownString(unquoteGitPath(line.slice(10)));
+    else if (line.startsWith('Binary files ')) file.binary = true;
+    else if (line.startsWith('@@ ')) {
+      const hunk = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+      if (!hunk) return;
+      const b = hunk[2] === undefined ? 1 : Number(hunk[2]);
+      const d = hunk[4] === undefined ? 1 : Number(hunk[4]);
+      file.hunks.push([Number(hunk[1]), b, Number(hunk[3]), d]);
+      this.skip = b + d;
+    }
+  }
 }
 
 /** A path of a ---/+++ line: unquoted, its a/ or b/ taken off, and the tab git adds after a name with a blank. */
@@ -276,63 +311,71 @@ export async function replayFirstParent(
   signal?: AbortSignal,
   recorded?: RecordedRanges,
 ): Promise<void> {
-  const files = new Map<string, number[]>();
-  const commits: ReplayedCommit[] = [];
-  const originOf = (origin: number | undefined): string | null =>
-    origin === undefined || origin === UNKNOWN_ORIGIN ? null : commits[origin >> 1]!.hash;
-  const markedOf = (origin: number | undefined): boolean =>
-    origin !== undefined && origin !== UNKNOWN_ORIGIN && (origin & 1) === 1;
-  const apply = (diff: FileDiff): void => {
-    const index = commits.length - 1;
-    const commit = commits[index];
-    if (!commit) return;
-    const from = diff.oldPath ?? diff.renameFrom;
-    const to = diff.newPath ?? diff.renameTo;
-    const old = from ? files.get(from) : [];
-    if (from && to !== from) files.delete(from);
-    if (diff.binary || (to && !follows(to))) {
-      if (to) files.delete(to);
-      return;
-    }
-    if (old === undefined) {
-      // A file not followed before (binary or excluded until now): its lines' origins stay unknown.
-      if (to) files.delete(to);
-      for (const [a, b] of diff.hunks)
-        for (let i = 0; i < b; i++)
-          onDeletion({ by: commit.hash, origin: null, path: from!, line: a + i, marked: false });
-      return;
-    }
-    const origin = commit.isMerge ? UNKNOWN_ORIGIN : index * 2;
-    const ranges = commit.isMerge || !to ? undefined : recorded?.(commit.hash, to);
-    const isMarked = (line: number): boolean =>
-      ranges !== undefined && ranges.some((r) => r.start <= line && line <= r.end);
-    const out: number[] = [];
-    let position = 0;
-    for (const [a, b, c, d] of diff.hunks) {
-      const start = b === 0 ? a : a - 1;
-      for (; position < start && position < old.length; position++) out.push(old[position]!);
-      for (let i = 0; i < b; i++, position++)
-        onDeletion({
-          by: commit.hash,
-          origin: originOf(old[position]),
-          path: from!,
-          line: position + 1,
-          marked: markedOf(old[position]),
-        });
-      for (let i = 0; i < d; i++) out.push(origin === UNKNOWN_ORIGIN ? origin : origin + (isMarked(c + i) ? 1 : 0));
-    }
-    for (; position < old.length; position++) out.push(old[position]!);
-    if (to) files.set(to, out);
-  };
+  const replay: FirstParentReplay = { files: new Map(), commits: [], follows, onDeletion, recorded };
   await streamCommitDiffs(
     dir,
     ['log', '--first-parent', '--diff-merges=first-parent', '--reverse', ...LINE_DIFF_ARGS, '--end-of-options', head],
     {
       commit: (hash, isMerge) => {
-        commits.push({ hash, isMerge });
+        replay.commits.push({ hash, isMerge });
       },
-      file: apply,
+      file: (diff) => applyDiff(replay, diff),
     },
     signal,
   );
+}
+
+/** The replay's state: each followed file's lines by origin (`index * 2 + marked`), and the commits so far. */
+interface FirstParentReplay {
+  readonly files: Map<string, number[]>;
+  readonly commits: ReplayedCommit[];
+  readonly follows: (path: string) => boolean;
+  readonly onDeletion: (deletion: Deletion) => void;
+  readonly recorded: RecordedRanges | undefined;
+}
+
+/** One file's diff of the latest commit: its deleted lines handed on with their origins, its file's lines rewritten. */
+function applyDiff(replay: FirstParentReplay, diff: FileDiff): void {
+  const { files, commits, onDeletion } = replay;
+  const index = commits.length - 1;
+  const commit = commits[index];
+  if (!commit) return;
+  const from = diff.oldPath ?? diff.renameFrom;
+  const to = diff.newPath ?? diff.renameTo;
+  const old = from ? files.get(from) : [];
+  if (from && to !== from) files.delete(from);
+  if (diff.binary || (to && !replay.follows(to))) {
+    if (to) files.delete(to);
+    return;
+  }
+  if (old === undefined) {
+    // A file not followed before (binary or excluded until now): its lines' origins stay unknown.
+    if (to) files.delete(to);
+    for (const [a, b] of diff.hunks)
+      for (let i = 0; i < b; i++)
+        onDeletion({ by: commit.hash, origin: null, path: from!, line: a + i, marked: false });
+    return;
+  }
+  const origin = commit.isMerge ? UNKNOWN_ORIGIN : index * 2;
+  const ranges = commit.isMerge || !to ? undefined : replay.recorded?.(commit.hash, to);
+  const isMarked = (line: number): boolean =>
+    ranges !== undefined && ranges.some((r) => r.start <= line && line <= r.end);
+  const known = (at: number): boolean => old[at] !== undefined && old[at] !== UNKNOWN_ORIGIN;
+  const out: number[] = [];
+  let position = 0;
+  for (const [a, b, c, d] of diff.hunks) {
+    const start = b === 0 ? a : a - 1;
+    for (; position < start && position < old.length; position++) out.push(old[position]!);
+    for (let i = 0; i < b; i++, position++)
+      onDeletion({
+        by: commit.hash,
+        origin: known(position) ? commits[old[position]! >> 1]!.hash : null,
+        path: from!,
+        line: position + 1,
+        marked: known(position) && (old[position]! & 1) === 1,
+      });
+    for (let i = 0; i < d; i++) out.push(origin === UNKNOWN_ORIGIN ? origin : origin + (isMarked(c + i) ? 1 : 0));
+  }
+  for (; position < old.length; position++) out.push(old[position]!);
+  if (to) files.set(to, out);
 }

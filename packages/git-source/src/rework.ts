@@ -46,6 +46,31 @@ export async function readReworkedLines(
 ): Promise<ReworkedLines> {
   const records = options.records ?? NO_LINE_RECORDS;
   const window = options.windowSeconds ?? REWORK_WINDOW_SECONDS;
+  const index = reworkIndex(commits, window);
+  const tally = reworkTally(window);
+  const work = options.replayFrom
+    ? await replayedWork(dir, options.replayFrom, options, index, tally, records)
+    : await deletedWork(dir, options, index);
+  await blameWork(dir, work, { options, index, tally, records, window });
+  return { lines: tally.reworked, marked: tally.marked };
+}
+
+/** Lines to blame in a deleting commit's first parent: by commit, by path, the parent's line numbers. */
+interface BlameWork {
+  readonly commit: CommitRecord;
+  readonly path: string;
+  readonly ranges: [number, number][];
+}
+
+interface ReworkIndex {
+  readonly byHash: ReadonlyMap<string, CommitRecord>;
+  /** Commits that delete lines with another commit authored within the window before them. */
+  readonly candidates: ReadonlySet<string>;
+  /** Whether another commit touched `path` within the window before `commit`. */
+  recentlyTouched(commit: CommitRecord, path: string): boolean;
+}
+
+function reworkIndex(commits: readonly CommitRecord[], window: number): ReworkIndex {
   const byHash = new Map(commits.map((c) => [c.hash, c]));
   const touched = new Map<string, CommitRecord[]>();
   for (const commit of commits) {
@@ -74,77 +99,121 @@ export async function readReworkedLines(
       .filter((c) => c.parents.length >= 1 && c.deletions + c.excludedDeletions > 0 && anyWithin(c.authorTime))
       .map((c) => c.hash),
   );
-  const recentlyTouched = (commit: CommitRecord, path: string): boolean =>
-    (touched.get(path) ?? []).some(
-      (other) =>
-        other !== commit && other.authorTime >= commit.authorTime - window && other.authorTime <= commit.authorTime,
-    );
+  return {
+    byHash,
+    candidates,
+    recentlyTouched: (commit, path) =>
+      (touched.get(path) ?? []).some(
+        (other) =>
+          other !== commit && other.authorTime >= commit.authorTime - window && other.authorTime <= commit.authorTime,
+      ),
+  };
+}
+
+interface ReworkTally {
+  readonly reworked: Map<string, number>;
+  readonly marked: Map<string, number>;
+  /** Charges the writer `lines` reworked lines (`markedLines` of them its record's) when the deleter came within the window after it. */
+  charge(writer: CommitRecord | undefined, deleter: CommitRecord, lines: number, markedLines: number): void;
+}
+
+function reworkTally(window: number): ReworkTally {
   const reworked = new Map<string, number>();
   const marked = new Map<string, number>();
-  const charge = (
-    writer: CommitRecord | undefined,
-    deleter: CommitRecord,
-    lines: number,
-    markedLines: number,
-  ): void => {
-    if (!writer || deleter.authorTime - writer.authorTime > window || writer.authorTime > deleter.authorTime) return;
-    reworked.set(writer.hash, (reworked.get(writer.hash) ?? 0) + lines);
-    if (markedLines > 0) marked.set(writer.hash, (marked.get(writer.hash) ?? 0) + markedLines);
+  return {
+    reworked,
+    marked,
+    charge(writer, deleter, lines, markedLines) {
+      if (!writer || deleter.authorTime - writer.authorTime > window || writer.authorTime > deleter.authorTime) return;
+      reworked.set(writer.hash, (reworked.get(writer.hash) ?? 0) + lines);
+      if (markedLines > 0) marked.set(writer.hash, (marked.get(writer.hash) ?? 0) + markedLines);
+    },
   };
-  // Lines to blame in a deleting commit's first parent: by commit, by path, the parent's line numbers.
-  const work: { commit: CommitRecord; path: string; ranges: [number, number][] }[] = [];
-  if (options.replayFrom) {
-    const unknown = new Map<string, Map<string, number[]>>();
-    await replayFirstParent(
-      dir,
-      options.replayFrom,
-      (path) => !options.isExcluded(path),
-      (deletion) => {
-        if (options.isExcluded(deletion.path)) return;
-        const deleter = byHash.get(deletion.by);
-        if (!deleter) return;
-        if (deletion.origin !== null) {
-          charge(byHash.get(deletion.origin), deleter, 1, deletion.marked ? 1 : 0);
-          return;
-        }
-        if (!candidates.has(deleter.hash) || !recentlyTouched(deleter, deletion.path)) return;
-        const byPath = unknown.get(deleter.hash) ?? new Map<string, number[]>();
-        const lines = byPath.get(deletion.path) ?? [];
-        lines.push(deletion.line);
-        byPath.set(deletion.path, lines);
-        unknown.set(deleter.hash, byPath);
+}
+
+/**
+ * The first-parent history replayed from `head`: a deleted line whose writer the replay knows is
+ * charged at once; lines that came in through a merge (unknown origin) are left to blame.
+ */
+async function replayedWork(
+  dir: string,
+  head: string,
+  options: ReworkOptions,
+  index: ReworkIndex,
+  tally: ReworkTally,
+  records: LineRecords,
+): Promise<BlameWork[]> {
+  const unknown = new Map<string, Map<string, number[]>>();
+  await replayFirstParent(
+    dir,
+    head,
+    (path) => !options.isExcluded(path),
+    (deletion) => {
+      if (options.isExcluded(deletion.path)) return;
+      const deleter = index.byHash.get(deletion.by);
+      if (!deleter) return;
+      if (deletion.origin !== null) {
+        tally.charge(index.byHash.get(deletion.origin), deleter, 1, deletion.marked ? 1 : 0);
+        return;
+      }
+      if (!index.candidates.has(deleter.hash) || !index.recentlyTouched(deleter, deletion.path)) return;
+      const byPath = unknown.get(deleter.hash) ?? new Map<string, number[]>();
+      const lines = byPath.get(deletion.path) ?? [];
+      lines.push(deletion.line);
+      byPath.set(deletion.path, lines);
+      unknown.set(deleter.hash, byPath);
+    },
+    options.signal,
+    records.byCommit.size > 0 ? (commit, path) => records.byCommit.get(commit)?.get(path) : undefined,
+  );
+  const work: BlameWork[] = [];
+  for (const [hash, paths] of unknown)
+    for (const [path, lines] of paths) work.push({ commit: index.byHash.get(hash)!, path, ranges: toRanges(lines) });
+  return work;
+}
+
+/** What each candidate deletes, from ONE `git log -p -U0 -w -M` over just those commits (a diff per commit would be a process each). */
+async function deletedWork(dir: string, options: ReworkOptions, index: ReworkIndex): Promise<BlameWork[]> {
+  const work: BlameWork[] = [];
+  const single = [...index.candidates].filter((hash) => !index.byHash.get(hash)!.isMerge);
+  if (single.length === 0) return work;
+  let current: CommitRecord | undefined;
+  await streamCommitDiffs(
+    dir,
+    ['log', '--no-walk=unsorted', '--stdin', ...LINE_DIFF_ARGS],
+    {
+      commit: (hash) => {
+        current = index.byHash.get(hash);
       },
-      options.signal,
-      records.byCommit.size > 0 ? (commit, path) => records.byCommit.get(commit)?.get(path) : undefined,
-    );
-    for (const [hash, paths] of unknown)
-      for (const [path, lines] of paths) work.push({ commit: byHash.get(hash)!, path, ranges: toRanges(lines) });
-  } else {
-    // What each candidate deletes, from ONE `git log -p -U0 -w -M` over just those commits (a diff per commit would be a process each).
-    const single = [...candidates].filter((hash) => !byHash.get(hash)!.isMerge);
-    let current: CommitRecord | undefined;
-    if (single.length > 0) {
-      await streamCommitDiffs(
-        dir,
-        ['log', '--no-walk=unsorted', '--stdin', ...LINE_DIFF_ARGS],
-        {
-          commit: (hash) => {
-            current = byHash.get(hash);
-          },
-          file: (diff) => {
-            const path = diff.oldPath ?? diff.renameFrom;
-            if (!current || !path || diff.binary || options.isExcluded(path) || !recentlyTouched(current, path)) return;
-            const ranges = diff.hunks
-              .filter(([, count]) => count > 0)
-              .map(([start, count]): [number, number] => [start, count]);
-            if (ranges.length > 0) work.push({ commit: current, path, ranges });
-          },
-        },
-        options.signal,
-        `${single.join('\n')}\n`,
-      );
-    }
-  }
+      file: (diff) => {
+        const path = diff.oldPath ?? diff.renameFrom;
+        if (!current || !path || diff.binary || options.isExcluded(path) || !index.recentlyTouched(current, path))
+          return;
+        const ranges = diff.hunks
+          .filter(([, count]) => count > 0)
+          .map(([start, count]): [number, number] => [start, count]);
+        if (ranges.length > 0) work.push({ commit: current, path, ranges });
+      },
+    },
+    options.signal,
+    `${single.join('\n')}\n`,
+  );
+  return work;
+}
+
+/** Blames each deleting commit's first parent over the lines it deletes, charging their writers. */
+async function blameWork(
+  dir: string,
+  work: BlameWork[],
+  by: {
+    readonly options: ReworkOptions;
+    readonly index: ReworkIndex;
+    readonly tally: ReworkTally;
+    readonly records: LineRecords;
+    readonly window: number;
+  },
+): Promise<void> {
+  const { options, index, tally, records, window } = by;
   const worker = async (): Promise<void> => {
     for (let next = work.shift(); next; next = work.shift()) {
       const { commit, path, ranges } = next;
@@ -155,8 +224,8 @@ export async function readReworkedLines(
       );
       for (const group of blamed?.groups ?? []) {
         if (blamed!.boundary.has(group.commit)) continue;
-        charge(
-          byHash.get(group.commit),
+        tally.charge(
+          index.byHash.get(group.commit),
           commit,
           group.count,
           markedLines(records, group.commit, group.path, group.line, group.count)?.lines ?? 0,
@@ -165,7 +234,6 @@ export async function readReworkedLines(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, () => worker()));
-  return { lines: reworked, marked };
 }
 
 /** Line numbers (any order) as `[start, count]` ranges. */
