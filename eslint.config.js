@@ -54,11 +54,9 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },
   },
   {
-    // Functions of one job each. git-source still holds long hot-path functions (the line pass's
-    // replay, the history reader) to be split into stages as the engine's pipeline is; it joins
-    // this rule when it passes. test-support is test code.
+    // Functions of one job each, as the engine's pipeline is in stages. test-support is test code.
     files: ['packages/*/src/**/*.ts', 'plugins/*/src/**/*.ts', 'host/src/**/*.ts'],
-    ignores: ['packages/git-source/**', 'packages/test-support/**'],
+    ignores: ['packages/test-support/**'],
     rules: {
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
       complexity: ['error', 30],

@@ -334,6 +334,12 @@ interface FirstParentReplay {
   readonly recorded: RecordedRanges | undefined;
 }
 
+/** Each line a diff deletes, with no known writer. */
+function unknownDeletions(diff: FileDiff, by: string, path: string, onDeletion: (deletion: Deletion) => void): void {
+  for (const [a, b] of diff.hunks)
+    for (let i = 0; i < b; i++) onDeletion({ by, origin: null, path, line: a + i, marked: false });
+}
+
 /** One file's diff of the latest commit: its deleted lines handed on with their origins, its file's lines rewritten. */
 function applyDiff(replay: FirstParentReplay, diff: FileDiff): void {
   const { files, commits, onDeletion } = replay;
@@ -351,9 +357,7 @@ function applyDiff(replay: FirstParentReplay, diff: FileDiff): void {
   if (old === undefined) {
     // A file not followed before (binary or excluded until now): its lines' origins stay unknown.
     if (to) files.delete(to);
-    for (const [a, b] of diff.hunks)
-      for (let i = 0; i < b; i++)
-        onDeletion({ by: commit.hash, origin: null, path: from!, line: a + i, marked: false });
+    unknownDeletions(diff, commit.hash, from!, onDeletion);
     return;
   }
   const origin = commit.isMerge ? UNKNOWN_ORIGIN : index * 2;
