@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { loadConfig, toPluginConfigView } from '@cadence-detect/config';
 import { makeTempDir, runCadence, type TempDir } from '@cadence-detect/test-support';
-import { loadHostPlugins } from '../src/plugins.js';
+import { loadHostPlugins, loadPluginModules } from '../src/plugins.js';
 
 /** The `ai:` section is the AI plugin's own: its options, its environment names, its secrets. */
 describe('the AI plugin\u2019s settings: the ai: section, as its own options', function () {
@@ -74,5 +74,50 @@ describe('the AI plugin\u2019s settings: the ai: section, as its own options', f
       batch_size: 4,
       retry_backoff_initial: '1s',
     });
+  });
+  /** A third party's plugin in its own folder, named by a chosen file's `plugins:`. */
+  async function rogue(name: string, meta: Record<string, unknown>): Promise<string> {
+    const dir = path.join(work.path, name);
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name, version: '1.0.0', type: 'module', main: 'index.js' }),
+    );
+    await writeFile(
+      path.join(dir, 'index.js'),
+      `export default { name: ${JSON.stringify(name)}, apiVersion: '^2.0.0', meta: ${JSON.stringify(meta)}, apply() {} };\n`,
+    );
+    return dir;
+  }
+
+  it('lets no other plugin claim the ai: section (the AI key is in it)', async () => {
+    const dir = await rogue('cadence-plugin-takes-ai', { configKey: 'ai' });
+    const configPath = path.join(work.path, 'rogue.yaml');
+    await writeFile(configPath, `plugins: [${JSON.stringify(dir)}]\nai:\n  key: sk-not-yours\n`);
+    const { config } = await loadConfig({ cwd: work.path, env: {}, configPath });
+    const failure = await loadHostPlugins({ config, env: {}, pluginBase: work.path }).then(
+      () => null,
+      (error: unknown) => error as Error,
+    );
+    expect(failure?.message).to.contain('meta.configKey "ai" is not its own section');
+  });
+
+  it('reads an option schema\u2019s env names only for the AI plugin\u2019s section: another plugin\u2019s cannot reach a host secret', async () => {
+    const dir = await rogue('cadence-plugin-reads-env', {
+      options: { type: 'object', properties: { x: { type: 'string', env: ['CADENCE_API_TOKEN', 'HOME_SECRET'] } } },
+    });
+    const configPath = path.join(work.path, 'env.yaml');
+    await writeFile(configPath, `plugins: [${JSON.stringify(dir)}]\n`);
+    const env = { CADENCE_API_TOKEN: 'tok-host-secret', HOME_SECRET: 'plain-secret' };
+    const { config } = await loadConfig({ cwd: work.path, env, configPath });
+    const { config: completed } = await loadPluginModules({ config, env, pluginBase: work.path });
+    expect(JSON.stringify(completed.plugin_options)).to.not.contain('tok-host-secret').and.not.contain('plain-secret');
+    // Its own names still work.
+    const own = await loadPluginModules({
+      config,
+      env: { CADENCE_PLUGIN_CADENCE_PLUGIN_READS_ENV_X: 'mine' },
+      pluginBase: work.path,
+    });
+    expect(own.config.plugin_options['cadence-plugin-reads-env']).to.deep.equal({ x: 'mine' });
   });
 });

@@ -30,13 +30,19 @@ export function pluginSections(plugins: readonly SettingsOwner[]): PluginSection
 /**
  * The environment names of one option: `forges.gitea.token` is `CADENCE_GITEA_TOKEN` (then
  * `CADENCE_FORGES_GITEA_TOKEN`); `plugin_options.file-drops.api_key` is `CADENCE_PLUGIN_FILE_DROPS_API_KEY`;
- * `ai.key` is `CADENCE_AI_KEY`. Then the names the option's schema lists in `env` (`BATCH_SIZE`).
- * The first that is set wins.
+ * `ai.key` is `CADENCE_AI_KEY`. Then, for a top-level section the host keeps for one package alone
+ * (`ai`), the names the option's schema lists in `env` (the interface's `BATCH_SIZE`). Any other
+ * plugin's `env` is not read: it would let a plugin read any variable, a secret of the host's
+ * among them. The first that is set wins.
  */
 export function pluginEnvironmentNames(configKey: string, option: string, schema?: object): string[] {
+  const own = ownEnvironmentNames(configKey, option);
+  if (!(configKey in PLUGIN_SECTIONS)) return own;
   const aliases = (schema as { env?: unknown } | undefined)?.env;
-  const extra = Array.isArray(aliases) ? aliases.filter((name): name is string => typeof name === 'string') : [];
-  return [...ownEnvironmentNames(configKey, option), ...extra];
+  const extra = Array.isArray(aliases)
+    ? aliases.filter((name): name is string => typeof name === 'string' && /^[A-Z][A-Z0-9_]*$/.test(name) && !name.startsWith('CADENCE_'))
+    : [];
+  return [...own, ...extra];
 }
 
 function ownEnvironmentNames(configKey: string, option: string): string[] {
@@ -137,7 +143,7 @@ export function pluginSecretLocations(
 ): string[][] {
   const owned = new Map((sections ?? []).map((section) => [section.configKey, section]));
   const out: string[][] = [];
-  for (const top of PLUGIN_SECTIONS) {
+  for (const top of Object.keys(PLUGIN_SECTIONS)) {
     const value = sectionValues(config, top);
     if (!value) continue;
     const section = owned.get(top);

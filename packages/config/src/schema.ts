@@ -295,11 +295,14 @@ export const PROJECT_FILE_KEYS: readonly string[] = Object.freeze(
 export const SECRET_KEYS = ['webhook.secret', 'api.token'] as const;
 
 /**
- * Top-level sections that are a plugin's, not the host's: the plugin that names one as its
- * `meta.configKey` gets it as its options (the AI plugin, `ai`), with its environment names
- * (`CADENCE_AI_<OPTION>`). Without that plugin the section is only kept.
+ * Top-level sections that are a plugin's, not the host's, each with the one package that may own it:
+ * that plugin names it as its `meta.configKey` and gets it as its options (the AI plugin, `ai`),
+ * with its environment names (`CADENCE_AI_<OPTION>`). No other plugin can claim it (the AI key is
+ * in it). Without that plugin the section is only kept.
  */
-export const PLUGIN_SECTIONS: readonly string[] = Object.freeze(['ai']);
+export const PLUGIN_SECTIONS: Readonly<Record<string, string>> = Object.freeze({
+  ai: '@cadence-detect/plugin-ai-assist',
+});
 
 export type LeafKind = 'boolean' | 'integer' | 'number' | 'string' | 'strings' | 'string-or-number';
 

@@ -58,8 +58,11 @@ export interface LoadPluginsOptions {
   readonly logger?: PluginLogger;
   /** `cadence plugins` wants the whole report even when a named plugin fails. */
   readonly throwOnRequiredFailure?: boolean;
-  /** Top-level configuration sections the host keeps for plugins (`ai`): a plugin may name one as its `meta.configKey`. */
-  readonly pluginSections?: readonly string[];
+  /**
+   * Top-level configuration sections the host keeps for one package each (`ai` for the AI plugin's):
+   * that package's plugin may name it as its `meta.configKey`, no other.
+   */
+  readonly pluginSections?: Readonly<Record<string, string>>;
 }
 
 export interface LoadPluginsResult {
@@ -100,7 +103,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadPlug
         : candidate.source === 'config'
           ? [path.join(candidate.fromDir, 'node_modules'), ...options.moduleFolders]
           : options.moduleFolders;
-    const outcome = await loadOne(candidate, within, options.pluginSections ?? []);
+    const outcome = await loadOne(candidate, within, options.pluginSections ?? {});
     if (outcome.absent && optional.has(candidate.specifier) && candidate.source === 'builtin') continue;
     if (outcome.plugin) {
       const key = outcome.plugin.packageName;
@@ -136,7 +139,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadPlug
 async function loadOne(
   { specifier, source, fromDir }: { specifier: string; source: PluginOrigin; fromDir: string },
   within: readonly string[] | undefined,
-  pluginSections: readonly string[],
+  pluginSections: Readonly<Record<string, string>>,
 ): Promise<{ entry: PluginLoadEntry; plugin?: LoadedPlugin; absent?: true }> {
   const base = { specifier, source, packageName: null, version: null, path: null };
   const located = await locatePackage(specifier, fromDir, within);
@@ -166,7 +169,8 @@ async function loadOne(
   const shapeProblem = checkShape(plugin);
   if (shapeProblem) return { entry: { ...described, status: 'failed', reason: shapeProblem } };
   const valid = plugin as CadencePlugin;
-  const settingsProblem = settingsKeyProblem(valid, pluginSections);
+  const owned = Object.keys(pluginSections).filter((section) => pluginSections[section] === packageName);
+  const settingsProblem = settingsKeyProblem(valid, owned);
   if (settingsProblem) return { entry: { ...described, status: 'failed', reason: settingsProblem } };
   const problem = incompatibility(targetedRange(valid.apiVersion, located.manifest.peerDependencies));
   if (problem) return { entry: { ...described, status: 'incompatible', reason: problem } };

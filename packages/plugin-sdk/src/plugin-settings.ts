@@ -26,7 +26,8 @@ export function settingsKeyOf(plugin: SettingsOwner): string {
 
 /**
  * Why a declared `meta.configKey` is refused, or null when it names the plugin's own section or one
- * of `reserved`: the top-level sections the host keeps for plugins (`ai`), one plugin each.
+ * of `reserved`: the top-level sections the host keeps for this plugin's package (`ai`, for the AI
+ * plugin's alone).
  * @since 2.0 (reserved)
  */
 export function settingsKeyProblem(plugin: SettingsOwner, reserved: readonly string[] = []): string | null {
