@@ -7,10 +7,11 @@ import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 const HOST_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 
 /**
- * What `@cadence-detect/cli` runs without (docs/install.md): `analyze`, `ci` and `scan` need none
- * of these, so a CI job installs only what it runs. Each is loaded when installed beside the CLI
- * (a global install's siblings, or the umbrella package's dependencies); a command or a setting
- * that needs a missing one says which package to install, in one line.
+ * What `@cadence-detect/cli` runs without (docs/install.md): `analyze` and `scan` need none of
+ * these, `ci <forge>` needs its forge's plugin alone, so a CI job installs only what it runs. Each
+ * is loaded when installed beside the CLI (a global install's siblings, or the umbrella package's
+ * dependencies); a command or a setting that needs a missing one says which package to install, in
+ * one line.
  */
 export const UMBRELLA_PACKAGE = '@cadence-detect/cadence';
 export const SERVER_PACKAGE = '@cadence-detect/server';
@@ -35,10 +36,15 @@ export const OPTIONAL_PLUGINS: readonly OptionalPlugin[] = [
   { packageName: '@cadence-detect/plugin-bitbucket', plugin: 'bitbucket', neededBy: forgeSection('bitbucket') },
 ];
 
-/** `ai.enabled`, from a file or CADENCE_AI_ENABLED: without the AI plugin nothing else reads the `ai:` section, so its absence is said here. */
+/**
+ * `ai.enabled`, from CADENCE_AI_ENABLED when it is set (the environment wins over files, as for
+ * every key), else from the file: without the AI plugin nothing else reads the `ai:` section, so
+ * its absence is said here.
+ */
 function aiSection(config: CadenceConfig, env: NodeJS.ProcessEnv): string | null {
-  const fromEnvironment = /^(true|1|yes|on)$/i.test(env.CADENCE_AI_ENABLED ?? '');
-  return config.ai.enabled === true || fromEnvironment ? 'ai.enabled (the AI providers)' : null;
+  const fromEnvironment = env.CADENCE_AI_ENABLED?.trim();
+  const enabled = fromEnvironment ? /^(true|1|yes|on)$/i.test(fromEnvironment) : config.ai.enabled === true;
+  return enabled ? 'ai.enabled (the AI providers)' : null;
 }
 
 function forgeSection(forge: string): (config: CadenceConfig) => string | null {

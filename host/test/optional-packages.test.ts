@@ -65,6 +65,10 @@ describe('the light CLI: packages loaded when installed beside it', () => {
     expect(missingOptionalPlugin({ ...config, ai: { enabled: false } }, [], { CADENCE_AI_ENABLED: 'no' })).to.equal(
       null,
     );
+    // The environment wins over a file, both ways.
+    expect(missingOptionalPlugin({ ...config, ai: { enabled: true } }, [], { CADENCE_AI_ENABLED: 'false' })).to.equal(
+      null,
+    );
     const gitlab = {
       ...config,
       forges: { ...config.forges, gitlab: { url: 'https://gitlab.example' } },

@@ -17,6 +17,15 @@ describe('cadence ci <forge>: the forge plugins\u2019 runners', () => {
     expect(none.stderr).to.contain('cadence ci needs a forge: bitbucket, gitea, github, gitlab');
   });
 
+  it('says options go after the forge, and reads cadence ci help <forge> as its --help', async () => {
+    const first = await runCadence(['ci', '--fail-on', 'never', 'github'], { cwd: tmpdir() });
+    expect(first.code).to.equal(2);
+    expect(first.stderr).to.contain('options go after the forge: cadence ci <forge> [options]');
+    const help = await runCadence(['ci', 'help', 'gitlab'], { cwd: tmpdir() });
+    expect(help.code, help.stderr).to.equal(0);
+    expect(help.stdout).to.contain('Usage: cadence ci gitlab').and.contain('-o, --output <file>');
+  });
+
   it('refuses a forge no installed plugin runs, naming the ones there are', async () => {
     const run = await runCadence(['ci', 'jenkins', '--base', 'HEAD'], { cwd: tmpdir() });
     expect(run.code).to.equal(2);

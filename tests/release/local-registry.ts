@@ -7,7 +7,7 @@
  * No shell: every command is a program with its arguments.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -291,4 +291,12 @@ export async function publishWorkspace(
         check(await isPublished(current), `${current.name}@${current.version} is not on the registry after publishing`);
       },
     );
+}
+
+/** Every shrinkwrap written against the local registry's tarballs (the CLI's and the forge plugins'): none may reach a real release. */
+export async function removeShrinkwraps(): Promise<void> {
+  const { shrinkwrappedDirs } = (await import(pathToFileURL(path.join(root, 'scripts', 'shrinkwrap.mjs')).href)) as {
+    shrinkwrappedDirs(): Promise<string[]>;
+  };
+  for (const dir of await shrinkwrappedDirs()) await rm(path.join(dir, 'npm-shrinkwrap.json'), { force: true });
 }

@@ -26,6 +26,7 @@ import {
   publicPackages,
   publishEnvironment,
   publishWorkspace,
+  removeShrinkwraps,
   root,
   run,
   SCOPE,
@@ -179,13 +180,13 @@ async function runActionStep(repo: string, work: string, userEnv: NodeJS.Process
   }
 }
 
-/** The published CLI carries npm-shrinkwrap.json, and a global install took exactly its tree. */
-async function checkShrinkwrapInstalled(prefix: string): Promise<number> {
-  const installed = path.join(prefix, 'lib', 'node_modules', ...CLI_PACKAGE.split('/'));
+/** The published package (the CLI, a forge plugin) carries npm-shrinkwrap.json, and a global install took exactly its tree. */
+async function checkShrinkwrapInstalled(prefix: string, packageName = CLI_PACKAGE): Promise<number> {
+  const installed = path.join(prefix, 'lib', 'node_modules', ...packageName.split('/'));
   const shrinkwrap = JSON.parse(
     await readFile(path.join(installed, 'npm-shrinkwrap.json'), 'utf8').catch(() => '{}'),
   ) as { packages?: Record<string, { version?: string; link?: boolean }> };
-  check(shrinkwrap.packages, `the published ${CLI_PACKAGE} has no npm-shrinkwrap.json`);
+  check(shrinkwrap.packages, `the published ${packageName} has no npm-shrinkwrap.json`);
   let compared = 0;
   for (const [where, entry] of Object.entries(shrinkwrap.packages)) {
     if (!where || entry.link) continue;
@@ -421,6 +422,23 @@ async function main(): Promise<void> {
       },
     );
 
+    await step(
+      'a forge plugin beside the CLI, as a CI template installs it: its npm-shrinkwrap.json\u2019s tree, its runner listed by cadence ci --help',
+      async () => {
+        const forge = '@cadence-detect/plugin-gitlab';
+        await run('npm', ['install', '-g', forge], { cwd: home, env: userEnv, timeoutMs: 300_000 });
+        process.stdout.write(
+          `  ${await checkShrinkwrapInstalled(prefix, forge)} packages at the shrinkwrap's versions\n`,
+        );
+        const listed = await run(cadence, ['ci', '--help'], { cwd: home, env: userEnv });
+        check(
+          /^ {2}gitlab +in a GitLab CI job/m.test(listed.stdout),
+          `cadence ci --help lists no gitlab runner:\n${tail(listed.stdout)}`,
+        );
+        await run('npm', ['uninstall', '-g', forge], { cwd: home, env: userEnv, timeoutMs: 300_000 });
+      },
+    );
+
     await step(`npx ${CLI_PACKAGE} analyze . (in the repository)`, async () => {
       const ran = await run('npx', ['--yes', CLI_PACKAGE, 'analyze', '.'], {
         cwd: repo,
@@ -626,7 +644,7 @@ async function main(): Promise<void> {
       if (registry.process.exitCode === null) registry.process.kill('SIGKILL');
     }
     // A shrinkwrap written against this registry's tarballs must never reach a real release.
-    await rm(path.join(root, 'host', 'npm-shrinkwrap.json'), { force: true });
+    await removeShrinkwraps();
     if (process.env.CADENCE_RELEASE_CHECK_KEEP) process.stdout.write(`kept ${work}\n`);
     else await rm(work, { recursive: true, force: true });
   }

@@ -13,6 +13,7 @@ import {
   publicPackages,
   publishEnvironment,
   publishWorkspace,
+  removeShrinkwraps,
   root,
   run,
   startVerdaccio,
@@ -58,7 +59,7 @@ async function stop(): Promise<void> {
     process.stdout.write('no local registry is running\n');
   }
   await rm(work, { recursive: true, force: true });
-  await rm(path.join(root, 'host', 'npm-shrinkwrap.json'), { force: true });
+  await removeShrinkwraps();
 }
 
 async function start(): Promise<void> {
@@ -94,7 +95,7 @@ async function start(): Promise<void> {
     throw error;
   } finally {
     // A shrinkwrap written against this registry's tarballs must never reach a real release.
-    await rm(path.join(root, 'host', 'npm-shrinkwrap.json'), { force: true });
+    await removeShrinkwraps();
   }
   process.stdout.write(
     [

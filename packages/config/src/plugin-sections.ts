@@ -40,7 +40,10 @@ export function pluginEnvironmentNames(configKey: string, option: string, schema
   if (!(configKey in PLUGIN_SECTIONS)) return own;
   const aliases = (schema as { env?: unknown } | undefined)?.env;
   const extra = Array.isArray(aliases)
-    ? aliases.filter((name): name is string => typeof name === 'string' && /^[A-Z][A-Z0-9_]*$/.test(name) && !name.startsWith('CADENCE_'))
+    ? aliases.filter(
+        (name): name is string =>
+          typeof name === 'string' && /^[A-Z][A-Z0-9_]*$/.test(name) && !name.startsWith('CADENCE_'),
+      )
     : [];
   return [...own, ...extra];
 }

@@ -87,9 +87,9 @@ export async function initConfig(options: { force?: boolean; ci?: string }, io: 
 /** The forge runner's set-up files, at this CLI's version; a forge without a runner is refused before anything is written. */
 async function ciSetupFiles(forge: string): Promise<readonly CiSetupFile[]> {
   const { installedCiRunners, missingCiRunner } = await import('../ci/ci-runners.js');
-  const runners = await installedCiRunners();
-  const runner = runners.get(forge);
-  if (!runner) throw missingCiRunner(forge, [...runners.keys()], `cadence config init --ci ${forge}`);
+  const installed = await installedCiRunners();
+  const runner = installed.runners.get(forge);
+  if (!runner) throw missingCiRunner(forge, installed, `cadence config init --ci ${forge}`);
   const files = runner.setupFiles?.(HOST_VERSION) ?? [];
   for (const file of files)
     if (!/^(?!\/)(?:[\w.-]+\/)*[\w.-]+$/.test(file.path) || file.path.split('/').includes('..'))

@@ -13,7 +13,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--force', 'overwrite existing files')
     .option(
       '--ci <forge>',
-      'also write the CI set-up the forge plugin gives: github (.github/workflows/cadence.yml), gitlab (an include in .gitlab-ci.yml), gitea (.gitea/workflows/cadence.yml), bitbucket (bitbucket-pipelines.yml)',
+      'also write the CI set-up the forge plugin gives (cadence ci --help lists the installed forges)',
       ciForge,
     )
     .action(async (options: { force?: boolean; ci?: string }) =>
@@ -25,7 +25,7 @@ export function register(program: Command, io: CliIo): void {
 function ciForge(value: string): string {
   if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(value))
     throw new InvalidArgumentError(
-      'must be a forge name: github, gitlab, gitea, bitbucket, or another installed forge plugin\u2019s',
+      'must be a forge name (lower-case letters, digits and dashes), as cadence ci --help lists them',
     );
   return value;
 }
