@@ -18,6 +18,8 @@ export const SERVER_PACKAGE = '@cadence-detect/server';
 
 interface OptionalPlugin {
   readonly packageName: string;
+  /** A forge's plugin (its name the forge's), or another optional one. */
+  readonly kind: 'forge' | 'other';
   /** The plugin's name once loaded. */
   readonly plugin: string;
   /** The setting that needs it, when the configuration (or the environment) asks for it; null when nothing does. */
@@ -27,13 +29,19 @@ interface OptionalPlugin {
 export const OPTIONAL_PLUGINS: readonly OptionalPlugin[] = [
   {
     packageName: '@cadence-detect/plugin-ai-assist',
+    kind: 'other',
     plugin: 'ai-assist',
     neededBy: aiSection,
   },
-  { packageName: '@cadence-detect/plugin-github', plugin: 'github', neededBy: forgeSection('github') },
-  { packageName: '@cadence-detect/plugin-gitlab', plugin: 'gitlab', neededBy: forgeSection('gitlab') },
-  { packageName: '@cadence-detect/plugin-gitea', plugin: 'gitea', neededBy: forgeSection('gitea') },
-  { packageName: '@cadence-detect/plugin-bitbucket', plugin: 'bitbucket', neededBy: forgeSection('bitbucket') },
+  { packageName: '@cadence-detect/plugin-github', kind: 'forge', plugin: 'github', neededBy: forgeSection('github') },
+  { packageName: '@cadence-detect/plugin-gitlab', kind: 'forge', plugin: 'gitlab', neededBy: forgeSection('gitlab') },
+  { packageName: '@cadence-detect/plugin-gitea', kind: 'forge', plugin: 'gitea', neededBy: forgeSection('gitea') },
+  {
+    packageName: '@cadence-detect/plugin-bitbucket',
+    kind: 'forge',
+    plugin: 'bitbucket',
+    neededBy: forgeSection('bitbucket'),
+  },
 ];
 
 /**
@@ -89,7 +97,7 @@ export function missingOptionalPlugin(
 
 /** The package of Cadence's own plugin for a forge, or null when Cadence has none for it. */
 export function optionalForgePackage(forge: string): string | null {
-  return OPTIONAL_PLUGINS.find((p) => p.plugin === forge && p.neededBy !== aiSection)?.packageName ?? null;
+  return OPTIONAL_PLUGINS.find((p) => p.kind === 'forge' && p.plugin === forge)?.packageName ?? null;
 }
 
 /** `cadence scan github:acme` without the forge's package installed: the error naming it; null otherwise. */
