@@ -69,7 +69,11 @@ describe('strategies that read added lines', function () {
   });
   after(() => work.remove());
 
-  const analyze = (strategies: Strategy[], lines = true) => {
+  const analyze = (
+    strategies: Strategy[],
+    lines = true,
+    scope: { range?: { before: string; after: string }; since?: string } = {},
+  ) => {
     const config = defaultConfig();
     return createEngine({
       config,
@@ -77,7 +81,7 @@ describe('strategies that read added lines', function () {
       logger: silentEngineLogger(),
       plugins: [pluginOf(...strategies)],
     }).analyze(
-      { kind: 'repository', url: repo.dir, cache: false, ...(lines ? {} : { lines: false }) },
+      { kind: 'repository', url: repo.dir, cache: false, ...(lines ? {} : { lines: false }), ...scope },
       { network: null, allowLocalPaths: true },
     );
   };
@@ -113,6 +117,17 @@ describe('strategies that read added lines', function () {
     // The lines themselves are still counted.
     expect(result.lines_skipped).to.equal(undefined);
     expect(result.lines).to.not.equal(undefined);
+  });
+
+  it('reads a pushed range\u2019s own commits for the reader (as cadence ci does); --since reads none', async () => {
+    const seen: { readings?: ReadonlyMap<string, number> | undefined }[] = [];
+    await analyze([readingStrategy('reads-lines', seen, todoCounter)], true, {
+      range: { before: repo.hashes[0]!, after: repo.hashes[2]! },
+    });
+    // The range's commits alone, with the numbers the whole history's pass gives them.
+    expect(Object.fromEntries(seen[0]!.readings!)).to.deep.equal({ [repo.hashes[1]!]: 3, [repo.hashes[2]!]: 0 });
+    await analyze([readingStrategy('reads-lines', seen, todoCounter)], true, { since: '2023-12-31T00:00:00Z' });
+    expect(seen[1]).to.deep.equal({ readings: undefined });
   });
 
   it('refuses a strategy whose reader is malformed, naming what is wrong', () => {

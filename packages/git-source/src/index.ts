@@ -66,6 +66,7 @@ export {
   type WholeHistoryOptions,
 } from './whole-history-lines.js';
 export { addedLinesOf, AddedLinesReading, type AddedLineReadings } from './added-lines.js';
+export { readRangeAddedLines, type RangeReadings } from './range-added-lines.js';
 export { defaultCacheRoot, keptLinesFile, loadKeptLines, saveKeptLines, type KeptLines } from './ledger-cache.js';
 export { pinnedGitDir } from './git-process.js';
 export { replayFirstParent, streamCommitDiffs, type FileDiff, type Deletion } from './line-replay.js';

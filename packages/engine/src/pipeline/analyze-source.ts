@@ -103,7 +103,7 @@ function addedLinesOf(source: PreparedSource, lines: Promise<LinesOutcome>): Add
     () => undefined,
   );
   const early = source.kind === 'repository' ? source.addedLineReadings?.() : undefined;
-  // A range or `--since` blames instead of replaying: there are no readings to wait for.
+  // `--since` blames instead of replaying, and reads no added lines: there are no readings to wait for.
   if (!early) return () => Promise.resolve(undefined);
   // The first to answer: the pass's readings, or the lines (dropped for time: none). A pass that
   // failed leaves it to the lines, which read again without the files it could not read.

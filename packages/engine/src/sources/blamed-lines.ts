@@ -6,10 +6,12 @@ import {
   readHeadLines,
   readLineRecords,
   readLineTree,
+  readRangeAddedLines,
   readReworkedLines,
+  type AddedLineReadings,
   type SharedAuthorshipNotes,
 } from '@cadence-detect/git-source';
-import type { AnalysisEvent, CommitRecord, RepositorySourceInfo } from '@cadence-detect/plugin-sdk';
+import type { AddedLinesReader, AnalysisEvent, CommitRecord, RepositorySourceInfo } from '@cadence-detect/plugin-sdk';
 import type { EngineLogger } from '../engine-logger.js';
 import type { LineReadings } from '../line-shares.js';
 
@@ -29,6 +31,10 @@ export interface BlamedLinesOptions {
   readonly emit: (event: AnalysisEvent) => void;
   readonly logger: EngineLogger | undefined;
   readonly signal: AbortSignal;
+  /** What strategies read of each commit's added lines: a range's own commits are read for them. */
+  readonly readers?: readonly AddedLinesReader[];
+  /** Told the readers' numbers as soon as they are read (before the head's blame ends); undefined when there are none. */
+  readonly onAddedLineReadings?: (readings: AddedLineReadings | undefined) => void;
 }
 
 /**
@@ -68,7 +74,10 @@ export async function readBlamedLines(options: BlamedLinesOptions): Promise<Line
   const reworkKey = createHash('sha256')
     .update(JSON.stringify([rev, since, excludeFiles, [...records.byCommit].map(([c, files]) => [c, [...files]])]))
     .digest('hex');
-  // Blame and the rework pass are other git processes: side by side.
+  // Blame, the rework pass and the range's added lines are other git processes: side by side.
+  const addedLines = rangeReadings(options, tree.isExcluded);
+  // Awaited below; marked handled now, should the blame fail first.
+  addedLines.catch(() => undefined);
   const [head, reworked] = await Promise.all([
     readHeadLines(options.dir, rev, {
       isExcluded: tree.isExcluded,
@@ -101,5 +110,43 @@ export async function readBlamedLines(options: BlamedLinesOptions): Promise<Line
       message: `blamed ${cache.stats.misses} files, ${cache.stats.hits} unchanged since the mirror's last line count`,
     });
   }
-  return { head, reworked: reworked.lines, reworkedMarked: reworked.marked, records };
+  const addedLineReadings = await addedLines;
+  return {
+    head,
+    reworked: reworked.lines,
+    reworkedMarked: reworked.marked,
+    records,
+    ...(addedLineReadings ? { addedLineReadings } : {}),
+  };
+}
+
+/**
+ * A range's own commits read for the strategies' readers (a `--since` analysis has none: its
+ * commits are no change of their own). A failed read leaves the strategies without readings, the
+ * lines counted all the same.
+ */
+async function rangeReadings(
+  options: BlamedLinesOptions,
+  isExcluded: (path: string) => boolean,
+): Promise<AddedLineReadings | undefined> {
+  const { range, readers, logger } = options;
+  if (!range || !readers?.length) {
+    options.onAddedLineReadings?.(undefined);
+    return undefined;
+  }
+  const read = await readRangeAddedLines(
+    options.dir,
+    { before: range.before, after: options.rev },
+    readers,
+    (path) => !isExcluded(path),
+    options.signal,
+  ).catch((error: unknown) => {
+    if (options.signal.aborted) throw error;
+    logger?.warn('could not read the range\u2019s added lines', { error: String(error) });
+    return undefined;
+  });
+  for (const { key, error } of read?.readerFailures ?? [])
+    logger?.warn('an added-lines reader failed', { reader: key, error: String(error) });
+  options.onAddedLineReadings?.(read?.readings);
+  return read?.readings;
 }

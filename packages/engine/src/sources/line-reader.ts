@@ -1,5 +1,6 @@
 import type { ClonedRepository, SharedAuthorshipNotes } from '@cadence-detect/git-source';
-import type { AnalysisEvent, CommitRecord, RepositorySourceInfo } from '@cadence-detect/plugin-sdk';
+import type { AddedLineReadings } from '@cadence-detect/git-source';
+import type { AddedLinesReader, AnalysisEvent, CommitRecord, RepositorySourceInfo } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest } from '../analysis-request.js';
 import type { EngineConfig } from '../engine-config.js';
 import type { EngineLogger } from '../engine-logger.js';
@@ -24,6 +25,8 @@ export interface LineReaderParts {
   readonly unreadableFiles: readonly string[] | undefined;
   readonly emit: (event: AnalysisEvent) => void;
   readonly logger: EngineLogger;
+  /** What strategies read of each commit's added lines: a range reads its own commits for them. */
+  readonly readers?: readonly AddedLinesReader[];
 }
 
 /**
@@ -38,8 +41,10 @@ export function lineReaderOf(
   if (request.lines === false) return { linesSkipped: 'not asked for (--no-lines)' };
   if (config.lines?.enabled === false) return { linesSkipped: 'lines.enabled is false' };
   const maxFiles = config.limits.max_line_files ?? DEFAULT_MAX_LINE_FILES;
+  const range = wholeLines ? null : rangeReadings(parts);
   return {
     ...(wholeLines ? { addedLineReadings: () => wholeLines.readings } : {}),
+    ...(range ? { addedLineReadings: () => range.early } : {}),
     readLines: async (signal: AbortSignal) => {
       if (wholeLines) {
         const readings = await wholeLines.read(
@@ -53,7 +58,8 @@ export function lineReaderOf(
         emit({ event: 'fetch', message: readings.summary });
         return readings;
       }
-      return readBlamedLines({
+      const blamed = readBlamedLines({
+        ...(range ? { readers: parts.readers!, onAddedLineReadings: range.settle } : {}),
         dir: parts.clone.dir,
         mirrored: parts.clone.mirrored === true,
         rev: parts.rev,
@@ -68,6 +74,21 @@ export function lineReaderOf(
         logger: parts.logger,
         signal,
       });
+      // Lines that fail or stop leave the strategies without readings, never waiting for them.
+      blamed.catch(() => range?.settle(undefined));
+      return blamed;
     },
   };
+}
+
+/** A range's readings, told as soon as its own commits are read (before the head's blame ends); null without readers or for `--since`. */
+function rangeReadings(
+  parts: LineReaderParts,
+): { early: Promise<AddedLineReadings | undefined>; settle: (readings: AddedLineReadings | undefined) => void } | null {
+  if (!parts.range || !parts.readers?.length) return null;
+  let settle: (readings: AddedLineReadings | undefined) => void = () => undefined;
+  const early = new Promise<AddedLineReadings | undefined>((resolve) => {
+    settle = resolve;
+  });
+  return { early, settle };
 }

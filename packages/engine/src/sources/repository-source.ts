@@ -218,6 +218,7 @@ async function readRepository(opened: OpenedRepository): Promise<PreparedReposit
       unreadableFiles: unreadable?.files,
       emit,
       logger: options.logger,
+      ...(options.readers?.length ? { readers: options.readers } : {}),
     }),
     dispose: () => clone.dispose(),
   };
