@@ -9,6 +9,8 @@ import {
   readRangeAddedLines,
   readReworkedLines,
   type AddedLineReadings,
+  type BlameCache,
+  type LineRecords,
   type SharedAuthorshipNotes,
 } from '@cadence-detect/git-source';
 import type { AddedLinesReader, AnalysisEvent, CommitRecord, RepositorySourceInfo } from '@cadence-detect/plugin-sdk';
@@ -70,10 +72,6 @@ export async function readBlamedLines(options: BlamedLinesOptions): Promise<Line
   // A mirror keeps whole-tree blames between analyses; a range blames too few files to repay the history walk that keys them.
   const cache =
     options.mirrored && !blameOnly && (range || since) ? await openBlameCache(options.dir, rev, signal) : undefined;
-  // What the rework of a whole history depends on besides the head: the exclusions and the line records.
-  const reworkKey = createHash('sha256')
-    .update(JSON.stringify([rev, since, excludeFiles, [...records.byCommit].map(([c, files]) => [c, [...files]])]))
-    .digest('hex');
   // Blame, the rework pass and the range's added lines are other git processes: side by side.
   const addedLines = rangeReadings(options, tree.isExcluded);
   // Awaited below; marked handled now, should the blame fail first.
@@ -88,28 +86,9 @@ export async function readBlamedLines(options: BlamedLinesOptions): Promise<Line
       ...(blameOnly ? { onlyPaths: blameOnly } : {}),
       ...(cache ? { cache } : {}),
     }),
-    // The whole history read: one replay of it (kept in a mirror); a range or --since: blames of the range's deletions.
-    (async () => {
-      const kept = cache?.lookupRework(reworkKey);
-      if (kept) return kept;
-      const found = await readReworkedLines(options.dir, commits, {
-        isExcluded: tree.isExcluded,
-        records,
-        signal: signal,
-      });
-      cache?.storeRework(reworkKey, found);
-      return found;
-    })(),
+    reworkOf(options, tree.isExcluded, records, cache),
   ]);
-  if (cache) {
-    await cache
-      .save()
-      .catch((error: unknown) => logger?.warn('could not keep the blames in the mirror', { error: String(error) }));
-    emit({
-      event: 'fetch',
-      message: `blamed ${cache.stats.misses} files, ${cache.stats.hits} unchanged since the mirror's last line count`,
-    });
-  }
+  if (cache) await saveBlames(cache, emit, logger);
   const addedLineReadings = await addedLines;
   return {
     head,
@@ -149,4 +128,38 @@ async function rangeReadings(
     logger?.warn('an added-lines reader failed', { reader: key, error: String(error) });
   options.onAddedLineReadings?.(read?.readings);
   return read?.readings;
+}
+
+/** The range's or `--since`'s rework: blames of the deleting commits, kept in a mirror's cache under what it depends on besides the head. */
+async function reworkOf(
+  options: BlamedLinesOptions,
+  isExcluded: (path: string) => boolean,
+  records: LineRecords,
+  cache: BlameCache | undefined,
+): Promise<{ lines: Map<string, number>; marked: Map<string, number> }> {
+  const { rev, since, excludeFiles } = options;
+  // What the rework depends on besides the head: the exclusions and the line records.
+  const reworkKey = createHash('sha256')
+    .update(JSON.stringify([rev, since, excludeFiles, [...records.byCommit].map(([c, files]) => [c, [...files]])]))
+    .digest('hex');
+  const kept = cache?.lookupRework(reworkKey);
+  if (kept) return kept;
+  const found = await readReworkedLines(options.dir, options.commits, { isExcluded, records, signal: options.signal });
+  cache?.storeRework(reworkKey, found);
+  return found;
+}
+
+/** Keeps the mirror's blames for the next analysis, and says how many files were blamed. */
+async function saveBlames(
+  cache: BlameCache,
+  emit: (event: AnalysisEvent) => void,
+  logger: EngineLogger | undefined,
+): Promise<void> {
+  await cache
+    .save()
+    .catch((error: unknown) => logger?.warn('could not keep the blames in the mirror', { error: String(error) }));
+  emit({
+    event: 'fetch',
+    message: `blamed ${cache.stats.misses} files, ${cache.stats.hits} unchanged since the mirror's last line count`,
+  });
 }
