@@ -20,9 +20,14 @@ const FIGURES = {
     script: 'history.mjs',
     rounds: 3,
     figures: [
-      { name: 'analyze time (s)', pattern: /cadence analyze:\s+([\d.]+) s/, better: 'lower' },
-      { name: 'analyze time / git log time', pattern: /time ratio: ([\d.]+)/, better: 'lower' },
-      { name: 'peak RSS of the analyzing process (MB)', pattern: /analyzing process: (\d+) MB/, better: 'lower' },
+      { name: 'analyze time (s)', pattern: /cadence analyze \(the default, lines on\):\s+([\d.]+) s/, better: 'lower' },
+      { name: 'analyze time / the -p read time', pattern: /default: ([\d.]+)x the -p read/, better: 'lower' },
+      { name: '--no-lines time / --numstat time', pattern: /--no-lines: ([\d.]+)x --numstat/, better: 'lower' },
+      {
+        name: 'peak RSS of the analyzing process (MB)',
+        pattern: /cadence analyze \(the default, lines on\):[^\n]*Cadence process (\d+) MB/,
+        better: 'lower',
+      },
     ],
   },
   webhook: {
