@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceFilesUnder } from './source-files.js';
 
 /**
  * The packages by floor (docs/architecture.md): a package may depend only on packages of a lower
@@ -68,17 +69,7 @@ function workspacePackages(): WorkspacePackage[] {
 }
 
 function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (at: string): void => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const full = path.join(at, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.(?:ts|mts|js|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(full);
-    }
-  };
-  const src = path.join(dir, 'src');
-  if (statSync(src, { throwIfNoEntry: false })) walk(src);
-  return out;
+  return sourceFilesUnder(path.join(dir, 'src'));
 }
 
 /** Every `@cadence-detect/…` package a source file imports (static or dynamic). */

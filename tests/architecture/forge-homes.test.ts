@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sourceFilesUnder } from './source-files.js';
 
 /**
  * A forge is one package, its CI included (docs/forges.md, Adding a forge): the host and the
@@ -12,19 +13,6 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const NEUTRAL = ['host/src', 'packages/engine/src'];
 /** The variables CI systems set: a forge's runner reads them, nothing forge-neutral does. */
 const CI_VARIABLE = /\b(?:GITHUB|CI|BITBUCKET|GITEA|FORGEJO|GITLAB|INPUT)_[A-Z][A-Z0-9_]*/g;
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (at: string): void => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const full = path.join(at, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.(?:ts|mts|js|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(full);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** The workspace's forge plugins (the `cadence-forge` keyword): package name and folder. */
 function forgePlugins(): { name: string; dir: string }[] {
@@ -67,7 +55,7 @@ describe('architecture: each forge whole in its plugin', () => {
   it('the host and the engine import no forge plugin and name no CI variable', () => {
     const coupled: string[] = [];
     for (const dir of NEUTRAL)
-      for (const file of sourceFiles(path.join(ROOT, dir)))
+      for (const file of sourceFilesUnder(path.join(ROOT, dir)))
         for (const finding of forgeCoupling(readFileSync(file, 'utf8'), forges))
           coupled.push(`${path.relative(ROOT, file)} ${finding}`);
     expect(coupled).to.deep.equal([]);

@@ -13,6 +13,27 @@ export interface ActionsCi {
   readonly deepen: string;
 }
 
+/**
+ * The start of a workflow's `cadence` job on pull requests, as `cadence config init --ci` writes it
+ * for GitHub's and Gitea's Actions: the checkout pinned by full commit (the tag beside it), with the
+ * whole history and no token kept in .git/config. `head` holds the workflow's lines between
+ * `on: pull_request` and `jobs:` (GitHub's permissions).
+ */
+export function actionsJobStart(head = ''): string {
+  return `name: Cadence
+on:
+  pull_request:
+${head}jobs:
+  cadence:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0
+        with:
+          fetch-depth: 0          # Cadence needs the whole history
+          persist-credentials: false
+`;
+}
+
 /** The events whose payload names a pull request's base and head. */
 const REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 

@@ -39,7 +39,7 @@ export {
   type PushFields,
   type PushRange,
 } from './webhook-helpers.js';
-export { runActionsCi, type ActionsCi } from './actions-ci.js';
+export { actionsJobStart, runActionsCi, type ActionsCi } from './actions-ci.js';
 export { given, withValue } from './ci-inputs.js';
 export { addedLinesSentence, ciSummary } from './job-summary.js';
 export { codeQualityReport, type CodeQualityIssue } from './code-quality.js';

@@ -1,5 +1,5 @@
 import type { CiRunner } from '@cadence-detect/plugin-sdk';
-import { runActionsCi } from '@cadence-detect/forge-kit';
+import { actionsJobStart, runActionsCi } from '@cadence-detect/forge-kit';
 
 /**
  * `cadence ci gitea`: a Gitea or Forgejo Actions job. Their runners set GitHub's variable names
@@ -25,18 +25,7 @@ export const giteaCi: CiRunner = {
  */
 export function giteaWorkflow(version: string): string {
   return `# Cadence on pull requests (docs/ci.md): a verdict, a job summary and a gate, in Gitea or Forgejo Actions.
-name: Cadence
-on:
-  pull_request:
-jobs:
-  cadence:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0
-        with:
-          fetch-depth: 0          # Cadence needs the whole history
-          persist-credentials: false
-      - uses: actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020 # v4.4.0
+${actionsJobStart()}      - uses: actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020 # v4.4.0
         with:
           node-version: 24
       - name: Cadence

@@ -1,5 +1,5 @@
 import type { CiRunner } from '@cadence-detect/plugin-sdk';
-import { runActionsCi } from '@cadence-detect/forge-kit';
+import { actionsJobStart, runActionsCi } from '@cadence-detect/forge-kit';
 
 /**
  * `cadence ci github`: what the Cadence action (action.yml) runs in a GitHub Actions job, and the
@@ -19,21 +19,7 @@ export const githubCi: CiRunner = {
 
 export function githubWorkflow(version: string): string {
   return `# Cadence on pull requests (docs/ci.md): a verdict, a job summary, SARIF for code scanning.
-name: Cadence
-on:
-  pull_request:
-permissions:
-  contents: read
-  security-events: write
-jobs:
-  cadence:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0
-        with:
-          fetch-depth: 0          # Cadence needs the whole history
-          persist-credentials: false
-      - id: cadence
+${actionsJobStart('permissions:\n  contents: read\n  security-events: write\n')}      - id: cadence
         uses: cadence-detect/cadence@v${version}
         with:
           fail-on: never          # or suspicious, likely_ai_generated: fail the job from that verdict on
