@@ -153,6 +153,8 @@ function foundValue(data: unknown, pointer: string, key: string): string {
     value = (value as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   }
   if (value === undefined) return '';
+  // A value JSON cannot write (none a YAML or JSON file gives) still has a text.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/no-unnecessary-condition
   const text = JSON.stringify(value) ?? String(value);
   return `, found ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
 }

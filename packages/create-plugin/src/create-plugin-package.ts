@@ -45,7 +45,8 @@ export async function createPluginPackage(requested: string, directory: string):
   const stat = await lstat(directory).catch(() => null);
   if (stat?.isSymbolicLink())
     throw new StarterError(`${directory} is a link: name a plain folder (nothing was written)`);
-  const existing = await readdir(directory).catch((error: NodeJS.ErrnoException) => {
+  const existing = await readdir(directory).catch((caught: unknown) => {
+    const error = caught as NodeJS.ErrnoException;
     if (error.code === 'ENOENT') return [];
     if (error.code === 'ENOTDIR') throw new StarterError(`${directory} is a file, not a folder`);
     throw error;

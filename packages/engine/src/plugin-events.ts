@@ -9,7 +9,7 @@ export function pluginEventEmitter(
   warn: (message: string, fields: Record<string, unknown>) => void,
 ): (event: AnalysisEvent) => void {
   return (event) => {
-    const name = (event as { event?: unknown })?.event;
+    const name = (event as { event?: unknown } | null)?.event;
     if (typeof name !== 'string' || HOST_ONLY_EVENTS.has(name)) {
       warn('a plugin emitted an event only the host may emit; dropped', { event: String(name) });
       return;

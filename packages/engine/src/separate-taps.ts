@@ -1,3 +1,4 @@
+import { errorMessage } from '@cadence-detect/errors';
 import type {
   AnalysisContext,
   EngineHooks,
@@ -22,7 +23,7 @@ export function isolateSideEffectTaps(hooks: EngineHooks, log: EngineLogger): vo
       log.warn(`a ${hook} tap failed`, {
         job_id: on.job?.id,
         tap: tapName,
-        error: String((error as Error)?.message ?? error),
+        error: errorMessage(error),
       });
       on.recordReport(failedTap(tapName, hook, on.job));
     };
@@ -90,7 +91,9 @@ async function callTap(tap: RegisteredTap, args: readonly unknown[]): Promise<vo
     await (fn(...args) as Promise<unknown>);
   } else if (tap.type === 'async') {
     await new Promise<void>((resolve, reject) => {
-      fn(...args, (error?: unknown) => (error ? reject(error) : resolve()));
+      fn(...args, (error?: unknown) =>
+        error ? reject(error instanceof Error ? error : new Error(errorMessage(error))) : resolve(),
+      );
     });
   } else {
     fn(...args);

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { abortError } from '@cadence-detect/errors';
 import type { AnalysisContext, Strategy } from '@cadence-detect/plugin-sdk';
 import { validateOutcome, type CheckedOutcome } from './strategy-validation.js';
 import { throwIfCancelled } from './cancellation.js';
@@ -58,9 +59,10 @@ class BudgetExceeded extends Error {
 function abortPromise(signal: AbortSignal): { promise: Promise<never>; release(): void } {
   let listener: (() => void) | undefined;
   const promise = new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
+    // The job's own reason (a CadenceError: cancelled, timed out), as the job ends with it.
+    if (signal.aborted) reject(abortError(signal));
     else {
-      listener = () => reject(signal.reason);
+      listener = () => reject(abortError(signal));
       signal.addEventListener('abort', listener, { once: true });
     }
   });

@@ -41,8 +41,10 @@ const OutcomeSchema = Type.Object({
 
 /** Refuses a strategy whose metadata is incomplete: tooling reads the metadata without running it. */
 export function validateStrategyMeta(strategy: Strategy, owner: string): void {
-  const meta: unknown = strategy?.meta;
-  if (typeof strategy?.analyze !== 'function' || !Value.Check(MetaSchema, meta)) {
+  // A plugin's strategy is whatever its JavaScript registered, whatever the type says.
+  const given = strategy as Partial<Strategy> | null | undefined;
+  const meta: unknown = given?.meta;
+  if (typeof given?.analyze !== 'function' || !Value.Check(MetaSchema, meta)) {
     const first = Value.Check(MetaSchema, meta) ? undefined : Value.Errors(MetaSchema, meta)[0];
     const where = first
       ? `meta${first.instancePath.replaceAll('/', '.')}: ${first.message}`

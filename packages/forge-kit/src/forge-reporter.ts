@@ -24,13 +24,15 @@ export interface ForgeReporter {
  */
 export function tapForgeReporter(hooks: EngineHooks, name: string, forge: Forge, reporter: ForgeReporter): void {
   hooks.jobStart.tap(name, (start) => {
-    if (start.job.forge?.forge === forge) reporter.start(start.job, start.recordReport);
+    if (start.job.forge?.forge === forge) reporter.start(start.job, (outcome) => start.recordReport(outcome));
   });
   hooks.report.tap(name, (result, context) => {
-    if (context.job?.forge?.forge === forge) void reporter.finish(context.job, result, context.recordReport);
+    if (context.job?.forge?.forge === forge)
+      void reporter.finish(context.job, result, (outcome) => context.recordReport(outcome));
   });
   hooks.jobFailed.tap(name, (failure) => {
-    if (failure.job.forge?.forge === forge) void reporter.fail(failure.job, failure.error, failure.recordReport);
+    if (failure.job.forge?.forge === forge)
+      void reporter.fail(failure.job, failure.error, (outcome) => failure.recordReport(outcome));
   });
 }
 

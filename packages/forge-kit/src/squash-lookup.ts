@@ -1,3 +1,4 @@
+import { errorMessage } from '@cadence-detect/errors';
 import type { EngineHooks, Forge, ForgeTarget, PluginLogger } from '@cadence-detect/plugin-sdk';
 
 /** A request whose squash commit a push carried, as the forge's API names it. */
@@ -47,7 +48,7 @@ export function tapSquashLookup(
     } catch (error) {
       tap.logger.warn('squash look-up failed; the push is judged as it is', {
         job_id: job.id,
-        error: String((error as Error)?.message ?? error).slice(0, 200),
+        error: errorMessage(error).slice(0, 200),
       });
       return request;
     }

@@ -119,6 +119,8 @@ async function readStoredCache(file: string, flags: string): Promise<StoredCache
     kept.format === FORMAT &&
     kept.flags === flags &&
     Array.isArray(kept.commits) &&
+    // A damaged file may lack what its type says it holds.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     kept.files &&
     typeof kept.files === 'object'
     ? kept

@@ -32,9 +32,9 @@ export type CappedBlob =
  * content is read, so a larger blob is refused without being held.
  */
 export function readBlobCapped(dir: string, spec: string, maxBytes: number, signal?: AbortSignal): Promise<CappedBlob> {
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  if (spec.includes('\n')) return Promise.resolve({ kind: 'missing' });
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal));
-    if (spec.includes('\n')) return resolve({ kind: 'missing' });
     const git = gitInvocation(dir, ['cat-file', '--batch']);
     const child = spawn(git.command, git.args, {
       cwd: git.cwd,
@@ -66,9 +66,15 @@ export function readBlobCapped(dir: string, spec: string, maxBytes: number, sign
           return;
         }
         const parsed = /^\S+ blob (\d+)$/.exec(header);
-        if (!parsed) return finish({ kind: 'missing' });
+        if (!parsed) {
+          finish({ kind: 'missing' });
+          return;
+        }
         size = Number(parsed[1]);
-        if (size > maxBytes) return finish({ kind: 'too-large', bytes: size });
+        if (size > maxBytes) {
+          finish({ kind: 'too-large', bytes: size });
+          return;
+        }
         chunk = chunk.subarray(newline + 1);
       }
       const take = Math.min(chunk.length, size - received);

@@ -76,7 +76,10 @@ function readPatchIds(dir: string, hashes: readonly string[], signal?: AbortSign
     identifier.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     identifier.on('close', () => {
       signal?.removeEventListener('abort', stop);
-      if (signal?.aborted) return reject(abortError(signal));
+      if (signal?.aborted) {
+        reject(abortError(signal));
+        return;
+      }
       const ids = new Map<string, string>();
       for (const line of Buffer.concat(chunks).toString('utf8').split('\n')) {
         const [id, commit] = line.trim().split(' ');

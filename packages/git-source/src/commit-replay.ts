@@ -58,7 +58,7 @@ export function replayPlain(book: LedgerBook, commit: PendingCommit, index: numb
     // The source's lines a followed file leaves out live on where `git log` took the source: no deletion.
     const rewritten = rewriteLines(diff, { old, oldTexts, oldTags }, followed !== undefined, edit, ownValue);
     if (rewritten.texts && oldTexts) findCopies(book, diff, { old, oldTexts, oldTags }, rewritten, index);
-    if (to && options.follows(to) && !diff.binary)
+    if (to && options.follows(to))
       edit.pending.push({
         to,
         old,

@@ -153,6 +153,8 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     options.signal,
   );
   await sideRead;
+  // Set in a callback TypeScript does not follow.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   if (current) await follow(current);
   finish();
   return headLedger(book, head);

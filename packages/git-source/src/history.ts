@@ -230,8 +230,14 @@ function runLog(
     );
     child.on('close', (code, signal) => {
       options.signal?.removeEventListener('abort', onAbort);
-      if (options.signal?.aborted) return reject(abortError(options.signal));
-      if (code !== 0) return reject(logFailure(signal, stderr, code, options.rev, bounds));
+      if (options.signal?.aborted) {
+        reject(abortError(options.signal));
+        return;
+      }
+      if (code !== 0) {
+        reject(logFailure(signal, stderr, code, options.rev, bounds));
+        return;
+      }
       parser.finish();
       options.onProgress?.(commits.length);
       resolve(commits);

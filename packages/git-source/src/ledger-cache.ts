@@ -52,7 +52,7 @@ export async function loadKeptLines(file: string, key: string): Promise<KeptLine
       movedLines: number;
       context: string;
       files: Record<string, number[]>;
-      texts: Record<string, number[]>;
+      texts?: Record<string, number[]>;
       rework: { lines: Record<string, number>; marked: Record<string, number> };
       readings?: Record<string, Record<string, number>>;
     };
@@ -75,7 +75,7 @@ export async function loadKeptLines(file: string, key: string): Promise<KeptLine
         lines: new Map(Object.entries(kept.rework.lines)),
         marked: new Map(Object.entries(kept.rework.marked)),
       },
-      context: String(kept.context),
+      context: typeof kept.context === 'string' ? kept.context : '',
       readings: new Map(
         Object.entries(kept.readings ?? {}).map(([reader, values]) => [reader, new Map(Object.entries(values))]),
       ),
@@ -97,10 +97,13 @@ export async function saveKeptLines(file: string, key: string, kept: KeptLines):
     movedLines: kept.ledger.movedLines,
     context: kept.context,
     files: Object.fromEntries(kept.ledger.files),
-    texts: Object.fromEntries(kept.ledger.texts ?? new Map()),
+    texts: Object.fromEntries(kept.ledger.texts ?? new Map<string, readonly number[]>()),
     rework: { lines: Object.fromEntries(kept.rework.lines), marked: Object.fromEntries(kept.rework.marked) },
     readings: Object.fromEntries(
-      [...(kept.readings ?? new Map())].map(([reader, values]) => [reader, Object.fromEntries(values)]),
+      [...(kept.readings ?? new Map<string, ReadonlyMap<string, number>>())].map(([reader, values]) => [
+        reader,
+        Object.fromEntries(values),
+      ]),
     ),
   });
   const temporary = `${file}.${process.pid}.tmp`;

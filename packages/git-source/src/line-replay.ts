@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { abortError } from '@cadence-detect/errors';
+import { abortError, errorMessage } from '@cadence-detect/errors';
 import { gitInvocation, DEFAULT_GIT_BOUNDS, gitEnvironment } from './git-process.js';
 import { unquoteGitPath } from './git-quoting.js';
 import { ownString } from './own-string.js';
@@ -108,7 +108,8 @@ export function streamCommitDiffs(
         return;
       }
       parser.finishFile();
-      if (parser.failure) reject(parser.failure);
+      if (parser.failure)
+        reject(parser.failure instanceof Error ? parser.failure : new Error(errorMessage(parser.failure)));
       else if (code === 0) resolve();
       else reject(new Error(`git ${args[0]} exited with ${code}`));
     };
@@ -145,6 +146,8 @@ function pausableLines(
           const rest = queued;
           queued = [];
           feed(rest);
+          // Set in a callback TypeScript does not follow.
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
           if (!waiting) stream.resume();
         },
         (error: unknown) => {

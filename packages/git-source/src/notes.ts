@@ -106,7 +106,10 @@ function readBlobs(
     child.stdin.on('error', () => undefined);
     child.on('close', () => {
       signal?.removeEventListener('abort', onAbort);
-      if (signal?.aborted) return reject(abortError(signal));
+      if (signal?.aborted) {
+        reject(abortError(signal));
+        return;
+      }
       resolve();
     });
     child.stdin.end(blobs.map((b) => `${b}\n`).join(''));

@@ -63,15 +63,19 @@ function batchSizes(dir: string, input: string, bounds: GitBounds, signal?: Abor
     );
     child.on('close', (code, exitSignal) => {
       signal?.removeEventListener('abort', onAbort);
-      if (signal?.aborted) return reject(abortError(signal));
+      if (signal?.aborted) {
+        reject(abortError(signal));
+        return;
+      }
       if (code !== 0) {
-        return reject(
+        reject(
           reachedMemoryBound(exitSignal, stderr)
             ? memoryBoundError('git cat-file', bounds)
             : new CadenceError('ERR_GIT_CLONE_FAILED', {
                 message: `git cat-file failed: ${stderr.trim().split('\n')[0] ?? code}`,
               }),
         );
+        return;
       }
       resolve(
         Buffer.concat(out)

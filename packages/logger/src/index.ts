@@ -72,7 +72,7 @@ export function createLogger(options: LoggerOptions): Logger {
         timestamp: record.time instanceof Date ? record.time.toISOString() : new Date().toISOString(),
         level: LEVEL_NAMES[Number(record.level)] ?? 'info',
         component: record.component ?? 'cadence',
-        message: redactString(String(record.msg ?? ''), secrets),
+        message: redactString(typeof record.msg === 'string' ? record.msg : '', secrets),
       };
       if (typeof fields.duration_ms === 'number') fields.duration_ms = Math.round(fields.duration_ms);
       Object.assign(line, redact(fields, secrets));

@@ -201,6 +201,8 @@ export function mergeMonths(series: readonly (readonly MonthlyShare[])[]): Month
   for (const months of series) {
     for (const m of months) {
       const t = byMonth.get(m.month) ?? { commits: 0, scored: 0, explicit: 0, inferred: 0, assistants: {} };
+      // A result kept before months counted their scored commits has none.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       const monthScored = m.scored_commits ?? m.commits;
       t.commits += m.commits;
       t.scored += monthScored;

@@ -35,11 +35,10 @@ export function resolvePluginOptions(plugins: readonly LoadedPlugin[], sources: 
     const inline = loaded.specifier !== undefined ? sources.inline.get(loaded.specifier) : undefined;
     if (inline && loaded.specifier !== undefined) claimed.add(`plugins:${loaded.specifier}`);
     const given = fromSections.length > 0 || inline !== undefined;
-    const raw: Record<string, unknown> = Object.assign(
-      {},
-      ...fromSections.map((key) => sources.sections[key]),
-      inline ?? {},
-    );
+    const raw = Object.assign({}, ...fromSections.map((key) => sources.sections[key]), inline ?? {}) as Record<
+      string,
+      unknown
+    >;
     const schema = loaded.plugin.meta?.options;
     const where = `plugin_options.${loaded.plugin.name}`;
     if (!schema) {

@@ -42,7 +42,7 @@ export function decode(bytes: Buffer, charset: string): string {
   if (WINDOWS_1252_LABELS.has(charset.toLowerCase())) {
     let out = '';
     for (const byte of bytes)
-      out += byte >= 0x80 && byte <= 0x9f ? WINDOWS_1252_HIGH[byte - 0x80] : String.fromCharCode(byte);
+      out += byte >= 0x80 && byte <= 0x9f ? (WINDOWS_1252_HIGH[byte - 0x80] ?? '') : String.fromCharCode(byte);
     return out;
   }
   return new TextDecoder(charset).decode(bytes);

@@ -267,7 +267,7 @@ function openElement(parent: Frame, element: Element, depth: number, out: WalkRe
   const tag = element.tagName;
   if (parent.hidden) return hiddenFrame(element, depth);
   // Skipped siblings count for :nth-of-type as they do in CSS.
-  const siblings = (parent.siblings ??= new Map());
+  const siblings = (parent.siblings ??= new Map<string, number>());
   const nth = (siblings.get(tag) ?? 0) + 1;
   siblings.set(tag, nth);
   if (isHidden(element)) return hiddenFrame(element, depth);

@@ -89,6 +89,7 @@ async function requestOnce(url: URL, options: FetchOptions, signal: AbortSignal)
     // unhandled 'error' ends the process.
     lookup = ((_host: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) => {
       setImmediate(() => {
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Node may call a lookup without options
         if (lookupOptions?.all) callback(null, [{ address: checked.address, family: checked.family }]);
         else callback(null, checked.address, checked.family);
       });
@@ -129,7 +130,7 @@ async function readBody(
     response.resume();
     throw fail('ERR_HTTP_STATUS', `${final.toString()} answered ${status}`);
   }
-  const contentType = String(response.headers['content-type'] ?? 'text/html');
+  const contentType = response.headers['content-type'] ?? 'text/html';
   const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
   if (!ACCEPTED_TYPES.has(mediaType)) {
     response.resume();
@@ -180,7 +181,8 @@ function collect(response: IncomingMessage, maxBytes: number, signal: AbortSigna
     const abort = (error: unknown): void => {
       response.destroy();
       (decoder as unknown as { destroy?: () => void } | null)?.destroy?.();
-      reject(error);
+      // mapError reads the signal first: an abort's reason is never read as a network error.
+      reject(error instanceof Error ? error : new Error(String(error)));
     };
     signal.addEventListener('abort', () => abort(signal.reason), { once: true });
     stream.on('data', (chunk: Buffer) => {
@@ -221,7 +223,8 @@ async function readLocalPage(url: URL, maxBytes: number): Promise<FetchedPage> {
 function mapError(error: unknown, signal: AbortSignal): CadenceError {
   if (signal.aborted) return abortError(signal);
   if (error instanceof CadenceError) return error;
-  const code = String((error as { code?: unknown })?.code ?? '');
+  const raw = (error as { code?: unknown } | null)?.code;
+  const code = typeof raw === 'string' ? raw : '';
   const message = errorMessage(error);
   if (code === 'ECONNREFUSED') return fail('ERR_CONNECTION_REFUSED', `Cannot connect: ${message}`, error);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {

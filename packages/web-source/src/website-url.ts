@@ -9,7 +9,9 @@ function refuse(input: string, reason: string): never {
 
 /** A website URL: http or https with a host (file: only where local paths are allowed). */
 export function parseWebsiteUrl(input: string, options: { allowLocalPaths: boolean }): URL {
-  if (typeof input !== 'string' || input.length === 0) refuse(String(input), 'empty');
+  // Called from JavaScript too: what is not a string is refused as empty, its text shown.
+  const given: unknown = input;
+  if (typeof given !== 'string' || given.length === 0) refuse(String(given), 'empty');
   if (input.length > 2048) refuse(input, 'longer than 2048 characters');
   // eslint-disable-next-line no-control-regex
   if (/[\s\x00-\x1f\x7f]/.test(input)) refuse(input, 'contains whitespace or control characters');

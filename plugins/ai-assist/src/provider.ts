@@ -52,7 +52,9 @@ export async function createProvider(settings: AiSettings): Promise<AiProvider> 
           { signal },
         );
         const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-        return { text, tokens: { input: message.usage?.input_tokens ?? 0, output: message.usage?.output_tokens ?? 0 } };
+        // The answer is a remote server's (a compatible one may leave usage out), whatever the SDK's types say.
+        const usage = message.usage as Partial<typeof message.usage> | undefined;
+        return { text, tokens: { input: usage?.input_tokens ?? 0, output: usage?.output_tokens ?? 0 } };
       },
     };
   }
@@ -73,6 +75,8 @@ export async function createProvider(settings: AiSettings): Promise<AiProvider> 
         },
         { signal },
       );
+      // A compatible server may answer a choice without its message.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       const text = completion.choices[0]?.message?.content ?? '';
       const usage = completion.usage;
       return { text, ...(usage ? { tokens: { input: usage.prompt_tokens, output: usage.completion_tokens } } : {}) };

@@ -10,7 +10,7 @@ export interface ClassifiedFailure {
 
 export function classify(error: unknown): ClassifiedFailure {
   const status =
-    typeof (error as { status?: unknown })?.status === 'number' ? (error as { status: number }).status : null;
+    typeof (error as { status?: unknown } | null)?.status === 'number' ? (error as { status: number }).status : null;
   const message = errorMessage(error);
   if (status === 401 || status === 403) return { kind: 'auth', status, message };
   if (status === 429) return { kind: 'rate', status, message };
@@ -20,10 +20,12 @@ export function classify(error: unknown): ClassifiedFailure {
 
 /** The `Retry-After` of a provider SDK's error (a fetch `Headers` or a plain record), in milliseconds. */
 function retryAfterOf(error: unknown): number | null {
-  const headers = (error as { headers?: unknown })?.headers;
+  const headers = (error as { headers?: unknown } | null)?.headers;
+  // Any Headers-like object (the SDK's fetch may not be the global one): read by its `get`.
+  const get = (headers as { get?: unknown } | undefined)?.get;
   const value =
-    headers && typeof (headers as Headers).get === 'function'
-      ? (headers as Headers).get('retry-after')
+    typeof get === 'function'
+      ? (get as (name: string) => string | null).call(headers, 'retry-after')
       : (headers as Record<string, string> | undefined)?.['retry-after'];
   return retryAfterMs(value);
 }

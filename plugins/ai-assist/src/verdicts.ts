@@ -36,14 +36,16 @@ export function parseVerdicts(
   } catch {
     return { verdicts: [], malformed: asked.length };
   }
-  const list = Array.isArray(parsed) ? parsed : (parsed as { verdicts?: unknown })?.verdicts;
+  const list = Array.isArray(parsed) ? parsed : (parsed as { verdicts?: unknown } | null)?.verdicts;
   if (!Array.isArray(list)) return { verdicts: [], malformed: asked.length };
   const verdicts: AiVerdict[] = [];
   const seen = new Set<string>();
   for (const entry of list) {
+    // A model's answer: an entry may be anything, null among them.
+    if (entry === null || typeof entry !== 'object') continue;
     const v = entry as Record<string, unknown>;
-    const item = typeof v?.item === 'string' ? v.item : typeof v?.id === 'string' ? v.id : null;
-    const confidence = typeof v?.confidence === 'number' ? v.confidence : Number.NaN;
+    const item = typeof v.item === 'string' ? v.item : typeof v.id === 'string' ? v.id : null;
+    const confidence = typeof v.confidence === 'number' ? v.confidence : Number.NaN;
     if (
       !item ||
       !ids.has(item) ||

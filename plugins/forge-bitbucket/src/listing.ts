@@ -1,4 +1,4 @@
-import { CadenceError, type ListedRepository } from '@cadence-detect/plugin-sdk';
+import { CadenceError, type ListedRepository, errorMessage } from '@cadence-detect/plugin-sdk';
 import { classifyForgeFailure } from '@cadence-detect/forge-kit';
 import { bitbucketRequest, nextPath, type BitbucketCredentials, type BitbucketPage } from './bitbucket-client.js';
 import { cloneUrlOf } from './payload.js';
@@ -54,11 +54,7 @@ export async function listBitbucketRepositories(
     if (error instanceof CadenceError) throw error;
     const { code } = classifyForgeFailure(error);
     throw new CadenceError(code === 'ERR_REPORTER_FAILED' ? 'ERR_FORGE_UNAVAILABLE' : code, {
-      message:
-        `Bitbucket would not list ${workspace}'s repositories: ${(error as Error)?.message ?? String(error)}`.slice(
-          0,
-          300,
-        ),
+      message: `Bitbucket would not list ${workspace}'s repositories: ${errorMessage(error)}`.slice(0, 300),
     });
   }
 }

@@ -1,4 +1,4 @@
-import { CadenceError, type ListedRepository } from '@cadence-detect/plugin-sdk';
+import { CadenceError, type ListedRepository, errorMessage } from '@cadence-detect/plugin-sdk';
 import { classifyForgeFailure, ForgeHttpError } from '@cadence-detect/forge-kit';
 import { giteaRequest, type GiteaCredentials } from './gitea-client.js';
 
@@ -48,10 +48,7 @@ export async function listGiteaRepositories(
     if (signal.aborted) throw signal.reason;
     const { code } = classifyForgeFailure(error);
     throw new CadenceError(code === 'ERR_REPORTER_FAILED' ? 'ERR_FORGE_UNAVAILABLE' : code, {
-      message: `Gitea would not list ${owner}'s repositories: ${(error as Error)?.message ?? String(error)}`.slice(
-        0,
-        300,
-      ),
+      message: `Gitea would not list ${owner}'s repositories: ${errorMessage(error)}`.slice(0, 300),
     });
   }
 }

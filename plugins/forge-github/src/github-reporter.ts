@@ -234,7 +234,7 @@ export class GithubReporter {
         state,
         error_code: code,
         reason,
-        status: (error as { status?: number })?.status ?? null,
+        status: (error as { status?: number } | null)?.status ?? null,
       });
     return {
       reporter: 'report-github',

@@ -1,4 +1,4 @@
-import { CadenceError, type ListedRepository } from '@cadence-detect/plugin-sdk';
+import { CadenceError, type ListedRepository, errorMessage } from '@cadence-detect/plugin-sdk';
 import { forgeErrorCode } from './forge-error.js';
 import { githubClient } from './github-client.js';
 import type { GithubCredentials } from './options.js';
@@ -44,10 +44,7 @@ export async function listGithubRepositories(
     if (signal.aborted) throw signal.reason;
     const code = forgeErrorCode(error);
     throw new CadenceError(code === 'ERR_REPORTER_FAILED' ? 'ERR_FORGE_UNAVAILABLE' : (code as 'ERR_FORGE_AUTH'), {
-      message: `GitHub would not list ${owner}'s repositories: ${(error as Error)?.message ?? String(error)}`.slice(
-        0,
-        300,
-      ),
+      message: `GitHub would not list ${owner}'s repositories: ${errorMessage(error)}`.slice(0, 300),
     });
   }
 }

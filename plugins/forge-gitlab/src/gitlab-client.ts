@@ -23,9 +23,11 @@ export interface Classified {
 
 /** gitbeaker's errors: a request error carries the response; a retry error means it gave up on 429/502. */
 export function classify(error: unknown): Classified {
-  const e = error as { name?: string; message?: string; cause?: { response?: Response } };
+  const e = error as { name?: string; message?: string; cause?: { response?: Response } } | null;
   const response = e?.cause?.response;
   const status = response?.status ?? null;
+  // A response that is not fetch's (an older gitbeaker's) may have no headers or no `get`.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   const retryAfter = retryAfterMs(response?.headers?.get?.('retry-after'));
   if (e?.name === 'GitbeakerRetryError')
     return {

@@ -1,4 +1,4 @@
-import { CadenceError, type ListedRepository } from '@cadence-detect/plugin-sdk';
+import { CadenceError, type ListedRepository, errorMessage } from '@cadence-detect/plugin-sdk';
 import { classify, gitlabClient } from './gitlab-client.js';
 import type { GitlabCredentials } from './options.js';
 
@@ -42,7 +42,7 @@ export async function listGitlabRepositories(
     if (signal.aborted) throw signal.reason;
     const { code } = classify(error);
     throw new CadenceError(code === 'ERR_REPORTER_FAILED' ? 'ERR_FORGE_UNAVAILABLE' : (code as 'ERR_FORGE_AUTH'), {
-      message: `GitLab would not list ${group}'s projects: ${(error as Error)?.message ?? String(error)}`.slice(0, 300),
+      message: `GitLab would not list ${group}'s projects: ${errorMessage(error)}`.slice(0, 300),
     });
   }
 }

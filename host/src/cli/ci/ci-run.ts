@@ -86,8 +86,7 @@ function failOnInput(value: string | undefined): FailOnLevel | null {
 /** The job's environment without the CI variables the runner says are not Cadence settings. */
 function withoutVariables(io: CliIo, names: readonly string[]): CliIo {
   if (names.length === 0) return io;
-  const env = { ...io.env };
-  for (const name of names) delete env[name];
+  const env = Object.fromEntries(Object.entries(io.env).filter(([name]) => !names.includes(name)));
   return { ...io, env };
 }
 

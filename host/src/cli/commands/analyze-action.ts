@@ -41,7 +41,7 @@ export async function runAnalyze(target: string, options: AnalyzeOptions, io: Cl
   try {
     const result = await runtime.engine.analyze(request, {
       signal: controller.signal,
-      onEvent: progress.onEvent,
+      onEvent: (event) => progress.onEvent(event),
       network: null,
       allowLocalPaths: true,
     });

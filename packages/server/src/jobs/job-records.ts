@@ -108,6 +108,8 @@ export class JobRecords {
       })
       // The record is final already or the store is away: whoever reads the lost job next ends it.
       .catch(() => undefined);
+    // Set in a callback TypeScript does not follow.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (!job || !changed) return;
     this.log.warn('job failed', { job_id: id, error_code: lost.code });
     this.publishEnd(job);
@@ -131,6 +133,8 @@ export class JobRecords {
       this.log,
       id,
     );
+    // Set in a callback TypeScript does not follow.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (recorded && changed) {
       this.metrics.jobsTotal.inc({ status: 'completed' });
       this.events.publish(id, {
@@ -159,6 +163,8 @@ export class JobRecords {
       id,
     );
     this.log.warn(`organization scan ${status}`, { job_id: id, error_code: failure.code, error: failure.message });
+    // Set in a callback TypeScript does not follow.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (ended && changed) this.publishEnd(ended);
     return ended;
   }

@@ -1,3 +1,4 @@
+import { errorMessage } from '@cadence-detect/errors';
 import type { Logger } from '@cadence-detect/logger';
 import type { ReportOutcome } from '@cadence-detect/plugin-sdk';
 import { MAX_REPORTS_PER_JOB } from './job.js';
@@ -45,7 +46,7 @@ export class ReportWrites {
       if (outcome.ok) this.log.info('report sent', fields);
       else this.log.warn('report failed', fields);
     } catch (error) {
-      this.log.warn('could not record a report', { job_id: id, error: String((error as Error)?.message ?? error) });
+      this.log.warn('could not record a report', { job_id: id, error: errorMessage(error) });
     }
   }
 }

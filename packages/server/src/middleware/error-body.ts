@@ -28,7 +28,7 @@ export function errorBody(logger: Logger, routesUnder: (path: string) => readonl
     } catch (thrown) {
       const error = httpErrorOf(thrown);
       if (error.status >= 500 && error.error === 'internal_error')
-        logger.error('request failed', { path: ctx.path, error: String((thrown as Error)?.stack ?? thrown) });
+        logger.error('request failed', { path: ctx.path, error: String((thrown as Error | null)?.stack ?? thrown) });
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
       ctx.body = {

@@ -49,7 +49,7 @@ export function httpErrorOf(thrown: unknown): HttpError {
   if (thrown instanceof CadenceError) return fromCode(thrown);
   // Errors raised by koa-body (through raw-body) carry an HTTP status.
   const status = Number(
-    (thrown as { status?: unknown; statusCode?: unknown })?.status ?? (thrown as { statusCode?: unknown })?.statusCode,
+    (thrown as { status?: unknown } | null)?.status ?? (thrown as { statusCode?: unknown } | null)?.statusCode,
   );
   const message = thrown instanceof Error ? thrown.message : 'error';
   if (status === 413) {

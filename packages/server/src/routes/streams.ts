@@ -84,7 +84,12 @@ async function follow(ctx: Context, jobId: string, options: StreamRouteOptions):
     sse.send(event);
     if (isEndEvent(event)) end();
   });
-  if (ended) return unsubscribe();
+  // Set in a callback TypeScript does not follow.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+  if (ended) {
+    unsubscribe();
+    return;
+  }
   ctx.res.on('close', end);
   if (isFinal(job.status)) {
     // Replayed events arrive first (Redis answers within a moment); without them the store has the end.

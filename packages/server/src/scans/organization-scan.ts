@@ -46,7 +46,7 @@ export async function runOrganizationScan(
 ): Promise<void> {
   const { jobs } = parts;
   const targets = await listed(request, parts, signal);
-  const outcomes: (RepositoryOutcome | undefined)[] = new Array(targets.length);
+  const outcomes = new Array<RepositoryOutcome | undefined>(targets.length);
   const record = new ScanRecord(
     (progress, children) => jobs.recordScanProgress(parent.id, progress, children),
     targets.map((t) => t.repository),
@@ -315,6 +315,8 @@ class ChildFollower {
         }, waitMs);
         const aborted = (): void => {
           stop();
+          // The scan's own reason (its deadline, its cancellation) is what ends it, as the caller reads it.
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
           reject(this.signal.reason);
         };
         this.signal.addEventListener('abort', aborted, { once: true });
@@ -324,6 +326,8 @@ class ChildFollower {
         };
         if (this.signal.aborted) aborted();
       });
+      // Set in a callback TypeScript does not follow.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (this.ended.size === 0) await this.recheck();
     }
     const out: { job: Job | undefined; index: number }[] = [];

@@ -32,8 +32,10 @@ export function startScanSchedule(
   const configured = new Set(entries.map((e) => e.target));
   const fire = async (target: string): Promise<void> => {
     const parsed = parseForgeTarget(target);
-    if (!configured.has(target) || !parsed)
-      return void log.warn('a scheduled scan this server does not have configured was skipped', { target });
+    if (!configured.has(target) || !parsed) {
+      log.warn('a scheduled scan this server does not have configured was skipped', { target });
+      return;
+    }
     await scans
       .start(
         {

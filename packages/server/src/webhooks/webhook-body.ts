@@ -120,9 +120,13 @@ function readBody(
     const onData = (chunk: Buffer): void => {
       received += chunk.length;
       const tooLong = overLength(received, limit, declared);
-      if (tooLong) return finish(tooLong);
+      if (tooLong) {
+        finish(tooLong);
+        return;
+      }
       if (!budget.tryReserve(held.client, chunk.length)) {
-        return finish(cut(503, 'Too many webhook bodies are being received at once; retry shortly'));
+        finish(cut(503, 'Too many webhook bodies are being received at once; retry shortly'));
+        return;
       }
       held.bytes += chunk.length;
       chunks.push(chunk);

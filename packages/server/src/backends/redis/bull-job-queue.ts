@@ -153,7 +153,7 @@ export class BullJobQueue implements JobQueue {
     this.worker = new Worker(
       QUEUE_NAME,
       async (job, token) => {
-        const outcome = await run(String(job.data.id));
+        const outcome = await run(String((job.data as { id: unknown }).id));
         if (outcome === 'hand-back') {
           await job.moveToWait(token);
           throw new WaitingError();
@@ -205,6 +205,8 @@ export class BullJobQueue implements JobQueue {
     if (!this.workerLost || this.closing) return;
     try {
       for (const job of await this.queue.getFailed(0, LOST_SWEEP_JOBS - 1)) {
+        // BullMQ's list may hold a job removed meanwhile (undefined), and a job without its reason.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (!job?.id || this.reportedLost.has(job.id) || !STALLED.test(job.failedReason ?? '')) continue;
         this.reportedLost.set(job.id, true);
         this.workerLost(job.id);

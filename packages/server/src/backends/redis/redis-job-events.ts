@@ -84,6 +84,8 @@ export class RedisJobEventChannel implements JobEventChannel {
     try {
       while (!this.closed && this.subscriptions.size > 0) {
         const ids = [...this.subscriptions.keys()];
+        // ioredis types XREAD's answer loosely: its shape is Redis's own, named here.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
         const answer = (await this.reader
           .xread(
             'COUNT',

@@ -1,3 +1,4 @@
+import { errorMessage } from '@cadence-detect/errors';
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
@@ -25,7 +26,7 @@ export async function runScript(
   try {
     return await redis.evalsha(script.sha, keys.length, ...keys, ...args);
   } catch (error) {
-    if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
+    if (!errorMessage(error).startsWith('NOSCRIPT')) throw error;
     return redis.eval(script.lua, keys.length, ...keys, ...args);
   }
 }
