@@ -230,17 +230,13 @@ function runLog(
     );
     child.on('close', (code, signal) => {
       options.signal?.removeEventListener('abort', onAbort);
-      if (options.signal?.aborted) {
-        reject(abortError(options.signal));
-        return;
+      if (options.signal?.aborted) reject(abortError(options.signal));
+      else if (code !== 0) reject(logFailure(signal, stderr, code, options.rev, bounds));
+      else {
+        parser.finish();
+        options.onProgress?.(commits.length);
+        resolve(commits);
       }
-      if (code !== 0) {
-        reject(logFailure(signal, stderr, code, options.rev, bounds));
-        return;
-      }
-      parser.finish();
-      options.onProgress?.(commits.length);
-      resolve(commits);
     });
   });
 }
