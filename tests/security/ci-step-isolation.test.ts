@@ -6,7 +6,9 @@ import {
   makeTempDir,
   runActionStep,
   runBitbucketStep,
+  runCadence,
   runGitlabJob,
+  runWorkflowStep,
   startNpmRegistry,
   type NpmRegistry,
   type TempDir,
@@ -18,6 +20,7 @@ const FORGE_PLUGINS = [
   '@cadence-detect/plugin-github',
   '@cadence-detect/plugin-gitlab',
   '@cadence-detect/plugin-bitbucket',
+  '@cadence-detect/plugin-gitea',
 ];
 
 /**
@@ -27,7 +30,7 @@ const FORGE_PLUGINS = [
  * registry. The user's npm configuration names a registry of the test's, which serves a CLI at the
  * action's version that records how it was run. Every planted program writes a marker when it runs.
  */
-describe('CI steps never run or read what a pull request commits (the Action, the GitLab and the Bitbucket templates)', function () {
+describe('CI steps never run or read what a pull request commits (the Action, the GitLab and Bitbucket templates, the Gitea workflow)', function () {
   this.timeout(120_000);
   let work: TempDir;
   let markers: string;
@@ -207,6 +210,23 @@ writeFileSync(process.env.CADENCE_STEP_RECORD, JSON.stringify({ argv: process.ar
       await expectRunFromOutside(name, projectDir, ran, ['ci', 'gitlab', '-o', 'gl-code-quality.json'], {
         CADENCE_FAIL_ON: 'never',
       });
+    });
+
+    it(`the Gitea and Forgejo workflow config init writes, in a request that commits ${planted}: the same, from a fresh temporary folder`, async () => {
+      const name = `gitea-${plant}`;
+      const workspace = await plantedCheckout(name, plant);
+      // The workflow as `cadence config init --ci gitea` writes it, in a folder of its own.
+      const setup = path.join(work.path, `${name}-setup`);
+      await mkdir(setup);
+      const init = await runCadence(['config', 'init', '--ci', 'gitea'], { cwd: setup });
+      expect(init.code, init.stderr).to.equal(0);
+      const ran = await runWorkflowStep({
+        workflowFile: path.join(setup, '.gitea', 'workflows', 'cadence.yml'),
+        job: 'cadence',
+        workspace,
+        env: await runnerEnv(name),
+      });
+      await expectRunFromOutside(name, workspace, ran, ['ci', 'gitea'], { INPUT_FAIL_ON: 'never' });
     });
 
     it(`the Bitbucket Pipelines step, in a request that commits ${planted}: the same, from a fresh temporary folder`, async () => {

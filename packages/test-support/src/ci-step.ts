@@ -155,3 +155,33 @@ export async function runBitbucketStep(options: BitbucketStepOptions): Promise<S
     options.timeoutMs,
   );
 }
+
+export interface WorkflowStepOptions {
+  /** The workflow file (an Actions workflow: GitHub's syntax, as Gitea and Forgejo run it). */
+  readonly workflowFile: string;
+  readonly job: string;
+  /** The checkout (GITHUB_WORKSPACE), where the runner starts a `run:` step. */
+  readonly workspace: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+}
+
+/**
+ * A workflow job's `run:` step as an Actions runner runs it: its script under
+ * `bash --noprofile --norc -eo pipefail`, in the workspace, with the step's `env:` over the runner's.
+ */
+export async function runWorkflowStep(options: WorkflowStepOptions): Promise<StepRun> {
+  const workflow = parse(await readFile(options.workflowFile, 'utf8')) as {
+    jobs?: Record<string, { steps?: { run?: string; env?: Record<string, unknown> }[] }>;
+  };
+  const step = workflow.jobs?.[options.job]?.steps?.find((s) => typeof s.run === 'string');
+  if (!step?.run) throw new Error(`${options.workflowFile} has no run step in job ${options.job}`);
+  const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, String(value)]));
+  return runProgram(
+    'bash',
+    ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run],
+    options.workspace,
+    { ...options.env, ...stepEnv, CI: 'true', GITHUB_WORKSPACE: options.workspace, GITEA_ACTIONS: 'true' },
+    options.timeoutMs,
+  );
+}

@@ -49,10 +49,12 @@ export {
   runActionStep,
   runGitlabJob,
   runBitbucketStep,
+  runWorkflowStep,
   type StepRun,
   type ActionStepOptions,
   type GitlabJobOptions,
   type BitbucketStepOptions,
+  type WorkflowStepOptions,
 } from './ci-step.js';
 export { startNpmRegistry, type NpmRegistry, type RegistryPackage } from './npm-registry.js';
 export { eventually } from './eventually.js';
