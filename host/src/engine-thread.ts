@@ -18,4 +18,5 @@ const runtime = await createRuntime(
   { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: data.cwd },
   { resolved: data.resolved, quietWarnings: true },
 );
-serveAnalysisThread(parentPort!, runtime.engine);
+if (!parentPort) throw new Error('engine-thread runs as a worker thread only');
+serveAnalysisThread(parentPort, runtime.engine);

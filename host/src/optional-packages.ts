@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorCode, errorMessage, isRecord } from '@cadence-detect/errors';
 import type { CadenceConfig } from '@cadence-detect/config';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 
@@ -57,8 +58,8 @@ function aiSection(config: CadenceConfig, env: NodeJS.ProcessEnv): string | null
 
 function forgeSection(forge: string): (config: CadenceConfig) => string | null {
   return (config) => {
-    const section = (config.forges as Record<string, unknown>)[forge];
-    const set = section !== null && typeof section === 'object' && Object.keys(section).length > 0;
+    const section = config.forges[forge];
+    const set = isRecord(section) && Object.keys(section).length > 0;
     return set ? `forges.${forge}` : null;
   };
 }
@@ -127,6 +128,5 @@ export async function importNeedingServer<T>(command: string, load: () => Promis
 }
 
 function isMissingPackage(error: unknown, packageName: string): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes(`'${packageName}'`);
+  return errorCode(error) === 'ERR_MODULE_NOT_FOUND' && errorMessage(error).includes(`'${packageName}'`);
 }

@@ -5,7 +5,7 @@ import type { EmittedEvent } from '@cadence-detect/engine';
  * output; docs/cli.md). Indeterminate work — a clone, a fetch — has no bar to fill, so a line
  * that says what is happening serves better than a progress-bar library here.
  */
-export function progressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }): {
+export function progressLine(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }): {
   onEvent(event: EmittedEvent): void;
   clear(): void;
 } {
@@ -13,7 +13,7 @@ export function progressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }
   let shown = false;
   const show = (text: string): void => {
     shown = true;
-    const width = (stream as { columns?: number }).columns ?? 80;
+    const width = stream.columns ?? 80;
     stream.write(`\r\x1b[K${text.slice(0, Math.max(10, width - 1))}`);
   };
   return {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.js';
-import { errorMessage } from '@cadence-detect/errors';
+import { errorMessage, isRecord } from '@cadence-detect/errors';
 
 /** A configuration file read as data (YAML or JSON: a configuration never runs code). */
 export interface ConfigFile {
@@ -98,8 +98,8 @@ export function readNamedFile(cwd: string, configPath: string): ConfigFile {
 /** A search place that holds nothing (an empty file, package.json without `cadence`) lets the search go on. */
 function readProjectPlace(file: string): ConfigFile | null {
   if (path.basename(file) === 'package.json') {
-    const manifest = parseContent(file, readFileSync(file, 'utf8'), 'json') as Record<string, unknown> | null;
-    const section = manifest && typeof manifest === 'object' ? manifest.cadence : undefined;
+    const manifest = parseContent(file, readFileSync(file, 'utf8'), 'json');
+    const section = isRecord(manifest) ? manifest.cadence : undefined;
     return section === undefined ? null : { filepath: file, data: section };
   }
   const content = readFileSync(file, 'utf8');

@@ -1,3 +1,4 @@
+import { isRecord, itemAt } from '@cadence-detect/errors';
 import { ConfigError } from './config-error.js';
 import { leafKeys, type LeafKind } from './schema.js';
 
@@ -91,8 +92,9 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
   let node = target;
   for (const part of parts.slice(0, -1)) {
     const next = node[part];
-    if (!next || typeof next !== 'object' || Array.isArray(next)) node[part] = {};
-    node = node[part] as Record<string, unknown>;
+    const inner = isRecord(next) ? next : {};
+    node[part] = inner;
+    node = inner;
   }
-  node[parts[parts.length - 1]!] = value;
+  node[itemAt(parts, parts.length - 1)] = value;
 }

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { Value } from '@cadence-detect/plugin-sdk/typebox';
-import { closestName } from '@cadence-detect/errors';
+import { closestName, isRecord } from '@cadence-detect/errors';
 import { ConfigError } from './config-error.js';
 import { findProjectFile, findUserFile, readNamedFile, userConfigDir, type ConfigFile } from './config-files.js';
 import { configFromEnvironment, environmentNames } from './environment.js';
-import { ConfigSchema, PROJECT_FILE_KEYS, SECRET_KEYS, type CadenceConfig } from './schema.js';
+import { ConfigSchema, PROJECT_FILE_KEYS, schemaProperties, SECRET_KEYS, type CadenceConfig } from './schema.js';
 import { checkValues } from './value-checks.js';
 
 export interface LoadConfigOptions {
@@ -123,7 +123,7 @@ function requireMapping(data: unknown, source: string): asserts data is Record<s
 
 function checkShape(data: unknown, source: string, origin: 'file' | 'env' | 'flags' | 'effective'): void {
   requireMapping(data, source);
-  const unknown = unknownKey(data, ConfigSchema as unknown as SchemaNode, '');
+  const unknown = unknownKey(data, ConfigSchema, '');
   if (unknown)
     throw new ConfigError(
       `Invalid configuration in ${source}: unknown key ${unknown}${keyHint(unknown)}`,
@@ -149,12 +149,11 @@ function foundValue(data: unknown, pointer: string, key: string): string {
     return '';
   let value: unknown = data;
   for (const part of pointer.split('/').slice(1)) {
-    if (value === null || typeof value !== 'object') return '';
-    value = (value as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (!isRecord(value)) return '';
+    value = value[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   }
   if (value === undefined) return '';
-  // A value JSON cannot write (none a YAML or JSON file gives) still has a text.
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/no-unnecessary-condition
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/no-unnecessary-condition -- A value JSON cannot write (none a YAML or JSON file gives) still has a text
   const text = JSON.stringify(value) ?? String(value);
   return `, found ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
 }
@@ -162,30 +161,25 @@ function foundValue(data: unknown, pointer: string, key: string): string {
 /** ` (did you mean thresholds.suspicious_additions?)` for a key one or two edits from a real one. */
 function keyHint(keyPath: string): string {
   const parts = keyPath.split('.');
-  const name = parts.pop()!;
-  let node = ConfigSchema as unknown as SchemaNode;
-  for (const part of parts) node = node.properties?.[part] ?? {};
-  const suggestion = closestName(name, Object.keys(node.properties ?? {}));
+  const name = parts.pop() ?? '';
+  let node: unknown = ConfigSchema;
+  for (const part of parts) node = schemaProperties(node)[part];
+  const suggestion = closestName(name, Object.keys(schemaProperties(node)));
   return suggestion ? ` (did you mean ${[...parts, suggestion].join('.')}?)` : '';
 }
 
-interface SchemaNode {
-  type?: string;
-  properties?: Record<string, SchemaNode>;
-  additionalProperties?: boolean | SchemaNode;
-}
-
-function unknownKey(data: Record<string, unknown>, schema: SchemaNode, prefix: string): string | null {
-  const properties = schema.properties ?? {};
+function unknownKey(data: Record<string, unknown>, schema: unknown, prefix: string): string | null {
+  const properties = schemaProperties(schema);
+  const freeKeys = isRecord(schema) && isRecord(schema.additionalProperties);
   for (const [key, value] of Object.entries(data)) {
     const child = properties[key];
     const keyPath = prefix ? `${prefix}.${key}` : key;
     // A section with free keys besides its own (`forges.<name>`): the plugins' schemas check those once they load.
-    if (!child && typeof schema.additionalProperties === 'object') continue;
-    if (!child) return keyPath;
+    if (!child && freeKeys) continue;
+    if (!isRecord(child)) return keyPath;
     // Maps with free keys (plugin_options) have no `properties`: their plugins' own schemas check them.
-    if (child.type === 'object' && child.properties && value && typeof value === 'object' && !Array.isArray(value)) {
-      const nested = unknownKey(value as Record<string, unknown>, child, keyPath);
+    if (child.type === 'object' && isRecord(child.properties) && isRecord(value)) {
+      const nested = unknownKey(value, child, keyPath);
       if (nested) return nested;
     }
   }
@@ -205,20 +199,13 @@ function makePartial(schema: Record<string, unknown>): never {
 }
 
 function deepMerge(base: Record<string, unknown>, over: unknown): Record<string, unknown> {
-  if (!over || typeof over !== 'object') return base;
+  if (!isRecord(over)) return base;
   const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over as Record<string, unknown>)) {
+  for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;
     const current = out[key];
-    if (
-      value &&
-      typeof value === 'object' &&
-      !Array.isArray(value) &&
-      current &&
-      typeof current === 'object' &&
-      !Array.isArray(current)
-    ) {
-      out[key] = deepMerge(current as Record<string, unknown>, value);
+    if (isRecord(value) && isRecord(current)) {
+      out[key] = deepMerge(current, value);
     } else {
       out[key] = value;
     }

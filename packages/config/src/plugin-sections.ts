@@ -1,7 +1,7 @@
-import type { TSchema } from '@cadence-detect/plugin-sdk/typebox';
+import { isRecord } from '@cadence-detect/errors';
 import { secretOptionPaths, settingsKeyOf, type SettingsOwner } from '@cadence-detect/plugin-sdk';
 import { parseValue, setPath } from './environment.js';
-import { leafKind, PLUGIN_SECTIONS, type CadenceConfig } from './schema.js';
+import { leafKind, PLUGIN_SECTIONS, schemaProperties, type CadenceConfig } from './schema.js';
 
 /**
  * The configuration's plugin sections, built from the plugins that loaded: where each plugin's
@@ -35,10 +35,10 @@ export function pluginSections(plugins: readonly SettingsOwner[]): PluginSection
  * plugin's `env` is not read: it would let a plugin read any variable, a secret of the host's
  * among them. The first that is set wins.
  */
-export function pluginEnvironmentNames(configKey: string, option: string, schema?: object): string[] {
+export function pluginEnvironmentNames(configKey: string, option: string, schema?: unknown): string[] {
   const own = ownEnvironmentNames(configKey, option);
   if (!(configKey in PLUGIN_SECTIONS)) return own;
-  const aliases = (schema as { env?: unknown } | undefined)?.env;
+  const aliases = isRecord(schema) ? schema.env : undefined;
   const extra = Array.isArray(aliases)
     ? aliases.filter(
         (name): name is string =>
@@ -72,6 +72,12 @@ function splitKey(configKey: string): [string, string | null] {
 }
 
 /** The object holding the section's values (created when `create`), or undefined. */
+function sectionIn(config: Record<string, unknown>, configKey: string, create: true): Record<string, unknown>;
+function sectionIn(
+  config: Record<string, unknown>,
+  configKey: string,
+  create?: boolean,
+): Record<string, unknown> | undefined;
 function sectionIn(
   config: Record<string, unknown>,
   configKey: string,
@@ -80,7 +86,7 @@ function sectionIn(
   const [section, owner] = splitKey(configKey);
   const objectAt = (holder: Record<string, unknown>, key: string): Record<string, unknown> | undefined => {
     const value = holder[key];
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (isRecord(value)) return value;
     if (!create) return undefined;
     return (holder[key] = {});
   };
@@ -102,20 +108,21 @@ export function applyPluginEnvironment(
   sections: readonly PluginSection[],
   env: NodeJS.ProcessEnv,
 ): CadenceConfig {
-  const next = structuredClone(config) as unknown as Record<string, unknown>;
+  const next = structuredClone(config);
+  const root: Record<string, unknown> = next;
   for (const section of sections) {
-    const properties = (section.options as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
-    for (const [option, schema] of Object.entries(properties)) {
+    for (const [option, schema] of Object.entries(schemaProperties(section.options))) {
       const kind = leafKind(schema);
       if (!kind) continue;
       const names = pluginEnvironmentNames(section.configKey, option, schema);
       const name = names.find((candidate) => env[candidate] !== undefined && env[candidate] !== '');
-      if (!name) continue;
-      const target = sectionIn(next, section.configKey, true)!;
-      setPath(target, option, parseValue(env[name]!, kind, name, `${section.configKey}.${option}`));
+      const value = name === undefined ? undefined : env[name];
+      if (name === undefined || value === undefined) continue;
+      const target = sectionIn(root, section.configKey, true);
+      setPath(target, option, parseValue(value, kind, name, `${section.configKey}.${option}`));
     }
   }
-  return next as unknown as CadenceConfig;
+  return next;
 }
 
 /** Every secret value the plugin sections hold: scrubbed from log lines like the host's own. */
@@ -154,9 +161,9 @@ export function pluginSecretLocations(
     out.push(...paths.map((path) => [top, ...path]));
   }
   for (const top of ['forges', 'plugin_options'] as const) {
-    const holder = (config as unknown as Record<string, Record<string, unknown>>)[top] ?? {};
+    const holder = config[top];
     for (const [owner, value] of Object.entries(holder)) {
-      if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
+      if (!isRecord(value)) continue;
       const section = owned.get(`${top}.${owner}`);
       const paths = section ? section.secrets.map((path) => path.split('.')) : Object.keys(value).map((key) => [key]);
       out.push(...paths.map((path) => [top, owner, ...path]));
@@ -168,8 +175,8 @@ export function pluginSecretLocations(
 function valueAt(config: CadenceConfig, parts: readonly string[]): unknown {
   let node: unknown = config;
   for (const part of parts) {
-    if (!node || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[part];
+    if (!isRecord(node)) return undefined;
+    node = node[part];
   }
   return node;
 }
@@ -180,8 +187,7 @@ export function unownedForgeSections(config: CadenceConfig, sections: readonly P
   return Object.entries(config.forges)
     .filter(
       ([name, value]) =>
-        // A file may write `forges.github:` with no value: null, whatever the type says.
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- A file may write `forges.github:` with no value: null, whatever the type says
         name !== 'request_drafts' && value !== null && typeof value === 'object' && !owned.has(`forges.${name}`),
     )
     .map(([name]) => `forges.${name}`);
@@ -196,20 +202,20 @@ const COMMON_FORGE_OPTIONS = new Set(['fail_on', 'request_drafts']);
  */
 export function withForgeDefaults(config: CadenceConfig, sections: readonly PluginSection[]): CadenceConfig {
   const next = structuredClone(config);
+  const root: Record<string, unknown> = next;
   for (const section of sections) {
     const [top, owner] = splitKey(section.configKey);
     const forge = top === 'forges' && owner !== null;
     if ((!forge && owner !== null) || !section.options) continue;
     const written = sectionValues(config, section.configKey) ?? {};
-    const properties = (section.options as { properties?: Record<string, { default?: unknown }> }).properties ?? {};
     const filled: Record<string, unknown> = {};
-    for (const [name, schema] of Object.entries(properties)) {
+    for (const [name, schema] of Object.entries(schemaProperties(section.options))) {
       if (name in written) filled[name] = written[name];
-      else if (!(forge && COMMON_FORGE_OPTIONS.has(name)) && 'default' in schema)
+      else if (!(forge && COMMON_FORGE_OPTIONS.has(name)) && isRecord(schema) && 'default' in schema)
         filled[name] = structuredClone(schema.default);
     }
     for (const [name, value] of Object.entries(written)) if (!(name in filled)) filled[name] = value;
-    if (owner === null) (next as unknown as Record<string, unknown>)[top] = filled;
+    if (owner === null) root[top] = filled;
     else next.forges[owner] = filled;
   }
   return next;

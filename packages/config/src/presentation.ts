@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { redactCredentials } from '@cadence-detect/errors';
+import { isRecord, redactCredentials } from '@cadence-detect/errors';
 import type { PluginConfigView } from '@cadence-detect/plugin-sdk';
 import { pluginSecretLocations, type PluginSection } from './plugin-sections.js';
 import { SECRET_KEYS, type CadenceConfig } from './schema.js';
@@ -12,18 +12,23 @@ export const MASK = '****';
  * `sections` (plugins not loaded) every plugin section is masked whole.
  */
 export function maskSecrets(config: CadenceConfig, sections?: readonly PluginSection[]): CadenceConfig {
-  const copy = structuredClone(config) as unknown as Record<string, Record<string, unknown>>;
+  const copy = structuredClone(config);
+  // The copy walked by key: a plain object throughout (a configuration is parsed data).
+  const root: Record<string, unknown> = copy;
   const locations = [...SECRET_KEYS.map((key) => key.split('.')), ...pluginSecretLocations(config, sections)];
   for (const location of locations) {
     const path = [...location];
-    const name = path.pop()!;
-    let section: Record<string, unknown> | undefined = copy;
-    for (const part of path) section = section?.[part] as Record<string, unknown> | undefined;
+    const name = path.pop() ?? '';
+    let section: Record<string, unknown> | undefined = root;
+    for (const part of path) {
+      const inner: unknown = section?.[part];
+      section = isRecord(inner) ? inner : undefined;
+    }
     if (section?.[name] !== undefined && section[name] !== null && section[name] !== '') section[name] = MASK;
   }
   // The Redis URL is shown (which Redis is in use matters), its password is not.
-  if (typeof copy.redis?.url === 'string') copy.redis.url = redactCredentials(copy.redis.url);
-  return copy as unknown as CadenceConfig;
+  if (typeof copy.redis.url === 'string') copy.redis.url = redactCredentials(copy.redis.url);
+  return copy;
 }
 
 /** What `cadence config` prints: the effective configuration as YAML, secrets masked. */

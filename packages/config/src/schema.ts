@@ -1,5 +1,6 @@
-import { Type, type Static, type TSchema } from '@cadence-detect/plugin-sdk/typebox';
+import { Type, type Static } from '@cadence-detect/plugin-sdk/typebox';
 import { DEFAULT_THRESHOLDS } from '@cadence-detect/plugin-sdk';
+import { isRecord } from '@cadence-detect/errors';
 
 /**
  * Every configuration key (the interface's table and docs/configuration.md), with its type and default.
@@ -283,8 +284,8 @@ export type CadenceConfig = Omit<Static<typeof ConfigSchema>, 'forges'> & {
 
 /** The sections a project file found by searching may set (those marked PROJECT_DATA above). */
 export const PROJECT_FILE_KEYS: readonly string[] = Object.freeze(
-  Object.entries(ConfigSchema.properties as Record<string, { projectFile?: boolean }>)
-    .filter(([, schema]) => schema.projectFile === true)
+  Object.entries(schemaProperties(ConfigSchema))
+    .filter(([, schema]) => isRecord(schema) && schema.projectFile === true)
     .map(([key]) => key),
 );
 
@@ -307,10 +308,9 @@ export const PLUGIN_SECTIONS: Readonly<Record<string, string>> = Object.freeze({
 export type LeafKind = 'boolean' | 'integer' | 'number' | 'string' | 'strings' | 'string-or-number';
 
 /** Every leaf key path with the kind of value it takes (what environment parsing needs). */
-export function leafKeys(schema: TSchema = ConfigSchema, prefix = ''): { path: string; kind: LeafKind }[] {
+export function leafKeys(schema: unknown = ConfigSchema, prefix = ''): { path: string; kind: LeafKind }[] {
   const out: { path: string; kind: LeafKind }[] = [];
-  const properties = (schema as { properties?: Record<string, TSchema> }).properties ?? {};
-  for (const [name, child] of Object.entries(properties)) {
+  for (const [name, child] of Object.entries(schemaProperties(schema))) {
     const path = prefix ? `${prefix}.${name}` : name;
     const kind = leafKind(child);
     if (kind) out.push({ path, kind });
@@ -319,15 +319,23 @@ export function leafKeys(schema: TSchema = ConfigSchema, prefix = ''): { path: s
   return out;
 }
 
-export function leafKind(schema: TSchema): LeafKind | null {
-  const s = schema as { type?: string; anyOf?: { type?: string; const?: unknown }[]; items?: unknown; const?: unknown };
-  if (s.type === 'object') return null;
-  if (s.type === 'array') return 'strings';
-  if (s.type === 'boolean') return 'boolean';
-  if (s.type === 'integer') return 'integer';
-  if (s.type === 'number') return 'number';
-  if (s.type === 'string' || typeof s.const === 'string') return 'string';
-  const types = new Set((s.anyOf ?? []).map((v) => v.type ?? typeof v.const));
+export function leafKind(schema: unknown): LeafKind | null {
+  const { type, anyOf, const: constant } = isRecord(schema) ? schema : {};
+  if (type === 'object') return null;
+  if (type === 'array') return 'strings';
+  if (type === 'boolean') return 'boolean';
+  if (type === 'integer') return 'integer';
+  if (type === 'number') return 'number';
+  if (type === 'string' || typeof constant === 'string') return 'string';
+  const members: unknown[] = Array.isArray(anyOf) ? anyOf : [];
+  const types = new Set(members.map((v) => (isRecord(v) ? (v.type ?? typeof v.const) : undefined)));
   if (types.has('string') && (types.has('number') || types.has('integer'))) return 'string-or-number';
   return 'string';
+}
+
+/** A schema's `properties` (a typebox schema's or a plain JSON Schema's), or none. */
+export function schemaProperties(schema: unknown): Record<string, unknown> {
+  if (!isRecord(schema)) return {};
+  const { properties } = schema;
+  return isRecord(properties) ? properties : {};
 }

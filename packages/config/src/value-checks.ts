@@ -1,3 +1,4 @@
+import { isRecord } from '@cadence-detect/errors';
 import { ConfigError } from './config-error.js';
 import type { CadenceConfig } from './schema.js';
 import { parseDuration, parseSize } from './units.js';
@@ -94,6 +95,6 @@ function checkScans(config: CadenceConfig, fail: Fail): void {
 
 function valueAt(config: CadenceConfig, key: string): number {
   let node: unknown = config;
-  for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
-  return node as number;
+  for (const part of key.split('.')) node = isRecord(node) ? node[part] : undefined;
+  return typeof node === 'number' ? node : Number.NaN;
 }

@@ -24,7 +24,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       options: { dir: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
-    io.err.write(`create-plugin: ${(error as Error).message}\n${USAGE}`);
+    io.err.write(`create-plugin: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
   }
   if (parsed.values.help) {
@@ -38,7 +38,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
   try {
     const names = starterNames(requested);
-    const folder = path.resolve(io.cwd, parsed.values.dir ?? names.packageName.split('/').pop()!);
+    const folder = path.resolve(io.cwd, parsed.values.dir ?? names.packageName.split('/').pop() ?? names.packageName);
     const written = await createPluginPackage(requested, folder);
     io.out.write(
       `Wrote ${names.packageName} (plugin and strategy "${names.pluginName}") in ${folder}:\n` +

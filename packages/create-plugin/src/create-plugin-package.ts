@@ -46,10 +46,10 @@ export async function createPluginPackage(requested: string, directory: string):
   if (stat?.isSymbolicLink())
     throw new StarterError(`${directory} is a link: name a plain folder (nothing was written)`);
   const existing = await readdir(directory).catch((caught: unknown) => {
-    const error = caught as NodeJS.ErrnoException;
-    if (error.code === 'ENOENT') return [];
-    if (error.code === 'ENOTDIR') throw new StarterError(`${directory} is a file, not a folder`);
-    throw error;
+    const code = caught instanceof Error && 'code' in caught ? caught.code : undefined;
+    if (code === 'ENOENT') return [];
+    if (code === 'ENOTDIR') throw new StarterError(`${directory} is a file, not a folder`);
+    throw caught;
   });
   if (existing.length > 0)
     throw new StarterError(`${directory} is not empty: choose a new folder (nothing was written)`);

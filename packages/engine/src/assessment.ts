@@ -21,5 +21,7 @@ export function assessRepository(
 /** docs/scoring.md: the website assessment uses the severity bands (one place: severityFromScore). */
 export function assessWebsite(score: number): WebsiteAssessment {
   const severity = severityFromScore(score);
-  return ASSESSMENT_LEVELS.find((level) => level.severity === severity)!.website;
+  const level = ASSESSMENT_LEVELS.find((candidate) => candidate.severity === severity);
+  if (!level) throw new Error(`no assessment level has the severity ${severity}`);
+  return level.website;
 }

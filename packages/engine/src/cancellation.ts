@@ -1,4 +1,4 @@
-import { abortError, CadenceError, isOperationalCode, errorMessage } from '@cadence-detect/errors';
+import { abortError, CadenceError, isOperationalCode, errorCode, errorMessage } from '@cadence-detect/errors';
 
 /** The error a cancelled job rejects with (one implementation: @cadence-detect/errors' abortError). */
 export const cancellationError: (signal: AbortSignal) => CadenceError = abortError;
@@ -11,8 +11,8 @@ export function throwIfCancelled(signal: AbortSignal): void {
 export function asJobError(error: unknown, signal: AbortSignal): CadenceError {
   if (signal.aborted) return cancellationError(signal);
   if (error instanceof CadenceError) return error;
-  const code = (error as { code?: unknown } | null)?.code;
-  if (isOperationalCode(code)) return new CadenceError(code, { message: (error as Error).message, cause: error });
+  const code = errorCode(error);
+  if (isOperationalCode(code)) return new CadenceError(code, { message: errorMessage(error), cause: error });
   return new CadenceError('ERR_INTERNAL', {
     message: errorMessage(error),
     cause: error,

@@ -61,7 +61,7 @@ export function createEngine(options: EngineOptions): Engine {
     loaded.plugin.apply(hooks, {
       apiVersion: PLUGIN_API_VERSION,
       config: pluginConfig,
-      logger: pluginLoggers.get(loaded)!,
+      logger: pluginLoggers.get(loaded) ?? logger.child(loaded.plugin.name),
       options: loaded.options ?? NO_OPTIONS,
     });
   });

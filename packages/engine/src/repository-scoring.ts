@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import {
   ERA_CHECK_BEFORE,
   ERA_CHECK_MIN_COMMITS,
@@ -339,7 +340,7 @@ export function buildTimeline(commits: readonly CommitRecord[], flaggedHashes: R
   }));
   for (const c of commits) {
     const index = Math.min(count - 1, Math.floor((c.authorTime - first) / width));
-    const bucket = buckets[index]!;
+    const bucket = itemAt(buckets, index);
     bucket.commits++;
     if (flaggedHashes.has(c.hash)) bucket.flagged++;
   }

@@ -1,5 +1,5 @@
 import { Type, Value } from '@cadence-detect/plugin-sdk/typebox';
-import { CadenceError } from '@cadence-detect/errors';
+import { CadenceError, isRecord } from '@cadence-detect/errors';
 import { formatMessage, type Finding, type Strategy, type StrategyOutcome } from '@cadence-detect/plugin-sdk';
 
 const MetaSchema = Type.Object({
@@ -51,16 +51,16 @@ export function validateStrategyMeta(strategy: Strategy, owner: string): void {
       : 'analyze is not a function';
     throw new CadenceError('ERR_INTERNAL', { message: `${owner} registered an invalid strategy (${where})` });
   }
-  const reader: unknown = (strategy as { addedLines?: unknown }).addedLines;
+  const reader: unknown = Reflect.get(strategy, 'addedLines');
   if (reader === undefined) return;
   const wrong =
     strategy.meta.appliesTo !== 'repository'
       ? 'addedLines is for repository strategies'
-      : typeof reader !== 'object' || reader === null
+      : !isRecord(reader)
         ? 'addedLines is not an object'
-        : typeof (reader as { key?: unknown }).key !== 'string' || !(reader as { key: string }).key
+        : typeof reader.key !== 'string' || !reader.key
           ? 'addedLines.key is not a non-empty string'
-          : typeof (reader as { read?: unknown }).read !== 'function'
+          : typeof reader.read !== 'function'
             ? 'addedLines.read is not a function'
             : null;
   if (wrong) throw new CadenceError('ERR_INTERNAL', { message: `${owner} registered an invalid strategy (${wrong})` });
@@ -73,8 +73,8 @@ export function validateStrategyMeta(strategy: Strategy, owner: string): void {
 export function validateOutcome(value: unknown, messages: Readonly<Record<string, string>> = {}): CheckedOutcome {
   const outcome = Array.isArray(value) ? { findings: value } : value;
   if (Value.Check(OutcomeSchema, outcome)) {
-    checkProbabilities((outcome as StrategyOutcome).probabilities);
-    const checked = outcome as StrategyOutcome;
+    const checked: StrategyOutcome = outcome;
+    checkProbabilities(checked.probabilities);
     return { ...checked, findings: checked.findings.map((finding, index) => withMessage(finding, index, messages)) };
   }
   const first = Value.Errors(OutcomeSchema, outcome)[0];
@@ -96,7 +96,7 @@ function withMessage(
   if (finding.messageId === undefined) {
     if (finding.message === undefined)
       throw new Error(`returned an invalid result (/findings/${index}: neither message nor messageId)`);
-    return finding as Finding & { message: string };
+    return { ...finding, message: finding.message };
   }
   const template = Object.hasOwn(messages, finding.messageId) ? messages[finding.messageId] : undefined;
   if (template === undefined)
@@ -110,7 +110,8 @@ function withMessage(
 function checkProbabilities(probabilities: unknown): void {
   if (probabilities === undefined) return;
   if (!(probabilities instanceof Map)) throw new Error('returned an invalid result (/probabilities: not a Map)');
-  for (const [hash, p] of probabilities as Map<unknown, unknown>) {
+  const entries: Iterable<[unknown, unknown]> = probabilities;
+  for (const [hash, p] of entries) {
     if (typeof hash !== 'string' || typeof p !== 'number' || !(p >= 0 && p <= 1)) {
       throw new Error(`returned an invalid result (/probabilities: ${String(hash).slice(0, 40)} is not a probability)`);
     }

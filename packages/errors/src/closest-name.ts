@@ -1,3 +1,5 @@
+import { itemAt } from './item-at.js';
+
 /**
  * The known name a mistyped one most likely meant (`min_bulets` -> `min_bullets`), or null when none
  * is close: at most two edits for names of five characters or more, one for shorter ones.
@@ -24,11 +26,15 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      let value = Math.min(
+        itemAt(itemAt(rows, i - 1), j) + 1,
+        itemAt(itemAt(rows, i), j - 1) + 1,
+        itemAt(itemAt(rows, i - 1), j - 1) + cost,
+      );
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        value = Math.min(value, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = value;
+        value = Math.min(value, itemAt(itemAt(rows, i - 2), j - 2) + 1);
+      itemAt(rows, i)[j] = value;
     }
   }
-  return rows[a.length]![b.length]!;
+  return itemAt(itemAt(rows, a.length), b.length);
 }

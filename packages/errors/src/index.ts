@@ -5,5 +5,7 @@ export { redactCredentials } from './redact-credentials.js';
 export { redactSecrets } from './redact-secrets.js';
 export { abortError } from './abort-error.js';
 export { closestName } from './closest-name.js';
-export { errorMessage } from './error-message.js';
+export { itemAt } from './item-at.js';
+export { fieldOf, isRecord } from './is-record.js';
+export { errorCode, errorMessage } from './error-message.js';
 export { jobErrorCode, jobCodeMappings, type JobErrorCode } from './job-codes.js';

@@ -1,4 +1,5 @@
 import { appendFile, readFile } from 'node:fs/promises';
+import { errorCode } from '@cadence-detect/errors';
 import { isFullCommitId, type CiJob } from '@cadence-detect/plugin-sdk';
 import { given, withValue } from './ci-inputs.js';
 import { ciSummary } from './job-summary.js';
@@ -103,7 +104,7 @@ async function readEvent(job: CiJob, file: string | undefined): Promise<Record<s
   try {
     text = await readFile(named, 'utf8');
   } catch (error) {
-    throw job.usage(`GITHUB_EVENT_PATH ${named}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    throw job.usage(`GITHUB_EVENT_PATH ${named}: ${errorCode(error) ?? 'unreadable'}`);
   }
   try {
     const parsed = JSON.parse(text) as unknown;

@@ -194,7 +194,7 @@ export function forgeReportOutcome(
     reporter: report.reporter,
     forge: report.forge,
     kind,
-    target: `${job.forge!.repository}@${job.forge!.sha}`,
+    target: job.forge ? `${job.forge.repository}@${job.forge.sha}` : `job ${job.id}`,
     state,
     ok: result.ok,
     error_code: result.ok ? null : result.code,

@@ -1,4 +1,35 @@
-import type { EngineHooks, Forge, JobInfo, ReportOutcome, AnalysisResult } from '@cadence-detect/plugin-sdk';
+import type {
+  EngineHooks,
+  Forge,
+  ForgeTarget,
+  JobInfo,
+  ReportOutcome,
+  AnalysisResult,
+} from '@cadence-detect/plugin-sdk';
+
+/**
+ * A job that came from a forge's webhook: the only jobs a forge reporter is given.
+ * @since 1.1
+ */
+export type ForgeJob = JobInfo & { readonly forge: ForgeTarget };
+
+/**
+ * Whether a job came from `forge`'s webhook.
+ * @since 1.1
+ */
+export function isJobOf(job: JobInfo | null | undefined, forge: Forge): job is ForgeJob {
+  return job?.forge?.forge === forge;
+}
+
+/**
+ * The forge target of a job a forge reporter was given (its hooks give it only its forge's jobs):
+ * an Error for a job that did not come from a forge.
+ * @since 1.1
+ */
+export function forgeTargetOf(job: JobInfo): ForgeTarget {
+  if (!job.forge) throw new Error(`job ${job.id} did not come from a forge's webhook`);
+  return job.forge;
+}
 
 /**
  * What a reporter does at each point of a job of its forge.
@@ -24,14 +55,14 @@ export interface ForgeReporter {
  */
 export function tapForgeReporter(hooks: EngineHooks, name: string, forge: Forge, reporter: ForgeReporter): void {
   hooks.jobStart.tap(name, (start) => {
-    if (start.job.forge?.forge === forge) reporter.start(start.job, (outcome) => start.recordReport(outcome));
+    if (isJobOf(start.job, forge)) reporter.start(start.job, (outcome) => start.recordReport(outcome));
   });
   hooks.report.tap(name, (result, context) => {
-    if (context.job?.forge?.forge === forge)
+    if (isJobOf(context.job, forge))
       void reporter.finish(context.job, result, (outcome) => context.recordReport(outcome));
   });
   hooks.jobFailed.tap(name, (failure) => {
-    if (failure.job.forge?.forge === forge)
+    if (isJobOf(failure.job, forge))
       void reporter.fail(failure.job, failure.error, (outcome) => failure.recordReport(outcome));
   });
 }

@@ -16,7 +16,14 @@ export {
   type ForgeFailure,
   type ForgeCallOutcome,
 } from './forge-call.js';
-export { tapForgeReporter, lazyForgeReporter, type ForgeReporter } from './forge-reporter.js';
+export {
+  tapForgeReporter,
+  lazyForgeReporter,
+  isJobOf,
+  forgeTargetOf,
+  type ForgeJob,
+  type ForgeReporter,
+} from './forge-reporter.js';
 export { statusReporter, type StatusReporterSpec } from './status-reporter.js';
 export { tapSquashLookup, SQUASH_LOOKUP_MS, type SquashLookup, type SquashFound } from './squash-lookup.js';
 export {

@@ -1,3 +1,5 @@
+import { itemAt } from '@cadence-detect/errors';
+
 /**
  * Why a request to a forge (or any HTTP API) failed, in words a person acts on:
  * `DNS: no address for api.github.test`, `connection refused (127.0.0.1:9)`, `TLS: certificate has
@@ -68,6 +70,6 @@ function httpStatus(e: Failure): number | null {
 }
 
 function shortMessage(e: Failure | undefined): string {
-  const text = typeof e?.message === 'string' ? e.message.split('\n')[0]!.trim() : '';
+  const text = typeof e?.message === 'string' ? itemAt(e.message.split('\n'), 0).trim() : '';
   return text.length > 160 ? `${text.slice(0, 159)}…` : text;
 }

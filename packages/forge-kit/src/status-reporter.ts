@@ -1,4 +1,4 @@
-import type { ForgeReporter } from './forge-reporter.js';
+import { forgeTargetOf, isJobOf, type ForgeReporter } from './forge-reporter.js';
 import {
   forgeReportCall,
   forgeReportOutcome,
@@ -65,7 +65,7 @@ export interface StatusReporterSpec {
  */
 export function statusReporter(spec: StatusReporterSpec): ForgeReporter {
   const pending = new PendingStatuses();
-  const mine = (job: JobInfo): boolean => job.forge?.forge === spec.forge && (spec.accepts?.(job) ?? true);
+  const mine = (job: JobInfo): boolean => isJobOf(job, spec.forge) && (spec.accepts?.(job) ?? true);
   return {
     start(job, recordReport) {
       if (!mine(job)) return;
@@ -144,7 +144,8 @@ async function postComment(
   recordReport: RecordReport,
 ): Promise<void> {
   const { kind, failedState, post } = comment;
-  let target = `${job.forge!.repository}@${job.forge!.sha}`;
+  const forge = forgeTargetOf(job);
+  let target = `${forge.repository}@${forge.sha}`;
   const outcome = await reportCall(spec, job, (signal) => post(job, result, signal, (name) => (target = name)));
   if (outcome.ok && outcome.value === 'none') return;
   recordReport({ ...forgeReportOutcome(spec, kind, job, outcome.ok ? outcome.value : failedState, outcome), target });

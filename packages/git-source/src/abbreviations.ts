@@ -1,3 +1,5 @@
+import { itemAt } from '@cadence-detect/errors';
+
 /** git's default abbreviation length; an abbreviation grows past it only where it would be ambiguous. */
 export const MIN_ABBREVIATION = 7;
 
@@ -10,7 +12,7 @@ export function uniqueAbbreviations(hashes: readonly string[]): Map<string, stri
   const sorted = [...new Set(hashes)].sort();
   const out = new Map<string, string>();
   for (let i = 0; i < sorted.length; i++) {
-    const hash = sorted[i]!;
+    const hash = itemAt(sorted, i);
     const shared = Math.max(commonPrefix(hash, sorted[i - 1]), commonPrefix(hash, sorted[i + 1]));
     out.set(hash, hash.slice(0, Math.max(MIN_ABBREVIATION, shared + 1)));
   }

@@ -51,7 +51,7 @@ export class AddedLinesReading {
         const value = reader.read(lines);
         if (typeof value !== 'number' || !Number.isFinite(value))
           throw new Error(`not a finite number: ${String(value)}`);
-        this.readings.get(reader.key)!.set(hash, value);
+        this.readings.get(reader.key)?.set(hash, value);
       } catch (error) {
         this.failed.add(reader.key);
         this.readings.delete(reader.key);

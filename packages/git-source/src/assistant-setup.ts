@@ -1,4 +1,4 @@
-import { CadenceError } from '@cadence-detect/errors';
+import { CadenceError, itemAt } from '@cadence-detect/errors';
 import { runGitCommand } from './git-process.js';
 
 /** A file at the head that sets a project up for a coding assistant, with when it came and who kept it. */
@@ -93,11 +93,13 @@ export async function readAssistantSetup(
       message: `git log of the assistant setup files failed: ${log.stderr.trim().split('\n')[0] ?? ''}`,
     });
   const seen = tallySetupLog(log.stdout, found);
-  return found.map((path) => {
-    const entry = seen.get(path)!;
+  return found.flatMap((path) => {
+    const entry = seen.get(path);
+    const assistant = assistantOfSetupPath(path);
+    if (!entry || !assistant) return [];
     return {
       path,
-      assistant: assistantOfSetupPath(path)!,
+      assistant,
       firstCommit: entry.first,
       firstTime: entry.time,
       commits: entry.commits,
@@ -128,14 +130,14 @@ function tallySetupLog(stdout: string, found: readonly string[]): Map<string, Se
     const [header = '', ...fields] = record.split('\0');
     const match = /^([0-9a-f]{40,64}) (\d+) (.*)$/.exec(header);
     if (!match) continue;
-    const [, hash, time, author] = match;
+    const [, hash = '', time, author = ''] = match;
     for (let i = 0; i + 1 < fields.length; i += 2) {
-      const entry = seen.get(fields[i + 1]!);
+      const entry = seen.get(itemAt(fields, i + 1));
       if (!entry) continue;
       entry.commits++;
-      entry.authors.set(author!, (entry.authors.get(author!) ?? 0) + 1);
-      if (fields[i]!.trim().startsWith('A') && entry.first === null) {
-        entry.first = hash!;
+      entry.authors.set(author, (entry.authors.get(author) ?? 0) + 1);
+      if (itemAt(fields, i).trim().startsWith('A') && entry.first === null) {
+        entry.first = hash;
         entry.time = Number(time);
       }
     }

@@ -1,3 +1,5 @@
+import { itemAt } from '@cadence-detect/errors';
+
 /** The fields the author intervals read and write (a CommitRecord under construction). */
 export interface IntervalCommit {
   readonly hash?: string;
@@ -25,8 +27,8 @@ export function linkAuthorIntervals(commits: IntervalCommit[], copies: ReadonlyS
   for (const list of byAuthor.values()) {
     list.sort((a, b) => a.authorTime - b.authorTime);
     for (let i = 1; i < list.length; i++) {
-      const commit = list[i]!;
-      const previous = list[i - 1]!;
+      const commit = itemAt(list, i);
+      const previous = itemAt(list, i - 1);
       const copy = commit.hash !== undefined && copies.has(commit.hash) && previous.authorTime === commit.authorTime;
       commit.previousAuthorTime = copy ? previous.previousAuthorTime : previous.authorTime;
     }

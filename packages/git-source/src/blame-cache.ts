@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { abortError } from '@cadence-detect/errors';
+import { abortError, itemAt } from '@cadence-detect/errors';
 import { gitEnvironment, gitInvocation, runGitCommand } from './git-process.js';
 import { unquoteGitPath } from './git-quoting.js';
 import { BLAME_FLAGS, type BlameGroup, type FileBlame } from './head-lines.js';
@@ -82,11 +82,11 @@ export async function openBlameCache(dir: string, head: string, signal?: AbortSi
     lookup(p) {
       const key = keyOf(p);
       const stored = key && usable ? usable.files[key] : undefined;
-      if (!key || !stored) {
+      if (!key || !usable || !stored) {
         stats.misses++;
         return undefined;
       }
-      const blame = revive(stored, usable!.commits, p);
+      const blame = revive(stored, usable.commits, p);
       if (!blame) {
         stats.misses++;
         return undefined;
@@ -119,8 +119,7 @@ async function readStoredCache(file: string, flags: string): Promise<StoredCache
     kept.format === FORMAT &&
     kept.flags === flags &&
     Array.isArray(kept.commits) &&
-    // A damaged file may lack what its type says it holds.
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- A damaged file may lack what its type says it holds
     kept.files &&
     typeof kept.files === 'object'
     ? kept
@@ -175,7 +174,7 @@ async function blobsAt(dir: string, head: string, signal?: AbortSignal): Promise
   if (listed.code !== 0) return blobs;
   for (const entry of listed.stdout.split('\0')) {
     const match = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(entry);
-    if (match) blobs.set(match[2]!, match[1]!);
+    if (match) blobs.set(itemAt(match, 2), itemAt(match, 1));
   }
   return blobs;
 }

@@ -50,7 +50,9 @@ export function readBlobCapped(dir: string, spec: string, maxBytes: number, sign
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
     };
-    const onAbort = (): void => finish(abortError(signal!));
+    const onAbort = (): void => {
+      if (signal) finish(abortError(signal));
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
     const chunks: Buffer[] = [];
     let received = 0;

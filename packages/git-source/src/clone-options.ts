@@ -68,7 +68,7 @@ export const REQUEST_REF = /^refs\/(?:pull\/[1-9]\d{0,9}\/head|merge-requests\/[
 
 /** Refuses a branch git could read as an option or a revision expression (ERR_INVALID_SOURCE, field `branch`). */
 export function checkBranchName(branch: string): void {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- controls in a branch name are what this refuses
   if (!branch || branch.startsWith('-') || /[\s\x00-\x1f\x7f~^:?*[\\]|\.\.|@\{/.test(branch) || branch.length > 255) {
     throw new CadenceError('ERR_INVALID_SOURCE', {
       message: `Not a valid branch name: ${JSON.stringify(branch.slice(0, 100))}`,

@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import { ownString, stringInterner } from './own-string.js';
 import type { CommitFileChange, CommitRecord } from '@cadence-detect/plugin-sdk';
 import type { LogHeader, LogSink } from './log-stream.js';
@@ -133,12 +134,17 @@ function importedTreeTracker() {
       const additions = Number(added) || 0;
       if (isExcluded(path)) return;
       const parts = path.split('/');
-      if (parts.length > 1 && additions > 0 && deleted === '0' && PROJECT_ROOT_FILE.test(parts[parts.length - 1]!)) {
+      if (
+        parts.length > 1 &&
+        additions > 0 &&
+        deleted === '0' &&
+        PROJECT_ROOT_FILE.test(itemAt(parts, parts.length - 1))
+      ) {
         roots.add(parts.slice(0, -1).join('/'));
       }
       let folder = '';
       for (let i = 0; i < parts.length - 1 && i < 8; i++) {
-        folder = i === 0 ? parts[0]! : `${folder}/${parts[i]}`;
+        folder = i === 0 ? itemAt(parts, 0) : `${folder}/${parts[i]}`;
         additionsUnder.set(folder, (additionsUnder.get(folder) ?? 0) + additions);
       }
     },

@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import { copySite } from './copy-sites.js';
 import type { LedgerOptions } from './history-ledger.js';
 import { assistantSlot, SLOTS, writerIndex, type LedgerBook, type PendingCommit } from './ledger-book.js';
@@ -176,7 +177,7 @@ function settleMoves(book: LedgerBook, state: FileState, edit: CommitEdit): void
       const taken = unique ? available[0] : undefined;
       if (taken !== undefined) {
         book.movedDeletions.add(taken);
-        file.out[line.at] = edit.deletions[taken]!.value;
+        file.out[line.at] = itemAt(edit.deletions, taken).value;
         book.moved++;
       } else file.out[line.at] = line.value;
     }

@@ -42,10 +42,10 @@ function assignments(words: readonly string[]): Map<string, boolean> {
  */
 export function attributesOf(files: ReadonlyMap<string, string>): (path: string) => PathAttributes {
   const rules: Rule[] = [];
-  const ordered = [...files.keys()].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
-  for (const file of ordered) {
+  const ordered = [...files].sort(([a], [b]) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+  for (const [file, text] of ordered) {
     const base = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
-    for (const raw of files.get(file)!.split('\n')) {
+    for (const raw of text.split('\n')) {
       const line = raw.trim();
       if (!line || line.startsWith('#') || line.startsWith('[attr]')) continue;
       const [pattern, ...words] = line.split(/\s+/);

@@ -1,4 +1,4 @@
-import { CadenceError } from '@cadence-detect/errors';
+import { CadenceError, itemAt } from '@cadence-detect/errors';
 import { DEFAULT_GIT_BOUNDS, runBoundedGit } from './git-process.js';
 import { attributesOf, type PathAttributes } from './gitattributes.js';
 import { BLOB_CAPS, readBlobCapped } from './blob-reader.js';
@@ -67,7 +67,7 @@ export interface HeadLinesOptions {
   readonly cache?: BlameCache;
 }
 
-const EMPTY_TREE: Record<string, string> = {
+const EMPTY_TREE: Record<string, string> & { sha1: string } = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
   sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
 };
@@ -101,7 +101,7 @@ async function treeLineCounts(
   omitPaths?: readonly string[],
 ): Promise<Map<string, number | null>> {
   const format = (await git(dir, ['rev-parse', '--show-object-format'], signal)).trim();
-  const empty = EMPTY_TREE[format] ?? EMPTY_TREE.sha1!;
+  const empty = EMPTY_TREE[format] ?? EMPTY_TREE.sha1;
   const out = await git(
     dir,
     [
@@ -122,7 +122,7 @@ async function treeLineCounts(
   const files = new Map<string, number | null>();
   for (const entry of out.split('\0')) {
     const match = /^(\d+|-)\t(\d+|-)\t(.+)$/s.exec(entry);
-    if (match) files.set(match[3]!, match[1] === '-' ? null : Number(match[1]));
+    if (match) files.set(itemAt(match, 3), match[1] === '-' ? null : Number(match[1]));
   }
   return files;
 }
@@ -228,7 +228,7 @@ export async function blameFile(
   for (const line of out.split('\n')) {
     const header = /^([0-9a-f]{40}|[0-9a-f]{64}) (\d+) \d+ (\d+)$/.exec(line);
     if (header) {
-      current = { commit: header[1]!, line: Number(header[2]), count: Number(header[3]) };
+      current = { commit: itemAt(header, 1), line: Number(header[2]), count: Number(header[3]) };
     } else if (line === 'boundary' && current) {
       boundary.add(current.commit);
     } else if (line.startsWith('filename ') && current) {

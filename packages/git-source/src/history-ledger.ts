@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import { addedLinesOf, type AddedLine } from './added-lines.js';
 import { omitted } from './history.js';
 import { judgeCopies } from './copy-sites.js';
@@ -113,7 +114,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     if (commit.parents.length !== 1) return;
     const files = filesToFollow(commit.diffs, options.follows);
     if (files.paths.length === 0) return;
-    const found = await followedDiffs(dir, commit.hash, commit.parents[0]!, files, options.signal);
+    const found = await followedDiffs(dir, commit.hash, itemAt(commit.parents, 0), files, options.signal);
     if (found.size > 0) commit.followed = found;
   };
   let current: PendingCommit | null = null;
@@ -125,7 +126,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     book.commits.push(commit.hash);
     const merge = commit.parents.length > 1;
     const state = merge
-      ? replayMerge(book, commit, index, sideDiffs!.get(commit.hash) ?? new Map<string, FileDiff>(), options)
+      ? replayMerge(book, commit, index, sideDiffs?.get(commit.hash) ?? new Map<string, FileDiff>(), options)
       : replayPlain(book, commit, index, options);
     if (!merge) options.onCommitAdded?.(commit.hash, addedLinesOf(commit.diffs, options.follows));
     book.keep(commit.hash, state, head);
@@ -153,8 +154,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
     options.signal,
   );
   await sideRead;
-  // Set in a callback TypeScript does not follow.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Set in a callback TypeScript does not follow
   if (current) await follow(current);
   finish();
   return headLedger(book, head);

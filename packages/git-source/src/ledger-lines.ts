@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import { assistantSlot, UNKNOWN, writerIndex, type Ledger } from './history-ledger.js';
 import type { CommitLines } from './head-lines.js';
 import { UNNAMED_ASSISTANT, type LineRecords } from './line-records.js';
@@ -20,12 +21,12 @@ export function tallyFromLedger(
   if (!values || values.length !== lineCount || values.includes(UNKNOWN)) return false;
   for (let start = 0; start < values.length;) {
     // A run of lines with one writer and one mark is tallied at once.
-    const value = values[start]!;
+    const value = itemAt(values, start);
     let end = start + 1;
     while (end < values.length && values[end] === value) end++;
     const count = end - start;
     start = end;
-    const commit = ledger.commits[writerIndex(value)]!;
+    const commit = itemAt(ledger.commits, writerIndex(value));
     const entry = byCommit.get(commit) ?? { lines: 0, folders: new Map<string, number>() };
     entry.lines += count;
     entry.folders.set(folder, (entry.folders.get(folder) ?? 0) + count);

@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import { assistantOfTool, AUTHORSHIP_MAX_LINE, isFullCommitId } from '@cadence-detect/plugin-sdk';
 import { BLOB_CAPS, readBlobCapped } from './blob-reader.js';
 import { NOTE_LIMITS, readNotes } from './notes.js';
@@ -60,7 +61,7 @@ export function markedLines(
   // by halving, and the walk stops at the first one past `end`. A file with many single-line
   // ranges costs each blame group a few steps, not a pass over every range.
   for (let index = firstEndingAtOrAfter(ranges, start); index < ranges.length; index++) {
-    const range = ranges[index]!;
+    const range = itemAt(ranges, index);
     if (range.start > end) break;
     const overlap = Math.min(end, range.end) - Math.max(start, range.start) + 1;
     if (overlap <= 0) continue;
@@ -77,7 +78,7 @@ function firstEndingAtOrAfter(ranges: readonly MarkedRange[], line: number): num
   let high = ranges.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (ranges[middle]!.end < line) low = middle + 1;
+    if (itemAt(ranges, middle).end < line) low = middle + 1;
     else high = middle;
   }
   return low;
@@ -214,15 +215,17 @@ function traceRange(
     return `contributor.type ${JSON.stringify(type ?? null)} is not ai, mixed, human or unknown`;
   const { start_line: start, end_line: end } = range;
   if (
+    typeof start !== 'number' ||
+    typeof end !== 'number' ||
     !Number.isInteger(start) ||
     !Number.isInteger(end) ||
-    (start as number) < 1 ||
-    (end as number) < (start as number) ||
-    (end as number) > AUTHORSHIP_MAX_LINE
+    start < 1 ||
+    end < start ||
+    end > AUTHORSHIP_MAX_LINE
   )
     return `a range of ${file} has no valid start_line and end_line`;
   if (type !== 'ai' && type !== 'mixed') return null;
-  return { start: start as number, end: end as number, assistant: tool ?? toolName(contributor?.model_id) };
+  return { start, end, assistant: tool ?? toolName(contributor?.model_id) };
 }
 
 export interface LineRecordOptions {

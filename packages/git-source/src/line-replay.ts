@@ -146,8 +146,7 @@ function pausableLines(
           const rest = queued;
           queued = [];
           feed(rest);
-          // Set in a callback TypeScript does not follow.
-          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Set in a callback TypeScript does not follow
           if (!waiting) stream.resume();
         },
         (error: unknown) => {
@@ -163,7 +162,7 @@ function pausableLines(
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => {
     const lines = (pendingText + chunk).split('\n');
-    pendingText = lines.pop()!;
+    pendingText = lines.pop() ?? '';
     // A loop, not a spread: a chunk can hold tens of thousands of lines.
     if (waiting) for (const line of lines) queued.push(line);
     else feed(lines);

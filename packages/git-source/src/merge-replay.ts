@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import type { LedgerOptions } from './history-ledger.js';
 import { SLOTS, type LedgerBook, type PendingCommit } from './ledger-book.js';
 import { applyKeeping } from './ledger-merges.js';
@@ -19,7 +20,7 @@ export function replayMerge(
   options: LedgerOptions,
 ): FileState {
   // The second parent's ledger, read before the first one is taken over (a third parent's lines are the merge's).
-  const side = book.states.get(commit.parents[1]!) ?? emptyState();
+  const side = book.states.get(itemAt(commit.parents, 1)) ?? emptyState();
   const state = book.stateOf(commit.parents[0]);
   for (const parent of commit.parents.slice(1)) book.stateOf(parent);
   for (const diff of commit.diffs) mergeFile(book, { state, side, againstSide, mine: index * SLOTS }, diff, options);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import { abortError, CadenceError } from '@cadence-detect/errors';
+import { abortError, CadenceError, errorCode, errorMessage } from '@cadence-detect/errors';
 import { directorySize } from './directory-size.js';
 
 /** Where repository mirrors live and how much they may take together (LRU eviction past it). */
@@ -60,9 +60,9 @@ export async function holdMirror(
       });
       break;
     } catch (error) {
-      if ((error as { code?: string }).code !== 'ELOCKED')
+      if (errorCode(error) !== 'ELOCKED')
         throw new CadenceError('ERR_GIT_CLONE_FAILED', {
-          message: `Cannot lock the repository mirror: ${(error as Error).message}`,
+          message: `Cannot lock the repository mirror: ${errorMessage(error)}`,
         });
       if (!waiting) onWaiting();
       waiting = true;

@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import type { SimpleGit } from 'simple-git';
 import { runGitCommand } from './git-process.js';
 import { AI_NOTES_REF } from './notes.js';
@@ -23,8 +24,11 @@ export async function remoteHeads(git: SimpleGit, url: string, branch: string | 
     }
     const entry = /^([0-9a-f]{40,64})\t(\S+)$/.exec(line);
     // ls-remote matches patterns by their tail (`HEAD` also lists refs/heads/x/HEAD): only exact names count.
-    if (entry && (entry[2] === 'HEAD' || entry[2] === `refs/heads/${branch}` || entry[2]!.startsWith(AI_NOTES_REF)))
-      refs.set(entry[2]!, entry[1]!);
+    if (
+      entry &&
+      (entry[2] === 'HEAD' || entry[2] === `refs/heads/${branch}` || itemAt(entry, 2).startsWith(AI_NOTES_REF))
+    )
+      refs.set(itemAt(entry, 2), itemAt(entry, 1));
   }
   // HEAD's own line stands for its branch only when no branch was asked for by name.
   const head = refs.get('HEAD');

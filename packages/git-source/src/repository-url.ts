@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CadenceError, redactCredentials } from '@cadence-detect/errors';
+import { CadenceError, redactCredentials, itemAt } from '@cadence-detect/errors';
 
 export type RemoteScheme = 'https' | 'http' | 'ssh' | 'git' | 'scp';
 
@@ -72,7 +72,7 @@ export function parseRepositoryUrl(input: string, options: { allowLocalPaths: bo
   const given: unknown = input;
   if (typeof given !== 'string' || given.length === 0) refuse(String(given), 'empty');
   if (input.length > 2048) refuse(input, 'longer than 2048 characters');
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- controls in a URL are what this refuses
   if (/[\s\x00-\x1f\x7f]/.test(input)) refuse(input, 'contains whitespace or control characters');
   if (input.startsWith('-')) refuse(input, 'starts with "-" (it would be read as an option)');
   if (REMOTE_HELPER.test(input)) refuse(input, 'remote helper transports (such as ext::) are not allowed');
@@ -192,7 +192,7 @@ function checkHostName(input: string, host: string): void {
   const labels = lower.replace(/\.$/, '').split('.');
   if (!labels.every((label) => DNS_LABEL.test(label))) refuse(input, 'not a valid host name');
   // WHATWG reads a name whose last label is numeric as IPv4 (octal, hex, 32-bit integers); git does not.
-  if (/^[0-9]/.test(labels[labels.length - 1]!) && !STRICT_IPV4.test(lower)) {
+  if (/^[0-9]/.test(itemAt(labels, labels.length - 1)) && !STRICT_IPV4.test(lower)) {
     refuse(input, 'an IPv4 address must be written as four decimal numbers without leading zeros');
   }
 }

@@ -62,8 +62,8 @@ export async function requestHeads(
   for (const line of listed.stdout.split('\n')) {
     const [head, type, ref] = line.split(' ');
     const match = ref ? HEAD_REF.exec(ref) : null;
-    if (!match || type !== 'commit' || !head || !isFullCommitId(head)) continue;
-    heads.set(Number(match[1]), { ref: ref!, head });
+    if (!ref || !match || type !== 'commit' || !head || !isFullCommitId(head)) continue;
+    heads.set(Number(match[1]), { ref, head });
   }
   return heads;
 }
@@ -99,7 +99,7 @@ export async function readRequestCommits(
   const heads = await requestHeads(dir, options.signal);
   const wanted = options.squashes.filter((squash) => heads.has(squash.number)).slice(-maxRequests);
   if (wanted.length === 0) return carried;
-  const tips = [...new Set(wanted.map((squash) => heads.get(squash.number)!.head))];
+  const tips = [...new Set(wanted.flatMap((squash) => heads.get(squash.number)?.head ?? []))];
   const maxCommits = Math.min(wanted.length * MAX_COMMITS_PER_REQUEST, MAX_REQUEST_COMMITS_READ);
   const result = await runBoundedGit(
     dir,
@@ -138,7 +138,9 @@ export async function readRequestCommits(
   // In the order the squashes landed (oldest first): a stacked request leaves its base's commits to it.
   const claimed = new Set<string>();
   for (const squash of wanted) {
-    const { ref, head } = heads.get(squash.number)!;
+    const found = heads.get(squash.number);
+    if (!found) continue;
+    const { ref, head } = found;
     // A head committed after the squash is not what was squashed: a subject that only names
     // another request, or a fork's request of the same number.
     const tip = read.get(head);
@@ -158,8 +160,9 @@ export async function readRequestCommits(
 function ownCommits(head: string, read: ReadonlyMap<string, CommitRecord>, claimed: Set<string>): CommitRecord[] {
   const found = new Map<string, CommitRecord>();
   const pending = [head];
-  while (pending.length > 0 && found.size < MAX_COMMITS_PER_REQUEST) {
-    const hash = pending.pop()!;
+  while (found.size < MAX_COMMITS_PER_REQUEST) {
+    const hash = pending.pop();
+    if (hash === undefined) break;
     const commit = read.get(hash);
     if (!commit || found.has(hash) || claimed.has(hash)) continue;
     found.set(hash, commit);

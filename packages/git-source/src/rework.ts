@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 import { blameFile } from './head-lines.js';
 import { markedLines, NO_LINE_RECORDS, type LineRecords } from './line-records.js';
@@ -87,11 +88,11 @@ function reworkIndex(commits: readonly CommitRecord[], window: number): ReworkIn
     let high = times.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (times[mid]! < time - window) low = mid + 1;
+      if (itemAt(times, mid) < time - window) low = mid + 1;
       else high = mid;
     }
     let count = 0;
-    for (let i = low; i < times.length && times[i]! <= time; i++) if (++count > 1) return true;
+    for (let i = low; i < times.length && itemAt(times, i) <= time; i++) if (++count > 1) return true;
     return false;
   };
   const candidates = new Set(
@@ -167,15 +168,17 @@ async function replayedWork(
     records.byCommit.size > 0 ? (commit, path) => records.byCommit.get(commit)?.get(path) : undefined,
   );
   const work: BlameWork[] = [];
-  for (const [hash, paths] of unknown)
-    for (const [path, lines] of paths) work.push({ commit: index.byHash.get(hash)!, path, ranges: toRanges(lines) });
+  for (const [hash, paths] of unknown) {
+    const commit = index.byHash.get(hash);
+    if (commit) for (const [path, lines] of paths) work.push({ commit, path, ranges: toRanges(lines) });
+  }
   return work;
 }
 
 /** What each candidate deletes, from ONE `git log -p -U0 -w -M` over just those commits (a diff per commit would be a process each). */
 async function deletedWork(dir: string, options: ReworkOptions, index: ReworkIndex): Promise<BlameWork[]> {
   const work: BlameWork[] = [];
-  const single = [...index.candidates].filter((hash) => !index.byHash.get(hash)!.isMerge);
+  const single = [...index.candidates].filter((hash) => index.byHash.get(hash)?.isMerge === false);
   if (single.length === 0) return work;
   let current: CommitRecord | undefined;
   await streamCommitDiffs(
@@ -217,13 +220,14 @@ async function blameWork(
   const worker = async (): Promise<void> => {
     for (let next = work.shift(); next; next = work.shift()) {
       const { commit, path, ranges } = next;
-      const parent = commit.parents[0]!;
+      const parent = itemAt(commit.parents, 0);
       // Commits older than the window (by committer date, never earlier than the author date) are not walked.
       const blamed = await blameFile(dir, parent, path, options.signal, ranges, commit.authorTime - window).catch(
         () => null,
       );
-      for (const group of blamed?.groups ?? []) {
-        if (blamed!.boundary.has(group.commit)) continue;
+      if (!blamed) continue;
+      for (const group of blamed.groups) {
+        if (blamed.boundary.has(group.commit)) continue;
         tally.charge(
           index.byHash.get(group.commit),
           commit,

@@ -8,7 +8,7 @@ import { isTraceFile, readLineRecords, type LineRecords } from './line-records.j
 import type { SharedAuthorshipNotes } from './authorship-notes.js';
 import { REWORK_WINDOW_SECONDS, type ReworkedLines } from './rework.js';
 import { carriesForward, type KeptLines } from './ledger-cache.js';
-import { CadenceError } from '@cadence-detect/errors';
+import { CadenceError, itemAt } from '@cadence-detect/errors';
 import type { AddedLinesReader } from '@cadence-detect/plugin-sdk';
 import { AddedLinesReading, type AddedLineReadings } from './added-lines.js';
 
@@ -78,11 +78,13 @@ export async function readWholeHistoryPass(
     )
     .digest('hex');
   const readers = options.readers ?? [];
+  const { onProgress } = options;
   const readersKept = readers.every((reader) => kept?.readings?.has(reader.key));
   const resumedFrom = kept && since && kept.context === context && readersKept ? kept : null;
   const reading = new AddedLinesReading(readers, resumedFrom?.readings);
   // Carried forward: the commits since; else the whole history (listed again when only the context changed).
-  const parents = resumedFrom ? since! : since ? await historyParents(dir, head, options.signal) : listing.parents;
+  const parents =
+    resumedFrom && since ? since : since ? await historyParents(dir, head, options.signal) : listing.parents;
   const deletions = new Map<number, number>();
   const ledger = await replayLedger(dir, head, {
     follows: (path) => !tree.isExcluded(path),
@@ -95,11 +97,7 @@ export async function readWholeHistoryPass(
     },
     ...(resumedFrom ? { resume: resumedFrom.ledger } : {}),
     ...(readers.length > 0 ? { onCommitAdded: (hash: string, lines) => reading.read(hash, lines) } : {}),
-    ...(options.onProgress
-      ? {
-          onReplayed: (replayed: number) => options.onProgress!(replayed, parents.size),
-        }
-      : {}),
+    ...(onProgress ? { onReplayed: (replayed: number) => onProgress(replayed, parents.size) } : {}),
     ...(options.omitPaths?.length ? { omitPaths: options.omitPaths } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
@@ -160,8 +158,8 @@ export function chargeRework(
   const hashes = pass.ledger.commits;
   for (const [key, count] of pass.deletions) {
     const { by, writer, isMarked } = fromDeletionKey(key);
-    const deleter = byHash.get(hashes[by]!);
-    const written = byHash.get(hashes[writer]!);
+    const deleter = byHash.get(itemAt(hashes, by));
+    const written = byHash.get(itemAt(hashes, writer));
     if (!deleter || !written) continue;
     if (deleter.authorTime - written.authorTime > windowSeconds || written.authorTime > deleter.authorTime) continue;
     lines.set(written.hash, (lines.get(written.hash) ?? 0) + count);
@@ -200,8 +198,8 @@ function parseParents(text: string): Map<string, readonly string[]> {
   const intern = stringInterner();
   for (const line of text.split('\n')) {
     if (!line) continue;
-    const [hash, ...of] = line.split(' ');
-    parents.set(intern(hash!), of.map(intern));
+    const [hash = '', ...of] = line.split(' ');
+    parents.set(intern(hash), of.map(intern));
   }
   return parents;
 }

@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import { fitLogistic } from './logistic.js';
 
 /** p = sigmoid(slope·z + intercept): a raw score as a probability at the base rate `prior`. */
@@ -22,5 +23,5 @@ export function fitPlatt(scores: readonly number[], labels: readonly number[], p
     1e-6,
     50,
   );
-  return { slope: fit.weights[0]!, intercept: fit.bias, prior };
+  return { slope: itemAt(fit.weights, 0), intercept: fit.bias, prior };
 }

@@ -1,17 +1,19 @@
+import { itemAt } from '@cadence-detect/errors';
+
 /**
  * The area under the ROC curve by the rank-sum (Mann-Whitney) statistic, ties at their mean rank:
  * the chance that a random positive scores above a random negative. NaN without both classes.
  */
 export function auc(scores: readonly number[], labels: readonly number[]): number {
-  const order = scores.map((s, i): [number, number] => [s, labels[i]!]).sort((a, b) => a[0] - b[0]);
+  const order = scores.map((s, i): [number, number] => [s, itemAt(labels, i)]).sort((a, b) => a[0] - b[0]);
   let rankSum = 0;
   let positives = 0;
   for (let i = 0; i < order.length;) {
     let j = i;
-    while (j < order.length && order[j]![0] === order[i]![0]) j++;
+    while (j < order.length && itemAt(order, j)[0] === itemAt(order, i)[0]) j++;
     const rank = (i + j + 1) / 2;
     for (let k = i; k < j; k++) {
-      if (order[k]![1] === 1) {
+      if (itemAt(order, k)[1] === 1) {
         rankSum += rank;
         positives++;
       }

@@ -1,3 +1,5 @@
+import { itemAt } from '@cadence-detect/errors';
+
 /** A sparse input: hashed slots and their values (a commit's tokens, each part scaled to unit length). */
 export interface SparseVector {
   readonly index: Int32Array;
@@ -30,7 +32,7 @@ export interface HashedLogisticFit {
 /** The linear score of a sparse vector. */
 export function hashedScore(fit: HashedLogisticFit, x: SparseVector): number {
   let z = fit.bias;
-  for (let k = 0; k < x.index.length; k++) z += fit.weights[x.index[k]!]! * x.value[k]!;
+  for (let k = 0; k < x.index.length; k++) z += itemAt(fit.weights, itemAt(x.index, k)) * itemAt(x.value, k);
   return z;
 }
 
@@ -57,19 +59,19 @@ export function fitHashedLogistic(
     for (let i = order.length - 1; i > 0; i--) {
       state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
       const j = state % (i + 1);
-      [order[i], order[j]] = [order[j]!, order[i]!];
+      [order[i], order[j]] = [itemAt(order, j), itemAt(order, i)];
     }
     for (const i of order) {
-      const { vector: x, label } = examples[i]!;
+      const { vector: x, label } = itemAt(examples, i);
       const z = hashedScore({ weights, bias }, x);
       const gradient = (1 / (1 + Math.exp(-z)) - label) * classWeight[label];
       bias -= 0.01 * gradient;
       for (let k = 0; k < x.index.length; k++) {
-        const slot = x.index[k]!;
-        const g = gradient * x.value[k]! + l2 * weights[slot]!;
-        const square = squares[slot]! + g * g;
+        const slot = itemAt(x.index, k);
+        const g = gradient * itemAt(x.value, k) + l2 * itemAt(weights, slot);
+        const square = itemAt(squares, slot) + g * g;
         squares[slot] = square;
-        weights[slot] = weights[slot]! - (rate / Math.sqrt(square)) * g;
+        weights[slot] = itemAt(weights, slot) - (rate / Math.sqrt(square)) * g;
       }
     }
   }

@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import { solveLinear } from './linear-solve.js';
 
 export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
@@ -22,40 +23,40 @@ export function fitLogistic(
   lambda = 1,
   iterations = 25,
 ): LogisticFit {
-  const d = rows[0]!.length;
+  const d = itemAt(rows, 0).length;
   const w = new Array<number>(d + 1).fill(0); // the last entry: the bias
   for (let iter = 0; iter < iterations; iter++) {
     const grad = new Array<number>(d + 1).fill(0);
     const hess = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
     for (let i = 0; i < rows.length; i++) {
-      const x = rows[i]!;
-      let z = w[d]!;
-      for (let j = 0; j < d; j++) z += w[j]! * x[j]!;
+      const x = itemAt(rows, i);
+      let z = itemAt(w, d);
+      for (let j = 0; j < d; j++) z += itemAt(w, j) * itemAt(x, j);
       const p = sigmoid(z);
-      const g = weights[i]! * (p - labels[i]!);
+      const g = itemAt(weights, i) * (p - itemAt(labels, i));
       // Floored: a point classified with certainty still keeps the Hessian invertible.
-      const h = weights[i]! * Math.max(p * (1 - p), 1e-9);
+      const h = itemAt(weights, i) * Math.max(p * (1 - p), 1e-9);
       for (let j = 0; j <= d; j++) {
-        const xj = j === d ? 1 : x[j]!;
-        grad[j]! += g * xj;
-        const row = hess[j]!;
-        for (let k = 0; k <= j; k++) row[k]! += h * xj * (k === d ? 1 : x[k]!);
+        const xj = j === d ? 1 : itemAt(x, j);
+        grad[j] = itemAt(grad, j) + g * xj;
+        const row = itemAt(hess, j);
+        for (let k = 0; k <= j; k++) row[k] = itemAt(row, k) + h * xj * (k === d ? 1 : itemAt(x, k));
       }
     }
-    for (let j = 0; j <= d; j++) for (let k = 0; k < j; k++) hess[k]![j] = hess[j]![k]!;
+    for (let j = 0; j <= d; j++) for (let k = 0; k < j; k++) itemAt(hess, k)[j] = itemAt(itemAt(hess, j), k);
     for (let j = 0; j < d; j++) {
-      grad[j]! += lambda * w[j]!;
-      hess[j]![j]! += lambda;
+      grad[j] = itemAt(grad, j) + lambda * itemAt(w, j);
+      itemAt(hess, j)[j] = itemAt(itemAt(hess, j), j) + lambda;
     }
     const step = solveLinear(hess, grad);
     let size = 0;
     for (let j = 0; j <= d; j++) {
-      w[j]! -= step[j]!;
-      size = Math.max(size, Math.abs(step[j]!));
+      w[j] = itemAt(w, j) - itemAt(step, j);
+      size = Math.max(size, Math.abs(itemAt(step, j)));
     }
     if (size < 1e-6) break;
   }
-  return { weights: w.slice(0, d), bias: w[d]! };
+  return { weights: w.slice(0, d), bias: itemAt(w, d) };
 }
 
 /**

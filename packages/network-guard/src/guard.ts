@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { abortError, CadenceError } from '@cadence-detect/errors';
+import { abortError, CadenceError, itemAt } from '@cadence-detect/errors';
 import { parseAddress, formatIPv4, type ParsedAddress } from './address.js';
 import { cidrContains, parseCidr } from './cidr.js';
 import { embeddedIPv4, isPrivateParsed } from './private-ranges.js';
@@ -42,7 +42,7 @@ export async function resolveAndCheck(
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   const literal = parseAddress(bare);
   if (literal) {
-    const address = literal.family === 4 ? formatIPv4(literal.bytes) : bare.split('%')[0]!;
+    const address = literal.family === 4 ? formatIPv4(literal.bytes) : itemAt(bare.split('%'), 0);
     if (policy && !isAddressAllowed(address, policy)) throw refuse(host, address);
     return { host: bare, address, family: literal.family };
   }
@@ -73,6 +73,6 @@ export async function resolveAndCheck(
       if (!isAddressAllowed(result.address, policy)) throw refuse(bare, result.address);
     }
   }
-  const first = results[0]!;
+  const first = itemAt(results, 0);
   return { host: bare, address: first.address, family: first.family === 6 ? 6 : 4 };
 }

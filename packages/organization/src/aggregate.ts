@@ -102,11 +102,10 @@ const lineShare = (l: Omit<OrganizationLines, 'share'>): number | null => {
 function organizationLines(repositories: readonly OrganizationRepository[]): {
   lines?: OrganizationLines & { repositories: number };
 } {
-  const counted = repositories.filter((r) => r.lines);
+  const counted = repositories.flatMap((r) => (r.lines ? [r.lines] : []));
   if (counted.length === 0) return {};
   const total = { counted: 0, explicit: 0, inferred: 0, automation: 0, human: 0, outside: 0 };
-  for (const { lines } of counted)
-    for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += lines![key];
+  for (const lines of counted) for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += lines[key];
   const summed = {
     counted: total.counted,
     explicit: total.explicit,
@@ -115,7 +114,7 @@ function organizationLines(repositories: readonly OrganizationRepository[]): {
     human: two(total.human),
     outside: total.outside,
   };
-  const floors = counted.map((r) => r.lines!.era_check).filter((e) => e !== undefined && e !== null);
+  const floors = counted.map((lines) => lines.era_check).filter((e) => e !== undefined && e !== null);
   const era = floors.reduce(
     (sum, e) => ({ commits: sum.commits + e.commits, lines: sum.lines + e.lines, inferred: sum.inferred + e.inferred }),
     { commits: 0, lines: 0, inferred: 0 },
@@ -201,8 +200,7 @@ export function mergeMonths(series: readonly (readonly MonthlyShare[])[]): Month
   for (const months of series) {
     for (const m of months) {
       const t = byMonth.get(m.month) ?? { commits: 0, scored: 0, explicit: 0, inferred: 0, assistants: {} };
-      // A result kept before months counted their scored commits has none.
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- A result kept before months counted their scored commits has none
       const monthScored = m.scored_commits ?? m.commits;
       t.commits += m.commits;
       t.scored += monthScored;

@@ -1,4 +1,4 @@
-import { CadenceError, toCadenceError } from '@cadence-detect/errors';
+import { CadenceError, toCadenceError, itemAt } from '@cadence-detect/errors';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 import {
   normalizeGitHost,
@@ -34,7 +34,7 @@ export interface ListingFilter {
 /** `github:acme`, `gitlab:group/sub`: the forge (a loaded plugin's `forge.name`) and the owner. */
 export function parseForgeTarget(target: string): { forge: string; owner: string } | null {
   const match = /^([a-z][a-z0-9-]{0,39}):(.+)$/.exec(target);
-  return match ? { forge: match[1]!, owner: match[2]!.replace(/\/+$/, '') } : null;
+  return match ? { forge: itemAt(match, 1), owner: itemAt(match, 2).replace(/\/+$/, '') } : null;
 }
 
 type AnyForge = ForgeDefinition<Readonly<Record<string, unknown>>>;
@@ -43,7 +43,11 @@ type AnyForge = ForgeDefinition<Readonly<Record<string, unknown>>>;
 function listingForge(
   plugins: readonly LoadedPlugin[],
   forge: string,
-): { forge: AnyForge; setup: (logger: PluginLogger) => IntakeSetup<Readonly<Record<string, unknown>>> } {
+): {
+  forge: AnyForge;
+  listRepositories: NonNullable<AnyForge['listRepositories']>;
+  setup: (logger: PluginLogger) => IntakeSetup<Readonly<Record<string, unknown>>>;
+} {
   const loaded = plugins.find((p) => p.plugin.forge?.name === forge);
   const definition = loaded?.plugin.forge;
   if (!loaded || !definition)
@@ -51,12 +55,13 @@ function listingForge(
       message: `no loaded plugin brings the forge ${JSON.stringify(forge)}: give github:<org>, gitlab:<group> or a list of repositories`,
       details: { field: 'forge', reason: 'unknown forge' },
     });
-  if (!definition.listRepositories)
+  const listRepositories = definition.listRepositories?.bind(definition);
+  if (!listRepositories)
     throw new CadenceError('ERR_INVALID_SOURCE', {
       message: `the ${forge} plugin cannot list repositories; give a list of repositories`,
       details: { field: 'forge', reason: 'cannot list' },
     });
-  return { forge: definition, setup: (logger) => ({ options: loaded.options ?? {}, logger }) };
+  return { forge: definition, listRepositories, setup: (logger) => ({ options: loaded.options ?? {}, logger }) };
 }
 
 /** Throws unless a loaded plugin brings `forge` and can list its repositories (a request refused before any job). */
@@ -77,8 +82,8 @@ export async function repositoriesFromForge(
   logger: PluginLogger,
   signal: AbortSignal,
 ): Promise<ScanTarget[]> {
-  const { forge, setup } = listingForge(plugins, target.forge);
-  const listed = await forge.listRepositories!(setup(logger), target.owner, signal).catch((error: unknown) => {
+  const { forge, listRepositories, setup } = listingForge(plugins, target.forge);
+  const listed = await listRepositories(setup(logger), target.owner, signal).catch((error: unknown) => {
     throw toCadenceError(error);
   });
   const credentials = forgeCredentials(forge, setup(logger));

@@ -56,7 +56,7 @@ export function renderOrganizationText(
     ...(org.lines
       ? [
           `Code at HEAD: ${pct(org.lines.share).trim()} assistant-made of ${Math.round(org.lines.counted)} lines in ${org.lines.repositories} of ${org.counts.analyzed} repositories (summed)`,
-          ...(linesFloorSentence(org) ? [linesFloorSentence(org)!] : []),
+          ...[linesFloorSentence(org)].filter((sentence) => sentence !== null),
         ]
       : []),
     '',

@@ -7,7 +7,7 @@ import { settingsKeyProblem } from '@cadence-detect/plugin-sdk';
 import { incompatibility, targetedRange } from './compatibility.js';
 import { discoverPluginPackages } from './discovery.js';
 import { entryFile, isPathSpecifier, locatePackage } from './package-location.js';
-import { errorMessage } from '@cadence-detect/errors';
+import { errorMessage, fieldOf, isRecord } from '@cadence-detect/errors';
 
 export type PluginOrigin = LoadedPlugin['source'];
 
@@ -155,8 +155,8 @@ async function loadOne(
   const described = { ...base, packageName, version: located.manifest.version ?? null, path: located.dir };
   let plugin: unknown;
   try {
-    const module = (await import(pathToFileURL(entryFile(located)).href)) as { default?: unknown };
-    plugin = module.default;
+    const module: unknown = await import(pathToFileURL(entryFile(located)).href);
+    plugin = fieldOf(module, 'default');
   } catch (error) {
     return {
       entry: {
@@ -188,10 +188,8 @@ async function loadOne(
 }
 
 function checkShape(value: unknown): string | null {
-  if (!value || typeof value !== 'object')
-    return 'its default export is not a plugin object (expected { name, apply })';
-  const candidate = value as { name?: unknown; apply?: unknown };
-  if (typeof candidate.name !== 'string' || candidate.name.length === 0) return 'its default export has no name';
-  if (typeof candidate.apply !== 'function') return 'its default export has no apply(hooks) method';
+  if (!isRecord(value)) return 'its default export is not a plugin object (expected { name, apply })';
+  if (typeof value.name !== 'string' || value.name.length === 0) return 'its default export has no name';
+  if (typeof value.apply !== 'function') return 'its default export has no apply(hooks) method';
   return null;
 }

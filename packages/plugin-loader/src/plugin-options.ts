@@ -1,5 +1,5 @@
 import { Value } from '@cadence-detect/plugin-sdk/typebox';
-import { closestName } from '@cadence-detect/errors';
+import { closestName, isRecord } from '@cadence-detect/errors';
 import { deepFreeze } from './deep-freeze.js';
 import type { LoadedPlugin } from './loaded-plugin.js';
 
@@ -74,9 +74,11 @@ function optionProblem(schema: object, key: string, message: string): string {
   if (!/schema is false|additional propert/i.test(message)) return message;
   const path = key.split('.');
   const name = path.pop() ?? key;
-  let node = schema as { properties?: Record<string, object> };
-  for (const part of path) node = node.properties?.[part] ?? {};
-  const known = Object.keys(node.properties ?? {});
+  const propertiesOf = (node: unknown): Record<string, unknown> =>
+    isRecord(node) && isRecord(node.properties) ? node.properties : {};
+  let node: unknown = schema;
+  for (const part of path) node = propertiesOf(node)[part];
+  const known = Object.keys(propertiesOf(node));
   const suggestion = closestName(name, known);
   if (suggestion) return `unknown option ${name} (did you mean ${suggestion}?)`;
   return known.length > 0 ? `unknown option ${name} (the options are ${known.join(', ')})` : `unknown option ${name}`;
@@ -94,13 +96,13 @@ function withDefaults(schema: object, value: unknown): unknown {
 }
 
 function plainDefaults(schema: object, value: unknown): unknown {
-  const node = schema as { type?: unknown; properties?: Record<string, object> };
-  if (node.type !== 'object' || !node.properties || !value || typeof value !== 'object' || Array.isArray(value))
-    return value;
-  const out = value as Record<string, unknown>;
-  for (const [key, child] of Object.entries(node.properties)) {
-    if (out[key] === undefined && 'default' in child) out[key] = structuredClone(child.default);
-    if (out[key] !== undefined) out[key] = plainDefaults(child, out[key]);
+  const type: unknown = Reflect.get(schema, 'type');
+  const properties: unknown = Reflect.get(schema, 'properties');
+  if (type !== 'object' || !isRecord(properties) || !isRecord(value)) return value;
+  for (const [key, child] of Object.entries(properties)) {
+    if (!isRecord(child)) continue;
+    if (value[key] === undefined && 'default' in child) value[key] = structuredClone(child.default);
+    if (value[key] !== undefined) value[key] = plainDefaults(child, value[key]);
   }
-  return out;
+  return value;
 }

@@ -19,7 +19,7 @@ const GENERIC_NAMES = new Set([
 /** `12345+login@users.noreply.github.com` or `login@users.noreply.github.com`: the GitHub login. */
 export function githubNoReplyLogin(email: string): string | null {
   const match = /^(?:\d+\+)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)@users\.noreply\.github\.com$/i.exec(email.trim());
-  return match ? match[1]!.toLowerCase() : null;
+  return match?.[1]?.toLowerCase() ?? null;
 }
 
 const normalName = (name: string): string => name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
@@ -41,11 +41,12 @@ export function authorKeys(identities: Iterable<AuthorIdentity>): (identity: Aut
   const parent = new Map<string, string>();
   const find = (node: string): string => {
     let root = node;
-    while (parent.get(root) !== undefined && parent.get(root) !== root) root = parent.get(root)!;
+    for (let up = parent.get(root); up !== undefined && up !== root; up = parent.get(root)) root = up;
     // Path compression: later finds are one step.
     for (let at = node; at !== root;) {
-      const next = parent.get(at)!;
+      const next = parent.get(at);
       parent.set(at, root);
+      if (next === undefined) break;
       at = next;
     }
     return root;

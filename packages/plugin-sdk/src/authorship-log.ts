@@ -92,7 +92,7 @@ export function parseAuthorshipLog(text: string): AuthorshipLog | string {
       return `an attestation line is not "  <key> <ranges>" under a file: ${JSON.stringify(line.slice(0, 80))}`;
     const [, key, rangeText] = entry as unknown as [string, string, string];
     const human = key.startsWith('h_') || key === 'human';
-    const record = key.startsWith('s_') ? sessions[key.split('::')[0]!] : prompts[key];
+    const record = key.startsWith('s_') ? sessions[key.split('::')[0] ?? ''] : prompts[key];
     const agent = isObject(record) && isObject(record.agent_id) ? record.agent_id : undefined;
     const tool = human ? null : named(agent?.tool, 60);
     const ranges = parseRanges(rangeText, tool);

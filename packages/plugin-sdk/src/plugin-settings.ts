@@ -6,6 +6,8 @@
  * @since 1.11
  */
 
+import { isRecord } from '@cadence-detect/errors';
+
 /** What `settingsKeyOf` needs of a plugin: its name, its forge, and its `meta`. */
 export interface SettingsOwner {
   readonly name: string;
@@ -44,9 +46,11 @@ export function settingsKeyProblem(plugin: SettingsOwner, reserved: readonly str
  * `{ type: 'string', secret: true }` in a plain JSON Schema.
  */
 export function secretOptionPaths(schema: object | undefined, prefix = ''): string[] {
-  const properties = (schema as { properties?: Record<string, object> } | undefined)?.properties ?? {};
+  const properties: unknown = schema === undefined ? undefined : Reflect.get(schema, 'properties');
+  if (!isRecord(properties)) return [];
   const out: string[] = [];
   for (const [name, child] of Object.entries(properties)) {
+    if (!isRecord(child)) continue;
     const path = prefix ? `${prefix}.${name}` : name;
     if (isSecret(child)) out.push(path);
     else out.push(...secretOptionPaths(child, path));
@@ -54,7 +58,9 @@ export function secretOptionPaths(schema: object | undefined, prefix = ''): stri
   return out;
 }
 
-function isSecret(schema: object): boolean {
-  const node = schema as { secret?: unknown; anyOf?: object[] };
-  return node.secret === true || (node.anyOf ?? []).some((member) => (member as { secret?: unknown }).secret === true);
+function isSecret(schema: Record<string, unknown>): boolean {
+  const { secret, anyOf } = schema;
+  return (
+    secret === true || (Array.isArray(anyOf) && anyOf.some((member) => isRecord(member) && member.secret === true))
+  );
 }

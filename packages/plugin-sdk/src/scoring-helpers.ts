@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import type { CommitRecord } from './commit.js';
 import type { Finding } from './strategy.js';
 import { clampScore } from './source.js';
@@ -124,9 +125,9 @@ function linearScore(
 ): number {
   let z = model.bias;
   for (let i = 0; i < model.weights.length; i++) {
-    let standardized = (x[i]! - model.mean[i]!) / model.scale[i]!;
+    let standardized = (itemAt(x, i) - itemAt(model.mean, i)) / itemAt(model.scale, i);
     if (zLimit !== undefined) standardized = Math.max(-zLimit, Math.min(zLimit, standardized));
-    const contribution = model.weights[i]! * standardized;
+    const contribution = itemAt(model.weights, i) * standardized;
     if (contributions) contributions[i] = contribution;
     z += contribution;
   }

@@ -78,8 +78,7 @@ export async function runPlugin(
 ): Promise<PluginRun<RepositoryResult>>;
 export async function runPlugin(
   plugin: CadencePlugin,
-  // One overload per kind of source, each with its own documentation and result type.
-  // eslint-disable-next-line @typescript-eslint/unified-signatures
+  // eslint-disable-next-line @typescript-eslint/unified-signatures -- One overload per kind of source, each with its own documentation and result type
   source: { repository: string; branch?: string },
   options?: RunOptions,
 ): Promise<PluginRun<RepositoryResult>>;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { isRecord } from '@cadence-detect/errors';
 import type { CadencePlugin, Detection, Severity } from '@cadence-detect/plugin-sdk';
 import { runPlugin, type RunOptions, type TestSource } from './run-plugin.js';
 
@@ -68,7 +69,7 @@ export function testStrategy(
           entry.detections.length,
           `${strategy} made ${found.length} detections, expected ${entry.detections.length}: ${JSON.stringify(found.map((d) => d.message))}`,
         );
-        entry.detections.forEach((expected, i) => checkDetection(found[i]!, expected, i));
+        found.forEach((detection, i) => checkDetection(detection, entry.detections[i] ?? {}, i));
       });
     });
   });
@@ -109,32 +110,23 @@ const described = (value: unknown): string =>
 
 /** A wrong argument is said in one line naming the signature, before any test is declared. */
 function checkArguments(strategy: unknown, plugin: unknown, cases: unknown, runner: unknown): void {
-  const fail = (problem: string): never => {
+  function fail(problem: string): never {
     throw new TypeError(`${SIGNATURE}: ${problem}`);
-  };
+  }
   if (typeof strategy !== 'string' || strategy.length === 0)
     fail(`strategyName must be the strategy's name (meta.name, a string), not ${described(strategy)}`);
-  const candidate = plugin as { name?: unknown; apply?: unknown } | null;
-  if (typeof candidate !== 'object' || candidate === null || !isFunction(candidate.apply))
+  if (!isRecord(plugin) || !isFunction(plugin.apply))
     fail(
       `plugin must be the plugin (the package's default export, with apply(hooks)), not ${described(plugin)}${
-        typeof candidate === 'object' && candidate !== null && 'meta' in candidate && 'analyze' in candidate
+        isRecord(plugin) && 'meta' in plugin && 'analyze' in plugin
           ? ': this is a strategy; pass the plugin that registers it'
           : ''
       }`,
     );
-  const table = cases as { valid?: unknown; invalid?: unknown } | null;
-  if (typeof table !== 'object' || table === null || Array.isArray(table))
-    fail(`cases must be { valid?: [...], invalid?: [...] }, not ${described(cases)}`);
+  if (!isRecord(cases)) fail(`cases must be { valid?: [...], invalid?: [...] }, not ${described(cases)}`);
   for (const key of ['valid', 'invalid'] as const)
-    if (table![key] !== undefined && !Array.isArray(table![key])) fail(`cases.${key} must be an array`);
-  const functions = runner as { describe?: unknown; it?: unknown } | null;
-  if (
-    typeof functions !== 'object' ||
-    functions === null ||
-    !isFunction(functions.describe) ||
-    !isFunction(functions.it)
-  )
+    if (cases[key] !== undefined && !Array.isArray(cases[key])) fail(`cases.${key} must be an array`);
+  if (!isRecord(runner) || !isFunction(runner.describe) || !isFunction(runner.it))
     fail(
       'runner must give describe and it functions (mocha\u2019s globals are used when it is left out: run the file under mocha)',
     );

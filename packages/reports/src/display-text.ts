@@ -7,10 +7,10 @@
  */
 
 /** C0 controls but tab and line feed, DEL and the C1 controls: shown as one space a run. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- the control characters are what display text replaces
 const CONTROLS_KEEPING_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]+/g;
 /** Every C0 and C1 control, tab and line feed included: for text that must stay on one line. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- the control characters are what display text replaces
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
 /** Bidirectional marks, embeddings, overrides and isolates: invisible, so removed. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;

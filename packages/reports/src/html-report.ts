@@ -119,9 +119,10 @@ ${authorTable(r)}
 <h2>Commits over time</h2>
 ${timelineChart(r.timeline)}
 ${
-  (r.months?.length ?? 0) > 0 &&
+  r.months &&
+  r.months.length > 0 &&
   html`<h2>Assistant share by month</h2>
-${shareChart(r.months!)}`
+  ${shareChart(r.months)}`
 }
 <h2>Flagged commits</h2>
 <p class="muted">Evidence: explicit = the history says so (a trailer, an agent account, a note); inferred = how the commit looks.</p>
@@ -150,7 +151,7 @@ function unflaggedFindings(r: RepositoryResult): SafeHtml | '' {
   return html`<details class="unflagged"><summary>Findings on commits that are not flagged (${rest.length})</summary>
 <p class="muted">Each strategy's findings on commits the verdict did not flag: reasons that did not add up to a flag.</p>
 <table class="muted"><thead><tr><th scope="col">Commit</th><th scope="col">Strategy</th><th scope="col">Severity</th><th scope="col">Finding</th></tr></thead><tbody>
-${lines(shown.map((d) => html`<tr><td><code>${d.commit!.slice(0, 12)}</code></td><td>${d.strategy}</td><td>${d.severity}</td><td>${d.message}</td></tr>`))}
+${lines(shown.map((d) => html`<tr><td><code>${(d.commit ?? '').slice(0, 12)}</code></td><td>${d.strategy}</td><td>${d.severity}</td><td>${d.message}</td></tr>`))}
 </tbody></table>${rest.length > shown.length && html`<p class="muted">The first ${shown.length} of ${rest.length}; the JSON report has all.</p>`}</details>`;
 }
 

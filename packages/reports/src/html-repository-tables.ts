@@ -41,12 +41,11 @@ export function metricsTable(r: RepositoryResult): SafeHtml | '' {
       readableDuration,
     ],
   ];
-  const body = rows
-    .filter(([, value]) => typeof value === 'number')
-    .map(
-      ([label, value, human, show]) =>
-        html`<tr><th scope="row">${label}</th><td class="num">${show(value!)}</td><td class="num">${show(human.median)}</td><td class="num">${show(human.p10)} to ${show(human.p90)}</td></tr>`,
-    );
+  const body = rows.flatMap(([label, value, human, show]) =>
+    typeof value !== 'number'
+      ? []
+      : html`<tr><th scope="row">${label}</th><td class="num">${show(value)}</td><td class="num">${show(human.median)}</td><td class="num">${show(human.p10)} to ${show(human.p90)}</td></tr>`,
+  );
   if (body.length === 0) return '';
   return html`<h2>Size and pace</h2>
 <table id="metrics"><caption class="muted">Beside the human histories of the development corpus: ${HUMAN_HISTORIES.histories} repositories, ${HUMAN_HISTORIES.commits.toLocaleString('en')} commits written before assistants (docs/scoring.md)</caption>

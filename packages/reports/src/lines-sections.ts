@@ -129,7 +129,7 @@ function survivalChart(months: Survival['months']): SafeHtml {
       html`<text x="${Math.min(width - right - 30, left + i * slot + bar).toFixed(1)}" y="${height - bottom + 18}" font-size="12" text-anchor="middle">${m.month}</text>`,
   );
   return html`<svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="survival-chart-title">
-<title id="survival-chart-title">Share of each month's added lines still at HEAD, ${months[0]!.month} to ${months[months.length - 1]!.month}: assistant in red, human in grey</title>
+<title id="survival-chart-title">Share of each month's added lines still at HEAD, ${months[0]?.month ?? ''} to ${months.at(-1)?.month ?? ''}: assistant in red, human in grey</title>
 ${ticks}
 ${bars}
 ${labels}

@@ -335,7 +335,7 @@ function messageRule(detection: Detection, strategy: StrategyResult | undefined)
   return {
     ...base,
     id: ruleIdOf(detection),
-    name: `${base.name}${detection.messageId!.replace(/^(\w)/, (c) => c.toUpperCase())}`,
+    name: `${base.name}${(detection.messageId ?? '').replace(/^(\w)/, (c) => c.toUpperCase())}`,
     properties: { ...base.properties, messageId: detection.messageId },
   };
 }

@@ -58,21 +58,23 @@ export function shareChart(all: readonly MonthlyShare[], id = 'share-chart'): Sa
   });
   // Months without commits have no bar: where the months shown jump, a dashed break says so.
   const breaks = months.map((m, i) => {
-    if (i === 0 || followingMonth(months[i - 1]!.month) === m.month) return '';
+    if (i === 0 || followingMonth(months[i - 1]?.month ?? '') === m.month) return '';
     const x = left + i * slot - (slot - bar) / 2;
-    return html`<g class="month-break"><title>no commits from ${followingMonth(months[i - 1]!.month)} to ${previousMonth(m.month)}</title><line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${top}" y2="${height - bottom}" stroke="var(--line)" stroke-dasharray="3 3"/></g>`;
+    return html`<g class="month-break"><title>no commits from ${followingMonth(months[i - 1]?.month ?? '')} to ${previousMonth(m.month)}</title><line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${top}" y2="${height - bottom}" stroke="var(--line)" stroke-dasharray="3 3"/></g>`;
   });
   const gaps = breaks.filter((b) => b !== '').length;
   const earlier =
-    hidden > 0 ? `; the ${hidden} earlier months, from ${all[0]!.month}, show no assistant share and are left out` : '';
+    hidden > 0
+      ? `; the ${hidden} earlier months, from ${all[0]?.month ?? ''}, show no assistant share and are left out`
+      : '';
   return html`<svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}-title">
-<title id="${id}-title">Assistant share by month, ${months[0]!.month} to ${months[months.length - 1]!.month}: explicit (the history says so) in red, inferred above it${earlier}</title>
+<title id="${id}-title">Assistant share by month, ${months[0]?.month ?? ''} to ${months.at(-1)?.month ?? ''}: explicit (the history says so) in red, inferred above it${earlier}</title>
 ${ticks}
 ${bars}
 ${breaks}
 ${labels}
 </svg>
-<p class="legend muted"><span style="background:var(--flag)"></span>explicit<span style="background:var(--infer)"></span>inferred · each bar one month; hover a bar for its numbers${gaps > 0 ? html` · a dashed line marks months without commits (${gaps} ${gaps === 1 ? 'gap' : 'gaps'})` : ''}${earlier ? html` · from ${months[0]!.month}${earlier}` : ''}</p>`;
+<p class="legend muted"><span style="background:var(--flag)"></span>explicit<span style="background:var(--infer)"></span>inferred · each bar one month; hover a bar for its numbers${gaps > 0 ? html` · a dashed line marks months without commits (${gaps} ${gaps === 1 ? 'gap' : 'gaps'})` : ''}${earlier ? html` · from ${months[0]?.month ?? ''}${earlier}` : ''}</p>`;
 }
 
 /** A small line of one author's monthly share (0 to 100 %), for a table cell. */
@@ -86,7 +88,7 @@ export function trendLine(months: readonly MonthlyShare[]): SafeHtml | '' {
         `${((i / (months.length - 1)) * (width - 2) + 1).toFixed(1)},${(height - 1 - (m.explicit_share + m.inferred_share) * (height - 2)).toFixed(1)}`,
     )
     .join(' ');
-  return html`<svg class="trend" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="share by month from ${months[0]!.month} to ${months[months.length - 1]!.month}: ${months.map((m) => pct(m.explicit_share + m.inferred_share)).join(', ')}"><polyline points="${points}" fill="none" stroke="var(--flag)" stroke-width="1.5"/></svg>`;
+  return html`<svg class="trend" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="share by month from ${months[0]?.month ?? ''} to ${months.at(-1)?.month ?? ''}: ${months.map((m) => pct(m.explicit_share + m.inferred_share)).join(', ')}"><polyline points="${points}" fill="none" stroke="var(--flag)" stroke-width="1.5"/></svg>`;
 }
 
 function pct(share: number): string {
@@ -95,12 +97,12 @@ function pct(share: number): string {
 
 /** `2019-12` → `2020-01`. */
 function followingMonth(month: string): string {
-  const [year, number] = month.split('-').map(Number) as [number, number];
+  const [year = 0, number = 1] = month.split('-').map(Number);
   return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`;
 }
 
 /** `2020-01` → `2019-12`. */
 function previousMonth(month: string): string {
-  const [year, number] = month.split('-').map(Number) as [number, number];
+  const [year = 0, number = 1] = month.split('-').map(Number);
   return number === 1 ? `${year - 1}-12` : `${year}-${String(number - 1).padStart(2, '0')}`;
 }

@@ -123,9 +123,9 @@ function repositoryLines(r: RepositoryResult, verbose: boolean): string[] {
     ...codeLines(r),
     thresholdsLine(r.thresholds),
   ];
-  if (verbose && (r.months?.length ?? 0) > 1) {
+  if (verbose && r.months && r.months.length > 1) {
     lines.push('', 'Trend (month: commits, assistant share = explicit + inferred; the last 12 months with commits):');
-    for (const m of r.months!.slice(-12)) {
+    for (const m of r.months.slice(-12)) {
       const share = m.explicit_share + m.inferred_share;
       lines.push(
         `  ${m.month}  ${String(m.commits).padStart(6)}  ${(share * 100).toFixed(0).padStart(3)}% = ${(m.explicit_share * 100).toFixed(0)}% + ${(m.inferred_share * 100).toFixed(0)}%`,

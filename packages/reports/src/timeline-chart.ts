@@ -10,9 +10,8 @@ export function aggregateTimeline(buckets: readonly TimelineBucket[]): TimelineB
   while (points.length > MAX_POINTS) {
     const merged: TimelineBucket[] = [];
     for (let i = 0; i < points.length; i += 2) {
-      const a = points[i]!;
-      const b = points[i + 1];
-      merged.push(b ? { t: a.t, commits: a.commits + b.commits, flagged: a.flagged + b.flagged } : a);
+      const [a, b] = points.slice(i, i + 2);
+      if (a) merged.push(b ? { t: a.t, commits: a.commits + b.commits, flagged: a.flagged + b.flagged } : a);
     }
     points = merged;
   }
@@ -26,8 +25,8 @@ export function timelineChart(buckets: readonly TimelineBucket[]): SafeHtml {
   const { width, left, right, bottom } = CHART_FRAME;
   const height = 260;
   const top = 30;
-  const first = points[0]!.t;
-  const last = points[points.length - 1]!.t;
+  const first = points[0]?.t ?? 0;
+  const last = points.at(-1)?.t ?? first;
   const span = Math.max(last - first, 1);
   const max = Math.max(...points.map((p) => p.commits), 1);
   const plotWidth = width - left - right;

@@ -80,8 +80,7 @@ export function routesBelow(routes: RouteTable, path: string): string[] {
 function dashboardMount(load: () => Promise<Middleware>, tokenCheck: Middleware, basePath: string): Middleware {
   let dashboard: Promise<Middleware> | null = null;
   return async (ctx, next) => {
-    // Koa's `next` answers Promise<any>: a middleware's result is never read.
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-return
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- Koa's `next` answers Promise<any>: a middleware's result is never read
     if (ctx.path !== QUEUE_DASHBOARD_PATH && !ctx.path.startsWith(`${QUEUE_DASHBOARD_PATH}/`)) return next();
     await tokenCheck(ctx, async () => {
       dashboard ??= load();

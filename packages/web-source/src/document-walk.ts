@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import type { DefaultTreeAdapterMap } from 'parse5';
 import type { Heading, ImageRef, LinkRef, ListBlock, TextBlock } from '@cadence-detect/plugin-sdk';
 import { TextSink } from './text-sink.js';
@@ -147,7 +148,7 @@ export function walkDocument(root: ParentNode): WalkResult {
     },
   ];
   while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
+    const frame = itemAt(stack, stack.length - 1);
     const children = frame.node.childNodes;
     if (frame.next >= children.length) {
       stack.pop();
@@ -155,7 +156,7 @@ export function walkDocument(root: ParentNode): WalkResult {
       continue;
     }
     const position = frame.next++;
-    const child = children[position]!;
+    const child = itemAt(children, position);
     if (!frame.hidden && frame.spaced && position > 0) addToCollectors(frame, ' ');
     if (!('tagName' in child)) {
       if (!frame.hidden && child.nodeName === '#text') {
@@ -205,6 +206,11 @@ function hiddenFrame(element: Element, depth: number): Frame {
   };
 }
 
+/** When a block closes: a space after its words in the enclosing block (none when there is no block). */
+function closeWithSpace(block: TextSink | null): (() => void) | null {
+  return block ? () => block.add(' ') : null;
+}
+
 /** Past MAX_DEPTH: the element's text folds into the enclosing block and collectors. */
 function deepFrame(parent: Frame, element: Element, depth: number): Frame {
   if (parent.hidden || isHidden(element)) return hiddenFrame(element, depth);
@@ -221,7 +227,7 @@ function deepFrame(parent: Frame, element: Element, depth: number): Frame {
     siblings: null,
     spaced: BLOCKS.has(tag),
     items: null,
-    close: separate && parent.block ? () => parent.block!.add(' ') : null,
+    close: separate ? closeWithSpace(parent.block) : null,
   };
 }
 
@@ -307,7 +313,12 @@ function openElement(parent: Frame, element: Element, depth: number, out: WalkRe
     link,
     item,
     items,
-    close: closers.length === 0 ? null : closers.length === 1 ? closers[0]! : () => closers.forEach((close) => close()),
+    close:
+      closers.length === 0
+        ? null
+        : closers.length === 1
+          ? itemAt(closers, 0)
+          : () => closers.forEach((close) => close()),
   };
 }
 

@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import type { PageDocument, TextBlock } from '@cadence-detect/plugin-sdk';
 import { countWords, forEachSentence } from './sentences.js';
 
@@ -82,11 +83,11 @@ export function fromWire(wire: WireDocument): PageDocument {
   const blocks: TextBlock[] = new Array<TextBlock>(wire.blocks.length / 3);
   let offset = 0;
   for (let i = 0; i < blocks.length; i++) {
-    const length = wire.blocks[i * 3 + 2]!;
+    const length = itemAt(wire.blocks, i * 3 + 2);
     blocks[i] = {
-      tag: wire.tags[wire.blocks[i * 3]!]!,
+      tag: itemAt(wire.tags, itemAt(wire.blocks, i * 3)),
       text: text.slice(offset, offset + length),
-      path: wire.paths[wire.blocks[i * 3 + 1]!]!,
+      path: itemAt(wire.paths, itemAt(wire.blocks, i * 3 + 1)),
     };
     offset += length + BLOCK_SEPARATOR.length;
   }

@@ -2,9 +2,17 @@ import { readFile, stat } from 'node:fs/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import type { Transform } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { abortError, CadenceError, type OperationalCode, errorMessage } from '@cadence-detect/errors';
+import {
+  abortError,
+  CadenceError,
+  type OperationalCode,
+  errorCode,
+  errorMessage,
+  itemAt,
+} from '@cadence-detect/errors';
 import { resolveAndCheck, type NetworkPolicy } from '@cadence-detect/network-guard';
 import { decode, detectCharset } from './charset.js';
 
@@ -131,7 +139,7 @@ async function readBody(
     throw fail('ERR_HTTP_STATUS', `${final.toString()} answered ${status}`);
   }
   const contentType = response.headers['content-type'] ?? 'text/html';
-  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  const mediaType = itemAt(contentType.split(';'), 0).trim().toLowerCase();
   if (!ACCEPTED_TYPES.has(mediaType)) {
     response.resume();
     throw fail(
@@ -157,7 +165,7 @@ async function readBody(
   };
 }
 
-function decoderFor(encoding: string | undefined): NodeJS.ReadWriteStream | null {
+function decoderFor(encoding: string | undefined): Transform | null {
   switch ((encoding ?? '').trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
@@ -180,7 +188,7 @@ function collect(response: IncomingMessage, maxBytes: number, signal: AbortSigna
     let size = 0;
     const abort = (error: unknown): void => {
       response.destroy();
-      (decoder as unknown as { destroy?: () => void } | null)?.destroy?.();
+      decoder?.destroy();
       // mapError reads the signal first: an abort's reason is never read as a network error.
       reject(error instanceof Error ? error : new Error(String(error)));
     };
@@ -223,15 +231,12 @@ async function readLocalPage(url: URL, maxBytes: number): Promise<FetchedPage> {
 function mapError(error: unknown, signal: AbortSignal): CadenceError {
   if (signal.aborted) return abortError(signal);
   if (error instanceof CadenceError) return error;
-  const raw = (error as { code?: unknown } | null)?.code;
-  const code = typeof raw === 'string' ? raw : '';
+  const code = errorCode(error) ?? '';
   const message = errorMessage(error);
   if (code === 'ECONNREFUSED') return fail('ERR_CONNECTION_REFUSED', `Cannot connect: ${message}`, error);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     const host =
-      typeof (error as { hostname?: unknown }).hostname === 'string'
-        ? (error as { hostname: string }).hostname
-        : 'the host';
+      error instanceof Error && 'hostname' in error && typeof error.hostname === 'string' ? error.hostname : 'the host';
     return fail(
       'ERR_DNS_LOOKUP_FAILED',
       `Could not resolve ${host}: check the host name in the address (${code === 'EAI_AGAIN' ? 'the name server did not answer' : 'no such host'})`,

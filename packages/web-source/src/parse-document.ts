@@ -30,9 +30,9 @@ export function parseToWire(body: string, options: ParseOptions): WireDocument {
 function documentParts(body: string, options: ParseOptions): DocumentParts {
   if (options.contentType === 'text/plain') return plainTextDocument(body, options.url);
   const root = parse(body);
-  const html = root.childNodes.find((n) => isElement(n, 'html')) as Element | undefined;
-  const head = html?.childNodes.find((n) => isElement(n, 'head')) as Element | undefined;
-  const titleElement = head?.childNodes.find((n) => isElement(n, 'title')) as Element | undefined;
+  const html = root.childNodes.find((n) => isElement(n, 'html'));
+  const head = html?.childNodes.find((n) => isElement(n, 'head'));
+  const titleElement = head?.childNodes.find((n) => isElement(n, 'title'));
   // A title holds only text (parse5 reads it as RCDATA).
   const title = titleElement
     ? normalize(
@@ -53,7 +53,7 @@ function documentParts(body: string, options: ParseOptions): DocumentParts {
 
 const HEADING_TAG = /^h[1-6]$/;
 
-function isElement(node: Node, tag: string): boolean {
+function isElement(node: Node, tag: string): node is Element {
   return 'tagName' in node && node.tagName === tag;
 }
 

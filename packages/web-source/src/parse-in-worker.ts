@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { abortError, CadenceError, errorMessage } from '@cadence-detect/errors';
+import { abortError, CadenceError, errorCode, errorMessage } from '@cadence-detect/errors';
 import type { PageDocument } from '@cadence-detect/plugin-sdk';
 import { fromWire, type WireDocument } from './document-wire.js';
 import type { ParseOptions } from './parse-document.js';
@@ -53,7 +53,9 @@ export function parseDocumentInWorker(body: string, options: WorkerParseOptions)
       void worker.terminate();
       outcome();
     };
-    const onAbort = (): void => settle(() => reject(abortError(signal!)));
+    const onAbort = (): void => {
+      if (signal) settle(() => reject(abortError(signal)));
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.once('message', (wire: WireDocument) => settle(() => resolve(fromWire(wire))));
     worker.once('error', (error) => settle(() => reject(workerFailure(error))));
@@ -70,7 +72,7 @@ export function parseDocumentInWorker(body: string, options: WorkerParseOptions)
 }
 
 function workerFailure(error: unknown): CadenceError {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCode(error);
   if (code === 'ERR_WORKER_OUT_OF_MEMORY')
     return new CadenceError('ERR_OUT_OF_MEMORY', {
       message: 'Parsing the page needed more memory than a parse may use',

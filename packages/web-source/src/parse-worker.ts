@@ -8,4 +8,5 @@ import type { WorkerInput } from './parse-in-worker.js';
 
 const input = workerData as WorkerInput;
 const wire = parseToWire(input.body, { url: input.url, contentType: input.contentType });
-parentPort!.postMessage(wire, transferables(wire));
+if (!parentPort) throw new Error('parse-worker runs as a worker thread only');
+parentPort.postMessage(wire, transferables(wire));

@@ -1,3 +1,5 @@
+import { itemAt } from '@cadence-detect/errors';
+
 /** Words that end in a period without ending a sentence. */
 const ABBREVIATIONS = /\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|sr|jr|st|no|fig|inc|ltd|co|approx|cf)\.$/i;
 
@@ -31,8 +33,8 @@ export function forEachSentence(text: string, onSentence: (start: number, end: n
 const SPACE = /\s/;
 
 function emitTrimmed(text: string, start: number, end: number, onSentence: (start: number, end: number) => void): void {
-  while (start < end && SPACE.test(text[start]!)) start++;
-  while (end > start && SPACE.test(text[end - 1]!)) end--;
+  while (start < end && SPACE.test(itemAt(text, start))) start++;
+  while (end > start && SPACE.test(itemAt(text, end - 1))) end--;
   if (end > start) onSentence(start, end);
 }
 
@@ -55,7 +57,7 @@ export function countWords(text: string): number {
         (code >= 97 && code <= 122) ||
         (inWord && (code === 39 || code === 45));
     } else {
-      wordChar = code === 0x2019 ? inWord : LETTER_OR_DIGIT.test(text[i]!);
+      wordChar = code === 0x2019 ? inWord : LETTER_OR_DIGIT.test(itemAt(text, i));
     }
     if (wordChar && !inWord) count++;
     inWord = wordChar;

@@ -1,3 +1,5 @@
+import { itemAt } from '@cadence-detect/errors';
+
 /** Longest text kept for one block, heading, link or list item. */
 export const MAX_TEXT_PER_BLOCK = 20_000;
 /**
@@ -25,7 +27,7 @@ export class TextSink {
     const kept = text.length > room ? text.slice(0, room) : text;
     this.parts.push(kept);
     this.length += kept.length;
-    this.endsInSpace = SPACE.test(kept[kept.length - 1]!);
+    this.endsInSpace = SPACE.test(itemAt(kept, kept.length - 1));
   }
 
   text(): string {

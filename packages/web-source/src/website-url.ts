@@ -13,7 +13,7 @@ export function parseWebsiteUrl(input: string, options: { allowLocalPaths: boole
   const given: unknown = input;
   if (typeof given !== 'string' || given.length === 0) refuse(String(given), 'empty');
   if (input.length > 2048) refuse(input, 'longer than 2048 characters');
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- controls in a URL are what this refuses
   if (/[\s\x00-\x1f\x7f]/.test(input)) refuse(input, 'contains whitespace or control characters');
   let url: URL;
   try {

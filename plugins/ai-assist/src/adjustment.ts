@@ -37,7 +37,7 @@ export function applyVerdicts(
   const overall = clampScore(result.overall_score + OVERALL_WEIGHT * shift);
   if (result.source_type === 'git') {
     // Verdicts name the item ids the model was shown; each maps back to its item's full hash.
-    const byCommit = new Map(items.filter((i) => i.commit).map((i) => [i.commit!, byItem.get(i.id)]));
+    const byCommit = new Map(items.flatMap((i) => (i.commit ? [[i.commit, byItem.get(i.id)] as const] : [])));
     const suspicions = result.suspicions.map((s) => {
       const verdict = byCommit.get(s.commit);
       if (!verdict) return s;
@@ -52,7 +52,7 @@ export function applyVerdicts(
     const detections = result.detections.map((d) => adjustDetection(d, d.commit ? byCommit.get(d.commit) : undefined));
     return { ...result, suspicions, detections, overall_score: overall, suspicion_score: overall };
   }
-  const byElement = new Map(items.filter((i) => i.element).map((i) => [i.element!, byItem.get(i.id)]));
+  const byElement = new Map(items.flatMap((i) => (i.element ? [[i.element, byItem.get(i.id)] as const] : [])));
   const detections = result.detections.map((d) => adjustDetection(d, d.element ? byElement.get(d.element) : undefined));
   return { ...result, detections, overall_score: overall, suspicion_score: overall };
 }

@@ -75,8 +75,7 @@ export async function createProvider(settings: AiSettings): Promise<AiProvider> 
         },
         { signal },
       );
-      // A compatible server may answer a choice without its message.
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- A compatible server may answer a choice without its message
       const text = completion.choices[0]?.message?.content ?? '';
       const usage = completion.usage;
       return { text, ...(usage ? { tokens: { input: usage.prompt_tokens, output: usage.completion_tokens } } : {}) };

@@ -9,8 +9,8 @@ export interface ClassifiedFailure {
 }
 
 export function classify(error: unknown): ClassifiedFailure {
-  const status =
-    typeof (error as { status?: unknown } | null)?.status === 'number' ? (error as { status: number }).status : null;
+  const given = fieldOf(error, 'status');
+  const status = typeof given === 'number' ? given : null;
   const message = errorMessage(error);
   if (status === 401 || status === 403) return { kind: 'auth', status, message };
   if (status === 429) return { kind: 'rate', status, message };
@@ -20,14 +20,17 @@ export function classify(error: unknown): ClassifiedFailure {
 
 /** The `Retry-After` of a provider SDK's error (a fetch `Headers` or a plain record), in milliseconds. */
 function retryAfterOf(error: unknown): number | null {
-  const headers = (error as { headers?: unknown } | null)?.headers;
+  const headers = fieldOf(error, 'headers');
   // Any Headers-like object (the SDK's fetch may not be the global one): read by its `get`.
-  const get = (headers as { get?: unknown } | undefined)?.get;
-  const value =
-    typeof get === 'function'
-      ? (get as (name: string) => string | null).call(headers, 'retry-after')
-      : (headers as Record<string, string> | undefined)?.['retry-after'];
-  return retryAfterMs(value);
+  const get = fieldOf(headers, 'get');
+  const value: unknown =
+    typeof get === 'function' ? Reflect.apply(get, headers, ['retry-after']) : fieldOf(headers, 'retry-after');
+  return retryAfterMs(typeof value === 'string' ? value : undefined);
+}
+
+/** A field of a value a provider's SDK threw, whatever its shape: undefined when it has none. */
+function fieldOf(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
 }
 
 export interface RetryPolicy {

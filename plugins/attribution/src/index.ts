@@ -99,8 +99,9 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
       const fromNote = noteAttribution(noteOf(context, commit.hash));
       if (fromNote) found.push(fromNote);
       if (branch) found.push(branch);
-      if (found.length > 0) {
-        findings.push(toFinding(commit, found));
+      const [first, ...others] = found;
+      if (first) {
+        findings.push(toFinding(commit, first, others));
         attributed++;
         continue;
       }
@@ -136,21 +137,20 @@ export const attributionStrategy = defineStrategy(ATTRIBUTION_OPTIONS, {
   },
 });
 
-function toFinding(commit: CommitRecord, found: readonly Attribution[]): AttributionFinding {
-  const [first, ...others] = found;
+function toFinding(commit: CommitRecord, first: Attribution, others: readonly Attribution[]): AttributionFinding {
   const also =
     others.length > 0 ? `; also ${others.map((a) => `${a.where} ${JSON.stringify(a.quote)}`).join('; ')}` : '';
   return {
     commit: commit.hash,
     score: 1,
     evidence: 'explicit',
-    assistant: first!.assistant,
+    assistant: first.assistant,
     messageId: 'explicit',
     data: {
-      assistant: first!.assistant,
-      where: first!.where,
-      quote: JSON.stringify(first!.quote),
-      rule: first!.rule,
+      assistant: first.assistant,
+      where: first.where,
+      quote: JSON.stringify(first.quote),
+      rule: first.rule,
       also,
     },
   };
@@ -194,9 +194,10 @@ export function requestAttribution(
     const log = request.authorshipLogs.get(commit.hash);
     const fromNote = log ? noteAttribution(noteAttributionOf(log)) : null;
     if (fromNote) found.push(fromNote);
-    if (found.length === 0) continue;
+    const [earliest] = found;
+    if (earliest === undefined) continue;
     attributed++;
-    first ??= found[0]!;
+    first ??= earliest;
   }
   return first ? { first, attributed } : null;
 }

@@ -86,7 +86,7 @@ function matchRule(
   switch (spec.kind) {
     case 'trailer':
       for (const trailer of trailers) {
-        if (!rule.key!.test(trailer.key)) continue;
+        if (!rule.key?.test(trailer.key)) continue;
         const match = pattern.exec(trailer.value);
         if (match) return hit(spec.id, assistantName(spec.assistant, match, rules), 'trailer', trailer.line);
       }

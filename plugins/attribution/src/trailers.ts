@@ -19,7 +19,7 @@ export function trailersOf(body: string): Trailer[] {
   for (const raw of body.split('\n')) {
     const line = raw.trim();
     const match = TRAILER.exec(line);
-    if (match) trailers.push({ key: match[1]!, value: match[2]!.trim(), line });
+    if (match) trailers.push({ key: match[1] ?? '', value: (match[2] ?? '').trim(), line });
   }
   return trailers;
 }

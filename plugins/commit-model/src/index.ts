@@ -128,7 +128,7 @@ export const commitModelStrategy = defineStrategy({
     const model = shippedModel();
     const readings = context.addedLineReadings;
     // No reading (lines off, a range): the feature's mean, so it moves nothing and no vector is copied.
-    const unread = model.mean[FEATURE_NAMES.indexOf('code_tokens')]!;
+    const unread = model.mean[FEATURE_NAMES.indexOf('code_tokens')] ?? 0;
     const codeTokens = (commit: CommitRecord): number => readings?.get(commit.hash) ?? unread;
     const probabilities = new Map<string, number>();
     const findings: CommitModelFinding[] = [];
@@ -136,8 +136,8 @@ export const commitModelStrategy = defineStrategy({
     eachFeatureVector(
       context.commits,
       (vector, index) => {
-        const commit = context.commits[index]!;
-        if (!isMeasurableCommit(commit) || commit.additions + commit.deletions === 0) return;
+        const commit = context.commits[index];
+        if (!commit || !isMeasurableCommit(commit) || commit.additions + commit.deletions === 0) return;
         if (isImportedTree(commit)) {
           // A vendored or copied library says nothing about how its author writes: it gets nothing.
           probabilities.set(commit.hash, 0);
@@ -183,7 +183,10 @@ function reason(
     .filter(([, c]) => c > 0.15)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
-    .map(([i]) => READABLE[FEATURE_NAMES[i]!]);
+    .flatMap(([i]) => {
+      const name = FEATURE_NAMES[i];
+      return name === undefined ? [] : [READABLE[name]];
+    });
   const data = { probability: Math.min(p, 0.99).toFixed(2), flagAt: model.flagAt.toFixed(2) };
   return top.length > 0
     ? { messageId: 'flagged', data: { ...data, signals: top.join(', ') } }

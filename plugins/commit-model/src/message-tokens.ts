@@ -25,7 +25,7 @@ export function messageTokenVector(subject: string, body: string, bits = TOKEN_B
   const grams = new Set<number>();
   const message = `${subject}\n\n${body}`.trim().toLowerCase();
   addWordsAndPairs(words, WORDS, message, bounds(message), mask);
-  const line = ` ${subject.split('\n')[0]!.toLowerCase()} `;
+  const line = ` ${(subject.split('\n')[0] ?? '').toLowerCase()} `;
   for (let i = 0; i + 4 <= line.length; i++) grams.add((feed(GRAMS, line, i, i + 4) >>> 0) & mask);
   return scaledParts([words, grams]);
 }

@@ -51,5 +51,5 @@ export function score(model: CommitModel, x: FeatureVector): Scored {
 /** An unknown feature (NaN: `code_tokens` without lines) at the model's mean: it moves nothing. */
 function knownOrMean(model: CommitModel, x: FeatureVector): FeatureVector {
   if (!x.some(Number.isNaN)) return x;
-  return x.map((v, j) => (Number.isNaN(v) ? model.mean[j]! : v));
+  return x.map((v, j) => (Number.isNaN(v) ? (model.mean[j] ?? 0) : v));
 }

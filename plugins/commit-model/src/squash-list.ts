@@ -14,13 +14,13 @@ const ENTRY = /^\* \S/;
 export function authoredBody(subject: string, body: string): string {
   if (!SQUASH_SUBJECT.test(subject) || !ENTRY.test(body)) return body;
   const lines = body.split('\n');
-  const entries = lines.filter((line, i) => ENTRY.test(line) && (i === 0 || lines[i - 1]!.trim() === ''));
+  const entries = lines.filter((line, i) => ENTRY.test(line) && (i === 0 || (lines[i - 1] ?? '').trim() === ''));
   // One entry is a squash of one commit: GitHub keeps that message as written, so a `* ` is the author's.
   if (entries.length < 2) return body;
   // Every `* ` line must open an entry (after a blank line): a list written by hand runs line after line.
   const listed = lines.filter((line) => ENTRY.test(line)).length;
   if (listed !== entries.length) return body;
   return lines
-    .map((line, i) => (ENTRY.test(line) && (i === 0 || lines[i - 1]!.trim() === '') ? line.slice(2) : line))
+    .map((line, i) => (ENTRY.test(line) && (i === 0 || (lines[i - 1] ?? '').trim() === '') ? line.slice(2) : line))
     .join('\n');
 }

@@ -1,5 +1,6 @@
 import { type PluginLogger, type FailOn } from '@cadence-detect/plugin-sdk';
 import {
+  forgeTargetOf,
   REPORT_COMMENT_MARKER,
   reportCommentBody,
   statusReporter,
@@ -44,7 +45,7 @@ export function bitbucketReporter(
       bitbucketRequest(
         credentials,
         'POST',
-        `/repositories/${repoPath(job.forge!.repository)}/commit/${encodeURIComponent(job.forge!.sha)}/statuses/build`,
+        `/repositories/${repoPath(forgeTargetOf(job).repository)}/commit/${encodeURIComponent(forgeTargetOf(job).sha)}/statuses/build`,
         signal,
         { key: STATUS_KEY, state, name: 'Cadence', description, url: job.url },
       ),
@@ -54,7 +55,7 @@ export function bitbucketReporter(
             kind: 'pull-request-comment',
             failedState: 'comment',
             async post(job, result, signal, target) {
-              const { repository, sha } = job.forge!;
+              const { repository, sha } = forgeTargetOf(job);
               const repo = `/repositories/${repoPath(repository)}`;
               const requests = await bitbucketRequest<BitbucketPage<{ id: number; state?: string }>>(
                 credentials,

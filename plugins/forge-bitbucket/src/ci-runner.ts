@@ -1,4 +1,4 @@
-import { isFullCommitId, type CiJob } from '@cadence-detect/plugin-sdk';
+import { errorMessage, isFullCommitId, type CiJob } from '@cadence-detect/plugin-sdk';
 import { addedLinesSentence, given, withValue } from '@cadence-detect/forge-kit';
 import { codeInsights } from './code-insights.js';
 import { PIPELINES_PROXY, uploadInsights } from './insights-upload.js';
@@ -71,6 +71,6 @@ async function sendInsights(
     const sent = await uploadInsights(proxy, repository, head, insights);
     io.stderr.write(`cadence: Code Insights report sent to ${repository}@${head.slice(0, 12)} (${sent} annotations)\n`);
   } catch (error) {
-    io.stderr.write(`cadence: Code Insights report not sent: ${(error as Error).message}\n`);
+    io.stderr.write(`cadence: Code Insights report not sent: ${errorMessage(error)}\n`);
   }
 }

@@ -31,7 +31,7 @@ export function bitbucketIntake(settings: { readonly drafts: boolean }): ForgeIn
 
 /** Bitbucket sends JSON and signs it: anything else is not a Bitbucket delivery. */
 function requireJson(delivery: WebhookDelivery): void {
-  const type = delivery.header('content-type').split(';')[0]!.trim().toLowerCase();
+  const type = (delivery.header('content-type').split(';')[0] ?? '').trim().toLowerCase();
   if (type !== 'application/json')
     throw invalidPayload('content-type', `${type || 'none'}: Bitbucket sends application/json`);
 }

@@ -16,7 +16,7 @@ const HEAD_PREFIX = /^[0-9a-f]{12,40}$/i;
  * A branch name git would take as a ref and never as an option or a revision expression: the
  * source branch becomes `refs/heads/<name>`, fetched by name, so a hostile one is refused at intake.
  */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- controls in a branch name are what intake refuses
 const UNSAFE_BRANCH = /^-|^\/|\/$|\.\.|\/\/|@\{|\.lock$|[\s\x00-\x1f\x7f~^:?*[\\]/;
 
 function branchName(value: string | undefined, field: string): string {
@@ -29,8 +29,8 @@ export type PushOutcome = PushOrIgnored;
 
 function target(fullName: string | undefined, sha: string): ForgeTarget | null {
   const parts = fullName?.split('/') ?? [];
-  return parts.length === 2 && parts.every((part) => SLUG.test(part))
-    ? { forge: 'bitbucket', repository: fullName!, sha }
+  return fullName && parts.length === 2 && parts.every((part) => SLUG.test(part))
+    ? { forge: 'bitbucket', repository: fullName, sha }
     : null;
 }
 
@@ -70,8 +70,8 @@ export function bitbucketPush(payload: unknown): PushOutcome {
     const kinds = changes.map((change: unknown) => (payloadField(change, 'new') === null ? 'deleted' : 'tag'));
     return { kind: 'ignored', reason: kinds.includes('deleted') ? 'branch deleted' : 'tag push' };
   }
-  const after = payloadText(moved, 'new', 'target', 'hash')!;
-  if (!isFullCommitId(after, { anyCase: true }))
+  const after = payloadText(moved, 'new', 'target', 'hash');
+  if (after === undefined || !isFullCommitId(after, { anyCase: true }))
     throw invalidPayload('push.changes.new.target.hash', 'must be a commit id');
   const branch = payloadText(moved, 'new', 'name');
   if (!branch) throw invalidPayload('push.changes.new.name', 'missing');

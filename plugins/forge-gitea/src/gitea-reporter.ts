@@ -1,5 +1,6 @@
 import { type PluginLogger, type FailOn } from '@cadence-detect/plugin-sdk';
 import {
+  forgeTargetOf,
   ForgeHttpError,
   REPORT_COMMENT_MARKER,
   reportCommentBody,
@@ -31,9 +32,14 @@ export function giteaReporter(
       giteaRequest(
         credentials,
         'POST',
-        `/repos/${repoPath(job.forge!.repository)}/statuses/${job.forge!.sha}`,
+        `/repos/${repoPath(forgeTargetOf(job).repository)}/statuses/${forgeTargetOf(job).sha}`,
         signal,
-        { state, context: CONTEXT, description, ...(job.url ? { target_url: job.url } : {}) },
+        {
+          state,
+          context: CONTEXT,
+          description,
+          ...(job.url ? { target_url: job.url } : {}),
+        },
       ),
     ...(settings.comment
       ? {
@@ -41,7 +47,7 @@ export function giteaReporter(
             kind: 'pull-request-comment',
             failedState: 'comment',
             async post(job, result, signal, target) {
-              const { repository, sha } = job.forge!;
+              const { repository, sha } = forgeTargetOf(job);
               const repo = `/repos/${repoPath(repository)}`;
               let request: { number: number; state: string };
               try {

@@ -36,7 +36,7 @@ export function giteaIntake(settings: { readonly drafts: boolean }): ForgeIntake
  * signature could never match the body. Said plainly rather than as a failed signature.
  */
 function requireJson(delivery: WebhookDelivery): void {
-  const type = delivery.header('content-type').split(';')[0]!.trim().toLowerCase();
+  const type = (delivery.header('content-type').split(';')[0] ?? '').trim().toLowerCase();
   if (type !== 'application/json')
     throw invalidPayload(
       'content-type',

@@ -12,8 +12,8 @@ const SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9_.-]{1,100}$/;
 
 function target(fullName: string | undefined, sha: string): ForgeTarget | null {
   const parts = fullName?.split('/') ?? [];
-  return parts.length === 2 && parts.every((part) => SEGMENT.test(part))
-    ? { forge: 'gitea', repository: fullName!, sha }
+  return fullName && parts.length === 2 && parts.every((part) => SEGMENT.test(part))
+    ? { forge: 'gitea', repository: fullName, sha }
     : null;
 }
 

@@ -38,7 +38,8 @@ export interface GithubClientSettings {
 /** A client as the App's installation when one is given and an App is configured, else with the token; null when neither can be used. */
 export function githubClient(credentials: GithubCredentials, settings: GithubClientSettings): GithubClient | null {
   const asApp = credentials.app !== null && settings.installationId !== undefined;
-  if (!asApp && !credentials.token) return null;
+  const { token } = credentials;
+  if (!asApp && !token) return null;
   const until = settings.rateLimitsUntil;
   const withinTime = (retryAfterSeconds: number, _options: unknown, _octokit: unknown, retryCount: number): boolean =>
     until !== null && retryCount < MAX_RATE_LIMIT_RETRIES && Date.now() + retryAfterSeconds * 1000 < until;
@@ -62,5 +63,5 @@ export function githubClient(credentials: GithubCredentials, settings: GithubCli
       },
     });
   }
-  return new CadenceOctokit({ ...common, auth: credentials.token! });
+  return new CadenceOctokit({ ...common, auth: token ?? undefined });
 }

@@ -5,7 +5,7 @@ import type {
   ReportOutcome,
   RepositoryResult,
 } from '@cadence-detect/plugin-sdk';
-import { describeRequestFailure } from '@cadence-detect/forge-kit';
+import { describeRequestFailure, isJobOf, type ForgeJob } from '@cadence-detect/forge-kit';
 import { forgeErrorCode } from './forge-error.js';
 import { githubClient, type GithubClient } from './github-client.js';
 import type { FailOn } from './verdict.js';
@@ -49,8 +49,9 @@ export class GithubReporter {
   ) {}
 
   start(job: JobInfo, record: Record_): void {
+    if (!isJobOf(job, 'github')) return;
     const client = this.client(job);
-    if (!client || !job.forge) return;
+    if (!client) return;
     const stopStart = new AbortController();
     const started = this.usesChecks(job)
       ? this.createCheck(client, job, record, stopStart.signal)
@@ -63,8 +64,9 @@ export class GithubReporter {
   }
 
   async finish(job: JobInfo, result: AnalysisResult, record: Record_): Promise<void> {
+    if (!isJobOf(job, 'github')) return;
     const state = this.take(job);
-    if (!state || !job.forge) return;
+    if (!state) return;
     const checkId = await settle(state);
     const verdict = verdictOf(result, this.failOn);
     if (this.usesChecks(job)) {
@@ -86,8 +88,9 @@ export class GithubReporter {
   }
 
   async fail(job: JobInfo, error: { code: string; message: string }, record: Record_): Promise<void> {
+    if (!isJobOf(job, 'github')) return;
     const state = this.take(job);
-    if (!state || !job.forge) return;
+    if (!state) return;
     const checkId = await settle(state);
     const description = `Cadence could not analyze this push: ${error.code}`;
     if (this.usesChecks(job))
@@ -101,7 +104,7 @@ export class GithubReporter {
     else await this.status(state.client, job, 'error', description, record);
   }
 
-  private take(job: JobInfo): JobState | undefined {
+  private take(job: ForgeJob): JobState | undefined {
     const state =
       this.jobs.get(job.id) ??
       (() => {
@@ -118,30 +121,30 @@ export class GithubReporter {
    * it, and a rate limit is waited out only when its reset comes before the job's end), as the App's
    * installation when the push came from one and an App is configured, else with the token.
    */
-  private client(job: JobInfo): GithubClient | null {
+  private client(job: ForgeJob): GithubClient | null {
     return githubClient(this.credentials, {
       retries: 3,
       rateLimitsUntil: job.deadline,
       signal: AbortSignal.timeout(Math.max(1000, job.deadline - Date.now())),
-      ...(job.forge?.installation_id !== undefined ? { installationId: job.forge.installation_id } : {}),
+      ...(job.forge.installation_id !== undefined ? { installationId: job.forge.installation_id } : {}),
     });
   }
 
   /** Whether this job reports with check runs (an App installation) rather than commit statuses. */
-  private usesChecks(job: JobInfo): boolean {
-    return this.credentials.app !== null && job.forge?.installation_id !== undefined;
+  private usesChecks(job: ForgeJob): boolean {
+    return this.credentials.app !== null && job.forge.installation_id !== undefined;
   }
 
   private async status(
     client: GithubClient,
-    job: JobInfo,
+    job: ForgeJob,
     state: 'pending' | 'success' | 'failure' | 'error',
     description: string,
     record: Record_,
     stop?: AbortSignal,
   ): Promise<void> {
-    const { repository, sha } = job.forge!;
-    const [owner, repo] = repository.split('/') as [string, string];
+    const { repository, sha } = job.forge;
+    const [owner = '', repo = ''] = repository.split('/');
     try {
       await client.rest.repos.createCommitStatus({
         owner,
@@ -161,12 +164,12 @@ export class GithubReporter {
 
   private async createCheck(
     client: GithubClient,
-    job: JobInfo,
+    job: ForgeJob,
     record: Record_,
     stop: AbortSignal,
   ): Promise<number | null> {
-    const { repository, sha } = job.forge!;
-    const [owner, repo] = repository.split('/') as [string, string];
+    const { repository, sha } = job.forge;
+    const [owner = '', repo = ''] = repository.split('/');
     try {
       const { data } = await client.rest.checks.create({
         owner,
@@ -188,7 +191,7 @@ export class GithubReporter {
 
   private async completeCheck(
     client: GithubClient,
-    job: JobInfo,
+    job: ForgeJob,
     checkId: number | null,
     output: {
       conclusion: 'success' | 'neutral' | 'failure' | 'action_required';
@@ -198,8 +201,8 @@ export class GithubReporter {
     },
     record: Record_,
   ): Promise<void> {
-    const { repository, sha } = job.forge!;
-    const [owner, repo] = repository.split('/') as [string, string];
+    const { repository, sha } = job.forge;
+    const [owner = '', repo = ''] = repository.split('/');
     const body = {
       owner,
       repo,
@@ -224,7 +227,7 @@ export class GithubReporter {
     }
   }
 
-  private outcome(kind: string, job: JobInfo, state: string, error: unknown): ReportOutcome {
+  private outcome(kind: string, job: ForgeJob, state: string, error: unknown): ReportOutcome {
     const code = error === null ? null : forgeErrorCode(error);
     const reason = error === null ? undefined : describeRequestFailure(error);
     if (code)
@@ -240,7 +243,7 @@ export class GithubReporter {
       reporter: 'report-github',
       forge: 'github',
       kind,
-      target: `${job.forge!.repository}@${job.forge!.sha}`,
+      target: `${job.forge.repository}@${job.forge.sha}`,
       state,
       ok: code === null,
       error_code: code,
@@ -264,7 +267,7 @@ async function settle(state: JobState): Promise<number | null> {
 }
 
 /** A call's own signal: the job's time, and for a start call its stop. */
-function requestSignal(job: JobInfo, stop: AbortSignal | undefined): { request: { signal: AbortSignal } } {
+function requestSignal(job: ForgeJob, stop: AbortSignal | undefined): { request: { signal: AbortSignal } } {
   const deadline = AbortSignal.timeout(Math.max(1000, job.deadline - Date.now()));
   return { request: { signal: stop ? AbortSignal.any([deadline, stop]) : deadline } };
 }

@@ -69,7 +69,7 @@ function readPrivateKey(file: string): string {
     return readFileSync(file, 'utf8');
   } catch (error) {
     throw new Error(
-      `Invalid configuration: forges.github.private_key_path: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      `Invalid configuration: forges.github.private_key_path: cannot read ${file} (${error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'error'})`,
     );
   }
 }

@@ -23,7 +23,8 @@ const GITHUB_NAME = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
 
 export function isGithubFullName(value: string): boolean {
   const parts = value.split('/');
-  return parts.length === 2 && GITHUB_OWNER.test(parts[0]!) && GITHUB_NAME.test(parts[1]!);
+  const [owner = '', name = ''] = parts;
+  return parts.length === 2 && GITHUB_OWNER.test(owner) && GITHUB_NAME.test(name);
 }
 
 function target(fullName: string | undefined, sha: string, payload: unknown): ForgeTarget | null {

@@ -21,7 +21,7 @@ export async function githubSquash(
     ...(target.installation_id !== undefined ? { installationId: target.installation_id } : {}),
   });
   if (!client) return null;
-  const [owner, repo] = target.repository.split('/') as [string, string];
+  const [owner = '', repo = ''] = target.repository.split('/');
   const { data } = await client.rest.repos.listPullRequestsAssociatedWithCommit({
     owner,
     repo,

@@ -15,9 +15,10 @@ export const gitlabCi: CiRunner = {
         const stages = declaredStages(text);
         const stage = stages && !stages.includes('test') ? pickStage(stages) : null;
         return {
-          advice: stage
-            ? `it declares stages ${stages!.join(', ')} without test: the cadence job below runs in ${stage} (or add test to stages:); add these lines to it`
-            : 'add these lines to it',
+          advice:
+            stages && stage
+              ? `it declares stages ${stages.join(', ')} without test: the cadence job below runs in ${stage} (or add test to stages:); add these lines to it`
+              : 'add these lines to it',
           lines: gitlabInclude(version, stage ?? undefined),
         };
       },
@@ -58,5 +59,5 @@ function pickStage(stages: readonly string[]): string {
   const checking = stages.find((s) => /^(verify|validate|check|checks|lint|review|qa|quality|tests?)$/i.test(s));
   if (checking) return checking;
   const beforeDeploy = stages.findIndex((s) => /deploy|release|publish/i.test(s));
-  return beforeDeploy > 0 ? stages[beforeDeploy - 1]! : stages[0]!;
+  return (beforeDeploy > 0 ? stages[beforeDeploy - 1] : stages[0]) ?? 'test';
 }

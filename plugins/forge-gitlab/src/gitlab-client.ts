@@ -26,8 +26,7 @@ export function classify(error: unknown): Classified {
   const e = error as { name?: string; message?: string; cause?: { response?: Response } } | null;
   const response = e?.cause?.response;
   const status = response?.status ?? null;
-  // A response that is not fetch's (an older gitbeaker's) may have no headers or no `get`.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- A response that is not fetch's (an older gitbeaker's) may have no headers or no `get`
   const retryAfter = retryAfterMs(response?.headers?.get?.('retry-after'));
   if (e?.name === 'GitbeakerRetryError')
     return {

@@ -1,5 +1,5 @@
 import { type JobInfo, type PluginLogger } from '@cadence-detect/plugin-sdk';
-import { statusReporter, type ForgeReporter } from '@cadence-detect/forge-kit';
+import { forgeTargetOf, statusReporter, type ForgeReporter } from '@cadence-detect/forge-kit';
 import { classify, gitlabClient, type GitlabApi } from './gitlab-client.js';
 import type { GitlabCredentials } from './options.js';
 import { NOTE_MARKER, noteBody, type FailOn } from './verdict.js';
@@ -12,6 +12,13 @@ const STATUS_NAME = 'cadence';
  * `merge_request_note`, one note on the commit's open merge request, updated on each push rather
  * than added again. Jobs whose project id is unknown are not reported.
  */
+/** A job's project id: `accepts` lets only jobs that carry one reach a call. */
+function projectOf(job: JobInfo): number {
+  const id = forgeTargetOf(job).project_id;
+  if (id === undefined) throw new Error(`job ${job.id} names no GitLab project`);
+  return id;
+}
+
 export function gitlabReporter(
   credentials: GitlabCredentials,
   settings: { readonly failOn: FailOn; readonly mergeRequestNote: boolean },
@@ -29,7 +36,7 @@ export function gitlabReporter(
     accepts: (job) => job.forge?.project_id !== undefined,
     classify,
     postStatus: (job, state, description) =>
-      api(job).Commits.editStatus(job.forge!.project_id!, job.forge!.sha, state as 'running', {
+      api(job).Commits.editStatus(projectOf(job), forgeTargetOf(job).sha, state as 'running', {
         name: STATUS_NAME,
         description,
         ...(job.url ? { targetUrl: job.url } : {}),
@@ -40,9 +47,10 @@ export function gitlabReporter(
             kind: 'merge-request-note',
             failedState: 'note',
             async post(job, result, _signal, target) {
-              const { project_id: projectId, sha, repository } = job.forge!;
+              const { sha, repository } = forgeTargetOf(job);
+              const projectId = projectOf(job);
               const client = api(job);
-              const requests = (await client.Commits.allMergeRequests(projectId!, sha)) as {
+              const requests = (await client.Commits.allMergeRequests(projectId, sha)) as {
                 iid: number;
                 state: string;
               }[];
@@ -50,13 +58,13 @@ export function gitlabReporter(
               if (!open) return 'none';
               target(`${repository}!${open.iid}`);
               const body = noteBody(result, sha, job.url);
-              const notes = (await client.MergeRequestNotes.all(projectId!, open.iid, {
+              const notes = (await client.MergeRequestNotes.all(projectId, open.iid, {
                 perPage: 100,
                 maxPages: 20,
               })) as { id: number; body: string }[];
               const mine = notes.find((n) => typeof n.body === 'string' && n.body.startsWith(NOTE_MARKER));
-              if (mine) await client.MergeRequestNotes.edit(projectId!, open.iid, mine.id, { body });
-              else await client.MergeRequestNotes.create(projectId!, open.iid, body);
+              if (mine) await client.MergeRequestNotes.edit(projectId, open.iid, mine.id, { body });
+              else await client.MergeRequestNotes.create(projectId, open.iid, body);
               return mine ? 'updated' : 'created';
             },
           },

@@ -9,10 +9,11 @@ export async function gitlabSquash(
   target: ForgeTarget,
   signal: AbortSignal,
 ): Promise<SquashFound | null> {
-  if (target.project_id === undefined) return null;
+  const projectId = target.project_id;
+  if (projectId === undefined) return null;
   const api = gitlabClient(credentials, { timeoutMs: 10_000 });
   signal.throwIfAborted();
-  const requests = (await lookupCall(() => api.Commits.allMergeRequests(target.project_id!, target.sha), signal)) as {
+  const requests = (await lookupCall(() => api.Commits.allMergeRequests(projectId, target.sha), signal)) as {
     iid: number;
     squash_commit_sha?: string | null;
     sha?: string;
@@ -25,7 +26,7 @@ export async function gitlabSquash(
       typeof mr.sha === 'string' &&
       FULL_COMMIT_ID.test(mr.sha),
   );
-  return squashed
-    ? { number: squashed.iid, ref: `refs/merge-requests/${squashed.iid}/head`, head: squashed.sha! }
+  return squashed?.sha
+    ? { number: squashed.iid, ref: `refs/merge-requests/${squashed.iid}/head`, head: squashed.sha }
     : null;
 }

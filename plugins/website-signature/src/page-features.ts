@@ -283,8 +283,9 @@ function measure(document: PageDocument): Float64Array {
     /* latin_abbreviations_per_k */ count(text, LATIN_ABBREVIATION) / kText,
     /* unterminated_sentences */ sentences.filter((s) => s.trim() && !TERMINATED.test(s.trim())).length /
       sentences.length,
-    /* imperative_openers */ sentences.filter((s) => IMPERATIVE_VERBS.has(s.trim().split(/\s+/)[0]!.toLowerCase()))
-      .length / sentences.length,
+    /* imperative_openers */ sentences.filter((s) =>
+      IMPERATIVE_VERBS.has((s.trim().split(/\s+/)[0] ?? '').toLowerCase()),
+    ).length / sentences.length,
     /* intensifiers_per_k */ count(text, INTENSIFIER) / kText,
     /* will_per_k */ count(text, WILL) / kText,
   );

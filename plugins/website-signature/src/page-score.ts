@@ -24,7 +24,10 @@ export function websiteOverallScore(results: readonly StrategyResult[]): number 
   if (byName.get('text-length')?.detected) return TOO_SHORT_SCORE;
   const signals = Object.entries(SIGNAL_WEIGHTS).filter(([name]) => byName.has(name));
   if (signals.length === 0) return null;
-  const weighted = signals.map(([name, weight]) => ({ weight, score: byName.get(name)!.score }));
+  const weighted = signals.flatMap(([name, weight]) => {
+    const result = byName.get(name);
+    return result ? [{ weight, score: result.score }] : [];
+  });
   const totalWeight = weighted.reduce((sum, s) => sum + s.weight, 0);
   const mean = weighted.reduce((sum, s) => sum + s.weight * s.score, 0) / totalWeight;
   const strongest = weighted

@@ -66,8 +66,9 @@ export const pageStructure = defineStrategy({
       });
     let jumps = 0;
     for (let i = 1; i < doc.headings.length; i++) {
-      const previous = doc.headings[i - 1]!;
-      const heading = doc.headings[i]!;
+      const previous = doc.headings[i - 1];
+      const heading = doc.headings[i];
+      if (!previous || !heading) continue;
       if (heading.level > previous.level + 1) {
         jumps++;
         if (jumps <= 3)

@@ -23,7 +23,7 @@ export function countPhrase(lowerText: string, phrase: string): number {
   const checkEnd = WORD_CHAR.test(phrase[phrase.length - 1] ?? '');
   let count = 0;
   for (let at = lowerText.indexOf(phrase); at >= 0; at = lowerText.indexOf(phrase, at + phrase.length)) {
-    if (checkStart && at > 0 && WORD_CHAR.test(lowerText[at - 1]!)) continue;
+    if (checkStart && at > 0 && WORD_CHAR.test(lowerText.charAt(at - 1))) continue;
     const after = lowerText[at + phrase.length];
     if (checkEnd && after !== undefined && WORD_CHAR.test(after)) continue;
     count++;
@@ -49,7 +49,7 @@ const SAMPLE_SENTENCES = 4_000;
 export function sampleEvenly<T>(items: readonly T[], max: number): readonly T[] {
   if (items.length <= max) return items;
   const step = items.length / max;
-  return Array.from({ length: max }, (_, i) => items[Math.floor(i * step)]!);
+  return Array.from({ length: max }, (_, i) => Math.floor(i * step)).flatMap((at) => items.slice(at, at + 1));
 }
 
 const caches = new Map<number, WeakMap<PageDocument, TextViews>>();

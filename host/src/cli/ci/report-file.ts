@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import path from 'node:path';
+import { errorCode, errorMessage } from '@cadence-detect/errors';
 import { CliError } from '../exit-codes.js';
 
 const refusal = (link: string): CliError =>
@@ -33,11 +34,8 @@ export async function writeReportFile(workspace: string, target: string, text: s
   try {
     handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw refusal(file);
-    throw new CliError(
-      'failed',
-      `could not write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    if (errorCode(error) === 'ELOOP') throw refusal(file);
+    throw new CliError('failed', `could not write ${file}: ${errorCode(error) ?? errorMessage(error)}`);
   }
   try {
     await handle.writeFile(text);

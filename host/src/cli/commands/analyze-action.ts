@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AnalysisRequest } from '@cadence-detect/engine';
@@ -80,7 +81,7 @@ function reportOutputs(files: readonly string[]): { file: string; format: Report
     if (first !== index)
       throw new CliError(
         'usage',
-        `-o ${outputs[first]!.file} and -o ${file} are both ${format} reports: give one -o per format (for example -o report.html -o report.json)`,
+        `-o ${itemAt(outputs, first).file} and -o ${file} are both ${format} reports: give one -o per format (for example -o report.html -o report.json)`,
       );
   }
   return outputs;

@@ -40,10 +40,9 @@ export async function runScan(target: string | undefined, options: ScanOptions, 
   });
   const controller = new AbortController();
   const { organization, targets } = await listTargets(target, options, io, runtime, controller.signal);
+  const { match } = options;
   const selected = withReportNames(
-    options.match
-      ? targets.filter((t) => picomatch(options.match!, { nocase: true, dot: true })(t.repository))
-      : targets,
+    match ? targets.filter((t) => picomatch(match, { nocase: true, dot: true })(t.repository)) : targets,
   );
   if (selected.length === 0)
     throw new CliError(
@@ -137,7 +136,9 @@ async function scanOne(
         ...(target.authorization ? { gitAuthorization: target.authorization } : {}),
       },
     )) as RepositoryResult;
-    const report = options.reportsDir ? await writeRepositoryReport(target, result, runtime, options, io) : undefined;
+    const report = options.reportsDir
+      ? await writeRepositoryReport(target, result, runtime, options, io, options.reportsDir)
+      : undefined;
     return { repository: target.repository, url: target.url, result, ...(report ? { report } : {}) };
   } catch (error) {
     if (signal.aborted) throw error;
@@ -155,8 +156,9 @@ async function writeRepositoryReport(
   runtime: Runtime,
   options: ScanOptions,
   io: CliIo,
+  reportsDir: string,
 ): Promise<string> {
-  const dir = path.resolve(io.cwd, options.reportsDir!);
+  const dir = path.resolve(io.cwd, reportsDir);
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${target.reportName ?? reportName(target.repository)}.html`);
   await writeFile(file, await renderReportLazily(result, 'html', reportContext(runtime.config, options.failOn)));

@@ -1,5 +1,6 @@
 import type { CadenceConfig } from '@cadence-detect/config';
 import { createBackends, createServer } from '@cadence-detect/server';
+import { errorCode, errorMessage } from '@cadence-detect/errors';
 import { nicenessProblem } from '../../analysis-niceness.js';
 import type { EngineThreadData } from '../../engine-thread.js';
 import { createRuntime } from '../../runtime.js';
@@ -126,10 +127,10 @@ async function listen(
       )}\n`,
     );
   } catch (error) {
-    const code = (error as { code?: string }).code;
+    const code = errorCode(error);
     throw new CliError(
       code === 'EADDRINUSE' || code === 'EACCES' ? 'failed' : 'usage',
-      `cannot listen on ${config.webhook.host}:${config.webhook.port}: ${(error as Error).message}`,
+      `cannot listen on ${config.webhook.host}:${config.webhook.port}: ${errorMessage(error)}`,
     );
   }
 }

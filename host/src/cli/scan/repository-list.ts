@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CadenceError, errorMessage } from '@cadence-detect/errors';
+import { CadenceError, errorCode, errorMessage } from '@cadence-detect/errors';
 import { parseRepositoryUrl } from '@cadence-detect/git-source';
 import type { ScanTarget } from '@cadence-detect/organization';
 import { CliError } from '../exit-codes.js';
@@ -21,7 +21,7 @@ export async function repositoriesFromFile(file: string, cwd: string): Promise<S
   try {
     text = await readFile(full, 'utf8');
   } catch (error) {
-    throw new CliError('usage', `cannot read --repos ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new CliError('usage', `cannot read --repos ${file}: ${errorCode(error) ?? 'error'}`);
   }
   const lines = text
     .split(/\r?\n/)

@@ -5,7 +5,7 @@ import { displayLine } from '@cadence-detect/reports/display-text';
  * ones being analyzed now (never in piped output, as `cadence analyze`'s line).
  */
 export function scanProgress(
-  stream: NodeJS.WritableStream & { isTTY?: boolean },
+  stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number },
   total: number,
 ): { started(name: string): void; finished(name: string): void; clear(): void } {
   if (!stream.isTTY) return { started: () => undefined, finished: () => undefined, clear: () => undefined };
@@ -14,7 +14,7 @@ export function scanProgress(
   let shown = false;
   const show = (): void => {
     shown = true;
-    const width = (stream as { columns?: number }).columns ?? 80;
+    const width = stream.columns ?? 80;
     const now = [...running].join(', ');
     stream.write(
       `\r\x1b[K${`scanning: ${done} of ${total} done${now ? `, now ${now}` : ''}`.slice(0, Math.max(10, width - 1))}`,

@@ -59,8 +59,10 @@ export async function runStrategies(
   const readsLines = (r: RegisteredStrategy): AddedLinesReader | undefined =>
     addedLines && r.info.appliesTo === 'repository' ? (r.strategy as RepositoryStrategy).addedLines : undefined;
   for (const strategy of applicable.filter((r) => !readsLines(r))) await runOne(strategy);
-  for (const strategy of applicable.filter((r) => readsLines(r)))
-    await runOne(strategy, await addedLines!(readsLines(strategy)!.key));
+  for (const strategy of applicable) {
+    const reader = readsLines(strategy);
+    if (reader && addedLines) await runOne(strategy, await addedLines(reader.key));
+  }
   return reports;
 }
 

@@ -59,7 +59,7 @@ export function lineReaderOf(
         return readings;
       }
       const blamed = readBlamedLines({
-        ...(range ? { readers: parts.readers!, onAddedLineReadings: range.settle } : {}),
+        ...(range ? { readers: parts.readers ?? [], onAddedLineReadings: range.settle } : {}),
         dir: parts.clone.dir,
         mirrored: parts.clone.mirrored === true,
         rev: parts.rev,

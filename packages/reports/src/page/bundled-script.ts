@@ -9,8 +9,11 @@ export function bundledScript(file: URL): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`The browser script ${file.pathname} is not built: run pnpm build (${(error as Error).message})`, {
-      cause: error,
-    });
+    throw new Error(
+      `The browser script ${file.pathname} is not built: run pnpm build (${error instanceof Error ? error.message : 'unreadable'})`,
+      {
+        cause: error,
+      },
+    );
   }
 }

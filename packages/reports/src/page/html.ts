@@ -7,7 +7,7 @@ import { displayText } from '../display-text.js';
  * fragments that were escaped where they were written, and forgetting to escape is not possible:
  * a string always goes in as text.
  */
-declare const safeHtmlBrand: unique symbol;
+const safeHtmlBrand: unique symbol = Symbol('SafeHtml');
 
 /** Markup this code wrote, or text already escaped: interpolated as it is. */
 export interface SafeHtml {
@@ -17,7 +17,8 @@ export interface SafeHtml {
   toString(): string;
 }
 
-class Markup {
+class Markup implements SafeHtml {
+  readonly [safeHtmlBrand] = true as const;
   constructor(readonly html: string) {}
   toString(): string {
     return this.html;
@@ -33,9 +34,9 @@ export type HtmlValue = SafeHtml | string | number | null | undefined | false | 
 
 /** The auto-escaping tag: `html`<td>${name}</td>`` escapes `name` unless it is SafeHtml. */
 export function html(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): SafeHtml {
-  let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += valueHtml(values[i]) + strings[i + 1]!;
-  return new Markup(out) as unknown as SafeHtml;
+  let out = strings[0] ?? '';
+  for (const [i, value] of values.entries()) out += valueHtml(value) + (strings[i + 1] ?? '');
+  return new Markup(out);
 }
 
 function valueHtml(value: HtmlValue): string {
@@ -58,7 +59,7 @@ function valueHtml(value: HtmlValue): string {
  * repository, a page or a request.
  */
 export function rawHtml(markup: string): SafeHtml {
-  return new Markup(markup) as unknown as SafeHtml;
+  return new Markup(markup);
 }
 
 /** Whether a value is markup made by `html` or `rawHtml`. */
@@ -67,7 +68,7 @@ export function isSafeHtml(value: unknown): value is SafeHtml {
 }
 
 /** What escaping changes: the five characters below, controls (but tab and line feed) and bidi marks. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- the control characters are what escaping removes
 const NEEDS_ESCAPING = /[&<>"'\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -85,7 +86,7 @@ const ENTITIES: Readonly<Record<string, string>> = {
 export function escapeHtml(value: unknown): string {
   const text = String(value);
   if (!NEEDS_ESCAPING.test(text)) return text;
-  return displayText(text).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+  return displayText(text).replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
 /** Fragments one after another with `separator` (text, escaped) between them, as Array.join does. */
@@ -93,5 +94,5 @@ export function joinHtml(values: readonly HtmlValue[], separator: string): SafeH
   const between = escapeHtml(separator);
   let out = '';
   for (let i = 0; i < values.length; i++) out += (i > 0 ? between : '') + valueHtml(values[i]);
-  return new Markup(out) as unknown as SafeHtml;
+  return new Markup(out);
 }

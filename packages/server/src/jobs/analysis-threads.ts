@@ -172,7 +172,7 @@ class ThreadSlot {
         this.running = { id, options, resolve, reject };
         const signal = options.signal;
         const onAbort = (): void => {
-          const reason = toCadenceError(signal!.reason);
+          const reason = toCadenceError(signal?.reason);
           this.post({ type: 'abort', id, code: reason.code, message: reason.message });
           // A thread that does not unwind (synchronous code that never yields) is stopped here.
           setTimeout(() => {

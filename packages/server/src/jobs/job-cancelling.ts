@@ -53,7 +53,11 @@ export class JobCancelling {
     if (!job) throw new CadenceError('ERR_JOB_NOT_FOUND', { message: `No job ${id}` });
     if (isFinal(job.status)) throw new CadenceError('ERR_JOB_FINAL', { message: `Job ${id} is already ${job.status}` });
     // An organization job is never on the queue (its scan runs in a server): only its scan can stop it.
-    if (job.kind !== 'organization' && (await queue.remove(id))) return (await records.cancelWaiting(id, reason))!;
+    if (job.kind !== 'organization' && (await queue.remove(id))) {
+      const cancelled = await records.cancelWaiting(id, reason);
+      if (!cancelled) throw new CadenceError('ERR_JOB_NOT_FOUND', { message: `No job ${id}` });
+      return cancelled;
+    }
     // The worker records the final state when the analysis unwinds, then publishes the job's end:
     // wait for that event (subscribed before the abort, so it cannot be missed), at most CANCEL_WAIT_MS.
     // An organization job unwinds its repository jobs first (each a cancel of its own): it gets longer.
@@ -75,7 +79,9 @@ export class JobCancelling {
         (child) => child.job_id && !isFinal(child.status as Job['status']) && child.status !== 'waiting',
       );
       // A child already ended or gone needs no cancel: the rest still get theirs.
-      await Promise.all(open.map((child) => this.cancel(child.job_id!, reason).catch(() => undefined)));
+      await Promise.all(
+        open.flatMap((child) => (child.job_id ? [this.cancel(child.job_id, reason).catch(() => undefined)] : [])),
+      );
       const ended = await records.cancelWaiting(id, reason);
       if (!ended) return after;
       const cancelled = new Set(open.map((child) => child.job_id));

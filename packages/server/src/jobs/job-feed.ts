@@ -44,12 +44,12 @@ export class JobFeed {
     this.reading = true;
     try {
       const jobs = await this.store.list({ limit: FEED_JOBS, offset: 0 });
-      const first = this.seen === null;
+      const before = this.seen;
       const seen = new Map(jobs.map((job) => [job.id, signature(job)]));
       // The first read is the baseline: a dashboard reads the list itself when it opens.
-      if (!first) {
+      if (before !== null) {
         for (const job of [...jobs].reverse()) {
-          if (this.seen!.get(job.id) === seen.get(job.id)) continue;
+          if (before.get(job.id) === seen.get(job.id)) continue;
           const view = jobView(job, 'list');
           for (const listener of [...this.listeners]) listener(view);
         }

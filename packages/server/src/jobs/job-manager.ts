@@ -235,11 +235,9 @@ export function jobManagerFor(parts: {
   threads?: AnalysisThreadsSpec | undefined;
 }): JobManager {
   const { config, backends } = parts;
-  const inThreads = parts.threads && parts.workers > 0 && !backends.queue.shared;
+  const threads = parts.workers > 0 && !backends.queue.shared ? parts.threads : undefined;
   return new JobManager({
-    engine: inThreads
-      ? new AnalysisThreadPool(parts.threads!, parts.workers, parts.logger.child('threads'))
-      : parts.engine,
+    engine: threads ? new AnalysisThreadPool(threads, parts.workers, parts.logger.child('threads')) : parts.engine,
     store: backends.store,
     queue: backends.queue,
     events: backends.events,

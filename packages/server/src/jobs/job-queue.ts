@@ -95,7 +95,8 @@ export class InMemoryJobQueue implements JobQueue {
 
   private pump(): void {
     while (this.consumer && this.running.size < this.consumer.concurrency && this.waiting.size > 0) {
-      const id = this.waiting.values().next().value!;
+      const [id] = this.waiting;
+      if (id === undefined) break;
       this.waiting.delete(id);
       const done = this.consumer
         .run(id)

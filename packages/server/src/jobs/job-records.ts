@@ -108,8 +108,7 @@ export class JobRecords {
       })
       // The record is final already or the store is away: whoever reads the lost job next ends it.
       .catch(() => undefined);
-    // Set in a callback TypeScript does not follow.
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Set in a callback TypeScript does not follow
     if (!job || !changed) return;
     this.log.warn('job failed', { job_id: id, error_code: lost.code });
     this.publishEnd(job);
@@ -133,8 +132,7 @@ export class JobRecords {
       this.log,
       id,
     );
-    // Set in a callback TypeScript does not follow.
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Set in a callback TypeScript does not follow
     if (recorded && changed) {
       this.metrics.jobsTotal.inc({ status: 'completed' });
       this.events.publish(id, {
@@ -163,8 +161,7 @@ export class JobRecords {
       id,
     );
     this.log.warn(`organization scan ${status}`, { job_id: id, error_code: failure.code, error: failure.message });
-    // Set in a callback TypeScript does not follow.
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Set in a callback TypeScript does not follow
     if (ended && changed) this.publishEnd(ended);
     return ended;
   }

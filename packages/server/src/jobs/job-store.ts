@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import { RecentDeliveries } from '../webhooks/recent-deliveries.js';
 import { isFinal, type Job, type JobStatus } from './job.js';
 
@@ -96,7 +97,7 @@ export class InMemoryJobStore implements JobStore {
     const matches: Job[] = [];
     let skipped = 0;
     for (let i = this.order.length - 1; i >= 0 && matches.length < query.limit; i--) {
-      const job = this.jobs.get(this.order[i]!);
+      const job = this.jobs.get(itemAt(this.order, i));
       if (!job) continue;
       if (query.status && job.status !== query.status) continue;
       if (query.repo && job.repo !== query.repo) continue;

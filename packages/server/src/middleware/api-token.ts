@@ -18,7 +18,7 @@ export function requireApiToken(token: string | null, revocations: SessionRevoca
       const header = ctx.get('authorization');
       const presented = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? '';
       if (!constantTimeEqual(presented, token)) {
-        if (!header && (await sessions!.valid(Sessions.presented(ctx)))) {
+        if (!header && sessions && (await sessions.valid(Sessions.presented(ctx)))) {
           if (!SAFE_METHODS.has(ctx.method) && !sameOriginRequest(ctx)) {
             throw new HttpError(
               403,

@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import type { Middleware } from 'koa';
 import { parseAddress, parseCidr, cidrContains, type Cidr } from '@cadence-detect/network-guard';
 
@@ -23,9 +24,9 @@ function rightmostUntrusted(peer: string, forwardedFor: string, trusted: readonl
     .map((entry) => normalize(entry.trim()))
     .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = hops[i]!;
+    const hop = itemAt(hops, i);
     // Garbage in the header cannot be a client: the proxy that appended after it is the client.
-    if (!parseAddress(hop)) return i === hops.length - 1 ? peer : hops[i + 1]!;
+    if (!parseAddress(hop)) return i === hops.length - 1 ? peer : itemAt(hops, i + 1);
     if (!isTrusted(hop, trusted)) return hop;
   }
   return hops[0] ?? peer;

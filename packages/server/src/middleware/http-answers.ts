@@ -1,5 +1,6 @@
 import {
   CadenceError,
+  fieldOf,
   HttpError,
   jobErrorCode,
   type HttpErrorCode,
@@ -48,12 +49,10 @@ export function httpErrorOf(thrown: unknown): HttpError {
   if (thrown instanceof HttpError) return thrown;
   if (thrown instanceof CadenceError) return fromCode(thrown);
   // Errors raised by koa-body (through raw-body) carry an HTTP status.
-  const status = Number(
-    (thrown as { status?: unknown } | null)?.status ?? (thrown as { statusCode?: unknown } | null)?.statusCode,
-  );
+  const status = Number(fieldOf(thrown, 'status') ?? fieldOf(thrown, 'statusCode'));
   const message = thrown instanceof Error ? thrown.message : 'error';
   if (status === 413) {
-    const limit = Number((thrown as { limit?: unknown }).limit);
+    const limit = Number(fieldOf(thrown, 'limit'));
     return new HttpError(
       413,
       'payload_too_large',

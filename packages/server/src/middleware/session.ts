@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import { constantTimeEqual } from '@cadence-detect/forge-kit';
@@ -51,9 +52,9 @@ export class Sessions {
   private authentic(value: string | undefined, now = Date.now()): { id: string; expiry: number } | null {
     const match = /^v2\.([A-Za-z0-9_-]{22})\.(\d{10,12})\.([A-Za-z0-9_-]{43})$/.exec(value ?? '');
     if (!match) return null;
-    const id = match[1]!;
+    const id = itemAt(match, 1);
     const expiry = Number(match[2]);
-    return expiry > now / 1000 && constantTimeEqual(match[3]!, this.mac(id, expiry)) ? { id, expiry } : null;
+    return expiry > now / 1000 && constantTimeEqual(itemAt(match, 3), this.mac(id, expiry)) ? { id, expiry } : null;
   }
 
   private mac(id: string, expiry: number): string {

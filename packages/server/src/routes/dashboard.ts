@@ -9,6 +9,7 @@ import type { SessionRevocations } from '../middleware/session-revocations.js';
 import { constantTimeEqual } from '@cadence-detect/forge-kit';
 import type { RegisterRoutes } from './route-module.js';
 import { sendPage } from './send-page.js';
+import { pathParameter } from './path-parameter.js';
 
 /**
  * The dashboard: `/`, and the token exchange. With an API token configured, `/` asks
@@ -61,8 +62,8 @@ function sessionRoutes(
   router.post('/session', limit, form, (ctx) => {
     const given = (ctx.request.body as { token?: unknown } | undefined)?.token;
     const fromForm = ctx.is('application/x-www-form-urlencoded') !== false;
-    if (sessions) {
-      if (typeof given !== 'string' || !constantTimeEqual(given, token!))
+    if (sessions && token) {
+      if (typeof given !== 'string' || !constantTimeEqual(given, token))
         throw new HttpError(401, 'unauthorized', 'That is not the API token');
       const { value, maxAge } = sessions.issue();
       ctx.cookies.set(SESSION_COOKIE, value, {
@@ -98,8 +99,9 @@ function sessionRoutes(
 /** The dashboard's scripts and styles, open like the sign-in page that needs them: nothing in them is secret. */
 function assetRoutes(router: Router): void {
   router.get('/assets/:file', (ctx) => {
-    const asset = dashboardAsset(ctx.params.file!);
-    if (!asset) throw HttpError.notFound(`No asset ${ctx.params.file}`);
+    const file = pathParameter(ctx, 'file');
+    const asset = dashboardAsset(file);
+    if (!asset) throw HttpError.notFound(`No asset ${file}`);
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.type = asset.type;

@@ -8,6 +8,7 @@ import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
 import { isFinal, jobView, type Job, type JobStatus, type ScanChild } from '../jobs/job.js';
 import type { RegisterRoutes } from './route-module.js';
 import { sendPage } from './send-page.js';
+import { pathParameter } from './path-parameter.js';
 
 const STATUS_ALIASES: Record<string, JobStatus> = {
   queued: 'queued',
@@ -47,16 +48,18 @@ function jobRoutes(router: Router, store: JobStore, jobs: JobManager, limit: Mid
     ctx.body = list.map((job) => jobView(job, 'list'));
   });
   router.get('/jobs/:id', limit, async (ctx) => {
-    const job = await store.get(ctx.params.id!);
-    if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
+    const id = pathParameter(ctx, 'id');
+    const job = await store.get(id);
+    if (!job) throw HttpError.notFound(`No job ${id}`);
     ctx.body = jobView(job, 'full');
   });
   router.post('/jobs/:id/cancel', limit, async (ctx) => {
-    ctx.body = jobView(await jobs.cancel(ctx.params.id!), 'full');
+    ctx.body = jobView(await jobs.cancel(pathParameter(ctx, 'id')), 'full');
   });
   router.get('/api/results/:id', limit, async (ctx) => {
-    const job = await store.get(ctx.params.id!);
-    if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
+    const id = pathParameter(ctx, 'id');
+    const job = await store.get(id);
+    if (!job) throw HttpError.notFound(`No job ${id}`);
     const result = job.kind === 'organization' ? job.organization : job.result;
     if (job.status === 'completed' && result) {
       ctx.body = result;
@@ -71,8 +74,9 @@ function jobRoutes(router: Router, store: JobStore, jobs: JobManager, limit: Mid
   // The job's page: the same HTML report the CLI writes, for a browser. It loads the
   // renderer only when asked, and sends the report's own Content-Security-Policy as a header too.
   router.get('/jobs/:id/report', limit, async (ctx) => {
-    const job = await store.get(ctx.params.id!);
-    if (!job) throw HttpError.notFound(`No job ${ctx.params.id}`);
+    const id = pathParameter(ctx, 'id');
+    const job = await store.get(id);
+    if (!job) throw HttpError.notFound(`No job ${id}`);
     await answerReport(ctx, job);
   });
 }

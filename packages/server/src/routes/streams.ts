@@ -11,6 +11,7 @@ import { repositoryJob, websiteJob } from '../analysis-targets.js';
 import { RepositoryBody, WebsiteBody, validated } from '../request-validation.js';
 import { SseStream } from '../streams/sse-stream.js';
 import type { RegisterRoutes } from './route-module.js';
+import { pathParameter } from './path-parameter.js';
 
 export interface StreamRouteOptions {
   readonly jobs: JobManager;
@@ -47,7 +48,7 @@ function streamRoutes(router: Router, options: StreamRouteOptions): void {
   router.post('/api/stream/website', ...options.guards, open, ...body, (ctx) =>
     stream(ctx, website(ctx.request.body), options),
   );
-  router.get('/jobs/:id/events', options.queryLimit, open, (ctx) => follow(ctx, ctx.params.id!, options));
+  router.get('/jobs/:id/events', options.queryLimit, open, (ctx) => follow(ctx, pathParameter(ctx, 'id'), options));
   const feed = new JobFeed(options.store);
   router.get('/events', options.queryLimit, open, (ctx) => feedStream(ctx, feed, options.keepAliveMs));
 }
@@ -84,8 +85,7 @@ async function follow(ctx: Context, jobId: string, options: StreamRouteOptions):
     sse.send(event);
     if (isEndEvent(event)) end();
   });
-  // Set in a callback TypeScript does not follow.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Set in a callback TypeScript does not follow
   if (ended) {
     unsubscribe();
     return;

@@ -103,8 +103,7 @@ function webhookRoutes(router: Router, options: WebhookRouteOptions): Middleware
   for (const [path, chain] of chains) router.post(path, chain);
   return (ctx, next) => {
     const chain = ctx.method === 'POST' ? chains.get(ctx.path) : undefined;
-    // koa-compose's chain answers Promise<any>: a middleware's result is never read.
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-return
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- koa-compose's chain answers Promise<any>: a middleware's result is never read
     return chain ? chain(ctx, next) : next();
   };
 }

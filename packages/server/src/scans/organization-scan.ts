@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { CadenceError, redactCredentials, toCadenceError } from '@cadence-detect/errors';
+import { CadenceError, redactCredentials, toCadenceError, itemAt } from '@cadence-detect/errors';
 import { parseRepositoryUrl } from '@cadence-detect/git-source';
 import type { Logger } from '@cadence-detect/logger';
 import {
@@ -69,7 +69,7 @@ export async function runOrganizationScan(
       new CadenceError('ERR_CANCELLED', { message: `Its organization job ${parent.id} stopped (${why})` }),
     );
     for (const { job, index } of ended)
-      recordChild(parts, record, parent.id, index, job, outcomeOf(job, targets[index]!));
+      recordChild(parts, record, parent.id, index, job, outcomeOf(job, itemAt(targets, index)));
     await record.flush();
   }
   await completeScan(parent.id, request, parts, targets, outcomes);
@@ -94,7 +94,7 @@ async function feedAndFollow(state: ScanState): Promise<void> {
   while (done < targets.length) {
     while (follower.size < parts.maxInFlight && next < targets.length) {
       const index = next;
-      const target = targets[index]!;
+      const target = itemAt(targets, index);
       if (target.refused) {
         next++;
         outcomes[index] = { repository: target.repository, url: target.url, error: target.refused };
@@ -106,13 +106,13 @@ async function feedAndFollow(state: ScanState): Promise<void> {
       if (!child) break; // the queue is full: wait for one of ours to end, or a moment
       next++;
       follower.follow(child, index);
-      Object.assign(record.children[index]!, { job_id: child, status: 'queued' });
+      Object.assign(itemAt(record.children, index), { job_id: child, status: 'queued' });
       record.changed();
     }
     if (done >= targets.length) break;
     const ended = await follower.nextEnd(follower.size === 0 ? QUEUE_FULL_WAIT_MS : RECHECK_MS);
     for (const { job, index } of ended) {
-      outcomes[index] = outcomeOf(job, targets[index]!);
+      outcomes[index] = outcomeOf(job, itemAt(targets, index));
       done++;
       recordChild(parts, record, parentId, index, job, outcomes[index]);
     }
@@ -132,8 +132,8 @@ async function completeScan(
     outcomes.map(
       (o, i) =>
         o ?? {
-          repository: targets[i]!.repository,
-          url: targets[i]!.url,
+          repository: itemAt(targets, i).repository,
+          url: itemAt(targets, i).url,
           error: { code: 'ERR_INTERNAL', message: 'no outcome' },
         },
     ),
@@ -256,7 +256,7 @@ function recordChild(
   outcome: RepositoryOutcome,
 ): void {
   const status = job?.status ?? 'failed';
-  Object.assign(record.children[index]!, { status, error_code: outcome.error?.code ?? null });
+  Object.assign(itemAt(record.children, index), { status, error_code: outcome.error?.code ?? null });
   record.progress.done++;
   if (outcome.error !== undefined) record.progress.failed++;
   record.changed();
@@ -315,8 +315,7 @@ class ChildFollower {
         }, waitMs);
         const aborted = (): void => {
           stop();
-          // The scan's own reason (its deadline, its cancellation) is what ends it, as the caller reads it.
-          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- The scan's own reason (its deadline, its cancellation) is what ends it, as the caller reads it
           reject(this.signal.reason);
         };
         this.signal.addEventListener('abort', aborted, { once: true });
@@ -326,8 +325,7 @@ class ChildFollower {
         };
         if (this.signal.aborted) aborted();
       });
-      // Set in a callback TypeScript does not follow.
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Set in a callback TypeScript does not follow
       if (this.ended.size === 0) await this.recheck();
     }
     const out: { job: Job | undefined; index: number }[] = [];

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { HttpError } from '@cadence-detect/errors';
+import { errorMessage, HttpError, isRecord, itemAt } from '@cadence-detect/errors';
 import { hasBody, unsupportedType } from '../middleware/body.js';
 import type { UnverifiedBytes } from './unverified-bytes.js';
 
@@ -40,7 +40,7 @@ export function rawWebhookBody(
     // none to check: the payload check then says what is missing), its charset (parameters are
     // parsed only when there are any) and whether the body is GitHub's form encoding.
     const contentType = ctx.get('content-type');
-    const media = contentType.split(';', 1)[0]!.trim().toLowerCase();
+    const media = itemAt(contentType.split(';', 1), 0).trim().toLowerCase();
     if (!accepted.has(media) && hasBody(ctx)) throw unsupportedType(types);
     const charset = contentType.includes(';') ? ctx.request.charset.toLowerCase() : '';
     if (charset && !READABLE_CHARSETS.has(charset)) {
@@ -111,7 +111,7 @@ function readBody(
       request.off('close', onClose);
       request.off('error', onClose);
       if (error === null) {
-        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+        resolve(chunks.length === 1 ? itemAt(chunks, 0) : Buffer.concat(chunks, received));
         return;
       }
       request.pause();
@@ -181,7 +181,7 @@ let sweeper: NodeJS.Timeout | null = null;
 /** Stops itself once a sweep finds nothing to check (starting it per request would cost a timer each). */
 function sweep(): void {
   if (paceChecks.size === 0) {
-    clearInterval(sweeper!);
+    if (sweeper) clearInterval(sweeper);
     sweeper = null;
     return;
   }
@@ -236,9 +236,8 @@ export function webhookPayload(ctx: Context): Record<string, unknown> {
   try {
     value = JSON.parse(json);
   } catch (error) {
-    throw HttpError.invalidRequest(field, `not valid JSON (${(error as Error).message})`);
+    throw HttpError.invalidRequest(field, `not valid JSON (${errorMessage(error)})`);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw HttpError.invalidRequest(field, 'must be a JSON object');
-  return value as Record<string, unknown>;
+  if (!isRecord(value)) throw HttpError.invalidRequest(field, 'must be a JSON object');
+  return value;
 }

@@ -205,8 +205,7 @@ export class BullJobQueue implements JobQueue {
     if (!this.workerLost || this.closing) return;
     try {
       for (const job of await this.queue.getFailed(0, LOST_SWEEP_JOBS - 1)) {
-        // BullMQ's list may hold a job removed meanwhile (undefined), and a job without its reason.
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- BullMQ's list may hold a job removed meanwhile (undefined), and a job without its reason
         if (!job?.id || this.reportedLost.has(job.id) || !STALLED.test(job.failedReason ?? '')) continue;
         this.reportedLost.set(job.id, true);
         this.workerLost(job.id);

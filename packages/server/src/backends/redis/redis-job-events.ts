@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@cadence-detect/logger';
 import { isEndEvent, type JobEvent, type JobEventChannel } from '../../jobs/job-events.js';
@@ -84,8 +85,7 @@ export class RedisJobEventChannel implements JobEventChannel {
     try {
       while (!this.closed && this.subscriptions.size > 0) {
         const ids = [...this.subscriptions.keys()];
-        // ioredis types XREAD's answer loosely: its shape is Redis's own, named here.
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- ioredis types XREAD's answer loosely: its shape is Redis's own, named here
         const answer = (await this.reader
           .xread(
             'COUNT',
@@ -94,7 +94,7 @@ export class RedisJobEventChannel implements JobEventChannel {
             BLOCK_MS,
             'STREAMS',
             ...ids.map((id) => this.key(id)),
-            ...ids.map((id) => this.subscriptions.get(id)!.last),
+            ...ids.map((id) => this.subscriptions.get(id)?.last ?? '$'),
           )
           .catch(async (error: unknown) => {
             this.logger.warn('reading job events', { error: String(error) });
@@ -107,7 +107,7 @@ export class RedisJobEventChannel implements JobEventChannel {
           if (!subscription) continue;
           for (const [entryId, fields] of entries) {
             subscription.last = entryId;
-            const event = JSON.parse(fields[1]!) as JobEvent;
+            const event = JSON.parse(itemAt(fields, 1)) as JobEvent;
             for (const listener of [...subscription.listeners]) listener(event);
             // Nothing follows a job's end: its subscription goes.
             if (isEndEvent(event)) {

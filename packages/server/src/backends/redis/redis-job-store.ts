@@ -1,3 +1,4 @@
+import { itemAt } from '@cadence-detect/errors';
 import type { Redis } from 'ioredis';
 import { FINAL_STATUSES, type Job } from '../../jobs/job.js';
 import type { JobQuery, JobStore } from '../../jobs/job-store.js';
@@ -115,7 +116,7 @@ export class RedisJobStore implements JobStore {
       index = `${this.prefix}:tmp:${query.status}:${query.repo}`;
       await this.redis
         .multi()
-        .zinterstore(index, 2, keys[0]!, keys[1]!, 'AGGREGATE', 'MAX')
+        .zinterstore(index, 2, itemAt(keys, 0), itemAt(keys, 1), 'AGGREGATE', 'MAX')
         .expire(index, 5)
         .exec()
         .catch(unavailable);

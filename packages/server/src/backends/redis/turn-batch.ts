@@ -35,7 +35,7 @@ export class TurnBatch<Item, Result> {
       const results = await this.flush(batch.map((entry) => entry.item));
       // A missing result must not read as one (for the job store, `undefined` means "created").
       if (results.length !== batch.length) throw new Error(`a batch of ${batch.length} got ${results.length} results`);
-      batch.forEach((entry, i) => entry.resolve(results[i]!));
+      results.forEach((result, i) => batch[i]?.resolve(result));
     } catch (error) {
       for (const entry of batch) entry.reject(error);
     }
