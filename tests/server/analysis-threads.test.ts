@@ -37,7 +37,7 @@ interface JobBody {
 }
 
 describe('analyses in worker threads (memory backend, the real server)', function () {
-  this.timeout(90_000);
+  this.timeout(150_000);
   let work: TempDir;
   let git: GitFixtures;
   let server: ServerProcess;
@@ -59,7 +59,7 @@ describe('analyses in worker threads (memory backend, the real server)', functio
       JSON.stringify({
         plugins: [plugin],
         security: { allowed_networks: ['127.0.0.0/8'] },
-        limits: { job_timeout_seconds: 6 },
+        limits: { job_timeout_seconds: 12 },
       }),
     );
     // The memory backend's behaviour, in the run whose other servers use Redis too.
@@ -77,7 +77,7 @@ describe('analyses in worker threads (memory backend, the real server)', functio
 
   it('stops a strategy stuck in synchronous code at the job timeout, answers HTTP meanwhile, and runs the next job', async () => {
     // A first job warms the pool's thread (it loads the plugins), so the next one spins in the strategy, not in start-up.
-    // On a loaded machine the first thread's start-up can take the 6 s job timeout: then the next
+    // On a loaded machine the first thread's start-up can take the 12 s job timeout: then the next
     // job finds the thread loaded. Three tries at most.
     let warmed = '';
     for (let attempt = 0; attempt < 3 && warmed !== 'completed'; attempt++) {
@@ -85,7 +85,7 @@ describe('analyses in worker threads (memory backend, the real server)', functio
         '/api/analyze/repository',
         jsonPost({ url: git.daemon.url('acme/human.git') }),
       );
-      warmed = (await waitForJob<JobBody>(server, warm.body.id, 20_000)).status;
+      warmed = (await waitForJob<JobBody>(server, warm.body.id, 30_000)).status;
     }
     expect(warmed).to.equal('completed');
     const stuck = await server.json<JobBody>(
@@ -108,14 +108,14 @@ describe('analyses in worker threads (memory backend, the real server)', functio
       { timeoutMs: 2000 },
     );
     // The pool's one thread was replaced: the next job runs. The new thread loads the plugins first,
-    // which on a loaded machine can take the 6 s job timeout, as the warm-up's can: three tries at most.
+    // which on a loaded machine can take the 12 s job timeout, as the warm-up's can: three tries at most.
     const outcomes: string[] = [];
     for (let attempt = 0; attempt < 3 && outcomes.at(-1) !== 'completed'; attempt++) {
       const again = await server.json<JobBody>(
         '/api/analyze/repository',
         jsonPost({ url: git.daemon.url('acme/human.git') }),
       );
-      const ended = await waitForJob<JobBody>(server, again.body.id, 20_000);
+      const ended = await waitForJob<JobBody>(server, again.body.id, 30_000);
       outcomes.push(ended.status === 'timeout' ? `timeout ${ended.error_code}` : ended.status);
     }
     // Completed at last; anything before it is a start-up that ran into the job timeout, never another failure.
