@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { errorCode, errorMessage, isRecord } from '@cadence-detect/errors';
+import { errorCode, errorMessage, fieldOf, isRecord } from '@cadence-detect/errors';
 import type { CadenceConfig } from '@cadence-detect/config';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 
@@ -17,51 +18,72 @@ const HOST_DIR = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..'
 export const UMBRELLA_PACKAGE = '@cadence-detect/cadence';
 export const SERVER_PACKAGE = '@cadence-detect/server';
 
-interface OptionalPlugin {
+/**
+ * One entry of the optional plugins' catalogue (`dist/optional-plugins.json`, which `pnpm build`
+ * writes from the plugins the umbrella package brings, read from each plugin's own definition):
+ * the host holds no list of them.
+ */
+export interface OptionalPlugin {
   readonly packageName: string;
-  /** A forge's plugin (its name the forge's), or another optional one. */
-  readonly kind: 'forge' | 'other';
   /** The plugin's name once loaded. */
   readonly plugin: string;
-  /** The setting that needs it, when the configuration (or the environment) asks for it; null when nothing does. */
-  readonly neededBy: (config: CadenceConfig, env: NodeJS.ProcessEnv) => string | null;
+  /** The forge it brings (its settings under `forges.<forge>`), or null. */
+  readonly forge: string | null;
+  /** The section it owns (`ai`, `forges.github`), or null. */
+  readonly configKey: string | null;
 }
 
-export const OPTIONAL_PLUGINS: readonly OptionalPlugin[] = [
-  {
-    packageName: '@cadence-detect/plugin-ai-assist',
-    kind: 'other',
-    plugin: 'ai-assist',
-    neededBy: aiSection,
-  },
-  { packageName: '@cadence-detect/plugin-github', kind: 'forge', plugin: 'github', neededBy: forgeSection('github') },
-  { packageName: '@cadence-detect/plugin-gitlab', kind: 'forge', plugin: 'gitlab', neededBy: forgeSection('gitlab') },
-  { packageName: '@cadence-detect/plugin-gitea', kind: 'forge', plugin: 'gitea', neededBy: forgeSection('gitea') },
-  {
-    packageName: '@cadence-detect/plugin-bitbucket',
-    kind: 'forge',
-    plugin: 'bitbucket',
-    neededBy: forgeSection('bitbucket'),
-  },
-];
+export const OPTIONAL_PLUGINS: readonly OptionalPlugin[] = readCatalogue(
+  path.join(HOST_DIR, 'dist', 'optional-plugins.json'),
+);
+
+/** The catalogue; none when it is missing or unreadable (a build without it names no package). */
+export function readCatalogue(file: string): OptionalPlugin[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+  return parsed.flatMap((entry: unknown) => {
+    const packageName = text(fieldOf(entry, 'packageName'));
+    const plugin = text(fieldOf(entry, 'plugin'));
+    if (!packageName || !plugin) return [];
+    return [
+      { packageName, plugin, forge: text(fieldOf(entry, 'forge')), configKey: text(fieldOf(entry, 'configKey')) },
+    ];
+  });
+}
+
+/** The setting that needs `optional`, when the configuration (or the environment) asks for it; null when nothing does. */
+function neededBy(optional: OptionalPlugin, config: CadenceConfig, env: NodeJS.ProcessEnv): string | null {
+  if (optional.forge !== null) {
+    const section = config.forges[optional.forge];
+    if (isRecord(section) && Object.keys(section).length > 0) return `forges.${optional.forge}`;
+  }
+  // A top-level section of its own (`ai`) is asked for by its `enabled`; a forge's, by being set (above).
+  if (
+    optional.configKey !== null &&
+    !optional.configKey.includes('.') &&
+    sectionEnabled(optional.configKey, config, env)
+  )
+    return `${optional.configKey}.enabled`;
+  const options = config.plugin_options[optional.plugin];
+  return options ? `plugin_options.${optional.plugin}` : null;
+}
 
 /**
- * `ai.enabled`, from CADENCE_AI_ENABLED when it is set (the environment wins over files, as for
- * every key), else from the file: without the AI plugin nothing else reads the `ai:` section, so
- * its absence is said here.
+ * A plugin's own section switched on: `CADENCE_<KEY>_ENABLED` when it is set (the environment wins
+ * over files, as for every key), else the file's `<key>.enabled`. Without its plugin nothing else
+ * reads the section, so its absence is said here.
  */
-function aiSection(config: CadenceConfig, env: NodeJS.ProcessEnv): string | null {
-  const fromEnvironment = env.CADENCE_AI_ENABLED?.trim();
-  const enabled = fromEnvironment ? /^(true|1|yes|on)$/i.test(fromEnvironment) : config.ai.enabled === true;
-  return enabled ? 'ai.enabled (the AI providers)' : null;
-}
-
-function forgeSection(forge: string): (config: CadenceConfig) => string | null {
-  return (config) => {
-    const section = config.forges[forge];
-    const set = isRecord(section) && Object.keys(section).length > 0;
-    return set ? `forges.${forge}` : null;
-  };
+function sectionEnabled(configKey: string, config: CadenceConfig, env: NodeJS.ProcessEnv): boolean {
+  const fromEnvironment = env[`CADENCE_${configKey.toUpperCase()}_ENABLED`]?.trim();
+  if (fromEnvironment) return /^(true|1|yes|on)$/i.test(fromEnvironment);
+  const section: unknown = Reflect.get(config, configKey);
+  return isRecord(section) && section.enabled === true;
 }
 
 /** "npm install -g @cadence-detect/server (beside @cadence-detect/cli), or @cadence-detect/cadence for everything". */
@@ -89,8 +111,7 @@ export function missingOptionalPlugin(
   const names = new Set(loaded.map((p) => p.plugin.name));
   for (const optional of OPTIONAL_PLUGINS) {
     if (names.has(optional.plugin)) continue;
-    const options = config.plugin_options[optional.plugin];
-    const setting = optional.neededBy(config, env) ?? (options ? `plugin_options.${optional.plugin}` : null);
+    const setting = neededBy(optional, config, env);
     if (setting) return new MissingPackageError(optional.packageName, `the configuration's ${setting}`);
   }
   return null;
@@ -98,7 +119,7 @@ export function missingOptionalPlugin(
 
 /** The package of Cadence's own plugin for a forge, or null when Cadence has none for it. */
 export function optionalForgePackage(forge: string): string | null {
-  return OPTIONAL_PLUGINS.find((p) => p.kind === 'forge' && p.plugin === forge)?.packageName ?? null;
+  return OPTIONAL_PLUGINS.find((p) => p.forge === forge)?.packageName ?? null;
 }
 
 /** `cadence scan github:acme` without the forge's package installed: the error naming it; null otherwise. */

@@ -11,6 +11,8 @@ import {
   MissingPackageError,
   missingForgePlugin,
   missingOptionalPlugin,
+  OPTIONAL_PLUGINS,
+  readCatalogue,
   SERVER_PACKAGE,
 } from '../src/optional-packages.js';
 
@@ -29,6 +31,35 @@ describe('the light CLI: packages loaded when installed beside it', () => {
     work = await makeTempDir('cadence-optional-');
   });
   after(() => work.remove());
+
+  it('takes its optional plugins from the catalogue the build reads from the plugins themselves', () => {
+    // The umbrella package's plugins, each as its own definition names it: the host lists none.
+    expect(OPTIONAL_PLUGINS).to.deep.equal([
+      { packageName: '@cadence-detect/plugin-ai-assist', plugin: 'ai-assist', forge: null, configKey: 'ai' },
+      {
+        packageName: '@cadence-detect/plugin-bitbucket',
+        plugin: 'bitbucket',
+        forge: 'bitbucket',
+        configKey: 'forges.bitbucket',
+      },
+      { packageName: '@cadence-detect/plugin-gitea', plugin: 'gitea', forge: 'gitea', configKey: 'forges.gitea' },
+      { packageName: '@cadence-detect/plugin-github', plugin: 'github', forge: 'github', configKey: 'forges.github' },
+      { packageName: '@cadence-detect/plugin-gitlab', plugin: 'gitlab', forge: 'gitlab', configKey: 'forges.gitlab' },
+    ]);
+  });
+
+  it('reads a missing, damaged or malformed catalogue as naming no package', async () => {
+    expect(readCatalogue(path.join(work.path, 'none.json'))).to.deep.equal([]);
+    const damaged = path.join(work.path, 'damaged.json');
+    await writeFile(damaged, '[{"packageName": ');
+    expect(readCatalogue(damaged)).to.deep.equal([]);
+    const odd = path.join(work.path, 'odd.json');
+    await writeFile(
+      odd,
+      JSON.stringify([{ packageName: '@acme/x' }, 7, { packageName: '@acme/y', plugin: 'y', forge: 3 }]),
+    );
+    expect(readCatalogue(odd)).to.deep.equal([{ packageName: '@acme/y', plugin: 'y', forge: null, configKey: null }]);
+  });
 
   it('names the server package, in one line and exit 2, when a server command cannot import it', async () => {
     // A module that imports the server from a folder where no node_modules has it: Node's own error.
@@ -56,11 +87,11 @@ describe('the light CLI: packages loaded when installed beside it', () => {
     expect(missingOptionalPlugin(config, [])).to.equal(null);
     const ai: CadenceConfig = { ...config, ai: { ...config.ai, enabled: true } };
     expect(missingOptionalPlugin(ai, [])?.message).to.equal(
-      "the configuration's ai.enabled (the AI providers) needs @cadence-detect/plugin-ai-assist, which is not installed: npm install -g @cadence-detect/plugin-ai-assist (beside @cadence-detect/cli), or install @cadence-detect/cadence, which brings everything",
+      "the configuration's ai.enabled needs @cadence-detect/plugin-ai-assist, which is not installed: npm install -g @cadence-detect/plugin-ai-assist (beside @cadence-detect/cli), or install @cadence-detect/cadence, which brings everything",
     );
     // Nothing reads the ai: section without its plugin: the environment's switch is said here too, a written false is not.
     expect(missingOptionalPlugin(config, [], { CADENCE_AI_ENABLED: 'true' })?.message).to.contain(
-      'ai.enabled (the AI providers) needs @cadence-detect/plugin-ai-assist',
+      'ai.enabled needs @cadence-detect/plugin-ai-assist',
     );
     expect(missingOptionalPlugin({ ...config, ai: { enabled: false } }, [], { CADENCE_AI_ENABLED: 'no' })).to.equal(
       null,

@@ -33,6 +33,10 @@ export function forgeCoupling(text: string, forges: readonly string[]): string[]
   const found: string[] = [];
   for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](@[\w-]+\/[\w-]+)/g))
     if (forges.includes(match[1]!)) found.push(`imports ${match[1]}`);
+  // Named without an import (a list of packages to install, to load): the host would know the forges.
+  for (const forge of forges)
+    if (!found.includes(`imports ${forge}`) && (text.includes(`'${forge}'`) || text.includes(`"${forge}"`)))
+      found.push(`names ${forge}`);
   for (const match of text.matchAll(CI_VARIABLE)) found.push(`names ${match[0]}`);
   return found;
 }
@@ -50,9 +54,12 @@ describe('architecture: each forge whole in its plugin', () => {
       ),
     ).to.deep.equal(['imports @cadence-detect/plugin-gitlab', 'names CI_MERGE_REQUEST_DIFF_BASE_SHA']);
     expect(forgeCoupling("import { x } from '@cadence-detect/forge-kit'; // CI job", forges)).to.deep.equal([]);
+    expect(forgeCoupling("const OPTIONAL = ['@cadence-detect/plugin-gitea'];", forges)).to.deep.equal([
+      'names @cadence-detect/plugin-gitea',
+    ]);
   });
 
-  it('the host and the engine import no forge plugin and name no CI variable', () => {
+  it('the host and the engine import or name no forge plugin and name no CI variable', () => {
     const coupled: string[] = [];
     for (const dir of NEUTRAL)
       for (const file of sourceFilesUnder(path.join(ROOT, dir)))

@@ -40,6 +40,32 @@ describe('built-in strategies name their messages by id (typed messageId)', () =
     });
   }
 
+  it('the example third-party plugin (examples/cadence-plugin-file-drops): its detections carry a messageId', async () => {
+    const example = (
+      (await import(pathToFileURL(path.join(root, 'examples', 'cadence-plugin-file-drops', 'index.js')).href)) as {
+        default: CadencePlugin;
+      }
+    ).default;
+    const whole = (file: string, additions: number) => ({
+      path: file,
+      additions,
+      deletions: 0,
+      binary: false,
+      excluded: false,
+    });
+    const drops = makeCommits([
+      { at: T0, subject: 'Initial import', files: [whole('src/a.ts', 900)] },
+      { at: T0 + 3600, subject: 'Add parser', files: [whole('src/parser.ts', 640)] },
+      {
+        at: T0 + 7200,
+        subject: 'Add lexer and printer',
+        files: [whole('src/lexer.ts', 500), whole('src/printer.ts', 400)],
+      },
+    ]);
+    const run = await runPlugin(example, { commits: drops });
+    expect(run.detectionsOf('file-drops').map((d) => d.messageId)).to.deep.equal(['oneFile', 'files']);
+  });
+
   it('website-signature: every detection carries a messageId', async () => {
     const run = await runPlugin(await builtIn('website-signature'), { html: page });
     expect(run.detections, 'the page gives it something to say').to.not.be.empty;

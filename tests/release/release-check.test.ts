@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,6 +28,8 @@ describe('the release check (pnpm release:check)', function () {
       child.on('error', reject);
       child.on('close', (exitCode) => resolve({ code: exitCode, output }));
     });
+    // Where CI keeps it (.ci/run sets the file): each step's time, read when the run is slow.
+    if (process.env.CADENCE_RELEASE_CHECK_LOG) await writeFile(process.env.CADENCE_RELEASE_CHECK_LOG, output);
     expect(code, output).to.equal(0);
     for (const step of [
       'npm install -g @cadence-detect/cli',
