@@ -158,7 +158,7 @@ describe('server: the Host a browser used, when no API token is set', function (
 
   it('says on stderr, for a person, where it listens, where the dashboard is and whether a token is required', () => {
     expect(server.stderr()).to.contain(
-      `cadence webhook: listening on http://127.0.0.1:${server.port}, dashboard https://cadence.example.org/, webhooks https://cadence.example.org/webhooks/github, /webhooks/gitlab, /webhooks/gitea and /webhooks/bitbucket, no API token`,
+      `cadence webhook: listening on http://127.0.0.1:${server.port}, dashboard https://cadence.example.org/, webhooks https://cadence.example.org/webhooks/bitbucket, /webhooks/gitea, /webhooks/github and /webhooks/gitlab, no API token`,
     );
     expect(tokened.stderr())
       .to.contain(`listening on http://127.0.0.1:${tokened.port}, dashboard http://127.0.0.1:${tokened.port}/`)
