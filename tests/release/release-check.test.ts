@@ -9,7 +9,7 @@ const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..')
 /**
  * `pnpm release:check` as a process: publishes every public package to a real local Verdaccio and
  * installs the CLI alone, a third-party plugin, the example's tests, the plugin starter, then
- * everything (`@cadence-detect/cadence`) from it as a user would, and measures each path's cold install. It is in the waiting tier (tests/tiers.mjs): .ci/run runs it under Node 22.
+ * everything (`@cadence-detect/cadence`) from it as a user would, and checks what a cold install of the light CLI brings. It is in the waiting tier (tests/tiers.mjs): .ci/run runs it under Node 22.
  */
 describe('the release check (pnpm release:check)', function () {
   // A limit, not a measure: alone it takes about 4 minutes; in .ci/run, beside the other runs on
@@ -38,7 +38,7 @@ describe('the release check (pnpm release:check)', function () {
       'the light CLI: cadence webhook and cadence scan github:acme name the package they need (exit 2)',
       'everything in one command: npm uninstall -g @cadence-detect/cli, npm install -g @cadence-detect/cadence',
       'cadence webhook (the server beside the CLI) answers /health, then stops',
-      'cold installs per path: npx with an empty cache, packages from this registry\u2019s storage',
+      'a cold install of the light CLI: npx with an empty cache, packages from this registry\u2019s storage',
       'npx @cadence-detect/cli analyze .',
       'cadence-plugin-file-drops: npm test',
       'npm init @cadence-detect/plugin big-commits (the published starter)',
