@@ -194,7 +194,7 @@ export function forgeReportOutcome(
     reporter: report.reporter,
     forge: report.forge,
     kind,
-    target: job.forge ? `${job.forge.repository}@${job.forge.sha}` : `job ${job.id}`,
+    target: reportTarget(job),
     state,
     ok: result.ok,
     error_code: result.ok ? null : result.code,
@@ -233,4 +233,9 @@ export class PendingStatuses {
     if ((await Promise.race([started.done, late])) === 'late') started.stop.abort();
     clearTimeout(timer);
   }
+}
+
+/** What an outcome record names as reported on: `owner/name@<sha>` (a job that names no forge target: the job). */
+export function reportTarget(job: JobInfo): string {
+  return job.forge ? `${job.forge.repository}@${job.forge.sha}` : `job ${job.id}`;
 }

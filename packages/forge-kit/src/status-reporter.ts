@@ -1,7 +1,8 @@
-import { forgeTargetOf, isJobOf, type ForgeReporter } from './forge-reporter.js';
+import { isJobOf, type ForgeReporter } from './forge-reporter.js';
 import {
   forgeReportCall,
   forgeReportOutcome,
+  reportTarget,
   PendingStatuses,
   type ForgeCallOutcome,
   type ForgeFailure,
@@ -144,8 +145,7 @@ async function postComment(
   recordReport: RecordReport,
 ): Promise<void> {
   const { kind, failedState, post } = comment;
-  const forge = forgeTargetOf(job);
-  let target = `${forge.repository}@${forge.sha}`;
+  let target = reportTarget(job);
   const outcome = await reportCall(spec, job, (signal) => post(job, result, signal, (name) => (target = name)));
   if (outcome.ok && outcome.value === 'none') return;
   recordReport({ ...forgeReportOutcome(spec, kind, job, outcome.ok ? outcome.value : failedState, outcome), target });

@@ -41,14 +41,16 @@ export function bitbucketReporter(
     statusKind: 'build-status',
     cannotPost: (job) =>
       job.url ? null : 'Bitbucket build statuses link to the job: set server.public_url (CADENCE_PUBLIC_URL)',
-    postStatus: (job, state, description, signal) =>
-      bitbucketRequest(
+    postStatus: (job, state, description, signal) => {
+      const { repository, sha } = forgeTargetOf(job);
+      return bitbucketRequest(
         credentials,
         'POST',
-        `/repositories/${repoPath(forgeTargetOf(job).repository)}/commit/${encodeURIComponent(forgeTargetOf(job).sha)}/statuses/build`,
+        `/repositories/${repoPath(repository)}/commit/${encodeURIComponent(sha)}/statuses/build`,
         signal,
         { key: STATUS_KEY, state, name: 'Cadence', description, url: job.url },
-      ),
+      );
+    },
     ...(settings.comment
       ? {
           comment: {

@@ -28,19 +28,15 @@ export function giteaReporter(
     logger,
     failOn: settings.failOn,
     states: { pending: 'pending', success: 'success', failure: 'failure', error: 'error' },
-    postStatus: (job, state, description, signal) =>
-      giteaRequest(
-        credentials,
-        'POST',
-        `/repos/${repoPath(forgeTargetOf(job).repository)}/statuses/${forgeTargetOf(job).sha}`,
-        signal,
-        {
-          state,
-          context: CONTEXT,
-          description,
-          ...(job.url ? { target_url: job.url } : {}),
-        },
-      ),
+    postStatus: (job, state, description, signal) => {
+      const { repository, sha } = forgeTargetOf(job);
+      return giteaRequest(credentials, 'POST', `/repos/${repoPath(repository)}/statuses/${sha}`, signal, {
+        state,
+        context: CONTEXT,
+        description,
+        ...(job.url ? { target_url: job.url } : {}),
+      });
+    },
     ...(settings.comment
       ? {
           comment: {
