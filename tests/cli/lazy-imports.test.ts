@@ -5,8 +5,10 @@ import {
   burstHistory,
   createRepository,
   importRecorder,
+  jsonPost,
   makeTempDir,
   runCadence,
+  startCadenceServer,
   type CliRun,
   type ImportRecorder,
   type TempDir,
@@ -89,6 +91,27 @@ describe('each command imports only what it uses (the real CLI process)', functi
     expect(matching(json.urls, /\/reports\/dist\/index\.js$/)).to.deep.equal([]);
     const html = await imports(['scan', '--repos', list, '-o', path.join(work.path, 'org.html'), '--config', config]);
     expect(matching(html.urls, ORGANIZATION_PAGE)).to.have.length(1);
+  });
+
+  it('cadence webhook imports the body parser (koa-body, with zod and formidable) when a route first reads a body, not at start', async () => {
+    await recorder.clear();
+    const cwd = path.join(work.path, 'server');
+    await mkdir(cwd);
+    const server = await startCadenceServer({ cwd, env: recorder.env });
+    try {
+      const BODY_PARSER = /\/(koa-body|zod|formidable)\//;
+      const started = await recorder.urls();
+      expect(matching(started, /\/packages\/server\/dist\/index\.js$/), 'the recorder saw the server').to.have.length(
+        1,
+      );
+      expect(matching(started, BODY_PARSER)).to.deep.equal([]);
+      // A body the route reads, then refuses: parsed by koa-body, checked against the schema.
+      const refused = await server.json('/api/analyze/repository', jsonPost({ url: 42 }));
+      expect(refused.status).to.equal(400);
+      expect(matching(await recorder.urls(), /\/koa-body\//)).to.not.deep.equal([]);
+    } finally {
+      await server.stop('SIGKILL');
+    }
   });
 
   it('imports the configured provider\u2019s SDK, and only it, when AI analysis runs', async () => {

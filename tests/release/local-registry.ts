@@ -212,7 +212,7 @@ export async function publishEnvironment(server: Registry, work: string): Promis
 
 /**
  * Publishes the workspace to `server` in `pnpm release`'s order: every public package but those a
- * CI job installs (three at a time), then each forge plugin and the CLI, each after its
+ * CI job installs (one `pnpm -r publish`), then each forge plugin and the CLI, each after its
  * npm-shrinkwrap.json is written from the published tarballs. `step` reports each part; `cache` is the npm cache the shrinkwrap reads into.
  */
 export async function publishWorkspace(
@@ -262,15 +262,30 @@ export async function publishWorkspace(
   // What a CI job installs (the forge plugins, then the CLI) goes last, each with its npm-shrinkwrap.json.
   const last = (await shrinkwrappedDirs()).map((dir) => packages.find((p) => path.resolve(p.dir) === dir)!);
   await step(
-    `publish the ${packages.length - last.length} public packages the CLI and the forge plugins are made of (pnpm publish in each, three at a time)`,
+    `publish the ${packages.length - last.length} public packages the CLI and the forge plugins are made of (pnpm -r publish, as pnpm release runs it)`,
     async () => {
-      // One pnpm publish per package (it replaces the workspace: ranges), each with a time limit:
-      // a publish that hangs fails its package, named, instead of the whole step going silent.
-      const queue = packages.filter((p) => !last.includes(p));
-      const worker = async (): Promise<void> => {
-        for (let p = queue.shift(); p; p = queue.shift()) await publish(p);
-      };
-      await Promise.all([worker(), worker(), worker()]);
+      // One pnpm for them all, as scripts/release.mjs runs it (it packs each, replacing the
+      // workspace: ranges, and runs npm publish on the tarball): a pnpm process per package cost
+      // as much CPU again as the publishing. A time limit, so that a publish that hangs fails the
+      // step with pnpm's output (which names the package) instead of going silent; pnpm skips a
+      // version the registry holds, so the second run publishes only what the first did not.
+      const args = [
+        '-r',
+        ...last.flatMap((p) => ['--filter', `!${p.name}`]),
+        'publish',
+        '--registry',
+        server.url,
+        '--no-git-checks',
+        '--access',
+        'public',
+      ];
+      const options = { cwd: root, env: publishEnv, timeoutMs: 240_000 };
+      await run('pnpm', args, options).catch(async (error: unknown) => {
+        process.stdout.write(
+          `  pnpm -r publish failed, trying once more: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}\n`,
+        );
+        await run('pnpm', args, options);
+      });
       for (const p of packages)
         if (!last.includes(p))
           check(await isPublished(p), `${p.name}@${p.version} is not on the registry after publishing`);

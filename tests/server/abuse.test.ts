@@ -230,17 +230,28 @@ describe('server: analysis limits, open streams, unauthenticated bodies, cross-s
       ['Sec-Fetch-Site: none (typed into the address bar)', { 'sec-fetch-site': 'none' }, 202],
       ['neither header (curl, forges)', {}, 202],
     ];
+    // One server answers every case: what a case sends changes nothing the next one meets (the
+    // accepted ones start one job each, far below the per-client analysis limit).
+    let shared: ServerProcess;
+    before(async () => {
+      const { mkdtemp } = await import('node:fs/promises');
+      shared = await startCadenceServer({
+        cwd: await mkdtemp(`${work.path}/srv-`),
+        config: { ...allow2, api: { allowed_origins: ['https://dashboard.example'] } },
+      });
+    });
+    after(async () => {
+      await shared?.stop('SIGKILL');
+    });
     for (const [label, headers, expected] of cases) {
       it(`${label} -> ${expected}`, async () => {
-        await withServer({ ...allow2, api: { allowed_origins: ['https://dashboard.example'] } }, async (server) => {
-          const answer = await server.json<{ error?: string }>(
-            '/api/analyze/repository',
-            jsonPost({ url: repositoryUrl() }, headers),
-          );
-          expect(answer.status).to.equal(expected);
-          if (expected === 403) expect(answer.body.error).to.equal('forbidden');
-          expect(answer.headers.get('access-control-allow-origin')).to.equal(null);
-        });
+        const answer = await shared.json<{ error?: string }>(
+          '/api/analyze/repository',
+          jsonPost({ url: repositoryUrl() }, headers),
+        );
+        expect(answer.status).to.equal(expected);
+        if (expected === 403) expect(answer.body.error).to.equal('forbidden');
+        expect(answer.headers.get('access-control-allow-origin')).to.equal(null);
       });
     }
 

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { koaBody } from 'koa-body';
+import type { KoaBodyMiddlewareOptions } from 'koa-body';
 import { HttpError } from '@cadence-detect/errors';
 
 /** 25 MiB (docs/http-api.md, Conventions) for webhooks (GitHub's own cap, form-encoded pushes included), 1 MiB elsewhere. */
@@ -25,7 +25,7 @@ export function hasBody(ctx: Parameters<Middleware>[0]): boolean {
 
 /** JSON bodies of the API routes (objects and arrays only). The webhooks read bytes instead: webhooks/webhook-body.ts. */
 export function jsonBody(limit: number): Middleware {
-  return koaBody({
+  return bodyParser({
     json: true,
     jsonStrict: true,
     urlencoded: false,
@@ -36,4 +36,19 @@ export function jsonBody(limit: number): Middleware {
       throw error;
     },
   });
+}
+
+/**
+ * koa-body, imported when a route first reads a body. It brings zod and formidable (some 120
+ * modules, about a third of a second of CPU), which would otherwise be loaded at every start: by a
+ * server that restarts, by `cadence worker`, by a server that only answers webhooks (which read
+ * bytes, not koa-body).
+ */
+export function bodyParser(options: Partial<KoaBodyMiddlewareOptions>): Middleware {
+  let parser: Promise<Middleware> | undefined;
+  return async (ctx, next) => {
+    parser ??= import('koa-body').then(({ koaBody }) => koaBody(options));
+    const parse = await parser;
+    await parse(ctx, next);
+  };
 }

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { koaBody } from 'koa-body';
 import { HttpError } from '@cadence-detect/errors';
 import { dashboardAsset } from '../dashboard/dashboard-assets.js';
 import { dashboardPage, loginPage } from '../dashboard/dashboard-pages.js';
@@ -9,6 +8,7 @@ import type { SessionRevocations } from '../middleware/session-revocations.js';
 import { constantTimeEqual } from '@cadence-detect/forge-kit';
 import type { RegisterRoutes } from './route-module.js';
 import { sendPage } from './send-page.js';
+import { bodyParser } from '../middleware/body.js';
 import { pathParameter } from './path-parameter.js';
 
 /**
@@ -47,7 +47,7 @@ function sessionRoutes(
   limit: Middleware,
   cookiePath: string,
 ): void {
-  const form = koaBody({
+  const form = bodyParser({
     json: true,
     jsonStrict: true,
     urlencoded: true,
