@@ -10,7 +10,8 @@
 // - WAITING_TIER: the release check (a local Verdaccio, publishing, npm installs: its packages are
 //   the same whatever Node runs it) and the tests whose time is mostly timers: retry back-offs of
 //   forge calls, header and body timeouts of trickling clients, job timeouts and drain graces;
-//   and the CLI's startup refusals (servers that start and exit).
+//   and the CLI's startup refusals (servers that start and exit); and the organization page's
+//   browser test (Chromium's and the scans' processes), which evens out the three runs' lengths.
 //   `.ci/run` runs them under Node 22 with servers in memory.
 // - Everything else runs under the machine's Node (20 in CI), servers in memory.
 export const BACKEND_TIER = [
@@ -44,6 +45,7 @@ export const WAITING_TIER = [
   'tests/server/intake-abuse.test.ts',
   'tests/server/analysis-threads.test.ts',
   'tests/cli/startup-refusals.test.ts',
+  'tests/browser/organization.test.ts',
 ];
 
 // `node tests/tiers.mjs backend|waiting`: that list, one per line (for `.ci/run`).

@@ -93,7 +93,7 @@ describe('each command imports only what it uses (the real CLI process)', functi
     expect(matching(html.urls, ORGANIZATION_PAGE)).to.have.length(1);
   });
 
-  it('cadence webhook imports the body parser (koa-body, with zod and formidable) when a route first reads a body, not at start', async () => {
+  it('cadence webhook imports the body parser (koa-body, with zod and formidable) when a route first reads a body, and no page parser, not at start', async () => {
     await recorder.clear();
     const cwd = path.join(work.path, 'server');
     await mkdir(cwd);
@@ -105,6 +105,8 @@ describe('each command imports only what it uses (the real CLI process)', functi
         1,
       );
       expect(matching(started, BODY_PARSER)).to.deep.equal([]);
+      // Nor the page parser: the main thread only checks website URLs.
+      expect(matching(started, /\/parse5\//)).to.deep.equal([]);
       // A body the route reads, then refuses: parsed by koa-body, checked against the schema.
       const refused = await server.json('/api/analyze/repository', jsonPost({ url: 42 }));
       expect(refused.status).to.equal(400);

@@ -47,8 +47,11 @@ export async function openMirrored(
     // Ours and bare: git is told where it is rather than finding it.
     pinRepository(dir, dir);
     session.watchSize(dir);
-    // gc.auto=0: no fetch repacks or prunes a mirror another job may be reading.
-    const git = session.git(dir, ['gc.auto=0']);
+    // gc.auto=0: no fetch repacks or prunes a mirror another job may be reading. A new mirror's
+    // fetch keeps what it receives as one pack, as git clone does (fetch.unpackLimit=1): below 100
+    // objects git would write each one loose, compressing every blob again, and a hostile
+    // repository's 560 MB blob of one byte (a megabyte as sent) cost seconds of CPU to write loose.
+    const git = session.git(dir, fresh ? ['gc.auto=0', 'fetch.unpackLimit=1'] : ['gc.auto=0']);
     const { branch, current } = await fetchBranch(git, dir, session, locator, options, fresh);
     const head = await settleMirror(git, dir, session, locator, options, { branch, current });
     const fetchedRefs = await fetchEvidence(git, dir, session, options);

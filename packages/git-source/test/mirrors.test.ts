@@ -67,6 +67,11 @@ describe('repository mirrors', function () {
     const first = await openRepository(remote(daemon.url('acme/human.git')), { ...base, mirrors });
     expect((await readHistory(first.dir, { rev: first.headCommit, excludeFiles: [] })).commits).to.have.length(8);
     expect(first.branch).to.equal('main');
+    // Kept as the pack it came in (as git clone keeps it), not written out object by object.
+    const objects = path.join(first.dir, 'objects');
+    const looseFolders = (await readdir(objects)).filter((name) => /^[0-9a-f]{2}$/.test(name));
+    expect(looseFolders, 'loose objects in a new mirror').to.deep.equal([]);
+    expect((await readdir(path.join(objects, 'pack'))).filter((name) => name.endsWith('.pack'))).to.have.length(1);
     await first.dispose();
 
     // A push to the served repository: the next job fetches it into the same mirror.

@@ -1,6 +1,8 @@
 import { redactUrl, type AnalysisRequest } from '@cadence-detect/engine';
 import { checkBranchName, parseRepositoryUrl } from '@cadence-detect/git-source';
-import { parseWebsiteUrl } from '@cadence-detect/web-source';
+// The URL rule alone: the package's index brings the page fetcher and parse5, which a server's
+// main thread never runs (pages are fetched and parsed where analyses run).
+import { parseWebsiteUrl } from '@cadence-detect/web-source/url';
 import type { NewJob } from './jobs/job-manager.js';
 
 /**
