@@ -27,12 +27,17 @@ describe('server: analysis limits, open streams, unauthenticated bodies, cross-s
     await work?.remove();
   });
 
+  /** A server of its own folder under the test's, with `config`. */
+  async function startServer(config: Record<string, unknown>): Promise<ServerProcess> {
+    const { mkdtemp } = await import('node:fs/promises');
+    return startCadenceServer({ cwd: await mkdtemp(`${work.path}/srv-`), config });
+  }
+
   async function withServer(
     config: Record<string, unknown>,
     test: (server: ServerProcess) => Promise<void>,
   ): Promise<void> {
-    const { mkdtemp } = await import('node:fs/promises');
-    const server = await startCadenceServer({ cwd: await mkdtemp(`${work.path}/srv-`), config });
+    const server = await startServer(config);
     try {
       await test(server);
     } finally {
@@ -234,11 +239,7 @@ describe('server: analysis limits, open streams, unauthenticated bodies, cross-s
     // accepted ones start one job each, far below the per-client analysis limit).
     let shared: ServerProcess;
     before(async () => {
-      const { mkdtemp } = await import('node:fs/promises');
-      shared = await startCadenceServer({
-        cwd: await mkdtemp(`${work.path}/srv-`),
-        config: { ...allow2, api: { allowed_origins: ['https://dashboard.example'] } },
-      });
+      shared = await startServer({ ...allow2, api: { allowed_origins: ['https://dashboard.example'] } });
     });
     after(async () => {
       await shared?.stop('SIGKILL');
