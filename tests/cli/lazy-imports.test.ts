@@ -71,6 +71,10 @@ describe('each command imports only what it uses (the real CLI process)', functi
     // TypeBox comes as the SDK's one module, never as the package's hundreds (each costs the start).
     expect(matching(urls, /\/plugin-sdk\/dist\/typebox\.mjs$/)).to.have.length(1);
     expect(matching(urls, /\/typebox\//)).to.deep.equal([]);
+    // yaml and semver come as their packages' vendor modules (one file each), simple-git with a clone.
+    expect(matching(urls, /\/node_modules\/(yaml|semver|simple-git)\//)).to.deep.equal([]);
+    expect(matching(urls, /\/config\/dist\/vendor\/yaml\.js$/)).to.have.length(1);
+    expect(matching(urls, /\/git-source\/dist\/vendor\/semver\.js$/)).to.have.length(1);
   });
 
   it('imports the HTML report to write one', async () => {
@@ -107,6 +111,11 @@ describe('each command imports only what it uses (the real CLI process)', functi
       expect(matching(started, BODY_PARSER)).to.deep.equal([]);
       // Nor the page parser: the main thread only checks website URLs.
       expect(matching(started, /\/parse5\//)).to.deep.equal([]);
+      // The metrics and the rate limits come as the server's vendor modules, not file by file.
+      expect(
+        matching(started, /\/node_modules\/(prom-client|@opentelemetry\/api|rate-limiter-flexible)\//),
+      ).to.deep.equal([]);
+      expect(matching(started, /\/server\/dist\/vendor\/(prom-client|rate-limiter-flexible)\.js$/)).to.have.length(2);
       // A body the route reads, then refuses: parsed by koa-body, checked against the schema.
       const refused = await server.json('/api/analyze/repository', jsonPost({ url: 42 }));
       expect(refused.status).to.equal(400);

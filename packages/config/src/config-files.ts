@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml } from './vendor/yaml.js';
 import { ConfigError } from './config-error.js';
 import { errorMessage, isRecord } from '@cadence-detect/errors';
 

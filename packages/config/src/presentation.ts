@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { stringify } from './vendor/yaml.js';
 import { isRecord, redactCredentials } from '@cadence-detect/errors';
 import type { PluginConfigView } from '@cadence-detect/plugin-sdk';
 import { pluginSecretLocations, type PluginSection } from './plugin-sections.js';

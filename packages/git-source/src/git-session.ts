@@ -1,4 +1,4 @@
-import { simpleGit, type SimpleGit } from 'simple-git';
+import type { SimpleGit } from 'simple-git';
 import { abortError, CadenceError, redactCredentials, errorMessage } from '@cadence-detect/errors';
 import { resolveAndCheck } from '@cadence-detect/network-guard';
 import type { OpenOptions } from './clone-options.js';
@@ -35,8 +35,16 @@ export interface GitSession {
   close(): void;
 }
 
+/**
+ * simple-git, imported by the first session: its module and its dependencies cost a process about
+ * 80 ms of CPU to load, and most `cadence` processes (a local analysis, a server's main thread, a
+ * configuration command) never clone.
+ */
+let simpleGitModule: Promise<typeof import('simple-git')> | undefined;
+
 export async function openGitSession(locator: RemoteRepository, options: OpenOptions): Promise<GitSession> {
   const { url, config, env } = await pinnedTarget(locator, options);
+  const { simpleGit } = await (simpleGitModule ??= import('simple-git'));
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const timer = setTimeout(

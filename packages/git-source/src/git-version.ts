@@ -1,4 +1,4 @@
-import semver from 'semver';
+import * as semver from './vendor/semver.js';
 import { tmpdir } from 'node:os';
 import { runGitCommand } from './git-process.js';
 

@@ -1,4 +1,4 @@
-import semver from 'semver';
+import * as semver from './vendor/semver.js';
 import { PLUGIN_API_VERSION } from '@cadence-detect/plugin-sdk';
 
 export const SDK_PACKAGE = '@cadence-detect/plugin-sdk';

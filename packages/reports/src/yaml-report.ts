@@ -1,4 +1,4 @@
-import { Document, Scalar, visit } from 'yaml';
+import { Document, Scalar, visit } from './vendor/yaml.js';
 import type { AnalysisResult } from '@cadence-detect/plugin-sdk';
 import { escapeBidi, hasBidi, withContext, type ReportContext } from './render.js';
 

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from './vendor/prom-client.js';
 
 /** Where the two job gauges read their values when /metrics is scraped. */
 export interface JobGaugeSource {

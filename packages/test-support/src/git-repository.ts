@@ -1,4 +1,5 @@
-import { mkdir, writeFile, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { appendFile, mkdir, readFile, writeFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runGit } from './run-git.js';
 
@@ -42,6 +43,19 @@ function gitDate(value: Date | number): string {
 
 let lineCounter = 0;
 
+function newLines(count: number): string {
+  return (
+    Array.from({ length: count }, () => `line ${++lineCounter} ${Math.random().toString(36).slice(2)}`).join('\n') +
+    '\n'
+  );
+}
+
+/**
+ * The fixture's identity, and no automatic maintenance after each commit (one process fewer per
+ * commit). Written into the repository's own config: `git config` would be three processes.
+ */
+const FIXTURE_CONFIG = `[user]\n\tname = ${DEFAULT_AUTHOR.name}\n\temail = ${DEFAULT_AUTHOR.email}\n[commit]\n\tgpgsign = false\n[maintenance]\n\tauto = false\n`;
+
 /** Creates a real git repository in `dir` (which must exist and be empty) on branch `branch`. */
 export async function createRepository(
   dir: string,
@@ -50,22 +64,15 @@ export async function createRepository(
 ): Promise<FixtureRepository> {
   const branch = options.branch ?? 'main';
   await runGit(dir, ['init', '--quiet', `--initial-branch=${branch}`]);
-  await runGit(dir, ['config', 'user.name', DEFAULT_AUTHOR.name]);
-  await runGit(dir, ['config', 'user.email', DEFAULT_AUTHOR.email]);
-  await runGit(dir, ['config', 'commit.gpgsign', 'false']);
+  await appendFile(join(dir, '.git', 'config'), FIXTURE_CONFIG);
   const hashes: string[] = [];
 
   async function commit(spec: FixtureCommit): Promise<string> {
     const files: Record<string, string | null> = { ...(spec.files ?? {}) };
     if (spec.addLines !== undefined) {
       const file = spec.file ?? 'src/main.txt';
-      const lines = Array.from(
-        { length: spec.addLines },
-        () => `line ${++lineCounter} ${Math.random().toString(36).slice(2)}`,
-      );
-      const { readFile } = await import('node:fs/promises');
       const previous = await readFile(join(dir, file), 'utf8').catch(() => '');
-      files[file] = previous + lines.join('\n') + '\n';
+      files[file] = previous + newLines(spec.addLines);
     }
     for (const [path, content] of Object.entries(files)) {
       const full = join(dir, path);
@@ -92,8 +99,132 @@ export async function createRepository(
     return hash;
   }
 
-  for (const spec of commits) await commit(spec);
+  if (commits.every(importable)) {
+    hashes.push(...(await importHistory(dir, branch, commits)));
+  } else {
+    for (const spec of commits) await commit(spec);
+  }
   return { dir, hashes, branch, commit, git: (args) => runGit(dir, args) };
+}
+
+const PLAIN_IDENTITY = /^[^<>\n]+$/;
+
+/**
+ * Whether `git fast-import` makes the same commit as `add --all` and `commit -m` would: a plain
+ * identity, a message left non-empty by commit's whitespace clean-up, whole-second dates, and paths
+ * that neither git's ignore and attribute files nor path quoting could treat differently.
+ */
+function importable(spec: FixtureCommit): boolean {
+  const identities = [spec.author ?? DEFAULT_AUTHOR, spec.committer ?? spec.author ?? DEFAULT_AUTHOR];
+  const dates = [spec.date, spec.committerDate ?? spec.date].map(unixSeconds);
+  const paths = [
+    ...Object.keys(spec.files ?? {}),
+    ...(spec.addLines === undefined ? [] : [spec.file ?? 'src/main.txt']),
+  ];
+  return (
+    identities.every((who) => PLAIN_IDENTITY.test(who.name) && PLAIN_IDENTITY.test(who.email)) &&
+    cleanedMessage(spec.message) !== '' &&
+    dates.every((seconds) => Number.isSafeInteger(seconds) && seconds >= 0) &&
+    paths.every(
+      (path) =>
+        !/^["/]|\n|\\/.test(path) &&
+        path
+          .split('/')
+          .every(
+            (part) => part !== '' && part !== '.' && part !== '..' && !/^\.git(ignore|attributes|modules)?$/.test(part),
+          ),
+    )
+  );
+}
+
+function unixSeconds(value: Date | number): number {
+  return value instanceof Date ? Math.floor(value.getTime() / 1000) : value;
+}
+
+/** `git commit -m`'s clean-up (`whitespace`): trailing blanks, and blank lines at the ends and in runs. */
+function cleanedMessage(message: string): string {
+  const kept: string[] = [];
+  let blankBefore = false;
+  for (const line of message.split('\n').map((text) => text.replace(/[ \t\r\v\f]+$/, ''))) {
+    if (line === '') {
+      blankBefore = kept.length > 0;
+      continue;
+    }
+    if (blankBefore) kept.push('');
+    blankBefore = false;
+    kept.push(line);
+  }
+  return kept.length > 0 ? `${kept.join('\n')}\n` : '';
+}
+
+function data(text: string): string {
+  return `data ${Buffer.byteLength(text)}\n${text}\n`;
+}
+
+/**
+ * The whole history in one `git fast-import` and one checkout, instead of three processes per
+ * commit: the commits, trees and blobs are the ones `commit()` makes. Returns the hashes in order.
+ */
+async function importHistory(dir: string, branch: string, commits: readonly FixtureCommit[]): Promise<string[]> {
+  const tree = new Map<string, string>();
+  const stream: string[] = [];
+  commits.forEach((spec, index) => {
+    const files: Record<string, string | null> = { ...(spec.files ?? {}) };
+    if (spec.addLines !== undefined) {
+      const file = spec.file ?? 'src/main.txt';
+      files[file] = (tree.get(file) ?? '') + newLines(spec.addLines);
+    }
+    const author = spec.author ?? DEFAULT_AUTHOR;
+    const committer = spec.committer ?? author;
+    stream.push(
+      `commit refs/heads/${branch}\nmark :${index + 1}\n`,
+      `author ${author.name} <${author.email}> ${unixSeconds(spec.date)} +0000\n`,
+      `committer ${committer.name} <${committer.email}> ${unixSeconds(spec.committerDate ?? spec.date)} +0000\n`,
+      data(cleanedMessage(spec.message)),
+    );
+    for (const [path, content] of Object.entries(files)) {
+      if (content === null) {
+        tree.delete(path);
+        stream.push(`D ${path}\n`);
+      } else {
+        tree.set(path, content);
+        stream.push(`M 100644 inline ${path}\n`, data(content));
+      }
+    }
+  });
+  const marks = join(dir, '.git', 'fixture-marks');
+  await feedGit(dir, ['fast-import', '--quiet', '--date-format=raw', `--export-marks=${marks}`], stream.join(''));
+  await runGit(dir, ['reset', '--hard', '--quiet']);
+  const byMark = new Map(
+    (await readFile(marks, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => [line.slice(1, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)] as const),
+  );
+  await rm(marks);
+  return commits.map((_, index) => {
+    const hash = byMark.get(String(index + 1));
+    if (!hash) throw new Error(`git fast-import made no commit for mark ${index + 1}`);
+    return hash;
+  });
+}
+
+/** Runs git with `input` on its standard input. */
+function feedGit(cwd: string, args: readonly string[], input: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd,
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`git ${args[0]} exited with ${code}: ${stderr}`)),
+    );
+    child.stdin.end(input);
+  });
 }
 
 /** A human-looking history: small commits hours apart. */

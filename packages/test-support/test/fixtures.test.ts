@@ -8,6 +8,7 @@ import {
   runGit,
   startGitDaemon,
   startHttpServer,
+  type FixtureCommit,
 } from '@cadence-detect/test-support';
 
 const exec = promisify(execFile);
@@ -25,6 +26,41 @@ describe('test-support fixtures', () => {
       expect(repo.hashes).to.have.length(2);
     } finally {
       await tmp.remove();
+    }
+  });
+
+  it('makes, from a whole history at once, the commits one commit at a time makes', async () => {
+    const history: FixtureCommit[] = [
+      {
+        message: 'Add the parser',
+        date: 1_500_000_000,
+        files: { 'src/parser.ts': 'export {};\n', 'README.md': '# x\n' },
+      },
+      {
+        message: '\n\nFix: trailing blanks   \n\n\n\nbody line\t\n\nCo-authored-by: Bo <bo@example.test>\n\n',
+        date: 1_500_003_600,
+        committerDate: 1_500_007_200,
+        author: { name: 'Bo Example', email: 'bo@example.test' },
+        committer: { name: 'Cy Example', email: 'cy@example.test' },
+        files: { 'src/parser.ts': 'export const x = 1;\n', 'docs/a b.md': 'ü ✓\n' },
+      },
+      { message: 'Remove the readme', date: 1_500_010_000, files: { 'README.md': null } },
+      { message: 'Nothing changed', date: 1_500_020_000 },
+      { message: 'Far future', date: 32_503_680_000_000 },
+    ];
+    const whole = await makeTempDir();
+    const oneByOne = await makeTempDir();
+    try {
+      const imported = await createRepository(whole.path, history);
+      const committed = await createRepository(oneByOne.path);
+      for (const spec of history) await committed.commit(spec);
+      // Equal hashes: the same trees, parents, identities, dates and cleaned-up messages.
+      expect(imported.hashes).to.deep.equal(committed.hashes);
+      expect(await runGit(whole.path, ['status', '--porcelain'])).to.equal('');
+      expect(await runGit(whole.path, ['show', 'HEAD:docs/a b.md'])).to.equal('ü ✓\n');
+    } finally {
+      await whole.remove();
+      await oneByOne.remove();
     }
   });
 

@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml } from './vendor/yaml.js';
 import type { CiRunner } from '@cadence-detect/plugin-sdk';
 
 /** `cadence ci gitlab` and what `cadence config init --ci gitlab` writes (docs/ci.md). */

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from '../vendor/rate-limiter-flexible.js';
 import { HttpError } from '@cadence-detect/errors';
 
 /**

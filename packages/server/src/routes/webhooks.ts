@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import type { JobManager, NewJob } from '../jobs/job-manager.js';
 import { WEBHOOK_BODY_LIMIT } from '../middleware/body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from '../vendor/rate-limiter-flexible.js';
 import type { Engine } from '@cadence-detect/engine';
 import type { Logger } from '@cadence-detect/logger';
 import {

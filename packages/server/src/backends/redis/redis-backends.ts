@@ -1,4 +1,4 @@
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from '../../vendor/rate-limiter-flexible.js';
 import { parseSize, type CadenceConfig } from '@cadence-detect/config';
 import type { Logger } from '@cadence-detect/logger';
 import type { ServerBackends } from '../server-backends.js';

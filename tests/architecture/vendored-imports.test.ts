@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sourceFilesUnder } from './source-files.js';
+
+/**
+ * Libraries that load as one module (docs/architecture.md, scripts/bundle-vendored.mjs): a package
+ * imports them through its `src/vendor/<library>.ts` only, so every process loads the bundle, never
+ * the library's files one by one; and simple-git, imported by the first clone, only as a type.
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const VENDORED = ['yaml', 'semver', 'prom-client', 'rate-limiter-flexible'];
+
+function productSources(): string[] {
+  const dirs = ['packages', 'plugins'].flatMap((group) =>
+    readdirSync(path.join(ROOT, group)).map((name) => path.join(ROOT, group, name, 'src')),
+  );
+  return [...dirs, path.join(ROOT, 'host/src')]
+    .filter((dir) => !dir.includes(`${path.sep}test-support${path.sep}`))
+    .flatMap(sourceFilesUnder);
+}
+
+/** The imports in `text` that pass by a vendor module: a vendored library by name, simple-git as a value. */
+export function unvendoredImports(text: string, inVendorModule: boolean): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?:^|\n)\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]/g)) {
+    const [, , typeOnly, specifier] = match;
+    if (!inVendorModule && VENDORED.includes(specifier!)) found.push(specifier!);
+    if (specifier === 'simple-git' && !typeOnly) found.push('simple-git (a value import: it loads at start)');
+  }
+  return found;
+}
+
+describe('vendored libraries load as one module', () => {
+  it('finds a library imported around its vendor module, and simple-git imported as a value', () => {
+    expect(unvendoredImports("import { parse } from 'yaml';\n", false)).to.deep.equal(['yaml']);
+    expect(unvendoredImports("import { parse } from 'yaml';\n", true)).to.deep.equal([]);
+    expect(unvendoredImports("import { parse } from './vendor/yaml.js';\n", false)).to.deep.equal([]);
+    expect(unvendoredImports("import { simpleGit } from 'simple-git';\n", false)).to.have.length(1);
+    expect(unvendoredImports("import type { SimpleGit } from 'simple-git';\n", false)).to.deep.equal([]);
+  });
+
+  it('no product source imports yaml, semver, prom-client or rate-limiter-flexible but its vendor module', () => {
+    const offenders = productSources().flatMap((file) => {
+      const inVendor = path.basename(path.dirname(file)) === 'vendor';
+      return unvendoredImports(readFileSync(file, 'utf8'), inVendor).map(
+        (what) => `${path.relative(ROOT, file)}: ${what}`,
+      );
+    });
+    expect(offenders).to.deep.equal([]);
+  });
+});
