@@ -19,6 +19,8 @@ function sampleChildren(): () => number {
         .trim()
         .split(/\s+/)
         .filter(Boolean)) {
+        // git's own peak: the test process has other children (test-support's light spawner).
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'git') continue;
         const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
         if (match) peak = Math.max(peak, Number(match[1]) * 1024);
       }

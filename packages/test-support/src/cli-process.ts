@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runLight } from './light-spawner.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,18 +36,10 @@ export function runCadence(
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; bin?: string },
 ): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.bin ?? CADENCE_BIN, ...args], {
-      cwd: options.cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: testCacheHome(), ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: options.timeoutMs ?? 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  // From the light spawner: the test process is large, and a CLI run is started hundreds of times.
+  return runLight(process.execPath, [options.bin ?? CADENCE_BIN, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: testCacheHome(), ...options.env },
+    timeoutMs: options.timeoutMs ?? 60_000,
   });
 }

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { appendFile, mkdir, readFile, writeFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runGit } from './run-git.js';
@@ -193,7 +192,7 @@ async function importHistory(dir: string, branch: string, commits: readonly Fixt
     }
   });
   const marks = join(dir, '.git', 'fixture-marks');
-  await feedGit(dir, ['fast-import', '--quiet', '--date-format=raw', `--export-marks=${marks}`], stream.join(''));
+  await runGit(dir, ['fast-import', '--quiet', '--date-format=raw', `--export-marks=${marks}`], {}, stream.join(''));
   await runGit(dir, ['reset', '--hard', '--quiet']);
   const byMark = new Map(
     (await readFile(marks, 'utf8'))
@@ -206,24 +205,6 @@ async function importHistory(dir: string, branch: string, commits: readonly Fixt
     const hash = byMark.get(String(index + 1));
     if (!hash) throw new Error(`git fast-import made no commit for mark ${index + 1}`);
     return hash;
-  });
-}
-
-/** Runs git with `input` on its standard input. */
-function feedGit(cwd: string, args: readonly string[], input: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
-      cwd,
-      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' },
-      stdio: ['pipe', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`git ${args[0]} exited with ${code}: ${stderr}`)),
-    );
-    child.stdin.end(input);
   });
 }
 
