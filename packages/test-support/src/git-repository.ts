@@ -98,7 +98,7 @@ export async function createRepository(
     return hash;
   }
 
-  if (commits.every(importable)) {
+  if (commits.length > 0 && commits.every(importable)) {
     hashes.push(...(await importHistory(dir, branch, commits)));
   } else {
     for (const spec of commits) await commit(spec);
