@@ -4,7 +4,7 @@
 // which the package publishes. The report inlines its bundle (allowed by its hash, so a saved report
 // works from file://); the server serves the dashboard's under their content hashes.
 import { build } from 'esbuild';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { writeIfChanged } from './write-if-changed.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,19 +20,6 @@ export const BROWSER_SCRIPTS = [
 ];
 
 const started = performance.now();
-/**
- * A bundle is written only when it changed, and then by rename: tests run side by side, and one
- * (the release check) builds while others serve these files to a browser.
- */
-async function writeIfChanged(file, text) {
-  const current = await readFile(file, 'utf8').catch(() => null);
-  if (current === text) return;
-  await mkdir(path.dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.tmp`;
-  await writeFile(partial, text);
-  await rename(partial, file);
-}
-
 await Promise.all(
   BROWSER_SCRIPTS.map(async ({ pkg, name }) => {
     const outfile = path.join(root, pkg, 'dist', 'browser', `${name}.js`);

@@ -4,7 +4,8 @@
 // third of `cadence webhook`'s); the same code as one module loads in about 12 ms. It is TypeBox's
 // own code, unchanged, with its licence; the types stay TypeBox's (packages/plugin-sdk/typebox.d.mts).
 import { build } from 'esbuild';
-import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
+import { writeIfChanged } from './write-if-changed.mjs';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,14 +35,7 @@ const result = await build({
   },
 });
 const text = result.outputFiles[0].text;
-// Written by rename, only when it changed: tests run side by side, and one (the release check) builds.
-const current = await readFile(out, 'utf8').catch(() => null);
-if (current !== text) {
-  await mkdir(path.dirname(out), { recursive: true });
-  const temporary = `${out}.${process.pid}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, out);
-}
+await writeIfChanged(out, text);
 console.log(
   `bundled TypeBox ${version} into packages/plugin-sdk/dist/typebox.mjs (${Math.round(text.length / 1024)} KB)`,
 );

@@ -8,7 +8,8 @@
 // stay the library's (tsc's `dist/vendor/<name>.d.ts` re-exports them), and the library stays a
 // dependency of the package. Without this step (a bare `tsc -b`) the re-export works as well.
 import { build } from 'esbuild';
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { writeIfChanged } from './write-if-changed.mjs';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -83,13 +84,7 @@ async function bundle({ dir, source, out }) {
     '',
   ].join('\n');
   const text = header + result.outputFiles[0].text;
-  // Written by rename, only when it changed: tests run side by side, and one (the release check) builds.
-  const current = await readFile(out, 'utf8').catch(() => null);
-  if (current !== text) {
-    const temporary = `${out}.${process.pid}.tmp`;
-    await writeFile(temporary, text);
-    await rename(temporary, out);
-  }
+  await writeIfChanged(out, text);
   // tsc's map described the re-export the bundle replaced.
   await rm(`${out}.map`, { force: true });
   return { out: path.relative(root, out), packages: bundled.length, kb: Math.round(text.length / 1024) };

@@ -49,6 +49,18 @@ function newLines(count: number): string {
   );
 }
 
+/** The file `addLines` grows, if the commit asks for new lines. */
+function grownFile(spec: FixtureCommit): string | undefined {
+  return spec.addLines === undefined ? undefined : (spec.file ?? 'src/main.txt');
+}
+
+/** What a commit writes: its files, and its new lines after `previous`, the grown file's content. */
+function filesOf(spec: FixtureCommit, previous: string): Record<string, string | null> {
+  const grown = grownFile(spec);
+  if (grown === undefined || spec.addLines === undefined) return { ...(spec.files ?? {}) };
+  return { ...(spec.files ?? {}), [grown]: previous + newLines(spec.addLines) };
+}
+
 /**
  * The fixture's identity, and no automatic maintenance after each commit (one process fewer per
  * commit). Written into the repository's own config: `git config` would be three processes.
@@ -67,13 +79,9 @@ export async function createRepository(
   const hashes: string[] = [];
 
   async function commit(spec: FixtureCommit): Promise<string> {
-    const files: Record<string, string | null> = { ...(spec.files ?? {}) };
-    if (spec.addLines !== undefined) {
-      const file = spec.file ?? 'src/main.txt';
-      const previous = await readFile(join(dir, file), 'utf8').catch(() => '');
-      files[file] = previous + newLines(spec.addLines);
-    }
-    for (const [path, content] of Object.entries(files)) {
+    const grown = grownFile(spec);
+    const previous = grown === undefined ? '' : await readFile(join(dir, grown), 'utf8').catch(() => '');
+    for (const [path, content] of Object.entries(filesOf(spec, previous))) {
       const full = join(dir, path);
       if (content === null) {
         await rm(full, { force: true });
@@ -116,10 +124,8 @@ const PLAIN_IDENTITY = /^[^<>\n]+$/;
 function importable(spec: FixtureCommit): boolean {
   const identities = [spec.author ?? DEFAULT_AUTHOR, spec.committer ?? spec.author ?? DEFAULT_AUTHOR];
   const dates = [spec.date, spec.committerDate ?? spec.date].map(unixSeconds);
-  const paths = [
-    ...Object.keys(spec.files ?? {}),
-    ...(spec.addLines === undefined ? [] : [spec.file ?? 'src/main.txt']),
-  ];
+  const grown = grownFile(spec);
+  const paths = [...Object.keys(spec.files ?? {}), ...(grown === undefined ? [] : [grown])];
   return (
     identities.every((who) => PLAIN_IDENTITY.test(who.name) && PLAIN_IDENTITY.test(who.email)) &&
     cleanedMessage(spec.message) !== '' &&
@@ -168,11 +174,8 @@ async function importHistory(dir: string, branch: string, commits: readonly Fixt
   const tree = new Map<string, string>();
   const stream: string[] = [];
   commits.forEach((spec, index) => {
-    const files: Record<string, string | null> = { ...(spec.files ?? {}) };
-    if (spec.addLines !== undefined) {
-      const file = spec.file ?? 'src/main.txt';
-      files[file] = (tree.get(file) ?? '') + newLines(spec.addLines);
-    }
+    const grown = grownFile(spec);
+    const files = filesOf(spec, grown === undefined ? '' : (tree.get(grown) ?? ''));
     const author = spec.author ?? DEFAULT_AUTHOR;
     const committer = spec.committer ?? author;
     stream.push(
