@@ -64,6 +64,27 @@ describe('test-support fixtures', () => {
     }
   });
 
+  it('runGit rejects with git\u2019s exit and message, and when git cannot start at all', async () => {
+    const tmp = await makeTempDir();
+    try {
+      const failed = await runGit(tmp.path, ['rev-parse', '--verify', 'no-such-ref']).then(
+        () => null,
+        (error: unknown) => error as { code: number; stderr: string },
+      );
+      expect(failed?.code).to.equal(128);
+      expect(failed?.stderr).to.match(/not a git repository|Needed a single revision/);
+      const missing = await runGit(`${tmp.path}/no-such-folder`, ['status']).then(
+        () => null,
+        (error: unknown) => String(error),
+      );
+      expect(missing).to.match(/ENOENT/);
+      // The helper that ran them still runs the next one.
+      expect(await runGit(tmp.path, ['--version'])).to.match(/^git version /);
+    } finally {
+      await tmp.remove();
+    }
+  });
+
   it('serves a repository over git:// on loopback', async () => {
     const tmp = await makeTempDir();
     const served = await makeTempDir();
