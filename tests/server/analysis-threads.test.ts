@@ -66,7 +66,8 @@ describe('analyses in worker threads (memory backend, the real server)', functio
     server = await startCadenceServer({
       cwd: work.path,
       args: ['--workers', '1', '--config', configFile],
-      env: { CADENCE_QUEUE_BACKEND: 'memory' },
+      // The product's default niceness (test-support's servers run analyses at the HTTP thread's).
+      env: { CADENCE_QUEUE_BACKEND: 'memory', CADENCE_ANALYSIS_NICENESS: undefined },
     });
   });
   after(async () => {

@@ -84,6 +84,11 @@ async function startCadenceProcess(
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       CADENCE_CACHE_REPOSITORIES_DIR: path.join(options.cwd, '.cadence-mirrors'),
+      // Analysis threads at the HTTP thread's priority: CI runs three suites side by side on two
+      // cores, where a thread 10 nicer gets about a tenth of a busy core and a job that takes 3 s
+      // alone waits 30 s and more. The default (10 nicer) has tests of its own, which pass
+      // `CADENCE_ANALYSIS_NICENESS: undefined` to get it.
+      CADENCE_ANALYSIS_NICENESS: '0',
       ...(secret ? { CADENCE_WEBHOOK_SECRET: secret } : {}),
       ...(command[0] === 'webhook' ? sharedBackendEnv() : {}),
       ...options.env,
