@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errorCode, errorMessage, fieldOf, isRecord } from '@cadence-detect/errors';
-import type { CadenceConfig } from '@cadence-detect/config';
+import { environmentName, parseValue, type CadenceConfig } from '@cadence-detect/config';
 import type { LoadedPlugin } from '@cadence-detect/plugin-loader';
 
 /** The CLI's package folder: optional packages count only where its installation holds them. */
@@ -75,13 +75,16 @@ function neededBy(optional: OptionalPlugin, config: CadenceConfig, env: NodeJS.P
 }
 
 /**
- * A plugin's own section switched on: `CADENCE_<KEY>_ENABLED` when it is set (the environment wins
- * over files, as for every key), else the file's `<key>.enabled`. Without its plugin nothing else
- * reads the section, so its absence is said here.
+ * A plugin's own section switched on: its `enabled` key's environment variable when it is set (the
+ * environment wins over files, as for every key), else the file's `<key>.enabled`. Without its
+ * plugin nothing else reads the section, so its absence is said here, and a value that is not a
+ * boolean is refused here as the configuration refuses one, naming the variable.
  */
 function sectionEnabled(configKey: string, config: CadenceConfig, env: NodeJS.ProcessEnv): boolean {
-  const fromEnvironment = env[`CADENCE_${configKey.toUpperCase()}_ENABLED`]?.trim();
-  if (fromEnvironment) return /^(true|1|yes|on)$/i.test(fromEnvironment);
+  const key = `${configKey}.enabled`;
+  const name = environmentName(key);
+  const fromEnvironment = env[name]?.trim();
+  if (fromEnvironment) return parseValue(fromEnvironment, 'boolean', name, key) === true;
   const section: unknown = Reflect.get(config, configKey);
   return isRecord(section) && section.enabled === true;
 }

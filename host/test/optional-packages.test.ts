@@ -96,6 +96,10 @@ describe('the light CLI: packages loaded when installed beside it', () => {
     expect(missingOptionalPlugin({ ...config, ai: { enabled: false } }, [], { CADENCE_AI_ENABLED: 'no' })).to.equal(
       null,
     );
+    // A value that is not a boolean is refused as the configuration refuses one, naming the variable.
+    expect(() => missingOptionalPlugin(config, [], { CADENCE_AI_ENABLED: 'maybe' })).to.throw(
+      'Invalid configuration: ai.enabled (from the environment variable CADENCE_AI_ENABLED) must be true or false, got "maybe"',
+    );
     // The environment wins over a file, both ways.
     expect(missingOptionalPlugin({ ...config, ai: { enabled: true } }, [], { CADENCE_AI_ENABLED: 'false' })).to.equal(
       null,

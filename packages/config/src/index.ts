@@ -22,7 +22,7 @@ export {
 export { loadConfig, defaultConfig, type LoadConfigOptions, type LoadedConfig } from './load-config.js';
 export { ConfigError } from './config-error.js';
 export { parseConfigText, type ConfigFile } from './config-files.js';
-export { environmentName, environmentNames } from './environment.js';
+export { environmentName, environmentNames, parseValue } from './environment.js';
 export {
   maskSecrets,
   renderConfigYaml,
