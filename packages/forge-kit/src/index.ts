@@ -5,6 +5,8 @@
 export { escapeMarkdown, markdownDetails, REPORT_COMMENT_MARKER, reportCommentBody } from './report-helpers.js';
 export { describeRequestFailure } from './request-failure.js';
 export { retrying, retryAfterMs, type RetryOptions } from './retry.js';
+/** A named field of whatever a client library threw (its `status`, its `headers`), or undefined. */
+export { fieldOf } from '@cadence-detect/errors';
 export {
   ForgeHttpError,
   forgeRequest,

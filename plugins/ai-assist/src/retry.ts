@@ -1,5 +1,5 @@
 import { CadenceError, errorMessage } from '@cadence-detect/plugin-sdk';
-import { retrying, retryAfterMs } from '@cadence-detect/forge-kit';
+import { fieldOf, retrying, retryAfterMs } from '@cadence-detect/forge-kit';
 
 /** A provider failure sorted into what we do about it. */
 export interface ClassifiedFailure {
@@ -26,11 +26,6 @@ function retryAfterOf(error: unknown): number | null {
   const value: unknown =
     typeof get === 'function' ? Reflect.apply(get, headers, ['retry-after']) : fieldOf(headers, 'retry-after');
   return retryAfterMs(typeof value === 'string' ? value : undefined);
-}
-
-/** A field of a value a provider's SDK threw, whatever its shape: undefined when it has none. */
-function fieldOf(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
 }
 
 export interface RetryPolicy {
