@@ -33,9 +33,13 @@ export interface OptionalPlugin {
   readonly configKey: string | null;
 }
 
-export const OPTIONAL_PLUGINS: readonly OptionalPlugin[] = readCatalogue(
-  path.join(HOST_DIR, 'dist', 'optional-plugins.json'),
-);
+let catalogue: readonly OptionalPlugin[] | undefined;
+
+/** The installation's catalogue, read when first asked for (importing this module reads no file). */
+export function optionalPlugins(): readonly OptionalPlugin[] {
+  catalogue ??= readCatalogue(path.join(HOST_DIR, 'dist', 'optional-plugins.json'));
+  return catalogue;
+}
 
 /** The catalogue; none when it is missing or unreadable (a build without it names no package). */
 export function readCatalogue(file: string): OptionalPlugin[] {
@@ -112,7 +116,7 @@ export function missingOptionalPlugin(
   env: NodeJS.ProcessEnv = {},
 ): MissingPackageError | null {
   const names = new Set(loaded.map((p) => p.plugin.name));
-  for (const optional of OPTIONAL_PLUGINS) {
+  for (const optional of optionalPlugins()) {
     if (names.has(optional.plugin)) continue;
     const setting = neededBy(optional, config, env);
     if (setting) return new MissingPackageError(optional.packageName, `the configuration's ${setting}`);
@@ -122,7 +126,7 @@ export function missingOptionalPlugin(
 
 /** The package of Cadence's own plugin for a forge, or null when Cadence has none for it. */
 export function optionalForgePackage(forge: string): string | null {
-  return OPTIONAL_PLUGINS.find((p) => p.forge === forge)?.packageName ?? null;
+  return optionalPlugins().find((p) => p.forge === forge)?.packageName ?? null;
 }
 
 /** `cadence scan github:acme` without the forge's package installed: the error naming it; null otherwise. */

@@ -18,7 +18,7 @@ import {
   type LoadPluginsResult,
 } from '@cadence-detect/plugin-loader';
 import { settingsKeyOf, type PluginLogger } from '@cadence-detect/plugin-sdk';
-import { missingOptionalPlugin, OPTIONAL_PLUGINS } from './optional-packages.js';
+import { missingOptionalPlugin, optionalPlugins } from './optional-packages.js';
 
 /**
  * The built-in strategies are ordinary plugin packages, loaded by the same loader as third-party
@@ -120,7 +120,7 @@ export async function loadPluginModules(options: HostPluginOptions): Promise<Hos
   const specifiers = options.config.plugins.map((entry) => (typeof entry === 'string' ? entry : entry.name));
   const loaded = await loadPlugins({
     builtins: BUILTIN_PLUGINS,
-    optionalBuiltins: OPTIONAL_PLUGINS.map((p) => p.packageName),
+    optionalBuiltins: optionalPlugins().map((p) => p.packageName),
     hostDir: HOST_DIR,
     configured: specifiers,
     configDir: options.pluginBase ?? HOST_DIR,

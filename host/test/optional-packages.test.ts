@@ -11,7 +11,7 @@ import {
   MissingPackageError,
   missingForgePlugin,
   missingOptionalPlugin,
-  OPTIONAL_PLUGINS,
+  optionalPlugins,
   readCatalogue,
   SERVER_PACKAGE,
 } from '../src/optional-packages.js';
@@ -34,7 +34,7 @@ describe('the light CLI: packages loaded when installed beside it', () => {
 
   it('takes its optional plugins from the catalogue the build reads from the plugins themselves', () => {
     // The umbrella package's plugins, each as its own definition names it: the host lists none.
-    expect(OPTIONAL_PLUGINS).to.deep.equal([
+    expect(optionalPlugins()).to.deep.equal([
       { packageName: '@cadence-detect/plugin-ai-assist', plugin: 'ai-assist', forge: null, configKey: 'ai' },
       {
         packageName: '@cadence-detect/plugin-bitbucket',
