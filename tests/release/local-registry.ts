@@ -232,24 +232,17 @@ export async function publishWorkspace(
       check(!range.startsWith('workspace:'), `${p.name} was published with ${dep}@${range}`);
     return true;
   };
-  const publish = async (current: { name: string; version: string; dir: string }): Promise<void> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await run('pnpm', ['publish', '--registry', server.url, '--no-git-checks', '--access', 'public'], {
+  const publish = (current: { name: string; version: string; dir: string }): Promise<void> =>
+    onceMoreOnFailure(
+      `${current.name}: publish`,
+      () =>
+        run('pnpm', ['publish', '--registry', server.url, '--no-git-checks', '--access', 'public'], {
           cwd: current.dir,
           env: publishEnv,
           timeoutMs: 90_000,
-        });
-        return;
-      } catch (error) {
-        if (await isPublished(current)) return;
-        if (attempt === 2) throw error;
-        process.stdout.write(
-          `  ${current.name}: publish failed, trying once more: ${(error as Error).message.split('\n')[0]}\n`,
-        );
-      }
-    }
-  };
+        }),
+      () => isPublished(current),
+    );
   const { shrinkwrappedDirs, writeShrinkwrap } = (await import(
     pathToFileURL(path.join(root, 'scripts', 'shrinkwrap.mjs')).href
   )) as {
@@ -280,12 +273,7 @@ export async function publishWorkspace(
         'public',
       ];
       const options = { cwd: root, env: publishEnv, timeoutMs: 240_000 };
-      await run('pnpm', args, options).catch(async (error: unknown) => {
-        process.stdout.write(
-          `  pnpm -r publish failed, trying once more: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}\n`,
-        );
-        await run('pnpm', args, options);
-      });
+      await onceMoreOnFailure('pnpm -r publish', () => run('pnpm', args, options));
       for (const p of packages)
         if (!last.includes(p))
           check(await isPublished(p), `${p.name}@${p.version} is not on the registry after publishing`);
@@ -314,4 +302,23 @@ export async function removeShrinkwraps(): Promise<void> {
     shrinkwrappedDirs(): Promise<string[]>;
   };
   for (const dir of await shrinkwrappedDirs()) await rm(path.join(dir, 'npm-shrinkwrap.json'), { force: true });
+}
+
+/**
+ * Runs `action`, and once more when it fails, unless `done` finds its work there anyway (a publish
+ * the registry recorded before the client gave up): the one retry of the check's publishing.
+ */
+async function onceMoreOnFailure(
+  what: string,
+  action: () => Promise<unknown>,
+  done: () => Promise<boolean> = () => Promise.resolve(false),
+): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    if (await done()) return;
+    const firstLine = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    process.stdout.write(`  ${what} failed, trying once more: ${firstLine}\n`);
+    await action();
+  }
 }

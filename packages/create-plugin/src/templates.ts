@@ -52,7 +52,7 @@ function packageJson({ packageName, pluginName }: StarterNames): Record<string, 
       '@types/mocha': '^10.0.10',
       '@types/node': '^20.19.0',
       mocha: '^11.7.0',
-      typescript: '~5.9.3',
+      typescript: '~7.0.2',
     },
   };
 }
