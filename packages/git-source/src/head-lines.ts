@@ -93,6 +93,17 @@ async function git(dir: string, args: string[], signal?: AbortSignal): Promise<s
   return result.stdout;
 }
 
+/**
+ * The empty tree of the repository's object format: a full commit id says it by its length (40 hex
+ * digits for SHA-1, 64 for SHA-256), which spares a git process; anything else is asked of git.
+ */
+async function emptyTreeFor(dir: string, head: string, signal?: AbortSignal): Promise<string> {
+  if (/^[0-9a-f]{40}$/.test(head)) return EMPTY_TREE.sha1;
+  if (/^[0-9a-f]{64}$/.test(head) && EMPTY_TREE.sha256) return EMPTY_TREE.sha256;
+  const format = (await git(dir, ['rev-parse', '--show-object-format'], signal)).trim();
+  return EMPTY_TREE[format] ?? EMPTY_TREE.sha1;
+}
+
 /** Every file of the tree at `head` with its line count (null: binary), from one `git diff --numstat` against the empty tree. */
 async function treeLineCounts(
   dir: string,
@@ -100,8 +111,7 @@ async function treeLineCounts(
   signal?: AbortSignal,
   omitPaths?: readonly string[],
 ): Promise<Map<string, number | null>> {
-  const format = (await git(dir, ['rev-parse', '--show-object-format'], signal)).trim();
-  const empty = EMPTY_TREE[format] ?? EMPTY_TREE.sha1;
+  const empty = await emptyTreeFor(dir, head, signal);
   const out = await git(
     dir,
     [

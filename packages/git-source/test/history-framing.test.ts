@@ -9,7 +9,7 @@ import {
   type TempDir,
 } from '@cadence-detect/test-support';
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
-import { readHistory } from '../src/index.js';
+import { readHistory, readLineTree } from '../src/index.js';
 import { createLogStreamParser, LOG_FORMAT, type LogHeader } from '../src/log-stream.js';
 
 /**
@@ -169,5 +169,9 @@ describe('history framing: commit data cannot forge, hide or drop records', func
       ['Nothing changed', 0, false],
       ['Merge side', 0, true],
     ]);
+    // The tree's lines are counted against SHA-256's empty tree (the head's length says the format).
+    const head = commits.at(-1)!.hash;
+    const tree = await readLineTree(dir, head, () => false);
+    expect([...tree.files.values()].reduce<number>((sum, lines) => sum + (lines ?? 0), 0)).to.equal(13);
   });
 });
