@@ -18,7 +18,8 @@ import {
   type LoadPluginsResult,
 } from '@cadence-detect/plugin-loader';
 import { settingsKeyOf, type PluginLogger } from '@cadence-detect/plugin-sdk';
-import { missingOptionalPlugin, optionalPlugins } from './optional-packages.js';
+import { optionalPlugins } from './optional-packages.js';
+import { missingOptionalPlugin } from './optional-plugin-settings.js';
 
 /**
  * The built-in strategies are ordinary plugin packages, loaded by the same loader as third-party

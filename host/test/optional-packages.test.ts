@@ -10,11 +10,11 @@ import {
   importNeedingServer,
   MissingPackageError,
   missingForgePlugin,
-  missingOptionalPlugin,
   optionalPlugins,
   readCatalogue,
   SERVER_PACKAGE,
 } from '../src/optional-packages.js';
+import { missingOptionalPlugin } from '../src/optional-plugin-settings.js';
 
 async function thrownBy(work: () => unknown): Promise<unknown> {
   try {
