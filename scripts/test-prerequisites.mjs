@@ -39,6 +39,13 @@ function canRun(file) {
 
 const missing = NEEDED.filter((n) => !found(n.command));
 const packages = [...new Set(missing.map((n) => n.pkg))];
+// `--missing`: the packages a fresh machine lacks, one per line, installing nothing (.ci/run starts
+// the tests beside the install when Chromium is all that is missing: the browser tests run last and
+// wait for it).
+if (process.argv.includes('--missing')) {
+  if (packages.length > 0) console.log(packages.join('\n'));
+  process.exit(0);
+}
 if (packages.length === 0) process.exit(0);
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 if (isRoot && found('apt-get')) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import {
   makeTempDir,
   startCadenceServer,
@@ -13,7 +13,7 @@ import { serveRepositories, type GitFixtures } from '../server/fixtures.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { takeDashboardScreenshots } from './dashboard-pages.js';
-import { CHROMIUM } from './report-pages.js';
+import { launchChromium, PREREQUISITES_WAIT_MS } from './report-pages.js';
 
 const TOKEN = 'dashboard-token-0123456789abcdef';
 const require = createRequire(import.meta.url);
@@ -27,7 +27,8 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
   let slowSite: TestHttpServer;
   let releasePage: () => void = () => undefined;
 
-  before(async () => {
+  before(async function () {
+    this.timeout(PREREQUISITES_WAIT_MS + this.timeout());
     // A page that answers only when the test lets it: the job stays running while the test looks.
     slowSite = await startHttpServer((_req, res) => {
       releasePage = () => {
@@ -44,7 +45,7 @@ describe('the dashboard in a browser (headless Chromium, the real server)', func
       config: { security: { allowed_networks: ['127.0.0.0/8'] }, strategies: { disabled: ['commit-model'] } },
       env: { CADENCE_API_TOKEN: TOKEN },
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   eventually,
   exportRepository,
@@ -21,7 +21,7 @@ import {
   takeOrganizationScreenshot,
   type OrganizationFixture,
 } from './organization-pages.js';
-import { CHROMIUM } from './report-pages.js';
+import { launchChromium, PREREQUISITES_WAIT_MS } from './report-pages.js';
 
 const require = createRequire(import.meta.url);
 const TOKEN = 'organization-page-token-0123456789';
@@ -44,10 +44,11 @@ describe('the organization view in a browser (headless Chromium)', function () {
   let browser: Browser;
   let html: string;
 
-  before(async () => {
+  before(async function () {
+    this.timeout(PREREQUISITES_WAIT_MS + this.timeout());
     fixture = await organizationFixture();
     html = await scanFixture(fixture);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

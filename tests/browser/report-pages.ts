@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,9 +6,30 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import type { RepositoryResult, Suspicion, WebsiteResult } from '@cadence-detect/plugin-sdk';
 import { renderReport } from '@cadence-detect/reports';
+import { eventually } from '@cadence-detect/test-support';
 
 /** Debian's Chromium: the tests never download a browser. */
 export const CHROMIUM = process.env.CADENCE_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * How long a browser test waits for the Debian packages' install that `.ci/run` starts beside the
+ * tests (it names a file written when the install is over in CADENCE_PREREQUISITES_DONE). The browser
+ * files run last in their runs, so the install is long over when they start; the wait is for a
+ * machine whose mirror is slow.
+ */
+export const PREREQUISITES_WAIT_MS = 600_000;
+
+/** Debian's Chromium, launched once the prerequisites' install (if one is running) is over. */
+export async function launchChromium(): Promise<Browser> {
+  const done = process.env.CADENCE_PREREQUISITES_DONE;
+  if (done) {
+    await eventually(() => existsSync(done), `the Debian packages' install to end (${done})`, {
+      timeoutMs: PREREQUISITES_WAIT_MS,
+      everyMs: 500,
+    });
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}
 
 export const HOSTILE = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
 
@@ -201,7 +223,7 @@ const CONTEXT = { tool: 'cadence', version: 'screenshot', generated_at: '2026-11
 /** The screenshots docs/ shows, taken the way the browser tests open the pages: `pnpm screenshots`. */
 export async function takeScreenshots(outDir: string, given?: Browser): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
-  const browser = given ?? (await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }));
+  const browser = given ?? (await launchChromium());
   const written: string[] = [];
   const sources = await mkdtemp(path.join(tmpdir(), 'cadence-screenshots-'));
   try {

@@ -3,9 +3,9 @@ import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { RepositoryResult } from '@cadence-detect/plugin-sdk';
-import { bigResult, CHROMIUM, takeScreenshots } from './report-pages.js';
+import { bigResult, launchChromium, PREREQUISITES_WAIT_MS, takeScreenshots } from './report-pages.js';
 
 const require = createRequire(import.meta.url);
 import { renderReport } from '@cadence-detect/reports';
@@ -19,7 +19,8 @@ describe('the HTML report in a browser (headless Chromium)', function () {
   let file: string;
   const count = 150;
 
-  before(async () => {
+  before(async function () {
+    this.timeout(PREREQUISITES_WAIT_MS + this.timeout());
     work = await makeTempDir('cadence-report-browser-');
     file = path.join(work.path, 'report.html');
     await writeFile(
@@ -31,7 +32,7 @@ describe('the HTML report in a browser (headless Chromium)', function () {
         configuration: {},
       }),
     );
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

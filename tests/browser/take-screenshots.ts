@@ -1,13 +1,12 @@
 // `pnpm screenshots`: refreshes the screenshots in docs/images with the browser tests' own pages.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { takeDashboardScreenshots } from './dashboard-pages.js';
 import { takeOrganizationScreenshot } from './organization-pages.js';
-import { CHROMIUM, takeScreenshots } from './report-pages.js';
+import { launchChromium, takeScreenshots } from './report-pages.js';
 
 const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+const browser = await launchChromium();
 try {
   for (const file of [
     ...(await takeScreenshots(out, browser)),
