@@ -6,12 +6,14 @@
 // - BACKEND_TIER: the server tests whose servers keep jobs, deliveries, sessions, reports or
 //   schedules (what the job backend changes: `.ci/run` runs them under Node 22 with servers on
 //   Redis), the tests that bring a Redis of their own, and a smoke slice of the CLI (analyze, the CI
-//   commands, SARIF, scans of organizations and forges: what users run on Node 22 and 24).
+//   commands, SARIF, scans of organizations: what users run on Node 22 and 24).
 // - WAITING_TIER: the release check (a local Verdaccio, publishing, npm installs: its packages are
 //   the same whatever Node runs it) and the tests whose time is mostly timers: retry back-offs of
 //   forge calls, header and body timeouts of trickling clients, job timeouts and drain graces;
-//   and the CLI's startup refusals (servers that start and exit); and the organization page's
-//   browser test (Chromium's and the scans' processes), which evens out the three runs' lengths.
+//   and the CLI's startup refusals (servers that start and exit); the servers that wait out
+//   connection attempts in a network namespace (found-configuration); and, to even out the three
+//   runs' lengths, the CLI's scans of forges and the organization page's browser test (Chromium's
+//   and the scans' processes). Browser files come last (they wait for Chromium's install in .ci/run).
 //   `.ci/run` runs them under Node 22 with servers in memory.
 // - Everything else runs under the machine's Node (20 in CI), servers in memory.
 export const BACKEND_TIER = [
@@ -31,7 +33,6 @@ export const BACKEND_TIER = [
   'packages/server/test/redis-backends.test.ts',
   'tests/cli/analyze.test.ts',
   'tests/cli/ci.test.ts',
-  'tests/cli/scan-forges.test.ts',
   'tests/cli/scan.test.ts',
   'tests/cli/sarif.test.ts',
   'tests/plugins/plugin-settings.test.ts',
@@ -45,6 +46,10 @@ export const WAITING_TIER = [
   'tests/server/intake-abuse.test.ts',
   'tests/server/analysis-threads.test.ts',
   'tests/cli/startup-refusals.test.ts',
+  // Its servers wait out connection attempts in a network namespace (26 s, 7 s of CPU).
+  'tests/security/found-configuration.test.ts',
+  // Node 22 CLI smoke like the backend tier's, here to even out the runs' lengths.
+  'tests/cli/scan-forges.test.ts',
   'tests/browser/organization.test.ts',
 ];
 
