@@ -129,4 +129,27 @@ describe('server: AI-assisted analysis against a fake provider', function () {
     const cancelled = await server.json<Job>(`/jobs/${accepted.body.id}/cancel`, { method: 'POST' });
     expect(cancelled.body).to.include({ status: 'cancelled', error_code: 'ERR_CANCELLED' });
   });
+
+  // Last: the result it leaves in the cache would answer the other tests' analyses of the same branch.
+  it('keeps a result whose AI step failed out of the result cache: the same analysis asks the provider again, then is kept', async () => {
+    const body = JSON.stringify({ url: git.daemon.url('acme/burst.git'), branch: 'main' });
+    const analyze = async (): Promise<Job> => {
+      const accepted = await server.json<{ id: string }>('/api/analyze/repository', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      return waitForJob<Job>(server, accepted.body.id);
+    };
+    mode = 'fail';
+    expect((await analyze()).result!.ai!.error!.code).to.equal('ERR_AI_PROVIDER_UNAVAILABLE');
+    mode = 'answer';
+    const asked = requests.length;
+    const again = await analyze();
+    expect(again.result!.ai!.error, 'not answered with the failed result').to.equal(undefined);
+    expect(requests.length, 'the provider was asked again').to.be.above(asked);
+    const kept = requests.length;
+    expect((await analyze()).result!.ai!.verdicts.length).to.be.above(0);
+    expect(requests.length, 'answered from the cache').to.equal(kept);
+  });
 });

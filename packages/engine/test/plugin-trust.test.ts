@@ -112,6 +112,38 @@ describe('engine: what plugins are trusted with', function () {
     expect(stored.size).to.equal(2);
   });
 
+  it('keeps out of the result cache a result a plugin keeps out (context.keepOutOfCache), and keeps the others', async () => {
+    let refuse = true;
+    let refinements = 0;
+    const refuser = definePlugin({
+      name: 'refuser',
+      apply: (hooks) =>
+        hooks.refineResult.tap('refuser', (result, context) => {
+          refinements++;
+          if (refuse) context.keepOutOfCache?.('the provider did not answer');
+          return result;
+        }),
+    });
+    const stored = new Map<string, AnalysisResult>();
+    const cache: ResultCache = { get: (key) => stored.get(key), set: (key, result) => void stored.set(key, result) };
+    const analyze = () =>
+      engineWith([scored, refuser], {}).analyze(
+        { kind: 'repository', url: repo, branch: null, thresholds: {} },
+        { network: null, allowLocalPaths: true, cache },
+      );
+    await analyze();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stored.size, 'kept out').to.equal(0);
+    await analyze();
+    expect(refinements, 'the second analysis ran again').to.equal(2);
+    refuse = false;
+    await analyze();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stored.size, 'kept').to.equal(1);
+    await analyze();
+    expect(refinements, 'the fourth analysis was answered from the cache').to.equal(3);
+  });
+
   it('runs each report tap on its own: a reporter that throws is recorded under its name and the next one still reports', async () => {
     const reached: string[] = [];
     const thrower = definePlugin({

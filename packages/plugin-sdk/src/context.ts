@@ -34,6 +34,14 @@ interface ContextBase<O extends object> {
    * @since 1.3
    */
   recordReport(outcome: ReportOutcome): void;
+  /**
+   * Keeps this analysis's result out of the result cache, saying why: what the plugin added rests
+   * on a failure that is usually brief (a provider that did not answer), so the next identical
+   * analysis runs again instead of being answered with this result. Never throws. Absent from hosts
+   * before 2.0 and where nothing is cached: call it as `context.keepOutOfCache?.(reason)`.
+   * @since 2.0
+   */
+  keepOutOfCache?(reason: string): void;
 }
 
 /** A squashed request's own commits, as the repository keeps them under the request's head ref. */

@@ -74,6 +74,8 @@ export default definePlugin({
                   message: scrub(errorMessage(error)),
                 });
           context.logger.warn('AI analysis skipped', { code: failure.code, error: scrub(failure.message) });
+          // Usually brief (a provider away, a limit reached): the next identical analysis asks again.
+          context.keepOutOfCache?.(`the AI analysis failed (${failure.code})`);
           context.events.emit({ event: 'ai_analysis', in_progress: false, error: failure.code });
           return {
             ...result,

@@ -31,6 +31,8 @@ export interface ContextParts {
   readonly logger: EngineLogger;
   readonly job: JobInfo | null;
   readonly recordReport: (outcome: ReportOutcome) => void;
+  /** `context.keepOutOfCache`: where the analysis's result would be kept. */
+  readonly keepOutOfCache?: (reason: string) => void;
 }
 
 /** The context plugins' hooks and strategies see: the source, the job's view of the configuration, its events. */
@@ -44,6 +46,7 @@ export function buildContext(source: PreparedSource, parts: ContextParts): Analy
     scratch: new Map<string, unknown>(),
     job: parts.job,
     recordReport: parts.recordReport,
+    ...(parts.keepOutOfCache ? { keepOutOfCache: parts.keepOutOfCache } : {}),
   };
   if (source.kind === 'repository') {
     return Object.freeze({

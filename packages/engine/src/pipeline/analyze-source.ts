@@ -52,6 +52,9 @@ export async function analyzeSource(
       logger: parts.log,
       job: run.job,
       recordReport: run.recordReport,
+      keepOutOfCache: (reason) => {
+        run.cacheRefusals.push(reason);
+      },
     });
     await parts.hooks.beforeAnalysis.promise(context);
     // Blame runs beside the strategies (other git processes); a failure drops the lines, never the verdict.

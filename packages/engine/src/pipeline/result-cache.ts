@@ -40,12 +40,13 @@ export async function answerFromCache(
 }
 
 /**
- * Keeps a result for the next identical analysis. Not kept: a result whose AI step failed, or whose
- * lines were dropped for time or failed (the lines, and the commit model's reading of the added
- * code, are missing from it; both failures are usually transient).
+ * Keeps a result for the next identical analysis. Not kept: a result a plugin kept out
+ * (`context.keepOutOfCache`: the AI plugin does when its provider failed), or whose lines were
+ * dropped for time or failed (the lines, and the commit model's reading of the added code, are
+ * missing from it; both failures are usually transient).
  */
 export function keepResult(key: string | undefined, result: AnalysisResult, run: RunContext): void {
-  if (!key || result.ai?.error || linesFellShort(result)) return;
+  if (!key || run.cacheRefusals.length > 0 || linesFellShort(result)) return;
   // Not awaited: a cache that cannot store is a later miss, not this analysis's failure.
   void Promise.resolve(run.options.cache?.set(key, result)).catch(() => undefined);
 }

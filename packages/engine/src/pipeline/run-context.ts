@@ -9,6 +9,8 @@ export interface RunContext {
   readonly emit: (event: AnalysisEvent) => void;
   readonly job: JobInfo | null;
   readonly recordReport: (outcome: ReportOutcome) => void;
+  /** Why plugins asked that this analysis's result not be kept (`context.keepOutOfCache`). */
+  readonly cacheRefusals: string[];
 }
 
 export function startRun(options: RunContext['options']): RunContext {
@@ -18,6 +20,7 @@ export function startRun(options: RunContext['options']): RunContext {
     emit: eventEmitter(options.onEvent),
     job: options.job ?? null,
     recordReport: reportRecorder(options),
+    cacheRefusals: [],
   };
 }
 
