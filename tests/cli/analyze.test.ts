@@ -298,6 +298,27 @@ describe('cadence version, config and plugins', function () {
     expect(effective.stderr).to.not.contain('warning');
   });
 
+  it("writes the AI plugin's section from the plugin's own options, and the commented sections make a valid chosen file", async () => {
+    expect((await runCadence(['config', 'init', '--force'], { cwd: work.path })).code).to.equal(0);
+    const text = await readFile(path.join(work.path, '.cadence.yaml'), 'utf8');
+    // The AI plugin's schema: its defaults, its descriptions, its secret named by its variable.
+    expect(text).to.match(/^# ai:\n# {3}enabled: false\n# {3}provider: openai +# openai \| anthropic$/m);
+    expect(text).to.match(/^# {3}# key: set CADENCE_AI_KEY instead$/m);
+    expect(text).to.match(/^# {3}max_chars_per_job: 60000 +# characters sent per job, at most$/m);
+    const chosen = path.join(work.path, 'chosen.yaml');
+    await writeFile(
+      chosen,
+      text
+        .split(/^# -{20,}$/m)
+        .at(-1)!
+        .replace(/^# /gm, ''),
+    );
+    const effective = await runCadence(['config', '--config', chosen], { cwd: work.path });
+    expect(effective.code, effective.stderr).to.equal(0);
+    expect(effective.stdout).to.match(/^ai:\n(?: {2}.*\n)* {2}max_chars_per_job: 60000$/m);
+    expect(effective.stdout).to.match(/^webhook:\n(?: {2}.*\n)* {2}port: 8000$/m);
+  });
+
   it('lists the built-in plugins and their strategies', async () => {
     const run = await runCadence(['plugins'], { cwd: work.path });
     expect(run.code).to.equal(0);

@@ -31,5 +31,6 @@ export {
   SERVER_SETTINGS,
   MASK,
 } from './presentation.js';
+export { pluginSectionTemplate, pluginSectionTemplates } from './section-template.js';
 export { parseDuration, parseSize } from './units.js';
 export { isForgeName, isOwnerPath } from './forge-target.js';

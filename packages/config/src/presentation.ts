@@ -52,9 +52,11 @@ export function toPluginConfigView(config: CadenceConfig): PluginConfigView {
 /**
  * The commented `.cadence.yaml` that `cadence config init` writes: the analysis data a project file
  * may set, at their defaults, then every other section commented out (they take effect only in a
- * file the user chose: `--config`, or the user's own configuration file).
+ * file the user chose: `--config`, or the user's own configuration file). `pluginSections` are the
+ * top-level sections plugins own (`pluginSectionTemplates`: the AI plugin's `ai`), commented out
+ * after the core's.
  */
-export function configInitTemplate(): string {
+export function configInitTemplate(pluginSections: readonly string[] = []): string {
   return `# Cadence project configuration (docs/configuration.md has every key).
 # Precedence: command-line flags > environment (CADENCE_*) > your own file (--config, else
 # ~/.config/cadence/config.yaml) > this file > defaults.
@@ -93,7 +95,7 @@ report:
 # ~/.config/cadence/config.yaml. In this file they are ignored with a warning, because a file found
 # in the working directory may be a cloned repository's. Copy them there and remove the "# ".
 # ---------------------------------------------------------------------------------------------
-${SERVER_SETTINGS.replace(/^(?=.)/gm, '# ')}`;
+${[SERVER_SETTINGS, ...pluginSections].join('\n').replace(/^(?=.)(?!# )/gm, '# ')}`;
 }
 
 /** The sections only a chosen file sets, at their defaults (commented out in the init template). */
@@ -105,19 +107,6 @@ export const SERVER_SETTINGS = `webhook:
   maxWorkers: 4
   read_timeout_seconds: 30       # per request (--timeout); streams are exempt
   write_timeout_seconds: 30
-
-ai:
-  enabled: false
-  provider: openai               # openai | anthropic
-  # key: set CADENCE_AI_KEY instead
-  # baseUrl: https://api.openai.com/v1   (anthropic: https://api.anthropic.com)
-  # model: provider default
-  batch_size: 10
-  retry_count: 3
-  retry_backoff_initial: 1s
-  timeout_seconds: 30
-  max_items_per_job: 50          # flagged commits or passages sent per job, at most
-  max_chars_per_job: 60000       # characters sent per job, at most
 
 logging:
   level: info                    # debug | info | warn | error

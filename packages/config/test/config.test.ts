@@ -152,11 +152,9 @@ describe('configuration', () => {
   });
 
   it('accepts a file with an ai: section and every other section (the whole schema from the start)', async () => {
-    const server = SERVER_SETTINGS.replace(
-      'enabled: false\n  provider: openai',
-      'enabled: true\n  provider: anthropic\n  key: sk-test-1234567\n  model: claude-x',
-    );
-    await write('chosen.yaml', `${configInitTemplate()}\n${server}`);
+    // The ai: section is the AI plugin's (its template comes from its schema): the file key stays the configuration's.
+    const ai = 'ai:\n  enabled: true\n  provider: anthropic\n  key: sk-test-1234567\n  model: claude-x\n';
+    await write('chosen.yaml', `${configInitTemplate()}\n${SERVER_SETTINGS}\n${ai}`);
     // A file the user chose: a found one sets analysis data only (tested below).
     const { config } = await loadConfig({ cwd: dir.path, configPath: 'chosen.yaml', env: {} });
     expect(config.ai).to.include({ enabled: true, provider: 'anthropic', model: 'claude-x' });

@@ -1,7 +1,8 @@
 import { Type } from '@cadence-detect/plugin-sdk/typebox';
 import { parseDuration, type OptionsOf } from '@cadence-detect/plugin-sdk';
 
-const nullableString = Type.Union([Type.String(), Type.Null()], { default: null });
+const nullableString = (description: string) =>
+  Type.Union([Type.String(), Type.Null()], { default: null, description });
 
 /**
  * The plugin's options: the configuration's `ai:` section, its own (`meta.configKey: 'ai'`), read
@@ -14,18 +15,23 @@ export const AI_OPTIONS = Type.Object(
     enabled: Type.Boolean({ default: false }),
     provider: Type.Enum(['openai', 'anthropic'], { default: 'openai' }),
     key: Type.Union([Type.String(), Type.Null()], { default: null, secret: true }),
-    baseUrl: nullableString,
-    model: nullableString,
-    batch_size: Type.Integer({ minimum: 1, default: 10, env: ['BATCH_SIZE'] }),
+    baseUrl: nullableString("the provider's API address (unset: https://api.openai.com/v1, https://api.anthropic.com)"),
+    model: nullableString("the provider's default model when unset"),
+    batch_size: Type.Integer({ minimum: 1, default: 10, env: ['BATCH_SIZE'], description: 'items per call' }),
     retry_count: Type.Integer({ minimum: 0, default: 3, env: ['RETRY_COUNT'] }),
     /** A duration: `500ms`, `1s`, `2m`, or milliseconds. */
     retry_backoff_initial: Type.Union([Type.String(), Type.Number({ minimum: 0 })], {
       default: '1s',
       env: ['RETRY_BACKOFF_INITIAL'],
+      description: 'the first wait before a retry (doubled for each next one)',
     }),
-    timeout_seconds: Type.Number({ exclusiveMinimum: 0, default: 30 }),
-    max_items_per_job: Type.Integer({ minimum: 1, default: 50 }),
-    max_chars_per_job: Type.Integer({ minimum: 1, default: 60_000 }),
+    timeout_seconds: Type.Number({ exclusiveMinimum: 0, default: 30, description: 'per call' }),
+    max_items_per_job: Type.Integer({
+      minimum: 1,
+      default: 50,
+      description: 'flagged commits or passages sent per job, at most',
+    }),
+    max_chars_per_job: Type.Integer({ minimum: 1, default: 60_000, description: 'characters sent per job, at most' }),
   },
   { additionalProperties: false },
 );

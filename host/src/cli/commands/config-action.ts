@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { configInitTemplate, renderConfigYaml, withForgeDefaults } from '@cadence-detect/config';
+import {
+  configInitTemplate,
+  defaultConfig,
+  pluginSectionTemplates,
+  renderConfigYaml,
+  withForgeDefaults,
+} from '@cadence-detect/config';
 import type { CiSetupFile } from '@cadence-detect/plugin-sdk';
 import { HOST_VERSION } from '../host-version.js';
 import { CliError } from '../exit-codes.js';
@@ -69,7 +75,7 @@ export async function initConfig(options: { force?: boolean; ci?: string }, io: 
   }
   if (keepConfig) io.stdout.write(`kept ${target} as it is\n`);
   else {
-    await writeFile(target, configInitTemplate());
+    await writeFile(target, configInitTemplate(await ownedSectionTemplates()));
     io.stdout.write(`wrote ${target}\n`);
   }
   for (const { file, at } of files) {
@@ -82,6 +88,22 @@ export async function initConfig(options: { force?: boolean; ci?: string }, io: 
     await writeFile(at, file.content);
     io.stdout.write(`wrote ${at}\n`);
   }
+}
+
+/**
+ * The sections installed plugins own at the top level (the AI plugin's `ai`), from their own schemas.
+ * The plugins installed beside the CLI load, with the default configuration: the file being replaced
+ * (which may not parse) and the environment play no part; a plugin that fails to load leaves its
+ * section out.
+ */
+async function ownedSectionTemplates(): Promise<string[]> {
+  const { sections } = await loadPluginModules({
+    config: defaultConfig(),
+    env: {},
+    pluginBase: null,
+    throwOnRequiredFailure: false,
+  });
+  return pluginSectionTemplates(sections);
 }
 
 /** The forge runner's set-up files, at this CLI's version; a forge without a runner is refused before anything is written. */
