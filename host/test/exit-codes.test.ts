@@ -55,7 +55,7 @@ describe('CLI exit codes (cli/exit-codes.ts)', () => {
   });
 
   it('ends an invalid configuration (ConfigError) with 2 and its message', async () => {
-    // Moved from packages/config/test/config.test.ts (the configuration no longer carries an exit code).
+    // The exit code is the CLI's to choose: the configuration package throws a ConfigError without one.
     const cwd = path.join(dir.path, 'config');
     await mkdir(cwd, { recursive: true });
     await writeFile(path.join(cwd, '.cadence.yaml'), 'thresholds:\n  suspicious_additons: 5\n');
