@@ -130,7 +130,6 @@ describe('server: AI-assisted analysis against a fake provider', function () {
     expect(cancelled.body).to.include({ status: 'cancelled', error_code: 'ERR_CANCELLED' });
   });
 
-  // Last: the result it leaves in the cache would answer the other tests' analyses of the same branch.
   it('keeps a result whose AI step failed out of the result cache: the same analysis asks the provider again, then is kept', async () => {
     const body = JSON.stringify({ url: git.daemon.url('acme/burst.git'), branch: 'main' });
     const analyze = async (): Promise<Job> => {
@@ -141,6 +140,8 @@ describe('server: AI-assisted analysis against a fake provider', function () {
       });
       return waitForJob<Job>(server, accepted.body.id);
     };
+    // No kept result from the tests above may answer this one.
+    expect((await server.json('/api/cache/clear', { method: 'POST' })).status).to.equal(200);
     mode = 'fail';
     expect((await analyze()).result!.ai!.error!.code).to.equal('ERR_AI_PROVIDER_UNAVAILABLE');
     mode = 'answer';
@@ -151,5 +152,6 @@ describe('server: AI-assisted analysis against a fake provider', function () {
     const kept = requests.length;
     expect((await analyze()).result!.ai!.verdicts.length).to.be.above(0);
     expect(requests.length, 'answered from the cache').to.equal(kept);
+    expect((await server.json('/api/cache/clear', { method: 'POST' })).status).to.equal(200);
   });
 });

@@ -95,7 +95,7 @@ report:
 # ~/.config/cadence/config.yaml. In this file they are ignored with a warning, because a file found
 # in the working directory may be a cloned repository's. Copy them there and remove the "# ".
 # ---------------------------------------------------------------------------------------------
-${[SERVER_SETTINGS, ...pluginSections].join('\n').replace(/^(?=.)(?!# )/gm, '# ')}`;
+${[SERVER_SETTINGS, ...pluginSections].join('\n').replace(/^(?=.)/gm, '# ')}`;
 }
 
 /** The sections only a chosen file sets, at their defaults (commented out in the init template). */

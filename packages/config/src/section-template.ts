@@ -22,13 +22,16 @@ export function pluginSectionTemplate(section: PluginSection): string {
     }
     const comment = optionComment(about);
     const value = about.default;
-    const line =
-      value === undefined || value === null
-        ? `  # ${name}:`
-        : `  ${name}: ${stringify(value, { lineWidth: 0, collectionStyle: 'flow' }).trim()}`;
+    const line = value === undefined || value === null ? `  # ${name}:` : `  ${name}: ${oneLine(value)}`;
     lines.push(comment ? `${line.padEnd(COMMENT_COLUMN - 1)} # ${comment}` : line);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A default as one line of YAML: flow style, or JSON (which YAML reads) where a string holds a line break. */
+function oneLine(value: unknown): string {
+  const text = stringify(value, { lineWidth: 0, collectionStyle: 'flow' }).trim();
+  return text.includes('\n') ? JSON.stringify(value) : text;
 }
 
 /** The option's description, else its choices (`openai | anthropic`). */
@@ -52,6 +55,6 @@ export function pluginSectionTemplates(sections: readonly PluginSection[]): stri
     const owner = sections.find((section) => section.configKey === key);
     return owner
       ? pluginSectionTemplate(owner)
-      : `# ${key}: the settings of ${packageName}, listed here once it is installed\n`;
+      : `# ${key}: the settings of ${packageName}, listed here when it is installed and loads\n`;
   });
 }

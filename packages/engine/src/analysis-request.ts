@@ -35,4 +35,6 @@ export interface AnalyzeOptions {
   readonly gitAuthorization?: { readonly urlPrefix: string; readonly header: string };
   /** Where reporters' outcomes go (they may arrive after the analysis has returned). */
   readonly onReport?: (outcome: ReportOutcome) => void;
+  /** Each reason a plugin gave for keeping this result out of the cache (`context.keepOutOfCache`). */
+  readonly onKeepOutOfCache?: (reason: string) => void;
 }

@@ -38,7 +38,9 @@ interface ContextBase<O extends object> {
    * Keeps this analysis's result out of the result cache, saying why: what the plugin added rests
    * on a failure that is usually brief (a provider that did not answer), so the next identical
    * analysis runs again instead of being answered with this result. Never throws. Absent from hosts
-   * before 2.0 and where nothing is cached: call it as `context.keepOutOfCache?.(reason)`.
+   * before 2.0 and from the `report` context of a result answered from the cache: call it as
+   * `context.keepOutOfCache?.(reason)`. A call after the result was kept (a strategy past its
+   * budget) changes nothing.
    * @since 2.0
    */
   keepOutOfCache?(reason: string): void;

@@ -49,6 +49,12 @@ export interface PluginRun<R extends AnalysisResult = AnalysisResult> {
   readonly detections: readonly Detection[];
   readonly strategyResults: readonly StrategyResult[];
   readonly events: readonly EmittedEvent[];
+  /**
+   * The reasons the plugins gave for keeping this result out of the result cache
+   * (`context.keepOutOfCache`), in order; empty when the result would be kept.
+   * @since 2.0
+   */
+  readonly keptOutOfCache: readonly string[];
   /** Detections of one strategy. */
   detectionsOf(strategy: string): Detection[];
   /** The strategy_results entry of one strategy (throws when it did not run). */
@@ -92,7 +98,50 @@ export async function runPlugin(
   source: TestSource,
   options: RunOptions = {},
 ): Promise<PluginRun> {
-  // The host's own checks: a plugin built for another API version, or options its schema refuses, fail here too.
+  const engine = testEngine(plugin, options);
+  const events: EmittedEvent[] = [];
+  const onEvent = (event: EmittedEvent): void => {
+    events.push(event);
+  };
+  const signal = options.signal ?? new AbortController().signal;
+  const keptOutOfCache: string[] = [];
+  const onKeepOutOfCache = (reason: string): void => {
+    keptOutOfCache.push(reason);
+  };
+  let result: AnalysisResult;
+  if ('repository' in source) {
+    result = await engine.analyze(
+      {
+        kind: 'repository',
+        url: source.repository,
+        branch: source.branch ?? null,
+        thresholds: options.thresholds ?? {},
+      },
+      { signal, onEvent, onKeepOutOfCache, network: null, allowLocalPaths: true },
+    );
+  } else {
+    result = await engine.analyzeSource(prepare(source), { signal, onEvent, onKeepOutOfCache }, options.thresholds);
+  }
+  return {
+    result,
+    detections: result.detections,
+    strategyResults: result.strategy_results,
+    events,
+    keptOutOfCache,
+    detectionsOf: (strategy) => result.detections.filter((d) => d.strategy === strategy),
+    strategy: (name) => {
+      const found = result.strategy_results.find((s) => s.name === name);
+      if (!found)
+        throw new Error(
+          `strategy "${name}" did not run (ran: ${result.strategy_results.map((s) => s.name).join(', ') || 'none'})`,
+        );
+      return found;
+    },
+  };
+}
+
+/** The real engine with the plugin (and those `alongside`), after the host's own checks: a plugin built for another API version, or options its schema refuses, fail here too. */
+function testEngine(plugin: CadencePlugin, options: RunOptions): ReturnType<typeof createEngine> {
   const problem = incompatibility(targetedRange(plugin.apiVersion, undefined) ?? `^${PLUGIN_API_VERSION}`);
   if (problem) throw new Error(`plugin ${plugin.name} ${problem}`);
   const loaded: LoadedPlugin[] = [plugin, ...(options.alongside ?? [])].map((p) => ({
@@ -105,46 +154,12 @@ export async function runPlugin(
     sections: options.options ? { [plugin.name]: options.options } : {},
     inline: new Map(),
   });
-  const engine = createEngine({
+  return createEngine({
     config: engineConfig(options),
     pluginConfig: pluginConfigView(options),
     logger: options.logger ?? silentEngineLogger(),
     plugins,
   });
-  const events: EmittedEvent[] = [];
-  const onEvent = (event: EmittedEvent): void => {
-    events.push(event);
-  };
-  const signal = options.signal ?? new AbortController().signal;
-  let result: AnalysisResult;
-  if ('repository' in source) {
-    result = await engine.analyze(
-      {
-        kind: 'repository',
-        url: source.repository,
-        branch: source.branch ?? null,
-        thresholds: options.thresholds ?? {},
-      },
-      { signal, onEvent, network: null, allowLocalPaths: true },
-    );
-  } else {
-    result = await engine.analyzeSource(prepare(source), { signal, onEvent }, options.thresholds);
-  }
-  return {
-    result,
-    detections: result.detections,
-    strategyResults: result.strategy_results,
-    events,
-    detectionsOf: (strategy) => result.detections.filter((d) => d.strategy === strategy),
-    strategy: (name) => {
-      const found = result.strategy_results.find((s) => s.name === name);
-      if (!found)
-        throw new Error(
-          `strategy "${name}" did not run (ran: ${result.strategy_results.map((s) => s.name).join(', ') || 'none'})`,
-        );
-      return found;
-    },
-  };
 }
 
 function prepare(source: Exclude<TestSource, { repository: string }>): PreparedSource {

@@ -79,6 +79,21 @@ describe('the plugin testkit', () => {
     ]);
   });
 
+  it('records the reasons a plugin gave for keeping the result out of the cache, and none when it gave none', async () => {
+    let refuse = true;
+    const flaky = definePlugin({
+      name: 'flaky-second-opinion',
+      apply: (hooks) =>
+        hooks.refineResult.tap('flaky-second-opinion', (result, context) => {
+          if (refuse) context.keepOutOfCache?.('the provider did not answer');
+          return result;
+        }),
+    });
+    expect((await runPlugin(flaky, { commits: large })).keptOutOfCache).to.deep.equal(['the provider did not answer']);
+    refuse = false;
+    expect((await runPlugin(flaky, { commits: large })).keptOutOfCache).to.deep.equal([]);
+  });
+
   it('records a finding naming a messageId the strategy does not have as the strategy\u2019s error', async () => {
     const broken = definePlugin({
       name: 'broken-ids',

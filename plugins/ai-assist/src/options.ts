@@ -1,5 +1,6 @@
 import { Type } from '@cadence-detect/plugin-sdk/typebox';
 import { parseDuration, type OptionsOf } from '@cadence-detect/plugin-sdk';
+import { DEFAULT_BASE_URLS } from './provider.js';
 
 const nullableString = (description: string) =>
   Type.Union([Type.String(), Type.Null()], { default: null, description });
@@ -15,7 +16,9 @@ export const AI_OPTIONS = Type.Object(
     enabled: Type.Boolean({ default: false }),
     provider: Type.Enum(['openai', 'anthropic'], { default: 'openai' }),
     key: Type.Union([Type.String(), Type.Null()], { default: null, secret: true }),
-    baseUrl: nullableString("the provider's API address (unset: https://api.openai.com/v1, https://api.anthropic.com)"),
+    baseUrl: nullableString(
+      `the provider's API address (unset: ${DEFAULT_BASE_URLS.openai}, ${DEFAULT_BASE_URLS.anthropic})`,
+    ),
     model: nullableString("the provider's default model when unset"),
     batch_size: Type.Integer({ minimum: 1, default: 10, env: ['BATCH_SIZE'], description: 'items per call' }),
     retry_count: Type.Integer({ minimum: 0, default: 3, env: ['RETRY_COUNT'] }),

@@ -104,6 +104,9 @@ describe('ai-assist plugin against fake providers', function () {
       expect(run.result.ai!.error!.code).to.equal('ERR_AI_PROVIDER_UNAVAILABLE');
       expect(run.result.overall_score).to.equal(baseline.result.overall_score);
       expect(JSON.stringify(run.result)).to.not.contain(KEY);
+      // A brief failure: the result is not kept, the next identical analysis asks again.
+      expect(run.keptOutOfCache).to.deep.equal(['the AI analysis failed (ERR_AI_PROVIDER_UNAVAILABLE)']);
+      expect(baseline.keptOutOfCache).to.deep.equal([]);
     } finally {
       await fake.server.close();
     }

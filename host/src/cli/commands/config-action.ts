@@ -97,13 +97,18 @@ export async function initConfig(options: { force?: boolean; ci?: string }, io: 
  * section out.
  */
 async function ownedSectionTemplates(): Promise<string[]> {
-  const { sections } = await loadPluginModules({
-    config: defaultConfig(),
-    env: {},
-    pluginBase: null,
-    throwOnRequiredFailure: false,
-  });
-  return pluginSectionTemplates(sections);
+  try {
+    const { sections } = await loadPluginModules({
+      config: defaultConfig(),
+      env: {},
+      pluginBase: null,
+      throwOnRequiredFailure: false,
+    });
+    return pluginSectionTemplates(sections);
+  } catch {
+    // The template never needed a plugin: without them, each section names its package instead.
+    return pluginSectionTemplates([]);
+  }
 }
 
 /** The forge runner's set-up files, at this CLI's version; a forge without a runner is refused before anything is written. */

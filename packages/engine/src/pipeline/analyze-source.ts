@@ -54,6 +54,11 @@ export async function analyzeSource(
       recordReport: run.recordReport,
       keepOutOfCache: (reason) => {
         run.cacheRefusals.push(reason);
+        try {
+          run.options.onKeepOutOfCache?.(reason);
+        } catch {
+          // A listener's failure is not the plugin's: the call never throws.
+        }
       },
     });
     await parts.hooks.beforeAnalysis.promise(context);
