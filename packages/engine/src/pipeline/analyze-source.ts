@@ -52,14 +52,7 @@ export async function analyzeSource(
       logger: parts.log,
       job: run.job,
       recordReport: run.recordReport,
-      keepOutOfCache: (reason) => {
-        run.cacheRefusals.push(reason);
-        try {
-          run.options.onKeepOutOfCache?.(reason);
-        } catch {
-          // A listener's failure is not the plugin's: the call never throws.
-        }
-      },
+      keepOutOfCache: run.keepOutOfCache,
     });
     await parts.hooks.beforeAnalysis.promise(context);
     // Blame runs beside the strategies (other git processes); a failure drops the lines, never the verdict.

@@ -9,8 +9,10 @@ export interface RunContext {
   readonly emit: (event: AnalysisEvent) => void;
   readonly job: JobInfo | null;
   readonly recordReport: (outcome: ReportOutcome) => void;
-  /** Why plugins asked that this analysis's result not be kept (`context.keepOutOfCache`). */
-  readonly cacheRefusals: string[];
+  /** `context.keepOutOfCache`: records why a plugin asked that this analysis's result not be kept. */
+  readonly keepOutOfCache: (reason: string) => void;
+  /** The reasons given so far (none: the result may be kept). */
+  readonly cacheRefusals: readonly string[];
 }
 
 export function startRun(options: RunContext['options']): RunContext {
@@ -20,8 +22,24 @@ export function startRun(options: RunContext['options']): RunContext {
     emit: eventEmitter(options.onEvent),
     job: options.job ?? null,
     recordReport: reportRecorder(options),
-    cacheRefusals: [],
+    ...cacheRefusalRecorder(options),
   };
+}
+
+/** The reasons plugins give for keeping the result out of the cache, told to the caller; never throws. */
+function cacheRefusalRecorder(
+  options: Pick<AnalyzeOptions, 'onKeepOutOfCache'>,
+): Pick<RunContext, 'keepOutOfCache' | 'cacheRefusals'> {
+  const cacheRefusals: string[] = [];
+  const keepOutOfCache = (reason: string): void => {
+    cacheRefusals.push(reason);
+    try {
+      options.onKeepOutOfCache?.(reason);
+    } catch {
+      // A listener's failure is not the plugin's.
+    }
+  };
+  return { keepOutOfCache, cacheRefusals };
 }
 
 /** The job's outcome sink, made safe: a reporter's record never throws into it. */
