@@ -13,6 +13,7 @@ import { waitingConnection } from '../src/backends/redis/redis-connection.js';
 import type { Job } from '../src/jobs/job.js';
 import type { JobEvent } from '../src/jobs/job-events.js';
 import { ServerMetrics } from '../src/metrics.js';
+import { JobRecords } from '../src/jobs/job-records.js';
 
 const quiet = createLogger({ level: 'error', stream: new Writable({ write: (_c, _e, done) => done() }) });
 let prefixCount = 0;
@@ -332,6 +333,30 @@ describe('Redis backends (a redis-server of the test’s own)', function () {
     });
     await finished;
     expect(runs).to.deep.equal(['q2', 'q2']);
+  });
+
+  it('starts a job a worker took just before Redis went away once the store is back, rather than failing it', async () => {
+    const own = await startRedisServer({ persistent: true });
+    try {
+      const { store, events } = await open(await redisConfig(own.url));
+      await store.create(job('taken'));
+      const records = new JobRecords(store, events, new ServerMetrics(), quiet);
+      await own.stop();
+      // Settled only once the store answers: a start that gave up at once would leave the queue's
+      // copy to fail while the record still said queued, and the job would never run.
+      const started = records.start('taken').then(
+        (running) => ({ running }),
+        (error: unknown) => ({ error }),
+      );
+      await own.restart();
+      const outcome = await started;
+      expect(outcome).to.not.have.property('error');
+      expect(outcome).to.have.nested.property('running.status', 'running');
+      expect((await store.get('taken'))!.status).to.equal('running');
+    } finally {
+      await Promise.all(opened.splice(0).map((b) => b.close()));
+      await own.close();
+    }
   });
 
   it('answers 503 unavailable, quickly, while Redis is away, and works again once it is back', async () => {

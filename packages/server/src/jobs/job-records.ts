@@ -34,11 +34,18 @@ export class JobRecords {
 
   /** `queued` → `running`; undefined when the job is gone or already ended (cancelled or lost while it waited). */
   async start(id: string): Promise<Job | undefined> {
-    const job = await this.store.update(id, (j) => {
-      if (isFinal(j.status)) return;
-      j.status = 'running';
-      j.started_at = isoNow();
-    });
+    // A worker can take a job from the queue just before Redis goes away: the job starts once the
+    // store is back rather than failing the queue's copy while its record still says `queued`.
+    const job = await untilRecorded(
+      () =>
+        this.store.update(id, (j) => {
+          if (isFinal(j.status)) return;
+          j.status = 'running';
+          j.started_at = isoNow();
+        }),
+      this.log,
+      id,
+    );
     if (job?.status !== 'running') return undefined;
     this.log.info('job started', { job_id: id, kind: job.kind, repo: job.repo });
     return job;
