@@ -107,6 +107,10 @@ export async function startVerdaccio(
     '  htpasswd:',
     `    file: ${JSON.stringify(path.join(config, 'htpasswd'))}`,
     '    max_users: 10',
+    // The throwaway user's password is checked with bcrypt on every request npm sends its token
+    // with: at Verdaccio's default cost (10) that is about 16 s of the release check's CPU, for a
+    // user that lives as long as a registry on loopback.
+    '    rounds: 4',
     'uplinks:',
     '  public:',
     `    url: ${JSON.stringify(uplink)}`,
