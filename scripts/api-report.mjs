@@ -3,8 +3,8 @@
 // (`api-report.txt` beside its package.json). `--check` (the default) fails when the built
 // declarations differ from the committed report; `--update` writes the report. Either refuses a
 // change that was not announced: a surface that grew needs a minor bump (the package's version, or
-// a changeset naming it), one where a line changed or went away needs a major one (docs/plugins.md,
-// "Compatibility policy").
+// a changeset naming it; the SDK's version alone, see HAND_VERSIONED), one where a line changed or
+// went away needs a major one (docs/plugins.md, "Compatibility policy").
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CONTRACT_PACKAGES = ['packages/plugin-sdk', 'packages/plugin-testkit', 'packages/forge-kit'];
 const REPORT = 'api-report.txt';
+/** The pending changesets; a test names a folder of its own. */
+const CHANGESET_DIR = process.env.CADENCE_CHANGESET_DIR ?? path.join(root, '.changeset');
 const RELATIVE = /(?:\bfrom\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 
 /** A relative module specifier of a declaration file, as the declaration file it names. */
@@ -113,19 +115,33 @@ export function readReport(packageDir) {
   return { version, surface: text.slice(first + 2) };
 }
 
-/** The bump a changeset under `.changeset/` announces for `name` (the largest), or null. */
-export function announcedBump(name, changesetDir = path.join(root, '.changeset')) {
-  const order = ['patch', 'minor', 'major'];
-  let best = null;
+/**
+ * Packages whose version moves by hand, in the commit that changes their API: the SDK's version is
+ * the plugin API version (PLUGIN_API_VERSION), which the workspace's plugins peer on while the API
+ * changes, so a changeset naming it would bump it a second time at `pnpm version-packages`.
+ */
+export const HAND_VERSIONED = ['@cadence-detect/plugin-sdk'];
+
+/** Each pending changeset under `.changeset/` that names `name`, with the bump it gives. */
+export function changesetsNaming(name, changesetDir = CHANGESET_DIR) {
+  const named = [];
   for (const file of existsSync(changesetDir) ? readdirSync(changesetDir) : []) {
     if (!file.endsWith('.md') || file === 'README.md') continue;
-    const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(path.join(changesetDir, file), 'utf8'))?.[1] ?? '';
+    const front = /^---\n([\s\S]*?)\n?---/.exec(readFileSync(path.join(changesetDir, file), 'utf8'))?.[1] ?? '';
     for (const line of front.split('\n')) {
       const found = /^\s*["']?([^"':]+)["']?\s*:\s*(patch|minor|major)\s*$/.exec(line);
-      if (found && found[1] === name && (best === null || order.indexOf(found[2]) > order.indexOf(best)))
-        best = found[2];
+      if (found && found[1] === name) named.push({ file, bump: found[2] });
     }
   }
+  return named;
+}
+
+/** The bump a changeset under `.changeset/` announces for `name` (the largest), or null. */
+export function announcedBump(name, changesetDir = CHANGESET_DIR) {
+  const order = ['patch', 'minor', 'major'];
+  let best = null;
+  for (const { bump } of changesetsNaming(name, changesetDir))
+    if (best === null || order.indexOf(bump) > order.indexOf(best)) best = bump;
   return best;
 }
 
@@ -152,7 +168,9 @@ export function judgeChange({ name, before, after, version, bump }) {
       .map((line) => `  - ${line.trim()}`)
       .join('\n')}${gone.length > 12 ? `\n  … and ${gone.length - 12} more` : ''}`;
   if (!minorBumped)
-    return `${name}: its API grew, unannounced: add a changeset naming ${name} (minor), then run pnpm api:update`;
+    return HAND_VERSIONED.includes(name)
+      ? `${name}: its API grew, unannounced: raise its minor version with PLUGIN_API_VERSION, then run pnpm api:update`
+      : `${name}: its API grew, unannounced: add a changeset naming ${name} (minor), then run pnpm api:update`;
   return null;
 }
 
@@ -169,8 +187,12 @@ function main() {
       before,
       after,
       version: manifest.version,
-      bump: announcedBump(manifest.name),
+      bump: HAND_VERSIONED.includes(manifest.name) ? null : announcedBump(manifest.name),
     });
+    for (const { file } of HAND_VERSIONED.includes(manifest.name) ? changesetsNaming(manifest.name) : [])
+      problems.push(
+        `${manifest.name}: .changeset/${file} names it, but its version moves by hand with PLUGIN_API_VERSION (a changeset would bump it again): take it out of the changeset`,
+      );
     if (refused) problems.push(refused);
     else if (update) writeFileSync(path.join(packageDir, REPORT), header(manifest.name, manifest.version) + after);
     else if (before === null || before.surface !== after)

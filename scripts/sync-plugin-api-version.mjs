@@ -1,7 +1,8 @@
 // Run by `pnpm version-packages` after `changeset version`: the plugin SDK's package version IS the
 // plugin API version, so PLUGIN_API_VERSION in packages/plugin-sdk/src/version.ts is rewritten to
-// the version Changesets just gave the SDK (and the plugin starter's ranges to the SDK's and the
-// testkit's). `pnpm release:check` refuses the two apart.
+// the version Changesets just gave the SDK: a patch when a package it depends on was released (the
+// API's own minor and major versions are set by hand, and no changeset names the SDK), and the
+// plugin starter's ranges to the SDK's and the testkit's. `pnpm release:check` refuses the two apart.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

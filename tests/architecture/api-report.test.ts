@@ -12,7 +12,10 @@ interface Report {
   readonly version: string;
   readonly surface: string;
 }
-const { judgeChange, withoutComments, announcedBump, oneNamePerLine } = (await import(pathToFileURL(script).href)) as {
+const { judgeChange, withoutComments, announcedBump, oneNamePerLine, changesetsNaming } = (await import(
+  pathToFileURL(script).href
+)) as {
+  changesetsNaming(name: string, changesetDir?: string): { file: string; bump: string }[];
   oneNamePerLine(text: string): string;
   judgeChange(change: {
     name: string;
@@ -87,8 +90,37 @@ describe('the plugin API report (scripts/api-report.mjs)', () => {
       expect(announcedBump(NAME, dir)).to.equal('minor');
       expect(announcedBump('@cadence-detect/engine', dir)).to.equal('major');
       expect(announcedBump('@cadence-detect/reports', dir)).to.equal(null);
+      expect(changesetsNaming(NAME, dir)).to.deep.equal([{ file: 'a.md', bump: 'minor' }]);
     } finally {
       await temp.remove();
     }
+  });
+
+  it('keeps the SDK out of changesets: its version is the plugin API version and moves by hand', async () => {
+    // A changeset naming the SDK would bump its hand-set version again at `pnpm version-packages`
+    // (a major changeset on top of the hand-set 2.0.0 makes 3.0.0, outside every plugin's ^2.0.0).
+    expect(changesetsNaming(NAME)).to.deep.equal([]);
+    const temp = await makeTempDir('cadence-changesets-');
+    try {
+      await mkdir(path.join(temp.path, '.changeset'));
+      await writeFile(path.join(temp.path, '.changeset', 'x.md'), `---\n"${NAME}": minor\n---\n\nText.\n`);
+      const checked = spawnSync(process.execPath, [script, '--check'], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, CADENCE_CHANGESET_DIR: path.join(temp.path, '.changeset') },
+      });
+      expect(checked.status).to.equal(1);
+      expect(checked.stderr).to.match(/x\.md names it, but its version moves by hand with PLUGIN_API_VERSION/);
+    } finally {
+      await temp.remove();
+    }
+    const grown = judgeChange({
+      name: NAME,
+      before,
+      after: `${before.surface}export declare const X = 1;\n`,
+      version: before.version,
+      bump: null,
+    });
+    expect(grown).to.match(/raise its minor version with PLUGIN_API_VERSION/);
   });
 });
