@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { browserScriptFile } from './browser-script-file.js';
 import { bundledScript } from './page/bundled-script.js';
 
 /**
@@ -6,8 +7,7 @@ import { bundledScript } from './page/bundled-script.js';
  * paging the findings table. Inline, and allowed by the page's Content-Security-Policy through its
  * hash, computed here from the bundle itself (nothing else can run).
  */
-// From src/ (the tests, through tsx) and from dist/ alike, ../dist/browser/ is the package's bundle.
-export const REPORT_SCRIPT = bundledScript(new URL('../dist/browser/report.js', import.meta.url));
+export const REPORT_SCRIPT = bundledScript(browserScriptFile('report'));
 
 /** The CSP source that lets exactly this script run. */
 export const REPORT_SCRIPT_HASH = `'sha256-${createHash('sha256').update(REPORT_SCRIPT).digest('base64')}'`;

@@ -1,14 +1,31 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export interface ImportRecorder {
   /** Environment for a process to record into this recorder: NODE_OPTIONS loads the hook first. */
   readonly env: NodeJS.ProcessEnv;
   /** Forgets what was recorded (before the next process). */
   clear(): Promise<void>;
-  /** Every URL resolved since the last clear, in order. */
+  /**
+   * Every URL resolved since the last clear, in order; a workspace package's bundle or chunk
+   * (scripts/bundle-packages.mjs) is followed by the modules it holds, so a test can say which of a
+   * package's modules a process loaded whether they come one by one or bundled.
+   */
   urls(): Promise<string[]>;
+}
+
+const BUNDLE_FILE = /^(.*)\/(?:packages|plugins)\/[^/]+\/dist\/[^/]+\.js$/;
+/** esbuild's line naming each module it put in a bundle (a path from the workspace's root). */
+const BUNDLED_MODULE = /^\/\/ ((?:packages|plugins)\/\S+\.[cm]?js)$/gm;
+
+/** `url`, then the modules a bundle at `url` holds. */
+async function withBundledModules(url: string): Promise<string[]> {
+  const file = url.startsWith('file:') ? fileURLToPath(url) : null;
+  const root = file ? BUNDLE_FILE.exec(file)?.[1] : undefined;
+  if (!file || root === undefined) return [url];
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return [url, ...[...text.matchAll(BUNDLED_MODULE)].map((match) => pathToFileURL(path.join(root, match[1]!)).href)];
 }
 
 /**
@@ -33,6 +50,9 @@ export async function importRecorder(dir: string): Promise<ImportRecorder> {
   return {
     env: { NODE_OPTIONS: `--import ${pathToFileURL(register).href}` },
     clear: () => rm(log, { force: true }),
-    urls: async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean),
+    urls: async () => {
+      const resolved = (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+      return (await Promise.all(resolved.map(withBundledModules))).flat();
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { bundledScript, PAGE_STYLE } from '@cadence-detect/reports/page';
+import { browserScriptFile } from '../browser-script-file.js';
 
 /**
  * The dashboard's style sheet and scripts, served by the server itself under assets/ (no CDN).
@@ -20,11 +21,8 @@ function asset(name: string, extension: 'css' | 'js', type: string, body: string
   return { path: `assets/${name}.${hash}.${extension}`, type, body, etag: `"${hash}"` };
 }
 
-/**
- * A page's script, browser/<name>.ts bundled at build time (scripts/bundle-browser-scripts.mjs).
- * From src/ (the tests, through tsx) and from dist/dashboard/ alike, ../../dist/browser/ is the bundle.
- */
-const script = (name: string): string => bundledScript(new URL(`../../dist/browser/${name}.js`, import.meta.url));
+/** A page's script, browser/<name>.ts bundled at build time (scripts/bundle-browser-scripts.mjs). */
+const script = (name: string): string => bundledScript(browserScriptFile(name));
 
 export const DASHBOARD_ASSETS = {
   // The one style sheet of every Cadence page, which the report inlines (@cadence-detect/reports/page).
