@@ -13,9 +13,11 @@ import { build } from 'esbuild';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeIfChanged } from './write-if-changed.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = /\.bundle\.js$/;
+const CHUNK = /^chunk-[A-Z0-9]+\.js$/;
 
 /** The workspace's packages whose `exports` name bundles. */
 async function bundledPackages() {
@@ -41,9 +43,7 @@ async function bundlePackage({ dir, targets }) {
     const name = path.basename(target).replace(BUNDLE, '');
     return { in: path.join(dist, `${name.split('.').join('/')}.js`), out: `${name}.bundle` };
   });
-  for (const file of await readdir(dist))
-    if (BUNDLE.test(file) || /^chunk-[A-Z0-9]+\.js$/.test(file)) await rm(path.join(dist, file));
-  await build({
+  const built = await build({
     entryPoints,
     outdir: dist,
     // Each module in a bundle stays named by its path from here (a comment line): tests read them.
@@ -57,7 +57,18 @@ async function bundlePackage({ dir, targets }) {
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
     legalComments: 'inline',
+    write: false,
   });
+  // Written only when changed, by rename (write-if-changed.mjs): the release check builds while
+  // the other test runs load these files. A chunk no bundle names any more goes (its name is a
+  // hash of its content, so an unchanged build removes none).
+  const written = new Set();
+  for (const output of built.outputFiles) {
+    await writeIfChanged(output.path, output.text);
+    written.add(path.basename(output.path));
+  }
+  for (const file of await readdir(dist))
+    if ((BUNDLE.test(file) || CHUNK.test(file)) && !written.has(file)) await rm(path.join(dist, file), { force: true });
   return entryPoints.length;
 }
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sourceFilesUnder } from './source-files.js';
@@ -59,5 +60,27 @@ describe('packages load as bundles', () => {
         ),
     );
     expect(nested).to.deep.equal([]);
+  });
+
+  it('a build that changes nothing rewrites and removes no bundle (the release check builds while other runs load them)', () => {
+    const files = (): Map<string, string> =>
+      new Map(
+        published.flatMap(({ dir }) =>
+          readdirSync(path.join(dir, 'dist'))
+            .filter((name) => /\.bundle\.js$|^chunk-[A-Z0-9]+\.js$/.test(name))
+            .map((name) => {
+              const stat = statSync(path.join(dir, 'dist', name));
+              return [path.join(dir, 'dist', name), `${stat.ino}:${stat.mtimeMs}`] as const;
+            }),
+        ),
+      );
+    const before = files();
+    expect(before.size).to.be.above(published.length);
+    const bundled = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bundle-packages.mjs')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(bundled.status, bundled.stderr).to.equal(0);
+    expect(files()).to.deep.equal(before);
   });
 });
