@@ -22,15 +22,18 @@ const CHUNK = /^chunk-[A-Z0-9]+\.js$/;
 /** The workspace's packages whose `exports` name bundles. */
 async function bundledPackages() {
   const dirs = [];
-  for (const group of ['packages', 'plugins']) {
-    for (const entry of await readdir(path.join(root, group), { withFileTypes: true })) {
-      if (!entry.isDirectory()) continue;
-      const dir = path.join(root, group, entry.name);
-      const manifest = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8').catch(() => '{}'));
-      const targets = Object.values(manifest.exports ?? {}).map((target) => target?.default ?? target);
-      if (targets.some((target) => typeof target === 'string' && BUNDLE.test(target)))
-        dirs.push({ dir, targets: targets.filter((target) => BUNDLE.test(target)) });
-    }
+  const candidates = [path.join(root, 'host')];
+  for (const group of ['packages', 'plugins'])
+    for (const entry of await readdir(path.join(root, group), { withFileTypes: true }))
+      if (entry.isDirectory()) candidates.push(path.join(root, group, entry.name));
+  for (const dir of candidates) {
+    const manifest = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8').catch(() => '{}'));
+    // What `exports` names, and the host's entries that only its own bin and threads load.
+    const targets = [
+      ...Object.values(manifest.exports ?? {}).map((target) => target?.default ?? target),
+      ...(manifest.bundledEntries ?? []),
+    ].filter((target) => typeof target === 'string' && BUNDLE.test(target));
+    if (targets.length > 0) dirs.push({ dir, targets });
   }
   return dirs;
 }

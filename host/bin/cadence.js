@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Committed JavaScript on purpose: pnpm links bins at install time, before any build,
 // so the bin itself must exist in the repository and only import the built code.
-import { tightenHeapGrowth } from '../dist/heap-growth.js';
-import { main } from '../dist/cli/main.js';
+import { tightenHeapGrowth } from '../dist/heap-growth.bundle.js';
+import { main } from '../dist/cli.main.bundle.js';
 
 // Before any analysis: V8 otherwise lets a long history's heap reach three times what it holds.
 tightenHeapGrowth();

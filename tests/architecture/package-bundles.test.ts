@@ -21,6 +21,7 @@ interface Manifest {
 function workspacePackages(): { dir: string; manifest: Manifest }[] {
   return ['packages', 'plugins']
     .flatMap((group) => readdirSync(path.join(ROOT, group)).map((name) => path.join(ROOT, group, name)))
+    .concat(path.join(ROOT, 'host'))
     .filter((dir) => existsSync(path.join(dir, 'package.json')))
     .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Manifest }));
 }

@@ -15,9 +15,9 @@ export interface ImportRecorder {
   urls(): Promise<string[]>;
 }
 
-const BUNDLE_FILE = /^(.*)\/(?:packages|plugins)\/[^/]+\/dist\/[^/]+\.js$/;
+const BUNDLE_FILE = /^(.*)\/(?:(?:packages|plugins)\/[^/]+|host)\/dist\/[^/]+\.js$/;
 /** esbuild's line naming each module it put in a bundle (a path from the workspace's root). */
-const BUNDLED_MODULE = /^\/\/ ((?:packages|plugins)\/\S+\.[cm]?js)$/gm;
+const BUNDLED_MODULE = /^\/\/ ((?:packages|plugins|host)\/\S+\.[cm]?js)$/gm;
 
 /** `url`, then the modules a bundle at `url` holds. */
 async function withBundledModules(url: string): Promise<string[]> {

@@ -3,6 +3,7 @@ import { createBackends, createServer } from '@cadence-detect/server';
 import { errorCode, errorMessage } from '@cadence-detect/errors';
 import { nicenessProblem } from '../../analysis-niceness.js';
 import type { EngineThreadData } from '../../engine-thread.js';
+import { ENGINE_THREAD_MODULE } from '../../host-files.js';
 import { createRuntime } from '../../runtime.js';
 import { CliError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -54,7 +55,7 @@ export async function runWebhook(options: WebhookOptions, io: CliIo): Promise<vo
   // file to read again), so the HTTP event loop never runs one and a strategy stuck in synchronous
   // code can be stopped.
   const threadData: EngineThreadData = { resolved: runtime.resolved, cwd: io.cwd };
-  const analysisThreads = { module: new URL('../../engine-thread.js', import.meta.url), data: threadData };
+  const analysisThreads = { module: ENGINE_THREAD_MODULE, data: threadData };
   const server = createServer({
     config: runtime.config,
     engine: runtime.engine,
