@@ -2,8 +2,8 @@
 // and the vendored bundles): `dist/<entry>.bundle.js` holds the package's own modules that entry
 // reaches, other packages and libraries left as imports, and the modules two entries share (or an
 // entry imports lazily) in chunks beside them, so lazy imports stay lazy. Node's ESM loader spends
-// about 1.8 ms on each module it resolves, reads and links: the 300-odd modules of a `cadence`
-// process became some 30. The package's `exports` name the bundles; tsc's own output stays as it is
+// about 1.8 ms on each module it resolves, reads and links: a server's start loads 97 modules
+// instead of 373, a small `cadence analyze` 75 instead of 274 (docs/architecture.md). The package's `exports` name the bundles; tsc's own output stays as it is
 // (the next incremental build reads it), and the declarations are tsc's.
 //
 // Everything is written at the level of `dist/`, where tsc writes `src/`'s top-level modules: a
