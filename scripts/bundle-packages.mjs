@@ -57,6 +57,8 @@ async function bundlePackage({ dir, targets }) {
     platform: 'node',
     target: 'node20',
     packages: 'external',
+    // depd (vendored with koa) builds its wrappers with eval, as it does unbundled.
+    logOverride: { 'direct-eval': 'silent' },
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
     legalComments: 'inline',

@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander';
+import { CommanderError } from '../vendor/commander.js';
 import { CadenceError } from '@cadence-detect/errors';
 
 /** How a command ended (docs/cli.md, Exit codes). */

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '../vendor/commander.js';
 import { displayLine } from '@cadence-detect/reports/display-text';
 import { HOST_VERSION } from './host-version.js';
 import { commandEnd } from './exit-codes.js';

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import picomatch from './vendor/picomatch.js';
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 
 /**

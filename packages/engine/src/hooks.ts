@@ -1,4 +1,4 @@
-import { AsyncParallelHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
+import { AsyncParallelHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from './vendor/tapable.js';
 import type {
   AnalysisContext,
   AnalysisRequest,

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import picomatch from 'picomatch';
+import picomatch from './vendor/picomatch.js';
 
 /**
  * The answers kept per matcher: a history names the same paths in commit after commit (the

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import picomatch from './vendor/picomatch.js';
 
 /** What the `.gitattributes` files of a tree say of a path, for the attributes the line counts read. */
 export interface PathAttributes {

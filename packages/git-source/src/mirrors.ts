@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
+import lockfile from './vendor/proper-lockfile.js';
 import { abortError, CadenceError, errorCode, errorMessage } from '@cadence-detect/errors';
 import { directorySize } from './directory-size.js';
 

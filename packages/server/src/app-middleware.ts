@@ -1,4 +1,5 @@
-import Koa, { type Middleware } from 'koa';
+import type { Middleware } from 'koa';
+import { Koa } from './vendor/koa.js';
 import { HttpError } from '@cadence-detect/errors';
 import type { CadenceConfig } from '@cadence-detect/config';
 import type { Logger } from '@cadence-detect/logger';

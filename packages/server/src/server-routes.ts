@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { Router } from './vendor/koa.js';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import { QUEUE_DASHBOARD_PATH } from './backends/redis/queue-dashboard-path.js';

@@ -32,6 +32,16 @@ export function testCacheHome(): string {
   return cacheHome;
 }
 
+/**
+ * What a `cadence` process a test starts inherits of the test run's Node settings: the compile cache
+ * folder `.ci/run` sets for Node 22 (the CLI and servers start hundreds of times; each start
+ * compiles the same modules), when there is one. Node 20 reads no such variable.
+ */
+export function nodeSettingsEnv(): Record<string, string> {
+  const cache = process.env.NODE_COMPILE_CACHE;
+  return cache ? { NODE_COMPILE_CACHE: cache } : {};
+}
+
 export function runCadence(
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; bin?: string },
@@ -39,7 +49,13 @@ export function runCadence(
   // From the light spawner: the test process is large, and a CLI run is started hundreds of times.
   return runLight(process.execPath, [options.bin ?? CADENCE_BIN, ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: testCacheHome(), ...options.env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      XDG_CACHE_HOME: testCacheHome(),
+      ...nodeSettingsEnv(),
+      ...options.env,
+    },
     timeoutMs: options.timeoutMs ?? 60_000,
   });
 }

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { CADENCE_BIN } from './cli-process.js';
+import { CADENCE_BIN, nodeSettingsEnv } from './cli-process.js';
 import { startConnectionRecorder } from './connection-recorder.js';
 import { eventually } from './eventually.js';
 
@@ -83,6 +83,7 @@ async function startCadenceProcess(
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
+      ...nodeSettingsEnv(),
       CADENCE_CACHE_REPOSITORIES_DIR: path.join(options.cwd, '.cadence-mirrors'),
       // Analysis threads at the HTTP thread's priority: CI runs three suites side by side on two
       // cores, where a thread 10 nicer gets about a tenth of a busy core and a job that takes 3 s

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '../../vendor/commander.js';
 import type { CiRunner } from '@cadence-detect/plugin-sdk';
 import { CliError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, type Command } from '../../vendor/commander.js';
 import { exitCodeOf } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pMap from 'p-map';
-import picomatch from 'picomatch';
+import picomatch from '../../vendor/picomatch.js';
 import type { ResultCache } from '@cadence-detect/engine';
 import { toCadenceError } from '@cadence-detect/errors';
 import {

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, type Command } from '../../vendor/commander.js';
 import { parseDuration } from '@cadence-detect/config/units';
 import type { CliIo } from '../io.js';
 import { importNeedingServer } from '../../optional-packages.js';

@@ -47,7 +47,7 @@ export function jsonBody(limit: number): Middleware {
 export function bodyParser(options: Partial<KoaBodyMiddlewareOptions>): Middleware {
   let parser: Promise<Middleware> | undefined;
   return async (ctx, next) => {
-    parser ??= import('koa-body').then(({ koaBody }) => koaBody(options));
+    parser ??= import('../vendor/koa-body.js').then(({ koaBody }) => koaBody(options));
     const parse = await parser;
     await parse(ctx, next);
   };

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { Router } from '../vendor/koa.js';
 import type { Middleware } from 'koa';
 import type { JobManager } from '../jobs/job-manager.js';
 import { API_BODY_LIMIT, jsonBody, requireContentType } from '../middleware/body.js';

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { Router } from '../vendor/koa.js';
 import type { Middleware } from 'koa';
 import { HttpError } from '@cadence-detect/errors';
 import { dashboardAsset } from '../dashboard/dashboard-assets.js';

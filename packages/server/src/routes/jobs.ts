@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { Router } from '../vendor/koa.js';
 import type { Context, Middleware } from 'koa';
 import { HttpError } from '@cadence-detect/errors';
 import type { JobManager } from '../jobs/job-manager.js';

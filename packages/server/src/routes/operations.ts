@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { Router } from '../vendor/koa.js';
 import type { Middleware } from 'koa';
 import type { Engine } from '@cadence-detect/engine';
 import type { JobManager } from '../jobs/job-manager.js';

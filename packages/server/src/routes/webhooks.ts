@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { Router } from '../vendor/koa.js';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
 import { checkBranchName, parseRepositoryUrl, type RepositoryLocator } from '@cadence-detect/git-source';

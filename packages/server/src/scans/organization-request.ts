@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import picomatch from '../vendor/picomatch.js';
 import { Type } from '@cadence-detect/plugin-sdk/typebox';
 import { CadenceError, HttpError, errorMessage } from '@cadence-detect/errors';
 import { parseRepositoryUrl } from '@cadence-detect/git-source';

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import picomatch from '../vendor/picomatch.js';
 import { CadenceError, redactCredentials, toCadenceError, itemAt } from '@cadence-detect/errors';
 import { parseRepositoryUrl } from '@cadence-detect/git-source';
 import type { Logger } from '@cadence-detect/logger';
