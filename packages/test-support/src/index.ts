@@ -12,7 +12,7 @@ export {
 export { startGitDaemon, exportRepository, freePort, waitForPort, type GitDaemon } from './git-daemon.js';
 export { startHttpServer, type TestHttpServer } from './http-server.js';
 export { startGitHttpServer, type GitHttpServer } from './git-http.js';
-export { runCadence, testCacheHome, nodeSettingsEnv, CADENCE_BIN, type CliRun } from './cli-process.js';
+export { runCadence, testCacheHome, CADENCE_BIN, type CliRun } from './cli-process.js';
 export { importRecorder, type ImportRecorder } from './import-recorder.js';
 export {
   startCadenceServer,
