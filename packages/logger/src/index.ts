@@ -34,13 +34,20 @@ export interface LoggerOptions {
   readonly bunyan?: boolean;
 }
 
-/** bunyan where this package can resolve it; null for the CLI installed alone. */
-const installedBunyan: typeof Bunyan | null = (() => {
+/**
+ * bunyan where this package can resolve it (null for the CLI installed alone), loaded at the first
+ * record a logger writes: a command that logs nothing (most CLI runs) never pays for bunyan's
+ * modules, about 35 ms of every process's start.
+ */
+const bunyanLoader: (() => typeof Bunyan) | null = (() => {
+  const load = createRequire(import.meta.url);
   try {
-    return createRequire(import.meta.url)('bunyan') as typeof Bunyan;
+    load.resolve('bunyan');
   } catch {
     return null;
   }
+  let loaded: typeof Bunyan | undefined;
+  return () => (loaded ??= load('bunyan') as typeof Bunyan);
 })();
 
 const LEVEL_NUMBERS: Record<RecordLevel, number> = { debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
@@ -80,14 +87,39 @@ export function createLogger(options: LoggerOptions): Logger {
     },
   };
   const component = options.component ?? 'cadence';
-  const bunyan = options.bunyan === false ? null : installedBunyan;
-  if (!bunyan) return recordWriter(reshape, LEVEL_NUMBERS[options.level], { component });
-  const root = bunyan.createLogger({
-    name: 'cadence',
-    component,
-    streams: [{ type: 'raw', stream: reshape as unknown as NodeJS.WritableStream, level: options.level }],
-  });
-  return wrap(root);
+  const threshold = LEVEL_NUMBERS[options.level];
+  const loadBunyan = options.bunyan === false ? null : bunyanLoader;
+  if (!loadBunyan) return recordWriter(reshape, threshold, { component });
+  let root: Bunyan | undefined;
+  const rootLogger = (): Bunyan =>
+    (root ??= loadBunyan().createLogger({
+      name: 'cadence',
+      component,
+      streams: [{ type: 'raw', stream: reshape as unknown as NodeJS.WritableStream, level: options.level }],
+    }));
+  return deferred(rootLogger, threshold);
+}
+
+/**
+ * bunyan's logger, made when a record first passes the level (below it bunyan writes nothing
+ * either), its children made from their parent's at that point.
+ */
+function deferred(make: () => Bunyan, threshold: number): Logger {
+  let inner: Bunyan | undefined;
+  const log = (level: RecordLevel) => (message: string, fields?: Record<string, unknown>) => {
+    if (LEVEL_NUMBERS[level] < threshold) return;
+    inner ??= make();
+    if (fields) inner[level](fields, message);
+    else inner[level](message);
+  };
+  return {
+    debug: log('debug'),
+    info: log('info'),
+    warn: log('warn'),
+    error: log('error'),
+    fatal: log('fatal'),
+    child: (component, fields) => deferred(() => (inner ??= make()).child({ ...fields, component }, false), threshold),
+  };
 }
 
 /** The same records without bunyan: levels, children and their fields, as bunyan hands them to `reshape`. */
@@ -107,21 +139,6 @@ function recordWriter(
     error: log('error'),
     fatal: log('fatal'),
     child: (component, fields) => recordWriter(reshape, threshold, { ...bound, ...fields, component }),
-  };
-}
-
-function wrap(inner: Bunyan): Logger {
-  const log = (level: RecordLevel) => (message: string, fields?: Record<string, unknown>) => {
-    if (fields) inner[level](fields, message);
-    else inner[level](message);
-  };
-  return {
-    debug: log('debug'),
-    info: log('info'),
-    warn: log('warn'),
-    error: log('error'),
-    fatal: log('fatal'),
-    child: (component, fields) => wrap(inner.child({ ...fields, component }, false)),
   };
 }
 

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createLogger } from '../src/index.js';
 
 function capture(): { stream: { write(chunk: string): void }; lines: () => Record<string, unknown>[] } {
@@ -97,5 +99,36 @@ describe('logger', () => {
     expect(withBunyan[2]).to.include({ component: 'git', level: 'error', job_id: 'abc' });
     expect(JSON.stringify(withBunyan)).to.not.contain('s3cret-token').and.not.contain('pw@');
     expect(lines(false)).to.deep.equal(withBunyan);
+  });
+
+  it('loads bunyan at the first record that passes the level, not at import (a command that logs nothing never loads it)', () => {
+    // A process of its own: this one may have loaded bunyan already.
+    const logger = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+    const script = `
+      import { createRequire } from 'node:module';
+      const { createLogger } = await import(${JSON.stringify(logger)});
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes('/bunyan/'));
+      const lines = [];
+      const log = createLogger({ level: 'warn', stream: { write: (line) => lines.push(line) } });
+      const child = log.child('jobs', { job_id: 'abc' });
+      child.info('below the level');
+      const beforeWarn = loaded();
+      child.warn('written');
+      console.log(JSON.stringify({ beforeWarn, afterWarn: loaded(), lines }));
+    `;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      encoding: 'utf8',
+    });
+    const seen = JSON.parse(out) as { beforeWarn: boolean; afterWarn: boolean; lines: string[] };
+    expect(seen.beforeWarn, 'bunyan loaded before any record was written').to.equal(false);
+    expect(seen.afterWarn, 'bunyan writes the first record').to.equal(true);
+    expect(seen.lines).to.have.length(1);
+    expect(JSON.parse(seen.lines[0]!)).to.include({
+      level: 'warn',
+      component: 'jobs',
+      job_id: 'abc',
+      message: 'written',
+    });
   });
 });
