@@ -290,6 +290,7 @@ for (const writer of [...new Set(machine.map(byWriter))].sort()) {
   );
 }
 targets(byWriterValidation, 'leave one writer out');
+if (process.argv.includes('--explain')) explainFalseAlarms(byWriterValidation);
 if (process.argv.includes('--list')) {
   for (const [r, p] of [...validation.entries()].sort((a, b) => b[1] - a[1]))
     if ((r.label === 'human' && p >= 0.3) || (r.label === 'machine' && p < 0.4))
@@ -410,5 +411,33 @@ if (modelError) {
       `the page score out of fold (the model's leave-one-topic-out probability, then the floors): ${floors.size} pages floored, ${floored.length} human pages lifted to 0.4 or more by a floor${floored.length ? ` (${floored.map((r) => r.id).join(', ')})` : ''}`,
     );
     targets(pageScore);
+  }
+}
+
+/**
+ * `--explain`: each human page the writer-out validation scores 0.4 or more, with the features that
+ * carry it most (weight times standardized value, the fold's model fitted without the page's
+ * writer at the default penalty): the reading the false alarms need before any feature changes.
+ */
+function explainFalseAlarms(scores) {
+  const alarms = [...scores.entries()].filter(([r, p]) => r.label === 'human' && p >= 0.4).sort((a, b) => b[1] - a[1]);
+  console.log(`human pages at >= 0.4 leaving their writer out (${alarms.length}), with their largest contributions:`);
+  for (const [page, p] of alarms) {
+    const model = fitPage(
+      rows.filter((r) => byWriter(r) !== byWriter(page)),
+      modelVector,
+    );
+    const x = modelVector(page);
+    const parts = x
+      .map((v, j) => {
+        const z = Math.max(-FEATURE_Z_LIMIT, Math.min(FEATURE_Z_LIMIT, (v - model.mean[j]) / model.scale[j]));
+        return { name: PAGE_FEATURE_NAMES[j], value: v, z, part: z * model.weights[j] };
+      })
+      .sort((a, b) => b.part - a.part);
+    const show = (c) =>
+      `${c.name} ${c.value.toFixed(3)} (z ${c.z.toFixed(1)}, ${c.part >= 0 ? '+' : ''}${c.part.toFixed(2)})`;
+    console.log(`  ${p.toFixed(3)} ${page.id} (${page.brief}, ${page.prose} words)`);
+    console.log(`    toward machine: ${parts.slice(0, 5).map(show).join('; ')}`);
+    console.log(`    toward human:   ${parts.slice(-3).reverse().map(show).join('; ')}`);
   }
 }
