@@ -8,7 +8,7 @@ import path from 'node:path';
 import { buildCorpus, ERA_CHECK_BEFORE, loadCorpusConfig, mirrorOf } from './corpus/build.mjs';
 import { finalModel, validate, PREVALENCE, CALIBRATION_PRIOR, TARGETS } from './corpus/train.mjs';
 import { printCarriedByRequests } from './corpus/request-heads.mjs';
-import { printNotesTruth } from './corpus/notes-truth.mjs';
+import { atPrior, emPrior, printNotesTruth } from './corpus/notes-truth.mjs';
 import { finalTokens, STACKED, stackedTokens } from './corpus/token-features.mjs';
 
 const present = loadCorpusConfig().repositories.filter((r) => existsSync(mirrorOf(r.repo)));
@@ -107,6 +107,28 @@ const era = validation.era_check;
 console.log(
   `era check (unlabeled commits from each human cut-off to ${ERA_CHECK_BEFORE}, never trained on): ${era.flagged} of ${era.commits} flagged from ${era.repositories} repositories, false-positive rate ${pct(era.false_positive_rate)} (precision at 1:3.2 if human commits looked like these ${pct(era.precision_at_prevalence)})`,
 );
+{
+  // What the line readings' prior moves do to commits known to be people's (notes-truth.mjs): the era
+  // commits' mean probability at the calibration prior, and moved to each repository's era commits'
+  // own prior (EM, 20 pseudo-commits at the calibration prior).
+  let at = 0;
+  let moved = 0;
+  let count = 0;
+  const priors = [];
+  for (const [repo, ps] of Object.entries(validation.era_probabilities ?? {})) {
+    const prior = emPrior(ps, CALIBRATION_PRIOR, { pseudo: 20 });
+    priors.push(`${repo} ${pct(prior)}`);
+    for (const p of ps) {
+      at += p;
+      moved += atPrior(p, CALIBRATION_PRIOR, prior);
+      count++;
+    }
+  }
+  if (count > 0)
+    console.log(
+      `era check's mean probability (${count} commits): ${pct(at / count)} at the calibration prior, ${pct(moved / count)} moved to each repository's own (${priors.join(', ')})`,
+    );
+}
 console.log('per repository (mean probability on assistant / human commits, recall, false-positive rate):');
 for (const r of validation.by_repository) {
   console.log(
@@ -158,11 +180,14 @@ console.log(
   `  carried commits, no target: ${carried.map((a) => `${a.assistant} ${a.carried} at ${pct(a.recall_carried)}`).join(', ')}`,
 );
 console.log(`  (every assistant commit together: recall ${pct(inferred.recall)})`);
-await printCarriedByRequests(present.map((r) => ({ repo: r.repo, dir: mirrorOf(r.repo) })));
-await printNotesTruth(
-  present.map((r) => ({ repo: r.repo, dir: mirrorOf(r.repo) })),
-  outOfFold,
-);
+// CORPUS_READINGS=0 skips the two readings below, which read every mirror (a development run of a few folds).
+const readings = process.env.CORPUS_READINGS !== '0';
+if (readings) await printCarriedByRequests(present.map((r) => ({ repo: r.repo, dir: mirrorOf(r.repo) })));
+if (readings)
+  await printNotesTruth(
+    present.map((r) => ({ repo: r.repo, dir: mirrorOf(r.repo) })),
+    outOfFold,
+  );
 if (process.argv.includes('--write')) {
   const tokens = finalTokens(rows);
   const model = finalModel(tokens.rows, corpus.features, {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { DEFAULT_EXCLUDE_FILES } from '@cadence-detect/config';
 import { auc } from '@cadence-detect/model-fitting';
 import { excludeMatcher, isTraceFile, readHeadLines, readHistory, readLineRecords, readLineTree } from '@cadence-detect/git-source';
+import { CALIBRATION_PRIOR, PREVALENCE } from './train.mjs';
 
 const NOTES_REF = 'refs/notes/ai';
 
@@ -55,7 +56,33 @@ export async function notedLines(dir) {
   const byCommit = new Map();
   for (const [hash, entry] of lines.byCommit)
     if (records.byCommit.has(hash)) byCommit.set(hash, { lines: entry.lines, marked: entry.marked?.lines ?? 0 });
-  return { head, counted: lines.counted, commits: commits.length, records, byCommit };
+  const times = new Map(commits.map((c) => [c.hash, c.authorTime]));
+  return { head, counted: lines.counted, commits: commits.length, records, byCommit, times };
+}
+
+/** A probability calibrated at `from` (a share of assistant commits) moved to `to` by Bayes' rule. */
+export function atPrior(p, from, to) {
+  const odds = (p / (1 - p)) * ((to / (1 - to)) / (from / (1 - from)));
+  return Number.isFinite(odds) ? odds / (1 + odds) : 1;
+}
+
+/**
+ * The share of assistant commits in `ps` (probabilities calibrated at `from`) by EM (Saerens,
+ * Latinne and Decaestecker 2002): the prior whose adjusted probabilities average to itself.
+ */
+export function emPrior(ps, from, { iterations = 200, pseudo = 0 } = {}) {
+  if (ps.length === 0) return from;
+  let prior = from;
+  for (let i = 0; i < iterations; i++) {
+    // `pseudo` commits at `from` beside the real ones (a MAP estimate): a year of few commits stays near it.
+    const next =
+      (ps.reduce((sum, p) => sum + atPrior(Math.min(Math.max(p, 1e-9), 1 - 1e-9), from, prior), 0) + pseudo * from) /
+      (ps.length + pseudo);
+    const done = Math.abs(next - prior) < 1e-7;
+    prior = Math.min(Math.max(next, 1e-6), 1 - 1e-6);
+    if (done) break;
+  }
+  return prior;
 }
 
 /**
@@ -66,7 +93,16 @@ export async function notesTruth(mirror, scored) {
   const work = mkdtempSync(path.join(tmpdir(), 'cadence-notes-truth-'));
   try {
     const { dir, missing } = notedClone(mirror, work);
-    const { head, counted, byCommit } = await notedLines(dir);
+    const { head, counted, byCommit, times } = await notedLines(dir);
+    // Every scored commit of the history (the notes' or not): what a prior estimated from the
+    // history's own scores sees.
+    const all = [...times.keys()].filter((hash) => scored.has(hash));
+    const wholePrior = emPrior(all.map((hash) => scored.get(hash).p), CALIBRATION_PRIOR);
+    const yearOf = (hash) => new Date(times.get(hash) * 1000).getUTCFullYear();
+    const yearPriors = new Map();
+    for (const year of new Set(all.map(yearOf)))
+      yearPriors.set(year, emPrior(all.filter((h) => yearOf(h) === year).map((h) => scored.get(h).p), CALIBRATION_PRIOR, { pseudo: 20 }));
+    const alternatives = { prevalence: 0, history: 0, year: 0 };
     let lines = 0;
     let marked = 0;
     let coveredLines = 0;
@@ -81,6 +117,9 @@ export async function notesTruth(mirror, scored) {
       coveredLines += entry.lines;
       coveredMarked += entry.marked;
       inferred += score.p * entry.lines;
+      alternatives.prevalence += atPrior(score.p, CALIBRATION_PRIOR, PREVALENCE) * entry.lines;
+      alternatives.history += atPrior(score.p, CALIBRATION_PRIOR, wholePrior) * entry.lines;
+      alternatives.year += atPrior(score.p, CALIBRATION_PRIOR, yearPriors.get(yearOf(hash))) * entry.lines;
       commits.push({ p: score.p, flagged: score.p >= score.flagAt, positive: entry.marked * 2 >= entry.lines });
     }
     const mostlyAssistant = commits.filter((c) => c.positive);
@@ -95,6 +134,13 @@ export async function notesTruth(mirror, scored) {
       coveredLines,
       notedShare: coveredLines ? coveredMarked / coveredLines : null,
       inferredShare: coveredLines ? inferred / coveredLines : null,
+      // Readings of the same lines with the probabilities moved to another prior: the corpus's
+      // prevalence, the history's own (EM over every scored commit), each year's own.
+      atPrevalence: coveredLines ? alternatives.prevalence / coveredLines : null,
+      atHistoryPrior: coveredLines ? alternatives.history / coveredLines : null,
+      atYearPriors: coveredLines ? alternatives.year / coveredLines : null,
+      historyPrior: wholePrior,
+      yearPriors: [...yearPriors].sort((a, b) => a[0] - b[0]),
       auc: commits.length ? auc(commits.map((c) => c.p), commits.map((c) => (c.positive ? 1 : 0))) : null,
       mostlyAssistant: mostlyAssistant.length,
       mostlyAssistantFlagged: mostlyAssistant.length ? mostlyAssistant.filter((c) => c.flagged).length / mostlyAssistant.length : null,
@@ -115,6 +161,9 @@ export async function printNotesTruth(repositories, scored, log = console.log) {
     const t = await notesTruth(r.dir, scored);
     log(
       `  ${r.repo}: ${t.notedCommits} noted commits with lines at HEAD (${t.scoredCommits} of them in the corpus, ${t.coveredLines} of their ${t.lines} lines), noted share ${pct(t.notedShare)}, inferred share ${pct(t.inferredShare)}; per commit AUC ${pct(t.auc)} (at least half noted as an assistant's: ${t.mostlyAssistant} commits, flagged ${pct(t.mostlyAssistantFlagged)})${t.missing ? `; ${t.missing} blobs absent from the mirror read as empty` : ''}`,
+    );
+    log(
+      `    the same lines with the probabilities moved from the ${CALIBRATION_PRIOR} prior: to the corpus's prevalence ${pct(PREVALENCE)} ${pct(t.atPrevalence)}; to the history's own prior (EM, ${pct(t.historyPrior)}) ${pct(t.atHistoryPrior)}; to each year's own (${t.yearPriors.map(([y, p]) => `${y} ${pct(p)}`).join(', ')}) ${pct(t.atYearPriors)}`,
     );
   }
 }

@@ -82,7 +82,11 @@ export function validate(rows, { log = console.log, eraCheck = [], alsoScore = [
   const groups = groupByRepo(rows);
   const results = [];
   const checked = [];
+  // CORPUS_FOLDS=owner/name,…: only those repositories' folds (a development reading: one held-out
+  // repository in seconds; the summary then covers those repositories alone).
+  const only = new Set((process.env.CORPUS_FOLDS ?? '').split(',').filter(Boolean));
   for (const [repo, test] of groups) {
+    if (only.size > 0 && !only.has(repo)) continue;
     const trainRows = rows.filter((r) => r.repo !== repo);
     const also = alsoScore.filter((x) => x.repo === repo);
     const era = eraCheck.filter((x) => x.repo === repo);
@@ -100,7 +104,10 @@ export function validate(rows, { log = console.log, eraCheck = [], alsoScore = [
       onScored?.(r, p, flagAt);
     }
     for (const r of also) onScored?.(r, probability(r), flagAt);
-    for (const r of era) checked.push({ row: r, flagged: probability(r) >= flagAt });
+    for (const r of era) {
+      const p = probability(r);
+      checked.push({ row: r, p, flagged: p >= flagAt });
+    }
     log(`  fold ${repo}: flag at ${flagAt.toFixed(2)}`);
   }
   const summary = summarize(results);
@@ -110,7 +117,7 @@ export function validate(rows, { log = console.log, eraCheck = [], alsoScore = [
     writeFileSync(
       process.env.CORPUS_SCORES,
       JSON.stringify(
-        results.map(({ row, p, flagAt }) => ({ repo: row.repo, label: row.label, origin: row.origin ?? null, p, flagAt })),
+        results.map(({ row, p, flagAt }) => ({ repo: row.repo, hash: row.hash, label: row.label, assistant: row.assistant ?? null, origin: row.origin ?? null, p, flagAt })),
       ),
     );
   const flagged = checked.filter((x) => x.flagged).length;
@@ -124,6 +131,10 @@ export function validate(rows, { log = console.log, eraCheck = [], alsoScore = [
     // The precision the model would have at PREVALENCE if human commits looked like these.
     precision_at_prevalence: rate === null ? null : (recall * PREVALENCE) / (recall * PREVALENCE + rate * (1 - PREVALENCE)),
   };
+  // Each era commit's out-of-fold probability, by repository (the line readings' priors, notes-truth.mjs).
+  summary.era_probabilities = Object.fromEntries(
+    [...new Set(checked.map((x) => x.row.repo))].map((repo) => [repo, checked.filter((x) => x.row.repo === repo).map((x) => x.p)]),
+  );
   return summary;
 }
 
