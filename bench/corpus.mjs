@@ -181,13 +181,11 @@ console.log(
 );
 console.log(`  (every assistant commit together: recall ${pct(inferred.recall)})`);
 // CORPUS_READINGS=0 skips the two readings below, which read every mirror (a development run of a few folds).
-const readings = process.env.CORPUS_READINGS !== '0';
-if (readings) await printCarriedByRequests(present.map((r) => ({ repo: r.repo, dir: mirrorOf(r.repo) })));
-if (readings)
-  await printNotesTruth(
-    present.map((r) => ({ repo: r.repo, dir: mirrorOf(r.repo) })),
-    outOfFold,
-  );
+if (process.env.CORPUS_READINGS !== '0') {
+  const mirrors = present.map((r) => ({ repo: r.repo, dir: mirrorOf(r.repo) }));
+  await printCarriedByRequests(mirrors);
+  await printNotesTruth(mirrors, outOfFold);
+}
 if (process.argv.includes('--write')) {
   const tokens = finalTokens(rows);
   const model = finalModel(tokens.rows, corpus.features, {

@@ -50,6 +50,7 @@ function fitPage(all, vectorOf, lambda = LAMBDA, gate = scorable) {
     scale,
     weights: fit.weights,
     bias: fit.bias,
+    z,
     raw: (r) => fit.bias + z(vectorOf(r)).reduce((s, v, j) => s + v * fit.weights[j], 0),
   };
 }
@@ -428,11 +429,14 @@ function explainFalseAlarms(scores) {
       modelVector,
     );
     const x = modelVector(page);
+    const standardized = model.z(x);
     const parts = x
-      .map((v, j) => {
-        const z = Math.max(-FEATURE_Z_LIMIT, Math.min(FEATURE_Z_LIMIT, (v - model.mean[j]) / model.scale[j]));
-        return { name: PAGE_FEATURE_NAMES[j], value: v, z, part: z * model.weights[j] };
-      })
+      .map((v, j) => ({
+        name: PAGE_FEATURE_NAMES[j],
+        value: v,
+        z: standardized[j],
+        part: standardized[j] * model.weights[j],
+      }))
       .sort((a, b) => b.part - a.part);
     const show = (c) =>
       `${c.name} ${c.value.toFixed(3)} (z ${c.z.toFixed(1)}, ${c.part >= 0 ? '+' : ''}${c.part.toFixed(2)})`;
