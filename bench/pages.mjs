@@ -2,7 +2,8 @@
 // project's machine-written pages), validates the page model leave one topic out, and prints AUC
 // overall and per brief, the false-positive rate at 0.4 and 0.7, the same for today's page score,
 // and the check that markup counts alone separate the sides no better than chance.
-// Needs the mirrors: never run in CI.
+// Needs the mirrors: never run in CI. `PAGES_QUICK=1` skips the shuffled-label check and the
+// shipped plugin's in-sample check (for trying a change); `--write` refits the shipped model.
 import { existsSync } from 'node:fs';
 import websiteSignature, {
   FEATURE_Z_LIMIT,
@@ -18,6 +19,22 @@ import { writeFileSync } from 'node:fs';
 import { auc, balancedWeights, fitLogistic, fitPlatt, sigmoid, standardizer } from '@cadence-detect/model-fitting';
 
 const LAMBDA = 10;
+/**
+ * A short page's rates say less than a long one's: the model reads each rate drawn toward the
+ * training pages' mean by words / (words + SHRINK_WORDS) (the plugin's `PageShrink`). Spreads,
+ * lengths, diversity and compression are read as measured (drawing them too flagged more human
+ * pages leaving a writer out). Chosen on a grid of 150, 400, 1,000 and 2,500 words (docs/website-analysis.md);
+ * `PAGES_SHRINK_WORDS=0` validates without it.
+ */
+const SHRINK_WORDS = Number(process.env.PAGES_SHRINK_WORDS ?? 1000);
+const READ_AS_MEASURED = new Set([
+  'sentence_length_cv',
+  'paragraph_length_cv',
+  'mean_sentence_length',
+  'lexical_diversity_mtld',
+  'compression_gain',
+]);
+const SHRUNK_FEATURES = PAGE_FEATURE_NAMES.filter((name) => !READ_AS_MEASURED.has(name));
 
 const present = loadHumanSources().filter((p) => existsSync(mirrorOf(p.repo)));
 const written = machinePages().length;
@@ -40,18 +57,28 @@ const scorable = (r) => r.prose >= MIN_PROSE_WORDS;
 function fitPage(all, vectorOf, lambda = LAMBDA, gate = scorable) {
   // The model is fitted on the pages it will score: those with prose enough.
   const train = all.filter(gate);
-  const xs = train.map(vectorOf);
+  const rawXs = train.map(vectorOf);
+  // The shrink's center: the training pages' mean as measured (vectorOf.shrunk: the indices drawn).
+  const center = rawXs[0].map((_, j) => rawXs.reduce((s, x) => s + x[j], 0) / rawXs.length);
+  const drawn = SHRINK_WORDS > 0 ? (vectorOf.shrunk ?? new Set()) : new Set();
+  const shrunk = (r, x) => {
+    if (drawn.size === 0) return x;
+    const kept = r.words / (r.words + SHRINK_WORDS);
+    return x.map((v, j) => (drawn.has(j) ? center[j] + (v - center[j]) * kept : v));
+  };
+  const xs = train.map((r, i) => shrunk(r, rawXs[i]));
   const { mean, scale } = standardizer(xs);
   const z = (x) => x.map((v, j) => Math.max(-FEATURE_Z_LIMIT, Math.min(FEATURE_Z_LIMIT, (v - mean[j]) / scale[j])));
   const labels = train.map((r) => (r.label === 'machine' ? 1 : 0));
   const fit = fitLogistic(xs.map(z), labels, balancedWeights(labels), lambda);
   return {
+    center,
     mean,
     scale,
     weights: fit.weights,
     bias: fit.bias,
-    z,
-    raw: (r) => fit.bias + z(vectorOf(r)).reduce((s, v, j) => s + v * fit.weights[j], 0),
+    z: (x, r) => z(r ? shrunk(r, x) : x),
+    raw: (r) => fit.bias + z(shrunk(r, vectorOf(r))).reduce((s, v, j) => s + v * fit.weights[j], 0),
   };
 }
 
@@ -262,13 +289,16 @@ console.log(
 const everyPage = () => true;
 const markupScores = leaveOneOut((r) => r.markup, LAMBDA, everyPage);
 report('markup counts together (should be near 0.5)', markupScores);
-console.log(`  against chance: ${markupNull(markupScores)}`);
+if (process.env.PAGES_QUICK !== '1') console.log(`  against chance: ${markupNull(markupScores)}`);
 // The lexicon features (stock phrases, assistant vocabulary, transition openers) are evidence of
 // machine writing by construction, and they stay floors and explanations outside the model: modern
 // model prose, the corpus's machine side, has almost none, so a fitted weight on them came out
 // negative, and a page full of stock phrases scored 1e-15. They enter the model as constants (weight 0).
 const MODEL_EXCLUDED = new Set(['stock_phrases_per_k', 'ai_vocabulary_per_k', 'transition_openers']);
-const modelVector = (r) => r.features.map((v, j) => (MODEL_EXCLUDED.has(PAGE_FEATURE_NAMES[j]) ? 0 : v));
+const modelVector = Object.assign(
+  (r) => r.features.map((v, j) => (MODEL_EXCLUDED.has(PAGE_FEATURE_NAMES[j]) ? 0 : v)),
+  { shrunk: new Set(SHRUNK_FEATURES.map((name) => PAGE_FEATURE_NAMES.indexOf(name))) },
+);
 const validation = leaveOneOut(modelVector);
 report('page model (new signals, leave one topic out)', validation);
 precisionRecall(validation);
@@ -309,7 +339,11 @@ const STRUCTURAL = [
 const prose = PAGE_FEATURE_NAMES.map((name, j) => (STRUCTURAL.includes(name) ? -1 : j)).filter((j) => j >= 0);
 report(
   'page model without structural features',
-  leaveOneOut((r) => prose.map((j) => modelVector(r)[j])),
+  leaveOneOut(
+    Object.assign((r) => prose.map((j) => modelVector(r)[j]), {
+      shrunk: new Set(prose.map((j, k) => (modelVector.shrunk.has(j) ? k : -1)).filter((k) => k >= 0)),
+    }),
+  ),
 );
 if (process.argv.includes('--write')) {
   const vectorOf = modelVector;
@@ -332,6 +366,9 @@ if (process.argv.includes('--write')) {
     weights: model.weights.map(round6),
     bias: round6(model.bias),
     calibration: { slope: round6(platt.slope), intercept: round6(platt.intercept) },
+    ...(SHRINK_WORDS > 0
+      ? { shrink: { prior_words: SHRINK_WORDS, center: model.center.map(round6), features: SHRUNK_FEATURES } }
+      : {}),
     human: Object.fromEntries(
       [
         ['median', 0.5],
@@ -370,6 +407,7 @@ if (process.argv.includes('--write')) {
   console.log(`wrote ${file.pathname}`);
 }
 
+if (process.env.PAGES_QUICK === '1') process.exit(0);
 // A model file written for other features (the features changed, the model not yet refitted with
 // --write) cannot score: the in-sample check is skipped, with the reason.
 let shipsModel = false;
@@ -429,7 +467,7 @@ function explainFalseAlarms(scores) {
       modelVector,
     );
     const x = modelVector(page);
-    const standardized = model.z(x);
+    const standardized = model.z(x, page);
     const parts = x
       .map((v, j) => ({
         name: PAGE_FEATURE_NAMES[j],

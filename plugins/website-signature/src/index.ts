@@ -26,11 +26,13 @@ export { websiteOverallScore, SIGNAL_WEIGHTS } from './page-score.js';
 export {
   pageModelStrategy,
   pageProbability,
+  shrunkFeatures,
   FEATURE_Z_LIMIT,
   shippedPageModel,
   checkPageModel,
   PAGE_MODEL_FILE,
   type PageModel,
+  type PageShrink,
 } from './page-model.js';
 export { pageFeatures, proseWords, PAGE_FEATURE_NAMES, MIN_PROSE_WORDS } from './page-features.js';
 export {

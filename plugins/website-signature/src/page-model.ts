@@ -22,6 +22,23 @@ export interface PageModel extends LogisticModel {
     readonly p90: readonly number[];
   };
   readonly validation?: PageModelValidation;
+  /** How far a page's measurements are read as measured, by its length (absent: all of them, always). */
+  readonly shrink?: PageShrink;
+}
+
+/**
+ * A short page's rates say less than a long page's: a 200-word page without "will" or "you" is
+ * weak evidence that its writer never uses them. Before standardizing, each listed feature is drawn
+ * toward the development pages' mean by the page's length:
+ * x' = center + (x − center) × words / (words + prior_words). The model is fitted on values drawn
+ * the same way (bench/pages.mjs).
+ */
+export interface PageShrink {
+  readonly prior_words: number;
+  /** The development pages' mean of every feature (PAGE_FEATURE_NAMES order). */
+  readonly center: readonly number[];
+  /** The features drawn toward the center: the rates; spreads, lengths, diversity and compression are read as measured. */
+  readonly features: readonly string[];
 }
 
 /** How the shipped model was validated (bench/pages.mjs --write): what reports quote. */
@@ -70,7 +87,29 @@ export function checkPageModel(model: PageModel): PageModel {
   ) {
     throw new Error(`page model: its features do not match this plugin's (${model.features.length} vs ${n})`);
   }
+  const shrink = model.shrink;
+  if (
+    shrink &&
+    (!(shrink.prior_words > 0) ||
+      shrink.center.length !== n ||
+      shrink.features.some((f) => !(PAGE_FEATURE_NAMES as readonly string[]).includes(f)))
+  ) {
+    throw new Error('page model: its shrink section does not fit this plugin\u2019s features');
+  }
   return model;
+}
+
+/** The features as the model reads them for a page of `words` words (PageShrink); the vector itself when the model draws none. */
+export function shrunkFeatures(model: PageModel, x: Float64Array, words: number): Float64Array {
+  const shrink = model.shrink;
+  if (!shrink || !Number.isFinite(words)) return x;
+  const kept = Math.max(words, 0) / (Math.max(words, 0) + shrink.prior_words);
+  const drawn = Float64Array.from(x);
+  for (const name of shrink.features) {
+    const i = PAGE_FEATURE_NAMES.indexOf(name as (typeof PAGE_FEATURE_NAMES)[number]);
+    drawn[i] = shrink.center[i]! + (x[i]! - shrink.center[i]!) * kept;
+  }
+  return drawn;
 }
 
 /**
@@ -80,8 +119,19 @@ export function checkPageModel(model: PageModel): PageModel {
  */
 export const FEATURE_Z_LIMIT = 4;
 
-export function pageProbability(model: PageModel, x: Float64Array): { probability: number; contributions: number[] } {
-  const { probability, contributions } = logisticScore(model, x, { zLimit: FEATURE_Z_LIMIT });
+/**
+ * The calibrated probability of a page's feature vector, and each feature's part of the score. `words`
+ * is the page's length (`document.words`), which the model's shrink section reads; without it the
+ * vector is read as measured (a page of unbounded length).
+ */
+export function pageProbability(
+  model: PageModel,
+  x: Float64Array,
+  words = Number.POSITIVE_INFINITY,
+): { probability: number; contributions: number[] } {
+  const { probability, contributions } = logisticScore(model, shrunkFeatures(model, x, words), {
+    zLimit: FEATURE_Z_LIMIT,
+  });
   return { probability, contributions: Array.from(contributions) };
 }
 
@@ -124,7 +174,7 @@ export function pageModelStrategy(model: PageModel, covers: readonly string[]) {
         };
       }
       const x = pageFeatures(context.document);
-      const { probability, contributions } = pageProbability(model, x);
+      const { probability, contributions } = pageProbability(model, x, context.document.words);
       const p = round(probability);
       const strongest = strongestSignals(model, x, contributions);
       const findings: Finding<'probability' | 'probabilityWithSignals'>[] =

@@ -7,6 +7,7 @@ import plugin, {
   PAGE_FEATURE_NAMES,
   pageProbability,
   shippedPageModel,
+  shrunkFeatures,
   type PageModel,
 } from '../src/index.js';
 
@@ -45,6 +46,43 @@ describe('the shipped page model (model/page-model.json)', () => {
     const limit = Float64Array.from(medians);
     limit[strongest] = model.mean[strongest]! + FEATURE_Z_LIMIT * model.scale[strongest]!;
     expect(pageProbability(model, far).probability).to.be.closeTo(pageProbability(model, limit).probability, 1e-12);
+  });
+
+  it('reads a short page\u2019s rates drawn toward the development pages\u2019 mean, and its spreads as measured', () => {
+    const shrink = model.shrink!;
+    expect(shrink.prior_words).to.be.above(0);
+    expect(shrink.features).to.not.include('lexical_diversity_mtld');
+    const medians = Float64Array.from(model.human.median);
+    // The shrunk feature with the largest weight, far on the machine side: a long page carries it
+    // nearly whole, a short one by words / (words + prior_words) of its distance from the center.
+    const shrunkIndex = (name: string) => PAGE_FEATURE_NAMES.indexOf(name as (typeof PAGE_FEATURE_NAMES)[number]);
+    const strongest = shrink.features
+      .map(shrunkIndex)
+      .reduce((best, i) => (model.weights[i]! > model.weights[best]! ? i : best));
+    expect(model.weights[strongest]).to.be.above(0);
+    const pushed = Float64Array.from(medians);
+    pushed[strongest] = shrink.center[strongest]! + 3 * model.scale[strongest]!;
+    const short = pageProbability(model, pushed, 200).probability;
+    const long = pageProbability(model, pushed, 20_000).probability;
+    const measured = pageProbability(model, pushed).probability;
+    expect(short).to.be.below(long);
+    expect(long).to.be.below(measured);
+    const drawn = shrunkFeatures(model, pushed, 200);
+    const kept = 200 / (200 + shrink.prior_words);
+    expect(drawn[strongest]).to.be.closeTo(shrink.center[strongest]! + 3 * model.scale[strongest]! * kept, 1e-9);
+    // A feature read as measured is the same at any length.
+    const mtld = shrunkIndex('lexical_diversity_mtld');
+    expect(drawn[mtld]).to.equal(pushed[mtld]);
+  });
+
+  it('refuses a shrink section that does not fit the features', () => {
+    const shrink = model.shrink!;
+    const short = { ...model, shrink: { ...shrink, center: shrink.center.slice(1) } } as PageModel;
+    expect(() => checkPageModel(short)).to.throw(/shrink section/);
+    const unknown = { ...model, shrink: { ...shrink, features: [...shrink.features, 'links_per_k'] } } as PageModel;
+    expect(() => checkPageModel(unknown)).to.throw(/shrink section/);
+    const none = { ...model, shrink: { ...shrink, prior_words: 0 } } as PageModel;
+    expect(() => checkPageModel(none)).to.throw(/shrink section/);
   });
 
   it('refuses a model file whose features are not this plugin\u2019s', () => {
