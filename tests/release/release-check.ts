@@ -282,9 +282,15 @@ async function main(): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'cadence-release-check-'));
   let registry: Registry | null = null;
   try {
-    await step('build (pnpm build: tsc -b, then the browser scripts bundled)', () =>
-      run('pnpm', ['build'], { cwd: root, env: process.env }),
-    );
+    // Inside the test suite the tree is built already (`pnpm test` and .ci/run build before any
+    // test), and the other runs' processes are loading dist/ while this one would rewrite it.
+    if (process.env.CADENCE_RELEASE_CHECK_BUILT === '1') {
+      process.stdout.write('  the tree as the test suite built it (no second build)\n');
+    } else {
+      await step('build (pnpm build: tsc -b, then the browser scripts bundled)', () =>
+        run('pnpm', ['build'], { cwd: root, env: process.env }),
+      );
+    }
 
     const packages = await step('list the public packages; the SDK version is the plugin API version', async () => {
       const list = await publicPackages();
