@@ -1,7 +1,15 @@
 import { spawn } from 'node:child_process';
 import { abortError } from '@cadence-detect/errors';
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
-import { gitEnvironment, gitInvocation } from './git-process.js';
+import {
+  DEFAULT_GIT_BOUNDS,
+  gitEnvironment,
+  gitInvocation,
+  memoryBoundError,
+  reachedMemoryBound,
+  type GitBounds,
+  type GitInvocation,
+} from './git-process.js';
 
 /** Candidates compared at most: a history of thousands of same-second copies says nothing more. */
 const MAX_CANDIDATES = 5_000;
@@ -17,6 +25,7 @@ export async function copiedCommits(
   dir: string,
   commits: readonly CommitRecord[],
   signal?: AbortSignal,
+  bounds: GitBounds = DEFAULT_GIT_BOUNDS,
 ): Promise<Set<string>> {
   const groups = new Map<string, CommitRecord[]>();
   for (const commit of commits) {
@@ -35,6 +44,7 @@ export async function copiedCommits(
   const patchIds = await readPatchIds(
     dir,
     candidates.map((c) => c.hash),
+    bounds,
     signal,
   );
   for (const group of groups.values()) {
@@ -52,15 +62,42 @@ export async function copiedCommits(
 }
 
 /**
- * `git diff-tree --stdin -p` of the commits piped into `git patch-id --stable`: each commit's patch
- * id (a commit that changes nothing has none). Two processes, no shell.
+ * The copy check's diff, under the history read's bounds: a blob above `maxDiffBlobBytes` is diffed
+ * as binary by its size alone (its patch names the blob, so two different blobs still differ) and
+ * the child runs under the address-space ceiling. Unbounded, two same-second commits that each add
+ * a blob of millions of short lines made git read and line-diff them whole.
  */
-function readPatchIds(dir: string, hashes: readonly string[], signal?: AbortSignal): Promise<Map<string, string>> {
+export function patchDiffInvocation(dir: string, bounds: GitBounds): GitInvocation {
+  return gitInvocation(dir, ['diff-tree', '--stdin', '-p', '--no-textconv', '--no-ext-diff', '--no-color'], bounds);
+}
+
+/** What the copy check keeps of the diff's stderr: enough for git's last words. */
+const STDERR_KEPT = 4096;
+
+/**
+ * `git diff-tree --stdin -p` of the commits piped into `git patch-id --stable`: each commit's patch
+ * id (a commit that changes nothing has none). Two processes, no shell. A diff stopped by its
+ * memory ceiling fails the read (ERR_REPOSITORY_TOO_LARGE), as the history's own log does; a diff
+ * that fails otherwise (a damaged repository) finds no copies.
+ */
+function readPatchIds(
+  dir: string,
+  hashes: readonly string[],
+  bounds: GitBounds,
+  signal?: AbortSignal,
+): Promise<Map<string, string>> {
   return new Promise((resolve, reject) => {
-    const diff = gitInvocation(dir, ['diff-tree', '--stdin', '-p', '--no-textconv', '--no-ext-diff', '--no-color']);
+    const diff = patchDiffInvocation(dir, bounds);
     const patch = gitInvocation(dir, ['patch-id', '--stable']);
     const env = gitEnvironment();
-    const differ = spawn(diff.command, diff.args, { cwd: diff.cwd, stdio: ['pipe', 'pipe', 'ignore'], env });
+    const differ = spawn(diff.command, diff.args, { cwd: diff.cwd, stdio: ['pipe', 'pipe', 'pipe'], env });
+    let stderr = '';
+    differ.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < STDERR_KEPT) stderr += chunk.toString('utf8');
+    });
+    const differExit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((settle) =>
+      differ.on('close', (code, exitSignal) => settle({ code, signal: exitSignal })),
+    );
     const identifier = spawn(patch.command, patch.args, { cwd: patch.cwd, stdio: ['pipe', 'pipe', 'ignore'], env });
     const stop = (): void => {
       differ.kill('SIGKILL');
@@ -74,10 +111,16 @@ function readPatchIds(dir: string, hashes: readonly string[], signal?: AbortSign
     identifier.on('error', reject);
     const chunks: Buffer[] = [];
     identifier.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    identifier.on('close', () => {
+    identifier.on('close', () => void differExit.then((exit) => settle(exit)));
+    const settle = (exit: { code: number | null; signal: NodeJS.Signals | null }): void => {
       signal?.removeEventListener('abort', stop);
       if (signal?.aborted) {
         reject(abortError(signal));
+        return;
+      }
+      if (exit.code !== 0) {
+        if (reachedMemoryBound(exit.signal, stderr)) reject(memoryBoundError('git diff-tree (the copy check)', bounds));
+        else resolve(new Map());
         return;
       }
       const ids = new Map<string, string>();
@@ -86,7 +129,7 @@ function readPatchIds(dir: string, hashes: readonly string[], signal?: AbortSign
         if (id && commit) ids.set(commit, id);
       }
       resolve(ids);
-    });
+    };
     differ.stdin.end(hashes.map((hash) => `${hash}\n`).join(''));
   });
 }

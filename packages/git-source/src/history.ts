@@ -96,7 +96,7 @@ export async function readHistory(dir: string, options: ReadHistoryOptions): Pro
   const { read, missing: damaged } = fromLog;
   fillUnknownTimes(read);
   const dated = read.filter((c) => !c.authorTimeUnknown).map((c) => c.record);
-  linkAuthorIntervals(dated, await copiedCommits(dir, dated, options.signal));
+  linkAuthorIntervals(dated, await copiedCommits(dir, dated, options.signal, options.bounds ?? DEFAULT_GIT_BOUNDS));
   const abbreviations = uniqueAbbreviations(read.map((c) => c.record.hash));
   for (const commit of read) commit.record.shortHash = abbreviations.get(commit.record.hash) ?? commit.record.shortHash;
   const all = read.map((c) => c.record);

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRepository, makeTempDir, runGit, type TempDir } from '@cadence-detect/test-support';
-import { readHistory } from '../src/index.js';
+import { patchDiffInvocation } from '../src/cherry-picks.js';
+import { findPrlimit } from '../src/git-process.js';
+import { readHistory, type GitBounds } from '../src/index.js';
 
 const T0 = Date.UTC(2019, 4, 1, 9) / 1000;
 const ADA = { name: 'Ada Example', email: 'ada@example.test' };
@@ -58,5 +60,55 @@ describe('git-source: a cherry-picked copy is no new commit of its author', func
     expect(fixes.map((c) => c.previousAuthorTime)).to.deep.equal([T0, T0]);
     // A different change in the same second is a commit of its own: 0 s after the fix.
     expect(commits.find((c) => c.subject === 'Same second, another change')!.previousAuthorTime).to.equal(T0 + 3600);
+  });
+
+  it('diffs under the history read\u2019s bounds: a blob above the cap is compared by its id, never line by line', async () => {
+    const bounds: GitBounds = { maxDiffBlobBytes: 64 * 1024, addressSpaceBytes: 1024 * 1024 * 1024 };
+    const invocation = patchDiffInvocation(work.path, bounds);
+    expect(invocation.args).to.include(`core.bigFileThreshold=${64 * 1024}`);
+    if (findPrlimit() !== null) {
+      expect(invocation.command).to.equal(findPrlimit());
+      expect(invocation.args).to.include(`--as=${1024 * 1024 * 1024}`);
+    }
+
+    const dir = path.join(work.path, 'big');
+    await mkdir(dir);
+    // Files of short lines over the cap: what a line diff holds a record per line of.
+    const lines = (tag: string): string => Array.from({ length: 60_000 }, (_, i) => `${tag}${i % 7}`).join('\n');
+    const repo = await createRepository(dir, [
+      { message: 'Start', date: T0, author: ADA, files: { 'a.txt': 'one\n' } },
+    ]);
+    await runGit(dir, ['checkout', '-q', '-b', 'release']);
+    await runGit(dir, ['checkout', '-q', repo.branch]);
+    const table = await repo.commit({
+      message: 'Add the table',
+      date: T0 + 3600,
+      author: ADA,
+      files: { 'table.txt': lines('t') },
+    });
+    await runGit(dir, ['checkout', '-q', 'release']);
+    await runGit(dir, ['cherry-pick', table], IDENTITY);
+    await writeFile(path.join(dir, 'table.txt'), lines('u'));
+    await runGit(dir, ['add', 'table.txt']);
+    await runGit(dir, ['commit', '-q', '-m', 'Same second, another table'], {
+      ...IDENTITY,
+      GIT_AUTHOR_NAME: ADA.name,
+      GIT_AUTHOR_EMAIL: ADA.email,
+      GIT_AUTHOR_DATE: `${T0 + 3600} +0000`,
+    });
+    await runGit(dir, ['checkout', '-q', repo.branch]);
+    // Both sides added table.txt: the release branch's version wins the merge.
+    await runGit(dir, ['merge', '-q', '--no-ff', '-X', 'theirs', '-m', 'Merge release', 'release'], IDENTITY);
+    const head = (await runGit(dir, ['rev-parse', 'HEAD'])).trim();
+    const history = await readHistory(dir, { rev: head, excludeFiles: [], bounds });
+    expect(history.oversizedFiles).to.be.greaterThan(0);
+    const tables = history.commits.filter((c) => c.subject === 'Add the table');
+    expect(tables).to.have.length(2);
+    // The copy adds the same blob: the same patch id, so it takes its original's interval.
+    expect(tables.map((c) => c.previousAuthorTime)).to.deep.equal([T0, T0]);
+    // Another blob at the same path, in the same second: its patch names another blob.
+    expect(history.commits.find((c) => c.subject === 'Same second, another table')!.previousAuthorTime).to.equal(
+      T0 + 3600,
+    );
   });
 });
