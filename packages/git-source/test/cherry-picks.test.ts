@@ -15,6 +15,39 @@ const IDENTITY = {
   GIT_COMMITTER_DATE: `${T0 + 86_400} +0000`,
 };
 
+/**
+ * The shape both tests read: Ada's change on the main branch, cherry-picked onto `release` (the
+ * copy keeps her author date), another commit of hers there stamped with the same second (a
+ * script's commits: a different patch), and `release` merged back (its side wins where both added
+ * a file). `meanwhile` runs on the main branch after the change. Returns the merge's hash.
+ */
+async function historyWithCopy(
+  dir: string,
+  change: { readonly message: string; readonly files: Record<string, string> },
+  sameSecond: { readonly message: string; readonly file: string; readonly content: string },
+  meanwhile: (repo: Awaited<ReturnType<typeof createRepository>>) => Promise<unknown> = async () => undefined,
+): Promise<string> {
+  await mkdir(dir);
+  const repo = await createRepository(dir, [{ message: 'Start', date: T0, author: ADA, files: { 'a.txt': 'one\n' } }]);
+  await runGit(dir, ['checkout', '-q', '-b', 'release']);
+  await runGit(dir, ['checkout', '-q', repo.branch]);
+  const original = await repo.commit({ ...change, date: T0 + 3600, author: ADA });
+  await meanwhile(repo);
+  await runGit(dir, ['checkout', '-q', 'release']);
+  await runGit(dir, ['cherry-pick', original], IDENTITY);
+  await writeFile(path.join(dir, sameSecond.file), sameSecond.content);
+  await runGit(dir, ['add', sameSecond.file]);
+  await runGit(dir, ['commit', '-q', '-m', sameSecond.message], {
+    ...IDENTITY,
+    GIT_AUTHOR_NAME: ADA.name,
+    GIT_AUTHOR_EMAIL: ADA.email,
+    GIT_AUTHOR_DATE: `${T0 + 3600} +0000`,
+  });
+  await runGit(dir, ['checkout', '-q', repo.branch]);
+  await runGit(dir, ['merge', '-q', '--no-ff', '-X', 'theirs', '-m', 'Merge release', 'release'], IDENTITY);
+  return (await runGit(dir, ['rev-parse', 'HEAD'])).trim();
+}
+
 describe('git-source: a cherry-picked copy is no new commit of its author', function () {
   this.timeout(60_000);
   let work: TempDir;
@@ -25,34 +58,12 @@ describe('git-source: a cherry-picked copy is no new commit of its author', func
 
   it('takes its original\u2019s interval (same author, author date and patch id), where a different change of the same second keeps its own', async () => {
     const dir = path.join(work.path, 'repo');
-    await mkdir(dir);
-    const repo = await createRepository(dir, [
-      { message: 'Start', date: T0, author: ADA, files: { 'a.txt': 'one\n' } },
-    ]);
-    await runGit(dir, ['checkout', '-q', '-b', 'release']);
-    await runGit(dir, ['checkout', '-q', repo.branch]);
-    const fix = await repo.commit({
-      message: 'Fix the parser',
-      date: T0 + 3600,
-      author: ADA,
-      files: { 'b.txt': 'fixed\n' },
-    });
-    await repo.commit({ message: 'Other work', date: T0 + 7200, author: BOB, files: { 'c.txt': 'other\n' } });
-    // The release branch takes the fix: the copy keeps Ada's author date, and merges back.
-    await runGit(dir, ['checkout', '-q', 'release']);
-    await runGit(dir, ['cherry-pick', fix], IDENTITY);
-    // Another change by Ada stamped with the same second (a script's commits): a different patch.
-    await writeFile(path.join(dir, 'd.txt'), 'another change\n');
-    await runGit(dir, ['add', 'd.txt']);
-    await runGit(dir, ['commit', '-q', '-m', 'Same second, another change'], {
-      ...IDENTITY,
-      GIT_AUTHOR_NAME: ADA.name,
-      GIT_AUTHOR_EMAIL: ADA.email,
-      GIT_AUTHOR_DATE: `${T0 + 3600} +0000`,
-    });
-    await runGit(dir, ['checkout', '-q', repo.branch]);
-    await runGit(dir, ['merge', '-q', '--no-ff', '-m', 'Merge release', 'release'], IDENTITY);
-    const head = (await runGit(dir, ['rev-parse', 'HEAD'])).trim();
+    const head = await historyWithCopy(
+      dir,
+      { message: 'Fix the parser', files: { 'b.txt': 'fixed\n' } },
+      { message: 'Same second, another change', file: 'd.txt', content: 'another change\n' },
+      (repo) => repo.commit({ message: 'Other work', date: T0 + 7200, author: BOB, files: { 'c.txt': 'other\n' } }),
+    );
     const { commits } = await readHistory(dir, { rev: head, excludeFiles: [] });
     const fixes = commits.filter((c) => c.subject === 'Fix the parser');
     expect(fixes).to.have.length(2);
@@ -71,35 +82,14 @@ describe('git-source: a cherry-picked copy is no new commit of its author', func
       expect(invocation.args).to.include(`--as=${1024 * 1024 * 1024}`);
     }
 
-    const dir = path.join(work.path, 'big');
-    await mkdir(dir);
     // Files of short lines over the cap: what a line diff holds a record per line of.
     const lines = (tag: string): string => Array.from({ length: 60_000 }, (_, i) => `${tag}${i % 7}`).join('\n');
-    const repo = await createRepository(dir, [
-      { message: 'Start', date: T0, author: ADA, files: { 'a.txt': 'one\n' } },
-    ]);
-    await runGit(dir, ['checkout', '-q', '-b', 'release']);
-    await runGit(dir, ['checkout', '-q', repo.branch]);
-    const table = await repo.commit({
-      message: 'Add the table',
-      date: T0 + 3600,
-      author: ADA,
-      files: { 'table.txt': lines('t') },
-    });
-    await runGit(dir, ['checkout', '-q', 'release']);
-    await runGit(dir, ['cherry-pick', table], IDENTITY);
-    await writeFile(path.join(dir, 'table.txt'), lines('u'));
-    await runGit(dir, ['add', 'table.txt']);
-    await runGit(dir, ['commit', '-q', '-m', 'Same second, another table'], {
-      ...IDENTITY,
-      GIT_AUTHOR_NAME: ADA.name,
-      GIT_AUTHOR_EMAIL: ADA.email,
-      GIT_AUTHOR_DATE: `${T0 + 3600} +0000`,
-    });
-    await runGit(dir, ['checkout', '-q', repo.branch]);
-    // Both sides added table.txt: the release branch's version wins the merge.
-    await runGit(dir, ['merge', '-q', '--no-ff', '-X', 'theirs', '-m', 'Merge release', 'release'], IDENTITY);
-    const head = (await runGit(dir, ['rev-parse', 'HEAD'])).trim();
+    const dir = path.join(work.path, 'big');
+    const head = await historyWithCopy(
+      dir,
+      { message: 'Add the table', files: { 'table.txt': lines('t') } },
+      { message: 'Same second, another table', file: 'table.txt', content: lines('u') },
+    );
     const history = await readHistory(dir, { rev: head, excludeFiles: [], bounds });
     expect(history.oversizedFiles).to.be.greaterThan(0);
     const tables = history.commits.filter((c) => c.subject === 'Add the table');
