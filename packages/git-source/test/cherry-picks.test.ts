@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRepository, makeTempDir, runGit, type TempDir } from '@cadence-detect/test-support';
-import { patchDiffInvocation } from '../src/cherry-picks.js';
+import { copiedCommits, patchDiffInvocation } from '../src/cherry-picks.js';
 import { findPrlimit } from '../src/git-process.js';
 import { readHistory, type GitBounds } from '../src/index.js';
 
@@ -100,5 +100,34 @@ describe('git-source: a cherry-picked copy is no new commit of its author', func
     expect(history.commits.find((c) => c.subject === 'Same second, another table')!.previousAuthorTime).to.equal(
       T0 + 3600,
     );
+  });
+
+  it('fails the read with ERR_REPOSITORY_TOO_LARGE when the copy check\u2019s diff reaches its memory ceiling', async () => {
+    // util-linux's prlimit is a test prerequisite (scripts/test-prerequisites.mjs): the ceiling is real here.
+    expect(findPrlimit(), 'prlimit').to.not.equal(null);
+    const dir = path.join(work.path, 'ceiling');
+    await mkdir(dir);
+    // Two million one-character lines on both sides of one change: git's line diff of it holds about
+    // 170 MiB, under the default 1 GiB ceiling and over a 160 MiB one.
+    const shortLines = (pick: (i: number) => string): string =>
+      Array.from({ length: 2_000_000 }, (_, i) => pick(i)).join('\n');
+    await createRepository(dir, [
+      { message: 'Start', date: T0, author: ADA, files: { 'big.txt': shortLines(() => 'a') } },
+      {
+        message: 'Rewrite the table',
+        date: T0 + 3600,
+        author: ADA,
+        files: { 'big.txt': shortLines((i) => 'bcdefgh'[(i * 7919) % 7]!) },
+      },
+      { message: 'Same second, a note', date: T0 + 3600, author: ADA, files: { 'note.txt': 'note\n' } },
+    ]);
+    const head = (await runGit(dir, ['rev-parse', 'HEAD'])).trim();
+    const { commits } = await readHistory(dir, { rev: head, excludeFiles: [] });
+    const tight: GitBounds = { maxDiffBlobBytes: 16 * 1024 * 1024, addressSpaceBytes: 160 * 1024 * 1024 };
+    const failure = await copiedCommits(dir, commits, undefined, tight).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).to.have.property('code', 'ERR_REPOSITORY_TOO_LARGE');
   });
 });
