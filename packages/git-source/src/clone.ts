@@ -90,12 +90,15 @@ async function resolvePrefix(dir: string, prefix: string, signal?: AbortSignal):
 async function openLocal(dir: string, options: OpenOptions): Promise<ClonedRepository> {
   await locateRepository(dir, { allowBare: true, signal: options.signal });
   const rev = options.branch ?? 'HEAD';
+  // One git process answers two questions: whether the repository is shallow (printed first, for
+  // any repository) and the commit `rev` names (printed after it, when there is one).
   const head = await runGitCommand(
     dir,
-    ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`],
+    ['rev-parse', '--is-shallow-repository', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`],
     options.signal,
   );
-  if (head.code !== 0) {
+  const [shallowAnswer, headCommit] = head.stdout.trim().split('\n');
+  if (head.code !== 0 || headCommit === undefined) {
     throw options.branch
       ? new CadenceError('ERR_BRANCH_NOT_FOUND', {
           message: await branchNotFoundMessage(dir, options.branch, options.signal),
@@ -103,12 +106,11 @@ async function openLocal(dir: string, options: OpenOptions): Promise<ClonedRepos
       : new CadenceError('ERR_NO_COMMITS_FOUND', { message: `The repository at ${dir} has no commits` });
   }
   const branch = options.branch ?? (await currentBranch(dir, options.signal));
-  const shallow = await runGitCommand(dir, ['rev-parse', '--is-shallow-repository'], options.signal);
   return {
     dir,
-    headCommit: head.stdout.trim(),
+    headCommit,
     branch,
-    shallow: shallow.stdout.trim() === 'true',
+    shallow: shallowAnswer === 'true',
     dispose: async () => undefined,
   };
 }

@@ -11,6 +11,7 @@ import {
   freePort,
   humanHistory,
   makeTempDir,
+  runGit,
   startGitDaemon,
   type GitDaemon,
   type TempDir,
@@ -186,6 +187,27 @@ describe('git source over git://', function () {
       base,
     ).catch((e: unknown) => e);
     expect(empty).to.have.property('code', 'ERR_NO_COMMITS_FOUND');
+  });
+
+  it('opens a local repository in place: its head, its branch and whether it is shallow (one rev-parse answers both)', async () => {
+    const local = (folder: string, branch?: string) =>
+      openRepository(parseRepositoryUrl(path.join(work.path, folder), { allowLocalPaths: true }), {
+        ...base,
+        ...(branch ? { branch } : {}),
+      });
+    const human = await local('human');
+    expect(human).to.include({ headCommit: humanHashes[humanHashes.length - 1], branch: 'main', shallow: false });
+    const feature = await local('human', 'feature');
+    expect(feature.headCommit).to.equal((await runGit(path.join(work.path, 'human'), ['rev-parse', 'feature'])).trim());
+    expect(feature.shallow).to.equal(false);
+    await runGit(work.path, ['clone', '-q', '--depth', '3', daemon.url('acme/human.git'), 'shallow-local']);
+    const shallow = await local('shallow-local');
+    expect(shallow).to.include({ headCommit: humanHashes[humanHashes.length - 1], shallow: true });
+    expect(await local('human', 'no-such-branch').catch((e: unknown) => e)).to.have.property(
+      'code',
+      'ERR_BRANCH_NOT_FOUND',
+    );
+    expect(await local('empty').catch((e: unknown) => e)).to.have.property('code', 'ERR_NO_COMMITS_FOUND');
   });
 
   it('fails with ERR_GIT_CLONE_FAILED for an unreachable URL and a repository that is not there', async () => {
