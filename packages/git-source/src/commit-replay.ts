@@ -85,21 +85,27 @@ function rewriteLines(
   ownValue: (line: number) => number,
 ): RewrittenFile {
   const { old, oldTexts, oldTags } = before;
-  const out: number[] = [];
-  const tags: number[] = [];
+  // The new arrays are built from runs (kept ranges sliced, added lines) joined once at the end:
+  // slicing and concatenating copy in bulk, where pushing line by line cost most of a whole
+  // history's replay (every edit copies its file's three arrays).
+  const outRuns: number[][] = [];
+  const tagRuns: number[][] = [];
   // Each line's text as a number (blanks aside), kept beside its writer: copies within a file are found by it.
-  const texts: number[] | null = oldTexts && (diff.added?.length ?? 0) === countAdded(diff) ? [] : null;
+  const textRuns: number[][] | null = oldTexts && (diff.added?.length ?? 0) === countAdded(diff) ? [] : null;
   const added: RewrittenFile['added'] = [];
   const deletedAt = new Map<number, number>();
+  let length = 0;
   let position = 0;
   let removedAt = 0;
   let addedAt = 0;
   const keep = (end: number): void => {
-    for (; position < end && position < old.length; position++) {
-      out.push(old[position]!);
-      tags.push(oldTags?.[position] ?? 0);
-      texts?.push(oldTexts![position] ?? 0);
-    }
+    const stop = Math.min(end, old.length);
+    if (position >= stop) return;
+    outRuns.push(old.slice(position, stop));
+    tagRuns.push(oldTags ? rangeOf(oldTags, position, stop) : zeros(stop - position));
+    textRuns?.push(rangeOf(oldTexts!, position, stop));
+    length += stop - position;
+    position = stop;
   };
   for (const [a, b, c, d] of diff.hunks) {
     keep(b === 0 ? a : a - 1);
@@ -115,16 +121,46 @@ function rewriteLines(
         edit.removedText.set(key, list);
       }
     }
+    if (d === 0) continue;
+    const outRun: number[] = [];
+    const textRun: number[] = [];
     for (let i = 0; i < d; i++) {
       const text = diff.added?.[addedAt++];
-      added.push({ at: out.length, key: moveKey(text), value: ownValue(c + i) });
-      out.push(UNKNOWN);
-      tags.push(0);
-      texts?.push(lineHash(text ?? ''));
+      added.push({ at: length + i, key: moveKey(text), value: ownValue(c + i) });
+      outRun.push(UNKNOWN);
+      if (textRuns) textRun.push(lineHash(text ?? ''));
     }
+    outRuns.push(outRun);
+    tagRuns.push(zeros(d));
+    textRuns?.push(textRun);
+    length += d;
   }
   keep(old.length);
-  return { out, tags, texts, added, deletedAt };
+  return { out: joined(outRuns), tags: joined(tagRuns), texts: textRuns && joined(textRuns), added, deletedAt };
+}
+
+/** `values[from, to)`, zeros past its end (as reading `values[i] ?? 0` gives). */
+function rangeOf(values: readonly number[], from: number, to: number): number[] {
+  if (values.length >= to) return values.slice(from, to);
+  const run: number[] = [];
+  for (let i = from; i < to; i++) run.push(values[i] ?? 0);
+  return run;
+}
+
+/** Zeros to slice from (a packed array: its slices are packed too). */
+const ZEROS: number[] = [];
+
+function zeros(length: number): number[] {
+  while (ZEROS.length < length) ZEROS.push(0);
+  return ZEROS.slice(0, length);
+}
+
+/** The runs as one array; concat takes a bounded number of arguments at a time. */
+function joined(runs: readonly number[][]): number[] {
+  if (runs.length === 1) return runs[0]!;
+  let all: number[] = [];
+  for (let at = 0; at < runs.length; at += 4096) all = all.concat(...runs.slice(at, at + 4096));
+  return all;
 }
 
 /** Runs of added lines the file already held (copies and moves within it, as `git blame -M` finds them): their writers kept, a copy site each. */

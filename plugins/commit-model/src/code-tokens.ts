@@ -9,10 +9,11 @@ import {
 import {
   addWordsAndPairs,
   decodeTokenModel,
-  denseScore,
+  PartSlots,
   feed,
   FNV_START,
   scaledParts,
+  type SlotSink,
   TOKEN_BITS,
   tokenBounds,
   type TokenModel,
@@ -46,8 +47,18 @@ const SHAPES = {
  * token. Case is kept (code's identifiers are written as they are).
  */
 export function codeTokenVector(lines: readonly AddedLine[], bits = TOKEN_BITS): TokenVector {
-  const mask = (1 << bits) - 1;
   const parts = [new Set<number>(), new Set<number>(), new Set<number>()] as const;
+  addCodeTokens(lines, parts, bits);
+  return scaledParts(parts);
+}
+
+/** The three parts of codeTokenVector, added to `parts` (code, comments, shapes). */
+function addCodeTokens(
+  lines: readonly AddedLine[],
+  parts: readonly [SlotSink, SlotSink, SlotSink],
+  bits: number,
+): void {
+  const mask = (1 << bits) - 1;
   const [code, comments, shapes] = parts;
   const bounds: number[] = [];
   for (const { text } of lines) {
@@ -57,12 +68,24 @@ export function codeTokenVector(lines: readonly AddedLine[], bits = TOKEN_BITS):
     const first = bounds.length > 0 ? feed(SHAPES[indentOf(text)], text, bounds[0], bounds[1]) : SHAPES[indentOf(text)];
     shapes.add((first >>> 0) & mask);
   }
-  return scaledParts(parts);
 }
 
-/** The reader the commit model gives the line pass: each commit's code-token score under `model`. */
+/**
+ * The reader the commit model gives the line pass: each commit's code-token score under `model`,
+ * exactly `denseScore(model, codeTokenVector(lines))`, read through one PartSlots reused from commit
+ * to commit (a whole history's pass reads tens of thousands of commits: no Sets or vectors per commit).
+ */
 export function codeTokenReader(model: TokenModel, key: string): AddedLinesReader {
-  return { key, read: (lines) => denseScore(model.weights, model.bias, codeTokenVector(lines, model.bits)) };
+  const slots = new PartSlots(3, model.bits);
+  const parts = [slots.sink(0), slots.sink(1), slots.sink(2)] as const;
+  return {
+    key,
+    read: (lines) => {
+      slots.begin();
+      addCodeTokens(lines, parts, model.bits);
+      return slots.score(model.weights, model.bias);
+    },
+  };
 }
 
 let shipped: AddedLinesReader | null = null;

@@ -94,17 +94,88 @@ const isSymbol = (c: number): boolean => !isSpace(c) && !isLetter(c) && !isDigit
  * a space) to `part`. `bounds` holds the tokens (tokenBounds).
  */
 export function addWordsAndPairs(
-  part: Set<number>,
+  part: SlotSink,
   prefix: number,
   text: string,
   bounds: readonly number[],
   mask: number,
 ): void {
+  // Each token hashed once: a pair's hash continues from its first token's (FNV-1a is sequential).
+  let previous = 0;
   for (let k = 0; k < bounds.length; k += 2) {
-    part.add((feed(prefix, text, bounds[k], bounds[k + 1]) >>> 0) & mask);
-    if (k === 0) continue;
-    const before = Math.imul(feed(prefix, text, bounds[k - 2], bounds[k - 1]) ^ 0x20, FNV_PRIME);
-    part.add((feed(before, text, bounds[k], bounds[k + 1]) >>> 0) & mask);
+    const token = feed(prefix, text, bounds[k], bounds[k + 1]);
+    part.add((token >>> 0) & mask);
+    if (k > 0) part.add((feed(Math.imul(previous ^ 0x20, FNV_PRIME), text, bounds[k], bounds[k + 1]) >>> 0) & mask);
+    previous = token;
+  }
+}
+
+/** Where a part's slots go: a Set while fitting, PartSlots while scoring. */
+export interface SlotSink {
+  add(slot: number): unknown;
+}
+
+/**
+ * A commit's parts as slot lists, each slot once per part and in the order first added (the order a
+ * Set keeps), for scoring many commits one after another: a byte stamp per slot and part marks the
+ * slots seen in the current commit, so no Set is built and dropped per commit. Scores exactly as
+ * `denseScore(weights, bias, scaledParts(parts))` of the same parts (the same sums in the same order).
+ */
+export class PartSlots {
+  private readonly stamps: Uint8Array[];
+  private readonly lists: Int32Array[];
+  private readonly sizes: number[];
+  private stamp = 0;
+
+  constructor(parts: number, bits: number) {
+    this.stamps = Array.from({ length: parts }, () => new Uint8Array(1 << bits));
+    this.lists = Array.from({ length: parts }, () => new Int32Array(256));
+    this.sizes = new Array<number>(parts).fill(0);
+  }
+
+  /** Part `part` as a sink, for addWordsAndPairs. */
+  sink(part: number): SlotSink {
+    return { add: (slot: number) => this.add(part, slot) };
+  }
+
+  /** Starts a commit: no slot is seen yet. */
+  begin(): void {
+    this.stamp++;
+    if (this.stamp > 255) {
+      // The stamps wrap: clear them once every 255 commits rather than every commit.
+      for (const stamps of this.stamps) stamps.fill(0);
+      this.stamp = 1;
+    }
+    this.sizes.fill(0);
+  }
+
+  add(part: number, slot: number): void {
+    const stamps = this.stamps[part]!;
+    if (stamps[slot] === this.stamp) return;
+    stamps[slot] = this.stamp;
+    let list = this.lists[part]!;
+    const size = this.sizes[part]!;
+    if (size === list.length) {
+      const grown = new Int32Array(list.length * 2);
+      grown.set(list);
+      this.lists[part] = list = grown;
+    }
+    list[size] = slot;
+    this.sizes[part] = size + 1;
+  }
+
+  /** The linear score of the commit's parts, each scaled to unit length, under dense weights. */
+  score(weights: Float32Array, bias: number): number {
+    let z = bias;
+    for (let part = 0; part < this.lists.length; part++) {
+      const size = this.sizes[part]!;
+      if (size === 0) continue;
+      // As scaledParts stores it: a 32-bit float.
+      const v = Math.fround(1 / Math.sqrt(size));
+      const list = this.lists[part]!;
+      for (let k = 0; k < size; k++) z += weights[list[k]!]! * v;
+    }
+    return z;
   }
 }
 

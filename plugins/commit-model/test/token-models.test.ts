@@ -16,7 +16,7 @@ import {
   shippedTokenScorer,
   tokenScorer,
 } from '../src/index.js';
-import { tokenBounds } from '../src/hashed-tokens.js';
+import { denseScore, slotOf, tokenBounds } from '../src/hashed-tokens.js';
 
 const BITS = 12;
 const norm = (values: Float32Array, from: number, to: number): number =>
@@ -97,6 +97,13 @@ describe('commit-model: the added code\u2019s token model', () => {
     expect(norm(x.value, 0, 9)).to.be.closeTo(1, 1e-6);
     expect(norm(x.value, 9, 16)).to.be.closeTo(1, 1e-6);
     expect(norm(x.value, 16, 18)).to.be.closeTo(1, 1e-6);
+    // A token is hashed after its part's prefix; a pair as the two tokens joined by a space.
+    const mask = (1 << BITS) - 1;
+    expect(Array.from(x.index.slice(0, 9))).to.include.members([slotOf('k:total', mask), slotOf('k:total =', mask)]);
+    expect(Array.from(x.index.slice(9, 16))).to.include.members([
+      slotOf('c:Sum the', mask),
+      slotOf('c:the values', mask),
+    ]);
     // The same word in code and in a comment is two tokens; the file it came from is no token.
     const code = codeTokenVector([line('total')], BITS).index[0];
     const comment = codeTokenVector([line('// total')], BITS).index;
@@ -122,6 +129,27 @@ describe('commit-model: the added code\u2019s token model', () => {
     expect(codeTokenKey(encodeTokenModel(other, -1))).to.not.equal(codeTokenKey(encodeTokenModel(weights, -1)));
     expect(codeTokenKey(encodeTokenModel(weights, -1))).to.equal(codeTokenKey(encodeTokenModel(weights, -1)));
     expect(Number.isFinite(shipped.read([line('return total;')]))).to.equal(true);
+  });
+
+  it('scores as a reader exactly what the vector scores, commit after commit (slots once per part, stamps wrapping)', () => {
+    // Random weights over few slots: tokens collide within and across parts, so a slot counted twice shows.
+    let seed = 7;
+    const next = (): number => ((seed = Math.imul(seed ^ (seed >>> 15), 2246822507) + 1) >>> 0) / 2 ** 32;
+    const weights = Float32Array.from({ length: 1 << BITS }, () => next() * 2 - 1);
+    const model = { bits: BITS, bias: -0.75, weights };
+    const reader = codeTokenReader(model, 'k');
+    const words = ['total', 'sum', '// note', '\tif (x) {', '    return y;', '"""Doc."""', 'a = b + c', '# comment'];
+    // 600 commits: past the byte stamps' wrap at 255; some commits of hundreds of lines grow the slot lists.
+    for (let commit = 0; commit < 600; commit++) {
+      const count = commit % 97 === 0 ? 400 : 1 + (commit % 9);
+      const lines = Array.from({ length: count }, (_, k) =>
+        line(
+          `${words[(commit + k) % words.length]} ${words[(commit * 7 + k * 3) % words.length]} v${(commit * k) % 50}`,
+        ),
+      );
+      expect(reader.read(lines)).to.equal(denseScore(weights, model.bias, codeTokenVector(lines, BITS)));
+    }
+    expect(reader.read([])).to.equal(model.bias);
   });
 
   it('reads a commit without a reading (lines off) as if code_tokens were at its mean: it moves nothing', () => {
