@@ -25,7 +25,8 @@ interface CommitEdit {
 /** A file's lines after the commit's hunks: writers, copy tags, texts (where known) and the added lines. */
 interface RewrittenFile {
   readonly out: number[];
-  readonly tags: number[];
+  /** null while every line's tag is 0 (most files hold no copy): made when a copy is found. */
+  tags: number[] | null;
   readonly texts: number[] | null;
   readonly added: { at: number; key: string | null; value: number }[];
   /** Of the old file's lines, those this commit deletes: their deletion's index. */
@@ -89,7 +90,7 @@ function rewriteLines(
   // slicing and concatenating copy in bulk, where pushing line by line cost most of a whole
   // history's replay (every edit copies its file's three arrays).
   const outRuns: number[][] = [];
-  const tagRuns: number[][] = [];
+  const tagRuns: number[][] | null = oldTags ? [] : null;
   // Each line's text as a number (blanks aside), kept beside its writer: copies within a file are found by it.
   const textRuns: number[][] | null = oldTexts && (diff.added?.length ?? 0) === countAdded(diff) ? [] : null;
   const added: RewrittenFile['added'] = [];
@@ -102,7 +103,7 @@ function rewriteLines(
     const stop = Math.min(end, old.length);
     if (position >= stop) return;
     outRuns.push(old.slice(position, stop));
-    tagRuns.push(oldTags ? rangeOf(oldTags, position, stop) : zeros(stop - position));
+    tagRuns?.push(rangeOf(oldTags!, position, stop));
     textRuns?.push(rangeOf(oldTexts!, position, stop));
     length += stop - position;
     position = stop;
@@ -131,12 +132,13 @@ function rewriteLines(
       if (textRuns) textRun.push(lineHash(text ?? ''));
     }
     outRuns.push(outRun);
-    tagRuns.push(zeros(d));
+    tagRuns?.push(zeros(d));
     textRuns?.push(textRun);
     length += d;
   }
   keep(old.length);
-  return { out: joined(outRuns), tags: joined(tagRuns), texts: textRuns && joined(textRuns), added, deletedAt };
+  const texts = textRuns && joined(textRuns);
+  return { out: joined(outRuns), tags: tagRuns && joined(tagRuns), texts, added, deletedAt };
 }
 
 /** `values[from, to)`, zeros past its end (as reading `values[i] ?? 0` gives). */
@@ -172,7 +174,7 @@ function findCopies(
   index: number,
 ): void {
   const { old, oldTexts, oldTags } = before;
-  const { out, texts, tags, added, deletedAt } = rewritten;
+  const { out, texts, added, deletedAt } = rewritten;
   const ownAt = new Map(added.map((line) => [line.at, line.value]));
   book.moved += copiesWithinFile(
     diff,
@@ -188,6 +190,7 @@ function findCopies(
       const site = book.sites.length;
       const own = block.texts.map((_, k) => ownAt.get(at + k) ?? index * SLOTS);
       book.sites.push(copySite(block, own, copied, { writers: old, texts: oldTexts, tags: oldTags }, found));
+      const tags = (rewritten.tags ??= zeros(out.length));
       for (let k = 0; k < block.texts.length; k++) tags[at + k] = site * RUN_SPAN + k;
     },
   );
@@ -218,7 +221,7 @@ function settleMoves(book: LedgerBook, state: FileState, edit: CommitEdit): void
       } else file.out[line.at] = line.value;
     }
     state.origins.set(file.to, book.owners.reuse(file.old, file.out));
-    keepTags(state, file.to, file.tags);
+    keepTags(state, file.to, file.tags ?? undefined);
     if (file.texts) state.texts.set(file.to, book.owners.reuse(file.oldTexts, file.texts));
     else state.texts.delete(file.to);
   }

@@ -19,7 +19,8 @@ export interface EditedFile {
   readonly oldTexts: number[] | undefined;
   readonly out: number[];
   readonly texts: number[] | null;
-  readonly tags: number[];
+  /** null: every line's tag is 0. */
+  readonly tags: number[] | null;
   readonly added: { at: number; key: string | null; value: number }[];
 }
 
