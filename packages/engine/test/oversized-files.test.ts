@@ -9,7 +9,7 @@ import { createEngine, silentEngineLogger, type EngineConfig } from '../src/inde
 /** The configuration's own defaults, as plugins see them. */
 const CONFIG_VIEW: PluginConfigView = toPluginConfigView(defaultConfig());
 
-async function analyze(dir: string, maxDiffBlobMb?: number): Promise<RepositoryResult> {
+async function analyze(dir: string, maxDiffBlobMb?: number, since?: string): Promise<RepositoryResult> {
   const config: EngineConfig = {
     limits: {
       clone_timeout_seconds: 120,
@@ -28,7 +28,7 @@ async function analyze(dir: string, maxDiffBlobMb?: number): Promise<RepositoryR
     plugins: [],
   });
   return (await engine.analyze(
-    { kind: 'repository', url: dir },
+    { kind: 'repository', url: dir, ...(since ? { since } : {}) },
     { network: null, allowLocalPaths: true },
   )) as RepositoryResult;
 }
@@ -55,6 +55,18 @@ describe('engine: files above limits.max_diff_blob_mb', function () {
     expect(result.oversized_files).to.deep.equal({ files: 1, max_diff_blob_mb: 1, commits: [repo.hashes[1]] });
     expect(result.total_commits).to.equal(2);
   });
+
+  // The whole history's line pass (the default) and the blame of a `--since` analysis read the tree
+  // and diff within the same cap: a file the history counts as binary is in no line count.
+  for (const since of [undefined, '2023-01-01']) {
+    it(`counts a file above the cap as binary in the lines at the head too (${since ? '--since' : 'the whole history\u2019s pass'})`, async () => {
+      const capped = await analyze(repo.dir, 1, since);
+      const uncapped = await analyze(repo.dir, undefined, since);
+      expect(uncapped.lines?.counted).to.be.at.least(1_500_000);
+      expect(capped.lines?.counted).to.equal(uncapped.lines!.counted - 1_500_000);
+      expect(capped.lines?.binary_files).to.equal(uncapped.lines!.binary_files + 1);
+    });
+  }
 
   it('says nothing when every blob is below the cap (16 MiB when unset)', async () => {
     const result = await analyze(repo.dir);

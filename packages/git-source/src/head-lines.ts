@@ -1,5 +1,5 @@
 import { CadenceError, itemAt } from '@cadence-detect/errors';
-import { DEFAULT_GIT_BOUNDS, runBoundedGit } from './git-process.js';
+import { DEFAULT_GIT_BOUNDS, runBoundedGit, type GitBounds } from './git-process.js';
 import { attributesOf, type PathAttributes } from './gitattributes.js';
 import { BLOB_CAPS, readBlobCapped } from './blob-reader.js';
 import type { Ledger } from './history-ledger.js';
@@ -83,9 +83,14 @@ export class LinesSkipped extends Error {
 /** The flags every blame of the line passes uses, and the blame cache's key carries. */
 export const BLAME_FLAGS = ['-w', '-M'] as const;
 
-async function git(dir: string, args: string[], signal?: AbortSignal): Promise<string> {
+async function git(
+  dir: string,
+  args: string[],
+  signal?: AbortSignal,
+  bounds: GitBounds = DEFAULT_GIT_BOUNDS,
+): Promise<string> {
   // Within the history read's bounds (address space, pack windows, the blob cap): a blame is a git process like it.
-  const result = await runBoundedGit(dir, args, DEFAULT_GIT_BOUNDS, signal);
+  const result = await runBoundedGit(dir, args, bounds, signal);
   if (result.code !== 0)
     throw new CadenceError('ERR_GIT_READ_FAILED', {
       message: `git ${args[0]} failed: ${result.stderr.trim().split('\n')[0] ?? ''}`,
@@ -110,6 +115,7 @@ async function treeLineCounts(
   head: string,
   signal?: AbortSignal,
   omitPaths?: readonly string[],
+  bounds?: GitBounds,
 ): Promise<Map<string, number | null>> {
   const empty = await emptyTreeFor(dir, head, signal);
   const out = await git(
@@ -128,6 +134,7 @@ async function treeLineCounts(
       ...(omitPaths?.length ? ['--', ...omitted(omitPaths)] : []),
     ],
     signal,
+    bounds,
   );
   const files = new Map<string, number | null>();
   for (const entry of out.split('\0')) {
@@ -279,9 +286,11 @@ export async function readLineTree(
   attributesFrom?: string,
   /** Files some of whose versions the repository lacks (a partial clone): not counted (the result's `unreadable_files`). */
   omitPaths?: readonly string[],
+  /** The blob cap (`limits.max_diff_blob_mb`): a file above it is binary, as the history read counts it. */
+  bounds?: GitBounds,
 ): Promise<LineTree> {
   const [files, links] = await Promise.all([
-    treeLineCounts(dir, head, signal, omitPaths),
+    treeLineCounts(dir, head, signal, omitPaths, bounds),
     treeLinks(dir, head, signal),
   ]);
   // A symbolic link is no one-line text file: it counts no line (and no record can mark one).

@@ -9,6 +9,7 @@ import { mergeSideDiffs } from './ledger-merges.js';
 import { replayPlain } from './commit-replay.js';
 import { emptyState, type LedgerDeletion } from './ledger-state.js';
 import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.js';
+import type { GitBounds } from './git-process.js';
 
 /** `git log --reverse --topo-order -p` from the kept ledger's head (or the root) to `head`. */
 function ledgerLogArguments(
@@ -52,6 +53,8 @@ export interface LedgerOptions {
   readonly onDeletion?: (deletion: LedgerDeletion) => void;
   /** Files some of whose versions the repository lacks (a partial or damaged clone): left out of the read. */
   readonly omitPaths?: readonly string[];
+  /** What each git child may cost (the blob cap of `limits.max_diff_blob_mb`, the memory ceiling); DEFAULT_GIT_BOUNDS when absent. */
+  readonly bounds?: GitBounds;
   /**
    * A ledger kept from an earlier read of an ancestor of `head`: only the commits after its head are
    * replayed. Every one of them must descend from it alone (`resumable` says whether they do).
@@ -105,16 +108,25 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
   const book = new LedgerBook(options.parents, resumed);
   // Read beside the log (a merge waits for them, pausing the log): they took a tenth of the pass before it.
   let sideDiffs: Map<string, Map<string, FileDiff>> | null = null;
-  const sideRead = mergeSideDiffs(dir, options.parents, options.signal, options.omitPaths).then((found) => {
-    sideDiffs = found;
-  });
+  const sideRead = mergeSideDiffs(dir, options.parents, options.signal, options.omitPaths, options.bounds).then(
+    (found) => {
+      sideDiffs = found;
+    },
+  );
   sideRead.catch(() => undefined);
   /** A commit's new files blame follows to another file's source, read before it is replayed. */
   const follow = async (commit: PendingCommit): Promise<void> => {
     if (commit.parents.length !== 1) return;
     const files = filesToFollow(commit.diffs, options.follows);
     if (files.paths.length === 0) return;
-    const found = await followedDiffs(dir, commit.hash, itemAt(commit.parents, 0), files, options.signal);
+    const found = await followedDiffs(
+      dir,
+      commit.hash,
+      itemAt(commit.parents, 0),
+      files,
+      options.signal,
+      options.bounds,
+    );
     if (found.size > 0) commit.followed = found;
   };
   let current: PendingCommit | null = null;
@@ -152,6 +164,8 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       file: (diff) => current?.diffs.push(diff),
     },
     options.signal,
+    undefined,
+    options.bounds,
   );
   await sideRead;
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Set in a callback TypeScript does not follow

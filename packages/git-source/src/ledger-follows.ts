@@ -1,3 +1,4 @@
+import type { GitBounds } from './git-process.js';
 import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.js';
 
 /**
@@ -58,6 +59,7 @@ export async function followedDiffs(
   parent: string,
   { paths, sources }: { readonly paths: readonly string[]; readonly sources: readonly string[] },
   signal?: AbortSignal,
+  bounds?: GitBounds,
 ): Promise<Map<string, FileDiff>> {
   const found = new Map<string, FileDiff>();
   const followOne = (path: string): Promise<void> =>
@@ -73,6 +75,7 @@ export async function followedDiffs(
       },
       signal,
       `${commit} ${parent}\n`,
+      bounds,
     ).catch((error: unknown) => {
       if (signal?.aborted) throw error;
       found.delete(path);

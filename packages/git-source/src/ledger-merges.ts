@@ -1,3 +1,4 @@
+import type { GitBounds } from './git-process.js';
 import { omitted } from './history.js';
 import { LINE_DIFF_ARGS, streamCommitDiffs, UNKNOWN_ORIGIN as UNKNOWN, type FileDiff } from './line-replay.js';
 
@@ -11,6 +12,7 @@ export async function mergeSideDiffs(
   parents: ReadonlyMap<string, readonly string[]>,
   signal?: AbortSignal,
   omitPaths?: readonly string[],
+  bounds?: GitBounds,
 ): Promise<Map<string, Map<string, FileDiff>>> {
   const pairs: string[] = [];
   for (const [hash, of] of parents) if (of.length > 1) pairs.push(`${hash} ${of[1]}`);
@@ -32,6 +34,7 @@ export async function mergeSideDiffs(
     },
     signal,
     `${pairs.join('\n')}\n`,
+    bounds,
   );
   return found;
 }

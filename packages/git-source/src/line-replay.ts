@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { abortError, errorMessage } from '@cadence-detect/errors';
-import { gitInvocation, DEFAULT_GIT_BOUNDS, gitEnvironment } from './git-process.js';
+import { gitInvocation, DEFAULT_GIT_BOUNDS, gitEnvironment, type GitBounds } from './git-process.js';
 import { unquoteGitPath } from './git-quoting.js';
 import { ownString } from './own-string.js';
 
@@ -61,7 +61,8 @@ export interface DiffHandlers {
  * Streams `git <args>` (a `log -p -U0 --format=%x00%H %P` of some kind) and hands each commit and
  * each file diff to `handlers` as they arrive; hunk bodies are skipped by their counts, so a
  * content line that looks like a header is never read as one. `input` is written to git's stdin
- * (for `--stdin`). Rejects when git fails or `signal` aborts.
+ * (for `--stdin`). git runs under `bounds` (the history read's: the blob cap of
+ * `limits.max_diff_blob_mb` and the memory ceiling). Rejects when git fails or `signal` aborts.
  */
 export function streamCommitDiffs(
   dir: string,
@@ -69,6 +70,7 @@ export function streamCommitDiffs(
   handlers: DiffHandlers,
   signal?: AbortSignal,
   input?: string,
+  bounds: GitBounds = DEFAULT_GIT_BOUNDS,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -76,7 +78,7 @@ export function streamCommitDiffs(
       return;
     }
     // Within the history read's bounds: this is the same kind of `git log -p` over the same history.
-    const git = gitInvocation(dir, ['-c', 'core.quotePath=false', ...args], DEFAULT_GIT_BOUNDS);
+    const git = gitInvocation(dir, ['-c', 'core.quotePath=false', ...args], bounds);
     const child = spawn(git.command, git.args, {
       cwd: git.cwd,
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'],
@@ -312,6 +314,7 @@ export async function replayFirstParent(
   onDeletion: (deletion: Deletion) => void,
   signal?: AbortSignal,
   recorded?: RecordedRanges,
+  bounds?: GitBounds,
 ): Promise<void> {
   const replay: FirstParentReplay = { files: new Map(), commits: [], follows, onDeletion, recorded };
   await streamCommitDiffs(
@@ -324,6 +327,8 @@ export async function replayFirstParent(
       file: (diff) => applyDiff(replay, diff),
     },
     signal,
+    undefined,
+    bounds,
   );
 }
 

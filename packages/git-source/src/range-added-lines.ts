@@ -1,6 +1,7 @@
 import type { AddedLinesReader } from '@cadence-detect/plugin-sdk';
 import { addedLinesOf, AddedLinesReading, type AddedLineReadings } from './added-lines.js';
 import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.js';
+import type { GitBounds } from './git-process.js';
 
 export interface RangeReadings {
   readonly readings: AddedLineReadings;
@@ -20,6 +21,7 @@ export async function readRangeAddedLines(
   readers: readonly AddedLinesReader[],
   follows: (path: string) => boolean,
   signal?: AbortSignal,
+  bounds?: GitBounds,
 ): Promise<RangeReadings> {
   const reading = new AddedLinesReading(readers);
   let current: { hash: string; diffs: FileDiff[] } | null = null;
@@ -45,6 +47,8 @@ export async function readRangeAddedLines(
       file: (diff) => current?.diffs.push(diff),
     },
     signal,
+    undefined,
+    bounds,
   );
   finish();
   return { readings: reading.result(), readerFailures: reading.failures };

@@ -3,6 +3,7 @@ import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 import { blameFile } from './head-lines.js';
 import { markedLines, NO_LINE_RECORDS, type LineRecords } from './line-records.js';
 import { LINE_DIFF_ARGS, replayFirstParent, streamCommitDiffs } from './line-replay.js';
+import type { GitBounds } from './git-process.js';
 
 export const REWORK_WINDOW_SECONDS = 14 * 86_400;
 
@@ -21,6 +22,8 @@ export interface ReworkOptions {
   readonly replayFrom?: string;
   /** Line-level records: the reworked lines they name as an assistant's are counted apart (`marked`). */
   readonly records?: LineRecords;
+  /** What each git diff may cost (the blob cap of `limits.max_diff_blob_mb`, the memory ceiling); DEFAULT_GIT_BOUNDS when absent. */
+  readonly bounds?: GitBounds;
 }
 
 export interface ReworkedLines {
@@ -166,6 +169,7 @@ async function replayedWork(
     },
     options.signal,
     records.byCommit.size > 0 ? (commit, path) => records.byCommit.get(commit)?.get(path) : undefined,
+    options.bounds,
   );
   const work: BlameWork[] = [];
   for (const [hash, paths] of unknown) {
@@ -200,6 +204,7 @@ async function deletedWork(dir: string, options: ReworkOptions, index: ReworkInd
     },
     options.signal,
     `${single.join('\n')}\n`,
+    options.bounds,
   );
   return work;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 import { replayLedger, type Ledger } from './history-ledger.js';
 import { readLineTree, type LineTree } from './head-lines.js';
-import { runGitCommand } from './git-process.js';
+import { DEFAULT_GIT_BOUNDS, runGitCommand, type GitBounds } from './git-process.js';
 import { stringInterner } from './own-string.js';
 import { isTraceFile, readLineRecords, type LineRecords } from './line-records.js';
 import type { SharedAuthorshipNotes } from './authorship-notes.js';
@@ -36,6 +36,11 @@ export interface WholeHistoryOptions {
   readonly loadKept?: () => Promise<KeptLines | null>;
   /** Files some of whose versions the repository lacks: left out. */
   readonly omitPaths?: readonly string[];
+  /**
+   * What each git child may cost (the history read's): a file version above the blob cap
+   * (`limits.max_diff_blob_mb`) has no line diff, as the verdicts' read counts it. DEFAULT_GIT_BOUNDS when absent.
+   */
+  readonly bounds?: GitBounds;
   /** The analysis's one read of refs/notes/ai. */
   readonly gitAiNotes?: SharedAuthorshipNotes;
   /** Progress of the replay: commits replayed so far, of those to replay. */
@@ -58,7 +63,7 @@ export async function readWholeHistoryPass(
 ): Promise<WholeHistoryPass> {
   const [listing, tree] = await Promise.all([
     listCommits(dir, head, options.loadKept, options.signal),
-    readLineTree(dir, head, options.isExcludedByConfig, options.signal, undefined, options.omitPaths),
+    readLineTree(dir, head, options.isExcludedByConfig, options.signal, undefined, options.omitPaths, options.bounds),
   ]);
   const { kept, since } = listing;
   const records = await readLineRecords(dir, head, {
@@ -68,15 +73,7 @@ export async function readWholeHistoryPass(
     ...(options.gitAiNotes ? { gitAiNotes: options.gitAiNotes } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  // A kept pass carries forward only when the same files were followed and the same records read.
-  const context = createHash('sha256')
-    .update(
-      JSON.stringify([
-        [...tree.files.keys()].filter((path) => tree.isExcluded(path)).sort(),
-        [...records.byCommit].map(([commit, files]) => [commit, [...files]]),
-      ]),
-    )
-    .digest('hex');
+  const context = passContext(tree, records, options.bounds);
   const readers = options.readers ?? [];
   const { onProgress } = options;
   const readersKept = readers.every((reader) => kept?.readings?.has(reader.key));
@@ -99,6 +96,7 @@ export async function readWholeHistoryPass(
     ...(readers.length > 0 ? { onCommitAdded: (hash: string, lines) => reading.read(hash, lines) } : {}),
     ...(onProgress ? { onReplayed: (replayed: number) => onProgress(replayed, parents.size) } : {}),
     ...(options.omitPaths?.length ? { omitPaths: options.omitPaths } : {}),
+    ...(options.bounds ? { bounds: options.bounds } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return {
@@ -111,6 +109,25 @@ export async function readWholeHistoryPass(
     readings: reading.result(),
     readerFailures: reading.failures,
   };
+}
+
+/**
+ * What a pass depended on besides the history: a kept pass carries forward only when the same
+ * files were followed, the same records read and the same blob cap applied (a version above it has
+ * no line diff, so the ledger differs). The default cap adds nothing: passes kept before it was
+ * part of the context still carry forward.
+ */
+function passContext(tree: LineTree, records: LineRecords, bounds: GitBounds | undefined): string {
+  const cap = bounds?.maxDiffBlobBytes ?? DEFAULT_GIT_BOUNDS.maxDiffBlobBytes;
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        [...tree.files.keys()].filter((path) => tree.isExcluded(path)).sort(),
+        [...records.byCommit].map(([commit, files]) => [commit, [...files]]),
+        ...(cap === DEFAULT_GIT_BOUNDS.maxDiffBlobBytes ? [] : [cap]),
+      ]),
+    )
+    .digest('hex');
 }
 
 /** A kept pass's head: a full commit id (the file is ours, but a damaged one must not become an argument). */

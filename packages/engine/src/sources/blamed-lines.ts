@@ -10,6 +10,7 @@ import {
   readReworkedLines,
   type AddedLineReadings,
   type BlameCache,
+  type GitBounds,
   type LineRecords,
   type SharedAuthorshipNotes,
 } from '@cadence-detect/git-source';
@@ -29,6 +30,8 @@ export interface BlamedLinesOptions {
   readonly excludeFiles: readonly string[];
   readonly gitAiNotes: SharedAuthorshipNotes;
   readonly unreadableFiles: readonly string[] | undefined;
+  /** What each git child may cost: a file version above the blob cap is binary, as the history read counts it. */
+  readonly bounds: GitBounds;
   readonly maxFiles: number;
   readonly emit: (event: AnalysisEvent) => void;
   readonly logger: EngineLogger | undefined;
@@ -59,6 +62,7 @@ export async function readBlamedLines(options: BlamedLinesOptions): Promise<Line
     signal,
     range?.before ?? undefined,
     options.unreadableFiles,
+    options.bounds,
   );
   // git-ai notes and Agent Trace records name lines exactly: read before blame matches them.
   const records = await readLineRecords(options.dir, rev, {
@@ -119,6 +123,7 @@ async function rangeReadings(
     readers,
     (path) => !isExcluded(path),
     options.signal,
+    options.bounds,
   ).catch((error: unknown) => {
     if (options.signal.aborted) throw error;
     logger?.warn('could not read the range\u2019s added lines', { error: String(error) });
@@ -144,7 +149,12 @@ async function reworkOf(
     .digest('hex');
   const kept = cache?.lookupRework(reworkKey);
   if (kept) return kept;
-  const found = await readReworkedLines(options.dir, options.commits, { isExcluded, records, signal: options.signal });
+  const found = await readReworkedLines(options.dir, options.commits, {
+    isExcluded,
+    records,
+    bounds: options.bounds,
+    signal: options.signal,
+  });
   cache?.storeRework(reworkKey, found);
   return found;
 }

@@ -1,4 +1,4 @@
-import type { ClonedRepository, SharedAuthorshipNotes } from '@cadence-detect/git-source';
+import type { ClonedRepository, GitBounds, SharedAuthorshipNotes } from '@cadence-detect/git-source';
 import type { AddedLineReadings } from '@cadence-detect/git-source';
 import type { AddedLinesReader, AnalysisEvent, CommitRecord, RepositorySourceInfo } from '@cadence-detect/plugin-sdk';
 import type { AnalysisRequest } from '../analysis-request.js';
@@ -23,6 +23,8 @@ export interface LineReaderParts {
   readonly excludeFiles: readonly string[];
   readonly gitAiNotes: SharedAuthorshipNotes;
   readonly unreadableFiles: readonly string[] | undefined;
+  /** The history read's bounds (`limits.max_diff_blob_mb`): the line readings diff within them too. */
+  readonly bounds: GitBounds;
   readonly emit: (event: AnalysisEvent) => void;
   readonly logger: EngineLogger;
   /** What strategies read of each commit's added lines: a range reads its own commits for them. */
@@ -69,6 +71,7 @@ export function lineReaderOf(
         excludeFiles: parts.excludeFiles,
         gitAiNotes: parts.gitAiNotes,
         unreadableFiles: parts.unreadableFiles,
+        bounds: parts.bounds,
         maxFiles,
         emit,
         logger: parts.logger,

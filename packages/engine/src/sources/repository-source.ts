@@ -216,6 +216,7 @@ async function readRepository(opened: OpenedRepository): Promise<PreparedReposit
       excludeFiles,
       gitAiNotes,
       unreadableFiles: unreadable?.files,
+      bounds,
       emit,
       logger: options.logger,
       ...(options.readers?.length ? { readers: options.readers } : {}),
@@ -238,6 +239,7 @@ function startWholeLines(opened: OpenedRepository, gitAiNotes: SharedAuthorshipN
     gitAiNotes,
     onProgress: (message: string) => emit({ event: 'fetch', message }),
     ...(options.readers?.length ? { readers: options.readers } : {}),
+    bounds: gitBoundsOf(config),
     signal,
   });
 }

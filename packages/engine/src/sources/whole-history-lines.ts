@@ -9,6 +9,7 @@ import {
   readWholeHistoryPass,
   saveKeptLines,
   type AddedLineReadings,
+  type GitBounds,
   type SharedAuthorshipNotes,
   type WholeHistoryPass,
 } from '@cadence-detect/git-source';
@@ -74,6 +75,8 @@ export class WholeHistoryLines {
       readonly onProgress?: (message: string) => void;
       /** What strategies read of each commit's added lines. */
       readonly readers?: readonly AddedLinesReader[];
+      /** The history read's bounds (`limits.max_diff_blob_mb`): the pass diffs within them too. */
+      readonly bounds: GitBounds;
       readonly signal: AbortSignal;
     },
   ) {
@@ -96,6 +99,7 @@ export class WholeHistoryLines {
       gitAiNotes: this.options.gitAiNotes,
       ...(this.options.onProgress ? { onProgress: replayProgress(this.options.onProgress) } : {}),
       ...(this.options.readers?.length ? { readers: this.options.readers } : {}),
+      bounds: this.options.bounds,
       signal: this.options.signal,
       ...(omitPaths?.length ? { omitPaths } : {}),
     });
