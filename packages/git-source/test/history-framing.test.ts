@@ -10,6 +10,7 @@ import {
 } from '@cadence-detect/test-support';
 import type { CommitRecord } from '@cadence-detect/plugin-sdk';
 import { readHistory, readLineTree } from '../src/index.js';
+import { logArguments } from '../src/history.js';
 import { createLogStreamParser, LOG_FORMAT, type LogHeader } from '../src/log-stream.js';
 
 /**
@@ -173,5 +174,31 @@ describe('history framing: commit data cannot forge, hide or drop records', func
     const head = commits.at(-1)!.hash;
     const tree = await readLineTree(dir, head, () => false);
     expect([...tree.files.values()].reduce<number>((sum, lines) => sum + (lines ?? 0), 0)).to.equal(13);
+  });
+  it('counts each file as numstat with the indent heuristic does, reading without it (it slides hunks, never counts)', async () => {
+    const repo = await newRepository(work, 'heuristic');
+    // Lines found by a search for a change the heuristic places elsewhere than git's plain diff.
+    const before = ['def f():', '}', '', '        z()', '    x = 1', '', '}', '', '  }'];
+    const after = ['def f():', '}', '    if y:', '  }', ...before];
+    const text = (lines: string[]): string => `${lines.join('\n')}\n`;
+    await repo.commit({ message: 'Before', date: T0, files: { 'src/f.py': text(before) } });
+    await repo.commit({ message: 'Inserted', date: T0 + 60, files: { 'src/f.py': text(after) } });
+    await repo.commit({ message: 'Taken out', date: T0 + 120, files: { 'src/f.py': text(before) } });
+    // The heuristic places these hunks elsewhere: the history is one where turning it off shows.
+    const patch = (heuristic: string): Promise<string> =>
+      runGit(repo.dir, ['log', '-p', '-U0', heuristic, '--format=%H']);
+    expect(await patch('--no-indent-heuristic')).to.not.equal(await patch('--indent-heuristic'));
+
+    const { commits } = await readHistory(repo.dir, { rev: 'HEAD', excludeFiles: [] });
+    const numstat = await runGit(repo.dir, ['log', '--numstat', '--indent-heuristic', '--format=@%s']);
+    const counted = commits.map((c) => [c.subject, ...c.files.map((f) => `${f.additions}/${f.deletions}`)].join(' '));
+    const expected: string[] = [];
+    for (const line of numstat.split('\n'))
+      if (line.startsWith('@')) expected.unshift(line.slice(1));
+      else if (line) expected[0] += ` ${line.split('\t').slice(0, 2).join('/')}`;
+    expect(counted).to.deep.equal(expected);
+    expect(logArguments({ rev: 'HEAD', excludeFiles: [], mailmap: { blob: '' } } as never, false)).to.include(
+      '--no-indent-heuristic',
+    );
   });
 });
