@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ledger } from './history-ledger.js';
 import type { ReworkedLines } from './rework.js';
@@ -85,31 +85,88 @@ export async function loadKeptLines(file: string, key: string): Promise<KeptLine
   }
 }
 
-/** Keeps a one pass in `file` (written whole to a temporary name, then renamed over it). */
+/**
+ * Keeps a one pass in `file` (written whole to a temporary name, then renamed over it). The JSON is
+ * written in pieces of about 64 KiB, each map and array member by member: the kept pass of a large
+ * history is megabytes of text, and building it as one string (and one buffer to write it) came
+ * at the analysis's memory peak.
+ */
 export async function saveKeptLines(file: string, key: string, kept: KeptLines): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const text = JSON.stringify({
-    format: FORMAT,
-    key,
-    head: kept.ledger.head,
-    commits: kept.ledger.commits,
-    assistants: kept.ledger.assistants,
-    movedLines: kept.ledger.movedLines,
-    context: kept.context,
-    files: Object.fromEntries(kept.ledger.files),
-    texts: Object.fromEntries(kept.ledger.texts ?? new Map<string, readonly number[]>()),
-    rework: { lines: Object.fromEntries(kept.rework.lines), marked: Object.fromEntries(kept.rework.marked) },
-    readings: Object.fromEntries(
-      [...(kept.readings ?? new Map<string, ReadonlyMap<string, number>>())].map(([reader, values]) => [
-        reader,
-        Object.fromEntries(values),
-      ]),
-    ),
-  });
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, text, { mode: 0o600 });
+  const handle = await open(temporary, 'w', 0o600);
+  try {
+    const json = new JsonPieces(handle);
+    await json.write(
+      `{${member('format', FORMAT)},${member('key', key)},${member('head', kept.ledger.head)},${member('assistants', kept.ledger.assistants)},${member('movedLines', kept.ledger.movedLines)},${member('context', kept.context)},"commits":`,
+    );
+    await json.array(kept.ledger.commits);
+    await json.write(',"files":');
+    await json.object(kept.ledger.files);
+    await json.write(',"texts":');
+    await json.object(kept.ledger.texts ?? new Map<string, readonly number[]>());
+    await json.write(',"rework":{"lines":');
+    await json.object(kept.rework.lines);
+    await json.write(',"marked":');
+    await json.object(kept.rework.marked);
+    await json.write('},"readings":{');
+    let first = true;
+    for (const [reader, values] of kept.readings ?? new Map<string, ReadonlyMap<string, number>>()) {
+      await json.write(`${first ? '' : ','}${JSON.stringify(reader)}:`);
+      await json.object(values);
+      first = false;
+    }
+    await json.write('}}');
+    await json.flush();
+  } finally {
+    await handle.close();
+  }
   await rename(temporary, file);
 }
+
+const member = (name: string, value: unknown): string => `${JSON.stringify(name)}:${JSON.stringify(value)}`;
+
+/** JSON text gathered into pieces of about PIECE_CHARS and written as each fills. */
+class JsonPieces {
+  private pending: string[] = [];
+  private size = 0;
+
+  constructor(private readonly handle: FileHandle) {}
+
+  async write(text: string): Promise<void> {
+    this.pending.push(text);
+    this.size += text.length;
+    if (this.size >= PIECE_CHARS) await this.flush();
+  }
+
+  /** An array, element by element. */
+  async array(values: readonly unknown[]): Promise<void> {
+    await this.write('[');
+    for (let at = 0; at < values.length; at++) await this.write(`${at > 0 ? ',' : ''}${JSON.stringify(values[at])}`);
+    await this.write(']');
+  }
+
+  /** A map as an object, member by member (as `Object.fromEntries` then JSON would write it). */
+  async object(entries: ReadonlyMap<string, unknown>): Promise<void> {
+    await this.write('{');
+    let first = true;
+    for (const [name, value] of entries) {
+      await this.write(`${first ? '' : ','}${member(name, value)}`);
+      first = false;
+    }
+    await this.write('}');
+  }
+
+  async flush(): Promise<void> {
+    if (this.size === 0) return;
+    const text = this.pending.join('');
+    this.pending = [];
+    this.size = 0;
+    await this.handle.write(text);
+  }
+}
+
+const PIECE_CHARS = 1 << 16;
 
 /**
  * Whether a kept ledger at `keptHead` can be carried to a newer head, given the parents of the
