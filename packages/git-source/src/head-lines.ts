@@ -3,7 +3,7 @@ import { DEFAULT_GIT_BOUNDS, runBoundedGit, type GitBounds } from './git-process
 import { attributesOf, type PathAttributes } from './gitattributes.js';
 import { BLOB_CAPS, readBlobCapped } from './blob-reader.js';
 import type { Ledger } from './history-ledger.js';
-import { omitted } from './history.js';
+import { omitted } from './history-log.js';
 import { tallyFromLedger } from './ledger-lines.js';
 import { unquoteGitPath } from './git-quoting.js';
 import { isTraceFile, type LineRecords } from './line-records.js';

@@ -1,6 +1,6 @@
 import { itemAt } from '@cadence-detect/errors';
 import { addedLinesOf, type AddedLine } from './added-lines.js';
-import { omitted } from './history.js';
+import { omitted } from './history-log.js';
 import { judgeCopies } from './copy-sites.js';
 import { LedgerBook, type PendingCommit } from './ledger-book.js';
 import { filesToFollow, followedDiffs } from './ledger-follows.js';
@@ -108,25 +108,16 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
   const book = new LedgerBook(options.parents, resumed);
   // Read beside the log (a merge waits for them, pausing the log): they took a tenth of the pass before it.
   let sideDiffs: Map<string, Map<string, FileDiff>> | null = null;
-  const sideRead = mergeSideDiffs(dir, options.parents, options.signal, options.omitPaths, options.bounds).then(
-    (found) => {
-      sideDiffs = found;
-    },
-  );
+  const sideRead = mergeSideDiffs(dir, options.parents, options).then((found) => {
+    sideDiffs = found;
+  });
   sideRead.catch(() => undefined);
   /** A commit's new files blame follows to another file's source, read before it is replayed. */
   const follow = async (commit: PendingCommit): Promise<void> => {
     if (commit.parents.length !== 1) return;
     const files = filesToFollow(commit.diffs, options.follows);
     if (files.paths.length === 0) return;
-    const found = await followedDiffs(
-      dir,
-      commit.hash,
-      itemAt(commit.parents, 0),
-      files,
-      options.signal,
-      options.bounds,
-    );
+    const found = await followedDiffs(dir, commit.hash, itemAt(commit.parents, 0), files, options);
     if (found.size > 0) commit.followed = found;
   };
   let current: PendingCommit | null = null;
@@ -163,9 +154,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
       },
       file: (diff) => current?.diffs.push(diff),
     },
-    options.signal,
-    undefined,
-    options.bounds,
+    options,
   );
   await sideRead;
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Set in a callback TypeScript does not follow

@@ -8,16 +8,9 @@ import { copiedCommits } from './cherry-picks.js';
 import type { CommitRecord, RepositoryStats } from '@cadence-detect/plugin-sdk';
 import { commitRecordSink, type MutableCommit, type ReadCommit } from './commit-record.js';
 import { excludeMatcher } from './exclude-matcher.js';
-import {
-  gitInvocation,
-  DEFAULT_GIT_BOUNDS,
-  gitEnvironment,
-  memoryBoundError,
-  reachedMemoryBound,
-  runGitCommand,
-  type GitBounds,
-} from './git-process.js';
-import { createLogStreamParser, LOG_FORMAT, type LogSink } from './log-stream.js';
+import { gitInvocation, DEFAULT_GIT_BOUNDS, gitEnvironment, runGitCommand, type GitBounds } from './git-process.js';
+import { logArguments, logFailure, lowerPriority } from './history-log.js';
+import { createLogStreamParser, type LogSink } from './log-stream.js';
 import { MISSING_OBJECT, missingBlobs, type MissingBlobs } from './missing-objects.js';
 import type { HistoryCache } from './history-cache.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
@@ -48,6 +41,13 @@ export interface ReadHistoryOptions {
    * ERR_REPOSITORY_TOO_LARGE. DEFAULT_GIT_BOUNDS when absent.
    */
   readonly bounds?: GitBounds;
+  /**
+   * A niceness (1 to 19) for the log's git process: set when the one line pass reads the same
+   * history beside it. The pass's `git log -p` is the longer of the two reads and the analysis ends
+   * with it, so on few cores it goes first and this log takes the CPU it leaves. Absent: git runs
+   * at the process's own priority.
+   */
+  readonly niceness?: number;
 }
 
 type LogOptions = ReadHistoryOptions & { readonly mailmap: MailmapChoice };
@@ -152,11 +152,6 @@ async function readCommits(
   return missing ? { read, missing } : { read };
 }
 
-export function omitted(paths: readonly string[] | undefined): string[] {
-  if (!paths || paths.length === 0) return [];
-  return ['.', ...paths.map((p) => `:(exclude,literal)${p}`)];
-}
-
 async function streamLog(
   dir: string,
   options: LogOptions,
@@ -207,6 +202,7 @@ function runLog(
       stdio: ['ignore', 'pipe', 'pipe'],
       env: gitEnvironment(),
     });
+    if (options.niceness) lowerPriority(child.pid, options.niceness);
     const commits: ReadCommit[] = [];
     let stderr = '';
     const onAbort = (): void => {
@@ -241,36 +237,6 @@ function runLog(
   });
 }
 
-/**
- * `git log -z --numstat` of the revision, the chosen `.mailmap` alone; with `everyCommit`, a commit
- * that touched only left-out paths is still listed. Exported for its test.
- */
-export function logArguments(options: LogOptions, everyCommit: boolean): string[] {
-  return [
-    // The chosen `.mailmap` alone: `mailmap.file` emptied, and no working tree is read (gitInvocation).
-    '-c',
-    `mailmap.blob=${options.mailmap.blob}`,
-    '-c',
-    'mailmap.file=',
-    'log',
-    '-z',
-    '--numstat',
-    // The indent heuristic only slides where a hunk sits, never how many lines it adds or deletes:
-    // numstat's counts are the same without it, and git diffs the history 8 to 10% faster.
-    '--no-indent-heuristic',
-    '--no-color',
-    '--no-ext-diff',
-    '--no-textconv',
-    '--no-show-signature',
-    ...(everyCommit ? ['--full-history', '--sparse'] : []),
-    LOG_FORMAT,
-    '--end-of-options',
-    options.rev,
-    '--',
-    ...omitted(options.omitPaths),
-  ];
-}
-
 /** The records' sink, noting the files numstat calls binary (`-`) with their commit and its first parent: markOversized sizes them. */
 function notingBinaries(records: LogSink, commits: readonly ReadCommit[], binaries: BinaryFile[]): LogSink {
   let parent = '';
@@ -292,22 +258,6 @@ function notingBinaries(records: LogSink, commits: readonly ReadCommit[], binari
       binaryPaths.length = 0;
     },
   };
-}
-
-/** Why git log ended without the history: its memory bound, no such revision, or its own first line. */
-function logFailure(
-  signal: NodeJS.Signals | null,
-  stderr: string,
-  code: number | null,
-  rev: string,
-  bounds: GitBounds,
-): CadenceError {
-  if (reachedMemoryBound(signal, stderr)) return memoryBoundError('git log', bounds);
-  if (/does not have any commits|unknown revision|bad revision|ambiguous argument/i.test(stderr))
-    return new CadenceError('ERR_NO_COMMITS_FOUND', { message: `No commits at ${rev}` });
-  return new CadenceError('ERR_GIT_CLONE_FAILED', {
-    message: `git log failed: ${stderr.trim().split('\n')[0] ?? code}`,
-  });
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { GitBounds } from './git-process.js';
-import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.js';
+import { LINE_DIFF_ARGS, streamCommitDiffs, type DiffReadOptions, type FileDiff } from './line-replay.js';
 
 /**
  * At most this many new files of one commit are followed: a commit that renames files and adds
@@ -58,8 +57,7 @@ export async function followedDiffs(
   commit: string,
   parent: string,
   { paths, sources }: { readonly paths: readonly string[]; readonly sources: readonly string[] },
-  signal?: AbortSignal,
-  bounds?: GitBounds,
+  { signal, bounds }: DiffReadOptions,
 ): Promise<Map<string, FileDiff>> {
   const found = new Map<string, FileDiff>();
   const followOne = (path: string): Promise<void> =>
@@ -73,9 +71,7 @@ export async function followedDiffs(
           if (pathAfter(diff) === path && diff.renameFrom !== null && diff.renameFrom !== path) found.set(path, diff);
         },
       },
-      signal,
-      `${commit} ${parent}\n`,
-      bounds,
+      { signal, input: `${commit} ${parent}\n`, bounds },
     ).catch((error: unknown) => {
       if (signal?.aborted) throw error;
       found.delete(path);

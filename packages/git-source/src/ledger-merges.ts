@@ -1,6 +1,11 @@
-import type { GitBounds } from './git-process.js';
-import { omitted } from './history.js';
-import { LINE_DIFF_ARGS, streamCommitDiffs, UNKNOWN_ORIGIN as UNKNOWN, type FileDiff } from './line-replay.js';
+import { omitted } from './history-log.js';
+import {
+  LINE_DIFF_ARGS,
+  streamCommitDiffs,
+  UNKNOWN_ORIGIN as UNKNOWN,
+  type DiffReadOptions,
+  type FileDiff,
+} from './line-replay.js';
 
 /**
  * Each merge's diff against its second parent (`git diff-tree --stdin` fed `<merge> <second
@@ -10,9 +15,7 @@ import { LINE_DIFF_ARGS, streamCommitDiffs, UNKNOWN_ORIGIN as UNKNOWN, type File
 export async function mergeSideDiffs(
   dir: string,
   parents: ReadonlyMap<string, readonly string[]>,
-  signal?: AbortSignal,
-  omitPaths?: readonly string[],
-  bounds?: GitBounds,
+  { signal, omitPaths, bounds }: { readonly omitPaths?: readonly string[] | undefined } & DiffReadOptions,
 ): Promise<Map<string, Map<string, FileDiff>>> {
   const pairs: string[] = [];
   for (const [hash, of] of parents) if (of.length > 1) pairs.push(`${hash} ${of[1]}`);
@@ -32,9 +35,7 @@ export async function mergeSideDiffs(
         if (to) current?.set(to, diff);
       },
     },
-    signal,
-    `${pairs.join('\n')}\n`,
-    bounds,
+    { signal, input: `${pairs.join('\n')}\n`, bounds },
   );
   return found;
 }

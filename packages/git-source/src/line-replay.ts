@@ -45,6 +45,13 @@ export interface FileDiff {
   added?: string[];
 }
 
+/** How a diff read runs: stopped by `signal`, fed `input`, within `bounds`. */
+export interface DiffReadOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly input?: string;
+  readonly bounds?: GitBounds | undefined;
+}
+
 export interface DiffHandlers {
   /**
    * A commit starts (`%x00%H %P` format line): its hash, whether it is a merge, and its parents.
@@ -62,15 +69,14 @@ export interface DiffHandlers {
  * each file diff to `handlers` as they arrive; hunk bodies are skipped by their counts, so a
  * content line that looks like a header is never read as one. `input` is written to git's stdin
  * (for `--stdin`). git runs under `bounds` (the history read's: the blob cap of
- * `limits.max_diff_blob_mb` and the memory ceiling). Rejects when git fails or `signal` aborts.
+ * `limits.max_diff_blob_mb` and the memory ceiling; DEFAULT_GIT_BOUNDS when absent). Rejects when
+ * git fails or `signal` aborts.
  */
 export function streamCommitDiffs(
   dir: string,
   args: readonly string[],
   handlers: DiffHandlers,
-  signal?: AbortSignal,
-  input?: string,
-  bounds: GitBounds = DEFAULT_GIT_BOUNDS,
+  { signal, input, bounds = DEFAULT_GIT_BOUNDS }: DiffReadOptions = {},
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -326,9 +332,7 @@ export async function replayFirstParent(
       },
       file: (diff) => applyDiff(replay, diff),
     },
-    signal,
-    undefined,
-    bounds,
+    { signal, bounds },
   );
 }
 

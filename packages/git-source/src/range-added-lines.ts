@@ -46,9 +46,7 @@ export async function readRangeAddedLines(
       },
       file: (diff) => current?.diffs.push(diff),
     },
-    signal,
-    undefined,
-    bounds,
+    { signal, bounds },
   );
   finish();
   return { readings: reading.result(), readerFailures: reading.failures };

@@ -202,9 +202,7 @@ async function deletedWork(dir: string, options: ReworkOptions, index: ReworkInd
         if (ranges.length > 0) work.push({ commit: current, path, ranges });
       },
     },
-    options.signal,
-    `${single.join('\n')}\n`,
-    options.bounds,
+    { signal: options.signal, input: `${single.join('\n')}\n`, bounds: options.bounds },
   );
   return work;
 }

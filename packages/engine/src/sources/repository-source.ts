@@ -176,7 +176,7 @@ async function readRepository(opened: OpenedRepository): Promise<PreparedReposit
   const headPaths = readHeadPaths(clone.dir, rev, { signal, bounds });
   // Marked handled now: awaited below, where its failure is dealt with.
   headPaths.catch(() => undefined);
-  const history = await readAnalysedHistory(opened, bounds);
+  const history = await readAnalysedHistory(opened, bounds, wholeLines !== null);
   const { commits, unreadable } = history;
   const pathsAtHead = await headPaths;
   const beside = await readBesideHistory(commits, {
@@ -247,13 +247,21 @@ function startWholeLines(opened: OpenedRepository, gitAiNotes: SharedAuthorshipN
 type AnalysedHistory = Awaited<ReturnType<typeof readHistory>>;
 
 /** The analysed commits (the range's, those since `--since`, or the whole history), said and checked. */
-async function readAnalysedHistory(opened: OpenedRepository, bounds: GitBounds): Promise<AnalysedHistory> {
+/** The history read's niceness while the one line pass reads beside it (history.ts, `niceness`). */
+const BESIDE_LINE_PASS_NICENESS = 10;
+
+async function readAnalysedHistory(
+  opened: OpenedRepository,
+  bounds: GitBounds,
+  besideLinePass: boolean,
+): Promise<AnalysedHistory> {
   const { request, options, locator, clone, info } = opened;
   const { signal, emit, excludeFiles } = options;
   const range = info.range;
   const history = await readHistory(clone.dir, {
     rev: info.headCommit,
     bounds,
+    ...(besideLinePass ? { niceness: BESIDE_LINE_PASS_NICENESS } : {}),
     ...(clone.mirrored ? { cache: mirroredHistories } : {}),
     before: range?.before ?? null,
     since: request.since ? Math.floor(Date.parse(request.since) / 1000) : null,
