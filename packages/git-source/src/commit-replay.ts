@@ -149,10 +149,13 @@ function rangeOf(values: readonly number[], from: number, to: number): number[] 
   return run;
 }
 
-/** Zeros to slice from (a packed array: its slices are packed too). */
+/** Zeros to slice from (a packed array: its slices are packed too), kept no longer than ZEROS_KEPT. */
 const ZEROS: number[] = [];
+const ZEROS_KEPT = 1 << 16;
 
 function zeros(length: number): number[] {
+  // A file longer than what is kept (rare) gets its zeros made: the process never holds a huge file's worth.
+  if (length > ZEROS_KEPT) return new Array<number>(length).fill(0);
   while (ZEROS.length < length) ZEROS.push(0);
   return ZEROS.slice(0, length);
 }
