@@ -110,6 +110,33 @@ export function commitRecordSink(
 }
 
 /**
+ * A commit read without its files (the log printed no numstat), given them afterwards: counts as
+ * the one line pass took them from its diffs (pass-counts.ts), flat: path, added, deleted, ... with
+ * -1 for a binary file. The same record as the numstat read makes. Returns the binary files' paths.
+ */
+export function addCountedFiles(
+  commit: ReadCommit,
+  counts: readonly (string | number)[],
+  isExcluded: (path: string) => boolean,
+  intern: (text: string) => string,
+): string[] {
+  const trees = importedTreeTracker();
+  const binaries: string[] = [];
+  for (let k = 0; k + 2 < counts.length; k += 3) {
+    const path = intern(String(counts[k]));
+    const [added, deleted] = [counts[k + 1], counts[k + 2]].map((n) => (Number(n) < 0 ? '-' : String(n))) as [
+      string,
+      string,
+    ];
+    addFile(commit.record, added, deleted, path, isExcluded);
+    trees.add(added, deleted, path, isExcluded);
+    if (added === '-') binaries.push(path);
+  }
+  commit.record.importedTree = trees.result();
+  return binaries;
+}
+
+/**
  * A file that marks the root of someone else's project: a licence. A readme or a package manifest
  * alone does not: new modules of one's own have those too (and assistants add them eagerly).
  */

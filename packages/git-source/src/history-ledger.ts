@@ -9,7 +9,15 @@ import { mergeSideDiffs } from './ledger-merges.js';
 import { replayPlain } from './commit-replay.js';
 import { emptyState, type LedgerDeletion } from './ledger-state.js';
 import { LINE_DIFF_ARGS, streamCommitDiffs, type FileDiff } from './line-replay.js';
+import { ignoringBlankChanges } from './blank-changes.js';
+import type { FileCountCollector } from './pass-counts.js';
 import type { GitBounds } from './git-process.js';
+
+/**
+ * The line diffs without `-w`: the same read gives numstat's counts (blank-only changes counted),
+ * and the ledger takes each diff as `-w` makes it (ignoringBlankChanges).
+ */
+const LEDGER_DIFF_ARGS = LINE_DIFF_ARGS.filter((arg) => arg !== '-w');
 
 /** `git log --reverse --topo-order -p` from the kept ledger's head (or the root) to `head`. */
 function ledgerLogArguments(
@@ -25,7 +33,7 @@ function ledgerLogArguments(
     '--topo-order',
     '--diff-merges=first-parent',
     ...(pathspec.length > 0 ? ['--full-history', '--sparse'] : []),
-    ...LINE_DIFF_ARGS,
+    ...LEDGER_DIFF_ARGS,
     '--end-of-options',
     resumed ? `${resumed.head}..${head}` : head,
     ...(pathspec.length > 0 ? ['--', ...pathspec] : []),
@@ -62,6 +70,8 @@ export interface LedgerOptions {
   readonly resume?: Ledger;
   /** Each commit that is no merge, with its added lines (added-lines.ts), as it is replayed. */
   readonly onCommitAdded?: (hash: string, lines: readonly AddedLine[]) => void;
+  /** Takes each commit's files as numstat counts them, from the same diffs (pass-counts.ts). */
+  readonly counts?: FileCountCollector;
   /** Told after each replayed commit how many this read has replayed (progress; cheap to call). */
   readonly onReplayed?: (replayed: number) => void;
   readonly signal?: AbortSignal;
@@ -144,6 +154,7 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
         const next = (): void => {
           finish();
           current = { hash, parents, diffs: [] };
+          options.counts?.commit(hash, parents.length > 1);
         };
         const waits = [
           ...(sideDiffs === null && (current?.parents.length ?? 0) > 1 ? [sideRead] : []),
@@ -152,7 +163,10 @@ export async function replayLedger(dir: string, head: string, options: LedgerOpt
         if (waits.length > 0) return Promise.all(waits).then(next);
         next();
       },
-      file: (diff) => current?.diffs.push(diff),
+      file: (diff) => {
+        options.counts?.file(diff);
+        current?.diffs.push(ignoringBlankChanges(diff));
+      },
     },
     options,
   );

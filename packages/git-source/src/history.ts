@@ -1,21 +1,21 @@
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { abortError, CadenceError } from '@cadence-detect/errors';
+import { CadenceError } from '@cadence-detect/errors';
 import { uniqueAbbreviations } from './abbreviations.js';
 import { linkAuthorIntervals } from './author-intervals.js';
 import { copiedCommits } from './cherry-picks.js';
 import type { CommitRecord, RepositoryStats } from '@cadence-detect/plugin-sdk';
-import { commitRecordSink, type MutableCommit, type ReadCommit } from './commit-record.js';
+import { addCountedFiles, type MutableCommit, type ReadCommit } from './commit-record.js';
 import { excludeMatcher } from './exclude-matcher.js';
-import { gitInvocation, DEFAULT_GIT_BOUNDS, gitEnvironment, runGitCommand, type GitBounds } from './git-process.js';
-import { logArguments, logFailure, lowerPriority } from './history-log.js';
-import { createLogStreamParser, type LogSink } from './log-stream.js';
+import { DEFAULT_GIT_BOUNDS, runGitCommand, type GitBounds } from './git-process.js';
+import { runLog } from './history-log.js';
 import { MISSING_OBJECT, missingBlobs, type MissingBlobs } from './missing-objects.js';
 import type { HistoryCache } from './history-cache.js';
 import { isFullCommitId } from '@cadence-detect/plugin-sdk';
 import { markOversized, type BinaryFile } from './oversized-files.js';
 import { chooseMailmap, type MailmapChoice } from './mailmap.js';
+import type { PassFiles } from './pass-counts.js';
+import { stringInterner } from './own-string.js';
 
 export interface ReadHistoryOptions {
   /** The commit (or branch) to read history from. */
@@ -48,6 +48,13 @@ export interface ReadHistoryOptions {
    * at the process's own priority.
    */
   readonly niceness?: number;
+  /**
+   * The one line pass reading the same whole history beside this read (pass-counts.ts): when it
+   * diffs every commit, the log lists the commits alone and takes their files from the pass's
+   * counts, rather than diffing every blob a second time. Used for a whole history read afresh (no
+   * range, no `since`, nothing cached, nothing left out); the counts are numstat's.
+   */
+  readonly passFiles?: PassFiles;
 }
 
 type LogOptions = ReadHistoryOptions & { readonly mailmap: MailmapChoice };
@@ -139,7 +146,8 @@ async function readCommits(
     cached &&
     (await runGitCommand(dir, ['merge-base', '--is-ancestor', cached.head, options.rev], options.signal)).code === 0
   ) {
-    const newer = await streamLog(dir, { ...options, rev: `${cached.head}..${options.rev}` }, isExcluded, boundary);
+    const { passFiles: _unused, ...ranged } = options;
+    const newer = await streamLog(dir, { ...ranged, rev: `${cached.head}..${options.rev}` }, isExcluded, boundary);
     read = [...cached.read, ...newer.commits.reverse()];
     missing = newer.missing;
   } else {
@@ -163,7 +171,9 @@ async function streamLog(
   let commits: ReadCommit[];
   let found: MissingBlobs | undefined;
   try {
-    commits = await runLog(dir, options, bounds, isExcluded, boundary, binaries);
+    commits =
+      (await countedByPass(dir, options, bounds, { isExcluded, boundary, binaries })) ??
+      (await runLog(dir, options, bounds, { isExcluded, boundary, binaries }));
   } catch (error) {
     // A damaged or partial clone lacks some blobs: read the rest, the files with a missing version
     // left out (every commit still listed), and name the commits whose diff could not be read.
@@ -171,93 +181,53 @@ async function streamLog(
     const missing = await missingBlobs(dir, options.rev, options.signal);
     if (missing.files.size === 0) throw error;
     binaries.length = 0;
-    commits = await runLog(
-      dir,
-      { ...options, omitPaths: [...missing.files] },
-      bounds,
+    commits = await runLog(dir, { ...options, omitPaths: [...missing.files] }, bounds, {
       isExcluded,
       boundary,
       binaries,
-      true,
-    );
+      everyCommit: true,
+    });
     found = missing;
   }
   await markOversized(dir, binaries, bounds, options.signal);
   return found ? { commits, missing: found } : { commits };
 }
 
-function runLog(
+/**
+ * The commits alone (`git log` with no diff), their files from the line pass's counts: null when
+ * there is no pass beside this read, it does not diff every commit, or it failed (numstat then).
+ */
+async function countedByPass(
   dir: string,
   options: LogOptions,
   bounds: GitBounds,
-  isExcluded: (path: string) => boolean,
-  boundary: ReadonlySet<string>,
-  binaries: BinaryFile[],
-  everyCommit = false,
-): Promise<ReadCommit[]> {
-  return new Promise((resolve, reject) => {
-    const git = gitInvocation(dir, logArguments(options, everyCommit), bounds);
-    const child = spawn(git.command, git.args, {
-      cwd: git.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: gitEnvironment(),
-    });
-    if (options.niceness) lowerPriority(child.pid, options.niceness);
-    const commits: ReadCommit[] = [];
-    let stderr = '';
-    const onAbort = (): void => {
-      child.kill('SIGKILL');
-    };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const records = commitRecordSink(isExcluded, boundary, (commit) => {
-      commits.push(commit);
-      if (commits.length % 1000 === 0) options.onProgress?.(commits.length);
-    });
-    const parser = createLogStreamParser(notingBinaries(records, commits, binaries));
-    // Decoded here so that a character split across two chunks reaches the parser whole.
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => parser.push(chunk));
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      if (stderr.length < 4096) stderr += chunk;
-    });
-    child.on('error', (error) =>
-      reject(new CadenceError('ERR_GIT_CLONE_FAILED', { message: `git log failed to start: ${error.message}` })),
-    );
-    child.on('close', (code, signal) => {
-      options.signal?.removeEventListener('abort', onAbort);
-      if (options.signal?.aborted) reject(abortError(options.signal));
-      else if (code !== 0) reject(logFailure(signal, stderr, code, options.rev, bounds));
-      else {
-        parser.finish();
-        options.onProgress?.(commits.length);
-        resolve(commits);
-      }
-    });
-  });
-}
-
-/** The records' sink, noting the files numstat calls binary (`-`) with their commit and its first parent: markOversized sizes them. */
-function notingBinaries(records: LogSink, commits: readonly ReadCommit[], binaries: BinaryFile[]): LogSink {
-  let parent = '';
-  const binaryPaths: string[] = [];
-  return {
-    commit(header) {
-      records.commit(header);
-      parent = header[1].split(' ')[0] ?? '';
-      binaryPaths.length = 0;
-    },
-    file(added, deleted, filePath) {
-      records.file(added, deleted, filePath);
-      if (added === '-' || deleted === '-') binaryPaths.push(filePath);
-    },
-    end() {
-      records.end();
-      const commit = commits[commits.length - 1];
-      if (commit) for (const filePath of binaryPaths) binaries.push({ commit, parent, path: filePath });
-      binaryPaths.length = 0;
-    },
-  };
+  reading: { isExcluded: (path: string) => boolean; boundary: ReadonlySet<string>; binaries: BinaryFile[] },
+): Promise<ReadCommit[] | null> {
+  const pass = options.passFiles;
+  if (!pass || options.omitPaths?.length || options.before || !(await pass.replaysAll)) return null;
+  const commits = await runLog(dir, options, bounds, { ...reading, binaries: [], counted: false });
+  const counts = await pass.takeFiles();
+  if (!counts) return null;
+  const intern = stringInterner();
+  const recount = new Map<string, number>();
+  for (const [at, commit] of commits.entries()) {
+    const { hash, parents, isMerge } = commit.record;
+    if (isMerge) continue;
+    const files = counts.filesOf(hash);
+    // A commit the pass did not list: the pass's history is not this one.
+    if (files === undefined) return null;
+    if (files === null) recount.set(hash, at);
+    else
+      for (const path of addCountedFiles(commit, files, reading.isExcluded, intern))
+        reading.binaries.push({ commit, parent: parents[0] ?? '', path });
+  }
+  // The commits whose patch does not say what numstat prints: numstat's own records of them.
+  if (recount.size > 0)
+    for (const commit of await runLog(dir, options, bounds, { ...reading, only: [...recount.keys()] })) {
+      const at = recount.get(commit.record.hash);
+      if (at !== undefined) commits[at] = commit;
+    }
+  return commits;
 }
 
 /**

@@ -59,6 +59,7 @@ export {
 export { attributesOf, type PathAttributes } from './gitattributes.js';
 export { readReworkedLines, REWORK_WINDOW_SECONDS, type ReworkOptions, type ReworkedLines } from './rework.js';
 export { replayLedger, type Ledger, type LedgerOptions } from './history-ledger.js';
+export type { CommitFileCounts, PassFiles } from './pass-counts.js';
 export {
   readWholeHistoryPass,
   chargeRework,

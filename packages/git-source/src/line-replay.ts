@@ -40,6 +40,8 @@ export interface FileDiff {
   renameTo: string | null;
   binary: boolean;
   hunks: [number, number, number, number][];
+  /** The `index` line names the empty blob (e69de29, seven hex digits or more): a file created or deleted empty. */
+  emptyBlob?: true;
   /** With `DiffHandlers.content`: the removed and the added lines' text, in order (without their `-`/`+`). */
   removed?: string[];
   added?: string[];
@@ -266,6 +268,7 @@ class DiffParser {
     else if (line.startsWith('rename from ')) file.renameFrom = ownString(unquoteGitPath(line.slice(12)));
     else if (line.startsWith('rename to ')) file.renameTo = ownString(unquoteGitPath(line.slice(10)));
     else if (line.startsWith('Binary files ')) file.binary = true;
+    else if (line.startsWith('index ') && /[ .]e69de29[0-9a-f]*(?:\.|\s|$)/.test(line)) file.emptyBlob = true;
     else if (line.startsWith('@@ ')) {
       const hunk = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
       if (!hunk) return;

@@ -11,6 +11,7 @@ import { carriesForward, type KeptLines } from './ledger-cache.js';
 import { CadenceError, itemAt } from '@cadence-detect/errors';
 import type { AddedLinesReader } from '@cadence-detect/plugin-sdk';
 import { AddedLinesReading, type AddedLineReadings } from './added-lines.js';
+import { FileCountCollector, type CommitFileCounts } from './pass-counts.js';
 
 /** What one pass over a whole history found, before the history's commit records are known. */
 export interface WholeHistoryPass {
@@ -48,6 +49,13 @@ export interface WholeHistoryOptions {
   /** What strategies read of each commit's added lines (a kept pass without one of them is replayed whole). */
   readonly readers?: readonly AddedLinesReader[];
   readonly signal?: AbortSignal;
+  /**
+   * Told once the commits are listed: whether the pass diffs every commit (no kept pass to carry
+   * forward); then, after the replay, each commit's files as numstat counts them (null when the pass
+   * carried a kept one forward or could not name a file): what the history read takes its files from.
+   */
+  readonly onPlan?: (replaysAll: boolean) => void;
+  readonly onCounts?: (counts: CommitFileCounts | null) => void;
 }
 
 /**
@@ -62,7 +70,10 @@ export async function readWholeHistoryPass(
   options: WholeHistoryOptions,
 ): Promise<WholeHistoryPass> {
   const [listing, tree] = await Promise.all([
-    listCommits(dir, head, options.loadKept, options.signal),
+    listCommits(dir, head, options.loadKept, options.signal).then((listed) => {
+      options.onPlan?.(listed.kept === null);
+      return listed;
+    }),
     readLineTree(dir, head, options.isExcludedByConfig, options.signal, undefined, options.omitPaths, options.bounds),
   ]);
   const { kept, since } = listing;
@@ -83,7 +94,9 @@ export async function readWholeHistoryPass(
   const parents =
     resumedFrom && since ? since : since ? await historyParents(dir, head, options.signal) : listing.parents;
   const deletions = new Map<number, number>();
+  const counts = options.onCounts && !resumedFrom ? new FileCountCollector() : undefined;
   const ledger = await replayLedger(dir, head, {
+    ...(counts ? { counts } : {}),
     follows: (path) => !tree.isExcluded(path),
     parents,
     ...(records.byCommit.size > 0 ? { recorded: (commit, path) => records.byCommit.get(commit)?.get(path) } : {}),
@@ -99,6 +112,7 @@ export async function readWholeHistoryPass(
     ...(options.bounds ? { bounds: options.bounds } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  options.onCounts?.(counts?.result() ?? null);
   return {
     tree,
     records,

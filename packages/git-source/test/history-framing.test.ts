@@ -197,6 +197,6 @@ describe('history framing: commit data cannot forge, hide or drop records', func
       if (line.startsWith('@')) expected.unshift(line.slice(1));
       else if (line) expected[0] += ` ${line.split('\t').slice(0, 2).join('/')}`;
     expect(counted).to.deep.equal(expected);
-    expect(logArguments({ rev: 'HEAD', mailmap: { blob: '' } }, false)).to.include('--no-indent-heuristic');
+    expect(logArguments({ rev: 'HEAD', mailmap: { blob: '' } })).to.include('--no-indent-heuristic');
   });
 });

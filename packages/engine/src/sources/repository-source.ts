@@ -176,7 +176,7 @@ async function readRepository(opened: OpenedRepository): Promise<PreparedReposit
   const headPaths = readHeadPaths(clone.dir, rev, { signal, bounds });
   // Marked handled now: awaited below, where its failure is dealt with.
   headPaths.catch(() => undefined);
-  const history = await readAnalysedHistory(opened, bounds, wholeLines !== null);
+  const history = await readAnalysedHistory(opened, bounds, wholeLines);
   const { commits, unreadable } = history;
   const pathsAtHead = await headPaths;
   const beside = await readBesideHistory(commits, {
@@ -253,7 +253,7 @@ const BESIDE_LINE_PASS_NICENESS = 10;
 async function readAnalysedHistory(
   opened: OpenedRepository,
   bounds: GitBounds,
-  besideLinePass: boolean,
+  besideLinePass: WholeHistoryLines | null,
 ): Promise<AnalysedHistory> {
   const { request, options, locator, clone, info } = opened;
   const { signal, emit, excludeFiles } = options;
@@ -261,7 +261,15 @@ async function readAnalysedHistory(
   const history = await readHistory(clone.dir, {
     rev: info.headCommit,
     bounds,
-    ...(besideLinePass ? { niceness: BESIDE_LINE_PASS_NICENESS } : {}),
+    // Its files from the pass's counts when the pass diffs every commit; else numstat's, at a lower
+    // priority. A job with a deadline (the server's) reads numstat: its verdict never waits for the
+    // pass, whose lines are dropped when the job's time runs short (pipeline/lines.ts).
+    ...(besideLinePass
+      ? {
+          niceness: BESIDE_LINE_PASS_NICENESS,
+          ...(options.job?.deadline === undefined ? { passFiles: besideLinePass.passFiles } : {}),
+        }
+      : {}),
     ...(clone.mirrored ? { cache: mirroredHistories } : {}),
     before: range?.before ?? null,
     since: request.since ? Math.floor(Date.parse(request.since) / 1000) : null,

@@ -9,7 +9,9 @@ import {
   readWholeHistoryPass,
   saveKeptLines,
   type AddedLineReadings,
+  type CommitFileCounts,
   type GitBounds,
+  type PassFiles,
   type SharedAuthorshipNotes,
   type WholeHistoryPass,
 } from '@cadence-detect/git-source';
@@ -80,14 +82,36 @@ export class WholeHistoryLines {
       readonly signal: AbortSignal;
     },
   ) {
+    let plan: (replaysAll: boolean) => void = () => undefined;
+    let counted: (counts: CommitFileCounts | null) => void = () => undefined;
+    let files = new Promise<CommitFileCounts | null>((resolve) => (counted = resolve));
+    this.passFiles = {
+      replaysAll: new Promise((resolve) => (plan = resolve)),
+      takeFiles: () => {
+        const taken = files;
+        files = Promise.resolve(null);
+        return taken;
+      },
+    };
+    this.told = { plan, counted };
     this.pass = this.run();
-    // Marked handled now: awaited by `read`, where its failure is dealt with.
-    this.pass.catch(() => undefined);
+    // Marked handled now: awaited by `read`, where its failure is dealt with; the history read then counts its own files.
+    this.pass.catch(() => {
+      plan(false);
+      counted(null);
+    });
     this.readings = this.pass.then(
       (pass) => pass.readings,
       () => undefined,
     );
   }
+
+  /** Each commit's files as the pass counts them, for the history read beside it (history.ts, `passFiles`). */
+  readonly passFiles: PassFiles;
+  private readonly told: {
+    readonly plan: (replaysAll: boolean) => void;
+    readonly counted: (counts: CommitFileCounts | null) => void;
+  };
 
   /** The readers' numbers once the pass has replayed (before `read` blames the head); undefined if it failed. */
   readonly readings: Promise<AddedLineReadings | undefined>;
@@ -101,7 +125,13 @@ export class WholeHistoryLines {
       ...(this.options.readers?.length ? { readers: this.options.readers } : {}),
       bounds: this.options.bounds,
       signal: this.options.signal,
-      ...(omitPaths?.length ? { omitPaths } : {}),
+      // A pass run again without unreadable files counts no history read's files.
+      ...(omitPaths?.length
+        ? { omitPaths }
+        : {
+            onPlan: (replaysAll: boolean) => this.told.plan(replaysAll),
+            onCounts: (counts) => this.told.counted(counts),
+          }),
     });
   }
 
