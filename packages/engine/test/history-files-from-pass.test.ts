@@ -46,7 +46,8 @@ describe('engine: the history read takes its files from the one line pass', func
       [
         `import { createEngine, silentEngineLogger } from ${JSON.stringify(pathToFileURL(ENGINE).href)};`,
         `import { defaultConfig, toPluginConfigView } from ${JSON.stringify(pathToFileURL(CONFIG).href)};`,
-        `const engine = createEngine({ config: { limits: { clone_timeout_seconds: 60, max_repo_size_mb: 100, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30 }, git: { depth: 0 } }, pluginConfig: toPluginConfigView(defaultConfig()), logger: silentEngineLogger(), plugins: [] });`,
+        `const cache = process.argv[4] ? { cache: { repositories_dir: process.argv[4], repositories_max_size: 0 } } : {};`,
+        `const engine = createEngine({ config: { limits: { clone_timeout_seconds: 60, max_repo_size_mb: 100, max_page_bytes: 1 << 20, fetch_timeout_seconds: 20, strategy_timeout_seconds: 30 }, git: { depth: 0 }, ...cache }, pluginConfig: toPluginConfigView(defaultConfig()), logger: silentEngineLogger(), plugins: [] });`,
         `const job = process.argv[3] === 'deadline' ? { job: { id: 'j', url: null, forge: null, deadline: Date.now() + 60000 } } : {};`,
         `const result = await engine.analyze({ kind: 'repository', url: process.argv[2] }, { network: null, allowLocalPaths: true, ...job });`,
         `process.stdout.write(JSON.stringify(result));`,
@@ -55,11 +56,15 @@ describe('engine: the history read takes its files from the one line pass', func
   });
   after(() => work.remove());
 
-  async function analyze(withDeadline: boolean): Promise<{ result: unknown; logs: string[] }> {
+  async function analyze(withDeadline: boolean, cacheDir?: string): Promise<{ result: unknown; logs: string[] }> {
     await writeFile(log, '');
-    const { stdout } = await run(process.execPath, [script, dir, ...(withDeadline ? ['deadline'] : [])], {
-      env: { ...process.env, CADENCE_GIT: wrapper },
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [script, dir, withDeadline ? 'deadline' : '-', ...(cacheDir ? [cacheDir] : [])],
+      {
+        env: { ...process.env, CADENCE_GIT: wrapper },
+      },
+    );
     const logs = (await readFile(log, 'utf8')).split('\n').filter((line) => / log -z /.test(line));
     return { result: JSON.parse(stdout) as unknown, logs };
   }
@@ -77,5 +82,27 @@ describe('engine: the history read takes its files from the one line pass', func
     // The re-indenting move counts its blank-only changes as numstat does: 30 + 10 + 40 added, 40 deleted.
     const { metrics } = beside.result as { metrics: { additions: number; deletions: number } };
     expect([metrics.additions, metrics.deletions]).to.deep.equal([81, 40]);
+  });
+
+  it('after new commits, a kept pass carries its counts forward: still no numstat read, the same result', async () => {
+    const cacheDir = path.join(work.path, 'cache');
+    const cold = await analyze(false, cacheDir);
+    expect(cold.logs).to.have.length(1);
+    expect(cold.logs[0]).to.not.include('--numstat');
+    await writeFile(path.join(dir, 'src/c.py'), 'late = 1\n  later = 2\n');
+    await runGit(dir, ['add', '-A']);
+    await runGit(dir, ['-c', 'user.name=Late', '-c', 'user.email=late@example.test', 'commit', '-q', '-m', 'late']);
+    const warm = await analyze(false, cacheDir);
+    // The pass replayed the new commit alone (its kept file carried forward) and the counts came with it.
+    const logs = (await readFile(log, 'utf8')).split('\n');
+    expect(
+      logs.some((line) => / log .*--topo-order .*\.\./.test(line)),
+      'the pass resumed',
+    ).to.equal(true);
+    expect(warm.logs).to.have.length(1);
+    expect(warm.logs[0]).to.not.include('--numstat');
+    const timed = await analyze(true);
+    expect(timed.logs[0]).to.include('--numstat');
+    expect(warm.result).to.deep.equal(timed.result);
   });
 });

@@ -4,10 +4,12 @@ import path from 'node:path';
 import type { Ledger } from './history-ledger.js';
 import type { ReworkedLines } from './rework.js';
 import type { AddedLineReadings } from './added-lines.js';
+import type { KeptCounts } from './pass-counts.js';
 
 // 4: copies within a file lined up again at the head, piece by piece (kept passes of 3 judged them by weight).
 // 5: the added lines' readings kept beside the ledger.
-const FORMAT = 5;
+// 6: each commit's files as numstat counts them (the history read takes them instead of a numstat read).
+const FORMAT = 6;
 
 /** A whole history's one pass, kept for the next analysis of the same repository. */
 export interface KeptLines {
@@ -17,6 +19,8 @@ export interface KeptLines {
   readonly context: string;
   /** What the strategies' readers returned per commit (by reader key, then commit). */
   readonly readings?: AddedLineReadings;
+  /** Each commit's files as numstat counts them (pass-counts.ts). */
+  readonly counts?: KeptCounts;
 }
 
 /**
@@ -55,6 +59,7 @@ export async function loadKeptLines(file: string, key: string): Promise<KeptLine
       texts?: Record<string, number[]>;
       rework: { lines: Record<string, number>; marked: Record<string, number> };
       readings?: Record<string, Record<string, number>>;
+      counts?: unknown;
     };
     if (kept.format !== FORMAT || kept.key !== key || typeof kept.head !== 'string' || !Array.isArray(kept.commits))
       return null;
@@ -62,7 +67,9 @@ export async function loadKeptLines(file: string, key: string): Promise<KeptLine
     // A reading that is no number would reach a strategy as one: the file is damaged.
     for (const values of Object.values(kept.readings ?? {}))
       if (!Object.values(values).every((value) => typeof value === 'number' && Number.isFinite(value))) return null;
+    const counts = keptCounts(kept.counts);
     return {
+      ...(counts ? { counts } : {}),
       ledger: {
         head: kept.head,
         commits: kept.commits,
@@ -116,12 +123,54 @@ export async function saveKeptLines(file: string, key: string, kept: KeptLines):
       await json.object(values);
       first = false;
     }
-    await json.write('}}');
+    await json.write('}');
+    if (kept.counts) await writeCounts(json, kept.counts);
+    await json.write('}');
     await json.flush();
   } finally {
     await handle.close();
   }
   await rename(temporary, file);
+}
+
+/** The counts as JSON: the paths once each in `table`, each file by its path's index there. */
+async function writeCounts(json: JsonPieces, counts: KeptCounts): Promise<void> {
+  const index = new Map<string, number>();
+  const files = counts.paths.map((path) => {
+    let at = index.get(path);
+    if (at === undefined) index.set(path, (at = index.size));
+    return at;
+  });
+  await json.write(',"counts":{"hashes":');
+  await json.array(counts.hashes);
+  await json.write(',"starts":');
+  await json.array(counts.starts);
+  await json.write(',"table":');
+  await json.array([...index.keys()]);
+  await json.write(',"files":');
+  await json.array(files);
+  await json.write(',"lines":');
+  await json.array(Array.from(counts.counts));
+  await json.write('}');
+}
+
+/** Kept counts read back, or undefined when absent or damaged (then numstat counts). */
+function keptCounts(value: unknown): KeptCounts | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { hashes, starts, table, files, lines } = value as Record<string, unknown>;
+  const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+  const integers = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x));
+  if (!strings(hashes) || !integers(starts) || !strings(table) || !integers(files) || !integers(lines))
+    return undefined;
+  if (hashes.length !== starts.length || lines.length !== 2 * files.length) return undefined;
+  const paths: string[] = [];
+  for (const at of files) {
+    const path = table[at];
+    if (path === undefined) return undefined;
+    paths.push(path);
+  }
+  if (starts.some((start) => start > paths.length)) return undefined;
+  return { hashes, starts, paths, counts: Int32Array.from(lines) };
 }
 
 const member = (name: string, value: unknown): string => `${JSON.stringify(name)}:${JSON.stringify(value)}`;

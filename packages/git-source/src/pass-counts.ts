@@ -37,6 +37,16 @@ export interface PassFiles {
  * becoming a link) is two patches and one numstat entry; a path git quoted with no ---/+++ lines
  * has no name here. Such a commit is left to numstat (null).
  */
+/** The counts kept with a pass (ledger-cache.ts) and carried forward with it: flat, two numbers a file. */
+export interface KeptCounts {
+  /** Each counted commit (merges aside) and where its files start in `paths` (-1: left to numstat). */
+  readonly hashes: readonly string[];
+  readonly starts: readonly number[];
+  /** Each file's path, and its added and deleted lines at twice its index. */
+  readonly paths: readonly string[];
+  readonly counts: ArrayLike<number>;
+}
+
 export class FileCountCollector {
   /** Per commit read (merges aside), in the pass's order: its hash and where its files start (-1: left to numstat). */
   private readonly hashes: string[] = [];
@@ -48,6 +58,26 @@ export class FileCountCollector {
   private readonly seen = new Set<string>();
   /** A path once for the whole history (each diff's is a copy of its own). */
   private readonly intern = stringInterner();
+
+  /** Carried forward from a kept pass's counts: the commits since are added after them. */
+  constructor(kept?: KeptCounts) {
+    if (!kept) return;
+    for (const hash of kept.hashes) this.hashes.push(hash);
+    for (const start of kept.starts) this.starts.push(start);
+    for (const path of kept.paths) this.paths.push(this.intern(path));
+    this.counts = new Int32Array(Math.max(4096, 2 * kept.counts.length));
+    this.counts.set(kept.counts);
+  }
+
+  /** The counts as they are now, to keep with the pass. */
+  kept(): KeptCounts {
+    return {
+      hashes: this.hashes,
+      starts: this.starts,
+      paths: this.paths,
+      counts: this.counts.subarray(0, 2 * this.paths.length),
+    };
+  }
 
   /** A new commit's diffs follow; a merge's are not counted (numstat prints none for a merge). */
   commit(hash: string, isMerge: boolean): void {

@@ -11,13 +11,15 @@ import { carriesForward, type KeptLines } from './ledger-cache.js';
 import { CadenceError, itemAt } from '@cadence-detect/errors';
 import type { AddedLinesReader } from '@cadence-detect/plugin-sdk';
 import { AddedLinesReading, type AddedLineReadings } from './added-lines.js';
-import { FileCountCollector, type CommitFileCounts } from './pass-counts.js';
+import { FileCountCollector, type CommitFileCounts, type KeptCounts } from './pass-counts.js';
 
 /** What one pass over a whole history found, before the history's commit records are known. */
 export interface WholeHistoryPass {
   readonly tree: LineTree;
   readonly records: LineRecords;
   readonly ledger: Ledger;
+  /** Each commit's files as numstat counts them (pass-counts.ts), kept with the pass; null when a kept pass carried forward had none. */
+  readonly counts: KeptCounts | null;
   /** Deleted lines by (deleting commit, writer, marked) as one number (deletionKey): rework is charged from them once the commits' dates are known. */
   readonly deletions: ReadonlyMap<number, number>;
   /** The kept pass it carried forward, if any (its rework stands). */
@@ -71,7 +73,8 @@ export async function readWholeHistoryPass(
 ): Promise<WholeHistoryPass> {
   const [listing, tree] = await Promise.all([
     listCommits(dir, head, options.loadKept, options.signal).then((listed) => {
-      options.onPlan?.(listed.kept === null);
+      // Counts for every commit: a replay from the root, or a kept pass that kept its counts.
+      options.onPlan?.(listed.kept === null || listed.kept.counts !== undefined);
       return listed;
     }),
     readLineTree(dir, head, options.isExcludedByConfig, options.signal, undefined, options.omitPaths, options.bounds),
@@ -94,7 +97,7 @@ export async function readWholeHistoryPass(
   const parents =
     resumedFrom && since ? since : since ? await historyParents(dir, head, options.signal) : listing.parents;
   const deletions = new Map<number, number>();
-  const counts = options.onCounts && !resumedFrom ? new FileCountCollector() : undefined;
+  const counts = countCollector(resumedFrom);
   const ledger = await replayLedger(dir, head, {
     ...(counts ? { counts } : {}),
     follows: (path) => !tree.isExcluded(path),
@@ -117,12 +120,18 @@ export async function readWholeHistoryPass(
     tree,
     records,
     ledger,
+    counts: counts?.kept() ?? null,
     deletions,
     resumedFrom,
     context,
     readings: reading.result(),
     readerFailures: reading.failures,
   };
+}
+
+/** Counted whenever the counts can cover the whole history (a replay from the root, or a kept pass that kept them), so that the kept pass keeps them too. */
+function countCollector(resumedFrom: KeptLines | null): FileCountCollector | undefined {
+  return !resumedFrom || resumedFrom.counts ? new FileCountCollector(resumedFrom?.counts) : undefined;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeTempDir, type TempDir } from '@cadence-detect/test-support';
 import { loadKeptLines, saveKeptLines, type KeptLines } from '../src/ledger-cache.js';
+import type { KeptCounts } from '../src/pass-counts.js';
 
 const hash = (n: number): string => n.toString(16).padStart(40, '0');
 
@@ -27,7 +28,24 @@ function keptPass(commits: number, files: number): KeptLines {
       ['commit-model/code-tokens@1', new Map(Array.from({ length: commits }, (_, i) => [hash(i), i / 7 - 3]))],
       ['other', new Map()],
     ]),
+    // Each commit one or two files (its paths from the odd names), every tenth one left to numstat (-1).
+    counts: keptCounts(commits, names),
   };
+}
+
+function keptCounts(commits: number, names: readonly string[]): KeptCounts {
+  const starts: number[] = [];
+  const paths: string[] = [];
+  const lines: number[] = [];
+  for (let i = 0; i < commits; i++) {
+    starts.push(i % 10 === 9 ? -1 : paths.length);
+    if (i % 10 === 9) continue;
+    for (let f = 0; f <= i % 2; f++) {
+      paths.push(names[(i + f) % names.length]!);
+      lines.push(i % 7, f === 1 ? -1 : i % 3);
+    }
+  }
+  return { hashes: Array.from({ length: commits }, (_, i) => hash(i)), starts, paths, counts: Int32Array.from(lines) };
 }
 
 describe('git-source: the kept one pass on disk', function () {
@@ -52,7 +70,7 @@ describe('git-source: the kept one pass on disk', function () {
     expect(JSON.parse(text)).to.deep.equal(
       JSON.parse(
         JSON.stringify({
-          format: 5,
+          format: 6,
           key: 'key',
           head: kept.ledger.head,
           commits: kept.ledger.commits,
@@ -65,10 +83,36 @@ describe('git-source: the kept one pass on disk', function () {
           readings: Object.fromEntries(
             [...kept.readings!].map(([reader, values]) => [reader, Object.fromEntries(values)]),
           ),
+          counts: {
+            hashes: kept.counts!.hashes,
+            starts: kept.counts!.starts,
+            table: [...new Set(kept.counts!.paths)],
+            files: kept.counts!.paths.map((p) => [...new Set(kept.counts!.paths)].indexOf(p)),
+            lines: Array.from(kept.counts!.counts),
+          },
         }),
       ),
     );
     expect(await loadKeptLines(file, 'another key')).to.equal(null);
+  });
+
+  it('reads damaged counts as none (numstat counts then), the rest of the pass kept', async () => {
+    const file = path.join(temp.path, 'lines', 'damaged-counts.json');
+    const kept = keptPass(30, 3);
+    await saveKeptLines(file, 'key', kept);
+    const document = JSON.parse(await readFile(file, 'utf8')) as { counts: { files: number[]; lines: number[] } };
+    for (const damage of [
+      (d: typeof document) => d.counts.files.push(99_999),
+      (d: typeof document) => d.counts.lines.pop(),
+      (d: typeof document) => (d.counts.lines[0] = 0.5),
+    ]) {
+      const copy = structuredClone(document);
+      damage(copy);
+      await writeFile(file, JSON.stringify(copy));
+      const loaded = await loadKeptLines(file, 'key');
+      expect(loaded?.counts).to.equal(undefined);
+      expect(loaded?.ledger).to.deep.equal(kept.ledger);
+    }
   });
 
   it('replaces a kept file whole, never leaving a piece of the old one', async () => {

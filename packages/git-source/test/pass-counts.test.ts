@@ -2,7 +2,17 @@ import { expect } from 'chai';
 import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRepository, makeTempDir, runGit, type TempDir } from '@cadence-detect/test-support';
-import { readHistory, readWholeHistoryPass, type CommitFileCounts, type PassFiles } from '../src/index.js';
+import {
+  chargeRework,
+  loadKeptLines,
+  readHistory,
+  readWholeHistoryPass,
+  saveKeptLines,
+  type CommitFileCounts,
+  type KeptLines,
+  type PassFiles,
+  type WholeHistoryPass,
+} from '../src/index.js';
 
 const HOUR = 3_600;
 const T0 = Date.UTC(2025, 5, 2, 9) / 1000;
@@ -69,8 +79,14 @@ async function awkwardHistory(dir: string): Promise<void> {
 /** The pass and the history read side by side, the read taking its files from the pass (as the engine runs them). */
 async function readBesidePass(
   dir: string,
-  alter?: (files: (string | number)[]) => (string | number)[],
-): Promise<{ history: Awaited<ReturnType<typeof readHistory>>; counts: CommitFileCounts | null }> {
+  alter?: ((files: (string | number)[]) => (string | number)[]) | null,
+  loadKept?: () => Promise<KeptLines | null>,
+): Promise<{
+  history: Awaited<ReturnType<typeof readHistory>>;
+  counts: CommitFileCounts | null;
+  pass: WholeHistoryPass;
+  planned: boolean;
+}> {
   const head = (await runGit(dir, ['rev-parse', 'HEAD'])).trim();
   let plan: (replaysAll: boolean) => void = () => undefined;
   let counted: (counts: CommitFileCounts | null) => void = () => undefined;
@@ -90,11 +106,16 @@ async function readBesidePass(
       };
     },
   };
-  const [, history] = await Promise.all([
-    readWholeHistoryPass(dir, head, { isExcludedByConfig: () => false, onPlan: plan, onCounts: counted }),
+  const [pass, history] = await Promise.all([
+    readWholeHistoryPass(dir, head, {
+      isExcludedByConfig: () => false,
+      onPlan: plan,
+      onCounts: counted,
+      ...(loadKept ? { loadKept } : {}),
+    }),
     readHistory(dir, { rev: head, excludeFiles: ['**/*.png'], passFiles }),
   ]);
-  return { history, counts: taken };
+  return { history, counts: taken, pass, planned: await passFiles.replaysAll };
 }
 
 describe('git-source: the history read takes its files from the line pass (pass-counts.ts)', function () {
@@ -132,5 +153,56 @@ describe('git-source: the history read takes its files from the line pass (pass-
       files[0] === 'src/a.ts' && files[1] === 11 ? ['src/a.ts', 1011, 11] : files,
     );
     expect(history.commits.find((c) => c.subject === 'blanks')!.additions).to.equal(1011);
+  });
+
+  it('a kept pass keeps its counts: after new commits, the read takes the kept ones and the new ones', async () => {
+    const copy = path.join(work.path, 'kept');
+    await runGit(work.path, ['clone', '-q', dir, copy]);
+    const file = path.join(work.path, 'kept-pass.json');
+    const first = await readBesidePass(copy);
+    await saveKeptLines(file, 'test', {
+      ledger: first.pass.ledger,
+      rework: chargeRework(first.pass, []),
+      context: first.pass.context,
+      ...(first.pass.counts ? { counts: first.pass.counts } : {}),
+    });
+    const repo = {
+      commit: (message: string) =>
+        runGit(copy, [
+          '-c',
+          'user.name=Kept',
+          '-c',
+          'user.email=kept@example.test',
+          'commit',
+          '-q',
+          '-a',
+          '-m',
+          message,
+        ]),
+    };
+    await writeFile(path.join(copy, 'src/d.ts'), 'one\n  two\nthree\n');
+    await runGit(copy, ['add', '-A']);
+    await repo.commit('after one');
+    await runGit(copy, ['mv', 'src/d.ts', 'src/e.ts']);
+    await writeFile(path.join(copy, 'src/e.ts'), 'one\ntwo\nthree\nfour\n');
+    await runGit(copy, ['add', '-A']);
+    await repo.commit('after two');
+    const plain = await readHistory(copy, { rev: 'HEAD', excludeFiles: ['**/*.png'] });
+    const warm = await readBesidePass(copy, null, () => loadKeptLines(file, 'test'));
+    expect(warm.pass.resumedFrom, 'carried forward').to.not.equal(null);
+    expect(warm.planned).to.equal(true);
+    expect(warm.history.commits).to.deep.equal(plain.commits);
+    // The older commits' files are the kept counts (a count changed there shows in the record).
+    const altered = await readBesidePass(
+      copy,
+      (files) => (files[0] === 'src/a.ts' && files[1] === 11 ? ['src/a.ts', 1011, 11] : files),
+      () => loadKeptLines(file, 'test'),
+    );
+    expect(altered.history.commits.find((c) => c.subject === 'blanks')!.additions).to.equal(1011);
+    // A kept pass without counts (or with damaged ones): the read counts with numstat, the same records.
+    const { counts: _dropped, ...withoutCounts } = (await loadKeptLines(file, 'test'))!;
+    const uncounted = await readBesidePass(copy, null, () => Promise.resolve(withoutCounts));
+    expect(uncounted.planned).to.equal(false);
+    expect(uncounted.history.commits).to.deep.equal(plain.commits);
   });
 });

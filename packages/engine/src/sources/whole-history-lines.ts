@@ -182,6 +182,7 @@ export class WholeHistoryLines {
         rework,
         context: pass.context,
         readings: pass.readings,
+        ...(pass.counts ? { counts: pass.counts } : {}),
       }).catch(onSaveFailure);
     const summary = `lines in one pass over ${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}${pass.resumedFrom ? ` (${pass.resumedFrom.ledger.commits.length} of them kept from the last analysis)` : ''}: ${head.blamedFiles ?? 0} files blamed, ${pass.ledger.movedLines} moved lines kept with their writers`;
     return {
