@@ -124,8 +124,11 @@ console.log(
 console.log(
   `--no-lines: ${verdictsOverNumstat.value.toFixed(2)}x --numstat, median of rounds (${verdictsOverNumstat.each}) (target <= 1.5) ${verdict(verdictsOverNumstat.value <= 1.5)}`,
 );
+// The whole analysis after one new commit, against the cold one and against --no-lines: the kept
+// pass carries its lines and each commit's counts forward, so neither the pass nor the history
+// read diffs the old commits again. The line pass's own target is checked below, timed in its process.
 console.log(
-  `the line pass after one new commit: the whole analysis ${ratio(next, analysis).toFixed(2)}x the median round's first (the history read and the strategies run again; the line pass alone is the difference to --no-lines: ${((next.seconds - verdicts.seconds) / (analysis.seconds - verdicts.seconds)).toFixed(2)}x, target <= 0.1) ${verdict((next.seconds - verdicts.seconds) / (analysis.seconds - verdicts.seconds) <= 0.1)}`,
+  `the default analysis after one new commit: ${ratio(next, analysis).toFixed(2)}x the median round's first, ${ratio(next, verdicts).toFixed(2)}x its --no-lines (the history read lists the commits and the strategies run again)`,
 );
 const passRatio = passNext.passSeconds / passCold.passSeconds;
 console.log(
