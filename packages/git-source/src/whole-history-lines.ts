@@ -97,7 +97,7 @@ export async function readWholeHistoryPass(
   const parents =
     resumedFrom && since ? since : since ? await historyParents(dir, head, options.signal) : listing.parents;
   const deletions = new Map<number, number>();
-  const counts = countCollector(resumedFrom);
+  const counts = countCollector(resumedFrom, options.omitPaths);
   const ledger = await replayLedger(dir, head, {
     ...(counts ? { counts } : {}),
     follows: (path) => !tree.isExcluded(path),
@@ -129,8 +129,16 @@ export async function readWholeHistoryPass(
   };
 }
 
-/** Counted whenever the counts can cover the whole history (a replay from the root, or a kept pass that kept them), so that the kept pass keeps them too. */
-function countCollector(resumedFrom: KeptLines | null): FileCountCollector | undefined {
+/**
+ * Counted whenever the counts can cover the whole history (a replay from the root, or a kept pass
+ * that kept them), so that the kept pass keeps them too; never by a pass that left files out (a
+ * repository lacking versions of them): numstat's read finds and reports those.
+ */
+function countCollector(
+  resumedFrom: KeptLines | null,
+  omitPaths: readonly string[] | undefined,
+): FileCountCollector | undefined {
+  if (omitPaths?.length) return undefined;
   return !resumedFrom || resumedFrom.counts ? new FileCountCollector(resumedFrom?.counts) : undefined;
 }
 
