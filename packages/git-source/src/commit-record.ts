@@ -96,8 +96,9 @@ export function commitRecordSink(
     },
     file(added, deleted, path) {
       if (!current) return;
-      addFile(current.record, added, deleted, intern(path), isExcluded);
-      trees.add(added, deleted, path, isExcluded);
+      const [additions, deletions] = [numstatCount(added), numstatCount(deleted)];
+      addFile(current.record, additions, deletions, intern(path), isExcluded);
+      trees.add(additions, deletions, path, isExcluded);
     },
     end() {
       if (current) {
@@ -107,6 +108,11 @@ export function commitRecordSink(
       current = null;
     },
   };
+}
+
+/** A numstat count as a number: -1 for `-` (a binary file). */
+function numstatCount(text: string): number {
+  return text === '-' ? -1 : Number(text) || 0;
 }
 
 /**
@@ -124,13 +130,10 @@ export function addCountedFiles(
   const binaries: string[] = [];
   for (let k = 0; k + 2 < counts.length; k += 3) {
     const path = intern(String(counts[k]));
-    const [added, deleted] = [counts[k + 1], counts[k + 2]].map((n) => (Number(n) < 0 ? '-' : String(n))) as [
-      string,
-      string,
-    ];
+    const [added, deleted] = [Number(counts[k + 1]), Number(counts[k + 2])];
     addFile(commit.record, added, deleted, path, isExcluded);
     trees.add(added, deleted, path, isExcluded);
-    if (added === '-') binaries.push(path);
+    if (added < 0) binaries.push(path);
   }
   commit.record.importedTree = trees.result();
   return binaries;
@@ -157,14 +160,14 @@ function importedTreeTracker() {
       roots.clear();
       additionsUnder.clear();
     },
-    add(added: string, deleted: string, path: string, isExcluded: (path: string) => boolean): void {
-      const additions = Number(added) || 0;
+    add(added: number, deleted: number, path: string, isExcluded: (path: string) => boolean): void {
+      const additions = Math.max(0, added);
       if (isExcluded(path)) return;
       const parts = path.split('/');
       if (
         parts.length > 1 &&
         additions > 0 &&
-        deleted === '0' &&
+        deleted === 0 &&
         PROJECT_ROOT_FILE.test(itemAt(parts, parts.length - 1))
       ) {
         roots.add(parts.slice(0, -1).join('/'));
@@ -266,15 +269,15 @@ function writtenAs(header: LogHeader, intern: (text: string) => string): Pick<Mu
 
 function addFile(
   commit: MutableCommit,
-  added: string,
-  deleted: string,
+  added: number,
+  deleted: number,
   path: string,
   isExcluded: (path: string) => boolean,
 ): void {
-  // numstat prints `-` for binary files.
-  const binary = added === '-' || deleted === '-';
-  const additions = binary ? 0 : Number(added) || 0;
-  const deletions = binary ? 0 : Number(deleted) || 0;
+  // numstat prints `-` for binary files (-1 here).
+  const binary = added < 0 || deleted < 0;
+  const additions = binary ? 0 : added;
+  const deletions = binary ? 0 : deleted;
   const excluded = isExcluded(path);
   commit.filesChanged++;
   if (excluded) {

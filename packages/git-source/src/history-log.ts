@@ -33,10 +33,6 @@ export function lowerPriority(pid: number | undefined, niceness: number): void {
   }
 }
 
-/**
- * `git log -z --numstat` of the revision, the chosen `.mailmap` alone; with `everyCommit`, a commit
- * that touched only left-out paths is still listed; not `counted`: the commits alone, no diff.
- */
 /** How a history log lists its commits: every commit (`everyCommit`), without a diff (`counted` false), or the ones on stdin. */
 export interface LogListing {
   readonly everyCommit?: boolean | undefined;
@@ -45,6 +41,10 @@ export interface LogListing {
   readonly only?: readonly string[] | undefined;
 }
 
+/**
+ * `git log -z --numstat` of the revision, the chosen `.mailmap` alone; with `everyCommit`, a commit
+ * that touched only left-out paths is still listed; not `counted`: the commits alone, no diff.
+ */
 export function logArguments(options: HistoryLogOptions, listing: LogListing = {}): string[] {
   const { everyCommit = false, counted = true, only } = listing;
   return [
