@@ -38,7 +38,7 @@ function countsByCommit(mirror, withoutContext, omitted) {
       if (a !== '-') added += Number(a);
       if (d !== '-') deleted += Number(d);
     }
-    counts.set(chunk.slice(0, 40), `${added} ${deleted} ${files}`);
+    counts.set(chunk.slice(0, 40), { added, deleted, files });
   }
   return counts;
 }
@@ -54,12 +54,10 @@ for (const { repo } of loadCorpusConfig().repositories) {
   const after = countsByCommit(mirror, true, omitted);
   let differ = 0;
   for (const [hash, counts] of before) {
-    const other = after.get(hash);
-    if (other === counts) continue;
+    const other = after.get(hash) ?? { added: 0, deleted: 0, files: 0 };
+    if (other.added === counts.added && other.deleted === counts.deleted && other.files === counts.files) continue;
     differ++;
-    const [a, d] = counts.split(' ').map(Number);
-    const [a2, d2] = (other ?? '0 0').split(' ').map(Number);
-    moved.push(Math.abs(a - a2) + Math.abs(d - d2));
+    moved.push(Math.abs(counts.added - other.added) + Math.abs(counts.deleted - other.deleted));
   }
   commits += before.size;
   changed += differ;
