@@ -59,6 +59,9 @@ const unknownInHeldOut = (process.env.CORPUS_UNKNOWN_IN_HELD_OUT ?? '').split(',
 if (unknownInHeldOut.length > 0 && process.argv.includes('--write'))
   throw new Error('CORPUS_UNKNOWN_IN_HELD_OUT is for validation only');
 const augment = stacked.length > 0 ? stackedTokens(stacked, { unknownInHeldOut }) : undefined;
+// CORPUS_LEAVE_OWNER_OUT=1 (corpus/train.mjs): each fold trains without the held-out owner's repositories.
+if (process.env.CORPUS_LEAVE_OWNER_OUT === '1' && process.argv.includes('--write'))
+  throw new Error('CORPUS_LEAVE_OWNER_OUT is for validation only');
 // CORPUS_ERA_AS_HUMAN=1: the era check's commits (2021 to October 2022) join the human class, trained
 // on and measured: a gain that holds then is not the years the human class otherwise leaves out.
 if (process.env.CORPUS_ERA_AS_HUMAN === '1') {
@@ -159,6 +162,8 @@ const spread = (name) => {
     console.log(`  ${r.repo.padEnd(40)} written ${String(r.written).padStart(4)}  recall ${pct(r.recall_written)}`);
 };
 spread('copilot-agent');
+// OpenHands' written commits come from the agent's own projects and from owners who run it on theirs.
+spread('openhands');
 console.log(`(calibration prior ${CALIBRATION_PRIOR}, prevalence for precision ${PREVALENCE.toFixed(3)})`);
 const met = (ok) => (ok ? 'met' : 'NOT met');
 const inferred = validation.inferred;

@@ -85,9 +85,13 @@ export function validate(rows, { log = console.log, eraCheck = [], alsoScore = [
   // CORPUS_FOLDS=owner/name,…: only those repositories' folds (a development reading: one held-out
   // repository in seconds; the summary then covers those repositories alone).
   const only = new Set((process.env.CORPUS_FOLDS ?? '').split(',').filter(Boolean));
+  // CORPUS_LEAVE_OWNER_OUT=1: each fold also trains without the held-out repository's owner's other
+  // repositories (one owner writes alike across projects: a stricter reading, validation only).
+  const ownerOut = process.env.CORPUS_LEAVE_OWNER_OUT === '1';
+  const ownerOf = (name) => name.split('/')[0].toLowerCase();
   for (const [repo, test] of groups) {
     if (only.size > 0 && !only.has(repo)) continue;
-    const trainRows = rows.filter((r) => r.repo !== repo);
+    const trainRows = rows.filter((r) => (ownerOut ? ownerOf(r.repo) !== ownerOf(repo) : r.repo !== repo));
     const also = alsoScore.filter((x) => x.repo === repo);
     const era = eraCheck.filter((x) => x.repo === repo);
     // `augment(train, heldOut)` (the stacked token features, token-features.mjs) gives every row of
