@@ -6,10 +6,11 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildCorpus, ERA_CHECK_BEFORE, loadCorpusConfig, mirrorOf } from './corpus/build.mjs';
-import { finalModel, validate, PREVALENCE, CALIBRATION_PRIOR, TARGETS } from './corpus/train.mjs';
+import { finalModel, PREVALENCE, CALIBRATION_PRIOR, TARGETS } from './corpus/train.mjs';
+import { validate } from './corpus/folds.mjs';
 import { printCarriedByRequests } from './corpus/request-heads.mjs';
 import { atPrior, emPrior, printNotesTruth } from './corpus/notes-truth.mjs';
-import { finalTokens, STACKED, stackedTokens } from './corpus/token-features.mjs';
+import { finalTokens, STACKED } from './corpus/token-features.mjs';
 
 // The readings that change the folds are for validation only: `--write` fits the shipped model on
 // every feature and repository. Refused before the build (about 50 minutes), not after it.
@@ -65,7 +66,6 @@ if (drop.size > 0) {
 // CORPUS_UNKNOWN_IN_HELD_OUT=code_tokens: the held-out repository's commits go without that feature
 // (read at its mean), as the plugin judges without lines or in a pushed range.
 const unknownInHeldOut = (process.env.CORPUS_UNKNOWN_IN_HELD_OUT ?? '').split(',').filter(Boolean);
-const augment = stacked.length > 0 ? stackedTokens(stacked, { unknownInHeldOut }) : undefined;
 // CORPUS_ERA_AS_HUMAN=1: the era check's commits (2021 to October 2022) join the human class, trained
 // on and measured: a gain that holds then is not the years the human class otherwise leaves out.
 if (process.env.CORPUS_ERA_AS_HUMAN === '1') {
@@ -92,11 +92,11 @@ const labels = Object.values(corpus.ruleCounts).length
 console.log(`label rules (commits each labeled, a commit can match several): ${labels}`);
 console.log('leave-one-repository-out:');
 const outOfFold = new Map();
-const validation = validate(rows, {
+const validation = await validate(rows, {
   eraCheck: corpus.eraCheck ?? [],
   alsoScore: corpus.lineTruth ?? [],
   onScored: (row, p, flagAt) => outOfFold.set(row.hash, { p, flagAt }),
-  augment,
+  tokens: { names: stacked, unknownInHeldOut },
 });
 /** A repository's figure joins the spread from this many written commits (fewer say little). */
 const SPREAD_MIN_COMMITS = 10;

@@ -66,7 +66,7 @@ function innerFoldLogits(name, rows) {
 }
 
 /**
- * train.mjs's `augment` for the stacked features `names` (in FEATURE_NAMES order). `unknownInHeldOut`
+ * folds.mjs's `augment` for the stacked features `names` (in FEATURE_NAMES order). `unknownInHeldOut`
  * names features the held-out rows go without (NaN, read at the mean): how the model does where the
  * plugin gets no reading (code_tokens without lines, a pushed range).
  */

@@ -67,16 +67,29 @@ export function figures(flagged: readonly boolean[], labels: readonly number[], 
   };
 }
 
+/** What a cut-off must reach besides the precision target. */
+export interface CutoffBounds {
+  /**
+   * The share of negatives it may flag at most. Precision at a prevalence rises with recall, so a set
+   * that gains easy positives lets the precision rule alone flag more negatives; this bound does not
+   * move with the positives.
+   */
+  readonly maxFalsePositiveRate?: number;
+}
+
 /**
  * The lowest cut-off (of the probabilities rounded to hundredths) whose precision at `prevalence`
- * reaches `target` with some recall: recall as high as the target allows. 0.99 if none does.
+ * reaches `target` with some recall, and whose false-positive rate stays within `bounds`: recall as
+ * high as both allow. 0.99 if none does.
  */
 export function chooseCutoff(
   probabilities: readonly number[],
   labels: readonly number[],
   prevalence: number,
   target: number,
+  bounds: CutoffBounds = {},
 ): number {
+  const maxFalsePositiveRate = bounds.maxFalsePositiveRate ?? 1;
   const candidates = [...new Set(probabilities.map((p) => Math.round(p * 100) / 100))].sort((a, b) => a - b);
   for (const t of candidates) {
     const f = figures(
@@ -84,7 +97,7 @@ export function chooseCutoff(
       labels,
       prevalence,
     );
-    if (f.precision_at_prevalence >= target && f.recall > 0) return t;
+    if (f.precision_at_prevalence >= target && f.recall > 0 && f.false_positive_rate <= maxFalsePositiveRate) return t;
   }
   return 0.99;
 }

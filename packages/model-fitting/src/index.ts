@@ -7,7 +7,7 @@ export { standardizer, type Standardizer } from './standardize.js';
 export { balancedWeights, fitLogistic, sigmoid, type LogisticFit } from './logistic.js';
 export { solveLinear } from './linear-solve.js';
 export { fitPlatt, type PlattCalibration } from './calibration.js';
-export { auc, chooseCutoff, figures, type Figures } from './evaluation.js';
+export { auc, chooseCutoff, figures, type CutoffBounds, type Figures } from './evaluation.js';
 export {
   fitHashedLogistic,
   hashedScore,
