@@ -195,7 +195,7 @@ if (process.env.CORPUS_READINGS !== '0') {
   await printNotesTruth(mirrors, outOfFold);
 }
 if (process.argv.includes('--write')) {
-  const tokens = finalTokens(rows);
+  const tokens = finalTokens(rows, corpus.eraCheck ?? []);
   const model = finalModel(tokens.rows, corpus.features, {
     method: 'leave-one-repository-out',
     repositories: corpus.repositories,
@@ -205,7 +205,7 @@ if (process.argv.includes('--write')) {
     with_attribution: validation.with_attribution,
     by_assistant: validation.by_assistant,
     era_check: validation.era_check,
-  });
+  }, tokens.era);
   const file = new URL('../plugins/commit-model/model/commit-model.json', import.meta.url);
   writeFileSync(file, `${JSON.stringify(model, null, 1)}\n`);
   console.log(`wrote ${file.pathname} (flag at ${model.flagAt})`);

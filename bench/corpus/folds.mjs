@@ -23,16 +23,19 @@ export function runFold(repo, { rows, eraCheck = [], alsoScore = [], tokens, own
   const test = indexed(rows);
   const also = indexed(alsoScore);
   const era = indexed(eraCheck);
-  const trainRows = rows.filter((r) => (ownerOut ? ownerOf(r.repo) !== ownerOf(repo) : r.repo !== repo));
+  const inTraining = (r) => (ownerOut ? ownerOf(r.repo) !== ownerOf(repo) : r.repo !== repo);
+  const trainRows = rows.filter(inTraining);
+  // The training repositories' era commits: the cut-off's precision holds against them too.
+  const trainEraRows = eraCheck.filter(inTraining);
   const augment = tokens?.names.length ? stackedTokens(tokens.names, tokens) : undefined;
-  const extra = augment?.(trainRows, [...test, ...also, ...era].map(([r]) => r));
+  const extra = augment?.(trainRows, [...test, ...also, ...era].map(([r]) => r), trainEraRows);
   const extended = (r) => (extra ? { ...r, features: [...r.features, ...extra.get(r)] } : r);
   const train = trainRows.map(extended);
   const model = fitRaw(train);
-  const { platt, flagAt, innerFalsePositiveRate } = calibrate(train);
+  const { platt, flagAt, innerFalsePositiveRate, innerEraRate } = calibrate(train, trainEraRows.map(extended));
   const probability = (r) => sigmoid(platt.slope * model.raw(extended(r).features) + platt.intercept);
   const scored = (list) => list.map(([r, i]) => [i, probability(r)]);
-  return { repo, flagAt, innerFalsePositiveRate, test: scored(test), also: scored(also), era: scored(era) };
+  return { repo, flagAt, innerFalsePositiveRate, innerEraRate, test: scored(test), also: scored(also), era: scored(era) };
 }
 
 /** Runs `folds` in `workers` worker threads (fold-worker.mjs), each fold as soon as a worker is free. */
@@ -87,8 +90,11 @@ export async function validate(
   // repositories (one owner writes alike across projects: a stricter reading, validation only).
   const ownerOut = process.env.CORPUS_LEAVE_OWNER_OUT === '1';
   const data = { rows, eraCheck, alsoScore, tokens, ownerOut };
+  const percent = (v) => `${(100 * v).toFixed(1)}%`;
   const say = (f) =>
-    log(`  fold ${f.repo}: flag at ${f.flagAt.toFixed(2)} (flags ${(100 * f.innerFalsePositiveRate).toFixed(1)}% of its training folds' human commits)`);
+    log(
+      `  fold ${f.repo}: flag at ${f.flagAt.toFixed(2)} (inner folds: ${percent(f.innerFalsePositiveRate)} of the human commits, ${percent(f.innerEraRate)} of the era commits flagged)`,
+    );
   let outcomes;
   if (workers > 1 && folds.length > 1) outcomes = await runInWorkers(folds, data, workers, say);
   else

@@ -50,8 +50,11 @@ function fitTokens(name, rows) {
   return { fit, score: (row) => hashedScore(fit, vectorOf(name, row)) };
 }
 
-/** Inner-fold logits of `rows` for feature `name`: each row scored by a fit on the other groups of repositories. */
-function innerFoldLogits(name, rows) {
+/**
+ * Inner-fold logits of `rows` for feature `name`: each row scored by a fit on the other groups of
+ * repositories; `extra` rows (never trained on: era-check commits) by the fit that left theirs out.
+ */
+function innerFoldLogits(name, rows, extra = []) {
   const repos = [...new Set(rows.map((r) => r.repo))].sort();
   const foldOf = new Map(repos.map((repo, i) => [repo, i % INNER_FOLDS]));
   const logits = new Map();
@@ -60,7 +63,7 @@ function innerFoldLogits(name, rows) {
       name,
       rows.filter((r) => foldOf.get(r.repo) !== fold),
     );
-    for (const r of rows) if (foldOf.get(r.repo) === fold) logits.set(r, score(r));
+    for (const r of [...rows, ...extra]) if (foldOf.get(r.repo) === fold) logits.set(r, score(r));
   }
   return logits;
 }
@@ -71,9 +74,11 @@ function innerFoldLogits(name, rows) {
  * plugin gets no reading (code_tokens without lines, a pushed range).
  */
 export function stackedTokens(names, { unknownInHeldOut = [] } = {}) {
-  return (train, heldOut) => {
+  // `trainEra`: the training repositories' era-check commits, given their inner-fold values as the
+  // training rows are (the cut-off reads them, train.mjs `calibrate`).
+  return (train, heldOut, trainEra = []) => {
     const columns = names.map((name) => {
-      const logits = innerFoldLogits(name, train);
+      const logits = innerFoldLogits(name, train, trainEra);
       if (unknownInHeldOut.includes(name)) {
         for (const r of heldOut) logits.set(r, Number.NaN);
         return logits;
@@ -82,19 +87,23 @@ export function stackedTokens(names, { unknownInHeldOut = [] } = {}) {
       for (const r of heldOut) logits.set(r, score(r));
       return logits;
     });
-    return new Map([...train, ...heldOut].map((r) => [r, columns.map((c) => c.get(r))]));
+    return new Map([...train, ...heldOut, ...trainEra].map((r) => [r, columns.map((c) => c.get(r))]));
   };
 }
 
-/** The shipped set: rows with their inner-fold features (to fit the commit model on) and each token model fitted on all rows. */
-export function finalTokens(rows) {
-  const columns = STACKED.map((name) => innerFoldLogits(name, rows));
-  const withFeatures = rows.map((r) => ({ ...r, features: [...r.features, ...columns.map((c) => c.get(r))] }));
+/**
+ * The shipped set: rows with their inner-fold features (to fit the commit model on), the era-check
+ * commits with theirs (for the cut-off) and each token model fitted on all rows.
+ */
+export function finalTokens(rows, era = []) {
+  const columns = STACKED.map((name) => innerFoldLogits(name, rows, era));
+  const extended = (r) => ({ ...r, features: [...r.features, ...columns.map((c) => c.get(r))] });
+  const withFeatures = rows.map(extended);
   const models = Object.fromEntries(
     STACKED.map((name) => {
       const { fit } = fitTokens(name, rows);
       return [name, encodeTokenModel(fit.weights, fit.bias)];
     }),
   );
-  return { rows: withFeatures, models };
+  return { rows: withFeatures, era: era.map(extended), models };
 }

@@ -15,13 +15,6 @@ export const TARGETS = { precision: 0.95, recall: 0.75, assistantRecall: 0.5, as
  * fold. The issue's precision target (it was 0.90 before issue 32).
  */
 export const PRECISION_TARGET = Number(process.env.CORPUS_PRECISION_TARGET ?? TARGETS.precision);
-/**
- * The cut-off also flags at most this share of the training folds' human commits. Precision at a
- * prevalence rises with recall, so repositories whose commits are near-certain (one owner's
- * templated bodies) let the precision rule alone flag more people's commits everywhere; this bound
- * does not move with the assistant commits (docs/scoring.md, "The cut-off").
- */
-export const MAX_FALSE_POSITIVE_RATE = Number(process.env.CORPUS_MAX_FPR ?? 1);
 export const LAMBDA = Number(process.env.CORPUS_LAMBDA ?? 10);
 
 /** Fits standardization and weights on `rows`; returns a raw scorer (the linear score). */
@@ -53,13 +46,16 @@ export function groupByRepo(rows) {
  */
 export const INNER_FOLDS = Number(process.env.CORPUS_INNER_FOLDS ?? 6);
 
-/** Out-of-fold raw scores, leaving each group of repositories out in turn (each repository alone by default). */
-function outOfFoldScores(rows, folds = Infinity) {
+/**
+ * Out-of-fold raw scores, leaving each group of repositories out in turn (each repository alone by
+ * default). `extra` rows (never trained on) are scored by the fit that left their repository out.
+ */
+function outOfFoldScores(rows, folds = Infinity, extra = []) {
   const repos = [...groupByRepo(rows).keys()].sort();
   const foldOf = new Map(repos.map((repo, i) => [repo, Number.isFinite(folds) ? i % folds : i]));
   const scores = new Map();
   for (const fold of new Set(foldOf.values())) {
-    const test = rows.filter((r) => foldOf.get(r.repo) === fold);
+    const test = [...rows, ...extra].filter((r) => foldOf.get(r.repo) === fold);
     const train = rows.filter((r) => foldOf.get(r.repo) !== fold);
     if (!train.some((r) => r.label === 'assistant') || !train.some((r) => r.label === 'human')) continue;
     const model = fitRaw(train);
@@ -70,23 +66,27 @@ function outOfFoldScores(rows, folds = Infinity) {
 
 /**
  * Calibration and cut-off from a training set, by inner folds of its repositories (INNER_FOLDS).
- * `innerFalsePositiveRate`: the share of the training set's human commits the cut-off flags there.
+ * `era`: the training repositories' era-check commits (people's work of 2021 and 2022, never
+ * trained on; build.mjs): scored by the same inner folds, the cut-off's precision target must hold
+ * against them too (docs/scoring.md, "The cut-off"). `innerFalsePositiveRate` and `innerEraRate`:
+ * the shares of the training set's human and era commits the cut-off flags there.
  */
-export function calibrate(rows) {
-  const inner = outOfFoldScores(rows, INNER_FOLDS);
-  const scored = [...inner.keys()];
+export function calibrate(rows, era = []) {
+  const inner = outOfFoldScores(rows, INNER_FOLDS, era);
+  const scored = rows.filter((r) => inner.has(r));
   const labels = scored.map((r) => (r.label === 'assistant' ? 1 : 0));
   const platt = fitPlatt(scored.map((r) => inner.get(r)), labels, CALIBRATION_PRIOR);
-  const probabilities = scored.map((r) => sigmoid(platt.slope * inner.get(r) + platt.intercept));
-  const flagAt = chooseCutoff(probabilities, labels, PREVALENCE, PRECISION_TARGET, {
-    maxFalsePositiveRate: MAX_FALSE_POSITIVE_RATE,
-  });
-  const innerFalsePositiveRate = figures(
-    probabilities.map((p) => p >= flagAt),
-    labels,
-    PREVALENCE,
-  ).false_positive_rate;
-  return { platt, flagAt, innerFalsePositiveRate };
+  const probability = (r) => sigmoid(platt.slope * inner.get(r) + platt.intercept);
+  const probabilities = scored.map(probability);
+  const eraProbabilities = era.filter((r) => inner.has(r)).map(probability);
+  const flagAt = chooseCutoff(probabilities, labels, PREVALENCE, PRECISION_TARGET, { otherNegatives: eraProbabilities });
+  const rate = (ps) => (ps.length ? ps.filter((p) => p >= flagAt).length / ps.length : 0);
+  return {
+    platt,
+    flagAt,
+    innerFalsePositiveRate: rate(probabilities.filter((_, i) => labels[i] === 0)),
+    innerEraRate: rate(eraProbabilities),
+  };
 }
 
 export function summarize(results) {
@@ -158,9 +158,9 @@ export function summarize(results) {
 }
 
 /** The shipped model: fitted on every repository; calibration and cut-off from the outer out-of-fold scores. */
-export function finalModel(rows, featureNames, validation) {
+export function finalModel(rows, featureNames, validation, era = []) {
   const model = fitRaw(rows);
-  const { platt, flagAt } = calibrate(rows);
+  const { platt, flagAt } = calibrate(rows, era);
   return {
     version: 1,
     kind: 'logistic-regression',
@@ -179,6 +179,8 @@ export function finalModel(rows, featureNames, validation) {
       lambda: LAMBDA,
       inner_folds: INNER_FOLDS,
       precision_target: PRECISION_TARGET,
+      // The precision target holds against the era-check commits too (docs/scoring.md, "The cut-off").
+      era_commits: era.length,
       prevalence: round(PREVALENCE),
     },
     validation,

@@ -70,17 +70,18 @@ export function figures(flagged: readonly boolean[], labels: readonly number[], 
 /** What a cut-off must reach besides the precision target. */
 export interface CutoffBounds {
   /**
-   * The share of negatives it may flag at most. Precision at a prevalence rises with recall, so a set
-   * that gains easy positives lets the precision rule alone flag more negatives; this bound does not
-   * move with the positives.
+   * Probabilities of negatives of another kind (people's work of a later period): the precision
+   * target must hold with their false-positive rate too. Precision at a prevalence rises with
+   * recall, so a set that gains easy positives lets the rule flag more negatives of every kind; a
+   * kind the labelled negatives do not cover shows it first.
    */
-  readonly maxFalsePositiveRate?: number;
+  readonly otherNegatives?: readonly number[];
 }
 
 /**
  * The lowest cut-off (of the probabilities rounded to hundredths) whose precision at `prevalence`
- * reaches `target` with some recall, and whose false-positive rate stays within `bounds`: recall as
- * high as both allow. 0.99 if none does.
+ * reaches `target` with some recall, against the labelled negatives and against `bounds`'
+ * other negatives: recall as high as both allow. 0.99 if none does.
  */
 export function chooseCutoff(
   probabilities: readonly number[],
@@ -89,7 +90,7 @@ export function chooseCutoff(
   target: number,
   bounds: CutoffBounds = {},
 ): number {
-  const maxFalsePositiveRate = bounds.maxFalsePositiveRate ?? 1;
+  const others = bounds.otherNegatives ?? [];
   const candidates = [...new Set(probabilities.map((p) => Math.round(p * 100) / 100))].sort((a, b) => a - b);
   for (const t of candidates) {
     const f = figures(
@@ -97,7 +98,10 @@ export function chooseCutoff(
       labels,
       prevalence,
     );
-    if (f.precision_at_prevalence >= target && f.recall > 0 && f.false_positive_rate <= maxFalsePositiveRate) return t;
+    if (f.precision_at_prevalence < target || f.recall === 0) continue;
+    const otherRate = others.length ? others.filter((p) => p >= t).length / others.length : 0;
+    const againstOthers = (f.recall * prevalence) / (f.recall * prevalence + otherRate * (1 - prevalence));
+    if (againstOthers >= target) return t;
   }
   return 0.99;
 }

@@ -30,20 +30,22 @@ describe('model fitting: the figures of a scored set', () => {
     expect(chooseCutoff([0.2, 0.8], [1, 0], 0.5, 0.9)).to.equal(0.99);
   });
 
-  it('keeps the cut-off where the negatives put it when easy positives join the set', () => {
+  it('holds the precision target against a second kind of negatives, which easy positives do not move', () => {
     // Twenty negatives (one at 0.5) and two positives (0.2 and 0.6). At 0.5 precision at 1:1 is
     // 0.5 / (0.5 + 0.05) = 0.91, below 0.95: the rule flags from 0.6.
     const negatives = [...Array.from({ length: 15 }, () => 0.1), 0.25, 0.25, 0.25, 0.25, 0.5];
     const probabilities = [...negatives, 0.2, 0.6];
     const labels = [...negatives.map(() => 0), 1, 1];
     expect(chooseCutoff(probabilities, labels, 0.5, 0.95)).to.equal(0.6);
-    // 38 near-certain positives raise recall at 0.5 to 39/40: precision alone now allows 0.5 and
-    // flags one negative in twenty; a bound on the false-positive rate keeps 0.6.
+    // 38 near-certain positives raise recall at 0.5 to 39/40: precision alone now allows 0.5.
     const easy = Array.from({ length: 38 }, () => 0.99);
     const grown = [...probabilities, ...easy];
     const grownLabels = [...labels, ...easy.map(() => 1)];
     expect(chooseCutoff(grown, grownLabels, 0.5, 0.95)).to.equal(0.5);
-    expect(chooseCutoff(grown, grownLabels, 0.5, 0.95, { maxFalsePositiveRate: 0.04 })).to.equal(0.6);
-    expect(chooseCutoff(probabilities, labels, 0.5, 0.95, { maxFalsePositiveRate: 0.04 })).to.equal(0.6);
+    // Later negatives of which a tenth score 0.5 (0.975 / (0.975 + 0.1) = 0.91): 0.6 again.
+    const later = [...Array.from({ length: 9 }, () => 0.3), 0.5];
+    expect(chooseCutoff(grown, grownLabels, 0.5, 0.95, { otherNegatives: later })).to.equal(0.6);
+    // Later negatives that stay low leave the cut-off where the labelled ones put it.
+    expect(chooseCutoff(grown, grownLabels, 0.5, 0.95, { otherNegatives: [0.1, 0.2, 0.3] })).to.equal(0.5);
   });
 });
