@@ -196,16 +196,21 @@ if (process.env.CORPUS_READINGS !== '0') {
 }
 if (process.argv.includes('--write')) {
   const tokens = finalTokens(rows, corpus.eraCheck ?? []);
-  const model = finalModel(tokens.rows, corpus.features, {
-    method: 'leave-one-repository-out',
-    repositories: corpus.repositories,
-    label_rules: corpus.ruleCounts,
-    auc: validation.auc,
-    inferred: validation.inferred,
-    with_attribution: validation.with_attribution,
-    by_assistant: validation.by_assistant,
-    era_check: validation.era_check,
-  }, tokens.era);
+  const model = finalModel(
+    tokens.rows,
+    corpus.features,
+    {
+      method: 'leave-one-repository-out',
+      repositories: corpus.repositories,
+      label_rules: corpus.ruleCounts,
+      auc: validation.auc,
+      inferred: validation.inferred,
+      with_attribution: validation.with_attribution,
+      by_assistant: validation.by_assistant,
+      era_check: validation.era_check,
+    },
+    tokens.era,
+  );
   const file = new URL('../plugins/commit-model/model/commit-model.json', import.meta.url);
   writeFileSync(file, `${JSON.stringify(model, null, 1)}\n`);
   console.log(`wrote ${file.pathname} (flag at ${model.flagAt})`);
