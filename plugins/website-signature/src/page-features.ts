@@ -1,7 +1,10 @@
 import type { PageDocument } from '@cadence-detect/plugin-sdk';
 import { compressionGain } from './compression.js';
 import { LEXICON } from './lexicon.js';
+import { mtld, vocabularyTokens } from './lexical-diversity.js';
 import { countPhrase, sampleEvenly, textViews } from './text-tools.js';
+
+export { mtld, vocabularyTokens } from './lexical-diversity.js';
 
 /**
  * The page model reads at most this much of a page, evenly sampled: its development pages have at
@@ -260,7 +263,7 @@ function measure(document: PageDocument): Float64Array {
     /* sentence_length_cv */ coefficientOfVariation(sentenceLengths),
     /* paragraph_length_cv */ coefficientOfVariation(paragraphLengths),
     /* mean_sentence_length */ mean(sentenceLengths),
-    /* lexical_diversity_mtld */ mtld(tokens),
+    /* lexical_diversity_mtld */ mtld(vocabularyTokens(views.prose, tokens)),
     /* function_word_rate */ share(tokens, FUNCTION_WORDS),
     /* first_person_rate */ share(tokens, FIRST_PERSON),
     /* contraction_rate */ count(text, CONTRACTION) / Math.max(tokens.length, 1),
@@ -346,31 +349,6 @@ export function coefficientOfVariation(values: readonly number[]): number {
   if (m === 0) return 0;
   const variance = values.reduce((s, v) => s + (v - m) ** 2, 0) / values.length;
   return Math.sqrt(variance) / m;
-}
-
-/**
- * MTLD (McCarthy and Jarvis, 2010): the mean length of word runs that keep a type-token ratio above
- * 0.72, averaged forwards and backwards. Unlike a plain type-token ratio it does not fall with length.
- */
-export function mtld(tokens: readonly string[], threshold = 0.72): number {
-  if (tokens.length < 10) return 0;
-  const pass = (list: readonly string[]): number => {
-    let factors = 0;
-    let types = new Set<string>();
-    let length = 0;
-    for (const token of list) {
-      types.add(token);
-      length++;
-      if (types.size / length <= threshold) {
-        factors++;
-        types = new Set();
-        length = 0;
-      }
-    }
-    if (length > 0) factors += (1 - types.size / length) / (1 - threshold);
-    return factors > 0 ? list.length / factors : list.length;
-  };
-  return (pass(tokens) + pass([...tokens].reverse())) / 2;
 }
 
 function isTitleCase(heading: string): boolean {

@@ -5,6 +5,7 @@ import {
   isCodeLike,
   mtld,
   PAGE_FEATURE_NAMES,
+  vocabularyTokens,
   pageFeatures,
   type PageFeatureName,
 } from '../src/page-features.js';
@@ -108,6 +109,32 @@ describe('page features', () => {
     );
     expect(mtld(repeated)).to.be.below(mtld(varied));
     expect(mtld(['short'])).to.equal(0);
+  });
+
+  it("reads lexical diversity over the writer's vocabulary: names and numbers left out", () => {
+    const text = 'Prometheus 2.0 ships the new TSDB. The storage is faster, and Prometheus uses less memory.';
+    const tokens = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+    // "The" counts: the writer also writes "the"; "Prometheus", "TSDB" and "2.0" never appear in lower case or are numbers.
+    expect(vocabularyTokens(text, tokens)).to.deep.equal([
+      'ships',
+      'the',
+      'new',
+      'the',
+      'storage',
+      'is',
+      'faster',
+      'and',
+      'uses',
+      'less',
+      'memory',
+    ]);
+    // The same release note with more names and versions reads the same diversity.
+    const names =
+      'Prometheus 2.0 ships the new TSDB from Grafana Labs. The storage is faster, and Prometheus v2.1.3 uses less memory.';
+    const more = names.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+    expect(vocabularyTokens(names, more)).to.deep.equal(
+      vocabularyTokens(text, tokens).slice(0, 3).concat(['from'], vocabularyTokens(text, tokens).slice(3)),
+    );
   });
 
   it('reads heading style: Title Case and "X: Y" titles', () => {
