@@ -1,4 +1,5 @@
 // Lexical diversity for the page model: MTLD, read over the writer's own vocabulary.
+import type { TextViews } from './text-tools.js';
 
 /**
  * The page's words that are the writer's vocabulary: those written in lower case somewhere on the
@@ -7,8 +8,8 @@
  * diversity over the vocabulary alone flagged fewer people's pages leaving their writer out
  * (docs/website-analysis.md).
  */
-export function vocabularyTokens(text: string, tokens: readonly string[]): string[] {
-  const writtenLower = new Set(text.match(/(?<![\p{L}\p{N}])\p{Ll}[\p{L}\p{N}'’-]*/gu) ?? []);
+export function vocabularyTokens({ prose, tokens }: Pick<TextViews, 'prose' | 'tokens'>): string[] {
+  const writtenLower = new Set(prose.match(/(?<![\p{L}\p{N}])\p{Ll}[\p{L}\p{N}'’-]*/gu) ?? []);
   return tokens.filter((token) => !/\p{N}/u.test(token) && writtenLower.has(token));
 }
 

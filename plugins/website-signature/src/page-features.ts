@@ -4,7 +4,7 @@ import { LEXICON } from './lexicon.js';
 import { mtld, vocabularyTokens } from './lexical-diversity.js';
 import { countPhrase, sampleEvenly, textViews } from './text-tools.js';
 
-export { mtld, vocabularyTokens } from './lexical-diversity.js';
+export { mtld } from './lexical-diversity.js';
 
 /**
  * The page model reads at most this much of a page, evenly sampled: its development pages have at
@@ -263,7 +263,7 @@ function measure(document: PageDocument): Float64Array {
     /* sentence_length_cv */ coefficientOfVariation(sentenceLengths),
     /* paragraph_length_cv */ coefficientOfVariation(paragraphLengths),
     /* mean_sentence_length */ mean(sentenceLengths),
-    /* lexical_diversity_mtld */ mtld(vocabularyTokens(views.prose, tokens)),
+    /* lexical_diversity_mtld */ mtld(vocabularyTokens(views)),
     /* function_word_rate */ share(tokens, FUNCTION_WORDS),
     /* first_person_rate */ share(tokens, FIRST_PERSON),
     /* contraction_rate */ count(text, CONTRACTION) / Math.max(tokens.length, 1),

@@ -31,7 +31,7 @@ export function countPhrase(lowerText: string, phrase: string): number {
   return count;
 }
 
-interface TextViews {
+export interface TextViews {
   readonly prose: string;
   readonly lower: string;
   readonly tokens: readonly string[];
